@@ -1,0 +1,47 @@
+/* Errors: one status enum for the whole library, a string table beside it, and an error
+ * record carrying a message and the byte offset where the problem was found. The library
+ * never aborts on input data: bad input is returned as a status with a position. */
+#ifndef ROWCAST_ERROR_H
+#define ROWCAST_ERROR_H
+
+#include <stddef.h>
+
+typedef enum rc_status {
+    RC_OK = 0,
+    RC_SKIP,            /* not an error: the format has no message for this event */
+    RC_ERR_NOMEM,       /* allocation failed */
+    RC_ERR_LIMIT,       /* a size cap (output buffer, nesting depth) was reached */
+    RC_ERR_SYNTAX,      /* input is not well-formed JSON */
+    RC_ERR_UTF8,        /* input text is not valid UTF-8 */
+    RC_ERR_SCHEMA,      /* a required field is missing, unknown or of the wrong JSON type */
+    RC_ERR_TYPE,        /* an unknown or malformed column type declaration */
+    RC_ERR_VALUE,       /* a value does not match its declared column type */
+    RC_ERR_RANGE,       /* a number is outside the range of its type */
+    RC_ERR_UNSUPPORTED, /* the target format cannot express this event */
+    RC_ERR_IO,          /* reading or writing a file failed */
+    RC_ERR_USAGE,       /* bad option or argument */
+    RC_STATUS_COUNT
+} rc_status;
+
+/* Filled by fallible functions when non-NULL. `offset` is a byte offset into the input
+ * message the function was given (or (size_t)-1 when no position applies). */
+typedef struct rc_error {
+    rc_status code;
+    size_t offset;
+    char message[240];
+} rc_error;
+
+#define RC_NO_OFFSET ((size_t)-1)
+
+/* Short stable name of a status, e.g. "syntax". */
+const char *rc_status_name(rc_status s);
+
+/* Records the first error only (later calls keep the earlier message) and returns `code`,
+ * so callers can write `return rc_error_set(err, RC_ERR_VALUE, off, "...")`. */
+rc_status rc_error_set(rc_error *err, rc_status code, size_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Clears an error record before reuse. */
+void rc_error_clear(rc_error *err);
+
+#endif

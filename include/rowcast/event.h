@@ -1,0 +1,96 @@
+/* The canonical change event: the one structure every source and decoder produces and
+ * every encoder consumes. It carries everything any format needs (ARCHITECTURE.md §2), so
+ * no encoder has to guess. All pointers are borrowed; whoever fills an event (a decoder, a
+ * source) owns the memory, usually an rc_arena reset after the sink has taken the event. */
+#ifndef ROWCAST_EVENT_H
+#define ROWCAST_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rowcast/types.h"
+#include "rowcast/value.h"
+
+typedef enum rc_op {
+    RC_OP_INSERT = 0,
+    RC_OP_UPDATE,
+    RC_OP_DELETE,
+    RC_OP_READ, /* snapshot read / full sync / INIT */
+    RC_OP_DDL,
+    RC_OP_TRUNCATE,
+    RC_OP_HEARTBEAT,
+    RC_OP_BEGIN,
+    RC_OP_COMMIT,
+    RC_OP_COUNT
+} rc_op;
+
+typedef enum rc_dbkind {
+    RC_DB_UNKNOWN = 0,
+    RC_DB_MYSQL,
+    RC_DB_MARIADB,
+    RC_DB_OB_MYSQL,  /* OceanBase, MySQL tenant */
+    RC_DB_OB_ORACLE, /* OceanBase, Oracle tenant */
+    RC_DB_ORACLE,
+    RC_DB_POSTGRES,
+    RC_DB_SQLSERVER,
+    RC_DB_COUNT
+} rc_dbkind;
+
+typedef struct rc_column {
+    rc_str name;
+    rc_coltype type;
+    bool pk;
+    bool nullable;
+} rc_column;
+
+/* Where the event came from in its source. Absent strings have n == 0. */
+typedef struct rc_origin {
+    rc_dbkind kind;
+    rc_str server;  /* logical server name */
+    rc_str version; /* server version */
+    rc_str tenant;  /* OceanBase tenant */
+    rc_str db;
+    rc_str schema;
+    rc_str table;
+} rc_origin;
+
+typedef struct rc_position {
+    rc_str file;     /* binlog file */
+    uint64_t offset; /* binlog offset, valid when has_offset */
+    bool has_offset;
+    rc_str gtid;
+    rc_str lsn;      /* PostgreSQL LSN as text ("0/16B3748") */
+    rc_str scn;      /* Oracle / OceanBase SCN */
+    rc_str txid;     /* transaction id */
+    uint64_t seq;    /* monotonically increasing sequence, valid when has_seq */
+    bool has_seq;
+    uint32_t tx_index; /* order of the event inside its transaction, valid when has_tx_index */
+    bool has_tx_index;
+} rc_position;
+
+typedef struct rc_event {
+    rc_op op;
+    rc_origin src;
+    rc_position pos;
+    int64_t ts_us;   /* change time at the source, µs since epoch; has_ts */
+    int64_t proc_us; /* processing time, µs since epoch; has_proc */
+    bool has_ts, has_proc;
+    uint32_t ncols;
+    const rc_column *cols;
+    const rc_value *before; /* ncols values or NULL when the event has no before image */
+    const rc_value *after;  /* ncols values or NULL */
+    const uint8_t *changed; /* UPDATE: ncols flags (1 = changed), or NULL when unknown */
+    rc_str ddl;             /* DDL statement text */
+    rc_str ddl_kind;        /* e.g. "CREATE_TABLE", "ALTER_TABLE" */
+} rc_event;
+
+const char *rc_op_name(rc_op op);       /* "insert", "update", ... */
+bool rc_op_parse(const char *s, size_t n, rc_op *out);
+const char *rc_dbkind_name(rc_dbkind k); /* "mysql", "ob_oracle", ... */
+bool rc_dbkind_parse(const char *s, size_t n, rc_dbkind *out);
+rc_family rc_dbkind_family(rc_dbkind k);
+
+/* Field-by-field equality of two events (names, types, values, positions, times). When
+ * not equal and `why` is non-NULL, a short description of the first difference. */
+bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whylen);
+
+#endif

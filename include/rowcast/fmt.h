@@ -1,0 +1,85 @@
+/* Text layouts of numbers, bytes and dates shared by every encoder. Every function appends
+ * to an rc_buf (no quotes) and never passes an exact number through a double.
+ *
+ * Decimal layouts follow Java BigDecimal: toString() uses an exponent when the scale is
+ * negative or the adjusted exponent is below -6; toPlainString() never does.
+ * Float layouts follow Java Float/Double.toString: the shortest digits that read back to
+ * the same value; plain notation for 1e-3 <= |x| < 1e7 (always with a fraction digit,
+ * `10357.0`), otherwise `d.dddE±n` (`1.2510357E7`). NaN and infinities are written as
+ * `NaN`, `Infinity`, `-Infinity`; JSON encoders quote them (Jackson's default). */
+#ifndef ROWCAST_FMT_H
+#define ROWCAST_FMT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rowcast/arena.h"
+#include "rowcast/buf.h"
+#include "rowcast/error.h"
+#include "rowcast/value.h"
+
+/* ---- integers ---- */
+void rc_fmt_i64(rc_buf *b, int64_t v);
+void rc_fmt_u64(rc_buf *b, uint64_t v);
+/* Parses a JSON-grammar integer ("-12"); RC_ERR_RANGE beyond the type, RC_ERR_VALUE when not
+ * an integer. */
+rc_status rc_parse_i64(const char *s, size_t n, int64_t *out);
+rc_status rc_parse_u64(const char *s, size_t n, uint64_t *out);
+
+/* ---- decimals ---- */
+/* Parses `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5`, `5.`) into digits and scale.
+ * Digits are copied into the arena. */
+rc_status rc_dec_parse(const char *s, size_t n, rc_arena *a, rc_decimal *out);
+void rc_fmt_dec_java(rc_buf *b, const rc_decimal *d);  /* BigDecimal.toString() */
+void rc_fmt_dec_plain(rc_buf *b, const rc_decimal *d); /* BigDecimal.toPlainString() */
+/* Canonical text rowcast uses where it owns the layout: plain when scale >= 0, Java
+ * toString otherwise (so the scale survives a round trip). */
+void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d);
+
+/* ---- floats ---- */
+void rc_fmt_f64_java(rc_buf *b, double v); /* Double.toString */
+void rc_fmt_f32_java(rc_buf *b, float v);  /* Float.toString */
+/* Rounded to `sig` significant digits (7 for FLOAT, 16 for DOUBLE in the OMS formats),
+ * trailing zeros dropped, laid out like Double.toString. */
+void rc_fmt_f64_sig(rc_buf *b, double v, int sig);
+/* True when v is NaN or infinite (callers that write JSON quote those). */
+bool rc_f64_special(double v);
+
+/* ---- bytes ---- */
+void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n);
+/* Decodes standard base64 with padding into the arena; RC_ERR_VALUE names the bad byte in
+ * *bad (offset into s). */
+rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad);
+void rc_fmt_hex(rc_buf *b, const unsigned char *p, size_t n, bool upper);
+
+/* ---- dates and times ---- */
+int64_t rc_days_from_civil(int32_t y, unsigned m, unsigned d); /* days since 1970-01-01 */
+void rc_civil_from_days(int64_t days, int32_t *y, unsigned *m, unsigned *d);
+bool rc_date_valid(int32_t y, unsigned m, unsigned d);
+
+/* Fraction of a second: "" for 0, else "." + up to 9 digits, trailing zeros removed. */
+void rc_fmt_frac(rc_buf *b, uint32_t nanos);
+void rc_fmt_date(rc_buf *b, const rc_date *d);         /* 2024-02-29 */
+void rc_fmt_time(rc_buf *b, const rc_time *t);         /* -838:59:59, 12:00:00.5 */
+/* 2020-11-25 00:01:02.012345 [zone]; `sep` is ' ' or 'T'; the zone follows after a space
+ * when `with_zone` and the value has one. */
+void rc_fmt_datetime(rc_buf *b, const rc_datetime *dt, char sep, bool with_zone);
+void rc_fmt_ts_iso(rc_buf *b, const rc_timestamp *ts);   /* 2022-11-15T05:12:11.5Z (UTC) */
+void rc_fmt_ts_epoch(rc_buf *b, const rc_timestamp *ts); /* 1606233662.012345 */
+/* Wall clock of the instant at a fixed UTC offset: 2020-11-25 00:01:02[.f] */
+void rc_fmt_ts_local(rc_buf *b, const rc_timestamp *ts, int32_t offset_sec, char sep);
+
+int64_t rc_date_epoch_days(const rc_date *d);
+int64_t rc_time_micros(const rc_time *t);          /* signed µs since 00:00:00 */
+int64_t rc_datetime_epoch_ms(const rc_datetime *dt); /* ms since 1970-01-01, zone ignored */
+int64_t rc_datetime_epoch_us(const rc_datetime *dt);
+
+/* Parsers of the layouts above. They return false when the text is not that layout or
+ * not a valid value (callers keep such text as RC_V_INVALID where the type allows). */
+bool rc_parse_date(const char *s, size_t n, rc_date *out);
+bool rc_parse_time(const char *s, size_t n, rc_time *out);
+/* `YYYY-MM-DD[ T]HH:MM:SS[.f][ zone]`; the zone is a borrowed slice of s. */
+bool rc_parse_datetime(const char *s, size_t n, rc_datetime *out);
+/* `YYYY-MM-DDTHH:MM:SS[.f]Z` */
+bool rc_parse_ts_iso(const char *s, size_t n, rc_timestamp *out);
+
+#endif

@@ -1,0 +1,77 @@
+/* The format registry. Each format exports one descriptor; registry.c holds the only list.
+ * The CLI, `rowcast formats`, the golden test runner and the benchmarks iterate over it. */
+#ifndef ROWCAST_FORMAT_H
+#define ROWCAST_FORMAT_H
+
+#include <stddef.h>
+#include "rowcast/arena.h"
+#include "rowcast/buf.h"
+#include "rowcast/error.h"
+#include "rowcast/event.h"
+
+/* `-o key=value` options as given on the command line. Formats read the keys they own
+ * (prefixed with the format name, e.g. `canal.values`) and reject unknown ones. */
+typedef struct rc_option {
+    const char *key;
+    const char *value;
+} rc_option;
+
+typedef struct rc_options {
+    const rc_option *items;
+    size_t count;
+} rc_options;
+
+/* Value of `key`, or NULL. */
+const char *rc_options_get(const rc_options *o, const char *key);
+
+/* Description of one option a format understands, for --help and validation. */
+typedef struct rc_option_desc {
+    const char *key;
+    const char *values; /* e.g. "typed|string" */
+    const char *help;
+} rc_option_desc;
+
+/* A growable list of events a decoder fills from one input message (some formats carry
+ * several rows per message). Events and everything they point to live in the arena. */
+typedef struct rc_event_list {
+    rc_event *items;
+    size_t count, cap;
+} rc_event_list;
+
+rc_event *rc_event_list_push(rc_event_list *l);
+void rc_event_list_fini(rc_event_list *l);
+
+/* Encoder and decoder state is private to each format and passed as void *. */
+typedef struct rc_format {
+    const char *name;
+    const char *summary;
+    const char *content_type;
+    const rc_option_desc *options; /* terminated by {NULL} */
+
+    /* Encoder side (NULL when the format cannot encode). */
+    rc_status (*enc_new)(const rc_options *opts, void **out, rc_error *err);
+    void (*enc_free)(void *enc);
+    /* Appends the message value for `ev`; RC_SKIP when the format has no message for it. */
+    rc_status (*encode_value)(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+    /* Appends the message key; NULL when the format has no key. */
+    rc_status (*encode_key)(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+
+    /* Decoder side (NULL when the format cannot be read). */
+    rc_status (*dec_new)(const rc_options *opts, void **out, rc_error *err);
+    void (*dec_free)(void *dec);
+    /* Decodes one message into zero or more events appended to `out`, allocating in `a`.
+     * Error offsets are byte offsets into msg. */
+    rc_status (*decode)(void *dec, const char *msg, size_t n, rc_arena *a,
+                        rc_event_list *out, rc_error *err);
+} rc_format;
+
+/* All registered formats, terminated by NULL. */
+extern const rc_format *const rc_formats[];
+const rc_format *rc_format_find(const char *name);
+
+/* Checks that every option key in `o` starting with `prefix` is one of `known`; used by
+ * formats to reject typos. */
+rc_status rc_options_check(const rc_options *o, const char *prefix, const rc_option_desc *known,
+                           rc_error *err);
+
+#endif

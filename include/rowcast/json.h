@@ -1,0 +1,51 @@
+/* A JSON reader for decoders. It parses one document into a flat array of nodes that is
+ * reused from document to document. Numbers are handed over as their original text, so
+ * `10223372036854775806` and 300-digit decimals survive; strings are unescaped (into the
+ * reader's scratch memory) and checked to be valid UTF-8. Every node records the byte
+ * offset where it starts, and errors give the offset of the offending byte. */
+#ifndef ROWCAST_JSON_H
+#define ROWCAST_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rowcast/arena.h"
+#include "rowcast/error.h"
+
+typedef enum rc_jtype { RC_J_NULL = 0, RC_J_FALSE, RC_J_TRUE, RC_J_NUMBER, RC_J_STRING, RC_J_ARRAY, RC_J_OBJECT } rc_jtype;
+
+/* One node. For arrays, children are the elements; for objects, children alternate key
+ * (a string node) and value. `next` is the index of the next sibling (0 = none; node 0 is
+ * always the root, which has no siblings). */
+typedef struct rc_jnode {
+    uint8_t type;  /* rc_jtype */
+    uint32_t next;
+    uint32_t first; /* first child, 0 if none */
+    uint32_t count; /* arrays: elements; objects: members */
+    size_t off;     /* byte offset of the node's first character */
+    const char *s;  /* strings: unescaped bytes; numbers: the original text */
+    size_t n;
+} rc_jnode;
+
+typedef struct rc_json {
+    rc_jnode *nodes;
+    uint32_t nnodes, cap;
+    uint32_t max_depth;
+    rc_arena *arena; /* unescaped strings that contained escapes */
+} rc_json;
+
+void rc_json_init(rc_json *j, rc_arena *arena);
+void rc_json_fini(rc_json *j);
+
+/* Parses exactly one JSON value (surrounding whitespace allowed) from p[0..n). Returns the
+ * root node (index 0) on success. */
+rc_status rc_json_parse(rc_json *j, const char *p, size_t n, rc_error *err);
+
+static inline const rc_jnode *rc_json_node(const rc_json *j, uint32_t i) { return &j->nodes[i]; }
+
+/* Object member lookup by key; returns the value node index or 0 when absent. */
+uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key);
+
+const char *rc_jtype_name(rc_jtype t);
+
+#endif

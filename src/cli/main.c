@@ -1,0 +1,64 @@
+/* rowcast: command dispatch, --help, --version, `formats`. */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "rowcast/format.h"
+
+static void usage(FILE *f)
+{
+    fputs("rowcast " RC_VERSION " - change data capture and CDC format conversion\n"
+          "\n"
+          "usage:\n"
+          "  rowcast formats [--options]      list the formats, whether each encodes and decodes,\n"
+          "                                   and (with --options) the -o options of each\n"
+          "  rowcast convert [OPTIONS] [FILE...]\n"
+          "                                   read messages (one per line) in one format, write them\n"
+          "                                   in another, one message per line on stdout\n"
+          "  rowcast help convert             options of convert\n"
+          "  rowcast --version\n"
+          "\n"
+          "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop), 3 I/O error.\n",
+          f);
+}
+
+int cli_formats(int argc, char **argv)
+{
+    bool opts = argc > 1 && strcmp(argv[1], "--options") == 0;
+    if (argc > 1 && !opts) {
+        fprintf(stderr, "rowcast formats: unknown argument '%s'\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    printf("%-24s %-6s %-6s %s\n", "FORMAT", "ENCODE", "DECODE", "DESCRIPTION");
+    for (const rc_format *const *f = rc_formats; *f; f++) {
+        printf("%-24s %-6s %-6s %s\n", (*f)->name, (*f)->encode_value ? "yes" : "no", (*f)->decode ? "yes" : "no",
+               (*f)->summary);
+        if (!opts) continue;
+        const rc_option_desc *d = (*f)->options;
+        if (!d || !d->key) printf("    (no options)\n");
+        for (; d && d->key; d++) printf("    -o %s=%s\n        %s\n", d->key, d->values, d->help);
+    }
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        if (argc > 2 && !strcmp(argv[2], "convert")) cli_usage_convert();
+        else usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("rowcast %s\n", RC_VERSION);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "formats")) return cli_formats(argc - 1, argv + 1);
+    if (!strcmp(cmd, "convert")) return cli_convert(argc - 1, argv + 1);
+    fprintf(stderr, "rowcast: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

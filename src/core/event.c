@@ -1,0 +1,97 @@
+/* Operation and database-kind names, and event equality for tests and round trips. */
+#include <stdio.h>
+#include <string.h>
+#include "rowcast/event.h"
+
+static const char *const op_names[RC_OP_COUNT] = {"insert", "update", "delete", "read", "ddl",
+                                                  "truncate", "heartbeat", "begin", "commit"};
+static const char *const db_names[RC_DB_COUNT] = {"unknown", "mysql", "mariadb", "ob_mysql",
+                                                  "ob_oracle", "oracle", "postgresql", "sqlserver"};
+
+const char *rc_op_name(rc_op op) { return (unsigned)op < RC_OP_COUNT ? op_names[op] : "?"; }
+const char *rc_dbkind_name(rc_dbkind k) { return (unsigned)k < RC_DB_COUNT ? db_names[k] : "?"; }
+
+static bool find_name(const char *const *names, unsigned count, const char *s, size_t n, unsigned *out)
+{
+    for (unsigned i = 0; i < count; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0) return *out = i, true;
+    return false;
+}
+
+bool rc_op_parse(const char *s, size_t n, rc_op *out)
+{
+    unsigned v;
+    if (!find_name(op_names, RC_OP_COUNT, s, n, &v)) return false;
+    *out = (rc_op)v;
+    return true;
+}
+
+bool rc_dbkind_parse(const char *s, size_t n, rc_dbkind *out)
+{
+    unsigned v;
+    if (!find_name(db_names, RC_DB_COUNT, s, n, &v)) return false;
+    *out = (rc_dbkind)v;
+    return true;
+}
+
+rc_family rc_dbkind_family(rc_dbkind k)
+{
+    switch (k) {
+    case RC_DB_OB_ORACLE:
+    case RC_DB_ORACLE: return RC_FAM_ORACLE;
+    case RC_DB_POSTGRES: return RC_FAM_PG;
+    default: return RC_FAM_MYSQL;
+    }
+}
+
+static bool str_eq(rc_str a, rc_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
+
+#define DIFF(...) (why ? (void)snprintf(why, whylen, __VA_ARGS__) : (void)0)
+
+static bool image_equal(const rc_event *a, const rc_event *b, const rc_value *ia, const rc_value *ib,
+                        const char *label, char *why, size_t whylen)
+{
+    if (!ia || !ib) {
+        if (ia != ib && (ia == NULL || ib == NULL)) return DIFF("%s image present in only one event", label), false;
+        return true;
+    }
+    for (uint32_t c = 0; c < a->ncols; c++)
+        if (!rc_value_equal(&ia[c], &ib[c]))
+            return DIFF("%s value of column %.*s differs (%s vs %s)", label, (int)a->cols[c].name.n, a->cols[c].name.p,
+                        rc_vkind_name(ia[c].kind), rc_vkind_name(ib[c].kind)),
+                   false;
+    (void)b;
+    return true;
+}
+
+bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whylen)
+{
+    if (a->op != b->op) return DIFF("op %s vs %s", rc_op_name(a->op), rc_op_name(b->op)), false;
+    const rc_origin *x = &a->src, *y = &b->src;
+    if (x->kind != y->kind || !str_eq(x->server, y->server) || !str_eq(x->version, y->version) ||
+        !str_eq(x->tenant, y->tenant) || !str_eq(x->db, y->db) || !str_eq(x->schema, y->schema) ||
+        !str_eq(x->table, y->table))
+        return DIFF("source differs"), false;
+    const rc_position *p = &a->pos, *q = &b->pos;
+    if (!str_eq(p->file, q->file) || p->has_offset != q->has_offset || (p->has_offset && p->offset != q->offset) ||
+        !str_eq(p->gtid, q->gtid) || !str_eq(p->lsn, q->lsn) || !str_eq(p->scn, q->scn) || !str_eq(p->txid, q->txid) ||
+        p->has_seq != q->has_seq || (p->has_seq && p->seq != q->seq) || p->has_tx_index != q->has_tx_index ||
+        (p->has_tx_index && p->tx_index != q->tx_index))
+        return DIFF("position differs"), false;
+    if (a->has_ts != b->has_ts || (a->has_ts && a->ts_us != b->ts_us)) return DIFF("source time differs"), false;
+    if (a->has_proc != b->has_proc || (a->has_proc && a->proc_us != b->proc_us)) return DIFF("processing time differs"), false;
+    if (a->ncols != b->ncols) return DIFF("column count %u vs %u", a->ncols, b->ncols), false;
+    for (uint32_t c = 0; c < a->ncols; c++) {
+        const rc_column *ca = &a->cols[c], *cb = &b->cols[c];
+        if (!str_eq(ca->name, cb->name) || ca->pk != cb->pk || ca->nullable != cb->nullable ||
+            ca->type.info != cb->type.info || ca->type.p1 != cb->type.p1 || ca->type.p2 != cb->type.p2 ||
+            !str_eq(ca->type.decl, cb->type.decl))
+            return DIFF("column %u (%.*s) differs", c, (int)ca->name.n, ca->name.p), false;
+    }
+    if (!image_equal(a, b, a->before, b->before, "before", why, whylen)) return false;
+    if (!image_equal(a, b, a->after, b->after, "after", why, whylen)) return false;
+    if ((a->changed == NULL) != (b->changed == NULL)) return DIFF("changed set present in only one event"), false;
+    if (a->changed && memcmp(a->changed, b->changed, a->ncols) != 0) return DIFF("changed set differs"), false;
+    if (!str_eq(a->ddl, b->ddl) || !str_eq(a->ddl_kind, b->ddl_kind)) return DIFF("ddl differs"), false;
+    return true;
+}

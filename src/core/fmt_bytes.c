@@ -1,0 +1,90 @@
+/* Base64 (RFC 4648, standard alphabet, padded) and base16. */
+#include "rowcast/fmt.h"
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n)
+{
+    char *w = rc_buf_reserve(b, (n + 2) / 3 * 4);
+    if (!w) return;
+    char *o = w;
+    size_t i = 0;
+    for (; i + 3 <= n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
+        *o++ = b64[v >> 18];
+        *o++ = b64[(v >> 12) & 63];
+        *o++ = b64[(v >> 6) & 63];
+        *o++ = b64[v & 63];
+    }
+    if (i < n) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0);
+        *o++ = b64[v >> 18];
+        *o++ = b64[(v >> 12) & 63];
+        *o++ = i + 1 < n ? b64[(v >> 6) & 63] : '=';
+        *o++ = '=';
+    }
+    rc_buf_commit(b, (size_t)(o - w));
+}
+
+static int b64_val(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad)
+{
+    if (n % 4) {
+        *bad = n;
+        return RC_ERR_VALUE;
+    }
+    unsigned char *d = rc_arena_alloc(a, n / 4 * 3 + 1);
+    if (!d) return RC_ERR_NOMEM;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 4) {
+        int v[4];
+        size_t pad = 0;
+        for (int k = 0; k < 4; k++) {
+            unsigned char c = (unsigned char)s[i + k];
+            if (c == '=' && i + 4 == n && k >= 2) {
+                pad++;
+                v[k] = 0;
+                continue;
+            }
+            v[k] = pad ? -1 : b64_val(c);
+            if (v[k] < 0) {
+                *bad = i + (size_t)k;
+                return RC_ERR_VALUE;
+            }
+        }
+        unsigned x = (unsigned)v[0] << 18 | (unsigned)v[1] << 12 | (unsigned)v[2] << 6 | (unsigned)v[3];
+        /* Non-canonical encodings (stray bits in the padding) are rejected, so that a
+         * decoded value re-encodes to the same text. */
+        if ((pad == 1 && (x & 0xFF)) || (pad == 2 && (x & 0xFFFF))) {
+            *bad = i + 3 - pad;
+            return RC_ERR_VALUE;
+        }
+        d[o++] = (unsigned char)(x >> 16);
+        if (pad < 2) d[o++] = (unsigned char)(x >> 8);
+        if (pad < 1) d[o++] = (unsigned char)x;
+    }
+    out->p = (const char *)d;
+    out->n = o;
+    return RC_OK;
+}
+
+void rc_fmt_hex(rc_buf *b, const unsigned char *p, size_t n, bool upper)
+{
+    const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    char *w = rc_buf_reserve(b, n * 2);
+    if (!w) return;
+    for (size_t i = 0; i < n; i++) {
+        w[2 * i] = dig[p[i] >> 4];
+        w[2 * i + 1] = dig[p[i] & 15];
+    }
+    rc_buf_commit(b, n * 2);
+}

@@ -1,0 +1,103 @@
+/* Arbitrary-precision decimals as digits + scale, laid out like Java BigDecimal. */
+#include <string.h>
+#include "rowcast/fmt.h"
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+rc_status rc_dec_parse(const char *s, size_t n, rc_arena *a, rc_decimal *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+    size_t int_start = i;
+    while (i < n && is_digit(s[i])) i++;
+    size_t int_len = i - int_start, frac_start = i, frac_len = 0;
+    if (i < n && s[i] == '.') {
+        frac_start = ++i;
+        while (i < n && is_digit(s[i])) i++;
+        frac_len = i - frac_start;
+    }
+    if (int_len + frac_len == 0) return RC_ERR_VALUE;
+    int64_t exp = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < n && (s[i] == '-' || s[i] == '+')) eneg = s[i++] == '-';
+        if (i >= n || !is_digit(s[i])) return RC_ERR_VALUE;
+        while (i < n && is_digit(s[i])) {
+            exp = exp * 10 + (s[i++] - '0');
+            if (exp > 1000000000) return RC_ERR_RANGE;
+        }
+        if (eneg) exp = -exp;
+    }
+    if (i != n) return RC_ERR_VALUE;
+    int64_t scale = (int64_t)frac_len - exp;
+    if (scale > INT32_MAX || scale < -INT32_MAX) return RC_ERR_RANGE;
+
+    size_t total = int_len + frac_len;
+    char *d = rc_arena_alloc(a, total + 1);
+    if (!d) return RC_ERR_NOMEM;
+    memcpy(d, s + int_start, int_len);
+    memcpy(d + int_len, s + frac_start, frac_len);
+    size_t lead = 0;
+    while (lead + 1 < total && d[lead] == '0') lead++;
+    out->digits = d + lead;
+    out->ndigits = (uint32_t)(total - lead);
+    out->scale = (int32_t)scale;
+    out->neg = neg && !(out->ndigits == 1 && out->digits[0] == '0');
+    return RC_OK;
+}
+
+static void put_zeros(rc_buf *b, size_t k)
+{
+    char *w = rc_buf_reserve(b, k);
+    if (!w) return;
+    memset(w, '0', k);
+    rc_buf_commit(b, k);
+}
+
+void rc_fmt_dec_plain(rc_buf *b, const rc_decimal *d)
+{
+    bool zero = d->ndigits == 1 && d->digits[0] == '0';
+    if (d->neg) rc_buf_putc(b, '-');
+    if (d->scale <= 0) {
+        rc_buf_put(b, d->digits, d->ndigits);
+        if (!zero) put_zeros(b, (size_t)(-(int64_t)d->scale));
+        return;
+    }
+    size_t sc = (size_t)d->scale;
+    if (d->ndigits > sc) {
+        size_t ip = d->ndigits - sc;
+        rc_buf_put(b, d->digits, ip);
+        rc_buf_putc(b, '.');
+        rc_buf_put(b, d->digits + ip, sc);
+    } else {
+        RC_BUF_LIT(b, "0.");
+        put_zeros(b, sc - d->ndigits);
+        rc_buf_put(b, d->digits, d->ndigits);
+    }
+}
+
+void rc_fmt_dec_java(rc_buf *b, const rc_decimal *d)
+{
+    int64_t adjusted = -(int64_t)d->scale + ((int64_t)d->ndigits - 1);
+    if (d->scale >= 0 && adjusted >= -6) {
+        rc_fmt_dec_plain(b, d);
+        return;
+    }
+    if (d->neg) rc_buf_putc(b, '-');
+    rc_buf_putc(b, d->digits[0]);
+    if (d->ndigits > 1) {
+        rc_buf_putc(b, '.');
+        rc_buf_put(b, d->digits + 1, d->ndigits - 1);
+    }
+    rc_buf_putc(b, 'E');
+    if (adjusted >= 0) rc_buf_putc(b, '+');
+    rc_fmt_i64(b, adjusted);
+}
+
+void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d)
+{
+    if (d->scale >= 0) rc_fmt_dec_plain(b, d);
+    else rc_fmt_dec_java(b, d);
+}

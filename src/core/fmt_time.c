@@ -1,0 +1,293 @@
+/* Calendar arithmetic and the date/time layouts of FORMATS.md §1 and §7. */
+#include "rowcast/fmt.h"
+
+/* Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian). */
+int64_t rc_days_from_civil(int32_t y, unsigned m, unsigned d)
+{
+    int64_t yy = (int64_t)y - (m <= 2);
+    int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+    unsigned yoe = (unsigned)(yy - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+void rc_civil_from_days(int64_t z, int32_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t yy = (int64_t)yoe + era * 400;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int32_t)(yy + (*m <= 2));
+}
+
+bool rc_date_valid(int32_t y, unsigned m, unsigned d)
+{
+    static const uint8_t mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (y < 0 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
+    unsigned max = mdays[m - 1];
+    if (m == 2 && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))) max = 29;
+    return d <= max;
+}
+
+static void put_num(rc_buf *b, uint64_t v, int width)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n < width) tmp[n++] = '0';
+    char *w = rc_buf_reserve(b, (size_t)n);
+    if (!w) return;
+    for (int i = 0; i < n; i++) w[i] = tmp[n - 1 - i];
+    rc_buf_commit(b, (size_t)n);
+}
+
+void rc_fmt_frac(rc_buf *b, uint32_t nanos)
+{
+    if (!nanos) return;
+    char f[10];
+    f[0] = '.';
+    for (int i = 9; i >= 1; i--) {
+        f[i] = (char)('0' + nanos % 10);
+        nanos /= 10;
+    }
+    int len = 10;
+    while (f[len - 1] == '0') len--;
+    rc_buf_put(b, f, (size_t)len);
+}
+
+static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
+{
+    if (y < 0) {
+        rc_buf_putc(b, '-');
+        put_num(b, (uint64_t)(-(int64_t)y), 4);
+    } else {
+        put_num(b, (uint64_t)y, 4);
+    }
+    rc_buf_putc(b, '-');
+    put_num(b, m, 2);
+    rc_buf_putc(b, '-');
+    put_num(b, d, 2);
+}
+
+static void put_hms(rc_buf *b, uint64_t h, unsigned mi, unsigned s, uint32_t nanos)
+{
+    put_num(b, h, 2);
+    rc_buf_putc(b, ':');
+    put_num(b, mi, 2);
+    rc_buf_putc(b, ':');
+    put_num(b, s, 2);
+    rc_fmt_frac(b, nanos);
+}
+
+void rc_fmt_date(rc_buf *b, const rc_date *d) { put_ymd(b, d->year, d->month, d->day); }
+
+void rc_fmt_time(rc_buf *b, const rc_time *t)
+{
+    if (t->neg) rc_buf_putc(b, '-');
+    put_hms(b, t->hour, t->minute, t->second, t->nanos);
+}
+
+void rc_fmt_datetime(rc_buf *b, const rc_datetime *dt, char sep, bool with_zone)
+{
+    put_ymd(b, dt->year, dt->month, dt->day);
+    rc_buf_putc(b, sep);
+    put_hms(b, dt->hour, dt->minute, dt->second, dt->nanos);
+    if (with_zone && dt->zone.n) {
+        rc_buf_putc(b, ' ');
+        rc_buf_put(b, dt->zone.p, dt->zone.n);
+    }
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+static void put_instant(rc_buf *b, int64_t sec, uint32_t nanos, char sep)
+{
+    int64_t days = floor_div(sec, 86400);
+    int64_t rem = sec - days * 86400;
+    int32_t y;
+    unsigned m, d;
+    rc_civil_from_days(days, &y, &m, &d);
+    put_ymd(b, y, m, d);
+    rc_buf_putc(b, sep);
+    put_hms(b, (uint64_t)(rem / 3600), (unsigned)(rem / 60 % 60), (unsigned)(rem % 60), nanos);
+}
+
+void rc_fmt_ts_iso(rc_buf *b, const rc_timestamp *ts)
+{
+    put_instant(b, ts->sec, ts->nanos, 'T');
+    rc_buf_putc(b, 'Z');
+}
+
+void rc_fmt_ts_local(rc_buf *b, const rc_timestamp *ts, int32_t offset_sec, char sep)
+{
+    put_instant(b, ts->sec + offset_sec, ts->nanos, sep);
+}
+
+void rc_fmt_ts_epoch(rc_buf *b, const rc_timestamp *ts)
+{
+    if (ts->sec < 0 && ts->nanos) {
+        /* -1 s + 0.5 s is -0.5 s: write the magnitude with a minus sign */
+        rc_buf_putc(b, '-');
+        rc_fmt_u64(b, (uint64_t)(-(ts->sec + 1)));
+        rc_fmt_frac(b, 1000000000u - ts->nanos);
+        return;
+    }
+    rc_fmt_i64(b, ts->sec);
+    rc_fmt_frac(b, ts->nanos);
+}
+
+int64_t rc_date_epoch_days(const rc_date *d) { return rc_days_from_civil(d->year, d->month, d->day); }
+
+int64_t rc_time_micros(const rc_time *t)
+{
+    int64_t us = ((int64_t)t->hour * 3600 + t->minute * 60 + t->second) * 1000000 + t->nanos / 1000;
+    return t->neg ? -us : us;
+}
+
+int64_t rc_datetime_epoch_us(const rc_datetime *dt)
+{
+    int64_t days = rc_days_from_civil(dt->year, dt->month, dt->day);
+    int64_t sec = days * 86400 + dt->hour * 3600 + dt->minute * 60 + dt->second;
+    return sec * 1000000 + dt->nanos / 1000;
+}
+
+int64_t rc_datetime_epoch_ms(const rc_datetime *dt)
+{
+    int64_t days = rc_days_from_civil(dt->year, dt->month, dt->day);
+    int64_t sec = days * 86400 + dt->hour * 3600 + dt->minute * 60 + dt->second;
+    return sec * 1000 + dt->nanos / 1000000;
+}
+
+/* ---- parsing ---- */
+
+static bool digits_at(const char *s, size_t n, size_t i, size_t k, uint32_t *v)
+{
+    if (i + k > n) return false;
+    uint32_t x = 0;
+    for (size_t j = i; j < i + k; j++) {
+        if (s[j] < '0' || s[j] > '9') return false;
+        x = x * 10 + (uint32_t)(s[j] - '0');
+    }
+    *v = x;
+    return true;
+}
+
+/* ".f{1,9}" at s[i]; advances *i; nanos 0 when no fraction. */
+static bool parse_frac(const char *s, size_t n, size_t *i, uint32_t *nanos)
+{
+    *nanos = 0;
+    if (*i >= n || s[*i] != '.') return true;
+    size_t j = *i + 1, k = 0;
+    uint32_t v = 0;
+    while (j < n && s[j] >= '0' && s[j] <= '9') {
+        if (++k > 9) return false;
+        v = v * 10 + (uint32_t)(s[j++] - '0');
+    }
+    if (!k) return false;
+    for (; k < 9; k++) v *= 10;
+    *nanos = v;
+    *i = j;
+    return true;
+}
+
+static bool parse_ymd(const char *s, size_t n, rc_date *d)
+{
+    uint32_t y, m, dd;
+    if (!digits_at(s, n, 0, 4, &y) || n < 10 || s[4] != '-' || !digits_at(s, n, 5, 2, &m) ||
+        s[7] != '-' || !digits_at(s, n, 8, 2, &dd))
+        return false;
+    if (!rc_date_valid((int32_t)y, m, dd)) return false;
+    d->year = (int32_t)y;
+    d->month = (uint8_t)m;
+    d->day = (uint8_t)dd;
+    return true;
+}
+
+/* HH:MM:SS[.f] with 2-digit hours < 24, at s[i]; advances *i. */
+static bool parse_clock(const char *s, size_t n, size_t *i, rc_datetime *dt)
+{
+    uint32_t h, mi, se;
+    size_t p = *i;
+    if (!digits_at(s, n, p, 2, &h) || p + 8 > n || s[p + 2] != ':' || !digits_at(s, n, p + 3, 2, &mi) ||
+        s[p + 5] != ':' || !digits_at(s, n, p + 6, 2, &se))
+        return false;
+    if (h > 23 || mi > 59 || se > 59) return false;
+    p += 8;
+    if (!parse_frac(s, n, &p, &dt->nanos)) return false;
+    dt->hour = (uint8_t)h;
+    dt->minute = (uint8_t)mi;
+    dt->second = (uint8_t)se;
+    *i = p;
+    return true;
+}
+
+bool rc_parse_date(const char *s, size_t n, rc_date *out) { return n == 10 && parse_ymd(s, n, out); }
+
+bool rc_parse_time(const char *s, size_t n, rc_time *out)
+{
+    size_t i = 0;
+    rc_time t = {0};
+    if (i < n && s[i] == '-') t.neg = true, i++;
+    size_t hs = i;
+    uint64_t h = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+        h = h * 10 + (uint64_t)(s[i++] - '0');
+        if (h > 0xFFFFFFu) return false;
+    }
+    if (i - hs < 2) return false;
+    if (i > hs + 2 && s[hs] == '0') return false; /* no padding beyond two digits */
+    uint32_t mi, se;
+    if (i + 6 > n || s[i] != ':' || !digits_at(s, n, i + 1, 2, &mi) || s[i + 3] != ':' ||
+        !digits_at(s, n, i + 4, 2, &se) || mi > 59 || se > 59)
+        return false;
+    i += 6;
+    if (!parse_frac(s, n, &i, &t.nanos) || i != n) return false;
+    t.hour = (uint32_t)h;
+    t.minute = (uint8_t)mi;
+    t.second = (uint8_t)se;
+    if (t.neg && !t.hour && !t.minute && !t.second && !t.nanos) return false; /* "-00:00:00" */
+    *out = t;
+    return true;
+}
+
+bool rc_parse_datetime(const char *s, size_t n, rc_datetime *out)
+{
+    rc_date d;
+    rc_datetime dt = {0};
+    if (n < 19 || !parse_ymd(s, n, &d) || (s[10] != ' ' && s[10] != 'T')) return false;
+    size_t i = 11;
+    if (!parse_clock(s, n, &i, &dt)) return false;
+    if (i < n) {
+        if (s[i] != ' ' || i + 1 >= n) return false;
+        for (size_t k = i + 1; k < n; k++)
+            if (s[k] == ' ' || (unsigned char)s[k] < 0x21) return false;
+        dt.zone.p = s + i + 1;
+        dt.zone.n = n - i - 1;
+    }
+    dt.year = d.year;
+    dt.month = d.month;
+    dt.day = d.day;
+    *out = dt;
+    return true;
+}
+
+bool rc_parse_ts_iso(const char *s, size_t n, rc_timestamp *out)
+{
+    rc_date d;
+    rc_datetime dt = {0};
+    if (n < 20 || !parse_ymd(s, n, &d) || s[10] != 'T') return false;
+    size_t i = 11;
+    if (!parse_clock(s, n, &i, &dt) || i + 1 != n || s[i] != 'Z') return false;
+    out->sec = rc_days_from_civil(d.year, d.month, d.day) * 86400 + dt.hour * 3600 + dt.minute * 60 + dt.second;
+    out->nanos = dt.nanos;
+    return true;
+}

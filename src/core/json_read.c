@@ -1,0 +1,325 @@
+/* The JSON reader: recursive descent into a reusable flat node array. */
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/json.h"
+#include "rowcast/jsonw.h"
+
+enum { JSON_MAX_DEPTH = 64 };
+
+typedef struct parser {
+    rc_json *j;
+    const char *p;
+    size_t n, i;
+    rc_error *err;
+} parser;
+
+void rc_json_init(rc_json *j, rc_arena *arena)
+{
+    j->nodes = NULL;
+    j->nnodes = j->cap = 0;
+    j->max_depth = JSON_MAX_DEPTH;
+    j->arena = arena;
+}
+
+void rc_json_fini(rc_json *j)
+{
+    free(j->nodes);
+    j->nodes = NULL;
+    j->nnodes = j->cap = 0;
+}
+
+static const char *const jtype_names[] = {"null", "false", "true", "number", "string", "array", "object"};
+const char *rc_jtype_name(rc_jtype t) { return (unsigned)t <= RC_J_OBJECT ? jtype_names[t] : "?"; }
+
+static rc_status fail(parser *ps, rc_status code, size_t off, const char *what)
+{
+    if (off >= ps->n) return rc_error_set(ps->err, code, ps->n, "%s (unexpected end of input)", what);
+    unsigned char c = (unsigned char)ps->p[off];
+    if (c >= 0x20 && c < 0x7f) return rc_error_set(ps->err, code, off, "%s (found '%c')", what, c);
+    return rc_error_set(ps->err, code, off, "%s (found byte 0x%02X)", what, c);
+}
+
+static rc_status new_node(parser *ps, rc_jtype t, uint32_t *idx)
+{
+    rc_json *j = ps->j;
+    if (j->nnodes == j->cap) {
+        uint32_t cap = j->cap ? j->cap * 2 : 64;
+        if (cap < j->cap) return rc_error_set(ps->err, RC_ERR_LIMIT, ps->i, "too many JSON values");
+        rc_jnode *nn = realloc(j->nodes, cap * sizeof *nn);
+        if (!nn) return rc_error_set(ps->err, RC_ERR_NOMEM, ps->i, "out of memory");
+        j->nodes = nn;
+        j->cap = cap;
+    }
+    *idx = j->nnodes++;
+    rc_jnode *nd = &j->nodes[*idx];
+    memset(nd, 0, sizeof *nd);
+    nd->type = (uint8_t)t;
+    nd->off = ps->i;
+    return RC_OK;
+}
+
+static void skip_ws(parser *ps)
+{
+    while (ps->i < ps->n) {
+        char c = ps->p[ps->i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        ps->i++;
+    }
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static bool hex4(const char *p, size_t n, size_t i, unsigned *out)
+{
+    if (i + 4 > n) return false;
+    unsigned v = 0;
+    for (size_t k = 0; k < 4; k++) {
+        int h = hexval(p[i + k]);
+        if (h < 0) return false;
+        v = v << 4 | (unsigned)h;
+    }
+    *out = v;
+    return true;
+}
+
+static size_t put_utf8(char *w, unsigned cp)
+{
+    if (cp < 0x80) return w[0] = (char)cp, 1;
+    if (cp < 0x800) return w[0] = (char)(0xC0 | cp >> 6), w[1] = (char)(0x80 | (cp & 63)), 2;
+    if (cp < 0x10000) {
+        w[0] = (char)(0xE0 | cp >> 12), w[1] = (char)(0x80 | ((cp >> 6) & 63)), w[2] = (char)(0x80 | (cp & 63));
+        return 3;
+    }
+    w[0] = (char)(0xF0 | cp >> 18), w[1] = (char)(0x80 | ((cp >> 12) & 63));
+    w[2] = (char)(0x80 | ((cp >> 6) & 63)), w[3] = (char)(0x80 | (cp & 63));
+    return 4;
+}
+
+/* Parses a string starting at the opening quote; fills node s/n. */
+static rc_status parse_string(parser *ps, rc_jnode *nd)
+{
+    const char *p = ps->p;
+    size_t n = ps->n, start = ++ps->i, i = start;
+    bool escaped = false;
+    while (i < n) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '"') break;
+        if (c == '\\') {
+            escaped = true;
+            i += 2;
+            continue;
+        }
+        if (c < 0x20) return fail(ps, RC_ERR_SYNTAX, i, "control character in string must be escaped");
+        if (c >= 0x80) {
+            size_t ok = rc_utf8_valid_prefix(p + i, n - i < 4 ? n - i : 4);
+            if (ok == 0) return rc_error_set(ps->err, RC_ERR_UTF8, i, "invalid UTF-8 byte 0x%02X in string", c);
+            /* advance over one whole sequence */
+            size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            if (ok < len) return rc_error_set(ps->err, RC_ERR_UTF8, i, "invalid UTF-8 sequence in string");
+            i += len;
+            continue;
+        }
+        i++;
+    }
+    if (i >= n) return rc_error_set(ps->err, RC_ERR_SYNTAX, n, "unterminated string starting at byte %zu", start - 1);
+    ps->i = i + 1;
+    if (!escaped) {
+        nd->s = p + start;
+        nd->n = i - start;
+        return RC_OK;
+    }
+    char *w = rc_arena_alloc(ps->j->arena, i - start + 1);
+    if (!w) return rc_error_set(ps->err, RC_ERR_NOMEM, start, "out of memory");
+    size_t o = 0;
+    for (size_t k = start; k < i;) {
+        if (p[k] != '\\') {
+            w[o++] = p[k++];
+            continue;
+        }
+        char e = p[k + 1];
+        unsigned cp;
+        switch (e) {
+        case '"': w[o++] = '"'; break;
+        case '\\': w[o++] = '\\'; break;
+        case '/': w[o++] = '/'; break;
+        case 'b': w[o++] = '\b'; break;
+        case 'f': w[o++] = '\f'; break;
+        case 'n': w[o++] = '\n'; break;
+        case 'r': w[o++] = '\r'; break;
+        case 't': w[o++] = '\t'; break;
+        case 'u':
+            if (!hex4(p, i, k + 2, &cp)) return fail(ps, RC_ERR_SYNTAX, k, "bad \\u escape");
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                unsigned lo;
+                if (k + 12 > i || p[k + 6] != '\\' || p[k + 7] != 'u' || !hex4(p, i, k + 8, &lo) ||
+                    lo < 0xDC00 || lo > 0xDFFF)
+                    return rc_error_set(ps->err, RC_ERR_UTF8, k, "lone UTF-16 surrogate \\u%04X in string", cp);
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                k += 6;
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                return rc_error_set(ps->err, RC_ERR_UTF8, k, "lone UTF-16 surrogate \\u%04X in string", cp);
+            }
+            o += put_utf8(w + o, cp);
+            k += 6;
+            continue;
+        default:
+            return fail(ps, RC_ERR_SYNTAX, k + 1, "bad escape in string");
+        }
+        k += 2;
+    }
+    w[o] = '\0';
+    nd->s = w;
+    nd->n = o;
+    return RC_OK;
+}
+
+static bool isdig(char c) { return c >= '0' && c <= '9'; }
+
+static rc_status parse_number(parser *ps, rc_jnode *nd)
+{
+    const char *p = ps->p;
+    size_t n = ps->n, i = ps->i, start = i;
+    if (i < n && p[i] == '-') i++;
+    if (i >= n || !isdig(p[i])) return fail(ps, RC_ERR_SYNTAX, i, "bad number");
+    if (p[i] == '0') {
+        i++;
+        if (i < n && isdig(p[i])) return fail(ps, RC_ERR_SYNTAX, i, "leading zero in number");
+    } else {
+        while (i < n && isdig(p[i])) i++;
+    }
+    if (i < n && p[i] == '.') {
+        i++;
+        if (i >= n || !isdig(p[i])) return fail(ps, RC_ERR_SYNTAX, i, "digit expected after decimal point");
+        while (i < n && isdig(p[i])) i++;
+    }
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+        if (i >= n || !isdig(p[i])) return fail(ps, RC_ERR_SYNTAX, i, "digit expected in exponent");
+        while (i < n && isdig(p[i])) i++;
+    }
+    nd->s = p + start;
+    nd->n = i - start;
+    ps->i = i;
+    return RC_OK;
+}
+
+static rc_status parse_value(parser *ps, unsigned depth, uint32_t *out);
+
+static rc_status parse_container(parser *ps, unsigned depth, uint32_t idx, bool obj)
+{
+    char close = obj ? '}' : ']';
+    ps->i++;
+    skip_ws(ps);
+    if (ps->i < ps->n && ps->p[ps->i] == close) {
+        ps->i++;
+        return RC_OK;
+    }
+    uint32_t prev = 0, count = 0;
+    for (;;) {
+        uint32_t child;
+        rc_status st;
+        if (obj) {
+            skip_ws(ps);
+            if (ps->i >= ps->n || ps->p[ps->i] != '"') return fail(ps, RC_ERR_SYNTAX, ps->i, "object key expected");
+            if ((st = new_node(ps, RC_J_STRING, &child)) != RC_OK) return st;
+            if ((st = parse_string(ps, &ps->j->nodes[child])) != RC_OK) return st;
+            if (prev) ps->j->nodes[prev].next = child;
+            else ps->j->nodes[idx].first = child;
+            prev = child;
+            skip_ws(ps);
+            if (ps->i >= ps->n || ps->p[ps->i] != ':') return fail(ps, RC_ERR_SYNTAX, ps->i, "':' expected after object key");
+            ps->i++;
+        }
+        if ((st = parse_value(ps, depth + 1, &child)) != RC_OK) return st;
+        if (prev) ps->j->nodes[prev].next = child;
+        else ps->j->nodes[idx].first = child;
+        prev = child;
+        count++;
+        skip_ws(ps);
+        if (ps->i < ps->n && ps->p[ps->i] == ',') {
+            ps->i++;
+            continue;
+        }
+        if (ps->i < ps->n && ps->p[ps->i] == close) {
+            ps->i++;
+            break;
+        }
+        return fail(ps, RC_ERR_SYNTAX, ps->i, obj ? "',' or '}' expected" : "',' or ']' expected");
+    }
+    ps->j->nodes[idx].count = count;
+    return RC_OK;
+}
+
+static bool match_lit(parser *ps, const char *lit, size_t len)
+{
+    if (ps->n - ps->i < len || memcmp(ps->p + ps->i, lit, len) != 0) return false;
+    ps->i += len;
+    return true;
+}
+
+static rc_status parse_value(parser *ps, unsigned depth, uint32_t *out)
+{
+    skip_ws(ps);
+    if (depth > ps->j->max_depth) return rc_error_set(ps->err, RC_ERR_LIMIT, ps->i, "JSON nested deeper than %u levels", ps->j->max_depth);
+    if (ps->i >= ps->n) return fail(ps, RC_ERR_SYNTAX, ps->i, "value expected");
+    char c = ps->p[ps->i];
+    rc_status st;
+    switch (c) {
+    case '{':
+    case '[':
+        if ((st = new_node(ps, c == '{' ? RC_J_OBJECT : RC_J_ARRAY, out)) != RC_OK) return st;
+        return parse_container(ps, depth, *out, c == '{');
+    case '"':
+        if ((st = new_node(ps, RC_J_STRING, out)) != RC_OK) return st;
+        return parse_string(ps, &ps->j->nodes[*out]);
+    case 't':
+    case 'f':
+    case 'n': {
+        size_t at = ps->i;
+        rc_jtype t = c == 't' ? RC_J_TRUE : c == 'f' ? RC_J_FALSE : RC_J_NULL;
+        const char *lit = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        if (!match_lit(ps, lit, strlen(lit))) return fail(ps, RC_ERR_SYNTAX, at, "bad literal");
+        if ((st = new_node(ps, t, out)) != RC_OK) return st;
+        ps->j->nodes[*out].off = at;
+        return RC_OK;
+    }
+    default:
+        if (c == '-' || isdig(c)) {
+            if ((st = new_node(ps, RC_J_NUMBER, out)) != RC_OK) return st;
+            return parse_number(ps, &ps->j->nodes[*out]);
+        }
+        return fail(ps, RC_ERR_SYNTAX, ps->i, "value expected");
+    }
+}
+
+rc_status rc_json_parse(rc_json *j, const char *p, size_t n, rc_error *err)
+{
+    parser ps = {j, p, n, 0, err};
+    j->nnodes = 0;
+    uint32_t root;
+    rc_status st = parse_value(&ps, 0, &root);
+    if (st != RC_OK) return st;
+    skip_ws(&ps);
+    if (ps.i != n) return fail(&ps, RC_ERR_SYNTAX, ps.i, "unexpected data after the JSON value");
+    return RC_OK;
+}
+
+uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key)
+{
+    const rc_jnode *o = &j->nodes[obj];
+    if (o->type != RC_J_OBJECT) return 0;
+    size_t kl = strlen(key);
+    for (uint32_t k = o->first; k; k = j->nodes[j->nodes[k].next].next) {
+        const rc_jnode *kn = &j->nodes[k];
+        if (kn->n == kl && memcmp(kn->s, key, kl) == 0) return kn->next;
+        if (!j->nodes[kn->next].next) break;
+    }
+    return 0;
+}

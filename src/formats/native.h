@@ -1,0 +1,15 @@
+/* rowcast's own lossless JSON-lines format (docs/native-format.md): internal interface
+ * between the writer, the reader and the registry. */
+#ifndef RC_FORMATS_NATIVE_H
+#define RC_FORMATS_NATIVE_H
+
+#include "rowcast/format.h"
+
+extern const rc_format rc_format_native;
+
+rc_status native_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err);
+void native_dec_free(void *dec);
+rc_status native_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+
+#endif

@@ -1,0 +1,499 @@
+/* The native format, reader side: JSON line -> canonical event. Strict: unknown fields,
+ * values that do not match their column type and inconsistent images are errors naming the
+ * byte offset, so `convert` never passes on something it did not understand. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/native.h"
+#include "rowcast/fmt.h"
+#include "rowcast/json.h"
+
+/* Parsed column declarations, cached by (family, text) so that the steady state does not
+ * re-parse the same declarations for every event. Entries own a copy of the text. */
+enum { TYPE_CACHE_SLOTS = 1024 };
+
+typedef struct type_slot {
+    char *text;
+    size_t n;
+    rc_family fam;
+    rc_coltype type;
+} type_slot;
+
+typedef struct native_dec {
+    rc_json json;
+    rc_arena json_arena; /* unescaped strings of the current line */
+    type_slot slots[TYPE_CACHE_SLOTS];
+    size_t used;
+} native_dec;
+
+rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
+{
+    static const rc_option_desc none[] = {{0}};
+    rc_status st = rc_options_check(opts, "native", none, err);
+    if (st != RC_OK) return st;
+    native_dec *d = calloc(1, sizeof *d);
+    if (!d) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    rc_arena_init(&d->json_arena);
+    rc_json_init(&d->json, &d->json_arena);
+    *out = d;
+    return RC_OK;
+}
+
+static void cache_clear(native_dec *d)
+{
+    for (size_t i = 0; i < TYPE_CACHE_SLOTS; i++) {
+        free(d->slots[i].text);
+        d->slots[i].text = NULL;
+    }
+    d->used = 0;
+}
+
+void native_dec_free(void *p)
+{
+    native_dec *d = p;
+    if (!d) return;
+    cache_clear(d);
+    rc_json_fini(&d->json);
+    rc_arena_fini(&d->json_arena);
+    free(d);
+}
+
+static uint64_t hash_text(const char *s, size_t n, rc_family fam)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)fam;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Returns the cached parse of a declaration, parsing it on first sight. */
+static rc_status lookup_type(native_dec *d, rc_family fam, const char *s, size_t n, size_t off,
+                             const rc_coltype **out, rc_error *err)
+{
+    if (d->used >= TYPE_CACHE_SLOTS * 3 / 4) cache_clear(d);
+    size_t i = (size_t)(hash_text(s, n, fam) % TYPE_CACHE_SLOTS);
+    for (;; i = (i + 1) % TYPE_CACHE_SLOTS) {
+        type_slot *sl = &d->slots[i];
+        if (!sl->text) break;
+        if (sl->fam == fam && sl->n == n && memcmp(sl->text, s, n) == 0) {
+            *out = &sl->type;
+            return RC_OK;
+        }
+    }
+    type_slot *sl = &d->slots[i];
+    char *copy = malloc(n + 1);
+    if (!copy) return rc_error_set(err, RC_ERR_NOMEM, off, "out of memory");
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    rc_error terr;
+    rc_error_clear(&terr);
+    if (rc_coltype_parse(fam, copy, n, &sl->type, &terr) != RC_OK) {
+        free(copy);
+        size_t at = terr.offset == RC_NO_OFFSET ? off : off + 1 + terr.offset;
+        return rc_error_set(err, terr.code, at, "%s", terr.message);
+    }
+    sl->text = copy;
+    sl->n = n;
+    sl->fam = fam;
+    d->used++;
+    *out = &sl->type;
+    return RC_OK;
+}
+
+typedef struct ctx {
+    native_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+
+static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what)
+{
+    const rc_jnode *nd = node(c, i);
+    if (nd->type == t) return RC_OK;
+    return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "%s must be a JSON %s, found %s", what, rc_jtype_name(t),
+                        rc_jtype_name((rc_jtype)nd->type));
+}
+
+/* Copies a string node into the event arena (the JSON scratch is reused per line). */
+static rc_status take_str(const ctx *c, uint32_t i, const char *what, rc_str *out)
+{
+    rc_status st = want(c, i, RC_J_STRING, what);
+    if (st != RC_OK) return st;
+    const rc_jnode *nd = node(c, i);
+    char *p = rc_arena_memdup(c->a, nd->s, nd->n);
+    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, nd->off, "out of memory");
+    out->p = p;
+    out->n = nd->n;
+    return RC_OK;
+}
+
+static rc_status take_u64(const ctx *c, uint32_t i, const char *what, uint64_t max, uint64_t *out)
+{
+    rc_status st = want(c, i, RC_J_NUMBER, what);
+    if (st != RC_OK) return st;
+    const rc_jnode *nd = node(c, i);
+    st = rc_parse_u64(nd->s, nd->n, out);
+    if (st == RC_OK && *out > max) st = RC_ERR_RANGE;
+    if (st != RC_OK)
+        return rc_error_set(c->err, st, nd->off, "%s must be an integer between 0 and %llu, found %.*s", what,
+                            (unsigned long long)max, (int)(nd->n > 40 ? 40 : nd->n), nd->s);
+    return RC_OK;
+}
+
+static rc_status take_i64(const ctx *c, uint32_t i, const char *what, int64_t *out)
+{
+    rc_status st = want(c, i, RC_J_NUMBER, what);
+    if (st != RC_OK) return st;
+    const rc_jnode *nd = node(c, i);
+    st = rc_parse_i64(nd->s, nd->n, out);
+    if (st != RC_OK)
+        return rc_error_set(c->err, st, nd->off, "%s must be a 64-bit integer, found %.*s", what,
+                            (int)(nd->n > 40 ? 40 : nd->n), nd->s);
+    return RC_OK;
+}
+
+typedef struct field {
+    const char *name;
+    uint32_t node;
+} field;
+
+/* Collects the members of an object into `fields` (names given, nodes filled), rejecting
+ * unknown and duplicate keys. */
+static rc_status members(const ctx *c, uint32_t obj, const char *what, field *fields, size_t nf)
+{
+    rc_status st = want(c, obj, RC_J_OBJECT, what);
+    if (st != RC_OK) return st;
+    for (size_t k = 0; k < nf; k++) fields[k].node = 0;
+    for (uint32_t kn = node(c, obj)->first; kn; kn = node(c, node(c, kn)->next)->next) {
+        const rc_jnode *key = node(c, kn);
+        size_t k = 0;
+        for (; k < nf; k++)
+            if (strlen(fields[k].name) == key->n && memcmp(fields[k].name, key->s, key->n) == 0) break;
+        if (k == nf)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "unknown field \"%.*s\" in %s", (int)(key->n > 60 ? 60 : key->n),
+                                key->s, what);
+        if (fields[k].node) return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "duplicate field \"%s\" in %s", fields[k].name, what);
+        fields[k].node = key->next;
+    }
+    return RC_OK;
+}
+
+/* ---- values ---- */
+
+static rc_status bad_value(const ctx *c, const rc_jnode *nd, const rc_column *col, const char *expect)
+{
+    return rc_error_set(c->err, RC_ERR_VALUE, nd->off, "column \"%.*s\" (%.*s): expected %s, found %s", (int)col->name.n,
+                        col->name.p, (int)col->type.decl.n, col->type.decl.p, expect, rc_jtype_name((rc_jtype)nd->type));
+}
+
+static rc_status bad_text(const ctx *c, const rc_jnode *nd, const rc_column *col, const char *expect)
+{
+    return rc_error_set(c->err, RC_ERR_VALUE, nd->off, "column \"%.*s\" (%.*s): \"%.*s\" is not %s", (int)col->name.n,
+                        col->name.p, (int)col->type.decl.n, col->type.decl.p, (int)(nd->n > 40 ? 40 : nd->n), nd->s, expect);
+}
+
+static rc_status copy_text(const ctx *c, const rc_jnode *nd, rc_str *out)
+{
+    char *p = rc_arena_memdup(c->a, nd->s, nd->n);
+    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, nd->off, "out of memory");
+    out->p = p;
+    out->n = nd->n;
+    return RC_OK;
+}
+
+static rc_status float_value(const ctx *c, const rc_jnode *nd, const rc_column *col, bool f32, rc_value *v)
+{
+    double x;
+    if (nd->type == RC_J_STRING) {
+        if (nd->n == 3 && memcmp(nd->s, "NaN", 3) == 0) x = __builtin_nan("");
+        else if (nd->n == 8 && memcmp(nd->s, "Infinity", 8) == 0) x = __builtin_inf();
+        else if (nd->n == 9 && memcmp(nd->s, "-Infinity", 9) == 0) x = -__builtin_inf();
+        else return bad_text(c, nd, col, "a number, \"NaN\", \"Infinity\" or \"-Infinity\"");
+    } else if (nd->type == RC_J_NUMBER) {
+        char tmp[64];
+        if (nd->n >= sizeof tmp) return bad_text(c, nd, col, "a float of at most 63 characters");
+        memcpy(tmp, nd->s, nd->n);
+        tmp[nd->n] = '\0';
+        if (f32) {
+            float fv = strtof(tmp, NULL);
+            if (__builtin_isinf(fv)) return rc_error_set(c->err, RC_ERR_RANGE, nd->off, "column \"%.*s\": %s overflows float", (int)col->name.n, col->name.p, tmp);
+            v->kind = RC_V_FLOAT32;
+            v->f32 = fv;
+            return RC_OK;
+        }
+        x = strtod(tmp, NULL);
+        if (__builtin_isinf(x)) return rc_error_set(c->err, RC_ERR_RANGE, nd->off, "column \"%.*s\": %s overflows double", (int)col->name.n, col->name.p, tmp);
+    } else {
+        return bad_value(c, nd, col, "a number");
+    }
+    if (f32) v->kind = RC_V_FLOAT32, v->f32 = (float)x;
+    else v->kind = RC_V_FLOAT64, v->f64 = x;
+    return RC_OK;
+}
+
+static rc_status decode_value(const ctx *c, uint32_t i, const rc_column *col, rc_value *v)
+{
+    const rc_jnode *nd = node(c, i);
+    rc_vkind kind = (rc_vkind)col->type.info->vkind;
+    rc_status st;
+    memset(v, 0, sizeof *v);
+    if (nd->type == RC_J_NULL) return RC_OK; /* kind NULL */
+    if (nd->type == RC_J_OBJECT) {
+        field f[] = {{"invalid", 0}};
+        if ((st = members(c, i, "an invalid-value object", f, 1)) != RC_OK) return st;
+        if (!f[0].node) return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "invalid-value object needs \"invalid\"");
+        if ((st = want(c, f[0].node, RC_J_STRING, "\"invalid\"")) != RC_OK) return st;
+        v->kind = RC_V_INVALID;
+        return copy_text(c, node(c, f[0].node), &v->s);
+    }
+    switch (kind) {
+    case RC_V_BOOL:
+        if (nd->type != RC_J_TRUE && nd->type != RC_J_FALSE) return bad_value(c, nd, col, "true or false");
+        v->kind = RC_V_BOOL;
+        v->b = nd->type == RC_J_TRUE;
+        return RC_OK;
+    case RC_V_INT:
+    case RC_V_UINT:
+    case RC_V_BITS:
+        if (nd->type != RC_J_NUMBER) return bad_value(c, nd, col, "an integer");
+        v->kind = kind;
+        st = kind == RC_V_INT ? rc_parse_i64(nd->s, nd->n, &v->i) : rc_parse_u64(nd->s, nd->n, &v->u);
+        if (st == RC_ERR_RANGE)
+            return rc_error_set(c->err, RC_ERR_RANGE, nd->off, "column \"%.*s\" (%.*s): %.*s is out of range", (int)col->name.n,
+                                col->name.p, (int)col->type.decl.n, col->type.decl.p, (int)(nd->n > 40 ? 40 : nd->n), nd->s);
+        if (st != RC_OK) return bad_text(c, nd, col, "an integer");
+        if (kind == RC_V_BITS && col->type.p1 > 0 && col->type.p1 < 64 && (v->u >> col->type.p1))
+            return rc_error_set(c->err, RC_ERR_RANGE, nd->off, "column \"%.*s\": %.*s does not fit in bit(%d)", (int)col->name.n,
+                                col->name.p, (int)nd->n, nd->s, col->type.p1);
+        return RC_OK;
+    case RC_V_DECIMAL:
+        if (nd->type != RC_J_STRING && nd->type != RC_J_NUMBER) return bad_value(c, nd, col, "a decimal string");
+        v->kind = RC_V_DECIMAL;
+        st = rc_dec_parse(nd->s, nd->n, c->a, &v->dec);
+        if (st == RC_ERR_NOMEM) return rc_error_set(c->err, st, nd->off, "out of memory");
+        if (st != RC_OK) return bad_text(c, nd, col, "a decimal number");
+        return RC_OK;
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: return float_value(c, nd, col, kind == RC_V_FLOAT32, v);
+    default: break;
+    }
+    if (nd->type != RC_J_STRING) return bad_value(c, nd, col, "a string");
+    v->kind = kind;
+    switch (kind) {
+    case RC_V_BYTES: {
+        size_t bad = 0;
+        st = rc_base64_decode(nd->s, nd->n, c->a, &v->s, &bad);
+        if (st == RC_ERR_NOMEM) return rc_error_set(c->err, st, nd->off, "out of memory");
+        if (st != RC_OK)
+            return rc_error_set(c->err, RC_ERR_VALUE, nd->off + 1 + bad, "column \"%.*s\": bad base64 at character %zu",
+                                (int)col->name.n, col->name.p, bad);
+        return RC_OK;
+    }
+    case RC_V_DATE:
+        if (!rc_parse_date(nd->s, nd->n, &v->date)) return bad_text(c, nd, col, "a valid date YYYY-MM-DD");
+        return RC_OK;
+    case RC_V_TIME:
+        if (!rc_parse_time(nd->s, nd->n, &v->time)) return bad_text(c, nd, col, "a time [-]HH:MM:SS[.fffffffff]");
+        return RC_OK;
+    case RC_V_DATETIME:
+        if (!rc_parse_datetime(nd->s, nd->n, &v->dt) || memchr(nd->s, 'T', 11))
+            return bad_text(c, nd, col, "a datetime YYYY-MM-DD HH:MM:SS[.f][ zone]");
+        if (v->dt.zone.n) {
+            /* the zone slice points into the JSON scratch; move it to the event arena */
+            rc_str z = v->dt.zone;
+            char *p = rc_arena_memdup(c->a, z.p, z.n);
+            if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, nd->off, "out of memory");
+            v->dt.zone.p = p;
+        }
+        return RC_OK;
+    case RC_V_TIMESTAMP:
+        if (!rc_parse_ts_iso(nd->s, nd->n, &v->ts)) return bad_text(c, nd, col, "a UTC timestamp YYYY-MM-DDTHH:MM:SS[.f]Z");
+        return RC_OK;
+    default: /* text, interval, json, enum, set, geometry */
+        return copy_text(c, nd, &v->s);
+    }
+}
+
+static rc_status decode_image(const ctx *c, uint32_t i, const rc_event *ev, const char *what, const rc_value **out)
+{
+    rc_status st = want(c, i, RC_J_ARRAY, what);
+    if (st != RC_OK) return st;
+    const rc_jnode *arr = node(c, i);
+    if (arr->count != ev->ncols)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, arr->off, "%s has %u values but the event has %u columns", what, arr->count,
+                            ev->ncols);
+    rc_value *vals = rc_arena_alloc(c->a, sizeof *vals * (ev->ncols ? ev->ncols : 1));
+    if (!vals) return rc_error_set(c->err, RC_ERR_NOMEM, arr->off, "out of memory");
+    uint32_t k = 0;
+    for (uint32_t e = arr->first; e; e = node(c, e)->next, k++)
+        if ((st = decode_value(c, e, &ev->cols[k], &vals[k])) != RC_OK) return st;
+    *out = vals;
+    return RC_OK;
+}
+
+static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_event *ev)
+{
+    rc_status st = want(c, i, RC_J_ARRAY, "\"columns\"");
+    if (st != RC_OK) return st;
+    const rc_jnode *arr = node(c, i);
+    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (arr->count ? arr->count : 1));
+    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, arr->off, "out of memory");
+    uint32_t k = 0;
+    for (uint32_t e = arr->first; e; e = node(c, e)->next, k++) {
+        field f[] = {{"name", 0}, {"type", 0}, {"pk", 0}, {"nullable", 0}};
+        if ((st = members(c, e, "a column", f, 4)) != RC_OK) return st;
+        if (!f[0].node || !f[1].node)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, e)->off, "a column needs \"name\" and \"type\"");
+        rc_column *col = &cols[k];
+        memset(col, 0, sizeof *col);
+        if ((st = take_str(c, f[0].node, "column \"name\"", &col->name)) != RC_OK) return st;
+        if ((st = want(c, f[1].node, RC_J_STRING, "column \"type\"")) != RC_OK) return st;
+        const rc_jnode *tn = node(c, f[1].node);
+        const rc_coltype *t = NULL;
+        if ((st = lookup_type(c->d, fam, tn->s, tn->n, tn->off, &t, c->err)) != RC_OK) return st;
+        col->type = *t;
+        for (int b = 2; b < 4; b++) {
+            if (!f[b].node) continue;
+            const rc_jnode *bn = node(c, f[b].node);
+            if (bn->type != RC_J_TRUE && bn->type != RC_J_FALSE)
+                return rc_error_set(c->err, RC_ERR_SCHEMA, bn->off, "column \"%s\" must be true or false", f[b].name);
+            if (b == 2) col->pk = bn->type == RC_J_TRUE;
+            else col->nullable = bn->type == RC_J_TRUE;
+        }
+        for (uint32_t q = 0; q < k; q++)
+            if (cols[q].name.n == col->name.n && memcmp(cols[q].name.p, col->name.p, col->name.n) == 0)
+                return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f[0].node)->off, "duplicate column \"%.*s\"",
+                                    (int)col->name.n, col->name.p);
+    }
+    ev->cols = cols;
+    ev->ncols = arr->count;
+    return RC_OK;
+}
+
+static rc_status decode_source(const ctx *c, uint32_t i, rc_event *ev)
+{
+    field f[] = {{"kind", 0}, {"server", 0}, {"version", 0}, {"tenant", 0}, {"db", 0}, {"schema", 0}, {"table", 0}};
+    rc_status st = members(c, i, "\"source\"", f, 7);
+    if (st != RC_OK) return st;
+    if (f[0].node) {
+        if ((st = want(c, f[0].node, RC_J_STRING, "source \"kind\"")) != RC_OK) return st;
+        const rc_jnode *k = node(c, f[0].node);
+        if (!rc_dbkind_parse(k->s, k->n, &ev->src.kind))
+            return rc_error_set(c->err, RC_ERR_SCHEMA, k->off, "unknown source kind \"%.*s\"", (int)(k->n > 40 ? 40 : k->n), k->s);
+    }
+    rc_str *dst[] = {&ev->src.server, &ev->src.version, &ev->src.tenant, &ev->src.db, &ev->src.schema, &ev->src.table};
+    for (int k = 1; k < 7; k++)
+        if (f[k].node && (st = take_str(c, f[k].node, f[k].name, dst[k - 1])) != RC_OK) return st;
+    return RC_OK;
+}
+
+static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
+{
+    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0}, {"scn", 0}, {"txid", 0}, {"seq", 0}, {"index", 0}};
+    rc_status st = members(c, i, "\"pos\"", f, 8);
+    if (st != RC_OK) return st;
+    rc_position *p = &ev->pos;
+    rc_str *strs[] = {&p->file, NULL, &p->gtid, &p->lsn, &p->scn, &p->txid};
+    for (int k = 0; k < 6; k++)
+        if (strs[k] && f[k].node && (st = take_str(c, f[k].node, f[k].name, strs[k])) != RC_OK) return st;
+    if (f[1].node) {
+        if ((st = take_u64(c, f[1].node, "pos \"offset\"", UINT64_MAX, &p->offset)) != RC_OK) return st;
+        p->has_offset = true;
+    }
+    if (f[6].node) {
+        if ((st = take_u64(c, f[6].node, "pos \"seq\"", UINT64_MAX, &p->seq)) != RC_OK) return st;
+        p->has_seq = true;
+    }
+    if (f[7].node) {
+        uint64_t v;
+        if ((st = take_u64(c, f[7].node, "pos \"index\"", UINT32_MAX, &v)) != RC_OK) return st;
+        p->tx_index = (uint32_t)v;
+        p->has_tx_index = true;
+    }
+    return RC_OK;
+}
+
+static rc_status decode_changed(const ctx *c, uint32_t i, rc_event *ev)
+{
+    rc_status st = want(c, i, RC_J_ARRAY, "\"changed\"");
+    if (st != RC_OK) return st;
+    uint8_t *ch = rc_arena_alloc(c->a, ev->ncols ? ev->ncols : 1);
+    if (!ch) return rc_error_set(c->err, RC_ERR_NOMEM, node(c, i)->off, "out of memory");
+    memset(ch, 0, ev->ncols);
+    for (uint32_t e = node(c, i)->first; e; e = node(c, e)->next) {
+        if ((st = want(c, e, RC_J_STRING, "a \"changed\" entry")) != RC_OK) return st;
+        const rc_jnode *nd = node(c, e);
+        uint32_t k = 0;
+        while (k < ev->ncols && !(ev->cols[k].name.n == nd->n && memcmp(ev->cols[k].name.p, nd->s, nd->n) == 0)) k++;
+        if (k == ev->ncols)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "\"changed\" names unknown column \"%.*s\"", (int)(nd->n > 60 ? 60 : nd->n), nd->s);
+        ch[k] = 1;
+    }
+    ev->changed = ch;
+    return RC_OK;
+}
+
+enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_COUNT };
+
+rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    native_dec *d = p;
+    rc_arena_reset(&d->json_arena);
+    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    if (st != RC_OK) return st;
+    ctx c = {d, &d->json, a, err};
+    field f[F_COUNT] = {{"op", 0},      {"source", 0}, {"pos", 0},   {"ts_us", 0},   {"proc_us", 0},
+                        {"columns", 0}, {"before", 0}, {"after", 0}, {"changed", 0}, {"ddl", 0}};
+    if ((st = members(&c, 0, "the event", f, F_COUNT)) != RC_OK) return st;
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    if (!f[F_OP].node) return rc_error_set(err, RC_ERR_SCHEMA, 0, "the event has no \"op\"");
+    if ((st = want(&c, f[F_OP].node, RC_J_STRING, "\"op\"")) != RC_OK) return st;
+    const rc_jnode *opn = node(&c, f[F_OP].node);
+    if (!rc_op_parse(opn->s, opn->n, &ev.op))
+        return rc_error_set(err, RC_ERR_SCHEMA, opn->off, "unknown op \"%.*s\"", (int)(opn->n > 40 ? 40 : opn->n), opn->s);
+    if (f[F_SOURCE].node && (st = decode_source(&c, f[F_SOURCE].node, &ev)) != RC_OK) return st;
+    if (f[F_POS].node && (st = decode_pos(&c, f[F_POS].node, &ev)) != RC_OK) return st;
+    if (f[F_TS].node) {
+        if ((st = take_i64(&c, f[F_TS].node, "\"ts_us\"", &ev.ts_us)) != RC_OK) return st;
+        ev.has_ts = true;
+    }
+    if (f[F_PROC].node) {
+        if ((st = take_i64(&c, f[F_PROC].node, "\"proc_us\"", &ev.proc_us)) != RC_OK) return st;
+        ev.has_proc = true;
+    }
+    if (f[F_COLUMNS].node && (st = decode_columns(&c, f[F_COLUMNS].node, rc_dbkind_family(ev.src.kind), &ev)) != RC_OK)
+        return st;
+    if (f[F_BEFORE].node && (st = decode_image(&c, f[F_BEFORE].node, &ev, "\"before\"", &ev.before)) != RC_OK) return st;
+    if (f[F_AFTER].node && (st = decode_image(&c, f[F_AFTER].node, &ev, "\"after\"", &ev.after)) != RC_OK) return st;
+    if (f[F_CHANGED].node && (st = decode_changed(&c, f[F_CHANGED].node, &ev)) != RC_OK) return st;
+    if (f[F_DDL].node) {
+        field g[] = {{"kind", 0}, {"text", 0}};
+        if ((st = members(&c, f[F_DDL].node, "\"ddl\"", g, 2)) != RC_OK) return st;
+        if (g[0].node && (st = take_str(&c, g[0].node, "ddl \"kind\"", &ev.ddl_kind)) != RC_OK) return st;
+        if (g[1].node && (st = take_str(&c, g[1].node, "ddl \"text\"", &ev.ddl)) != RC_OK) return st;
+    }
+
+    /* What each operation must and must not carry. */
+    bool row = ev.op == RC_OP_INSERT || ev.op == RC_OP_UPDATE || ev.op == RC_OP_DELETE || ev.op == RC_OP_READ;
+    size_t at = opn->off;
+    if (row && !ev.ncols) return rc_error_set(err, RC_ERR_SCHEMA, at, "a %s event needs \"columns\"", rc_op_name(ev.op));
+    if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)
+        return rc_error_set(err, RC_ERR_SCHEMA, at, "a %s event needs \"after\"", rc_op_name(ev.op));
+    if (ev.op == RC_OP_DELETE && !ev.before) return rc_error_set(err, RC_ERR_SCHEMA, at, "a delete event needs \"before\"");
+    if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ) && ev.before)
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_BEFORE].node)->off, "a %s event has no \"before\"", rc_op_name(ev.op));
+    if (ev.op == RC_OP_DELETE && ev.after)
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_AFTER].node)->off, "a delete event has no \"after\"");
+    if (ev.changed && ev.op != RC_OP_UPDATE)
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_CHANGED].node)->off, "only an update has \"changed\"");
+    if (!row && (ev.before || ev.after))
+        return rc_error_set(err, RC_ERR_SCHEMA, at, "a %s event carries no row images", rc_op_name(ev.op));
+    if (ev.op == RC_OP_DDL && !ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, at, "a ddl event needs \"ddl\": {\"text\": ...}");
+
+    rc_event *slot = rc_event_list_push(out);
+    if (!slot) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    *slot = ev;
+    return RC_OK;
+}

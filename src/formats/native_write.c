@@ -1,0 +1,217 @@
+/* The native format, writer side: one JSON object per event, keys in a fixed order, absent
+ * fields omitted, values laid out by their kind (docs/native-format.md). */
+#include "formats/native.h"
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+
+static void key(rc_buf *b, const char *k, bool *first)
+{
+    if (!*first) rc_buf_putc(b, ',');
+    *first = false;
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, k);
+    RC_BUF_LIT(b, "\":");
+}
+
+static void str_field(rc_buf *b, const char *k, rc_str v, bool *first)
+{
+    if (!v.n) return;
+    key(b, k, first);
+    rc_jw_str(b, v.p, v.n);
+}
+
+static void u64_field(rc_buf *b, const char *k, uint64_t v, bool *first)
+{
+    key(b, k, first);
+    rc_fmt_u64(b, v);
+}
+
+static void put_float(rc_buf *b, double v, bool f32)
+{
+    bool q = rc_f64_special(v);
+    if (q) rc_buf_putc(b, '"');
+    if (f32) rc_fmt_f32_java(b, (float)v);
+    else rc_fmt_f64_java(b, v);
+    if (q) rc_buf_putc(b, '"');
+}
+
+static void put_value(rc_buf *b, const rc_value *v)
+{
+    switch (v->kind) {
+    case RC_V_NULL: RC_BUF_LIT(b, "null"); return;
+    case RC_V_BOOL:
+        if (v->b) RC_BUF_LIT(b, "true");
+        else RC_BUF_LIT(b, "false");
+        return;
+    case RC_V_INT: rc_fmt_i64(b, v->i); return;
+    case RC_V_UINT:
+    case RC_V_BITS: rc_fmt_u64(b, v->u); return;
+    case RC_V_FLOAT32: put_float(b, v->f32, true); return;
+    case RC_V_FLOAT64: put_float(b, v->f64, false); return;
+    case RC_V_DECIMAL:
+        rc_buf_putc(b, '"');
+        rc_fmt_dec_canonical(b, &v->dec);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_BYTES:
+        rc_buf_putc(b, '"');
+        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_DATE:
+        rc_buf_putc(b, '"');
+        rc_fmt_date(b, &v->date);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_TIME:
+        rc_buf_putc(b, '"');
+        rc_fmt_time(b, &v->time);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_DATETIME:
+        rc_buf_putc(b, '"');
+        rc_fmt_datetime(b, &v->dt, ' ', true);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_TIMESTAMP:
+        rc_buf_putc(b, '"');
+        rc_fmt_ts_iso(b, &v->ts);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_INVALID:
+        RC_BUF_LIT(b, "{\"invalid\":");
+        rc_jw_str(b, v->s.p, v->s.n);
+        rc_buf_putc(b, '}');
+        return;
+    default: /* text, interval, json, enum, set, geometry */
+        rc_jw_str(b, v->s.p, v->s.n);
+        return;
+    }
+}
+
+static void put_image(rc_buf *b, const char *k, const rc_value *img, uint32_t n, bool *first)
+{
+    if (!img) return;
+    key(b, k, first);
+    rc_buf_putc(b, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        if (i) rc_buf_putc(b, ',');
+        put_value(b, &img[i]);
+    }
+    rc_buf_putc(b, ']');
+}
+
+rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    bool first = true;
+    rc_buf_putc(b, '{');
+    key(b, "op", &first);
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, rc_op_name(ev->op));
+    rc_buf_putc(b, '"');
+
+    key(b, "source", &first);
+    bool f2 = true;
+    rc_buf_putc(b, '{');
+    key(b, "kind", &f2);
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, rc_dbkind_name(ev->src.kind));
+    rc_buf_putc(b, '"');
+    str_field(b, "server", ev->src.server, &f2);
+    str_field(b, "version", ev->src.version, &f2);
+    str_field(b, "tenant", ev->src.tenant, &f2);
+    str_field(b, "db", ev->src.db, &f2);
+    str_field(b, "schema", ev->src.schema, &f2);
+    str_field(b, "table", ev->src.table, &f2);
+    rc_buf_putc(b, '}');
+
+    const rc_position *p = &ev->pos;
+    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->has_seq || p->has_tx_index) {
+        key(b, "pos", &first);
+        f2 = true;
+        rc_buf_putc(b, '{');
+        str_field(b, "file", p->file, &f2);
+        if (p->has_offset) u64_field(b, "offset", p->offset, &f2);
+        str_field(b, "gtid", p->gtid, &f2);
+        str_field(b, "lsn", p->lsn, &f2);
+        str_field(b, "scn", p->scn, &f2);
+        str_field(b, "txid", p->txid, &f2);
+        if (p->has_seq) u64_field(b, "seq", p->seq, &f2);
+        if (p->has_tx_index) u64_field(b, "index", p->tx_index, &f2);
+        rc_buf_putc(b, '}');
+    }
+    if (ev->has_ts) {
+        key(b, "ts_us", &first);
+        rc_fmt_i64(b, ev->ts_us);
+    }
+    if (ev->has_proc) {
+        key(b, "proc_us", &first);
+        rc_fmt_i64(b, ev->proc_us);
+    }
+    if (ev->ncols) {
+        key(b, "columns", &first);
+        rc_buf_putc(b, '[');
+        for (uint32_t i = 0; i < ev->ncols; i++) {
+            const rc_column *c = &ev->cols[i];
+            if (i) rc_buf_putc(b, ',');
+            RC_BUF_LIT(b, "{\"name\":");
+            rc_jw_str(b, c->name.p, c->name.n);
+            RC_BUF_LIT(b, ",\"type\":");
+            rc_jw_str(b, c->type.decl.p, c->type.decl.n);
+            if (c->pk) RC_BUF_LIT(b, ",\"pk\":true");
+            if (c->nullable) RC_BUF_LIT(b, ",\"nullable\":true");
+            rc_buf_putc(b, '}');
+        }
+        rc_buf_putc(b, ']');
+    }
+    put_image(b, "before", ev->before, ev->ncols, &first);
+    put_image(b, "after", ev->after, ev->ncols, &first);
+    if (ev->changed) {
+        key(b, "changed", &first);
+        rc_buf_putc(b, '[');
+        bool f3 = true;
+        for (uint32_t i = 0; i < ev->ncols; i++) {
+            if (!ev->changed[i]) continue;
+            if (!f3) rc_buf_putc(b, ',');
+            f3 = false;
+            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        }
+        rc_buf_putc(b, ']');
+    }
+    if (ev->ddl.n || ev->ddl_kind.n) {
+        key(b, "ddl", &first);
+        f2 = true;
+        rc_buf_putc(b, '{');
+        str_field(b, "kind", ev->ddl_kind, &f2);
+        str_field(b, "text", ev->ddl, &f2);
+        rc_buf_putc(b, '}');
+    }
+    rc_buf_putc(b, '}');
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+static rc_status native_enc_new(const rc_options *opts, void **out, rc_error *err)
+{
+    static const rc_option_desc none[] = {{0}};
+    *out = NULL;
+    return rc_options_check(opts, "native", none, err);
+}
+
+static void native_enc_free(void *enc) {}
+
+static const rc_option_desc native_options[] = {{0}};
+
+const rc_format rc_format_native = {
+    .name = "native",
+    .summary = "rowcast's lossless JSON lines: every field of the canonical change event",
+    .content_type = "application/json",
+    .options = native_options,
+    .enc_new = native_enc_new,
+    .enc_free = native_enc_free,
+    .encode_value = native_encode,
+    .encode_key = NULL,
+    .dec_new = native_dec_new,
+    .dec_free = native_dec_free,
+    .decode = native_decode,
+};

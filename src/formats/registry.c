@@ -1,0 +1,15 @@
+/* The format registry: the only list of formats. Adding a format is one file and one line. */
+#include <string.h>
+#include "formats/native.h"
+
+const rc_format *const rc_formats[] = {
+    &rc_format_native,
+    NULL,
+};
+
+const rc_format *rc_format_find(const char *name)
+{
+    for (const rc_format *const *f = rc_formats; *f; f++)
+        if (strcmp((*f)->name, name) == 0) return *f;
+    return NULL;
+}
