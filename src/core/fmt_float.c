@@ -70,6 +70,8 @@ static bool write_special(rc_buf *b, double v)
     return false;
 }
 
+/* Java prints at least two significant digits: when one digit suffices it picks the
+ * two-digit decimal closest to the value (Double.MIN_VALUE is 4.9E-324, not 5.0E-324). */
 static void emit_sci(rc_buf *b, const char *sci, bool neg)
 {
     char dg[40];
@@ -84,7 +86,10 @@ void rc_fmt_f64_java(rc_buf *b, double v)
     char sci[40];
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(sci, sizeof sci, "%.*e", prec - 1, v);
-        if (strtod(sci, NULL) == v) break;
+        if (strtod(sci, NULL) == v) {
+            if (prec == 1) snprintf(sci, sizeof sci, "%.1e", v);
+            break;
+        }
     }
     emit_sci(b, sci, v < 0);
 }
@@ -95,7 +100,10 @@ void rc_fmt_f32_java(rc_buf *b, float v)
     char sci[40];
     for (int prec = 1; prec <= 9; prec++) {
         snprintf(sci, sizeof sci, "%.*e", prec - 1, (double)v);
-        if (strtof(sci, NULL) == v) break;
+        if (strtof(sci, NULL) == v) {
+            if (prec == 1) snprintf(sci, sizeof sci, "%.1e", (double)v);
+            break;
+        }
     }
     emit_sci(b, sci, v < 0);
 }

@@ -65,10 +65,22 @@ static uint64_t hash_text(const char *s, size_t n, rc_family fam)
 }
 
 /* Returns the cached parse of a declaration, parsing it on first sight. */
-static rc_status lookup_type(native_dec *d, rc_family fam, const char *s, size_t n, size_t off,
+static rc_status lookup_type(native_dec *d, rc_arena *a, rc_family fam, const char *s, size_t n, size_t off,
                              const rc_coltype **out, rc_error *err)
 {
-    if (d->used >= TYPE_CACHE_SLOTS * 3 / 4) cache_clear(d);
+    if (d->used >= TYPE_CACHE_SLOTS * 3 / 4) {
+        /* Full: earlier columns of this line still point into the cache, so parse this
+         * one into the event arena instead of evicting. */
+        rc_coltype *t = rc_arena_alloc(a, sizeof *t);
+        char *copy = rc_arena_memdup(a, s, n);
+        if (!t || !copy) return rc_error_set(err, RC_ERR_NOMEM, off, "out of memory");
+        rc_error terr;
+        rc_error_clear(&terr);
+        if (rc_coltype_parse(fam, copy, n, t, &terr) != RC_OK)
+            return rc_error_set(err, terr.code, terr.offset == RC_NO_OFFSET ? off : off + 1 + terr.offset, "%s", terr.message);
+        *out = t;
+        return RC_OK;
+    }
     size_t i = (size_t)(hash_text(s, n, fam) % TYPE_CACHE_SLOTS);
     for (;; i = (i + 1) % TYPE_CACHE_SLOTS) {
         type_slot *sl = &d->slots[i];
@@ -351,7 +363,7 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
         if ((st = want(c, f[1].node, RC_J_STRING, "column \"type\"")) != RC_OK) return st;
         const rc_jnode *tn = node(c, f[1].node);
         const rc_coltype *t = NULL;
-        if ((st = lookup_type(c->d, fam, tn->s, tn->n, tn->off, &t, c->err)) != RC_OK) return st;
+        if ((st = lookup_type(c->d, c->a, fam, tn->s, tn->n, tn->off, &t, c->err)) != RC_OK) return st;
         col->type = *t;
         for (int b = 2; b < 4; b++) {
             if (!f[b].node) continue;
@@ -440,6 +452,8 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
 {
     native_dec *d = p;
     rc_arena_reset(&d->json_arena);
+    /* Events of the previous message may point into the type cache; they are dead now. */
+    if (d->used >= TYPE_CACHE_SLOTS / 2) cache_clear(d);
     rc_status st = rc_json_parse(&d->json, msg, n, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->json, a, err};
@@ -478,19 +492,19 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     /* What each operation must and must not carry. */
     bool row = ev.op == RC_OP_INSERT || ev.op == RC_OP_UPDATE || ev.op == RC_OP_DELETE || ev.op == RC_OP_READ;
     size_t at = opn->off;
-    if (row && !ev.ncols) return rc_error_set(err, RC_ERR_SCHEMA, at, "a %s event needs \"columns\"", rc_op_name(ev.op));
+    if (row && !ev.ncols) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"columns\"", rc_op_name(ev.op));
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)
-        return rc_error_set(err, RC_ERR_SCHEMA, at, "a %s event needs \"after\"", rc_op_name(ev.op));
-    if (ev.op == RC_OP_DELETE && !ev.before) return rc_error_set(err, RC_ERR_SCHEMA, at, "a delete event needs \"before\"");
+        return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"after\"", rc_op_name(ev.op));
+    if (ev.op == RC_OP_DELETE && !ev.before) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"delete\" needs \"before\"");
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ) && ev.before)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_BEFORE].node)->off, "a %s event has no \"before\"", rc_op_name(ev.op));
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_BEFORE].node)->off, "op \"%s\" has no \"before\"", rc_op_name(ev.op));
     if (ev.op == RC_OP_DELETE && ev.after)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_AFTER].node)->off, "a delete event has no \"after\"");
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_AFTER].node)->off, "op \"delete\" has no \"after\"");
     if (ev.changed && ev.op != RC_OP_UPDATE)
         return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_CHANGED].node)->off, "only an update has \"changed\"");
     if (!row && (ev.before || ev.after))
-        return rc_error_set(err, RC_ERR_SCHEMA, at, "a %s event carries no row images", rc_op_name(ev.op));
-    if (ev.op == RC_OP_DDL && !ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, at, "a ddl event needs \"ddl\": {\"text\": ...}");
+        return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" carries no row images", rc_op_name(ev.op));
+    if (ev.op == RC_OP_DDL && !ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"ddl\" needs \"ddl\": {\"text\": ...}");
 
     rc_event *slot = rc_event_list_push(out);
     if (!slot) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

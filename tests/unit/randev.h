@@ -1,0 +1,18 @@
+/* Random canonical events for property tests: every operation, every catalog type of every
+ * family, edge values included. Deterministic for a given seed. */
+#ifndef RC_TEST_RANDEV_H
+#define RC_TEST_RANDEV_H
+
+#include <stdint.h>
+#include "rowcast/arena.h"
+#include "rowcast/event.h"
+
+typedef struct randev_rng {
+    uint64_t s;
+} randev_rng;
+
+uint64_t randev_next(randev_rng *r);
+/* Fills *ev with a random event whose memory lives in `a`. */
+void randev_make(randev_rng *r, rc_arena *a, rc_event *ev);
+
+#endif

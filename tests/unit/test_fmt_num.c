@@ -1,0 +1,177 @@
+/* Integers, decimals, floats and bytes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include "check.h"
+#include "rowcast/fmt.h"
+
+static void test_integers(void **state)
+{
+    EXPECT_TEXT("0", rc_fmt_i64(&b, 0));
+    EXPECT_TEXT("-9223372036854775808", rc_fmt_i64(&b, INT64_MIN));
+    EXPECT_TEXT("9223372036854775807", rc_fmt_i64(&b, INT64_MAX));
+    EXPECT_TEXT("18446744073709551615", rc_fmt_u64(&b, UINT64_MAX));
+    EXPECT_TEXT("1000", rc_fmt_u64(&b, 1000));
+    EXPECT_TEXT("7", rc_fmt_u64(&b, 7));
+}
+
+static void test_integer_parsing(void **state)
+{
+    int64_t i;
+    uint64_t u;
+    assert_int_equal(rc_parse_i64("-9223372036854775808", 20, &i), RC_OK);
+    assert_true(i == INT64_MIN);
+    assert_int_equal(rc_parse_i64("9223372036854775808", 19, &i), RC_ERR_RANGE);
+    assert_int_equal(rc_parse_u64("18446744073709551615", 20, &u), RC_OK);
+    assert_true(u == UINT64_MAX);
+    assert_int_equal(rc_parse_u64("18446744073709551616", 20, &u), RC_ERR_RANGE); /* 2^64 */
+    assert_int_equal(rc_parse_u64("10223372036854775806", 20, &u), RC_OK);
+    assert_true(u == 10223372036854775806ull);
+    assert_int_equal(rc_parse_u64("-1", 2, &u), RC_ERR_RANGE);
+    assert_int_equal(rc_parse_i64("1.0", 3, &i), RC_ERR_VALUE);
+    assert_int_equal(rc_parse_i64("1e3", 3, &i), RC_ERR_VALUE);
+    assert_int_equal(rc_parse_i64("012", 3, &i), RC_ERR_VALUE);
+    assert_int_equal(rc_parse_i64("", 0, &i), RC_ERR_VALUE);
+    assert_int_equal(rc_parse_i64("-", 1, &i), RC_ERR_VALUE);
+}
+
+static void dec_both(const char *in, const char *want_java, const char *want_plain)
+{
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_decimal d;
+    assert_int_equal(rc_dec_parse(in, strlen(in), &a, &d), RC_OK);
+    EXPECT_TEXT(want_java, rc_fmt_dec_java(&b, &d));
+    EXPECT_TEXT(want_plain, rc_fmt_dec_plain(&b, &d));
+    rc_arena_fini(&a);
+}
+
+static void test_decimals(void **state)
+{
+    dec_both("1241.41000", "1241.41000", "1241.41000"); /* trailing zeros kept */
+    dec_both("-0.000", "0.000", "0.000");                 /* BigDecimal has no negative zero */
+    dec_both("1E+3", "1E+3", "1000");
+    dec_both("1e3", "1E+3", "1000");
+    dec_both("12.5E+3", "1.25E+4", "12500");
+    dec_both("0.000001", "0.000001", "0.000001");
+    dec_both("0.0000001", "1E-7", "0.0000001");
+    dec_both("-0.00000012", "-1.2E-7", "-0.00000012");
+    dec_both("0E-10", "0E-10", "0.0000000000");
+    dec_both("0E+3", "0E+3", "0");
+    dec_both("-123456789012345678901234567890.123456789", "-123456789012345678901234567890.123456789",
+             "-123456789012345678901234567890.123456789");
+    dec_both("10223372036854775806", "10223372036854775806", "10223372036854775806");
+    dec_both("007.50", "7.50", "7.50");
+    dec_both(".5", "0.5", "0.5");
+    dec_both("+5.", "5", "5");
+    /* the seed's DECIMAL: toString (canal, default) vs toPlainString (dataworks): 307 zeros */
+    char plain[400] = "0.";
+    memset(plain + 2, '0', 307);
+    strcpy(plain + 309, "999999999999999909");
+    dec_both("9.99999999999999909E-308", "9.99999999999999909E-308", plain);
+}
+
+static void test_decimal_errors(void **state)
+{
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_decimal d;
+    const char *bad[] = {"", "-", ".", "1e", "1e+", "abc", "1.2.3", "1 ", "--1", "0x10", "1e99999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_not_equal(rc_dec_parse(bad[i], strlen(bad[i]), &a, &d), RC_OK);
+    rc_arena_fini(&a);
+}
+
+static void test_floats_java(void **state)
+{
+    EXPECT_TEXT("3.14", rc_fmt_f32_java(&b, 3.14f));
+    EXPECT_TEXT("10357.0", rc_fmt_f32_java(&b, 10357.0f));
+    EXPECT_TEXT("1.2510357E7", rc_fmt_f64_java(&b, 12510357.0));
+    EXPECT_TEXT("1.0E7", rc_fmt_f64_java(&b, 1e7));
+    EXPECT_TEXT("9999999.0", rc_fmt_f64_java(&b, 9999999.0));
+    EXPECT_TEXT("0.001", rc_fmt_f64_java(&b, 0.001));
+    EXPECT_TEXT("9.99E-4", rc_fmt_f64_java(&b, 0.000999));
+    EXPECT_TEXT("0.1", rc_fmt_f64_java(&b, 0.1));
+    EXPECT_TEXT("0.30000000000000004", rc_fmt_f64_java(&b, 0.1 + 0.2));
+    EXPECT_TEXT("1.0E300", rc_fmt_f64_java(&b, 1e300));
+    EXPECT_TEXT("-1.5E-7", rc_fmt_f64_java(&b, -1.5e-7));
+    EXPECT_TEXT("4.9E-324", rc_fmt_f64_java(&b, 4.9e-324));
+    EXPECT_TEXT("1.7976931348623157E308", rc_fmt_f64_java(&b, 1.7976931348623157e308));
+    EXPECT_TEXT("3.4028235E38", rc_fmt_f32_java(&b, 3.4028235e38f));
+    EXPECT_TEXT("1.4E-45", rc_fmt_f32_java(&b, 1.4e-45f));
+    EXPECT_TEXT("0.0", rc_fmt_f64_java(&b, 0.0));
+    EXPECT_TEXT("-0.0", rc_fmt_f64_java(&b, -0.0));
+    EXPECT_TEXT("100.0", rc_fmt_f64_java(&b, 100));
+    /* NaN policy: the Java texts; JSON writers quote them */
+    EXPECT_TEXT("NaN", rc_fmt_f64_java(&b, NAN));
+    EXPECT_TEXT("Infinity", rc_fmt_f64_java(&b, INFINITY));
+    EXPECT_TEXT("-Infinity", rc_fmt_f32_java(&b, -INFINITY));
+    assert_true(rc_f64_special(NAN));
+    assert_false(rc_f64_special(1.0));
+}
+
+static void test_floats_significant(void **state)
+{
+    /* FLOAT keeps 7 significant digits, DOUBLE 16 (seed 000 mapping table) */
+    EXPECT_TEXT("3.14", rc_fmt_f64_sig(&b, (double)3.14f, 7));
+    EXPECT_TEXT("1.2222", rc_fmt_f64_sig(&b, (double)1.2222f, 7));
+    EXPECT_TEXT("0.3", rc_fmt_f64_sig(&b, 0.1 + 0.2, 16));
+    EXPECT_TEXT("2.4212412", rc_fmt_f64_sig(&b, 2.4212412, 16));
+    EXPECT_TEXT("1.234568E10", rc_fmt_f64_sig(&b, 12345678901.0, 7));
+    EXPECT_TEXT("NaN", rc_fmt_f64_sig(&b, NAN, 7));
+}
+
+static void test_base64(void **state)
+{
+    EXPECT_TEXT("", rc_fmt_base64(&b, (const unsigned char *)"", 0));
+    EXPECT_TEXT("YQ==", rc_fmt_base64(&b, (const unsigned char *)"a", 1));
+    EXPECT_TEXT("YWI=", rc_fmt_base64(&b, (const unsigned char *)"ab", 2));
+    EXPECT_TEXT("YWJj", rc_fmt_base64(&b, (const unsigned char *)"abc", 3));
+    EXPECT_TEXT("aGVsbG8gd29ybGQ=", rc_fmt_base64(&b, (const unsigned char *)"hello world", 11));
+    unsigned char edge[] = {0x00, 0xFF, 0xFE};
+    EXPECT_TEXT("AP/+", rc_fmt_base64(&b, edge, 3));
+
+    rc_arena a;
+    rc_arena_init(&a);
+    unsigned char all[256];
+    for (int i = 0; i < 256; i++) all[i] = (unsigned char)i;
+    rc_buf enc;
+    rc_buf_init(&enc, 0);
+    rc_fmt_base64(&enc, all, 256);
+    rc_str out;
+    size_t bad;
+    assert_int_equal(rc_base64_decode(enc.data, enc.len, &a, &out, &bad), RC_OK);
+    assert_int_equal(out.n, 256);
+    assert_memory_equal(out.p, all, 256);
+    rc_buf_fini(&enc);
+    assert_int_equal(rc_base64_decode("YQ=", 3, &a, &out, &bad), RC_ERR_VALUE);
+    assert_int_equal(rc_base64_decode("Y!==", 4, &a, &out, &bad), RC_ERR_VALUE);
+    assert_int_equal(bad, 1);
+    assert_int_equal(rc_base64_decode("YR==", 4, &a, &out, &bad), RC_ERR_VALUE); /* stray bits */
+    assert_int_equal(rc_base64_decode("YQ==YQ==", 8, &a, &out, &bad), RC_ERR_VALUE);
+    assert_int_equal(rc_base64_decode("", 0, &a, &out, &bad), RC_OK);
+    assert_int_equal(out.n, 0);
+    rc_arena_fini(&a);
+}
+
+static void test_hex(void **state)
+{
+    unsigned char v[] = {0x00, 0x6A, 0xFF};
+    EXPECT_TEXT("006AFF", rc_fmt_hex(&b, v, 3, true));
+    EXPECT_TEXT("006aff", rc_fmt_hex(&b, v, 3, false));
+    EXPECT_TEXT("", rc_fmt_hex(&b, v, 0, true));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_integers),      cmocka_unit_test(test_integer_parsing),
+        cmocka_unit_test(test_decimals),      cmocka_unit_test(test_decimal_errors),
+        cmocka_unit_test(test_floats_java),   cmocka_unit_test(test_floats_significant),
+        cmocka_unit_test(test_base64),        cmocka_unit_test(test_hex),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,127 @@
+/* Calendar arithmetic and the date/time layouts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "check.h"
+#include "rowcast/fmt.h"
+
+static void test_civil(void **state)
+{
+    assert_int_equal(rc_days_from_civil(1970, 1, 1), 0);
+    assert_int_equal(rc_days_from_civil(2022, 11, 15), 19311); /* seed 000 debezium example c22 */
+    assert_int_equal(rc_days_from_civil(1969, 12, 31), -1);
+    assert_int_equal(rc_days_from_civil(9999, 12, 31), 2932896);
+    assert_int_equal(rc_days_from_civil(0, 1, 1), -719528);
+    for (int64_t d = -800000; d < 3000000; d += 997) {
+        int32_t y;
+        unsigned m, dd;
+        rc_civil_from_days(d, &y, &m, &dd);
+        assert_int_equal(rc_days_from_civil(y, m, dd), d);
+    }
+}
+
+static void test_validity(void **state)
+{
+    assert_true(rc_date_valid(2024, 2, 29));  /* leap day */
+    assert_false(rc_date_valid(2023, 2, 29));
+    assert_false(rc_date_valid(1900, 2, 29)); /* century, not leap */
+    assert_true(rc_date_valid(2000, 2, 29));  /* 400-year leap */
+    assert_true(rc_date_valid(9999, 12, 31));
+    assert_false(rc_date_valid(0, 0, 0));     /* zero date */
+    assert_false(rc_date_valid(2024, 4, 31));
+    assert_false(rc_date_valid(10000, 1, 1));
+}
+
+static void test_date_time_layouts(void **state)
+{
+    rc_date d = {2024, 2, 29};
+    EXPECT_TEXT("2024-02-29", rc_fmt_date(&b, &d));
+    rc_date y0 = {1, 1, 1};
+    EXPECT_TEXT("0001-01-01", rc_fmt_date(&b, &y0));
+    rc_time t = {838, 59, 59, true, 0};
+    EXPECT_TEXT("-838:59:59", rc_fmt_time(&b, &t));
+    assert_true(rc_time_micros(&t) == -3020399000000LL);
+    rc_time t2 = {0, 1, 2, false, 120000000};
+    EXPECT_TEXT("00:01:02.12", rc_fmt_time(&b, &t2));
+    assert_true(rc_time_micros(&t2) == 62120000);
+    rc_time t3 = {10, 0, 0, false, 1};
+    EXPECT_TEXT("10:00:00.000000001", rc_fmt_time(&b, &t3));
+    rc_time t4 = {10, 1, 0, false, 0};
+    assert_true(rc_time_micros(&t4) == 36060000000LL); /* seed 000 debezium example c23 */
+}
+
+static void test_datetime_layouts(void **state)
+{
+    rc_datetime dt = {2020, 11, 25, 0, 1, 2, 12345000, {"Asia/Shanghai", 13}};
+    EXPECT_TEXT("2020-11-25 00:01:02.012345 Asia/Shanghai", rc_fmt_datetime(&b, &dt, ' ', true));
+    EXPECT_TEXT("2020-11-25T00:01:02.012345", rc_fmt_datetime(&b, &dt, 'T', false));
+    rc_datetime d2 = {2022, 11, 15, 5, 12, 11, 0, {0}};
+    assert_true(rc_datetime_epoch_ms(&d2) == 1668489131000LL); /* seed 000 debezium c24 */
+    rc_datetime max = {9999, 12, 31, 23, 59, 59, 999999999, {0}};
+    EXPECT_TEXT("9999-12-31 23:59:59.999999999", rc_fmt_datetime(&b, &max, ' ', true));
+    assert_true(rc_datetime_epoch_us(&max) == 253402300799999999LL);
+}
+
+static void test_timestamps(void **state)
+{
+    rc_timestamp ts = {1606233662, 12345000};
+    EXPECT_TEXT("1606233662.012345", rc_fmt_ts_epoch(&b, &ts));
+    EXPECT_TEXT("2020-11-24T16:01:02.012345Z", rc_fmt_ts_iso(&b, &ts));
+    EXPECT_TEXT("2020-11-25 00:01:02.012345", rc_fmt_ts_local(&b, &ts, 8 * 3600, ' '));
+    rc_timestamp ns = {1668489131, 123456789};
+    EXPECT_TEXT("2022-11-15T05:12:11.123456789Z", rc_fmt_ts_iso(&b, &ns));
+    rc_timestamp whole = {1668489131, 0};
+    EXPECT_TEXT("2022-11-15T05:12:11Z", rc_fmt_ts_iso(&b, &whole));
+    EXPECT_TEXT("1668489131", rc_fmt_ts_epoch(&b, &whole));
+    rc_timestamp neg = {-1, 500000000};
+    EXPECT_TEXT("-0.5", rc_fmt_ts_epoch(&b, &neg));
+    EXPECT_TEXT("1969-12-31T23:59:59.5Z", rc_fmt_ts_iso(&b, &neg));
+    rc_timestamp leap = {951782400, 0}; /* 2000-02-29 */
+    EXPECT_TEXT("2000-02-29T00:00:00Z", rc_fmt_ts_iso(&b, &leap));
+}
+
+static void test_parsers(void **state)
+{
+    rc_date d;
+    assert_true(rc_parse_date("2024-02-29", 10, &d));
+    assert_int_equal(d.day, 29);
+    assert_false(rc_parse_date("2023-02-29", 10, &d));
+    assert_false(rc_parse_date("0000-00-00", 10, &d));
+    assert_false(rc_parse_date("2024-2-29", 9, &d));
+    rc_time t;
+    assert_true(rc_parse_time("-838:59:59", 10, &t));
+    assert_true(t.neg && t.hour == 838);
+    assert_true(rc_parse_time("838:59:59.999999", 16, &t));
+    assert_int_equal(t.nanos, 999999000);
+    assert_true(rc_parse_time("00:00:00.000000001", 18, &t));
+    assert_false(rc_parse_time("-00:00:00", 9, &t)); /* not canonical */
+    assert_false(rc_parse_time("1:00:00", 7, &t));
+    assert_false(rc_parse_time("010:00:00", 9, &t));
+    assert_false(rc_parse_time("10:60:00", 8, &t));
+    assert_false(rc_parse_time("10:00:00.", 9, &t));
+    assert_false(rc_parse_time("10:00:00.1234567890", 19, &t));
+    rc_datetime dt;
+    assert_true(rc_parse_datetime("2020-11-25 00:01:02.012345 Asia/Shanghai", 40, &dt));
+    assert_int_equal(dt.nanos, 12345000);
+    assert_int_equal(dt.zone.n, 13);
+    assert_true(rc_parse_datetime("2020-11-25T00:01:02", 19, &dt));
+    assert_int_equal(dt.zone.n, 0);
+    assert_false(rc_parse_datetime("2020-11-25 24:00:00", 19, &dt));
+    assert_false(rc_parse_datetime("2020-11-25 00:01:02 ", 20, &dt));
+    rc_timestamp ts;
+    assert_true(rc_parse_ts_iso("1970-01-01T00:00:00.000001Z", 27, &ts));
+    assert_true(ts.sec == 0 && ts.nanos == 1000);
+    assert_false(rc_parse_ts_iso("1970-01-01T00:00:00", 19, &ts));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_civil),           cmocka_unit_test(test_validity),
+        cmocka_unit_test(test_date_time_layouts), cmocka_unit_test(test_datetime_layouts),
+        cmocka_unit_test(test_timestamps),      cmocka_unit_test(test_parsers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,139 @@
+/* The JSON reader: numbers as text, unescaping, and errors with byte offsets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/json.h"
+
+typedef struct fixture {
+    rc_arena a;
+    rc_json j;
+    rc_error err;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    rc_arena_init(&f->a);
+    rc_json_init(&f->j, &f->a);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    rc_json_fini(&f->j);
+    rc_arena_fini(&f->a);
+    free(f);
+    return 0;
+}
+
+static rc_status parse(fixture *f, const char *s)
+{
+    rc_error_clear(&f->err);
+    return rc_json_parse(&f->j, s, strlen(s), &f->err);
+}
+
+static void test_numbers_keep_text(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(parse(f, "{\"a\": 10223372036854775806, \"b\": -1.50E+300, \"c\": 0}"), RC_OK);
+    const rc_jnode *a = rc_json_node(&f->j, rc_json_get(&f->j, 0, "a"));
+    assert_int_equal(a->type, RC_J_NUMBER);
+    assert_int_equal(a->n, 20);
+    assert_memory_equal(a->s, "10223372036854775806", 20);
+    const rc_jnode *b = rc_json_node(&f->j, rc_json_get(&f->j, 0, "b"));
+    assert_memory_equal(b->s, "-1.50E+300", b->n);
+    assert_int_equal(rc_json_get(&f->j, 0, "zz"), 0);
+
+    char big[400] = "[";
+    memset(big + 1, '7', 300);
+    strcpy(big + 301, ".25]");
+    assert_int_equal(parse(f, big), RC_OK);
+    const rc_jnode *arr = rc_json_node(&f->j, 0);
+    assert_int_equal(arr->count, 1);
+    assert_int_equal(rc_json_node(&f->j, arr->first)->n, 303);
+}
+
+static void test_strings(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(parse(f, "[\"plain\", \"a\\\"b\\\\c\\/d\\n\", \"\\u00e9\\u65E5\\ud83d\\uded2\", \"Müller\"]"), RC_OK);
+    uint32_t e = rc_json_node(&f->j, 0)->first;
+    assert_memory_equal(rc_json_node(&f->j, e)->s, "plain", 5);
+    e = rc_json_node(&f->j, e)->next;
+    const rc_jnode *s2 = rc_json_node(&f->j, e);
+    assert_int_equal(s2->n, 8);
+    assert_memory_equal(s2->s, "a\"b\\c/d\n", 8);
+    e = rc_json_node(&f->j, e)->next;
+    const rc_jnode *s3 = rc_json_node(&f->j, e);
+    assert_int_equal(s3->n, 2 + 3 + 4);
+    assert_memory_equal(s3->s, "\xC3\xA9\xE6\x97\xA5\xF0\x9F\x9B\x92", 9);
+    assert_int_equal(parse(f, "\"a\\u0000b\""), RC_OK);
+    assert_int_equal(rc_json_node(&f->j, 0)->n, 3);
+}
+
+static void test_structure(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(parse(f, " {\"o\":{\"x\":[1,[2,3],{}],\"y\":null},\"t\":true,\"f\":false} \n"), RC_OK);
+    uint32_t o = rc_json_get(&f->j, 0, "o");
+    assert_int_equal(rc_json_node(&f->j, o)->count, 2);
+    uint32_t x = rc_json_get(&f->j, o, "x");
+    assert_int_equal(rc_json_node(&f->j, x)->count, 3);
+    assert_int_equal(rc_json_node(&f->j, rc_json_get(&f->j, o, "y"))->type, RC_J_NULL);
+    assert_int_equal(rc_json_node(&f->j, rc_json_get(&f->j, 0, "f"))->type, RC_J_FALSE);
+    assert_int_equal(rc_json_node(&f->j, rc_json_get(&f->j, 0, "t"))->off, 38);
+}
+
+static void expect_error(fixture *f, const char *s, rc_status code, size_t off)
+{
+    assert_int_equal(parse(f, s), code);
+    assert_int_equal(f->err.code, code);
+    if (f->err.offset != off) fail_msg("%s: offset %zu, expected %zu (%s)", s, f->err.offset, off, f->err.message);
+    assert_true(f->err.message[0] != '\0');
+}
+
+static void test_errors_name_offsets(void **state)
+{
+    fixture *f = *state;
+    expect_error(f, "{\"a\":1", RC_ERR_SYNTAX, 6);        /* truncated */
+    expect_error(f, "{\"a\":1} x", RC_ERR_SYNTAX, 8);     /* trailing data */
+    expect_error(f, "not json", RC_ERR_SYNTAX, 0);
+    expect_error(f, "{\"a\":01}", RC_ERR_SYNTAX, 6);      /* leading zero */
+    expect_error(f, "{\"a\":1.}", RC_ERR_SYNTAX, 7);
+    expect_error(f, "{\"a\":-}", RC_ERR_SYNTAX, 6);
+    expect_error(f, "{\"a\" 1}", RC_ERR_SYNTAX, 5);
+    expect_error(f, "{a:1}", RC_ERR_SYNTAX, 1);
+    expect_error(f, "[1,]", RC_ERR_SYNTAX, 3);
+    expect_error(f, "[1 2]", RC_ERR_SYNTAX, 3);
+    expect_error(f, "\"abc", RC_ERR_SYNTAX, 4);           /* unterminated */
+    expect_error(f, "\"a\tb\"", RC_ERR_SYNTAX, 2);        /* raw control character */
+    expect_error(f, "\"a\\qb\"", RC_ERR_SYNTAX, 3);
+    expect_error(f, "\"\\u12G4\"", RC_ERR_SYNTAX, 1);
+    expect_error(f, "\"ab\xFF\"", RC_ERR_UTF8, 3);        /* invalid UTF-8 */
+    expect_error(f, "\"\xC3(\"", RC_ERR_UTF8, 1);
+    expect_error(f, "\"x\\ud800\"", RC_ERR_UTF8, 2);      /* lone surrogate */
+    expect_error(f, "\"\\udc00\\ud800\"", RC_ERR_UTF8, 1);
+    expect_error(f, "tru", RC_ERR_SYNTAX, 0);
+    expect_error(f, "", RC_ERR_SYNTAX, 0);
+    char deep[200];
+    memset(deep, '[', 100);
+    deep[100] = '\0';
+    assert_int_equal(parse(f, deep), RC_ERR_LIMIT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_numbers_keep_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_structure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors_name_offsets, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
