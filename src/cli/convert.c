@@ -46,7 +46,8 @@ void cli_usage_convert(void)
           "  --quiet, -q            no progress line and no summary on stderr\n"
           "  --help, -h             this text\n"
           "\n"
-          "Errors name the file, line and byte: FILE:LINE:COL (byte offset in the file).\n"
+          "Errors name the file, line and byte: FILE:LINE:COL (file offset N), where COL is the\n"
+          "1-based byte column in the line and N the 0-based byte offset in the file.\n"
           "Events the target format has no message for (e.g. a heartbeat in a format without\n"
           "heartbeats) are not written and are counted in the summary.\n",
           stdout);
@@ -71,7 +72,7 @@ static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off
         fprintf(stderr, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
                 err->message);
     else
-        fprintf(stderr, "rowcast: %s:%llu:%llu (byte %llu of the file): %s error: %s\n", file, (unsigned long long)lineno,
+        fprintf(stderr, "rowcast: %s:%llu:%llu (file offset %llu): %s error: %s\n", file, (unsigned long long)lineno,
                 (unsigned long long)err->offset + 1, (unsigned long long)(line_off + err->offset), rc_status_name(err->code),
                 err->message);
 }

@@ -285,7 +285,7 @@ static rc_status parse_value(parser *ps, unsigned depth, uint32_t *out)
         size_t at = ps->i;
         rc_jtype t = c == 't' ? RC_J_TRUE : c == 'f' ? RC_J_FALSE : RC_J_NULL;
         const char *lit = c == 't' ? "true" : c == 'f' ? "false" : "null";
-        if (!match_lit(ps, lit, strlen(lit))) return fail(ps, RC_ERR_SYNTAX, at, "bad literal");
+        if (!match_lit(ps, lit, strlen(lit))) return fail(ps, RC_ERR_SYNTAX, at, "not JSON: expected true, false or null");
         if ((st = new_node(ps, t, out)) != RC_OK) return st;
         ps->j->nodes[*out].off = at;
         return RC_OK;

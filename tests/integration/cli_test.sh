@@ -1,1 +1,82 @@
-exit 0
+#!/usr/bin/env bash
+# End-to-end tests of the rowcast command line: identity on the examples, bad input under
+# each --on-error mode (exact messages), usage errors, odd line endings.
+# usage: cli_test.sh path/to/rowcast   (run from the repository root)
+set -u
+RC=${1:?path to rowcast}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# expect_eq NAME FILE-A FILE-B
+expect_eq() { if cmp -s "$2" "$3"; then ok; else bad "$1"; diff "$2" "$3" | head -20 >&2; fi; }
+expect_rc() { if [ "$2" = "$3" ]; then ok; else bad "$1: exit status $2, expected $3"; fi; }
+
+D=tests/integration/data
+BAD=$D/bad-input.ndjson
+
+# --- identity on the bundled examples, from a file and from stdin
+"$RC" convert --from native --to native examples/shop.ndjson >"$T/out" 2>"$T/err"
+expect_rc identity-file $? 0
+expect_eq identity-file examples/shop.ndjson "$T/out"
+grep -q '^rowcast: 18 lines, 18 events, 18 messages written' "$T/err" && ok || bad "summary line: $(cat "$T/err")"
+"$RC" convert -q <examples/shop.ndjson >"$T/out" 2>"$T/err"
+expect_rc identity-stdin $? 0
+expect_eq identity-stdin examples/shop.ndjson "$T/out"
+[ -s "$T/err" ] && bad "--quiet printed: $(cat "$T/err")" || ok
+
+# --- CRLF endings, blank lines, no final newline
+{ head -2 examples/shop.ndjson | sed 's/$/\r/'; echo; echo "   "; sed -n 3p examples/shop.ndjson | tr -d '\n'; } >"$T/crlf"
+"$RC" convert -q "$T/crlf" >"$T/out"
+expect_rc crlf $? 0
+head -3 examples/shop.ndjson >"$T/want"
+expect_eq crlf "$T/want" "$T/out"
+
+# --- bad input, stop (default): status 2, only the lines before the bad one, exact message
+"$RC" convert -q "$BAD" >"$T/out" 2>"$T/err"
+expect_rc stop $? 2
+head -1 $D/bad-input.expected-out >"$T/want"
+expect_eq stop-output "$T/want" "$T/out"
+head -1 $D/bad-input.expected-err >"$T/want"
+expect_eq stop-message "$T/want" "$T/err"
+
+# --- skip: every bad line reported, the good ones converted, count in the summary
+"$RC" convert --on-error=skip "$BAD" >"$T/out" 2>"$T/err"
+expect_rc skip $? 0
+expect_eq skip-output $D/bad-input.expected-out "$T/out"
+grep -v '^rowcast: 9 lines' "$T/err" >"$T/errs"
+expect_eq skip-messages $D/bad-input.expected-err "$T/errs"
+grep -q '6 bad lines skipped' "$T/err" && ok || bad "skip summary: $(tail -1 "$T/err")"
+
+# --- dead-letter: rejected lines written unchanged
+"$RC" convert -q --on-error=dead-letter:"$T/dead" "$BAD" >"$T/out" 2>/dev/null
+expect_rc dead-letter $? 0
+expect_eq dead-letter-output $D/bad-input.expected-out "$T/out"
+sed -n '2p;4,8p' "$BAD" >"$T/want"
+expect_eq dead-letter-file "$T/want" "$T/dead"
+
+# --- usage errors: status 1 and a message
+for args in "--from nosuch" "--to nosuch" "--on-error=later" "-o native.x=1" "-o canal.values=string" "--bogus" "-o novalue"; do
+    # shellcheck disable=SC2086
+    "$RC" convert $args examples/shop.ndjson >/dev/null 2>"$T/err"
+    expect_rc "usage: $args" $? 1
+    [ -s "$T/err" ] && ok || bad "usage: $args printed nothing"
+done
+"$RC" convert -q /nonexistent/file >/dev/null 2>"$T/err"
+expect_rc missing-file $? 3
+grep -q 'cannot open /nonexistent/file' "$T/err" && ok || bad "missing file message: $(cat "$T/err")"
+
+# --- help, version, formats
+"$RC" --help | grep -q 'rowcast convert' && ok || bad "--help"
+"$RC" help convert | grep -q -- '--on-error=MODE' && ok || bad "help convert"
+"$RC" convert --help | grep -q 'dead-letter:PATH' && ok || bad "convert --help"
+"$RC" --version | grep -Eq '^rowcast [0-9]+\.[0-9]+\.[0-9]+$' && ok || bad "--version"
+"$RC" formats | grep -Eq '^native +yes +yes ' && ok || bad "formats"
+"$RC" formats --options | grep -q 'no options' && ok || bad "formats --options"
+"$RC" nosuch >/dev/null 2>&1
+expect_rc unknown-command $? 1
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,31 @@
+# Shared by demo.sh and test.sh: install missing Debian packages, configure and build.
+# shellcheck shell=bash
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# rc_install PKG... : apt-get installs the packages that are not installed yet; does nothing
+# (and touches no network) when all are present.
+rc_install() {
+    local need=() p st
+    for p in "$@"; do
+        st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        [ "$st" = "install ok installed" ] || need+=("$p")
+    done
+    [ ${#need[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    echo "==> installing: ${need[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+}
+
+BUILD_PKGS=(build-essential cmake)
+TEST_PKGS=(libcmocka-dev libjansson-dev clang libclang-rt-14-dev valgrind)
+
+# rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.
+rc_build() {
+    local dir=$1
+    shift
+    cmake -S "$ROOT" -B "$dir" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
+    cmake --build "$dir" -j"$(nproc)" >"$dir.build.log" 2>&1 || { grep -E 'error|Error' "$dir.build.log" | head -40; return 1; }
+}

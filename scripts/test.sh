@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Quick start, command 2: installs what is missing (apt-get), builds and runs every test:
+# unit, CLI and golden tests in the normal build and again under ASan+UBSan, then a bounded
+# libFuzzer run of every fuzz target. Exit status 0 only when everything passed.
+# Environment: FUZZ_SECONDS (per target, default 20; 0 skips fuzzing).
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+rc_install "${BUILD_PKGS[@]}" "${TEST_PKGS[@]}"
+
+status=0
+run_ctest() {
+    echo "==> ctest ($1)"
+    (cd "$2" && ctest --output-on-failure -j2) || status=1
+}
+
+echo "==> build (normal: -Wall -Wextra -Werror)"
+mkdir -p build
+rc_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+run_ctest normal build
+
+echo "==> build (sanitizers: ASan + UBSan)"
+mkdir -p build-asan
+rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_SANITIZE=ON -DRC_BENCH=OFF
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest sanitizers build-asan
+
+secs=${FUZZ_SECONDS:-20}
+if [ "$secs" != 0 ]; then
+    echo "==> fuzz (libFuzzer, ${secs}s per target)"
+    mkdir -p build-fuzz
+    CC=clang rc_build build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRC_FUZZ=ON -DRC_TESTS=OFF -DRC_BENCH=OFF
+    bash tests/fuzz/run.sh build-fuzz "$secs" || status=1
+fi
+
+if [ $status = 0 ]; then echo "==> all tests passed"; else echo "==> FAILED"; fi
+exit $status

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a bounded time, seeded with one file per line of the examples,
+# the golden inputs and the integration test data. A crash or a failed check is a failure;
+# the crashing input is left in BUILD/crash-* and printed.
+# usage: tests/fuzz/run.sh BUILD_DIR SECONDS   (from the repository root)
+set -u
+B=${1:?build dir}
+SECS=${2:-20}
+seeds="$B/fuzz-seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"
+i=0
+for f in examples/*.ndjson tests/golden/*/*.in tests/integration/data/*.ndjson; do
+    while IFS= read -r line; do
+        i=$((i + 1))
+        printf '%s' "$line" >"$seeds/seed-$i"
+    done <"$f"
+done
+status=0
+for t in "$B"/tests/fuzz/fuzz_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    corpus="$B/corpus-$name"
+    mkdir -p "$corpus"
+    echo "--- $name: ${SECS}s"
+    if ! ASAN_OPTIONS=detect_leaks=1 "$t" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -artifact_prefix="$B/crash-$name-" -print_final_stats=0 "$corpus" "$seeds" >"$B/$name.log" 2>&1; then
+        echo "FAIL: $name found a problem:" >&2
+        tail -40 "$B/$name.log" >&2
+        status=1
+    else
+        grep -E '^#[0-9]+ +DONE|Done [0-9]+ runs' "$B/$name.log" | tail -1
+    fi
+done
+if [ $status = 0 ]; then echo "fuzz: $(ls "$B"/tests/fuzz/fuzz_* | wc -l) passed, 0 failed"; fi
+exit $status
