@@ -16,12 +16,12 @@ run_ctest() {
 
 echo "==> build (normal: -Wall -Wextra -Werror)"
 mkdir -p build
-rc_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+rc_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRC_TESTS=ON -DRC_BENCH=ON -DRC_SANITIZE=OFF
 run_ctest normal build
 
 echo "==> build (sanitizers: ASan + UBSan)"
 mkdir -p build-asan
-rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_SANITIZE=ON -DRC_BENCH=OFF
+rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_SANITIZE=ON -DRC_TESTS=ON -DRC_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest sanitizers build-asan
 
 secs=${FUZZ_SECONDS:-20}

@@ -38,6 +38,8 @@ void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d);
 /* ---- floats ---- */
 void rc_fmt_f64_java(rc_buf *b, double v); /* Double.toString */
 void rc_fmt_f32_java(rc_buf *b, float v);  /* Float.toString */
+/* The general algorithm behind rc_fmt_f64_java without its fast path (for tests). */
+void rc_fmt_f64_java_slow(rc_buf *b, double v);
 /* Rounded to `sig` significant digits (7 for FLOAT, 16 for DOUBLE in the OMS formats),
  * trailing zeros dropped, laid out like Double.toString. */
 void rc_fmt_f64_sig(rc_buf *b, double v, int sig);

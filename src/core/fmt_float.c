@@ -80,7 +80,61 @@ static void emit_sci(rc_buf *b, const char *sci, bool neg)
     java_layout(b, neg, dg, nd, e);
 }
 
+static const double pow10_tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Fast exact path for 1e-3 <= |v| < 1e7 (Java's plain layout): the fewest decimals k such
+ * that the decimal m / 10^k reads back as v. Both m (< 2^53) and 10^k (k <= 22) are exact
+ * doubles and IEEE division is correctly rounded, so `m / 10^k == v` is exactly the
+ * round-trip test strtod would make. Returns false when the value needs the slow path. */
+static bool f64_plain_fast(rc_buf *b, double v)
+{
+    double a = v < 0 ? -v : v;
+    if (!(a >= 1e-3 && a < 1e7)) return false;
+    for (int k = 0; k <= 22; k++) {
+        double scaled = a * pow10_tab[k];
+        if (scaled >= 9007199254740992.0) return false;
+        double m0 = __builtin_round(scaled);
+        for (int d = 0; d < 3; d++) {
+            double m = m0 + (d == 0 ? 0 : d == 1 ? -1 : 1);
+            if (m <= 0 || m / pow10_tab[k] != a) continue;
+            /* digits of m with k decimals */
+            char dg[24];
+            int nd = 0;
+            uint64_t u = (uint64_t)m;
+            while (u) dg[nd++] = (char)('0' + u % 10), u /= 10;
+            char out[48];
+            int o = 0;
+            if (v < 0) out[o++] = '-';
+            if (nd <= k) {
+                out[o++] = '0';
+                out[o++] = '.';
+                for (int z = nd; z < k; z++) out[o++] = '0';
+                for (int i = nd - 1; i >= 0; i--) out[o++] = dg[i];
+            } else {
+                for (int i = nd - 1; i >= k; i--) out[o++] = dg[i];
+                out[o++] = '.';
+                if (k == 0) out[o++] = '0';
+                for (int i = k - 1; i >= 0; i--) out[o++] = dg[i];
+            }
+            rc_buf_put(b, out, (size_t)o);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The general path: the shortest %.Ne precision that reads back as v. */
+void rc_fmt_f64_java_slow(rc_buf *b, double v);
+
 void rc_fmt_f64_java(rc_buf *b, double v)
+{
+    if (write_special(b, v)) return;
+    if (f64_plain_fast(b, v)) return;
+    rc_fmt_f64_java_slow(b, v);
+}
+
+void rc_fmt_f64_java_slow(rc_buf *b, double v)
 {
     if (write_special(b, v)) return;
     char sci[40];

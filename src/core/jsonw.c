@@ -17,6 +17,8 @@ static const uint8_t esc_class[256] = {
 
 static const char hexdig[] = "0123456789ABCDEF";
 
+enum { CHUNK_IN = 4096 };
+
 /* Length of the well-formed UTF-8 sequence at p (1..4), or 0 when ill-formed; in that case
  * *bad is set to the length of the maximal ill-formed subpart to replace (>= 1). */
 static size_t utf8_seq(const unsigned char *p, size_t n, size_t *bad)
@@ -64,43 +66,62 @@ size_t rc_utf8_valid_prefix(const char *s, size_t n)
     return n;
 }
 
-void rc_jw_str_body(rc_buf *b, const char *s, size_t n)
+/* Escapes one chunk of input into space reserved for its worst case (6 output bytes per
+ * input byte: \u00XX), so the inner loop writes through a pointer with no checks. */
+static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *consumed)
 {
-    const unsigned char *p = (const unsigned char *)s;
+    char *o = w;
     size_t i = 0;
     while (i < n) {
-        size_t start = i;
-        while (i < n && esc_class[p[i]] == 0) i++;
-        rc_buf_put(b, p + start, i - start);
-        if (i >= n) break;
         unsigned c = p[i];
-        if (esc_class[c] == 1) {
-            char e[6] = {'\\', 0, 0, 0, 0, 0};
-            size_t len = 2;
+        uint8_t cls = esc_class[c];
+        if (cls == 0) {
+            *o++ = (char)c;
+            i++;
+            continue;
+        }
+        if (cls == 1) {
+            *o++ = '\\';
             switch (c) {
-            case '"': e[1] = '"'; break;
-            case '\\': e[1] = '\\'; break;
-            case '\b': e[1] = 'b'; break;
-            case '\f': e[1] = 'f'; break;
-            case '\n': e[1] = 'n'; break;
-            case '\r': e[1] = 'r'; break;
-            case '\t': e[1] = 't'; break;
+            case '"': *o++ = '"'; break;
+            case '\\': *o++ = '\\'; break;
+            case '\b': *o++ = 'b'; break;
+            case '\f': *o++ = 'f'; break;
+            case '\n': *o++ = 'n'; break;
+            case '\r': *o++ = 'r'; break;
+            case '\t': *o++ = 't'; break;
             default:
-                e[1] = 'u', e[2] = '0', e[3] = '0', e[4] = hexdig[c >> 4], e[5] = hexdig[c & 15];
-                len = 6;
+                *o++ = 'u', *o++ = '0', *o++ = '0', *o++ = hexdig[c >> 4], *o++ = hexdig[c & 15];
             }
-            rc_buf_put(b, e, len);
             i++;
             continue;
         }
         size_t bad, k = utf8_seq(p + i, n - i, &bad);
         if (k) {
-            rc_buf_put(b, p + i, k);
+            for (size_t j = 0; j < k; j++) *o++ = (char)p[i + j];
             i += k;
+        } else if (i + 4 > n && n == CHUNK_IN && bad == n - i) {
+            break; /* a sequence cut by the chunk boundary: finish it in the next chunk */
         } else {
-            RC_BUF_LIT(b, "\xEF\xBF\xBD");
+            *o++ = (char)0xEF, *o++ = (char)0xBF, *o++ = (char)0xBD;
             i += bad;
         }
+    }
+    *consumed = i;
+    return (size_t)(o - w);
+}
+
+void rc_jw_str_body(rc_buf *b, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (n) {
+        size_t chunk = n < CHUNK_IN ? n : CHUNK_IN;
+        char *w = rc_buf_reserve(b, chunk * 6);
+        if (!w) return;
+        size_t used;
+        rc_buf_commit(b, escape_chunk(w, p, chunk, &used));
+        p += used;
+        n -= used;
     }
 }
 

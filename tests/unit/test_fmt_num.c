@@ -113,6 +113,33 @@ static void test_floats_java(void **state)
     assert_false(rc_f64_special(1.0));
 }
 
+/* The fast path must agree with the general algorithm everywhere. */
+static void test_float_fast_path_agrees(void **state)
+{
+    uint64_t x = 88172645463325252ull;
+    rc_buf f, g;
+    rc_buf_init(&f, 0);
+    rc_buf_init(&g, 0);
+    for (int i = 0; i < 300000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        switch (i % 4) {
+        case 0: v = (double)(x % 100000000) / 1000.0; break;         /* short decimals */
+        case 1: v = (double)(int64_t)(x % 2000000) / 64.0 - 15000; break; /* dyadic */
+        case 2: v = (double)(x >> 11) / 9007199254740992.0 * 1e7; break;  /* full precision */
+        default: v = ((double)(x % 10000000) + 0.5) * 1e-4; break;
+        }
+        rc_buf_reset(&f);
+        rc_buf_reset(&g);
+        rc_fmt_f64_java(&f, v);
+        rc_fmt_f64_java_slow(&g, v);
+        if (f.len != g.len || memcmp(f.data, g.data, f.len) != 0)
+            fail_msg("%.17g: fast %.*s slow %.*s", v, (int)f.len, f.data, (int)g.len, g.data);
+    }
+    rc_buf_fini(&f);
+    rc_buf_fini(&g);
+}
+
 static void test_floats_significant(void **state)
 {
     /* FLOAT keeps 7 significant digits, DOUBLE 16 (seed 000 mapping table) */
@@ -170,7 +197,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_integer_parsing),
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_decimal_errors),
-        cmocka_unit_test(test_floats_java),   cmocka_unit_test(test_floats_significant),
+        cmocka_unit_test(test_floats_java),   cmocka_unit_test(test_floats_significant), cmocka_unit_test(test_float_fast_path_agrees),
         cmocka_unit_test(test_base64),        cmocka_unit_test(test_hex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

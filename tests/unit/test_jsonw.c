@@ -46,6 +46,41 @@ static void test_invalid_utf8_replaced(void **state)
     assert_int_equal(rc_utf8_valid_prefix("\xF0\x9F\x9B\x92", 4), 4);
 }
 
+/* The escaper works in chunks of 4096 input bytes: a multi-byte character or an invalid
+ * sequence on the boundary must come out the same as anywhere else. */
+static void test_chunk_boundaries(void **state)
+{
+    for (size_t pad = 4090; pad < 4100; pad++) {
+        char in[8300], want[8400];
+        memset(in, 'a', pad);
+        memcpy(in + pad, "\xF0\x9F\x9B\x92\xC3\n", 6); /* emoji, truncated sequence, newline */
+        memset(in + pad + 6, 'b', 4096);
+        size_t n = pad + 6 + 4096;
+        size_t w = 0;
+        want[w++] = '"';
+        memset(want + w, 'a', pad), w += pad;
+        memcpy(want + w, "\xF0\x9F\x9B\x92\xEF\xBF\xBD\\n", 9), w += 9;
+        memset(want + w, 'b', 4096), w += 4096;
+        want[w++] = '"';
+        rc_buf b;
+        rc_buf_init(&b, 0);
+        rc_jw_str(&b, in, n);
+        assert_int_equal(b.len, w);
+        assert_memory_equal(b.data, want, w);
+        rc_buf_fini(&b);
+    }
+    /* a truncated sequence as the very last bytes of an exactly chunk-sized string */
+    char in[4096];
+    memset(in, 'x', sizeof in);
+    in[4095] = (char)0xE2;
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_jw_str_body(&b, in, sizeof in);
+    assert_int_equal(b.len, 4095 + 3);
+    assert_memory_equal(b.data + 4095, "\xEF\xBF\xBD", 3);
+    rc_buf_fini(&b);
+}
+
 static void test_latin1(void **state)
 {
     unsigned char bytes[] = {0x00, 'A', 0x7F, 0x80, 0xE9, 0xFF, '"'};
@@ -63,6 +98,7 @@ int main(void)
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_utf8_passes_through),
         cmocka_unit_test(test_invalid_utf8_replaced),
+        cmocka_unit_test(test_chunk_boundaries),
         cmocka_unit_test(test_latin1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
