@@ -7,6 +7,7 @@ enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_DATA = 2, EXIT_IO = 3 };
 
 int cli_convert(int argc, char **argv);
 int cli_formats(int argc, char **argv);
+int cli_types(int argc, char **argv);
 void cli_usage_convert(void);
 
 #endif

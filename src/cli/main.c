@@ -14,6 +14,9 @@ static void usage(FILE *f)
           "  rowcast convert [OPTIONS] [FILE...]\n"
           "                                   read messages (one per line) in one format, write them\n"
           "                                   in another, one message per line on stdout\n"
+          "  rowcast types [--markdown] [mysql|oracle|postgresql]\n"
+          "                                   the type catalog: value class, java.sql.Types, MySQL\n"
+          "                                   type code and per-format type names of every type\n"
           "  rowcast help convert             options of convert\n"
           "  rowcast --version\n"
           "\n"
@@ -57,6 +60,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (!strcmp(cmd, "formats")) return cli_formats(argc - 1, argv + 1);
+    if (!strcmp(cmd, "types")) return cli_types(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cli_convert(argc - 1, argv + 1);
     fprintf(stderr, "rowcast: unknown command '%s'\n\n", cmd);
     usage(stderr);

@@ -75,6 +75,11 @@ grep -q 'cannot open /nonexistent/file' "$T/err" && ok || bad "missing file mess
 "$RC" --version | grep -Eq '^rowcast [0-9]+\.[0-9]+\.[0-9]+$' && ok || bad "--version"
 "$RC" formats | grep -Eq '^native +yes +yes ' && ok || bad "formats"
 "$RC" formats --options | grep -q 'no options' && ok || bad "formats --options"
+# docs/types.md ends with the catalog exactly as `rowcast types --markdown` prints it
+"$RC" types --markdown >"$T/types"
+tail -n "$(wc -l <"$T/types")" docs/types.md >"$T/doc"
+expect_eq docs-types-current "$T/types" "$T/doc"
+"$RC" types postgresql | grep -Eq '^postgresql +timestamptz +Timestamp ' && ok || bad "types postgresql"
 "$RC" nosuch >/dev/null 2>&1
 expect_rc unknown-command $? 1
 
