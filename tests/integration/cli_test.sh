@@ -21,7 +21,7 @@ BAD=$D/bad-input.ndjson
 "$RC" convert --from native --to native examples/shop.ndjson >"$T/out" 2>"$T/err"
 expect_rc identity-file $? 0
 expect_eq identity-file examples/shop.ndjson "$T/out"
-grep -q '^rowcast: 18 lines, 18 events, 18 messages written' "$T/err" && ok || bad "summary line: $(cat "$T/err")"
+grep -q '^rowcast: 20 lines, 20 events, 20 messages written' "$T/err" && ok || bad "summary line: $(cat "$T/err")"
 "$RC" convert -q <examples/shop.ndjson >"$T/out" 2>"$T/err"
 expect_rc identity-stdin $? 0
 expect_eq identity-stdin examples/shop.ndjson "$T/out"

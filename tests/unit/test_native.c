@@ -58,12 +58,27 @@ static void test_examples_identity(void **state)
     ssize_t n;
     int lines = 0;
     bool seen[RC_OP_COUNT] = {0};
+    /* every MySQL-family type of FORMATS.md §1.1 must appear in the examples */
+    static const char *const required[] = {
+        "tinyint", "smallint", "mediumint", "int", "integer", "year", "bool", "boolean", "bigint", "bigint unsigned",
+        "decimal", "numeric", "float", "double", "char", "varchar", "tinytext", "text", "mediumtext", "longtext",
+        "enum", "set", "tinyblob", "blob", "mediumblob", "longblob", "binary", "varbinary", "bit", "date", "time",
+        "datetime", "timestamp", "json", "geometry"};
+    enum { NREQ = sizeof required / sizeof *required };
+    bool have[NREQ] = {0};
     while ((n = getline(&line, &cap, in)) > 0) {
         n--; /* newline */
         rc_arena_reset(&f->a);
         if (decode(f, line, (size_t)n) != RC_OK) fail_msg("line %d: %s", lines + 1, f->err.message);
         assert_int_equal(f->list.count, 1);
         seen[f->list.items[0].op] = true;
+        for (uint32_t c = 0; c < f->list.items[0].ncols; c++) {
+            const char *tn = f->list.items[0].cols[c].type.info->name;
+            for (int k = 0; k < NREQ; k++) {
+                size_t rl = strlen(required[k]);
+                if (!strncmp(tn, required[k], rl) && (tn[rl] == '\0' || !strcmp(tn + rl, " unsigned"))) have[k] = true;
+            }
+        }
         rc_buf_reset(&f->out);
         assert_int_equal(native_encode(NULL, &f->list.items[0], &f->out, &f->err), RC_OK);
         if (f->out.len != (size_t)n || memcmp(f->out.data, line, (size_t)n) != 0)
@@ -75,6 +90,8 @@ static void test_examples_identity(void **state)
     assert_true(lines >= 15);
     for (int op = 0; op < RC_OP_COUNT; op++)
         if (!seen[op]) fail_msg("examples have no %s event", rc_op_name((rc_op)op));
+    for (int k = 0; k < NREQ; k++)
+        if (!have[k]) fail_msg("examples have no column of type %s", required[k]);
 }
 
 static void test_property_round_trip(void **state)
