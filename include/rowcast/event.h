@@ -61,6 +61,8 @@ typedef struct rc_position {
     rc_str lsn;      /* PostgreSQL LSN as text ("0/16B3748") */
     rc_str scn;      /* Oracle / OceanBase SCN */
     rc_str txid;     /* transaction id */
+    rc_str checkpoint; /* resumable checkpoint as the source states it (OceanBase/OMS: epoch
+                        * seconds, which lag the change time) */
     uint64_t seq;    /* monotonically increasing sequence, valid when has_seq */
     bool has_seq;
     uint32_t tx_index; /* order of the event inside its transaction, valid when has_tx_index */

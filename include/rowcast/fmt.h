@@ -40,9 +40,11 @@ void rc_fmt_f64_java(rc_buf *b, double v); /* Double.toString */
 void rc_fmt_f32_java(rc_buf *b, float v);  /* Float.toString */
 /* The general algorithm behind rc_fmt_f64_java without its fast path (for tests). */
 void rc_fmt_f64_java_slow(rc_buf *b, double v);
-/* Rounded to `sig` significant digits (7 for FLOAT, 16 for DOUBLE in the OMS formats),
- * trailing zeros dropped, laid out like Double.toString. */
+/* The shortest digits rounded half-up to at most `sig` significant digits (7 for FLOAT, 16
+ * for DOUBLE in the OMS formats), trailing zeros dropped, laid out like Double.toString:
+ * 9.999999 stays 9.999999, 0.1+0.2 becomes 0.3, the float 3.14f is 3.14. */
 void rc_fmt_f64_sig(rc_buf *b, double v, int sig);
+void rc_fmt_f32_sig(rc_buf *b, float v, int sig);
 /* True when v is NaN or infinite (callers that write JSON quote those). */
 bool rc_f64_special(double v);
 

@@ -69,6 +69,15 @@ typedef struct rc_format {
 extern const rc_format *const rc_formats[];
 const rc_format *rc_format_find(const char *name);
 
+/* Typed option readers: a missing key leaves *out at its default; a bad value is
+ * RC_ERR_USAGE naming the key and the accepted values. */
+rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err);
+/* `choices` is "a|b|c"; *out is the index of the value given. */
+rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err);
+rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err);
+/* A fixed UTC offset: "UTC", "Z", "+08:00", "-0530", "+8". */
+rc_status rc_options_offset(const rc_options *o, const char *key, int32_t *out_sec, rc_error *err);
+
 /* Checks that every option key in `o` starting with `prefix` is one of `known`; used by
  * formats to reject typos. */
 rc_status rc_options_check(const rc_options *o, const char *prefix, const rc_option_desc *known,

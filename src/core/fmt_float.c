@@ -1,6 +1,9 @@
-/* Floating-point text in Java's Float/Double.toString layout. Digits come from the C
- * library's correctly rounded %e conversion: the shortest precision that reads back to the
- * same value, or a fixed number of significant digits for the OMS formats. */
+/* Floating-point text in Java's Float/Double.toString layout.
+ *
+ * Digits: the shortest decimal that reads back as the same value (Java's rule, with its
+ * minimum of two significant digits), from an exact fast path for ordinary doubles or from
+ * the C library's correctly rounded %e conversion. The OMS formats then round those digits
+ * half-up to 7 (FLOAT) or 16 (DOUBLE) significant digits, as OMS does with BigDecimal. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +11,8 @@
 #include "rowcast/fmt.h"
 
 bool rc_f64_special(double v) { return isnan(v) || isinf(v); }
+
+enum { MAXDIG = 40 };
 
 /* Splits "d.ddde±x" into digits without trailing zeros and the decimal exponent. */
 static size_t split_sci(const char *sci, char *digits, int *exp10)
@@ -70,104 +75,106 @@ static bool write_special(rc_buf *b, double v)
     return false;
 }
 
-/* Java prints at least two significant digits: when one digit suffices it picks the
- * two-digit decimal closest to the value (Double.MIN_VALUE is 4.9E-324, not 5.0E-324). */
-static void emit_sci(rc_buf *b, const char *sci, bool neg)
-{
-    char dg[40];
-    int e;
-    size_t nd = split_sci(sci, dg, &e);
-    java_layout(b, neg, dg, nd, e);
-}
-
 static const double pow10_tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* Fast exact path for 1e-3 <= |v| < 1e7 (Java's plain layout): the fewest decimals k such
- * that the decimal m / 10^k reads back as v. Both m (< 2^53) and 10^k (k <= 22) are exact
- * doubles and IEEE division is correctly rounded, so `m / 10^k == v` is exactly the
- * round-trip test strtod would make. Returns false when the value needs the slow path. */
-static bool f64_plain_fast(rc_buf *b, double v)
+/* Fast exact path for 1e-3 <= |v| < 1e7: the fewest decimals k such that the decimal
+ * m / 10^k reads back as v. Both m (< 2^53) and 10^k (k <= 22) are exact doubles and IEEE
+ * division is correctly rounded, so `m / 10^k == v` is exactly the round-trip test strtod
+ * would make. Returns 0 when the value needs the general path. */
+static size_t shortest_fast(double a, char *dg, int *e)
 {
-    double a = v < 0 ? -v : v;
-    if (!(a >= 1e-3 && a < 1e7)) return false;
+    if (!(a >= 1e-3 && a < 1e7)) return 0;
     for (int k = 0; k <= 22; k++) {
         double scaled = a * pow10_tab[k];
-        if (scaled >= 9007199254740992.0) return false;
+        if (scaled >= 9007199254740992.0) return 0;
         double m0 = __builtin_round(scaled);
         for (int d = 0; d < 3; d++) {
             double m = m0 + (d == 0 ? 0 : d == 1 ? -1 : 1);
             if (m <= 0 || m / pow10_tab[k] != a) continue;
-            /* digits of m with k decimals */
-            char dg[24];
+            char rev[24];
             int nd = 0;
-            uint64_t u = (uint64_t)m;
-            while (u) dg[nd++] = (char)('0' + u % 10), u /= 10;
-            char out[48];
-            int o = 0;
-            if (v < 0) out[o++] = '-';
-            if (nd <= k) {
-                out[o++] = '0';
-                out[o++] = '.';
-                for (int z = nd; z < k; z++) out[o++] = '0';
-                for (int i = nd - 1; i >= 0; i--) out[o++] = dg[i];
-            } else {
-                for (int i = nd - 1; i >= k; i--) out[o++] = dg[i];
-                out[o++] = '.';
-                if (k == 0) out[o++] = '0';
-                for (int i = k - 1; i >= 0; i--) out[o++] = dg[i];
-            }
-            rc_buf_put(b, out, (size_t)o);
-            return true;
+            for (uint64_t u = (uint64_t)m; u; u /= 10) rev[nd++] = (char)('0' + u % 10);
+            for (int i = 0; i < nd; i++) dg[i] = rev[nd - 1 - i];
+            *e = nd - 1 - k;
+            while (nd > 1 && dg[nd - 1] == '0') nd--;
+            return (size_t)nd;
         }
     }
-    return false;
+    return 0;
 }
 
-/* The general path: the shortest %.Ne precision that reads back as v. */
-void rc_fmt_f64_java_slow(rc_buf *b, double v);
+/* Shortest round-trip digits of a finite non-zero |v| (as float when f32). */
+static size_t shortest(double a, bool f32, char *dg, int *e)
+{
+    if (!f32) {
+        size_t nd = shortest_fast(a, dg, e);
+        if (nd) return nd;
+    }
+    char sci[MAXDIG];
+    int maxp = f32 ? 9 : 17;
+    for (int prec = 1; prec <= maxp; prec++) {
+        snprintf(sci, sizeof sci, "%.*e", prec - 1, a);
+        bool back = f32 ? strtof(sci, NULL) == (float)a : strtod(sci, NULL) == a;
+        if (back) {
+            /* Java prints at least two significant digits: when one suffices it picks the
+             * two-digit decimal closest to the value (Double.MIN_VALUE is 4.9E-324). */
+            if (prec == 1) snprintf(sci, sizeof sci, "%.1e", a);
+            break;
+        }
+    }
+    return split_sci(sci, dg, e);
+}
 
-void rc_fmt_f64_java(rc_buf *b, double v)
+/* Rounds digits half-up to `sig` significant digits, dropping trailing zeros. */
+static size_t round_sig(char *dg, size_t nd, int *e, int sig)
+{
+    if ((int)nd <= sig) return nd;
+    bool up = dg[sig] >= '5';
+    nd = (size_t)sig;
+    if (up) {
+        int i = sig - 1;
+        while (i >= 0 && dg[i] == '9') dg[i--] = '0';
+        if (i >= 0) {
+            dg[i]++;
+        } else { /* 9.99 -> 10.0 */
+            memmove(dg + 1, dg, nd - 1);
+            dg[0] = '1';
+            (*e)++;
+        }
+    }
+    while (nd > 1 && dg[nd - 1] == '0') nd--;
+    return nd;
+}
+
+static void fmt_float(rc_buf *b, double v, bool f32, int sig)
 {
     if (write_special(b, v)) return;
-    if (f64_plain_fast(b, v)) return;
-    rc_fmt_f64_java_slow(b, v);
+    char dg[MAXDIG];
+    int e;
+    size_t nd = shortest(fabs(v), f32, dg, &e);
+    if (sig > 0) nd = round_sig(dg, nd, &e, sig);
+    java_layout(b, v < 0, dg, nd, e);
 }
+
+void rc_fmt_f64_java(rc_buf *b, double v) { fmt_float(b, v, false, 0); }
+void rc_fmt_f32_java(rc_buf *b, float v) { fmt_float(b, v, true, 0); }
+void rc_fmt_f64_sig(rc_buf *b, double v, int sig) { fmt_float(b, v, false, sig < 1 ? 1 : sig); }
+void rc_fmt_f32_sig(rc_buf *b, float v, int sig) { fmt_float(b, v, true, sig < 1 ? 1 : sig); }
 
 void rc_fmt_f64_java_slow(rc_buf *b, double v)
 {
     if (write_special(b, v)) return;
-    char sci[40];
+    char sci[MAXDIG], dg[MAXDIG];
+    double a = fabs(v);
     for (int prec = 1; prec <= 17; prec++) {
-        snprintf(sci, sizeof sci, "%.*e", prec - 1, v);
-        if (strtod(sci, NULL) == v) {
-            if (prec == 1) snprintf(sci, sizeof sci, "%.1e", v);
+        snprintf(sci, sizeof sci, "%.*e", prec - 1, a);
+        if (strtod(sci, NULL) == a) {
+            if (prec == 1) snprintf(sci, sizeof sci, "%.1e", a);
             break;
         }
     }
-    emit_sci(b, sci, v < 0);
-}
-
-void rc_fmt_f32_java(rc_buf *b, float v)
-{
-    if (write_special(b, v)) return;
-    char sci[40];
-    for (int prec = 1; prec <= 9; prec++) {
-        snprintf(sci, sizeof sci, "%.*e", prec - 1, (double)v);
-        if (strtof(sci, NULL) == v) {
-            if (prec == 1) snprintf(sci, sizeof sci, "%.1e", (double)v);
-            break;
-        }
-    }
-    emit_sci(b, sci, v < 0);
-}
-
-void rc_fmt_f64_sig(rc_buf *b, double v, int sig)
-{
-    if (write_special(b, v)) return;
-    if (sig < 1) sig = 1;
-    if (sig > 17) sig = 17;
-    char sci[40];
-    snprintf(sci, sizeof sci, "%.*e", sig - 1, v);
-    emit_sci(b, sci, v < 0);
+    int e;
+    size_t nd = split_sci(sci, dg, &e);
+    java_layout(b, v < 0, dg, nd, e);
 }

@@ -1,4 +1,5 @@
 /* `-o key=value` options and the per-message event list. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/format.h"
@@ -44,4 +45,60 @@ void rc_event_list_fini(rc_event_list *l)
     free(l->items);
     l->items = NULL;
     l->count = l->cap = 0;
+}
+
+rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err)
+{
+    const char *v = rc_options_get(o, key);
+    if (!v) return RC_OK;
+    if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes")) return *out = true, RC_OK;
+    if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no")) return *out = false, RC_OK;
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be true or false, not '%s'", key, v);
+}
+
+rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err)
+{
+    const char *v = rc_options_get(o, key);
+    if (!v) return RC_OK;
+    size_t vl = strlen(v);
+    int idx = 0;
+    for (const char *p = choices;; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t l = bar ? (size_t)(bar - p) : strlen(p);
+        if (l == vl && !strncmp(p, v, l)) return *out = idx, RC_OK;
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be one of %s, not '%s'", key, choices, v);
+}
+
+rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err)
+{
+    const char *v = rc_options_get(o, key);
+    if (!v) return RC_OK;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || x < min || x > max)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be an integer from %ld to %ld, not '%s'", key, min,
+                            max, v);
+    *out = x;
+    return RC_OK;
+}
+
+rc_status rc_options_offset(const rc_options *o, const char *key, int32_t *out_sec, rc_error *err)
+{
+    const char *v = rc_options_get(o, key);
+    if (!v) return RC_OK;
+    if (!strcmp(v, "UTC") || !strcmp(v, "Z") || !strcmp(v, "+00:00")) return *out_sec = 0, RC_OK;
+    int h = 0, m = 0;
+    char sign = v[0], c;
+    if ((sign == '+' || sign == '-') &&
+        (sscanf(v + 1, "%2d:%2d%c", &h, &m, &c) == 2 || (strlen(v) == 5 && sscanf(v + 1, "%2d%2d%c", &h, &m, &c) == 2) ||
+         (strlen(v) <= 3 && sscanf(v + 1, "%2d%c", &h, &c) == 1)) &&
+        h <= 18 && m < 60) {
+        *out_sec = (sign == '-' ? -1 : 1) * (h * 3600 + m * 60);
+        return RC_OK;
+    }
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "option %s must be UTC or a fixed offset like +08:00, not '%s' (zone names are not supported)", key, v);
 }

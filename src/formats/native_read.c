@@ -402,13 +402,14 @@ static rc_status decode_source(const ctx *c, uint32_t i, rc_event *ev)
 
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
-    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0}, {"scn", 0}, {"txid", 0}, {"seq", 0}, {"index", 0}};
-    rc_status st = members(c, i, "\"pos\"", f, 8);
+    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0}, {"scn", 0}, {"txid", 0}, {"seq", 0}, {"index", 0}, {"checkpoint", 0}};
+    rc_status st = members(c, i, "\"pos\"", f, 9);
     if (st != RC_OK) return st;
     rc_position *p = &ev->pos;
     rc_str *strs[] = {&p->file, NULL, &p->gtid, &p->lsn, &p->scn, &p->txid};
     for (int k = 0; k < 6; k++)
         if (strs[k] && f[k].node && (st = take_str(c, f[k].node, f[k].name, strs[k])) != RC_OK) return st;
+    if (f[8].node && (st = take_str(c, f[8].node, "pos \"checkpoint\"", &p->checkpoint)) != RC_OK) return st;
     if (f[1].node) {
         if ((st = take_u64(c, f[1].node, "pos \"offset\"", UINT64_MAX, &p->offset)) != RC_OK) return st;
         p->has_offset = true;

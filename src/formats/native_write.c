@@ -126,7 +126,7 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     rc_buf_putc(b, '}');
 
     const rc_position *p = &ev->pos;
-    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->has_seq || p->has_tx_index) {
+    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index) {
         key(b, "pos", &first);
         f2 = true;
         rc_buf_putc(b, '{');
@@ -136,6 +136,7 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         str_field(b, "lsn", p->lsn, &f2);
         str_field(b, "scn", p->scn, &f2);
         str_field(b, "txid", p->txid, &f2);
+        str_field(b, "checkpoint", p->checkpoint, &f2);
         if (p->has_seq) u64_field(b, "seq", p->seq, &f2);
         if (p->has_tx_index) u64_field(b, "index", p->tx_index, &f2);
         rc_buf_putc(b, '}');

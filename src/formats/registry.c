@@ -1,9 +1,11 @@
 /* The format registry: the only list of formats. Adding a format is one file and one line. */
 #include <string.h>
-#include "formats/native.h"
+#include "formats/formats.h"
 
 const rc_format *const rc_formats[] = {
     &rc_format_native,
+    &rc_format_default,
+    &rc_format_defaultextendcolumntype,
     NULL,
 };
 

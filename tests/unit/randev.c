@@ -179,7 +179,7 @@ void randev_make(randev_rng *r, rc_arena *a, rc_event *ev)
     ev->op = (rc_op)below(r, RC_OP_COUNT);
     ev->src.kind = kinds[below(r, 6)];
     rc_str *strs[] = {&ev->src.server, &ev->src.version, &ev->src.tenant, &ev->src.db, &ev->src.schema, &ev->src.table,
-                      &ev->pos.file, &ev->pos.gtid, &ev->pos.lsn, &ev->pos.scn, &ev->pos.txid};
+                      &ev->pos.file, &ev->pos.gtid, &ev->pos.lsn, &ev->pos.scn, &ev->pos.txid, &ev->pos.checkpoint};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         if (chance(r, 60)) *strs[i] = rand_text(r, a, 12);
     if ((ev->pos.has_offset = chance(r, 50))) ev->pos.offset = randev_next(r);

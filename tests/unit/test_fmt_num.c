@@ -143,11 +143,19 @@ static void test_float_fast_path_agrees(void **state)
 static void test_floats_significant(void **state)
 {
     /* FLOAT keeps 7 significant digits, DOUBLE 16 (seed 000 mapping table) */
-    EXPECT_TEXT("3.14", rc_fmt_f64_sig(&b, (double)3.14f, 7));
-    EXPECT_TEXT("1.2222", rc_fmt_f64_sig(&b, (double)1.2222f, 7));
+    EXPECT_TEXT("3.14", rc_fmt_f32_sig(&b, 3.14f, 7));
+    EXPECT_TEXT("1.2222", rc_fmt_f32_sig(&b, 1.2222f, 7));
+    EXPECT_TEXT("9.999999", rc_fmt_f64_sig(&b, 9.999999, 16)); /* not 9.999999000000001 */
+    EXPECT_TEXT("9.99999999", rc_fmt_f64_sig(&b, 9.99999999, 16));
+    EXPECT_TEXT("1.0E-307", rc_fmt_f64_sig(&b, 9.99999999999999909e-308, 16)); /* shortest digits of that double */
+    EXPECT_TEXT("0.3333333333333333", rc_fmt_f64_sig(&b, 1.0 / 3, 16));
+    EXPECT_TEXT("1.0", rc_fmt_f64_sig(&b, 0.99999999999999999, 16));
+    EXPECT_TEXT("1.0E7", rc_fmt_f32_sig(&b, 9999999.9f, 7));
+    EXPECT_TEXT("1.234568", rc_fmt_f32_sig(&b, 1.2345678f, 7));
     EXPECT_TEXT("0.3", rc_fmt_f64_sig(&b, 0.1 + 0.2, 16));
     EXPECT_TEXT("2.4212412", rc_fmt_f64_sig(&b, 2.4212412, 16));
     EXPECT_TEXT("1.234568E10", rc_fmt_f64_sig(&b, 12345678901.0, 7));
+    EXPECT_TEXT("0.3", rc_fmt_f64_sig(&b, 0.30000000000000004, 16));
     EXPECT_TEXT("NaN", rc_fmt_f64_sig(&b, NAN, 7));
 }
 

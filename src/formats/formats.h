@@ -1,0 +1,11 @@
+/* Every format descriptor, for the registry (registry.c is the only list). */
+#ifndef RC_FORMATS_FORMATS_H
+#define RC_FORMATS_FORMATS_H
+
+#include "rowcast/format.h"
+
+extern const rc_format rc_format_native;
+extern const rc_format rc_format_default;
+extern const rc_format rc_format_defaultextendcolumntype;
+
+#endif

@@ -1,0 +1,262 @@
+/* OMS family: value rendering (FORMATS.md §1) and shared metadata. */
+#include <stdio.h>
+#include <string.h>
+#include "formats/oms_common.h"
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+
+static void open_q(rc_buf *b, bool q)
+{
+    if (q) rc_buf_putc(b, '"');
+}
+
+/* BIT(n) value as its declared width in bytes, big-endian (FORMATS.md §1.1). */
+static size_t bits_bytes(const rc_column *col, uint64_t u, unsigned char out[8])
+{
+    int w = col->type.p1 > 0 ? col->type.p1 : 1;
+    size_t nb = (size_t)(w + 7) / 8;
+    if (nb > 8) nb = 8;
+    for (size_t i = 0; i < nb; i++) out[nb - 1 - i] = (unsigned char)(u >> (8 * i));
+    return nb;
+}
+
+static void put_latin1_raw(rc_buf *b, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < 0x80) {
+            rc_buf_putc(b, (char)p[i]);
+        } else {
+            char u[2] = {(char)(0xC0 | (p[i] >> 6)), (char)(0x80 | (p[i] & 0x3F))};
+            rc_buf_put(b, u, 2);
+        }
+    }
+}
+
+static void put_text(rc_buf *b, rc_str s, bool json)
+{
+    if (json) rc_jw_str(b, s.p, s.n);
+    else rc_buf_put(b, s.p, s.n);
+}
+
+void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_style *st, bool json)
+{
+    bool qnum = json && st->all_strings; /* quote numbers */
+    bool q = json;                       /* quote strings */
+    switch (v->kind) {
+    case RC_V_NULL:
+        if (json) RC_BUF_LIT(b, "null");
+        return;
+    case RC_V_BOOL:
+        open_q(b, qnum);
+        rc_buf_putc(b, v->b ? '1' : '0');
+        open_q(b, qnum);
+        return;
+    case RC_V_INT:
+        open_q(b, qnum);
+        rc_fmt_i64(b, v->i);
+        open_q(b, qnum);
+        return;
+    case RC_V_UINT:
+        open_q(b, qnum);
+        rc_fmt_u64(b, v->u);
+        open_q(b, qnum);
+        return;
+    case RC_V_DECIMAL:
+        open_q(b, qnum);
+        if (st->decimal_plain || st->all_strings) rc_fmt_dec_plain(b, &v->dec);
+        else rc_fmt_dec_java(b, &v->dec);
+        open_q(b, qnum);
+        return;
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: {
+        double d = v->kind == RC_V_FLOAT32 ? (double)v->f32 : v->f64;
+        bool quote = json && (st->all_strings || rc_f64_special(d));
+        open_q(b, quote);
+        if (st->all_strings) {
+            if (v->kind == RC_V_FLOAT32) rc_fmt_f32_java(b, v->f32);
+            else rc_fmt_f64_java(b, v->f64);
+        } else {
+            if (v->kind == RC_V_FLOAT32) rc_fmt_f32_sig(b, v->f32, 7);
+            else rc_fmt_f64_sig(b, v->f64, 16);
+        }
+        open_q(b, quote);
+        return;
+    }
+    case RC_V_BYTES:
+        if (st->canal) {
+            if (json) rc_jw_latin1(b, (const unsigned char *)v->s.p, v->s.n);
+            else put_latin1_raw(b, (const unsigned char *)v->s.p, v->s.n);
+            return;
+        }
+        open_q(b, q);
+        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
+        open_q(b, q);
+        return;
+    case RC_V_BITS:
+        if (st->canal) {
+            open_q(b, qnum);
+            rc_fmt_u64(b, v->u);
+            open_q(b, qnum);
+        } else {
+            unsigned char by[8];
+            size_t nb = bits_bytes(col, v->u, by);
+            open_q(b, q);
+            rc_fmt_base64(b, by, nb);
+            open_q(b, q);
+        }
+        return;
+    case RC_V_DATE:
+        open_q(b, q);
+        rc_fmt_date(b, &v->date);
+        open_q(b, q);
+        return;
+    case RC_V_TIME:
+        open_q(b, q);
+        rc_fmt_time(b, &v->time);
+        open_q(b, q);
+        return;
+    case RC_V_DATETIME:
+        open_q(b, q);
+        rc_fmt_datetime(b, &v->dt, ' ', true);
+        open_q(b, q);
+        return;
+    case RC_V_TIMESTAMP:
+        open_q(b, q);
+        if (st->canal) rc_fmt_ts_local(b, &v->ts, st->tz_offset, ' ');
+        else rc_fmt_ts_epoch(b, &v->ts);
+        open_q(b, q);
+        return;
+    case RC_V_INVALID:
+        /* TIMESTAMP writes its invalid marker; every other type passes the text through */
+        if (col->type.info->vclass == RC_VC_TIMESTAMP) {
+            if (json) RC_BUF_LIT(b, "\"0000-00-00 00:00:00\"");
+            else RC_BUF_LIT(b, "0000-00-00 00:00:00");
+            return;
+        }
+        put_text(b, v->s, json);
+        return;
+    default: /* text, enum, set, json, interval, geometry */
+        put_text(b, v->s, json);
+        return;
+    }
+}
+
+const char *oms_dbtype(rc_dbkind k, bool lower)
+{
+    static const char *const upper[RC_DB_COUNT] = {"UNKNOWN", "MYSQL", "MYSQL", "OB_MYSQL", "OB_ORACLE", "ORACLE", "POSTGRESQL", "SQLSERVER"};
+    static const char *const low[RC_DB_COUNT] = {"unknown", "mysql", "mysql", "ob_mysql", "ob_oracle", "oracle", "postgresql", "sqlserver"};
+    if ((unsigned)k >= RC_DB_COUNT) k = RC_DB_UNKNOWN;
+    return lower ? low[k] : upper[k];
+}
+
+void oms_put_str_or_null(rc_buf *b, rc_str s)
+{
+    if (s.n) rc_jw_str(b, s.p, s.n);
+    else RC_BUF_LIT(b, "null");
+}
+
+void oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant)
+{
+    bool ob = ev->src.kind == RC_DB_OB_MYSQL || ev->src.kind == RC_DB_OB_ORACLE;
+    if (with_tenant && ob && ev->src.tenant.n) {
+        rc_buf_putc(b, '"');
+        rc_jw_str_body(b, ev->src.tenant.p, ev->src.tenant.n);
+        rc_buf_putc(b, '.');
+        rc_jw_str_body(b, ev->src.db.p, ev->src.db.n);
+        rc_buf_putc(b, '"');
+        return;
+    }
+    oms_put_str_or_null(b, ev->src.db);
+}
+
+bool oms_has_pk(const rc_event *ev)
+{
+    for (uint32_t i = 0; i < ev->ncols; i++)
+        if (ev->cols[i].pk) return true;
+    return false;
+}
+
+void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
+{
+    if (!oms_has_pk(ev)) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    rc_buf_putc(b, '"');
+    bool first = true;
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (!ev->cols[i].pk) continue;
+        if (!first) rc_jw_str_body(b, sep, strlen(sep));
+        first = false;
+        rc_jw_str_body(b, ev->cols[i].name.p, ev->cols[i].name.n);
+    }
+    rc_buf_putc(b, '"');
+}
+
+/* pk values as raw text joined by sep, appended to `b` unescaped. */
+static void pk_values_raw(rc_buf *b, const rc_event *ev, const rc_value *img, const char *sep, const oms_style *st)
+{
+    bool first = true;
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (!ev->cols[i].pk) continue;
+        if (!first) rc_buf_puts(b, sep);
+        first = false;
+        oms_value(b, &ev->cols[i], &img[i], st, false);
+    }
+}
+
+void oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+                       const oms_style *st)
+{
+    if (!img || !oms_has_pk(ev)) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    rc_buf_reset(scratch);
+    pk_values_raw(scratch, ev, img, sep, st);
+    if (scratch->err != RC_OK) {
+        b->err = scratch->err;
+        return;
+    }
+    rc_jw_str(b, scratch->data, scratch->len);
+}
+
+void oms_put_pk_array(rc_buf *b, const rc_event *ev)
+{
+    if (!oms_has_pk(ev)) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    rc_buf_putc(b, '[');
+    bool first = true;
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (!ev->cols[i].pk) continue;
+        if (!first) rc_buf_putc(b, ',');
+        first = false;
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+    }
+    rc_buf_putc(b, ']');
+}
+
+static int64_t floor_div(int64_t a, int64_t d) { return a / d - (a % d != 0 && a < 0); }
+
+int64_t oms_es_ms(const rc_event *ev) { return ev->has_ts ? floor_div(ev->ts_us, 1000) : 0; }
+int64_t oms_ts_ms(const rc_event *ev) { return ev->has_proc ? floor_div(ev->proc_us, 1000) : oms_es_ms(ev); }
+
+const rc_value *oms_row(const rc_event *ev) { return ev->op == RC_OP_DELETE ? ev->before : ev->after; }
+
+rc_status oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err)
+{
+    const rc_value *img = oms_row(ev);
+    if (!img || !oms_has_pk(ev)) return RC_SKIP;
+    static const oms_style st = {0};
+    pk_values_raw(out, ev, img, "\x01", &st);
+    if (out->err != RC_OK) return rc_error_set(err, out->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(out->err));
+    return RC_OK;
+}
+
+rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why)
+{
+    return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "%s cannot write this %s event of %.*s.%.*s: %s", format,
+                        rc_op_name(ev->op), (int)ev->src.db.n, ev->src.db.p, (int)ev->src.table.n, ev->src.table.p, why);
+}

@@ -1,0 +1,65 @@
+/* Shared by the OMS family (default, defaultextendcolumntype, canal, dataworks, shareplex):
+ * value rendering per FORMATS.md §1 and the metadata every one of them writes. */
+#ifndef RC_FORMATS_OMS_COMMON_H
+#define RC_FORMATS_OMS_COMMON_H
+
+#include <stdbool.h>
+#include "rowcast/buf.h"
+#include "rowcast/event.h"
+#include "rowcast/format.h"
+
+typedef struct oms_style {
+    bool decimal_plain; /* BigDecimal.toPlainString (dataworks) instead of toString */
+    bool canal;         /* bytes as Latin-1 text, BIT as a number, TIMESTAMP as wall clock */
+    bool all_strings;   /* every non-null value as a JSON string (real Canal) */
+    int32_t tz_offset;  /* canal TIMESTAMP wall clock: seconds east of UTC */
+} oms_style;
+
+/* Writes one value as JSON (json=true) or as raw text, unquoted and unescaped (json=false,
+ * used for pk values joined into one string). */
+void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_style *st, bool json);
+
+/* dbType as OMS writes it: "OB_MYSQL", "MYSQL", ...; lower-case for DataWorks. */
+const char *oms_dbtype(rc_dbkind k, bool lower);
+
+/* Database name; with_tenant gives "tenant.db" for OceanBase sources (default format). */
+void oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant);
+
+/* pk column names / values of `img` joined by `sep` as one JSON string, or null when the
+ * table has no pk (or img is NULL for values). */
+bool oms_has_pk(const rc_event *ev);
+void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep);
+/* `scratch` is the caller's reusable buffer for the raw text before escaping. */
+void oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+                       const oms_style *st);
+/* pk names as a JSON array, or null. */
+void oms_put_pk_array(rc_buf *b, const rc_event *ev);
+
+/* Times in ms: change time, and processing time (the change time when the event has none). */
+int64_t oms_es_ms(const rc_event *ev);
+int64_t oms_ts_ms(const rc_event *ev);
+
+/* The image a DML event describes: after, or before for a delete. */
+const rc_value *oms_row(const rc_event *ev);
+
+/* The message key of the OMS formats: the pk values joined by \u0001 (raw bytes), or no key
+ * (RC_SKIP) when the table has no pk. */
+rc_status oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+
+/* Common error for an event a format cannot write. */
+rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
+
+/* `"key":` with a leading comma unless first. */
+static inline void oms_key(rc_buf *b, const char *k, bool *first)
+{
+    if (!*first) rc_buf_putc(b, ',');
+    *first = false;
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, k);
+    RC_BUF_LIT(b, "\":");
+}
+
+/* A JSON string from an rc_str, or null when empty. */
+void oms_put_str_or_null(rc_buf *b, rc_str s);
+
+#endif

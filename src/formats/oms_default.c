@@ -1,0 +1,212 @@
+/* OMS "default" and "defaultextendcolumntype" (FORMATS.md §2, §3; seed 000):
+ * {"prevStruct", "postStruct", "allMetaData", "recordType"}. The extended flavour adds a
+ * "__light_type" object to each image. See docs/formats/default.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/oms_common.h"
+#include "rowcast/ddl.h"
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+
+typedef struct dflt_enc {
+    bool light_type; /* defaultextendcolumntype */
+    bool sequence;   /* write storeDataSequence */
+    uint32_t seq;    /* the ≤5-digit increasing part of storeDataSequence */
+    oms_style style;
+    rc_buf scratch;
+} dflt_enc;
+
+static const rc_option_desc default_options[] = {
+    {"default.sequence", "false|true", "write allMetaData.storeDataSequence ({timestamp}{5-digit sequence}) as OMS does with sequenceEnabled"},
+    {0},
+};
+static const rc_option_desc extend_options[] = {
+    {"defaultextendcolumntype.sequence", "false|true", "as default.sequence"},
+    {0},
+};
+
+static rc_status enc_new(const rc_options *o, void **out, rc_error *err, bool light)
+{
+    const char *prefix = light ? "defaultextendcolumntype" : "default";
+    rc_status st = rc_options_check(o, prefix, light ? extend_options : default_options, err);
+    if (st != RC_OK) return st;
+    dflt_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    e->light_type = light;
+    rc_buf_init(&e->scratch, 0);
+    if ((st = rc_options_bool(o, light ? "defaultextendcolumntype.sequence" : "default.sequence", &e->sequence, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    *out = e;
+    return RC_OK;
+}
+
+static rc_status default_new(const rc_options *o, void **out, rc_error *err) { return enc_new(o, out, err, false); }
+static rc_status extend_new(const rc_options *o, void **out, rc_error *err) { return enc_new(o, out, err, true); }
+
+static void enc_free(void *p)
+{
+    dflt_enc *e = p;
+    if (!e) return;
+    rc_buf_fini(&e->scratch);
+    free(e);
+}
+
+static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const dflt_enc *e)
+{
+    if (!img) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    rc_buf_putc(b, '{');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(b, ':');
+        oms_value(b, &ev->cols[i], &img[i], &e->style, true);
+    }
+    if (e->light_type) {
+        RC_BUF_LIT(b, ",\"__light_type\":{");
+        for (uint32_t i = 0; i < ev->ncols; i++) {
+            if (i) rc_buf_putc(b, ',');
+            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            RC_BUF_LIT(b, ":{\"schemaType\":\"");
+            rc_buf_puts(b, ev->cols[i].type.info->light_type);
+            RC_BUF_LIT(b, "\"}");
+        }
+        rc_buf_putc(b, '}');
+    }
+    rc_buf_putc(b, '}');
+}
+
+static void put_ddl_image(rc_buf *b, const rc_event *ev, const dflt_enc *e)
+{
+    RC_BUF_LIT(b, "{\"ddl\":");
+    if (ev->ddl.n) {
+        rc_jw_str(b, ev->ddl.p, ev->ddl.n);
+    } else { /* a truncate without statement text: write the statement it stands for */
+        RC_BUF_LIT(b, "\"TRUNCATE TABLE ");
+        rc_jw_str_body(b, ev->src.db.p, ev->src.db.n);
+        rc_buf_putc(b, '.');
+        rc_jw_str_body(b, ev->src.table.p, ev->src.table.n);
+        rc_buf_putc(b, '"');
+    }
+    if (e->light_type) RC_BUF_LIT(b, ",\"__light_type\":{\"ddl\":{\"schemaType\":\"VAR_STRING\"}}");
+    rc_buf_putc(b, '}');
+}
+
+static void put_seconds_string(rc_buf *b, const rc_event *ev)
+{
+    if (!ev->has_ts) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    rc_buf_putc(b, '"');
+    rc_fmt_i64(b, oms_es_ms(ev) / 1000 - (oms_es_ms(ev) % 1000 < 0));
+    rc_buf_putc(b, '"');
+}
+
+static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    dflt_enc *e = p;
+    const char *fmt = e->light_type ? "defaultextendcolumntype" : "default";
+    const char *type;
+    bool ddl = false, hb = false;
+    switch (ev->op) {
+    case RC_OP_INSERT:
+    case RC_OP_READ: type = "INSERT"; break;
+    case RC_OP_UPDATE:
+        if (!ev->before) return oms_unsupported(err, fmt, ev, "an UPDATE needs the before image (prevStruct), which the event lacks");
+        type = "UPDATE";
+        break;
+    case RC_OP_DELETE: type = "DELETE"; break;
+    case RC_OP_DDL:
+    case RC_OP_TRUNCATE:
+        if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, fmt, ev, "a DDL record needs the statement text");
+        type = "DDL", ddl = true;
+        break;
+    case RC_OP_HEARTBEAT: type = "HEARTBEAT", hb = true; break;
+    default: return RC_SKIP; /* begin / commit: no message (FORMATS.md §15) */
+    }
+    bool row = !ddl && !hb;
+    RC_BUF_LIT(b, "{\"prevStruct\":");
+    put_image(b, ev, row && ev->op == RC_OP_UPDATE ? ev->before : row && ev->op == RC_OP_DELETE ? ev->before : NULL, e);
+    RC_BUF_LIT(b, ",\"postStruct\":");
+    if (ddl) put_ddl_image(b, ev, e);
+    else put_image(b, ev, row && ev->op != RC_OP_DELETE ? ev->after : NULL, e);
+
+    RC_BUF_LIT(b, ",\"allMetaData\":{\"checkpoint\":");
+    oms_put_str_or_null(b, ev->pos.checkpoint);
+    RC_BUF_LIT(b, ",\"record_primary_key\":");
+    if (row) oms_put_pk_names(b, ev, "\x01");
+    else RC_BUF_LIT(b, "null");
+    RC_BUF_LIT(b, ",\"record_primary_value\":");
+    if (row) oms_put_pk_values(b, &e->scratch, ev, oms_row(ev), "\x01", &e->style);
+    else RC_BUF_LIT(b, "null");
+    RC_BUF_LIT(b, ",\"source_identity\":null,\"dbType\":\"");
+    rc_buf_puts(b, oms_dbtype(ev->src.kind, false));
+    rc_buf_putc(b, '"');
+    if (e->sequence || ddl) {
+        RC_BUF_LIT(b, ",\"storeDataSequence\":");
+        if (e->sequence && ev->has_ts) {
+            /* {timestamp in seconds}{increasing sequence, 5 digits} */
+            int64_t sec = oms_es_ms(ev) / 1000;
+            rc_fmt_i64(b, sec);
+            char d[6];
+            uint32_t s = e->seq++ % 100000;
+            for (int i = 4; i >= 0; i--, s /= 10) d[i] = (char)('0' + s % 10);
+            rc_buf_put(b, d, 5);
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+    }
+    RC_BUF_LIT(b, ",\"table_name\":");
+    oms_put_str_or_null(b, ev->src.table);
+    RC_BUF_LIT(b, ",\"db\":");
+    oms_put_db(b, ev, true);
+    RC_BUF_LIT(b, ",\"timestamp\":");
+    put_seconds_string(b, ev);
+    if (ev->pos.has_seq || ddl) {
+        RC_BUF_LIT(b, ",\"uniqueId\":");
+        if (ev->pos.has_seq) {
+            rc_buf_putc(b, '"');
+            rc_fmt_u64(b, ev->pos.seq);
+            rc_buf_putc(b, '"');
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+    }
+    if (ddl) {
+        RC_BUF_LIT(b, ",\"ddlType\":\"");
+        rc_buf_puts(b, rc_ddl_class_name(rc_ddl_classify(ev)));
+        rc_buf_putc(b, '"');
+    }
+    RC_BUF_LIT(b, "},\"recordType\":\"");
+    rc_buf_puts(b, type);
+    RC_BUF_LIT(b, "\"}");
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+const rc_format rc_format_default = {
+    .name = "default",
+    .summary = "OMS default JSON: prevStruct / postStruct / allMetaData / recordType",
+    .content_type = "application/json",
+    .options = default_options,
+    .enc_new = default_new,
+    .enc_free = enc_free,
+    .encode_value = encode,
+    .encode_key = oms_encode_key,
+};
+
+const rc_format rc_format_defaultextendcolumntype = {
+    .name = "defaultextendcolumntype",
+    .summary = "OMS default JSON plus __light_type column types",
+    .content_type = "application/json",
+    .options = extend_options,
+    .enc_new = extend_new,
+    .enc_free = enc_free,
+    .encode_value = encode,
+    .encode_key = oms_encode_key,
+};
