@@ -9,6 +9,8 @@
 typedef enum rc_status {
     RC_OK = 0,
     RC_SKIP,            /* not an error: the format has no message for this event */
+    RC_PENDING,         /* not an error: the event went into a message that is not complete
+                         * yet (grouping); it is written by a later call or by flush */
     RC_ERR_NOMEM,       /* allocation failed */
     RC_ERR_LIMIT,       /* a size cap (output buffer, nesting depth) was reached */
     RC_ERR_SYNTAX,      /* input is not well-formed JSON */

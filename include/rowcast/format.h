@@ -55,6 +55,11 @@ typedef struct rc_format {
     rc_status (*encode_value)(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
     /* Appends the message key; NULL when the format has no key. */
     rc_status (*encode_key)(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+    /* Formats that group several events into one message (canal.group) hold the last group:
+     * encode_value then appends at most one message, the previous group's, and returns
+     * RC_PENDING when it appended none. flush appends the held message at the end of the
+     * stream (RC_SKIP when there is none). NULL for formats that never hold events. */
+    rc_status (*flush)(void *enc, rc_buf *out, rc_error *err);
 
     /* Decoder side (NULL when the format cannot be read). */
     rc_status (*dec_new)(const rc_options *opts, void **out, rc_error *err);

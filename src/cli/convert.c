@@ -113,6 +113,7 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
             c->not_expressible++;
             continue;
         }
+        if (st == RC_PENDING) continue; /* held for a grouped message; written later */
         if (st != RC_OK) return st;
         rc_buf_putc(&c->msg, '\n');
         if (c->msg.err != RC_OK) return rc_error_set(err, c->msg.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(c->msg.err));
@@ -299,6 +300,20 @@ int cli_convert(int argc, char **argv)
         }
         rc = convert_stream(&c, in, is_stdin ? "<stdin>" : files[k]);
         if (!is_stdin) fclose(in);
+    }
+    if (rc == EXIT_OK && c.to->flush) {
+        /* the last grouped message the encoder still holds */
+        rc_buf_reset(&c.msg);
+        rc_status st = c.to->flush(c.enc, &c.msg, &err);
+        if (st == RC_OK) {
+            rc_buf_putc(&c.msg, '\n');
+            if (fwrite(c.msg.data, 1, c.msg.len, stdout) != c.msg.len) rc = EXIT_IO;
+            c.written++;
+            c.bytes += c.msg.len;
+        } else if (st != RC_SKIP) {
+            fprintf(stderr, "rowcast: %s error: %s\n", rc_status_name(err.code), err.message);
+            rc = EXIT_DATA;
+        }
     }
     if (fflush(stdout) != 0 && rc == EXIT_OK) {
         fprintf(stderr, "rowcast: writing output: %s\n", strerror(errno));

@@ -6,6 +6,7 @@
 static const char *const status_names[RC_STATUS_COUNT] = {
     [RC_OK] = "ok",
     [RC_SKIP] = "skip",
+    [RC_PENDING] = "pending",
     [RC_ERR_NOMEM] = "out of memory",
     [RC_ERR_LIMIT] = "limit",
     [RC_ERR_SYNTAX] = "syntax",

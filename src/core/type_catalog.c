@@ -1,7 +1,7 @@
 /* The type catalog: one row per source column type (FORMATS.md §1, §8, §13).
  *
- * Columns: name, family, value class, value kind, DTS Avro record, java.sql.Types code,
- * DRS sqlType code, MySQL type code, OMS canal mysqlType name, DataWorks column type,
+ * Columns: name, family, value class, value kind, DTS Avro record, java.sql.Types code (as
+ * OMS canal writes it), the code real Canal writes (FLOAT is REAL, 7), DRS sqlType code, MySQL type code, OMS canal mysqlType name, DataWorks column type,
  * __light_type schemaType, Kafka Connect type of the OMS debezium flavour.
  *
  * Notes on choices the seeds leave open:
@@ -15,8 +15,10 @@
 #define M RC_FAM_MYSQL
 #define O RC_FAM_ORACLE
 #define P RC_FAM_PG
+#define ROWC(name, fam, vc, vk, av, jdbc, canal_jdbc, drs, code, canal, dw, light, connect)         \
+    {name, fam, RC_VC_##vc, RC_V_##vk, RC_AVRO_##av, jdbc, canal_jdbc, drs, code, canal, dw, light, connect}
 #define ROW(name, fam, vc, vk, av, jdbc, drs, code, canal, dw, light, connect)                      \
-    {name, fam, RC_VC_##vc, RC_V_##vk, RC_AVRO_##av, jdbc, drs, code, canal, dw, light, connect}
+    ROWC(name, fam, vc, vk, av, jdbc, jdbc, drs, code, canal, dw, light, connect)
 
 const rc_type_info rc_type_catalog[] = {
     /* ---- MySQL family: MySQL, MariaDB, OceanBase MySQL tenant ---- */
@@ -39,8 +41,8 @@ const rc_type_info rc_type_catalog[] = {
     ROW("decimal unsigned", M, BIGDECIMAL, DECIMAL, DECIMAL, 3, 3, 246, "decimal", "DECIMAL", "DECIMAL", "string"),
     ROW("numeric", M, BIGDECIMAL, DECIMAL, DECIMAL, 2, 3, 246, "decimal", "DECIMAL", "DECIMAL", "string"),
     ROW("numeric unsigned", M, BIGDECIMAL, DECIMAL, DECIMAL, 2, 3, 246, "decimal", "DECIMAL", "DECIMAL", "string"),
-    ROW("float", M, DOUBLE, FLOAT32, FLOAT, 6, 7, 4, "float", "FLOAT", "FLOAT", "float64"),
-    ROW("float unsigned", M, DOUBLE, FLOAT32, FLOAT, 6, 7, 4, "float", "FLOAT", "FLOAT", "float64"),
+    ROWC("float", M, DOUBLE, FLOAT32, FLOAT, 6, 7, 7, 4, "float", "FLOAT", "FLOAT", "float64"),
+    ROWC("float unsigned", M, DOUBLE, FLOAT32, FLOAT, 6, 7, 7, 4, "float", "FLOAT", "FLOAT", "float64"),
     ROW("double", M, DOUBLE, FLOAT64, FLOAT, 8, 8, 5, "double", "DOUBLE", "DOUBLE", "float64"),
     ROW("double unsigned", M, DOUBLE, FLOAT64, FLOAT, 8, 8, 5, "double", "DOUBLE", "DOUBLE", "float64"),
     ROW("double precision", M, DOUBLE, FLOAT64, FLOAT, 8, 8, 5, "double", "DOUBLE", "DOUBLE", "float64"),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Golden tests: for every tests/golden/<format>/<case>.in (native input events), convert to
+# Golden tests: for every tests/golden/<format>/<case>.in (native input events; or <case>.src
+# naming such a file, e.g. examples/shop.ndjson), convert to
 # <format> with the options listed in <case>.opts (one KEY=VALUE per line, optional) and
 # compare the whole output, byte for byte, with <case>.out. Where a <case>.seed.json exists
 # (the vendor document's example message, corrected only as the case's notes say), the output
@@ -13,9 +14,12 @@ pass=0
 fail=0
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-for in in tests/golden/*/*.in; do
+for in in tests/golden/*/*.in tests/golden/*/*.src; do
+    [ -e "$in" ] || continue
     fmt=$(basename "$(dirname "$in")")
-    case_=${in%.in}
+    case_=${in%.*}
+    # a .src file names an input elsewhere in the repository (the examples)
+    [ "${in##*.}" = src ] && in=$(cat "$in")
     opts=()
     if [ -f "$case_.opts" ]; then
         while IFS= read -r o; do [ -n "$o" ] && [ "${o#\#}" = "$o" ] && opts+=(-o "$o"); done <"$case_.opts"

@@ -1,0 +1,353 @@
+/* Canal flat messages (FORMATS.md §4; seed 000; Alibaba Canal's FlatMessage).
+ *
+ * Two flavours: `oms` (default) is what OMS writes — typed values, the seed's key order,
+ * OMS type names; `canal` is what Canal itself writes — every value a string, keys in
+ * alphabetical order (fastjson), an "id", the declared column types as mysqlType. With
+ * canal.group=true the rows of one statement (consecutive events at the same source
+ * position) share one message, as Canal does. See docs/formats/canal.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/oms_common.h"
+#include "rowcast/ddl.h"
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+
+enum { FLAVOR_OMS, FLAVOR_CANAL };
+
+/* One message being assembled: every field rendered as JSON text. */
+typedef struct canal_msg {
+    rc_buf database, table, sqltype, mysqltype, pknames, data, old, type, sql;
+    int64_t es, ts;
+    uint64_t id;
+    bool is_ddl, has_old;
+    size_t rows;
+} canal_msg;
+
+typedef struct canal_enc {
+    int flavor;
+    oms_style style;
+    bool group, init_type;
+    uint64_t next_id;
+    canal_msg m;
+    bool pending; /* m holds rows not yet written (grouping) */
+    rc_buf key;   /* grouping key of the pending message */
+    rc_buf probe; /* grouping key of the current event */
+    rc_buf row;   /* scratch */
+} canal_enc;
+
+static const rc_option_desc canal_options[] = {
+    {"canal.flavor", "oms|canal", "oms: as OMS writes it (seed 000); canal: as Canal itself writes it (all strings, alphabetical keys, id)"},
+    {"canal.values", "typed|string", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)"},
+    {"canal.timezone", "UTC|+HH:MM", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss (default UTC)"},
+    {"canal.group", "false|true", "put the rows of one statement (consecutive events at one source position) in one message"},
+    {"canal.init", "false|true", "write snapshot reads as type INIT (as DTS does) instead of INSERT"},
+    {0},
+};
+
+static rc_buf *msg_bufs(canal_msg *m, size_t *n)
+{
+    *n = 9;
+    return &m->database;
+}
+
+static rc_status canal_new(const rc_options *o, void **out, rc_error *err)
+{
+    rc_status st = rc_options_check(o, "canal", canal_options, err);
+    if (st != RC_OK) return st;
+    canal_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    int values = -1;
+    if ((st = rc_options_choice(o, "canal.flavor", "oms|canal", &e->flavor, err)) != RC_OK ||
+        (st = rc_options_choice(o, "canal.values", "typed|string", &values, err)) != RC_OK ||
+        (st = rc_options_offset(o, "canal.timezone", &e->style.tz_offset, err)) != RC_OK ||
+        (st = rc_options_bool(o, "canal.group", &e->group, err)) != RC_OK ||
+        (st = rc_options_bool(o, "canal.init", &e->init_type, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    e->style.canal = true;
+    e->style.all_strings = values < 0 ? e->flavor == FLAVOR_CANAL : values == 1;
+    e->next_id = 1;
+    size_t n;
+    rc_buf *b = msg_bufs(&e->m, &n);
+    for (size_t i = 0; i < n; i++) rc_buf_init(&b[i], 0);
+    rc_buf_init(&e->key, 0);
+    rc_buf_init(&e->probe, 0);
+    rc_buf_init(&e->row, 0);
+    *out = e;
+    return RC_OK;
+}
+
+static void canal_free(void *p)
+{
+    canal_enc *e = p;
+    if (!e) return;
+    size_t n;
+    rc_buf *b = msg_bufs(&e->m, &n);
+    for (size_t i = 0; i < n; i++) rc_buf_fini(&b[i]);
+    rc_buf_fini(&e->key);
+    rc_buf_fini(&e->probe);
+    rc_buf_fini(&e->row);
+    free(e);
+}
+
+static const char *ddl_type(rc_ddl_class c)
+{
+    static const char *const names[RC_DDL_CLASS_COUNT] = {
+        [RC_DDL_OTHER] = "QUERY",         [RC_DDL_CREATE_TABLE] = "CREATE", [RC_DDL_ALTER_TABLE] = "ALTER",
+        [RC_DDL_DROP_TABLE] = "ERASE",    [RC_DDL_TRUNCATE] = "TRUNCATE",   [RC_DDL_RENAME_TABLE] = "RENAME",
+        [RC_DDL_CREATE_INDEX] = "CINDEX", [RC_DDL_DROP_INDEX] = "DINDEX",   [RC_DDL_CREATE_DATABASE] = "QUERY",
+        [RC_DDL_DROP_DATABASE] = "QUERY",
+    };
+    return names[c];
+}
+
+/* {col: value, ...} of the columns selected by `only` (NULL = all). */
+static void put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
+{
+    rc_buf_putc(b, '{');
+    bool first = true;
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (only && !only[i]) continue;
+        if (!first) rc_buf_putc(b, ',');
+        first = false;
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(b, ':');
+        oms_value(b, &ev->cols[i], &img[i], st, true);
+    }
+    rc_buf_putc(b, '}');
+}
+
+static void put_types(canal_enc *e, const rc_event *ev)
+{
+    canal_msg *m = &e->m;
+    rc_buf_putc(&m->sqltype, '{');
+    rc_buf_putc(&m->mysqltype, '{');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        const rc_column *c = &ev->cols[i];
+        if (i) rc_buf_putc(&m->sqltype, ','), rc_buf_putc(&m->mysqltype, ',');
+        rc_jw_str(&m->sqltype, c->name.p, c->name.n);
+        rc_buf_putc(&m->sqltype, ':');
+        rc_fmt_i64(&m->sqltype, e->flavor == FLAVOR_CANAL ? c->type.info->canal_jdbc : c->type.info->jdbc);
+        rc_jw_str(&m->mysqltype, c->name.p, c->name.n);
+        rc_buf_putc(&m->mysqltype, ':');
+        if (e->flavor == FLAVOR_CANAL) rc_jw_str(&m->mysqltype, c->type.decl.p, c->type.decl.n);
+        else {
+            rc_buf_putc(&m->mysqltype, '"');
+            rc_buf_puts(&m->mysqltype, c->type.info->canal_type);
+            rc_buf_putc(&m->mysqltype, '"');
+        }
+    }
+    rc_buf_putc(&m->sqltype, '}');
+    rc_buf_putc(&m->mysqltype, '}');
+}
+
+/* Grouping key: rows of one binlog row event share op, table and source position. */
+static void group_key(rc_buf *k, const rc_event *ev)
+{
+    rc_buf_reset(k);
+    rc_str parts[] = {ev->src.db, ev->src.table, ev->pos.file, ev->pos.gtid, ev->pos.lsn, ev->pos.txid};
+    rc_buf_putc(k, (char)('0' + ev->op));
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        rc_fmt_u64(k, parts[i].n);
+        rc_buf_putc(k, ':');
+        rc_buf_put(k, parts[i].p, parts[i].n);
+    }
+    rc_fmt_u64(k, ev->pos.offset);
+    rc_buf_putc(k, ev->pos.has_offset ? 'o' : '-');
+    rc_fmt_i64(k, ev->ts_us);
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        rc_buf_putc(k, '|');
+        rc_buf_put(k, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(k, ' ');
+        rc_buf_put(k, ev->cols[i].type.decl.p, ev->cols[i].type.decl.n);
+    }
+}
+
+static void start_message(canal_enc *e, const rc_event *ev, const char *type, bool ddl)
+{
+    canal_msg *m = &e->m;
+    size_t n;
+    rc_buf *b = msg_bufs(m, &n);
+    for (size_t i = 0; i < n; i++) rc_buf_reset(&b[i]);
+    m->rows = 0;
+    m->has_old = false;
+    m->is_ddl = ddl;
+    m->es = oms_es_ms(ev);
+    m->ts = oms_ts_ms(ev);
+    m->id = ev->pos.has_seq ? ev->pos.seq : e->next_id;
+    e->next_id++;
+    oms_put_str_or_null(&m->database, ev->src.db);
+    oms_put_str_or_null(&m->table, ev->src.table);
+    rc_buf_putc(&m->type, '"');
+    rc_buf_puts(&m->type, type);
+    rc_buf_putc(&m->type, '"');
+    if (ddl) {
+        if (ev->ddl.n) rc_jw_str(&m->sql, ev->ddl.p, ev->ddl.n);
+        else RC_BUF_LIT(&m->sql, "\"\"");
+        return;
+    }
+    RC_BUF_LIT(&m->sql, "\"\"");
+    put_types(e, ev);
+    oms_put_pk_array(&m->pknames, ev);
+}
+
+static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
+{
+    canal_msg *m = &e->m;
+    if (m->rows++) rc_buf_putc(&m->data, ',');
+    put_row(&m->data, ev, oms_row(ev), NULL, &e->style);
+    if (ev->op != RC_OP_UPDATE) return RC_OK;
+    if (!ev->before) return oms_unsupported(err, "canal", ev, "an UPDATE needs the before image to write \"old\"");
+    /* old: the previous values of the changed columns only */
+    uint8_t stack[256], *changed = ev->ncols <= sizeof stack ? stack : malloc(ev->ncols);
+    if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    for (uint32_t i = 0; i < ev->ncols; i++)
+        changed[i] = ev->changed ? ev->changed[i] : !rc_value_equal(&ev->before[i], &ev->after[i]);
+    if (m->has_old) rc_buf_putc(&m->old, ',');
+    m->has_old = true;
+    put_row(&m->old, ev, ev->before, changed, &e->style);
+    if (changed != stack) free(changed);
+    return RC_OK;
+}
+
+static void put_field(rc_buf *b, const char *k, const rc_buf *v, bool *first)
+{
+    oms_key(b, k, first);
+    rc_buf_put(b, v->data, v->len);
+}
+
+static void put_list_or_null(rc_buf *b, const char *k, const rc_buf *items, bool present, bool *first)
+{
+    oms_key(b, k, first);
+    if (!present) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    rc_buf_putc(b, '[');
+    rc_buf_put(b, items->data, items->len);
+    rc_buf_putc(b, ']');
+}
+
+static void put_null_or(rc_buf *b, const char *k, const rc_buf *v, bool is_null, bool *first)
+{
+    oms_key(b, k, first);
+    if (is_null) RC_BUF_LIT(b, "null");
+    else rc_buf_put(b, v->data, v->len);
+}
+
+/* Writes the assembled message in the flavour's key order. */
+static rc_status emit(canal_enc *e, rc_buf *b, rc_error *err)
+{
+    canal_msg *m = &e->m;
+    bool first = true, ddl = m->is_ddl;
+    rc_buf_putc(b, '{');
+    if (e->flavor == FLAVOR_OMS) {
+        put_field(b, "database", &m->database, &first);
+        put_null_or(b, "sqlType", &m->sqltype, ddl, &first);
+        put_list_or_null(b, "data", &m->data, !ddl, &first);
+        put_null_or(b, "pkNames", &m->pknames, ddl, &first);
+        put_list_or_null(b, "old", &m->old, m->has_old, &first);
+        put_null_or(b, "mysqlType", &m->mysqltype, ddl, &first);
+        put_field(b, "type", &m->type, &first);
+        put_field(b, "table", &m->table, &first);
+        oms_key(b, "es", &first);
+        rc_fmt_i64(b, m->es);
+        oms_key(b, "isDdl", &first);
+        rc_buf_puts(b, ddl ? "true" : "false");
+        oms_key(b, "ts", &first);
+        rc_fmt_i64(b, m->ts);
+        put_field(b, "sql", &m->sql, &first);
+    } else {
+        put_list_or_null(b, "data", &m->data, !ddl, &first);
+        put_field(b, "database", &m->database, &first);
+        oms_key(b, "es", &first);
+        rc_fmt_i64(b, m->es);
+        oms_key(b, "id", &first);
+        rc_fmt_u64(b, m->id);
+        oms_key(b, "isDdl", &first);
+        rc_buf_puts(b, ddl ? "true" : "false");
+        put_null_or(b, "mysqlType", &m->mysqltype, ddl, &first);
+        put_list_or_null(b, "old", &m->old, m->has_old, &first);
+        put_null_or(b, "pkNames", &m->pknames, ddl, &first);
+        put_field(b, "sql", &m->sql, &first);
+        put_null_or(b, "sqlType", &m->sqltype, ddl, &first);
+        put_field(b, "table", &m->table, &first);
+        oms_key(b, "ts", &first);
+        rc_fmt_i64(b, m->ts);
+        put_field(b, "type", &m->type, &first);
+    }
+    rc_buf_putc(b, '}');
+    e->pending = false;
+    size_t n;
+    rc_buf *parts = msg_bufs(m, &n);
+    for (size_t i = 0; i < n; i++)
+        if (parts[i].err != RC_OK) b->err = parts[i].err;
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+static rc_status canal_flush(void *p, rc_buf *out, rc_error *err)
+{
+    canal_enc *e = p;
+    if (!e->pending) return RC_SKIP;
+    return emit(e, out, err);
+}
+
+static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    canal_enc *e = p;
+    const char *type;
+    bool ddl = false;
+    switch (ev->op) {
+    case RC_OP_INSERT: type = "INSERT"; break;
+    case RC_OP_READ: type = e->init_type ? "INIT" : "INSERT"; break;
+    case RC_OP_UPDATE: type = "UPDATE"; break;
+    case RC_OP_DELETE: type = "DELETE"; break;
+    case RC_OP_DDL:
+    case RC_OP_TRUNCATE:
+        if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "canal", ev, "a DDL message needs the statement text");
+        type = ddl_type(rc_ddl_classify(ev)), ddl = true;
+        break;
+    default: return RC_SKIP; /* heartbeat, begin, commit: Canal has no message (FORMATS.md §15) */
+    }
+    rc_status st;
+    if (!e->group) {
+        start_message(e, ev, type, ddl);
+        if (!ddl && (st = add_row(e, ev, err)) != RC_OK) return st;
+        return emit(e, b, err);
+    }
+    /* Grouping: every event is held; a call writes at most the previous group. */
+    if (!ddl) {
+        group_key(&e->probe, ev);
+        if (e->pending && !e->m.is_ddl && e->probe.len == e->key.len && !memcmp(e->probe.data, e->key.data, e->key.len)) {
+            size_t dmark = e->m.data.len, omark = e->m.old.len, rows = e->m.rows;
+            bool had_old = e->m.has_old;
+            if ((st = add_row(e, ev, err)) != RC_OK) { /* leave the group as it was */
+                e->m.data.len = dmark, e->m.old.len = omark, e->m.rows = rows, e->m.has_old = had_old;
+                return st;
+            }
+            return RC_PENDING;
+        }
+    }
+    rc_status out = RC_PENDING;
+    if (e->pending && (out = emit(e, b, err)) != RC_OK) return out;
+    rc_buf_reset(&e->key);
+    if (!ddl) rc_buf_put(&e->key, e->probe.data, e->probe.len);
+    start_message(e, ev, type, ddl);
+    if (!ddl && (st = add_row(e, ev, err)) != RC_OK) return st;
+    e->pending = true;
+    return out; /* RC_OK when the previous group was written, else RC_PENDING */
+}
+
+const rc_format rc_format_canal = {
+    .name = "canal",
+    .summary = "Canal flat message JSON (OMS flavour by default; -o canal.flavor=canal for Canal's own)",
+    .content_type = "application/json",
+    .options = canal_options,
+    .enc_new = canal_new,
+    .enc_free = canal_free,
+    .encode_value = canal_encode,
+    .encode_key = oms_encode_key,
+    .flush = canal_flush,
+};
