@@ -74,6 +74,11 @@ const rc_type_info rc_type_catalog[] = {
     ROW("multipoint", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "multipoint", "GEOMETRY", "GEOMETRY", "string"),
     ROW("multilinestring", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "multilinestring", "GEOMETRY", "GEOMETRY", "string"),
     ROW("multipolygon", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "multipolygon", "GEOMETRY", "GEOMETRY", "string"),
+    /* OceanBase types that OMS change records of MySQL tenants carry (seed 000, DataWorks
+     * example: ZONED_DATETIME, INTERVAL_DAY_TO_SECOND, INTERVAL_YEAR_TO_MONTH) */
+    ROW("timestamp with time zone", M, DATETIME, DATETIME, DATETIME, 2014, 2014, 12, "timestamp with time zone", "ZONED_DATETIME", "ZONED_DATETIME", "string"),
+    ROW("interval day to second", M, STRING, INTERVAL, CHARACTER, 12, 12, 15, "interval day to second", "INTERVAL_DAY_TO_SECOND", "INTERVAL_DAY_TO_SECOND", "string"),
+    ROW("interval year to month", M, STRING, INTERVAL, CHARACTER, 12, 12, 15, "interval year to month", "INTERVAL_YEAR_TO_MONTH", "INTERVAL_YEAR_TO_MONTH", "string"),
     ROW("geometrycollection", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "geometrycollection", "GEOMETRY", "GEOMETRY", "string"),
 
     /* ---- OceanBase Oracle tenant (FORMATS.md §1.2) ---- */

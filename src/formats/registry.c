@@ -7,6 +7,7 @@ const rc_format *const rc_formats[] = {
     &rc_format_default,
     &rc_format_defaultextendcolumntype,
     &rc_format_canal,
+    &rc_format_dataworks,
     NULL,
 };
 

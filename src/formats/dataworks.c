@@ -1,0 +1,194 @@
+/* OMS "dataworks" (DataWorks 2.0; FORMATS.md §5; seed 000): {version, schema, payload,
+ * extend}. DECIMAL is written plain (toPlainString). See docs/formats/dataworks.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/oms_common.h"
+#include "rowcast/ddl.h"
+#include "rowcast/fmt.h"
+#include "rowcast/json.h"
+#include "rowcast/jsonw.h"
+
+typedef struct dw_enc {
+    oms_style style;
+    char *extend; /* the "extend" object as given, validated */
+    size_t extend_n;
+} dw_enc;
+
+static const rc_option_desc dw_options[] = {
+    {"dataworks.extend", "JSON object", "the free-form \"extend\" object written in every message (default {})"},
+    {0},
+};
+
+static rc_status dw_new(const rc_options *o, void **out, rc_error *err)
+{
+    rc_status st = rc_options_check(o, "dataworks", dw_options, err);
+    if (st != RC_OK) return st;
+    const char *ext = rc_options_get(o, "dataworks.extend");
+    if (!ext) ext = "{}";
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_json j;
+    rc_json_init(&j, &a);
+    rc_error jerr;
+    rc_error_clear(&jerr);
+    st = rc_json_parse(&j, ext, strlen(ext), &jerr);
+    bool obj = st == RC_OK && j.nodes[0].type == RC_J_OBJECT;
+    rc_json_fini(&j);
+    rc_arena_fini(&a);
+    if (!obj)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option dataworks.extend must be a JSON object%s%s",
+                            st != RC_OK ? ": " : "", st != RC_OK ? jerr.message : "");
+    dw_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    e->style.decimal_plain = true;
+    e->extend_n = strlen(ext);
+    e->extend = malloc(e->extend_n + 1);
+    if (!e->extend) {
+        free(e);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    memcpy(e->extend, ext, e->extend_n + 1);
+    *out = e;
+    return RC_OK;
+}
+
+static void dw_free(void *p)
+{
+    dw_enc *e = p;
+    if (!e) return;
+    free(e->extend);
+    free(e);
+}
+
+static const char *dw_op(const rc_event *ev)
+{
+    static const char *const ddl[RC_DDL_CLASS_COUNT] = {
+        [RC_DDL_OTHER] = "QUERY",         [RC_DDL_CREATE_TABLE] = "CREATE", [RC_DDL_ALTER_TABLE] = "ALTER",
+        [RC_DDL_DROP_TABLE] = "ERASE",    [RC_DDL_TRUNCATE] = "TRUNCATE",   [RC_DDL_RENAME_TABLE] = "RENAME",
+        [RC_DDL_CREATE_INDEX] = "CINDEX", [RC_DDL_DROP_INDEX] = "DINDEX",   [RC_DDL_CREATE_DATABASE] = "QUERY",
+        [RC_DDL_DROP_DATABASE] = "QUERY",
+    };
+    switch (ev->op) {
+    case RC_OP_INSERT:
+    case RC_OP_READ: return "INSERT";
+    case RC_OP_UPDATE: return "UPDATE";
+    case RC_OP_DELETE: return "DELETE";
+    case RC_OP_HEARTBEAT: return "HEARTBEAT";
+    case RC_OP_BEGIN: return "TRANSACTION_BEGIN";
+    case RC_OP_COMMIT: return "TRANSACTION_END";
+    default: return ddl[rc_ddl_classify(ev)];
+    }
+}
+
+static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const oms_style *st)
+{
+    if (!img) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    RC_BUF_LIT(b, "{\"data\":{");
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(b, ':');
+        oms_value(b, &ev->cols[i], &img[i], st, true);
+    }
+    RC_BUF_LIT(b, "}}");
+}
+
+/* checkpointTime: the source's checkpoint in seconds, or the change time. */
+static int64_t checkpoint_seconds(const rc_event *ev)
+{
+    int64_t v;
+    if (ev->pos.checkpoint.n && rc_parse_i64(ev->pos.checkpoint.p, ev->pos.checkpoint.n, &v) == RC_OK) return v;
+    int64_t ms = oms_es_ms(ev);
+    return ms / 1000 - (ms % 1000 < 0);
+}
+
+static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    dw_enc *e = p;
+    const char *op = dw_op(ev);
+    if (ev->op == RC_OP_HEARTBEAT || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) {
+        /* the short form of seed 000's heartbeat message */
+        RC_BUF_LIT(b, "{\"version\":\"2.0\",\"payload\":{\"timestamp\":{\"eventTime\":");
+        rc_fmt_i64(b, oms_es_ms(ev));
+        RC_BUF_LIT(b, "},\"op\":\"");
+        rc_buf_puts(b, op);
+        RC_BUF_LIT(b, "\"}}");
+        goto done;
+    }
+    bool ddl = ev->op == RC_OP_DDL || ev->op == RC_OP_TRUNCATE;
+    if (ev->op == RC_OP_UPDATE && !ev->before)
+        return oms_unsupported(err, "dataworks", ev, "an UPDATE needs the before image (payload.before), which the event lacks");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "dataworks", ev, "a DDL message needs the statement text");
+
+    RC_BUF_LIT(b, "{\"version\":\"2.0\",\"schema\":{\"source\":{\"dbType\":\"");
+    rc_buf_puts(b, oms_dbtype(ev->src.kind, true));
+    RC_BUF_LIT(b, "\",\"dbVersion\":");
+    oms_put_str_or_null(b, ev->src.version);
+    RC_BUF_LIT(b, ",\"dbName\":");
+    oms_put_str_or_null(b, ev->src.db);
+    RC_BUF_LIT(b, ",\"schema\":");
+    oms_put_str_or_null(b, ev->src.schema);
+    RC_BUF_LIT(b, ",\"table\":");
+    oms_put_str_or_null(b, ev->src.table);
+    RC_BUF_LIT(b, "},\"column\":");
+    if (ddl) {
+        RC_BUF_LIT(b, "null,\"pk\":null");
+    } else {
+        rc_buf_putc(b, '[');
+        for (uint32_t i = 0; i < ev->ncols; i++) {
+            if (i) rc_buf_putc(b, ',');
+            RC_BUF_LIT(b, "{\"name\":");
+            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            RC_BUF_LIT(b, ",\"type\":\"");
+            rc_buf_puts(b, ev->cols[i].type.info->dataworks);
+            RC_BUF_LIT(b, "\"}");
+        }
+        RC_BUF_LIT(b, "],\"pk\":");
+        oms_put_pk_array(b, ev);
+    }
+    RC_BUF_LIT(b, "},\"payload\":{\"before\":");
+    put_image(b, ev, ddl || ev->op == RC_OP_INSERT || ev->op == RC_OP_READ ? NULL : ev->before, &e->style);
+    RC_BUF_LIT(b, ",\"after\":");
+    put_image(b, ev, ddl || ev->op == RC_OP_DELETE ? NULL : ev->after, &e->style);
+    RC_BUF_LIT(b, ",\"op\":\"");
+    rc_buf_puts(b, op);
+    RC_BUF_LIT(b, "\",\"timestamp\":{\"eventTime\":");
+    rc_fmt_i64(b, oms_es_ms(ev));
+    RC_BUF_LIT(b, ",\"systemTime\":");
+    rc_fmt_i64(b, oms_ts_ms(ev));
+    RC_BUF_LIT(b, ",\"checkpointTime\":");
+    rc_fmt_i64(b, checkpoint_seconds(ev));
+    RC_BUF_LIT(b, "},\"ddl\":");
+    if (ddl) {
+        RC_BUF_LIT(b, "{\"text\":");
+        if (ev->ddl.n) rc_jw_str(b, ev->ddl.p, ev->ddl.n);
+        else RC_BUF_LIT(b, "\"TRUNCATE\"");
+        rc_buf_putc(b, '}');
+    } else {
+        RC_BUF_LIT(b, "null");
+    }
+    /* the seed writes an absent SCN as the string "null" */
+    RC_BUF_LIT(b, ",\"scn\":");
+    if (ev->pos.scn.n) rc_jw_str(b, ev->pos.scn.p, ev->pos.scn.n);
+    else RC_BUF_LIT(b, "\"null\"");
+    RC_BUF_LIT(b, "},\"extend\":");
+    rc_buf_put(b, e->extend, e->extend_n);
+    rc_buf_putc(b, '}');
+done:
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+const rc_format rc_format_dataworks = {
+    .name = "dataworks",
+    .summary = "OMS DataWorks 2.0 JSON: schema / payload {before, after, op, timestamp, ddl, scn} / extend",
+    .content_type = "application/json",
+    .options = dw_options,
+    .enc_new = dw_new,
+    .enc_free = dw_free,
+    .encode_value = dw_encode,
+    .encode_key = oms_encode_key,
+};
