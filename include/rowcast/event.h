@@ -38,7 +38,7 @@ typedef enum rc_dbkind {
 typedef struct rc_column {
     rc_str name;
     rc_coltype type;
-    bool pk;
+    uint16_t pk; /* 0: not in the primary (or unique) key; k >= 1: the k-th key column */
     bool nullable;
 } rc_column;
 
@@ -65,8 +65,10 @@ typedef struct rc_position {
                         * seconds, which lag the change time) */
     uint64_t seq;    /* monotonically increasing sequence, valid when has_seq */
     bool has_seq;
-    uint32_t tx_index; /* order of the event inside its transaction, valid when has_tx_index */
+    uint32_t tx_index; /* order of the event inside its transaction (0-based), valid when has_tx_index */
     bool has_tx_index;
+    uint32_t tx_count; /* number of events in the transaction, valid when has_tx_count */
+    bool has_tx_count;
 } rc_position;
 
 typedef struct rc_event {
@@ -90,6 +92,10 @@ bool rc_op_parse(const char *s, size_t n, rc_op *out);
 const char *rc_dbkind_name(rc_dbkind k); /* "mysql", "ob_oracle", ... */
 bool rc_dbkind_parse(const char *s, size_t n, rc_dbkind *out);
 rc_family rc_dbkind_family(rc_dbkind k);
+
+/* The key columns of `ev` in key order: writes up to `max` column indexes to `out` and
+ * returns how many key columns there are. */
+uint32_t rc_event_pk(const rc_event *ev, uint32_t *out, uint32_t max);
 
 /* Field-by-field equality of two events (names, types, values, positions, times). When
  * not equal and `why` is non-NULL, a short description of the first difference. */

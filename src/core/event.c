@@ -44,6 +44,27 @@ rc_family rc_dbkind_family(rc_dbkind k)
     }
 }
 
+uint32_t rc_event_pk(const rc_event *ev, uint32_t *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ev->ncols; i++) n += ev->cols[i].pk != 0;
+    uint32_t fill = n < max ? n : max;
+    for (uint32_t k = 0; k < fill; k++) out[k] = UINT32_MAX;
+    bool ok = true;
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        uint16_t k = ev->cols[i].pk;
+        if (!k) continue;
+        if (k > n || (k <= fill && out[k - 1] != UINT32_MAX)) ok = false;
+        else if (k <= fill) out[k - 1] = i;
+    }
+    if (!ok) { /* positions not 1..n: fall back to column order */
+        uint32_t j = 0;
+        for (uint32_t i = 0; i < ev->ncols && j < fill; i++)
+            if (ev->cols[i].pk) out[j++] = i;
+    }
+    return n;
+}
+
 static bool str_eq(rc_str a, rc_str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
 
 #define DIFF(...) (why ? (void)snprintf(why, whylen, __VA_ARGS__) : (void)0)
@@ -76,7 +97,8 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
     if (!str_eq(p->file, q->file) || p->has_offset != q->has_offset || (p->has_offset && p->offset != q->offset) ||
         !str_eq(p->gtid, q->gtid) || !str_eq(p->lsn, q->lsn) || !str_eq(p->scn, q->scn) || !str_eq(p->txid, q->txid) || !str_eq(p->checkpoint, q->checkpoint) ||
         p->has_seq != q->has_seq || (p->has_seq && p->seq != q->seq) || p->has_tx_index != q->has_tx_index ||
-        (p->has_tx_index && p->tx_index != q->tx_index))
+        (p->has_tx_index && p->tx_index != q->tx_index) || p->has_tx_count != q->has_tx_count ||
+        (p->has_tx_count && p->tx_count != q->tx_count))
         return DIFF("position differs"), false;
     if (a->has_ts != b->has_ts || (a->has_ts && a->ts_us != b->ts_us)) return DIFF("source time differs"), false;
     if (a->has_proc != b->has_proc || (a->has_proc && a->proc_us != b->proc_us)) return DIFF("processing time differs"), false;

@@ -352,6 +352,15 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (arr->count ? arr->count : 1));
     if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, arr->off, "out of memory");
     uint32_t k = 0;
+    uint16_t pk_auto = 0;
+    bool pk_explicit = false;
+    uint64_t pk_stack[4] = {0}, *pk_seen = pk_stack;
+    if (arr->count >= 256) {
+        pk_seen = rc_arena_alloc(c->a, (arr->count / 64 + 1) * sizeof *pk_seen);
+        if (!pk_seen) return rc_error_set(c->err, RC_ERR_NOMEM, arr->off, "out of memory");
+        memset(pk_seen, 0, (arr->count / 64 + 1) * sizeof *pk_seen);
+    }
+    if (arr->count > UINT16_MAX) return rc_error_set(c->err, RC_ERR_LIMIT, arr->off, "more than %u columns", UINT16_MAX);
     for (uint32_t e = arr->first; e; e = node(c, e)->next, k++) {
         field f[] = {{"name", 0}, {"type", 0}, {"pk", 0}, {"nullable", 0}};
         if ((st = members(c, e, "a column", f, 4)) != RC_OK) return st;
@@ -365,18 +374,41 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
         const rc_coltype *t = NULL;
         if ((st = lookup_type(c->d, c->a, fam, tn->s, tn->n, tn->off, &t, c->err)) != RC_OK) return st;
         col->type = *t;
-        for (int b = 2; b < 4; b++) {
-            if (!f[b].node) continue;
-            const rc_jnode *bn = node(c, f[b].node);
+        if (f[2].node) {
+            /* true: key column in column order; a number: its position in the key */
+            const rc_jnode *pn = node(c, f[2].node);
+            uint64_t pos;
+            if (pn->type == RC_J_TRUE) {
+                col->pk = ++pk_auto;
+            } else if (pn->type == RC_J_NUMBER && rc_parse_u64(pn->s, pn->n, &pos) == RC_OK && pos >= 1 && pos <= arr->count) {
+                col->pk = (uint16_t)pos;
+                pk_explicit = true;
+            } else if (pn->type != RC_J_FALSE) {
+                return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "column \"pk\" must be true, false or the column's position in the key (1..%u)", arr->count);
+            }
+            if (pk_auto && pk_explicit)
+                return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "\"pk\": use true for every key column or positions for every key column, not both");
+            if (col->pk && (pk_seen[col->pk / 64] >> (col->pk % 64) & 1))
+                return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "two columns at key position %u", col->pk);
+            if (col->pk) pk_seen[col->pk / 64] |= 1ull << (col->pk % 64);
+        }
+        if (f[3].node) {
+            const rc_jnode *bn = node(c, f[3].node);
             if (bn->type != RC_J_TRUE && bn->type != RC_J_FALSE)
-                return rc_error_set(c->err, RC_ERR_SCHEMA, bn->off, "column \"%s\" must be true or false", f[b].name);
-            if (b == 2) col->pk = bn->type == RC_J_TRUE;
-            else col->nullable = bn->type == RC_J_TRUE;
+                return rc_error_set(c->err, RC_ERR_SCHEMA, bn->off, "column \"nullable\" must be true or false");
+            col->nullable = bn->type == RC_J_TRUE;
         }
         for (uint32_t q = 0; q < k; q++)
             if (cols[q].name.n == col->name.n && memcmp(cols[q].name.p, col->name.p, col->name.n) == 0)
                 return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f[0].node)->off, "duplicate column \"%.*s\"",
                                     (int)col->name.n, col->name.p);
+    }
+    if (pk_explicit) { /* positions must be 1..n without gaps */
+        uint32_t n = 0;
+        for (uint32_t q = 0; q < k; q++) n += cols[q].pk != 0;
+        for (uint32_t q = 0; q < k; q++)
+            if (cols[q].pk > n)
+                return rc_error_set(c->err, RC_ERR_SCHEMA, arr->off, "key positions must run from 1 to %u without gaps", n);
     }
     ev->cols = cols;
     ev->ncols = arr->count;
@@ -402,8 +434,8 @@ static rc_status decode_source(const ctx *c, uint32_t i, rc_event *ev)
 
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
-    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0}, {"scn", 0}, {"txid", 0}, {"seq", 0}, {"index", 0}, {"checkpoint", 0}};
-    rc_status st = members(c, i, "\"pos\"", f, 9);
+    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0}, {"scn", 0}, {"txid", 0}, {"seq", 0}, {"index", 0}, {"checkpoint", 0}, {"count", 0}};
+    rc_status st = members(c, i, "\"pos\"", f, 10);
     if (st != RC_OK) return st;
     rc_position *p = &ev->pos;
     rc_str *strs[] = {&p->file, NULL, &p->gtid, &p->lsn, &p->scn, &p->txid};
@@ -423,6 +455,12 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
         if ((st = take_u64(c, f[7].node, "pos \"index\"", UINT32_MAX, &v)) != RC_OK) return st;
         p->tx_index = (uint32_t)v;
         p->has_tx_index = true;
+    }
+    if (f[9].node) {
+        uint64_t v;
+        if ((st = take_u64(c, f[9].node, "pos \"count\"", UINT32_MAX, &v)) != RC_OK) return st;
+        p->tx_count = (uint32_t)v;
+        p->has_tx_count = true;
     }
     return RC_OK;
 }

@@ -126,7 +126,7 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     rc_buf_putc(b, '}');
 
     const rc_position *p = &ev->pos;
-    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index) {
+    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count) {
         key(b, "pos", &first);
         f2 = true;
         rc_buf_putc(b, '{');
@@ -139,6 +139,7 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         str_field(b, "checkpoint", p->checkpoint, &f2);
         if (p->has_seq) u64_field(b, "seq", p->seq, &f2);
         if (p->has_tx_index) u64_field(b, "index", p->tx_index, &f2);
+        if (p->has_tx_count) u64_field(b, "count", p->tx_count, &f2);
         rc_buf_putc(b, '}');
     }
     if (ev->has_ts) {
@@ -150,6 +151,11 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         rc_fmt_i64(b, ev->proc_us);
     }
     if (ev->ncols) {
+        /* "pk": true while the key columns come in column order; their positions otherwise */
+        bool in_order = true;
+        uint16_t rank = 0;
+        for (uint32_t i = 0; i < ev->ncols; i++)
+            if (ev->cols[i].pk && ev->cols[i].pk != ++rank) in_order = false;
         key(b, "columns", &first);
         rc_buf_putc(b, '[');
         for (uint32_t i = 0; i < ev->ncols; i++) {
@@ -159,7 +165,12 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
             rc_jw_str(b, c->name.p, c->name.n);
             RC_BUF_LIT(b, ",\"type\":");
             rc_jw_str(b, c->type.decl.p, c->type.decl.n);
-            if (c->pk) RC_BUF_LIT(b, ",\"pk\":true");
+            if (c->pk && in_order) {
+                RC_BUF_LIT(b, ",\"pk\":true");
+            } else if (c->pk) {
+                RC_BUF_LIT(b, ",\"pk\":");
+                rc_fmt_u64(b, c->pk);
+            }
             if (c->nullable) RC_BUF_LIT(b, ",\"nullable\":true");
             rc_buf_putc(b, '}');
         }

@@ -176,6 +176,15 @@ bool oms_has_pk(const rc_event *ev)
     return false;
 }
 
+enum { PK_MAX = 64 };
+
+/* Key columns in key order (at most PK_MAX; wider keys are cut, which no database allows). */
+static uint32_t pk_order(const rc_event *ev, uint32_t idx[PK_MAX])
+{
+    uint32_t n = rc_event_pk(ev, idx, PK_MAX);
+    return n > PK_MAX ? PK_MAX : n;
+}
+
 void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
 {
     if (!oms_has_pk(ev)) {
@@ -183,12 +192,10 @@ void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
         return;
     }
     rc_buf_putc(b, '"');
-    bool first = true;
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (!ev->cols[i].pk) continue;
-        if (!first) rc_jw_str_body(b, sep, strlen(sep));
-        first = false;
-        rc_jw_str_body(b, ev->cols[i].name.p, ev->cols[i].name.n);
+    uint32_t idx[PK_MAX], n = pk_order(ev, idx);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_jw_str_body(b, sep, strlen(sep));
+        rc_jw_str_body(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
     }
     rc_buf_putc(b, '"');
 }
@@ -196,12 +203,10 @@ void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
 /* pk values as raw text joined by sep, appended to `b` unescaped. */
 static void pk_values_raw(rc_buf *b, const rc_event *ev, const rc_value *img, const char *sep, const oms_style *st)
 {
-    bool first = true;
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (!ev->cols[i].pk) continue;
-        if (!first) rc_buf_puts(b, sep);
-        first = false;
-        oms_value(b, &ev->cols[i], &img[i], st, false);
+    uint32_t idx[PK_MAX], n = pk_order(ev, idx);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_puts(b, sep);
+        oms_value(b, &ev->cols[idx[k]], &img[idx[k]], st, false);
     }
 }
 
@@ -228,12 +233,10 @@ void oms_put_pk_array(rc_buf *b, const rc_event *ev)
         return;
     }
     rc_buf_putc(b, '[');
-    bool first = true;
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (!ev->cols[i].pk) continue;
-        if (!first) rc_buf_putc(b, ',');
-        first = false;
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+    uint32_t idx[PK_MAX], n = pk_order(ev, idx);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
     }
     rc_buf_putc(b, ']');
 }

@@ -185,6 +185,7 @@ void randev_make(randev_rng *r, rc_arena *a, rc_event *ev)
     if ((ev->pos.has_offset = chance(r, 50))) ev->pos.offset = randev_next(r);
     if ((ev->pos.has_seq = chance(r, 50))) ev->pos.seq = randev_next(r) >> below(r, 64);
     if ((ev->pos.has_tx_index = chance(r, 50))) ev->pos.tx_index = (uint32_t)randev_next(r);
+    if ((ev->pos.has_tx_count = chance(r, 30))) ev->pos.tx_count = (uint32_t)randev_next(r);
     if ((ev->has_ts = chance(r, 80))) ev->ts_us = (int64_t)randev_next(r);
     if ((ev->has_proc = chance(r, 50))) ev->proc_us = (int64_t)(randev_next(r) >> 2);
 
@@ -219,9 +220,16 @@ void randev_make(randev_rng *r, rc_arena *a, rc_event *ev)
         for (uint32_t q = 0; q < c; q++)
             if (cols[q].name.n == cols[c].name.n && !memcmp(cols[q].name.p, cols[c].name.p, cols[c].name.n))
                 cols[c].name = str_copy(a, name, strlen(name));
-        cols[c].pk = c == 0 || chance(r, 10);
+        cols[c].pk = (c == 0 || chance(r, 10)) ? 1 : 0;
         cols[c].nullable = !cols[c].pk && chance(r, 70);
     }
+    /* number the key columns; sometimes in reverse column order (PRIMARY KEY (b, a)) */
+    uint16_t npk = 0;
+    for (uint32_t c = 0; c < ncols; c++) npk += cols[c].pk != 0;
+    bool reverse = chance(r, 30);
+    uint16_t k = 0;
+    for (uint32_t c = 0; c < ncols; c++)
+        if (cols[c].pk) cols[c].pk = reverse ? (uint16_t)(npk - k++) : (uint16_t)++k;
     ev->ncols = ncols;
     ev->cols = cols;
     bool want_before = ev->op == RC_OP_DELETE || (ev->op == RC_OP_UPDATE && chance(r, 80));
