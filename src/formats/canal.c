@@ -200,14 +200,11 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
     if (ev->op != RC_OP_UPDATE) return RC_OK;
     if (!ev->before) return oms_unsupported(err, "canal", ev, "an UPDATE needs the before image to write \"old\"");
     /* old: the previous values of the changed columns only */
-    uint8_t stack[256], *changed = ev->ncols <= sizeof stack ? stack : malloc(ev->ncols);
+    const uint8_t *changed = oms_changed(ev, &e->row);
     if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    for (uint32_t i = 0; i < ev->ncols; i++)
-        changed[i] = ev->changed ? ev->changed[i] : !rc_value_equal(&ev->before[i], &ev->after[i]);
     if (m->has_old) rc_buf_putc(&m->old, ',');
     m->has_old = true;
     put_row(&m->old, ev, ev->before, changed, &e->style);
-    if (changed != stack) free(changed);
     return RC_OK;
 }
 

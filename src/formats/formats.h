@@ -9,5 +9,6 @@ extern const rc_format rc_format_default;
 extern const rc_format rc_format_defaultextendcolumntype;
 extern const rc_format rc_format_canal;
 extern const rc_format rc_format_dataworks;
+extern const rc_format rc_format_shareplex;
 
 #endif

@@ -210,6 +210,19 @@ static void pk_values_raw(rc_buf *b, const rc_event *ev, const rc_value *img, co
     }
 }
 
+void oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+                            const oms_style *st)
+{
+    if (!img || !oms_has_pk(ev)) return;
+    rc_buf_reset(scratch);
+    pk_values_raw(scratch, ev, img, sep, st);
+    if (scratch->err != RC_OK) {
+        b->err = scratch->err;
+        return;
+    }
+    rc_jw_str_body(b, scratch->data, scratch->len);
+}
+
 void oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                        const oms_style *st)
 {
@@ -217,13 +230,20 @@ void oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_
         RC_BUF_LIT(b, "null");
         return;
     }
+    rc_buf_putc(b, '"');
+    oms_put_pk_values_body(b, scratch, ev, img, sep, st);
+    rc_buf_putc(b, '"');
+}
+
+const uint8_t *oms_changed(const rc_event *ev, rc_buf *scratch)
+{
+    if (ev->changed) return ev->changed;
     rc_buf_reset(scratch);
-    pk_values_raw(scratch, ev, img, sep, st);
-    if (scratch->err != RC_OK) {
-        b->err = scratch->err;
-        return;
-    }
-    rc_jw_str(b, scratch->data, scratch->len);
+    uint8_t *flags = (uint8_t *)rc_buf_reserve(scratch, ev->ncols ? ev->ncols : 1);
+    if (!flags) return NULL;
+    for (uint32_t i = 0; i < ev->ncols; i++) flags[i] = !rc_value_equal(&ev->before[i], &ev->after[i]);
+    rc_buf_commit(scratch, ev->ncols);
+    return flags;
 }
 
 void oms_put_pk_array(rc_buf *b, const rc_event *ev)

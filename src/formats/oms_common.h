@@ -32,6 +32,14 @@ void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep);
 /* `scratch` is the caller's reusable buffer for the raw text before escaping. */
 void oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                        const oms_style *st);
+/* The same text escaped but without quotes (for a value inside a larger string); nothing when
+ * there is no pk. */
+void oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+                            const oms_style *st);
+
+/* Which columns an UPDATE changed: the event's own set, or the columns whose before and after
+ * values differ. The flags live in `scratch` until its next use. */
+const uint8_t *oms_changed(const rc_event *ev, rc_buf *scratch);
 /* pk names as a JSON array, or null. */
 void oms_put_pk_array(rc_buf *b, const rc_event *ev);
 

@@ -8,6 +8,7 @@ const rc_format *const rc_formats[] = {
     &rc_format_defaultextendcolumntype,
     &rc_format_canal,
     &rc_format_dataworks,
+    &rc_format_shareplex,
     NULL,
 };
 

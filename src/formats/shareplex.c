@@ -1,0 +1,161 @@
+/* OMS "shareplex" (FORMATS.md §6; seed 000): {data, meta, key, sql}. An UPDATE writes only
+ * the changed columns' new values in "data" and the before image in "key". Key order follows
+ * the seed (OMS writes it so consistently). See docs/formats/shareplex.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/oms_common.h"
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+
+typedef struct sp_enc {
+    oms_style style;
+    int32_t tz_offset; /* meta.time / meta.posttime zone */
+    rc_buf scratch;
+    rc_buf changed;
+} sp_enc;
+
+static const rc_option_desc sp_options[] = {
+    {"shareplex.timezone", "UTC|+HH:MM", "zone of meta.time and meta.posttime (default UTC)"},
+    {0},
+};
+
+static rc_status sp_new(const rc_options *o, void **out, rc_error *err)
+{
+    rc_status st = rc_options_check(o, "shareplex", sp_options, err);
+    if (st != RC_OK) return st;
+    sp_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    if ((st = rc_options_offset(o, "shareplex.timezone", &e->tz_offset, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    rc_buf_init(&e->scratch, 0);
+    rc_buf_init(&e->changed, 0);
+    *out = e;
+    return RC_OK;
+}
+
+static void sp_free(void *p)
+{
+    sp_enc *e = p;
+    if (!e) return;
+    rc_buf_fini(&e->scratch);
+    rc_buf_fini(&e->changed);
+    free(e);
+}
+
+static void put_cols(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
+{
+    rc_buf_putc(b, '{');
+    bool first = true;
+    for (uint32_t i = 0; img && i < ev->ncols; i++) {
+        if (only && !only[i]) continue;
+        if (!first) rc_buf_putc(b, ',');
+        first = false;
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(b, ':');
+        oms_value(b, &ev->cols[i], &img[i], st, true);
+    }
+    rc_buf_putc(b, '}');
+}
+
+/* "YYYY-MM-DDTHH:mm:ss" of a time in ms, seconds only. */
+static void put_time(rc_buf *b, int64_t ms, int32_t offset)
+{
+    rc_timestamp ts = {ms / 1000 - (ms % 1000 < 0), 0};
+    rc_buf_putc(b, '"');
+    rc_fmt_ts_local(b, &ts, offset, 'T');
+    rc_buf_putc(b, '"');
+}
+
+static void put_db_table(rc_buf *b, const rc_event *ev)
+{
+    rc_jw_str_body(b, ev->src.db.p, ev->src.db.n);
+    rc_buf_putc(b, '.');
+    rc_jw_str_body(b, ev->src.table.p, ev->src.table.n);
+}
+
+static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    sp_enc *e = p;
+    const char *op;
+    switch (ev->op) {
+    case RC_OP_INSERT:
+    case RC_OP_READ: op = "ins"; break;
+    case RC_OP_UPDATE: op = "upd"; break;
+    case RC_OP_DELETE: op = "del"; break;
+    case RC_OP_DDL:
+    case RC_OP_TRUNCATE: op = "ddl"; break;
+    default: return RC_SKIP; /* heartbeat, begin, commit: no message (FORMATS.md §15) */
+    }
+    bool ddl = op[0] == 'd' && op[1] == 'd';
+    if (ev->op == RC_OP_UPDATE && !ev->before)
+        return oms_unsupported(err, "shareplex", ev, "an UPDATE needs the before image (\"key\"), which the event lacks");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "shareplex", ev, "a DDL message needs the statement text");
+
+    RC_BUF_LIT(b, "{\"data\":");
+    if (ddl) {
+        RC_BUF_LIT(b, "{}");
+    } else if (ev->op == RC_OP_UPDATE) {
+        const uint8_t *changed = oms_changed(ev, &e->changed);
+        if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        put_cols(b, ev, ev->after, changed, &e->style);
+    } else {
+        put_cols(b, ev, oms_row(ev), NULL, &e->style);
+    }
+    RC_BUF_LIT(b, ",\"meta\":{\"posttime\":");
+    put_time(b, oms_ts_ms(ev), e->tz_offset);
+    RC_BUF_LIT(b, ",\"op\":\"");
+    rc_buf_puts(b, op);
+    RC_BUF_LIT(b, "\",\"size\":");
+    bool tx = ev->pos.has_tx_index && ev->pos.has_tx_count;
+    rc_fmt_u64(b, tx ? ev->pos.tx_count : 0);
+    RC_BUF_LIT(b, ",\"time\":");
+    put_time(b, oms_es_ms(ev), e->tz_offset);
+    RC_BUF_LIT(b, ",\"idx\":\"");
+    rc_fmt_u64(b, tx ? (uint64_t)ev->pos.tx_index + 1 : 0);
+    rc_buf_putc(b, '/');
+    rc_fmt_u64(b, tx ? ev->pos.tx_count : 0);
+    RC_BUF_LIT(b, "\",\"seq\":");
+    rc_fmt_u64(b, ev->pos.has_seq ? ev->pos.seq : 0);
+    RC_BUF_LIT(b, ",\"table\":\"");
+    put_db_table(b, ev);
+    RC_BUF_LIT(b, "\",\"rowid\":\"");
+    put_db_table(b, ev);
+    rc_buf_putc(b, '-');
+    if (!ddl) oms_put_pk_values_body(b, &e->scratch, ev, oms_row(ev), "\x01", &e->style);
+    RC_BUF_LIT(b, "\",\"trans\":");
+    oms_put_str_or_null(b, ev->pos.txid);
+    RC_BUF_LIT(b, ",\"scn\":");
+    if (ev->pos.scn.n) rc_jw_str(b, ev->pos.scn.p, ev->pos.scn.n);
+    else RC_BUF_LIT(b, "\"null\"");
+    rc_buf_putc(b, '}');
+    if (ev->op == RC_OP_UPDATE) {
+        RC_BUF_LIT(b, ",\"key\":");
+        put_cols(b, ev, ev->before, NULL, &e->style);
+    }
+    if (ddl) {
+        RC_BUF_LIT(b, ",\"sql\":{\"ddl\":");
+        if (ev->ddl.n) rc_jw_str(b, ev->ddl.p, ev->ddl.n);
+        else {
+            RC_BUF_LIT(b, "\"TRUNCATE TABLE ");
+            put_db_table(b, ev);
+            rc_buf_putc(b, '"');
+        }
+        rc_buf_putc(b, '}');
+    }
+    rc_buf_putc(b, '}');
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+const rc_format rc_format_shareplex = {
+    .name = "shareplex",
+    .summary = "OMS SharePlex JSON: data / meta / key / sql",
+    .content_type = "application/json",
+    .options = sp_options,
+    .enc_new = sp_new,
+    .enc_free = sp_free,
+    .encode_value = sp_encode,
+    .encode_key = oms_encode_key,
+};
