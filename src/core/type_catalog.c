@@ -33,7 +33,7 @@ const rc_type_info rc_type_catalog[] = {
     ROW("integer", M, LONG, INT, INTEGER, 4, 4, 3, "int", "INT", "INT", "int32"),
     ROW("integer unsigned", M, LONG, INT, INTEGER, 4, 4, 3, "int", "INT", "INT", "int64"),
     ROW("bigint", M, LONG, INT, INTEGER, -5, -5, 8, "int64", "INT64", "INT64", "int64"),
-    ROW("bigint unsigned", M, BIGDECIMAL, UINT, INTEGER, -5, -5, 8, "bigint", "BIGINT", "BIGINT", "int64"),
+    ROW("bigint unsigned", M, BIGDECIMAL, UINT, INTEGER, -5, -5, 8, "bigint", "BIGINT", "BIGINT", "string"),
     ROW("year", M, LONG, INT, DATETIME, 91, 91, 13, "year", "YEAR", "YEAR", "int32"),
     ROW("bool", M, LONG, BOOL, INTEGER, 16, -6, 1, "tinyint", "BOOLEAN", "BOOLEAN", "boolean"),
     ROW("boolean", M, LONG, BOOL, INTEGER, 16, -6, 1, "tinyint", "BOOLEAN", "BOOLEAN", "boolean"),

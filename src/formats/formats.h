@@ -10,5 +10,8 @@ extern const rc_format rc_format_defaultextendcolumntype;
 extern const rc_format rc_format_canal;
 extern const rc_format rc_format_dataworks;
 extern const rc_format rc_format_shareplex;
+extern const rc_format rc_format_debezium;
+extern const rc_format rc_format_debeziumflatten;
+extern const rc_format rc_format_debeziumsmt;
 
 #endif

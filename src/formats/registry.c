@@ -9,6 +9,9 @@ const rc_format *const rc_formats[] = {
     &rc_format_canal,
     &rc_format_dataworks,
     &rc_format_shareplex,
+    &rc_format_debezium,
+    &rc_format_debeziumflatten,
+    &rc_format_debeziumsmt,
     NULL,
 };
 

@@ -1,0 +1,346 @@
+/* OMS "debezium", "debeziumflatten" and "debeziumsmt" (FORMATS.md §7; seed 000).
+ *
+ * debezium: {"payload": {...}} or, with debezium.schemas=true, {"schema": ..., "payload": ...}
+ * where the Kafka Connect schema is generated from the column types and cached per table.
+ * debeziumflatten: the payload object alone. debeziumsmt: the row image plus "__deleted".
+ * Values follow the OMS debezium mapping: DATE as epoch days, TIME as µs, DATETIME as ms,
+ * TIMESTAMP as ISO UTC, DECIMAL as a string, binary as upper-case hex, BIGINT UNSIGNED as a
+ * string. See docs/formats/debezium.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/oms_common.h"
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+
+enum { DBZ_ENVELOPE, DBZ_FLATTEN, DBZ_SMT };
+enum { SCHEMA_SLOTS = 256 };
+
+typedef struct schema_slot {
+    uint64_t hash;
+    char *sig;   /* the signature the schema was built from */
+    size_t sig_n;
+    char *text;  /* rendered "schema" value */
+    size_t text_n;
+} schema_slot;
+
+typedef struct dbz_enc {
+    int kind;
+    bool schemas;
+    rc_buf sig;     /* signature of the current event's table */
+    rc_buf scratch;
+    schema_slot slots[SCHEMA_SLOTS];
+} dbz_enc;
+
+static const rc_option_desc dbz_options[] = {
+    {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
+    {0},
+};
+static const rc_option_desc none_options[] = {{0}};
+
+static rc_status new_kind(const rc_options *o, void **out, rc_error *err, int kind)
+{
+    static const char *const prefix[] = {"debezium", "debeziumflatten", "debeziumsmt"};
+    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? dbz_options : none_options, err);
+    if (st != RC_OK) return st;
+    dbz_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    e->kind = kind;
+    if (kind == DBZ_ENVELOPE && (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    rc_buf_init(&e->sig, 0);
+    rc_buf_init(&e->scratch, 0);
+    *out = e;
+    return RC_OK;
+}
+
+static rc_status dbz_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_ENVELOPE); }
+static rc_status flatten_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_FLATTEN); }
+static rc_status smt_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_SMT); }
+
+static void dbz_free(void *p)
+{
+    dbz_enc *e = p;
+    if (!e) return;
+    for (int i = 0; i < SCHEMA_SLOTS; i++) free(e->slots[i].sig), free(e->slots[i].text);
+    rc_buf_fini(&e->sig);
+    rc_buf_fini(&e->scratch);
+    free(e);
+}
+
+/* BIT(n) as its declared width in bytes, big-endian. */
+static size_t bit_bytes(const rc_column *col, uint64_t u, unsigned char out[8])
+{
+    int w = col->type.p1 > 0 ? col->type.p1 : 1;
+    size_t nb = (size_t)(w + 7) / 8;
+    if (nb > 8) nb = 8;
+    for (size_t i = 0; i < nb; i++) out[nb - 1 - i] = (unsigned char)(u >> (8 * i));
+    return nb;
+}
+
+static void quoted_float(rc_buf *b, const rc_value *v)
+{
+    double d = v->kind == RC_V_FLOAT32 ? (double)v->f32 : v->f64;
+    bool q = rc_f64_special(d);
+    if (q) rc_buf_putc(b, '"');
+    if (v->kind == RC_V_FLOAT32) rc_fmt_f32_java(b, v->f32);
+    else rc_fmt_f64_java(b, v->f64);
+    if (q) rc_buf_putc(b, '"');
+}
+
+/* One value in the OMS debezium mapping (FORMATS.md §7). */
+static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
+{
+    switch (v->kind) {
+    case RC_V_NULL: RC_BUF_LIT(b, "null"); return;
+    case RC_V_BOOL: rc_buf_puts(b, v->b ? "true" : "false"); return;
+    case RC_V_INT: rc_fmt_i64(b, v->i); return;
+    case RC_V_UINT: /* BIGINT UNSIGNED: a string with the full value */
+        rc_buf_putc(b, '"');
+        rc_fmt_u64(b, v->u);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_DECIMAL:
+        rc_buf_putc(b, '"');
+        rc_fmt_dec_plain(b, &v->dec);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: quoted_float(b, v); return;
+    case RC_V_BYTES:
+        rc_buf_putc(b, '"');
+        rc_fmt_hex(b, (const unsigned char *)v->s.p, v->s.n, true);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_BITS: {
+        unsigned char by[8];
+        size_t nb = bit_bytes(col, v->u, by);
+        rc_buf_putc(b, '"');
+        rc_fmt_hex(b, by, nb, true);
+        rc_buf_putc(b, '"');
+        return;
+    }
+    case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return;
+    case RC_V_TIME: rc_fmt_i64(b, rc_time_micros(&v->time)); return;
+    case RC_V_DATETIME: rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt)); return;
+    case RC_V_TIMESTAMP:
+        rc_buf_putc(b, '"');
+        rc_fmt_ts_iso(b, &v->ts);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_INVALID:
+        /* a zero date or time: null where the column allows it, else the epoch, as
+         * Debezium does; text columns keep the text */
+        if (col->type.info->vclass >= RC_VC_DATE) {
+            if (col->nullable) RC_BUF_LIT(b, "null");
+            else if (col->type.info->vclass == RC_VC_TIMESTAMP) RC_BUF_LIT(b, "\"1970-01-01T00:00:00Z\"");
+            else rc_buf_putc(b, '0');
+            return;
+        }
+        rc_jw_str(b, v->s.p, v->s.n);
+        return;
+    default: rc_jw_str(b, v->s.p, v->s.n); return;
+    }
+}
+
+static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img)
+{
+    rc_buf_putc(b, '{');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(b, ':');
+        dbz_value(b, &ev->cols[i], &img[i]);
+    }
+}
+
+/* "<offset>@<file or checkpoint>" */
+static void put_pos(rc_buf *b, const rc_event *ev)
+{
+    rc_buf_putc(b, '"');
+    if (ev->pos.has_offset) rc_fmt_u64(b, ev->pos.offset);
+    rc_buf_putc(b, '@');
+    rc_str where = ev->pos.file.n ? ev->pos.file : ev->pos.checkpoint;
+    rc_jw_str_body(b, where.p, where.n);
+    rc_buf_putc(b, '"');
+}
+
+static void put_payload(rc_buf *b, const rc_event *ev, const char *op)
+{
+    RC_BUF_LIT(b, "{\"op\":\"");
+    rc_buf_puts(b, op);
+    rc_buf_putc(b, '"');
+    if (ev->before && (ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE)) {
+        RC_BUF_LIT(b, ",\"before\":");
+        put_image(b, ev, ev->before);
+        rc_buf_putc(b, '}');
+    }
+    RC_BUF_LIT(b, ",\"source\":{\"connector\":\"");
+    rc_buf_puts(b, oms_dbtype(ev->src.kind, false));
+    RC_BUF_LIT(b, "\",\"pos\":");
+    put_pos(b, ev);
+    RC_BUF_LIT(b, ",\"name\":\"OMS\",\"version\":\"\",\"ts_ms\":");
+    rc_fmt_i64(b, oms_es_ms(ev));
+    RC_BUF_LIT(b, ",\"db\":");
+    oms_put_str_or_null(b, ev->src.db);
+    RC_BUF_LIT(b, ",\"table\":");
+    oms_put_str_or_null(b, ev->src.table);
+    rc_buf_putc(b, '}');
+    if (ev->after && ev->op != RC_OP_DELETE && ev->op != RC_OP_HEARTBEAT) {
+        RC_BUF_LIT(b, ",\"after\":");
+        put_image(b, ev, ev->after);
+        rc_buf_putc(b, '}');
+    }
+    RC_BUF_LIT(b, ",\"ts_ms\":");
+    rc_fmt_i64(b, oms_ts_ms(ev));
+    rc_buf_putc(b, '}');
+}
+
+/* ---- schemas ---- */
+
+static void field_schema(rc_buf *b, const char *name, size_t n, bool optional, const char *type)
+{
+    RC_BUF_LIT(b, "{\"field\":");
+    rc_jw_str(b, name, n);
+    RC_BUF_LIT(b, ",\"optional\":");
+    rc_buf_puts(b, optional ? "true" : "false");
+    RC_BUF_LIT(b, ",\"type\":\"");
+    rc_buf_puts(b, type);
+    RC_BUF_LIT(b, "\"}");
+}
+
+static void image_schema(rc_buf *b, const char *which, const rc_event *ev)
+{
+    RC_BUF_LIT(b, "{\"field\":\"");
+    rc_buf_puts(b, which);
+    RC_BUF_LIT(b, "\",\"optional\":false,\"type\":\"struct\",\"fields\":[");
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        field_schema(b, ev->cols[i].name.p, ev->cols[i].name.n, ev->cols[i].nullable, ev->cols[i].type.info->connect);
+    }
+    RC_BUF_LIT(b, "]}");
+}
+
+static void build_schema(rc_buf *b, const rc_event *ev)
+{
+    static const char *const src[][2] = {{"version", "string"}, {"connector", "string"}, {"name", "string"}, {"ts_ms", "int64"},
+                                        {"db", "string"},      {"table", "string"},     {"server_id", "int64"}, {"pos", "string"}};
+    RC_BUF_LIT(b, "{\"optional\":false,\"type\":\"STRUCT\",\"fields\":[");
+    image_schema(b, "before", ev);
+    rc_buf_putc(b, ',');
+    image_schema(b, "after", ev);
+    RC_BUF_LIT(b, ",{\"field\":\"source\",\"optional\":false,\"type\":\"struct\",\"fields\":[");
+    for (size_t i = 0; i < sizeof src / sizeof *src; i++) {
+        if (i) rc_buf_putc(b, ',');
+        field_schema(b, src[i][0], strlen(src[i][0]), false, src[i][1]);
+    }
+    RC_BUF_LIT(b, "]},{\"field\":\"op\",\"optional\":false,\"type\":\"string\"},{\"field\":\"ts_ms\",\"optional\":false,\"type\":\"int64\"}]}");
+}
+
+/* The table's schema text, built once per distinct (columns, types, nullability). */
+static rc_status schema_for(dbz_enc *e, const rc_event *ev, const char **text, size_t *n, rc_error *err)
+{
+    rc_buf *s = &e->sig;
+    rc_buf_reset(s);
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        rc_buf_put(s, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(s, '\0');
+        rc_buf_puts(s, ev->cols[i].type.info->connect);
+        rc_buf_putc(s, ev->cols[i].nullable ? '?' : '!');
+    }
+    if (s->err != RC_OK) return rc_error_set(err, s->err, RC_NO_OFFSET, "out of memory");
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < s->len; i++) h = (h ^ (unsigned char)s->data[i]) * 1099511628211ull;
+    schema_slot *sl = &e->slots[h % SCHEMA_SLOTS];
+    if (!(sl->text && sl->hash == h && sl->sig_n == s->len && !memcmp(sl->sig, s->data, s->len))) {
+        rc_buf_reset(&e->scratch);
+        build_schema(&e->scratch, ev);
+        char *sig = malloc(s->len + 1), *txt = malloc(e->scratch.len + 1);
+        if (!sig || !txt || e->scratch.err != RC_OK) {
+            free(sig), free(txt);
+            return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        }
+        memcpy(sig, s->data, s->len);
+        memcpy(txt, e->scratch.data, e->scratch.len);
+        free(sl->sig), free(sl->text);
+        *sl = (schema_slot){h, sig, s->len, txt, e->scratch.len};
+    }
+    *text = sl->text;
+    *n = sl->text_n;
+    return RC_OK;
+}
+
+static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    dbz_enc *e = p;
+    const char *op;
+    switch (ev->op) {
+    case RC_OP_INSERT:
+    case RC_OP_READ: op = "c"; break;
+    case RC_OP_UPDATE: op = "u"; break;
+    case RC_OP_DELETE: op = "d"; break;
+    case RC_OP_HEARTBEAT: op = "HEARTBEAT"; break;
+    default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (FORMATS.md §15) */
+    }
+    if (ev->op == RC_OP_UPDATE && !ev->before && e->kind != DBZ_SMT)
+        return oms_unsupported(err, "debezium", ev, "an UPDATE needs the before image, which the event lacks");
+    if (e->kind == DBZ_SMT) {
+        if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
+        put_image(b, ev, oms_row(ev));
+        RC_BUF_LIT(b, ",\"__deleted\":\"");
+        rc_buf_puts(b, ev->op == RC_OP_DELETE ? "true" : "false");
+        RC_BUF_LIT(b, "\"}");
+    } else if (e->kind == DBZ_FLATTEN) {
+        put_payload(b, ev, op);
+    } else {
+        rc_buf_putc(b, '{');
+        if (e->schemas && ev->ncols) {
+            const char *text = NULL;
+            size_t n = 0;
+            rc_status st = schema_for(e, ev, &text, &n, err);
+            if (st != RC_OK) return st;
+            RC_BUF_LIT(b, "\"schema\":");
+            rc_buf_put(b, text, n);
+            rc_buf_putc(b, ',');
+        }
+        RC_BUF_LIT(b, "\"payload\":");
+        put_payload(b, ev, op);
+        rc_buf_putc(b, '}');
+    }
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+const rc_format rc_format_debezium = {
+    .name = "debezium",
+    .summary = "Debezium envelope as OMS writes it: payload, or schema + payload with debezium.schemas=true",
+    .content_type = "application/json",
+    .options = dbz_options,
+    .enc_new = dbz_new,
+    .enc_free = dbz_free,
+    .encode_value = dbz_encode,
+    .encode_key = oms_encode_key,
+};
+
+const rc_format rc_format_debeziumflatten = {
+    .name = "debeziumflatten",
+    .summary = "OMS debezium payload object without wrapper or schema",
+    .content_type = "application/json",
+    .options = none_options,
+    .enc_new = flatten_new,
+    .enc_free = dbz_free,
+    .encode_value = dbz_encode,
+    .encode_key = oms_encode_key,
+};
+
+const rc_format rc_format_debeziumsmt = {
+    .name = "debeziumsmt",
+    .summary = "OMS debezium with ExtractNewRecordState: the row plus \"__deleted\"",
+    .content_type = "application/json",
+    .options = none_options,
+    .enc_new = smt_new,
+    .enc_free = dbz_free,
+    .encode_value = dbz_encode,
+    .encode_key = oms_encode_key,
+};
