@@ -20,7 +20,7 @@ rc_install() {
 }
 
 BUILD_PKGS=(build-essential cmake)
-TEST_PKGS=(libcmocka-dev libjansson-dev clang libclang-rt-14-dev valgrind)
+TEST_PKGS=(libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind)
 
 # rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.
 rc_build() {

@@ -46,6 +46,7 @@ typedef struct rc_format {
     const char *name;
     const char *summary;
     const char *content_type;
+    bool binary; /* messages are bytes, not text lines: no newline between them on stdout */
     const rc_option_desc *options; /* terminated by {NULL} */
 
     /* Encoder side (NULL when the format cannot encode). */

@@ -115,7 +115,7 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
         }
         if (st == RC_PENDING) continue; /* held for a grouped message; written later */
         if (st != RC_OK) return st;
-        rc_buf_putc(&c->msg, '\n');
+        if (!c->to->binary) rc_buf_putc(&c->msg, '\n');
         if (c->msg.err != RC_OK) return rc_error_set(err, c->msg.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(c->msg.err));
         c->written++;
     }
@@ -306,7 +306,7 @@ int cli_convert(int argc, char **argv)
         rc_buf_reset(&c.msg);
         rc_status st = c.to->flush(c.enc, &c.msg, &err);
         if (st == RC_OK) {
-            rc_buf_putc(&c.msg, '\n');
+            if (!c.to->binary) rc_buf_putc(&c.msg, '\n');
             if (fwrite(c.msg.data, 1, c.msg.len, stdout) != c.msg.len) rc = EXIT_IO;
             c.written++;
             c.bytes += c.msg.len;

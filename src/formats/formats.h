@@ -13,5 +13,7 @@ extern const rc_format rc_format_shareplex;
 extern const rc_format rc_format_debezium;
 extern const rc_format rc_format_debeziumflatten;
 extern const rc_format rc_format_debeziumsmt;
+extern const rc_format rc_format_avro;
+extern const rc_format rc_format_avro_json;
 
 #endif

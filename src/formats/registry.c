@@ -12,6 +12,8 @@ const rc_format *const rc_formats[] = {
     &rc_format_debezium,
     &rc_format_debeziumflatten,
     &rc_format_debeziumsmt,
+    &rc_format_avro,
+    &rc_format_avro_json,
     NULL,
 };
 

@@ -1,0 +1,222 @@
+/* OMS "avro": Avro binary of the DTS Record (FORMATS.md §8). One record per message, framed
+ * as raw Avro (Kafka), length-prefixed (4-byte big-endian length), or an Avro object container
+ * file (default, for files and stdout: avrocat reads it). See docs/formats/avro.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/avro_bin.h"
+#include "formats/dts_common.h"
+#include "formats/dts_schema.h"
+#include "formats/oms_common.h"
+
+enum { FRAME_CONTAINER, FRAME_RAW, FRAME_LENGTH };
+
+typedef struct avro_enc {
+    int framing;
+    bool full; /* the layout with bornTimestamp */
+    bool header_done;
+    uint64_t seq;
+    rc_buf rec, scratch, pos, text;
+} avro_enc;
+
+/* A fixed sync marker keeps the output reproducible (golden tests compare bytes). */
+static const uint8_t sync_marker[16] = {'r', 'o', 'w', 'c', 'a', 's', 't', '-', 'd', 't', 's', '-', 's', 'y', 'n', 'c'};
+
+static const rc_option_desc avro_options[] = {
+    {"avro.framing", "container|raw|length-prefixed", "container: an Avro object container file (default); raw: bare Avro binary per message (Kafka); length-prefixed: each record after its 4-byte big-endian length"},
+    {"avro.schema", "seed|full", "seed: the field list of seed 000 (default); full: with the trailing bornTimestamp of the DTS demo schema"},
+    {0},
+};
+
+static rc_status avro_new(const rc_options *o, void **out, rc_error *err)
+{
+    rc_status st = rc_options_check(o, "avro", avro_options, err);
+    if (st != RC_OK) return st;
+    avro_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    int layout = 0;
+    if ((st = rc_options_choice(o, "avro.framing", "container|raw|length-prefixed", &e->framing, err)) != RC_OK ||
+        (st = rc_options_choice(o, "avro.schema", "seed|full", &layout, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    e->full = layout == 1;
+    rc_buf_init(&e->rec, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->pos, 0), rc_buf_init(&e->text, 0);
+    *out = e;
+    return RC_OK;
+}
+
+static void avro_free(void *p)
+{
+    avro_enc *e = p;
+    if (!e) return;
+    rc_buf_fini(&e->rec), rc_buf_fini(&e->scratch), rc_buf_fini(&e->pos), rc_buf_fini(&e->text);
+    free(e);
+}
+
+static void put_opt_int(rc_buf *b, const dts_val *v, int field)
+{
+    if (v->dt_has & (1u << field)) {
+        avro_long(b, 1);
+        avro_long(b, v->dt[field]);
+    } else {
+        avro_long(b, 0);
+    }
+}
+
+static void put_item(rc_buf *b, const dts_val *v)
+{
+    avro_long(b, v->br);
+    switch (v->br) {
+    case DTS_NULL:
+    case DTS_EMPTY_OBJECT: return;
+    case DTS_INTEGER:
+        avro_long(b, v->precision);
+        avro_string(b, v->text.p, v->text.n);
+        return;
+    case DTS_CHARACTER:
+        avro_string(b, v->type.p, v->type.n);
+        avro_string(b, v->text.p, v->text.n);
+        return;
+    case DTS_DECIMAL:
+        avro_string(b, v->text.p, v->text.n);
+        avro_long(b, v->precision);
+        avro_long(b, v->scale);
+        return;
+    case DTS_FLOAT:
+        avro_double(b, v->f);
+        avro_long(b, v->precision);
+        avro_long(b, v->scale);
+        return;
+    case DTS_TIMESTAMP:
+        avro_long(b, v->ts_sec);
+        avro_long(b, v->ts_micros);
+        return;
+    case DTS_DATETIME:
+    case DTS_TSTZ:
+        for (int f = 0; f < DTS_DT_N; f++) put_opt_int(b, v, f);
+        if (v->br == DTS_TSTZ) avro_string(b, v->type.p, v->type.n);
+        return;
+    default: /* geometry and objects: {type, value} */
+        avro_string(b, v->type.p, v->type.n);
+        avro_string(b, v->text.p, v->text.n);
+        return;
+    }
+}
+
+static void put_images(avro_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img)
+{
+    if (!img) {
+        avro_long(b, 0);
+        return;
+    }
+    avro_long(b, 2);
+    avro_long(b, ev->ncols);
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        dts_val v;
+        dts_value(&ev->cols[i], &img[i], &e->scratch, &v);
+        put_item(b, &v);
+    }
+    if (ev->ncols) avro_long(b, 0);
+}
+
+static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    dts_record r;
+    dts_record_of(ev, e->seq++, &e->pos, &r);
+    if (r.op < 0) return RC_SKIP;
+    bool ddl = r.op == DTS_OP_DDL, row = ev->ncols > 0 && !ddl;
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "avro", ev, "a DDL record needs the statement text");
+    avro_long(b, 1); /* version */
+    avro_long(b, r.id);
+    avro_long(b, r.source_ts);
+    avro_string(b, r.position.p, r.position.n);
+    avro_string(b, r.position.p, r.position.n);
+    avro_string(b, ev->pos.txid.p, ev->pos.txid.n);
+    avro_long(b, r.source_type);
+    avro_string(b, r.source_version_s.p, r.source_version_s.n);
+    avro_long(b, r.op);
+    rc_buf_reset(&e->text);
+    dts_object_name(&e->text, ev);
+    avro_long(b, 1);
+    avro_string(b, e->text.data ? e->text.data : "", e->text.len);
+    avro_long(b, 1); /* processTimestamps: [ms] */
+    avro_long(b, 1);
+    avro_long(b, r.process_ms);
+    avro_long(b, 0);
+    if (row && oms_has_pk(ev)) { /* tags */
+        rc_buf_reset(&e->text);
+        dts_pk_info(&e->text, ev);
+        avro_long(b, 1);
+        avro_string(b, "pk_uk_info", 10);
+        avro_string(b, e->text.data, e->text.len);
+    }
+    avro_long(b, 0);
+    if (row) { /* fields */
+        avro_long(b, 2);
+        avro_long(b, ev->ncols);
+        for (uint32_t i = 0; i < ev->ncols; i++) {
+            avro_string(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            avro_long(b, ev->cols[i].type.info->mysql_code);
+        }
+        avro_long(b, 0);
+    } else {
+        avro_long(b, 0);
+    }
+    put_images(e, b, ev, ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL);
+    if (ddl) {
+        avro_long(b, 1); /* afterImages: the statement */
+        if (ev->ddl.n) avro_string(b, ev->ddl.p, ev->ddl.n);
+        else {
+            rc_buf_reset(&e->text);
+            RC_BUF_LIT(&e->text, "TRUNCATE TABLE ");
+            dts_object_name(&e->text, ev);
+            avro_string(b, e->text.data, e->text.len);
+        }
+    } else {
+        put_images(e, b, ev, ev->op == RC_OP_DELETE ? NULL : ev->after);
+    }
+    if (e->full) avro_long(b, ev->has_ts ? ev->ts_us / 1000 : 0); /* bornTimestamp: change time, ms */
+    return RC_OK;
+}
+
+static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    avro_enc *e = p;
+    if (ev->op == RC_OP_UPDATE && !ev->before)
+        return oms_unsupported(err, "avro", ev, "an UPDATE needs the before image (beforeImages), which the event lacks");
+    rc_buf_reset(&e->rec);
+    rc_status st = build_record(e, ev, &e->rec, err);
+    if (st != RC_OK) return st;
+    if (e->rec.err != RC_OK) return rc_error_set(err, e->rec.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(e->rec.err));
+    switch (e->framing) {
+    case FRAME_RAW: rc_buf_put(b, e->rec.data, e->rec.len); break;
+    case FRAME_LENGTH: {
+        char len[4] = {(char)(e->rec.len >> 24), (char)(e->rec.len >> 16), (char)(e->rec.len >> 8), (char)e->rec.len};
+        rc_buf_put(b, len, 4);
+        rc_buf_put(b, e->rec.data, e->rec.len);
+        break;
+    }
+    default:
+        if (!e->header_done) {
+            const char *schema = e->full ? dts_schema_full : dts_schema_seed;
+            avro_container_header(b, schema, strlen(schema), sync_marker);
+            e->header_done = true;
+        }
+        avro_container_block(b, e->rec.data, e->rec.len, 1, sync_marker);
+        break;
+    }
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+const rc_format rc_format_avro = {
+    .name = "avro",
+    .summary = "DTS Avro Record (binary), as OMS writes it: container file, raw or length-prefixed",
+    .content_type = "avro/binary",
+    .binary = true,
+    .options = avro_options,
+    .enc_new = avro_new,
+    .enc_free = avro_free,
+    .encode_value = avro_encode,
+    .encode_key = oms_encode_key,
+};

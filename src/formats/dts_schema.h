@@ -1,0 +1,8 @@
+/* The DTS Avro Record schema texts (see dts_schema.c). */
+#ifndef RC_FORMATS_DTS_SCHEMA_H
+#define RC_FORMATS_DTS_SCHEMA_H
+
+extern const char dts_schema_seed[];
+extern const char dts_schema_full[];
+
+#endif

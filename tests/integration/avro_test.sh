@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Avro checks with independent decoders: every record rowcast writes is decoded by avro-c
+# (libavro) with the DTS schema files of ../shared and must equal rowcast's own avro-json view
+# of the same events (which the golden tests check against the seed); a container file
+# written by rowcast is read by avrocat (avro-bin) and must print the reviewed expected text.
+# usage: avro_test.sh ROWCAST AVRO_CHECK JSON_SAME   (from the repository root)
+set -u
+RC=$1 CHECK=$2 SAME=$3
+SCHEMAS=../shared/testdata/peers/derived
+[ -f "$SCHEMAS/dts-Record.seed-layout.avsc" ] || { echo "FAIL: $SCHEMAS not found (the shared/ folder beside the repository)" >&2; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+inputs=(examples/shop.ndjson tests/golden/avro-json/*.in)
+for in in "${inputs[@]}"; do
+    for layout in seed full; do
+        schema=$SCHEMAS/dts-Record.seed-layout.avsc
+        [ $layout = full ] && schema=$SCHEMAS/dts-Record.full.avsc
+        "$RC" convert -q --to avro -o avro.framing=length-prefixed -o avro.schema=$layout "$in" >"$T/rec.bin" || { bad "$in: convert"; continue; }
+        if ! "$CHECK" "$schema" "$T/rec.bin" >"$T/decoded.json" 2>"$T/err"; then bad "$in ($layout): avro-c: $(cat "$T/err")"; continue; fi
+        "$RC" convert -q --to avro-json "$in" | { printf '['; paste -sd, -; printf ']'; } >"$T/view.json"
+        if "$SAME" "$T/decoded.json" "$T/view.json"; then ok; else bad "$in ($layout): avro-c decodes other values than rowcast's avro-json view"; fi
+    done
+done
+# the container file: avrocat reads it
+"$RC" convert -q --to avro examples/shop.ndjson >"$T/shop.avro"
+if avrocat "$T/shop.avro" >"$T/avrocat.txt" 2>"$T/err"; then
+    if cmp -s "$T/avrocat.txt" tests/golden/avro/shop.avrocat; then ok; else bad "avrocat output differs from tests/golden/avro/shop.avrocat"; diff tests/golden/avro/shop.avrocat "$T/avrocat.txt" | head -5 >&2; fi
+else
+    bad "avrocat cannot read rowcast's container file: $(cat "$T/err")"
+fi
+"$RC" convert -q --to avro -o avro.schema=full examples/shop.ndjson >"$T/full.avro"
+[ "$(avrocat "$T/full.avro" | grep -c bornTimestamp)" = "$(wc -l <"$T/avrocat.txt")" ] && ok || bad "full layout: avrocat"
+echo "avro: $pass passed, $fail failed"
+[ "$fail" = 0 ]
