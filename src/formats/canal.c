@@ -183,8 +183,7 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
     rc_buf_puts(&m->type, type);
     rc_buf_putc(&m->type, '"');
     if (ddl) {
-        if (ev->ddl.n) rc_jw_str(&m->sql, ev->ddl.p, ev->ddl.n);
-        else RC_BUF_LIT(&m->sql, "\"\"");
+        oms_put_ddl_text(&m->sql, ev);
         return;
     }
     RC_BUF_LIT(&m->sql, "\"\"");

@@ -164,8 +164,7 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     RC_BUF_LIT(b, "},\"ddl\":");
     if (ddl) {
         RC_BUF_LIT(b, "{\"text\":");
-        if (ev->ddl.n) rc_jw_str(b, ev->ddl.p, ev->ddl.n);
-        else RC_BUF_LIT(b, "\"TRUNCATE\"");
+        oms_put_ddl_text(b, ev);
         rc_buf_putc(b, '}');
     } else {
         RC_BUF_LIT(b, "null");

@@ -284,7 +284,8 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (FORMATS.md §15) */
     }
     if (ev->op == RC_OP_UPDATE && !ev->before && e->kind != DBZ_SMT)
-        return oms_unsupported(err, "debezium", ev, "an UPDATE needs the before image, which the event lacks");
+        return oms_unsupported(err, e->kind == DBZ_FLATTEN ? "debeziumflatten" : "debezium", ev,
+                               "an UPDATE needs the before image, which the event lacks");
     if (e->kind == DBZ_SMT) {
         if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
         put_image(b, ev, oms_row(ev));

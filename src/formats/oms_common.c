@@ -149,6 +149,19 @@ const char *oms_dbtype(rc_dbkind k, bool lower)
     return lower ? low[k] : upper[k];
 }
 
+void oms_put_ddl_text(rc_buf *b, const rc_event *ev)
+{
+    if (ev->ddl.n) {
+        rc_jw_str(b, ev->ddl.p, ev->ddl.n);
+        return;
+    }
+    RC_BUF_LIT(b, "\"TRUNCATE TABLE ");
+    rc_jw_str_body(b, ev->src.db.p, ev->src.db.n);
+    if (ev->src.db.n) rc_buf_putc(b, '.');
+    rc_jw_str_body(b, ev->src.table.p, ev->src.table.n);
+    rc_buf_putc(b, '"');
+}
+
 void oms_put_str_or_null(rc_buf *b, rc_str s)
 {
     if (s.n) rc_jw_str(b, s.p, s.n);

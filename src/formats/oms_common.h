@@ -67,6 +67,10 @@ static inline void oms_key(rc_buf *b, const char *k, bool *first)
     RC_BUF_LIT(b, "\":");
 }
 
+/* The DDL statement as a JSON string; a truncate without text gets the statement it stands
+ * for, "TRUNCATE TABLE db.table". */
+void oms_put_ddl_text(rc_buf *b, const rc_event *ev);
+
 /* A JSON string from an rc_str, or null when empty. */
 void oms_put_str_or_null(rc_buf *b, rc_str s);
 

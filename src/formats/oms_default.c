@@ -83,15 +83,7 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const 
 static void put_ddl_image(rc_buf *b, const rc_event *ev, const dflt_enc *e)
 {
     RC_BUF_LIT(b, "{\"ddl\":");
-    if (ev->ddl.n) {
-        rc_jw_str(b, ev->ddl.p, ev->ddl.n);
-    } else { /* a truncate without statement text: write the statement it stands for */
-        RC_BUF_LIT(b, "\"TRUNCATE TABLE ");
-        rc_jw_str_body(b, ev->src.db.p, ev->src.db.n);
-        rc_buf_putc(b, '.');
-        rc_jw_str_body(b, ev->src.table.p, ev->src.table.n);
-        rc_buf_putc(b, '"');
-    }
+    oms_put_ddl_text(b, ev);
     if (e->light_type) RC_BUF_LIT(b, ",\"__light_type\":{\"ddl\":{\"schemaType\":\"VAR_STRING\"}}");
     rc_buf_putc(b, '}');
 }

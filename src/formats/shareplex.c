@@ -136,12 +136,7 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     }
     if (ddl) {
         RC_BUF_LIT(b, ",\"sql\":{\"ddl\":");
-        if (ev->ddl.n) rc_jw_str(b, ev->ddl.p, ev->ddl.n);
-        else {
-            RC_BUF_LIT(b, "\"TRUNCATE TABLE ");
-            put_db_table(b, ev);
-            rc_buf_putc(b, '"');
-        }
+        oms_put_ddl_text(b, ev);
         rc_buf_putc(b, '}');
     }
     rc_buf_putc(b, '}');

@@ -57,6 +57,14 @@ expect_eq dead-letter-output $D/bad-input.expected-out "$T/out"
 sed -n '2p;4,8p' "$BAD" >"$T/want"
 expect_eq dead-letter-file "$T/want" "$T/dead"
 
+# --- events an encoder cannot write (an UPDATE without before image): the documented error
+# per format, the rest of the stream converted; a truncate without text gets its statement
+for f in $("$RC" formats | awk 'NR > 1 && $1 != "avro" {print $1}'); do
+    echo "== $f"
+    "$RC" convert -q --on-error=skip --to "$f" $D/encoder-bad.ndjson 2>&1
+done >"$T/enc"
+expect_eq encoder-errors $D/encoder-bad.expected "$T/enc"
+
 # --- usage errors: status 1 and a message
 for args in "--from nosuch" "--to nosuch" "--on-error=later" "-o native.x=1" "-o canal.values=string" "--bogus" "-o novalue"; do
     # shellcheck disable=SC2086
