@@ -119,3 +119,185 @@ char *jansson_encode(const rc_event *ev, size_t *len)
     *len = s ? strlen(s) : 0;
     return s;
 }
+
+/* ---- peers for canal (Canal flavour: all strings) and debezium (OMS, payload only) ---- */
+
+static json_t *str_of(const char *s, int n) { return json_stringn(s, (size_t)n); }
+
+static int fmt_double_java(char *buf, size_t cap, double d)
+{
+    /* the workload's doubles are short binary fractions: %.17g prints their exact digits */
+    int n = snprintf(buf, cap, "%.17g", d);
+    if (!strchr(buf, '.') && !strchr(buf, 'e')) n += snprintf(buf + n, cap - (size_t)n, ".0");
+    return n;
+}
+
+static int fmt_datetime(char *buf, size_t cap, const rc_datetime *dt, char sep)
+{
+    int n = snprintf(buf, cap, "%04d-%02u-%02u%c%02u:%02u:%02u", dt->year, dt->month, dt->day, sep, dt->hour, dt->minute, dt->second);
+    return n + frac(buf + n, dt->nanos);
+}
+
+static int fmt_ts(char *buf, size_t cap, const rc_timestamp *ts, char sep, bool z)
+{
+    time_t t = (time_t)ts->sec;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char f[8] = "%F %T";
+    f[2] = sep;
+    int n = (int)strftime(buf, cap, f, &tm);
+    n += frac(buf + n, ts->nanos);
+    if (z) buf[n++] = 'Z', buf[n] = '\0';
+    return n;
+}
+
+static int fmt_decimal(char *buf, size_t cap, const rc_decimal *d)
+{
+    size_t ip = d->ndigits > 2 ? d->ndigits - 2 : 0;
+    return snprintf(buf, cap, "%s%.*s.%s%.*s", ip ? "" : "0", (int)ip, d->digits, d->ndigits < 2 ? "0" : "",
+                    (int)(d->ndigits - ip), d->digits + ip);
+}
+
+static json_t *canal_value(const rc_value *v)
+{
+    char buf[512];
+    int n;
+    switch (v->kind) {
+    case RC_V_NULL: return json_null();
+    case RC_V_INT: n = snprintf(buf, sizeof buf, "%lld", (long long)v->i); break;
+    case RC_V_DECIMAL: n = fmt_decimal(buf, sizeof buf, &v->dec); break;
+    case RC_V_FLOAT64: n = fmt_double_java(buf, sizeof buf, v->f64); break;
+    case RC_V_DATE: n = snprintf(buf, sizeof buf, "%04d-%02u-%02u", v->date.year, v->date.month, v->date.day); break;
+    case RC_V_DATETIME: n = fmt_datetime(buf, sizeof buf, &v->dt, ' '); break;
+    case RC_V_TIMESTAMP: n = fmt_ts(buf, sizeof buf, &v->ts, ' ', false); break;
+    case RC_V_BYTES: /* Latin-1: each byte one code point */
+        n = 0;
+        for (size_t i = 0; i < v->s.n; i++) {
+            unsigned char c = (unsigned char)v->s.p[i];
+            if (c < 0x80) buf[n++] = (char)c;
+            else buf[n++] = (char)(0xC0 | c >> 6), buf[n++] = (char)(0x80 | (c & 0x3F));
+        }
+        break;
+    default: return json_stringn(v->s.p, v->s.n);
+    }
+    return str_of(buf, n);
+}
+
+static json_t *canal_row(const rc_event *ev, const rc_value *img, const uint8_t *only)
+{
+    json_t *o = json_object();
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (only && !only[i]) continue;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)ev->cols[i].name.n, ev->cols[i].name.p);
+        json_object_set_new(o, name, canal_value(&img[i]));
+    }
+    return o;
+}
+
+char *jansson_encode_canal(const rc_event *ev, size_t *len)
+{
+    static const char *const types[] = {"INSERT", "UPDATE", "DELETE", "INSERT"};
+    json_t *o = json_object();
+    json_t *data = json_array();
+    json_array_append_new(data, canal_row(ev, ev->op == RC_OP_DELETE ? ev->before : ev->after, NULL));
+    json_object_set_new(o, "data", data);
+    json_object_set_new(o, "database", strn(ev->src.db));
+    json_object_set_new(o, "es", json_integer(ev->ts_us / 1000));
+    json_object_set_new(o, "id", json_integer((json_int_t)ev->pos.seq));
+    json_object_set_new(o, "isDdl", json_false());
+    json_t *mt = json_object(), *st = json_object();
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)ev->cols[i].name.n, ev->cols[i].name.p);
+        json_object_set_new(mt, name, strn(ev->cols[i].type.decl));
+        json_object_set_new(st, name, json_integer(ev->cols[i].type.info->canal_jdbc));
+    }
+    json_object_set_new(o, "mysqlType", mt);
+    if (ev->op == RC_OP_UPDATE) {
+        json_t *old = json_array();
+        json_array_append_new(old, canal_row(ev, ev->before, ev->changed));
+        json_object_set_new(o, "old", old);
+    } else {
+        json_object_set_new(o, "old", json_null());
+    }
+    json_t *pk = json_array();
+    json_array_append_new(pk, json_string("id"));
+    json_object_set_new(o, "pkNames", pk);
+    json_object_set_new(o, "sql", json_string(""));
+    json_object_set_new(o, "sqlType", st);
+    json_object_set_new(o, "table", strn(ev->src.table));
+    json_object_set_new(o, "ts", json_integer(ev->ts_us / 1000));
+    json_object_set_new(o, "type", json_string(types[ev->op]));
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    *len = s ? strlen(s) : 0;
+    return s;
+}
+
+static json_t *dbz_value(const rc_value *v)
+{
+    char buf[512];
+    int n;
+    switch (v->kind) {
+    case RC_V_NULL: return json_null();
+    case RC_V_INT: return json_integer(v->i);
+    case RC_V_FLOAT64: return json_real(v->f64);
+    case RC_V_DECIMAL: n = fmt_decimal(buf, sizeof buf, &v->dec); return str_of(buf, n);
+    case RC_V_DATE: {
+        struct tm tm = {0};
+        tm.tm_year = v->date.year - 1900, tm.tm_mon = v->date.month - 1, tm.tm_mday = v->date.day;
+        return json_integer((json_int_t)(timegm(&tm) / 86400));
+    }
+    case RC_V_DATETIME: {
+        struct tm tm = {0};
+        tm.tm_year = v->dt.year - 1900, tm.tm_mon = v->dt.month - 1, tm.tm_mday = v->dt.day;
+        tm.tm_hour = v->dt.hour, tm.tm_min = v->dt.minute, tm.tm_sec = v->dt.second;
+        return json_integer((json_int_t)timegm(&tm) * 1000 + v->dt.nanos / 1000000);
+    }
+    case RC_V_TIMESTAMP: n = fmt_ts(buf, sizeof buf, &v->ts, 'T', true); return str_of(buf, n);
+    case RC_V_BYTES:
+        n = 0;
+        for (size_t i = 0; i < v->s.n; i++) n += snprintf(buf + n, sizeof buf - (size_t)n, "%02X", (unsigned char)v->s.p[i]);
+        return str_of(buf, n);
+    default: return json_stringn(v->s.p, v->s.n);
+    }
+}
+
+static json_t *dbz_row(const rc_event *ev, const rc_value *img)
+{
+    json_t *o = json_object();
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)ev->cols[i].name.n, ev->cols[i].name.p);
+        json_object_set_new(o, name, dbz_value(&img[i]));
+    }
+    return o;
+}
+
+char *jansson_encode_debezium(const rc_event *ev, size_t *len)
+{
+    static const char *const ops[] = {"c", "u", "d", "c"};
+    json_t *p = json_object();
+    json_object_set_new(p, "op", json_string(ops[ev->op]));
+    if (ev->op != RC_OP_INSERT) json_object_set_new(p, "before", dbz_row(ev, ev->before));
+    json_t *src = json_object();
+    char pos[96];
+    int n = snprintf(pos, sizeof pos, "%llu@%.*s", (unsigned long long)ev->pos.offset, (int)ev->pos.file.n, ev->pos.file.p);
+    json_object_set_new(src, "connector", json_string("MYSQL"));
+    json_object_set_new(src, "pos", str_of(pos, n));
+    json_object_set_new(src, "name", json_string("OMS"));
+    json_object_set_new(src, "version", json_string(""));
+    json_object_set_new(src, "ts_ms", json_integer(ev->ts_us / 1000));
+    json_object_set_new(src, "db", strn(ev->src.db));
+    json_object_set_new(src, "table", strn(ev->src.table));
+    json_object_set_new(p, "source", src);
+    if (ev->op != RC_OP_DELETE) json_object_set_new(p, "after", dbz_row(ev, ev->after));
+    json_object_set_new(p, "ts_ms", json_integer(ev->ts_us / 1000));
+    json_t *o = json_object();
+    json_object_set_new(o, "payload", p);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    *len = s ? strlen(s) : 0;
+    return s;
+}
