@@ -74,9 +74,16 @@ int main(int argc, char **argv)
     rc_error_clear(&err);
     if (rc_json_parse(&jb, tb, nb, &err) != RC_OK) return fprintf(stderr, "%s: byte %zu: %s\n", argv[2], err.offset, err.message), 2;
     char path[512] = "$";
+    int rc = 0;
     if (!same(&ja, 0, &jb, 0, path, 1)) {
         fprintf(stderr, "json_same: %s and %s differ at %s\n", argv[1], argv[2], path);
-        return 1;
+        rc = 1;
     }
-    return 0;
+    rc_json_fini(&ja);
+    rc_json_fini(&jb);
+    rc_arena_fini(&aa);
+    rc_arena_fini(&ab);
+    free(ta);
+    free(tb);
+    return rc;
 }
