@@ -47,6 +47,9 @@ void rc_fmt_f64_sig(rc_buf *b, double v, int sig);
 void rc_fmt_f32_sig(rc_buf *b, float v, int sig);
 /* True when v is NaN or infinite (callers that write JSON quote those). */
 bool rc_f64_special(double v);
+/* A float32/float64 value as a JSON number in Java toString layout; NaN and infinities as
+ * the strings "NaN", "Infinity", "-Infinity" (Jackson's default). */
+void rc_fmt_json_float(rc_buf *b, const rc_value *v);
 
 /* ---- bytes ---- */
 void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n);
@@ -54,6 +57,9 @@ void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n);
  * *bad (offset into s). */
 rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad);
 void rc_fmt_hex(rc_buf *b, const unsigned char *p, size_t n, bool upper);
+/* A BIT(width) value as its declared width in bytes, ⌈width/8⌉ (1..8), big-endian; returns
+ * the byte count. width <= 0 counts as BIT(1). */
+size_t rc_bits_bytes(int width, uint64_t u, unsigned char out[8]);
 
 /* ---- dates and times ---- */
 int64_t rc_days_from_civil(int32_t y, unsigned m, unsigned d); /* days since 1970-01-01 */

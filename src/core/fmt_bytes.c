@@ -77,6 +77,14 @@ rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, si
     return RC_OK;
 }
 
+size_t rc_bits_bytes(int width, uint64_t u, unsigned char out[8])
+{
+    size_t nb = width > 0 ? (size_t)(width + 7) / 8 : 1;
+    if (nb > 8) nb = 8;
+    for (size_t i = 0; i < nb; i++) out[nb - 1 - i] = (unsigned char)(u >> (8 * i));
+    return nb;
+}
+
 void rc_fmt_hex(rc_buf *b, const unsigned char *p, size_t n, bool upper)
 {
     const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";

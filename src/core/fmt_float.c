@@ -158,6 +158,15 @@ static void fmt_float(rc_buf *b, double v, bool f32, int sig)
 }
 
 void rc_fmt_f64_java(rc_buf *b, double v) { fmt_float(b, v, false, 0); }
+
+void rc_fmt_json_float(rc_buf *b, const rc_value *v)
+{
+    double d = v->kind == RC_V_FLOAT32 ? (double)v->f32 : v->f64;
+    bool q = rc_f64_special(d);
+    if (q) rc_buf_putc(b, '"');
+    fmt_float(b, d, v->kind == RC_V_FLOAT32, 0);
+    if (q) rc_buf_putc(b, '"');
+}
 void rc_fmt_f32_java(rc_buf *b, float v) { fmt_float(b, v, true, 0); }
 void rc_fmt_f64_sig(rc_buf *b, double v, int sig) { fmt_float(b, v, false, sig < 1 ? 1 : sig); }
 void rc_fmt_f32_sig(rc_buf *b, float v, int sig) { fmt_float(b, v, true, sig < 1 ? 1 : sig); }

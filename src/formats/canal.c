@@ -102,22 +102,6 @@ static const char *ddl_type(rc_ddl_class c)
     return names[c];
 }
 
-/* {col: value, ...} of the columns selected by `only` (NULL = all). */
-static void put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
-{
-    rc_buf_putc(b, '{');
-    bool first = true;
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (only && !only[i]) continue;
-        if (!first) rc_buf_putc(b, ',');
-        first = false;
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
-        oms_value(b, &ev->cols[i], &img[i], st, true);
-    }
-    rc_buf_putc(b, '}');
-}
-
 static void put_types(canal_enc *e, const rc_event *ev)
 {
     canal_msg *m = &e->m;
@@ -195,7 +179,7 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
 {
     canal_msg *m = &e->m;
     if (m->rows++) rc_buf_putc(&m->data, ',');
-    put_row(&m->data, ev, oms_row(ev), NULL, &e->style);
+    oms_put_row(&m->data, ev, oms_row(ev), NULL, &e->style);
     if (ev->op != RC_OP_UPDATE) return RC_OK;
     if (!ev->before) return oms_unsupported(err, "canal", ev, "an UPDATE needs the before image to write \"old\"");
     /* old: the previous values of the changed columns only */
@@ -203,7 +187,7 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
     if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (m->has_old) rc_buf_putc(&m->old, ',');
     m->has_old = true;
-    put_row(&m->old, ev, ev->before, changed, &e->style);
+    oms_put_row(&m->old, ev, ev->before, changed, &e->style);
     return RC_OK;
 }
 

@@ -86,14 +86,9 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const 
         RC_BUF_LIT(b, "null");
         return;
     }
-    RC_BUF_LIT(b, "{\"data\":{");
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (i) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
-        oms_value(b, &ev->cols[i], &img[i], st, true);
-    }
-    RC_BUF_LIT(b, "}}");
+    RC_BUF_LIT(b, "{\"data\":");
+    oms_put_row(b, ev, img, NULL, st);
+    rc_buf_putc(b, '}');
 }
 
 /* checkpointTime: the source's checkpoint in seconds, or the change time. */

@@ -69,26 +69,6 @@ static void dbz_free(void *p)
     free(e);
 }
 
-/* BIT(n) as its declared width in bytes, big-endian. */
-static size_t bit_bytes(const rc_column *col, uint64_t u, unsigned char out[8])
-{
-    int w = col->type.p1 > 0 ? col->type.p1 : 1;
-    size_t nb = (size_t)(w + 7) / 8;
-    if (nb > 8) nb = 8;
-    for (size_t i = 0; i < nb; i++) out[nb - 1 - i] = (unsigned char)(u >> (8 * i));
-    return nb;
-}
-
-static void quoted_float(rc_buf *b, const rc_value *v)
-{
-    double d = v->kind == RC_V_FLOAT32 ? (double)v->f32 : v->f64;
-    bool q = rc_f64_special(d);
-    if (q) rc_buf_putc(b, '"');
-    if (v->kind == RC_V_FLOAT32) rc_fmt_f32_java(b, v->f32);
-    else rc_fmt_f64_java(b, v->f64);
-    if (q) rc_buf_putc(b, '"');
-}
-
 /* One value in the OMS debezium mapping (FORMATS.md §7). */
 static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
 {
@@ -107,7 +87,7 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
         rc_buf_putc(b, '"');
         return;
     case RC_V_FLOAT32:
-    case RC_V_FLOAT64: quoted_float(b, v); return;
+    case RC_V_FLOAT64: rc_fmt_json_float(b, v); return;
     case RC_V_BYTES:
         rc_buf_putc(b, '"');
         rc_fmt_hex(b, (const unsigned char *)v->s.p, v->s.n, true);
@@ -115,7 +95,7 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
         return;
     case RC_V_BITS: {
         unsigned char by[8];
-        size_t nb = bit_bytes(col, v->u, by);
+        size_t nb = rc_bits_bytes(col->type.p1, v->u, by);
         rc_buf_putc(b, '"');
         rc_fmt_hex(b, by, nb, true);
         rc_buf_putc(b, '"');

@@ -92,10 +92,8 @@ static void put_item(rc_buf *b, const dts_val *v)
         return;
     case DTS_FLOAT: {
         RC_BUF_LIT(b, "{\"value\":");
-        bool q = rc_f64_special(v->f);
-        if (q) rc_buf_putc(b, '"');
-        rc_fmt_f64_java(b, v->f);
-        if (q) rc_buf_putc(b, '"');
+        rc_value fv = {.kind = RC_V_FLOAT64, .f64 = v->f};
+        rc_fmt_json_float(b, &fv);
         RC_BUF_LIT(b, ",\"precision\":");
         rc_fmt_i64(b, v->precision);
         RC_BUF_LIT(b, ",\"scale\":");

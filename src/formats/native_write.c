@@ -26,15 +26,6 @@ static void u64_field(rc_buf *b, const char *k, uint64_t v, bool *first)
     rc_fmt_u64(b, v);
 }
 
-static void put_float(rc_buf *b, double v, bool f32)
-{
-    bool q = rc_f64_special(v);
-    if (q) rc_buf_putc(b, '"');
-    if (f32) rc_fmt_f32_java(b, (float)v);
-    else rc_fmt_f64_java(b, v);
-    if (q) rc_buf_putc(b, '"');
-}
-
 static void put_value(rc_buf *b, const rc_value *v)
 {
     switch (v->kind) {
@@ -46,8 +37,8 @@ static void put_value(rc_buf *b, const rc_value *v)
     case RC_V_INT: rc_fmt_i64(b, v->i); return;
     case RC_V_UINT:
     case RC_V_BITS: rc_fmt_u64(b, v->u); return;
-    case RC_V_FLOAT32: put_float(b, v->f32, true); return;
-    case RC_V_FLOAT64: put_float(b, v->f64, false); return;
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: rc_fmt_json_float(b, v); return;
     case RC_V_DECIMAL:
         rc_buf_putc(b, '"');
         rc_fmt_dec_canonical(b, &v->dec);

@@ -10,16 +10,6 @@ static void open_q(rc_buf *b, bool q)
     if (q) rc_buf_putc(b, '"');
 }
 
-/* BIT(n) value as its declared width in bytes, big-endian (FORMATS.md §1.1). */
-static size_t bits_bytes(const rc_column *col, uint64_t u, unsigned char out[8])
-{
-    int w = col->type.p1 > 0 ? col->type.p1 : 1;
-    size_t nb = (size_t)(w + 7) / 8;
-    if (nb > 8) nb = 8;
-    for (size_t i = 0; i < nb; i++) out[nb - 1 - i] = (unsigned char)(u >> (8 * i));
-    return nb;
-}
-
 static void put_latin1_raw(rc_buf *b, const unsigned char *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -99,7 +89,7 @@ void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_sty
             open_q(b, qnum);
         } else {
             unsigned char by[8];
-            size_t nb = bits_bytes(col, v->u, by);
+            size_t nb = rc_bits_bytes(col->type.p1, v->u, by);
             open_q(b, q);
             rc_fmt_base64(b, by, nb);
             open_q(b, q);
@@ -139,6 +129,26 @@ void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_sty
         put_text(b, v->s, json);
         return;
     }
+}
+
+void oms_put_row_members(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
+{
+    bool first = true;
+    for (uint32_t i = 0; img && i < ev->ncols; i++) {
+        if (only && !only[i]) continue;
+        if (!first) rc_buf_putc(b, ',');
+        first = false;
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(b, ':');
+        oms_value(b, &ev->cols[i], &img[i], st, true);
+    }
+}
+
+void oms_put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
+{
+    rc_buf_putc(b, '{');
+    oms_put_row_members(b, ev, img, only, st);
+    rc_buf_putc(b, '}');
 }
 
 const char *oms_dbtype(rc_dbkind k, bool lower)

@@ -19,6 +19,11 @@ typedef struct oms_style {
  * used for pk values joined into one string). */
 void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_style *st, bool json);
 
+/* {col: value, ...} of the columns selected by `only` (NULL = all); the _members variant
+ * writes the members without braces, for objects that carry more keys. */
+void oms_put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st);
+void oms_put_row_members(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st);
+
 /* dbType as OMS writes it: "OB_MYSQL", "MYSQL", ...; lower-case for DataWorks. */
 const char *oms_dbtype(rc_dbkind k, bool lower);
 

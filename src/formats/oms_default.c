@@ -60,12 +60,7 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const 
         return;
     }
     rc_buf_putc(b, '{');
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (i) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
-        oms_value(b, &ev->cols[i], &img[i], &e->style, true);
-    }
+    oms_put_row_members(b, ev, img, NULL, &e->style);
     if (e->light_type) {
         RC_BUF_LIT(b, ",\"__light_type\":{");
         for (uint32_t i = 0; i < ev->ncols; i++) {

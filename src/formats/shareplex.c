@@ -44,21 +44,6 @@ static void sp_free(void *p)
     free(e);
 }
 
-static void put_cols(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
-{
-    rc_buf_putc(b, '{');
-    bool first = true;
-    for (uint32_t i = 0; img && i < ev->ncols; i++) {
-        if (only && !only[i]) continue;
-        if (!first) rc_buf_putc(b, ',');
-        first = false;
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
-        oms_value(b, &ev->cols[i], &img[i], st, true);
-    }
-    rc_buf_putc(b, '}');
-}
-
 /* "YYYY-MM-DDTHH:mm:ss" of a time in ms, seconds only. */
 static void put_time(rc_buf *b, int64_t ms, int32_t offset)
 {
@@ -99,9 +84,9 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     } else if (ev->op == RC_OP_UPDATE) {
         const uint8_t *changed = oms_changed(ev, &e->changed);
         if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-        put_cols(b, ev, ev->after, changed, &e->style);
+        oms_put_row(b, ev, ev->after, changed, &e->style);
     } else {
-        put_cols(b, ev, oms_row(ev), NULL, &e->style);
+        oms_put_row(b, ev, oms_row(ev), NULL, &e->style);
     }
     RC_BUF_LIT(b, ",\"meta\":{\"posttime\":");
     put_time(b, oms_ts_ms(ev), e->tz_offset);
@@ -132,7 +117,7 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     rc_buf_putc(b, '}');
     if (ev->op == RC_OP_UPDATE) {
         RC_BUF_LIT(b, ",\"key\":");
-        put_cols(b, ev, ev->before, NULL, &e->style);
+        oms_put_row(b, ev, ev->before, NULL, &e->style);
     }
     if (ddl) {
         RC_BUF_LIT(b, ",\"sql\":{\"ddl\":");
