@@ -34,6 +34,7 @@ static const target targets[] = {
     {"debeziumsmt", "debeziumsmt", {0}},
     {"avro (raw)", "avro", {"avro.framing", "raw"}},
     {"avro-json", "avro-json", {0}},
+    {"drs-json", "drs-json", {0}},
 };
 enum { NTARGETS = sizeof targets / sizeof *targets };
 

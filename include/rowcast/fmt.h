@@ -57,6 +57,8 @@ void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n);
  * *bad (offset into s). */
 rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad);
 void rc_fmt_hex(rc_buf *b, const unsigned char *p, size_t n, bool upper);
+/* Java's Arrays.toString(byte[]): "[106, 103, -1]" with signed bytes; "[]" when empty. */
+void rc_fmt_java_bytes(rc_buf *b, const unsigned char *p, size_t n);
 /* A BIT(width) value as its declared width in bytes, ⌈width/8⌉ (1..8), big-endian; returns
  * the byte count. width <= 0 counts as BIT(1). */
 size_t rc_bits_bytes(int width, uint64_t u, unsigned char out[8]);

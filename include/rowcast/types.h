@@ -55,6 +55,7 @@ typedef struct rc_type_info {
     const char *dataworks;  /* DataWorks column type */
     const char *light_type; /* defaultextendcolumntype __light_type schemaType */
     const char *connect;    /* Kafka Connect schema type in the OMS debezium flavour */
+    const char *drs_type;   /* DRS mysqlType / columnType name (no length or precision) */
 } rc_type_info;
 
 /* A parsed column type declaration. */

@@ -28,7 +28,7 @@ int cli_types(int argc, char **argv)
         fam = f;
     }
     const char *hdr[] = {"family", "type", "class", "value", "jdbc", "drs", "mysql", "canal", "dataworks", "light_type",
-                         "connect", "avro"};
+                         "connect", "avro", "drs_type"};
     if (md) {
         for (size_t k = 0; k < sizeof hdr / sizeof *hdr; k++) printf("| %s ", hdr[k]);
         printf("|\n");
@@ -42,9 +42,9 @@ int cli_types(int argc, char **argv)
         if (fam >= 0 && t->family != fam) continue;
         const char *f = rc_family_name((rc_family)t->family);
         if (md)
-            printf("| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s |\n", f, t->name, vclass_names[t->vclass],
+            printf("| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |\n", f, t->name, vclass_names[t->vclass],
                    rc_vkind_name((rc_vkind)t->vkind), t->jdbc, t->drs_sqltype, t->mysql_code, t->canal_type, t->dataworks,
-                   t->light_type, t->connect, avro_names[t->avro]);
+                   t->light_type, t->connect, avro_names[t->avro], t->drs_type);
         else
             printf("%-10s %-30s %-10s %-9s %5d %5d %5d %-12s %-12s %-12s %-8s %s\n", f, t->name, vclass_names[t->vclass],
                    rc_vkind_name((rc_vkind)t->vkind), t->jdbc, t->drs_sqltype, t->mysql_code, t->canal_type, t->dataworks,

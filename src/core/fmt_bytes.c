@@ -77,6 +77,16 @@ rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, si
     return RC_OK;
 }
 
+void rc_fmt_java_bytes(rc_buf *b, const unsigned char *p, size_t n)
+{
+    rc_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) RC_BUF_LIT(b, ", ");
+        rc_fmt_i64(b, (int8_t)p[i]);
+    }
+    rc_buf_putc(b, ']');
+}
+
 size_t rc_bits_bytes(int width, uint64_t u, unsigned char out[8])
 {
     size_t nb = width > 0 ? (size_t)(width + 7) / 8 : 1;

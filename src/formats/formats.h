@@ -15,5 +15,7 @@ extern const rc_format rc_format_debeziumflatten;
 extern const rc_format rc_format_debeziumsmt;
 extern const rc_format rc_format_avro;
 extern const rc_format rc_format_avro_json;
+extern const rc_format rc_format_drs_json;
+extern const rc_format rc_format_drs_json_c;
 
 #endif

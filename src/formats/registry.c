@@ -14,6 +14,8 @@ const rc_format *const rc_formats[] = {
     &rc_format_debeziumsmt,
     &rc_format_avro,
     &rc_format_avro_json,
+    &rc_format_drs_json,
+    &rc_format_drs_json_c,
     NULL,
 };
 

@@ -194,6 +194,9 @@ static void test_base64(void **state)
 
 static void test_hex(void **state)
 {
+    unsigned char jb[] = {106, 103, 0x00, 0x7F, 0x80, 0xFF};
+    EXPECT_TEXT("[106, 103, 0, 127, -128, -1]", rc_fmt_java_bytes(&b, jb, 6));
+    EXPECT_TEXT("[]", rc_fmt_java_bytes(&b, jb, 0));
     unsigned char v[] = {0x00, 0x6A, 0xFF};
     EXPECT_TEXT("006AFF", rc_fmt_hex(&b, v, 3, true));
     EXPECT_TEXT("006aff", rc_fmt_hex(&b, v, 3, false));
