@@ -34,6 +34,10 @@ void rc_fmt_dec_plain(rc_buf *b, const rc_decimal *d); /* BigDecimal.toPlainStri
 /* Canonical text rowcast uses where it owns the layout: plain when scale >= 0, Java
  * toString otherwise (so the scale survives a round trip). */
 void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d);
+/* The unscaled value as Java's BigInteger.toByteArray(): big-endian two's complement in the
+ * fewest bytes that keep the sign (0 is 00, 128 is 00 80, -129 is FF 7F). This is Kafka
+ * Connect's Decimal and Debezium's decimal.handling.mode=precise. */
+void rc_dec_unscaled_bytes(rc_buf *b, const rc_decimal *d);
 
 /* ---- floats ---- */
 void rc_fmt_f64_java(rc_buf *b, double v); /* Double.toString */

@@ -1,4 +1,5 @@
 /* Arbitrary-precision decimals as digits + scale, laid out like Java BigDecimal. */
+#include <stdlib.h>
 #include <string.h>
 #include "rowcast/fmt.h"
 
@@ -100,4 +101,45 @@ void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d)
 {
     if (d->scale >= 0) rc_fmt_dec_plain(b, d);
     else rc_fmt_dec_java(b, d);
+}
+
+void rc_dec_unscaled_bytes(rc_buf *b, const rc_decimal *d)
+{
+    /* magnitude in base 256, little-endian, by repeated multiply-by-10-and-add */
+    size_t cap = d->ndigits / 2 + 2, n = 1;
+    unsigned char stack[192], *mag = cap <= sizeof stack ? stack : malloc(cap);
+    if (!mag) {
+        b->err = RC_ERR_NOMEM;
+        return;
+    }
+    mag[0] = 0;
+    for (uint32_t i = 0; i < d->ndigits; i++) {
+        unsigned carry = (unsigned)(d->digits[i] - '0');
+        for (size_t k = 0; k < n; k++) {
+            unsigned v = mag[k] * 10u + carry;
+            mag[k] = (unsigned char)v;
+            carry = v >> 8;
+        }
+        if (carry) mag[n++] = (unsigned char)carry;
+    }
+    while (n > 1 && mag[n - 1] == 0) n--;
+    if (d->neg) { /* two's complement: invert and add one */
+        unsigned carry = 1;
+        for (size_t k = 0; k < n; k++) {
+            unsigned v = (unsigned char)~mag[k] + carry;
+            mag[k] = (unsigned char)v;
+            carry = v >> 8;
+        }
+        /* keep the sign: drop redundant FF bytes, add one if the top bit is clear */
+        while (n > 1 && mag[n - 1] == 0xFF && (mag[n - 2] & 0x80)) n--;
+        if (!(mag[n - 1] & 0x80)) mag[n++] = 0xFF;
+    } else if (mag[n - 1] & 0x80) {
+        mag[n++] = 0x00;
+    }
+    char *w = rc_buf_reserve(b, n);
+    if (w) {
+        for (size_t k = 0; k < n; k++) w[k] = (char)mag[n - 1 - k];
+        rc_buf_commit(b, n);
+    }
+    if (mag != stack) free(mag);
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include "check.h"
 #include "rowcast/fmt.h"
 
@@ -72,6 +73,101 @@ static void test_decimals(void **state)
     memset(plain + 2, '0', 307);
     strcpy(plain + 309, "999999999999999909");
     dec_both("9.99999999999999909E-308", "9.99999999999999909E-308", plain);
+}
+
+/* Debezium's precise decimals: base64 of BigInteger.toByteArray() of the unscaled value. */
+static void precise(const char *dec, const char *want_b64)
+{
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_decimal d;
+    assert_int_equal(rc_dec_parse(dec, strlen(dec), &a, &d), RC_OK);
+    rc_buf raw;
+    rc_buf_init(&raw, 0);
+    rc_dec_unscaled_bytes(&raw, &d);
+    EXPECT_TEXT(want_b64, rc_fmt_base64(&b, (const unsigned char *)raw.data, raw.len));
+    rc_buf_fini(&raw);
+    rc_arena_fini(&a);
+}
+
+static void test_decimal_precise(void **state)
+{
+    precise("0", "AA==");        /* 00 */
+    precise("0.00", "AA==");
+    precise("1", "AQ==");        /* 01 */
+    precise("-1", "/w==");       /* FF */
+    precise("127", "fw==");      /* 7F */
+    precise("128", "AIA=");      /* 00 80 */
+    precise("-128", "gA==");     /* 80 */
+    precise("-129", "/38=");     /* FF 7F */
+    precise("111.11", "K2c=");   /* 11111 = 2B 67, the value FORMATS.md §12 gives */
+    precise("255", "AP8=");      /* 00 FF */
+    precise("-256", "/wA=");     /* FF 00 */
+    precise("65535", "AP//");
+    precise("-32768", "gAA=");
+    /* 10^38 = 0x4B3B4CA85A86C47A098A224000000000 */
+    precise("100000000000000000000000000000000000000", "SztMqFqGxHoJiiJAAAAAAA==");
+    precise("-100000000000000000000000000000000000000", "tMSzV6V5O4X2dd3AAAAAAA==");
+}
+
+/* 300-digit values against an independent computation: the bytes read back as the number. */
+static void test_decimal_precise_long(void **state)
+{
+    for (int neg = 0; neg < 2; neg++) {
+        char digits[302];
+        int o = 0;
+        if (neg) digits[o++] = '-';
+        for (int i = 0; i < 300; i++) digits[o++] = (char)('1' + (i * 7) % 9);
+        digits[o] = '\0';
+        rc_arena a;
+        rc_arena_init(&a);
+        rc_decimal d;
+        assert_int_equal(rc_dec_parse(digits, strlen(digits), &a, &d), RC_OK);
+        rc_buf raw;
+        rc_buf_init(&raw, 0);
+        rc_dec_unscaled_bytes(&raw, &d);
+        /* convert back: two's complement bytes -> decimal digits by long division */
+        size_t n = raw.len;
+        unsigned char *m = malloc(n);
+        memcpy(m, raw.data, n);
+        bool negative = m[0] & 0x80;
+        assert_int_equal(negative, neg);
+        if (negative) { /* negate */
+            unsigned carry = 1;
+            for (size_t k = n; k-- > 0;) {
+                unsigned v = (unsigned char)~m[k] + carry;
+                m[k] = (unsigned char)v;
+                carry = v >> 8;
+            }
+        }
+        char back[400];
+        int bl = 0;
+        for (;;) {
+            bool zero = true;
+            unsigned rem = 0;
+            for (size_t k = 0; k < n; k++) {
+                unsigned cur = rem * 256 + m[k];
+                m[k] = (unsigned char)(cur / 10);
+                rem = cur % 10;
+                if (m[k]) zero = false;
+            }
+            back[bl++] = (char)('0' + rem);
+            if (zero) break;
+        }
+        for (int i = 0; i < bl / 2; i++) {
+            char t = back[i];
+            back[i] = back[bl - 1 - i];
+            back[bl - 1 - i] = t;
+        }
+        back[bl] = '\0';
+        assert_string_equal(back, digits + neg);
+        /* minimal: the top byte is not a redundant sign byte */
+        assert_true(raw.len == 1 || !((unsigned char)raw.data[0] == (negative ? 0xFF : 0x00) &&
+                                      (((unsigned char)raw.data[1] & 0x80) != 0) == negative));
+        free(m);
+        rc_buf_fini(&raw);
+        rc_arena_fini(&a);
+    }
 }
 
 static void test_decimal_errors(void **state)
@@ -208,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_integer_parsing),
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_decimal_errors),
+        cmocka_unit_test(test_decimal_precise), cmocka_unit_test(test_decimal_precise_long),
         cmocka_unit_test(test_floats_java),   cmocka_unit_test(test_floats_significant), cmocka_unit_test(test_float_fast_path_agrees),
         cmocka_unit_test(test_base64),        cmocka_unit_test(test_hex),
     };
