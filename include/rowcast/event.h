@@ -69,6 +69,12 @@ typedef struct rc_position {
     bool has_tx_index;
     uint32_t tx_count; /* number of events in the transaction, valid when has_tx_count */
     bool has_tx_count;
+    /* MySQL binlog details Debezium reports: server id, row index in the rows event, thread
+     * id, the statement text (when binlog_rows_query_log_events is on) */
+    uint64_t server_id, thread, xmin; /* xmin: PostgreSQL */
+    uint32_t row;
+    bool has_server_id, has_thread, has_row, has_xmin;
+    rc_str query;
 } rc_position;
 
 typedef struct rc_event {
@@ -83,6 +89,8 @@ typedef struct rc_event {
     const rc_value *before; /* ncols values or NULL when the event has no before image */
     const rc_value *after;  /* ncols values or NULL */
     const uint8_t *changed; /* UPDATE: ncols flags (1 = changed), or NULL when unknown */
+    rc_str snapshot;        /* snapshot marker as the source states it ("true", "last", "false");
+                             * empty: "true" for snapshot reads, "false" otherwise */
     rc_str ddl;             /* DDL statement text */
     rc_str ddl_kind;        /* e.g. "CREATE_TABLE", "ALTER_TABLE" */
 } rc_event;

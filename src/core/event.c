@@ -98,7 +98,10 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
         !str_eq(p->gtid, q->gtid) || !str_eq(p->lsn, q->lsn) || !str_eq(p->scn, q->scn) || !str_eq(p->txid, q->txid) || !str_eq(p->checkpoint, q->checkpoint) ||
         p->has_seq != q->has_seq || (p->has_seq && p->seq != q->seq) || p->has_tx_index != q->has_tx_index ||
         (p->has_tx_index && p->tx_index != q->tx_index) || p->has_tx_count != q->has_tx_count ||
-        (p->has_tx_count && p->tx_count != q->tx_count))
+        (p->has_tx_count && p->tx_count != q->tx_count) || p->has_server_id != q->has_server_id ||
+        (p->has_server_id && p->server_id != q->server_id) || p->has_thread != q->has_thread ||
+        (p->has_thread && p->thread != q->thread) || p->has_row != q->has_row || (p->has_row && p->row != q->row) ||
+        p->has_xmin != q->has_xmin || (p->has_xmin && p->xmin != q->xmin) || !str_eq(p->query, q->query))
         return DIFF("position differs"), false;
     if (a->has_ts != b->has_ts || (a->has_ts && a->ts_us != b->ts_us)) return DIFF("source time differs"), false;
     if (a->has_proc != b->has_proc || (a->has_proc && a->proc_us != b->proc_us)) return DIFF("processing time differs"), false;
@@ -115,5 +118,6 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
     if ((a->changed == NULL) != (b->changed == NULL)) return DIFF("changed set present in only one event"), false;
     if (a->changed && memcmp(a->changed, b->changed, a->ncols) != 0) return DIFF("changed set differs"), false;
     if (!str_eq(a->ddl, b->ddl) || !str_eq(a->ddl_kind, b->ddl_kind)) return DIFF("ddl differs"), false;
+    if (!str_eq(a->snapshot, b->snapshot)) return DIFF("snapshot marker differs"), false;
     return true;
 }

@@ -434,8 +434,10 @@ static rc_status decode_source(const ctx *c, uint32_t i, rc_event *ev)
 
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
-    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0}, {"scn", 0}, {"txid", 0}, {"seq", 0}, {"index", 0}, {"checkpoint", 0}, {"count", 0}};
-    rc_status st = members(c, i, "\"pos\"", f, 10);
+    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0},   {"scn", 0},       {"txid", 0},
+                 {"seq", 0},  {"index", 0},  {"checkpoint", 0}, {"count", 0}, {"server_id", 0}, {"row", 0},
+                 {"thread", 0}, {"query", 0}, {"xmin", 0}};
+    rc_status st = members(c, i, "\"pos\"", f, 15);
     if (st != RC_OK) return st;
     rc_position *p = &ev->pos;
     rc_str *strs[] = {&p->file, NULL, &p->gtid, &p->lsn, &p->scn, &p->txid};
@@ -462,6 +464,25 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
         p->tx_count = (uint32_t)v;
         p->has_tx_count = true;
     }
+    if (f[10].node) {
+        if ((st = take_u64(c, f[10].node, "pos \"server_id\"", UINT64_MAX, &p->server_id)) != RC_OK) return st;
+        p->has_server_id = true;
+    }
+    if (f[11].node) {
+        uint64_t v;
+        if ((st = take_u64(c, f[11].node, "pos \"row\"", UINT32_MAX, &v)) != RC_OK) return st;
+        p->row = (uint32_t)v;
+        p->has_row = true;
+    }
+    if (f[12].node) {
+        if ((st = take_u64(c, f[12].node, "pos \"thread\"", UINT64_MAX, &p->thread)) != RC_OK) return st;
+        p->has_thread = true;
+    }
+    if (f[13].node && (st = take_str(c, f[13].node, "pos \"query\"", &p->query)) != RC_OK) return st;
+    if (f[14].node) {
+        if ((st = take_u64(c, f[14].node, "pos \"xmin\"", UINT64_MAX, &p->xmin)) != RC_OK) return st;
+        p->has_xmin = true;
+    }
     return RC_OK;
 }
 
@@ -485,7 +506,7 @@ static rc_status decode_changed(const ctx *c, uint32_t i, rc_event *ev)
     return RC_OK;
 }
 
-enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_COUNT };
+enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_SNAPSHOT, F_COUNT };
 
 rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
@@ -497,7 +518,8 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if (st != RC_OK) return st;
     ctx c = {d, &d->json, a, err};
     field f[F_COUNT] = {{"op", 0},      {"source", 0}, {"pos", 0},   {"ts_us", 0},   {"proc_us", 0},
-                        {"columns", 0}, {"before", 0}, {"after", 0}, {"changed", 0}, {"ddl", 0}};
+                        {"columns", 0}, {"before", 0}, {"after", 0}, {"changed", 0}, {"ddl", 0},
+                        {"snapshot", 0}};
     if ((st = members(&c, 0, "the event", f, F_COUNT)) != RC_OK) return st;
     rc_event ev;
     memset(&ev, 0, sizeof ev);
@@ -507,6 +529,7 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if (!rc_op_parse(opn->s, opn->n, &ev.op))
         return rc_error_set(err, RC_ERR_SCHEMA, opn->off, "unknown op \"%.*s\"", (int)(opn->n > 40 ? 40 : opn->n), opn->s);
     if (f[F_SOURCE].node && (st = decode_source(&c, f[F_SOURCE].node, &ev)) != RC_OK) return st;
+    if (f[F_SNAPSHOT].node && (st = take_str(&c, f[F_SNAPSHOT].node, "\"snapshot\"", &ev.snapshot)) != RC_OK) return st;
     if (f[F_POS].node && (st = decode_pos(&c, f[F_POS].node, &ev)) != RC_OK) return st;
     if (f[F_TS].node) {
         if ((st = take_i64(&c, f[F_TS].node, "\"ts_us\"", &ev.ts_us)) != RC_OK) return st;

@@ -117,7 +117,8 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     rc_buf_putc(b, '}');
 
     const rc_position *p = &ev->pos;
-    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count) {
+    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count ||
+        p->has_server_id || p->has_thread || p->has_row || p->has_xmin || p->query.n) {
         key(b, "pos", &first);
         f2 = true;
         rc_buf_putc(b, '{');
@@ -131,8 +132,14 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         if (p->has_seq) u64_field(b, "seq", p->seq, &f2);
         if (p->has_tx_index) u64_field(b, "index", p->tx_index, &f2);
         if (p->has_tx_count) u64_field(b, "count", p->tx_count, &f2);
+        if (p->has_server_id) u64_field(b, "server_id", p->server_id, &f2);
+        if (p->has_row) u64_field(b, "row", p->row, &f2);
+        if (p->has_thread) u64_field(b, "thread", p->thread, &f2);
+        str_field(b, "query", p->query, &f2);
+        if (p->has_xmin) u64_field(b, "xmin", p->xmin, &f2);
         rc_buf_putc(b, '}');
     }
+    str_field(b, "snapshot", ev->snapshot, &first);
     if (ev->has_ts) {
         key(b, "ts_us", &first);
         rc_fmt_i64(b, ev->ts_us);

@@ -186,6 +186,12 @@ void randev_make(randev_rng *r, rc_arena *a, rc_event *ev)
     if ((ev->pos.has_seq = chance(r, 50))) ev->pos.seq = randev_next(r) >> below(r, 64);
     if ((ev->pos.has_tx_index = chance(r, 50))) ev->pos.tx_index = (uint32_t)randev_next(r);
     if ((ev->pos.has_tx_count = chance(r, 30))) ev->pos.tx_count = (uint32_t)randev_next(r);
+    if ((ev->pos.has_server_id = chance(r, 30))) ev->pos.server_id = randev_next(r);
+    if ((ev->pos.has_thread = chance(r, 30))) ev->pos.thread = randev_next(r) >> 8;
+    if ((ev->pos.has_row = chance(r, 30))) ev->pos.row = (uint32_t)randev_next(r);
+    if ((ev->pos.has_xmin = chance(r, 20))) ev->pos.xmin = randev_next(r) >> 16;
+    if (chance(r, 20)) ev->pos.query = rand_text(r, a, 20);
+    if (chance(r, 20)) ev->snapshot = str_copy(a, "last", 4);
     if ((ev->has_ts = chance(r, 80))) ev->ts_us = (int64_t)randev_next(r);
     if ((ev->has_proc = chance(r, 50))) ev->proc_us = (int64_t)(randev_next(r) >> 2);
 
