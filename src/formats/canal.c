@@ -181,7 +181,6 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
     if (m->rows++) rc_buf_putc(&m->data, ',');
     oms_put_row(&m->data, ev, oms_row(ev), NULL, &e->style);
     if (ev->op != RC_OP_UPDATE) return RC_OK;
-    if (!ev->before) return oms_unsupported(err, "canal", ev, "an UPDATE needs the before image to write \"old\"");
     /* old: the previous values of the changed columns only */
     const uint8_t *changed = oms_changed(ev, &e->row);
     if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -291,7 +290,8 @@ static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *
         break;
     default: return RC_SKIP; /* heartbeat, begin, commit: Canal has no message (FORMATS.md §15) */
     }
-    rc_status st;
+    rc_status st = oms_need_before(ev, "canal", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err);
+    if (st != RC_OK) return st;
     if (!e->group) {
         start_message(e, ev, type, ddl);
         if (!ddl && (st = add_row(e, ev, err)) != RC_OK) return st;

@@ -114,8 +114,8 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         goto done;
     }
     bool ddl = ev->op == RC_OP_DDL || ev->op == RC_OP_TRUNCATE;
-    if (ev->op == RC_OP_UPDATE && !ev->before)
-        return oms_unsupported(err, "dataworks", ev, "an UPDATE needs the before image (payload.before), which the event lacks");
+    rc_status need = oms_need_before(ev, "dataworks", "payload.before", false, err);
+    if (need != RC_OK) return need;
     if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "dataworks", ev, "a DDL message needs the statement text");
 
     RC_BUF_LIT(b, "{\"version\":\"2.0\",\"schema\":{\"source\":{\"dbType\":\"");

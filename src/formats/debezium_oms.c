@@ -8,6 +8,7 @@
  * string. See docs/formats/debezium.md. */
 #include <stdlib.h>
 #include <string.h>
+#include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -31,16 +32,28 @@ typedef struct dbz_enc {
     schema_slot slots[SCHEMA_SLOTS];
 } dbz_enc;
 
-static const rc_option_desc dbz_options[] = {
+enum { DBZ_OPTS_MAX = 16 };
+/* The options of the `debezium` format: flavour, schemas, and the upstream flavour's. */
+static rc_option_desc dbz_options[DBZ_OPTS_MAX] = {
+    {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (seed 000, default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
-    {0},
 };
+
+/* Appends the upstream flavour's options to the list once. */
+static const rc_option_desc *dbz_option_list(void)
+{
+    if (!dbz_options[2].key) {
+        size_t n = 2;
+        for (const rc_option_desc *d = dbz_up_options; d->key && n + 1 < DBZ_OPTS_MAX; d++) dbz_options[n++] = *d;
+    }
+    return dbz_options;
+}
 static const rc_option_desc none_options[] = {{0}};
 
 static rc_status new_kind(const rc_options *o, void **out, rc_error *err, int kind)
 {
     static const char *const prefix[] = {"debezium", "debeziumflatten", "debeziumsmt"};
-    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? dbz_options : none_options, err);
+    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? dbz_option_list() : none_options, err);
     if (st != RC_OK) return st;
     dbz_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -55,9 +68,46 @@ static rc_status new_kind(const rc_options *o, void **out, rc_error *err, int ki
     return RC_OK;
 }
 
-static rc_status dbz_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_ENVELOPE); }
+/* The `debezium` format holds either flavour's encoder. */
+typedef struct dbz_any {
+    bool upstream;
+    void *impl;
+} dbz_any;
+
+static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
+{
+    int flavor = 0;
+    rc_status st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
+    if (st != RC_OK) return st;
+    if (!flavor) /* the upstream-only options make no sense for OMS */
+        for (const rc_option_desc *d = dbz_up_options; d->key; d++)
+            if (rc_options_get(o, d->key))
+                return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s needs -o debezium.flavor=upstream", d->key);
+    dbz_any *a = calloc(1, sizeof *a);
+    if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    a->upstream = flavor == 1;
+    st = a->upstream ? (rc_options_check(o, "debezium", dbz_option_list(), err) == RC_OK ? dbz_up_new(o, &a->impl, err) : err->code)
+                     : new_kind(o, &a->impl, err, DBZ_ENVELOPE);
+    if (st != RC_OK) {
+        free(a);
+        return st;
+    }
+    *out = a;
+    return RC_OK;
+}
 static rc_status flatten_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_FLATTEN); }
 static rc_status smt_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_SMT); }
+
+static void dbz_free(void *p);
+
+static void dbz_any_free(void *p)
+{
+    dbz_any *a = p;
+    if (!a) return;
+    if (a->upstream) dbz_up_free(a->impl);
+    else dbz_free(a->impl);
+    free(a);
+}
 
 static void dbz_free(void *p)
 {
@@ -263,9 +313,10 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     case RC_OP_HEARTBEAT: op = "HEARTBEAT"; break;
     default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (FORMATS.md §15) */
     }
-    if (ev->op == RC_OP_UPDATE && !ev->before && e->kind != DBZ_SMT)
-        return oms_unsupported(err, e->kind == DBZ_FLATTEN ? "debeziumflatten" : "debezium", ev,
-                               "an UPDATE needs the before image, which the event lacks");
+    static const char *const names[] = {"debezium", "debeziumflatten", "debeziumsmt"};
+    rc_status need = oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
+    if (need != RC_OK && !(e->kind == DBZ_SMT && ev->op == RC_OP_UPDATE)) return need;
+    rc_error_clear(err);
     if (e->kind == DBZ_SMT) {
         if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
         put_image(b, ev, oms_row(ev));
@@ -293,15 +344,27 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     return RC_OK;
 }
 
+static rc_status dbz_any_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    dbz_any *a = p;
+    return a->upstream ? dbz_up_encode(a->impl, ev, b, err) : dbz_encode(a->impl, ev, b, err);
+}
+
+static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    dbz_any *a = p;
+    return a->upstream ? dbz_up_key(a->impl, ev, b, err) : oms_encode_key(a->impl, ev, b, err);
+}
+
 const rc_format rc_format_debezium = {
     .name = "debezium",
-    .summary = "Debezium envelope as OMS writes it: payload, or schema + payload with debezium.schemas=true",
+    .summary = "Debezium envelope: as OMS writes it (default) or as Debezium does (-o debezium.flavor=upstream)",
     .content_type = "application/json",
     .options = dbz_options,
     .enc_new = dbz_new,
-    .enc_free = dbz_free,
-    .encode_value = dbz_encode,
-    .encode_key = oms_encode_key,
+    .enc_free = dbz_any_free,
+    .encode_value = dbz_any_encode,
+    .encode_key = dbz_any_key,
 };
 
 const rc_format rc_format_debeziumflatten = {

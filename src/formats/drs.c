@@ -149,7 +149,8 @@ static rc_status drs_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     case RC_OP_TRUNCATE: type = "DDL", ddl = true; break;
     default: return RC_SKIP; /* heartbeat, begin, commit: DRS has no message (FORMATS.md §15) */
     }
-    if (ev->op == RC_OP_UPDATE && !ev->before) return oms_unsupported(err, fmt, ev, "an UPDATE needs the before image (\"old\"), which the event lacks");
+    rc_status need = oms_need_before(ev, fmt, e->json_c && ev->op == RC_OP_DELETE ? "\"data\"" : "\"old\"", false, err);
+    if (need != RC_OK) return need;
     if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, fmt, ev, "a DDL message needs the statement text");
     bool mysql = rc_dbkind_family(ev->src.kind) == RC_FAM_MYSQL;
     uint64_t id = ev->pos.has_seq ? ev->pos.seq : e->next_id;

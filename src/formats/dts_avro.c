@@ -182,8 +182,8 @@ static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_err
 static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     avro_enc *e = p;
-    if (ev->op == RC_OP_UPDATE && !ev->before)
-        return oms_unsupported(err, "avro", ev, "an UPDATE needs the before image (beforeImages), which the event lacks");
+    rc_status need = oms_need_before(ev, "avro", "beforeImages", false, err);
+    if (need != RC_OK) return need;
     rc_buf_reset(&e->rec);
     rc_status st = build_record(e, ev, &e->rec, err);
     if (st != RC_OK) return st;

@@ -557,7 +557,6 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if (row && !ev.ncols) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"columns\"", rc_op_name(ev.op));
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)
         return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"after\"", rc_op_name(ev.op));
-    if (ev.op == RC_OP_DELETE && !ev.before) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"delete\" needs \"before\"");
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ) && ev.before)
         return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_BEFORE].node)->off, "op \"%s\" has no \"before\"", rc_op_name(ev.op));
     if (ev.op == RC_OP_DELETE && ev.after)

@@ -301,6 +301,15 @@ rc_status oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *e
     return RC_OK;
 }
 
+rc_status oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err)
+{
+    if (ev->before || !(ev->op == RC_OP_UPDATE || (ev->op == RC_OP_DELETE && !update_only))) return RC_OK;
+    char why[160];
+    snprintf(why, sizeof why, "%s %s the before image (%s), which the event lacks", ev->op == RC_OP_UPDATE ? "an UPDATE" : "a DELETE",
+             "needs", what);
+    return oms_unsupported(err, format, ev, why);
+}
+
 rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why)
 {
     return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "%s cannot write this %s event of %.*s.%.*s: %s", format,

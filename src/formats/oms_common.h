@@ -59,6 +59,11 @@ const rc_value *oms_row(const rc_event *ev);
  * (RC_SKIP) when the table has no pk. */
 rc_status oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 
+/* Formats that write whole before images: an UPDATE or DELETE whose event has none (e.g.
+ * PostgreSQL without REPLICA IDENTITY FULL) is an error naming `what` the format needs.
+ * RC_OK when the event is fine. `update_only` skips the DELETE check. */
+rc_status oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err);
+
 /* Common error for an event a format cannot write. */
 rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
 

@@ -104,10 +104,12 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     case RC_OP_INSERT:
     case RC_OP_READ: type = "INSERT"; break;
     case RC_OP_UPDATE:
-        if (!ev->before) return oms_unsupported(err, fmt, ev, "an UPDATE needs the before image (prevStruct), which the event lacks");
-        type = "UPDATE";
+    case RC_OP_DELETE: {
+        rc_status st = oms_need_before(ev, fmt, "prevStruct", false, err);
+        if (st != RC_OK) return st;
+        type = ev->op == RC_OP_UPDATE ? "UPDATE" : "DELETE";
         break;
-    case RC_OP_DELETE: type = "DELETE"; break;
+    }
     case RC_OP_DDL:
     case RC_OP_TRUNCATE:
         if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, fmt, ev, "a DDL record needs the statement text");

@@ -74,8 +74,8 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     default: return RC_SKIP; /* heartbeat, begin, commit: no message (FORMATS.md §15) */
     }
     bool ddl = op[0] == 'd' && op[1] == 'd';
-    if (ev->op == RC_OP_UPDATE && !ev->before)
-        return oms_unsupported(err, "shareplex", ev, "an UPDATE needs the before image (\"key\"), which the event lacks");
+    rc_status need = oms_need_before(ev, "shareplex", ev->op == RC_OP_UPDATE ? "\"key\"" : "\"data\"", false, err);
+    if (need != RC_OK) return need;
     if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "shareplex", ev, "a DDL message needs the statement text");
 
     RC_BUF_LIT(b, "{\"data\":");

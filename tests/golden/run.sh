@@ -2,7 +2,8 @@
 # Golden tests: for every tests/golden/<format>/<case>.in (native input events; or <case>.src
 # naming such a file, e.g. examples/shop.ndjson), convert to
 # <format> with the options listed in <case>.opts (one KEY=VALUE per line, optional) and
-# compare the whole output, byte for byte, with <case>.out. Where a <case>.seed.json exists
+# compare the whole output, byte for byte, with <case>.out (or with the peer fixture file
+# that <case>.expect names, relative to the repository root). Where a <case>.seed.json exists
 # (the vendor document's example message, corrected only as the case's notes say), the output
 # must also be the same JSON value as the seed example (json_same: key order and whitespace
 # aside, numbers by their exact text).
@@ -31,12 +32,24 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
         fail=$((fail + 1))
         continue
     fi
-    if ! cmp -s "$tmp" "$case_.out"; then
-        echo "FAIL: $case_: output differs from $case_.out" >&2
-        diff "$case_.out" "$tmp" | head -10 | cut -c1-300 >&2
+    # the expected bytes: <case>.out, or the file <case>.expect names (peer fixtures used as
+    # they are; one without a final newline is compared as if it had one)
+    expected=$case_.out
+    if [ -f "$case_.expect" ]; then
+        expected=$(mktemp)
+        src=$(cat "$case_.expect")
+        cat "$src" >"$expected"
+        [ -n "$(tail -c 1 "$src")" ] && echo >>"$expected"
+    fi
+    if ! cmp -s "$tmp" "$expected"; then
+        echo "FAIL: $case_: output differs from ${src:-$case_.out}" >&2
+        diff "$expected" "$tmp" | head -10 | cut -c1-300 >&2
         fail=$((fail + 1))
+        [ "$expected" != "$case_.out" ] && rm -f "$expected"
         continue
     fi
+    [ "$expected" != "$case_.out" ] && rm -f "$expected"
+    src=
     if [ -f "$case_.seed.json" ] && ! "$SAME" "$case_.out" "$case_.seed.json"; then
         echo "FAIL: $case_: output does not carry the seed example's data" >&2
         fail=$((fail + 1))

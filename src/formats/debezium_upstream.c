@@ -1,0 +1,832 @@
+/* Upstream Debezium (FORMATS.md §11, §12): the envelope, source blocks, key and Kafka Connect
+ * JSON schemas the way Debezium's MySQL, PostgreSQL and SQL Server connectors write them, in
+ * the layout of Debezium 1.x, 2.x or 3.x (debezium.compat). See docs/formats/debezium.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/debezium_upstream.h"
+#include "formats/oms_common.h"
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+#include "rowcast/names.h"
+
+enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
+enum { BIN_BYTES, BIN_BASE64, BIN_HEX };
+enum { TIME_ADAPTIVE, TIME_CONNECT };
+enum { CONN_MYSQL, CONN_POSTGRES, CONN_SQLSERVER };
+enum { SCHEMA_SLOTS = 256 };
+
+typedef struct up_slot {
+    uint64_t hash;
+    char *sig, *text;
+    size_t sig_n, text_n;
+} up_slot;
+
+typedef struct up_enc {
+    int compat; /* 1, 2, 3 */
+    bool schemas, tx_meta;
+    int dec_mode, bin_mode, time_mode;
+    bool unsigned_precise;
+    const char *server, *version;
+    rc_name_registry *names;
+    rc_buf sig, scratch, name;
+    up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
+} up_enc;
+
+const rc_option_desc dbz_up_options[] = {
+    {"debezium.compat", "1|2|3", "upstream layout of that Debezium major version (default 3)"},
+    {"debezium.server", "name", "logical server name (topic.prefix); default: the event's server, else \"rowcast\""},
+    {"debezium.version", "text", "connector version written in source.version (default \"rowcast\")"},
+    {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
+    {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
+    {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
+    {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
+    {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order}"},
+    {0},
+};
+
+rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
+{
+    up_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    long compat = 3;
+    int unsig = 0;
+    rc_status st;
+    if ((st = rc_options_int(o, "debezium.compat", 1, 3, &compat, err)) != RC_OK ||
+        (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
+        (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.time.precision.mode", "adaptive_time_microseconds|connect", &e->time_mode, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.bigint.unsigned.handling.mode", "long|precise", &unsig, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    e->compat = (int)compat;
+    e->unsigned_precise = unsig == 1;
+    e->server = rc_options_get(o, "debezium.server");
+    e->version = rc_options_get(o, "debezium.version");
+    if (!e->version) e->version = "rowcast";
+    if (!(e->names = rc_name_registry_new())) {
+        free(e);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0);
+    *out = e;
+    return RC_OK;
+}
+
+void dbz_up_free(void *p)
+{
+    up_enc *e = p;
+    if (!e) return;
+    for (int i = 0; i < SCHEMA_SLOTS; i++) {
+        free(e->value_slots[i].sig), free(e->value_slots[i].text);
+        free(e->key_slots[i].sig), free(e->key_slots[i].text);
+    }
+    rc_name_registry_free(e->names);
+    rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name);
+    free(e);
+}
+
+static int connector_of(rc_dbkind k)
+{
+    switch (k) {
+    case RC_DB_POSTGRES: return CONN_POSTGRES;
+    case RC_DB_SQLSERVER: return CONN_SQLSERVER;
+    case RC_DB_MYSQL:
+    case RC_DB_MARIADB:
+    case RC_DB_OB_MYSQL:
+    case RC_DB_UNKNOWN: return CONN_MYSQL;
+    default: return -1;
+    }
+}
+
+/* ---- column types ---- */
+
+/* What one column looks like in Kafka Connect: type, optional logical name and version,
+ * parameters (JSON object text, or NULL). */
+typedef struct col_schema {
+    const char *type;
+    const char *name;
+    int version;
+    rc_buf *params; /* NULL when none */
+} col_schema;
+
+static int32_t dec_scale(const rc_column *c, const rc_decimal *d) { return c->type.p2 >= 0 ? c->type.p2 : (d ? d->scale : 0); }
+
+static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
+{
+    const rc_type_info *t = c->type.info;
+    memset(s, 0, sizeof *s);
+    rc_buf_reset(params);
+    switch (t->vkind) {
+    case RC_V_BOOL: s->type = "boolean"; return;
+    case RC_V_INT:
+        s->type = t->connect; /* int16 / int32 / int64 by the column's width */
+        if (t->avro == RC_AVRO_DATETIME) s->name = "io.debezium.time.Year", s->version = 1;
+        return;
+    case RC_V_UINT:
+        if (!e->unsigned_precise) {
+            s->type = "int64";
+            return;
+        }
+        /* precise unsigned is a Decimal of scale 0 */
+        __attribute__((fallthrough));
+    case RC_V_DECIMAL:
+        if (e->dec_mode == DEC_STRING) s->type = "string";
+        else if (e->dec_mode == DEC_DOUBLE) s->type = "double";
+        else if (t->vkind == RC_V_DECIMAL && c->type.p2 < 0 && c->type.info->family == RC_FAM_PG) {
+            s->type = "struct", s->name = "io.debezium.data.VariableScaleDecimal", s->version = 1;
+        } else {
+            s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
+            RC_BUF_LIT(params, "{\"scale\":\"");
+            rc_fmt_i64(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL));
+            rc_buf_putc(params, '"');
+            int32_t prec = t->vkind == RC_V_UINT ? 20 : c->type.p1;
+            if (prec > 0) {
+                RC_BUF_LIT(params, ",\"connect.decimal.precision\":\"");
+                rc_fmt_i64(params, prec);
+                rc_buf_putc(params, '"');
+            }
+            rc_buf_putc(params, '}');
+            s->params = params;
+        }
+        return;
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: s->type = "double"; return;
+    case RC_V_BITS:
+        if (c->type.p1 <= 1) {
+            s->type = "boolean";
+            return;
+        }
+        s->type = "bytes", s->name = "io.debezium.data.Bits", s->version = 1;
+        RC_BUF_LIT(params, "{\"length\":\"");
+        rc_fmt_i64(params, c->type.p1);
+        RC_BUF_LIT(params, "\"}");
+        s->params = params;
+        return;
+    case RC_V_BYTES: s->type = e->bin_mode == BIN_BYTES ? "bytes" : "string"; return;
+    case RC_V_DATE:
+        s->type = "int32";
+        if (e->time_mode == TIME_CONNECT) s->name = "org.apache.kafka.connect.data.Date", s->version = 1;
+        else s->name = "io.debezium.time.Date", s->version = 1;
+        return;
+    case RC_V_TIME:
+        if (e->time_mode == TIME_CONNECT) s->type = "int32", s->name = "org.apache.kafka.connect.data.Time", s->version = 1;
+        else s->type = "int64", s->name = "io.debezium.time.MicroTime", s->version = 1;
+        return;
+    case RC_V_DATETIME:
+        s->type = "int64", s->version = 1;
+        if (c->type.info->vclass == RC_VC_DATETIME && c->type.info->family == RC_FAM_ORACLE)
+            s->type = "string", s->name = "io.debezium.time.ZonedTimestamp";
+        else if (e->time_mode == TIME_CONNECT) s->name = "org.apache.kafka.connect.data.Timestamp";
+        else if ((c->type.p1 < 0 ? (c->type.info->family == RC_FAM_PG ? 6 : 0) : c->type.p1) <= 3) s->name = "io.debezium.time.Timestamp";
+        else s->name = "io.debezium.time.MicroTimestamp";
+        return;
+    case RC_V_TIMESTAMP: s->type = "string", s->name = "io.debezium.time.ZonedTimestamp", s->version = 1; return;
+    case RC_V_ENUM:
+    case RC_V_SET: {
+        s->type = "string", s->version = 1;
+        s->name = t->vkind == RC_V_ENUM ? "io.debezium.data.Enum" : "io.debezium.data.EnumSet";
+        RC_BUF_LIT(params, "{\"allowed\":\"");
+        rc_str l;
+        for (unsigned i = 0; rc_coltype_label(&c->type, i, &l); i++) {
+            if (i) rc_buf_putc(params, ',');
+            rc_jw_str_body(params, l.p, l.n);
+        }
+        RC_BUF_LIT(params, "\"}");
+        s->params = params;
+        return;
+    }
+    case RC_V_JSON: s->type = "string", s->name = "io.debezium.data.Json", s->version = 1; return;
+    default: s->type = "string"; return;
+    }
+}
+
+/* A field's schema in JsonConverter key order: type, (fields), optional, name, version,
+ * parameters, field. */
+static void put_field_schema(rc_buf *b, const col_schema *s, bool optional, const char *field, size_t fn)
+{
+    RC_BUF_LIT(b, "{\"type\":\"");
+    rc_buf_puts(b, s->type);
+    rc_buf_putc(b, '"');
+    if (!strcmp(s->type, "struct")) /* VariableScaleDecimal */
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"int32\",\"optional\":false,\"field\":\"scale\"},{\"type\":\"bytes\",\"optional\":false,\"field\":\"value\"}]");
+    RC_BUF_LIT(b, ",\"optional\":");
+    rc_buf_puts(b, optional ? "true" : "false");
+    if (s->name) {
+        RC_BUF_LIT(b, ",\"name\":\"");
+        rc_buf_puts(b, s->name);
+        rc_buf_putc(b, '"');
+    }
+    if (s->version) {
+        RC_BUF_LIT(b, ",\"version\":");
+        rc_fmt_i64(b, s->version);
+    }
+    if (s->name && !strcmp(s->name, "io.debezium.data.VariableScaleDecimal")) RC_BUF_LIT(b, ",\"doc\":\"Variable scaled decimal\"");
+    if (s->params) {
+        RC_BUF_LIT(b, ",\"parameters\":");
+        rc_buf_put(b, s->params->data, s->params->len);
+    }
+    RC_BUF_LIT(b, ",\"field\":");
+    rc_jw_str(b, field, fn);
+    rc_buf_putc(b, '}');
+}
+
+/* ---- values ---- */
+
+/* The unscaled value of a decimal rescaled to `scale` (padding zeros); false when the value
+ * has more fraction digits than the column declares. */
+static bool rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decimal *out)
+{
+    *out = *d;
+    if (d->scale == scale) return true;
+    if (d->scale > scale) return false;
+    rc_buf_reset(digits);
+    rc_buf_put(digits, d->digits, d->ndigits);
+    for (int32_t i = d->scale; i < scale; i++) rc_buf_putc(digits, '0');
+    if (digits->err != RC_OK) return false;
+    out->digits = digits->data;
+    out->ndigits = (uint32_t)digits->len;
+    out->scale = scale;
+    if (d->ndigits == 1 && d->digits[0] == '0') out->ndigits = 1; /* zero stays "0" */
+    return true;
+}
+
+static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
+{
+    const rc_type_info *t = c->type.info;
+    switch (v->kind) {
+    case RC_V_NULL: RC_BUF_LIT(b, "null"); return RC_OK;
+    case RC_V_INVALID: RC_BUF_LIT(b, "null"); return RC_OK; /* zero dates: Debezium writes null */
+    case RC_V_BOOL: rc_buf_puts(b, v->b ? "true" : "false"); return RC_OK;
+    case RC_V_INT: rc_fmt_i64(b, v->i); return RC_OK;
+    case RC_V_UINT:
+        if (!e->unsigned_precise) {
+            if (v->u > INT64_MAX)
+                return rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
+                                    "column \"%.*s\": %llu does not fit an int64; use -o debezium.bigint.unsigned.handling.mode=precise",
+                                    (int)c->name.n, c->name.p, (unsigned long long)v->u);
+            rc_fmt_u64(b, v->u);
+            return RC_OK;
+        } else {
+            char dg[24];
+            rc_buf tmp = {dg, 0, sizeof dg, sizeof dg, RC_OK};
+            rc_fmt_u64(&tmp, v->u);
+            rc_decimal d = {dg, (uint32_t)tmp.len, 0, false};
+            rc_buf_reset(&e->scratch);
+            rc_dec_unscaled_bytes(&e->scratch, &d);
+            rc_buf_putc(b, '"');
+            rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+            rc_buf_putc(b, '"');
+            return RC_OK;
+        }
+    case RC_V_DECIMAL:
+        if (e->dec_mode == DEC_STRING) {
+            rc_buf_putc(b, '"');
+            rc_fmt_dec_plain(b, &v->dec);
+            rc_buf_putc(b, '"');
+        } else if (e->dec_mode == DEC_DOUBLE) {
+            rc_buf_reset(&e->scratch);
+            rc_fmt_dec_java(&e->scratch, &v->dec);
+            rc_buf_putc(&e->scratch, '\0');
+            rc_value dv = {.kind = RC_V_FLOAT64, .f64 = strtod(e->scratch.data, NULL)};
+            rc_fmt_json_float(b, &dv);
+        } else if (c->type.p2 < 0 && t->family == RC_FAM_PG) {
+            rc_buf_reset(&e->scratch);
+            rc_dec_unscaled_bytes(&e->scratch, &v->dec);
+            RC_BUF_LIT(b, "{\"scale\":");
+            rc_fmt_i64(b, v->dec.scale);
+            RC_BUF_LIT(b, ",\"value\":\"");
+            rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+            RC_BUF_LIT(b, "\"}");
+        } else {
+            rc_decimal d;
+            if (!rescale(&v->dec, dec_scale(c, &v->dec), &e->name, &d))
+                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": the value has more fraction digits than its scale %d",
+                                    (int)c->name.n, c->name.p, dec_scale(c, &v->dec));
+            rc_buf_reset(&e->scratch);
+            rc_dec_unscaled_bytes(&e->scratch, &d);
+            rc_buf_putc(b, '"');
+            rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+            rc_buf_putc(b, '"');
+        }
+        return RC_OK;
+    case RC_V_FLOAT32: { /* widened to double, as Debezium does (3.14f is 3.140000104904175) */
+        rc_value dv = {.kind = RC_V_FLOAT64, .f64 = (double)v->f32};
+        rc_fmt_json_float(b, &dv);
+        return RC_OK;
+    }
+    case RC_V_FLOAT64: rc_fmt_json_float(b, v); return RC_OK;
+    case RC_V_BITS:
+        if (c->type.p1 <= 1) {
+            rc_buf_puts(b, v->u ? "true" : "false");
+        } else { /* io.debezium.data.Bits: little-endian bytes */
+            unsigned char be[8], le[8];
+            size_t nb = rc_bits_bytes(c->type.p1, v->u, be);
+            for (size_t i = 0; i < nb; i++) le[i] = be[nb - 1 - i];
+            rc_buf_putc(b, '"');
+            rc_fmt_base64(b, le, nb);
+            rc_buf_putc(b, '"');
+        }
+        return RC_OK;
+    case RC_V_BYTES:
+        rc_buf_putc(b, '"');
+        if (e->bin_mode == BIN_HEX) rc_fmt_hex(b, (const unsigned char *)v->s.p, v->s.n, false);
+        else rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
+        rc_buf_putc(b, '"');
+        return RC_OK;
+    case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return RC_OK;
+    case RC_V_TIME:
+        if (e->time_mode == TIME_CONNECT) rc_fmt_i64(b, rc_time_micros(&v->time) / 1000);
+        else rc_fmt_i64(b, rc_time_micros(&v->time));
+        return RC_OK;
+    case RC_V_DATETIME: {
+        col_schema s;
+        rc_buf none;
+        rc_buf_init(&none, 0);
+        col_schema_of(e, c, &s, &none); /* datetime types take no parameters */
+        rc_buf_fini(&none);
+        if (!strcmp(s.type, "string")) {
+            rc_buf_putc(b, '"');
+            rc_fmt_datetime(b, &v->dt, 'T', false);
+            rc_buf_putc(b, '"');
+        } else if (s.name && !strcmp(s.name, "io.debezium.time.MicroTimestamp")) {
+            rc_fmt_i64(b, rc_datetime_epoch_us(&v->dt));
+        } else {
+            rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
+        }
+        return RC_OK;
+    }
+    case RC_V_TIMESTAMP:
+        rc_buf_putc(b, '"');
+        rc_fmt_ts_iso(b, &v->ts);
+        rc_buf_putc(b, '"');
+        return RC_OK;
+    case RC_V_GEOMETRY:
+        return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                            "column \"%.*s\": upstream Debezium writes geometry as WKB, which rowcast cannot derive from WKT text yet",
+                            (int)c->name.n, c->name.p);
+    default: rc_jw_str(b, v->s.p, v->s.n); return RC_OK;
+    }
+}
+
+static rc_status put_image(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
+{
+    if (!img) {
+        RC_BUF_LIT(b, "null");
+        return RC_OK;
+    }
+    rc_buf_putc(b, '{');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(b, ':');
+        rc_status st = put_value(e, b, &ev->cols[i], &img[i], err);
+        if (st != RC_OK) return st;
+    }
+    rc_buf_putc(b, '}');
+    return RC_OK;
+}
+
+/* ---- names ---- */
+
+/* "<server>.<db>.<table>" (MySQL), "<server>.<schema>.<table>" (PostgreSQL, SQL Server 1.x),
+ * "<server>.<db>.<schema>.<table>" (SQL Server 2.x and later), as a valid Avro name. */
+static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_buf *out, rc_error *err)
+{
+    rc_str server = e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
+    rc_str parts[4];
+    size_t n = 0;
+    parts[n++] = server;
+    if (conn == CONN_MYSQL) parts[n++] = ev->src.db;
+    else if (conn == CONN_POSTGRES) parts[n++] = ev->src.schema;
+    else {
+        if (e->compat >= 2) parts[n++] = ev->src.db;
+        parts[n++] = ev->src.schema;
+    }
+    parts[n++] = ev->src.table;
+    rc_buf_reset(out);
+    if (!rc_avro_fullname(out, parts, n)) {
+        /* remember where the adjusted name came from, to catch two tables meeting in one name */
+        rc_buf_reset(&e->scratch);
+        for (size_t i = 0; i < n; i++) {
+            if (i) rc_buf_putc(&e->scratch, '.');
+            rc_buf_put(&e->scratch, parts[i].p, parts[i].n);
+        }
+        return rc_name_registry_add(e->names, e->scratch.data, e->scratch.len, out->data, out->len, err);
+    }
+    return rc_name_registry_add(e->names, out->data, out->len, out->data, out->len, err);
+}
+
+/* ---- source block ---- */
+
+typedef struct src_field {
+    const char *name, *type;
+    bool optional;
+} src_field;
+
+static const char *const connector_names[] = {"mysql", "postgresql", "sqlserver"};
+static const char *const source_names[] = {"io.debezium.connector.mysql.Source", "io.debezium.connector.postgresql.Source",
+                                           "io.debezium.connector.sqlserver.Source"};
+
+/* Fields after the common head (version, connector, name, ts_ms, snapshot, db[, sequence,
+ * ts_us, ts_ns]) per connector. */
+static const src_field mysql_tail[] = {{"table", "string", true},  {"server_id", "int64", false}, {"gtid", "string", true},
+                                       {"file", "string", false},  {"pos", "int64", false},       {"row", "int32", false},
+                                       {"thread", "int64", true},  {"query", "string", true},     {0}};
+static const src_field pg_tail[] = {{"schema", "string", false}, {"table", "string", false}, {"txId", "int64", true},
+                                    {"lsn", "int64", true},       {"xmin", "int64", true},    {0}};
+static const src_field ss_tail[] = {{"schema", "string", false},    {"table", "string", false},
+                                    {"change_lsn", "string", true}, {"commit_lsn", "string", true},
+                                    {"event_serial_no", "int64", true}, {0}};
+static const src_field *const tails[] = {mysql_tail, pg_tail, ss_tail};
+
+static void put_simple_field(rc_buf *b, const char *type, bool optional, const char *field)
+{
+    col_schema s = {type, NULL, 0, NULL};
+    put_field_schema(b, &s, optional, field, strlen(field));
+}
+
+static void source_schema(up_enc *e, rc_buf *b, int conn)
+{
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    put_simple_field(b, "string", false, "version");
+    rc_buf_putc(b, ',');
+    put_simple_field(b, "string", false, "connector");
+    rc_buf_putc(b, ',');
+    put_simple_field(b, "string", false, "name");
+    rc_buf_putc(b, ',');
+    put_simple_field(b, "int64", false, "ts_ms");
+    RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
+    rc_buf_puts(b, e->compat == 1 ? "true,last,false" : "true,last,false,incremental");
+    RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"},");
+    put_simple_field(b, "string", false, "db");
+    if (e->compat >= 2) {
+        RC_BUF_LIT(b, ",");
+        put_simple_field(b, "string", true, "sequence");
+        RC_BUF_LIT(b, ",");
+        put_simple_field(b, "int64", true, "ts_us");
+        RC_BUF_LIT(b, ",");
+        put_simple_field(b, "int64", true, "ts_ns");
+    }
+    for (const src_field *f = tails[conn]; f->name; f++) {
+        rc_buf_putc(b, ',');
+        put_simple_field(b, f->type, f->optional, f->name);
+    }
+    RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
+    rc_buf_puts(b, source_names[conn]);
+    rc_buf_putc(b, '"');
+    if (e->compat >= 3) RC_BUF_LIT(b, ",\"version\":1");
+    RC_BUF_LIT(b, ",\"field\":\"source\"}");
+}
+
+static void str_or_null(rc_buf *b, rc_str s)
+{
+    if (s.n) rc_jw_str(b, s.p, s.n);
+    else RC_BUF_LIT(b, "null");
+}
+
+/* PostgreSQL LSN "X/Y" (hex) or a decimal number, as Debezium's int64. */
+static bool lsn_value(rc_str s, uint64_t *out)
+{
+    uint64_t hi = 0, lo = 0;
+    size_t i = 0;
+    bool slash = false;
+    for (; i < s.n; i++) {
+        char c = s.p[i];
+        if (c == '/') {
+            if (slash) return false;
+            slash = true;
+            continue;
+        }
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0) return false;
+        if (slash) lo = lo * 16 + (uint64_t)d;
+        else hi = hi * 16 + (uint64_t)d;
+    }
+    if (!s.n) return false;
+    if (slash) {
+        *out = hi << 32 | lo;
+        return true;
+    }
+    return rc_parse_u64(s.p, s.n, out) == RC_OK;
+}
+
+static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
+{
+    int64_t ms = ev->has_ts ? ev->ts_us / 1000 : 0;
+    RC_BUF_LIT(b, "{\"version\":");
+    rc_jw_str(b, e->version, strlen(e->version));
+    RC_BUF_LIT(b, ",\"connector\":\"");
+    rc_buf_puts(b, connector_names[conn]);
+    RC_BUF_LIT(b, "\",\"name\":");
+    rc_str server = e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
+    rc_jw_str(b, server.p, server.n);
+    RC_BUF_LIT(b, ",\"ts_ms\":");
+    rc_fmt_i64(b, ms);
+    RC_BUF_LIT(b, ",\"snapshot\":");
+    if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
+    else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
+    RC_BUF_LIT(b, ",\"db\":");
+    rc_jw_str(b, ev->src.db.p, ev->src.db.n);
+    if (e->compat >= 2) {
+        RC_BUF_LIT(b, ",\"sequence\":null,\"ts_us\":");
+        rc_fmt_i64(b, ev->has_ts ? ev->ts_us : 0);
+        RC_BUF_LIT(b, ",\"ts_ns\":");
+        rc_fmt_i64(b, ev->has_ts ? ev->ts_us * 1000 : 0);
+    }
+    const rc_position *p = &ev->pos;
+    if (conn == CONN_MYSQL) {
+        RC_BUF_LIT(b, ",\"table\":");
+        str_or_null(b, ev->src.table);
+        RC_BUF_LIT(b, ",\"server_id\":");
+        rc_fmt_u64(b, p->has_server_id ? p->server_id : 0);
+        RC_BUF_LIT(b, ",\"gtid\":");
+        str_or_null(b, p->gtid);
+        RC_BUF_LIT(b, ",\"file\":");
+        rc_jw_str(b, p->file.p, p->file.n);
+        RC_BUF_LIT(b, ",\"pos\":");
+        rc_fmt_u64(b, p->has_offset ? p->offset : 0);
+        RC_BUF_LIT(b, ",\"row\":");
+        rc_fmt_u64(b, p->has_row ? p->row : 0);
+        RC_BUF_LIT(b, ",\"thread\":");
+        if (p->has_thread) rc_fmt_u64(b, p->thread);
+        else RC_BUF_LIT(b, "null");
+        RC_BUF_LIT(b, ",\"query\":");
+        str_or_null(b, p->query);
+    } else {
+        RC_BUF_LIT(b, ",\"schema\":");
+        rc_jw_str(b, ev->src.schema.p, ev->src.schema.n);
+        RC_BUF_LIT(b, ",\"table\":");
+        rc_jw_str(b, ev->src.table.p, ev->src.table.n);
+        if (conn == CONN_POSTGRES) {
+            uint64_t v;
+            RC_BUF_LIT(b, ",\"txId\":");
+            if (p->txid.n && rc_parse_u64(p->txid.p, p->txid.n, &v) == RC_OK) rc_fmt_u64(b, v);
+            else RC_BUF_LIT(b, "null");
+            RC_BUF_LIT(b, ",\"lsn\":");
+            if (lsn_value(p->lsn, &v)) rc_fmt_u64(b, v);
+            else RC_BUF_LIT(b, "null");
+            RC_BUF_LIT(b, ",\"xmin\":");
+            if (p->has_xmin) rc_fmt_u64(b, p->xmin);
+            else RC_BUF_LIT(b, "null");
+        } else {
+            RC_BUF_LIT(b, ",\"change_lsn\":");
+            str_or_null(b, p->lsn);
+            RC_BUF_LIT(b, ",\"commit_lsn\":");
+            str_or_null(b, p->lsn);
+            RC_BUF_LIT(b, ",\"event_serial_no\":");
+            if (p->has_row) rc_fmt_u64(b, p->row);
+            else RC_BUF_LIT(b, "null");
+        }
+    }
+    rc_buf_putc(b, '}');
+}
+
+/* ---- schemas, cached per table ---- */
+
+static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *prefix, size_t pn, const char *field,
+                         rc_buf *params)
+{
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        col_schema s;
+        col_schema_of(e, &ev->cols[i], &s, params);
+        put_field_schema(b, &s, ev->cols[i].nullable, ev->cols[i].name.p, ev->cols[i].name.n);
+    }
+    RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");
+    rc_jw_str_body(b, prefix, pn);
+    RC_BUF_LIT(b, ".Value\",\"field\":\"");
+    rc_buf_puts(b, field);
+    RC_BUF_LIT(b, "\"}");
+}
+
+static void transaction_schema(up_enc *e, rc_buf *b)
+{
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[{\"type\":\"string\",\"optional\":false,\"field\":\"id\"},"
+                  "{\"type\":\"int64\",\"optional\":false,\"field\":\"total_order\"},"
+                  "{\"type\":\"int64\",\"optional\":false,\"field\":\"data_collection_order\"}],\"optional\":true");
+    if (e->compat >= 2) RC_BUF_LIT(b, ",\"name\":\"event.block\",\"version\":1");
+    RC_BUF_LIT(b, ",\"field\":\"transaction\"}");
+}
+
+static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, const char *prefix, size_t pn)
+{
+    rc_buf params;
+    rc_buf_init(&params, 0);
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    image_schema(e, b, ev, prefix, pn, "before", &params);
+    rc_buf_putc(b, ',');
+    image_schema(e, b, ev, prefix, pn, "after", &params);
+    rc_buf_putc(b, ',');
+    source_schema(e, b, conn);
+    rc_buf_putc(b, ',');
+    if (e->compat >= 2) {
+        transaction_schema(e, b);
+        rc_buf_putc(b, ',');
+    }
+    put_simple_field(b, "string", false, "op");
+    rc_buf_putc(b, ',');
+    put_simple_field(b, "int64", true, "ts_ms");
+    if (e->compat >= 2) {
+        rc_buf_putc(b, ',');
+        put_simple_field(b, "int64", true, "ts_us");
+        rc_buf_putc(b, ',');
+        put_simple_field(b, "int64", true, "ts_ns");
+    } else {
+        rc_buf_putc(b, ',');
+        transaction_schema(e, b);
+    }
+    RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
+    rc_jw_str_body(b, prefix, pn);
+    RC_BUF_LIT(b, ".Envelope\"");
+    if (e->compat >= 2) RC_BUF_LIT(b, ",\"version\":2");
+    rc_buf_putc(b, '}');
+    rc_buf_fini(&params);
+}
+
+static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *prefix, size_t pn)
+{
+    rc_buf params;
+    rc_buf_init(&params, 0);
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        col_schema s;
+        col_schema_of(e, &ev->cols[idx[k]], &s, &params);
+        put_field_schema(b, &s, false, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
+    }
+    RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
+    rc_jw_str_body(b, prefix, pn);
+    RC_BUF_LIT(b, ".Key\"}");
+    rc_buf_fini(&params);
+}
+
+/* Cached schema text: the signature is the prefix, connector and every column's name, type
+ * declaration, nullability and key position. */
+static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, const char *prefix,
+                               size_t pn, const char **text, size_t *n, rc_error *err)
+{
+    rc_buf *s = &e->sig;
+    rc_buf_reset(s);
+    rc_buf_put(s, prefix, pn);
+    rc_buf_putc(s, (char)('0' + conn));
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        rc_buf_putc(s, '\0');
+        rc_buf_put(s, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(s, '\0');
+        rc_buf_put(s, ev->cols[i].type.decl.p, ev->cols[i].type.decl.n);
+        rc_buf_putc(s, ev->cols[i].nullable ? '?' : '!');
+        rc_fmt_u64(s, ev->cols[i].pk);
+    }
+    if (s->err != RC_OK) return rc_error_set(err, s->err, RC_NO_OFFSET, "out of memory");
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < s->len; i++) h = (h ^ (unsigned char)s->data[i]) * 1099511628211ull;
+    up_slot *sl = &slots[h % SCHEMA_SLOTS];
+    if (!(sl->text && sl->hash == h && sl->sig_n == s->len && !memcmp(sl->sig, s->data, s->len))) {
+        rc_buf t;
+        rc_buf_init(&t, 0);
+        if (key) key_schema(e, &t, ev, prefix, pn);
+        else envelope_schema(e, &t, ev, conn, prefix, pn);
+        char *sig = malloc(s->len + 1);
+        if (!sig || t.err != RC_OK) {
+            free(sig);
+            rc_buf_fini(&t);
+            return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        }
+        memcpy(sig, s->data, s->len);
+        free(sl->sig), free(sl->text);
+        *sl = (up_slot){h, sig, t.data, s->len, t.len};
+    }
+    *text = sl->text;
+    *n = sl->text_n;
+    return RC_OK;
+}
+
+/* ---- messages ---- */
+
+/* The transaction block, or null when metadata is off or the event has no transaction. */
+static void put_tx(const up_enc *e, rc_buf *b, const rc_event *ev)
+{
+    if (!e->tx_meta || !ev->pos.txid.n) {
+        RC_BUF_LIT(b, "null");
+        return;
+    }
+    uint64_t order = ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
+    RC_BUF_LIT(b, "{\"id\":");
+    rc_jw_str(b, ev->pos.txid.p, ev->pos.txid.n);
+    RC_BUF_LIT(b, ",\"total_order\":");
+    rc_fmt_u64(b, order);
+    RC_BUF_LIT(b, ",\"data_collection_order\":");
+    rc_fmt_u64(b, order);
+    rc_buf_putc(b, '}');
+}
+
+/* The table's schema-name prefix into `out` (NUL-terminated, at most cap-1 bytes). */
+static rc_status prefix_of(up_enc *e, const rc_event *ev, int conn, char *out, size_t cap, size_t *n, rc_error *err)
+{
+    rc_status st = table_name(e, ev, conn, &e->name, err);
+    if (st != RC_OK) return st;
+    *n = e->name.len < cap ? e->name.len : cap - 1;
+    memcpy(out, e->name.data, *n);
+    out[*n] = '\0';
+    return RC_OK;
+}
+
+rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    up_enc *e = p;
+    const char *op;
+    switch (ev->op) {
+    case RC_OP_INSERT: op = "c"; break;
+    case RC_OP_READ: op = "r"; break;
+    case RC_OP_UPDATE: op = "u"; break;
+    case RC_OP_DELETE: op = "d"; break;
+    case RC_OP_TRUNCATE: op = "t"; break;
+    default: return RC_SKIP; /* DDL, heartbeats and transaction markers go to other topics */
+    }
+    int conn = connector_of(ev->src.kind);
+    if (conn < 0)
+        return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "upstream Debezium has no connector layout for %s sources here",
+                            rc_dbkind_name(ev->src.kind));
+    char prefix[256];
+    size_t pn;
+    rc_status st = prefix_of(e, ev, conn, prefix, sizeof prefix, &pn, err);
+    if (st != RC_OK) return st;
+    if (e->schemas) {
+        const char *text = NULL;
+        size_t n = 0;
+        if ((st = cached_schema(e, e->value_slots, false, ev, conn, prefix, pn, &text, &n, err)) != RC_OK) return st;
+        RC_BUF_LIT(b, "{\"schema\":");
+        rc_buf_put(b, text, n);
+        RC_BUF_LIT(b, ",\"payload\":");
+    }
+    bool has_before = ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE;
+    bool has_after = ev->op == RC_OP_INSERT || ev->op == RC_OP_READ || ev->op == RC_OP_UPDATE;
+    RC_BUF_LIT(b, "{\"before\":");
+    if ((st = put_image(e, b, ev, has_before ? ev->before : NULL, err)) != RC_OK) return st;
+    RC_BUF_LIT(b, ",\"after\":");
+    if ((st = put_image(e, b, ev, has_after ? ev->after : NULL, err)) != RC_OK) return st;
+    RC_BUF_LIT(b, ",\"source\":");
+    put_source(e, b, ev, conn);
+    if (e->compat >= 2) {
+        RC_BUF_LIT(b, ",\"transaction\":");
+        put_tx(e, b, ev);
+    }
+    RC_BUF_LIT(b, ",\"op\":\"");
+    rc_buf_puts(b, op);
+    RC_BUF_LIT(b, "\",\"ts_ms\":");
+    int64_t proc = ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0;
+    rc_fmt_i64(b, proc / 1000);
+    if (e->compat >= 2) {
+        RC_BUF_LIT(b, ",\"ts_us\":");
+        rc_fmt_i64(b, proc);
+        RC_BUF_LIT(b, ",\"ts_ns\":");
+        rc_fmt_i64(b, proc * 1000);
+    } else {
+        RC_BUF_LIT(b, ",\"transaction\":");
+        put_tx(e, b, ev);
+    }
+    rc_buf_putc(b, '}');
+    if (e->schemas) rc_buf_putc(b, '}');
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+{
+    up_enc *e = p;
+    const rc_value *img = ev->op == RC_OP_DELETE ? ev->before : ev->after;
+    if (!img || !oms_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
+    int conn = connector_of(ev->src.kind);
+    if (conn < 0) return RC_SKIP;
+    char prefix[256];
+    size_t pn;
+    rc_status st = prefix_of(e, ev, conn, prefix, sizeof prefix, &pn, err);
+    if (st != RC_OK) return st;
+    if (e->schemas) {
+        const char *text = NULL;
+        size_t n = 0;
+        if ((st = cached_schema(e, e->key_slots, true, ev, conn, prefix, pn, &text, &n, err)) != RC_OK) return st;
+        RC_BUF_LIT(b, "{\"schema\":");
+        rc_buf_put(b, text, n);
+        RC_BUF_LIT(b, ",\"payload\":");
+    }
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    rc_buf_putc(b, '{');
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
+        rc_buf_putc(b, ':');
+        if ((st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err)) != RC_OK) return st;
+    }
+    rc_buf_putc(b, '}');
+    if (e->schemas) rc_buf_putc(b, '}');
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
