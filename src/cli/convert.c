@@ -19,6 +19,7 @@ typedef struct conv {
     const char *dead_path;
     FILE *dead;
     bool quiet, progress;
+    bool keys; /* write each event's message key instead of its value */
     rc_arena arena;
     rc_event_list events;
     rc_buf msg;  /* encoded messages of the current input line */
@@ -43,6 +44,8 @@ void cli_usage_convert(void)
           "                           skip         report it, drop it and go on\n"
           "                           dead-letter:PATH\n"
           "                                        append the line unchanged to PATH and go on\n"
+          "  --keys                 write each event's message key (the Kafka key) instead of its\n"
+          "                         value; \"null\" where the format or the table has none\n"
           "  --quiet, -q            no progress line and no summary on stderr\n"
           "  --help, -h             this text\n"
           "\n"
@@ -107,7 +110,13 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
     c->events_in += c->events.count;
     for (size_t i = 0; i < c->events.count; i++) {
         size_t mark = c->msg.len;
-        st = c->to->encode_value(c->enc, &c->events.items[i], &c->msg, err);
+        if (c->keys) {
+            /* the key of the event's message; "null" where the format or table has none */
+            st = c->to->encode_key ? c->to->encode_key(c->enc, &c->events.items[i], &c->msg, err) : RC_SKIP;
+            if (st == RC_SKIP) c->msg.len = mark, RC_BUF_LIT(&c->msg, "null"), st = RC_OK;
+        } else {
+            st = c->to->encode_value(c->enc, &c->events.items[i], &c->msg, err);
+        }
         if (st == RC_SKIP) {
             c->msg.len = mark;
             c->not_expressible++;
@@ -216,6 +225,8 @@ int cli_convert(int argc, char **argv)
             cli_usage_convert();
             free(files);
             return EXIT_OK;
+        } else if (!strcmp(a, "--keys")) {
+            c.keys = true;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             c.quiet = true;
         } else if ((v = opt_value(argc, argv, &i, "--from"))) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Golden tests: for every tests/golden/<format>/<case>.in (native input events; or <case>.src
 # naming such a file, e.g. examples/shop.ndjson), convert to
-# <format> with the options listed in <case>.opts (one KEY=VALUE per line, optional) and
+# <format> with the options listed in <case>.opts (one KEY=VALUE per line, optional; with
+# --keys when <case>.keys exists: the message keys instead of the values) and
 # compare the whole output, byte for byte, with <case>.out (or with the peer fixture file
 # that <case>.expect names, relative to the repository root). Where a <case>.seed.json exists
 # (the vendor document's example message, corrected only as the case's notes say), the output
@@ -26,6 +27,7 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
         while IFS= read -r o; do [ -n "$o" ] && [ "${o#\#}" = "$o" ] && opts+=(-o "$o"); done <"$case_.opts"
     fi
     to=$fmt
+    [ -f "$case_.keys" ] && opts+=(--keys)
     [ -f "$case_.format" ] && to=$(cat "$case_.format")
     if ! "$RC" convert -q --from native --to "$to" "${opts[@]}" "$in" >"$tmp"; then
         echo "FAIL: $case_: convert exited non-zero" >&2
