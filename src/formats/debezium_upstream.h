@@ -12,4 +12,19 @@ void dbz_up_free(void *enc);
 rc_status dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 
+/* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
+ * "sqlserver") or NULL when the event's source has no upstream layout. */
+const char *dbz_up_connector(const rc_event *ev);
+/* The logical server name used for the event. */
+rc_str dbz_up_server(void *enc, const rc_event *ev);
+/* The source block / one row image as JSON, exactly as in the envelope. */
+void dbz_up_put_source(void *enc, rc_buf *b, const rc_event *ev);
+rc_status dbz_up_put_image(void *enc, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
+/* The transaction block or null. */
+void dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);
+/* Avro binary of the record {before: [null, Value], after: [null, Value]} whose Value fields
+ * have the Avro types behind the Kafka Connect schema. */
+rc_status dbz_up_put_data_avro(void *enc, rc_buf *b, const rc_event *ev, const rc_value *before, const rc_value *after,
+                               rc_error *err);
+
 #endif

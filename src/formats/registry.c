@@ -16,6 +16,7 @@ const rc_format *const rc_formats[] = {
     &rc_format_avro_json,
     &rc_format_drs_json,
     &rc_format_drs_json_c,
+    &rc_format_cloudevents,
     NULL,
 };
 
