@@ -9,6 +9,7 @@
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 #include "rowcast/names.h"
+#include "rowcast/wkb.h"
 
 enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
 enum { BIN_BYTES, BIN_BASE64, BIN_HEX };
@@ -23,7 +24,7 @@ typedef struct up_slot {
 } up_slot;
 
 typedef struct up_enc {
-    int compat; /* 1, 2, 3 */
+    int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
     bool schemas, tx_meta;
     int dec_mode, bin_mode, time_mode;
     bool unsigned_precise;
@@ -34,7 +35,7 @@ typedef struct up_enc {
 } up_enc;
 
 const rc_option_desc dbz_up_options[] = {
-    {"debezium.compat", "1|2|3", "upstream layout of that Debezium major version (default 3)"},
+    {"debezium.compat", "1|1.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2 (2.x, ts_us/ts_ns as 2.6 adds them), 3 (default)"},
     {"debezium.server", "name", "logical server name (topic.prefix); default: the event's server, else \"rowcast\""},
     {"debezium.version", "text", "connector version written in source.version (default \"rowcast\")"},
     {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
@@ -49,10 +50,10 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
     up_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    long compat = 3;
+    int compat = 3;
     int unsig = 0;
     rc_status st;
-    if ((st = rc_options_int(o, "debezium.compat", 1, 3, &compat, err)) != RC_OK ||
+    if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2|3", &compat, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
@@ -62,7 +63,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
         free(e);
         return st;
     }
-    e->compat = (int)compat;
+    e->compat = compat == 0 ? 10 : compat == 1 ? 16 : compat == 2 ? 20 : 30;
     e->unsigned_precise = unsig == 1;
     e->server = rc_options_get(o, "debezium.server");
     e->version = rc_options_get(o, "debezium.version");
@@ -143,7 +144,7 @@ static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
             RC_BUF_LIT(params, "{\"scale\":\"");
             rc_fmt_i64(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL));
             rc_buf_putc(params, '"');
-            int32_t prec = t->vkind == RC_V_UINT ? 20 : c->type.p1;
+            int32_t prec = t->vkind == RC_V_UINT ? -1 : c->type.p1; /* Debezium writes no precision for unsigned */
             if (prec > 0) {
                 RC_BUF_LIT(params, ",\"connect.decimal.precision\":\"");
                 rc_fmt_i64(params, prec);
@@ -200,6 +201,10 @@ static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
         return;
     }
     case RC_V_JSON: s->type = "string", s->name = "io.debezium.data.Json", s->version = 1; return;
+    case RC_V_GEOMETRY:
+        s->type = "struct", s->version = 1;
+        s->name = !strcmp(t->name, "point") ? "io.debezium.data.geometry.Point" : "io.debezium.data.geometry.Geometry";
+        return;
     default: s->type = "string"; return;
     }
 }
@@ -211,7 +216,14 @@ static void put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
     RC_BUF_LIT(b, "{\"type\":\"");
     rc_buf_puts(b, s->type);
     rc_buf_putc(b, '"');
-    if (!strcmp(s->type, "struct")) /* VariableScaleDecimal */
+    bool point = s->name && !strcmp(s->name, "io.debezium.data.geometry.Point");
+    bool geometry = s->name && !strcmp(s->name, "io.debezium.data.geometry.Geometry");
+    if (point)
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"double\",\"optional\":false,\"field\":\"x\"},{\"type\":\"double\",\"optional\":false,\"field\":\"y\"},"
+                      "{\"type\":\"bytes\",\"optional\":true,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
+    else if (geometry)
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"bytes\",\"optional\":false,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
+    else if (!strcmp(s->type, "struct")) /* VariableScaleDecimal */
         RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"int32\",\"optional\":false,\"field\":\"scale\"},{\"type\":\"bytes\",\"optional\":false,\"field\":\"value\"}]");
     RC_BUF_LIT(b, ",\"optional\":");
     rc_buf_puts(b, optional ? "true" : "false");
@@ -225,6 +237,8 @@ static void put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
         rc_fmt_i64(b, s->version);
     }
     if (s->name && !strcmp(s->name, "io.debezium.data.VariableScaleDecimal")) RC_BUF_LIT(b, ",\"doc\":\"Variable scaled decimal\"");
+    if (point) RC_BUF_LIT(b, ",\"doc\":\"Geometry (POINT)\"");
+    if (geometry) RC_BUF_LIT(b, ",\"doc\":\"Geometry\"");
     if (s->params) {
         RC_BUF_LIT(b, ",\"parameters\":");
         rc_buf_put(b, s->params->data, s->params->len);
@@ -364,10 +378,33 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         rc_fmt_ts_iso(b, &v->ts);
         rc_buf_putc(b, '"');
         return RC_OK;
-    case RC_V_GEOMETRY:
-        return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                            "column \"%.*s\": upstream Debezium writes geometry as WKB, which rowcast cannot derive from WKT text yet",
-                            (int)c->name.n, c->name.p);
+    case RC_V_GEOMETRY: {
+        /* {"x", "y", "wkb", "srid"} for POINT columns, {"wkb", "srid"} for the others */
+        rc_wkb_info gi;
+        rc_buf_reset(&e->scratch);
+        rc_error gerr;
+        rc_error_clear(&gerr);
+        if (rc_wkt_to_wkb(v->s.p, v->s.n, &e->scratch, &gi, &gerr) != RC_OK)
+            return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": %s", (int)c->name.n, c->name.p, gerr.message);
+        rc_buf_putc(b, '{');
+        if (!strcmp(t->name, "point")) {
+            if (!gi.is_point)
+                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" is a POINT but the value is not", (int)c->name.n, c->name.p);
+            rc_value xv = {.kind = RC_V_FLOAT64, .f64 = gi.x}, yv = {.kind = RC_V_FLOAT64, .f64 = gi.y};
+            RC_BUF_LIT(b, "\"x\":");
+            rc_fmt_json_float(b, &xv);
+            RC_BUF_LIT(b, ",\"y\":");
+            rc_fmt_json_float(b, &yv);
+            rc_buf_putc(b, ',');
+        }
+        RC_BUF_LIT(b, "\"wkb\":\"");
+        rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+        RC_BUF_LIT(b, "\",\"srid\":");
+        if (gi.has_srid) rc_fmt_i64(b, gi.srid);
+        else RC_BUF_LIT(b, "null");
+        rc_buf_putc(b, '}');
+        return RC_OK;
+    }
     default: rc_jw_str(b, v->s.p, v->s.n); return RC_OK;
     }
 }
@@ -403,7 +440,7 @@ static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_buf *out
     if (conn == CONN_MYSQL) parts[n++] = ev->src.db;
     else if (conn == CONN_POSTGRES) parts[n++] = ev->src.schema;
     else {
-        if (e->compat >= 2) parts[n++] = ev->src.db;
+        if (e->compat >= 20) parts[n++] = ev->src.db;
         parts[n++] = ev->src.schema;
     }
     parts[n++] = ev->src.table;
@@ -460,12 +497,14 @@ static void source_schema(up_enc *e, rc_buf *b, int conn)
     rc_buf_putc(b, ',');
     put_simple_field(b, "int64", false, "ts_ms");
     RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
-    rc_buf_puts(b, e->compat == 1 ? "true,last,false" : "true,last,false,incremental");
+    rc_buf_puts(b, e->compat < 16 ? "true,last,false" : "true,last,false,incremental");
     RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"},");
     put_simple_field(b, "string", false, "db");
-    if (e->compat >= 2) {
+    if (e->compat >= 16) {
         RC_BUF_LIT(b, ",");
         put_simple_field(b, "string", true, "sequence");
+    }
+    if (e->compat >= 20) {
         RC_BUF_LIT(b, ",");
         put_simple_field(b, "int64", true, "ts_us");
         RC_BUF_LIT(b, ",");
@@ -478,7 +517,7 @@ static void source_schema(up_enc *e, rc_buf *b, int conn)
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_buf_puts(b, source_names[conn]);
     rc_buf_putc(b, '"');
-    if (e->compat >= 3) RC_BUF_LIT(b, ",\"version\":1");
+    if (e->compat >= 30) RC_BUF_LIT(b, ",\"version\":1");
     RC_BUF_LIT(b, ",\"field\":\"source\"}");
 }
 
@@ -531,8 +570,9 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(b, ",\"db\":");
     rc_jw_str(b, ev->src.db.p, ev->src.db.n);
-    if (e->compat >= 2) {
-        RC_BUF_LIT(b, ",\"sequence\":null,\"ts_us\":");
+    if (e->compat >= 16) RC_BUF_LIT(b, ",\"sequence\":null");
+    if (e->compat >= 20) {
+        RC_BUF_LIT(b, ",\"ts_us\":");
         rc_fmt_i64(b, ev->has_ts ? ev->ts_us : 0);
         RC_BUF_LIT(b, ",\"ts_ns\":");
         rc_fmt_i64(b, ev->has_ts ? ev->ts_us * 1000 : 0);
@@ -609,7 +649,7 @@ static void transaction_schema(up_enc *e, rc_buf *b)
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[{\"type\":\"string\",\"optional\":false,\"field\":\"id\"},"
                   "{\"type\":\"int64\",\"optional\":false,\"field\":\"total_order\"},"
                   "{\"type\":\"int64\",\"optional\":false,\"field\":\"data_collection_order\"}],\"optional\":true");
-    if (e->compat >= 2) RC_BUF_LIT(b, ",\"name\":\"event.block\",\"version\":1");
+    if (e->compat >= 20) RC_BUF_LIT(b, ",\"name\":\"event.block\",\"version\":1");
     RC_BUF_LIT(b, ",\"field\":\"transaction\"}");
 }
 
@@ -624,14 +664,14 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     rc_buf_putc(b, ',');
     source_schema(e, b, conn);
     rc_buf_putc(b, ',');
-    if (e->compat >= 2) {
+    if (e->compat >= 20) {
         transaction_schema(e, b);
         rc_buf_putc(b, ',');
     }
     put_simple_field(b, "string", false, "op");
     rc_buf_putc(b, ',');
     put_simple_field(b, "int64", true, "ts_ms");
-    if (e->compat >= 2) {
+    if (e->compat >= 20) {
         rc_buf_putc(b, ',');
         put_simple_field(b, "int64", true, "ts_us");
         rc_buf_putc(b, ',');
@@ -643,7 +683,7 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
     RC_BUF_LIT(b, ".Envelope\"");
-    if (e->compat >= 2) RC_BUF_LIT(b, ",\"version\":2");
+    if (e->compat >= 20) RC_BUF_LIT(b, ",\"version\":2");
     rc_buf_putc(b, '}');
     rc_buf_fini(&params);
 }
@@ -774,7 +814,7 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     if ((st = put_image(e, b, ev, has_after ? ev->after : NULL, err)) != RC_OK) return st;
     RC_BUF_LIT(b, ",\"source\":");
     put_source(e, b, ev, conn);
-    if (e->compat >= 2) {
+    if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
     }
@@ -783,7 +823,7 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     RC_BUF_LIT(b, "\",\"ts_ms\":");
     int64_t proc = ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0;
     rc_fmt_i64(b, proc / 1000);
-    if (e->compat >= 2) {
+    if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_fmt_i64(b, proc);
         RC_BUF_LIT(b, ",\"ts_ns\":");
@@ -882,6 +922,24 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
     case RC_V_FLOAT64: avro_double(b, v->f64); return RC_OK;
     case RC_V_DATE: avro_long(b, rc_date_epoch_days(&v->date)); return RC_OK;
     case RC_V_TIME: avro_long(b, e->time_mode == TIME_CONNECT ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
+    case RC_V_GEOMETRY: { /* Point {x, y, wkb?, srid?} or Geometry {wkb, srid?} */
+        rc_wkb_info gi;
+        rc_buf_reset(&e->scratch);
+        rc_error gerr;
+        rc_error_clear(&gerr);
+        if (rc_wkt_to_wkb(v->s.p, v->s.n, &e->scratch, &gi, &gerr) != RC_OK)
+            return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": %s", (int)c->name.n, c->name.p, gerr.message);
+        bool point = !strcmp(c->type.info->name, "point");
+        if (point) {
+            avro_double(b, gi.x);
+            avro_double(b, gi.y);
+            avro_long(b, 1);
+        }
+        avro_string(b, e->scratch.data, e->scratch.len);
+        avro_long(b, gi.has_srid ? 1 : 0);
+        if (gi.has_srid) avro_long(b, gi.srid);
+        return RC_OK;
+    }
     default: break;
     }
     /* everything else: the JSON rendering tells the representation (number, or string/bytes) */

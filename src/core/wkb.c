@@ -1,0 +1,200 @@
+/* WKT/EWKT -> little-endian WKB (2D), by recursive descent. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rowcast/wkb.h"
+
+typedef struct wp {
+    const char *s;
+    size_t n, i;
+    rc_error *err;
+    rc_wkb_info *info;
+    int depth;
+} wp;
+
+static void ws(wp *p)
+{
+    while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n')) p->i++;
+}
+
+static bool eat(wp *p, char c)
+{
+    ws(p);
+    if (p->i < p->n && p->s[p->i] == c) return p->i++, true;
+    return false;
+}
+
+static rc_status bad(wp *p, const char *what)
+{
+    return rc_error_set(p->err, RC_ERR_VALUE, p->i, "bad WKT geometry: %s at byte %zu", what, p->i);
+}
+
+static void put_u32(rc_buf *b, uint32_t v)
+{
+    char w[4] = {(char)v, (char)(v >> 8), (char)(v >> 16), (char)(v >> 24)};
+    rc_buf_put(b, w, 4);
+}
+
+static void put_f64(rc_buf *b, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    char w[8];
+    for (int i = 0; i < 8; i++) w[i] = (char)(u >> (8 * i));
+    rc_buf_put(b, w, 8);
+}
+
+static rc_status number(wp *p, double *out)
+{
+    ws(p);
+    char tmp[64];
+    size_t k = 0;
+    while (p->i < p->n && k + 1 < sizeof tmp && strchr("+-.0123456789eE", p->s[p->i])) tmp[k++] = p->s[p->i++];
+    tmp[k] = '\0';
+    char *end;
+    *out = strtod(tmp, &end);
+    if (!k || *end) return bad(p, "number expected");
+    return RC_OK;
+}
+
+static rc_status coord(wp *p, rc_buf *b, double *x, double *y)
+{
+    rc_status st;
+    if ((st = number(p, x)) != RC_OK || (st = number(p, y)) != RC_OK) return st;
+    put_f64(b, *x);
+    put_f64(b, *y);
+    return RC_OK;
+}
+
+/* "(x y, x y, ...)" -> count + points */
+static rc_status coord_list(wp *p, rc_buf *b)
+{
+    if (!eat(p, '(')) return bad(p, "'(' expected");
+    size_t at = b->len;
+    put_u32(b, 0);
+    uint32_t count = 0;
+    do {
+        double x, y;
+        bool paren = eat(p, '('); /* MULTIPOINT((1 2),(3 4)) */
+        rc_status st = coord(p, b, &x, &y);
+        if (st != RC_OK) return st;
+        if (paren && !eat(p, ')')) return bad(p, "')' expected");
+        count++;
+    } while (eat(p, ','));
+    if (!eat(p, ')')) return bad(p, "')' or ',' expected");
+    if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
+    return RC_OK;
+}
+
+/* "((...),(...))" -> count + lists */
+static rc_status ring_list(wp *p, rc_buf *b)
+{
+    if (!eat(p, '(')) return bad(p, "'(' expected");
+    size_t at = b->len;
+    put_u32(b, 0);
+    uint32_t count = 0;
+    do {
+        rc_status st = coord_list(p, b);
+        if (st != RC_OK) return st;
+        count++;
+    } while (eat(p, ','));
+    if (!eat(p, ')')) return bad(p, "')' expected");
+    if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
+    return RC_OK;
+}
+
+static const char *const kinds[] = {NULL, "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
+
+static rc_status geometry(wp *p, rc_buf *b);
+
+/* MULTI* bodies: each member is a full WKB geometry of the single kind */
+static rc_status multi(wp *p, rc_buf *b, uint32_t member)
+{
+    if (!eat(p, '(')) return bad(p, "'(' expected");
+    size_t at = b->len;
+    put_u32(b, 0);
+    uint32_t count = 0;
+    do {
+        rc_buf_putc(b, 1);
+        put_u32(b, member);
+        rc_status st;
+        if (member == 1) {
+            double x, y;
+            bool paren = eat(p, '(');
+            if ((st = coord(p, b, &x, &y)) != RC_OK) return st;
+            if (paren && !eat(p, ')')) return bad(p, "')' expected");
+        } else if (member == 2) {
+            if ((st = coord_list(p, b)) != RC_OK) return st;
+        } else {
+            if ((st = ring_list(p, b)) != RC_OK) return st;
+        }
+        count++;
+    } while (eat(p, ','));
+    if (!eat(p, ')')) return bad(p, "')' expected");
+    if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
+    return RC_OK;
+}
+
+static rc_status geometry(wp *p, rc_buf *b)
+{
+    if (++p->depth > 16) return bad(p, "nested too deep");
+    ws(p);
+    size_t st0 = p->i;
+    while (p->i < p->n && ((p->s[p->i] >= 'A' && p->s[p->i] <= 'Z') || (p->s[p->i] >= 'a' && p->s[p->i] <= 'z'))) p->i++;
+    uint32_t kind = 0;
+    for (uint32_t k = 1; k < 8; k++)
+        if (strlen(kinds[k]) == p->i - st0 && !strncasecmp(kinds[k], p->s + st0, p->i - st0)) kind = k;
+    if (!kind) return p->i = st0, bad(p, "geometry type expected");
+    rc_buf_putc(b, 1); /* little-endian */
+    put_u32(b, kind);
+    rc_status st = RC_OK;
+    double x, y;
+    switch (kind) {
+    case 1:
+        if (!eat(p, '(')) return bad(p, "'(' expected");
+        if ((st = coord(p, b, &x, &y)) != RC_OK) return st;
+        if (!eat(p, ')')) return bad(p, "')' expected");
+        if (p->depth == 1) p->info->is_point = true, p->info->x = x, p->info->y = y;
+        break;
+    case 2: st = coord_list(p, b); break;
+    case 3: st = ring_list(p, b); break;
+    case 4: st = multi(p, b, 1); break;
+    case 5: st = multi(p, b, 2); break;
+    case 6: st = multi(p, b, 3); break;
+    default: {
+        if (!eat(p, '(')) return bad(p, "'(' expected");
+        size_t at = b->len;
+        put_u32(b, 0);
+        uint32_t count = 0;
+        do {
+            if ((st = geometry(p, b)) != RC_OK) return st;
+            count++;
+        } while (eat(p, ','));
+        if (!eat(p, ')')) return bad(p, "')' expected");
+        if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
+    }
+    }
+    p->depth--;
+    return st;
+}
+
+rc_status rc_wkt_to_wkb(const char *s, size_t n, rc_buf *out, rc_wkb_info *info, rc_error *err)
+{
+    memset(info, 0, sizeof *info);
+    wp p = {s, n, 0, err, info, 0};
+    ws(&p);
+    if (n - p.i >= 5 && !strncasecmp(s + p.i, "SRID=", 5)) {
+        p.i += 5;
+        long v = 0;
+        size_t st = p.i;
+        while (p.i < n && s[p.i] >= '0' && s[p.i] <= '9' && v < 0x7fffffff) v = v * 10 + (s[p.i++] - '0');
+        if (p.i == st || !eat(&p, ';')) return bad(&p, "SRID=<number>; expected");
+        info->has_srid = true;
+        info->srid = (int32_t)v;
+    }
+    rc_status st = geometry(&p, out);
+    if (st != RC_OK) return st;
+    ws(&p);
+    if (p.i != n) return bad(&p, "unexpected text after the geometry");
+    return RC_OK;
+}
