@@ -19,7 +19,8 @@ typedef struct conv {
     const char *dead_path;
     FILE *dead;
     bool quiet, progress;
-    bool keys; /* write each event's message key instead of its value */
+    bool keys;       /* write each event's message key instead of its value */
+    bool tombstones; /* write a "null" line where a tombstone message follows */
     rc_arena arena;
     rc_event_list events;
     rc_buf msg;  /* encoded messages of the current input line */
@@ -46,6 +47,9 @@ void cli_usage_convert(void)
           "                                        append the line unchanged to PATH and go on\n"
           "  --keys                 write each event's message key (the Kafka key) instead of its\n"
           "                         value; \"null\" where the format or the table has none\n"
+          "  --tombstones           write a line \"null\" for each tombstone message (upstream\n"
+          "                         Debezium writes one after every delete; a Kafka sink sends\n"
+          "                         it as a null value)\n"
           "  --quiet, -q            no progress line and no summary on stderr\n"
           "  --help, -h             this text\n"
           "\n"
@@ -123,8 +127,17 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
             continue;
         }
         if (st == RC_PENDING) continue; /* held for a grouped message; written later */
+        bool tomb = c->to->tombstone && c->to->tombstone(c->enc, &c->events.items[i]);
         if (st != RC_OK) return st;
         if (!c->to->binary) rc_buf_putc(&c->msg, '\n');
+        if (tomb && c->tombstones) {
+            /* the tombstone's key (with --keys) or its null value */
+            size_t tm = c->msg.len;
+            if (c->keys && c->to->encode_key(c->enc, &c->events.items[i], &c->msg, err) != RC_OK) c->msg.len = tm;
+            if (!c->keys) RC_BUF_LIT(&c->msg, "null");
+            rc_buf_putc(&c->msg, '\n');
+            c->written++;
+        }
         if (c->msg.err != RC_OK) return rc_error_set(err, c->msg.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(c->msg.err));
         c->written++;
     }
@@ -225,6 +238,8 @@ int cli_convert(int argc, char **argv)
             cli_usage_convert();
             free(files);
             return EXIT_OK;
+        } else if (!strcmp(a, "--tombstones")) {
+            c.tombstones = true;
         } else if (!strcmp(a, "--keys")) {
             c.keys = true;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {

@@ -32,6 +32,10 @@ static const rc_option_desc ce_options[] = {
     {"cloudevents.server", "name", "logical server name (default: the event's server, else \"rowcast\")"},
     {"cloudevents.version", "text", "connector version (iodebeziumversion)"},
     {"cloudevents.transactions", "false|true", "add the iodebeziumtx* attributes of the transaction block"},
+    {"cloudevents.decimal.handling.mode", "precise|string|double", "as debezium.decimal.handling.mode"},
+    {"cloudevents.binary.handling.mode", "bytes|base64|hex", "as debezium.binary.handling.mode"},
+    {"cloudevents.time.precision.mode", "adaptive_time_microseconds|connect", "as debezium.time.precision.mode"},
+    {"cloudevents.bigint.unsigned.handling.mode", "long|precise", "as debezium.bigint.unsigned.handling.mode"},
     {0},
 };
 
@@ -48,10 +52,15 @@ static rc_status ce_new(const rc_options *o, void **out, rc_error *err)
     static const char *const map[][2] = {{"cloudevents.compat", "debezium.compat"},
                                          {"cloudevents.server", "debezium.server"},
                                          {"cloudevents.version", "debezium.version"},
-                                         {"cloudevents.transactions", "debezium.provide.transaction.metadata"}};
-    rc_option items[4];
+                                         {"cloudevents.transactions", "debezium.provide.transaction.metadata"},
+                                         {"cloudevents.decimal.handling.mode", "debezium.decimal.handling.mode"},
+                                         {"cloudevents.binary.handling.mode", "debezium.binary.handling.mode"},
+                                         {"cloudevents.time.precision.mode", "debezium.time.precision.mode"},
+                                         {"cloudevents.bigint.unsigned.handling.mode", "debezium.bigint.unsigned.handling.mode"}};
+    enum { NMAP = sizeof map / sizeof *map };
+    rc_option items[NMAP];
     size_t n = 0;
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < NMAP; i++) {
         const char *v = rc_options_get(o, map[i][0]);
         if (v) items[n++] = (rc_option){map[i][1], v};
     }

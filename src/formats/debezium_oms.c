@@ -350,6 +350,12 @@ static rc_status dbz_any_encode(void *p, const rc_event *ev, rc_buf *b, rc_error
     return a->upstream ? dbz_up_encode(a->impl, ev, b, err) : dbz_encode(a->impl, ev, b, err);
 }
 
+static bool dbz_any_tombstone(void *p, const rc_event *ev)
+{
+    dbz_any *a = p;
+    return a->upstream && dbz_up_tombstone(a->impl, ev);
+}
+
 static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dbz_any *a = p;
@@ -365,6 +371,7 @@ const rc_format rc_format_debezium = {
     .enc_free = dbz_any_free,
     .encode_value = dbz_any_encode,
     .encode_key = dbz_any_key,
+    .tombstone = dbz_any_tombstone,
 };
 
 const rc_format rc_format_debeziumflatten = {

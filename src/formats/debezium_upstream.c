@@ -25,7 +25,7 @@ typedef struct up_slot {
 
 typedef struct up_enc {
     int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
-    bool schemas, tx_meta;
+    bool schemas, tx_meta, tombstones;
     int dec_mode, bin_mode, time_mode;
     bool unsigned_precise;
     const char *server, *version;
@@ -43,6 +43,7 @@ const rc_option_desc dbz_up_options[] = {
     {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
     {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order}"},
+    {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
     {0},
 };
 
@@ -52,10 +53,12 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     int compat = 3;
     int unsig = 0;
+    e->tombstones = true;
     rc_status st;
     if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2|3", &compat, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
+        (st = rc_options_bool(o, "debezium.tombstones.on.delete", &e->tombstones, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.time.precision.mode", "adaptive_time_microseconds|connect", &e->time_mode, err)) != RC_OK ||
@@ -1011,4 +1014,10 @@ rc_status dbz_up_put_data_avro(void *p, rc_buf *b, const rc_event *ev, const rc_
 {
     rc_status st = avro_image(p, b, ev, before, err);
     return st != RC_OK ? st : avro_image(p, b, ev, after, err);
+}
+
+bool dbz_up_tombstone(void *p, const rc_event *ev)
+{
+    up_enc *e = p;
+    return e->tombstones && ev->op == RC_OP_DELETE && connector_of(ev->src.kind) >= 0;
 }

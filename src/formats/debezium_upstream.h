@@ -11,6 +11,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err);
 void dbz_up_free(void *enc);
 rc_status dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+bool dbz_up_tombstone(void *enc, const rc_event *ev);
 
 /* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
  * "sqlserver") or NULL when the event's source has no upstream layout. */

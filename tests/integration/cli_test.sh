@@ -65,6 +65,16 @@ for f in $("$RC" formats | awk 'NR > 1 && $1 != "avro" {print $1}'); do
 done >"$T/enc"
 expect_eq encoder-errors $D/encoder-bad.expected "$T/enc"
 
+# --- upstream Debezium schema names: "a-b" and "a_b" collide in one server; a server name
+# must not start with a digit
+"$RC" convert -q --on-error=skip --to debezium -o debezium.flavor=upstream -o debezium.schemas=true \
+    $D/name-collision.ndjson >"$T/out" 2>"$T/err"
+expect_rc name-collision $? 0
+grep -q 'schema name collision: "srv.shop.a-b" and "srv.shop.a_b" both become the Avro name "srv.shop.a_b"' "$T/err" && ok ||
+    bad "collision message: $(cat "$T/err")"
+grep -q '"name":"srv.shop.a_b.Envelope"' "$T/out" && ok || bad "first table's envelope name"
+grep -q '"name":"_srv.shop.t.Envelope"' "$T/out" && ok || bad "invalid first character: $(cut -c1-200 "$T/out")"
+
 # --- usage errors: status 1 and a message
 for args in "--from nosuch" "--to nosuch" "--on-error=later" "-o native.x=1" "-o canal.values=string" "--bogus" "-o novalue"; do
     # shellcheck disable=SC2086
