@@ -11,6 +11,7 @@
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
 #include "rowcast/fmt.h"
+#include "rowcast/hash.h"
 #include "rowcast/jsonw.h"
 
 enum { DBZ_ENVELOPE, DBZ_FLATTEN, DBZ_SMT };
@@ -280,8 +281,7 @@ static rc_status schema_for(dbz_enc *e, const rc_event *ev, const char **text, s
         rc_buf_putc(s, ev->cols[i].nullable ? '?' : '!');
     }
     if (s->err != RC_OK) return rc_error_set(err, s->err, RC_NO_OFFSET, "out of memory");
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < s->len; i++) h = (h ^ (unsigned char)s->data[i]) * 1099511628211ull;
+    uint64_t h = rc_hash64(s->data, s->len, 0);
     schema_slot *sl = &e->slots[h % SCHEMA_SLOTS];
     if (!(sl->text && sl->hash == h && sl->sig_n == s->len && !memcmp(sl->sig, s->data, s->len))) {
         rc_buf_reset(&e->scratch);

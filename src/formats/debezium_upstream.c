@@ -7,6 +7,7 @@
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
 #include "rowcast/fmt.h"
+#include "rowcast/hash.h"
 #include "rowcast/jsonw.h"
 #include "rowcast/names.h"
 #include "rowcast/wkb.h"
@@ -728,8 +729,7 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
         rc_fmt_u64(s, ev->cols[i].pk);
     }
     if (s->err != RC_OK) return rc_error_set(err, s->err, RC_NO_OFFSET, "out of memory");
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < s->len; i++) h = (h ^ (unsigned char)s->data[i]) * 1099511628211ull;
+    uint64_t h = rc_hash64(s->data, s->len, 0);
     up_slot *sl = &slots[h % SCHEMA_SLOTS];
     if (!(sl->text && sl->hash == h && sl->sig_n == s->len && !memcmp(sl->sig, s->data, s->len))) {
         rc_buf t;

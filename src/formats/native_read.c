@@ -5,6 +5,7 @@
 #include <string.h>
 #include "formats/native.h"
 #include "rowcast/fmt.h"
+#include "rowcast/hash.h"
 #include "rowcast/json.h"
 
 /* Parsed column declarations, cached by (family, text) so that the steady state does not
@@ -57,12 +58,7 @@ void native_dec_free(void *p)
     free(d);
 }
 
-static uint64_t hash_text(const char *s, size_t n, rc_family fam)
-{
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)fam;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
+static uint64_t hash_text(const char *s, size_t n, rc_family fam) { return rc_hash64(s, n, (uint64_t)fam); }
 
 /* Returns the cached parse of a declaration, parsing it on first sight. */
 static rc_status lookup_type(native_dec *d, rc_arena *a, rc_family fam, const char *s, size_t n, size_t off,
