@@ -27,7 +27,9 @@ rc_status rc_parse_u64(const char *s, size_t n, uint64_t *out);
 
 /* ---- decimals ---- */
 /* Parses `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5`, `5.`) into digits and scale.
- * Digits are copied into the arena. */
+ * Digits are copied into the arena. The scale must lie within ±RC_DEC_MAX_SCALE (PostgreSQL's
+ * numeric range), so that a plain rendering stays bounded: "1E99999999" is RC_ERR_RANGE. */
+#define RC_DEC_MAX_SCALE 131072
 rc_status rc_dec_parse(const char *s, size_t n, rc_arena *a, rc_decimal *out);
 void rc_fmt_dec_java(rc_buf *b, const rc_decimal *d);  /* BigDecimal.toString() */
 void rc_fmt_dec_plain(rc_buf *b, const rc_decimal *d); /* BigDecimal.toPlainString() */
@@ -38,6 +40,8 @@ void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d);
  * fewest bytes that keep the sign (0 is 00, 128 is 00 80, -129 is FF 7F). This is Kafka
  * Connect's Decimal and Debezium's decimal.handling.mode=precise. */
 void rc_dec_unscaled_bytes(rc_buf *b, const rc_decimal *d);
+/* Longest digit string rc_dec_unscaled_bytes is given (its cost grows with the square). */
+#define RC_DEC_MAX_BINARY_DIGITS 8192
 
 /* ---- floats ---- */
 void rc_fmt_f64_java(rc_buf *b, double v); /* Double.toString */

@@ -33,7 +33,7 @@ rc_status rc_dec_parse(const char *s, size_t n, rc_arena *a, rc_decimal *out)
     }
     if (i != n) return RC_ERR_VALUE;
     int64_t scale = (int64_t)frac_len - exp;
-    if (scale > INT32_MAX || scale < -INT32_MAX) return RC_ERR_RANGE;
+    if (scale > RC_DEC_MAX_SCALE || scale < -RC_DEC_MAX_SCALE) return RC_ERR_RANGE;
 
     size_t total = int_len + frac_len;
     char *d = rc_arena_alloc(a, total + 1);

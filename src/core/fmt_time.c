@@ -268,8 +268,13 @@ bool rc_parse_datetime(const char *s, size_t n, rc_datetime *out)
     if (!parse_clock(s, n, &i, &dt)) return false;
     if (i < n) {
         if (s[i] != ' ' || i + 1 >= n) return false;
-        for (size_t k = i + 1; k < n; k++)
-            if (s[k] == ' ' || (unsigned char)s[k] < 0x21) return false;
+        /* zone ids and offsets: Area/City, +08:00, UTC, Etc/GMT-8 */
+        for (size_t k = i + 1; k < n; k++) {
+            char c = s[k];
+            bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '/' || c == '_' ||
+                      c == '+' || c == '-' || c == ':' || c == '.';
+            if (!ok) return false;
+        }
         dt.zone.p = s + i + 1;
         dt.zone.n = n - i - 1;
     }

@@ -260,7 +260,7 @@ static bool rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decim
 {
     *out = *d;
     if (d->scale == scale) return true;
-    if (d->scale > scale) return false;
+    if (d->scale > scale || (int64_t)scale - d->scale + d->ndigits > RC_DEC_MAX_BINARY_DIGITS) return false;
     rc_buf_reset(digits);
     rc_buf_put(digits, d->digits, d->ndigits);
     for (int32_t i = d->scale; i < scale; i++) rc_buf_putc(digits, '0');
@@ -312,6 +312,9 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             rc_value dv = {.kind = RC_V_FLOAT64, .f64 = strtod(e->scratch.data, NULL)};
             rc_fmt_json_float(b, &dv);
         } else if (c->type.p2 < 0 && t->family == RC_FAM_PG) {
+            if (v->dec.ndigits > RC_DEC_MAX_BINARY_DIGITS)
+                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": more than %d digits", (int)c->name.n, c->name.p,
+                                    RC_DEC_MAX_BINARY_DIGITS);
             rc_buf_reset(&e->scratch);
             rc_dec_unscaled_bytes(&e->scratch, &v->dec);
             RC_BUF_LIT(b, "{\"scale\":");
@@ -322,8 +325,9 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         } else {
             rc_decimal d;
             if (!rescale(&v->dec, dec_scale(c, &v->dec), &e->name, &d))
-                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": the value has more fraction digits than its scale %d",
-                                    (int)c->name.n, c->name.p, dec_scale(c, &v->dec));
+                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
+                                    "column \"%.*s\": the value has more fraction digits than its scale %d, or more than %d digits",
+                                    (int)c->name.n, c->name.p, dec_scale(c, &v->dec), RC_DEC_MAX_BINARY_DIGITS);
             rc_buf_reset(&e->scratch);
             rc_dec_unscaled_bytes(&e->scratch, &d);
             rc_buf_putc(b, '"');

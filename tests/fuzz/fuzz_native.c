@@ -70,5 +70,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc_formats[i]->encode_key(encs[i], &l1.items[0], &b2, &err);
         }
     }
+    /* option variants whose code the defaults do not reach */
+    static const rc_option variants[][3] = {
+        {{"debezium.flavor", "upstream"}, {"debezium.schemas", "true"}, {"debezium.bigint.unsigned.handling.mode", "precise"}},
+        {{"debezium.flavor", "upstream"}, {"debezium.decimal.handling.mode", "double"}, {"debezium.binary.handling.mode", "hex"}},
+        {{"canal.group", "true"}, {"canal.flavor", "canal"}, {"canal.timezone", "+08:00"}},
+        {{"cloudevents.data", "avro"}, {"cloudevents.transactions", "true"}, {"cloudevents.compat", "1"}},
+    };
+    static const char *const variant_format[] = {"debezium", "debezium", "canal", "cloudevents"};
+    static void *venc[4];
+    for (int k = 0; k < 4; k++) {
+        const rc_format *f = rc_format_find(variant_format[k]);
+        if (!venc[k]) {
+            rc_options o = {variants[k], 3};
+            rc_error e2;
+            rc_error_clear(&e2);
+            if (f->enc_new(&o, &venc[k], &e2) != RC_OK) abort();
+        }
+        rc_buf_reset(&b2);
+        rc_error_clear(&err);
+        rc_status st = f->encode_value(venc[k], &l1.items[0], &b2, &err);
+        if (st != RC_OK && st != RC_SKIP && st != RC_PENDING && err.code == RC_OK) abort();
+        rc_buf_reset(&b2);
+        f->encode_key(venc[k], &l1.items[0], &b2, &err);
+    }
     return 0;
 }

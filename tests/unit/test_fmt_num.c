@@ -46,7 +46,7 @@ static void dec_both(const char *in, const char *want_java, const char *want_pla
     rc_decimal d;
     assert_int_equal(rc_dec_parse(in, strlen(in), &a, &d), RC_OK);
     EXPECT_TEXT(want_java, rc_fmt_dec_java(&b, &d));
-    EXPECT_TEXT(want_plain, rc_fmt_dec_plain(&b, &d));
+    if (want_plain) EXPECT_TEXT(want_plain, rc_fmt_dec_plain(&b, &d));
     rc_arena_fini(&a);
 }
 
@@ -68,6 +68,7 @@ static void test_decimals(void **state)
     dec_both("007.50", "7.50", "7.50");
     dec_both(".5", "0.5", "0.5");
     dec_both("+5.", "5", "5");
+    dec_both("1E+131072", "1E+131072", NULL); /* the largest exponent allowed */
     /* the seed's DECIMAL: toString (canal, default) vs toPlainString (dataworks): 307 zeros */
     char plain[400] = "0.";
     memset(plain + 2, '0', 307);
@@ -175,7 +176,7 @@ static void test_decimal_errors(void **state)
     rc_arena a;
     rc_arena_init(&a);
     rc_decimal d;
-    const char *bad[] = {"", "-", ".", "1e", "1e+", "abc", "1.2.3", "1 ", "--1", "0x10", "1e99999999999"};
+    const char *bad[] = {"", "-", ".", "1e", "1e+", "abc", "1.2.3", "1 ", "--1", "0x10", "1e99999999999", "9.999E99999999", "1E-131073"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         assert_int_not_equal(rc_dec_parse(bad[i], strlen(bad[i]), &a, &d), RC_OK);
     rc_arena_fini(&a);

@@ -110,6 +110,9 @@ static void test_parsers(void **state)
     assert_int_equal(dt.zone.n, 0);
     assert_false(rc_parse_datetime("2020-11-25 24:00:00", 19, &dt));
     assert_false(rc_parse_datetime("2020-11-25 00:01:02 ", 20, &dt));
+    assert_false(rc_parse_datetime("2020-11-25 00:01:02 A\\B", 23, &dt)); /* zone ids: no backslash */
+    assert_false(rc_parse_datetime("2020-11-25 00:01:02 A\"B", 23, &dt));
+    assert_true(rc_parse_datetime("2020-11-25 00:01:02 Etc/GMT-8", 28, &dt));
     rc_timestamp ts;
     assert_true(rc_parse_ts_iso("1970-01-01T00:00:00.000001Z", 27, &ts));
     assert_true(ts.sec == 0 && ts.nanos == 1000);
