@@ -16,6 +16,8 @@ for f in examples/*.ndjson tests/golden/*/*.in tests/integration/data/*.ndjson; 
         printf '%s' "$line" >"$seeds/seed-$i"
     done <"$f"
 done
+# inputs that once crashed or hung a target stay in every run
+cp tests/fuzz/regressions/* "$seeds"/ 2>/dev/null
 status=0
 for t in "$B"/tests/fuzz/fuzz_*; do
     [ -x "$t" ] || continue
