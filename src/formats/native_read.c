@@ -280,6 +280,9 @@ static rc_status decode_value(const ctx *c, uint32_t i, const rc_column *col, rc
         v->kind = RC_V_DECIMAL;
         st = rc_dec_parse(nd->s, nd->n, c->a, &v->dec);
         if (st == RC_ERR_NOMEM) return rc_error_set(c->err, st, nd->off, "out of memory");
+        if (st == RC_ERR_RANGE)
+            return rc_error_set(c->err, st, nd->off, "column \"%.*s\": the exponent of %.*s puts its scale beyond ±%d",
+                                (int)col->name.n, col->name.p, (int)(nd->n > 40 ? 40 : nd->n), nd->s, RC_DEC_MAX_SCALE);
         if (st != RC_OK) return bad_text(c, nd, col, "a decimal number");
         return RC_OK;
     case RC_V_FLOAT32:
