@@ -5,25 +5,12 @@
 #include <string.h>
 #include "formats/native.h"
 #include "rowcast/fmt.h"
-#include "rowcast/hash.h"
 #include "rowcast/json.h"
-
-/* Parsed column declarations, cached by (family, text) so that the steady state does not
- * re-parse the same declarations for every event. Entries own a copy of the text. */
-enum { TYPE_CACHE_SLOTS = 1024 };
-
-typedef struct type_slot {
-    char *text;
-    size_t n;
-    rc_family fam;
-    rc_coltype type;
-} type_slot;
 
 typedef struct native_dec {
     rc_json json;
     rc_arena json_arena; /* unescaped strings of the current line */
-    type_slot slots[TYPE_CACHE_SLOTS];
-    size_t used;
+    rc_type_cache *types;
 } native_dec;
 
 rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
@@ -35,76 +22,24 @@ rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
     if (!d) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     rc_arena_init(&d->json_arena);
     rc_json_init(&d->json, &d->json_arena);
+    if (!(d->types = rc_type_cache_new())) {
+        free(d);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
     *out = d;
     return RC_OK;
-}
-
-static void cache_clear(native_dec *d)
-{
-    for (size_t i = 0; i < TYPE_CACHE_SLOTS; i++) {
-        free(d->slots[i].text);
-        d->slots[i].text = NULL;
-    }
-    d->used = 0;
 }
 
 void native_dec_free(void *p)
 {
     native_dec *d = p;
     if (!d) return;
-    cache_clear(d);
+    rc_type_cache_free(d->types);
     rc_json_fini(&d->json);
     rc_arena_fini(&d->json_arena);
     free(d);
 }
 
-static uint64_t hash_text(const char *s, size_t n, rc_family fam) { return rc_hash64(s, n, (uint64_t)fam); }
-
-/* Returns the cached parse of a declaration, parsing it on first sight. */
-static rc_status lookup_type(native_dec *d, rc_arena *a, rc_family fam, const char *s, size_t n, size_t off,
-                             const rc_coltype **out, rc_error *err)
-{
-    if (d->used >= TYPE_CACHE_SLOTS * 3 / 4) {
-        /* Full: earlier columns of this line still point into the cache, so parse this
-         * one into the event arena instead of evicting. */
-        rc_coltype *t = rc_arena_alloc(a, sizeof *t);
-        char *copy = rc_arena_memdup(a, s, n);
-        if (!t || !copy) return rc_error_set(err, RC_ERR_NOMEM, off, "out of memory");
-        rc_error terr;
-        rc_error_clear(&terr);
-        if (rc_coltype_parse(fam, copy, n, t, &terr) != RC_OK)
-            return rc_error_set(err, terr.code, terr.offset == RC_NO_OFFSET ? off : off + 1 + terr.offset, "%s", terr.message);
-        *out = t;
-        return RC_OK;
-    }
-    size_t i = (size_t)(hash_text(s, n, fam) % TYPE_CACHE_SLOTS);
-    for (;; i = (i + 1) % TYPE_CACHE_SLOTS) {
-        type_slot *sl = &d->slots[i];
-        if (!sl->text) break;
-        if (sl->fam == fam && sl->n == n && memcmp(sl->text, s, n) == 0) {
-            *out = &sl->type;
-            return RC_OK;
-        }
-    }
-    type_slot *sl = &d->slots[i];
-    char *copy = malloc(n + 1);
-    if (!copy) return rc_error_set(err, RC_ERR_NOMEM, off, "out of memory");
-    memcpy(copy, s, n);
-    copy[n] = '\0';
-    rc_error terr;
-    rc_error_clear(&terr);
-    if (rc_coltype_parse(fam, copy, n, &sl->type, &terr) != RC_OK) {
-        free(copy);
-        size_t at = terr.offset == RC_NO_OFFSET ? off : off + 1 + terr.offset;
-        return rc_error_set(err, terr.code, at, "%s", terr.message);
-    }
-    sl->text = copy;
-    sl->n = n;
-    sl->fam = fam;
-    d->used++;
-    *out = &sl->type;
-    return RC_OK;
-}
 
 typedef struct ctx {
     native_dec *d;
@@ -371,7 +306,7 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
         if ((st = want(c, f[1].node, RC_J_STRING, "column \"type\"")) != RC_OK) return st;
         const rc_jnode *tn = node(c, f[1].node);
         const rc_coltype *t = NULL;
-        if ((st = lookup_type(c->d, c->a, fam, tn->s, tn->n, tn->off, &t, c->err)) != RC_OK) return st;
+        if ((st = rc_type_cache_get(c->d->types, c->a, fam, tn->s, tn->n, tn->off + 1, &t, c->err)) != RC_OK) return st;
         col->type = *t;
         if (f[2].node) {
             /* true: key column in column order; a number: its position in the key */
@@ -511,8 +446,7 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
 {
     native_dec *d = p;
     rc_arena_reset(&d->json_arena);
-    /* Events of the previous message may point into the type cache; they are dead now. */
-    if (d->used >= TYPE_CACHE_SLOTS / 2) cache_clear(d);
+    rc_type_cache_message(d->types); /* events of the previous message are dead now */
     rc_status st = rc_json_parse(&d->json, msg, n, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->json, a, err};
