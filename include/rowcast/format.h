@@ -36,7 +36,16 @@ typedef struct rc_option_desc {
 typedef struct rc_event_list {
     rc_event *items;
     size_t count, cap;
+    /* Optional table filter set by the caller: decoders ask it as soon as they know a
+     * message's database and table, and skip the rest of the message when it says no, so
+     * that rows of excluded tables are never parsed (--include). */
+    bool (*accept)(void *ctx, rc_str db, rc_str table);
+    void *accept_ctx;
+    size_t rejected; /* messages the filter skipped */
 } rc_event_list;
+
+/* True when the caller's filter accepts the table (or there is no filter). */
+bool rc_event_list_accepts(rc_event_list *l, rc_str db, rc_str table);
 
 rc_event *rc_event_list_push(rc_event_list *l);
 void rc_event_list_fini(rc_event_list *l);

@@ -1,6 +1,7 @@
 /* `rowcast convert`: decode messages line by line, encode each event, write one message per
  * line. Bad input is reported with file, line and byte, and handled per --on-error. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ typedef struct conv {
     bool quiet, progress;
     bool keys;       /* write each event's message key instead of its value */
     bool tombstones; /* write a "null" line where a tombstone message follows */
+    const char **include; /* db.table patterns; NULL = every table */
+    size_t ninclude;
+    uint64_t filtered;
     rc_arena arena;
     rc_event_list events;
     rc_buf msg;  /* encoded messages of the current input line */
@@ -45,6 +49,8 @@ void cli_usage_convert(void)
           "                           skip         report it, drop it and go on\n"
           "                           dead-letter:PATH\n"
           "                                        append the line unchanged to PATH and go on\n"
+          "  --include DB.TABLE     convert only events of matching tables (shell patterns: shop.*,\n"
+          "                         *.orders); repeatable; events without a table always pass\n"
           "  --keys                 write each event's message key (the Kafka key) instead of its\n"
           "                         value; \"null\" where the format or the table has none\n"
           "  --tombstones           write a line \"null\" for each tombstone message (upstream\n"
@@ -92,11 +98,12 @@ static void show_progress(conv *c, bool final)
         if (c->progress) fputs("\r\033[K", stderr);
         fprintf(stderr,
                 "rowcast: %llu lines, %llu events, %llu messages written (%llu bytes), %llu bad lines%s, "
-                "%llu events not expressible in %s; %.3f s, %.0f events/s\n",
+                "%llu events not expressible in %s, %llu filtered out (events or messages); %.3f s, %.0f events/s\n",
                 (unsigned long long)c->lines, (unsigned long long)c->events_in, (unsigned long long)c->written,
                 (unsigned long long)c->bytes, (unsigned long long)c->bad_lines,
                 c->on_error == ON_DEAD ? " dead-lettered" : c->on_error == ON_SKIP ? " skipped" : "",
-                (unsigned long long)c->not_expressible, c->to->name, el, c->events_in / el);
+                (unsigned long long)c->not_expressible, c->to->name, (unsigned long long)(c->filtered + c->events.rejected), el,
+                c->events_in / el);
         return;
     }
     fprintf(stderr, "\r\033[Krowcast: %llu events, %.0f events/s, %llu bytes", (unsigned long long)c->events_in,
@@ -106,6 +113,21 @@ static void show_progress(conv *c, bool final)
 
 /* Converts one line; RC_OK or the error (already described in err). Output is appended to
  * c->msg only; the caller writes it, so a failing line never produces partial output. */
+/* True when the event's db.table matches one of the --include patterns (or there are none).
+ * Events without a table (heartbeats, transaction markers) always pass. */
+static bool table_included(void *ctx, rc_str db, rc_str table)
+{
+    const conv *c = ctx;
+    if (!c->ninclude || !table.n) return true;
+    char name[512];
+    snprintf(name, sizeof name, "%.*s.%.*s", (int)db.n, db.p, (int)table.n, table.p);
+    for (size_t i = 0; i < c->ninclude; i++)
+        if (fnmatch(c->include[i], name, 0) == 0) return true;
+    return false;
+}
+
+static bool included(const conv *c, const rc_event *ev) { return table_included((void *)c, ev->src.db, ev->src.table); }
+
 static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err)
 {
     c->events.count = 0;
@@ -113,6 +135,10 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
     if (st != RC_OK) return st;
     c->events_in += c->events.count;
     for (size_t i = 0; i < c->events.count; i++) {
+        if (!included(c, &c->events.items[i])) {
+            c->filtered++;
+            continue;
+        }
         size_t mark = c->msg.len;
         if (c->keys) {
             /* the key of the event's message; "null" where the format or table has none */
@@ -238,6 +264,13 @@ int cli_convert(int argc, char **argv)
             cli_usage_convert();
             free(files);
             return EXIT_OK;
+        } else if ((v = opt_value(argc, argv, &i, "--include"))) {
+            c.include = c.include ? c.include : calloc((size_t)argc, sizeof *c.include);
+            if (!c.include) {
+                free(files);
+                return EXIT_IO;
+            }
+            c.include[c.ninclude++] = v;
         } else if (!strcmp(a, "--tombstones")) {
             c.tombstones = true;
         } else if (!strcmp(a, "--keys")) {
@@ -314,6 +347,7 @@ int cli_convert(int argc, char **argv)
     rc_arena_init(&c.arena);
     rc_buf_init(&c.msg, 0);
     c.progress = !c.quiet && isatty(2);
+    if (c.ninclude) c.events.accept = table_included, c.events.accept_ctx = &c;
     c.t0 = c.last_progress = now_sec();
     if (!nfiles) files[nfiles++] = "-";
     for (size_t k = 0; rc == EXIT_OK && k < nfiles; k++) {
@@ -353,6 +387,7 @@ int cli_convert(int argc, char **argv)
     c.from->dec_free(c.dec);
     c.to->enc_free(c.enc);
     rc_event_list_fini(&c.events);
+    free(c.include);
     rc_arena_fini(&c.arena);
     rc_buf_fini(&c.msg);
     free(files);

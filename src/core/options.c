@@ -26,6 +26,13 @@ rc_status rc_options_check(const rc_options *o, const char *prefix, const rc_opt
     return RC_OK;
 }
 
+bool rc_event_list_accepts(rc_event_list *l, rc_str db, rc_str table)
+{
+    if (!l->accept || !table.n || l->accept(l->accept_ctx, db, table)) return true;
+    l->rejected++;
+    return false;
+}
+
 rc_event *rc_event_list_push(rc_event_list *l)
 {
     if (l->count == l->cap) {

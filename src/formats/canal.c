@@ -7,6 +7,7 @@
  * position) share one message, as Canal does. See docs/formats/canal.md. */
 #include <stdlib.h>
 #include <string.h>
+#include "formats/canal_read.h"
 #include "formats/oms_common.h"
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
@@ -330,4 +331,7 @@ const rc_format rc_format_canal = {
     .encode_value = canal_encode,
     .encode_key = oms_encode_key,
     .flush = canal_flush,
+    .dec_new = canal_dec_new,
+    .dec_free = canal_dec_free,
+    .decode = canal_decode,
 };

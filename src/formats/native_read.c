@@ -463,6 +463,7 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
         return rc_error_set(err, RC_ERR_SCHEMA, opn->off, "unknown op \"%.*s\"", (int)(opn->n > 40 ? 40 : opn->n), opn->s);
     if (f[F_SOURCE].node && (st = decode_source(&c, f[F_SOURCE].node, &ev)) != RC_OK) return st;
     if (f[F_SNAPSHOT].node && (st = take_str(&c, f[F_SNAPSHOT].node, "\"snapshot\"", &ev.snapshot)) != RC_OK) return st;
+    if (!rc_event_list_accepts(out, ev.src.db, ev.src.table)) return RC_OK; /* filtered table: rows not parsed */
     if (f[F_POS].node && (st = decode_pos(&c, f[F_POS].node, &ev)) != RC_OK) return st;
     if (f[F_TS].node) {
         if ((st = take_i64(&c, f[F_TS].node, "\"ts_us\"", &ev.ts_us)) != RC_OK) return st;

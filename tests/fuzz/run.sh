@@ -16,6 +16,14 @@ for f in examples/*.ndjson tests/golden/*/*.in tests/integration/data/*.ndjson; 
         printf '%s' "$line" >"$seeds/seed-$i"
     done <"$f"
 done
+# real messages of other tools (../shared, beside the repository in CI) seed the decoders
+for f in ../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/test/resources/*.txt; do
+    [ -f "$f" ] || continue
+    while IFS= read -r line; do
+        i=$((i + 1))
+        printf '%s' "$line" >"$seeds/seed-$i"
+    done <"$f"
+done
 # inputs that once crashed or hung a target stay in every run
 cp tests/fuzz/regressions/* "$seeds"/ 2>/dev/null
 status=0
@@ -31,7 +39,7 @@ for t in "$B"/tests/fuzz/fuzz_*; do
         tail -40 "$B/$name.log" >&2
         status=1
     else
-        grep -E '^#[0-9]+ +DONE|Done [0-9]+ runs' "$B/$name.log" | tail -1
+        grep -aE '^#[0-9]+ +DONE|Done [0-9]+ runs' "$B/$name.log" | tail -1
     fi
 done
 if [ $status = 0 ]; then echo "fuzz: $(ls "$B"/tests/fuzz/fuzz_* | wc -l) passed, 0 failed"; fi

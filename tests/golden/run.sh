@@ -27,9 +27,12 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
         while IFS= read -r o; do [ -n "$o" ] && [ "${o#\#}" = "$o" ] && opts+=(-o "$o"); done <"$case_.opts"
     fi
     to=$fmt
+    from=native
     [ -f "$case_.keys" ] && opts+=(--keys)
+    [ -f "$case_.from" ] && from=$(cat "$case_.from")          # a decode case: <from> -> <format>
+    if [ -f "$case_.args" ]; then while IFS= read -r a; do [ -n "$a" ] && opts+=("$a"); done <"$case_.args"; fi
     [ -f "$case_.format" ] && to=$(cat "$case_.format")
-    if ! "$RC" convert -q --from native --to "$to" "${opts[@]}" "$in" >"$tmp"; then
+    if ! "$RC" convert -q --from "$from" --to "$to" "${opts[@]}" "$in" >"$tmp"; then
         echo "FAIL: $case_: convert exited non-zero" >&2
         fail=$((fail + 1))
         continue
@@ -56,6 +59,17 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
         echo "FAIL: $case_: output does not carry the seed example's data" >&2
         fail=$((fail + 1))
         continue
+    fi
+    # F -> native -> F (cases marked with <case>.roundtrip): the expected messages, read back
+    # and written again, come back byte for byte
+    if [ -f "$case_.roundtrip" ]; then
+        if ! "$RC" convert -q --from "$to" --to native "${opts[@]}" "$case_.out" | "$RC" convert -q --to "$to" "${opts[@]}" >"$tmp" ||
+            ! cmp -s "$tmp" "$case_.out"; then
+            echo "FAIL: $case_: $to -> native -> $to does not reproduce $case_.out" >&2
+            diff "$case_.out" "$tmp" | head -6 | cut -c1-300 >&2
+            fail=$((fail + 1))
+            continue
+        fi
     fi
     pass=$((pass + 1))
 done

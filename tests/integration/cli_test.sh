@@ -75,6 +75,11 @@ grep -q 'schema name collision: "srv.shop.a-b" and "srv.shop.a_b" both become th
 grep -q '"name":"srv.shop.a_b.Envelope"' "$T/out" && ok || bad "first table's envelope name"
 grep -q '"name":"_srv.shop.t.Envelope"' "$T/out" && ok || bad "invalid first character: $(cut -c1-200 "$T/out")"
 
+# --- Canal input that cannot be read: one clear message per line, naming the byte
+"$RC" convert -q --from canal --on-error=skip $D/canal-bad.ndjson >/dev/null 2>"$T/err"
+expect_rc canal-bad $? 0
+expect_eq canal-bad-messages $D/canal-bad.expected "$T/err"
+
 # --- usage errors: status 1 and a message
 for args in "--from nosuch" "--to nosuch" "--on-error=later" "-o native.x=1" "-o canal.values=string" "--bogus" "-o novalue"; do
     # shellcheck disable=SC2086

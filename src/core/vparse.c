@@ -1,0 +1,156 @@
+/* Typed values from text (see vparse.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/fmt.h"
+#include "rowcast/jsonw.h"
+#include "rowcast/vparse.h"
+
+static rc_status bad(const rc_column *col, const char *s, size_t n, const char *what, rc_status code, rc_error *err)
+{
+    return rc_error_set(err, code, RC_NO_OFFSET, "column \"%.*s\" (%.*s): \"%.*s\" is not %s", (int)col->name.n, col->name.p,
+                        (int)col->type.decl.n, col->type.decl.p, (int)(n > 40 ? 40 : n), s, what);
+}
+
+static rc_status copy(rc_arena *a, const char *s, size_t n, rc_str *out)
+{
+    char *p = rc_arena_memdup(a, s, n);
+    if (!p) return RC_ERR_NOMEM;
+    *out = (rc_str){p, n};
+    return RC_OK;
+}
+
+/* Latin-1 text (each code point U+0000..U+00FF one byte) back to bytes. */
+static bool latin1_bytes(const char *s, size_t n, rc_arena *a, rc_str *out)
+{
+    unsigned char *d = rc_arena_alloc(a, n + 1);
+    if (!d) return false;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) d[o++] = c;
+        else if ((c == 0xC2 || c == 0xC3) && i + 1 < n && ((unsigned char)s[i + 1] & 0xC0) == 0x80)
+            d[o++] = (unsigned char)(((c & 0x03) << 6) | ((unsigned char)s[++i] & 0x3F));
+        else return false;
+    }
+    *out = (rc_str){(const char *)d, o};
+    return true;
+}
+
+static bool hex_bytes(const char *s, size_t n, rc_arena *a, rc_str *out)
+{
+    if (n % 2) return false;
+    unsigned char *d = rc_arena_alloc(a, n / 2 + 1);
+    if (!d) return false;
+    for (size_t i = 0; i < n; i += 2) {
+        int v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = s[i + k];
+            int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (h < 0) return false;
+            v = v * 16 + h;
+        }
+        d[i / 2] = (unsigned char)v;
+    }
+    *out = (rc_str){(const char *)d, n / 2};
+    return true;
+}
+
+/* Zero dates and partial dates MySQL can store: kept as their text. */
+static bool zero_like(const char *s, size_t n)
+{
+    return n >= 10 && s[4] == '-' && s[7] == '-' && (!memcmp(s, "0000", 4) || !memcmp(s + 5, "00", 2) || !memcmp(s + 8, "00", 2));
+}
+
+rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, const rc_vparse_opts *o, rc_arena *a,
+                             rc_value *v, rc_error *err)
+{
+    memset(v, 0, sizeof *v);
+    rc_vkind kind = (rc_vkind)col->type.info->vkind;
+    v->kind = kind;
+    rc_status st;
+    switch (kind) {
+    case RC_V_BOOL:
+        if ((n == 1 && s[0] == '1') || (n == 4 && !memcmp(s, "true", 4))) return v->b = true, RC_OK;
+        if ((n == 1 && s[0] == '0') || (n == 5 && !memcmp(s, "false", 5))) return v->b = false, RC_OK;
+        return bad(col, s, n, "a boolean", RC_ERR_VALUE, err);
+    case RC_V_INT:
+        if ((st = rc_parse_i64(s, n, &v->i)) != RC_OK) return bad(col, s, n, st == RC_ERR_RANGE ? "within int64" : "an integer", st, err);
+        return RC_OK;
+    case RC_V_UINT:
+    case RC_V_BITS:
+        if ((st = rc_parse_u64(s, n, &v->u)) != RC_OK) return bad(col, s, n, st == RC_ERR_RANGE ? "within 0..2^64-1" : "an integer", st, err);
+        return RC_OK;
+    case RC_V_DECIMAL:
+        if ((st = rc_dec_parse(s, n, a, &v->dec)) != RC_OK) return bad(col, s, n, "a decimal number", st, err);
+        return RC_OK;
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: {
+        char tmp[64];
+        if (n == 0 || n >= sizeof tmp) return bad(col, s, n, "a number", RC_ERR_VALUE, err);
+        memcpy(tmp, s, n);
+        tmp[n] = '\0';
+        char *end;
+        double d = strtod(tmp, &end);
+        if (*end) return bad(col, s, n, "a number", RC_ERR_VALUE, err);
+        if (kind == RC_V_FLOAT32) v->f32 = (float)d;
+        else v->f64 = d;
+        return RC_OK;
+    }
+    case RC_V_BYTES: {
+        bool ok;
+        size_t badpos;
+        if (o->bytes == RC_BYTES_BASE64) ok = rc_base64_decode(s, n, a, &v->s, &badpos) == RC_OK;
+        else if (o->bytes == RC_BYTES_HEX) ok = hex_bytes(s, n, a, &v->s);
+        else ok = latin1_bytes(s, n, a, &v->s);
+        if (!ok) return bad(col, s, n, o->bytes == RC_BYTES_LATIN1 ? "Latin-1 text" : o->bytes == RC_BYTES_HEX ? "hex" : "base64",
+                           RC_ERR_VALUE, err);
+        return RC_OK;
+    }
+    case RC_V_DATE:
+        if (rc_parse_date(s, n, &v->date)) return RC_OK;
+        break;
+    case RC_V_TIME:
+        if (rc_parse_time(s, n, &v->time)) return RC_OK;
+        break;
+    case RC_V_DATETIME:
+        if (rc_parse_datetime(s, n, &v->dt)) {
+            if (v->dt.zone.n && copy(a, v->dt.zone.p, v->dt.zone.n, &v->dt.zone) != RC_OK) return RC_ERR_NOMEM;
+            return RC_OK;
+        }
+        break;
+    case RC_V_TIMESTAMP: {
+        if (rc_parse_ts_iso(s, n, &v->ts)) return RC_OK;
+        rc_datetime dt;
+        if (rc_parse_datetime(s, n, &dt) && !dt.zone.n) { /* wall clock in the configured offset */
+            v->ts.sec = rc_datetime_epoch_us(&dt) / 1000000 - o->ts_offset;
+            v->ts.nanos = dt.nanos;
+            return RC_OK;
+        }
+        /* epoch seconds with fraction ("1606233662.012345") */
+        rc_decimal d;
+        if (rc_dec_parse(s, n, a, &d) == RC_OK && d.scale >= 0 && d.scale <= 9 && d.ndigits - (uint32_t)d.scale <= 18) {
+            int64_t sec = 0;
+            uint32_t frac = 0;
+            for (uint32_t i = 0; i < d.ndigits; i++) {
+                if (i < d.ndigits - (uint32_t)d.scale) sec = sec * 10 + (d.digits[i] - '0');
+                else frac = frac * 10 + (uint32_t)(d.digits[i] - '0');
+            }
+            for (int32_t k = d.scale; k < 9; k++) frac *= 10;
+            v->ts.sec = d.neg ? -sec - (frac ? 1 : 0) : sec;
+            v->ts.nanos = d.neg && frac ? 1000000000u - frac : frac;
+            return RC_OK;
+        }
+        break;
+    }
+    default: /* text, enum, set, json, interval, geometry */
+        if (copy(a, s, n, &v->s) != RC_OK) return RC_ERR_NOMEM;
+        return RC_OK;
+    }
+    /* a date or time the type cannot hold: zero dates keep their text, anything else is an error */
+    if (zero_like(s, n) || (n >= 8 && !memcmp(s, "00:00:00", 8) && kind != RC_V_TIME)) {
+        v->kind = RC_V_INVALID;
+        if (copy(a, s, n, &v->s) != RC_OK) return RC_ERR_NOMEM;
+        return RC_OK;
+    }
+    return bad(col, s, n, "a valid date or time", RC_ERR_VALUE, err);
+}

@@ -1,0 +1,300 @@
+/* Canal flat messages, reader side (docs/formats/canal.md, "Reading"): real Canal's messages
+ * (every value a string, mysqlType as declared, several rows per message, "old" with the
+ * changed columns only) and the OMS canal flavour (typed values, OMS type names). One canonical
+ * event per row; isDdl messages become DDL events; INIT rows become snapshot reads. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/canal_read.h"
+#include "rowcast/fmt.h"
+#include "rowcast/json.h"
+#include "rowcast/vparse.h"
+
+typedef struct canal_dec {
+    rc_json json;
+    rc_arena json_arena;
+    rc_type_cache *types;
+    rc_vparse_opts vopts;
+    rc_dbkind kind;
+} canal_dec;
+
+rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    canal_dec *d = calloc(1, sizeof *d);
+    if (!d || !(d->types = rc_type_cache_new())) {
+        free(d);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    rc_status st = rc_options_offset(o, "canal.timezone", &d->vopts.ts_offset, err);
+    if (st != RC_OK) {
+        canal_dec_free(d);
+        return st;
+    }
+    d->vopts.bytes = RC_BYTES_LATIN1;
+    d->kind = RC_DB_MYSQL;
+    rc_arena_init(&d->json_arena);
+    rc_json_init(&d->json, &d->json_arena);
+    *out = d;
+    return RC_OK;
+}
+
+void canal_dec_free(void *p)
+{
+    canal_dec *d = p;
+    if (!d) return;
+    rc_type_cache_free(d->types);
+    rc_json_fini(&d->json);
+    rc_arena_fini(&d->json_arena);
+    free(d);
+}
+
+typedef struct ctx {
+    canal_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+
+static rc_status schema_err(const ctx *c, uint32_t i, const char *what)
+{
+    const rc_jnode *n = node(c, i);
+    return rc_error_set(c->err, RC_ERR_SCHEMA, n->off, "%s (found %s)", what, rc_jtype_name((rc_jtype)n->type));
+}
+
+static rc_status str_member(const ctx *c, const char *key, bool required, rc_str *out)
+{
+    uint32_t v = rc_json_get(c->j, 0, key);
+    if (!v || node(c, v)->type == RC_J_NULL) {
+        if (required) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "Canal message without \"%s\"", key);
+        return RC_OK;
+    }
+    if (node(c, v)->type != RC_J_STRING)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a string (found %s)", key,
+                            rc_jtype_name((rc_jtype)node(c, v)->type));
+    char *p = rc_arena_memdup(c->a, node(c, v)->s, node(c, v)->n);
+    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    *out = (rc_str){p, node(c, v)->n};
+    return RC_OK;
+}
+
+static rc_status num_member(const ctx *c, const char *key, int64_t *out, bool *has)
+{
+    uint32_t v = rc_json_get(c->j, 0, key);
+    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
+    if (node(c, v)->type != RC_J_NUMBER || rc_parse_i64(node(c, v)->s, node(c, v)->n, out) != RC_OK)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an integer (found %s)", key,
+                            rc_jtype_name((rc_jtype)node(c, v)->type));
+    *has = true;
+    return RC_OK;
+}
+
+/* OMS canal type names that are not declarations: int64 is BIGINT, and (with typed values)
+ * its bigint is BIGINT UNSIGNED (FORMATS.md §4, seed 000). */
+static const char *oms_alias(const char *s, size_t n, bool typed)
+{
+    if (n == 5 && !memcmp(s, "int64", 5)) return "bigint";
+    if (typed && n == 6 && !memcmp(s, "bigint", 6)) return "bigint unsigned";
+    return NULL;
+}
+
+static bool row_is_typed(const ctx *c, uint32_t data)
+{
+    for (uint32_t r = node(c, data)->first; r; r = node(c, r)->next)
+        for (uint32_t k = node(c, r)->first; k; k = node(c, node(c, k)->next)->next) {
+            uint8_t t = node(c, node(c, k)->next)->type;
+            if (t == RC_J_NUMBER || t == RC_J_TRUE || t == RC_J_FALSE) return true;
+        }
+    return false;
+}
+
+static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, rc_event *ev)
+{
+    if (!types || node(c, types)->type != RC_J_OBJECT)
+        return types ? schema_err(c, types, "\"mysqlType\" must be an object") : rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"mysqlType\"");
+    uint32_t n = node(c, types)->count;
+    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
+    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    uint32_t i = 0;
+    for (uint32_t k = node(c, types)->first; k; k = node(c, node(c, k)->next)->next, i++) {
+        const rc_jnode *key = node(c, k), *val = node(c, key->next);
+        if (val->type != RC_J_STRING) return schema_err(c, key->next, "a mysqlType entry must be a string");
+        memset(&cols[i], 0, sizeof cols[i]);
+        char *name = rc_arena_memdup(c->a, key->s, key->n);
+        if (!name) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+        cols[i].name = (rc_str){name, key->n};
+        cols[i].nullable = true; /* Canal does not say */
+        const char *alias = oms_alias(val->s, val->n, typed);
+        const rc_coltype *t;
+        rc_status st = rc_type_cache_get(c->d->types, c->a, RC_FAM_MYSQL, alias ? alias : val->s, alias ? strlen(alias) : val->n,
+                                         val->off + 1, &t, c->err);
+        if (st != RC_OK) return st;
+        cols[i].type = *t;
+    }
+    if (pks && node(c, pks)->type == RC_J_ARRAY) {
+        uint16_t pos = 0;
+        for (uint32_t p = node(c, pks)->first; p; p = node(c, p)->next) {
+            const rc_jnode *pn = node(c, p);
+            if (pn->type != RC_J_STRING) return schema_err(c, p, "pkNames entries must be strings");
+            uint32_t q = 0;
+            while (q < n && !(cols[q].name.n == pn->n && !memcmp(cols[q].name.p, pn->s, pn->n))) q++;
+            if (q == n)
+                return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\", which is not in mysqlType", (int)pn->n, pn->s);
+            cols[q].pk = ++pos;
+            cols[q].nullable = false;
+        }
+    } else if (pks && node(c, pks)->type != RC_J_NULL) {
+        return schema_err(c, pks, "\"pkNames\" must be an array or null");
+    }
+    ev->cols = cols;
+    ev->ncols = n;
+    return RC_OK;
+}
+
+static uint32_t col_index(const rc_event *ev, const char *s, size_t n)
+{
+    for (uint32_t i = 0; i < ev->ncols; i++)
+        if (ev->cols[i].name.n == n && !memcmp(ev->cols[i].name.p, s, n)) return i;
+    return UINT32_MAX;
+}
+
+static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
+{
+    const rc_jnode *v = node(c, vn);
+    rc_error verr;
+    rc_error_clear(&verr);
+    rc_status st;
+    switch (v->type) {
+    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
+    case RC_J_TRUE:
+    case RC_J_FALSE:
+        st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &c->d->vopts, c->a, out, &verr);
+        break;
+    case RC_J_STRING:
+    case RC_J_NUMBER: st = rc_value_from_text(col, v->s, v->n, &c->d->vopts, c->a, out, &verr); break;
+    default: return schema_err(c, vn, "a Canal value must be a string, number, boolean or null");
+    }
+    if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
+    return RC_OK;
+}
+
+/* One row object into a full image (every column present). */
+static rc_status full_row(const ctx *c, uint32_t row, const rc_event *ev, rc_value **out)
+{
+    if (node(c, row)->type != RC_J_OBJECT) return schema_err(c, row, "a data row must be an object");
+    if (node(c, row)->count != ev->ncols)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a data row has %u values but mysqlType has %u columns",
+                            node(c, row)->count, ev->ncols);
+    rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
+    if (!img) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
+        const rc_jnode *key = node(c, k);
+        uint32_t i = col_index(ev, key->s, key->n);
+        if (i == UINT32_MAX)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "data names \"%.*s\", which is not in mysqlType", (int)key->n, key->s);
+        rc_status st = value(c, &ev->cols[i], key->next, &img[i]);
+        if (st != RC_OK) return st;
+    }
+    *out = img;
+    return RC_OK;
+}
+
+static const struct {
+    const char *canal, *kind;
+} ddl_kinds[] = {{"CREATE", "CREATE_TABLE"}, {"ALTER", "ALTER_TABLE"},   {"ERASE", "DROP_TABLE"},     {"TRUNCATE", "TRUNCATE"},
+                 {"RENAME", "RENAME_TABLE"}, {"CINDEX", "CREATE_INDEX"}, {"DINDEX", "DROP_INDEX"}};
+
+rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    canal_dec *d = p;
+    rc_arena_reset(&d->json_arena);
+    rc_type_cache_message(d->types);
+    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    if (st != RC_OK) return st;
+    ctx c = {d, &d->json, a, err};
+    if (node(&c, 0)->type != RC_J_OBJECT) return schema_err(&c, 0, "a Canal message must be a JSON object");
+    rc_event base;
+    memset(&base, 0, sizeof base);
+    base.src.kind = d->kind;
+    rc_str type = {0};
+    if ((st = str_member(&c, "type", true, &type)) != RC_OK || (st = str_member(&c, "database", false, &base.src.db)) != RC_OK ||
+        (st = str_member(&c, "table", false, &base.src.table)) != RC_OK)
+        return st;
+    if (!rc_event_list_accepts(out, base.src.db, base.src.table)) return RC_OK; /* filtered table: rows not parsed */
+    int64_t es = 0, ts = 0, id = 0;
+    bool has_es = false, has_ts = false, has_id = false;
+    if ((st = num_member(&c, "es", &es, &has_es)) != RC_OK || (st = num_member(&c, "ts", &ts, &has_ts)) != RC_OK ||
+        (st = num_member(&c, "id", &id, &has_id)) != RC_OK)
+        return st;
+    if (has_es) base.ts_us = es * 1000, base.has_ts = true;
+    if (has_ts) base.proc_us = ts * 1000, base.has_proc = true;
+    if (has_id && id >= 0) base.pos.seq = (uint64_t)id, base.pos.has_seq = true;
+    uint32_t isddl = rc_json_get(c.j, 0, "isDdl");
+    if (isddl && node(&c, isddl)->type == RC_J_TRUE) {
+        rc_event *ev = rc_event_list_push(out);
+        if (!ev) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        *ev = base;
+        ev->op = type.n == 8 && !memcmp(type.p, "TRUNCATE", 8) ? RC_OP_TRUNCATE : RC_OP_DDL;
+        if ((st = str_member(&c, "sql", false, &ev->ddl)) != RC_OK) return st;
+        for (size_t k = 0; k < sizeof ddl_kinds / sizeof *ddl_kinds; k++)
+            if (strlen(ddl_kinds[k].canal) == type.n && !memcmp(ddl_kinds[k].canal, type.p, type.n))
+                ev->ddl_kind = (rc_str){ddl_kinds[k].kind, strlen(ddl_kinds[k].kind)};
+        if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DDL message (isDdl true) without \"sql\"");
+        return RC_OK;
+    } else if (isddl && node(&c, isddl)->type != RC_J_FALSE) {
+        return schema_err(&c, isddl, "\"isDdl\" must be true or false");
+    }
+    rc_op op;
+    if (type.n == 6 && !memcmp(type.p, "INSERT", 6)) op = RC_OP_INSERT;
+    else if (type.n == 6 && !memcmp(type.p, "UPDATE", 6)) op = RC_OP_UPDATE;
+    else if (type.n == 6 && !memcmp(type.p, "DELETE", 6)) op = RC_OP_DELETE;
+    else if (type.n == 4 && !memcmp(type.p, "INIT", 4)) op = RC_OP_READ;
+    else
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, 0, "type"))->off, "unknown Canal type \"%.*s\" for a DML message",
+                            (int)(type.n > 40 ? 40 : type.n), type.p);
+    uint32_t data = rc_json_get(c.j, 0, "data"), old = rc_json_get(c.j, 0, "old");
+    if (!data || node(&c, data)->type != RC_J_ARRAY)
+        return data ? schema_err(&c, data, "\"data\" must be an array") : rc_error_set(err, RC_ERR_SCHEMA, 0, "a DML message needs \"data\"");
+    if ((st = columns(&c, rc_json_get(c.j, 0, "mysqlType"), rc_json_get(c.j, 0, "pkNames"), row_is_typed(&c, data), &base)) != RC_OK)
+        return st;
+    bool has_old = old && node(&c, old)->type == RC_J_ARRAY;
+    if (old && !has_old && node(&c, old)->type != RC_J_NULL) return schema_err(&c, old, "\"old\" must be an array or null");
+    if (op == RC_OP_UPDATE && (!has_old || node(&c, old)->count != node(&c, data)->count))
+        return rc_error_set(err, RC_ERR_SCHEMA, old ? node(&c, old)->off : 0, "an UPDATE needs one \"old\" row per \"data\" row (%u data, %u old)",
+                            node(&c, data)->count, has_old ? node(&c, old)->count : 0);
+    uint32_t orow = has_old ? node(&c, old)->first : 0;
+    for (uint32_t r = node(&c, data)->first; r; r = node(&c, r)->next) {
+        rc_event *ev = rc_event_list_push(out);
+        if (!ev) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        *ev = base;
+        ev->op = op;
+        rc_value *img = NULL;
+        if ((st = full_row(&c, r, ev, &img)) != RC_OK) return st;
+        if (op == RC_OP_DELETE) {
+            ev->before = img;
+        } else {
+            ev->after = img;
+        }
+        if (op == RC_OP_UPDATE) {
+            /* the before image: the after image with the changed columns' previous values */
+            if (node(&c, orow)->type != RC_J_OBJECT) return schema_err(&c, orow, "an \"old\" row must be an object");
+            rc_value *before = rc_arena_alloc(a, sizeof *before * (ev->ncols ? ev->ncols : 1));
+            uint8_t *changed = rc_arena_alloc(a, ev->ncols ? ev->ncols : 1);
+            if (!before || !changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+            memcpy(before, img, sizeof *before * ev->ncols);
+            memset(changed, 0, ev->ncols);
+            for (uint32_t k = node(&c, orow)->first; k; k = node(&c, node(&c, k)->next)->next) {
+                const rc_jnode *key = node(&c, k);
+                uint32_t i = col_index(ev, key->s, key->n);
+                if (i == UINT32_MAX)
+                    return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in mysqlType", (int)key->n, key->s);
+                if ((st = value(&c, &ev->cols[i], key->next, &before[i])) != RC_OK) return st;
+                changed[i] = 1;
+            }
+            ev->before = before;
+            ev->changed = changed;
+            orow = node(&c, orow)->next;
+        }
+    }
+    return RC_OK;
+}

@@ -1,0 +1,11 @@
+/* The Canal reader (canal_read.c), for the canal format's descriptor. */
+#ifndef RC_FORMATS_CANAL_READ_H
+#define RC_FORMATS_CANAL_READ_H
+
+#include "rowcast/format.h"
+
+rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err);
+void canal_dec_free(void *dec);
+rc_status canal_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+
+#endif

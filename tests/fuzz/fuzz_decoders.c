@@ -1,0 +1,53 @@
+/* libFuzzer target: every registered decoder must accept or reject any input without
+ * crashing; an accepted message's events must encode to native and read back unchanged. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "formats/native.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static void *decs[64], *native_dec;
+    static bool ready;
+    static rc_arena a1, a2;
+    static rc_event_list l1, l2;
+    static rc_buf b;
+    rc_error err;
+    if (!ready) {
+        for (int i = 0; rc_formats[i] && i < 64; i++) {
+            rc_error_clear(&err);
+            if (rc_formats[i]->dec_new && rc_formats[i]->dec_new(NULL, &decs[i], &err) != RC_OK) abort();
+        }
+        rc_error_clear(&err);
+        if (native_dec_new(NULL, &native_dec, &err) != RC_OK) abort();
+        rc_arena_init(&a1), rc_arena_init(&a2), rc_buf_init(&b, 0);
+        ready = true;
+    }
+    for (int i = 0; rc_formats[i] && i < 64; i++) {
+        if (!rc_formats[i]->decode) continue;
+        rc_arena_reset(&a1);
+        l1.count = 0;
+        rc_error_clear(&err);
+        if (rc_formats[i]->decode(decs[i], (const char *)data, size, &a1, &l1, &err) != RC_OK) {
+            if (err.code == RC_OK) abort(); /* an error without a message */
+            continue;
+        }
+        for (size_t k = 0; k < l1.count; k++) {
+            rc_buf_reset(&b);
+            if (native_encode(NULL, &l1.items[k], &b, &err) != RC_OK) abort();
+            rc_arena_reset(&a2);
+            l2.count = 0;
+            if (native_decode(native_dec, b.data, b.len, &a2, &l2, &err) != RC_OK) {
+                fprintf(stderr, "%s decoded an event native cannot read back: %s\n%.*s\n", rc_formats[i]->name, err.message,
+                        (int)b.len, b.data);
+                abort();
+            }
+            char why[200];
+            if (!rc_event_equal(&l1.items[k], &l2.items[0], why, sizeof why)) {
+                fprintf(stderr, "%s: native round trip changed the event: %s\n", rc_formats[i]->name, why);
+                abort();
+            }
+        }
+    }
+    return 0;
+}
