@@ -48,4 +48,9 @@ uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key);
 
 const char *rc_jtype_name(rc_jtype t);
 
+struct rc_buf;
+/* Writes the value at node i as compact JSON (numbers as their original text, strings with
+ * the shared escaping), e.g. to keep a nested JSON column as text. */
+void rc_json_write(const rc_json *j, uint32_t i, struct rc_buf *out);
+
 #endif

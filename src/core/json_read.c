@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/json.h"
+#include "rowcast/buf.h"
 #include "rowcast/jsonw.h"
 
 enum { JSON_MAX_DEPTH = 64 };
@@ -322,4 +323,34 @@ uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key)
         if (!j->nodes[kn->next].next) break;
     }
     return 0;
+}
+
+void rc_json_write(const rc_json *j, uint32_t i, rc_buf *b)
+{
+    const rc_jnode *nd = &j->nodes[i];
+    switch (nd->type) {
+    case RC_J_NULL: RC_BUF_LIT(b, "null"); return;
+    case RC_J_TRUE: RC_BUF_LIT(b, "true"); return;
+    case RC_J_FALSE: RC_BUF_LIT(b, "false"); return;
+    case RC_J_NUMBER: rc_buf_put(b, nd->s, nd->n); return;
+    case RC_J_STRING: rc_jw_str(b, nd->s, nd->n); return;
+    case RC_J_ARRAY:
+        rc_buf_putc(b, '[');
+        for (uint32_t k = nd->first; k; k = j->nodes[k].next) {
+            if (k != nd->first) rc_buf_putc(b, ',');
+            rc_json_write(j, k, b);
+        }
+        rc_buf_putc(b, ']');
+        return;
+    default:
+        rc_buf_putc(b, '{');
+        for (uint32_t k = nd->first; k; k = j->nodes[j->nodes[k].next].next) {
+            if (k != nd->first) rc_buf_putc(b, ',');
+            rc_json_write(j, k, b);
+            rc_buf_putc(b, ':');
+            rc_json_write(j, j->nodes[k].next, b);
+        }
+        rc_buf_putc(b, '}');
+        return;
+    }
 }

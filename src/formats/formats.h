@@ -18,5 +18,6 @@ extern const rc_format rc_format_avro_json;
 extern const rc_format rc_format_drs_json;
 extern const rc_format rc_format_drs_json_c;
 extern const rc_format rc_format_cloudevents;
+extern const rc_format rc_format_maxwell;
 
 #endif

@@ -17,6 +17,7 @@ const rc_format *const rc_formats[] = {
     &rc_format_drs_json,
     &rc_format_drs_json_c,
     &rc_format_cloudevents,
+    &rc_format_maxwell,
     NULL,
 };
 
