@@ -59,7 +59,7 @@ expect_eq dead-letter-file "$T/want" "$T/dead"
 
 # --- events an encoder cannot write (an UPDATE without before image): the documented error
 # per format, the rest of the stream converted; a truncate without text gets its statement
-for f in $("$RC" formats | awk 'NR > 1 && $1 != "avro" {print $1}'); do
+for f in $("$RC" formats | awk 'NR > 1 && $1 != "avro" && $2 == "yes" {print $1}'); do
     echo "== $f"
     "$RC" convert -q --on-error=skip --to "$f" $D/encoder-bad.ndjson 2>&1
 done >"$T/enc"
