@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "rowcast/fmt.h"
 #include "rowcast/wkb.h"
 
 typedef struct wp {
@@ -197,4 +198,127 @@ rc_status rc_wkt_to_wkb(const char *s, size_t n, rc_buf *out, rc_wkb_info *info,
     ws(&p);
     if (p.i != n) return bad(&p, "unexpected text after the geometry");
     return RC_OK;
+}
+
+/* ---- WKB -> WKT ---- */
+
+typedef struct rp {
+    const unsigned char *p;
+    size_t n, i;
+    rc_error *err;
+} rp;
+
+static rc_status rbad(rp *r, const char *what) { return rc_error_set(r->err, RC_ERR_VALUE, r->i, "bad WKB geometry: %s at byte %zu", what, r->i); }
+
+static bool u32(rp *r, bool le, uint32_t *out)
+{
+    if (r->n - r->i < 4) return false;
+    const unsigned char *q = r->p + r->i;
+    *out = le ? (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24
+              : (uint32_t)q[3] | (uint32_t)q[2] << 8 | (uint32_t)q[1] << 16 | (uint32_t)q[0] << 24;
+    r->i += 4;
+    return true;
+}
+
+static bool f64(rp *r, bool le, double *out)
+{
+    if (r->n - r->i < 8) return false;
+    uint64_t u = 0;
+    for (int k = 0; k < 8; k++) u |= (uint64_t)r->p[r->i + (size_t)(le ? k : 7 - k)] << (8 * k);
+    memcpy(out, &u, 8);
+    r->i += 8;
+    return true;
+}
+
+static void put_coord(rc_buf *b, double d)
+{
+    /* Java-style shortest digits, but integral values without ".0" as WKT writes them */
+    size_t mark = b->len;
+    rc_fmt_f64_java(b, d);
+    if (b->err == RC_OK && b->len >= mark + 2 && !memcmp(b->data + b->len - 2, ".0", 2) && !memchr(b->data + mark, 'E', b->len - mark))
+        b->len -= 2;
+}
+
+static rc_status read_point(rp *r, bool le, rc_buf *b)
+{
+    double x, y;
+    if (!f64(r, le, &x) || !f64(r, le, &y)) return rbad(r, "truncated point");
+    put_coord(b, x);
+    rc_buf_putc(b, ' ');
+    put_coord(b, y);
+    return RC_OK;
+}
+
+static rc_status read_points(rp *r, bool le, rc_buf *b)
+{
+    uint32_t n;
+    if (!u32(r, le, &n) || n > (r->n - r->i) / 16) return rbad(r, "bad point count");
+    rc_buf_putc(b, '(');
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_status st = read_point(r, le, b);
+        if (st != RC_OK) return st;
+    }
+    rc_buf_putc(b, ')');
+    return RC_OK;
+}
+
+static rc_status read_rings(rp *r, bool le, rc_buf *b)
+{
+    uint32_t n;
+    if (!u32(r, le, &n) || n > (r->n - r->i) / 4) return rbad(r, "bad ring count");
+    rc_buf_putc(b, '(');
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_status st = read_points(r, le, b);
+        if (st != RC_OK) return st;
+    }
+    rc_buf_putc(b, ')');
+    return RC_OK;
+}
+
+static rc_status read_geometry(rp *r, rc_buf *b, bool body_only, int depth)
+{
+    if (depth > 16) return rbad(r, "nested too deep");
+    if (r->i >= r->n || r->p[r->i] > 1) return rbad(r, "byte order expected");
+    bool le = r->p[r->i++] == 1;
+    uint32_t type;
+    if (!u32(r, le, &type) || type < 1 || type > 7) return rbad(r, "geometry type 1..7 expected");
+    if (!body_only) rc_buf_puts(b, kinds[type]);
+    switch (type) {
+    case 1: {
+        rc_buf_putc(b, '(');
+        rc_status st = read_point(r, le, b);
+        rc_buf_putc(b, ')');
+        return st;
+    }
+    case 2: return read_points(r, le, b);
+    case 3: return read_rings(r, le, b);
+    default: {
+        uint32_t n;
+        if (!u32(r, le, &n) || n > (r->n - r->i) / 5) return rbad(r, "bad member count");
+        rc_buf_putc(b, '(');
+        for (uint32_t k = 0; k < n; k++) {
+            if (k) rc_buf_putc(b, ',');
+            /* MULTIPOINT((1 2),(3 4)) keeps each point's parentheses; other multis their bodies */
+            rc_status st = read_geometry(r, b, type != 7, depth + 1);
+            if (st != RC_OK) return st;
+        }
+        rc_buf_putc(b, ')');
+        return RC_OK;
+    }
+    }
+}
+
+rc_status rc_wkb_to_wkt(const unsigned char *p, size_t n, bool has_srid, int32_t srid, rc_buf *out, rc_error *err)
+{
+    rp r = {p, n, 0, err};
+    if (has_srid) {
+        RC_BUF_LIT(out, "SRID=");
+        rc_fmt_i64(out, srid);
+        rc_buf_putc(out, ';');
+    }
+    rc_status st = read_geometry(&r, out, false, 0);
+    if (st == RC_OK && r.i != n) return rbad(&r, "bytes after the geometry");
+    return st;
 }

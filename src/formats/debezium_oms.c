@@ -8,6 +8,7 @@
  * string. See docs/formats/debezium.md. */
 #include <stdlib.h>
 #include <string.h>
+#include "formats/debezium_read.h"
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
 #include "rowcast/fmt.h"
@@ -372,6 +373,9 @@ const rc_format rc_format_debezium = {
     .encode_value = dbz_any_encode,
     .encode_key = dbz_any_key,
     .tombstone = dbz_any_tombstone,
+    .dec_new = dbz_dec_new,
+    .dec_free = dbz_dec_free,
+    .decode = dbz_decode,
 };
 
 const rc_format rc_format_debeziumflatten = {
@@ -383,6 +387,9 @@ const rc_format rc_format_debeziumflatten = {
     .enc_free = dbz_free,
     .encode_value = dbz_encode,
     .encode_key = oms_encode_key,
+    .dec_new = dbz_dec_new,
+    .dec_free = dbz_dec_free,
+    .decode = dbz_decode,
 };
 
 const rc_format rc_format_debeziumsmt = {

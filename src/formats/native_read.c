@@ -488,7 +488,8 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     /* What each operation must and must not carry. */
     bool row = ev.op == RC_OP_INSERT || ev.op == RC_OP_UPDATE || ev.op == RC_OP_DELETE || ev.op == RC_OP_READ;
     size_t at = opn->off;
-    if (row && !ev.ncols) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"columns\"", rc_op_name(ev.op));
+    if (row && !ev.ncols && !(ev.op == RC_OP_DELETE && !ev.before)) /* a delete may come with no image at all */
+        return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"columns\"", rc_op_name(ev.op));
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)
         return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"after\"", rc_op_name(ev.op));
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ) && ev.before)

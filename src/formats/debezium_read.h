@@ -1,0 +1,11 @@
+/* The Debezium reader (debezium_read.c), for the debezium formats' descriptors. */
+#ifndef RC_FORMATS_DEBEZIUM_READ_H
+#define RC_FORMATS_DEBEZIUM_READ_H
+
+#include "rowcast/format.h"
+
+rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err);
+void dbz_dec_free(void *dec);
+rc_status dbz_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+
+#endif
