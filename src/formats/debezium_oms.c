@@ -34,28 +34,12 @@ typedef struct dbz_enc {
     schema_slot slots[SCHEMA_SLOTS];
 } dbz_enc;
 
-enum { DBZ_OPTS_MAX = 16 };
-/* The options of the `debezium` format: flavour, schemas, and the upstream flavour's. */
-static rc_option_desc dbz_options[DBZ_OPTS_MAX] = {
-    {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (seed 000, default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
-    {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
-};
-
-/* Appends the upstream flavour's options to the list once. */
-static const rc_option_desc *dbz_option_list(void)
-{
-    if (!dbz_options[2].key) {
-        size_t n = 2;
-        for (const rc_option_desc *d = dbz_up_options; d->key && n + 1 < DBZ_OPTS_MAX; d++) dbz_options[n++] = *d;
-    }
-    return dbz_options;
-}
 static const rc_option_desc none_options[] = {{0}};
 
 static rc_status new_kind(const rc_options *o, void **out, rc_error *err, int kind)
 {
     static const char *const prefix[] = {"debezium", "debeziumflatten", "debeziumsmt"};
-    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? dbz_option_list() : none_options, err);
+    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? dbz_all_options : none_options, err);
     if (st != RC_OK) return st;
     dbz_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -88,7 +72,7 @@ static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
     dbz_any *a = calloc(1, sizeof *a);
     if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     a->upstream = flavor == 1;
-    st = a->upstream ? (rc_options_check(o, "debezium", dbz_option_list(), err) == RC_OK ? dbz_up_new(o, &a->impl, err) : err->code)
+    st = a->upstream ? (rc_options_check(o, "debezium", dbz_all_options, err) == RC_OK ? dbz_up_new(o, &a->impl, err) : err->code)
                      : new_kind(o, &a->impl, err, DBZ_ENVELOPE);
     if (st != RC_OK) {
         free(a);
@@ -367,7 +351,7 @@ const rc_format rc_format_debezium = {
     .name = "debezium",
     .summary = "Debezium envelope: as OMS writes it (default) or as Debezium does (-o debezium.flavor=upstream)",
     .content_type = "application/json",
-    .options = dbz_options,
+    .options = dbz_all_options,
     .enc_new = dbz_new,
     .enc_free = dbz_any_free,
     .encode_value = dbz_any_encode,

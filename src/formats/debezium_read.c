@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/debezium_read.h"
+#include "formats/debezium_upstream.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/vparse.h"
@@ -17,6 +18,7 @@ typedef struct dz_dec {
     rc_type_cache *types;
     rc_buf text;
     bool heartbeats; /* pass heartbeats on instead of skipping them */
+    rc_bytes_text bytes; /* how binary columns are written */
 } dz_dec;
 
 rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -26,7 +28,13 @@ rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err)
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_status st = rc_options_bool(o, "debezium.heartbeats", &d->heartbeats, err);
+    /* binary text: OMS writes upper-case hex; Debezium base64 unless its binary mode says hex */
+    int flavor = 0, bin = 0;
+    rc_status st = rc_options_check(o, "debezium", dbz_all_options, err);
+    if (st == RC_OK) st = rc_options_bool(o, "debezium.heartbeats", &d->heartbeats, err);
+    if (st == RC_OK) st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
+    if (st == RC_OK) st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &bin, err);
+    d->bytes = !flavor || bin == 2 ? RC_BYTES_HEX : RC_BYTES_BASE64;
     if (st != RC_OK) {
         dbz_dec_free(d);
         return st;
@@ -69,6 +77,20 @@ static rc_str copy_str(const ctx *c, uint32_t i)
 static bool num(const ctx *c, uint32_t i, int64_t *out)
 {
     return i && node(c, i)->type == RC_J_NUMBER && rc_parse_i64(node(c, i)->s, node(c, i)->n, out) == RC_OK;
+}
+
+/* The integer member `key` of object `obj`: absent or null leaves *has false; any other
+ * non-integer is an error naming the member. */
+static rc_status int_member(const ctx *c, uint32_t obj, const char *key, int64_t *out, bool *has)
+{
+    uint32_t i = rc_json_get(c->j, obj, key);
+    *has = false;
+    if (!i || node(c, i)->type == RC_J_NULL) return RC_OK;
+    if (!num(c, i, out))
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, i)->off, "\"%s\" must be an integer (found %s)", key,
+                            node(c, i)->type == RC_J_NUMBER ? "a number out of range" : rc_jtype_name((rc_jtype)node(c, i)->type));
+    *has = true;
+    return RC_OK;
 }
 
 /* ---- types from the Connect schema ---- */
@@ -291,7 +313,7 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
         return RC_OK;
     }
     /* everything else is read from its text by the column's type */
-    static const rc_vparse_opts vo = {RC_BYTES_BASE64, 0};
+    const rc_vparse_opts vo = {c->d->bytes, 0};
     rc_error verr;
     rc_error_clear(&verr);
     rc_status st;
@@ -410,16 +432,30 @@ static rc_dbkind kind_of(const ctx *c, uint32_t conn)
     return RC_DB_UNKNOWN;
 }
 
-static void source(const ctx *c, uint32_t s, rc_event *ev)
+/* A non-negative integer member into *dst (with *has set), or an error. */
+#define UINT_MEMBER(key, dst, has_flag, T)                                                                                                 \
+    do {                                                                                                                                   \
+        bool h_;                                                                                                                           \
+        if ((st = int_member(c, s, key, &x, &h_)) != RC_OK) return st;                                                                   \
+        if (h_ && x >= 0) (dst) = (T)x, (has_flag) = true;                                                                                \
+    } while (0)
+
+static rc_status source(const ctx *c, uint32_t s, rc_event *ev)
 {
     int64_t x;
+    bool h;
+    rc_status st;
     ev->src.kind = kind_of(c, rc_json_get(c->j, s, "connector"));
     ev->src.server = copy_str(c, rc_json_get(c->j, s, "name"));
     ev->src.db = copy_str(c, rc_json_get(c->j, s, "db"));
     ev->src.schema = copy_str(c, rc_json_get(c->j, s, "schema"));
     ev->src.table = copy_str(c, rc_json_get(c->j, s, "table"));
-    if (num(c, rc_json_get(c->j, s, "ts_us"), &x)) ev->ts_us = x, ev->has_ts = true;
-    else if (num(c, rc_json_get(c->j, s, "ts_ms"), &x)) ev->ts_us = x * 1000, ev->has_ts = true;
+    if ((st = int_member(c, s, "ts_us", &x, &h)) != RC_OK) return st;
+    if (h) ev->ts_us = x, ev->has_ts = true;
+    else {
+        if ((st = int_member(c, s, "ts_ms", &x, &h)) != RC_OK) return st;
+        if (h) ev->ts_us = x * 1000, ev->has_ts = true;
+    }
     uint32_t snap = rc_json_get(c->j, s, "snapshot");
     rc_str sn = copy_str(c, snap);
     if (snap && node(c, snap)->type == RC_J_TRUE) sn = RC_STR("true");
@@ -443,28 +479,32 @@ static void source(const ctx *c, uint32_t s, rc_event *ev)
             p->checkpoint = (rc_str){whole.p + k + 1, whole.n - k - 1};
         }
     }
-    if (num(c, rc_json_get(c->j, s, "server_id"), &x) && x >= 0) p->server_id = (uint64_t)x, p->has_server_id = true;
-    if (num(c, rc_json_get(c->j, s, "row"), &x) && x >= 0) p->row = (uint32_t)x, p->has_row = true;
-    if (num(c, rc_json_get(c->j, s, "thread"), &x) && x >= 0) p->thread = (uint64_t)x, p->has_thread = true;
-    if (num(c, rc_json_get(c->j, s, "xmin"), &x) && x >= 0) p->xmin = (uint64_t)x, p->has_xmin = true;
+    UINT_MEMBER("server_id", p->server_id, p->has_server_id, uint64_t);
+    UINT_MEMBER("row", p->row, p->has_row, uint32_t);
+    UINT_MEMBER("thread", p->thread, p->has_thread, uint64_t);
+    UINT_MEMBER("xmin", p->xmin, p->has_xmin, uint64_t);
     uint32_t tx = rc_json_get(c->j, s, "txId"), lsn = rc_json_get(c->j, s, "lsn");
     if (tx && node(c, tx)->type == RC_J_NUMBER) p->txid = (rc_str){rc_arena_memdup(c->a, node(c, tx)->s, node(c, tx)->n), node(c, tx)->n};
     if (lsn && (node(c, lsn)->type == RC_J_NUMBER || node(c, lsn)->type == RC_J_STRING))
         p->lsn = (rc_str){rc_arena_memdup(c->a, node(c, lsn)->s, node(c, lsn)->n), node(c, lsn)->n};
+    return RC_OK;
 }
+#undef UINT_MEMBER
 
-/* The Value struct's fields in the envelope schema, or 0. */
-static uint32_t value_fields(const ctx *c, uint32_t schema)
+/* The Value struct's fields in the envelope schema into *out (0 with no schema); a schema
+ * that describes no row is an error rather than a reason to guess types. */
+static rc_status value_fields(const ctx *c, uint32_t schema, uint32_t *out)
 {
-    if (!schema || node(c, schema)->type != RC_J_OBJECT) return 0;
-    uint32_t fs = rc_json_get(c->j, schema, "fields");
-    if (!fs || node(c, fs)->type != RC_J_ARRAY) return 0;
-    for (uint32_t f = node(c, fs)->first; f; f = node(c, f)->next)
-        if (is(c, rc_json_get(c->j, f, "field"), "after") || is(c, rc_json_get(c->j, f, "field"), "before")) {
-            uint32_t inner = rc_json_get(c->j, f, "fields");
-            if (inner && node(c, inner)->type == RC_J_ARRAY) return inner;
-        }
-    return 0;
+    *out = 0;
+    if (!schema || node(c, schema)->type == RC_J_NULL) return RC_OK;
+    uint32_t fs = node(c, schema)->type == RC_J_OBJECT ? rc_json_get(c->j, schema, "fields") : 0;
+    if (fs && node(c, fs)->type == RC_J_ARRAY)
+        for (uint32_t f = node(c, fs)->first; f; f = node(c, f)->next)
+            if (is(c, rc_json_get(c->j, f, "field"), "after") || is(c, rc_json_get(c->j, f, "field"), "before")) {
+                uint32_t inner = rc_json_get(c->j, f, "fields");
+                if (inner && node(c, inner)->type == RC_J_ARRAY) return *out = inner, RC_OK;
+            }
+    return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, schema)->off, "the envelope \"schema\" has no struct field \"after\" or \"before\"");
 }
 
 rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
@@ -501,18 +541,28 @@ rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_l
         if (!d->heartbeats) return RC_OK;
         ev.op = RC_OP_HEARTBEAT;
     } else
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, opn)->off, "unknown op %.*s", (int)(node(&c, opn)->n > 20 ? 20 : node(&c, opn)->n),
-                            node(&c, opn)->s);
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, opn)->off, "unknown Debezium op \"%.*s\" (expected c, u, d, r, t or m)",
+                            (int)(node(&c, opn)->n > 20 ? 20 : node(&c, opn)->n), node(&c, opn)->s);
     uint32_t src = rc_json_get(c.j, payload, "source");
-    if (src && node(&c, src)->type == RC_J_OBJECT) source(&c, src, &ev);
+    if (!src || node(&c, src)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, src ? node(&c, src)->off : node(&c, payload)->off, "a Debezium payload without a \"source\" object");
+    if ((st = source(&c, src, &ev)) != RC_OK) return st;
+    if (!ev.src.table.n && ev.op != RC_OP_HEARTBEAT)
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, src)->off, "\"source\" names no \"table\"");
     if (!rc_event_list_accepts(out, ev.src.db.n ? ev.src.db : ev.src.schema, ev.src.table)) return RC_OK;
     int64_t x;
-    if (num(&c, rc_json_get(c.j, payload, "ts_us"), &x)) ev.proc_us = x, ev.has_proc = true;
-    else if (num(&c, rc_json_get(c.j, payload, "ts_ms"), &x)) ev.proc_us = x * 1000, ev.has_proc = true;
+    bool h;
+    if ((st = int_member(&c, payload, "ts_us", &x, &h)) != RC_OK) return st;
+    if (h) ev.proc_us = x, ev.has_proc = true;
+    else {
+        if ((st = int_member(&c, payload, "ts_ms", &x, &h)) != RC_OK) return st;
+        if (h) ev.proc_us = x * 1000, ev.has_proc = true;
+    }
     uint32_t tx = rc_json_get(c.j, payload, "transaction");
     if (tx && node(&c, tx)->type == RC_J_OBJECT) {
         ev.pos.txid = copy_str(&c, rc_json_get(c.j, tx, "id"));
-        if (num(&c, rc_json_get(c.j, tx, "total_order"), &x) && x >= 1) ev.pos.tx_index = (uint32_t)(x - 1), ev.pos.has_tx_index = true;
+        if ((st = int_member(&c, tx, "total_order", &x, &h)) != RC_OK) return st;
+        if (h && x >= 1) ev.pos.tx_index = (uint32_t)(x - 1), ev.pos.has_tx_index = true;
     }
     if (ev.op == RC_OP_HEARTBEAT || ev.op == RC_OP_TRUNCATE) {
         rc_event *e = rc_event_list_push(out);
@@ -521,6 +571,11 @@ rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_l
         return RC_OK;
     }
     uint32_t before = rc_json_get(c.j, payload, "before"), after = rc_json_get(c.j, payload, "after");
+    uint32_t imgs[2] = {before, after};
+    for (int k = 0; k < 2; k++)
+        if (imgs[k] && node(&c, imgs[k])->type != RC_J_OBJECT && node(&c, imgs[k])->type != RC_J_NULL)
+            return rc_error_set(err, RC_ERR_SCHEMA, node(&c, imgs[k])->off, "\"%s\" must be an object or null (found %s)", k ? "after" : "before",
+                                rc_jtype_name((rc_jtype)node(&c, imgs[k])->type));
     uint32_t row = after && node(&c, after)->type == RC_J_OBJECT ? after : before;
     if (!row || node(&c, row)->type != RC_J_OBJECT) {
         if (ev.op == RC_OP_DELETE) { /* a delete without before image (PostgreSQL replica identity) */
@@ -531,8 +586,9 @@ rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_l
         }
         return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "op %.*s without a row image", (int)node(&c, opn)->n, node(&c, opn)->s);
     }
-    uint32_t *field_of = NULL;
-    if ((st = columns(&c, value_fields(&c, schema), row, rc_dbkind_family(ev.src.kind), &ev, &field_of)) != RC_OK) return st;
+    uint32_t *field_of = NULL, vf;
+    if ((st = value_fields(&c, schema, &vf)) != RC_OK) return st;
+    if ((st = columns(&c, vf, row, rc_dbkind_family(ev.src.kind), &ev, &field_of)) != RC_OK) return st;
     if ((st = image(&c, before, &ev, field_of, &ev.before)) != RC_OK) return st;
     if ((st = image(&c, after, &ev, field_of, &ev.after)) != RC_OK) return st;
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)

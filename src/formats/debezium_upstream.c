@@ -35,7 +35,12 @@ typedef struct up_enc {
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
 } up_enc;
 
-const rc_option_desc dbz_up_options[] = {
+/* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
+ * the rest to the upstream flavour only. */
+const rc_option_desc dbz_all_options[] = {
+    {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (seed 000, default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
+    {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
+    {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
     {"debezium.compat", "1|1.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2 (2.x, ts_us/ts_ns as 2.6 adds them), 3 (default)"},
     {"debezium.server", "name", "logical server name (topic.prefix); default: the event's server, else \"rowcast\""},
     {"debezium.version", "text", "connector version written in source.version (default \"rowcast\")"},
@@ -47,6 +52,7 @@ const rc_option_desc dbz_up_options[] = {
     {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
     {0},
 };
+const rc_option_desc *const dbz_up_options = dbz_all_options + DBZ_COMMON_OPTIONS;
 
 rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {

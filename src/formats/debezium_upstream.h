@@ -5,7 +5,9 @@
 
 #include "rowcast/format.h"
 
-extern const rc_option_desc dbz_up_options[];
+enum { DBZ_COMMON_OPTIONS = 3 };
+extern const rc_option_desc dbz_all_options[];      /* every option of the `debezium` format */
+extern const rc_option_desc *const dbz_up_options; /* the upstream flavour's own */
 
 rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err);
 void dbz_up_free(void *enc);

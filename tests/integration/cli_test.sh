@@ -79,6 +79,10 @@ grep -q '"name":"_srv.shop.t.Envelope"' "$T/out" && ok || bad "invalid first cha
 "$RC" convert -q --from canal --on-error=skip $D/canal-bad.ndjson >/dev/null 2>"$T/err"
 expect_rc canal-bad $? 0
 expect_eq canal-bad-messages $D/canal-bad.expected "$T/err"
+"$RC" convert -q --from debezium --on-error=skip $D/debezium-bad.ndjson >"$T/out" 2>"$T/err"
+expect_rc debezium-bad $? 0
+expect_eq debezium-bad-messages $D/debezium-bad.expected "$T/err"
+[ -s "$T/out" ] && bad "debezium-bad: a bad message produced an event"
 
 # --- usage errors: status 1 and a message
 for args in "--from nosuch" "--to nosuch" "--on-error=later" "-o native.x=1" "-o canal.values=string" "--bogus" "-o novalue"; do
