@@ -83,6 +83,16 @@ expect_eq canal-bad-messages $D/canal-bad.expected "$T/err"
 expect_rc debezium-bad $? 0
 expect_eq debezium-bad-messages $D/debezium-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "debezium-bad: a bad message produced an event"
+# PostgreSQL without REPLICA IDENTITY FULL: updates and deletes have no before image; the decoder
+# marks it absent and a target that needs it refuses each such event by line (11 of 16 written)
+RI=../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/test/resources/debezium-postgres-data-replica-identity.txt
+"$RC" convert -q --from debezium --to canal --on-error=skip "$RI" >"$T/out" 2>"$T/err"
+expect_rc replica-identity $? 0
+sed 's|^rowcast: [^:]*:|rowcast: FIXTURE:|' "$T/err" >"$T/err2"
+expect_eq replica-identity-messages $D/replica-identity-canal.expected "$T/err2"
+[ "$(wc -l <"$T/out")" = 11 ] || bad "replica-identity: expected 11 canal messages"
+"$RC" convert -q --from debezium --to canal "$RI" >/dev/null 2>&1
+expect_rc replica-identity-stop $? 2
 
 # --- usage errors: status 1 and a message
 for args in "--from nosuch" "--to nosuch" "--on-error=later" "-o native.x=1" "-o canal.values=string" "--bogus" "-o novalue"; do
