@@ -59,8 +59,9 @@ static rc_status new_node(parser *ps, rc_jtype t, uint32_t *idx)
     return RC_OK;
 }
 
-static void skip_ws(parser *ps)
+static inline void skip_ws(parser *ps)
 {
+    if (ps->i < ps->n && (unsigned char)ps->p[ps->i] > ' ') return; /* compact JSON: nothing to skip */
     while (ps->i < ps->n) {
         char c = ps->p[ps->i];
         if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
@@ -103,12 +104,40 @@ static size_t put_utf8(char *w, unsigned cp)
 }
 
 /* Parses a string starting at the opening quote; fills node s/n. */
+/* The offset of the first byte among the 8 at p that a string scan must look at (a quote, a
+ * backslash, a control character or a non-ASCII byte), or 8 when there is none. Each test
+ * below is exact for the first such byte, so the lowest flagged byte is the first one. */
+static inline unsigned string_stop8(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    uint64_t m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
+    m &= high;
+    return m ? (unsigned)__builtin_ctzll(m) / 8 : 8;
+#else
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned char c = (unsigned char)p[k];
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return k;
+    }
+    return 8;
+#endif
+}
+
 static rc_status parse_string(parser *ps, rc_jnode *nd)
 {
     const char *p = ps->p;
     size_t n = ps->n, start = ++ps->i, i = start;
     bool escaped = false;
     while (i < n) {
+        while (i + 8 <= n) { /* eight plain bytes at a time */
+            unsigned k = string_stop8(p + i);
+            i += k;
+            if (k < 8) break;
+        }
+        if (i >= n) break;
         unsigned char c = (unsigned char)p[i];
         if (c == '"') break;
         if (c == '\\') {
