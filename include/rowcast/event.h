@@ -109,4 +109,8 @@ uint32_t rc_event_pk(const rc_event *ev, uint32_t *out, uint32_t max);
  * not equal and `why` is non-NULL, a short description of the first difference. */
 bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whylen);
 
+/* Whether one of cols[0..n) is named `name`: decoders refuse a message that names a column
+ * twice (a JSON object with a repeated key), since every format keys values by name. */
+bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name);
+
 #endif

@@ -121,3 +121,10 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
     if (!str_eq(a->snapshot, b->snapshot)) return DIFF("snapshot marker differs"), false;
     return true;
 }
+
+bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name)
+{
+    for (uint32_t q = 0; q < n; q++)
+        if (cols[q].name.n == name.n && memcmp(cols[q].name.p, name.p, name.n) == 0) return true;
+    return false;
+}

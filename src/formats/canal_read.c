@@ -123,6 +123,7 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
         char *name = rc_arena_memdup(c->a, key->s, key->n);
         if (!name) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
         cols[i].name = (rc_str){name, key->n};
+        if (rc_column_name_taken(cols, i, cols[i].name)) return schema_err(c, k, "mysqlType names a column twice");
         cols[i].nullable = true; /* Canal does not say */
         const char *alias = oms_alias(val->s, val->n, typed);
         const rc_coltype *t;

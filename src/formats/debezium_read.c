@@ -367,6 +367,10 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             }
             memset(&cols[i], 0, sizeof cols[i]);
             cols[i].name = copy_str(c, fn);
+            if (rc_column_name_taken(cols, i, cols[i].name)) {
+                st = rc_error_set(c->err, RC_ERR_SCHEMA, node(c, fn)->off, "the schema names field \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
+                break;
+            }
             cols[i].nullable = opt && node(c, opt)->type == RC_J_TRUE;
             fields[i] = f;
             declaration(c, f, pg, &decl);
@@ -378,6 +382,10 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
         for (uint32_t k = node(c, row)->first; k && st == RC_OK; k = node(c, node(c, k)->next)->next, i++) {
             memset(&cols[i], 0, sizeof cols[i]);
             cols[i].name = copy_str(c, k);
+            if (rc_column_name_taken(cols, i, cols[i].name)) {
+                st = rc_error_set(c->err, RC_ERR_SCHEMA, node(c, k)->off, "the row names column \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
+                break;
+            }
             cols[i].nullable = true;
             fields[i] = 0;
             const char *t = inferred(node(c, node(c, k)->next), pg);

@@ -206,6 +206,8 @@ static rc_status mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         const rc_jnode *key = node(&c, k);
         memset(&cols[i], 0, sizeof cols[i]);
         cols[i].name = (rc_str){rc_arena_memdup(a, key->s, key->n), key->n};
+        if (rc_column_name_taken(cols, i, cols[i].name))
+            return rc_error_set(err, RC_ERR_SCHEMA, key->off, "\"data\" names column \"%.*s\" twice", (int)key->n, key->s);
         cols[i].nullable = true;
         const char *t = inferred_type(node(&c, key->next));
         const rc_coltype *ct;

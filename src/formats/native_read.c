@@ -332,10 +332,8 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
                 return rc_error_set(c->err, RC_ERR_SCHEMA, bn->off, "column \"nullable\" must be true or false");
             col->nullable = bn->type == RC_J_TRUE;
         }
-        for (uint32_t q = 0; q < k; q++)
-            if (cols[q].name.n == col->name.n && memcmp(cols[q].name.p, col->name.p, col->name.n) == 0)
-                return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f[0].node)->off, "duplicate column \"%.*s\"",
-                                    (int)col->name.n, col->name.p);
+        if (rc_column_name_taken(cols, k, col->name))
+            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f[0].node)->off, "duplicate column \"%.*s\"", (int)col->name.n, col->name.p);
     }
     if (pk_explicit) { /* positions must be 1..n without gaps */
         uint32_t n = 0;
