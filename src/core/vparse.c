@@ -55,6 +55,27 @@ static bool hex_bytes(const char *s, size_t n, rc_arena *a, rc_str *out)
     return true;
 }
 
+/* Java's Arrays.toString(byte[]): "[]" or "[b, b, ...]" with each b in -128..127. */
+static bool java_list_bytes(const char *s, size_t n, rc_arena *a, rc_str *out)
+{
+    if (n < 2 || s[0] != '[' || s[n - 1] != ']') return false;
+    unsigned char *d = rc_arena_alloc(a, n / 2 + 1);
+    if (!d) return false;
+    size_t o = 0, i = 1;
+    while (i < n - 1) {
+        if (o && (i + 1 >= n - 1 || s[i] != ',' || s[i + 1] != ' ')) return false;
+        if (o) i += 2;
+        bool neg = s[i] == '-';
+        i += neg;
+        int v = 0, digits = 0;
+        while (i < n - 1 && s[i] >= '0' && s[i] <= '9' && digits < 4) v = v * 10 + (s[i++] - '0'), digits++;
+        if (!digits || (neg ? v > 128 : v > 127)) return false;
+        d[o++] = (unsigned char)(neg ? 256 - v : v);
+    }
+    *out = (rc_str){(const char *)d, o};
+    return true;
+}
+
 /* Zero dates and partial dates MySQL can store: kept as their text. */
 static bool zero_like(const char *s, size_t n)
 {
@@ -101,9 +122,10 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         size_t badpos;
         if (o->bytes == RC_BYTES_BASE64) ok = rc_base64_decode(s, n, a, &v->s, &badpos) == RC_OK;
         else if (o->bytes == RC_BYTES_HEX) ok = hex_bytes(s, n, a, &v->s);
+        else if (o->bytes == RC_BYTES_JAVA_LIST) ok = java_list_bytes(s, n, a, &v->s);
         else ok = latin1_bytes(s, n, a, &v->s);
-        if (!ok) return bad(col, s, n, o->bytes == RC_BYTES_LATIN1 ? "Latin-1 text" : o->bytes == RC_BYTES_HEX ? "hex" : "base64",
-                           RC_ERR_VALUE, err);
+        static const char *const what[] = {"Latin-1 text", "base64", "hex", "a Java byte list like [106, -1]"};
+        if (!ok) return bad(col, s, n, what[o->bytes], RC_ERR_VALUE, err);
         return RC_OK;
     }
     case RC_V_DATE:
@@ -128,11 +150,12 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         }
         /* epoch seconds with fraction ("1606233662.012345") */
         rc_decimal d;
-        if (rc_dec_parse(s, n, a, &d) == RC_OK && d.scale >= 0 && d.scale <= 9 && d.ndigits - (uint32_t)d.scale <= 18) {
+        if (rc_dec_parse(s, n, a, &d) == RC_OK && d.scale >= 0 && d.scale <= 9 &&
+            (d.ndigits > (uint32_t)d.scale ? d.ndigits - (uint32_t)d.scale : 0) <= 18) {
             int64_t sec = 0;
-            uint32_t frac = 0;
+            uint32_t frac = 0, intd = d.ndigits > (uint32_t)d.scale ? d.ndigits - (uint32_t)d.scale : 0; /* "0.000001": no integer digits */
             for (uint32_t i = 0; i < d.ndigits; i++) {
-                if (i < d.ndigits - (uint32_t)d.scale) sec = sec * 10 + (d.digits[i] - '0');
+                if (i < intd) sec = sec * 10 + (d.digits[i] - '0');
                 else frac = frac * 10 + (uint32_t)(d.digits[i] - '0');
             }
             for (int32_t k = d.scale; k < 9; k++) frac *= 10;

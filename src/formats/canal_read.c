@@ -1,7 +1,14 @@
 /* Canal flat messages, reader side (docs/formats/canal.md, "Reading"): real Canal's messages
  * (every value a string, mysqlType as declared, several rows per message, "old" with the
  * changed columns only) and the OMS canal flavour (typed values, OMS type names). One canonical
- * event per row; isDdl messages become DDL events; INIT rows become snapshot reads. */
+ * event per row; isDdl messages become DDL events; INIT rows become snapshot reads.
+ *
+ * Huawei DRS json and json-c are Canal-shaped and read here too (docs/formats/drs-json.md,
+ * "Reading"): "old" is the whole previous row, a DELETE's row is in "old" (json) or "data"
+ * (json-c), binary is Java's byte-list text (hex for other databases), TIMESTAMP epoch seconds
+ * (json) or wall clock (json-c); the other-databases layout has "columnType", "dbType" and
+ * "schema". */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "formats/canal_read.h"
@@ -15,6 +22,8 @@ typedef struct canal_dec {
     rc_type_cache *types;
     rc_vparse_opts vopts;
     rc_dbkind kind;
+    bool drs, json_c; /* Huawei DRS json / json-c */
+    const char *what; /* "Canal" or "DRS", in messages */
 } canal_dec;
 
 rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -31,11 +40,32 @@ rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
     }
     d->vopts.bytes = RC_BYTES_LATIN1;
     d->kind = RC_DB_MYSQL;
+    d->what = "Canal";
     rc_arena_init(&d->json_arena);
     rc_json_init(&d->json, &d->json_arena);
     *out = d;
     return RC_OK;
 }
+
+static rc_status drs_new(const rc_options *o, void **out, rc_error *err, bool json_c)
+{
+    static const rc_option_desc json_opts[] = {{"drs-json.dbtype", "", ""}, {0}};
+    static const rc_option_desc jsonc_opts[] = {{"drs-json-c.dbtype", "", ""}, {"drs-json-c.timezone", "", ""}, {0}};
+    rc_status st = rc_options_check(o, json_c ? "drs-json-c" : "drs-json", json_c ? jsonc_opts : json_opts, err);
+    if (st != RC_OK) return st;
+    rc_options none = {0};
+    if ((st = canal_dec_new(&none, out, err)) != RC_OK) return st;
+    canal_dec *d = *out;
+    d->drs = true, d->json_c = json_c, d->what = "DRS";
+    d->vopts.bytes = RC_BYTES_JAVA_LIST;
+    if (json_c && (st = rc_options_offset(o, "drs-json-c.timezone", &d->vopts.ts_offset, err)) != RC_OK) {
+        canal_dec_free(d);
+        return st;
+    }
+    return RC_OK;
+}
+rc_status drs_json_dec_new(const rc_options *o, void **out, rc_error *err) { return drs_new(o, out, err, false); }
+rc_status drs_jsonc_dec_new(const rc_options *o, void **out, rc_error *err) { return drs_new(o, out, err, true); }
 
 void canal_dec_free(void *p)
 {
@@ -52,6 +82,9 @@ typedef struct ctx {
     const rc_json *j;
     rc_arena *a;
     rc_error *err;
+    rc_vparse_opts vo; /* how values are written */
+    const char *tkey; /* the type map: "mysqlType", or DRS's "columnType" for other databases */
+    rc_family fam;    /* the type family of its names */
 } ctx;
 
 static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
@@ -66,7 +99,7 @@ static rc_status str_member(const ctx *c, const char *key, bool required, rc_str
 {
     uint32_t v = rc_json_get(c->j, 0, key);
     if (!v || node(c, v)->type == RC_J_NULL) {
-        if (required) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "Canal message without \"%s\"", key);
+        if (required) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, key);
         return RC_OK;
     }
     if (node(c, v)->type != RC_J_STRING)
@@ -108,28 +141,58 @@ static bool row_is_typed(const ctx *c, uint32_t data)
     return false;
 }
 
-static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, rc_event *ev)
+/* DRS type names drop UNSIGNED: an integer column whose values in rows[0..1] (arrays of row
+ * objects, or 0) go beyond int64 is declared unsigned, so that no value is lost. */
+static bool beyond_int64(const ctx *c, const uint32_t rows[2], rc_str col)
+{
+    for (int r = 0; r < 2; r++) {
+        if (!rows[r] || node(c, rows[r])->type != RC_J_ARRAY) continue;
+        for (uint32_t o = node(c, rows[r])->first; o; o = node(c, o)->next) {
+            if (node(c, o)->type != RC_J_OBJECT) continue;
+            for (uint32_t k = node(c, o)->first; k; k = node(c, node(c, k)->next)->next) {
+                const rc_jnode *key = node(c, k), *v = node(c, key->next);
+                int64_t i;
+                uint64_t u;
+                if (key->n == col.n && !memcmp(key->s, col.p, col.n) && v->type == RC_J_STRING &&
+                    rc_parse_i64(v->s, v->n, &i) == RC_ERR_RANGE && rc_parse_u64(v->s, v->n, &u) == RC_OK)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, const uint32_t rows[2], rc_event *ev)
 {
     if (!types || node(c, types)->type != RC_J_OBJECT)
-        return types ? schema_err(c, types, "\"mysqlType\" must be an object") : rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"mysqlType\"");
+        return types ? rc_error_set(c->err, RC_ERR_SCHEMA, node(c, types)->off, "\"%s\" must be an object (found %s)", c->tkey,
+                                    rc_jtype_name((rc_jtype)node(c, types)->type))
+                     : rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
     uint32_t n = node(c, types)->count;
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
     if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;
     for (uint32_t k = node(c, types)->first; k; k = node(c, node(c, k)->next)->next, i++) {
         const rc_jnode *key = node(c, k), *val = node(c, key->next);
-        if (val->type != RC_J_STRING) return schema_err(c, key->next, "a mysqlType entry must be a string");
+        if (val->type != RC_J_STRING)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, val->off, "a %s entry must be a string (found %s)", c->tkey, rc_jtype_name((rc_jtype)val->type));
         memset(&cols[i], 0, sizeof cols[i]);
         char *name = rc_arena_memdup(c->a, key->s, key->n);
         if (!name) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
         cols[i].name = (rc_str){name, key->n};
-        if (rc_column_name_taken(cols, i, cols[i].name)) return schema_err(c, k, "mysqlType names a column twice");
+        if (rc_column_name_taken(cols, i, cols[i].name))
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s names column \"%.*s\" twice", c->tkey, (int)key->n, key->s);
         cols[i].nullable = true; /* Canal does not say */
-        const char *alias = oms_alias(val->s, val->n, typed);
+        const char *alias = c->d->drs ? NULL : oms_alias(val->s, val->n, typed);
         const rc_coltype *t;
-        rc_status st = rc_type_cache_get(c->d->types, c->a, RC_FAM_MYSQL, alias ? alias : val->s, alias ? strlen(alias) : val->n,
+        rc_status st = rc_type_cache_get(c->d->types, c->a, c->fam, alias ? alias : val->s, alias ? strlen(alias) : val->n,
                                          val->off + 1, &t, c->err);
         if (st != RC_OK) return st;
+        if (c->d->drs && t->info->vkind == RC_V_INT && beyond_int64(c, rows, cols[i].name)) {
+            char decl[80];
+            int dn = snprintf(decl, sizeof decl, "%.*s unsigned", (int)(val->n > 60 ? 60 : val->n), val->s);
+            if ((st = rc_type_cache_get(c->d->types, c->a, c->fam, decl, (size_t)dn, val->off + 1, &t, c->err)) != RC_OK) return st;
+        }
         cols[i].type = *t;
     }
     if (pks && node(c, pks)->type == RC_J_ARRAY) {
@@ -140,7 +203,7 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
             uint32_t q = 0;
             while (q < n && !(cols[q].name.n == pn->n && !memcmp(cols[q].name.p, pn->s, pn->n))) q++;
             if (q == n)
-                return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\", which is not in mysqlType", (int)pn->n, pn->s);
+                return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\", which is not in %s", (int)pn->n, pn->s, c->tkey);
             cols[q].pk = ++pos;
             cols[q].nullable = false;
         }
@@ -169,34 +232,67 @@ static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value
     case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
     case RC_J_TRUE:
     case RC_J_FALSE:
-        st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &c->d->vopts, c->a, out, &verr);
+        st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &c->vo, c->a, out, &verr);
         break;
     case RC_J_STRING:
-    case RC_J_NUMBER: st = rc_value_from_text(col, v->s, v->n, &c->d->vopts, c->a, out, &verr); break;
-    default: return schema_err(c, vn, "a Canal value must be a string, number, boolean or null");
+    case RC_J_NUMBER: st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr); break;
+    default:
+        return rc_error_set(c->err, RC_ERR_SCHEMA, v->off, "a %s value must be a string, number, boolean or null (found %s)", c->d->what,
+                            rc_jtype_name((rc_jtype)v->type));
     }
     if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
     return RC_OK;
 }
 
 /* One row object into a full image (every column present). */
-static rc_status full_row(const ctx *c, uint32_t row, const rc_event *ev, rc_value **out)
+static rc_status full_row(const ctx *c, uint32_t row, const char *where, const rc_event *ev, rc_value **out)
 {
-    if (node(c, row)->type != RC_J_OBJECT) return schema_err(c, row, "a data row must be an object");
+    if (node(c, row)->type != RC_J_OBJECT)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a row in \"%s\" must be an object (found %s)", where,
+                            rc_jtype_name((rc_jtype)node(c, row)->type));
     if (node(c, row)->count != ev->ncols)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a data row has %u values but mysqlType has %u columns",
-                            node(c, row)->count, ev->ncols);
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a row in \"%s\" has %u values but %s has %u columns", where,
+                            node(c, row)->count, c->tkey, ev->ncols);
     rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
     if (!img) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
         const rc_jnode *key = node(c, k);
         uint32_t i = col_index(ev, key->s, key->n);
         if (i == UINT32_MAX)
-            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "data names \"%.*s\", which is not in mysqlType", (int)key->n, key->s);
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s names \"%.*s\", which is not in %s", where, (int)key->n, key->s, c->tkey);
         rc_status st = value(c, &ev->cols[i], key->next, &img[i]);
         if (st != RC_OK) return st;
     }
     *out = img;
+    return RC_OK;
+}
+
+/* DRS's layout for other databases: "columnType" with the source's own type names, "dbType"
+ * naming the source, "schema"; binary values as hex. */
+static rc_status drs_layout(ctx *c, rc_event *base)
+{
+    uint32_t ct = rc_json_get(c->j, 0, "columnType");
+    if (!ct && !rc_json_get(c->j, 0, "dbType")) return RC_OK; /* the MySQL layout */
+    rc_str dbtype = {0};
+    rc_status st;
+    if ((st = str_member(c, "dbType", true, &dbtype)) != RC_OK || (st = str_member(c, "schema", false, &base->src.schema)) != RC_OK) return st;
+    static const struct {
+        const char *part;
+        rc_dbkind kind;
+    } kinds[] = {{"Oracle", RC_DB_ORACLE}, {"SQL Server", RC_DB_SQLSERVER}, {"PostgreSQL", RC_DB_POSTGRES}, {"GaussDB", RC_DB_POSTGRES}};
+    base->src.kind = RC_DB_POSTGRES; /* other PostgreSQL-like targets (openGauss, ...) */
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        size_t pl = strlen(kinds[k].part);
+        for (size_t i = 0; i + pl <= dbtype.n; i++)
+            if (!memcmp(dbtype.p + i, kinds[k].part, pl)) {
+                base->src.kind = kinds[k].kind;
+                k = sizeof kinds / sizeof *kinds - 1;
+                break;
+            }
+    }
+    c->tkey = "columnType";
+    c->fam = rc_dbkind_family(base->src.kind);
+    c->vo.bytes = RC_BYTES_HEX;
     return RC_OK;
 }
 
@@ -212,11 +308,13 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     rc_type_cache_message(d->types);
     rc_status st = rc_json_parse(&d->json, msg, n, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err};
-    if (node(&c, 0)->type != RC_J_OBJECT) return schema_err(&c, 0, "a Canal message must be a JSON object");
+    ctx c = {d, &d->json, a, err, d->vopts, "mysqlType", RC_FAM_MYSQL};
+    if (node(&c, 0)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a %s message must be a JSON object (found %s)", d->what, rc_jtype_name((rc_jtype)node(&c, 0)->type));
     rc_event base;
     memset(&base, 0, sizeof base);
     base.src.kind = d->kind;
+    if (d->drs && (st = drs_layout(&c, &base)) != RC_OK) return st;
     rc_str type = {0};
     if ((st = str_member(&c, "type", true, &type)) != RC_OK || (st = str_member(&c, "database", false, &base.src.db)) != RC_OK ||
         (st = str_member(&c, "table", false, &base.src.table)) != RC_OK)
@@ -240,6 +338,7 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         for (size_t k = 0; k < sizeof ddl_kinds / sizeof *ddl_kinds; k++)
             if (strlen(ddl_kinds[k].canal) == type.n && !memcmp(ddl_kinds[k].canal, type.p, type.n))
                 ev->ddl_kind = (rc_str){ddl_kinds[k].kind, strlen(ddl_kinds[k].kind)};
+        if (d->drs && type.n == 8 && !memcmp(type.p, "INIT_DDL", 8)) ev->snapshot = RC_STR("true"); /* DDL of a full sync */
         if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DDL message (isDdl true) without \"sql\"");
         return RC_OK;
     } else if (isddl && node(&c, isddl)->type != RC_J_FALSE) {
@@ -251,12 +350,19 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     else if (type.n == 6 && !memcmp(type.p, "DELETE", 6)) op = RC_OP_DELETE;
     else if (type.n == 4 && !memcmp(type.p, "INIT", 4)) op = RC_OP_READ;
     else
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, 0, "type"))->off, "unknown Canal type \"%.*s\" for a DML message",
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, 0, "type"))->off, "unknown %s type \"%.*s\" for a DML message", d->what,
                             (int)(type.n > 40 ? 40 : type.n), type.p);
-    uint32_t data = rc_json_get(c.j, 0, "data"), old = rc_json_get(c.j, 0, "old");
+    /* the rows: "data", but DRS json puts a DELETE's row in "old" (json-c in "data") */
+    bool rows_in_old = d->drs && !d->json_c && op == RC_OP_DELETE;
+    const char *rows_key = rows_in_old ? "old" : "data";
+    uint32_t data = rc_json_get(c.j, 0, rows_key), old = rows_in_old ? 0 : rc_json_get(c.j, 0, "old");
     if (!data || node(&c, data)->type != RC_J_ARRAY)
-        return data ? schema_err(&c, data, "\"data\" must be an array") : rc_error_set(err, RC_ERR_SCHEMA, 0, "a DML message needs \"data\"");
-    if ((st = columns(&c, rc_json_get(c.j, 0, "mysqlType"), rc_json_get(c.j, 0, "pkNames"), row_is_typed(&c, data), &base)) != RC_OK)
+        return data ? rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"%s\" must be an array%s (found %s)", rows_key,
+                                   rows_in_old ? " (DRS json carries a deleted row in \"old\")" : "",
+                                   rc_jtype_name((rc_jtype)node(&c, data)->type))
+                    : rc_error_set(err, RC_ERR_SCHEMA, 0, "a %.*s message needs \"%s\"", (int)type.n, type.p, rows_key);
+    const uint32_t rowsets[2] = {data, old};
+    if ((st = columns(&c, rc_json_get(c.j, 0, c.tkey), rc_json_get(c.j, 0, "pkNames"), row_is_typed(&c, data), rowsets, &base)) != RC_OK)
         return st;
     bool has_old = old && node(&c, old)->type == RC_J_ARRAY;
     if (old && !has_old && node(&c, old)->type != RC_J_NULL) return schema_err(&c, old, "\"old\" must be an array or null");
@@ -270,13 +376,18 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         *ev = base;
         ev->op = op;
         rc_value *img = NULL;
-        if ((st = full_row(&c, r, ev, &img)) != RC_OK) return st;
+        if ((st = full_row(&c, r, rows_key, ev, &img)) != RC_OK) return st;
         if (op == RC_OP_DELETE) {
             ev->before = img;
         } else {
             ev->after = img;
         }
-        if (op == RC_OP_UPDATE) {
+        if (op == RC_OP_UPDATE && d->drs) { /* DRS: "old" is the whole previous row */
+            rc_value *before = NULL;
+            if ((st = full_row(&c, orow, "old", ev, &before)) != RC_OK) return st;
+            ev->before = before;
+            orow = node(&c, orow)->next;
+        } else if (op == RC_OP_UPDATE) {
             /* the before image: the after image with the changed columns' previous values */
             if (node(&c, orow)->type != RC_J_OBJECT) return schema_err(&c, orow, "an \"old\" row must be an object");
             rc_value *before = rc_arena_alloc(a, sizeof *before * (ev->ncols ? ev->ncols : 1));
@@ -288,7 +399,7 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
                 const rc_jnode *key = node(&c, k);
                 uint32_t i = col_index(ev, key->s, key->n);
                 if (i == UINT32_MAX)
-                    return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in mysqlType", (int)key->n, key->s);
+                    return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in %s", (int)key->n, key->s, c.tkey);
                 if ((st = value(&c, &ev->cols[i], key->next, &before[i])) != RC_OK) return st;
                 changed[i] = 1;
             }

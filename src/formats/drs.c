@@ -8,6 +8,7 @@
  * See docs/formats/drs-json.md. */
 #include <stdlib.h>
 #include <string.h>
+#include "formats/canal_read.h"
 #include "formats/oms_common.h"
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
@@ -222,6 +223,9 @@ const rc_format rc_format_drs_json = {
     .enc_free = drs_free,
     .encode_value = drs_encode,
     .encode_key = oms_encode_key,
+    .dec_new = drs_json_dec_new,
+    .dec_free = canal_dec_free,
+    .decode = canal_decode,
 };
 
 const rc_format rc_format_drs_json_c = {
@@ -233,4 +237,7 @@ const rc_format rc_format_drs_json_c = {
     .enc_free = drs_free,
     .encode_value = drs_encode,
     .encode_key = oms_encode_key,
+    .dec_new = drs_jsonc_dec_new,
+    .dec_free = canal_dec_free,
+    .decode = canal_decode,
 };

@@ -14,6 +14,11 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 inputs=(examples/shop.ndjson tests/golden/avro-json/*.in)
+# cross-format: DRS json messages (the seed's, both layouts) read back into events
+for c in seed-update seed-other-databases; do
+    "$RC" convert -q --from drs-json --to native tests/golden/drs-json/$c.out >"$T/drs-$c.ndjson" || bad "drs-json $c: decode"
+    inputs+=("$T/drs-$c.ndjson")
+done
 for in in "${inputs[@]}"; do
     for layout in seed full; do
         schema=$SCHEMAS/dts-Record.seed-layout.avsc

@@ -83,6 +83,10 @@ expect_eq canal-bad-messages $D/canal-bad.expected "$T/err"
 expect_rc debezium-bad $? 0
 expect_eq debezium-bad-messages $D/debezium-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "debezium-bad: a bad message produced an event"
+"$RC" convert -q --from drs-json --on-error=skip $D/drs-bad.ndjson >"$T/out" 2>"$T/err"
+expect_rc drs-bad $? 0
+expect_eq drs-bad-messages $D/drs-bad.expected "$T/err"
+[ -s "$T/out" ] && bad "drs-bad: a bad message produced an event"
 # PostgreSQL without REPLICA IDENTITY FULL: updates and deletes have no before image; the decoder
 # marks it absent and a target that needs it refuses each such event by line (11 of 16 written)
 RI=../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/test/resources/debezium-postgres-data-replica-identity.txt
