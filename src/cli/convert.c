@@ -22,6 +22,7 @@ typedef struct conv {
     bool quiet, progress;
     bool keys;       /* write each event's message key instead of its value */
     bool tombstones; /* write a "null" line where a tombstone message follows */
+    unsigned drop;        /* bit (1 << op) set: events of that operation are dropped (--drop) */
     const char **include; /* db.table patterns; NULL = every table */
     size_t ninclude;
     uint64_t filtered;
@@ -51,6 +52,11 @@ void cli_usage_convert(void)
           "                                        append the line unchanged to PATH and go on\n"
           "  --include DB.TABLE     convert only events of matching tables (shell patterns: shop.*,\n"
           "                         *.orders); repeatable; events without a table always pass\n"
+          "  --drop KINDS           drop events of these kinds (comma-separated): ddl, truncate,\n"
+          "                         heartbeat, transaction (begin/commit markers), snapshot\n"
+          "                         (snapshot reads); counted as filtered out. Tombstones in the\n"
+          "                         input carry no event and are always dropped; --tombstones\n"
+          "                         decides whether the output has them\n"
           "  --keys                 write each event's message key (the Kafka key) instead of its\n"
           "                         value; \"null\" where the format or the table has none\n"
           "  --tombstones           write a line \"null\" for each tombstone message (upstream\n"
@@ -111,6 +117,28 @@ static void show_progress(conv *c, bool final)
     c->last_progress = t;
 }
 
+/* The --drop list as a set of operations; false for an unknown kind. */
+static bool parse_drop(const char *list, unsigned *out)
+{
+    static const struct {
+        const char *name;
+        unsigned ops;
+    } kinds[] = {{"ddl", 1u << RC_OP_DDL},
+                 {"truncate", 1u << RC_OP_TRUNCATE},
+                 {"heartbeat", 1u << RC_OP_HEARTBEAT},
+                 {"transaction", 1u << RC_OP_BEGIN | 1u << RC_OP_COMMIT},
+                 {"snapshot", 1u << RC_OP_READ}};
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        size_t k = 0;
+        while (k < sizeof kinds / sizeof *kinds && !(strlen(kinds[k].name) == n && !strncmp(kinds[k].name, p, n))) k++;
+        if (k == sizeof kinds / sizeof *kinds) return false;
+        *out |= kinds[k].ops;
+        p += n + (p[n] == ',');
+    }
+    return true;
+}
+
 /* Converts one line; RC_OK or the error (already described in err). Output is appended to
  * c->msg only; the caller writes it, so a failing line never produces partial output. */
 /* True when the event's db.table matches one of the --include patterns (or there are none).
@@ -135,7 +163,7 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
     if (st != RC_OK) return st;
     c->events_in += c->events.count;
     for (size_t i = 0; i < c->events.count; i++) {
-        if (!included(c, &c->events.items[i])) {
+        if (!included(c, &c->events.items[i]) || (c->drop >> c->events.items[i].op & 1)) {
             c->filtered++;
             continue;
         }
@@ -271,6 +299,13 @@ int cli_convert(int argc, char **argv)
                 return EXIT_IO;
             }
             c.include[c.ninclude++] = v;
+        } else if ((v = opt_value(argc, argv, &i, "--drop"))) {
+            if (!parse_drop(v, &c.drop)) {
+                fprintf(stderr, "rowcast convert: --drop %s: kinds are ddl, truncate, heartbeat, transaction, snapshot\n", v);
+                free(files);
+                free(c.include);
+                return EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--tombstones")) {
             c.tombstones = true;
         } else if (!strcmp(a, "--keys")) {

@@ -87,6 +87,13 @@ expect_eq debezium-bad-messages $D/debezium-bad.expected "$T/err"
 expect_rc drs-bad $? 0
 expect_eq drs-bad-messages $D/drs-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "drs-bad: a bad message produced an event"
+# --drop: no DDL and no heartbeat left, every other event kept
+"$RC" convert -q --drop ddl,heartbeat examples/shop.ndjson >"$T/out"
+expect_rc drop $? 0
+[ "$(grep -c '"op":"ddl"\|"op":"heartbeat"' "$T/out")" = 0 ] && [ "$(wc -l <"$T/out")" = \
+    "$(grep -vc '"op":"ddl"\|"op":"heartbeat"' examples/shop.ndjson)" ] && ok || bad "--drop ddl,heartbeat"
+"$RC" convert -q --drop ddl,nonsense examples/shop.ndjson >/dev/null 2>&1
+expect_rc drop-unknown $? 1
 # PostgreSQL without REPLICA IDENTITY FULL: updates and deletes have no before image; the decoder
 # marks it absent and a target that needs it refuses each such event by line (11 of 16 written)
 RI=../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/test/resources/debezium-postgres-data-replica-identity.txt
