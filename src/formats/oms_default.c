@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/oms_common.h"
+#include "formats/oms_default_read.h"
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -187,6 +188,9 @@ const rc_format rc_format_default = {
     .enc_free = enc_free,
     .encode_value = encode,
     .encode_key = oms_encode_key,
+    .dec_new = dflt_dec_new,
+    .dec_free = dflt_dec_free,
+    .decode = dflt_decode,
 };
 
 const rc_format rc_format_defaultextendcolumntype = {
@@ -198,4 +202,7 @@ const rc_format rc_format_defaultextendcolumntype = {
     .enc_free = enc_free,
     .encode_value = encode,
     .encode_key = oms_encode_key,
+    .dec_new = dflt_dec_new,
+    .dec_free = dflt_dec_free,
+    .decode = dflt_decode,
 };

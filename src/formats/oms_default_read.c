@@ -1,0 +1,312 @@
+/* OMS "default" and "defaultextendcolumntype", reader side (docs/formats/default.md,
+ * "Reading"): {"prevStruct", "postStruct", "allMetaData", "recordType"}. Column types come
+ * from "__light_type" in the extended flavour and from the JSON values otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "formats/oms_default_read.h"
+#include "rowcast/fmt.h"
+#include "rowcast/json.h"
+#include "rowcast/vparse.h"
+
+typedef struct dflt_dec {
+    rc_json json;
+    rc_arena json_arena;
+    rc_type_cache *types;
+} dflt_dec;
+
+rc_status dflt_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    (void)o; /* the encoder's options (sequence) do not change what is read */
+    dflt_dec *d = calloc(1, sizeof *d);
+    if (!d || !(d->types = rc_type_cache_new())) {
+        free(d);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    rc_arena_init(&d->json_arena);
+    rc_json_init(&d->json, &d->json_arena);
+    *out = d;
+    return RC_OK;
+}
+
+void dflt_dec_free(void *p)
+{
+    dflt_dec *d = p;
+    if (!d) return;
+    rc_type_cache_free(d->types);
+    rc_json_fini(&d->json);
+    rc_arena_fini(&d->json_arena);
+    free(d);
+}
+
+typedef struct ctx {
+    dflt_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+static bool is(const ctx *c, uint32_t i, const char *s)
+{
+    return i && node(c, i)->type == RC_J_STRING && node(c, i)->n == strlen(s) && !memcmp(node(c, i)->s, s, node(c, i)->n);
+}
+
+/* The string member `key` of `obj` (absent or null: empty), or an error. */
+static rc_status str_member(const ctx *c, uint32_t obj, const char *key, rc_str *out)
+{
+    uint32_t v = rc_json_get(c->j, obj, key);
+    *out = (rc_str){0};
+    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
+    if (node(c, v)->type != RC_J_STRING)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a string (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
+    char *p = rc_arena_memdup(c->a, node(c, v)->s, node(c, v)->n);
+    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    *out = (rc_str){p, node(c, v)->n};
+    return RC_OK;
+}
+
+static bool rc_str_is(rc_str s, const char *lit) { return s.n == strlen(lit) && !memcmp(s.p, lit, s.n); }
+
+/* allMetaData.dbType back to the source kind (FORMATS.md §2). */
+static bool kind_of(rc_str t, rc_dbkind *out)
+{
+    static const struct {
+        const char *name;
+        rc_dbkind kind;
+    } map[] = {{"MYSQL", RC_DB_MYSQL},           {"OB_MYSQL", RC_DB_OB_MYSQL},  {"OB_ORACLE", RC_DB_OB_ORACLE},
+               {"ORACLE", RC_DB_ORACLE},         {"POSTGRESQL", RC_DB_POSTGRES}, {"SQLSERVER", RC_DB_SQLSERVER},
+               {"UNKNOWN", RC_DB_UNKNOWN}};
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (rc_str_is(t, map[k].name)) return *out = map[k].kind, true;
+    return false;
+}
+
+/* A __light_type schemaType back to a type of the family: the type of that name when there is
+ * one (INT is int, not mediumint), else the first with that schemaType (INT64 is bigint,
+ * BIGINT bigint unsigned). */
+static const char *light_decl(rc_family fam, const char *s, size_t n)
+{
+    const char *first = NULL;
+    for (const rc_type_info *t = rc_type_catalog; t->name; t++) {
+        if (t->family != fam || !t->light_type || strlen(t->light_type) != n || memcmp(t->light_type, s, n)) continue;
+        if (!first) first = t->name;
+        size_t k = 0;
+        while (k < n && t->name[k] && (t->name[k] == s[k] + ('a' - 'A') || t->name[k] == s[k])) k++;
+        if (k == n && !t->name[k]) return t->name;
+    }
+    return first;
+}
+
+/* Without types: what the JSON value says (exact numbers stay exact). */
+static const char *inferred(const rc_jnode *v)
+{
+    int64_t i;
+    uint64_t u;
+    switch (v->type) {
+    case RC_J_NUMBER:
+        if (rc_parse_i64(v->s, v->n, &i) == RC_OK) return "bigint";
+        if (rc_parse_u64(v->s, v->n, &u) == RC_OK) return "bigint unsigned";
+        /* Java's Double.toString writes "1.0E-307" (a point, no '+'); BigDecimal's toString
+         * "0E-10" or "1.23E+5": an exponent without a point or with a '+' is a decimal */
+        {
+            const char *e = memchr(v->s, 'E', v->n);
+            if (!e) return "decimal";
+            return !memchr(v->s, '.', (size_t)(e - v->s)) || (e + 1 < v->s + v->n && e[1] == '+') ? "decimal" : "double";
+        }
+    case RC_J_TRUE:
+    case RC_J_FALSE: return "boolean";
+    case RC_J_OBJECT:
+    case RC_J_ARRAY: return "json";
+    default: return "text";
+    }
+}
+
+/* The columns, from the row object `row` (and its __light_type, when present). */
+static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family fam, rc_str pk, size_t pk_off, rc_event *ev)
+{
+    uint32_t light = rc_json_get(c->j, row, "__light_type");
+    if (light && node(c, light)->type != RC_J_OBJECT)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, light)->off, "\"__light_type\" must be an object");
+    uint32_t n = node(c, row)->count - (light ? 1 : 0);
+    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
+    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    uint32_t i = 0;
+    for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
+        const rc_jnode *key = node(c, k);
+        if (key->n == 12 && !memcmp(key->s, "__light_type", 12)) continue;
+        memset(&cols[i], 0, sizeof cols[i]);
+        cols[i].name = (rc_str){rc_arena_memdup(c->a, key->s, key->n), key->n};
+        if (!cols[i].name.p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+        if (rc_column_name_taken(cols, i, cols[i].name))
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "the row names column \"%.*s\" twice", (int)key->n, key->s);
+        cols[i].nullable = true;
+        const char *decl;
+        size_t off = key->off;
+        if (light) {
+            uint32_t lt = 0, st = 0; /* the column's entry, by name */
+            for (uint32_t q = node(c, light)->first; q; q = node(c, node(c, q)->next)->next)
+                if (node(c, q)->n == key->n && !memcmp(node(c, q)->s, key->s, key->n)) lt = node(c, q)->next;
+            if (lt && node(c, lt)->type == RC_J_OBJECT) st = rc_json_get(c->j, lt, "schemaType");
+            if (!st || node(c, st)->type != RC_J_STRING)
+                return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, light)->off, "__light_type has no schemaType for column \"%.*s\"",
+                                    (int)key->n, key->s);
+            decl = light_decl(fam, node(c, st)->s, node(c, st)->n);
+            const rc_jnode *v = node(c, key->next);
+            char bits[16];
+            if (decl && !strcmp(decl, "bit") && v->type == RC_J_STRING && v->n >= 4 && v->n <= 12) { /* width from the bytes */
+                snprintf(bits, sizeof bits, "bit(%u)", (unsigned)(v->n / 4 * 3 - (v->s[v->n - 1] == '=') - (v->s[v->n - 2] == '=')) * 8);
+                decl = bits;
+            }
+            if (!decl)
+                return rc_error_set(c->err, RC_ERR_TYPE, node(c, st)->off, "unknown schemaType \"%.*s\"", (int)(node(c, st)->n > 40 ? 40 : node(c, st)->n),
+                                    node(c, st)->s);
+            off = node(c, st)->off;
+        } else {
+            /* a null says nothing: the other image's value of the column may */
+            const rc_jnode *v = node(c, key->next);
+            if (v->type == RC_J_NULL && other && node(c, other)->type == RC_J_OBJECT)
+                for (uint32_t q = node(c, other)->first; q; q = node(c, node(c, q)->next)->next)
+                    if (node(c, q)->n == key->n && !memcmp(node(c, q)->s, key->s, key->n)) v = node(c, node(c, q)->next);
+            decl = inferred(v);
+        }
+        const rc_coltype *t;
+        rc_status s = rc_type_cache_get(c->d->types, c->a, fam, decl, strlen(decl), off, &t, c->err);
+        if (s != RC_OK) return s;
+        cols[i].type = *t;
+        i++;
+    }
+    /* record_primary_key: the key columns' names joined by \u0001 */
+    uint16_t pos = 0;
+    for (size_t s = 0; pk.n && s <= pk.n;) {
+        const char *e = memchr(pk.p + s, '\x01', pk.n - s);
+        size_t len = e ? (size_t)(e - (pk.p + s)) : pk.n - s;
+        uint32_t q = 0;
+        while (q < i && !(cols[q].name.n == len && !memcmp(cols[q].name.p, pk.p + s, len))) q++;
+        if (q == i)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, pk_off, "record_primary_key names \"%.*s\", which is not a column of the row", (int)len, pk.p + s);
+        cols[q].pk = ++pos;
+        s += len + 1;
+    }
+    ev->cols = cols;
+    ev->ncols = i;
+    return RC_OK;
+}
+
+static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *ev, const rc_value **out)
+{
+    *out = NULL;
+    if (node(c, row)->type != RC_J_OBJECT)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "\"%s\" must be an object (found %s)", which, rc_jtype_name((rc_jtype)node(c, row)->type));
+    rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
+    if (!img) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    static const rc_vparse_opts vo = {RC_BYTES_BASE64, 0};
+    uint32_t seen = 0;
+    for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
+        const rc_jnode *key = node(c, k), *v = node(c, key->next);
+        if (key->n == 12 && !memcmp(key->s, "__light_type", 12)) continue;
+        uint32_t i = 0;
+        while (i < ev->ncols && !(ev->cols[i].name.n == key->n && !memcmp(ev->cols[i].name.p, key->s, key->n))) i++;
+        if (i == ev->ncols)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" has column \"%.*s\", which the other image lacks", which, (int)key->n, key->s);
+        seen++;
+        rc_error verr;
+        rc_error_clear(&verr);
+        rc_status st = RC_OK;
+        if (v->type == RC_J_NULL) memset(&img[i], 0, sizeof img[i]);
+        else if (ev->cols[i].type.info->vkind == RC_V_BITS && v->type == RC_J_STRING) { /* BIT: base64 of its bytes, big-endian */
+            rc_str raw;
+            size_t bad;
+            if (rc_base64_decode(v->s, v->n, c->a, &raw, &bad) != RC_OK || raw.n > 8)
+                return rc_error_set(c->err, RC_ERR_VALUE, v->off, "column \"%.*s\" (bit): \"%.*s\" is not base64 of at most 8 bytes",
+                                    (int)key->n, key->s, (int)(v->n > 20 ? 20 : v->n), v->s);
+            uint64_t bv = 0;
+            for (size_t q = 0; q < raw.n; q++) bv = bv << 8 | (unsigned char)raw.p[q];
+            img[i] = (rc_value){.kind = RC_V_BITS, .u = bv};
+        }
+        else if (v->type == RC_J_TRUE || v->type == RC_J_FALSE)
+            st = rc_value_from_text(&ev->cols[i], v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->a, &img[i], &verr);
+        else if (v->type == RC_J_STRING || v->type == RC_J_NUMBER) st = rc_value_from_text(&ev->cols[i], v->s, v->n, &vo, c->a, &img[i], &verr);
+        else
+            return rc_error_set(c->err, RC_ERR_SCHEMA, v->off, "a value must be a string, number, boolean or null (found %s)", rc_jtype_name((rc_jtype)v->type));
+        if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
+    }
+    if (seen != ev->ncols)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "\"%s\" has %u columns, the other image %u", which, seen, ev->ncols);
+    *out = img;
+    return RC_OK;
+}
+
+rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    dflt_dec *d = p;
+    rc_arena_reset(&d->json_arena);
+    rc_type_cache_message(d->types);
+    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    if (st != RC_OK) return st;
+    ctx c = {d, &d->json, a, err};
+    if (node(&c, 0)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OMS default record must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
+    uint32_t rt = rc_json_get(c.j, 0, "recordType"), meta = rc_json_get(c.j, 0, "allMetaData");
+    if (!rt) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OMS default record without \"recordType\"");
+    if (!meta || node(&c, meta)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, meta ? node(&c, meta)->off : 0, "an OMS default record needs an \"allMetaData\" object");
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    if (is(&c, rt, "INSERT")) ev.op = RC_OP_INSERT;
+    else if (is(&c, rt, "UPDATE")) ev.op = RC_OP_UPDATE;
+    else if (is(&c, rt, "DELETE")) ev.op = RC_OP_DELETE;
+    else if (is(&c, rt, "DDL")) ev.op = RC_OP_DDL;
+    else if (is(&c, rt, "HEARTBEAT")) ev.op = RC_OP_HEARTBEAT;
+    else return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rt)->off, "unknown recordType (expected INSERT, UPDATE, DELETE, DDL or HEARTBEAT)");
+    rc_str dbtype, db, ts, uid, pk;
+    if ((st = str_member(&c, meta, "dbType", &dbtype)) != RC_OK || (st = str_member(&c, meta, "db", &db)) != RC_OK ||
+        (st = str_member(&c, meta, "table_name", &ev.src.table)) != RC_OK || (st = str_member(&c, meta, "checkpoint", &ev.pos.checkpoint)) != RC_OK ||
+        (st = str_member(&c, meta, "timestamp", &ts)) != RC_OK || (st = str_member(&c, meta, "uniqueId", &uid)) != RC_OK ||
+        (st = str_member(&c, meta, "record_primary_key", &pk)) != RC_OK || (st = str_member(&c, meta, "ddlType", &ev.ddl_kind)) != RC_OK)
+        return st;
+    if (!kind_of(dbtype, &ev.src.kind))
+        return rc_error_set(err, RC_ERR_SCHEMA, rc_json_get(c.j, meta, "dbType") ? node(&c, rc_json_get(c.j, meta, "dbType"))->off : node(&c, meta)->off,
+                            "unknown allMetaData.dbType \"%.*s\"", (int)(dbtype.n > 40 ? 40 : dbtype.n), dbtype.p);
+    /* OceanBase writes "tenant.database" */
+    const char *dot = (ev.src.kind == RC_DB_OB_MYSQL || ev.src.kind == RC_DB_OB_ORACLE) && db.n ? memchr(db.p, '.', db.n) : NULL;
+    if (dot) ev.src.tenant = (rc_str){db.p, (size_t)(dot - db.p)}, ev.src.db = (rc_str){dot + 1, db.n - (size_t)(dot - db.p) - 1};
+    else ev.src.db = db;
+    if (!rc_event_list_accepts(out, ev.src.db, ev.src.table)) return RC_OK;
+    int64_t x;
+    uint64_t u;
+    if (ts.n) {
+        if (rc_parse_i64(ts.p, ts.n, &x) != RC_OK || x > INT64_MAX / 1000000 || x < INT64_MIN / 1000000)
+            return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, meta, "timestamp"))->off, "allMetaData.timestamp must be seconds as a string");
+        ev.ts_us = x * 1000000, ev.has_ts = true;
+    }
+    if (uid.n) {
+        if (rc_parse_u64(uid.p, uid.n, &u) != RC_OK)
+            return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, meta, "uniqueId"))->off, "allMetaData.uniqueId must be a number as a string");
+        ev.pos.seq = u, ev.pos.has_seq = true;
+    }
+    uint32_t prev = rc_json_get(c.j, 0, "prevStruct"), post = rc_json_get(c.j, 0, "postStruct");
+    if (prev && node(&c, prev)->type == RC_J_NULL) prev = 0;
+    if (post && node(&c, post)->type == RC_J_NULL) post = 0;
+    if (ev.op == RC_OP_DDL) {
+        uint32_t t = post ? rc_json_get(c.j, post, "ddl") : 0;
+        if (!t || node(&c, t)->type != RC_J_STRING) return rc_error_set(err, RC_ERR_SCHEMA, post ? node(&c, post)->off : 0, "a DDL record needs postStruct.ddl");
+        rc_str s;
+        if ((st = str_member(&c, post, "ddl", &s)) != RC_OK) return st;
+        ev.ddl = s;
+    } else if (ev.op != RC_OP_HEARTBEAT) {
+        uint32_t shape = ev.op == RC_OP_DELETE ? prev : post;
+        if (!shape) return rc_error_set(err, RC_ERR_SCHEMA, 0, "%s record without %s", ev.op == RC_OP_DELETE ? "a DELETE" : "an INSERT or UPDATE",
+                                        ev.op == RC_OP_DELETE ? "prevStruct" : "postStruct");
+        if (node(&c, shape)->type != RC_J_OBJECT)
+            return rc_error_set(err, RC_ERR_SCHEMA, node(&c, shape)->off, "a row image must be an object (found %s)", rc_jtype_name((rc_jtype)node(&c, shape)->type));
+        if ((st = columns(&c, shape, shape == prev ? post : prev, rc_dbkind_family(ev.src.kind), pk,
+                          rc_json_get(c.j, meta, "record_primary_key") ? node(&c, rc_json_get(c.j, meta, "record_primary_key"))->off : 0, &ev)) != RC_OK) return st;
+        if (ev.op != RC_OP_INSERT && prev && (st = image(&c, prev, "prevStruct", &ev, &ev.before)) != RC_OK) return st;
+        if (ev.op != RC_OP_DELETE && (st = image(&c, post, "postStruct", &ev, &ev.after)) != RC_OK) return st;
+    }
+    rc_event *e = rc_event_list_push(out);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    *e = ev;
+    return RC_OK;
+}
