@@ -142,6 +142,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "the row names column \"%.*s\" twice", (int)key->n, key->s);
         cols[i].nullable = true;
         const char *decl;
+        char bits[16]; /* "bit(N)", used after the branch below */
         size_t off = key->off;
         if (light) {
             uint32_t lt = 0, st = 0; /* the column's entry, by name */
@@ -153,7 +154,6 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
                                     (int)key->n, key->s);
             decl = light_decl(fam, node(c, st)->s, node(c, st)->n);
             const rc_jnode *v = node(c, key->next);
-            char bits[16];
             if (decl && !strcmp(decl, "bit") && v->type == RC_J_STRING && v->n >= 4 && v->n <= 12) { /* width from the bytes */
                 snprintf(bits, sizeof bits, "bit(%u)", (unsigned)(v->n / 4 * 3 - (v->s[v->n - 1] == '=') - (v->s[v->n - 2] == '=')) * 8);
                 decl = bits;
