@@ -73,6 +73,12 @@ typedef struct rc_coltype {
 /* The catalog rows, terminated by an entry with name == NULL. */
 extern const rc_type_info rc_type_catalog[];
 
+/* A type of family `fam` whose label field (at byte offset `field` in rc_type_info, e.g.
+ * offsetof(rc_type_info, light_type)) is s[0..n): the type of that very name when there is one
+ * (INT is int, not mediumint), else the first in catalog order (INT64 is bigint, BIGINT
+ * bigint unsigned); NULL when none. For reading formats that name types by such labels. */
+const char *rc_type_by_label(rc_family fam, size_t field, const char *s, size_t n);
+
 /* Looks a type up by family and canonical name (case-insensitive); NULL if unknown. */
 const rc_type_info *rc_type_lookup(rc_family fam, const char *name, size_t n);
 

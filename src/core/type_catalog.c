@@ -14,6 +14,7 @@
  * - PostgreSQL rows are rowcast's own mapping (FORMATS.md §1.3); the MySQL code and java
  *   code are the nearest MySQL equivalents so that formats defined for MySQL still work.
  * - YEAR is a Long value written as an Avro DateTime record (seed 000). */
+#include <string.h>
 #include "rowcast/types.h"
 
 #define M RC_FAM_MYSQL
@@ -161,3 +162,17 @@ const rc_type_info rc_type_catalog[] = {
     ROW("interval", P, STRING, INTERVAL, CHARACTER, 1111, 1111, 15, "interval", "VARCHAR", "VARCHAR", "string", "interval"),
     {0},
 };
+
+const char *rc_type_by_label(rc_family fam, size_t field, const char *s, size_t n)
+{
+    const char *first = NULL;
+    for (const rc_type_info *t = rc_type_catalog; t->name; t++) {
+        const char *label = *(const char *const *)((const char *)t + field);
+        if (t->family != fam || !label || strlen(label) != n || memcmp(label, s, n)) continue;
+        if (!first) first = t->name;
+        size_t k = 0;
+        while (k < n && t->name[k] && (t->name[k] == s[k] || (s[k] >= 'A' && s[k] <= 'Z' && t->name[k] == s[k] + ('a' - 'A')))) k++;
+        if (k == n && !t->name[k]) return t->name;
+    }
+    return first;
+}

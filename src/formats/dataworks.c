@@ -2,6 +2,7 @@
  * extend}. DECIMAL is written plain (toPlainString). See docs/formats/dataworks.md. */
 #include <stdlib.h>
 #include <string.h>
+#include "formats/dataworks_read.h"
 #include "formats/oms_common.h"
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
@@ -185,4 +186,7 @@ const rc_format rc_format_dataworks = {
     .enc_free = dw_free,
     .encode_value = dw_encode,
     .encode_key = oms_encode_key,
+    .dec_new = dw_dec_new,
+    .dec_free = dw_dec_free,
+    .decode = dw_decode,
 };

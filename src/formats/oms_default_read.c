@@ -1,6 +1,7 @@
 /* OMS "default" and "defaultextendcolumntype", reader side (docs/formats/default.md,
  * "Reading"): {"prevStruct", "postStruct", "allMetaData", "recordType"}. Column types come
  * from "__light_type" in the extended flavour and from the JSON values otherwise. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,22 +83,6 @@ static bool kind_of(rc_str t, rc_dbkind *out)
     return false;
 }
 
-/* A __light_type schemaType back to a type of the family: the type of that name when there is
- * one (INT is int, not mediumint), else the first with that schemaType (INT64 is bigint,
- * BIGINT bigint unsigned). */
-static const char *light_decl(rc_family fam, const char *s, size_t n)
-{
-    const char *first = NULL;
-    for (const rc_type_info *t = rc_type_catalog; t->name; t++) {
-        if (t->family != fam || !t->light_type || strlen(t->light_type) != n || memcmp(t->light_type, s, n)) continue;
-        if (!first) first = t->name;
-        size_t k = 0;
-        while (k < n && t->name[k] && (t->name[k] == s[k] + ('a' - 'A') || t->name[k] == s[k])) k++;
-        if (k == n && !t->name[k]) return t->name;
-    }
-    return first;
-}
-
 /* Without types: what the JSON value says (exact numbers stay exact). */
 static const char *inferred(const rc_jnode *v)
 {
@@ -142,7 +127,6 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "the row names column \"%.*s\" twice", (int)key->n, key->s);
         cols[i].nullable = true;
         const char *decl;
-        char bits[16]; /* "bit(N)", used after the branch below */
         size_t off = key->off;
         if (light) {
             uint32_t lt = 0, st = 0; /* the column's entry, by name */
@@ -152,15 +136,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
             if (!st || node(c, st)->type != RC_J_STRING)
                 return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, light)->off, "__light_type has no schemaType for column \"%.*s\"",
                                     (int)key->n, key->s);
-            decl = light_decl(fam, node(c, st)->s, node(c, st)->n);
-            const rc_jnode *v = node(c, key->next);
-            if (decl && !strcmp(decl, "bit") && v->type == RC_J_STRING && v->n >= 4 && v->n <= 12) { /* width from the bytes */
-                snprintf(bits, sizeof bits, "bit(%u)", (unsigned)(v->n / 4 * 3 - (v->s[v->n - 1] == '=') - (v->s[v->n - 2] == '=')) * 8);
-                decl = bits;
-            }
-            if (!decl)
-                return rc_error_set(c->err, RC_ERR_TYPE, node(c, st)->off, "unknown schemaType \"%.*s\"", (int)(node(c, st)->n > 40 ? 40 : node(c, st)->n),
-                                    node(c, st)->s);
+            decl = rc_type_by_label(fam, offsetof(rc_type_info, light_type), node(c, st)->s, node(c, st)->n);
             off = node(c, st)->off;
         } else {
             /* a null says nothing: the other image's value of the column may */
@@ -223,6 +199,14 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
             uint64_t bv = 0;
             for (size_t q = 0; q < raw.n; q++) bv = bv << 8 | (unsigned char)raw.p[q];
             img[i] = (rc_value){.kind = RC_V_BITS, .u = bv};
+            /* no width in the type label: the writer wrote ceil(width / 8) bytes, keep that many */
+            rc_column *col = (rc_column *)&ev->cols[i];
+            if (col->type.p1 < 0 && raw.n) {
+                char *decl = rc_arena_alloc(c->a, 12);
+                if (!decl) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+                col->type.p1 = (int32_t)raw.n * 8;
+                col->type.decl = (rc_str){decl, (size_t)snprintf(decl, 12, "bit(%d)", col->type.p1)};
+            }
         }
         else if (v->type == RC_J_TRUE || v->type == RC_J_FALSE)
             st = rc_value_from_text(&ev->cols[i], v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->a, &img[i], &verr);
@@ -235,6 +219,12 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "\"%s\" has %u columns, the other image %u", which, seen, ev->ncols);
     *out = img;
     return RC_OK;
+}
+
+rc_status oms_read_image(const rc_json *j, uint32_t row, const char *which, rc_event *ev, rc_arena *a, rc_error *err, const rc_value **out)
+{
+    ctx c = {NULL, j, a, err};
+    return image(&c, row, which, ev, out);
 }
 
 rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)

@@ -91,6 +91,10 @@ expect_eq drs-bad-messages $D/drs-bad.expected "$T/err"
 expect_rc default-bad $? 0
 expect_eq default-bad-messages $D/default-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "default-bad: a bad message produced an event"
+"$RC" convert -q --from dataworks --on-error=skip $D/dataworks-bad.ndjson >"$T/out" 2>"$T/err"
+expect_rc dataworks-bad $? 0
+expect_eq dataworks-bad-messages $D/dataworks-bad.expected "$T/err"
+[ -s "$T/out" ] && bad "dataworks-bad: a bad message produced an event"
 # --drop: no DDL and no heartbeat left, every other event kept
 "$RC" convert -q --drop ddl,heartbeat examples/shop.ndjson >"$T/out"
 expect_rc drop $? 0

@@ -1,0 +1,235 @@
+/* OMS "dataworks", reader side (docs/formats/dataworks.md, "Reading"): {version, schema
+ * {source, column, pk}, payload {before, after, op, timestamp, ddl, scn}, extend}. Column
+ * types come from schema.column; images are read as the default format's. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "formats/dataworks_read.h"
+#include "formats/oms_default_read.h"
+#include "rowcast/fmt.h"
+#include "rowcast/json.h"
+
+typedef struct dw_dec {
+    rc_json json;
+    rc_arena json_arena;
+    rc_type_cache *types;
+} dw_dec;
+
+rc_status dw_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    (void)o; /* dataworks.extend only changes what is written */
+    dw_dec *d = calloc(1, sizeof *d);
+    if (!d || !(d->types = rc_type_cache_new())) {
+        free(d);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    rc_arena_init(&d->json_arena);
+    rc_json_init(&d->json, &d->json_arena);
+    *out = d;
+    return RC_OK;
+}
+
+void dw_dec_free(void *p)
+{
+    dw_dec *d = p;
+    if (!d) return;
+    rc_type_cache_free(d->types);
+    rc_json_fini(&d->json);
+    rc_arena_fini(&d->json_arena);
+    free(d);
+}
+
+typedef struct ctx {
+    dw_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+static bool is_str(const ctx *c, uint32_t i) { return i && node(c, i)->type == RC_J_STRING; }
+
+/* A member that must be an object (or absent/null when optional). */
+static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
+{
+    uint32_t v = rc_json_get(c->j, obj, key);
+    *out = 0;
+    if (!v || node(c, v)->type == RC_J_NULL)
+        return required ? rc_error_set(c->err, RC_ERR_SCHEMA, node(c, obj)->off, "a DataWorks message needs \"%s\"", key) : RC_OK;
+    if (node(c, v)->type != RC_J_OBJECT)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
+    *out = v;
+    return RC_OK;
+}
+
+static rc_status str_copy(const ctx *c, uint32_t obj, const char *key, rc_str *out)
+{
+    uint32_t v = rc_json_get(c->j, obj, key);
+    *out = (rc_str){0};
+    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
+    if (node(c, v)->type != RC_J_STRING)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a string (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
+    char *p = rc_arena_memdup(c->a, node(c, v)->s, node(c, v)->n);
+    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    *out = (rc_str){p, node(c, v)->n};
+    return RC_OK;
+}
+
+static rc_status int_member(const ctx *c, uint32_t obj, const char *key, int64_t *out, bool *has)
+{
+    uint32_t v = rc_json_get(c->j, obj, key);
+    *has = false;
+    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
+    if (node(c, v)->type != RC_J_NUMBER || rc_parse_i64(node(c, v)->s, node(c, v)->n, out) != RC_OK)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an integer (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
+    *has = true;
+    return RC_OK;
+}
+
+static const struct {
+    const char *name;
+    rc_dbkind kind;
+} kinds[] = {{"mysql", RC_DB_MYSQL},   {"ob_mysql", RC_DB_OB_MYSQL},  {"ob_oracle", RC_DB_OB_ORACLE}, {"oracle", RC_DB_ORACLE},
+             {"postgresql", RC_DB_POSTGRES}, {"sqlserver", RC_DB_SQLSERVER}, {"unknown", RC_DB_UNKNOWN}};
+
+/* DDL operations of payload.op (the DDL kind the encoder derived from the statement). */
+static const char *const ddl_ops[] = {"QUERY", "CREATE", "ALTER", "ERASE", "TRUNCATE", "RENAME", "CINDEX", "DINDEX", NULL};
+
+static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event *ev)
+{
+    uint32_t cols_n = rc_json_get(c->j, schema, "column"), pk = rc_json_get(c->j, schema, "pk");
+    if (!cols_n || node(c, cols_n)->type != RC_J_ARRAY)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, cols_n ? node(c, cols_n)->off : node(c, schema)->off, "a row message needs the array schema.column");
+    uint32_t n = node(c, cols_n)->count;
+    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
+    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    uint32_t i = 0;
+    for (uint32_t f = node(c, cols_n)->first; f; f = node(c, f)->next, i++) {
+        uint32_t nm = node(c, f)->type == RC_J_OBJECT ? rc_json_get(c->j, f, "name") : 0, ty = nm ? rc_json_get(c->j, f, "type") : 0;
+        if (!is_str(c, nm) || !is_str(c, ty))
+            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f)->off, "a schema.column entry needs \"name\" and \"type\" strings");
+        memset(&cols[i], 0, sizeof cols[i]);
+        cols[i].name = (rc_str){rc_arena_memdup(c->a, node(c, nm)->s, node(c, nm)->n), node(c, nm)->n};
+        if (!cols[i].name.p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+        if (rc_column_name_taken(cols, i, cols[i].name))
+            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, nm)->off, "schema.column names \"%.*s\" twice", (int)node(c, nm)->n, node(c, nm)->s);
+        cols[i].nullable = true;
+        const char *decl = rc_type_by_label(fam, offsetof(rc_type_info, dataworks), node(c, ty)->s, node(c, ty)->n);
+        if (!decl)
+            return rc_error_set(c->err, RC_ERR_TYPE, node(c, ty)->off, "unknown DataWorks column type \"%.*s\"",
+                                (int)(node(c, ty)->n > 40 ? 40 : node(c, ty)->n), node(c, ty)->s);
+        const rc_coltype *t;
+        rc_status st = rc_type_cache_get(c->d->types, c->a, fam, decl, strlen(decl), node(c, ty)->off, &t, c->err);
+        if (st != RC_OK) return st;
+        cols[i].type = *t;
+    }
+    if (pk && node(c, pk)->type == RC_J_ARRAY) {
+        uint16_t pos = 0;
+        for (uint32_t p = node(c, pk)->first; p; p = node(c, p)->next) {
+            uint32_t q = 0;
+            while (is_str(c, p) && q < n && !(cols[q].name.n == node(c, p)->n && !memcmp(cols[q].name.p, node(c, p)->s, node(c, p)->n))) q++;
+            if (!is_str(c, p) || q == n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, p)->off, "schema.pk names no column of schema.column");
+            cols[q].pk = ++pos;
+        }
+    } else if (pk && node(c, pk)->type != RC_J_NULL) {
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, pk)->off, "schema.pk must be an array or null");
+    }
+    ev->cols = cols;
+    ev->ncols = n;
+    return RC_OK;
+}
+
+/* payload.before / payload.after: {"data": {...}} or null */
+static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event *ev, const rc_value **out)
+{
+    uint32_t img;
+    *out = NULL;
+    rc_status st = object(c, payload, key, false, &img);
+    if (st != RC_OK || !img) return st;
+    uint32_t data = rc_json_get(c->j, img, "data");
+    if (!data || node(c, data)->type != RC_J_OBJECT)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s needs a \"data\" object", key);
+    return oms_read_image(c->j, data, key, ev, c->a, c->err, out);
+}
+
+rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    dw_dec *d = p;
+    rc_arena_reset(&d->json_arena);
+    rc_type_cache_message(d->types);
+    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    if (st != RC_OK) return st;
+    ctx c = {d, &d->json, a, err};
+    if (node(&c, 0)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
+    uint32_t payload, schema, ts;
+    if ((st = object(&c, 0, "payload", true, &payload)) != RC_OK || (st = object(&c, 0, "schema", false, &schema)) != RC_OK ||
+        (st = object(&c, payload, "timestamp", false, &ts)) != RC_OK)
+        return st;
+    uint32_t opn = rc_json_get(c.j, payload, "op");
+    if (!is_str(&c, opn)) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "payload needs \"op\" as a string");
+    const rc_jnode *op = node(&c, opn);
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    int64_t x;
+    bool h;
+    if (ts) {
+        if ((st = int_member(&c, ts, "eventTime", &x, &h)) != RC_OK) return st;
+        if (h) ev.ts_us = x * 1000, ev.has_ts = true;
+        if ((st = int_member(&c, ts, "systemTime", &x, &h)) != RC_OK) return st;
+        if (h) ev.proc_us = x * 1000, ev.has_proc = true;
+        if ((st = int_member(&c, ts, "checkpointTime", &x, &h)) != RC_OK) return st;
+        if (h) { /* kept as the checkpoint, which is what the writer puts there */
+            uint32_t cn = rc_json_get(c.j, ts, "checkpointTime");
+            ev.pos.checkpoint = (rc_str){rc_arena_memdup(a, node(&c, cn)->s, node(&c, cn)->n), node(&c, cn)->n};
+        }
+    }
+#define OP_IS(lit) (op->n == sizeof lit - 1 && !memcmp(op->s, lit, sizeof lit - 1))
+    if (OP_IS("HEARTBEAT") || OP_IS("TRANSACTION_BEGIN") || OP_IS("TRANSACTION_END")) {
+        ev.op = OP_IS("HEARTBEAT") ? RC_OP_HEARTBEAT : OP_IS("TRANSACTION_BEGIN") ? RC_OP_BEGIN : RC_OP_COMMIT;
+        ev.pos.checkpoint = (rc_str){0};
+        rc_event *e = rc_event_list_push(out);
+        if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        *e = ev;
+        return RC_OK;
+    }
+    if (!schema) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks %.*s message needs \"schema\"", (int)(op->n > 20 ? 20 : op->n), op->s);
+    uint32_t src;
+    rc_str dbtype;
+    if ((st = object(&c, schema, "source", true, &src)) != RC_OK || (st = str_copy(&c, src, "dbType", &dbtype)) != RC_OK ||
+        (st = str_copy(&c, src, "dbVersion", &ev.src.version)) != RC_OK || (st = str_copy(&c, src, "dbName", &ev.src.db)) != RC_OK ||
+        (st = str_copy(&c, src, "schema", &ev.src.schema)) != RC_OK || (st = str_copy(&c, src, "table", &ev.src.table)) != RC_OK ||
+        (st = str_copy(&c, payload, "scn", &ev.pos.scn)) != RC_OK)
+        return st;
+    if (ev.pos.scn.n == 4 && !memcmp(ev.pos.scn.p, "null", 4)) ev.pos.scn = (rc_str){0}; /* the seed's absent SCN */
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof *kinds && !(strlen(kinds[k].name) == dbtype.n && !memcmp(kinds[k].name, dbtype.p, dbtype.n))) k++;
+    if (k == sizeof kinds / sizeof *kinds)
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, src, "dbType") ? rc_json_get(c.j, src, "dbType") : src)->off,
+                            "unknown schema.source.dbType \"%.*s\"", (int)(dbtype.n > 40 ? 40 : dbtype.n), dbtype.p);
+    ev.src.kind = kinds[k].kind;
+    if (!rc_event_list_accepts(out, ev.src.db.n ? ev.src.db : ev.src.schema, ev.src.table)) return RC_OK;
+    if (OP_IS("INSERT")) ev.op = RC_OP_INSERT;
+    else if (OP_IS("UPDATE")) ev.op = RC_OP_UPDATE;
+    else if (OP_IS("DELETE")) ev.op = RC_OP_DELETE;
+    else {
+        for (k = 0; ddl_ops[k] && !(strlen(ddl_ops[k]) == op->n && !memcmp(ddl_ops[k], op->s, op->n)); k++) {}
+        if (!ddl_ops[k]) return rc_error_set(err, RC_ERR_SCHEMA, op->off, "unknown payload.op \"%.*s\"", (int)(op->n > 20 ? 20 : op->n), op->s);
+        uint32_t ddl;
+        if ((st = object(&c, payload, "ddl", true, &ddl)) != RC_OK || (st = str_copy(&c, ddl, "text", &ev.ddl)) != RC_OK) return st;
+        if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, ddl)->off, "payload.ddl needs \"text\"");
+        ev.op = RC_OP_DDL;
+    }
+#undef OP_IS
+    if (ev.op != RC_OP_DDL) {
+        if ((st = columns(&c, schema, rc_dbkind_family(ev.src.kind), &ev)) != RC_OK) return st;
+        if (ev.op != RC_OP_INSERT && (st = image(&c, payload, "before", &ev, &ev.before)) != RC_OK) return st;
+        if (ev.op != RC_OP_DELETE && (st = image(&c, payload, "after", &ev, &ev.after)) != RC_OK) return st;
+        if ((ev.op == RC_OP_DELETE ? !ev.before : !ev.after))
+            return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "payload.%s is null", ev.op == RC_OP_DELETE ? "before" : "after");
+    }
+    rc_event *e = rc_event_list_push(out);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    *e = ev;
+    return RC_OK;
+}

@@ -1,0 +1,11 @@
+/* The DataWorks reader (dataworks_read.c), for the dataworks format's descriptor. */
+#ifndef RC_FORMATS_DATAWORKS_READ_H
+#define RC_FORMATS_DATAWORKS_READ_H
+
+#include "rowcast/format.h"
+
+rc_status dw_dec_new(const rc_options *o, void **out, rc_error *err);
+void dw_dec_free(void *dec);
+rc_status dw_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+
+#endif
