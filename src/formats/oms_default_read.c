@@ -137,6 +137,9 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
                 return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, light)->off, "__light_type has no schemaType for column \"%.*s\"",
                                     (int)key->n, key->s);
             decl = rc_type_by_label(fam, offsetof(rc_type_info, light_type), node(c, st)->s, node(c, st)->n);
+            if (!decl)
+                return rc_error_set(c->err, RC_ERR_TYPE, node(c, st)->off, "unknown schemaType \"%.*s\"", (int)(node(c, st)->n > 40 ? 40 : node(c, st)->n),
+                                    node(c, st)->s);
             off = node(c, st)->off;
         } else {
             /* a null says nothing: the other image's value of the column may */
