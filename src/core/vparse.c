@@ -106,8 +106,10 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         return RC_OK;
     case RC_V_FLOAT32:
     case RC_V_FLOAT64: {
-        char tmp[64];
-        if (n == 0 || n >= sizeof tmp) return bad(col, s, n, "a number", RC_ERR_VALUE, err);
+        /* OMS writes some doubles as their exact decimal expansion (hundreds of digits) */
+        char small[64], *tmp = n < sizeof small ? small : rc_arena_alloc(a, n + 1);
+        if (!tmp) return RC_ERR_NOMEM;
+        if (n == 0) return bad(col, s, n, "a number", RC_ERR_VALUE, err);
         memcpy(tmp, s, n);
         tmp[n] = '\0';
         char *end;

@@ -149,7 +149,7 @@ static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event
     uint32_t data = rc_json_get(c->j, img, "data");
     if (!data || node(c, data)->type != RC_J_OBJECT)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s needs a \"data\" object", key);
-    return oms_read_image(c->j, data, key, ev, c->a, c->err, out);
+    return oms_read_image(c->j, data, key, ev, NULL, NULL, c->a, c->err, out);
 }
 
 rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)

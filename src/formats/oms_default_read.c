@@ -92,12 +92,15 @@ static const char *inferred(const rc_jnode *v)
     case RC_J_NUMBER:
         if (rc_parse_i64(v->s, v->n, &i) == RC_OK) return "bigint";
         if (rc_parse_u64(v->s, v->n, &u) == RC_OK) return "bigint unsigned";
-        /* Java's Double.toString writes "1.0E-307" (a point, no '+'); BigDecimal's toString
-         * "0E-10" or "1.23E+5": an exponent without a point or with a '+' is a decimal */
+        /* Java's Double.toString writes "1.0E-307" (a point, no '+', at most 17 significant
+         * digits); BigDecimal's toString "0E-10", "1.23E+5" or the exact expansion of a double
+         * (hundreds of digits): anything else with an exponent is a decimal */
         {
             const char *e = memchr(v->s, 'E', v->n);
             if (!e) return "decimal";
-            return !memchr(v->s, '.', (size_t)(e - v->s)) || (e + 1 < v->s + v->n && e[1] == '+') ? "decimal" : "double";
+            size_t digits = 0; /* Double.toString has at most 17 significant digits */
+            for (const char *q = v->s; q < e; q++) digits += *q >= '0' && *q <= '9';
+            return !memchr(v->s, '.', (size_t)(e - v->s)) || (e + 1 < v->s + v->n && e[1] == '+') || digits > 18 ? "decimal" : "double";
         }
     case RC_J_TRUE:
     case RC_J_FALSE: return "boolean";
@@ -172,13 +175,16 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
     return RC_OK;
 }
 
-static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *ev, const rc_value **out)
+/* With `base`, the row holds only some columns (SharePlex's changed columns): the others keep
+ * base's values and `changed` marks the ones present. */
+static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *ev, const rc_value *base, uint8_t *changed, const rc_value **out)
 {
     *out = NULL;
     if (node(c, row)->type != RC_J_OBJECT)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "\"%s\" must be an object (found %s)", which, rc_jtype_name((rc_jtype)node(c, row)->type));
     rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
     if (!img) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (base) memcpy(img, base, sizeof *img * ev->ncols);
     static const rc_vparse_opts vo = {RC_BYTES_BASE64, 0};
     uint32_t seen = 0;
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
@@ -189,6 +195,7 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
         if (i == ev->ncols)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" has column \"%.*s\", which the other image lacks", which, (int)key->n, key->s);
         seen++;
+        if (changed) changed[i] = 1;
         rc_error verr;
         rc_error_clear(&verr);
         rc_status st = RC_OK;
@@ -218,17 +225,20 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
             return rc_error_set(c->err, RC_ERR_SCHEMA, v->off, "a value must be a string, number, boolean or null (found %s)", rc_jtype_name((rc_jtype)v->type));
         if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
     }
-    if (seen != ev->ncols)
+    if (!base && seen != ev->ncols)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "\"%s\" has %u columns, the other image %u", which, seen, ev->ncols);
     *out = img;
     return RC_OK;
 }
 
-rc_status oms_read_image(const rc_json *j, uint32_t row, const char *which, rc_event *ev, rc_arena *a, rc_error *err, const rc_value **out)
+rc_status oms_read_image(const rc_json *j, uint32_t row, const char *which, rc_event *ev, const rc_value *base, uint8_t *changed, rc_arena *a,
+                         rc_error *err, const rc_value **out)
 {
     ctx c = {NULL, j, a, err};
-    return image(&c, row, which, ev, out);
+    return image(&c, row, which, ev, base, changed, out);
 }
+
+const char *oms_infer_type(const rc_jnode *v) { return inferred(v); }
 
 rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
@@ -295,8 +305,8 @@ rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_
             return rc_error_set(err, RC_ERR_SCHEMA, node(&c, shape)->off, "a row image must be an object (found %s)", rc_jtype_name((rc_jtype)node(&c, shape)->type));
         if ((st = columns(&c, shape, shape == prev ? post : prev, rc_dbkind_family(ev.src.kind), pk,
                           rc_json_get(c.j, meta, "record_primary_key") ? node(&c, rc_json_get(c.j, meta, "record_primary_key"))->off : 0, &ev)) != RC_OK) return st;
-        if (ev.op != RC_OP_INSERT && prev && (st = image(&c, prev, "prevStruct", &ev, &ev.before)) != RC_OK) return st;
-        if (ev.op != RC_OP_DELETE && (st = image(&c, post, "postStruct", &ev, &ev.after)) != RC_OK) return st;
+        if (ev.op != RC_OP_INSERT && prev && (st = image(&c, prev, "prevStruct", &ev, NULL, NULL, &ev.before)) != RC_OK) return st;
+        if (ev.op != RC_OP_DELETE && (st = image(&c, post, "postStruct", &ev, NULL, NULL, &ev.after)) != RC_OK) return st;
     }
     rc_event *e = rc_event_list_push(out);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/oms_common.h"
+#include "formats/shareplex_read.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
@@ -138,4 +139,7 @@ const rc_format rc_format_shareplex = {
     .enc_free = sp_free,
     .encode_value = sp_encode,
     .encode_key = oms_encode_key,
+    .dec_new = sp_dec_new,
+    .dec_free = sp_dec_free,
+    .decode = sp_decode,
 };

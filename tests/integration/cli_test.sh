@@ -95,6 +95,11 @@ expect_eq default-bad-messages $D/default-bad.expected "$T/err"
 expect_rc dataworks-bad $? 0
 expect_eq dataworks-bad-messages $D/dataworks-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "dataworks-bad: a bad message produced an event"
+# (the first line is a minimal valid message: one event)
+"$RC" convert -q --from shareplex --on-error=skip $D/shareplex-bad.ndjson >"$T/out" 2>"$T/err"
+expect_rc shareplex-bad $? 0
+expect_eq shareplex-bad-messages $D/shareplex-bad.expected "$T/err"
+[ "$(wc -l <"$T/out")" = 1 ] || bad "shareplex-bad: expected exactly the one valid message's event"
 # --drop: no DDL and no heartbeat left, every other event kept
 "$RC" convert -q --drop ddl,heartbeat examples/shop.ndjson >"$T/out"
 expect_rc drop $? 0

@@ -1,0 +1,213 @@
+/* OMS "shareplex", reader side (docs/formats/shareplex.md, "Reading"): {data, meta, key, sql}.
+ * No column types: they come from the values, as for the default format. An UPDATE's "key" is
+ * the whole before image and its "data" the changed columns. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/oms_default_read.h"
+#include "formats/shareplex_read.h"
+#include "rowcast/fmt.h"
+#include "rowcast/json.h"
+
+typedef struct sp_dec {
+    rc_json json;
+    rc_arena json_arena;
+    rc_type_cache *types;
+    int32_t tz_offset; /* meta.time / posttime are wall clock at this offset */
+} sp_dec;
+
+rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    sp_dec *d = calloc(1, sizeof *d);
+    if (!d || !(d->types = rc_type_cache_new())) {
+        free(d);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    rc_status st = rc_options_offset(o, "shareplex.timezone", &d->tz_offset, err);
+    if (st != RC_OK) {
+        sp_dec_free(d);
+        return st;
+    }
+    rc_arena_init(&d->json_arena);
+    rc_json_init(&d->json, &d->json_arena);
+    *out = d;
+    return RC_OK;
+}
+
+void sp_dec_free(void *p)
+{
+    sp_dec *d = p;
+    if (!d) return;
+    rc_type_cache_free(d->types);
+    rc_json_fini(&d->json);
+    rc_arena_fini(&d->json_arena);
+    free(d);
+}
+
+typedef struct ctx {
+    sp_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+
+static rc_status need(const ctx *c, uint32_t obj, const char *key, rc_jtype t, uint32_t *out)
+{
+    uint32_t v = rc_json_get(c->j, obj, key);
+    if (!v) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, obj)->off, "a SharePlex message needs \"%s\"", key);
+    if (node(c, v)->type != t)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be %s (found %s)", key, rc_jtype_name(t), rc_jtype_name((rc_jtype)node(c, v)->type));
+    *out = v;
+    return RC_OK;
+}
+
+/* meta.time / posttime, "YYYY-MM-DDTHH:mm:ss" wall clock, into µs since the epoch. */
+static rc_status wall_time(const ctx *c, uint32_t meta, const char *key, int64_t *us, bool *has)
+{
+    uint32_t v = rc_json_get(c->j, meta, key);
+    rc_datetime dt;
+    *has = false;
+    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
+    if (node(c, v)->type != RC_J_STRING || !rc_parse_datetime(node(c, v)->s, node(c, v)->n, &dt) || dt.zone.n)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "meta.%s must be a time like 2020-11-25T00:01:02", key);
+    *us = rc_datetime_epoch_us(&dt) - (int64_t)c->d->tz_offset * 1000000;
+    *has = true;
+    return RC_OK;
+}
+
+/* The key columns: rowid is "<db>.<table>-<key values joined by \u0001>"; each value is matched
+ * to the first not yet used column (in order) whose value in `row` has that text. */
+static rc_status key_columns(const ctx *c, uint32_t rowid, size_t prefix, uint32_t row, rc_event *ev)
+{
+    const rc_jnode *r = node(c, rowid);
+    if (r->n <= prefix) return RC_OK;
+    rc_column *cols = (rc_column *)ev->cols;
+    uint16_t pos = 0;
+    for (size_t s = prefix; s <= r->n;) {
+        const char *e = memchr(r->s + s, '\x01', r->n - s);
+        size_t len = e ? (size_t)(e - (r->s + s)) : r->n - s;
+        uint32_t i = 0;
+        for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next, i++) {
+            const rc_jnode *v = node(c, node(c, k)->next);
+            if (!cols[i].pk && (v->type == RC_J_STRING || v->type == RC_J_NUMBER) && v->n == len && !memcmp(v->s, r->s + s, len)) break;
+        }
+        if (i == ev->ncols)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, r->off, "meta.rowid holds key value \"%.*s\", which no column of the row has", (int)(len > 40 ? 40 : len),
+                                r->s + s);
+        cols[i].pk = ++pos;
+        cols[i].nullable = false;
+        s += len + 1;
+    }
+    return RC_OK;
+}
+
+rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    sp_dec *d = p;
+    rc_arena_reset(&d->json_arena);
+    rc_type_cache_message(d->types);
+    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    if (st != RC_OK) return st;
+    ctx c = {d, &d->json, a, err};
+    if (node(&c, 0)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a SharePlex message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
+    uint32_t meta, data, opn, table, rowid;
+    if ((st = need(&c, 0, "meta", RC_J_OBJECT, &meta)) != RC_OK || (st = need(&c, 0, "data", RC_J_OBJECT, &data)) != RC_OK ||
+        (st = need(&c, meta, "op", RC_J_STRING, &opn)) != RC_OK || (st = need(&c, meta, "table", RC_J_STRING, &table)) != RC_OK ||
+        (st = need(&c, meta, "rowid", RC_J_STRING, &rowid)) != RC_OK)
+        return st;
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    const rc_jnode *op = node(&c, opn);
+    if (op->n == 3 && !memcmp(op->s, "ins", 3)) ev.op = RC_OP_INSERT;
+    else if (op->n == 3 && !memcmp(op->s, "upd", 3)) ev.op = RC_OP_UPDATE;
+    else if (op->n == 3 && !memcmp(op->s, "del", 3)) ev.op = RC_OP_DELETE;
+    else if (op->n == 3 && !memcmp(op->s, "ddl", 3)) ev.op = RC_OP_DDL;
+    else return rc_error_set(err, RC_ERR_SCHEMA, op->off, "unknown meta.op (expected ins, upd, del or ddl)");
+    /* meta.table "<db>.<table>" (SharePlex's owner.table) */
+    const rc_jnode *t = node(&c, table);
+    char *tp = rc_arena_memdup(a, t->s, t->n);
+    if (!tp) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    const char *dot = memchr(tp, '.', t->n);
+    if (!dot) return rc_error_set(err, RC_ERR_SCHEMA, t->off, "meta.table must be <db>.<table>");
+    ev.src.db = (rc_str){tp, (size_t)(dot - tp)};
+    ev.src.table = (rc_str){dot + 1, t->n - (size_t)(dot - tp) - 1};
+    if (!rc_event_list_accepts(out, ev.src.db, ev.src.table)) return RC_OK;
+    int64_t us;
+    bool h;
+    if ((st = wall_time(&c, meta, "time", &us, &h)) != RC_OK) return st;
+    if (h) ev.ts_us = us, ev.has_ts = true;
+    if ((st = wall_time(&c, meta, "posttime", &us, &h)) != RC_OK) return st;
+    if (h) ev.proc_us = us, ev.has_proc = true;
+    /* idx "i/n": the row's place in its transaction ("0/0": not known) */
+    uint32_t idx = rc_json_get(c.j, meta, "idx"), seq = rc_json_get(c.j, meta, "seq"), trans = rc_json_get(c.j, meta, "trans"),
+             scn = rc_json_get(c.j, meta, "scn");
+    if (idx && node(&c, idx)->type == RC_J_STRING) {
+        const rc_jnode *in = node(&c, idx);
+        const char *sl = memchr(in->s, '/', in->n);
+        uint64_t i, cnt;
+        if (!sl || rc_parse_u64(in->s, (size_t)(sl - in->s), &i) != RC_OK || rc_parse_u64(sl + 1, in->n - (size_t)(sl - in->s) - 1, &cnt) != RC_OK ||
+            i > cnt || cnt > UINT32_MAX)
+            return rc_error_set(err, RC_ERR_SCHEMA, in->off, "meta.idx must be \"<index>/<count>\"");
+        if (i && cnt) ev.pos.tx_index = (uint32_t)(i - 1), ev.pos.tx_count = (uint32_t)cnt, ev.pos.has_tx_index = ev.pos.has_tx_count = true;
+    }
+    if (seq && node(&c, seq)->type == RC_J_NUMBER) {
+        uint64_t sq;
+        if (rc_parse_u64(node(&c, seq)->s, node(&c, seq)->n, &sq) != RC_OK) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, seq)->off, "meta.seq must be a count");
+        if (sq) ev.pos.seq = sq, ev.pos.has_seq = true;
+    }
+    if (trans && node(&c, trans)->type == RC_J_STRING)
+        ev.pos.txid = (rc_str){rc_arena_memdup(a, node(&c, trans)->s, node(&c, trans)->n), node(&c, trans)->n};
+    if (scn && node(&c, scn)->type == RC_J_STRING && !(node(&c, scn)->n == 4 && !memcmp(node(&c, scn)->s, "null", 4)))
+        ev.pos.scn = (rc_str){rc_arena_memdup(a, node(&c, scn)->s, node(&c, scn)->n), node(&c, scn)->n};
+    if (ev.op == RC_OP_DDL) {
+        uint32_t sql, text;
+        if ((st = need(&c, 0, "sql", RC_J_OBJECT, &sql)) != RC_OK || (st = need(&c, sql, "ddl", RC_J_STRING, &text)) != RC_OK) return st;
+        ev.ddl = (rc_str){rc_arena_memdup(a, node(&c, text)->s, node(&c, text)->n), node(&c, text)->n};
+    } else {
+        uint32_t key = 0;
+        if (ev.op == RC_OP_UPDATE && (st = need(&c, 0, "key", RC_J_OBJECT, &key)) != RC_OK) return st;
+        uint32_t full = key ? key : data; /* the row with every column */
+        uint32_t nc = node(&c, full)->count;
+        rc_column *cols = rc_arena_alloc(a, sizeof *cols * (nc ? nc : 1));
+        if (!cols) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        uint32_t i = 0;
+        for (uint32_t k = node(&c, full)->first; k; k = node(&c, node(&c, k)->next)->next, i++) {
+            const rc_jnode *kn = node(&c, k), *v = node(&c, kn->next);
+            memset(&cols[i], 0, sizeof cols[i]);
+            cols[i].name = (rc_str){rc_arena_memdup(a, kn->s, kn->n), kn->n};
+            if (rc_column_name_taken(cols, i, cols[i].name))
+                return rc_error_set(err, RC_ERR_SCHEMA, kn->off, "the row names column \"%.*s\" twice", (int)kn->n, kn->s);
+            cols[i].nullable = true;
+            if (v->type == RC_J_NULL && key) /* a null says nothing: the new value may */
+                for (uint32_t q = node(&c, data)->first; q; q = node(&c, node(&c, q)->next)->next)
+                    if (node(&c, q)->n == kn->n && !memcmp(node(&c, q)->s, kn->s, kn->n)) v = node(&c, node(&c, q)->next);
+            const char *decl = oms_infer_type(v);
+            const rc_coltype *ct;
+            if ((st = rc_type_cache_get(d->types, a, RC_FAM_MYSQL, decl, strlen(decl), kn->off, &ct, err)) != RC_OK) return st;
+            cols[i].type = *ct;
+        }
+        ev.cols = cols;
+        ev.ncols = nc;
+        size_t prefix = node(&c, table)->n + 1; /* "<db>.<table>-" */
+        if (node(&c, rowid)->n < prefix || memcmp(node(&c, rowid)->s, node(&c, table)->s, prefix - 1) || node(&c, rowid)->s[prefix - 1] != '-')
+            return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rowid)->off, "meta.rowid must start with meta.table and '-'");
+        if ((st = key_columns(&c, rowid, prefix, full, &ev)) != RC_OK) return st;
+        const rc_value *img;
+        if ((st = oms_read_image(c.j, full, key ? "key" : "data", &ev, NULL, NULL, a, err, &img)) != RC_OK) return st;
+        if (ev.op == RC_OP_INSERT) ev.after = img;
+        else ev.before = img;
+        if (ev.op == RC_OP_UPDATE) {
+            uint8_t *changed = rc_arena_alloc(a, nc ? nc : 1);
+            if (!changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+            memset(changed, 0, nc ? nc : 1);
+            if ((st = oms_read_image(c.j, data, "data", &ev, img, changed, a, err, &ev.after)) != RC_OK) return st;
+            ev.changed = changed;
+        }
+    }
+    rc_event *e = rc_event_list_push(out);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    *e = ev;
+    return RC_OK;
+}

@@ -1,0 +1,11 @@
+/* The SharePlex reader (shareplex_read.c), for the shareplex format's descriptor. */
+#ifndef RC_FORMATS_SHAREPLEX_READ_H
+#define RC_FORMATS_SHAREPLEX_READ_H
+
+#include "rowcast/format.h"
+
+rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err);
+void sp_dec_free(void *dec);
+rc_status sp_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+
+#endif
