@@ -113,4 +113,10 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
  * twice (a JSON object with a repeated key), since every format keys values by name. */
 bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name);
 
+/* Whether BIT value u fits the column's declared width (always true without a width). */
+static inline bool rc_bits_fit(const rc_column *col, uint64_t u)
+{
+    return !(col->type.p1 > 0 && col->type.p1 < 64 && (u >> col->type.p1));
+}
+
 #endif

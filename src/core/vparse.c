@@ -100,6 +100,7 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
     case RC_V_UINT:
     case RC_V_BITS:
         if ((st = rc_parse_u64(s, n, &v->u)) != RC_OK) return bad(col, s, n, st == RC_ERR_RANGE ? "within 0..2^64-1" : "an integer", st, err);
+        if (kind == RC_V_BITS && !rc_bits_fit(col, v->u)) return bad(col, s, n, "within the BIT width", RC_ERR_RANGE, err);
         return RC_OK;
     case RC_V_DECIMAL:
         if ((st = rc_dec_parse(s, n, a, &v->dec)) != RC_OK) return bad(col, s, n, "a decimal number", st, err);

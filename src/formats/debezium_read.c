@@ -293,6 +293,8 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
             return rc_error_set(c->err, RC_ERR_VALUE, v->off, "a Bits value must be base64 of at most 8 bytes");
         uint64_t u = 0;
         for (size_t i = raw.n; i-- > 0;) u = u << 8 | (unsigned char)raw.p[i];
+        if (!rc_bits_fit(col, u))
+            return rc_error_set(c->err, RC_ERR_RANGE, v->off, "column \"%.*s\": a Bits value wider than bit(%d)", (int)col->name.n, col->name.p, col->type.p1);
         out->kind = RC_V_BITS, out->u = u;
         return RC_OK;
     }

@@ -206,7 +206,7 @@ static rc_status decode_value(const ctx *c, uint32_t i, const rc_column *col, rc
             return rc_error_set(c->err, RC_ERR_RANGE, nd->off, "column \"%.*s\" (%.*s): %.*s is out of range", (int)col->name.n,
                                 col->name.p, (int)col->type.decl.n, col->type.decl.p, (int)(nd->n > 40 ? 40 : nd->n), nd->s);
         if (st != RC_OK) return bad_text(c, nd, col, "an integer");
-        if (kind == RC_V_BITS && col->type.p1 > 0 && col->type.p1 < 64 && (v->u >> col->type.p1))
+        if (kind == RC_V_BITS && !rc_bits_fit(col, v->u))
             return rc_error_set(c->err, RC_ERR_RANGE, nd->off, "column \"%.*s\": %.*s does not fit in bit(%d)", (int)col->name.n,
                                 col->name.p, (int)nd->n, nd->s, col->type.p1);
         return RC_OK;

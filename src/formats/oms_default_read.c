@@ -217,6 +217,8 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
                 col->type.p1 = (int32_t)raw.n * 8;
                 col->type.decl = (rc_str){decl, (size_t)snprintf(decl, 12, "bit(%d)", col->type.p1)};
             }
+            if (!rc_bits_fit(col, bv))
+                return rc_error_set(c->err, RC_ERR_RANGE, v->off, "column \"%.*s\": a BIT value wider than bit(%d)", (int)key->n, key->s, col->type.p1);
         }
         else if (v->type == RC_J_TRUE || v->type == RC_J_FALSE)
             st = rc_value_from_text(&ev->cols[i], v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->a, &img[i], &verr);
