@@ -254,12 +254,16 @@ static rc_status full_row(const ctx *c, uint32_t row, const char *where, const r
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a row in \"%s\" has %u values but %s has %u columns", where,
                             node(c, row)->count, c->tkey, ev->ncols);
     rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
-    if (!img) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    uint8_t *got = rc_arena_alloc(c->a, ev->ncols ? ev->ncols : 1); /* each column once: with the count check, all of them */
+    if (!img || !got) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    memset(got, 0, ev->ncols ? ev->ncols : 1);
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
         const rc_jnode *key = node(c, k);
         uint32_t i = col_index(ev, key->s, key->n);
         if (i == UINT32_MAX)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s names \"%.*s\", which is not in %s", where, (int)key->n, key->s, c->tkey);
+        if (got[i]++)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "a row in \"%s\" names column \"%.*s\" twice", where, (int)key->n, key->s);
         rc_status st = value(c, &ev->cols[i], key->next, &img[i]);
         if (st != RC_OK) return st;
     }

@@ -184,7 +184,11 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "\"%s\" must be an object (found %s)", which, rc_jtype_name((rc_jtype)node(c, row)->type));
     rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
     if (!img) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    uint8_t *got = rc_arena_alloc(c->a, ev->ncols ? ev->ncols : 1);
+    if (!got) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    memset(got, 0, ev->ncols ? ev->ncols : 1);
     if (base) memcpy(img, base, sizeof *img * ev->ncols);
+    else memset(img, 0, sizeof *img * (ev->ncols ? ev->ncols : 1));
     static const rc_vparse_opts vo = {RC_BYTES_BASE64, 0};
     uint32_t seen = 0;
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
@@ -194,6 +198,8 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
         while (i < ev->ncols && !(ev->cols[i].name.n == key->n && !memcmp(ev->cols[i].name.p, key->s, key->n))) i++;
         if (i == ev->ncols)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" has column \"%.*s\", which the other image lacks", which, (int)key->n, key->s);
+        if (got[i]++)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" names column \"%.*s\" twice", which, (int)key->n, key->s);
         seen++;
         if (changed) changed[i] = 1;
         rc_error verr;
