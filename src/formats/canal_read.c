@@ -204,6 +204,7 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
             while (q < n && !(cols[q].name.n == pn->n && !memcmp(cols[q].name.p, pn->s, pn->n))) q++;
             if (q == n)
                 return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\", which is not in %s", (int)pn->n, pn->s, c->tkey);
+            if (cols[q].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\" twice", (int)pn->n, pn->s);
             cols[q].pk = ++pos;
             cols[q].nullable = false;
         }

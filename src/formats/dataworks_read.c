@@ -129,6 +129,7 @@ static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event 
             uint32_t q = 0;
             while (is_str(c, p) && q < n && !(cols[q].name.n == node(c, p)->n && !memcmp(cols[q].name.p, node(c, p)->s, node(c, p)->n))) q++;
             if (!is_str(c, p) || q == n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, p)->off, "schema.pk names no column of schema.column");
+            if (cols[q].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, p)->off, "schema.pk names a column twice");
             cols[q].pk = ++pos;
         }
     } else if (pk && node(c, pk)->type != RC_J_NULL) {

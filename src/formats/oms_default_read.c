@@ -167,6 +167,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
         while (q < i && !(cols[q].name.n == len && !memcmp(cols[q].name.p, pk.p + s, len))) q++;
         if (q == i)
             return rc_error_set(c->err, RC_ERR_SCHEMA, pk_off, "record_primary_key names \"%.*s\", which is not a column of the row", (int)len, pk.p + s);
+        if (cols[q].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, pk_off, "record_primary_key names \"%.*s\" twice", (int)len, pk.p + s);
         cols[q].pk = ++pos;
         s += len + 1;
     }
