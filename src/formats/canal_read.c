@@ -14,12 +14,11 @@
 #include "formats/canal_read.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 #include "rowcast/vparse.h"
 
 typedef struct canal_dec {
-    rc_json json;
-    rc_arena json_arena;
-    rc_type_cache *types;
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
     rc_vparse_opts vopts;
     rc_dbkind kind;
     bool drs, json_c; /* Huawei DRS json / json-c */
@@ -29,7 +28,7 @@ typedef struct canal_dec {
 rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     canal_dec *d = calloc(1, sizeof *d);
-    if (!d || !(d->types = rc_type_cache_new())) {
+    if (!d || !rc_jsondec_init(&d->jd)) {
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -41,8 +40,6 @@ rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
     d->vopts.bytes = RC_BYTES_LATIN1;
     d->kind = RC_DB_MYSQL;
     d->what = "Canal";
-    rc_arena_init(&d->json_arena);
-    rc_json_init(&d->json, &d->json_arena);
     *out = d;
     return RC_OK;
 }
@@ -71,9 +68,7 @@ void canal_dec_free(void *p)
 {
     canal_dec *d = p;
     if (!d) return;
-    rc_type_cache_free(d->types);
-    rc_json_fini(&d->json);
-    rc_arena_fini(&d->json_arena);
+    rc_jsondec_fini(&d->jd);
     free(d);
 }
 
@@ -185,13 +180,13 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
         cols[i].nullable = true; /* Canal does not say */
         const char *alias = c->d->drs ? NULL : oms_alias(val->s, val->n, typed);
         const rc_coltype *t;
-        rc_status st = rc_type_cache_get(c->d->types, c->a, c->fam, alias ? alias : val->s, alias ? strlen(alias) : val->n,
+        rc_status st = rc_type_cache_get(c->d->jd.types, c->a, c->fam, alias ? alias : val->s, alias ? strlen(alias) : val->n,
                                          val->off + 1, &t, c->err);
         if (st != RC_OK) return st;
         if (c->d->drs && t->info->vkind == RC_V_INT && beyond_int64(c, rows, cols[i].name)) {
             char decl[80];
             int dn = snprintf(decl, sizeof decl, "%.*s unsigned", (int)(val->n > 60 ? 60 : val->n), val->s);
-            if ((st = rc_type_cache_get(c->d->types, c->a, c->fam, decl, (size_t)dn, val->off + 1, &t, c->err)) != RC_OK) return st;
+            if ((st = rc_type_cache_get(c->d->jd.types, c->a, c->fam, decl, (size_t)dn, val->off + 1, &t, c->err)) != RC_OK) return st;
         }
         cols[i].type = *t;
     }
@@ -309,11 +304,9 @@ static const struct {
 rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     canal_dec *d = p;
-    rc_arena_reset(&d->json_arena);
-    rc_type_cache_message(d->types);
-    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err, d->vopts, "mysqlType", RC_FAM_MYSQL};
+    ctx c = {d, &d->jd.json, a, err, d->vopts, "mysqlType", RC_FAM_MYSQL};
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a %s message must be a JSON object (found %s)", d->what, rc_jtype_name((rc_jtype)node(&c, 0)->type));
     rc_event base;

@@ -8,36 +8,19 @@
 #include "formats/oms_default_read.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 
 typedef struct dw_dec {
-    rc_json json;
-    rc_arena json_arena;
-    rc_type_cache *types;
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
 } dw_dec;
 
 rc_status dw_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    (void)o; /* dataworks.extend only changes what is written */
-    dw_dec *d = calloc(1, sizeof *d);
-    if (!d || !(d->types = rc_type_cache_new())) {
-        free(d);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    }
-    rc_arena_init(&d->json_arena);
-    rc_json_init(&d->json, &d->json_arena);
-    *out = d;
-    return RC_OK;
+    (void)o; /* the writer's options do not change what is read */
+    return rc_jsondec_new(sizeof(dw_dec), out, err);
 }
 
-void dw_dec_free(void *p)
-{
-    dw_dec *d = p;
-    if (!d) return;
-    rc_type_cache_free(d->types);
-    rc_json_fini(&d->json);
-    rc_arena_fini(&d->json_arena);
-    free(d);
-}
+void dw_dec_free(void *p) { rc_jsondec_free(p); }
 
 typedef struct ctx {
     dw_dec *d;
@@ -119,7 +102,7 @@ static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event 
             return rc_error_set(c->err, RC_ERR_TYPE, node(c, ty)->off, "unknown DataWorks column type \"%.*s\"",
                                 (int)(node(c, ty)->n > 40 ? 40 : node(c, ty)->n), node(c, ty)->s);
         const rc_coltype *t;
-        rc_status st = rc_type_cache_get(c->d->types, c->a, fam, decl, strlen(decl), node(c, ty)->off, &t, c->err);
+        rc_status st = rc_type_cache_get(c->d->jd.types, c->a, fam, decl, strlen(decl), node(c, ty)->off, &t, c->err);
         if (st != RC_OK) return st;
         cols[i].type = *t;
     }
@@ -156,11 +139,9 @@ static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event
 rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dw_dec *d = p;
-    rc_arena_reset(&d->json_arena);
-    rc_type_cache_message(d->types);
-    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err};
+    ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
     uint32_t payload, schema, ts;

@@ -9,13 +9,12 @@
 #include "formats/debezium_upstream.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 #include "rowcast/vparse.h"
 #include "rowcast/wkb.h"
 
 typedef struct dz_dec {
-    rc_json json;
-    rc_arena json_arena;
-    rc_type_cache *types;
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
     rc_buf text;
     bool heartbeats; /* pass heartbeats on instead of skipping them */
     rc_bytes_text bytes; /* how binary columns are written */
@@ -24,7 +23,7 @@ typedef struct dz_dec {
 rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     dz_dec *d = calloc(1, sizeof *d);
-    if (!d || !(d->types = rc_type_cache_new())) {
+    if (!d || !rc_jsondec_init(&d->jd)) {
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -39,8 +38,6 @@ rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err)
         dbz_dec_free(d);
         return st;
     }
-    rc_arena_init(&d->json_arena);
-    rc_json_init(&d->json, &d->json_arena);
     rc_buf_init(&d->text, 0);
     *out = d;
     return RC_OK;
@@ -50,9 +47,7 @@ void dbz_dec_free(void *p)
 {
     dz_dec *d = p;
     if (!d) return;
-    rc_type_cache_free(d->types);
-    rc_json_fini(&d->json);
-    rc_arena_fini(&d->json_arena);
+    rc_jsondec_fini(&d->jd);
     rc_buf_fini(&d->text);
     free(d);
 }
@@ -377,7 +372,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             fields[i] = f;
             declaration(c, f, pg, &decl);
             const rc_coltype *t;
-            if ((st = rc_type_cache_get(c->d->types, c->a, fam, decl.data, decl.len, node(c, f)->off, &t, c->err)) == RC_OK)
+            if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, decl.data, decl.len, node(c, f)->off, &t, c->err)) == RC_OK)
                 cols[i].type = *t;
         }
     } else {
@@ -392,7 +387,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             fields[i] = 0;
             const char *t = inferred(node(c, node(c, k)->next), pg);
             const rc_coltype *ct;
-            if ((st = rc_type_cache_get(c->d->types, c->a, fam, t, strlen(t), node(c, k)->off, &ct, c->err)) == RC_OK) cols[i].type = *ct;
+            if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, t, strlen(t), node(c, k)->off, &ct, c->err)) == RC_OK) cols[i].type = *ct;
         }
     }
     rc_buf_fini(&decl);
@@ -520,11 +515,9 @@ static rc_status value_fields(const ctx *c, uint32_t schema, uint32_t *out)
 rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dz_dec *d = p;
-    rc_arena_reset(&d->json_arena);
-    rc_type_cache_message(d->types);
-    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err};
+    ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type == RC_J_NULL) return RC_OK; /* a tombstone: no event */
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Debezium message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));

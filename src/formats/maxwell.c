@@ -8,12 +8,11 @@
 #include "rowcast/fmt.h"
 #include "rowcast/format.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 #include "rowcast/vparse.h"
 
 typedef struct mx_dec {
-    rc_json json;
-    rc_arena json_arena;
-    rc_type_cache *types;
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
     rc_buf text;
 } mx_dec;
 
@@ -24,12 +23,10 @@ static rc_status mx_new(const rc_options *o, void **out, rc_error *err)
     rc_status st = rc_options_check(o, "maxwell", mx_options, err);
     if (st != RC_OK) return st;
     mx_dec *d = calloc(1, sizeof *d);
-    if (!d || !(d->types = rc_type_cache_new())) {
+    if (!d || !rc_jsondec_init(&d->jd)) {
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_arena_init(&d->json_arena);
-    rc_json_init(&d->json, &d->json_arena);
     rc_buf_init(&d->text, 0);
     *out = d;
     return RC_OK;
@@ -39,9 +36,7 @@ static void mx_free(void *p)
 {
     mx_dec *d = p;
     if (!d) return;
-    rc_type_cache_free(d->types);
-    rc_json_fini(&d->json);
-    rc_arena_fini(&d->json_arena);
+    rc_jsondec_fini(&d->jd);
     rc_buf_fini(&d->text);
     free(d);
 }
@@ -134,11 +129,9 @@ static uint32_t find_col(const rc_event *ev, const char *s, size_t n)
 static rc_status mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     mx_dec *d = p;
-    rc_arena_reset(&d->json_arena);
-    rc_type_cache_message(d->types);
-    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err};
+    ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
     rc_event ev;
@@ -211,7 +204,7 @@ static rc_status mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         cols[i].nullable = true;
         const char *t = inferred_type(node(&c, key->next));
         const rc_coltype *ct;
-        if ((st = rc_type_cache_get(d->types, a, RC_FAM_MYSQL, t, strlen(t), key->off, &ct, err)) != RC_OK) return st;
+        if ((st = rc_type_cache_get(d->jd.types, a, RC_FAM_MYSQL, t, strlen(t), key->off, &ct, err)) != RC_OK) return st;
         cols[i].type = *ct;
     }
     ev.cols = cols;

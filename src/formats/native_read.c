@@ -6,11 +6,10 @@
 #include "formats/native.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 
 typedef struct native_dec {
-    rc_json json;
-    rc_arena json_arena; /* unescaped strings of the current line */
-    rc_type_cache *types;
+    rc_jsondec jd; /* the current line parsed, its arena, the type cache */
 } native_dec;
 
 rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
@@ -19,10 +18,7 @@ rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
     rc_status st = rc_options_check(opts, "native", none, err);
     if (st != RC_OK) return st;
     native_dec *d = calloc(1, sizeof *d);
-    if (!d) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    rc_arena_init(&d->json_arena);
-    rc_json_init(&d->json, &d->json_arena);
-    if (!(d->types = rc_type_cache_new())) {
+    if (!d || !rc_jsondec_init(&d->jd)) {
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -34,9 +30,7 @@ void native_dec_free(void *p)
 {
     native_dec *d = p;
     if (!d) return;
-    rc_type_cache_free(d->types);
-    rc_json_fini(&d->json);
-    rc_arena_fini(&d->json_arena);
+    rc_jsondec_fini(&d->jd);
     free(d);
 }
 
@@ -306,7 +300,7 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
         if ((st = want(c, f[1].node, RC_J_STRING, "column \"type\"")) != RC_OK) return st;
         const rc_jnode *tn = node(c, f[1].node);
         const rc_coltype *t = NULL;
-        if ((st = rc_type_cache_get(c->d->types, c->a, fam, tn->s, tn->n, tn->off + 1, &t, c->err)) != RC_OK) return st;
+        if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, tn->s, tn->n, tn->off + 1, &t, c->err)) != RC_OK) return st;
         col->type = *t;
         if (f[2].node) {
             /* true: key column in column order; a number: its position in the key */
@@ -443,11 +437,9 @@ enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHAN
 rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     native_dec *d = p;
-    rc_arena_reset(&d->json_arena);
-    rc_type_cache_message(d->types); /* events of the previous message are dead now */
-    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err); /* events of the previous message are dead now */
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err};
+    ctx c = {d, &d->jd.json, a, err};
     field f[F_COUNT] = {{"op", 0},      {"source", 0}, {"pos", 0},   {"ts_us", 0},   {"proc_us", 0},
                         {"columns", 0}, {"before", 0}, {"after", 0}, {"changed", 0}, {"ddl", 0},
                         {"snapshot", 0}};

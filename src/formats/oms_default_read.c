@@ -8,37 +8,20 @@
 #include "formats/oms_default_read.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 #include "rowcast/vparse.h"
 
 typedef struct dflt_dec {
-    rc_json json;
-    rc_arena json_arena;
-    rc_type_cache *types;
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
 } dflt_dec;
 
 rc_status dflt_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    (void)o; /* the encoder's options (sequence) do not change what is read */
-    dflt_dec *d = calloc(1, sizeof *d);
-    if (!d || !(d->types = rc_type_cache_new())) {
-        free(d);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    }
-    rc_arena_init(&d->json_arena);
-    rc_json_init(&d->json, &d->json_arena);
-    *out = d;
-    return RC_OK;
+    (void)o; /* the writer's options do not change what is read */
+    return rc_jsondec_new(sizeof(dflt_dec), out, err);
 }
 
-void dflt_dec_free(void *p)
-{
-    dflt_dec *d = p;
-    if (!d) return;
-    rc_type_cache_free(d->types);
-    rc_json_fini(&d->json);
-    rc_arena_fini(&d->json_arena);
-    free(d);
-}
+void dflt_dec_free(void *p) { rc_jsondec_free(p); }
 
 typedef struct ctx {
     dflt_dec *d;
@@ -153,7 +136,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
             decl = inferred(v);
         }
         const rc_coltype *t;
-        rc_status s = rc_type_cache_get(c->d->types, c->a, fam, decl, strlen(decl), off, &t, c->err);
+        rc_status s = rc_type_cache_get(c->d->jd.types, c->a, fam, decl, strlen(decl), off, &t, c->err);
         if (s != RC_OK) return s;
         cols[i].type = *t;
         i++;
@@ -252,11 +235,9 @@ const char *oms_infer_type(const rc_jnode *v) { return inferred(v); }
 rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dflt_dec *d = p;
-    rc_arena_reset(&d->json_arena);
-    rc_type_cache_message(d->types);
-    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err};
+    ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OMS default record must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
     uint32_t rt = rc_json_get(c.j, 0, "recordType"), meta = rc_json_get(c.j, 0, "allMetaData");

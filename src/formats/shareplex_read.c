@@ -7,18 +7,17 @@
 #include "formats/shareplex_read.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 
 typedef struct sp_dec {
-    rc_json json;
-    rc_arena json_arena;
-    rc_type_cache *types;
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
     int32_t tz_offset; /* meta.time / posttime are wall clock at this offset */
 } sp_dec;
 
 rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     sp_dec *d = calloc(1, sizeof *d);
-    if (!d || !(d->types = rc_type_cache_new())) {
+    if (!d || !rc_jsondec_init(&d->jd)) {
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -27,8 +26,6 @@ rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err)
         sp_dec_free(d);
         return st;
     }
-    rc_arena_init(&d->json_arena);
-    rc_json_init(&d->json, &d->json_arena);
     *out = d;
     return RC_OK;
 }
@@ -37,9 +34,7 @@ void sp_dec_free(void *p)
 {
     sp_dec *d = p;
     if (!d) return;
-    rc_type_cache_free(d->types);
-    rc_json_fini(&d->json);
-    rc_arena_fini(&d->json_arena);
+    rc_jsondec_fini(&d->jd);
     free(d);
 }
 
@@ -105,11 +100,9 @@ static rc_status key_columns(const ctx *c, uint32_t rowid, size_t prefix, uint32
 rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     sp_dec *d = p;
-    rc_arena_reset(&d->json_arena);
-    rc_type_cache_message(d->types);
-    rc_status st = rc_json_parse(&d->json, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->json, a, err};
+    ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a SharePlex message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
     uint32_t meta, data, opn, table, rowid;
@@ -185,7 +178,7 @@ rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
                     if (node(&c, q)->n == kn->n && !memcmp(node(&c, q)->s, kn->s, kn->n)) v = node(&c, node(&c, q)->next);
             const char *decl = oms_infer_type(v);
             const rc_coltype *ct;
-            if ((st = rc_type_cache_get(d->types, a, RC_FAM_MYSQL, decl, strlen(decl), kn->off, &ct, err)) != RC_OK) return st;
+            if ((st = rc_type_cache_get(d->jd.types, a, RC_FAM_MYSQL, decl, strlen(decl), kn->off, &ct, err)) != RC_OK) return st;
             cols[i].type = *ct;
         }
         ev.cols = cols;

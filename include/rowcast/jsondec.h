@@ -1,0 +1,28 @@
+/* What every JSON decoder keeps between messages: the parsed message, the arena of its
+ * unescaped strings and the parsed-type cache. A decoder embeds it and starts each message
+ * with rc_jsondec_parse. */
+#ifndef ROWCAST_JSONDEC_H
+#define ROWCAST_JSONDEC_H
+
+#include "rowcast/json.h"
+#include "rowcast/types.h"
+
+typedef struct rc_jsondec {
+    rc_json json;
+    rc_arena arena;
+    rc_type_cache *types;
+} rc_jsondec;
+
+/* false when out of memory (nothing to free then). */
+bool rc_jsondec_init(rc_jsondec *d);
+void rc_jsondec_fini(rc_jsondec *d);
+
+/* A decoder whose state begins with an rc_jsondec: `size` zeroed bytes with it initialised;
+ * rc_jsondec_free releases it (NULL is fine). */
+rc_status rc_jsondec_new(size_t size, void **out, rc_error *err);
+void rc_jsondec_free(void *dec);
+
+/* Forgets the previous message (its events are dead now) and parses msg[0..n). */
+rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_error *err);
+
+#endif
