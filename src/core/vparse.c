@@ -164,6 +164,8 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
             for (int32_t k = d.scale; k < 9; k++) frac *= 10;
             v->ts.sec = d.neg ? -sec - (frac ? 1 : 0) : sec;
             v->ts.nanos = d.neg && frac ? 1000000000u - frac : frac;
+            if (v->ts.sec < -62167219200LL || v->ts.sec > 253402300799LL) /* years 0..9999, as every format writes them */
+                return bad(col, s, n, "an instant within the years 0 to 9999", RC_ERR_RANGE, err);
             return RC_OK;
         }
         break;

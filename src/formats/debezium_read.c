@@ -226,6 +226,22 @@ static rc_status decimal_from_bytes(const ctx *c, const rc_jnode *v, int32_t sca
     return RC_OK;
 }
 
+/* A Connect time value in µs by its logical name (Micro…, Nano…, else milliseconds); false
+ * when it does not fit. */
+static bool epoch_us(const char *name, int64_t x, int64_t *us)
+{
+    if (strstr(name, "Micro")) return *us = x, true;
+    if (strstr(name, "Nano")) return *us = x / 1000, true;
+    if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000) return false;
+    return *us = x * 1000, true;
+}
+
+static rc_status out_of_years(const ctx *c, const rc_column *col, const rc_jnode *v)
+{
+    return rc_error_set(c->err, RC_ERR_RANGE, v->off, "column \"%.*s\": %.*s is outside the years 0 to 9999", (int)col->name.n, col->name.p,
+                        (int)(v->n > 30 ? 30 : v->n), v->s);
+}
+
 static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t field, uint32_t vn, rc_value *out)
 {
     const rc_jnode *v = node(c, vn);
@@ -254,12 +270,15 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
         case RC_V_DATE: {
             int32_t y;
             unsigned m, d;
+            if (x < -800000 || x > 3000000) return out_of_years(c, col, v);
             rc_civil_from_days(x, &y, &m, &d);
+            if (y < 0 || y > 9999) return out_of_years(c, col, v);
             out->kind = RC_V_DATE, out->date = (rc_date){y, (uint8_t)m, (uint8_t)d};
             return RC_OK;
         }
         case RC_V_TIME: {
-            int64_t us = strstr(name, "Micro") ? x : strstr(name, "Nano") ? x / 1000 : x * 1000;
+            int64_t us;
+            if (!epoch_us(name, x, &us)) return out_of_years(c, col, v);
             bool neg = us < 0;
             uint64_t a = neg ? (uint64_t)-us : (uint64_t)us;
             out->kind = RC_V_TIME;
@@ -268,11 +287,13 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
             return RC_OK;
         }
         case RC_V_DATETIME: {
-            int64_t us = strstr(name, "Micro") ? x : strstr(name, "Nano") ? x / 1000 : x * 1000;
+            int64_t us;
+            if (!epoch_us(name, x, &us)) return out_of_years(c, col, v);
             int64_t days = us / 86400000000LL - (us % 86400000000LL < 0), rem = us - days * 86400000000LL;
             int32_t y;
             unsigned m, d;
             rc_civil_from_days(days, &y, &m, &d);
+            if (y < 0 || y > 9999) return out_of_years(c, col, v);
             out->kind = RC_V_DATETIME;
             out->dt = (rc_datetime){y, (uint8_t)m, (uint8_t)d, (uint8_t)(rem / 3600000000LL), (uint8_t)(rem / 60000000 % 60),
                                     (uint8_t)(rem / 1000000 % 60), (uint32_t)(rem % 1000000) * 1000, {0}};
