@@ -1,5 +1,6 @@
 /* Per-decoder JSON state (see jsondec.h). */
 #include <stdlib.h>
+#include "rowcast/fmt.h"
 #include "rowcast/jsondec.h"
 
 bool rc_jsondec_init(rc_jsondec *d)
@@ -42,4 +43,31 @@ void rc_jsondec_free(void *dec)
     if (!dec) return;
     rc_jsondec_fini(dec);
     free(dec);
+}
+
+rc_status rc_jsondec_str(const rc_json *j, uint32_t obj, const char *key, rc_arena *a, rc_str *out, rc_error *err)
+{
+    uint32_t v = rc_json_get(j, obj, key);
+    *out = (rc_str){0};
+    if (!v || j->nodes[v].type == RC_J_NULL) return RC_OK;
+    const rc_jnode *n = &j->nodes[v];
+    if (n->type != RC_J_STRING)
+        return rc_error_set(err, RC_ERR_SCHEMA, n->off, "\"%s\" must be a string (found %s)", key, rc_jtype_name((rc_jtype)n->type));
+    char *p = rc_arena_memdup(a, n->s, n->n);
+    if (!p) return rc_error_set(err, RC_ERR_NOMEM, n->off, "out of memory");
+    *out = (rc_str){p, n->n};
+    return RC_OK;
+}
+
+rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_t *out, bool *has, rc_error *err)
+{
+    uint32_t v = rc_json_get(j, obj, key);
+    *has = false;
+    if (!v || j->nodes[v].type == RC_J_NULL) return RC_OK;
+    const rc_jnode *n = &j->nodes[v];
+    if (n->type != RC_J_NUMBER || rc_parse_i64(n->s, n->n, out) != RC_OK)
+        return rc_error_set(err, RC_ERR_SCHEMA, n->off, "\"%s\" must be an integer (found %s)", key,
+                            n->type == RC_J_NUMBER ? "a number out of range" : rc_jtype_name((rc_jtype)n->type));
+    *has = true;
+    return RC_OK;
 }

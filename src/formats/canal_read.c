@@ -93,29 +93,11 @@ static rc_status schema_err(const ctx *c, uint32_t i, const char *what)
 static rc_status str_member(const ctx *c, const char *key, bool required, rc_str *out)
 {
     uint32_t v = rc_json_get(c->j, 0, key);
-    if (!v || node(c, v)->type == RC_J_NULL) {
-        if (required) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, key);
-        return RC_OK;
-    }
-    if (node(c, v)->type != RC_J_STRING)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a string (found %s)", key,
-                            rc_jtype_name((rc_jtype)node(c, v)->type));
-    char *p = rc_arena_memdup(c->a, node(c, v)->s, node(c, v)->n);
-    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    *out = (rc_str){p, node(c, v)->n};
-    return RC_OK;
+    if (required && (!v || node(c, v)->type == RC_J_NULL))
+        return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, key);
+    return rc_jsondec_str(c->j, 0, key, c->a, out, c->err);
 }
 
-static rc_status num_member(const ctx *c, const char *key, int64_t *out, bool *has)
-{
-    uint32_t v = rc_json_get(c->j, 0, key);
-    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
-    if (node(c, v)->type != RC_J_NUMBER || rc_parse_i64(node(c, v)->s, node(c, v)->n, out) != RC_OK)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an integer (found %s)", key,
-                            rc_jtype_name((rc_jtype)node(c, v)->type));
-    *has = true;
-    return RC_OK;
-}
 
 /* OMS canal type names that are not declarations: int64 is BIGINT, and (with typed values)
  * its bigint is BIGINT UNSIGNED (FORMATS.md §4, seed 000). */
@@ -320,8 +302,8 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (!rc_event_list_accepts(out, base.src.db, base.src.table)) return RC_OK; /* filtered table: rows not parsed */
     int64_t es = 0, ts = 0, id = 0;
     bool has_es = false, has_ts = false, has_id = false;
-    if ((st = num_member(&c, "es", &es, &has_es)) != RC_OK || (st = num_member(&c, "ts", &ts, &has_ts)) != RC_OK ||
-        (st = num_member(&c, "id", &id, &has_id)) != RC_OK)
+    if ((st = rc_jsondec_i64(c.j, 0, "es", &es, &has_es, err)) != RC_OK || (st = rc_jsondec_i64(c.j, 0, "ts", &ts, &has_ts, err)) != RC_OK ||
+        (st = rc_jsondec_i64(c.j, 0, "id", &id, &has_id, err)) != RC_OK)
         return st;
     if (has_es) base.ts_us = es * 1000, base.has_ts = true;
     if (has_ts) base.proc_us = ts * 1000, base.has_proc = true;

@@ -150,15 +150,8 @@ static void put_id_part(rc_buf *b, const char *k, rc_str v, bool first)
 static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     ce_enc *e = p;
-    const char *op;
-    switch (ev->op) {
-    case RC_OP_INSERT: op = "c"; break;
-    case RC_OP_READ: op = "r"; break;
-    case RC_OP_UPDATE: op = "u"; break;
-    case RC_OP_DELETE: op = "d"; break;
-    case RC_OP_TRUNCATE: op = "t"; break;
-    default: return RC_SKIP; /* DDL, heartbeats, transaction markers: no CloudEvent (FORMATS.md §15) */
-    }
+    const char *op = dbz_up_op(ev);
+    if (!op) return RC_SKIP; /* DDL, heartbeats, transaction markers: no CloudEvent (FORMATS.md §15) */
     const char *conn = dbz_up_connector(ev);
     if (!conn)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "Debezium CloudEvents have no layout for %s sources",

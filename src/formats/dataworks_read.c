@@ -45,29 +45,7 @@ static rc_status object(const ctx *c, uint32_t obj, const char *key, bool requir
     return RC_OK;
 }
 
-static rc_status str_copy(const ctx *c, uint32_t obj, const char *key, rc_str *out)
-{
-    uint32_t v = rc_json_get(c->j, obj, key);
-    *out = (rc_str){0};
-    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
-    if (node(c, v)->type != RC_J_STRING)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a string (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
-    char *p = rc_arena_memdup(c->a, node(c, v)->s, node(c, v)->n);
-    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    *out = (rc_str){p, node(c, v)->n};
-    return RC_OK;
-}
 
-static rc_status int_member(const ctx *c, uint32_t obj, const char *key, int64_t *out, bool *has)
-{
-    uint32_t v = rc_json_get(c->j, obj, key);
-    *has = false;
-    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
-    if (node(c, v)->type != RC_J_NUMBER || rc_parse_i64(node(c, v)->s, node(c, v)->n, out) != RC_OK)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an integer (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
-    *has = true;
-    return RC_OK;
-}
 
 static const struct {
     const char *name;
@@ -156,11 +134,11 @@ rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
     int64_t x;
     bool h;
     if (ts) {
-        if ((st = int_member(&c, ts, "eventTime", &x, &h)) != RC_OK) return st;
+        if ((st = rc_jsondec_i64(c.j, ts, "eventTime", &x, &h, err)) != RC_OK) return st;
         if (h) ev.ts_us = x * 1000, ev.has_ts = true;
-        if ((st = int_member(&c, ts, "systemTime", &x, &h)) != RC_OK) return st;
+        if ((st = rc_jsondec_i64(c.j, ts, "systemTime", &x, &h, err)) != RC_OK) return st;
         if (h) ev.proc_us = x * 1000, ev.has_proc = true;
-        if ((st = int_member(&c, ts, "checkpointTime", &x, &h)) != RC_OK) return st;
+        if ((st = rc_jsondec_i64(c.j, ts, "checkpointTime", &x, &h, err)) != RC_OK) return st;
         if (h) { /* kept as the checkpoint, which is what the writer puts there */
             uint32_t cn = rc_json_get(c.j, ts, "checkpointTime");
             ev.pos.checkpoint = (rc_str){rc_arena_memdup(a, node(&c, cn)->s, node(&c, cn)->n), node(&c, cn)->n};
@@ -178,10 +156,10 @@ rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
     if (!schema) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks %.*s message needs \"schema\"", (int)(op->n > 20 ? 20 : op->n), op->s);
     uint32_t src;
     rc_str dbtype;
-    if ((st = object(&c, schema, "source", true, &src)) != RC_OK || (st = str_copy(&c, src, "dbType", &dbtype)) != RC_OK ||
-        (st = str_copy(&c, src, "dbVersion", &ev.src.version)) != RC_OK || (st = str_copy(&c, src, "dbName", &ev.src.db)) != RC_OK ||
-        (st = str_copy(&c, src, "schema", &ev.src.schema)) != RC_OK || (st = str_copy(&c, src, "table", &ev.src.table)) != RC_OK ||
-        (st = str_copy(&c, payload, "scn", &ev.pos.scn)) != RC_OK)
+    if ((st = object(&c, schema, "source", true, &src)) != RC_OK || (st = rc_jsondec_str(c.j, src, "dbType", a, &dbtype, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.j, src, "dbVersion", a, &ev.src.version, err)) != RC_OK || (st = rc_jsondec_str(c.j, src, "dbName", a, &ev.src.db, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.j, src, "schema", a, &ev.src.schema, err)) != RC_OK || (st = rc_jsondec_str(c.j, src, "table", a, &ev.src.table, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.j, payload, "scn", a, &ev.pos.scn, err)) != RC_OK)
         return st;
     if (ev.pos.scn.n == 4 && !memcmp(ev.pos.scn.p, "null", 4)) ev.pos.scn = (rc_str){0}; /* the seed's absent SCN */
     size_t k = 0;
@@ -198,7 +176,7 @@ rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
         for (k = 0; ddl_ops[k] && !(strlen(ddl_ops[k]) == op->n && !memcmp(ddl_ops[k], op->s, op->n)); k++) {}
         if (!ddl_ops[k]) return rc_error_set(err, RC_ERR_SCHEMA, op->off, "unknown payload.op \"%.*s\"", (int)(op->n > 20 ? 20 : op->n), op->s);
         uint32_t ddl;
-        if ((st = object(&c, payload, "ddl", true, &ddl)) != RC_OK || (st = str_copy(&c, ddl, "text", &ev.ddl)) != RC_OK) return st;
+        if ((st = object(&c, payload, "ddl", true, &ddl)) != RC_OK || (st = rc_jsondec_str(c.j, ddl, "text", a, &ev.ddl, err)) != RC_OK) return st;
         if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, ddl)->off, "payload.ddl needs \"text\"");
         ev.op = RC_OP_DDL;
     }

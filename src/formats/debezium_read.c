@@ -74,19 +74,6 @@ static bool num(const ctx *c, uint32_t i, int64_t *out)
     return i && node(c, i)->type == RC_J_NUMBER && rc_parse_i64(node(c, i)->s, node(c, i)->n, out) == RC_OK;
 }
 
-/* The integer member `key` of object `obj`: absent or null leaves *has false; any other
- * non-integer is an error naming the member. */
-static rc_status int_member(const ctx *c, uint32_t obj, const char *key, int64_t *out, bool *has)
-{
-    uint32_t i = rc_json_get(c->j, obj, key);
-    *has = false;
-    if (!i || node(c, i)->type == RC_J_NULL) return RC_OK;
-    if (!num(c, i, out))
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, i)->off, "\"%s\" must be an integer (found %s)", key,
-                            node(c, i)->type == RC_J_NUMBER ? "a number out of range" : rc_jtype_name((rc_jtype)node(c, i)->type));
-    *has = true;
-    return RC_OK;
-}
 
 /* ---- types from the Connect schema ---- */
 
@@ -459,11 +446,11 @@ static rc_dbkind kind_of(const ctx *c, uint32_t conn)
 }
 
 /* A non-negative integer member into *dst (with *has set), or an error. */
-#define UINT_MEMBER(key, dst, has_flag, T)                                                                                                 \
-    do {                                                                                                                                   \
-        bool h_;                                                                                                                           \
-        if ((st = int_member(c, s, key, &x, &h_)) != RC_OK) return st;                                                                   \
-        if (h_ && x >= 0) (dst) = (T)x, (has_flag) = true;                                                                                \
+#define UINT_MEMBER(key, dst, has_flag, T)                                                                                     \
+    do {                                                                                                                       \
+        bool h_;                                                                                                               \
+        if ((st = rc_jsondec_i64(c->j, s, key, &x, &h_, c->err)) != RC_OK) return st;                                           \
+        if (h_ && x >= 0) (dst) = (T)x, (has_flag) = true;                                                                    \
     } while (0)
 
 static rc_status source(const ctx *c, uint32_t s, rc_event *ev)
@@ -476,10 +463,10 @@ static rc_status source(const ctx *c, uint32_t s, rc_event *ev)
     ev->src.db = copy_str(c, rc_json_get(c->j, s, "db"));
     ev->src.schema = copy_str(c, rc_json_get(c->j, s, "schema"));
     ev->src.table = copy_str(c, rc_json_get(c->j, s, "table"));
-    if ((st = int_member(c, s, "ts_us", &x, &h)) != RC_OK) return st;
+    if ((st = rc_jsondec_i64(c->j, s, "ts_us", &x, &h, c->err)) != RC_OK) return st;
     if (h) ev->ts_us = x, ev->has_ts = true;
     else {
-        if ((st = int_member(c, s, "ts_ms", &x, &h)) != RC_OK) return st;
+        if ((st = rc_jsondec_i64(c->j, s, "ts_ms", &x, &h, c->err)) != RC_OK) return st;
         if (h) ev->ts_us = x * 1000, ev->has_ts = true;
     }
     uint32_t snap = rc_json_get(c->j, s, "snapshot");
@@ -576,16 +563,16 @@ rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_l
     if (!rc_event_list_accepts(out, ev.src.db.n ? ev.src.db : ev.src.schema, ev.src.table)) return RC_OK;
     int64_t x;
     bool h;
-    if ((st = int_member(&c, payload, "ts_us", &x, &h)) != RC_OK) return st;
+    if ((st = rc_jsondec_i64(c.j, payload, "ts_us", &x, &h, err)) != RC_OK) return st;
     if (h) ev.proc_us = x, ev.has_proc = true;
     else {
-        if ((st = int_member(&c, payload, "ts_ms", &x, &h)) != RC_OK) return st;
+        if ((st = rc_jsondec_i64(c.j, payload, "ts_ms", &x, &h, err)) != RC_OK) return st;
         if (h) ev.proc_us = x * 1000, ev.has_proc = true;
     }
     uint32_t tx = rc_json_get(c.j, payload, "transaction");
     if (tx && node(&c, tx)->type == RC_J_OBJECT) {
         ev.pos.txid = copy_str(&c, rc_json_get(c.j, tx, "id"));
-        if ((st = int_member(&c, tx, "total_order", &x, &h)) != RC_OK) return st;
+        if ((st = rc_jsondec_i64(c.j, tx, "total_order", &x, &h, err)) != RC_OK) return st;
         if (h && x >= 1) ev.pos.tx_index = (uint32_t)(x - 1), ev.pos.has_tx_index = true;
     }
     if (ev.op == RC_OP_HEARTBEAT || ev.op == RC_OP_TRUNCATE) {

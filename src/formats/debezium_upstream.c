@@ -32,6 +32,7 @@ typedef struct up_enc {
     const char *server, *version;
     rc_name_registry *names;
     rc_buf sig, scratch, name;
+    rc_buf name_of; /* the parts `name` was made from (table_name): a run of one table is named once */
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
 } up_enc;
 
@@ -82,7 +83,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
         free(e);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0);
+    rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     *out = e;
     return RC_OK;
 }
@@ -96,7 +97,7 @@ void dbz_up_free(void *p)
         free(e->key_slots[i].sig), free(e->key_slots[i].text);
     }
     rc_name_registry_free(e->names);
-    rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name);
+    rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
     free(e);
 }
 
@@ -445,8 +446,21 @@ static rc_status put_image(up_enc *e, rc_buf *b, const rc_event *ev, const rc_va
 
 /* "<server>.<db>.<table>" (MySQL), "<server>.<schema>.<table>" (PostgreSQL, SQL Server 1.x),
  * "<server>.<db>.<schema>.<table>" (SQL Server 2.x and later), as a valid Avro name. */
-static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_buf *out, rc_error *err)
+/* The name parts as one key: each part's length, then its bytes (names may hold any byte). */
+static void put_parts(rc_buf *b, const rc_str *parts, size_t n)
 {
+    rc_buf_reset(b);
+    for (size_t i = 0; i < n; i++) {
+        rc_buf_put(b, &parts[i].n, sizeof parts[i].n);
+        rc_buf_put(b, parts[i].p, parts[i].n);
+    }
+}
+
+/* The table's Avro full name into e->name, checked against the names of other tables once per
+ * run of events of one table (the name depends only on the parts compared here). */
+static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_error *err)
+{
+    rc_buf *out = &e->name;
     rc_str server = e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
     rc_str parts[4];
     size_t n = 0;
@@ -458,6 +472,9 @@ static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_buf *out
         parts[n++] = ev->src.schema;
     }
     parts[n++] = ev->src.table;
+    put_parts(&e->scratch, parts, n);
+    if (e->name_of.len && e->scratch.len == e->name_of.len && !memcmp(e->scratch.data, e->name_of.data, e->name_of.len)) return RC_OK;
+    rc_buf_reset(&e->name_of); /* named again below; kept only when that succeeds */
     rc_buf_reset(out);
     if (!rc_avro_fullname(out, parts, n)) {
         /* remember where the adjusted name came from, to catch two tables meeting in one name */
@@ -466,9 +483,13 @@ static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_buf *out
             if (i) rc_buf_putc(&e->scratch, '.');
             rc_buf_put(&e->scratch, parts[i].p, parts[i].n);
         }
-        return rc_name_registry_add(e->names, e->scratch.data, e->scratch.len, out->data, out->len, err);
+        rc_status st = rc_name_registry_add(e->names, e->scratch.data, e->scratch.len, out->data, out->len, err);
+        if (st == RC_OK) put_parts(&e->name_of, parts, n);
+        return st;
     }
-    return rc_name_registry_add(e->names, out->data, out->len, out->data, out->len, err);
+    rc_status st = rc_name_registry_add(e->names, out->data, out->len, out->data, out->len, err);
+    if (st == RC_OK) put_parts(&e->name_of, parts, n);
+    return st;
 }
 
 /* ---- source block ---- */
@@ -783,7 +804,7 @@ static void put_tx(const up_enc *e, rc_buf *b, const rc_event *ev)
 /* The table's schema-name prefix into `out` (NUL-terminated, at most cap-1 bytes). */
 static rc_status prefix_of(up_enc *e, const rc_event *ev, int conn, char *out, size_t cap, size_t *n, rc_error *err)
 {
-    rc_status st = table_name(e, ev, conn, &e->name, err);
+    rc_status st = table_name(e, ev, conn, err);
     if (st != RC_OK) return st;
     *n = e->name.len < cap ? e->name.len : cap - 1;
     memcpy(out, e->name.data, *n);
@@ -791,34 +812,47 @@ static rc_status prefix_of(up_enc *e, const rc_event *ev, int conn, char *out, s
     return RC_OK;
 }
 
+const char *dbz_up_op(const rc_event *ev)
+{
+    switch (ev->op) {
+    case RC_OP_INSERT: return "c";
+    case RC_OP_READ: return "r";
+    case RC_OP_UPDATE: return "u";
+    case RC_OP_DELETE: return "d";
+    case RC_OP_TRUNCATE: return "t";
+    default: return NULL; /* DDL, heartbeats and transaction markers go to other topics */
+    }
+}
+
+/* The table's topic prefix into prefix[0..*pn) and, with schemas on, the opening of
+ * {"schema": <the table's cached value or key schema>, "payload": ... */
+static rc_status open_envelope(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, char *prefix, size_t cap, size_t *pn,
+                               rc_buf *b, rc_error *err)
+{
+    rc_status st = prefix_of(e, ev, conn, prefix, cap, pn, err);
+    if (st != RC_OK || !e->schemas) return st;
+    const char *text = NULL;
+    size_t n = 0;
+    if ((st = cached_schema(e, slots, key, ev, conn, prefix, *pn, &text, &n, err)) != RC_OK) return st;
+    RC_BUF_LIT(b, "{\"schema\":");
+    rc_buf_put(b, text, n);
+    RC_BUF_LIT(b, ",\"payload\":");
+    return RC_OK;
+}
+
 rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
-    const char *op;
-    switch (ev->op) {
-    case RC_OP_INSERT: op = "c"; break;
-    case RC_OP_READ: op = "r"; break;
-    case RC_OP_UPDATE: op = "u"; break;
-    case RC_OP_DELETE: op = "d"; break;
-    case RC_OP_TRUNCATE: op = "t"; break;
-    default: return RC_SKIP; /* DDL, heartbeats and transaction markers go to other topics */
-    }
+    const char *op = dbz_up_op(ev);
+    if (!op) return RC_SKIP;
     int conn = connector_of(ev->src.kind);
     if (conn < 0)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "upstream Debezium has no connector layout for %s sources here",
                             rc_dbkind_name(ev->src.kind));
     char prefix[256];
     size_t pn;
-    rc_status st = prefix_of(e, ev, conn, prefix, sizeof prefix, &pn, err);
+    rc_status st = open_envelope(e, e->value_slots, false, ev, conn, prefix, sizeof prefix, &pn, b, err);
     if (st != RC_OK) return st;
-    if (e->schemas) {
-        const char *text = NULL;
-        size_t n = 0;
-        if ((st = cached_schema(e, e->value_slots, false, ev, conn, prefix, pn, &text, &n, err)) != RC_OK) return st;
-        RC_BUF_LIT(b, "{\"schema\":");
-        rc_buf_put(b, text, n);
-        RC_BUF_LIT(b, ",\"payload\":");
-    }
     bool has_before = ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE;
     bool has_after = ev->op == RC_OP_INSERT || ev->op == RC_OP_READ || ev->op == RC_OP_UPDATE;
     RC_BUF_LIT(b, "{\"before\":");
@@ -860,16 +894,8 @@ rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     if (conn < 0) return RC_SKIP;
     char prefix[256];
     size_t pn;
-    rc_status st = prefix_of(e, ev, conn, prefix, sizeof prefix, &pn, err);
+    rc_status st = open_envelope(e, e->key_slots, true, ev, conn, prefix, sizeof prefix, &pn, b, err);
     if (st != RC_OK) return st;
-    if (e->schemas) {
-        const char *text = NULL;
-        size_t n = 0;
-        if ((st = cached_schema(e, e->key_slots, true, ev, conn, prefix, pn, &text, &n, err)) != RC_OK) return st;
-        RC_BUF_LIT(b, "{\"schema\":");
-        rc_buf_put(b, text, n);
-        RC_BUF_LIT(b, ",\"payload\":");
-    }
     uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
     if (n > 64) n = 64;
     rc_buf_putc(b, '{');

@@ -18,6 +18,9 @@ bool dbz_up_tombstone(void *enc, const rc_event *ev);
 /* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
  * "sqlserver") or NULL when the event's source has no upstream layout. */
 const char *dbz_up_connector(const rc_event *ev);
+/* Debezium's op letter for the event (c, r, u, d, t), or NULL where Debezium writes no change
+ * event (DDL, heartbeats, transaction markers: FORMATS.md §15). */
+const char *dbz_up_op(const rc_event *ev);
 /* The logical server name used for the event. */
 rc_str dbz_up_server(void *enc, const rc_event *ev);
 /* The source block / one row image as JSON, exactly as in the envelope. */

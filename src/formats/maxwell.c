@@ -57,17 +57,7 @@ static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what)
                         rc_jtype_name((rc_jtype)node(c, i)->type));
 }
 
-static rc_status take_str(const ctx *c, const char *key, rc_str *out)
-{
-    uint32_t v = rc_json_get(c->j, 0, key);
-    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
-    rc_status st = want(c, v, RC_J_STRING, key);
-    if (st != RC_OK) return st;
-    char *p = rc_arena_memdup(c->a, node(c, v)->s, node(c, v)->n);
-    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    *out = (rc_str){p, node(c, v)->n};
-    return RC_OK;
-}
+static rc_status take_str(const ctx *c, const char *key, rc_str *out) { return rc_jsondec_str(c->j, 0, key, c->a, out, c->err); }
 
 static rc_status take_u64(const ctx *c, const char *key, uint64_t *out, bool *has)
 {

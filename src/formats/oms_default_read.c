@@ -36,19 +36,6 @@ static bool is(const ctx *c, uint32_t i, const char *s)
     return i && node(c, i)->type == RC_J_STRING && node(c, i)->n == strlen(s) && !memcmp(node(c, i)->s, s, node(c, i)->n);
 }
 
-/* The string member `key` of `obj` (absent or null: empty), or an error. */
-static rc_status str_member(const ctx *c, uint32_t obj, const char *key, rc_str *out)
-{
-    uint32_t v = rc_json_get(c->j, obj, key);
-    *out = (rc_str){0};
-    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
-    if (node(c, v)->type != RC_J_STRING)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a string (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
-    char *p = rc_arena_memdup(c->a, node(c, v)->s, node(c, v)->n);
-    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    *out = (rc_str){p, node(c, v)->n};
-    return RC_OK;
-}
 
 static bool rc_str_is(rc_str s, const char *lit) { return s.n == strlen(lit) && !memcmp(s.p, lit, s.n); }
 
@@ -253,10 +240,10 @@ rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_
     else if (is(&c, rt, "HEARTBEAT")) ev.op = RC_OP_HEARTBEAT;
     else return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rt)->off, "unknown recordType (expected INSERT, UPDATE, DELETE, DDL or HEARTBEAT)");
     rc_str dbtype, db, ts, uid, pk;
-    if ((st = str_member(&c, meta, "dbType", &dbtype)) != RC_OK || (st = str_member(&c, meta, "db", &db)) != RC_OK ||
-        (st = str_member(&c, meta, "table_name", &ev.src.table)) != RC_OK || (st = str_member(&c, meta, "checkpoint", &ev.pos.checkpoint)) != RC_OK ||
-        (st = str_member(&c, meta, "timestamp", &ts)) != RC_OK || (st = str_member(&c, meta, "uniqueId", &uid)) != RC_OK ||
-        (st = str_member(&c, meta, "record_primary_key", &pk)) != RC_OK || (st = str_member(&c, meta, "ddlType", &ev.ddl_kind)) != RC_OK)
+    if ((st = rc_jsondec_str(c.j, meta, "dbType", a, &dbtype, err)) != RC_OK || (st = rc_jsondec_str(c.j, meta, "db", a, &db, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.j, meta, "table_name", a, &ev.src.table, err)) != RC_OK || (st = rc_jsondec_str(c.j, meta, "checkpoint", a, &ev.pos.checkpoint, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.j, meta, "timestamp", a, &ts, err)) != RC_OK || (st = rc_jsondec_str(c.j, meta, "uniqueId", a, &uid, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.j, meta, "record_primary_key", a, &pk, err)) != RC_OK || (st = rc_jsondec_str(c.j, meta, "ddlType", a, &ev.ddl_kind, err)) != RC_OK)
         return st;
     if (!kind_of(dbtype, &ev.src.kind))
         return rc_error_set(err, RC_ERR_SCHEMA, rc_json_get(c.j, meta, "dbType") ? node(&c, rc_json_get(c.j, meta, "dbType"))->off : node(&c, meta)->off,
@@ -285,7 +272,7 @@ rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_
         uint32_t t = post ? rc_json_get(c.j, post, "ddl") : 0;
         if (!t || node(&c, t)->type != RC_J_STRING) return rc_error_set(err, RC_ERR_SCHEMA, post ? node(&c, post)->off : 0, "a DDL record needs postStruct.ddl");
         rc_str s;
-        if ((st = str_member(&c, post, "ddl", &s)) != RC_OK) return st;
+        if ((st = rc_jsondec_str(c.j, post, "ddl", a, &s, err)) != RC_OK) return st;
         ev.ddl = s;
     } else if (ev.op != RC_OP_HEARTBEAT) {
         uint32_t shape = ev.op == RC_OP_DELETE ? prev : post;
