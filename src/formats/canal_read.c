@@ -146,6 +146,7 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
                                     rc_jtype_name((rc_jtype)node(c, types)->type))
                      : rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
     uint32_t n = node(c, types)->count;
+    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, types)->off, "%s names no column", c->tkey);
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
     if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;

@@ -62,6 +62,7 @@ static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event 
     if (!cols_n || node(c, cols_n)->type != RC_J_ARRAY)
         return rc_error_set(c->err, RC_ERR_SCHEMA, cols_n ? node(c, cols_n)->off : node(c, schema)->off, "a row message needs the array schema.column");
     uint32_t n = node(c, cols_n)->count;
+    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, cols_n)->off, "schema.column names no column");
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
     if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;

@@ -356,6 +356,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
 {
     bool pg = fam == RC_FAM_PG;
     uint32_t n = value_fields ? node(c, value_fields)->count : node(c, row)->count;
+    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, value_fields ? value_fields : row)->off, "a row with no columns");
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
     uint32_t *fields = rc_arena_alloc(c->a, sizeof *fields * (n ? n : 1));
     if (!cols || !fields) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");

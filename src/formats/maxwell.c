@@ -181,6 +181,7 @@ static rc_status mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
     if (!data) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell %.*s without \"data\"", (int)type.n, type.p);
     if ((st = want(&c, data, RC_J_OBJECT, "data")) != RC_OK) return st;
     uint32_t nc = node(&c, data)->count;
+    if (!nc) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"data\" has no columns");
     rc_column *cols = rc_arena_alloc(a, sizeof *cols * (nc ? nc : 1));
     rc_value *img = rc_arena_alloc(a, sizeof *img * (nc ? nc : 1));
     if (!cols || !img) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

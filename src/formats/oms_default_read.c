@@ -87,6 +87,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
     if (light && node(c, light)->type != RC_J_OBJECT)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, light)->off, "\"__light_type\" must be an object");
     uint32_t n = node(c, row)->count - (light ? 1 : 0);
+    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a row image with no columns");
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
     if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;

@@ -163,6 +163,7 @@ rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
         if (ev.op == RC_OP_UPDATE && (st = need(&c, 0, "key", RC_J_OBJECT, &key)) != RC_OK) return st;
         uint32_t full = key ? key : data; /* the row with every column */
         uint32_t nc = node(&c, full)->count;
+        if (!nc) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, full)->off, "a row message needs the row's columns in \"%s\"", key ? "key" : "data");
         rc_column *cols = rc_arena_alloc(a, sizeof *cols * (nc ? nc : 1));
         if (!cols) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
         uint32_t i = 0;
