@@ -70,6 +70,9 @@ typedef struct rc_format {
      * RC_PENDING when it appended none. flush appends the held message at the end of the
      * stream (RC_SKIP when there is none). NULL for formats that never hold events. */
     rc_status (*flush)(void *enc, rc_buf *out, rc_error *err);
+    /* True while the encoder holds events of a message not emitted yet (grouping); NULL for
+     * formats that never hold events. */
+    bool (*holding)(void *enc);
     /* True when a tombstone (the same key, a null value) follows this event's message, as
      * Debezium writes after a delete. NULL for formats without tombstones. */
     bool (*tombstone)(void *enc, const rc_event *ev);

@@ -274,6 +274,8 @@ static rc_status canal_flush(void *p, rc_buf *out, rc_error *err)
     return emit(e, out, err);
 }
 
+static bool canal_holding(void *p) { return ((canal_enc *)p)->pending; }
+
 static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     canal_enc *e = p;
@@ -331,6 +333,7 @@ const rc_format rc_format_canal = {
     .encode_value = canal_encode,
     .encode_key = oms_encode_key,
     .flush = canal_flush,
+    .holding = canal_holding,
     .dec_new = canal_dec_new,
     .dec_free = canal_dec_free,
     .decode = canal_decode,

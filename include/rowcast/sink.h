@@ -1,0 +1,106 @@
+/* Sinks: where encoded messages go (stdout, a file, Kafka), behind one interface.
+ *
+ * A sink takes records (topic, key, value, headers) in order, numbers them, and learns from
+ * the destination when each one is durably accepted (Kafka: the broker's delivery report with
+ * acks=all; stdout/file: written and flushed). The caller marks input positions between
+ * records (rc_sink_mark); rc_sink_checkpoint returns the last marked position whose every
+ * earlier record is acknowledged, which is the only position that may be stored as a
+ * checkpoint. */
+#ifndef ROWCAST_SINK_H
+#define ROWCAST_SINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "rowcast/error.h"
+#include "rowcast/format.h"
+
+typedef struct rc_header {
+    const char *name;
+    const char *value;
+    size_t len;
+} rc_header;
+
+enum { RC_MAX_HEADERS = 8 };
+
+typedef struct rc_record {
+    const char *topic;
+    size_t topic_len;
+    const void *key; /* NULL: the message has no key */
+    size_t key_len;
+    const void *value; /* NULL: a tombstone (null value) */
+    size_t value_len;
+    rc_header headers[RC_MAX_HEADERS];
+    size_t nheaders;
+    /* Partitions keyless records: "db.table" of the event, so that one keyless table stays
+     * in one partition and in order (empty for events without a table). */
+    const char *route;
+    size_t route_len;
+} rc_record;
+
+/* What stdout and file sinks write for each record. */
+typedef enum rc_sink_layout {
+    RC_LAYOUT_VALUES,  /* the value, then '\n' for text formats; "null" for a tombstone */
+    RC_LAYOUT_KEYS,    /* the key, "null" when there is none, then '\n' */
+    RC_LAYOUT_RECORDS, /* topic \t key-length \t key \t value-length \t value \t headers \n,
+                        * as `kcat -C -f '%t\t%K\t%k\t%S\t%s\t%h\n'` prints a message */
+} rc_sink_layout;
+
+typedef struct rc_sink_config {
+    rc_sink_layout layout;
+    bool binary;           /* the format's values are bytes: no '\n' after values */
+    FILE *dead_letter;     /* records the destination refused for good go here (NULL: stop) */
+    const char *dead_path; /* its name, for messages */
+} rc_sink_config;
+
+typedef struct rc_sink_stats {
+    uint64_t sent;          /* records handed to the sink */
+    uint64_t delivered;     /* acknowledged by the destination */
+    uint64_t failed;        /* refused for good (not dead-lettered) */
+    uint64_t dead_lettered; /* refused and written to the dead-letter file */
+    uint64_t bytes;         /* key + value bytes handed to the sink */
+} rc_sink_stats;
+
+typedef struct rc_sink rc_sink;
+
+/* `url` is "stdout", "file:PATH" or "kafka://HOST:PORT[,HOST:PORT...]/TOPIC-TEMPLATE". Options
+ * `kafka.<property>=<value>` go to librdkafka unchanged. */
+rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_config *cfg, rc_sink **out,
+                       rc_error *err);
+/* True for sinks that route by topic (Kafka): the caller then expands the topic template. */
+const char *rc_sink_topic_template(const rc_sink *s);
+bool rc_sink_is_kafka(const rc_sink *s);
+
+/* Hands one record over. Blocks (serving delivery reports) while the destination's queue is
+ * full: back-pressure, never a drop. Fails only on an error that stops the run. */
+rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err);
+/* Every record sent so far belongs to input before `offset` (line `line` is the last one). */
+void rc_sink_mark(rc_sink *s, uint64_t offset, uint64_t line);
+/* Serves delivery reports for up to timeout_ms; an error when a record was refused for good
+ * (and there is no dead-letter file) or the destination failed fatally. */
+rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err);
+/* Waits up to timeout_ms until every record is acknowledged or refused; RC_ERR_IO when some are
+ * still outstanding or were refused. */
+rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err);
+/* The last marked position whose every earlier record is acknowledged; false when none. File
+ * sinks flush and fsync before they answer, so the position is durable. */
+bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line);
+void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
+void rc_sink_close(rc_sink *s);
+
+/* Topic templates: {server}, {db}, {schema}, {table} (and {{ }} for braces); the preset
+ * "debezium" is "{server}.{db}.{table}". Sets *out to the template to expand, or fails with a
+ * message naming the unknown placeholder. */
+rc_status rc_topic_template(const char *spec, const char **out, rc_error *err);
+/* Appends the topic of `ev`: placeholders replaced (characters Kafka does not allow in topic
+ * names become '_'), empty parts' separators dropped. {server} is the event's server, else
+ * `server`. */
+void rc_topic_expand(const char *tmpl, const rc_event *ev, const char *server, rc_buf *out);
+
+/* Kafka's default partitioner (the Java client's, and librdkafka's murmur2): the 32-bit
+ * murmur2 hash of `key` with Kafka's seed, as a signed Java int. */
+int32_t rc_murmur2(const void *key, size_t len);
+/* The partition the Java client picks for `key` among `count` partitions. */
+int32_t rc_murmur2_partition(const void *key, size_t len, int32_t count);
+
+#endif

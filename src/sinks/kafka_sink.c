@@ -1,0 +1,254 @@
+/* The Kafka sink (librdkafka): an idempotent producer with acks=all, partitions chosen by the
+ * Java client's murmur2 rule (keyless records by their table), headers, back-pressure on a
+ * full queue, and delivery reports feeding the checkpoint tracker. */
+#include <stdlib.h>
+#include <string.h>
+#include <librdkafka/rdkafka.h>
+#include "sink_impl.h"
+
+enum { METADATA_TIMEOUT_MS = 10000, MAX_TOPICS = 4096 };
+
+typedef struct topic_entry {
+    char *name;
+    rd_kafka_topic_t *rkt;
+    int32_t partitions;
+} topic_entry;
+
+typedef struct kafka_sink {
+    rd_kafka_t *rk;
+    rc_sink *s; /* back-pointer for the delivery callback */
+    topic_entry *topics;
+    size_t ntopics, last;
+    /* the first refusal for good, reported by poll */
+    rd_kafka_resp_err_t failed_err;
+    char failed_topic[256];
+    char fatal[512];
+    rc_status dead_status; /* a dead-letter write failed */
+    rc_error dead_err;
+} kafka_sink;
+
+static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+    kafka_sink *ks = opaque;
+    rc_sink *s = ks->s;
+    uint64_t seq = (uint64_t)(uintptr_t)m->_private;
+    if (!m->err) {
+        s->stats.delivered++;
+        tracker_ack(&s->tr, seq);
+        return;
+    }
+    if (m->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE || m->err == RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
+        return; /* given up at close (after a stop): undelivered, not refused */
+    if (s->cfg.dead_letter && ks->dead_status == RC_OK) {
+        ks->dead_status = sink_dead_letter(s, m->payload, m->len, &ks->dead_err);
+        if (ks->dead_status == RC_OK) {
+            tracker_ack(&s->tr, seq);
+            return;
+        }
+    }
+    s->stats.failed++;
+    if (!ks->failed_err) {
+        ks->failed_err = m->err;
+        snprintf(ks->failed_topic, sizeof ks->failed_topic, "%s", rd_kafka_topic_name(m->rkt));
+    }
+}
+
+static void on_error(rd_kafka_t *rk, int code, const char *reason, void *opaque)
+{
+    kafka_sink *ks = opaque;
+    char why[512];
+    if (code == RD_KAFKA_RESP_ERR__FATAL && !ks->fatal[0]) {
+        rd_kafka_fatal_error(rk, why, sizeof why);
+        snprintf(ks->fatal, sizeof ks->fatal, "%s", why);
+    }
+    /* transport errors (a broker down, a refused connection) are retried by librdkafka; the
+     * run fails only through delivery reports or a fatal error */
+}
+
+static rc_status conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, rc_error *err)
+{
+    char errstr[512];
+    if (rd_kafka_conf_set(conf, k, v, errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.%s=%s: %s", k, v, errstr);
+    return RC_OK;
+}
+
+static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts, rc_error *err)
+{
+    const char *slash = strchr(rest, '/');
+    size_t hl = slash ? (size_t)(slash - rest) : strlen(rest);
+    if (!hl) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink kafka://: no HOST:PORT before the topic");
+    char *hosts = strndup(rest, hl);
+    kafka_sink *ks = calloc(1, sizeof *ks);
+    if (!hosts || !ks) {
+        free(hosts), free(ks);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    ks->s = s;
+    s->impl = ks;
+    if (slash && slash[1]) s->topic_template = slash + 1;
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rc_status st = conf_set(conf, "bootstrap.servers", hosts, err);
+    free(hosts);
+    /* order per key and no duplicates from retries; the user may add but not weaken these */
+    if (st == RC_OK) st = conf_set(conf, "enable.idempotence", "true", err);
+    if (st == RC_OK) st = conf_set(conf, "acks", "all", err);
+    if (st == RC_OK) st = conf_set(conf, "linger.ms", "5", err);
+    if (st == RC_OK) st = conf_set(conf, "queue.buffering.max.messages", "500000", err);
+    for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
+        const char *k = opts->items[i].key;
+        if (strncmp(k, "kafka.", 6) != 0) continue;
+        if (!strcmp(k + 6, "enable.idempotence") || !strcmp(k + 6, "acks") || !strcmp(k + 6, "partitioner"))
+            st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                              "-o %s: rowcast keeps enable.idempotence=true, acks=all and its own murmur2 partitioning "
+                              "(order per row and the Java client's partitions depend on them)", k);
+        else st = conf_set(conf, k + 6, opts->items[i].value, err);
+    }
+    if (st != RC_OK) {
+        rd_kafka_conf_destroy(conf);
+        free(ks);
+        s->impl = NULL;
+        return st;
+    }
+    rd_kafka_conf_set_opaque(conf, ks);
+    rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+    rd_kafka_conf_set_error_cb(conf, on_error);
+    char errstr[512];
+    ks->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
+    if (!ks->rk) {
+        free(ks);
+        s->impl = NULL;
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: %s", errstr);
+    }
+    return RC_OK;
+}
+
+/* The topic's handle and partition count (asked once per topic and run). */
+static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out, rc_error *err)
+{
+    if (ks->ntopics) {
+        topic_entry *t = &ks->topics[ks->last];
+        if (strlen(t->name) == r->topic_len && !memcmp(t->name, r->topic, r->topic_len)) return *out = t, RC_OK;
+    }
+    for (size_t i = 0; i < ks->ntopics; i++) {
+        topic_entry *t = &ks->topics[i];
+        if (strlen(t->name) == r->topic_len && !memcmp(t->name, r->topic, r->topic_len)) {
+            ks->last = i;
+            return *out = t, RC_OK;
+        }
+    }
+    if (ks->ntopics == MAX_TOPICS) return rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET, "kafka: more than %d topics", MAX_TOPICS);
+    if (!r->topic_len) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: the topic template gave an empty topic name");
+    topic_entry *nt = realloc(ks->topics, (ks->ntopics + 1) * sizeof *nt);
+    if (!nt) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    ks->topics = nt;
+    topic_entry *t = &nt[ks->ntopics];
+    t->name = strndup(r->topic, r->topic_len);
+    t->rkt = t->name ? rd_kafka_topic_new(ks->rk, t->name, NULL) : NULL;
+    if (!t->rkt) {
+        free(t->name);
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: topic %.*s: %s", (int)r->topic_len, r->topic,
+                            rd_kafka_err2str(rd_kafka_last_error()));
+    }
+    const struct rd_kafka_metadata *md = NULL;
+    rd_kafka_resp_err_t e = rd_kafka_metadata(ks->rk, 0, t->rkt, &md, METADATA_TIMEOUT_MS);
+    if (!e && (md->topic_cnt != 1 || md->topics[0].err)) e = md->topic_cnt == 1 ? md->topics[0].err : RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC;
+    if (!e && md->topics[0].partition_cnt <= 0) e = RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION;
+    if (e) {
+        if (md) rd_kafka_metadata_destroy(md);
+        rd_kafka_topic_destroy(t->rkt);
+        rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: topic %s: %s", t->name, rd_kafka_err2str(e));
+        free(t->name);
+        return RC_ERR_IO;
+    }
+    t->partitions = md->topics[0].partition_cnt;
+    rd_kafka_metadata_destroy(md);
+    ks->last = ks->ntopics++;
+    *out = t;
+    return RC_OK;
+}
+
+static rc_status failure(kafka_sink *ks, rc_error *err)
+{
+    if (ks->dead_status != RC_OK) return rc_error_set(err, ks->dead_status, RC_NO_OFFSET, "%s", ks->dead_err.message);
+    if (ks->fatal[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: fatal producer error: %s", ks->fatal);
+    if (ks->failed_err)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: delivery to topic %s failed: %s (%s)", ks->failed_topic,
+                            rd_kafka_err2str(ks->failed_err), rd_kafka_err2name(ks->failed_err));
+    return RC_OK;
+}
+
+static rc_status kafka_poll(rc_sink *s, int timeout_ms, rc_error *err)
+{
+    kafka_sink *ks = s->impl;
+    rd_kafka_poll(ks->rk, timeout_ms);
+    return failure(ks, err);
+}
+
+static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_error *err)
+{
+    kafka_sink *ks = s->impl;
+    rc_status st = failure(ks, err);
+    topic_entry *t = NULL;
+    if (st != RC_OK || (st = topic_get(ks, r, &t, err)) != RC_OK) return st;
+    int32_t part = r->key ? rc_murmur2_partition(r->key, r->key_len, t->partitions)
+                          : rc_murmur2_partition(r->route, r->route_len, t->partitions);
+    rd_kafka_vu_t vu[5 + RC_MAX_HEADERS];
+    size_t n = 0;
+    vu[n].vtype = RD_KAFKA_VTYPE_RKT, vu[n++].u.rkt = t->rkt;
+    vu[n].vtype = RD_KAFKA_VTYPE_PARTITION, vu[n++].u.i32 = part;
+    vu[n].vtype = RD_KAFKA_VTYPE_MSGFLAGS, vu[n++].u.i = RD_KAFKA_MSG_F_COPY;
+    vu[n].vtype = RD_KAFKA_VTYPE_OPAQUE, vu[n++].u.ptr = (void *)(uintptr_t)seq;
+    vu[n].vtype = RD_KAFKA_VTYPE_VALUE, vu[n].u.mem.ptr = (void *)r->value, vu[n++].u.mem.size = r->value ? r->value_len : 0;
+    if (r->key) vu[n].vtype = RD_KAFKA_VTYPE_KEY, vu[n].u.mem.ptr = (void *)r->key, vu[n++].u.mem.size = r->key_len;
+    for (size_t i = 0; i < r->nheaders && i < RC_MAX_HEADERS - 1; i++) {
+        vu[n].vtype = RD_KAFKA_VTYPE_HEADER;
+        vu[n].u.header.name = r->headers[i].name;
+        vu[n].u.header.val = r->headers[i].value;
+        vu[n++].u.header.size = (ssize_t)r->headers[i].len;
+    }
+    for (;;) {
+        rd_kafka_error_t *e = rd_kafka_produceva(ks->rk, vu, n);
+        if (!e) break;
+        rd_kafka_resp_err_t code = rd_kafka_error_code(e);
+        if (code != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+            st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: producing to %s: %s", t->name, rd_kafka_error_string(e));
+            rd_kafka_error_destroy(e);
+            return st;
+        }
+        rd_kafka_error_destroy(e);
+        rd_kafka_poll(ks->rk, 100); /* back-pressure: wait for deliveries, never drop */
+        if ((st = failure(ks, err)) != RC_OK) return st;
+    }
+    rd_kafka_poll(ks->rk, 0);
+    return RC_OK;
+}
+
+static rc_status kafka_flush(rc_sink *s, int timeout_ms, rc_error *err)
+{
+    kafka_sink *ks = s->impl;
+    rd_kafka_resp_err_t e = rd_kafka_flush(ks->rk, timeout_ms);
+    rc_status st = failure(ks, err);
+    if (st != RC_OK) return st;
+    if (e)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: %d messages not acknowledged after %d ms (%s)",
+                            rd_kafka_outq_len(ks->rk), timeout_ms, rd_kafka_err2str(e));
+    return RC_OK;
+}
+
+static void kafka_close(rc_sink *s)
+{
+    kafka_sink *ks = s->impl;
+    if (!ks) return;
+    rd_kafka_purge(ks->rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+    rd_kafka_poll(ks->rk, 0);
+    for (size_t i = 0; i < ks->ntopics; i++) {
+        rd_kafka_topic_destroy(ks->topics[i].rkt);
+        free(ks->topics[i].name);
+    }
+    free(ks->topics);
+    rd_kafka_destroy(ks->rk);
+    free(ks);
+}
+
+const sink_ops sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close};

@@ -1,0 +1,35 @@
+/* What every sink implementation provides; sink.c dispatches and keeps the tracker. */
+#ifndef ROWCAST_SINKS_SINK_IMPL_H
+#define ROWCAST_SINKS_SINK_IMPL_H
+
+#include "rowcast/sink.h"
+#include "tracker.h"
+
+typedef struct sink_ops {
+    const char *scheme; /* URL prefix: "stdout", "file:", "kafka://" */
+    rc_status (*open)(rc_sink *s, const char *rest, const rc_options *opts, rc_error *err);
+    /* Sends record number `seq`; may call sink_poll-like waits itself for back-pressure. */
+    rc_status (*send)(rc_sink *s, const rc_record *r, uint64_t seq, rc_error *err);
+    rc_status (*poll)(rc_sink *s, int timeout_ms, rc_error *err);
+    rc_status (*flush)(rc_sink *s, int timeout_ms, rc_error *err);
+    /* Makes what was sent durable and acknowledges it (file sinks); NULL when acknowledgements
+     * come from the destination. */
+    rc_status (*sync)(rc_sink *s, rc_error *err);
+    void (*close)(rc_sink *s);
+} sink_ops;
+
+struct rc_sink {
+    const sink_ops *ops;
+    void *impl;
+    rc_sink_config cfg;
+    tracker tr;
+    rc_sink_stats stats;
+    const char *topic_template; /* kafka: the part of the URL after the hosts */
+};
+
+extern const sink_ops sink_file_ops, sink_stdout_ops, sink_kafka_ops;
+
+/* Writes a refused record to the dead-letter file: its value (or "null"), one per line. */
+rc_status sink_dead_letter(rc_sink *s, const void *value, size_t len, rc_error *err);
+
+#endif

@@ -1,0 +1,38 @@
+/* Which records are acknowledged, and which input position that makes safe to store.
+ * Records are numbered in sending order; acknowledgements may arrive in any order (several
+ * partitions); the safe position is the last mark whose records are all acknowledged. */
+#ifndef ROWCAST_SINKS_TRACKER_H
+#define ROWCAST_SINKS_TRACKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rowcast/error.h"
+
+typedef struct tracker_mark {
+    uint64_t seq_end; /* records below this number belong to input before `offset` */
+    uint64_t offset, line;
+} tracker_mark;
+
+typedef struct tracker {
+    uint8_t *done;  /* ring of per-record acknowledgement flags, indexed by seq & mask */
+    uint64_t mask;
+    uint64_t base;  /* lowest unacknowledged record */
+    uint64_t next;  /* number of the next record */
+    tracker_mark *marks; /* ring of marks not yet covered */
+    uint64_t mmask, mhead, mtail;
+    bool has_safe;
+    uint64_t safe_offset, safe_line;
+} tracker;
+
+/* `cap` (a power of two) bounds the records in flight. */
+rc_status tracker_init(tracker *t, uint64_t cap);
+void tracker_fini(tracker *t);
+/* True when another record may be numbered without waiting for acknowledgements. */
+static inline bool tracker_room(const tracker *t) { return t->next - t->base <= t->mask; }
+static inline uint64_t tracker_take(tracker *t) { return t->next++; }
+void tracker_ack(tracker *t, uint64_t seq);
+void tracker_ack_all(tracker *t);
+void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line);
+static inline uint64_t tracker_outstanding(const tracker *t) { return t->next - t->base; }
+
+#endif
