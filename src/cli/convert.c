@@ -626,6 +626,9 @@ int cli_convert(int argc, char **argv)
             rc = usage_error(kafka ? "option '%s' belongs to neither the input nor the output format nor kafka"
                                    : "option '%s' belongs to neither the input nor the output format", key);
     }
+    /* one Avro record per Kafka message: an object container per message makes no sense there */
+    if (rc == EXIT_OK && kafka && !strcmp(c.to->name, "avro") && !rc_options_get(&opts, "avro.framing") && opts.count < MAX_OPTS)
+        opt_items[opts.count++] = (rc_option){"avro.framing", "raw"};
     rc_error err;
     rc_error_clear(&err);
     if (rc == EXIT_OK) {

@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# Runs rowcast-kafka-mock (librdkafka's mock cluster, its own process on loopback) for a test.
+# mock_start MOCK_BIN DIR [BROKERS]: starts it; sets BOOTSTRAP. mock_cmd "CMD": sends one
+# command (tools/kafka_mock.c) and fails unless the mock answers "ok". mock_stop: stops it.
+
+mock_start() {
+    local bin=$1 dir=$2 brokers=${3:-3}
+    MOCK_DIR=$dir
+    rm -f "$dir/mock.ctl" "$dir/bootstrap" "$dir/mock.out"
+    mkfifo "$dir/mock.ctl"
+    "$bin" --brokers "$brokers" --bootstrap-file "$dir/bootstrap" <"$dir/mock.ctl" >"$dir/mock.out" 2>&1 &
+    MOCK_PID=$!
+    exec {MOCK_FD}>"$dir/mock.ctl"
+    local i
+    for i in $(seq 100); do
+        [ -s "$dir/bootstrap" ] && break
+        sleep 0.05
+    done
+    [ -s "$dir/bootstrap" ] || { echo "mock cluster did not start" >&2; cat "$dir/mock.out" >&2; return 1; }
+    BOOTSTRAP=$(cat "$dir/bootstrap")
+    MOCK_ANSWERS=1 # the bootstrap line
+}
+
+mock_cmd() {
+    echo "$*" >&"$MOCK_FD"
+    MOCK_ANSWERS=$((MOCK_ANSWERS + 1))
+    local i
+    for i in $(seq 200); do
+        [ "$(wc -l <"$MOCK_DIR/mock.out")" -ge "$MOCK_ANSWERS" ] && break
+        sleep 0.02
+    done
+    local answer
+    answer=$(sed -n "${MOCK_ANSWERS}p" "$MOCK_DIR/mock.out")
+    [ "$answer" = ok ] || { echo "mock: '$*' -> ${answer:-no answer}" >&2; return 1; }
+}
+
+mock_stop() {
+    [ -n "${MOCK_PID:-}" ] || return 0
+    exec {MOCK_FD}>&-
+    kill "$MOCK_PID" 2>/dev/null || true
+    wait "$MOCK_PID" 2>/dev/null || true
+    MOCK_PID=
+}
+
+# kcat_all TOPIC... : every record of the topics, as records_check reads them
+kcat_all() {
+    local t
+    for t in "$@"; do
+        kcat -C -b "$BOOTSTRAP" -t "$t" -o beginning -e -q -f '%p\t%t\t%K\t%k\t%S\t%s\t%h\n'
+    done
+}
