@@ -58,6 +58,7 @@ typedef struct conv {
     size_t nrecs, caprecs;
     held held;
     bool held_pending; /* the encoder holds events of lines already read */
+    bool sink_failed;  /* a send failed (and was reported) */
     rc_sink *sink;
     const char *ck_path; /* --checkpoint */
     checkpoint ck;
@@ -383,7 +384,12 @@ static int maybe_checkpoint(conv *c, bool now)
     if (!now && t - c->ck_last < c->ck_interval) return 0;
     c->ck_last = t;
     uint64_t off, line;
-    if (!rc_sink_checkpoint(c->sink, &off, &line) || (c->ck_written && off == c->ck.offset)) return 0;
+    if (!rc_sink_checkpoint(c->sink, &off, &line)) {
+        if (!now || c->ck_written) return 0;
+        off = c->ck.offset, line = c->ck.line; /* nothing acknowledged at all: store where we began */
+    } else if (c->ck_written && off == c->ck.offset) {
+        return 0;
+    }
     c->ck.offset = off, c->ck.line = line;
     c->ck_written = true;
     return checkpoint_write(c->ck_path, &c->ck, now);
@@ -417,7 +423,8 @@ static int convert_stream(conv *c, FILE *in, const char *name, uint64_t off, uin
         rc_status st = convert_line(c, line, n, &err);
         if (st == RC_OK) {
             if ((st = send_records(c, name, line_off, &err)) != RC_OK) {
-                fprintf(stderr, "rowcast: %s\n", err.message);
+                fprintf(stderr, "rowcast: %s:%llu: %s\n", name, (unsigned long long)lineno, err.message);
+                c->sink_failed = true;
                 rc = EXIT_IO;
                 break;
             }
@@ -510,7 +517,8 @@ static int finish(conv *c, int rc, long flush_ms)
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);
-        fprintf(stderr, "rowcast: %s; %llu of %llu messages undelivered", err.message,
+        if (!c->sink_failed) fprintf(stderr, "rowcast: %s\n", err.message);
+        fprintf(stderr, "rowcast: %llu of %llu messages sent are undelivered",
                 (unsigned long long)(ss.sent - ss.delivered - ss.dead_lettered), (unsigned long long)ss.sent);
         if (c->ck_path && c->ck_written)
             fprintf(stderr, "; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)c->ck.offset,

@@ -94,7 +94,6 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     if (st == RC_OK) st = conf_set(conf, "enable.idempotence", "true", err);
     if (st == RC_OK) st = conf_set(conf, "acks", "all", err);
     if (st == RC_OK) st = conf_set(conf, "linger.ms", "5", err);
-    if (st == RC_OK) st = conf_set(conf, "queue.buffering.max.messages", "500000", err);
     for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
         const char *k = opts->items[i].key;
         if (strncmp(k, "kafka.", 6) != 0) continue;

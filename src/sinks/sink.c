@@ -47,9 +47,14 @@ rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
         if (st != RC_OK) return st;
     }
     uint64_t seq = tracker_take(&s->tr);
+    rc_status st = s->ops->send(s, r, seq, err);
+    if (st != RC_OK) {
+        tracker_untake(&s->tr); /* never handed over */
+        return st;
+    }
     s->stats.sent++;
     s->stats.bytes += r->key_len + r->value_len;
-    return s->ops->send(s, r, seq, err);
+    return RC_OK;
 }
 
 void rc_sink_mark(rc_sink *s, uint64_t offset, uint64_t line) { tracker_mark_at(&s->tr, offset, line); }

@@ -30,6 +30,8 @@ void tracker_fini(tracker *t);
 /* True when another record may be numbered without waiting for acknowledgements. */
 static inline bool tracker_room(const tracker *t) { return t->next - t->base <= t->mask; }
 static inline uint64_t tracker_take(tracker *t) { return t->next++; }
+/* Gives back the number just taken (the record was never handed over). */
+static inline void tracker_untake(tracker *t) { t->next--; }
 void tracker_ack(tracker *t, uint64_t seq);
 void tracker_ack_all(tracker *t);
 void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line);
