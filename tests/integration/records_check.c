@@ -145,7 +145,10 @@ int main(int argc, char **argv)
             while (j < i && cmp_mem(r[j].topic, r[j].tl, r[i].topic, r[i].tl)) j++;
             if (j == i) printf("%.*s\n", (int)r[i].tl, r[i].topic);
         }
-        return b ? 0 : 2;
+        if (!b) return 2;
+        free(r);
+        free(b);
+        return 0;
     }
     if (argc != 4) {
         fprintf(stderr, "usage: records_check FILE_RECORDS KCAT_RECORDS PARTITIONS\n");
