@@ -76,6 +76,11 @@ typedef struct rc_format {
     /* True when a tombstone (the same key, a null value) follows this event's message, as
      * Debezium writes after a delete. NULL for formats without tombstones. */
     bool (*tombstone)(void *enc, const rc_event *ev);
+    /* Where the format sends this event's message when not to the table's topic (upstream
+     * Debezium: heartbeats to __debezium-heartbeat.<server>, partition 0): appends the topic
+     * name and sets *partition (-1: the partitioner decides); RC_SKIP: the table's topic. NULL
+     * for formats that always use the table's topic. */
+    rc_status (*route)(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
 
     /* Decoder side (NULL when the format cannot be read). */
     rc_status (*dec_new)(const rc_options *opts, void **out, rc_error *err);

@@ -36,6 +36,7 @@ typedef struct rc_record {
      * in one partition and in order (empty for events without a table). */
     const char *route;
     size_t route_len;
+    int32_t partition; /* >= 0: the format names the partition (Debezium heartbeats: 0) */
 } rc_record;
 
 /* What stdout and file sinks write for each record. */

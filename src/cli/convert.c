@@ -21,8 +21,9 @@ enum { MAX_OPTS = 128, MAX_SHOWN_ERRORS = 50 };
 typedef struct out_rec {
     rc_origin src;
     rc_op op;
-    size_t koff, klen, voff, vlen;
-    bool has_key, null_value;
+    size_t koff, klen, voff, vlen, toff, tlen;
+    bool has_key, null_value, has_topic; /* has_topic: the format names the topic (toff/tlen) */
+    int32_t partition;                    /* >= 0: and the partition */
 } out_rec;
 
 /* The origin of the group a grouping encoder holds (canal.group). */
@@ -267,6 +268,7 @@ static out_rec *push_rec(conv *c)
     }
     out_rec *r = &c->recs[c->nrecs++];
     memset(r, 0, sizeof *r);
+    r->partition = -1;
     return r;
 }
 
@@ -319,6 +321,9 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
             } else {
                 r->src = ev->src, r->op = ev->op;
                 if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
+                size_t tm = c->msg.len;
+                if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
+                    r->has_topic = true, r->toff = tm, r->tlen = c->msg.len - tm;
                 if (c->tombstones && c->to->tombstone && c->to->tombstone(c->enc, ev)) {
                     out_rec *t = push_rec(c);
                     if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -343,6 +348,7 @@ static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_e
         const out_rec *o = &c->recs[i];
         rc_record r;
         memset(&r, 0, sizeof r);
+        r.partition = o->partition;
         if (o->has_key) r.key = c->msg.data + o->koff, r.key_len = o->klen;
         if (!o->null_value) r.value = c->msg.data + o->voff, r.value_len = o->vlen;
         if (c->routed) {
@@ -350,7 +356,8 @@ static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_e
             memset(&shell, 0, sizeof shell);
             shell.src = o->src;
             rc_buf_reset(&c->topic);
-            rc_topic_expand(c->topic_tmpl, &shell, c->server, &c->topic);
+            if (o->has_topic) rc_buf_put(&c->topic, c->msg.data + o->toff, o->tlen);
+            else rc_topic_expand(c->topic_tmpl, &shell, c->server, &c->topic);
             size_t tl = c->topic.len;
             rc_buf_put(&c->topic, o->src.db.p, o->src.db.n);
             rc_buf_putc(&c->topic, '.');

@@ -341,6 +341,12 @@ static bool dbz_any_tombstone(void *p, const rc_event *ev)
     return a->upstream && dbz_up_tombstone(a->impl, ev);
 }
 
+static rc_status dbz_any_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *partition)
+{
+    dbz_any *a = p;
+    return a->upstream ? dbz_hb_route(a->impl, ev, topic, partition) : RC_SKIP;
+}
+
 static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dbz_any *a = p;
@@ -357,6 +363,7 @@ const rc_format rc_format_debezium = {
     .encode_value = dbz_any_encode,
     .encode_key = dbz_any_key,
     .tombstone = dbz_any_tombstone,
+    .route = dbz_any_route,
     .dec_new = dbz_dec_new,
     .dec_free = dbz_dec_free,
     .decode = dbz_decode,

@@ -844,6 +844,7 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
     const char *op = dbz_up_op(ev);
+    if (ev->op == RC_OP_HEARTBEAT) return dbz_hb_value(p, ev, b, err);
     if (!op) return RC_SKIP;
     int conn = connector_of(ev->src.kind);
     if (conn < 0)
@@ -888,6 +889,7 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
+    if (ev->op == RC_OP_HEARTBEAT) return dbz_hb_key(p, ev, b, err);
     const rc_value *img = ev->op == RC_OP_DELETE ? ev->before : ev->after;
     if (!img || !oms_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
     int conn = connector_of(ev->src.kind);
@@ -1051,6 +1053,9 @@ rc_status dbz_up_put_data_avro(void *p, rc_buf *b, const rc_event *ev, const rc_
     rc_status st = avro_image(p, b, ev, before, err);
     return st != RC_OK ? st : avro_image(p, b, ev, after, err);
 }
+
+bool dbz_up_schemas(void *p) { return ((up_enc *)p)->schemas; }
+int dbz_up_compat(void *p) { return ((up_enc *)p)->compat; }
 
 bool dbz_up_tombstone(void *p, const rc_event *ev)
 {

@@ -14,6 +14,13 @@ void dbz_up_free(void *enc);
 rc_status dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 bool dbz_up_tombstone(void *enc, const rc_event *ev);
+bool dbz_up_schemas(void *enc);
+int dbz_up_compat(void *enc); /* 10, 16, 20, 30 */
+
+/* Heartbeats (debezium_heartbeat.c): the value, the key, and the topic and partition. */
+rc_status dbz_hb_value(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status dbz_hb_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
 
 /* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
  * "sqlserver") or NULL when the event's source has no upstream layout. */

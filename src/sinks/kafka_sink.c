@@ -190,7 +190,8 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
     rc_status st = failure(ks, err);
     topic_entry *t = NULL;
     if (st != RC_OK || (st = topic_get(ks, r, &t, err)) != RC_OK) return st;
-    int32_t part = r->key ? rc_murmur2_partition(r->key, r->key_len, t->partitions)
+    int32_t part = r->partition >= 0 ? r->partition
+                 : r->key ? rc_murmur2_partition(r->key, r->key_len, t->partitions)
                           : rc_murmur2_partition(r->route, r->route_len, t->partitions);
     rd_kafka_vu_t vu[5 + RC_MAX_HEADERS];
     size_t n = 0;
