@@ -93,10 +93,10 @@ void rc_sink_close(rc_sink *s);
  * "debezium" is "{server}.{db}.{table}". Sets *out to the template to expand, or fails with a
  * message naming the unknown placeholder. */
 rc_status rc_topic_template(const char *spec, const char **out, rc_error *err);
-/* Appends the topic of `ev`: placeholders replaced (characters Kafka does not allow in topic
- * names become '_'), empty parts' separators dropped. {server} is the event's server, else
- * `server`. */
-void rc_topic_expand(const char *tmpl, const rc_event *ev, const char *server, rc_buf *out);
+/* Appends the topic of an event from `src`: placeholders replaced (characters Kafka does not
+ * allow in topic names become '_'), empty parts' separators dropped. {server} is the event's
+ * server, else `server`. */
+void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out);
 
 /* Kafka's default partitioner (the Java client's, and librdkafka's murmur2): the 32-bit
  * murmur2 hash of `key` with Kafka's seed, as a signed Java int. */

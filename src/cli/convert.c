@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "cli/checkpoint.h"
 #include "cli/cli.h"
+#include "rowcast/fmt.h"
 #include "rowcast/format.h"
 #include "rowcast/sink.h"
 
@@ -55,6 +56,10 @@ typedef struct conv {
     rc_event_list events;
     rc_buf msg;   /* encoded keys and values of the current input line */
     rc_buf topic; /* topic and route of the record being sent */
+    rc_buf pos;   /* the rowcast.position header of the current line */
+    rc_buf topic_key; /* the origin c->topic was expanded for (route_of) */
+    size_t topic_len;
+    bool topic_cached;
     out_rec *recs;
     size_t nrecs, caprecs;
     held held;
@@ -127,8 +132,8 @@ void cli_usage_convert(void)
           "  --quiet, -q            no progress line and no summary on stderr\n"
           "  --help, -h             this text\n"
           "\n"
-          "Kafka messages carry headers rowcast.op, rowcast.db, rowcast.table, rowcast.format,\n"
-          "rowcast.input and rowcast.offset (the input line's byte offset). A message goes to\n"
+          "Kafka messages carry headers rowcast.op, rowcast.db, rowcast.table, rowcast.format and\n"
+          "rowcast.position (FILE:OFFSET, the input line's byte offset). A message goes to\n"
           "the partition the Java client's default partitioner picks for its key (murmur2); a\n"
           "keyless message to the one picked for \"db.table\", so each table stays in order.\n"
           "\n"
@@ -339,11 +344,50 @@ static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err
     return RC_OK;
 }
 
+/* The topic of record `o` then its route ("db.table", empty without a table) in c->topic, the
+ * topic's length in c->topic_len. Consecutive records of one table reuse the last expansion. */
+static bool route_of(conv *c, const out_rec *o)
+{
+    const rc_str *f[4] = {&o->src.server, &o->src.db, &o->src.schema, &o->src.table};
+    if (!o->has_topic && c->topic_cached) {
+        const char *k = c->topic_key.data;
+        size_t n = c->topic_key.len, at = 0, i = 0;
+        for (; i < 4 && at + sizeof(size_t) <= n; i++) {
+            size_t l;
+            memcpy(&l, k + at, sizeof l);
+            at += sizeof l;
+            if (l != f[i]->n || at + l > n || (l && memcmp(k + at, f[i]->p, l))) break;
+            at += l;
+        }
+        if (i == 4) return true;
+    }
+    rc_buf_reset(&c->topic);
+    if (o->has_topic) rc_buf_put(&c->topic, c->msg.data + o->toff, o->tlen);
+    else rc_topic_expand(c->topic_tmpl, &o->src, c->server, &c->topic);
+    c->topic_len = c->topic.len;
+    if (o->src.table.n) {
+        rc_buf_put(&c->topic, o->src.db.p, o->src.db.n);
+        rc_buf_putc(&c->topic, '.');
+        rc_buf_put(&c->topic, o->src.table.p, o->src.table.n);
+    }
+    c->topic_cached = !o->has_topic;
+    rc_buf_reset(&c->topic_key);
+    for (int i = 0; c->topic_cached && i < 4; i++) {
+        rc_buf_put(&c->topic_key, &f[i]->n, sizeof f[i]->n);
+        rc_buf_put(&c->topic_key, f[i]->p, f[i]->n);
+    }
+    return c->topic.err == RC_OK && c->topic_key.err == RC_OK;
+}
+
 /* Sends the records of one line (or the final group) to the sink. */
 static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_error *err)
 {
-    char pos[64], *route = NULL;
-    int poslen = snprintf(pos, sizeof pos, "%llu", (unsigned long long)line_off);
+    if (c->routed) { /* the source position header: input file and line offset */
+        rc_buf_reset(&c->pos);
+        rc_buf_puts(&c->pos, file);
+        rc_buf_putc(&c->pos, ':');
+        rc_fmt_u64(&c->pos, line_off);
+    }
     for (size_t i = 0; i < c->nrecs; i++) {
         const out_rec *o = &c->recs[i];
         rc_record r;
@@ -352,28 +396,16 @@ static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_e
         if (o->has_key) r.key = c->msg.data + o->koff, r.key_len = o->klen;
         if (!o->null_value) r.value = c->msg.data + o->voff, r.value_len = o->vlen;
         if (c->routed) {
-            rc_event shell;
-            memset(&shell, 0, sizeof shell);
-            shell.src = o->src;
-            rc_buf_reset(&c->topic);
-            if (o->has_topic) rc_buf_put(&c->topic, c->msg.data + o->toff, o->tlen);
-            else rc_topic_expand(c->topic_tmpl, &shell, c->server, &c->topic);
-            size_t tl = c->topic.len;
-            rc_buf_put(&c->topic, o->src.db.p, o->src.db.n);
-            rc_buf_putc(&c->topic, '.');
-            rc_buf_put(&c->topic, o->src.table.p, o->src.table.n);
-            if (c->topic.err != RC_OK) return rc_error_set(err, c->topic.err, RC_NO_OFFSET, "topic name too long");
-            r.topic = c->topic.data, r.topic_len = tl;
-            route = c->topic.data + tl;
-            r.route = o->src.table.n ? route : "", r.route_len = o->src.table.n ? c->topic.len - tl : 0;
+            if (!route_of(c, o)) return rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET, "topic name too long");
+            r.topic = c->topic.data, r.topic_len = c->topic_len;
+            r.route = c->topic.data + c->topic_len, r.route_len = c->topic.len - c->topic_len;
             rc_header *h = r.headers;
             const char *op = rc_op_name(o->op);
             *h++ = (rc_header){"rowcast.op", op, strlen(op)};
             if (o->src.db.n) *h++ = (rc_header){"rowcast.db", o->src.db.p, o->src.db.n};
             if (o->src.table.n) *h++ = (rc_header){"rowcast.table", o->src.table.p, o->src.table.n};
             *h++ = (rc_header){"rowcast.format", c->to->name, strlen(c->to->name)};
-            *h++ = (rc_header){"rowcast.input", file, strlen(file)};
-            *h++ = (rc_header){"rowcast.offset", pos, (size_t)poslen};
+            *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
             r.nheaders = (size_t)(h - r.headers);
         }
         rc_status st = rc_sink_send(c->sink, &r, err);
@@ -548,6 +580,8 @@ int cli_convert(int argc, char **argv)
     rc_arena_init(&c.arena);
     rc_buf_init(&c.msg, 0);
     rc_buf_init(&c.topic, 1 << 16);
+    rc_buf_init(&c.pos, 1 << 13);
+    rc_buf_init(&c.topic_key, 1 << 16);
     static rc_option opt_items[MAX_OPTS];
     rc_options opts = {opt_items, 0};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -743,6 +777,8 @@ done:
     rc_arena_fini(&c.arena);
     rc_buf_fini(&c.msg);
     rc_buf_fini(&c.topic);
+    rc_buf_fini(&c.pos);
+    rc_buf_fini(&c.topic_key);
     free(files);
     return rc;
 }

@@ -10,6 +10,7 @@ enum { METADATA_TIMEOUT_MS = 10000, MAX_TOPICS = 4096 };
 
 typedef struct topic_entry {
     char *name;
+    size_t len;
     rd_kafka_topic_t *rkt;
     int32_t partitions;
 } topic_entry;
@@ -127,11 +128,11 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
 {
     if (ks->ntopics) {
         topic_entry *t = &ks->topics[ks->last];
-        if (strlen(t->name) == r->topic_len && !memcmp(t->name, r->topic, r->topic_len)) return *out = t, RC_OK;
+        if (t->len == r->topic_len && !memcmp(t->name, r->topic, r->topic_len)) return *out = t, RC_OK;
     }
     for (size_t i = 0; i < ks->ntopics; i++) {
         topic_entry *t = &ks->topics[i];
-        if (strlen(t->name) == r->topic_len && !memcmp(t->name, r->topic, r->topic_len)) {
+        if (t->len == r->topic_len && !memcmp(t->name, r->topic, r->topic_len)) {
             ks->last = i;
             return *out = t, RC_OK;
         }
@@ -143,6 +144,7 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
     ks->topics = nt;
     topic_entry *t = &nt[ks->ntopics];
     t->name = strndup(r->topic, r->topic_len);
+    t->len = r->topic_len;
     t->rkt = t->name ? rd_kafka_topic_new(ks->rk, t->name, NULL) : NULL;
     if (!t->rkt) {
         free(t->name);
@@ -220,7 +222,7 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
         rd_kafka_poll(ks->rk, 100); /* back-pressure: wait for deliveries, never drop */
         if ((st = failure(ks, err)) != RC_OK) return st;
     }
-    rd_kafka_poll(ks->rk, 0);
+    if ((seq & 1023) == 0) rd_kafka_poll(ks->rk, 0); /* serve delivery reports now and then */
     return RC_OK;
 }
 

@@ -43,7 +43,7 @@ static void put_name(rc_buf *b, const char *s, size_t n)
     rc_buf_commit(b, n);
 }
 
-void rc_topic_expand(const char *tmpl, const rc_event *ev, const char *server, rc_buf *out)
+void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out)
 {
     size_t start = out->len;
     for (const char *p = tmpl; *p; p++) {
@@ -60,9 +60,9 @@ void rc_topic_expand(const char *tmpl, const rc_event *ev, const char *server, r
         const char *e = strchr(p, '}');
         rc_str v = {0};
         switch (p[1]) {
-        case 's': v = p[2] == 'e' ? ev->src.server : ev->src.schema; break;
-        case 'd': v = ev->src.db; break;
-        default: v = ev->src.table; break;
+        case 's': v = p[2] == 'e' ? src->server : src->schema; break;
+        case 'd': v = src->db; break;
+        default: v = src->table; break;
         }
         if (p[1] == 's' && p[2] == 'e' && !v.n) v = (rc_str){server, strlen(server)};
         put_name(out, v.p, v.n);

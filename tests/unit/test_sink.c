@@ -80,7 +80,7 @@ static void topic(const char *spec, const char *db, const char *schema, const ch
     ev.src.table = (rc_str){table, strlen(table)};
     rc_buf b;
     rc_buf_init(&b, 0);
-    rc_topic_expand(tmpl, &ev, "srv", &b);
+    rc_topic_expand(tmpl, &ev.src, "srv", &b);
     rc_buf_putc(&b, '\0');
     assert_string_equal(b.data, want);
     rc_buf_fini(&b);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Kafka produce benchmark, as recorded in docs/BENCHMARKS.md. In one run (ROUNDS rounds, default
+# 3, medians reported), against librdkafka's mock cluster in its own process (loopback TCP, 3
+# brokers, one 16-partition topic per tool and round):
+#   rowcast   convert of N native events to canal JSON with --sink kafka:// (decode, encode,
+#             key, 6 headers, idempotent producer, acks=all);
+#   kcat -P   producing the same pre-encoded key/value pairs, with the same producer settings
+#             and five headers of the same sizes (librdkafka is the ceiling);
+#   kafkajs   producing the same pairs (npm kafkajs 2.2.4, acks=all, batches of 5000; not
+#             idempotent, which the mock cannot serve to kafkajs: see kafka/kafkajs_produce.js).
+# Each topic is then counted with kcat: every tool must have delivered exactly N messages.
+# usage: bench/run_kafka.sh [BUILD_DIR] [N]   (default: build, 200000)
+set -eu
+B=${1:-build}
+N=${2:-200000}
+RC=$B/rowcast
+MOCK=$B/rowcast-kafka-mock
+[ -x "$RC" ] && [ -x "$MOCK" ] || { echo "build first: scripts/test.sh (or cmake --build $B)" >&2; exit 1; }
+for c in kcat node npm; do command -v $c >/dev/null || { echo "install first: apt-get install kcat nodejs npm" >&2; exit 1; }; done
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+P=$ROOT/bench/kafka
+[ -d "$P/node_modules/kafkajs" ] || (cd "$P" && npm ci --no-audit --no-fund >/dev/null)
+. "$ROOT/tests/integration/kafka_lib.sh"
+W=$(mktemp -d)
+trap 'mock_stop; rm -rf "$W"' EXIT
+awk -v N="$N" -f "$ROOT/tests/integration/gen_rows.awk" >"$W/in.nd"
+"$RC" convert -q --to canal --keys "$W/in.nd" >"$W/keys"
+"$RC" convert -q --to canal "$W/in.nd" >"$W/values"
+paste "$W/keys" "$W/values" >"$W/kv"
+mock_start "$MOCK" "$W" 3
+# kcat sends the same five headers rowcast does (constant values of the same sizes)
+HDRS=(-H rowcast.op=insert -H rowcast.db=d -H rowcast.table=t -H rowcast.format=canal -H "rowcast.position=$W/in.nd:$((N * 170))")
+SETTINGS=(-X enable.idempotence=true -X acks=all -X linger.ms=5 -X topic.partitioner=murmur2_random)
+secs() { /usr/bin/time -f %e -o "$W/t" "$@" && cat "$W/t"; }
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+R=${ROUNDS:-3}
+rc_all=() kcat_all=() js_all=()
+for r in $(seq "$R"); do
+    for t in rowcast kcat kafkajs; do mock_cmd topic "bench-$t-$r" 16; done
+    rc_all+=("$(secs "$RC" convert -q --to canal --sink "kafka://$BOOTSTRAP/bench-rowcast-$r" "$W/in.nd")")
+    kcat_all+=("$(secs sh -c 'b=$1 t=$2 f=$3; shift 3; exec kcat -P -b "$b" -t "$t" -K "\t" "$@" <"$f"' sh "$BOOTSTRAP" "bench-kcat-$r" "$W/kv" "${HDRS[@]}" "${SETTINGS[@]}")")
+    js_all+=("$(secs node "$P/kafkajs_produce.js" "$BOOTSTRAP" "bench-kafkajs-$r" <"$W/kv" 2>/dev/null)")
+    for t in rowcast kcat kafkajs; do
+        got=$(kcat -C -b "$BOOTSTRAP" -t "bench-$t-$r" -o beginning -e -q -f 'x\n' | wc -l)
+        [ "$got" = "$N" ] || { echo "$t delivered $got of $N messages (round $r)" >&2; exit 1; }
+    done
+done
+rc_s=$(median "${rc_all[@]}") kcat_s=$(median "${kcat_all[@]}") js_s=$(median "${js_all[@]}")
+echo "produce to the mock cluster (3 brokers, 16 partitions, idempotent, acks=all, 5 headers): $N messages of $(($(wc -c <"$W/values") / N)) bytes; every topic counted with kcat"
+echo "median of $R rounds (rowcast: ${rc_all[*]} s; kcat: ${kcat_all[*]} s; kafkajs: ${js_all[*]} s)"
+printf '%-8s %8s %12s\n' tool seconds messages/s
+for t in rowcast:$rc_s kcat:$kcat_s kafkajs:$js_s; do
+    printf '%-8s %8s %12.0f\n' "${t%%:*}" "${t#*:}" "$(echo "$N / (${t#*:} + 0.0001)" | bc -l)"
+done
+printf 'ratio rowcast/kcat: %.2fx   rowcast/kafkajs: %.1fx\n' "$(echo "($kcat_s + 0.0001) / ($rc_s + 0.0001)" | bc -l)" \
+    "$(echo "($js_s + 0.0001) / ($rc_s + 0.0001)" | bc -l)"
