@@ -89,14 +89,32 @@ bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line);
 void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
 void rc_sink_close(rc_sink *s);
 
-/* Topic templates: {server}, {db}, {schema}, {table} (and {{ }} for braces); the preset
- * "debezium" is "{server}.{db}.{table}". Sets *out to the template to expand, or fails with a
- * message naming the unknown placeholder. */
+/* Topic templates: {server}, {db}, {schema}, {table} between Kafka topic characters (ASCII
+ * letters, digits, '.', '_', '-'); the preset "debezium" is "{server}.{db}.{table}". Sets *out
+ * to the template to expand, or fails with a message naming the byte of an unknown placeholder
+ * or of a character no topic name may hold. */
 rc_status rc_topic_template(const char *spec, const char **out, rc_error *err);
 /* Appends the topic of an event from `src`: placeholders replaced (characters Kafka does not
  * allow in topic names become '_'), empty parts' separators dropped. {server} is the event's
  * server, else `server`. */
 void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out);
+
+/* A convert checkpoint (docs/sinks.md): the input, and the byte offset of the first line not yet
+ * acknowledged and the number of the last acknowledged line. Text, one field per line:
+ *   rowcast-checkpoint 1 / input PATH / offset N / line N */
+typedef struct rc_checkpoint {
+    char input[4096];
+    uint64_t offset, line;
+} rc_checkpoint;
+
+/* Parses the text of a checkpoint file; an error names the byte where the problem is. */
+rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_error *err);
+/* Reads PATH: RC_OK, RC_SKIP when there is no such file, or an error naming PATH (and the
+ * line and byte for a malformed file). */
+rc_status rc_checkpoint_read(const char *path, rc_checkpoint *ck, rc_error *err);
+/* Writes PATH.tmp (fsync'ed when `sync`), then renames it over PATH: a reader sees the old or
+ * the new checkpoint, never a torn one. */
+rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sync, rc_error *err);
 
 /* Kafka's default partitioner (the Java client's, and librdkafka's murmur2): the 32-bit
  * murmur2 hash of `key` with Kafka's seed, as a signed Java int. */

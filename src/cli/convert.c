@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli/checkpoint.h"
 #include "cli/cli.h"
 #include "rowcast/fmt.h"
 #include "rowcast/format.h"
@@ -67,7 +66,7 @@ typedef struct conv {
     bool sink_failed;  /* a send failed (and was reported) */
     rc_sink *sink;
     const char *ck_path; /* --checkpoint */
-    checkpoint ck;
+    rc_checkpoint ck;
     bool ck_written;
     double ck_interval, ck_last;
     uint64_t end_off, end_line;
@@ -431,7 +430,11 @@ static int maybe_checkpoint(conv *c, bool now)
     }
     c->ck.offset = off, c->ck.line = line;
     c->ck_written = true;
-    return checkpoint_write(c->ck_path, &c->ck, now);
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_checkpoint_write(c->ck_path, &c->ck, now, &err) == RC_OK) return 0;
+    fprintf(stderr, "rowcast: %s\n", err.message);
+    return -1;
 }
 
 static int convert_stream(conv *c, FILE *in, const char *name, uint64_t off, uint64_t lineno)
@@ -516,6 +519,13 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
     if (argv[*i][l] == '=') return argv[*i] + l + 1;
     if (argv[*i][l] == '\0' && *i + 1 < argc) return argv[++*i];
     return NULL;
+}
+
+/* True when `off` is within the file and a line starts there (the byte before is '\n'); leaves
+ * the stream positioned at `off`. */
+static bool at_line_start(FILE *in, uint64_t off)
+{
+    return fseeko(in, (off_t)off - 1, SEEK_SET) == 0 && fgetc(in) == '\n' && fseeko(in, (off_t)off, SEEK_SET) == 0;
 }
 
 /* Sends the group a grouping encoder still holds (end of input). */
@@ -695,12 +705,14 @@ int cli_convert(int argc, char **argv)
     }
     uint64_t start_off = 0, start_line = 0;
     if (rc == EXIT_OK && c.ck_path) {
-        int got = checkpoint_read(c.ck_path, &c.ck);
-        if (got < 0) rc = EXIT_IO;
-        else if (got > 0 && strcmp(c.ck.input, files[0]) != 0) {
+        rc_status got = rc_checkpoint_read(c.ck_path, &c.ck, &err);
+        if (got != RC_OK && got != RC_SKIP) {
+            fprintf(stderr, "rowcast convert: %s\n", err.message);
+            rc = EXIT_IO;
+        } else if (got == RC_OK && strcmp(c.ck.input, files[0]) != 0) {
             fprintf(stderr, "rowcast convert: checkpoint %s is for input %s, not %s\n", c.ck_path, c.ck.input, files[0]);
             rc = EXIT_USAGE;
-        } else if (got > 0) {
+        } else if (got == RC_OK) {
             start_off = c.ck.offset, start_line = c.ck.line, c.ck_written = true;
         } else if (strlen(files[0]) >= sizeof c.ck.input) {
             rc = usage_error("input path too long for a checkpoint: %s", files[0]);
@@ -744,10 +756,10 @@ int cli_convert(int argc, char **argv)
             rc = EXIT_IO;
             break;
         }
-        if (start_off && fseeko(in, (off_t)start_off, SEEK_SET) != 0) {
-            fprintf(stderr, "rowcast convert: cannot seek %s to the checkpoint offset %llu: %s\n", files[k],
-                    (unsigned long long)start_off, strerror(errno));
-            rc = EXIT_IO;
+        if (start_off && !at_line_start(in, start_off)) {
+            fprintf(stderr, "rowcast convert: checkpoint %s: offset %llu is not the start of a line of %s (a changed or "
+                    "shorter input?)\n", c.ck_path, (unsigned long long)start_off, files[k]);
+            rc = EXIT_USAGE;
         } else {
             rc = convert_stream(&c, in, is_stdin ? "<stdin>" : files[k], start_off, start_line);
         }

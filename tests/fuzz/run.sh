@@ -27,8 +27,9 @@ for f in ../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/tes
         printf '%s' "$line" >"$seeds/seed-$i"
     done <"$f"
 done
-# inputs that once crashed or hung a target stay in every run
-cp tests/fuzz/regressions/* "$seeds"/ 2>/dev/null
+# inputs that once crashed or hung a target stay in every run; hand-made seeds (checkpoint
+# files and topic templates for fuzz_sink_text)
+cp tests/fuzz/regressions/* tests/fuzz/seeds/* "$seeds"/ 2>/dev/null
 status=0
 for t in "$B"/tests/fuzz/fuzz_*; do
     [ -x "$t" ] || continue

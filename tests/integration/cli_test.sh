@@ -162,5 +162,45 @@ expect_eq docs-types-current "$T/types" "$T/doc"
 "$RC" nosuch >/dev/null 2>&1
 expect_rc unknown-command $? 1
 
+# --- sinks without a server: file:, --records, --checkpoint (resume, bad files)
+"$RC" convert -q --sink "file:$T/sunk" examples/shop.ndjson
+expect_rc file-sink $? 0
+expect_eq file-sink examples/shop.ndjson "$T/sunk"
+head -5 examples/shop.ndjson >"$T/five"
+"$RC" convert -q --sink "file:$T/ck.out" --checkpoint "$T/ck" "$T/five"
+expect_rc checkpoint-first $? 0
+printf 'rowcast-checkpoint 1\ninput %s\noffset %s\nline 5\n' "$T/five" "$(wc -c <"$T/five")" >"$T/want"
+expect_eq checkpoint-file "$T/want" "$T/ck"
+cat examples/shop.ndjson >"$T/five.more"
+"$RC" convert -q --sink "file:$T/ck.out" --checkpoint "$T/ck" "$T/five"
+expect_rc checkpoint-nothing-left $? 0
+expect_eq checkpoint-no-repeat "$T/five" "$T/ck.out"
+head -8 examples/shop.ndjson >"$T/five" # the input grew: the rerun continues after line 5
+"$RC" convert -q --sink "file:$T/ck.out" --checkpoint "$T/ck" "$T/five"
+expect_eq checkpoint-resume "$T/five" "$T/ck.out"
+grep -q '^line 8$' "$T/ck" && ok || bad "checkpoint after resume: $(cat "$T/ck")"
+printf 'rowcast-checkpoint 1\ninput %s\noffset 12\nline 1\n' "$T/five" >"$T/ck"
+"$RC" convert -q --checkpoint "$T/ck" "$T/five" >/dev/null 2>"$T/err"
+expect_rc checkpoint-mid-line $? 1
+grep -q "offset 12 is not the start of a line of $T/five" "$T/err" && ok || bad "mid-line checkpoint: $(cat "$T/err")"
+printf 'rowcast-checkpoint 1\ninput %s\noffset x\nline 1\n' "$T/five" >"$T/ck"
+"$RC" convert -q --checkpoint "$T/ck" "$T/five" >/dev/null 2>"$T/err"
+expect_rc checkpoint-bad $? 3
+grep -q 'checkpoint line 3: expected .* (byte [0-9]* of ' "$T/err" && ok || bad "bad checkpoint message: $(cat "$T/err")"
+printf 'rowcast-checkpoint 1\ninput other.ndjson\noffset 0\nline 0\n' >"$T/ck"
+"$RC" convert -q --checkpoint "$T/ck" "$T/five" >/dev/null 2>"$T/err"
+expect_rc checkpoint-other-input $? 1
+grep -q 'is for input other.ndjson' "$T/err" && ok || bad "other input: $(cat "$T/err")"
+"$RC" convert -q --checkpoint "$T/ck" <"$T/five" >/dev/null 2>"$T/err"
+expect_rc checkpoint-stdin $? 1
+"$RC" convert -q --topic 'a b' examples/shop.ndjson >/dev/null 2>"$T/err"
+expect_rc topic-bad-char $? 1
+grep -q "byte 2 is not allowed in a Kafka topic name" "$T/err" && ok || bad "topic char: $(cat "$T/err")"
+"$RC" convert -q --keys --records examples/shop.ndjson >/dev/null 2>&1
+expect_rc keys-records $? 1
+"$RC" convert -q --sink nowhere examples/shop.ndjson >/dev/null 2>"$T/err"
+expect_rc sink-unknown $? 1
+grep -q 'expected stdout, file:PATH or kafka://' "$T/err" && ok || bad "sink url: $(cat "$T/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -93,7 +93,6 @@ static void test_topics(void **state)
     topic("{db}.{schema}.{table}", "shop", "", "t", "shop.t");     /* an empty part's dot is dropped */
     topic("cdc.{table}", "shop", "", "Bestellung Ü", "cdc.Bestellung___"); /* not Kafka's characters: '_' */
     topic("{db}.{table}", "", "", "", "");
-    topic("x{{y}}.{table}", "d", "", "t", "x{y}.t");
     const char *tmpl;
     rc_error err;
     rc_error_clear(&err);
@@ -101,6 +100,9 @@ static void test_topics(void **state)
     assert_non_null(strstr(err.message, "byte 10"));
     rc_error_clear(&err);
     assert_int_equal(rc_topic_template("{db", &tmpl, &err), RC_ERR_USAGE);
+    rc_error_clear(&err);
+    assert_int_equal(rc_topic_template("cdc/{table}", &tmpl, &err), RC_ERR_USAGE); /* '/' is no topic character */
+    assert_non_null(strstr(err.message, "byte 4"));
 }
 
 int main(void)
