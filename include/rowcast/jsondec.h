@@ -1,6 +1,10 @@
-/* What every JSON decoder keeps between messages: the parsed message, the arena of its
- * unescaped strings and the parsed-type cache. A decoder embeds it and starts each message
- * with rc_jsondec_parse. */
+/* What every JSON decoder keeps between messages: the parsed message and the parsed-type
+ * cache. A decoder embeds it and starts each message with rc_jsondec_parse.
+ *
+ * Lifetime: the events a decoder makes point only into the message text, the caller's arena
+ * and the type cache (whose entries live as long as the decoder), never into the node array
+ * (reused by the next message). So a caller may keep the events of many messages (a batch)
+ * until it resets the arena. */
 #ifndef ROWCAST_JSONDEC_H
 #define ROWCAST_JSONDEC_H
 
@@ -9,7 +13,6 @@
 
 typedef struct rc_jsondec {
     rc_json json;
-    rc_arena arena;
     rc_type_cache *types;
 } rc_jsondec;
 
@@ -27,7 +30,8 @@ void rc_jsondec_free(void *dec);
 rc_status rc_jsondec_str(const rc_json *j, uint32_t obj, const char *key, rc_arena *a, rc_str *out, rc_error *err);
 rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_t *out, bool *has, rc_error *err);
 
-/* Forgets the previous message (its events are dead now) and parses msg[0..n). */
-rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_error *err);
+/* Parses msg[0..n); strings with escapes are unescaped into `a`, the arena the decoder's events
+ * live in. The previous message's nodes are gone; its events are not. */
+rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_arena *a, rc_error *err);
 
 #endif

@@ -93,14 +93,13 @@ bool rc_coltype_label(const rc_coltype *t, unsigned i, rc_str *label);
 const char *rc_family_name(rc_family f);
 
 /* Parsed declarations cached by (family, text), so that a decoder does not re-parse the same
- * column types for every message. Returned types point into the cache (or, once it is full,
- * into the arena given) and stay valid until the next rc_type_cache_message call. */
+ * column types for every message. Returned types point into the cache (or, once it is three
+ * quarters full, into the arena given): entries are never evicted, so a type stays valid as
+ * long as the cache, or the arena, does. */
 typedef struct rc_type_cache rc_type_cache;
 struct rc_arena;
 rc_type_cache *rc_type_cache_new(void);
 void rc_type_cache_free(rc_type_cache *c);
-/* Call at the start of each message: may evict when the cache is over half full. */
-void rc_type_cache_message(rc_type_cache *c);
 /* `off` is the byte offset of the declaration in the message, for errors. */
 rc_status rc_type_cache_get(rc_type_cache *c, struct rc_arena *a, rc_family fam, const char *s, size_t n, size_t off,
                             const rc_coltype **out, rc_error *err);

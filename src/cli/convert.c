@@ -1,6 +1,7 @@
-/* `rowcast convert`: decode messages line by line, encode each event, hand each message to the
- * sink (stdout, a file, Kafka). Bad input is reported with file, line and byte, and handled per
- * --on-error; with --checkpoint the input offset acknowledged by the sink is stored. */
+/* `rowcast convert`: options and the run. Lines are read and decoded in batches (convert_in.c),
+ * on a second thread unless --threads 1, and encoded and sent in input order by the sink
+ * (convert_out.c). Bad input is reported with file, line and byte, and handled per --on-error;
+ * with --checkpoint the input offset acknowledged by the sink is stored. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <signal.h>
@@ -10,70 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "rowcast/fmt.h"
-#include "rowcast/format.h"
-#include "rowcast/sink.h"
+#include "cli/convert.h"
 
-enum on_error { ON_STOP, ON_SKIP, ON_DEAD };
-enum { MAX_OPTS = 128, MAX_SHOWN_ERRORS = 50 };
+enum { MAX_OPTS = 128 };
 
-/* One message of the current line: key and value are ranges of conv.msg. */
-typedef struct out_rec {
-    rc_origin src;
-    rc_op op;
-    size_t koff, klen, voff, vlen, toff, tlen;
-    bool has_key, null_value, has_topic; /* has_topic: the format names the topic (toff/tlen) */
-    int32_t partition;                    /* >= 0: and the partition */
-} out_rec;
-
-/* The origin of the group a grouping encoder holds (canal.group). */
-typedef struct held {
-    char s[4][256];
-    size_t n[4];
-    rc_op op;
-} held;
-
-static volatile sig_atomic_t stop_signal;
-static void on_signal(int sig) { stop_signal = sig; }
-
-typedef struct conv {
-    const rc_format *from, *to;
-    void *dec, *enc;
-    enum on_error on_error;
-    const char *dead_path;
-    FILE *dead;
-    bool quiet, progress;
-    bool need_keys;  /* the sink writes keys (Kafka, --keys, --records) */
-    bool tombstones; /* send a tombstone where the format has one after a message */
-    bool routed;     /* the sink needs topics and headers (Kafka, --records) */
-    const char *topic_tmpl, *server;
-    unsigned drop;        /* bit (1 << op) set: events of that operation are dropped (--drop) */
-    const char **include; /* db.table patterns; NULL = every table */
-    size_t ninclude;
-    uint64_t filtered;
-    rc_arena arena;
-    rc_event_list events;
-    rc_buf msg;   /* encoded keys and values of the current input line */
-    rc_buf topic; /* topic and route of the record being sent */
-    rc_buf pos;   /* the rowcast.position header of the current line */
-    rc_buf topic_key; /* the origin c->topic was expanded for (route_of) */
-    size_t topic_len;
-    bool topic_cached;
-    out_rec *recs;
-    size_t nrecs, caprecs;
-    held held;
-    bool held_pending; /* the encoder holds events of lines already read */
-    bool sink_failed;  /* a send failed (and was reported) */
-    rc_sink *sink;
-    const char *ck_path; /* --checkpoint */
-    rc_checkpoint ck;
-    bool ck_written;
-    double ck_interval, ck_last;
-    uint64_t end_off, end_line;
-    /* counters */
-    uint64_t lines, events_in, written, bad_lines, not_expressible, errors_shown;
-    double t0, last_progress;
-} conv;
+volatile sig_atomic_t convert_stop_signal;
+static void on_signal(int sig) { convert_stop_signal = sig; }
 
 void cli_usage_convert(void)
 {
@@ -113,6 +56,8 @@ void cli_usage_convert(void)
           "                         is acknowledged by the sink (never beyond an undelivered one)\n"
           "  --checkpoint-interval MS\n"
           "                         store the checkpoint at most this often (default 200)\n"
+          "  --threads 1|2          decode the next lines on a second thread while the last ones\n"
+          "                         are encoded and sent (default 2); output is the same\n"
           "  --flush-timeout SECS   at the end or on SIGINT/SIGTERM, wait this long for\n"
           "                         outstanding deliveries (default 30)\n"
           "  --on-error=MODE        what to do with a line that cannot be converted:\n"
@@ -147,55 +92,11 @@ void cli_usage_convert(void)
           stdout);
 }
 
-static double now_sec(void)
+double convert_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off, const rc_error *err)
-{
-    c->errors_shown++;
-    if (c->errors_shown > MAX_SHOWN_ERRORS) {
-        if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
-        return;
-    }
-    if (c->progress) fputs("\r\033[K", stderr);
-    if (err->offset == RC_NO_OFFSET)
-        fprintf(stderr, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
-                err->message);
-    else
-        fprintf(stderr, "rowcast: %s:%llu:%llu (file offset %llu): %s error: %s\n", file, (unsigned long long)lineno,
-                (unsigned long long)err->offset + 1, (unsigned long long)(line_off + err->offset), rc_status_name(err->code),
-                err->message);
-}
-
-static void show_progress(conv *c, bool final)
-{
-    double t = now_sec(), el = t - c->t0;
-    if (el <= 0) el = 1e-9;
-    rc_sink_stats ss;
-    rc_sink_get_stats(c->sink, &ss);
-    if (final) {
-        if (c->progress) fputs("\r\033[K", stderr);
-        fprintf(stderr,
-                "rowcast: %llu lines, %llu events, %llu messages written (%llu bytes), %llu bad lines%s, "
-                "%llu events not expressible in %s, %llu filtered out (events or messages); %.3f s, %.0f events/s\n",
-                (unsigned long long)c->lines, (unsigned long long)c->events_in, (unsigned long long)c->written,
-                (unsigned long long)ss.bytes, (unsigned long long)c->bad_lines,
-                c->on_error == ON_DEAD ? " dead-lettered" : c->on_error == ON_SKIP ? " skipped" : "",
-                (unsigned long long)c->not_expressible, c->to->name, (unsigned long long)(c->filtered + c->events.rejected), el,
-                c->events_in / el);
-        if (rc_sink_is_kafka(c->sink))
-            fprintf(stderr, "rowcast: kafka: %llu messages sent, %llu delivered, %llu refused, %llu dead-lettered, %llu undelivered\n",
-                    (unsigned long long)ss.sent, (unsigned long long)ss.delivered, (unsigned long long)ss.failed,
-                    (unsigned long long)ss.dead_lettered, (unsigned long long)(ss.sent - ss.delivered - ss.dead_lettered));
-        return;
-    }
-    fprintf(stderr, "\r\033[Krowcast: %llu events, %.0f events/s, %llu bytes", (unsigned long long)c->events_in,
-            c->events_in / el, (unsigned long long)ss.bytes);
-    c->last_progress = t;
 }
 
 /* The --drop list as a set of operations; false for an unknown kind. */
@@ -220,11 +121,9 @@ static bool parse_drop(const char *list, unsigned *out)
     return true;
 }
 
-/* Converts one line; RC_OK or the error (already described in err). Output is appended to
- * c->msg only; the caller writes it, so a failing line never produces partial output. */
 /* True when the event's db.table matches one of the --include patterns (or there are none).
  * Events without a table (heartbeats, transaction markers) always pass. */
-static bool table_included(void *ctx, rc_str db, rc_str table)
+bool convert_table_included(void *ctx, rc_str db, rc_str table)
 {
     const conv *c = ctx;
     if (!c->ninclude || !table.n) return true;
@@ -233,274 +132,6 @@ static bool table_included(void *ctx, rc_str db, rc_str table)
     for (size_t i = 0; i < c->ninclude; i++)
         if (fnmatch(c->include[i], name, 0) == 0) return true;
     return false;
-}
-
-static bool included(const conv *c, const rc_event *ev) { return table_included((void *)c, ev->src.db, ev->src.table); }
-
-/* The origin of the message a grouping encoder emits: the group it held, copied into the
- * line's arena (the held copy itself is overwritten by the next group). */
-static void held_set(conv *c, const rc_event *ev)
-{
-    held *h = &c->held;
-    const rc_str *f[4] = {&ev->src.server, &ev->src.db, &ev->src.schema, &ev->src.table};
-    for (int k = 0; k < 4; k++) {
-        size_t n = f[k]->n < sizeof h->s[k] ? f[k]->n : sizeof h->s[k];
-        if (n) memcpy(h->s[k], f[k]->p, n);
-        h->n[k] = n;
-    }
-    h->op = ev->op;
-}
-
-static void held_origin(conv *c, out_rec *r)
-{
-    rc_str *f[4] = {&r->src.server, &r->src.db, &r->src.schema, &r->src.table};
-    memset(&r->src, 0, sizeof r->src);
-    for (int k = 0; k < 4; k++) {
-        char *p = c->held.n[k] ? rc_arena_alloc(&c->arena, c->held.n[k]) : NULL;
-        if (p) memcpy(p, c->held.s[k], c->held.n[k]), *f[k] = (rc_str){p, c->held.n[k]};
-    }
-    r->op = c->held.op;
-}
-
-static out_rec *push_rec(conv *c)
-{
-    if (c->nrecs == c->caprecs) {
-        size_t cap = c->caprecs ? c->caprecs * 2 : 16;
-        out_rec *n = realloc(c->recs, cap * sizeof *n);
-        if (!n) return NULL;
-        c->recs = n, c->caprecs = cap;
-    }
-    out_rec *r = &c->recs[c->nrecs++];
-    memset(r, 0, sizeof *r);
-    r->partition = -1;
-    return r;
-}
-
-/* Appends the message key of `ev` to c->msg into r; no key where the format or table has none. */
-static rc_status put_key(conv *c, const rc_event *ev, out_rec *r, rc_error *err)
-{
-    if (!c->to->encode_key || !c->need_keys) return RC_OK;
-    size_t mark = c->msg.len;
-    rc_status st = c->to->encode_key(c->enc, ev, &c->msg, err);
-    if (st == RC_SKIP) {
-        c->msg.len = mark;
-        return RC_OK;
-    }
-    if (st != RC_OK) return st;
-    r->has_key = true, r->koff = mark, r->klen = c->msg.len - mark;
-    return RC_OK;
-}
-
-/* Converts one line into c->recs (messages in c->msg); RC_OK or the error (already described
- * in err). Nothing is sent before the whole line converted, so a failing line never produces
- * partial output. */
-static rc_status convert_line(conv *c, const char *line, size_t n, rc_error *err)
-{
-    c->events.count = 0;
-    c->nrecs = 0;
-    rc_status st = c->from->decode(c->dec, line, n, &c->arena, &c->events, err);
-    if (st != RC_OK) return st;
-    c->events_in += c->events.count;
-    for (size_t i = 0; i < c->events.count; i++) {
-        const rc_event *ev = &c->events.items[i];
-        if (!included(c, ev) || (c->drop >> ev->op & 1)) {
-            c->filtered++;
-            continue;
-        }
-        size_t mark = c->msg.len;
-        bool was_holding = c->to->holding && c->to->holding(c->enc);
-        st = c->to->encode_value(c->enc, ev, &c->msg, err);
-        if (st == RC_SKIP) {
-            c->msg.len = mark;
-            c->not_expressible++;
-            continue;
-        }
-        if (st != RC_OK && st != RC_PENDING) return st;
-        if (st == RC_OK) {
-            out_rec *r = push_rec(c);
-            if (!r) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-            r->voff = mark, r->vlen = c->msg.len - mark;
-            if (was_holding) {
-                held_origin(c, r); /* the group the encoder held: several rows, no one key */
-            } else {
-                r->src = ev->src, r->op = ev->op;
-                if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
-                size_t tm = c->msg.len;
-                if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
-                    r->has_topic = true, r->toff = tm, r->tlen = c->msg.len - tm;
-                if (c->tombstones && c->to->tombstone && c->to->tombstone(c->enc, ev)) {
-                    out_rec *t = push_rec(c);
-                    if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-                    *t = c->recs[c->nrecs - 2];
-                    t->null_value = true;
-                }
-            }
-        }
-        c->held_pending = c->to->holding && c->to->holding(c->enc);
-        if (c->held_pending) held_set(c, ev); /* the encoder now holds this event */
-    }
-    if (c->msg.err != RC_OK) return rc_error_set(err, c->msg.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(c->msg.err));
-    return RC_OK;
-}
-
-/* The topic of record `o` then its route ("db.table", empty without a table) in c->topic, the
- * topic's length in c->topic_len. Consecutive records of one table reuse the last expansion. */
-static bool route_of(conv *c, const out_rec *o)
-{
-    const rc_str *f[4] = {&o->src.server, &o->src.db, &o->src.schema, &o->src.table};
-    if (!o->has_topic && c->topic_cached) {
-        const char *k = c->topic_key.data;
-        size_t n = c->topic_key.len, at = 0, i = 0;
-        for (; i < 4 && at + sizeof(size_t) <= n; i++) {
-            size_t l;
-            memcpy(&l, k + at, sizeof l);
-            at += sizeof l;
-            if (l != f[i]->n || at + l > n || (l && memcmp(k + at, f[i]->p, l))) break;
-            at += l;
-        }
-        if (i == 4) return true;
-    }
-    rc_buf_reset(&c->topic);
-    if (o->has_topic) rc_buf_put(&c->topic, c->msg.data + o->toff, o->tlen);
-    else rc_topic_expand(c->topic_tmpl, &o->src, c->server, &c->topic);
-    c->topic_len = c->topic.len;
-    if (o->src.table.n) {
-        rc_buf_put(&c->topic, o->src.db.p, o->src.db.n);
-        rc_buf_putc(&c->topic, '.');
-        rc_buf_put(&c->topic, o->src.table.p, o->src.table.n);
-    }
-    c->topic_cached = !o->has_topic;
-    rc_buf_reset(&c->topic_key);
-    for (int i = 0; c->topic_cached && i < 4; i++) {
-        rc_buf_put(&c->topic_key, &f[i]->n, sizeof f[i]->n);
-        rc_buf_put(&c->topic_key, f[i]->p, f[i]->n);
-    }
-    return c->topic.err == RC_OK && c->topic_key.err == RC_OK;
-}
-
-/* Sends the records of one line (or the final group) to the sink. */
-static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_error *err)
-{
-    if (c->routed) { /* the source position header: input file and line offset */
-        rc_buf_reset(&c->pos);
-        rc_buf_puts(&c->pos, file);
-        rc_buf_putc(&c->pos, ':');
-        rc_fmt_u64(&c->pos, line_off);
-    }
-    for (size_t i = 0; i < c->nrecs; i++) {
-        const out_rec *o = &c->recs[i];
-        rc_record r;
-        memset(&r, 0, sizeof r);
-        r.partition = o->partition;
-        if (o->has_key) r.key = c->msg.data + o->koff, r.key_len = o->klen;
-        if (!o->null_value) r.value = c->msg.data + o->voff, r.value_len = o->vlen;
-        if (c->routed) {
-            if (!route_of(c, o)) return rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET, "topic name too long");
-            r.topic = c->topic.data, r.topic_len = c->topic_len;
-            r.route = c->topic.data + c->topic_len, r.route_len = c->topic.len - c->topic_len;
-            rc_header *h = r.headers;
-            const char *op = rc_op_name(o->op);
-            *h++ = (rc_header){"rowcast.op", op, strlen(op)};
-            if (o->src.db.n) *h++ = (rc_header){"rowcast.db", o->src.db.p, o->src.db.n};
-            if (o->src.table.n) *h++ = (rc_header){"rowcast.table", o->src.table.p, o->src.table.n};
-            *h++ = (rc_header){"rowcast.format", c->to->name, strlen(c->to->name)};
-            *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
-            r.nheaders = (size_t)(h - r.headers);
-        }
-        rc_status st = rc_sink_send(c->sink, &r, err);
-        if (st != RC_OK) return st;
-        c->written++;
-    }
-    return RC_OK;
-}
-
-/* Stores the sink's safe position when it moved (at most every interval, or now). */
-static int maybe_checkpoint(conv *c, bool now)
-{
-    if (!c->ck_path) return 0;
-    double t = now_sec();
-    if (!now && t - c->ck_last < c->ck_interval) return 0;
-    c->ck_last = t;
-    uint64_t off, line;
-    if (!rc_sink_checkpoint(c->sink, &off, &line)) {
-        if (!now || c->ck_written) return 0;
-        off = c->ck.offset, line = c->ck.line; /* nothing acknowledged at all: store where we began */
-    } else if (c->ck_written && off == c->ck.offset) {
-        return 0;
-    }
-    c->ck.offset = off, c->ck.line = line;
-    c->ck_written = true;
-    rc_error err;
-    rc_error_clear(&err);
-    if (rc_checkpoint_write(c->ck_path, &c->ck, now, &err) == RC_OK) return 0;
-    fprintf(stderr, "rowcast: %s\n", err.message);
-    return -1;
-}
-
-static int convert_stream(conv *c, FILE *in, const char *name, uint64_t off, uint64_t lineno)
-{
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t got;
-    int rc = EXIT_OK;
-    while (!stop_signal && (got = getline(&line, &cap, in)) > 0) {
-        lineno++;
-        c->lines++;
-        uint64_t line_off = off;
-        off += (uint64_t)got;
-        size_t n = (size_t)got;
-        if (n && line[n - 1] == '\n') n--;
-        if (n && line[n - 1] == '\r') n--;
-        size_t k = 0;
-        while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
-        if (k == n) {
-            c->lines--;
-            if (!c->held_pending) rc_sink_mark(c->sink, off, lineno);
-            continue;
-        }
-        rc_error err;
-        rc_error_clear(&err);
-        rc_buf_reset(&c->msg);
-        rc_arena_reset(&c->arena);
-        rc_status st = convert_line(c, line, n, &err);
-        if (st == RC_OK) {
-            if ((st = send_records(c, name, line_off, &err)) != RC_OK) {
-                fprintf(stderr, "rowcast: %s:%llu: %s\n", name, (unsigned long long)lineno, err.message);
-                c->sink_failed = true;
-                rc = EXIT_IO;
-                break;
-            }
-        } else {
-            c->bad_lines++;
-            report(c, name, lineno, line_off, &err);
-            if (c->on_error == ON_STOP) {
-                rc = EXIT_DATA;
-                break;
-            }
-            if (c->on_error == ON_DEAD) {
-                if (fwrite(line, 1, (size_t)got, c->dead) != (size_t)got ||
-                    (line[got - 1] != '\n' && fputc('\n', c->dead) == EOF) || fflush(c->dead) != 0) {
-                    fprintf(stderr, "rowcast: writing dead-letter file %s: %s\n", c->dead_path, strerror(errno));
-                    rc = EXIT_IO;
-                    break;
-                }
-            }
-        }
-        /* a grouping encoder still holding events: this line is not complete yet */
-        if (!c->held_pending) rc_sink_mark(c->sink, off, lineno);
-        if (maybe_checkpoint(c, false) != 0) {
-            rc = EXIT_IO;
-            break;
-        }
-        if (c->progress && (c->lines & 1023) == 0 && now_sec() - c->last_progress >= 1.0) show_progress(c, false);
-    }
-    if (rc == EXIT_OK && !stop_signal && ferror(in)) {
-        fprintf(stderr, "rowcast: reading %s: %s\n", name, strerror(errno));
-        rc = EXIT_IO;
-    }
-    c->end_off = off, c->end_line = lineno;
-    free(line);
-    return rc;
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -521,63 +152,6 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
     return NULL;
 }
 
-/* True when `off` is within the file and a line starts there (the byte before is '\n'); leaves
- * the stream positioned at `off`. */
-static bool at_line_start(FILE *in, uint64_t off)
-{
-    return fseeko(in, (off_t)off - 1, SEEK_SET) == 0 && fgetc(in) == '\n' && fseeko(in, (off_t)off, SEEK_SET) == 0;
-}
-
-/* Sends the group a grouping encoder still holds (end of input). */
-static int flush_group(conv *c)
-{
-    rc_error err;
-    rc_error_clear(&err);
-    rc_buf_reset(&c->msg);
-    rc_arena_reset(&c->arena);
-    c->nrecs = 0;
-    rc_status st = c->to->flush(c->enc, &c->msg, &err);
-    if (st == RC_SKIP) return EXIT_OK;
-    if (st != RC_OK) {
-        fprintf(stderr, "rowcast: %s error: %s\n", rc_status_name(err.code), err.message);
-        return EXIT_DATA;
-    }
-    out_rec *r = push_rec(c);
-    if (!r) return EXIT_IO;
-    r->voff = 0, r->vlen = c->msg.len;
-    held_origin(c, r);
-    c->held_pending = false;
-    if (send_records(c, "-", c->end_off, &err) != RC_OK) {
-        fprintf(stderr, "rowcast: %s\n", err.message);
-        return EXIT_IO;
-    }
-    rc_sink_mark(c->sink, c->end_off, c->end_line);
-    return EXIT_OK;
-}
-
-/* Waits for outstanding deliveries, stores the final checkpoint and says what was not
- * delivered. Returns the exit status given, or EXIT_IO when something is undelivered. */
-static int finish(conv *c, int rc, long flush_ms)
-{
-    rc_error err;
-    rc_error_clear(&err);
-    rc_status st = rc_sink_flush(c->sink, (int)flush_ms, &err);
-    if (c->ck_path && maybe_checkpoint(c, true) != 0 && rc == EXIT_OK) rc = EXIT_IO;
-    if (st != RC_OK) {
-        rc_sink_stats ss;
-        rc_sink_get_stats(c->sink, &ss);
-        if (!c->sink_failed) fprintf(stderr, "rowcast: %s\n", err.message);
-        fprintf(stderr, "rowcast: %llu of %llu messages sent are undelivered",
-                (unsigned long long)(ss.sent - ss.delivered - ss.dead_lettered), (unsigned long long)ss.sent);
-        if (c->ck_path && c->ck_written)
-            fprintf(stderr, "; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)c->ck.offset,
-                    (unsigned long long)c->ck.line);
-        fputc('\n', stderr);
-        if (rc == EXIT_OK || rc >= 128) rc = EXIT_IO;
-    }
-    return rc;
-}
-
 int cli_convert(int argc, char **argv)
 {
     conv c;
@@ -587,6 +161,7 @@ int cli_convert(int argc, char **argv)
     bool keys = false, records = false;
     long flush_secs = 30, ck_ms = 200;
     c.server = "rowcast";
+    c.threaded = true;
     rc_arena_init(&c.arena);
     rc_buf_init(&c.msg, 0);
     rc_buf_init(&c.topic, 1 << 16);
@@ -638,6 +213,9 @@ int cli_convert(int argc, char **argv)
         } else if ((v = opt_value(argc, argv, &i, "--checkpoint-interval"))) {
             ck_ms = strtol(v, &end, 10);
             if (*end || ck_ms < 0 || ck_ms > 3600000) rc = usage_error("--checkpoint-interval needs milliseconds (0..3600000), got '%s'", v);
+        } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
+            if (strcmp(v, "1") && strcmp(v, "2")) rc = usage_error("--threads is 1 or 2, not '%s'", v);
+            c.threaded = v[0] == '2';
         } else if ((v = opt_value(argc, argv, &i, "--flush-timeout"))) {
             flush_secs = strtol(v, &end, 10);
             if (*end || flush_secs < 0 || flush_secs > 86400) rc = usage_error("--flush-timeout needs seconds (0..86400), got '%s'", v);
@@ -740,50 +318,42 @@ int cli_convert(int argc, char **argv)
     c.routed = kafka || records;
     c.tombstones = tomb < 0 ? kafka : tomb;
     c.progress = !c.quiet && isatty(2);
-    if (c.ninclude) c.events.accept = table_included, c.events.accept_ctx = &c;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    c.t0 = c.last_progress = now_sec();
+    c.t0 = c.last_progress = convert_now();
     if (!nfiles) files[nfiles++] = "-";
-    for (size_t k = 0; rc == EXIT_OK && !stop_signal && k < nfiles; k++) {
-        bool is_stdin = !strcmp(files[k], "-");
-        FILE *in = is_stdin ? stdin : fopen(files[k], "rb");
-        if (!in) {
-            fprintf(stderr, "rowcast convert: cannot open %s: %s\n", files[k], strerror(errno));
-            rc = EXIT_IO;
-            break;
-        }
-        if (start_off && !at_line_start(in, start_off)) {
-            fprintf(stderr, "rowcast convert: checkpoint %s: offset %llu is not the start of a line of %s (a changed or "
-                    "shorter input?)\n", c.ck_path, (unsigned long long)start_off, files[k]);
-            rc = EXIT_USAGE;
-        } else {
-            rc = convert_stream(&c, in, is_stdin ? "<stdin>" : files[k], start_off, start_line);
-        }
-        if (!is_stdin) fclose(in);
+    c.files = files, c.nfiles = nfiles;
+    c.start_off = start_off, c.start_line = start_line;
+    rc = convert_input_start(&c);
+    while (rc == EXIT_OK) {
+        batch *b = convert_input_next(&c);
+        rc = convert_output(&c, b);
+        bool last = b->last;
+        convert_input_done(&c, b);
+        if (last || convert_stop_signal) break;
     }
-    if (rc == EXIT_OK && !stop_signal && c.to->flush) rc = flush_group(&c);
-    if (stop_signal) {
+    convert_input_stop(&c);
+    if (rc == EXIT_OK && !convert_stop_signal && c.to->flush) rc = convert_flush_group(&c);
+    if (convert_stop_signal) {
         fprintf(stderr, "rowcast: %s: stopping after line %llu; waiting up to %ld s for deliveries\n",
-                stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c.end_line, flush_secs);
-        if (rc == EXIT_OK) rc = 128 + stop_signal;
+                convert_stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c.end_line, flush_secs);
+        if (rc == EXIT_OK) rc = 128 + convert_stop_signal;
     }
-    rc = finish(&c, rc, flush_secs * 1000);
+    rc = convert_finish(&c, rc, flush_secs * 1000);
     if (c.dead && fclose(c.dead) != 0 && rc == EXIT_OK) {
         fprintf(stderr, "rowcast: closing dead-letter file %s: %s\n", c.dead_path, strerror(errno));
         rc = EXIT_IO;
     }
     c.dead = NULL;
-    if (!c.quiet) show_progress(&c, true);
+    if (!c.quiet) convert_progress(&c, true);
 done:
     rc_sink_close(c.sink);
     if (c.dead) fclose(c.dead);
     if (c.dec) c.from->dec_free(c.dec);
     if (c.enc) c.to->enc_free(c.enc);
-    rc_event_list_fini(&c.events);
     free(c.include);
     free(c.recs);
     rc_arena_fini(&c.arena);

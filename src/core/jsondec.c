@@ -6,8 +6,7 @@
 bool rc_jsondec_init(rc_jsondec *d)
 {
     if (!(d->types = rc_type_cache_new())) return false;
-    rc_arena_init(&d->arena);
-    rc_json_init(&d->json, &d->arena);
+    rc_json_init(&d->json, NULL);
     return true;
 }
 
@@ -16,14 +15,12 @@ void rc_jsondec_fini(rc_jsondec *d)
     if (!d->types) return; /* never initialised */
     rc_type_cache_free(d->types);
     rc_json_fini(&d->json);
-    rc_arena_fini(&d->arena);
     d->types = NULL;
 }
 
-rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_error *err)
+rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_arena *a, rc_error *err)
 {
-    rc_arena_reset(&d->arena);
-    rc_type_cache_message(d->types);
+    d->json.arena = a;
     return rc_json_parse(&d->json, msg, n, err);
 }
 

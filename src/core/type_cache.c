@@ -37,11 +37,6 @@ void rc_type_cache_free(rc_type_cache *c)
     free(c);
 }
 
-void rc_type_cache_message(rc_type_cache *c)
-{
-    if (c->used >= TYPE_CACHE_SLOTS / 2) clear(c);
-}
-
 static rc_status parse_into(rc_family fam, const char *copy, size_t n, size_t off, rc_coltype *t, rc_error *err)
 {
     rc_error terr;
@@ -54,8 +49,8 @@ rc_status rc_type_cache_get(rc_type_cache *c, rc_arena *a, rc_family fam, const 
                             const rc_coltype **out, rc_error *err)
 {
     if (c->used >= TYPE_CACHE_SLOTS * 3 / 4) {
-        /* full: earlier columns of this message still point into the cache, so parse this
-         * one into the arena instead of evicting */
+        /* full: events still point into the cache (a caller may hold a batch of them), so
+         * parse this one into the arena instead of evicting */
         rc_coltype *t = rc_arena_alloc(a, sizeof *t);
         char *copy = rc_arena_memdup(a, s, n);
         if (!t || !copy) return rc_error_set(err, RC_ERR_NOMEM, off, "out of memory");

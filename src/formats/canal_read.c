@@ -287,7 +287,7 @@ static const struct {
 rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     canal_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err, d->vopts, "mysqlType", RC_FAM_MYSQL};
     if (node(&c, 0)->type != RC_J_OBJECT)

@@ -524,7 +524,7 @@ static rc_status value_fields(const ctx *c, uint32_t schema, uint32_t *out)
 rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dz_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type == RC_J_NULL) return RC_OK; /* a tombstone: no event */

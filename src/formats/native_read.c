@@ -437,7 +437,7 @@ enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHAN
 rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     native_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err); /* events of the previous message are dead now */
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};
     field f[F_COUNT] = {{"op", 0},      {"source", 0}, {"pos", 0},   {"ts_us", 0},   {"proc_us", 0},

@@ -223,7 +223,7 @@ const char *oms_infer_type(const rc_jnode *v) { return inferred(v); }
 rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dflt_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type != RC_J_OBJECT)

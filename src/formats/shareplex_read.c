@@ -100,7 +100,7 @@ static rc_status key_columns(const ctx *c, uint32_t rowid, size_t prefix, uint32
 rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     sp_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, err);
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};
     if (node(&c, 0)->type != RC_J_OBJECT)

@@ -1,0 +1,126 @@
+/* `rowcast convert`, shared by its three files: convert.c (options, setup, the run),
+ * convert_in.c (reading lines and decoding them in batches, on a thread of its own) and
+ * convert_out.c (encoding, sending to the sink, errors, checkpoints, progress).
+ *
+ * The input side fills a batch: up to BATCH_LINES lines, their text, and the events the
+ * decoder made of them (in the batch's arena). The output side takes batches in order. With
+ * two threads the next batch is decoded while the last one is encoded; the decoder's state is
+ * touched only by the input side, the encoder's and the sink's only by the output side. */
+#ifndef RC_CLI_CONVERT_H
+#define RC_CLI_CONVERT_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include "rowcast/format.h"
+#include "rowcast/sink.h"
+
+enum on_error { ON_STOP, ON_SKIP, ON_DEAD };
+enum { BATCH_LINES = 256, BATCH_BYTES = 1 << 20, BATCHES = 3 };
+
+extern volatile sig_atomic_t convert_stop_signal;
+
+/* One input line of a batch. */
+typedef struct in_line {
+    const char *file;  /* the name errors use */
+    size_t off, raw;   /* its bytes in the batch text, with the line end */
+    size_t n;          /* without "\n" / "\r\n" */
+    uint64_t lineno, file_off, end_off; /* line number; file offsets of its start and end */
+    bool blank;
+    size_t ev_first, ev_count; /* its events in the batch's list */
+    rc_status st;              /* the decoder's verdict */
+    rc_error err;
+} in_line;
+
+typedef struct batch {
+    char *text;
+    size_t len, cap;
+    in_line *lines;
+    size_t n;
+    rc_arena arena;
+    rc_event_list events;
+    bool last; /* no batch follows */
+    int rc;    /* reading failed: the exit status (message already printed) */
+} batch;
+
+/* One message of the current line: key, value and a topic the format names are ranges of
+ * conv.msg. */
+typedef struct out_rec {
+    rc_origin src;
+    rc_op op;
+    size_t koff, klen, voff, vlen, toff, tlen;
+    bool has_key, null_value, has_topic;
+    int32_t partition; /* >= 0: the format names the partition */
+} out_rec;
+
+/* The origin of the group a grouping encoder holds (canal.group). */
+typedef struct held {
+    char s[4][256];
+    size_t n[4];
+    rc_op op;
+} held;
+
+typedef struct conv {
+    const rc_format *from, *to;
+    void *dec, *enc;
+    enum on_error on_error;
+    const char *dead_path;
+    FILE *dead;
+    bool quiet, progress;
+    bool need_keys, tombstones, routed;
+    const char *topic_tmpl, *server;
+    unsigned drop;
+    const char **include;
+    size_t ninclude;
+    /* input side */
+    const char **files;
+    size_t nfiles, file_i;
+    FILE *in;
+    const char *in_name;
+    uint64_t in_off, in_line;
+    char *linebuf; /* getline's */
+    size_t linecap;
+    uint64_t start_off, start_line; /* from the checkpoint */
+    bool threaded;
+    pthread_t reader;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    batch batches[BATCHES];
+    size_t full_head, full_count, free_head, free_count; /* two FIFO rings of batch indexes */
+    size_t full_q[BATCHES], free_q[BATCHES];
+    bool stop; /* the output side wants no more batches */
+    /* output side */
+    rc_arena arena; /* the final group (flush) */
+    rc_buf msg, topic, pos, topic_key;
+    size_t topic_len;
+    bool topic_cached;
+    out_rec *recs;
+    size_t nrecs, caprecs;
+    held held;
+    bool held_pending, sink_failed;
+    rc_sink *sink;
+    const char *ck_path;
+    rc_checkpoint ck;
+    bool ck_written;
+    double ck_interval, ck_last;
+    uint64_t end_off, end_line;
+    uint64_t lines, events_in, written, bad_lines, not_expressible, errors_shown, filtered, rejected;
+    double t0, last_progress;
+} conv;
+
+double convert_now(void);
+bool convert_table_included(void *ctx, rc_str db, rc_str table);
+
+/* convert_in.c */
+int convert_input_start(conv *c);            /* EXIT_OK, or a status after a message */
+batch *convert_input_next(conv *c);          /* the next decoded batch (in order) */
+void convert_input_done(conv *c, batch *b);  /* the output side is through with b */
+void convert_input_stop(conv *c);            /* no more batches wanted; joins the reader */
+
+/* convert_out.c */
+int convert_output(conv *c, batch *b);       /* EXIT_OK or the status to stop with */
+int convert_flush_group(conv *c);
+int convert_finish(conv *c, int rc, long flush_ms);
+void convert_progress(conv *c, bool final);
+
+#endif

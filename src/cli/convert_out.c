@@ -1,0 +1,349 @@
+/* The output side of `convert`: encodes each line's events, hands the messages to the sink in
+ * input order, reports bad lines per --on-error, marks checkpoint positions, shows progress. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/convert.h"
+#include "rowcast/fmt.h"
+
+enum { MAX_SHOWN_ERRORS = 50 };
+
+static bool included(const conv *c, const rc_event *ev) { return convert_table_included((void *)c, ev->src.db, ev->src.table); }
+
+static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off, const rc_error *err)
+{
+    c->errors_shown++;
+    if (c->errors_shown > MAX_SHOWN_ERRORS) {
+        if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
+        return;
+    }
+    if (c->progress) fputs("\r\033[K", stderr);
+    if (err->offset == RC_NO_OFFSET)
+        fprintf(stderr, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
+                err->message);
+    else
+        fprintf(stderr, "rowcast: %s:%llu:%llu (file offset %llu): %s error: %s\n", file, (unsigned long long)lineno,
+                (unsigned long long)err->offset + 1, (unsigned long long)(line_off + err->offset), rc_status_name(err->code),
+                err->message);
+}
+
+void convert_progress(conv *c, bool final)
+{
+    double t = convert_now(), el = t - c->t0;
+    if (el <= 0) el = 1e-9;
+    rc_sink_stats ss;
+    rc_sink_get_stats(c->sink, &ss);
+    if (final) {
+        if (c->progress) fputs("\r\033[K", stderr);
+        fprintf(stderr,
+                "rowcast: %llu lines, %llu events, %llu messages written (%llu bytes), %llu bad lines%s, "
+                "%llu events not expressible in %s, %llu filtered out (events or messages); %.3f s, %.0f events/s\n",
+                (unsigned long long)c->lines, (unsigned long long)c->events_in, (unsigned long long)c->written,
+                (unsigned long long)ss.bytes, (unsigned long long)c->bad_lines,
+                c->on_error == ON_DEAD ? " dead-lettered" : c->on_error == ON_SKIP ? " skipped" : "",
+                (unsigned long long)c->not_expressible, c->to->name, (unsigned long long)(c->filtered + c->rejected), el,
+                c->events_in / el);
+        if (rc_sink_is_kafka(c->sink))
+            fprintf(stderr, "rowcast: kafka: %llu messages sent, %llu delivered, %llu refused, %llu dead-lettered, %llu undelivered\n",
+                    (unsigned long long)ss.sent, (unsigned long long)ss.delivered, (unsigned long long)ss.failed,
+                    (unsigned long long)ss.dead_lettered, (unsigned long long)(ss.sent - ss.delivered - ss.dead_lettered));
+        return;
+    }
+    fprintf(stderr, "\r\033[Krowcast: %llu events, %.0f events/s, %llu bytes", (unsigned long long)c->events_in,
+            c->events_in / el, (unsigned long long)ss.bytes);
+    c->last_progress = t;
+}
+
+/* The origin of the message a grouping encoder emits: the group it held, copied into the
+ * line's arena (the held copy itself is overwritten by the next group). */
+static void held_set(conv *c, const rc_event *ev)
+{
+    held *h = &c->held;
+    const rc_str *f[4] = {&ev->src.server, &ev->src.db, &ev->src.schema, &ev->src.table};
+    for (int k = 0; k < 4; k++) {
+        size_t n = f[k]->n < sizeof h->s[k] ? f[k]->n : sizeof h->s[k];
+        if (n) memcpy(h->s[k], f[k]->p, n);
+        h->n[k] = n;
+    }
+    h->op = ev->op;
+}
+
+static void held_origin(conv *c, rc_arena *a, out_rec *r)
+{
+    rc_str *f[4] = {&r->src.server, &r->src.db, &r->src.schema, &r->src.table};
+    memset(&r->src, 0, sizeof r->src);
+    for (int k = 0; k < 4; k++) {
+        char *p = c->held.n[k] ? rc_arena_alloc(a, c->held.n[k]) : NULL;
+        if (p) memcpy(p, c->held.s[k], c->held.n[k]), *f[k] = (rc_str){p, c->held.n[k]};
+    }
+    r->op = c->held.op;
+}
+
+static out_rec *push_rec(conv *c)
+{
+    if (c->nrecs == c->caprecs) {
+        size_t cap = c->caprecs ? c->caprecs * 2 : 16;
+        out_rec *n = realloc(c->recs, cap * sizeof *n);
+        if (!n) return NULL;
+        c->recs = n, c->caprecs = cap;
+    }
+    out_rec *r = &c->recs[c->nrecs++];
+    memset(r, 0, sizeof *r);
+    r->partition = -1;
+    return r;
+}
+
+/* Appends the message key of `ev` to c->msg into r; no key where the format or table has none. */
+static rc_status put_key(conv *c, const rc_event *ev, out_rec *r, rc_error *err)
+{
+    if (!c->to->encode_key || !c->need_keys) return RC_OK;
+    size_t mark = c->msg.len;
+    rc_status st = c->to->encode_key(c->enc, ev, &c->msg, err);
+    if (st == RC_SKIP) {
+        c->msg.len = mark;
+        return RC_OK;
+    }
+    if (st != RC_OK) return st;
+    r->has_key = true, r->koff = mark, r->klen = c->msg.len - mark;
+    return RC_OK;
+}
+
+/* Encodes the events of one line into c->recs (messages in c->msg); RC_OK or the error (already
+ * described in err). Nothing is sent before the whole line converted, so a failing line never
+ * produces partial output. */
+static rc_status convert_line(conv *c, const rc_event *evs, size_t count, rc_arena *a, rc_error *err)
+{
+    rc_status st;
+    c->nrecs = 0;
+    c->events_in += count;
+    for (size_t i = 0; i < count; i++) {
+        const rc_event *ev = &evs[i];
+        if (!included(c, ev) || (c->drop >> ev->op & 1)) {
+            c->filtered++;
+            continue;
+        }
+        size_t mark = c->msg.len;
+        bool was_holding = c->to->holding && c->to->holding(c->enc);
+        st = c->to->encode_value(c->enc, ev, &c->msg, err);
+        if (st == RC_SKIP) {
+            c->msg.len = mark;
+            c->not_expressible++;
+            continue;
+        }
+        if (st != RC_OK && st != RC_PENDING) return st;
+        if (st == RC_OK) {
+            out_rec *r = push_rec(c);
+            if (!r) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+            r->voff = mark, r->vlen = c->msg.len - mark;
+            if (was_holding) {
+                held_origin(c, a, r); /* the group the encoder held: several rows, no one key */
+            } else {
+                r->src = ev->src, r->op = ev->op;
+                if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
+                size_t tm = c->msg.len;
+                if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
+                    r->has_topic = true, r->toff = tm, r->tlen = c->msg.len - tm;
+                if (c->tombstones && c->to->tombstone && c->to->tombstone(c->enc, ev)) {
+                    out_rec *t = push_rec(c);
+                    if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+                    *t = c->recs[c->nrecs - 2];
+                    t->null_value = true;
+                }
+            }
+        }
+        c->held_pending = c->to->holding && c->to->holding(c->enc);
+        if (c->held_pending) held_set(c, ev); /* the encoder now holds this event */
+    }
+    if (c->msg.err != RC_OK) return rc_error_set(err, c->msg.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(c->msg.err));
+    return RC_OK;
+}
+
+/* The topic of record `o` then its route ("db.table", empty without a table) in c->topic, the
+ * topic's length in c->topic_len. Consecutive records of one table reuse the last expansion. */
+static bool route_of(conv *c, const out_rec *o)
+{
+    const rc_str *f[4] = {&o->src.server, &o->src.db, &o->src.schema, &o->src.table};
+    if (!o->has_topic && c->topic_cached) {
+        const char *k = c->topic_key.data;
+        size_t n = c->topic_key.len, at = 0, i = 0;
+        for (; i < 4 && at + sizeof(size_t) <= n; i++) {
+            size_t l;
+            memcpy(&l, k + at, sizeof l);
+            at += sizeof l;
+            if (l != f[i]->n || at + l > n || (l && memcmp(k + at, f[i]->p, l))) break;
+            at += l;
+        }
+        if (i == 4) return true;
+    }
+    rc_buf_reset(&c->topic);
+    if (o->has_topic) rc_buf_put(&c->topic, c->msg.data + o->toff, o->tlen);
+    else rc_topic_expand(c->topic_tmpl, &o->src, c->server, &c->topic);
+    c->topic_len = c->topic.len;
+    if (o->src.table.n) {
+        rc_buf_put(&c->topic, o->src.db.p, o->src.db.n);
+        rc_buf_putc(&c->topic, '.');
+        rc_buf_put(&c->topic, o->src.table.p, o->src.table.n);
+    }
+    c->topic_cached = !o->has_topic;
+    rc_buf_reset(&c->topic_key);
+    for (int i = 0; c->topic_cached && i < 4; i++) {
+        rc_buf_put(&c->topic_key, &f[i]->n, sizeof f[i]->n);
+        rc_buf_put(&c->topic_key, f[i]->p, f[i]->n);
+    }
+    return c->topic.err == RC_OK && c->topic_key.err == RC_OK;
+}
+
+/* Sends the records of one line (or the final group) to the sink. */
+static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_error *err)
+{
+    if (c->routed) { /* the source position header: input file and line offset */
+        rc_buf_reset(&c->pos);
+        rc_buf_puts(&c->pos, file);
+        rc_buf_putc(&c->pos, ':');
+        rc_fmt_u64(&c->pos, line_off);
+    }
+    for (size_t i = 0; i < c->nrecs; i++) {
+        const out_rec *o = &c->recs[i];
+        rc_record r;
+        memset(&r, 0, sizeof r);
+        r.partition = o->partition;
+        if (o->has_key) r.key = c->msg.data + o->koff, r.key_len = o->klen;
+        if (!o->null_value) r.value = c->msg.data + o->voff, r.value_len = o->vlen;
+        if (c->routed) {
+            if (!route_of(c, o)) return rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET, "topic name too long");
+            r.topic = c->topic.data, r.topic_len = c->topic_len;
+            r.route = c->topic.data + c->topic_len, r.route_len = c->topic.len - c->topic_len;
+            rc_header *h = r.headers;
+            const char *op = rc_op_name(o->op);
+            *h++ = (rc_header){"rowcast.op", op, strlen(op)};
+            if (o->src.db.n) *h++ = (rc_header){"rowcast.db", o->src.db.p, o->src.db.n};
+            if (o->src.table.n) *h++ = (rc_header){"rowcast.table", o->src.table.p, o->src.table.n};
+            *h++ = (rc_header){"rowcast.format", c->to->name, strlen(c->to->name)};
+            *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
+            r.nheaders = (size_t)(h - r.headers);
+        }
+        rc_status st = rc_sink_send(c->sink, &r, err);
+        if (st != RC_OK) return st;
+        c->written++;
+    }
+    return RC_OK;
+}
+
+/* Stores the sink's safe position when it moved (at most every interval, or now). */
+static int maybe_checkpoint(conv *c, bool now)
+{
+    if (!c->ck_path) return 0;
+    double t = convert_now();
+    if (!now && t - c->ck_last < c->ck_interval) return 0;
+    c->ck_last = t;
+    uint64_t off, line;
+    if (!rc_sink_checkpoint(c->sink, &off, &line)) {
+        if (!now || c->ck_written) return 0;
+        off = c->ck.offset, line = c->ck.line; /* nothing acknowledged at all: store where we began */
+    } else if (c->ck_written && off == c->ck.offset) {
+        return 0;
+    }
+    c->ck.offset = off, c->ck.line = line;
+    c->ck_written = true;
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_checkpoint_write(c->ck_path, &c->ck, now, &err) == RC_OK) return 0;
+    fprintf(stderr, "rowcast: %s\n", err.message);
+    return -1;
+}
+
+/* Handles one decoded batch in input order: bad lines per --on-error, the others encoded and
+ * sent; marks every line's end for the checkpoint. */
+int convert_output(conv *c, batch *b)
+{
+    c->rejected += b->events.rejected;
+    b->events.rejected = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const in_line *ln = &b->lines[i];
+        if (convert_stop_signal) return EXIT_OK;
+        c->end_off = ln->end_off, c->end_line = ln->lineno;
+        if (ln->blank) {
+            if (!c->held_pending) rc_sink_mark(c->sink, ln->end_off, ln->lineno);
+            continue;
+        }
+        c->lines++;
+        rc_error err = ln->err;
+        rc_buf_reset(&c->msg);
+        rc_status st = ln->st;
+        if (st == RC_OK) st = convert_line(c, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &err);
+        if (st == RC_OK) {
+            if (send_records(c, ln->file, ln->file_off, &err) != RC_OK) {
+                fprintf(stderr, "rowcast: %s:%llu: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
+                c->sink_failed = true;
+                return EXIT_IO;
+            }
+        } else {
+            c->bad_lines++;
+            report(c, ln->file, ln->lineno, ln->file_off, &err);
+            if (c->on_error == ON_STOP) return EXIT_DATA;
+            const char *raw = b->text + ln->off;
+            if (c->on_error == ON_DEAD && (fwrite(raw, 1, ln->raw, c->dead) != ln->raw ||
+                                           (raw[ln->raw - 1] != '\n' && fputc('\n', c->dead) == EOF) || fflush(c->dead) != 0)) {
+                fprintf(stderr, "rowcast: writing dead-letter file %s: %s\n", c->dead_path, strerror(errno));
+                return EXIT_IO;
+            }
+        }
+        /* a grouping encoder still holding events: this line is not complete yet */
+        if (!c->held_pending) rc_sink_mark(c->sink, ln->end_off, ln->lineno);
+        if (maybe_checkpoint(c, false) != 0) return EXIT_IO;
+        if (c->progress && (c->lines & 1023) == 0 && convert_now() - c->last_progress >= 1.0) convert_progress(c, false);
+    }
+    return b->rc;
+}
+
+/* Sends the group a grouping encoder still holds (end of input). */
+int convert_flush_group(conv *c)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    rc_buf_reset(&c->msg);
+    rc_arena_reset(&c->arena);
+    c->nrecs = 0;
+    rc_status st = c->to->flush(c->enc, &c->msg, &err);
+    if (st == RC_SKIP) return EXIT_OK;
+    if (st != RC_OK) {
+        fprintf(stderr, "rowcast: %s error: %s\n", rc_status_name(err.code), err.message);
+        return EXIT_DATA;
+    }
+    out_rec *r = push_rec(c);
+    if (!r) return EXIT_IO;
+    r->voff = 0, r->vlen = c->msg.len;
+    held_origin(c, &c->arena, r);
+    c->held_pending = false;
+    if (send_records(c, "-", c->end_off, &err) != RC_OK) {
+        fprintf(stderr, "rowcast: %s\n", err.message);
+        return EXIT_IO;
+    }
+    rc_sink_mark(c->sink, c->end_off, c->end_line);
+    return EXIT_OK;
+}
+
+/* Waits for outstanding deliveries, stores the final checkpoint and says what was not
+ * delivered. Returns the exit status given, or EXIT_IO when something is undelivered. */
+int convert_finish(conv *c, int rc, long flush_ms)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    rc_status st = rc_sink_flush(c->sink, (int)flush_ms, &err);
+    if (c->ck_path && maybe_checkpoint(c, true) != 0 && rc == EXIT_OK) rc = EXIT_IO;
+    if (st != RC_OK) {
+        rc_sink_stats ss;
+        rc_sink_get_stats(c->sink, &ss);
+        if (!c->sink_failed) fprintf(stderr, "rowcast: %s\n", err.message);
+        fprintf(stderr, "rowcast: %llu of %llu messages sent are undelivered",
+                (unsigned long long)(ss.sent - ss.delivered - ss.dead_lettered), (unsigned long long)ss.sent);
+        if (c->ck_path && c->ck_written)
+            fprintf(stderr, "; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)c->ck.offset,
+                    (unsigned long long)c->ck.line);
+        fputc('\n', stderr);
+        if (rc == EXIT_OK || rc >= 128) rc = EXIT_IO;
+    }
+    return rc;
+}
+
