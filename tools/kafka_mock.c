@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
@@ -137,7 +138,10 @@ int main(int argc, char **argv)
         else printf("ok\n");
         fflush(stdout);
     }
-    while (!stop) pause();
+    while (!stop) { /* not pause(): a signal between the test and the call would be lost */
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     rd_kafka_mock_cluster_destroy(mc);
     rd_kafka_destroy(rk);
     return 0;

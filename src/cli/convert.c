@@ -330,8 +330,18 @@ int cli_convert(int argc, char **argv)
     rc = convert_input_start(&c);
     while (rc == EXIT_OK) {
         batch *b = convert_input_next(&c);
+        if (!b) break; /* stopped by a signal while waiting for input */
         rc = convert_output(&c, b);
         bool last = b->last;
+        if (rc == EXIT_OK && !last && b->n < BATCH_LINES) { /* the input is idle: let the output out */
+            rc_error perr;
+            rc_error_clear(&perr);
+            if (rc_sink_poll(c.sink, 0, &perr) != RC_OK) {
+                fprintf(stderr, "rowcast: %s\n", perr.message);
+                c.sink_failed = true;
+                rc = EXIT_IO;
+            }
+        }
         convert_input_done(&c, b);
         if (last || convert_stop_signal) break;
     }

@@ -113,7 +113,8 @@ bool convert_table_included(void *ctx, rc_str db, rc_str table);
 
 /* convert_in.c */
 int convert_input_start(conv *c);            /* EXIT_OK, or a status after a message */
-batch *convert_input_next(conv *c);          /* the next decoded batch (in order) */
+batch *convert_input_next(conv *c);          /* the next decoded batch (in order); NULL when a
+                                              * signal came while waiting for one */
 void convert_input_done(conv *c, batch *b);  /* the output side is through with b */
 void convert_input_stop(conv *c);            /* no more batches wanted; joins the reader */
 

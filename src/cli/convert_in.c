@@ -1,8 +1,10 @@
 /* The input side of `convert`: reads lines of each input file into batches and decodes them,
  * on a thread of its own when there are two (see convert.h). */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cli/cli.h"
 #include "cli/convert.h"
 
@@ -43,6 +45,14 @@ static void close_input(conv *c)
     c->in = NULL;
 }
 
+/* False when reading now would wait (a pipe or terminal with nothing in it): the batch so far is
+ * handed over instead, so lines arriving slowly are converted as they come. */
+static bool input_ready(FILE *in)
+{
+    struct pollfd p = {.fd = fileno(in), .events = POLLIN};
+    return poll(&p, 1, 0) != 0;
+}
+
 /* Appends one line read into b; false when memory runs out. */
 static bool add_line(conv *c, batch *b, const char *line, size_t got)
 {
@@ -78,6 +88,7 @@ static void fill(conv *c, batch *b)
             b->last = true;
             break;
         }
+        if (c->in && b->n && !input_ready(c->in)) break;
         if (!c->in) {
             int st = open_next(c);
             if (st != EXIT_OK) {
@@ -170,7 +181,17 @@ batch *convert_input_next(conv *c)
         return &c->batches[0];
     }
     pthread_mutex_lock(&c->mu);
-    while (!c->full_count) pthread_cond_wait(&c->cv, &c->mu);
+    while (!c->full_count) {
+        if (convert_stop_signal) { /* the reader may be waiting for input that never comes */
+            pthread_mutex_unlock(&c->mu);
+            return NULL;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&c->cv, &c->mu, &until);
+    }
     size_t i = c->full_q[c->full_head];
     c->full_head = (c->full_head + 1) % BATCHES, c->full_count--;
     pthread_mutex_unlock(&c->mu);

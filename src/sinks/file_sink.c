@@ -99,7 +99,15 @@ static rc_status file_sync(rc_sink *s, rc_error *err)
     return RC_OK;
 }
 
-static rc_status file_poll(rc_sink *s, int timeout_ms, rc_error *err) { return RC_OK; }
+/* Pushes buffered output out (no fsync): called when the input is idle, so that a slow stream
+ * shows its messages as they come. */
+static rc_status file_poll(rc_sink *s, int timeout_ms, rc_error *err)
+{
+    file_sink *fs = s->impl;
+    if (fflush(fs->f) != 0)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output", strerror(errno));
+    return RC_OK;
+}
 static rc_status file_flush(rc_sink *s, int timeout_ms, rc_error *err) { return RC_OK; }
 
 static void file_close(rc_sink *s)

@@ -38,6 +38,9 @@ mock_stop() {
     [ -n "${MOCK_PID:-}" ] || return 0
     exec {MOCK_FD}>&-
     kill "$MOCK_PID" 2>/dev/null || true
+    local i
+    for i in $(seq 100); do kill -0 "$MOCK_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$MOCK_PID" 2>/dev/null && echo "mock cluster did not stop on SIGTERM within 10 s" >&2
     wait "$MOCK_PID" 2>/dev/null || true
     MOCK_PID=
 }
