@@ -202,14 +202,7 @@ expect_rc keys-records $? 1
 expect_rc sink-unknown $? 1
 grep -q 'expected stdout, file:PATH or kafka://' "$T/err" && ok || bad "sink url: $(cat "$T/err")"
 
-# --- the reader thread: same output with one or two threads; a pipe that stays open does not
-#     hold back lines already read, nor a bad line's error
-for f in native canal debezium; do
-    "$RC" convert -q --threads 1 --to "$f" --on-error=skip examples/shop.ndjson "$BAD" >"$T/t1" 2>"$T/e1"
-    "$RC" convert -q --threads 2 --to "$f" --on-error=skip examples/shop.ndjson "$BAD" >"$T/t2" 2>"$T/e2"
-    expect_eq "threads-$f-out" "$T/t1" "$T/t2"
-    expect_eq "threads-$f-err" "$T/e1" "$T/e2"
-done
+# --- batches: a pipe that stays open does not hold back lines already read, nor a bad line's error
 mkfifo "$T/fifo"
 (head -2 examples/shop.ndjson; echo '{bad'; exec sleep 20) >"$T/fifo" 2>/dev/null &
 writer=$!
