@@ -86,7 +86,10 @@ typedef struct rc_format {
     rc_status (*dec_new)(const rc_options *opts, void **out, rc_error *err);
     void (*dec_free)(void *dec);
     /* Decodes one message into zero or more events appended to `out`, allocating in `a`.
-     * Error offsets are byte offsets into msg. */
+     * Events may point into msg and into `a` (and into caches the decoder keeps for its whole
+     * life), so the caller keeps both until it is done with the events; nothing points into
+     * memory the decoder reuses for the next message. Error offsets are byte offsets into
+     * msg. */
     rc_status (*decode)(void *dec, const char *msg, size_t n, rc_arena *a,
                         rc_event_list *out, rc_error *err);
 } rc_format;

@@ -26,7 +26,8 @@ rc_status rc_jsondec_new(size_t size, void **out, rc_error *err);
 void rc_jsondec_free(void *dec);
 
 /* Members of a JSON object, for decoders. Absent or null: *out = {0} (*has false). Any other
- * type is a schema error naming the member and its byte. Strings are copied into `a`. */
+ * type is a schema error naming the member and its byte. Strings point into the message text
+ * or (unescaped) into the arena the message was parsed with; `a` is unused. */
 rc_status rc_jsondec_str(const rc_json *j, uint32_t obj, const char *key, rc_arena *a, rc_str *out, rc_error *err);
 rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_t *out, bool *has, rc_error *err);
 

@@ -40,22 +40,28 @@ static rc_status fail(parser *ps, rc_status code, size_t off, const char *what)
     return rc_error_set(ps->err, code, off, "%s (found byte 0x%02X)", what, c);
 }
 
-static rc_status new_node(parser *ps, rc_jtype t, uint32_t *idx)
+/* Slow path of new_node: doubles the node array. */
+static __attribute__((noinline)) rc_status grow_nodes(parser *ps)
+{
+    rc_json *j = ps->j;
+    uint32_t cap = j->cap ? j->cap * 2 : 64;
+    if (cap < j->cap) return rc_error_set(ps->err, RC_ERR_LIMIT, ps->i, "too many JSON values");
+    rc_jnode *nn = realloc(j->nodes, cap * sizeof *nn);
+    if (!nn) return rc_error_set(ps->err, RC_ERR_NOMEM, ps->i, "out of memory");
+    j->nodes = nn;
+    j->cap = cap;
+    return RC_OK;
+}
+
+static inline rc_status new_node(parser *ps, rc_jtype t, uint32_t *idx)
 {
     rc_json *j = ps->j;
     if (j->nnodes == j->cap) {
-        uint32_t cap = j->cap ? j->cap * 2 : 64;
-        if (cap < j->cap) return rc_error_set(ps->err, RC_ERR_LIMIT, ps->i, "too many JSON values");
-        rc_jnode *nn = realloc(j->nodes, cap * sizeof *nn);
-        if (!nn) return rc_error_set(ps->err, RC_ERR_NOMEM, ps->i, "out of memory");
-        j->nodes = nn;
-        j->cap = cap;
+        rc_status st = grow_nodes(ps);
+        if (st != RC_OK) return st;
     }
     *idx = j->nnodes++;
-    rc_jnode *nd = &j->nodes[*idx];
-    memset(nd, 0, sizeof *nd);
-    nd->type = (uint8_t)t;
-    nd->off = ps->i;
+    j->nodes[*idx] = (rc_jnode){.type = (uint8_t)t, .off = ps->i};
     return RC_OK;
 }
 
@@ -267,7 +273,15 @@ static rc_status parse_container(parser *ps, unsigned depth, uint32_t idx, bool 
             if (ps->i >= ps->n || ps->p[ps->i] != ':') return fail(ps, RC_ERR_SYNTAX, ps->i, "':' expected after object key");
             ps->i++;
         }
-        if ((st = parse_value(ps, depth + 1, &child)) != RC_OK) return st;
+        skip_ws(ps);
+        char v = ps->i < ps->n ? ps->p[ps->i] : '\0';
+        if (v == '"') { /* the common scalars without the general dispatch */
+            if ((st = new_node(ps, RC_J_STRING, &child)) != RC_OK || (st = parse_string(ps, &ps->j->nodes[child])) != RC_OK) return st;
+        } else if ((v >= '0' && v <= '9') || v == '-') {
+            if ((st = new_node(ps, RC_J_NUMBER, &child)) != RC_OK || (st = parse_number(ps, &ps->j->nodes[child])) != RC_OK) return st;
+        } else if ((st = parse_value(ps, depth + 1, &child)) != RC_OK) {
+            return st;
+        }
         if (prev) ps->j->nodes[prev].next = child;
         else ps->j->nodes[idx].first = child;
         prev = child;

@@ -92,10 +92,10 @@ static rc_status schema_err(const ctx *c, uint32_t i, const char *what)
 
 static rc_status str_member(const ctx *c, const char *key, bool required, rc_str *out)
 {
-    uint32_t v = rc_json_get(c->j, 0, key);
-    if (required && (!v || node(c, v)->type == RC_J_NULL))
+    rc_status st = rc_jsondec_str(c->j, 0, key, c->a, out, c->err);
+    if (st == RC_OK && required && !out->p)
         return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, key);
-    return rc_jsondec_str(c->j, 0, key, c->a, out, c->err);
+    return st;
 }
 
 

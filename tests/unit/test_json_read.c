@@ -59,6 +59,22 @@ static void test_numbers_keep_text(void **state)
     assert_int_equal(rc_json_node(&f->j, arr->first)->n, 303);
 }
 
+/* The nesting limit counts containers: 65 nested arrays (the root and 64 levels below it) are
+ * read, whatever scalar is innermost; a 66th is a limit error at its byte. */
+static void test_depth_limit(void **state)
+{
+    fixture *f = *state;
+    char deep[200];
+    for (int levels = 65; levels <= 66; levels++) {
+        memset(deep, '[', (size_t)levels);
+        deep[levels] = '1';
+        memset(deep + levels + 1, ']', (size_t)levels);
+        deep[2 * levels + 1] = '\0';
+        assert_int_equal(parse(f, deep), levels == 65 ? RC_OK : RC_ERR_LIMIT);
+    }
+    assert_int_equal(f->err.offset, 65);
+}
+
 static void test_strings(void **state)
 {
     fixture *f = *state;
@@ -132,6 +148,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_numbers_keep_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_depth_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_structure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors_name_offsets, setup, teardown),
     };
