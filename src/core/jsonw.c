@@ -1,5 +1,7 @@
 /* JSON string escaping from one table, UTF-8 validation, Latin-1 rendering. */
 #include <stdint.h>
+#include <string.h>
+#include "core/scan8.h"
 #include "rowcast/jsonw.h"
 
 /* 0: copy as is; 1: needs escaping (control, quote, backslash); 2: start of a multi-byte
@@ -73,6 +75,12 @@ static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *co
     char *o = w;
     size_t i = 0;
     while (i < n) {
+        if (i + 8 <= n) { /* eight plain bytes at a time: copy all eight, keep those before a stop */
+            unsigned k = rc_scan8_stop((const char *)p + i);
+            memcpy(o, p + i, 8); /* fits: 6 bytes are reserved per input byte */
+            o += k, i += k;
+            if (k == 8) continue;
+        }
         unsigned c = p[i];
         uint8_t cls = esc_class[c];
         if (cls == 0) {
@@ -127,6 +135,15 @@ void rc_jw_str_body(rc_buf *b, const char *s, size_t n)
 
 void rc_jw_str(rc_buf *b, const char *p, size_t n)
 {
+    if (n < CHUNK_IN) { /* the usual short string: one reservation, quotes included */
+        char *w = rc_buf_reserve(b, n * 6 + 2);
+        if (!w) return;
+        size_t used, len = escape_chunk(w + 1, (const unsigned char *)p, n, &used);
+        w[0] = '"';
+        w[len + 1] = '"';
+        rc_buf_commit(b, len + 2);
+        return;
+    }
     rc_buf_putc(b, '"');
     rc_jw_str_body(b, p, n);
     rc_buf_putc(b, '"');

@@ -1,0 +1,31 @@
+/* Eight bytes at a time over JSON string text: where the first byte is that a JSON reader or
+ * writer must look at, shared by both. Internal to src/core. */
+#ifndef RC_CORE_SCAN8_H
+#define RC_CORE_SCAN8_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* The offset of the first byte among the 8 at p that is a quote, a backslash, a control
+ * character or a non-ASCII byte, or 8 when there is none. Each test below is exact for the
+ * first such byte, so the lowest flagged byte is the first one. */
+static inline unsigned rc_scan8_stop(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    uint64_t m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
+    m &= high;
+    return m ? (unsigned)__builtin_ctzll(m) / 8 : 8;
+#else
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned char c = (unsigned char)p[k];
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return k;
+    }
+    return 8;
+#endif
+}
+
+#endif
