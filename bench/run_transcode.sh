@@ -24,21 +24,29 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 awk -v N="$N" -f "$H/gen-canal.awk" >"$W/in.json"
 OPTS=(-o debezium.flavor=upstream -o debezium.compat=1.6 -o debezium.decimal.handling.mode=string)
-# run NAME CMD...: wall seconds and peak RSS (KiB) of CMD reading in.json, output in NAME.out
+# run NAME ROUNDS CMD...: median wall seconds and the largest peak RSS (KiB) of ROUNDS runs of
+# CMD reading in.json, output in NAME.out. Wall clock on this shared machine moves by up to 2x
+# between identical runs, so the fast tools run several rounds.
 run() {
-    local name=$1
-    shift
-    /usr/bin/time -f '%e %M' -o "$W/$name.time" "$@" <"$W/in.json" >"$W/$name.out"
-    read -r secs kib <"$W/$name.time"
-    eval "${name}_s=$secs ${name}_kib=$kib"
+    local name=$1 rounds=$2 r all=() kib=0 k
+    shift 2
+    for r in $(seq "$rounds"); do
+        /usr/bin/time -f '%e %M' -o "$W/$name.time" "$@" <"$W/in.json" >"$W/$name.out"
+        read -r secs k <"$W/$name.time"
+        all+=("$secs")
+        [ "$k" -gt "$kib" ] && kib=$k
+    done
+    secs=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((rounds + 1) / 2))p")
+    eval "${name}_s=$secs ${name}_kib=$kib ${name}_all='${all[*]}'"
 }
-run rowcast "$RC" convert -q --from canal --to debezium "${OPTS[@]}"
-run jq jq -c -f "$H/canal2dbz.jq"
-run node node "$H/canal2dbz.js"
+run rowcast 7 "$RC" convert -q --from canal --to debezium "${OPTS[@]}"
+run jq 1 jq -c -f "$H/canal2dbz.jq"
+run node 5 node "$H/canal2dbz.js"
 cmp "$W/rowcast.out" "$W/jq.out" || { echo "jq output differs from rowcast's" >&2; exit 1; }
 cmp "$W/rowcast.out" "$W/node.out" || { echo "Node.js output differs from rowcast's" >&2; exit 1; }
 rows=$(wc -l <"$W/rowcast.out")
 echo "canal -> debezium (upstream, compat 1.6, decimal string): $N messages, $rows events, $(du -m "$W/in.json" | cut -f1) MB in; outputs identical"
+echo "medians: rowcast of 7 runs (${rowcast_all}), node of 5 (${node_all}), jq of 1"
 printf '%-8s %10s %14s %12s\n' tool seconds messages/s 'peak RSS'
 for t in rowcast jq node; do
     eval "s=\$${t}_s kib=\$${t}_kib"
