@@ -39,6 +39,12 @@ void rc_fmt_i64(rc_buf *b, int64_t v)
 static rc_status accumulate(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
     uint64_t v = 0;
+    if (n <= 18) { /* below 10^18: no overflow possible, no checks */
+        for (size_t i = 0; i < n; i++) v = v * 10 + (unsigned)(s[i] - '0');
+        if (v > max) return RC_ERR_RANGE;
+        *out = v;
+        return RC_OK;
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned d = (unsigned)(s[i] - '0');
         if (v > (max - d) / 10) return RC_ERR_RANGE;

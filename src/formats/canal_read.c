@@ -155,9 +155,7 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
         if (val->type != RC_J_STRING)
             return rc_error_set(c->err, RC_ERR_SCHEMA, val->off, "a %s entry must be a string (found %s)", c->tkey, rc_jtype_name((rc_jtype)val->type));
         memset(&cols[i], 0, sizeof cols[i]);
-        char *name = rc_arena_memdup(c->a, key->s, key->n);
-        if (!name) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-        cols[i].name = (rc_str){name, key->n};
+        cols[i].name = (rc_str){key->s, key->n}; /* the message's bytes (or the arena's): they outlive the event */
         if (rc_column_name_taken(cols, i, cols[i].name))
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s names column \"%.*s\" twice", c->tkey, (int)key->n, key->s);
         cols[i].nullable = true; /* Canal does not say */
