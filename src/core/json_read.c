@@ -4,6 +4,7 @@
 #include "rowcast/json.h"
 #include "rowcast/buf.h"
 #include "rowcast/jsonw.h"
+#include "core/scan8.h"
 
 enum { JSON_MAX_DEPTH = 64 };
 
@@ -109,37 +110,15 @@ static size_t put_utf8(char *w, unsigned cp)
     return 4;
 }
 
-/* Parses a string starting at the opening quote; fills node s/n. */
-/* The offset of the first byte among the 8 at p that a string scan must look at (a quote, a
- * backslash, a control character or a non-ASCII byte), or 8 when there is none. Each test
- * below is exact for the first such byte, so the lowest flagged byte is the first one. */
-static inline unsigned string_stop8(const char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
-    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-    uint64_t x;
-    memcpy(&x, p, 8);
-    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-    uint64_t m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
-    m &= high;
-    return m ? (unsigned)__builtin_ctzll(m) / 8 : 8;
-#else
-    for (unsigned k = 0; k < 8; k++) {
-        unsigned char c = (unsigned char)p[k];
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return k;
-    }
-    return 8;
-#endif
-}
-
-static rc_status parse_string(parser *ps, rc_jnode *nd)
+/* Any string: escapes, UTF-8 validation, errors. */
+static __attribute__((noinline)) rc_status parse_string_slow(parser *ps, rc_jnode *nd)
 {
     const char *p = ps->p;
     size_t n = ps->n, start = ++ps->i, i = start;
     bool escaped = false;
     while (i < n) {
         while (i + 8 <= n) { /* eight plain bytes at a time */
-            unsigned k = string_stop8(p + i);
+            unsigned k = rc_scan8_stop(p + i);
             i += k;
             if (k < 8) break;
         }
@@ -212,6 +191,29 @@ static rc_status parse_string(parser *ps, rc_jnode *nd)
     w[o] = '\0';
     nd->s = w;
     nd->n = o;
+    return RC_OK;
+}
+
+/* Parses a string starting at the opening quote; fills node s/n. The usual string (plain
+ * ASCII, no escape) is scanned here; anything else goes to parse_string_slow from the start. */
+static inline rc_status parse_string(parser *ps, rc_jnode *nd)
+{
+    const char *p = ps->p;
+    size_t n = ps->n, start = ps->i + 1, i = start;
+    for (;;) {
+        if (i + 8 <= n) {
+            unsigned k = rc_scan8_stop(p + i);
+            i += k;
+            if (k == 8) continue;
+        } else {
+            while (i < n && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x80) i++;
+        }
+        break;
+    }
+    if (i >= n || p[i] != '"') return parse_string_slow(ps, nd);
+    ps->i = i + 1;
+    nd->s = p + start;
+    nd->n = i - start;
     return RC_OK;
 }
 

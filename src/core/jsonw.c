@@ -135,6 +135,23 @@ void rc_jw_str_body(rc_buf *b, const char *s, size_t n)
 
 void rc_jw_str(rc_buf *b, const char *p, size_t n)
 {
+    size_t i = 0; /* plain bytes before the first one to escape or validate */
+    while (i + 8 <= n) {
+        unsigned k = rc_scan8_stop(p + i);
+        i += k;
+        if (k < 8) break;
+    }
+    if (i + 8 > n)
+        while (i < n && esc_class[(unsigned char)p[i]] == 0) i++;
+    if (i == n) { /* nothing to escape: copied as it is */
+        char *w = rc_buf_reserve(b, n + 2);
+        if (!w) return;
+        w[0] = '"';
+        memcpy(w + 1, p, n);
+        w[n + 1] = '"';
+        rc_buf_commit(b, n + 2);
+        return;
+    }
     if (n < CHUNK_IN) { /* the usual short string: one reservation, quotes included */
         char *w = rc_buf_reserve(b, n * 6 + 2);
         if (!w) return;
