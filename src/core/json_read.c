@@ -362,10 +362,15 @@ uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key)
     const rc_jnode *o = &j->nodes[obj];
     if (o->type != RC_J_OBJECT) return 0;
     size_t kl = strlen(key);
-    for (uint32_t k = o->first; k; k = j->nodes[j->nodes[k].next].next) {
-        const rc_jnode *kn = &j->nodes[k];
-        if (kn->n == kl && memcmp(kn->s, key, kl) == 0) return kn->next;
-        if (!j->nodes[kn->next].next) break;
+    const rc_jnode *nodes = j->nodes;
+    for (uint32_t k = o->first; k;) {
+        const rc_jnode *kn = &nodes[k];
+        if (kn->n == kl && (!kl || kn->s[0] == key[0])) { /* a short byte loop: keys are short */
+            size_t i = 1;
+            while (i < kl && kn->s[i] == key[i]) i++;
+            if (i >= kl) return kn->next;
+        }
+        k = nodes[kn->next].next;
     }
     return 0;
 }

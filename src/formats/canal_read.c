@@ -194,8 +194,13 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
 
 static uint32_t col_index(const rc_event *ev, const char *s, size_t n)
 {
-    for (uint32_t i = 0; i < ev->ncols; i++)
-        if (ev->cols[i].name.n == n && !memcmp(ev->cols[i].name.p, s, n)) return i;
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        const rc_str *c = &ev->cols[i].name;
+        if (c->n != n || (n && c->p[0] != s[0])) continue;
+        size_t k = 1;
+        while (k < n && c->p[k] == s[k]) k++;
+        if (k >= n) return i;
+    }
     return UINT32_MAX;
 }
 
