@@ -9,6 +9,7 @@
 #ifndef ROWCAST_SINK_H
 #define ROWCAST_SINK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,9 @@ typedef struct rc_sink_config {
     bool binary;           /* the format's values are bytes: no '\n' after values */
     FILE *dead_letter;     /* records the destination refused for good go here (NULL: stop) */
     const char *dead_path; /* its name, for messages */
+    /* Set (by a signal handler) when the run should stop: a send waiting for room in a full
+     * queue gives up instead of waiting for brokers that may never come back. */
+    volatile sig_atomic_t *stop;
 } rc_sink_config;
 
 typedef struct rc_sink_stats {

@@ -296,7 +296,8 @@ int cli_convert(int argc, char **argv)
         rc_sink_config cfg = {.layout = keys ? RC_LAYOUT_KEYS : records ? RC_LAYOUT_RECORDS : RC_LAYOUT_VALUES,
                               .binary = c.to->binary,
                               .dead_letter = c.dead,
-                              .dead_path = c.dead_path};
+                              .dead_path = c.dead_path,
+                              .stop = &convert_stop_signal};
         if (rc_sink_open(sink_url, &opts, &cfg, &c.sink, &err) != RC_OK) {
             fprintf(stderr, "rowcast convert: %s\n", err.message);
             rc = err.code == RC_ERR_USAGE ? EXIT_USAGE : EXIT_IO;

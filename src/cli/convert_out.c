@@ -274,6 +274,7 @@ int convert_output(conv *c, batch *b)
         if (st == RC_OK) st = convert_line(c, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &err);
         if (st == RC_OK) {
             if (send_records(c, ln->file, ln->file_off, &err) != RC_OK) {
+                if (convert_stop_signal) return EXIT_OK; /* a signal ended the wait for room: main says so */
                 fprintf(stderr, "rowcast: %s:%llu: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
                 c->sink_failed = true;
                 return EXIT_IO;

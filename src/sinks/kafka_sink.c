@@ -6,7 +6,7 @@
 #include <librdkafka/rdkafka.h>
 #include "sink_impl.h"
 
-enum { METADATA_TIMEOUT_MS = 10000, MAX_TOPICS = 4096 };
+enum { METADATA_TIMEOUT_MS = 30000, METADATA_SLICE_MS = 500, MAX_TOPICS = 4096 };
 
 typedef struct topic_entry {
     char *name;
@@ -152,7 +152,14 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
                             rd_kafka_err2str(rd_kafka_last_error()));
     }
     const struct rd_kafka_metadata *md = NULL;
-    rd_kafka_resp_err_t e = rd_kafka_metadata(ks->rk, 0, t->rkt, &md, METADATA_TIMEOUT_MS);
+    rd_kafka_resp_err_t e;
+    /* in slices, so that a signal stops the wait for a cluster that does not answer */
+    for (int waited = 0;; waited += METADATA_SLICE_MS) {
+        e = rd_kafka_metadata(ks->rk, 0, t->rkt, &md, METADATA_SLICE_MS);
+        if (e != RD_KAFKA_RESP_ERR__TIMED_OUT && e != RD_KAFKA_RESP_ERR__TRANSPORT) break;
+        if (waited + METADATA_SLICE_MS >= METADATA_TIMEOUT_MS || (ks->s->cfg.stop && *ks->s->cfg.stop)) break;
+        rd_kafka_poll(ks->rk, 100);
+    }
     if (!e && (md->topic_cnt != 1 || md->topics[0].err)) e = md->topic_cnt == 1 ? md->topics[0].err : RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC;
     if (!e && md->topics[0].partition_cnt <= 0) e = RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION;
     if (e) {
@@ -221,6 +228,8 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
         rd_kafka_error_destroy(e);
         rd_kafka_poll(ks->rk, 100); /* back-pressure: wait for deliveries, never drop */
         if ((st = failure(ks, err)) != RC_OK) return st;
+        if (s->cfg.stop && *s->cfg.stop)
+            return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: stopped by a signal while the producer queue was full");
     }
     if ((seq & 1023) == 0) rd_kafka_poll(ks->rk, 0); /* serve delivery reports now and then */
     return RC_OK;

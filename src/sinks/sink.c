@@ -45,6 +45,8 @@ rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
     while (!tracker_room(&s->tr)) {
         rc_status st = s->ops->sync ? s->ops->sync(s, err) : s->ops->poll(s, 100, err);
         if (st != RC_OK) return st;
+        if (s->cfg.stop && *s->cfg.stop)
+            return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "stopped by a signal while waiting for acknowledgements");
     }
     uint64_t seq = tracker_take(&s->tr);
     rc_status st = s->ops->send(s, r, seq, err);
