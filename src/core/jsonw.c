@@ -147,7 +147,7 @@ void rc_jw_str(rc_buf *b, const char *p, size_t n)
         char *w = rc_buf_reserve(b, n + 2);
         if (!w) return;
         w[0] = '"';
-        memcpy(w + 1, p, n);
+        if (n) memcpy(w + 1, p, n);
         w[n + 1] = '"';
         rc_buf_commit(b, n + 2);
         return;
