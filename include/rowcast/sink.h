@@ -113,6 +113,8 @@ typedef struct rc_checkpoint {
 
 /* Parses the text of a checkpoint file; an error names the byte where the problem is. */
 rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_error *err);
+/* Appends the file's text for ck (what rc_checkpoint_write stores). */
+void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b);
 /* Reads PATH: RC_OK, RC_SKIP when there is no such file, or an error naming PATH (and the
  * line and byte for a malformed file). */
 rc_status rc_checkpoint_read(const char *path, rc_checkpoint *ck, rc_error *err);

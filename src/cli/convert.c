@@ -171,6 +171,7 @@ int cli_convert(int argc, char **argv)
     int rc = EXIT_OK;
     if (!files || !c.include) {
         free(files), free(c.include);
+        fprintf(stderr, "rowcast convert: out of memory\n");
         return EXIT_IO;
     }
     for (int i = 1; rc == EXIT_OK && i < argc; i++) {

@@ -132,7 +132,10 @@ int convert_input_start(conv *c)
     batch *b = &c->batch;
     rc_arena_init(&b->arena);
     b->lines = calloc(BATCH_LINES, sizeof *b->lines);
-    if (!b->lines) return EXIT_IO;
+    if (!b->lines) {
+        fprintf(stderr, "rowcast convert: out of memory\n");
+        return EXIT_IO;
+    }
     if (c->ninclude) b->events.accept = convert_table_included, b->events.accept_ctx = c;
     return EXIT_OK;
 }

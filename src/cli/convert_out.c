@@ -313,7 +313,10 @@ int convert_flush_group(conv *c)
         return EXIT_DATA;
     }
     out_rec *r = push_rec(c);
-    if (!r) return EXIT_IO;
+    if (!r) {
+        fprintf(stderr, "rowcast: out of memory sending the last %s group\n", c->to->name);
+        return EXIT_IO;
+    }
     r->voff = 0, r->vlen = c->msg.len;
     held_origin(c, &c->arena, r);
     c->held_pending = false;

@@ -9,15 +9,9 @@
 static void open_schema(rc_buf *b, bool schemas, bool versioned, const char *type, const char *field, const char *name)
 {
     if (!schemas) return;
-    RC_BUF_LIT(b, "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"type\":\"");
-    rc_buf_puts(b, type);
-    RC_BUF_LIT(b, "\",\"optional\":false,\"field\":\"");
-    rc_buf_puts(b, field);
-    RC_BUF_LIT(b, "\"}],\"optional\":false,\"name\":\"");
-    rc_buf_puts(b, name);
-    rc_buf_putc(b, '"');
-    if (versioned) RC_BUF_LIT(b, ",\"version\":1");
-    RC_BUF_LIT(b, "},\"payload\":");
+    RC_BUF_LIT(b, "{\"schema\":");
+    dbz_up_put_struct1_schema(b, name, versioned, type, field);
+    RC_BUF_LIT(b, ",\"payload\":");
 }
 
 static rc_status done(rc_buf *b, bool schemas, rc_error *err)

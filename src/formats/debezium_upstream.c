@@ -936,6 +936,17 @@ rc_status dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_valu
 
 void dbz_up_put_transaction(void *p, rc_buf *b, const rc_event *ev) { put_tx(p, b, ev); }
 
+void dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field)
+{
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    put_simple_field(b, ftype, false, field);
+    RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
+    rc_buf_puts(b, name);
+    rc_buf_putc(b, '"');
+    if (versioned) RC_BUF_LIT(b, ",\"version\":1");
+    rc_buf_putc(b, '}');
+}
+
 /* One value in Avro binary, with the Avro type behind its Connect schema. */
 static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {

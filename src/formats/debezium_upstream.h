@@ -33,6 +33,8 @@ rc_str dbz_up_server(void *enc, const rc_event *ev);
 /* The source block / one row image as JSON, exactly as in the envelope. */
 void dbz_up_put_source(void *enc, rc_buf *b, const rc_event *ev);
 rc_status dbz_up_put_image(void *enc, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
+/* The Kafka Connect schema of a struct with one required field, as JsonConverter writes it. */
+void dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field);
 /* The transaction block or null. */
 void dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);
 /* Avro binary of the record {before: [null, Value], after: [null, Value]} whose Value fields

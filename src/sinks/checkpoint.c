@@ -1,6 +1,5 @@
 /* The checkpoint file of `convert --checkpoint` (see sink.h and docs/sinks.md). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,21 +8,6 @@
 #include "rowcast/sink.h"
 
 enum { MAX_FILE = 8192 };
-
-/* A decimal uint64 filling [p, p+n) exactly. */
-static bool parse_u64(const char *p, size_t n, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (!n || n > 20) return false;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9') return false;
-        uint64_t d = (uint64_t)(p[i] - '0');
-        if (v > (UINT64_MAX - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
 
 rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_error *err)
 {
@@ -40,8 +24,8 @@ rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_
         bool ok = sp != NULL;
         if (kl == 18 && !memcmp(l, "rowcast-checkpoint", 18)) bit = 1, ok = ok && vl == 1 && v[0] == '1';
         else if (kl == 5 && !memcmp(l, "input", 5)) bit = 2, ok = ok && vl && vl < sizeof ck->input && !memchr(v, '\0', vl);
-        else if (kl == 6 && !memcmp(l, "offset", 6)) bit = 4, ok = ok && parse_u64(v, vl, &ck->offset);
-        else if (kl == 4 && !memcmp(l, "line", 4)) bit = 8, ok = ok && parse_u64(v, vl, &ck->line);
+        else if (kl == 6 && !memcmp(l, "offset", 6)) bit = 4, ok = ok && rc_parse_u64(v, vl, &ck->offset) == RC_OK;
+        else if (kl == 4 && !memcmp(l, "line", 4)) bit = 8, ok = ok && rc_parse_u64(v, vl, &ck->line) == RC_OK;
         if (!bit || !ok || (have & bit))
             return rc_error_set(err, RC_ERR_SCHEMA, at, "checkpoint line %u: expected \"rowcast-checkpoint 1\", \"input PATH\", "
                                 "\"offset N\" or \"line N\", each once", lineno);
@@ -73,15 +57,32 @@ rc_status rc_checkpoint_read(const char *path, rc_checkpoint *ck, rc_error *err)
     return RC_OK;
 }
 
+void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b)
+{
+    RC_BUF_LIT(b, "rowcast-checkpoint 1\ninput ");
+    rc_buf_puts(b, ck->input);
+    RC_BUF_LIT(b, "\noffset ");
+    rc_fmt_u64(b, ck->offset);
+    RC_BUF_LIT(b, "\nline ");
+    rc_fmt_u64(b, ck->line);
+    rc_buf_putc(b, '\n');
+}
+
 rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sync, rc_error *err)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot write checkpoint %s: %s", tmp, strerror(errno));
-    fprintf(f, "rowcast-checkpoint 1\ninput %s\noffset %" PRIu64 "\nline %" PRIu64 "\n", ck->input, ck->offset, ck->line);
-    int bad = fflush(f) != 0 || (sync && fsync(fileno(f)) != 0);
+    rc_buf text;
+    rc_buf_init(&text, 0);
+    rc_checkpoint_format(ck, &text);
+    FILE *f = text.err == RC_OK ? fopen(tmp, "w") : NULL;
+    if (!f) {
+        rc_buf_fini(&text);
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot write checkpoint %s: %s", tmp, strerror(errno));
+    }
+    int bad = fwrite(text.data, 1, text.len, f) != text.len || fflush(f) != 0 || (sync && fsync(fileno(f)) != 0);
     bad |= fclose(f) != 0;
+    rc_buf_fini(&text);
     if (bad || rename(tmp, path) != 0)
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot write checkpoint %s: %s", path, strerror(errno));
     return RC_OK;

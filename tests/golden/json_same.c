@@ -6,23 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/json.h"
-
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)len + 1);
-    if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    *n = (size_t)len;
-    return p;
-}
+#include "../common/slurp.h"
 
 static bool same(const rc_json *a, uint32_t x, const rc_json *b, uint32_t y, char *path, size_t pl)
 {

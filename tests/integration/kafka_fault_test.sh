@@ -15,12 +15,7 @@ set -u
 RC=$1 MOCK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/kafka_lib.sh"
-W=$(mktemp -d)
-trap 'mock_stop; rm -rf "$W"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
-mock_start "$MOCK" "$W" 3 || exit 1
-echo "mock cluster at $BOOTSTRAP"
+kafka_test_start "$MOCK" || exit 1
 CONV=(convert -q --to canal)
 
 # keys_in TOPIC: "key value" lines as Kafka holds them, partition by partition in offset order

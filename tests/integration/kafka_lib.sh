@@ -45,6 +45,18 @@ mock_stop() {
     MOCK_PID=
 }
 
+# kafka_test_start MOCK_BIN: what every Kafka test script begins with: a work directory W
+# (removed at exit, with the mock stopped), fail=0 and bad MESSAGE to count a failure, and a
+# 3-broker mock cluster at $BOOTSTRAP.
+kafka_test_start() {
+    W=$(mktemp -d)
+    trap 'mock_stop; rm -rf "$W"' EXIT
+    fail=0
+    mock_start "$1" "$W" 3 || return 1
+    echo "mock cluster at $BOOTSTRAP"
+}
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
 # kcat_all TOPIC... : every record of the topics, as records_check reads them
 kcat_all() {
     local t

@@ -10,12 +10,7 @@
 set -u
 RC=$1 MOCK=$2 CHECK=$3
 . "$(dirname "$0")/kafka_lib.sh"
-W=$(mktemp -d)
-trap 'mock_stop; rm -rf "$W"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
-mock_start "$MOCK" "$W" 3 || exit 1
-echo "mock cluster at $BOOTSTRAP"
+kafka_test_start "$MOCK" || exit 1
 
 # 1. every format, Kafka vs --records
 formats=$("$RC" formats | awk 'NR > 1 && $2 == "yes" {print $1}')
@@ -57,6 +52,7 @@ grep -q 'no HOST:PORT' "$W/e1" || bad "unclear message for a URL without hosts: 
 "$RC" convert -q --sink "kafka://$BOOTSTRAP/x" -o kafka.no.such.property=1 examples/shop.ndjson 2>"$W/e2" && bad "unknown librdkafka property accepted"
 grep -q 'kafka.no.such.property' "$W/e2" || bad "unclear message for an unknown property: $(cat "$W/e2")"
 "$RC" convert -q --sink "kafka://$BOOTSTRAP/x" -o kafka.acks=1 examples/shop.ndjson 2>"$W/e3" && bad "acks=1 accepted"
+grep -q 'rowcast keeps enable.idempotence=true, acks=all' "$W/e3" || bad "unclear message for acks=1: $(cat "$W/e3")"
 "$RC" convert -q --topic '{tabel}' examples/shop.ndjson 2>"$W/e4" && bad "unknown placeholder accepted"
 grep -q 'unknown placeholder at byte 1' "$W/e4" || bad "unclear message for a bad template: $(cat "$W/e4")"
 exit $fail

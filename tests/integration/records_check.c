@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/sink.h"
+#include "../common/slurp.h"
 
 typedef struct rec {
     int part;
@@ -20,20 +21,6 @@ typedef struct rec {
     long tl, kl, vl, hl; /* kl/vl -1: null */
     long seq;
 } rec;
-
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)sz + 1);
-    if (p && fread(p, 1, (size_t)sz, f) != (size_t)sz) sz = 0;
-    fclose(f);
-    *n = (size_t)sz;
-    return p;
-}
 
 static const char *field(const char *p, const char *end, char stop, long *len)
 {
