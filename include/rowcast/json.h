@@ -12,7 +12,7 @@
 #include "rowcast/arena.h"
 #include "rowcast/error.h"
 
-typedef enum rc_jtype { RC_J_NULL = 0, RC_J_FALSE, RC_J_TRUE, RC_J_NUMBER, RC_J_STRING, RC_J_ARRAY, RC_J_OBJECT } rc_jtype;
+typedef enum rc_jtype { RC_J_NULL = 0, RC_J_FALSE, RC_J_TRUE, RC_J_NUMBER, RC_J_STRING, RC_J_ARRAY, RC_J_OBJECT, RC_J_MEMO } rc_jtype;
 
 /* One node. For arrays, children are the elements; for objects, children alternate key
  * (a string node) and value. `next` is the index of the next sibling (0 = none; node 0 is
@@ -23,15 +23,31 @@ typedef struct rc_jnode {
     uint32_t first; /* first child, 0 if none */
     uint32_t count; /* arrays: elements; objects: members */
     size_t off;     /* byte offset of the node's first character */
-    const char *s;  /* strings: unescaped bytes; numbers: the original text */
+    const char *s;  /* strings: unescaped bytes; numbers, arrays, objects and memo nodes: the
+                     * original text (a container's from its bracket to its closing bracket) */
     size_t n;
 } rc_jnode;
+
+/* A value the caller has seen before (see rc_json.memo): when a member of the root object
+ * named `key` has a value whose text is exactly `text` (a whole array or object, as it appeared
+ * in an earlier document), the reader does not parse it again but makes one RC_J_MEMO node
+ * (s/n: the text in this document, count: the memo's index). A JSON array or object ends at
+ * its own closing bracket, so text that begins with `text` has that very value there; `text`
+ * must have been read without error before. */
+typedef struct rc_json_memo {
+    const char *key;
+    size_t keyn;
+    const char *text; /* NULL or n == 0: not in use */
+    size_t n;
+} rc_json_memo;
 
 typedef struct rc_json {
     rc_jnode *nodes;
     uint32_t nnodes, cap;
     uint32_t max_depth;
     rc_arena *arena; /* unescaped strings that contained escapes */
+    const rc_json_memo *memo; /* values to recognise instead of parsing (none: NULL) */
+    unsigned nmemo;
 } rc_json;
 
 void rc_json_init(rc_json *j, rc_arena *arena);
@@ -50,7 +66,7 @@ const char *rc_jtype_name(rc_jtype t);
 
 struct rc_buf;
 /* Writes the value at node i as compact JSON (numbers as their original text, strings with
- * the shared escaping), e.g. to keep a nested JSON column as text. */
+ * the shared escaping; a memo node as its text), e.g. to keep a nested JSON column as text. */
 void rc_json_write(const rc_json *j, uint32_t i, struct rc_buf *out);
 
 #endif

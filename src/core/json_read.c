@@ -21,6 +21,8 @@ void rc_json_init(rc_json *j, rc_arena *arena)
     j->nnodes = j->cap = 0;
     j->max_depth = JSON_MAX_DEPTH;
     j->arena = arena;
+    j->memo = NULL;
+    j->nmemo = 0;
 }
 
 void rc_json_fini(rc_json *j)
@@ -30,8 +32,8 @@ void rc_json_fini(rc_json *j)
     j->nnodes = j->cap = 0;
 }
 
-static const char *const jtype_names[] = {"null", "false", "true", "number", "string", "array", "object"};
-const char *rc_jtype_name(rc_jtype t) { return (unsigned)t <= RC_J_OBJECT ? jtype_names[t] : "?"; }
+static const char *const jtype_names[] = {"null", "false", "true", "number", "string", "array", "object", "value"};
+const char *rc_jtype_name(rc_jtype t) { return (unsigned)t <= RC_J_MEMO ? jtype_names[t] : "?"; }
 
 static rc_status fail(parser *ps, rc_status code, size_t off, const char *what)
 {
@@ -250,13 +252,31 @@ static rc_status parse_number(parser *ps, rc_jnode *nd)
 
 static rc_status parse_value(parser *ps, unsigned depth, uint32_t *out);
 
+/* A root member whose value is a memo's text (see rc_json_memo): one RC_J_MEMO node. */
+static bool memo_value(parser *ps, const rc_jnode *key, uint32_t *child)
+{
+    const rc_json *j = ps->j;
+    for (unsigned k = 0; k < j->nmemo; k++) {
+        const rc_json_memo *m = &j->memo[k];
+        if (!m->n || m->keyn != key->n || memcmp(m->key, key->s, key->n) != 0) continue;
+        if (ps->n - ps->i < m->n || memcmp(ps->p + ps->i, m->text, m->n) != 0) return false;
+        if (new_node(ps, RC_J_MEMO, child) != RC_OK) return false; /* parsed instead, failing there */
+        rc_jnode *nd = &ps->j->nodes[*child];
+        nd->s = ps->p + ps->i, nd->n = m->n, nd->count = k;
+        ps->i += m->n;
+        return true;
+    }
+    return false;
+}
+
 static rc_status parse_container(parser *ps, unsigned depth, uint32_t idx, bool obj)
 {
     char close = obj ? '}' : ']';
-    ps->i++;
+    size_t start = ps->i++;
+    ps->j->nodes[idx].s = ps->p + start;
     skip_ws(ps);
     if (ps->i < ps->n && ps->p[ps->i] == close) {
-        ps->i++;
+        ps->j->nodes[idx].n = ++ps->i - start;
         return RC_OK;
     }
     uint32_t prev = 0, count = 0;
@@ -277,7 +297,9 @@ static rc_status parse_container(parser *ps, unsigned depth, uint32_t idx, bool 
         }
         skip_ws(ps);
         char v = ps->i < ps->n ? ps->p[ps->i] : '\0';
-        if (v == '"') { /* the common scalars without the general dispatch */
+        if (ps->j->nmemo && idx == 0 && obj && (v == '{' || v == '[') && memo_value(ps, &ps->j->nodes[prev], &child)) {
+            /* a value seen before */
+        } else if (v == '"') { /* the common scalars without the general dispatch */
             if ((st = new_node(ps, RC_J_STRING, &child)) != RC_OK || (st = parse_string(ps, &ps->j->nodes[child])) != RC_OK) return st;
         } else if ((v >= '0' && v <= '9') || v == '-') {
             if ((st = new_node(ps, RC_J_NUMBER, &child)) != RC_OK || (st = parse_number(ps, &ps->j->nodes[child])) != RC_OK) return st;
@@ -300,6 +322,7 @@ static rc_status parse_container(parser *ps, unsigned depth, uint32_t idx, bool 
         return fail(ps, RC_ERR_SYNTAX, ps->i, obj ? "',' or '}' expected" : "',' or ']' expected");
     }
     ps->j->nodes[idx].count = count;
+    ps->j->nodes[idx].n = ps->i - start;
     return RC_OK;
 }
 
@@ -384,6 +407,7 @@ void rc_json_write(const rc_json *j, uint32_t i, rc_buf *b)
     case RC_J_FALSE: RC_BUF_LIT(b, "false"); return;
     case RC_J_NUMBER: rc_buf_put(b, nd->s, nd->n); return;
     case RC_J_STRING: rc_jw_str(b, nd->s, nd->n); return;
+    case RC_J_MEMO: rc_buf_put(b, nd->s, nd->n); return;
     case RC_J_ARRAY:
         rc_buf_putc(b, '[');
         for (uint32_t k = nd->first; k; k = j->nodes[k].next) {

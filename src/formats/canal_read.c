@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/canal_read.h"
+#include "rowcast/buf.h"
+#include "rowcast/colcache.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
@@ -23,15 +25,32 @@ typedef struct canal_dec {
     rc_dbkind kind;
     bool drs, json_c; /* Huawei DRS json / json-c */
     const char *what; /* "Canal" or "DRS", in messages */
+    /* Canal's tables: column lists by (typed values, mysqlType text, pkNames text), the last
+     * one used, and the mysqlType and sqlType texts of the last message as parser memos, so a
+     * run of messages of one table parses neither again (DRS decodes without: its types
+     * depend on the row values) */
+    rc_colcache *tables;
+    const rc_colset *cur;
+    size_t cur_types_n;
+    rc_json_memo memo[2];
+    char *sqltype; /* the memo text of sqlType */
+    size_t sqltype_cap;
+    rc_buf key;
+    rc_json aux; /* a memo's text parsed again, when its column list must be rebuilt */
 } canal_dec;
 
 rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     canal_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd)) {
+    if (!d || !rc_jsondec_init(&d->jd) || !(d->tables = rc_colcache_new())) {
+        if (d) rc_jsondec_fini(&d->jd);
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
+    rc_buf_init(&d->key, 0);
+    rc_json_init(&d->aux, NULL);
+    d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
+    d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
     rc_status st = rc_options_offset(o, "canal.timezone", &d->vopts.ts_offset, err);
     if (st != RC_OK) {
         canal_dec_free(d);
@@ -69,6 +88,10 @@ void canal_dec_free(void *p)
     canal_dec *d = p;
     if (!d) return;
     rc_jsondec_fini(&d->jd);
+    rc_colcache_free(d->tables);
+    rc_buf_fini(&d->key);
+    rc_json_fini(&d->aux);
+    free(d->sqltype);
     free(d);
 }
 
@@ -139,12 +162,13 @@ static bool beyond_int64(const ctx *c, const uint32_t rows[2], rc_str col)
     return false;
 }
 
-static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, const uint32_t rows[2], rc_event *ev)
+/* The columns of the mysqlType (columnType) member, node `types` of c->j (the root node when
+ * c->j is d->aux). */
+static rc_status type_columns(const ctx *c, uint32_t types, bool typed, const uint32_t rows[2], rc_column **out, uint32_t *nout)
 {
-    if (!types || node(c, types)->type != RC_J_OBJECT)
-        return types ? rc_error_set(c->err, RC_ERR_SCHEMA, node(c, types)->off, "\"%s\" must be an object (found %s)", c->tkey,
-                                    rc_jtype_name((rc_jtype)node(c, types)->type))
-                     : rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
+    if (node(c, types)->type != RC_J_OBJECT)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, types)->off, "\"%s\" must be an object (found %s)", c->tkey,
+                            rc_jtype_name((rc_jtype)node(c, types)->type));
     uint32_t n = node(c, types)->count;
     if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, types)->off, "%s names no column", c->tkey);
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
@@ -171,6 +195,14 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
         }
         cols[i].type = *t;
     }
+    *out = cols;
+    *nout = n;
+    return RC_OK;
+}
+
+/* Marks the key columns named by pkNames (node pks of c->j, 0 when absent). */
+static rc_status key_columns(const ctx *c, uint32_t pks, rc_column *cols, uint32_t n)
+{
     if (pks && node(c, pks)->type == RC_J_ARRAY) {
         uint16_t pos = 0;
         for (uint32_t p = node(c, pks)->first; p; p = node(c, p)->next) {
@@ -187,8 +219,81 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
     } else if (pks && node(c, pks)->type != RC_J_NULL) {
         return schema_err(c, pks, "\"pkNames\" must be an array or null");
     }
-    ev->cols = cols;
-    ev->ncols = n;
+    return RC_OK;
+}
+
+/* Builds the column list into the arena. `types` may be a memo node (the mysqlType of an
+ * earlier message): its text is parsed again into d->aux, offsets moved to this message. */
+static rc_status build_columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, const uint32_t rows[2], rc_column **cols, uint32_t *n)
+{
+    rc_status st;
+    if (!types) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
+    if (node(c, types)->type == RC_J_MEMO) {
+        const rc_jnode *m = node(c, types);
+        rc_json *aux = &c->d->aux;
+        aux->arena = c->a;
+        if ((st = rc_json_parse(aux, m->s, m->n, c->err)) != RC_OK) return st; /* read before: cannot fail */
+        for (uint32_t i = 0; i < aux->nnodes; i++) aux->nodes[i].off += m->off;
+        ctx tc = *c;
+        tc.j = aux;
+        st = type_columns(&tc, 0, typed, rows, cols, n);
+    } else {
+        st = type_columns(c, types, typed, rows, cols, n);
+    }
+    return st != RC_OK ? st : key_columns(c, pks, *cols, *n);
+}
+
+/* pkNames as text for the table key: its array text, "null", or nothing when absent. */
+static bool pk_text(const ctx *c, uint32_t pks, rc_str *out)
+{
+    *out = (rc_str){"", 0};
+    if (!pks) return true;
+    const rc_jnode *p = node(c, pks);
+    if (p->type == RC_J_NULL) *out = RC_STR("null");
+    else if (p->type == RC_J_ARRAY) *out = (rc_str){p->s, p->n};
+    else return false;
+    return true;
+}
+
+static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, const uint32_t rows[2], rc_event *ev)
+{
+    canal_dec *d = c->d;
+    const rc_jnode *tn = types ? node(c, types) : NULL;
+    rc_str pt;
+    rc_column *cols;
+    uint32_t n;
+    if (d->drs || !tn || (tn->type != RC_J_OBJECT && tn->type != RC_J_MEMO) || !pk_text(c, pks, &pt)) {
+        rc_status st = build_columns(c, types, pks, typed, rows, &cols, &n); /* or the error */
+        ev->cols = cols, ev->ncols = n;
+        return st;
+    }
+    const rc_colset *cur = d->cur;
+    /* the usual case: the same table as the last message, mysqlType recognised by the parser */
+    if (tn->type == RC_J_MEMO && cur && cur->key[0] == (typed ? '1' : '0') && cur->keyn == 1 + d->cur_types_n + pt.n &&
+        !memcmp(cur->key + 1 + d->cur_types_n, pt.p, pt.n)) {
+        ev->cols = cur->cols, ev->ncols = cur->n;
+        return RC_OK;
+    }
+    /* the key: typed flag, mysqlType text, pkNames text (both whole JSON values, so the
+     * concatenation is unambiguous) */
+    rc_buf_reset(&d->key);
+    rc_buf_putc(&d->key, typed ? '1' : '0');
+    rc_buf_put(&d->key, tn->s, tn->n);
+    rc_buf_put(&d->key, pt.p, pt.n);
+    if (d->key.err != RC_OK) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    const rc_colset *set = rc_colcache_find(d->tables, d->key.data, d->key.len);
+    if (!set) {
+        rc_status st = build_columns(c, types, pks, typed, rows, &cols, &n);
+        if (st != RC_OK) return st;
+        if (!(set = rc_colcache_put(d->tables, d->key.data, d->key.len, cols, n))) { /* full: this message's own */
+            ev->cols = cols, ev->ncols = n;
+            return RC_OK;
+        }
+    }
+    d->cur = set;
+    d->cur_types_n = tn->n;
+    d->memo[0].text = set->key + 1, d->memo[0].n = tn->n;
+    ev->cols = set->cols, ev->ncols = set->n;
     return RC_OK;
 }
 
@@ -282,6 +387,24 @@ static rc_status drs_layout(ctx *c, rc_event *base)
     return RC_OK;
 }
 
+/* sqlType says nothing mysqlType does not: it is only read, and kept as the parser's memo so
+ * the next message of the table skips it. */
+static rc_status remember_sqltype(const ctx *c)
+{
+    uint32_t st = rc_json_get(c->j, 0, "sqlType");
+    const rc_jnode *sn = st ? node(c, st) : NULL;
+    if (!sn || sn->type != RC_J_OBJECT) return RC_OK; /* absent, recognised, or not an object (ignored) */
+    canal_dec *d = c->d;
+    if (sn->n > d->sqltype_cap) {
+        char *nb = realloc(d->sqltype, sn->n);
+        if (!nb) return rc_error_set(c->err, RC_ERR_NOMEM, sn->off, "out of memory");
+        d->sqltype = nb, d->sqltype_cap = sn->n;
+    }
+    memcpy(d->sqltype, sn->s, sn->n);
+    d->memo[1].text = d->sqltype, d->memo[1].n = sn->n;
+    return RC_OK;
+}
+
 static const struct {
     const char *canal, *kind;
 } ddl_kinds[] = {{"CREATE", "CREATE_TABLE"}, {"ALTER", "ALTER_TABLE"},   {"ERASE", "DROP_TABLE"},     {"TRUNCATE", "TRUNCATE"},
@@ -290,9 +413,11 @@ static const struct {
 rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     canal_dec *d = p;
+    if (!d->drs) d->jd.json.memo = d->memo, d->jd.json.nmemo = 2;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err, d->vopts, "mysqlType", RC_FAM_MYSQL};
+    if (!d->drs && (st = remember_sqltype(&c)) != RC_OK) return st;
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a %s message must be a JSON object (found %s)", d->what, rc_jtype_name((rc_jtype)node(&c, 0)->type));
     rc_event base;

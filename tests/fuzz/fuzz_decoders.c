@@ -1,7 +1,8 @@
 /* libFuzzer target of one decoder (RC_FUZZ_FORMAT, set by tests/fuzz/CMakeLists.txt: one
  * target per decoder) or, without it, of every registered decoder: any input is accepted or
  * rejected with a message, never a crash; an accepted message's events must encode to native
- * and read back unchanged. */
+ * and read back unchanged. The decoders live across inputs (as in a stream, with their caches
+ * of earlier messages); a fresh decoder must read each input the same way. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static void *decs[64], *native_dec;
     static bool ready;
-    static rc_arena a1, a2;
-    static rc_event_list l1, l2;
+    static rc_arena a1, a2, a3;
+    static rc_event_list l1, l2, l3;
     static rc_buf b;
     rc_error err;
     if (!ready) {
@@ -23,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         rc_error_clear(&err);
         if (native_dec_new(NULL, &native_dec, &err) != RC_OK) abort();
-        rc_arena_init(&a1), rc_arena_init(&a2), rc_buf_init(&b, 0);
+        rc_arena_init(&a1), rc_arena_init(&a2), rc_arena_init(&a3), rc_buf_init(&b, 0);
         ready = true;
     }
     for (int i = 0; rc_formats[i] && i < 64; i++) {
@@ -34,10 +35,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc_arena_reset(&a1);
         l1.count = 0;
         rc_error_clear(&err);
-        if (rc_formats[i]->decode(decs[i], (const char *)data, size, &a1, &l1, &err) != RC_OK) {
-            if (err.code == RC_OK) abort(); /* an error without a message */
-            continue;
+        rc_status st1 = rc_formats[i]->decode(decs[i], (const char *)data, size, &a1, &l1, &err);
+        if (st1 != RC_OK && err.code == RC_OK) abort(); /* an error without a message */
+        /* the same input to a decoder that has seen nothing before */
+        void *fresh;
+        rc_error ferr;
+        rc_error_clear(&ferr);
+        if (rc_formats[i]->dec_new(NULL, &fresh, &ferr) != RC_OK) abort();
+        rc_arena_reset(&a3);
+        l3.count = 0;
+        rc_status st3 = rc_formats[i]->decode(fresh, (const char *)data, size, &a3, &l3, &ferr);
+        if (st1 != st3 || (st1 != RC_OK && (err.offset != ferr.offset || strcmp(err.message, ferr.message) != 0)) || l1.count != l3.count) {
+            fprintf(stderr, "%s: a fresh decoder reads this input differently: %s / %s\n", rc_formats[i]->name,
+                    st1 == RC_OK ? "ok" : err.message, st3 == RC_OK ? "ok" : ferr.message);
+            abort();
         }
+        for (size_t k = 0; k < l1.count; k++) {
+            char why[200];
+            if (!rc_event_equal(&l1.items[k], &l3.items[k], why, sizeof why)) {
+                fprintf(stderr, "%s: event %zu differs from a fresh decoder's: %s\n", rc_formats[i]->name, k, why);
+                abort();
+            }
+        }
+        rc_formats[i]->dec_free(fresh); /* its events point into it */
+        if (st1 != RC_OK) continue;
         for (size_t k = 0; k < l1.count; k++) {
             rc_buf_reset(&b);
             if (native_encode(NULL, &l1.items[k], &b, &err) != RC_OK) abort();

@@ -76,6 +76,23 @@ grep -q '"name":"srv.shop.a_b.Envelope"' "$T/out" && ok || bad "first table's en
 grep -q '"name":"_srv.shop.t.Envelope"' "$T/out" && ok || bad "invalid first character: $(cut -c1-200 "$T/out")"
 
 # --- Canal input that cannot be read: one clear message per line, naming the byte
+# --- the Canal decoder keeps tables' column lists between messages (and skips a mysqlType or
+# sqlType it has read before): a stream of interleaved tables, key changes, typed values, a bad
+# key and a changed column list reads exactly as each message read on its own
+"$RC" convert -q --from canal --to native --on-error=skip $D/canal-tables.ndjson >"$T/out" 2>"$T/err"
+: >"$T/want"
+: >"$T/wanterr"
+n=0
+while IFS= read -r line; do
+    n=$((n + 1))
+    printf '%s\n' "$line" | "$RC" convert -q --from canal --to native --on-error=skip >>"$T/want" 2>"$T/lerr"
+    sed "s|^rowcast: <stdin>:1:|rowcast: $D/canal-tables.ndjson:$n:|; s/ (file offset [0-9]*)//" "$T/lerr" >>"$T/wanterr"
+done <$D/canal-tables.ndjson
+expect_eq canal-tables "$T/want" "$T/out"
+[ "$(wc -l <"$T/out")" = 12 ] || bad "canal-tables: expected 12 events"
+sed 's/ (file offset [0-9]*)//' "$T/err" >"$T/err2"
+expect_eq canal-tables-errors "$T/wanterr" "$T/err2"
+
 "$RC" convert -q --from canal --on-error=skip $D/canal-bad.ndjson >/dev/null 2>"$T/err"
 expect_rc canal-bad $? 0
 expect_eq canal-bad-messages $D/canal-bad.expected "$T/err"

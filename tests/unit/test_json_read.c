@@ -4,8 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rowcast/colcache.h"
 #include "rowcast/json.h"
 
 typedef struct fixture {
@@ -143,6 +145,81 @@ static void test_errors_name_offsets(void **state)
     assert_int_equal(parse(f, deep), RC_ERR_LIMIT);
 }
 
+static void test_container_text(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(parse(f, " {\"a\": [1, {\"b\":2} ], \"e\":{}} "), RC_OK);
+    const rc_jnode *root = rc_json_node(&f->j, 0), *a = rc_json_node(&f->j, rc_json_get(&f->j, 0, "a"));
+    const rc_jnode *e = rc_json_node(&f->j, rc_json_get(&f->j, 0, "e"));
+    assert_int_equal(root->n, strlen("{\"a\": [1, {\"b\":2} ], \"e\":{}}"));
+    assert_memory_equal(a->s, "[1, {\"b\":2} ]", a->n);
+    assert_int_equal(a->n, 13);
+    assert_memory_equal(e->s, "{}", 2);
+    assert_int_equal(e->n, 2);
+}
+
+/* A root member whose value is a memo's text becomes one memo node; anything else (another
+ * key, a nested member, text that differs anywhere, a scalar) is parsed as usual. */
+static void test_memo(void **state)
+{
+    fixture *f = *state;
+    static const char seen[] = "{\"id\":\"int\",\"v\":[1,2]}";
+    rc_json_memo memo[2] = {{"t", 1, seen, sizeof seen - 1}, {"u", 1, NULL, 0}};
+    f->j.memo = memo, f->j.nmemo = 2;
+    assert_int_equal(parse(f, "{\"x\":{\"t\":{\"id\":\"int\",\"v\":[1,2]}},\"t\":{\"id\":\"int\",\"v\":[1,2]},\"u\":{}}"), RC_OK);
+    const rc_jnode *t = rc_json_node(&f->j, rc_json_get(&f->j, 0, "t"));
+    assert_int_equal(t->type, RC_J_MEMO);
+    assert_int_equal(t->count, 0);
+    assert_int_equal(t->n, sizeof seen - 1);
+    assert_int_equal(t->off, 38);
+    assert_memory_equal(t->s, seen, t->n);
+    uint32_t x = rc_json_get(&f->j, 0, "x");
+    assert_int_equal(rc_json_node(&f->j, rc_json_get(&f->j, x, "t"))->type, RC_J_OBJECT); /* not a root member */
+    assert_int_equal(rc_json_node(&f->j, rc_json_get(&f->j, 0, "u"))->type, RC_J_OBJECT); /* memo not in use */
+    /* one byte different, or only a prefix: parsed */
+    assert_int_equal(parse(f, "{\"t\":{\"id\":\"int\",\"v\":[1,3]}}"), RC_OK);
+    assert_int_equal(rc_json_node(&f->j, rc_json_get(&f->j, 0, "t"))->type, RC_J_OBJECT);
+    assert_int_equal(parse(f, "{\"t\":{\"id\":\"int\"}}"), RC_OK);
+    assert_int_equal(rc_json_node(&f->j, rc_json_get(&f->j, 0, "t"))->type, RC_J_OBJECT);
+    /* the text is recognised, what follows it is still checked */
+    assert_int_equal(parse(f, "{\"t\":{\"id\":\"int\",\"v\":[1,2]}x}"), RC_ERR_SYNTAX);
+    assert_int_equal(f->err.offset, 27);
+    f->j.memo = NULL, f->j.nmemo = 0;
+}
+
+static void test_colcache(void **state)
+{
+    (void)state;
+    rc_colcache *c = rc_colcache_new();
+    assert_non_null(c);
+    assert_null(rc_colcache_find(c, "k", 1));
+    char name[32], decl[32];
+    const rc_colset *sets[300];
+    for (int i = 0; i < 300; i++) { /* past several growths of the slot array */
+        snprintf(name, sizeof name, "col%d", i);
+        snprintf(decl, sizeof decl, "varchar(%d)", i);
+        rc_column col = {.name = {name, strlen(name)}, .pk = 1, .type = {.decl = {decl, strlen(decl)}, .p1 = i}};
+        sets[i] = rc_colcache_put(c, name, strlen(name), &col, 1);
+        assert_non_null(sets[i]);
+        memset(name, 'x', sizeof name); /* the cache holds copies */
+        memset(decl, 'x', sizeof decl);
+    }
+    for (int i = 0; i < 300; i++) {
+        snprintf(name, sizeof name, "col%d", i);
+        snprintf(decl, sizeof decl, "varchar(%d)", i);
+        const rc_colset *s = rc_colcache_find(c, name, strlen(name));
+        assert_ptr_equal(s, sets[i]); /* entries never move */
+        assert_int_equal(s->n, 1);
+        assert_int_equal(s->cols[0].type.p1, i);
+        assert_int_equal(s->cols[0].name.n, strlen(name));
+        assert_memory_equal(s->cols[0].name.p, name, strlen(name));
+        assert_memory_equal(s->cols[0].type.decl.p, decl, strlen(decl));
+        assert_null(s->cols[0].type.charset.p);
+    }
+    assert_null(rc_colcache_find(c, "col300", 6));
+    rc_colcache_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +228,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_depth_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_structure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors_name_offsets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_container_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_memo, setup, teardown),
+        cmocka_unit_test(test_colcache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,92 @@
+/* Cache of built column lists (see colcache.h): open addressing over a power-of-two slot
+ * array that doubles at 3/4; each entry is one allocation holding the key, the columns and
+ * their strings, so growing the slot array never moves what events point at. */
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/colcache.h"
+#include "rowcast/hash.h"
+
+typedef struct slot {
+    uint64_t hash;
+    rc_colset *set; /* NULL: empty */
+} slot;
+
+struct rc_colcache {
+    slot *slots;
+    size_t cap, used; /* cap: a power of two */
+};
+
+rc_colcache *rc_colcache_new(void) { return calloc(1, sizeof(rc_colcache)); }
+
+void rc_colcache_free(rc_colcache *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->cap; i++) free(c->slots[i].set);
+    free(c->slots);
+    free(c);
+}
+
+static size_t probe(const rc_colcache *c, uint64_t h, const char *key, size_t n)
+{
+    size_t i = (size_t)h & (c->cap - 1);
+    for (;; i = (i + 1) & (c->cap - 1)) {
+        const slot *s = &c->slots[i];
+        if (!s->set || (s->hash == h && s->set->keyn == n && memcmp(s->set->key, key, n) == 0)) return i;
+    }
+}
+
+const rc_colset *rc_colcache_find(const rc_colcache *c, const char *key, size_t n)
+{
+    if (!c->used) return NULL;
+    return c->slots[probe(c, rc_hash64(key, n, 0), key, n)].set;
+}
+
+static bool grow(rc_colcache *c)
+{
+    size_t cap = c->cap ? c->cap * 2 : 16;
+    slot *old = c->slots, *ns = calloc(cap, sizeof *ns);
+    if (!ns) return false;
+    size_t oldcap = c->cap;
+    c->slots = ns, c->cap = cap;
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].set) c->slots[probe(c, old[i].hash, old[i].set->key, old[i].set->keyn)] = old[i];
+    free(old);
+    return true;
+}
+
+/* Copies s into the entry's string area at *w. */
+static rc_str copy_str(rc_str s, char **w)
+{
+    if (!s.n) return (rc_str){s.p ? *w : NULL, 0}; /* absent stays absent, empty stays empty */
+    memcpy(*w, s.p, s.n);
+    rc_str r = {*w, s.n};
+    *w += s.n;
+    return r;
+}
+
+const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, const rc_column *cols, uint32_t ncols)
+{
+    if (c->used >= RC_COLCACHE_MAX || ((c->used + 1) * 4 > c->cap * 3 && !grow(c))) return NULL;
+    size_t text = n;
+    for (uint32_t i = 0; i < ncols; i++)
+        text += cols[i].name.n + cols[i].type.charset.n + cols[i].type.labels.n + cols[i].type.decl.n;
+    /* layout: rc_colset, the columns, then the key and the strings */
+    rc_colset *set = malloc(sizeof *set + sizeof(rc_column) * ncols + text + 1);
+    if (!set) return NULL;
+    rc_column *cc = (rc_column *)(set + 1);
+    char *w = (char *)(cc + ncols);
+    memcpy(w, key, n);
+    set->key = w, set->keyn = n, set->cols = cc, set->n = ncols;
+    w += n;
+    for (uint32_t i = 0; i < ncols; i++) {
+        cc[i] = cols[i];
+        cc[i].name = copy_str(cols[i].name, &w);
+        cc[i].type.charset = copy_str(cols[i].type.charset, &w);
+        cc[i].type.labels = copy_str(cols[i].type.labels, &w);
+        cc[i].type.decl = copy_str(cols[i].type.decl, &w);
+    }
+    uint64_t h = rc_hash64(key, n, 0);
+    c->slots[probe(c, h, key, n)] = (slot){h, set};
+    c->used++;
+    return set;
+}
