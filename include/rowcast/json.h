@@ -62,6 +62,22 @@ static inline const rc_jnode *rc_json_node(const rc_json *j, uint32_t i) { retur
 /* Object member lookup by key; returns the value node index or 0 when absent. */
 uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key);
 
+/* Member names a decoder looks up together, in one pass over an object (rc_json_members)
+ * instead of one pass per name. */
+enum { RC_JKEYS_MAX = 32 };
+typedef struct rc_jkeys {
+    const char *const *names;
+    unsigned n;
+    uint8_t len[RC_JKEYS_MAX];
+    uint8_t slot[64]; /* by a hash of length, first and last byte: index + 1, 0 empty */
+} rc_jkeys;
+
+/* names[0..n): distinct, 1 to 255 bytes, n <= RC_JKEYS_MAX; the array must outlive k. */
+void rc_jkeys_init(rc_jkeys *k, const char *const *names, unsigned n);
+/* out[i] = the value node of the first member of object obj named k->names[i] (as
+ * rc_json_get), 0 when there is none or obj is not an object. */
+void rc_json_members(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t *out);
+
 const char *rc_jtype_name(rc_jtype t);
 
 struct rc_buf;

@@ -30,6 +30,10 @@ void rc_jsondec_free(void *dec);
  * or (unescaped) into the arena the message was parsed with; `a` is unused. */
 rc_status rc_jsondec_str(const rc_json *j, uint32_t obj, const char *key, rc_arena *a, rc_str *out, rc_error *err);
 rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_t *out, bool *has, rc_error *err);
+/* The same for member value node v (0: absent) found by the caller, e.g. with
+ * rc_json_members; `key` names it in errors. */
+rc_status rc_jsondec_str_at(const rc_json *j, uint32_t v, const char *key, rc_str *out, rc_error *err);
+rc_status rc_jsondec_i64_at(const rc_json *j, uint32_t v, const char *key, int64_t *out, bool *has, rc_error *err);
 
 /* Parses msg[0..n); strings with escapes are unescaped into `a`, the arena the decoder's events
  * live in. The previous message's nodes are gone; its events are not. */

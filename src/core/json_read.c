@@ -119,10 +119,10 @@ static __attribute__((noinline)) rc_status parse_string_slow(parser *ps, rc_jnod
     size_t n = ps->n, start = ++ps->i, i = start;
     bool escaped = false;
     while (i < n) {
-        while (i + 8 <= n) { /* eight plain bytes at a time */
-            unsigned k = rc_scan8_stop(p + i);
+        while (i + 16 <= n) { /* sixteen plain bytes at a time */
+            unsigned k = rc_scan16_stop(p + i);
             i += k;
-            if (k < 8) break;
+            if (k < 16) break;
         }
         if (i >= n) break;
         unsigned char c = (unsigned char)p[i];
@@ -203,10 +203,10 @@ static inline rc_status parse_string(parser *ps, rc_jnode *nd)
     const char *p = ps->p;
     size_t n = ps->n, start = ps->i + 1, i = start;
     for (;;) {
-        if (i + 8 <= n) {
-            unsigned k = rc_scan8_stop(p + i);
+        if (i + 16 <= n) {
+            unsigned k = rc_scan16_stop(p + i);
             i += k;
-            if (k == 8) continue;
+            if (k == 16) continue;
         } else {
             while (i < n && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x80) i++;
         }
@@ -396,6 +396,40 @@ uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key)
         k = nodes[kn->next].next;
     }
     return 0;
+}
+
+static unsigned jkey_hash(const char *s, size_t n) { return (unsigned)(n * 31 + (unsigned char)s[0] * 7 + (unsigned char)s[n - 1]) & 63; }
+
+void rc_jkeys_init(rc_jkeys *k, const char *const *names, unsigned n)
+{
+    memset(k, 0, sizeof *k);
+    k->names = names;
+    k->n = n < RC_JKEYS_MAX ? n : RC_JKEYS_MAX;
+    for (unsigned i = 0; i < k->n; i++) {
+        size_t len = strlen(names[i]);
+        k->len[i] = (uint8_t)len;
+        unsigned h = jkey_hash(names[i], len);
+        while (k->slot[h]) h = (h + 1) & 63;
+        k->slot[h] = (uint8_t)(i + 1);
+    }
+}
+
+void rc_json_members(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t *out)
+{
+    memset(out, 0, sizeof *out * k->n);
+    const rc_jnode *nodes = j->nodes, *o = &nodes[obj];
+    if (o->type != RC_J_OBJECT) return;
+    for (uint32_t m = o->first; m; m = nodes[nodes[m].next].next) {
+        const rc_jnode *kn = &nodes[m];
+        if (!kn->n || kn->n > 255) continue;
+        for (unsigned h = jkey_hash(kn->s, kn->n); k->slot[h]; h = (h + 1) & 63) {
+            unsigned i = k->slot[h] - 1u;
+            if (k->len[i] == kn->n && !memcmp(k->names[i], kn->s, kn->n)) {
+                if (!out[i]) out[i] = kn->next; /* the first of equal names, as rc_json_get */
+                break;
+            }
+        }
+    }
 }
 
 void rc_json_write(const rc_json *j, uint32_t i, rc_buf *b)

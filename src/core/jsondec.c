@@ -44,7 +44,12 @@ void rc_jsondec_free(void *dec)
 
 rc_status rc_jsondec_str(const rc_json *j, uint32_t obj, const char *key, rc_arena *a, rc_str *out, rc_error *err)
 {
-    uint32_t v = rc_json_get(j, obj, key);
+    (void)a;
+    return rc_jsondec_str_at(j, rc_json_get(j, obj, key), key, out, err);
+}
+
+rc_status rc_jsondec_str_at(const rc_json *j, uint32_t v, const char *key, rc_str *out, rc_error *err)
+{
     *out = (rc_str){0};
     if (!v || j->nodes[v].type == RC_J_NULL) return RC_OK;
     const rc_jnode *n = &j->nodes[v];
@@ -56,7 +61,11 @@ rc_status rc_jsondec_str(const rc_json *j, uint32_t obj, const char *key, rc_are
 
 rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_t *out, bool *has, rc_error *err)
 {
-    uint32_t v = rc_json_get(j, obj, key);
+    return rc_jsondec_i64_at(j, rc_json_get(j, obj, key), key, out, has, err);
+}
+
+rc_status rc_jsondec_i64_at(const rc_json *j, uint32_t v, const char *key, int64_t *out, bool *has, rc_error *err)
+{
     *has = false;
     if (!v || j->nodes[v].type == RC_J_NULL) return RC_OK;
     const rc_jnode *n = &j->nodes[v];

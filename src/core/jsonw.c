@@ -75,11 +75,11 @@ static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *co
     char *o = w;
     size_t i = 0;
     while (i < n) {
-        if (i + 8 <= n) { /* eight plain bytes at a time: copy all eight, keep those before a stop */
-            unsigned k = rc_scan8_stop((const char *)p + i);
-            memcpy(o, p + i, 8); /* fits: 6 bytes are reserved per input byte */
+        if (i + 16 <= n) { /* sixteen plain bytes at a time: copy all, keep those before a stop */
+            unsigned k = rc_scan16_stop((const char *)p + i);
+            memcpy(o, p + i, 16); /* fits: 6 bytes are reserved per input byte */
             o += k, i += k;
-            if (k == 8) continue;
+            if (k == 16) continue;
         }
         unsigned c = p[i];
         uint8_t cls = esc_class[c];
@@ -136,12 +136,12 @@ void rc_jw_str_body(rc_buf *b, const char *s, size_t n)
 void rc_jw_str(rc_buf *b, const char *p, size_t n)
 {
     size_t i = 0; /* plain bytes before the first one to escape or validate */
-    while (i + 8 <= n) {
-        unsigned k = rc_scan8_stop(p + i);
+    while (i + 16 <= n) {
+        unsigned k = rc_scan16_stop(p + i);
         i += k;
-        if (k < 8) break;
+        if (k < 16) break;
     }
-    if (i + 8 > n)
+    if (i + 16 > n)
         while (i < n && esc_class[(unsigned char)p[i]] == 0) i++;
     if (i == n) { /* nothing to escape: copied as it is */
         char *w = rc_buf_reserve(b, n + 2);

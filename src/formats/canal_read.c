@@ -19,8 +19,14 @@
 #include "rowcast/jsondec.h"
 #include "rowcast/vparse.h"
 
+/* The root members read, found in one pass (rc_json_members). */
+enum { K_TYPE, K_DATABASE, K_TABLE, K_ES, K_TS, K_ID, K_ISDDL, K_SQL, K_DATA, K_OLD, K_MYSQLTYPE, K_PKNAMES, K_SQLTYPE, K_COLUMNTYPE, K_DBTYPE, K_SCHEMA, K_N };
+static const char *const member_names[K_N] = {"type",  "database",  "table",   "es",      "ts",         "id",     "isDdl",  "sql",
+                                              "data",  "old",       "mysqlType", "pkNames", "sqlType", "columnType", "dbType", "schema"};
+
 typedef struct canal_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */
+    rc_jkeys keys; /* member_names */
     rc_vparse_opts vopts;
     rc_dbkind kind;
     bool drs, json_c; /* Huawei DRS json / json-c */
@@ -49,6 +55,7 @@ rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
     }
     rc_buf_init(&d->key, 0);
     rc_json_init(&d->aux, NULL);
+    rc_jkeys_init(&d->keys, member_names, K_N);
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
     rc_status st = rc_options_offset(o, "canal.timezone", &d->vopts.ts_offset, err);
@@ -101,6 +108,7 @@ typedef struct ctx {
     rc_arena *a;
     rc_error *err;
     rc_vparse_opts vo; /* how values are written */
+    uint32_t m[K_N];  /* the root members (value nodes) */
     const char *tkey; /* the type map: "mysqlType", or DRS's "columnType" for other databases */
     rc_family fam;    /* the type family of its names */
 } ctx;
@@ -113,11 +121,11 @@ static rc_status schema_err(const ctx *c, uint32_t i, const char *what)
     return rc_error_set(c->err, RC_ERR_SCHEMA, n->off, "%s (found %s)", what, rc_jtype_name((rc_jtype)n->type));
 }
 
-static rc_status str_member(const ctx *c, const char *key, bool required, rc_str *out)
+static rc_status str_member(const ctx *c, int k, bool required, rc_str *out)
 {
-    rc_status st = rc_jsondec_str(c->j, 0, key, c->a, out, c->err);
+    rc_status st = rc_jsondec_str_at(c->j, c->m[k], member_names[k], out, c->err);
     if (st == RC_OK && required && !out->p)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, key);
+        return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, member_names[k]);
     return st;
 }
 
@@ -362,11 +370,10 @@ static rc_status full_row(const ctx *c, uint32_t row, const char *where, const r
  * naming the source, "schema"; binary values as hex. */
 static rc_status drs_layout(ctx *c, rc_event *base)
 {
-    uint32_t ct = rc_json_get(c->j, 0, "columnType");
-    if (!ct && !rc_json_get(c->j, 0, "dbType")) return RC_OK; /* the MySQL layout */
+    if (!c->m[K_COLUMNTYPE] && !c->m[K_DBTYPE]) return RC_OK; /* the MySQL layout */
     rc_str dbtype = {0};
     rc_status st;
-    if ((st = str_member(c, "dbType", true, &dbtype)) != RC_OK || (st = str_member(c, "schema", false, &base->src.schema)) != RC_OK) return st;
+    if ((st = str_member(c, K_DBTYPE, true, &dbtype)) != RC_OK || (st = str_member(c, K_SCHEMA, false, &base->src.schema)) != RC_OK) return st;
     static const struct {
         const char *part;
         rc_dbkind kind;
@@ -382,6 +389,7 @@ static rc_status drs_layout(ctx *c, rc_event *base)
             }
     }
     c->tkey = "columnType";
+    c->m[K_MYSQLTYPE] = c->m[K_COLUMNTYPE];
     c->fam = rc_dbkind_family(base->src.kind);
     c->vo.bytes = RC_BYTES_HEX;
     return RC_OK;
@@ -391,7 +399,7 @@ static rc_status drs_layout(ctx *c, rc_event *base)
  * the next message of the table skips it. */
 static rc_status remember_sqltype(const ctx *c)
 {
-    uint32_t st = rc_json_get(c->j, 0, "sqlType");
+    uint32_t st = c->m[K_SQLTYPE];
     const rc_jnode *sn = st ? node(c, st) : NULL;
     if (!sn || sn->type != RC_J_OBJECT) return RC_OK; /* absent, recognised, or not an object (ignored) */
     canal_dec *d = c->d;
@@ -416,7 +424,8 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (!d->drs) d->jd.json.memo = d->memo, d->jd.json.nmemo = 2;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->jd.json, a, err, d->vopts, "mysqlType", RC_FAM_MYSQL};
+    ctx c = {.d = d, .j = &d->jd.json, .a = a, .err = err, .vo = d->vopts, .tkey = "mysqlType", .fam = RC_FAM_MYSQL};
+    rc_json_members(c.j, 0, &d->keys, c.m);
     if (!d->drs && (st = remember_sqltype(&c)) != RC_OK) return st;
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a %s message must be a JSON object (found %s)", d->what, rc_jtype_name((rc_jtype)node(&c, 0)->type));
@@ -425,25 +434,26 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     base.src.kind = d->kind;
     if (d->drs && (st = drs_layout(&c, &base)) != RC_OK) return st;
     rc_str type = {0};
-    if ((st = str_member(&c, "type", true, &type)) != RC_OK || (st = str_member(&c, "database", false, &base.src.db)) != RC_OK ||
-        (st = str_member(&c, "table", false, &base.src.table)) != RC_OK)
+    if ((st = str_member(&c, K_TYPE, true, &type)) != RC_OK || (st = str_member(&c, K_DATABASE, false, &base.src.db)) != RC_OK ||
+        (st = str_member(&c, K_TABLE, false, &base.src.table)) != RC_OK)
         return st;
     if (!rc_event_list_accepts(out, base.src.db, base.src.table)) return RC_OK; /* filtered table: rows not parsed */
     int64_t es = 0, ts = 0, id = 0;
     bool has_es = false, has_ts = false, has_id = false;
-    if ((st = rc_jsondec_i64(c.j, 0, "es", &es, &has_es, err)) != RC_OK || (st = rc_jsondec_i64(c.j, 0, "ts", &ts, &has_ts, err)) != RC_OK ||
-        (st = rc_jsondec_i64(c.j, 0, "id", &id, &has_id, err)) != RC_OK)
+    if ((st = rc_jsondec_i64_at(c.j, c.m[K_ES], "es", &es, &has_es, err)) != RC_OK ||
+        (st = rc_jsondec_i64_at(c.j, c.m[K_TS], "ts", &ts, &has_ts, err)) != RC_OK ||
+        (st = rc_jsondec_i64_at(c.j, c.m[K_ID], "id", &id, &has_id, err)) != RC_OK)
         return st;
     if (has_es) base.ts_us = es * 1000, base.has_ts = true;
     if (has_ts) base.proc_us = ts * 1000, base.has_proc = true;
     if (has_id && id >= 0) base.pos.seq = (uint64_t)id, base.pos.has_seq = true;
-    uint32_t isddl = rc_json_get(c.j, 0, "isDdl");
+    uint32_t isddl = c.m[K_ISDDL];
     if (isddl && node(&c, isddl)->type == RC_J_TRUE) {
         rc_event *ev = rc_event_list_push(out);
         if (!ev) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
         *ev = base;
         ev->op = type.n == 8 && !memcmp(type.p, "TRUNCATE", 8) ? RC_OP_TRUNCATE : RC_OP_DDL;
-        if ((st = str_member(&c, "sql", false, &ev->ddl)) != RC_OK) return st;
+        if ((st = str_member(&c, K_SQL, false, &ev->ddl)) != RC_OK) return st;
         for (size_t k = 0; k < sizeof ddl_kinds / sizeof *ddl_kinds; k++)
             if (strlen(ddl_kinds[k].canal) == type.n && !memcmp(ddl_kinds[k].canal, type.p, type.n))
                 ev->ddl_kind = (rc_str){ddl_kinds[k].kind, strlen(ddl_kinds[k].kind)};
@@ -459,19 +469,19 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     else if (type.n == 6 && !memcmp(type.p, "DELETE", 6)) op = RC_OP_DELETE;
     else if (type.n == 4 && !memcmp(type.p, "INIT", 4)) op = RC_OP_READ;
     else
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, 0, "type"))->off, "unknown %s type \"%.*s\" for a DML message", d->what,
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, c.m[K_TYPE])->off, "unknown %s type \"%.*s\" for a DML message", d->what,
                             (int)(type.n > 40 ? 40 : type.n), type.p);
     /* the rows: "data", but DRS json puts a DELETE's row in "old" (json-c in "data") */
     bool rows_in_old = d->drs && !d->json_c && op == RC_OP_DELETE;
     const char *rows_key = rows_in_old ? "old" : "data";
-    uint32_t data = rc_json_get(c.j, 0, rows_key), old = rows_in_old ? 0 : rc_json_get(c.j, 0, "old");
+    uint32_t data = c.m[rows_in_old ? K_OLD : K_DATA], old = rows_in_old ? 0 : c.m[K_OLD];
     if (!data || node(&c, data)->type != RC_J_ARRAY)
         return data ? rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"%s\" must be an array%s (found %s)", rows_key,
                                    rows_in_old ? " (DRS json carries a deleted row in \"old\")" : "",
                                    rc_jtype_name((rc_jtype)node(&c, data)->type))
                     : rc_error_set(err, RC_ERR_SCHEMA, 0, "a %.*s message needs \"%s\"", (int)type.n, type.p, rows_key);
     const uint32_t rowsets[2] = {data, old};
-    if ((st = columns(&c, rc_json_get(c.j, 0, c.tkey), rc_json_get(c.j, 0, "pkNames"), row_is_typed(&c, data), rowsets, &base)) != RC_OK)
+    if ((st = columns(&c, c.m[K_MYSQLTYPE], c.m[K_PKNAMES], row_is_typed(&c, data), rowsets, &base)) != RC_OK)
         return st;
     bool has_old = old && node(&c, old)->type == RC_J_ARRAY;
     if (old && !has_old && node(&c, old)->type != RC_J_NULL) return schema_err(&c, old, "\"old\" must be an array or null");
