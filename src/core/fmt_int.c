@@ -5,10 +5,45 @@ static const char digits2[201] = "0001020304050607080910111213141516171819202122
                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                  "8081828384858687888990919293949596979899";
 
+static const uint64_t pow10s[20] = {1u,
+                                    10u,
+                                    100u,
+                                    1000u,
+                                    10000u,
+                                    100000u,
+                                    1000000u,
+                                    10000000u,
+                                    100000000u,
+                                    1000000000u,
+                                    10000000000u,
+                                    100000000000u,
+                                    1000000000000u,
+                                    10000000000000u,
+                                    100000000000000u,
+                                    1000000000000000u,
+                                    10000000000000000u,
+                                    100000000000000000u,
+                                    1000000000000000000u,
+                                    10000000000000000000u};
+
+/* Decimal digits of v >= 10: log10 from the bit length (1233/4096 ~ log10 2), then one
+ * comparison. */
+static unsigned ndigits(uint64_t v)
+{
+    unsigned t = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+    return t + 1u - (v < pow10s[t]);
+}
+
 void rc_fmt_u64(rc_buf *b, uint64_t v)
 {
-    char tmp[20];
-    char *end = tmp + sizeof tmp, *p = end;
+    if (v < 10) {
+        rc_buf_putc(b, (char)('0' + v));
+        return;
+    }
+    unsigned len = ndigits(v);
+    char *w = rc_buf_reserve(b, len);
+    if (!w) return;
+    char *p = w + len; /* written backwards, two digits at a time, straight into the buffer */
     while (v >= 100) {
         unsigned r = (unsigned)(v % 100) * 2;
         v /= 100;
@@ -22,7 +57,7 @@ void rc_fmt_u64(rc_buf *b, uint64_t v)
     } else {
         *--p = (char)('0' + v);
     }
-    rc_buf_put(b, p, (size_t)(end - p));
+    rc_buf_commit(b, len);
 }
 
 void rc_fmt_i64(rc_buf *b, int64_t v)
@@ -35,57 +70,51 @@ void rc_fmt_i64(rc_buf *b, int64_t v)
     }
 }
 
-/* Accumulates the digits of s[0..n) (already known to be [0-9]+); RC_ERR_RANGE past max. */
-static rc_status accumulate(const char *s, size_t n, uint64_t max, uint64_t *out)
+/* One pass over s[0..n): an optional '-' (*neg), then digits without a leading zero (JSON
+ * syntax: RC_ERR_VALUE otherwise), accumulated up to max (RC_ERR_RANGE past it). */
+static rc_status digits_value(const char *s, size_t n, bool *neg, uint64_t max, uint64_t *out)
 {
+    size_t i = n && s[0] == '-';
+    *neg = i;
+    if (i >= n || (s[i] == '0' && n - i > 1)) return RC_ERR_VALUE;
     uint64_t v = 0;
-    if (n <= 18) { /* below 10^18: no overflow possible, no checks */
-        for (size_t i = 0; i < n; i++) v = v * 10 + (unsigned)(s[i] - '0');
+    if (n - i <= 18) { /* below 10^18: no overflow possible, no checks */
+        for (; i < n; i++) {
+            unsigned d = (unsigned)(unsigned char)s[i] - '0';
+            if (d > 9) return RC_ERR_VALUE;
+            v = v * 10 + d;
+        }
         if (v > max) return RC_ERR_RANGE;
         *out = v;
         return RC_OK;
     }
-    for (size_t i = 0; i < n; i++) {
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (max - d) / 10) return RC_ERR_RANGE;
-        v = v * 10 + d;
+    rc_status st = RC_OK;
+    for (; i < n; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9) return RC_ERR_VALUE; /* a syntax error wins over a range error */
+        if (v > (max - d) / 10) st = RC_ERR_RANGE;
+        else v = v * 10 + d;
     }
-    *out = v;
-    return RC_OK;
-}
-
-static bool int_syntax(const char *s, size_t n, size_t *start)
-{
-    size_t i = 0;
-    if (i < n && s[i] == '-') i++;
-    if (i >= n) return false;
-    if (s[i] == '0' && n - i > 1) return false; /* JSON: no leading zeros */
-    for (size_t k = i; k < n; k++)
-        if (s[k] < '0' || s[k] > '9') return false;
-    *start = i;
-    return true;
+    if (st == RC_OK) *out = v;
+    return st;
 }
 
 rc_status rc_parse_u64(const char *s, size_t n, uint64_t *out)
 {
-    size_t i;
-    if (!int_syntax(s, n, &i)) return RC_ERR_VALUE;
-    if (i == 1) {
-        /* "-0" is zero; any other negative number is out of range */
-        if (n == 2 && s[1] == '0') return *out = 0, RC_OK;
-        return RC_ERR_RANGE;
-    }
-    return accumulate(s, n, UINT64_MAX, out);
+    bool neg;
+    uint64_t v;
+    rc_status st = digits_value(s, n, &neg, UINT64_MAX, &v);
+    if (st == RC_OK && neg && v) return RC_ERR_RANGE; /* "-0" is zero; any other negative number is out of range */
+    if (st == RC_OK) *out = v;
+    return st;
 }
 
 rc_status rc_parse_i64(const char *s, size_t n, int64_t *out)
 {
-    size_t i;
-    if (!int_syntax(s, n, &i)) return RC_ERR_VALUE;
+    bool neg = n && s[0] == '-';
     uint64_t mag;
-    uint64_t max = i ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    rc_status st = accumulate(s + i, n - i, max, &mag);
+    rc_status st = digits_value(s, n, &neg, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &mag);
     if (st != RC_OK) return st;
-    *out = i ? (int64_t)(0 - mag) : (int64_t)mag;
+    *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
     return RC_OK;
 }

@@ -35,7 +35,7 @@ void rc_json_fini(rc_json *j)
 static const char *const jtype_names[] = {"null", "false", "true", "number", "string", "array", "object", "value"};
 const char *rc_jtype_name(rc_jtype t) { return (unsigned)t <= RC_J_MEMO ? jtype_names[t] : "?"; }
 
-static rc_status fail(parser *ps, rc_status code, size_t off, const char *what)
+static rc_status fail(parser *restrict ps, rc_status code, size_t off, const char *what)
 {
     if (off >= ps->n) return rc_error_set(ps->err, code, ps->n, "%s (unexpected end of input)", what);
     unsigned char c = (unsigned char)ps->p[off];
@@ -44,7 +44,7 @@ static rc_status fail(parser *ps, rc_status code, size_t off, const char *what)
 }
 
 /* Slow path of new_node: doubles the node array. */
-static __attribute__((noinline)) rc_status grow_nodes(parser *ps)
+static __attribute__((noinline)) rc_status grow_nodes(parser *restrict ps)
 {
     rc_json *j = ps->j;
     uint32_t cap = j->cap ? j->cap * 2 : 64;
@@ -56,7 +56,7 @@ static __attribute__((noinline)) rc_status grow_nodes(parser *ps)
     return RC_OK;
 }
 
-static inline rc_status new_node(parser *ps, rc_jtype t, uint32_t *idx)
+static inline rc_status new_node(parser *restrict ps, rc_jtype t, uint32_t *idx)
 {
     rc_json *j = ps->j;
     if (j->nnodes == j->cap) {
@@ -68,7 +68,7 @@ static inline rc_status new_node(parser *ps, rc_jtype t, uint32_t *idx)
     return RC_OK;
 }
 
-static inline void skip_ws(parser *ps)
+static inline void skip_ws(parser *restrict ps)
 {
     if (ps->i < ps->n && (unsigned char)ps->p[ps->i] > ' ') return; /* compact JSON: nothing to skip */
     while (ps->i < ps->n) {
@@ -113,7 +113,7 @@ static size_t put_utf8(char *w, unsigned cp)
 }
 
 /* Any string: escapes, UTF-8 validation, errors. */
-static __attribute__((noinline)) rc_status parse_string_slow(parser *ps, rc_jnode *nd)
+static __attribute__((noinline)) rc_status parse_string_slow(parser *restrict ps, rc_jnode *nd)
 {
     const char *p = ps->p;
     size_t n = ps->n, start = ++ps->i, i = start;
@@ -198,7 +198,7 @@ static __attribute__((noinline)) rc_status parse_string_slow(parser *ps, rc_jnod
 
 /* Parses a string starting at the opening quote; fills node s/n. The usual string (plain
  * ASCII, no escape) is scanned here; anything else goes to parse_string_slow from the start. */
-static inline rc_status parse_string(parser *ps, rc_jnode *nd)
+static inline rc_status parse_string(parser *restrict ps, rc_jnode *nd)
 {
     const char *p = ps->p;
     size_t n = ps->n, start = ps->i + 1, i = start;
@@ -221,7 +221,7 @@ static inline rc_status parse_string(parser *ps, rc_jnode *nd)
 
 static bool isdig(char c) { return c >= '0' && c <= '9'; }
 
-static rc_status parse_number(parser *ps, rc_jnode *nd)
+static rc_status parse_number(parser *restrict ps, rc_jnode *nd)
 {
     const char *p = ps->p;
     size_t n = ps->n, i = ps->i, start = i;
@@ -250,10 +250,10 @@ static rc_status parse_number(parser *ps, rc_jnode *nd)
     return RC_OK;
 }
 
-static rc_status parse_value(parser *ps, unsigned depth, uint32_t *out);
+static rc_status parse_value(parser *restrict ps, unsigned depth, uint32_t *out);
 
 /* A root member whose value is a memo's text (see rc_json_memo): one RC_J_MEMO node. */
-static bool memo_value(parser *ps, const rc_jnode *key, uint32_t *child)
+static bool memo_value(parser *restrict ps, const rc_jnode *key, uint32_t *child)
 {
     const rc_json *j = ps->j;
     for (unsigned k = 0; k < j->nmemo; k++) {
@@ -269,7 +269,7 @@ static bool memo_value(parser *ps, const rc_jnode *key, uint32_t *child)
     return false;
 }
 
-static rc_status parse_container(parser *ps, unsigned depth, uint32_t idx, bool obj)
+static rc_status parse_container(parser *restrict ps, unsigned depth, uint32_t idx, bool obj)
 {
     char close = obj ? '}' : ']';
     size_t start = ps->i++;
@@ -326,14 +326,14 @@ static rc_status parse_container(parser *ps, unsigned depth, uint32_t idx, bool 
     return RC_OK;
 }
 
-static bool match_lit(parser *ps, const char *lit, size_t len)
+static bool match_lit(parser *restrict ps, const char *lit, size_t len)
 {
     if (ps->n - ps->i < len || memcmp(ps->p + ps->i, lit, len) != 0) return false;
     ps->i += len;
     return true;
 }
 
-static rc_status parse_value(parser *ps, unsigned depth, uint32_t *out)
+static rc_status parse_value(parser *restrict ps, unsigned depth, uint32_t *out)
 {
     skip_ws(ps);
     if (depth > ps->j->max_depth) return rc_error_set(ps->err, RC_ERR_LIMIT, ps->i, "JSON nested deeper than %u levels", ps->j->max_depth);
@@ -424,7 +424,11 @@ void rc_json_members(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t
         if (!kn->n || kn->n > 255) continue;
         for (unsigned h = jkey_hash(kn->s, kn->n); k->slot[h]; h = (h + 1) & 63) {
             unsigned i = k->slot[h] - 1u;
-            if (k->len[i] == kn->n && !memcmp(k->names[i], kn->s, kn->n)) {
+            const char *a = k->names[i];
+            size_t q = 0;
+            if (k->len[i] == kn->n)
+                while (q < kn->n && a[q] == kn->s[q]) q++; /* names are short: no memcmp call */
+            if (q == kn->n) {
                 if (!out[i]) out[i] = kn->next; /* the first of equal names, as rc_json_get */
                 break;
             }

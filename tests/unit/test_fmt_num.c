@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 #include "rowcast/fmt.h"
 
@@ -17,6 +19,24 @@ static void test_integers(void **state)
     EXPECT_TEXT("18446744073709551615", rc_fmt_u64(&b, UINT64_MAX));
     EXPECT_TEXT("1000", rc_fmt_u64(&b, 1000));
     EXPECT_TEXT("7", rc_fmt_u64(&b, 7));
+    /* every digit count, at both edges (the length comes from the bit length) */
+    char want[32];
+    for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+        uint64_t vals[3] = {p - 1, p, p + 1};
+        for (int q = 0; q < 3; q++) {
+            snprintf(want, sizeof want, "%llu", (unsigned long long)vals[q]);
+            EXPECT_TEXT(want, rc_fmt_u64(&b, vals[q]));
+            uint64_t back;
+            assert_int_equal(rc_parse_u64(want, strlen(want), &back), RC_OK);
+            assert_true(back == vals[q]);
+        }
+        if (k == 19) break; /* 10^20 does not fit */
+    }
+    for (int bits = 0; bits < 64; bits++) { /* and every bit length */
+        uint64_t v = (uint64_t)1 << bits;
+        snprintf(want, sizeof want, "%llu", (unsigned long long)(v | (v - 1)));
+        EXPECT_TEXT(want, rc_fmt_u64(&b, v | (v - 1)));
+    }
 }
 
 static void test_integer_parsing(void **state)
@@ -37,6 +57,12 @@ static void test_integer_parsing(void **state)
     assert_int_equal(rc_parse_i64("012", 3, &i), RC_ERR_VALUE);
     assert_int_equal(rc_parse_i64("", 0, &i), RC_ERR_VALUE);
     assert_int_equal(rc_parse_i64("-", 1, &i), RC_ERR_VALUE);
+    assert_int_equal(rc_parse_u64("-0", 2, &u), RC_OK);
+    assert_true(u == 0);
+    assert_int_equal(rc_parse_u64("-00", 3, &u), RC_ERR_VALUE);
+    assert_int_equal(rc_parse_u64("184467440737095516150x", 22, &u), RC_ERR_VALUE); /* syntax before range */
+    assert_int_equal(rc_parse_i64("99999999999999999999", 20, &i), RC_ERR_RANGE);
+    assert_int_equal(rc_parse_i64("12a", 3, &i), RC_ERR_VALUE);
 }
 
 static void dec_both(const char *in, const char *want_java, const char *want_plain)
