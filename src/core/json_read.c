@@ -68,15 +68,28 @@ static inline rc_status new_node(parser *restrict ps, rc_jtype t, uint32_t *idx)
     return RC_OK;
 }
 
-static inline void skip_ws(parser *restrict ps)
+/* Appends a node built whole (one store instead of a zeroed node filled in later). */
+static inline rc_status push_node(parser *restrict ps, const rc_jnode *nd, uint32_t *idx)
 {
-    if (ps->i < ps->n && (unsigned char)ps->p[ps->i] > ' ') return; /* compact JSON: nothing to skip */
-    while (ps->i < ps->n) {
-        char c = ps->p[ps->i];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
-        ps->i++;
+    rc_json *j = ps->j;
+    if (j->nnodes == j->cap) {
+        rc_status st = grow_nodes(ps);
+        if (st != RC_OK) return st;
     }
+    *idx = j->nnodes++;
+    j->nodes[*idx] = *nd;
+    return RC_OK;
 }
+
+/* The index of the first byte at or after i that is not JSON whitespace. */
+static inline size_t ws_end(const char *p, size_t n, size_t i)
+{
+    if (i < n && (unsigned char)p[i] > ' ') return i; /* compact JSON: nothing to skip */
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
+    return i;
+}
+
+static inline void skip_ws(parser *restrict ps) { ps->i = ws_end(ps->p, ps->n, ps->i); }
 
 static int hexval(char c)
 {
@@ -196,29 +209,6 @@ static __attribute__((noinline)) rc_status parse_string_slow(parser *restrict ps
     return RC_OK;
 }
 
-/* Parses a string starting at the opening quote; fills node s/n. The usual string (plain
- * ASCII, no escape) is scanned here; anything else goes to parse_string_slow from the start. */
-static inline rc_status parse_string(parser *restrict ps, rc_jnode *nd)
-{
-    const char *p = ps->p;
-    size_t n = ps->n, start = ps->i + 1, i = start;
-    for (;;) {
-        if (i + 16 <= n) {
-            unsigned k = rc_scan16_stop(p + i);
-            i += k;
-            if (k == 16) continue;
-        } else {
-            while (i < n && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x80) i++;
-        }
-        break;
-    }
-    if (i >= n || p[i] != '"') return parse_string_slow(ps, nd);
-    ps->i = i + 1;
-    nd->s = p + start;
-    nd->n = i - start;
-    return RC_OK;
-}
-
 static bool isdig(char c) { return c >= '0' && c <= '9'; }
 
 static rc_status parse_number(parser *restrict ps, rc_jnode *nd)
@@ -252,6 +242,34 @@ static rc_status parse_number(parser *restrict ps, rc_jnode *nd)
 
 static rc_status parse_value(parser *restrict ps, unsigned depth, uint32_t *out);
 
+/* A string at p[*pi] (its opening quote) into nd, *pi moved past it: plain ASCII here, the
+ * rest by parse_string_slow. */
+static inline rc_status string_at(parser *restrict ps, size_t *pi, rc_jnode *nd)
+{
+    const char *p = ps->p;
+    size_t n = ps->n, start = *pi + 1, i = start;
+    for (;;) {
+        if (i + 16 <= n) {
+            unsigned k = rc_scan16_stop(p + i);
+            i += k;
+            if (k == 16) continue;
+        } else {
+            while (i < n && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x80) i++;
+        }
+        break;
+    }
+    if (i >= n || p[i] != '"') {
+        ps->i = *pi;
+        rc_status st = parse_string_slow(ps, nd);
+        *pi = ps->i;
+        return st;
+    }
+    nd->s = p + start;
+    nd->n = i - start;
+    *pi = i + 1;
+    return RC_OK;
+}
+
 /* A root member whose value is a memo's text (see rc_json_memo): one RC_J_MEMO node. */
 static bool memo_value(parser *restrict ps, const rc_jnode *key, uint32_t *child)
 {
@@ -269,60 +287,72 @@ static bool memo_value(parser *restrict ps, const rc_jnode *key, uint32_t *child
     return false;
 }
 
+/* An array or object at ps->i (its bracket) into node idx. The position is kept in a local
+ * (i) and handed to ps->i only around calls that read it. */
 static rc_status parse_container(parser *restrict ps, unsigned depth, uint32_t idx, bool obj)
 {
+    const char *p = ps->p;
+    size_t n = ps->n, start = ps->i, i = ws_end(p, n, start + 1);
     char close = obj ? '}' : ']';
-    size_t start = ps->i++;
-    ps->j->nodes[idx].s = ps->p + start;
-    skip_ws(ps);
-    if (ps->i < ps->n && ps->p[ps->i] == close) {
-        ps->j->nodes[idx].n = ++ps->i - start;
-        return RC_OK;
-    }
     uint32_t prev = 0, count = 0;
+    rc_status st;
+    if (i < n && p[i] == close) {
+        i++;
+        goto done;
+    }
     for (;;) {
         uint32_t child;
-        rc_status st;
         if (obj) {
-            skip_ws(ps);
-            if (ps->i >= ps->n || ps->p[ps->i] != '"') return fail(ps, RC_ERR_SYNTAX, ps->i, "object key expected");
-            if ((st = new_node(ps, RC_J_STRING, &child)) != RC_OK) return st;
-            if ((st = parse_string(ps, &ps->j->nodes[child])) != RC_OK) return st;
+            if (i >= n || p[i] != '"') return fail(ps, RC_ERR_SYNTAX, i, "object key expected");
+            rc_jnode key = {.type = RC_J_STRING, .off = i};
+            if ((st = string_at(ps, &i, &key)) != RC_OK || (st = push_node(ps, &key, &child)) != RC_OK) return st;
             if (prev) ps->j->nodes[prev].next = child;
             else ps->j->nodes[idx].first = child;
             prev = child;
-            skip_ws(ps);
-            if (ps->i >= ps->n || ps->p[ps->i] != ':') return fail(ps, RC_ERR_SYNTAX, ps->i, "':' expected after object key");
-            ps->i++;
+            i = ws_end(p, n, i);
+            if (i >= n || p[i] != ':') return fail(ps, RC_ERR_SYNTAX, i, "':' expected after object key");
+            i = ws_end(p, n, i + 1);
         }
-        skip_ws(ps);
-        char v = ps->i < ps->n ? ps->p[ps->i] : '\0';
-        if (ps->j->nmemo && idx == 0 && obj && (v == '{' || v == '[') && memo_value(ps, &ps->j->nodes[prev], &child)) {
-            /* a value seen before */
+        char v = i < n ? p[i] : '\0';
+        bool memo = false;
+        if (ps->j->nmemo && idx == 0 && obj && (v == '{' || v == '[')) {
+            ps->i = i;
+            if ((memo = memo_value(ps, &ps->j->nodes[prev], &child))) i = ps->i; /* a value seen before */
+        }
+        if (memo) {
         } else if (v == '"') { /* the common scalars without the general dispatch */
-            if ((st = new_node(ps, RC_J_STRING, &child)) != RC_OK || (st = parse_string(ps, &ps->j->nodes[child])) != RC_OK) return st;
+            rc_jnode sn = {.type = RC_J_STRING, .off = i};
+            if ((st = string_at(ps, &i, &sn)) != RC_OK || (st = push_node(ps, &sn, &child)) != RC_OK) return st;
         } else if ((v >= '0' && v <= '9') || v == '-') {
+            ps->i = i;
             if ((st = new_node(ps, RC_J_NUMBER, &child)) != RC_OK || (st = parse_number(ps, &ps->j->nodes[child])) != RC_OK) return st;
-        } else if ((st = parse_value(ps, depth + 1, &child)) != RC_OK) {
-            return st;
+            i = ps->i;
+        } else {
+            ps->i = i;
+            if ((st = parse_value(ps, depth + 1, &child)) != RC_OK) return st;
+            i = ps->i;
         }
         if (prev) ps->j->nodes[prev].next = child;
         else ps->j->nodes[idx].first = child;
         prev = child;
         count++;
-        skip_ws(ps);
-        if (ps->i < ps->n && ps->p[ps->i] == ',') {
-            ps->i++;
+        i = ws_end(p, n, i);
+        if (i < n && p[i] == ',') {
+            i = ws_end(p, n, i + 1);
             continue;
         }
-        if (ps->i < ps->n && ps->p[ps->i] == close) {
-            ps->i++;
+        if (i < n && p[i] == close) {
+            i++;
             break;
         }
-        return fail(ps, RC_ERR_SYNTAX, ps->i, obj ? "',' or '}' expected" : "',' or ']' expected");
+        return fail(ps, RC_ERR_SYNTAX, i, obj ? "',' or '}' expected" : "',' or ']' expected");
     }
-    ps->j->nodes[idx].count = count;
-    ps->j->nodes[idx].n = ps->i - start;
+done:;
+    rc_jnode *nd = &ps->j->nodes[idx];
+    nd->count = count;
+    nd->s = p + start;
+    nd->n = i - start;
+    ps->i = i;
     return RC_OK;
 }
 
@@ -347,7 +377,7 @@ static rc_status parse_value(parser *restrict ps, unsigned depth, uint32_t *out)
         return parse_container(ps, depth, *out, c == '{');
     case '"':
         if ((st = new_node(ps, RC_J_STRING, out)) != RC_OK) return st;
-        return parse_string(ps, &ps->j->nodes[*out]);
+        return string_at(ps, &ps->i, &ps->j->nodes[*out]);
     case 't':
     case 'f':
     case 'n': {

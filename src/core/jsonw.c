@@ -135,6 +135,20 @@ void rc_jw_str_body(rc_buf *b, const char *s, size_t n)
 
 void rc_jw_str(rc_buf *b, const char *p, size_t n)
 {
+    if (n < 16) { /* short (names, most values): scan and copy in one loop, one reservation */
+        char *w = rc_buf_reserve(b, n * 6 + 2);
+        if (!w) return;
+        size_t i = 0;
+        w[0] = '"';
+        while (i < n && esc_class[(unsigned char)p[i]] == 0) {
+            w[1 + i] = p[i];
+            i++;
+        }
+        size_t used, len = i == n ? 0 : escape_chunk(w + 1 + i, (const unsigned char *)p + i, n - i, &used);
+        w[1 + i + len] = '"';
+        rc_buf_commit(b, i + len + 2);
+        return;
+    }
     size_t i = 0; /* plain bytes before the first one to escape or validate */
     while (i + 16 <= n) {
         unsigned k = rc_scan16_stop(p + i);
@@ -152,7 +166,7 @@ void rc_jw_str(rc_buf *b, const char *p, size_t n)
         rc_buf_commit(b, n + 2);
         return;
     }
-    if (n < CHUNK_IN) { /* the usual short string: one reservation, quotes included */
+    if (n < CHUNK_IN) { /* a string of a few hundred bytes: one reservation, quotes included */
         char *w = rc_buf_reserve(b, n * 6 + 2);
         if (!w) return;
         size_t used, len = escape_chunk(w + 1, (const unsigned char *)p, n, &used);

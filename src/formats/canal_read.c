@@ -305,15 +305,21 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
     return RC_OK;
 }
 
-static uint32_t col_index(const rc_event *ev, const char *s, size_t n)
+static bool name_is(const rc_str *c, const char *s, size_t n)
 {
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        const rc_str *c = &ev->cols[i].name;
-        if (c->n != n || (n && c->p[0] != s[0])) continue;
-        size_t k = 1;
-        while (k < n && c->p[k] == s[k]) k++;
-        if (k >= n) return i;
-    }
+    if (c->n != n || (n && c->p[0] != s[0])) return false;
+    size_t k = 1;
+    while (k < n && c->p[k] == s[k]) k++;
+    return k >= n;
+}
+
+/* The column named s[0..n): column `from` first (rows name the columns in mysqlType's order),
+ * then all of them. */
+static uint32_t col_index(const rc_event *ev, const char *s, size_t n, uint32_t from)
+{
+    if (from < ev->ncols && name_is(&ev->cols[from].name, s, n)) return from;
+    for (uint32_t i = 0; i < ev->ncols; i++)
+        if (name_is(&ev->cols[i].name, s, n)) return i;
     return UINT32_MAX;
 }
 
@@ -352,9 +358,10 @@ static rc_status full_row(const ctx *c, uint32_t row, const char *where, const r
     uint8_t *got = rc_arena_alloc(c->a, ev->ncols ? ev->ncols : 1); /* each column once: with the count check, all of them */
     if (!img || !got) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     memset(got, 0, ev->ncols ? ev->ncols : 1);
+    uint32_t i = UINT32_MAX;
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
         const rc_jnode *key = node(c, k);
-        uint32_t i = col_index(ev, key->s, key->n);
+        i = col_index(ev, key->s, key->n, i + 1);
         if (i == UINT32_MAX)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s names \"%.*s\", which is not in %s", where, (int)key->n, key->s, c->tkey);
         if (got[i]++)
@@ -514,9 +521,10 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
             if (!before || !changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
             memcpy(before, img, sizeof *before * ev->ncols);
             memset(changed, 0, ev->ncols);
+            uint32_t i = UINT32_MAX;
             for (uint32_t k = node(&c, orow)->first; k; k = node(&c, node(&c, k)->next)->next) {
                 const rc_jnode *key = node(&c, k);
-                uint32_t i = col_index(ev, key->s, key->n);
+                i = col_index(ev, key->s, key->n, i + 1);
                 if (i == UINT32_MAX)
                     return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in %s", (int)key->n, key->s, c.tkey);
                 if ((st = value(&c, &ev->cols[i], key->next, &before[i])) != RC_OK) return st;
