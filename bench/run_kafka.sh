@@ -9,7 +9,8 @@
 #   kafkajs   producing the same pairs (npm kafkajs 2.2.4, acks=all, batches of 5000; not
 #             idempotent, which the mock cannot serve to kafkajs: see kafka/kafkajs_produce.js).
 # Each topic is then counted with kcat: every tool must have delivered exactly N messages.
-# usage: bench/run_kafka.sh [BUILD_DIR] [N]   (default: build, 200000)
+# usage: bench/run_kafka.sh [BUILD_DIR] [N]   (default: build, 200000); ROUNDS=5, RC_OPTS="--threads 1"
+# (extra rowcast options) from the environment
 set -eu
 B=${1:-build}
 N=${2:-200000}
@@ -37,7 +38,7 @@ R=${ROUNDS:-3}
 rc_all=() kcat_all=() js_all=()
 for r in $(seq "$R"); do
     for t in rowcast kcat kafkajs; do mock_cmd topic "bench-$t-$r" 16; done
-    rc_all+=("$(secs "$RC" convert -q --to canal --sink "kafka://$BOOTSTRAP/bench-rowcast-$r" "$W/in.nd")")
+    rc_all+=("$(secs "$RC" convert -q ${RC_OPTS:-} --to canal --sink "kafka://$BOOTSTRAP/bench-rowcast-$r" "$W/in.nd")")
     kcat_all+=("$(secs sh -c 'b=$1 t=$2 f=$3; shift 3; exec kcat -P -b "$b" -t "$t" -K "\t" "$@" <"$f"' sh "$BOOTSTRAP" "bench-kcat-$r" "$W/kv" "${HDRS[@]}" "${SETTINGS[@]}")")
     js_all+=("$(secs node "$P/kafkajs_produce.js" "$BOOTSTRAP" "bench-kafkajs-$r" <"$W/kv" 2>/dev/null)")
     for t in rowcast kcat kafkajs; do

@@ -1,6 +1,7 @@
 /* `rowcast convert`: options and the run. Lines are read and decoded in batches (convert_in.c),
- * then encoded and sent in input order to the sink (convert_out.c). Bad input is reported with file, line and byte, and handled per --on-error;
- * with --checkpoint the input offset acknowledged by the sink is stored. */
+ * on a second thread unless --threads 1, and encoded and sent in input order to the sink
+ * (convert_out.c). Bad input is reported with file, line and byte, and handled per
+ * --on-error; with --checkpoint the input offset acknowledged by the sink is stored. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <signal.h>
@@ -55,6 +56,8 @@ void cli_usage_convert(void)
           "                         is acknowledged by the sink (never beyond an undelivered one)\n"
           "  --checkpoint-interval MS\n"
           "                         store the checkpoint at most this often (default 200)\n"
+          "  --threads 1|2          decode the next lines on a second thread while the last ones\n"
+          "                         are encoded and sent (default 2); the output is the same\n"
           "  --flush-timeout SECS   at the end or on SIGINT/SIGTERM, wait this long for\n"
           "                         outstanding deliveries (default 30)\n"
           "  --on-error=MODE        what to do with a line that cannot be converted:\n"
@@ -158,6 +161,7 @@ int cli_convert(int argc, char **argv)
     bool keys = false, records = false;
     long flush_secs = 30, ck_ms = 200;
     c.server = "rowcast";
+    c.threaded = true;
     rc_arena_init(&c.arena);
     rc_buf_init(&c.msg, 0);
     rc_buf_init(&c.topic, 1 << 16);
@@ -210,6 +214,9 @@ int cli_convert(int argc, char **argv)
         } else if ((v = opt_value(argc, argv, &i, "--checkpoint-interval"))) {
             ck_ms = strtol(v, &end, 10);
             if (*end || ck_ms < 0 || ck_ms > 3600000) rc = usage_error("--checkpoint-interval needs milliseconds (0..3600000), got '%s'", v);
+        } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
+            if (strcmp(v, "1") && strcmp(v, "2")) rc = usage_error("--threads is 1 or 2, not '%s'", v);
+            c.threaded = v[0] == '2';
         } else if ((v = opt_value(argc, argv, &i, "--flush-timeout"))) {
             flush_secs = strtol(v, &end, 10);
             if (*end || flush_secs < 0 || flush_secs > 86400) rc = usage_error("--flush-timeout needs seconds (0..86400), got '%s'", v);
@@ -325,6 +332,7 @@ int cli_convert(int argc, char **argv)
     rc = convert_input_start(&c);
     while (rc == EXIT_OK) {
         batch *b = convert_input_next(&c);
+        if (!b) break; /* stopped by a signal while waiting for input */
         rc = convert_output(&c, b);
         bool last = b->last;
         if (rc == EXIT_OK && !last && b->n < BATCH_LINES) { /* the input is idle: let the output out */
@@ -336,6 +344,7 @@ int cli_convert(int argc, char **argv)
                 rc = EXIT_IO;
             }
         }
+        convert_input_done(&c, b);
         if (last || convert_stop_signal) break;
     }
     convert_input_stop(&c);

@@ -1,23 +1,26 @@
 /* `rowcast convert`, shared by its three files: convert.c (options, setup, the run),
- * convert_in.c (reading lines and decoding them in batches) and convert_out.c (encoding,
- * sending to the sink, errors, checkpoints, progress).
+ * convert_in.c (reading lines and decoding them in batches, on a thread of its own unless
+ * --threads 1) and convert_out.c (encoding, sending to the sink, errors, checkpoints,
+ * progress).
  *
  * The input side fills a batch: up to BATCH_LINES lines, their text, and the events the
- * decoder made of them (in the batch's arena); the output side then handles its lines in
- * order. When the input is a pipe or terminal with nothing more to read, the batch so far is
- * handed over, so a slow stream is converted line by line as it comes. (A second thread that
- * decoded the next batch while the last was encoded was tried and measured: no faster on the
- * benchmarks here, the decode side being 85% of the work; see docs/BENCHMARKS.md.) */
+ * decoder made of them (in the batch's arena); the output side takes batches in order and
+ * handles their lines in order. With two threads the next batch is decoded while the last one
+ * is encoded: the decoder's state is touched only by the input side, the encoder's and the
+ * sink's only by the output side, and a batch passes between them under a mutex. When the
+ * input is a pipe or terminal with nothing more to read, the batch so far is handed over, so a
+ * slow stream is converted line by line as it comes. */
 #ifndef RC_CLI_CONVERT_H
 #define RC_CLI_CONVERT_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include "rowcast/format.h"
 #include "rowcast/sink.h"
 
 enum on_error { ON_STOP, ON_SKIP, ON_DEAD };
-enum { BATCH_LINES = 64, BATCH_BYTES = 1 << 20 };
+enum { BATCH_LINES = 64, BATCH_BYTES = 1 << 20, BATCHES = 3 };
 
 extern volatile sig_atomic_t convert_stop_signal;
 
@@ -83,7 +86,14 @@ typedef struct conv {
     char *linebuf; /* getline's */
     size_t linecap;
     uint64_t start_off, start_line; /* from the checkpoint */
-    batch batch;
+    bool threaded;
+    pthread_t reader;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    batch batches[BATCHES];
+    size_t full_head, full_count, free_head, free_count; /* two FIFO rings of batch indexes */
+    size_t full_q[BATCHES], free_q[BATCHES];
+    bool stop; /* the output side wants no more batches */
     /* output side */
     rc_arena arena; /* the final group (flush) */
     rc_buf msg, topic, pos, topic_key;
@@ -108,8 +118,11 @@ bool convert_table_included(void *ctx, rc_str db, rc_str table);
 
 /* convert_in.c */
 int convert_input_start(conv *c);            /* EXIT_OK, or a status after a message */
-batch *convert_input_next(conv *c);          /* the next batch, read and decoded */
-void convert_input_stop(conv *c);            /* closes the input, frees the batch */
+batch *convert_input_next(conv *c);          /* the next decoded batch (in order); NULL when a
+                                              * signal came while waiting for one */
+void convert_input_done(conv *c, batch *b);  /* the output side is through with b */
+void convert_input_stop(conv *c);            /* no more batches wanted: joins the reader,
+                                              * closes the input, frees the batches */
 
 /* convert_out.c */
 int convert_output(conv *c, batch *b);       /* EXIT_OK or the status to stop with */

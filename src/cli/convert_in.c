@@ -1,10 +1,11 @@
-/* The input side of `convert`: reads lines of each input file into a batch and decodes them
- * (see convert.h). */
+/* The input side of `convert`: reads lines of each input file into batches and decodes them,
+ * on a thread of its own when there are two (see convert.h). */
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "cli/cli.h"
 #include "cli/convert.h"
 
@@ -127,34 +128,116 @@ static void fill(conv *c, batch *b)
     }
 }
 
+static void unlock(void *mu) { pthread_mutex_unlock(mu); }
+
+/* The reader thread: fills free batches and queues them, in order, until the input ends or
+ * the output side stops it. */
+static void *reader_main(void *arg)
+{
+    conv *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        pthread_cleanup_push(unlock, &c->mu);
+        while (!c->free_count && !c->stop) pthread_cond_wait(&c->cv, &c->mu);
+        pthread_cleanup_pop(0);
+        if (c->stop) {
+            pthread_mutex_unlock(&c->mu);
+            return NULL;
+        }
+        size_t i = c->free_q[c->free_head];
+        c->free_head = (c->free_head + 1) % BATCHES, c->free_count--;
+        pthread_mutex_unlock(&c->mu);
+        batch *b = &c->batches[i];
+        fill(c, b);
+        pthread_mutex_lock(&c->mu);
+        c->full_q[(c->full_head + c->full_count) % BATCHES] = i, c->full_count++;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        if (b->last) return NULL;
+    }
+}
+
 int convert_input_start(conv *c)
 {
-    batch *b = &c->batch;
-    rc_arena_init(&b->arena);
-    b->lines = calloc(BATCH_LINES, sizeof *b->lines);
-    if (!b->lines) {
-        fprintf(stderr, "rowcast convert: out of memory\n");
-        return EXIT_IO;
+    for (size_t i = 0; i < BATCHES; i++) {
+        batch *b = &c->batches[i];
+        rc_arena_init(&b->arena);
+        b->lines = calloc(BATCH_LINES, sizeof *b->lines);
+        if (!b->lines) {
+            fprintf(stderr, "rowcast convert: out of memory\n");
+            return EXIT_IO;
+        }
+        if (c->ninclude) b->events.accept = convert_table_included, b->events.accept_ctx = c;
+        c->free_q[i] = i;
     }
-    if (c->ninclude) b->events.accept = convert_table_included, b->events.accept_ctx = c;
+    c->free_count = BATCHES;
+    if (!c->threaded) return EXIT_OK;
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+    if (pthread_create(&c->reader, NULL, reader_main, c) != 0) {
+        c->threaded = false; /* go on with one thread */
+        pthread_mutex_destroy(&c->mu);
+        pthread_cond_destroy(&c->cv);
+    }
     return EXIT_OK;
 }
 
 batch *convert_input_next(conv *c)
 {
-    fill(c, &c->batch);
-    return &c->batch;
+    if (!c->threaded) {
+        fill(c, &c->batches[0]);
+        return &c->batches[0];
+    }
+    pthread_mutex_lock(&c->mu);
+    while (!c->full_count) {
+        if (convert_stop_signal) { /* the reader may be waiting for input that never comes */
+            pthread_mutex_unlock(&c->mu);
+            return NULL;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&c->cv, &c->mu, &until);
+    }
+    size_t i = c->full_q[c->full_head];
+    c->full_head = (c->full_head + 1) % BATCHES, c->full_count--;
+    pthread_mutex_unlock(&c->mu);
+    return &c->batches[i];
+}
+
+void convert_input_done(conv *c, batch *b)
+{
+    if (!c->threaded) return;
+    pthread_mutex_lock(&c->mu);
+    c->free_q[(c->free_head + c->free_count) % BATCHES] = (size_t)(b - c->batches), c->free_count++;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
 }
 
 void convert_input_stop(conv *c)
 {
+    if (c->threaded) {
+        pthread_mutex_lock(&c->mu);
+        c->stop = true;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        /* a reader blocked on a pipe that never ends must not keep rowcast alive */
+        pthread_cancel(c->reader);
+        pthread_join(c->reader, NULL);
+        pthread_mutex_destroy(&c->mu);
+        pthread_cond_destroy(&c->cv);
+        c->threaded = false;
+    }
     close_input(c);
     free(c->linebuf);
     c->linebuf = NULL;
-    batch *b = &c->batch;
-    free(b->text);
-    free(b->lines);
-    rc_arena_fini(&b->arena);
-    rc_event_list_fini(&b->events);
-    memset(b, 0, sizeof *b);
+    for (size_t i = 0; i < BATCHES; i++) {
+        batch *b = &c->batches[i];
+        free(b->text);
+        free(b->lines);
+        rc_arena_fini(&b->arena);
+        rc_event_list_fini(&b->events);
+        memset(b, 0, sizeof *b);
+    }
 }

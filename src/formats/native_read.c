@@ -95,6 +95,14 @@ typedef struct field {
     uint32_t node;
 } field;
 
+/* name (a C string) is s[0..n): compared byte by byte, never past name's NUL. */
+static bool name_eq(const char *name, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (name[i] != s[i] || !name[i]) return false;
+    return name[n] == '\0';
+}
+
 /* Collects the members of an object into `fields` (names given, nodes filled), rejecting
  * unknown and duplicate keys. */
 static rc_status members(const ctx *c, uint32_t obj, const char *what, field *fields, size_t nf)
@@ -102,16 +110,18 @@ static rc_status members(const ctx *c, uint32_t obj, const char *what, field *fi
     rc_status st = want(c, obj, RC_J_OBJECT, what);
     if (st != RC_OK) return st;
     for (size_t k = 0; k < nf; k++) fields[k].node = 0;
+    size_t from = 0; /* members usually come in the fields' order: look after the last one first */
     for (uint32_t kn = node(c, obj)->first; kn; kn = node(c, node(c, kn)->next)->next) {
         const rc_jnode *key = node(c, kn);
-        size_t k = 0;
-        for (; k < nf; k++)
-            if (strlen(fields[k].name) == key->n && memcmp(fields[k].name, key->s, key->n) == 0) break;
-        if (k == nf)
+        size_t k = from, tried = 0;
+        for (; tried < nf; tried++, k = k + 1 == nf ? 0 : k + 1)
+            if (name_eq(fields[k].name, key->s, key->n)) break;
+        if (tried == nf)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "unknown field \"%.*s\" in %s", (int)(key->n > 60 ? 60 : key->n),
                                 key->s, what);
         if (fields[k].node) return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "duplicate field \"%s\" in %s", fields[k].name, what);
         fields[k].node = key->next;
+        from = k + 1 == nf ? 0 : k + 1;
     }
     return RC_OK;
 }

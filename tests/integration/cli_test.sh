@@ -219,7 +219,30 @@ expect_rc keys-records $? 1
 expect_rc sink-unknown $? 1
 grep -q 'expected stdout, file:PATH or kafka://' "$T/err" && ok || bad "sink url: $(cat "$T/err")"
 
-# --- batches: a pipe that stays open does not hold back lines already read, nor a bad line's error
+# --- the reader thread: same output and errors with one or two threads; a pipe that stays open
+#     does not hold back lines already read, nor a bad line's error
+for f in native canal debezium; do
+    "$RC" convert -q --threads 1 --to "$f" --on-error=skip examples/shop.ndjson "$BAD" >"$T/t1" 2>"$T/e1"
+    "$RC" convert -q --threads 2 --to "$f" --on-error=skip examples/shop.ndjson "$BAD" >"$T/t2" 2>"$T/e2"
+    expect_eq "threads-$f-out" "$T/t1" "$T/t2"
+    expect_eq "threads-$f-err" "$T/e1" "$T/e2"
+done
+for t in 1 2; do # many batches, interleaved tables
+    "$RC" convert -q --threads $t --from canal --to native --on-error=skip $D/canal-tables.ndjson $D/canal-tables.ndjson \
+        $D/canal-tables.ndjson $D/canal-tables.ndjson $D/canal-tables.ndjson $D/canal-tables.ndjson >"$T/m$t" 2>"$T/me$t"
+done
+awk -v N=3000 -f bench/transcode/gen-canal.awk >"$T/gen.json" # about 50 batches
+for t in 1 2; do
+    "$RC" convert -q --threads $t --from canal --to debezium -o debezium.flavor=upstream "$T/gen.json" >"$T/g$t"
+done
+expect_eq threads-generated "$T/g1" "$T/g2"
+[ "$(wc -l <"$T/g2")" = 3600 ] || bad "threads-generated: expected 3600 events, got $(wc -l <"$T/g2")"
+expect_eq threads-canal-batches "$T/m1" "$T/m2"
+expect_eq threads-canal-batches-err "$T/me1" "$T/me2"
+[ "$(wc -l <"$T/m2")" = 72 ] || bad "threads-canal-batches: expected 72 events"
+"$RC" convert --threads 3 examples/shop.ndjson >/dev/null 2>"$T/err"
+expect_rc threads-bad $? 1
+grep -q "threads is 1 or 2, not '3'" "$T/err" && ok || bad "--threads 3: $(cat "$T/err")"
 mkfifo "$T/fifo"
 (head -2 examples/shop.ndjson; echo '{bad'; exec sleep 20) >"$T/fifo" 2>/dev/null &
 writer=$!
