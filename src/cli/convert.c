@@ -1,5 +1,5 @@
 /* `rowcast convert`: options and the run. Lines are read and decoded in batches (convert_in.c),
- * on a second thread unless --threads 1, and encoded and sent in input order to the sink
+ * on a second thread with --threads 2, and encoded and sent in input order to the sink
  * (convert_out.c). Bad input is reported with file, line and byte, and handled per
  * --on-error; with --checkpoint the input offset acknowledged by the sink is stored. */
 #include <errno.h>
@@ -56,8 +56,8 @@ void cli_usage_convert(void)
           "                         is acknowledged by the sink (never beyond an undelivered one)\n"
           "  --checkpoint-interval MS\n"
           "                         store the checkpoint at most this often (default 200)\n"
-          "  --threads 1|2          decode the next lines on a second thread while the last ones\n"
-          "                         are encoded and sent (default 2); the output is the same\n"
+          "  --threads 1|2          2: decode the next lines on a second thread while the last\n"
+          "                         ones are encoded and sent (default 1); the output is the same\n"
           "  --flush-timeout SECS   at the end or on SIGINT/SIGTERM, wait this long for\n"
           "                         outstanding deliveries (default 30)\n"
           "  --on-error=MODE        what to do with a line that cannot be converted:\n"
@@ -161,7 +161,7 @@ int cli_convert(int argc, char **argv)
     bool keys = false, records = false;
     long flush_secs = 30, ck_ms = 200;
     c.server = "rowcast";
-    c.threaded = true;
+    c.threaded = false;
     rc_arena_init(&c.arena);
     rc_buf_init(&c.msg, 0);
     rc_buf_init(&c.topic, 1 << 16);

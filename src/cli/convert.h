@@ -1,6 +1,6 @@
 /* `rowcast convert`, shared by its three files: convert.c (options, setup, the run),
- * convert_in.c (reading lines and decoding them in batches, on a thread of its own unless
- * --threads 1) and convert_out.c (encoding, sending to the sink, errors, checkpoints,
+ * convert_in.c (reading lines and decoding them in batches, on a thread of its own with
+ * --threads 2) and convert_out.c (encoding, sending to the sink, errors, checkpoints,
  * progress).
  *
  * The input side fills a batch: up to BATCH_LINES lines, their text, and the events the
@@ -37,7 +37,7 @@ typedef struct in_line {
 } in_line;
 
 typedef struct batch {
-    char *text;
+    _Alignas(64) char *text; /* each batch on cache lines of its own */
     size_t len, cap;
     in_line *lines;
     size_t n;
@@ -76,8 +76,8 @@ typedef struct conv {
     unsigned drop;
     const char **include;
     size_t ninclude;
-    /* input side */
-    const char **files;
+    /* input side (on cache lines of its own: the two threads write their sides per line) */
+    _Alignas(64) const char **files;
     size_t nfiles, file_i;
     FILE *in;
     const char *in_name;
@@ -95,7 +95,7 @@ typedef struct conv {
     size_t full_q[BATCHES], free_q[BATCHES];
     bool stop; /* the output side wants no more batches */
     /* output side */
-    rc_arena arena; /* the final group (flush) */
+    _Alignas(64) rc_arena arena; /* the final group (flush) */
     rc_buf msg, topic, pos, topic_key;
     size_t topic_len;
     bool topic_cached;
