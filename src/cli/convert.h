@@ -20,7 +20,7 @@
 #include "rowcast/sink.h"
 
 enum on_error { ON_STOP, ON_SKIP, ON_DEAD };
-enum { BATCH_LINES = 64, BATCH_BYTES = 1 << 20, BATCHES = 3 };
+enum { BATCH_LINES = 64, BATCH_BYTES = 1 << 20, BATCHES = 3, IN_BUF = 1 << 20 };
 
 extern volatile sig_atomic_t convert_stop_signal;
 

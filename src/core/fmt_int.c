@@ -44,12 +44,24 @@ void rc_fmt_u64(rc_buf *b, uint64_t v)
     char *w = rc_buf_reserve(b, len);
     if (!w) return;
     char *p = w + len; /* written backwards, two digits at a time, straight into the buffer */
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100) * 2;
-        v /= 100;
+    while (v >= 100000000u) { /* eight digits split off, then 32-bit arithmetic for them */
+        uint32_t lo = (uint32_t)(v % 100000000u);
+        v /= 100000000u;
+        for (int k = 0; k < 4; k++) {
+            unsigned r = (lo % 100) * 2;
+            lo /= 100;
+            *--p = digits2[r + 1];
+            *--p = digits2[r];
+        }
+    }
+    uint32_t v32 = (uint32_t)v; /* below 10^8 */
+    while (v32 >= 100) {
+        unsigned r = (v32 % 100) * 2;
+        v32 /= 100;
         *--p = digits2[r + 1];
         *--p = digits2[r];
     }
+    v = v32;
     if (v >= 10) {
         unsigned r = (unsigned)v * 2;
         *--p = digits2[r + 1];

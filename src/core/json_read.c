@@ -276,7 +276,10 @@ static bool memo_value(parser *restrict ps, const rc_jnode *key, uint32_t *child
     const rc_json *j = ps->j;
     for (unsigned k = 0; k < j->nmemo; k++) {
         const rc_json_memo *m = &j->memo[k];
-        if (!m->n || m->keyn != key->n || memcmp(m->key, key->s, key->n) != 0) continue;
+        if (!m->n || m->keyn != key->n) continue;
+        size_t q = 0;
+        while (q < key->n && m->key[q] == key->s[q]) q++; /* short names: no memcmp call */
+        if (q < key->n) continue;
         if (ps->n - ps->i < m->n || memcmp(ps->p + ps->i, m->text, m->n) != 0) return false;
         if (new_node(ps, RC_J_MEMO, child) != RC_OK) return false; /* parsed instead, failing there */
         rc_jnode *nd = &ps->j->nodes[*child];
@@ -309,13 +312,18 @@ static rc_status parse_container(parser *restrict ps, unsigned depth, uint32_t i
             if (prev) ps->j->nodes[prev].next = child;
             else ps->j->nodes[idx].first = child;
             prev = child;
+            if (i < n && p[i] == ':') { /* compact JSON */
+                i++;
+            } else {
+                i = ws_end(p, n, i);
+                if (i >= n || p[i] != ':') return fail(ps, RC_ERR_SYNTAX, i, "':' expected after object key");
+                i++;
+            }
             i = ws_end(p, n, i);
-            if (i >= n || p[i] != ':') return fail(ps, RC_ERR_SYNTAX, i, "':' expected after object key");
-            i = ws_end(p, n, i + 1);
         }
         char v = i < n ? p[i] : '\0';
         bool memo = false;
-        if (ps->j->nmemo && idx == 0 && obj && (v == '{' || v == '[')) {
+        if ((v == '{' || v == '[') && idx == 0 && ps->j->nmemo && obj) {
             ps->i = i;
             if ((memo = memo_value(ps, &ps->j->nodes[prev], &child))) i = ps->i; /* a value seen before */
         }

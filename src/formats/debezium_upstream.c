@@ -33,6 +33,7 @@ typedef struct up_enc {
     rc_name_registry *names;
     rc_buf sig, scratch, name;
     rc_buf name_of; /* the parts `name` was made from (table_name): a run of one table is named once */
+    rc_buf src_head, src_head_of; /* the source block up to "ts_ms": and the connector and server it was made for */
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
 } up_enc;
 
@@ -84,6 +85,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
+    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0);
     *out = e;
     return RC_OK;
 }
@@ -98,6 +100,7 @@ void dbz_up_free(void *p)
     }
     rc_name_registry_free(e->names);
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
+    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of);
     free(e);
 }
 
@@ -591,14 +594,24 @@ static bool lsn_value(rc_str s, uint64_t *out)
 static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
 {
     int64_t ms = ev->has_ts ? ev->ts_us / 1000 : 0;
-    RC_BUF_LIT(b, "{\"version\":");
-    rc_jw_str(b, e->version, strlen(e->version));
-    RC_BUF_LIT(b, ",\"connector\":\"");
-    rc_buf_puts(b, connector_names[conn]);
-    RC_BUF_LIT(b, "\",\"name\":");
+    /* the head depends on the connector and the server name only: made again when they change */
     rc_str server = e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
-    rc_jw_str(b, server.p, server.n);
-    RC_BUF_LIT(b, ",\"ts_ms\":");
+    rc_buf *h = &e->src_head, *of = &e->src_head_of;
+    if (!h->len || of->len != server.n + 1 || of->data[0] != (char)conn || memcmp(of->data + 1, server.p, server.n) != 0) {
+        rc_buf_reset(h), rc_buf_reset(of);
+        rc_buf_putc(of, (char)conn);
+        rc_buf_put(of, server.p, server.n);
+        RC_BUF_LIT(h, "{\"version\":");
+        rc_jw_str(h, e->version, strlen(e->version));
+        RC_BUF_LIT(h, ",\"connector\":\"");
+        rc_buf_puts(h, connector_names[conn]);
+        RC_BUF_LIT(h, "\",\"name\":");
+        rc_jw_str(h, server.p, server.n);
+        RC_BUF_LIT(h, ",\"ts_ms\":");
+        if ((h->err != RC_OK || of->err != RC_OK) && b->err == RC_OK) b->err = RC_ERR_NOMEM; /* the message fails */
+        if (h->err != RC_OK || of->err != RC_OK) rc_buf_reset(h);
+    }
+    rc_buf_put(b, h->data, h->len);
     rc_fmt_i64(b, ms);
     RC_BUF_LIT(b, ",\"snapshot\":");
     if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
