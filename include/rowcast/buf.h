@@ -36,7 +36,7 @@ char *rc_buf_grow(rc_buf *b, size_t n);
  * in error (the error is sticky). Commit what was written with rc_buf_commit. */
 static inline char *rc_buf_reserve(rc_buf *b, size_t n)
 {
-    if (b->cap - b->len >= n && b->err == RC_OK) return b->data + b->len;
+    if (b->cap - b->len >= n && b->err == RC_OK && b->data) return b->data + b->len; /* never NULL + 0 */
     return rc_buf_grow(b, n);
 }
 static inline void rc_buf_commit(rc_buf *b, size_t n) { b->len += n; }

@@ -8,7 +8,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "rowcast/buf.h"
 #include "rowcast/event.h"
+#include "rowcast/json.h"
 
 enum { RC_COLCACHE_MAX = 4096 };
 
@@ -28,5 +30,31 @@ const rc_colset *rc_colcache_find(const rc_colcache *c, const char *key, size_t 
 /* Stores a copy of cols[0..ncols) (and of every string they point to) under a copy of the key
  * and returns it; NULL when the cache is full or out of memory (the caller keeps its own). */
 const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, const rc_column *cols, uint32_t ncols);
+
+/* A decoder's tables by the text of one member of its messages (Canal's mysqlType, native's
+ * columns): the column list is built once per distinct text and `extra` bytes (what else
+ * decides the list: flags, the pkNames text), and the member of the last table is recognised
+ * by the JSON reader (t->memo, one of the reader's memo entries) instead of parsed. */
+typedef struct rc_coltext {
+    rc_colcache *cache;
+    const rc_colset *cur; /* the last table */
+    size_t cur_extra;     /* its extra bytes: cur->key is a 4-byte length, the extra bytes, the text */
+    rc_json_memo *memo;
+    rc_buf key;
+    rc_json aux; /* a recognised member parsed again, when its list must be built */
+} rc_coltext;
+
+/* Builds the column list of member node m of j into the decoder's arena; its errors are the
+ * decoder's own (offsets of j, which for a recognised member are this message's). */
+typedef rc_status (*rc_coltext_build_fn)(void *ctx, const rc_json *j, uint32_t m, const rc_column **cols, uint32_t *n);
+
+bool rc_coltext_init(rc_coltext *t, rc_json_memo *memo); /* false when out of memory */
+void rc_coltext_fini(rc_coltext *t);
+/* The column list of member node m of j (an array, an object, or a memo node for t->memo):
+ * from the cache, else built with build(ctx, ...) and stored. Any other node type goes to
+ * build as it is (for its error). The list lives as long as t, or the arena when the cache is
+ * full. */
+rc_status rc_coltext_columns(rc_coltext *t, const rc_json *j, uint32_t m, const char *extra, size_t extra_n, rc_coltext_build_fn build,
+                             void *ctx, rc_arena *a, const rc_column **cols, uint32_t *n, rc_error *err);
 
 #endif

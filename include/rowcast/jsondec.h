@@ -34,6 +34,9 @@ rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_
  * rc_json_members; `key` names it in errors. */
 rc_status rc_jsondec_str_at(const rc_json *j, uint32_t v, const char *key, rc_str *out, rc_error *err);
 rc_status rc_jsondec_i64_at(const rc_json *j, uint32_t v, const char *key, int64_t *out, bool *has, rc_error *err);
+/* An integer member counting `unit` microseconds (1000: milliseconds, 1000000: seconds), as
+ * microseconds; a range error naming it when that does not fit in int64. */
+rc_status rc_jsondec_us_at(const rc_json *j, uint32_t v, const char *key, int64_t unit, int64_t *us, bool *has, rc_error *err);
 
 /* Parses msg[0..n); strings with escapes are unescaped into `a`, the arena the decoder's events
  * live in. The previous message's nodes are gone; its events are not. */

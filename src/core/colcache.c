@@ -90,3 +90,65 @@ const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, cons
     c->used++;
     return set;
 }
+
+bool rc_coltext_init(rc_coltext *t, rc_json_memo *memo)
+{
+    memset(t, 0, sizeof *t);
+    if (!(t->cache = rc_colcache_new())) return false;
+    t->memo = memo;
+    rc_buf_init(&t->key, 0);
+    rc_json_init(&t->aux, NULL);
+    return true;
+}
+
+void rc_coltext_fini(rc_coltext *t)
+{
+    rc_colcache_free(t->cache);
+    rc_buf_fini(&t->key);
+    rc_json_fini(&t->aux);
+    memset(t, 0, sizeof *t);
+}
+
+rc_status rc_coltext_columns(rc_coltext *t, const rc_json *j, uint32_t m, const char *extra, size_t extra_n, rc_coltext_build_fn build,
+                             void *ctx, rc_arena *a, const rc_column **cols, uint32_t *n, rc_error *err)
+{
+    const rc_jnode *mn = &j->nodes[m];
+    if (mn->type != RC_J_OBJECT && mn->type != RC_J_ARRAY && mn->type != RC_J_MEMO) return build(ctx, j, m, cols, n);
+    const rc_colset *cur = t->cur;
+    /* the usual case: the member of the last table, recognised by the reader, and the same extra */
+    if (mn->type == RC_J_MEMO && cur && t->cur_extra == extra_n && !memcmp(cur->key + 4, extra, extra_n)) {
+        *cols = cur->cols, *n = cur->n;
+        return RC_OK;
+    }
+    uint32_t en = (uint32_t)extra_n;
+    rc_buf_reset(&t->key);
+    rc_buf_put(&t->key, &en, 4);
+    rc_buf_put(&t->key, extra, extra_n);
+    rc_buf_put(&t->key, mn->s, mn->n);
+    if (t->key.err != RC_OK) return rc_error_set(err, RC_ERR_NOMEM, mn->off, "out of memory");
+    const rc_colset *set = rc_colcache_find(t->cache, t->key.data, t->key.len);
+    if (!set) {
+        const rc_json *bj = j;
+        uint32_t bm = m;
+        if (mn->type == RC_J_MEMO) { /* read before without error: parsed again, offsets moved to this message */
+            t->aux.arena = a;
+            rc_status st = rc_json_parse(&t->aux, mn->s, mn->n, err);
+            if (st != RC_OK) return st;
+            for (uint32_t i = 0; i < t->aux.nnodes; i++) t->aux.nodes[i].off += mn->off;
+            bj = &t->aux, bm = 0;
+        }
+        const rc_column *built;
+        uint32_t bn;
+        rc_status st = build(ctx, bj, bm, &built, &bn);
+        if (st != RC_OK) return st;
+        if (!(set = rc_colcache_put(t->cache, t->key.data, t->key.len, built, bn))) { /* full: this message's own */
+            *cols = built, *n = bn;
+            return RC_OK;
+        }
+    }
+    t->cur = set;
+    t->cur_extra = extra_n;
+    t->memo->text = set->key + 4 + extra_n, t->memo->n = mn->n;
+    *cols = set->cols, *n = set->n;
+    return RC_OK;
+}

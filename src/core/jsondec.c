@@ -75,3 +75,14 @@ rc_status rc_jsondec_i64_at(const rc_json *j, uint32_t v, const char *key, int64
     *has = true;
     return RC_OK;
 }
+
+rc_status rc_jsondec_us_at(const rc_json *j, uint32_t v, const char *key, int64_t unit, int64_t *us, bool *has, rc_error *err)
+{
+    int64_t x;
+    rc_status st = rc_jsondec_i64_at(j, v, key, &x, has, err);
+    if (st != RC_OK || !*has) return st;
+    if (__builtin_mul_overflow(x, unit, us))
+        return rc_error_set(err, RC_ERR_RANGE, j->nodes[v].off, "\"%s\" is out of range: %lld %s is beyond int64 microseconds", key, (long long)x,
+                            unit == 1000 ? "milliseconds" : unit == 1000000 ? "seconds" : "units");
+    return RC_OK;
+}

@@ -31,30 +31,26 @@ typedef struct canal_dec {
     rc_dbkind kind;
     bool drs, json_c; /* Huawei DRS json / json-c */
     const char *what; /* "Canal" or "DRS", in messages */
-    /* Canal's tables: column lists by (typed values, mysqlType text, pkNames text), the last
-     * one used, and the mysqlType and sqlType texts of the last message as parser memos, so a
-     * run of messages of one table parses neither again (DRS decodes without: its types
+    /* Canal's tables: column lists by mysqlType text (with the typed-values flag and the
+     * pkNames text), and the mysqlType and sqlType of the last message as the reader's memos, so
+     * a run of messages of one table parses neither again (DRS decodes without: its types
      * depend on the row values) */
-    rc_colcache *tables;
-    const rc_colset *cur;
-    size_t cur_types_n;
     rc_json_memo memo[2];
-    char *sqltype; /* the memo text of sqlType */
+    rc_coltext tables; /* memo[0] */
+    rc_buf extra;
+    char *sqltype; /* the memo text of sqlType (memo[1]) */
     size_t sqltype_cap;
-    rc_buf key;
-    rc_json aux; /* a memo's text parsed again, when its column list must be rebuilt */
 } canal_dec;
 
 rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     canal_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd) || !(d->tables = rc_colcache_new())) {
+    if (!d || !rc_jsondec_init(&d->jd) || !rc_coltext_init(&d->tables, &d->memo[0])) {
         if (d) rc_jsondec_fini(&d->jd);
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_buf_init(&d->key, 0);
-    rc_json_init(&d->aux, NULL);
+    rc_buf_init(&d->extra, 0);
     rc_jkeys_init(&d->keys, member_names, K_N);
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
@@ -95,9 +91,8 @@ void canal_dec_free(void *p)
     canal_dec *d = p;
     if (!d) return;
     rc_jsondec_fini(&d->jd);
-    rc_colcache_free(d->tables);
-    rc_buf_fini(&d->key);
-    rc_json_fini(&d->aux);
+    rc_coltext_fini(&d->tables);
+    rc_buf_fini(&d->extra);
     free(d->sqltype);
     free(d);
 }
@@ -230,25 +225,25 @@ static rc_status key_columns(const ctx *c, uint32_t pks, rc_column *cols, uint32
     return RC_OK;
 }
 
-/* Builds the column list into the arena. `types` may be a memo node (the mysqlType of an
- * earlier message): its text is parsed again into d->aux, offsets moved to this message. */
-static rc_status build_columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, const uint32_t rows[2], rc_column **cols, uint32_t *n)
+/* What builds a message's column list (rc_coltext_build_fn): the types of member m of j (the
+ * message, or the reader's second parse of a recognised mysqlType), the keys of the message. */
+typedef struct col_build {
+    const ctx *c;
+    uint32_t pks;
+    bool typed;
+    const uint32_t *rows;
+} col_build;
+
+static rc_status build_columns(void *p, const rc_json *j, uint32_t m, const rc_column **out, uint32_t *n)
 {
-    rc_status st;
-    if (!types) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
-    if (node(c, types)->type == RC_J_MEMO) {
-        const rc_jnode *m = node(c, types);
-        rc_json *aux = &c->d->aux;
-        aux->arena = c->a;
-        if ((st = rc_json_parse(aux, m->s, m->n, c->err)) != RC_OK) return st; /* read before: cannot fail */
-        for (uint32_t i = 0; i < aux->nnodes; i++) aux->nodes[i].off += m->off;
-        ctx tc = *c;
-        tc.j = aux;
-        st = type_columns(&tc, 0, typed, rows, cols, n);
-    } else {
-        st = type_columns(c, types, typed, rows, cols, n);
-    }
-    return st != RC_OK ? st : key_columns(c, pks, *cols, *n);
+    const col_build *b = p;
+    ctx tc = *b->c;
+    tc.j = j;
+    rc_column *cols = NULL;
+    rc_status st = type_columns(&tc, m, b->typed, b->rows, &cols, n);
+    if (st == RC_OK) st = key_columns(b->c, b->pks, cols, *n);
+    *out = cols;
+    return st;
 }
 
 /* pkNames as text for the table key: its array text, "null", or nothing when absent. */
@@ -265,44 +260,20 @@ static bool pk_text(const ctx *c, uint32_t pks, rc_str *out)
 
 static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, const uint32_t rows[2], rc_event *ev)
 {
-    canal_dec *d = c->d;
-    const rc_jnode *tn = types ? node(c, types) : NULL;
+    if (!types) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
+    col_build b = {c, pks, typed, rows};
     rc_str pt;
-    rc_column *cols;
-    uint32_t n;
-    if (d->drs || !tn || (tn->type != RC_J_OBJECT && tn->type != RC_J_MEMO) || !pk_text(c, pks, &pt)) {
-        rc_status st = build_columns(c, types, pks, typed, rows, &cols, &n); /* or the error */
-        ev->cols = cols, ev->ncols = n;
-        return st;
+    if (c->d->drs) return build_columns(&b, c->j, types, &ev->cols, &ev->ncols);
+    rc_buf *x = &c->d->extra; /* what else decides the list: the typed flag and the pkNames text */
+    rc_buf_reset(x);
+    if (pk_text(c, pks, &pt)) {
+        rc_buf_putc(x, typed ? '1' : '0');
+        rc_buf_put(x, pt.p, pt.n);
+    } else {
+        rc_buf_putc(x, 'x'); /* pkNames of the wrong type: built (from a recognised mysqlType too), for its error */
     }
-    const rc_colset *cur = d->cur;
-    /* the usual case: the same table as the last message, mysqlType recognised by the parser */
-    if (tn->type == RC_J_MEMO && cur && cur->key[0] == (typed ? '1' : '0') && cur->keyn == 1 + d->cur_types_n + pt.n &&
-        !memcmp(cur->key + 1 + d->cur_types_n, pt.p, pt.n)) {
-        ev->cols = cur->cols, ev->ncols = cur->n;
-        return RC_OK;
-    }
-    /* the key: typed flag, mysqlType text, pkNames text (both whole JSON values, so the
-     * concatenation is unambiguous) */
-    rc_buf_reset(&d->key);
-    rc_buf_putc(&d->key, typed ? '1' : '0');
-    rc_buf_put(&d->key, tn->s, tn->n);
-    rc_buf_put(&d->key, pt.p, pt.n);
-    if (d->key.err != RC_OK) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    const rc_colset *set = rc_colcache_find(d->tables, d->key.data, d->key.len);
-    if (!set) {
-        rc_status st = build_columns(c, types, pks, typed, rows, &cols, &n);
-        if (st != RC_OK) return st;
-        if (!(set = rc_colcache_put(d->tables, d->key.data, d->key.len, cols, n))) { /* full: this message's own */
-            ev->cols = cols, ev->ncols = n;
-            return RC_OK;
-        }
-    }
-    d->cur = set;
-    d->cur_types_n = tn->n;
-    d->memo[0].text = set->key + 1, d->memo[0].n = tn->n;
-    ev->cols = set->cols, ev->ncols = set->n;
-    return RC_OK;
+    if (x->err != RC_OK) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    return rc_coltext_columns(&c->d->tables, c->j, types, x->data, x->len, build_columns, &b, c->a, &ev->cols, &ev->ncols, c->err);
 }
 
 static bool name_is(const rc_str *c, const char *s, size_t n)
@@ -445,14 +416,12 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         (st = str_member(&c, K_TABLE, false, &base.src.table)) != RC_OK)
         return st;
     if (!rc_event_list_accepts(out, base.src.db, base.src.table)) return RC_OK; /* filtered table: rows not parsed */
-    int64_t es = 0, ts = 0, id = 0;
-    bool has_es = false, has_ts = false, has_id = false;
-    if ((st = rc_jsondec_i64_at(c.j, c.m[K_ES], "es", &es, &has_es, err)) != RC_OK ||
-        (st = rc_jsondec_i64_at(c.j, c.m[K_TS], "ts", &ts, &has_ts, err)) != RC_OK ||
+    int64_t id = 0;
+    bool has_id = false;
+    if ((st = rc_jsondec_us_at(c.j, c.m[K_ES], "es", 1000, &base.ts_us, &base.has_ts, err)) != RC_OK ||
+        (st = rc_jsondec_us_at(c.j, c.m[K_TS], "ts", 1000, &base.proc_us, &base.has_proc, err)) != RC_OK ||
         (st = rc_jsondec_i64_at(c.j, c.m[K_ID], "id", &id, &has_id, err)) != RC_OK)
         return st;
-    if (has_es) base.ts_us = es * 1000, base.has_ts = true;
-    if (has_ts) base.proc_us = ts * 1000, base.has_proc = true;
     if (has_id && id >= 0) base.pos.seq = (uint64_t)id, base.pos.has_seq = true;
     uint32_t isddl = c.m[K_ISDDL];
     if (isddl && node(&c, isddl)->type == RC_J_TRUE) {

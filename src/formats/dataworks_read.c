@@ -135,10 +135,9 @@ rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
     int64_t x;
     bool h;
     if (ts) {
-        if ((st = rc_jsondec_i64(c.j, ts, "eventTime", &x, &h, err)) != RC_OK) return st;
-        if (h) ev.ts_us = x * 1000, ev.has_ts = true;
-        if ((st = rc_jsondec_i64(c.j, ts, "systemTime", &x, &h, err)) != RC_OK) return st;
-        if (h) ev.proc_us = x * 1000, ev.has_proc = true;
+        if ((st = rc_jsondec_us_at(c.j, rc_json_get(c.j, ts, "eventTime"), "eventTime", 1000, &ev.ts_us, &ev.has_ts, err)) != RC_OK ||
+            (st = rc_jsondec_us_at(c.j, rc_json_get(c.j, ts, "systemTime"), "systemTime", 1000, &ev.proc_us, &ev.has_proc, err)) != RC_OK)
+            return st;
         if ((st = rc_jsondec_i64(c.j, ts, "checkpointTime", &x, &h, err)) != RC_OK) return st;
         if (h) { /* kept as the checkpoint, which is what the writer puts there */
             uint32_t cn = rc_json_get(c.j, ts, "checkpointTime");

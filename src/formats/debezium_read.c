@@ -467,8 +467,7 @@ static rc_status source(const ctx *c, uint32_t s, rc_event *ev)
     if ((st = rc_jsondec_i64(c->j, s, "ts_us", &x, &h, c->err)) != RC_OK) return st;
     if (h) ev->ts_us = x, ev->has_ts = true;
     else {
-        if ((st = rc_jsondec_i64(c->j, s, "ts_ms", &x, &h, c->err)) != RC_OK) return st;
-        if (h) ev->ts_us = x * 1000, ev->has_ts = true;
+        if ((st = rc_jsondec_us_at(c->j, rc_json_get(c->j, s, "ts_ms"), "ts_ms", 1000, &ev->ts_us, &ev->has_ts, c->err)) != RC_OK) return st;
     }
     uint32_t snap = rc_json_get(c->j, s, "snapshot");
     rc_str sn = copy_str(c, snap);
@@ -567,8 +566,7 @@ rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_l
     if ((st = rc_jsondec_i64(c.j, payload, "ts_us", &x, &h, err)) != RC_OK) return st;
     if (h) ev.proc_us = x, ev.has_proc = true;
     else {
-        if ((st = rc_jsondec_i64(c.j, payload, "ts_ms", &x, &h, err)) != RC_OK) return st;
-        if (h) ev.proc_us = x * 1000, ev.has_proc = true;
+        if ((st = rc_jsondec_us_at(c.j, rc_json_get(c.j, payload, "ts_ms"), "ts_ms", 1000, &ev.proc_us, &ev.has_proc, err)) != RC_OK) return st;
     }
     uint32_t tx = rc_json_get(c.j, payload, "transaction");
     if (tx && node(&c, tx)->type == RC_J_OBJECT) {

@@ -591,6 +591,14 @@ static bool lsn_value(rc_str s, uint64_t *out)
     return rc_parse_u64(s.p, s.n, out) == RC_OK;
 }
 
+/* Nanoseconds from microseconds as exact digits (us followed by 000): no int64 overflow
+ * beyond the year 2262. */
+static void put_ns(rc_buf *b, int64_t us)
+{
+    rc_fmt_i64(b, us);
+    if (us) RC_BUF_LIT(b, "000");
+}
+
 static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
 {
     int64_t ms = ev->has_ts ? ev->ts_us / 1000 : 0;
@@ -623,7 +631,7 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_fmt_i64(b, ev->has_ts ? ev->ts_us : 0);
         RC_BUF_LIT(b, ",\"ts_ns\":");
-        rc_fmt_i64(b, ev->has_ts ? ev->ts_us * 1000 : 0);
+        put_ns(b, ev->has_ts ? ev->ts_us : 0);
     }
     const rc_position *p = &ev->pos;
     if (conn == CONN_MYSQL) {
@@ -888,7 +896,7 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_fmt_i64(b, proc);
         RC_BUF_LIT(b, ",\"ts_ns\":");
-        rc_fmt_i64(b, proc * 1000);
+        put_ns(b, proc);
     } else {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);

@@ -135,7 +135,8 @@ void dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_re
     r->process_ms = ev->has_proc ? ev->proc_us / 1000 - (ev->proc_us % 1000 < 0) : es;
     r->source_ts = es / 1000 - (es % 1000 < 0);
     /* id: the event's sequence, else {process ms}{5-digit counter} as OMS does */
-    r->id = ev->pos.has_seq ? (int64_t)ev->pos.seq : r->process_ms * 100000 + (int64_t)(seq % 100000);
+    r->id = ev->pos.has_seq ? (int64_t)ev->pos.seq
+                            : (int64_t)((uint64_t)r->process_ms * 100000u + seq % 100000); /* wraps as Java's long does, no UB */
     rc_buf_reset(pos_scratch);
     if (ev->op == RC_OP_READ) {
         /* full migration: empty positions (seed 000) */

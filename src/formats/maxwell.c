@@ -142,6 +142,9 @@ static rc_status mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         return st;
     ev.pos.server_id = server_id;
     ev.pos.thread = thread;
+    if (has_ts && ts > INT64_MAX / 1000000)
+        return rc_error_set(err, RC_ERR_RANGE, node(&c, rc_json_get(c.j, 0, "ts"))->off, "\"ts\" is out of range: %llu seconds is beyond int64 microseconds",
+                            (unsigned long long)ts);
     if (has_ts) ev.ts_us = (int64_t)ts * 1000000, ev.has_ts = true; /* Maxwell's ts is in seconds */
     if (has_xid) {
         char buf[24];

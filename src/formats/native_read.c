@@ -4,12 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/native.h"
+#include "rowcast/colcache.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
 
 typedef struct native_dec {
     rc_jsondec jd; /* the current line parsed, its arena, the type cache */
+    rc_json_memo memo[1]; /* "columns" of the last table, recognised instead of parsed */
+    rc_coltext tables;     /* column lists by their "columns" text and the source's type family */
 } native_dec;
 
 rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
@@ -18,10 +21,12 @@ rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
     rc_status st = rc_options_check(opts, "native", none, err);
     if (st != RC_OK) return st;
     native_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd)) {
+    if (!d || !rc_jsondec_init(&d->jd) || !rc_coltext_init(&d->tables, &d->memo[0])) {
+        if (d) rc_jsondec_fini(&d->jd);
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
+    d->memo[0] = (rc_json_memo){"columns", 7, NULL, 0};
     *out = d;
     return RC_OK;
 }
@@ -31,6 +36,7 @@ void native_dec_free(void *p)
     native_dec *d = p;
     if (!d) return;
     rc_jsondec_fini(&d->jd);
+    rc_coltext_fini(&d->tables);
     free(d);
 }
 
@@ -351,6 +357,25 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
     return RC_OK;
 }
 
+/* rc_coltext_build_fn: "columns" member m of j (the line, or a recognised member parsed
+ * again) for the type family in *ctx. */
+typedef struct col_build {
+    const ctx *c;
+    rc_family fam;
+} col_build;
+
+static rc_status build_columns(void *p, const rc_json *j, uint32_t m, const rc_column **cols, uint32_t *n)
+{
+    const col_build *b = p;
+    ctx tc = *b->c;
+    tc.j = j;
+    rc_event tmp;
+    memset(&tmp, 0, sizeof tmp);
+    rc_status st = decode_columns(&tc, m, b->fam, &tmp);
+    *cols = tmp.cols, *n = tmp.ncols;
+    return st;
+}
+
 static rc_status decode_source(const ctx *c, uint32_t i, rc_event *ev)
 {
     field f[] = {{"kind", 0}, {"server", 0}, {"version", 0}, {"tenant", 0}, {"db", 0}, {"schema", 0}, {"table", 0}};
@@ -447,6 +472,7 @@ enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHAN
 rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     native_dec *d = p;
+    d->jd.json.memo = d->memo, d->jd.json.nmemo = 1;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};
@@ -473,8 +499,12 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
         if ((st = take_i64(&c, f[F_PROC].node, "\"proc_us\"", &ev.proc_us)) != RC_OK) return st;
         ev.has_proc = true;
     }
-    if (f[F_COLUMNS].node && (st = decode_columns(&c, f[F_COLUMNS].node, rc_dbkind_family(ev.src.kind), &ev)) != RC_OK)
-        return st;
+    if (f[F_COLUMNS].node) {
+        col_build b = {&c, rc_dbkind_family(ev.src.kind)};
+        char fam = (char)b.fam; /* the family decides the types too */
+        if ((st = rc_coltext_columns(&d->tables, c.j, f[F_COLUMNS].node, &fam, 1, build_columns, &b, a, &ev.cols, &ev.ncols, err)) != RC_OK)
+            return st;
+    }
     if (f[F_BEFORE].node && (st = decode_image(&c, f[F_BEFORE].node, &ev, "\"before\"", &ev.before)) != RC_OK) return st;
     if (f[F_AFTER].node && (st = decode_image(&c, f[F_AFTER].node, &ev, "\"after\"", &ev.after)) != RC_OK) return st;
     if (f[F_CHANGED].node && (st = decode_changed(&c, f[F_CHANGED].node, &ev)) != RC_OK) return st;

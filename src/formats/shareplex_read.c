@@ -157,6 +157,7 @@ rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
     if (ev.op == RC_OP_DDL) {
         uint32_t sql, text;
         if ((st = need(&c, 0, "sql", RC_J_OBJECT, &sql)) != RC_OK || (st = need(&c, sql, "ddl", RC_J_STRING, &text)) != RC_OK) return st;
+        if (!node(&c, text)->n) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, text)->off, "a DDL message with an empty \"sql.ddl\"");
         ev.ddl = (rc_str){rc_arena_memdup(a, node(&c, text)->s, node(&c, text)->n), node(&c, text)->n};
     } else {
         uint32_t key = 0;
