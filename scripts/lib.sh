@@ -19,7 +19,7 @@ rc_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 }
 
-BUILD_PKGS=(build-essential cmake librdkafka-dev)
+BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev)
 TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind)
 
 # rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.

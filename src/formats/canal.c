@@ -191,15 +191,15 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
     return RC_OK;
 }
 
-static void put_field(rc_buf *b, const char *k, const rc_buf *v, bool *first)
+static void put_field(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool *first)
 {
-    oms_key(b, k, first);
+    oms_key(b, k, kn, first);
     rc_buf_put(b, v->data, v->len);
 }
 
-static void put_list_or_null(rc_buf *b, const char *k, const rc_buf *items, bool present, bool *first)
+static void put_list_or_null(rc_buf *b, const char *k, size_t kn, const rc_buf *items, bool present, bool *first)
 {
-    oms_key(b, k, first);
+    oms_key(b, k, kn, first);
     if (!present) {
         RC_BUF_LIT(b, "null");
         return;
@@ -209,9 +209,9 @@ static void put_list_or_null(rc_buf *b, const char *k, const rc_buf *items, bool
     rc_buf_putc(b, ']');
 }
 
-static void put_null_or(rc_buf *b, const char *k, const rc_buf *v, bool is_null, bool *first)
+static void put_null_or(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool is_null, bool *first)
 {
-    oms_key(b, k, first);
+    oms_key(b, k, kn, first);
     if (is_null) RC_BUF_LIT(b, "null");
     else rc_buf_put(b, v->data, v->len);
 }
@@ -223,39 +223,39 @@ static rc_status emit(canal_enc *e, rc_buf *b, rc_error *err)
     bool first = true, ddl = m->is_ddl;
     rc_buf_putc(b, '{');
     if (e->flavor == FLAVOR_OMS) {
-        put_field(b, "database", &m->database, &first);
-        put_null_or(b, "sqlType", &m->sqltype, ddl, &first);
-        put_list_or_null(b, "data", &m->data, !ddl, &first);
-        put_null_or(b, "pkNames", &m->pknames, ddl, &first);
-        put_list_or_null(b, "old", &m->old, m->has_old, &first);
-        put_null_or(b, "mysqlType", &m->mysqltype, ddl, &first);
-        put_field(b, "type", &m->type, &first);
-        put_field(b, "table", &m->table, &first);
-        oms_key(b, "es", &first);
+        put_field(b, OMS_K("database"), &m->database, &first);
+        put_null_or(b, OMS_K("sqlType"), &m->sqltype, ddl, &first);
+        put_list_or_null(b, OMS_K("data"), &m->data, !ddl, &first);
+        put_null_or(b, OMS_K("pkNames"), &m->pknames, ddl, &first);
+        put_list_or_null(b, OMS_K("old"), &m->old, m->has_old, &first);
+        put_null_or(b, OMS_K("mysqlType"), &m->mysqltype, ddl, &first);
+        put_field(b, OMS_K("type"), &m->type, &first);
+        put_field(b, OMS_K("table"), &m->table, &first);
+        oms_key(b, OMS_K("es"), &first);
         rc_fmt_i64(b, m->es);
-        oms_key(b, "isDdl", &first);
+        oms_key(b, OMS_K("isDdl"), &first);
         rc_buf_puts(b, ddl ? "true" : "false");
-        oms_key(b, "ts", &first);
+        oms_key(b, OMS_K("ts"), &first);
         rc_fmt_i64(b, m->ts);
-        put_field(b, "sql", &m->sql, &first);
+        put_field(b, OMS_K("sql"), &m->sql, &first);
     } else {
-        put_list_or_null(b, "data", &m->data, !ddl, &first);
-        put_field(b, "database", &m->database, &first);
-        oms_key(b, "es", &first);
+        put_list_or_null(b, OMS_K("data"), &m->data, !ddl, &first);
+        put_field(b, OMS_K("database"), &m->database, &first);
+        oms_key(b, OMS_K("es"), &first);
         rc_fmt_i64(b, m->es);
-        oms_key(b, "id", &first);
+        oms_key(b, OMS_K("id"), &first);
         rc_fmt_u64(b, m->id);
-        oms_key(b, "isDdl", &first);
+        oms_key(b, OMS_K("isDdl"), &first);
         rc_buf_puts(b, ddl ? "true" : "false");
-        put_null_or(b, "mysqlType", &m->mysqltype, ddl, &first);
-        put_list_or_null(b, "old", &m->old, m->has_old, &first);
-        put_null_or(b, "pkNames", &m->pknames, ddl, &first);
-        put_field(b, "sql", &m->sql, &first);
-        put_null_or(b, "sqlType", &m->sqltype, ddl, &first);
-        put_field(b, "table", &m->table, &first);
-        oms_key(b, "ts", &first);
+        put_null_or(b, OMS_K("mysqlType"), &m->mysqltype, ddl, &first);
+        put_list_or_null(b, OMS_K("old"), &m->old, m->has_old, &first);
+        put_null_or(b, OMS_K("pkNames"), &m->pknames, ddl, &first);
+        put_field(b, OMS_K("sql"), &m->sql, &first);
+        put_null_or(b, OMS_K("sqlType"), &m->sqltype, ddl, &first);
+        put_field(b, OMS_K("table"), &m->table, &first);
+        oms_key(b, OMS_K("ts"), &first);
         rc_fmt_i64(b, m->ts);
-        put_field(b, "type", &m->type, &first);
+        put_field(b, OMS_K("type"), &m->type, &first);
     }
     rc_buf_putc(b, '}');
     e->pending = false;

@@ -68,15 +68,22 @@ rc_status oms_need_before(const rc_event *ev, const char *format, const char *wh
 rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
 
 /* `"key":` with a leading comma unless first. */
-static inline void oms_key(rc_buf *b, const char *k, bool *first)
+static inline void oms_key(rc_buf *b, const char *k, size_t kn, bool *first)
 {
-    if (!*first) rc_buf_putc(b, ',');
+    char *w = rc_buf_reserve(b, kn + 4); /* one reservation for ,"k": */
+    if (!w) return;
+    size_t o = 0;
+    if (!*first) w[o++] = ',';
     *first = false;
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, k);
-    RC_BUF_LIT(b, "\":");
+    w[o++] = '"';
+    memcpy(w + o, k, kn);
+    o += kn;
+    w[o++] = '"';
+    w[o++] = ':';
+    rc_buf_commit(b, o);
 }
-
+/* A literal key and its length, for oms_key and the functions that pass keys on to it. */
+#define OMS_K(lit) (lit), sizeof(lit) - 1
 /* The DDL statement as a JSON string; a truncate without text gets the statement it stands
  * for, "TRUNCATE TABLE db.table". */
 void oms_put_ddl_text(rc_buf *b, const rc_event *ev);
