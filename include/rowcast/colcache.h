@@ -52,9 +52,9 @@ bool rc_coltext_init(rc_coltext *t, rc_json_memo *memo); /* false when out of me
 void rc_coltext_fini(rc_coltext *t);
 /* The column list of member node m of j (an array, an object, or a memo node for t->memo):
  * from the cache, else built with build(ctx, ...) and stored. Any other node type goes to
- * build as it is (for its error). The list lives as long as t, or the arena when the cache is
- * full. */
+ * build as it is (for its error). The list lives as long as t (*cols_id: its entry, for
+ * rc_event.cols_id), or the arena when the cache is full (*cols_id NULL). */
 rc_status rc_coltext_columns(rc_coltext *t, const rc_json *j, uint32_t m, const char *extra, size_t extra_n, rc_coltext_build_fn build,
-                             void *ctx, rc_arena *a, const rc_column **cols, uint32_t *n, rc_error *err);
+                             void *ctx, rc_arena *a, const rc_column **cols, uint32_t *n, const void **cols_id, rc_error *err);
 
 #endif

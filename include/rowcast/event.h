@@ -86,6 +86,10 @@ typedef struct rc_event {
     bool has_ts, has_proc;
     uint32_t ncols;
     const rc_column *cols;
+    /* Non-NULL when cols is a decoder's cached list (rc_colcache): it neither changes nor goes
+     * away while the decoder lives, so an encoder may keep what it derives from the columns
+     * alone (a type map, names as JSON) under this pointer. NULL: derive it for every event. */
+    const void *cols_id;
     const rc_value *before; /* ncols values or NULL when the event has no before image */
     const rc_value *after;  /* ncols values or NULL */
     const uint8_t *changed; /* UPDATE: ncols flags (1 = changed), or NULL when unknown */

@@ -110,14 +110,15 @@ void rc_coltext_fini(rc_coltext *t)
 }
 
 rc_status rc_coltext_columns(rc_coltext *t, const rc_json *j, uint32_t m, const char *extra, size_t extra_n, rc_coltext_build_fn build,
-                             void *ctx, rc_arena *a, const rc_column **cols, uint32_t *n, rc_error *err)
+                             void *ctx, rc_arena *a, const rc_column **cols, uint32_t *n, const void **cols_id, rc_error *err)
 {
     const rc_jnode *mn = &j->nodes[m];
+    *cols_id = NULL;
     if (mn->type != RC_J_OBJECT && mn->type != RC_J_ARRAY && mn->type != RC_J_MEMO) return build(ctx, j, m, cols, n);
     const rc_colset *cur = t->cur;
     /* the usual case: the member of the last table, recognised by the reader, and the same extra */
     if (mn->type == RC_J_MEMO && cur && t->cur_extra == extra_n && !memcmp(cur->key + 4, extra, extra_n)) {
-        *cols = cur->cols, *n = cur->n;
+        *cols = cur->cols, *n = cur->n, *cols_id = cur;
         return RC_OK;
     }
     uint32_t en = (uint32_t)extra_n;
@@ -149,6 +150,6 @@ rc_status rc_coltext_columns(rc_coltext *t, const rc_json *j, uint32_t m, const 
     t->cur = set;
     t->cur_extra = extra_n;
     t->memo->text = set->key + 4 + extra_n, t->memo->n = mn->n;
-    *cols = set->cols, *n = set->n;
+    *cols = set->cols, *n = set->n, *cols_id = set;
     return RC_OK;
 }

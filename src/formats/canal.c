@@ -33,6 +33,7 @@ typedef struct canal_enc {
     bool pending; /* m holds rows not yet written (grouping) */
     rc_buf key;   /* grouping key of the pending message */
     rc_buf probe; /* grouping key of the current event */
+    const void *types_of; /* the cols_id m's sqlType, mysqlType and pkNames were written for */
     rc_buf row;   /* scratch */
 } canal_enc;
 
@@ -154,7 +155,12 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
     canal_msg *m = &e->m;
     size_t n;
     rc_buf *b = msg_bufs(m, &n);
-    for (size_t i = 0; i < n; i++) rc_buf_reset(&b[i]);
+    /* the type maps and key list depend on the columns only: kept while the events carry the
+     * same cached list (rc_event.cols_id) */
+    bool same = !ddl && ev->cols_id && ev->cols_id == e->types_of;
+    for (size_t i = 0; i < n; i++)
+        if (!same || (&b[i] != &m->sqltype && &b[i] != &m->mysqltype && &b[i] != &m->pknames)) rc_buf_reset(&b[i]);
+    e->types_of = ddl ? NULL : ev->cols_id;
     m->rows = 0;
     m->has_old = false;
     m->is_ddl = ddl;
@@ -172,6 +178,7 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
         return;
     }
     RC_BUF_LIT(&m->sql, "\"\"");
+    if (same) return;
     put_types(e, ev);
     oms_put_pk_array(&m->pknames, ev);
 }

@@ -273,7 +273,8 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
         rc_buf_putc(x, 'x'); /* pkNames of the wrong type: built (from a recognised mysqlType too), for its error */
     }
     if (x->err != RC_OK) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    return rc_coltext_columns(&c->d->tables, c->j, types, x->data, x->len, build_columns, &b, c->a, &ev->cols, &ev->ncols, c->err);
+    return rc_coltext_columns(&c->d->tables, c->j, types, x->data, x->len, build_columns, &b, c->a, &ev->cols, &ev->ncols, &ev->cols_id,
+                              c->err);
 }
 
 static bool name_is(const rc_str *c, const char *s, size_t n)

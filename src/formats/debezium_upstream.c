@@ -34,6 +34,12 @@ typedef struct up_enc {
     rc_buf sig, scratch, name;
     rc_buf name_of; /* the parts `name` was made from (table_name): a run of one table is named once */
     rc_buf src_head, src_head_of; /* the source block up to "ts_ms": and the connector and server it was made for */
+    /* the columns' names as JSON keys ("name":), for the cached column list keys_of
+     * (rc_event.cols_id); keys_off[i] is where column i's key starts, keys_off[n] the end */
+    rc_buf keys;
+    uint32_t *keys_off;
+    size_t keys_cap;
+    const void *keys_of;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
 } up_enc;
 
@@ -85,7 +91,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
-    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0);
+    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
     return RC_OK;
 }
@@ -100,7 +106,8 @@ void dbz_up_free(void *p)
     }
     rc_name_registry_free(e->names);
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
-    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of);
+    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
+    free(e->keys_off);
     free(e);
 }
 
@@ -427,17 +434,45 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
     }
 }
 
+/* The keys of ev's columns written once for a cached column list (false: write them per event). */
+static bool column_keys(up_enc *e, const rc_event *ev)
+{
+    if (!ev->cols_id) return false;
+    if (ev->cols_id == e->keys_of) return true;
+    e->keys_of = NULL;
+    if (ev->ncols + 1 > e->keys_cap) {
+        uint32_t *no = realloc(e->keys_off, sizeof *no * (ev->ncols + 1));
+        if (!no) return false;
+        e->keys_off = no, e->keys_cap = ev->ncols + 1;
+    }
+    rc_buf_reset(&e->keys);
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        e->keys_off[i] = (uint32_t)e->keys.len;
+        rc_jw_str(&e->keys, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(&e->keys, ':');
+    }
+    e->keys_off[ev->ncols] = (uint32_t)e->keys.len;
+    if (e->keys.err != RC_OK || e->keys.len > UINT32_MAX) return false;
+    e->keys_of = ev->cols_id;
+    return true;
+}
+
 static rc_status put_image(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
 {
     if (!img) {
         RC_BUF_LIT(b, "null");
         return RC_OK;
     }
+    bool keys = column_keys(e, ev);
     rc_buf_putc(b, '{');
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
+        if (keys) {
+            rc_buf_put(b, e->keys.data + e->keys_off[i], e->keys_off[i + 1] - e->keys_off[i]);
+        } else {
+            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            rc_buf_putc(b, ':');
+        }
         rc_status st = put_value(e, b, &ev->cols[i], &img[i], err);
         if (st != RC_OK) return st;
     }

@@ -502,7 +502,7 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if (f[F_COLUMNS].node) {
         col_build b = {&c, rc_dbkind_family(ev.src.kind)};
         char fam = (char)b.fam; /* the family decides the types too */
-        if ((st = rc_coltext_columns(&d->tables, c.j, f[F_COLUMNS].node, &fam, 1, build_columns, &b, a, &ev.cols, &ev.ncols, err)) != RC_OK)
+        if ((st = rc_coltext_columns(&d->tables, c.j, f[F_COLUMNS].node, &fam, 1, build_columns, &b, a, &ev.cols, &ev.ncols, &ev.cols_id, err)) != RC_OK)
             return st;
     }
     if (f[F_BEFORE].node && (st = decode_image(&c, f[F_BEFORE].node, &ev, "\"before\"", &ev.before)) != RC_OK) return st;
