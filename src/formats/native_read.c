@@ -11,8 +11,15 @@
 
 typedef struct native_dec {
     rc_jsondec jd; /* the current line parsed, its arena, the type cache */
-    rc_json_memo memo[1]; /* "columns" of the last table, recognised instead of parsed */
+    rc_json_memo memo[2]; /* "columns" and "source" of the last line, recognised instead of parsed */
     rc_coltext tables;     /* column lists by their "columns" text and the source's type family */
+    /* the last "source" read (memo[1]): its text, and its kind and strings as offsets into that
+     * text, so that a recognised source is rebuilt pointing into the new line */
+    char *src_text;
+    size_t src_cap;
+    rc_dbkind src_kind;
+    uint32_t src_off[6], src_len[6];
+    bool src_has[6];
 } native_dec;
 
 rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
@@ -27,6 +34,7 @@ rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     d->memo[0] = (rc_json_memo){"columns", 7, NULL, 0};
+    d->memo[1] = (rc_json_memo){"source", 6, NULL, 0};
     *out = d;
     return RC_OK;
 }
@@ -37,6 +45,7 @@ void native_dec_free(void *p)
     if (!d) return;
     rc_jsondec_fini(&d->jd);
     rc_coltext_fini(&d->tables);
+    free(d->src_text);
     free(d);
 }
 
@@ -64,10 +73,7 @@ static rc_status take_str(const ctx *c, uint32_t i, const char *what, rc_str *ou
     rc_status st = want(c, i, RC_J_STRING, what);
     if (st != RC_OK) return st;
     const rc_jnode *nd = node(c, i);
-    char *p = rc_arena_memdup(c->a, nd->s, nd->n);
-    if (!p) return rc_error_set(c->err, RC_ERR_NOMEM, nd->off, "out of memory");
-    out->p = p;
-    out->n = nd->n;
+    *out = (rc_str){nd->s, nd->n}; /* the line's text or the caller's arena: both outlive the event */
     return RC_OK;
 }
 
@@ -393,6 +399,41 @@ static rc_status decode_source(const ctx *c, uint32_t i, rc_event *ev)
     return RC_OK;
 }
 
+/* The "source" member, node i: recognised (the last line's text, rebuilt from the offsets
+ * kept) or read, and then kept for the next line when every string of it lies in its text (an
+ * escaped one was unescaped elsewhere: not kept). */
+static rc_status source(const ctx *c, uint32_t i, rc_event *ev)
+{
+    native_dec *d = c->d;
+    const rc_jnode *sn = node(c, i);
+    rc_str *dst[] = {&ev->src.server, &ev->src.version, &ev->src.tenant, &ev->src.db, &ev->src.schema, &ev->src.table};
+    if (sn->type == RC_J_MEMO) {
+        ev->src.kind = d->src_kind;
+        for (int k = 0; k < 6; k++)
+            if (d->src_has[k]) *dst[k] = (rc_str){sn->s + d->src_off[k], d->src_len[k]};
+        return RC_OK;
+    }
+    rc_status st = decode_source(c, i, ev);
+    if (st != RC_OK) return st;
+    d->memo[1].n = 0;
+    if (sn->type != RC_J_OBJECT) return RC_OK;
+    for (int k = 0; k < 6; k++) {
+        d->src_has[k] = dst[k]->p != NULL;
+        if (!dst[k]->p) continue;
+        if (dst[k]->p < sn->s || dst[k]->p + dst[k]->n > sn->s + sn->n) return RC_OK; /* unescaped elsewhere */
+        d->src_off[k] = (uint32_t)(dst[k]->p - sn->s), d->src_len[k] = (uint32_t)dst[k]->n;
+    }
+    if (sn->n > d->src_cap) {
+        char *nt = realloc(d->src_text, sn->n);
+        if (!nt) return RC_OK; /* not kept */
+        d->src_text = nt, d->src_cap = sn->n;
+    }
+    memcpy(d->src_text, sn->s, sn->n);
+    d->src_kind = ev->src.kind;
+    d->memo[1].text = d->src_text, d->memo[1].n = sn->n;
+    return RC_OK;
+}
+
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
     field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0},   {"scn", 0},       {"txid", 0},
@@ -472,7 +513,7 @@ enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHAN
 rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     native_dec *d = p;
-    d->jd.json.memo = d->memo, d->jd.json.nmemo = 1;
+    d->jd.json.memo = d->memo, d->jd.json.nmemo = 2;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};
@@ -487,7 +528,7 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     const rc_jnode *opn = node(&c, f[F_OP].node);
     if (!rc_op_parse(opn->s, opn->n, &ev.op))
         return rc_error_set(err, RC_ERR_SCHEMA, opn->off, "unknown op \"%.*s\"", (int)(opn->n > 40 ? 40 : opn->n), opn->s);
-    if (f[F_SOURCE].node && (st = decode_source(&c, f[F_SOURCE].node, &ev)) != RC_OK) return st;
+    if (f[F_SOURCE].node && (st = source(&c, f[F_SOURCE].node, &ev)) != RC_OK) return st;
     if (f[F_SNAPSHOT].node && (st = take_str(&c, f[F_SNAPSHOT].node, "\"snapshot\"", &ev.snapshot)) != RC_OK) return st;
     if (!rc_event_list_accepts(out, ev.src.db, ev.src.table)) return RC_OK; /* filtered table: rows not parsed */
     if (f[F_POS].node && (st = decode_pos(&c, f[F_POS].node, &ev)) != RC_OK) return st;
