@@ -41,6 +41,11 @@ typedef struct rc_json_memo {
     size_t n;
 } rc_json_memo;
 
+struct rc_buf;
+/* Makes text[0..n) (read without error) memo m's text, copied into `copy`, a buffer the caller
+ * keeps with the memo and reuses; false when out of memory (m is then not in use). */
+bool rc_json_memo_keep(rc_json_memo *m, struct rc_buf *copy, const char *text, size_t n);
+
 typedef struct rc_json {
     rc_jnode *nodes;
     uint32_t nnodes, cap;

@@ -17,6 +17,15 @@ typedef struct rc_str {
 
 #define RC_STR(lit) ((rc_str){(lit), sizeof(lit) - 1})
 
+/* a[0..n) == b[0..n) for the short names of JSON members and columns: a byte loop the
+ * compiler inlines, where a memcmp call would cost more than the comparison. */
+static inline bool rc_short_eq(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 typedef enum rc_vkind {
     RC_V_NULL = 0,
     RC_V_BOOL,

@@ -4,6 +4,7 @@
 #include "rowcast/json.h"
 #include "rowcast/buf.h"
 #include "rowcast/jsonw.h"
+#include "rowcast/value.h"
 #include "core/scan8.h"
 
 enum { JSON_MAX_DEPTH = 64 };
@@ -276,10 +277,7 @@ static bool memo_value(parser *restrict ps, const rc_jnode *key, uint32_t *child
     const rc_json *j = ps->j;
     for (unsigned k = 0; k < j->nmemo; k++) {
         const rc_json_memo *m = &j->memo[k];
-        if (!m->n || m->keyn != key->n) continue;
-        size_t q = 0;
-        while (q < key->n && m->key[q] == key->s[q]) q++; /* short names: no memcmp call */
-        if (q < key->n) continue;
+        if (!m->n || m->keyn != key->n || !rc_short_eq(m->key, key->s, key->n)) continue;
         if (ps->n - ps->i < m->n || memcmp(ps->p + ps->i, m->text, m->n) != 0) return false;
         if (new_node(ps, RC_J_MEMO, child) != RC_OK) return false; /* parsed instead, failing there */
         rc_jnode *nd = &ps->j->nodes[*child];
@@ -426,14 +424,19 @@ uint32_t rc_json_get(const rc_json *j, uint32_t obj, const char *key)
     const rc_jnode *nodes = j->nodes;
     for (uint32_t k = o->first; k;) {
         const rc_jnode *kn = &nodes[k];
-        if (kn->n == kl && (!kl || kn->s[0] == key[0])) { /* a short byte loop: keys are short */
-            size_t i = 1;
-            while (i < kl && kn->s[i] == key[i]) i++;
-            if (i >= kl) return kn->next;
-        }
+        if (kn->n == kl && rc_short_eq(kn->s, key, kl)) return kn->next;
         k = nodes[kn->next].next;
     }
     return 0;
+}
+
+bool rc_json_memo_keep(rc_json_memo *m, rc_buf *copy, const char *text, size_t n)
+{
+    rc_buf_reset(copy);
+    rc_buf_put(copy, text, n);
+    bool ok = copy->err == RC_OK;
+    m->text = ok ? copy->data : NULL, m->n = ok ? n : 0;
+    return ok;
 }
 
 static unsigned jkey_hash(const char *s, size_t n) { return (unsigned)(n * 31 + (unsigned char)s[0] * 7 + (unsigned char)s[n - 1]) & 63; }
@@ -462,11 +465,7 @@ void rc_json_members(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t
         if (!kn->n || kn->n > 255) continue;
         for (unsigned h = jkey_hash(kn->s, kn->n); k->slot[h]; h = (h + 1) & 63) {
             unsigned i = k->slot[h] - 1u;
-            const char *a = k->names[i];
-            size_t q = 0;
-            if (k->len[i] == kn->n)
-                while (q < kn->n && a[q] == kn->s[q]) q++; /* names are short: no memcmp call */
-            if (q == kn->n) {
+            if (k->len[i] == kn->n && rc_short_eq(k->names[i], kn->s, kn->n)) {
                 if (!out[i]) out[i] = kn->next; /* the first of equal names, as rc_json_get */
                 break;
             }

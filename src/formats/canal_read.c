@@ -38,8 +38,7 @@ typedef struct canal_dec {
     rc_json_memo memo[2];
     rc_coltext tables; /* memo[0] */
     rc_buf extra;
-    char *sqltype; /* the memo text of sqlType (memo[1]) */
-    size_t sqltype_cap;
+    rc_buf sqltype; /* the memo text of sqlType (memo[1]) */
 } canal_dec;
 
 rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -50,7 +49,7 @@ rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_buf_init(&d->extra, 0);
+    rc_buf_init(&d->extra, 0), rc_buf_init(&d->sqltype, 0);
     rc_jkeys_init(&d->keys, member_names, K_N);
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
@@ -93,7 +92,7 @@ void canal_dec_free(void *p)
     rc_jsondec_fini(&d->jd);
     rc_coltext_fini(&d->tables);
     rc_buf_fini(&d->extra);
-    free(d->sqltype);
+    rc_buf_fini(&d->sqltype);
     free(d);
 }
 
@@ -277,13 +276,7 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
                               c->err);
 }
 
-static bool name_is(const rc_str *c, const char *s, size_t n)
-{
-    if (c->n != n || (n && c->p[0] != s[0])) return false;
-    size_t k = 1;
-    while (k < n && c->p[k] == s[k]) k++;
-    return k >= n;
-}
+static bool name_is(const rc_str *c, const char *s, size_t n) { return c->n == n && rc_short_eq(c->p, s, n); }
 
 /* The column named s[0..n): column `from` first (rows name the columns in mysqlType's order),
  * then all of them. */
@@ -382,13 +375,7 @@ static rc_status remember_sqltype(const ctx *c)
     const rc_jnode *sn = st ? node(c, st) : NULL;
     if (!sn || sn->type != RC_J_OBJECT) return RC_OK; /* absent, recognised, or not an object (ignored) */
     canal_dec *d = c->d;
-    if (sn->n > d->sqltype_cap) {
-        char *nb = realloc(d->sqltype, sn->n);
-        if (!nb) return rc_error_set(c->err, RC_ERR_NOMEM, sn->off, "out of memory");
-        d->sqltype = nb, d->sqltype_cap = sn->n;
-    }
-    memcpy(d->sqltype, sn->s, sn->n);
-    d->memo[1].text = d->sqltype, d->memo[1].n = sn->n;
+    if (!rc_json_memo_keep(&d->memo[1], &d->sqltype, sn->s, sn->n)) return rc_error_set(c->err, RC_ERR_NOMEM, sn->off, "out of memory");
     return RC_OK;
 }
 

@@ -15,8 +15,7 @@ typedef struct native_dec {
     rc_coltext tables;     /* column lists by their "columns" text and the source's type family */
     /* the last "source" read (memo[1]): its text, and its kind and strings as offsets into that
      * text, so that a recognised source is rebuilt pointing into the new line */
-    char *src_text;
-    size_t src_cap;
+    rc_buf src_text;
     rc_dbkind src_kind;
     uint32_t src_off[6], src_len[6];
     bool src_has[6];
@@ -35,6 +34,7 @@ rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
     }
     d->memo[0] = (rc_json_memo){"columns", 7, NULL, 0};
     d->memo[1] = (rc_json_memo){"source", 6, NULL, 0};
+    rc_buf_init(&d->src_text, 0);
     *out = d;
     return RC_OK;
 }
@@ -45,7 +45,7 @@ void native_dec_free(void *p)
     if (!d) return;
     rc_jsondec_fini(&d->jd);
     rc_coltext_fini(&d->tables);
-    free(d->src_text);
+    rc_buf_fini(&d->src_text);
     free(d);
 }
 
@@ -420,17 +420,12 @@ static rc_status source(const ctx *c, uint32_t i, rc_event *ev)
     for (int k = 0; k < 6; k++) {
         d->src_has[k] = dst[k]->p != NULL;
         if (!dst[k]->p) continue;
-        if (dst[k]->p < sn->s || dst[k]->p + dst[k]->n > sn->s + sn->n) return RC_OK; /* unescaped elsewhere */
+        uintptr_t at = (uintptr_t)dst[k]->p, lo = (uintptr_t)sn->s; /* addresses: the string may be in the arena */
+        if (at < lo || at + dst[k]->n > lo + sn->n) return RC_OK; /* unescaped elsewhere */
         d->src_off[k] = (uint32_t)(dst[k]->p - sn->s), d->src_len[k] = (uint32_t)dst[k]->n;
     }
-    if (sn->n > d->src_cap) {
-        char *nt = realloc(d->src_text, sn->n);
-        if (!nt) return RC_OK; /* not kept */
-        d->src_text = nt, d->src_cap = sn->n;
-    }
-    memcpy(d->src_text, sn->s, sn->n);
     d->src_kind = ev->src.kind;
-    d->memo[1].text = d->src_text, d->memo[1].n = sn->n;
+    rc_json_memo_keep(&d->memo[1], &d->src_text, sn->s, sn->n); /* out of memory: not kept */
     return RC_OK;
 }
 
