@@ -82,6 +82,10 @@ void rc_jkeys_init(rc_jkeys *k, const char *const *names, unsigned n);
 /* out[i] = the value node of the first member of object obj named k->names[i] (as
  * rc_json_get), 0 when there is none or obj is not an object. */
 void rc_json_members(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t *out);
+/* As rc_json_members, for a reader that accepts no other names: returns the key node of the
+ * first member (in document order) whose name is not one of k's or repeats an earlier one
+ * (then *repeated is set), 0 when every member is known and unique (out is then complete). */
+uint32_t rc_json_members_strict(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t *out, bool *repeated);
 
 const char *rc_jtype_name(rc_jtype t);
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct rc_str {
     const char *p;
@@ -17,13 +18,27 @@ typedef struct rc_str {
 
 #define RC_STR(lit) ((rc_str){(lit), sizeof(lit) - 1})
 
-/* a[0..n) == b[0..n) for the short names of JSON members and columns: a byte loop the
- * compiler inlines, where a memcmp call would cost more than the comparison. */
+/* a[0..n) == b[0..n) for the short names of JSON members and columns, inlined where a
+ * memcmp call would cost more than the comparison: 8 bytes at a time, then the tail as two
+ * overlapping loads (4 to 7 or 2 to 3 bytes) or one byte. */
 static inline bool rc_short_eq(const char *a, const char *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) return false;
-    return true;
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8), memcpy(&y, b, 8);
+        if (x != y) return false;
+    }
+    if (n >= 4) {
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4), memcpy(&y0, b, 4), memcpy(&x1, a + n - 4, 4), memcpy(&y1, b + n - 4, 4);
+        return x0 == y0 && x1 == y1;
+    }
+    if (n >= 2) {
+        uint16_t x0, y0, x1, y1;
+        memcpy(&x0, a, 2), memcpy(&y0, b, 2), memcpy(&x1, a + n - 2, 2), memcpy(&y1, b + n - 2, 2);
+        return x0 == y0 && x1 == y1;
+    }
+    return !n || *a == *b;
 }
 
 typedef enum rc_vkind {

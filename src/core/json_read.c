@@ -455,22 +455,41 @@ void rc_jkeys_init(rc_jkeys *k, const char *const *names, unsigned n)
     }
 }
 
+/* Which of k's names key node kn is: its index, or -1. */
+static int jkey_find(const rc_jkeys *k, const rc_jnode *kn)
+{
+    if (!kn->n || kn->n > 255) return -1;
+    for (unsigned h = jkey_hash(kn->s, kn->n); k->slot[h]; h = (h + 1) & 63) {
+        unsigned i = k->slot[h] - 1u;
+        if (k->len[i] == kn->n && rc_short_eq(k->names[i], kn->s, kn->n)) return (int)i;
+    }
+    return -1;
+}
+
 void rc_json_members(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t *out)
 {
     memset(out, 0, sizeof *out * k->n);
     const rc_jnode *nodes = j->nodes, *o = &nodes[obj];
     if (o->type != RC_J_OBJECT) return;
     for (uint32_t m = o->first; m; m = nodes[nodes[m].next].next) {
-        const rc_jnode *kn = &nodes[m];
-        if (!kn->n || kn->n > 255) continue;
-        for (unsigned h = jkey_hash(kn->s, kn->n); k->slot[h]; h = (h + 1) & 63) {
-            unsigned i = k->slot[h] - 1u;
-            if (k->len[i] == kn->n && rc_short_eq(k->names[i], kn->s, kn->n)) {
-                if (!out[i]) out[i] = kn->next; /* the first of equal names, as rc_json_get */
-                break;
-            }
-        }
+        int i = jkey_find(k, &nodes[m]);
+        if (i >= 0 && !out[i]) out[i] = nodes[m].next; /* the first of equal names, as rc_json_get */
     }
+}
+
+uint32_t rc_json_members_strict(const rc_json *j, uint32_t obj, const rc_jkeys *k, uint32_t *out, bool *repeated)
+{
+    memset(out, 0, sizeof *out * k->n);
+    *repeated = false;
+    const rc_jnode *nodes = j->nodes, *o = &nodes[obj];
+    if (o->type != RC_J_OBJECT) return 0;
+    for (uint32_t m = o->first; m; m = nodes[nodes[m].next].next) {
+        int i = jkey_find(k, &nodes[m]);
+        if (i < 0) return m;
+        if (out[i]) return *repeated = true, m;
+        out[i] = nodes[m].next;
+    }
+    return 0;
 }
 
 void rc_json_write(const rc_json *j, uint32_t i, rc_buf *b)

@@ -137,6 +137,17 @@ typedef struct col_schema {
 
 static int32_t dec_scale(const rc_column *c, const rc_decimal *d) { return c->type.p2 >= 0 ? c->type.p2 : (d ? d->scale : 0); }
 
+/* How a DATETIME column is written: Oracle's DATE/TIMESTAMP as a zoned string, Kafka
+ * Connect's Timestamp (ms), Debezium's Timestamp (ms, precision 0-3) or MicroTimestamp. */
+typedef enum { DT_ZONED, DT_CONNECT, DT_MILLIS, DT_MICROS } dt_as;
+static dt_as datetime_as(const up_enc *e, const rc_column *c)
+{
+    if (c->type.info->vclass == RC_VC_DATETIME && c->type.info->family == RC_FAM_ORACLE) return DT_ZONED;
+    if (e->time_mode == TIME_CONNECT) return DT_CONNECT;
+    int prec = c->type.p1 < 0 ? (c->type.info->family == RC_FAM_PG ? 6 : 0) : c->type.p1;
+    return prec <= 3 ? DT_MILLIS : DT_MICROS;
+}
+
 static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
 {
     const rc_type_info *t = c->type.info;
@@ -200,11 +211,12 @@ static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
         return;
     case RC_V_DATETIME:
         s->type = "int64", s->version = 1;
-        if (c->type.info->vclass == RC_VC_DATETIME && c->type.info->family == RC_FAM_ORACLE)
-            s->type = "string", s->name = "io.debezium.time.ZonedTimestamp";
-        else if (e->time_mode == TIME_CONNECT) s->name = "org.apache.kafka.connect.data.Timestamp";
-        else if ((c->type.p1 < 0 ? (c->type.info->family == RC_FAM_PG ? 6 : 0) : c->type.p1) <= 3) s->name = "io.debezium.time.Timestamp";
-        else s->name = "io.debezium.time.MicroTimestamp";
+        switch (datetime_as(e, c)) {
+        case DT_ZONED: s->type = "string", s->name = "io.debezium.time.ZonedTimestamp"; return;
+        case DT_CONNECT: s->name = "org.apache.kafka.connect.data.Timestamp"; return;
+        case DT_MILLIS: s->name = "io.debezium.time.Timestamp"; return;
+        case DT_MICROS: s->name = "io.debezium.time.MicroTimestamp"; return;
+        }
         return;
     case RC_V_TIMESTAMP: s->type = "string", s->name = "io.debezium.time.ZonedTimestamp", s->version = 1; return;
     case RC_V_ENUM:
@@ -381,23 +393,18 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         if (e->time_mode == TIME_CONNECT) rc_fmt_i64(b, rc_time_micros(&v->time) / 1000);
         else rc_fmt_i64(b, rc_time_micros(&v->time));
         return RC_OK;
-    case RC_V_DATETIME: {
-        col_schema s;
-        rc_buf none;
-        rc_buf_init(&none, 0);
-        col_schema_of(e, c, &s, &none); /* datetime types take no parameters */
-        rc_buf_fini(&none);
-        if (!strcmp(s.type, "string")) {
+    case RC_V_DATETIME:
+        switch (datetime_as(e, c)) {
+        case DT_ZONED:
             rc_buf_putc(b, '"');
             rc_fmt_datetime(b, &v->dt, 'T', false);
             rc_buf_putc(b, '"');
-        } else if (s.name && !strcmp(s.name, "io.debezium.time.MicroTimestamp")) {
-            rc_fmt_i64(b, rc_datetime_epoch_us(&v->dt));
-        } else {
-            rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
+            return RC_OK;
+        case DT_MICROS: rc_fmt_i64(b, rc_datetime_epoch_us(&v->dt)); return RC_OK;
+        case DT_CONNECT:
+        case DT_MILLIS: rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt)); return RC_OK;
         }
         return RC_OK;
-    }
     case RC_V_TIMESTAMP:
         rc_buf_putc(b, '"');
         rc_fmt_ts_iso(b, &v->ts);

@@ -9,6 +9,22 @@
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
 
+/* The objects of a native line and their member names (in the order their nodes are used). */
+enum { KS_EVENT, KS_SOURCE, KS_POS, KS_COLUMN, KS_DDL, KS_INVALID, KS_N };
+static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_us", "columns", "before", "after", "changed", "ddl", "snapshot"};
+static const char *const source_keys[] = {"kind", "server", "version", "tenant", "db", "schema", "table"};
+static const char *const pos_keys[] = {"file", "offset", "gtid", "lsn", "scn", "txid", "seq", "index",
+                                       "checkpoint", "count", "server_id", "row", "thread", "query", "xmin"};
+static const char *const column_keys[] = {"name", "type", "pk", "nullable"};
+static const char *const ddl_keys[] = {"kind", "text"};
+static const char *const invalid_keys[] = {"invalid"};
+#define KEYS(a) {a, sizeof a / sizeof *a}
+static const struct {
+    const char *const *names;
+    unsigned n;
+} key_sets[KS_N] = {KEYS(event_keys), KEYS(source_keys), KEYS(pos_keys), KEYS(column_keys), KEYS(ddl_keys), KEYS(invalid_keys)};
+#undef KEYS
+
 typedef struct native_dec {
     rc_jsondec jd; /* the current line parsed, its arena, the type cache */
     rc_json_memo memo[2]; /* "columns" and "source" of the last line, recognised instead of parsed */
@@ -19,6 +35,7 @@ typedef struct native_dec {
     rc_dbkind src_kind;
     uint32_t src_off[6], src_len[6];
     bool src_has[6];
+    rc_jkeys keys[KS_N]; /* the member names of each object kind, found in one pass */
 } native_dec;
 
 rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
@@ -35,6 +52,7 @@ rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
     d->memo[0] = (rc_json_memo){"columns", 7, NULL, 0};
     d->memo[1] = (rc_json_memo){"source", 6, NULL, 0};
     rc_buf_init(&d->src_text, 0);
+    for (int k = 0; k < KS_N; k++) rc_jkeys_init(&d->keys[k], key_sets[k].names, key_sets[k].n);
     *out = d;
     return RC_OK;
 }
@@ -102,40 +120,18 @@ static rc_status take_i64(const ctx *c, uint32_t i, const char *what, int64_t *o
     return RC_OK;
 }
 
-typedef struct field {
-    const char *name;
-    uint32_t node;
-} field;
-
-/* name (a C string) is s[0..n): compared byte by byte, never past name's NUL. */
-static bool name_eq(const char *name, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (name[i] != s[i] || !name[i]) return false;
-    return name[n] == '\0';
-}
-
-/* Collects the members of an object into `fields` (names given, nodes filled), rejecting
- * unknown and duplicate keys. */
-static rc_status members(const ctx *c, uint32_t obj, const char *what, field *fields, size_t nf)
+/* Finds the members of object obj named in key set ks: out[k] = the value node of
+ * key_sets[ks].names[k], 0 when absent. An unknown or repeated name is an error. */
+static rc_status members(const ctx *c, uint32_t obj, const char *what, int ks, uint32_t *out)
 {
     rc_status st = want(c, obj, RC_J_OBJECT, what);
     if (st != RC_OK) return st;
-    for (size_t k = 0; k < nf; k++) fields[k].node = 0;
-    size_t from = 0; /* members usually come in the fields' order: look after the last one first */
-    for (uint32_t kn = node(c, obj)->first; kn; kn = node(c, node(c, kn)->next)->next) {
-        const rc_jnode *key = node(c, kn);
-        size_t k = from, tried = 0;
-        for (; tried < nf; tried++, k = k + 1 == nf ? 0 : k + 1)
-            if (name_eq(fields[k].name, key->s, key->n)) break;
-        if (tried == nf)
-            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "unknown field \"%.*s\" in %s", (int)(key->n > 60 ? 60 : key->n),
-                                key->s, what);
-        if (fields[k].node) return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "duplicate field \"%s\" in %s", fields[k].name, what);
-        fields[k].node = key->next;
-        from = k + 1 == nf ? 0 : k + 1;
-    }
-    return RC_OK;
+    bool repeated;
+    uint32_t bad = rc_json_members_strict(c->j, obj, &c->d->keys[ks], out, &repeated);
+    if (!bad) return RC_OK;
+    const rc_jnode *key = node(c, bad);
+    return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s field \"%.*s\" in %s", repeated ? "duplicate" : "unknown",
+                        (int)(key->n > 60 ? 60 : key->n), key->s, what);
 }
 
 /* ---- values ---- */
@@ -199,12 +195,12 @@ static rc_status decode_value(const ctx *c, uint32_t i, const rc_column *col, rc
     memset(v, 0, sizeof *v);
     if (nd->type == RC_J_NULL) return RC_OK; /* kind NULL */
     if (nd->type == RC_J_OBJECT) {
-        field f[] = {{"invalid", 0}};
-        if ((st = members(c, i, "an invalid-value object", f, 1)) != RC_OK) return st;
-        if (!f[0].node) return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "invalid-value object needs \"invalid\"");
-        if ((st = want(c, f[0].node, RC_J_STRING, "\"invalid\"")) != RC_OK) return st;
+        uint32_t f[1];
+        if ((st = members(c, i, "an invalid-value object", KS_INVALID, f)) != RC_OK) return st;
+        if (!f[0]) return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "invalid-value object needs \"invalid\"");
+        if ((st = want(c, f[0], RC_J_STRING, "\"invalid\"")) != RC_OK) return st;
         v->kind = RC_V_INVALID;
-        return copy_text(c, node(c, f[0].node), &v->s);
+        return copy_text(c, node(c, f[0]), &v->s);
     }
     switch (kind) {
     case RC_V_BOOL:
@@ -312,21 +308,21 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
     }
     if (arr->count > UINT16_MAX) return rc_error_set(c->err, RC_ERR_LIMIT, arr->off, "more than %u columns", UINT16_MAX);
     for (uint32_t e = arr->first; e; e = node(c, e)->next, k++) {
-        field f[] = {{"name", 0}, {"type", 0}, {"pk", 0}, {"nullable", 0}};
-        if ((st = members(c, e, "a column", f, 4)) != RC_OK) return st;
-        if (!f[0].node || !f[1].node)
+        uint32_t f[4];
+        if ((st = members(c, e, "a column", KS_COLUMN, f)) != RC_OK) return st;
+        if (!f[0] || !f[1])
             return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, e)->off, "a column needs \"name\" and \"type\"");
         rc_column *col = &cols[k];
         memset(col, 0, sizeof *col);
-        if ((st = take_str(c, f[0].node, "column \"name\"", &col->name)) != RC_OK) return st;
-        if ((st = want(c, f[1].node, RC_J_STRING, "column \"type\"")) != RC_OK) return st;
-        const rc_jnode *tn = node(c, f[1].node);
+        if ((st = take_str(c, f[0], "column \"name\"", &col->name)) != RC_OK) return st;
+        if ((st = want(c, f[1], RC_J_STRING, "column \"type\"")) != RC_OK) return st;
+        const rc_jnode *tn = node(c, f[1]);
         const rc_coltype *t = NULL;
         if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, tn->s, tn->n, tn->off + 1, &t, c->err)) != RC_OK) return st;
         col->type = *t;
-        if (f[2].node) {
+        if (f[2]) {
             /* true: key column in column order; a number: its position in the key */
-            const rc_jnode *pn = node(c, f[2].node);
+            const rc_jnode *pn = node(c, f[2]);
             uint64_t pos;
             if (pn->type == RC_J_TRUE) {
                 col->pk = ++pk_auto;
@@ -342,14 +338,14 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
                 return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "two columns at key position %u", col->pk);
             if (col->pk) pk_seen[col->pk / 64] |= 1ull << (col->pk % 64);
         }
-        if (f[3].node) {
-            const rc_jnode *bn = node(c, f[3].node);
+        if (f[3]) {
+            const rc_jnode *bn = node(c, f[3]);
             if (bn->type != RC_J_TRUE && bn->type != RC_J_FALSE)
                 return rc_error_set(c->err, RC_ERR_SCHEMA, bn->off, "column \"nullable\" must be true or false");
             col->nullable = bn->type == RC_J_TRUE;
         }
         if (rc_column_name_taken(cols, k, col->name))
-            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f[0].node)->off, "duplicate column \"%.*s\"", (int)col->name.n, col->name.p);
+            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f[0])->off, "duplicate column \"%.*s\"", (int)col->name.n, col->name.p);
     }
     if (pk_explicit) { /* positions must be 1..n without gaps */
         uint32_t n = 0;
@@ -384,18 +380,18 @@ static rc_status build_columns(void *p, const rc_json *j, uint32_t m, const rc_c
 
 static rc_status decode_source(const ctx *c, uint32_t i, rc_event *ev)
 {
-    field f[] = {{"kind", 0}, {"server", 0}, {"version", 0}, {"tenant", 0}, {"db", 0}, {"schema", 0}, {"table", 0}};
-    rc_status st = members(c, i, "\"source\"", f, 7);
+    uint32_t f[7];
+    rc_status st = members(c, i, "\"source\"", KS_SOURCE, f);
     if (st != RC_OK) return st;
-    if (f[0].node) {
-        if ((st = want(c, f[0].node, RC_J_STRING, "source \"kind\"")) != RC_OK) return st;
-        const rc_jnode *k = node(c, f[0].node);
+    if (f[0]) {
+        if ((st = want(c, f[0], RC_J_STRING, "source \"kind\"")) != RC_OK) return st;
+        const rc_jnode *k = node(c, f[0]);
         if (!rc_dbkind_parse(k->s, k->n, &ev->src.kind))
             return rc_error_set(c->err, RC_ERR_SCHEMA, k->off, "unknown source kind \"%.*s\"", (int)(k->n > 40 ? 40 : k->n), k->s);
     }
     rc_str *dst[] = {&ev->src.server, &ev->src.version, &ev->src.tenant, &ev->src.db, &ev->src.schema, &ev->src.table};
     for (int k = 1; k < 7; k++)
-        if (f[k].node && (st = take_str(c, f[k].node, f[k].name, dst[k - 1])) != RC_OK) return st;
+        if (f[k] && (st = take_str(c, f[k], source_keys[k], dst[k - 1])) != RC_OK) return st;
     return RC_OK;
 }
 
@@ -431,53 +427,51 @@ static rc_status source(const ctx *c, uint32_t i, rc_event *ev)
 
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
-    field f[] = {{"file", 0}, {"offset", 0}, {"gtid", 0}, {"lsn", 0},   {"scn", 0},       {"txid", 0},
-                 {"seq", 0},  {"index", 0},  {"checkpoint", 0}, {"count", 0}, {"server_id", 0}, {"row", 0},
-                 {"thread", 0}, {"query", 0}, {"xmin", 0}};
-    rc_status st = members(c, i, "\"pos\"", f, 15);
+    uint32_t f[15];
+    rc_status st = members(c, i, "\"pos\"", KS_POS, f);
     if (st != RC_OK) return st;
     rc_position *p = &ev->pos;
     rc_str *strs[] = {&p->file, NULL, &p->gtid, &p->lsn, &p->scn, &p->txid};
     for (int k = 0; k < 6; k++)
-        if (strs[k] && f[k].node && (st = take_str(c, f[k].node, f[k].name, strs[k])) != RC_OK) return st;
-    if (f[8].node && (st = take_str(c, f[8].node, "pos \"checkpoint\"", &p->checkpoint)) != RC_OK) return st;
-    if (f[1].node) {
-        if ((st = take_u64(c, f[1].node, "pos \"offset\"", UINT64_MAX, &p->offset)) != RC_OK) return st;
+        if (strs[k] && f[k] && (st = take_str(c, f[k], pos_keys[k], strs[k])) != RC_OK) return st;
+    if (f[8] && (st = take_str(c, f[8], "pos \"checkpoint\"", &p->checkpoint)) != RC_OK) return st;
+    if (f[1]) {
+        if ((st = take_u64(c, f[1], "pos \"offset\"", UINT64_MAX, &p->offset)) != RC_OK) return st;
         p->has_offset = true;
     }
-    if (f[6].node) {
-        if ((st = take_u64(c, f[6].node, "pos \"seq\"", UINT64_MAX, &p->seq)) != RC_OK) return st;
+    if (f[6]) {
+        if ((st = take_u64(c, f[6], "pos \"seq\"", UINT64_MAX, &p->seq)) != RC_OK) return st;
         p->has_seq = true;
     }
-    if (f[7].node) {
+    if (f[7]) {
         uint64_t v;
-        if ((st = take_u64(c, f[7].node, "pos \"index\"", UINT32_MAX, &v)) != RC_OK) return st;
+        if ((st = take_u64(c, f[7], "pos \"index\"", UINT32_MAX, &v)) != RC_OK) return st;
         p->tx_index = (uint32_t)v;
         p->has_tx_index = true;
     }
-    if (f[9].node) {
+    if (f[9]) {
         uint64_t v;
-        if ((st = take_u64(c, f[9].node, "pos \"count\"", UINT32_MAX, &v)) != RC_OK) return st;
+        if ((st = take_u64(c, f[9], "pos \"count\"", UINT32_MAX, &v)) != RC_OK) return st;
         p->tx_count = (uint32_t)v;
         p->has_tx_count = true;
     }
-    if (f[10].node) {
-        if ((st = take_u64(c, f[10].node, "pos \"server_id\"", UINT64_MAX, &p->server_id)) != RC_OK) return st;
+    if (f[10]) {
+        if ((st = take_u64(c, f[10], "pos \"server_id\"", UINT64_MAX, &p->server_id)) != RC_OK) return st;
         p->has_server_id = true;
     }
-    if (f[11].node) {
+    if (f[11]) {
         uint64_t v;
-        if ((st = take_u64(c, f[11].node, "pos \"row\"", UINT32_MAX, &v)) != RC_OK) return st;
+        if ((st = take_u64(c, f[11], "pos \"row\"", UINT32_MAX, &v)) != RC_OK) return st;
         p->row = (uint32_t)v;
         p->has_row = true;
     }
-    if (f[12].node) {
-        if ((st = take_u64(c, f[12].node, "pos \"thread\"", UINT64_MAX, &p->thread)) != RC_OK) return st;
+    if (f[12]) {
+        if ((st = take_u64(c, f[12], "pos \"thread\"", UINT64_MAX, &p->thread)) != RC_OK) return st;
         p->has_thread = true;
     }
-    if (f[13].node && (st = take_str(c, f[13].node, "pos \"query\"", &p->query)) != RC_OK) return st;
-    if (f[14].node) {
-        if ((st = take_u64(c, f[14].node, "pos \"xmin\"", UINT64_MAX, &p->xmin)) != RC_OK) return st;
+    if (f[13] && (st = take_str(c, f[13], "pos \"query\"", &p->query)) != RC_OK) return st;
+    if (f[14]) {
+        if ((st = take_u64(c, f[14], "pos \"xmin\"", UINT64_MAX, &p->xmin)) != RC_OK) return st;
         p->has_xmin = true;
     }
     return RC_OK;
@@ -512,43 +506,41 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};
-    field f[F_COUNT] = {{"op", 0},      {"source", 0}, {"pos", 0},   {"ts_us", 0},   {"proc_us", 0},
-                        {"columns", 0}, {"before", 0}, {"after", 0}, {"changed", 0}, {"ddl", 0},
-                        {"snapshot", 0}};
-    if ((st = members(&c, 0, "the event", f, F_COUNT)) != RC_OK) return st;
+    uint32_t f[F_COUNT];
+    if ((st = members(&c, 0, "the event", KS_EVENT, f)) != RC_OK) return st;
     rc_event ev;
     memset(&ev, 0, sizeof ev);
-    if (!f[F_OP].node) return rc_error_set(err, RC_ERR_SCHEMA, 0, "the event has no \"op\"");
-    if ((st = want(&c, f[F_OP].node, RC_J_STRING, "\"op\"")) != RC_OK) return st;
-    const rc_jnode *opn = node(&c, f[F_OP].node);
+    if (!f[F_OP]) return rc_error_set(err, RC_ERR_SCHEMA, 0, "the event has no \"op\"");
+    if ((st = want(&c, f[F_OP], RC_J_STRING, "\"op\"")) != RC_OK) return st;
+    const rc_jnode *opn = node(&c, f[F_OP]);
     if (!rc_op_parse(opn->s, opn->n, &ev.op))
         return rc_error_set(err, RC_ERR_SCHEMA, opn->off, "unknown op \"%.*s\"", (int)(opn->n > 40 ? 40 : opn->n), opn->s);
-    if (f[F_SOURCE].node && (st = source(&c, f[F_SOURCE].node, &ev)) != RC_OK) return st;
-    if (f[F_SNAPSHOT].node && (st = take_str(&c, f[F_SNAPSHOT].node, "\"snapshot\"", &ev.snapshot)) != RC_OK) return st;
+    if (f[F_SOURCE] && (st = source(&c, f[F_SOURCE], &ev)) != RC_OK) return st;
+    if (f[F_SNAPSHOT] && (st = take_str(&c, f[F_SNAPSHOT], "\"snapshot\"", &ev.snapshot)) != RC_OK) return st;
     if (!rc_event_list_accepts(out, ev.src.db, ev.src.table)) return RC_OK; /* filtered table: rows not parsed */
-    if (f[F_POS].node && (st = decode_pos(&c, f[F_POS].node, &ev)) != RC_OK) return st;
-    if (f[F_TS].node) {
-        if ((st = take_i64(&c, f[F_TS].node, "\"ts_us\"", &ev.ts_us)) != RC_OK) return st;
+    if (f[F_POS] && (st = decode_pos(&c, f[F_POS], &ev)) != RC_OK) return st;
+    if (f[F_TS]) {
+        if ((st = take_i64(&c, f[F_TS], "\"ts_us\"", &ev.ts_us)) != RC_OK) return st;
         ev.has_ts = true;
     }
-    if (f[F_PROC].node) {
-        if ((st = take_i64(&c, f[F_PROC].node, "\"proc_us\"", &ev.proc_us)) != RC_OK) return st;
+    if (f[F_PROC]) {
+        if ((st = take_i64(&c, f[F_PROC], "\"proc_us\"", &ev.proc_us)) != RC_OK) return st;
         ev.has_proc = true;
     }
-    if (f[F_COLUMNS].node) {
+    if (f[F_COLUMNS]) {
         col_build b = {&c, rc_dbkind_family(ev.src.kind)};
         char fam = (char)b.fam; /* the family decides the types too */
-        if ((st = rc_coltext_columns(&d->tables, c.j, f[F_COLUMNS].node, &fam, 1, build_columns, &b, a, &ev.cols, &ev.ncols, &ev.cols_id, err)) != RC_OK)
+        if ((st = rc_coltext_columns(&d->tables, c.j, f[F_COLUMNS], &fam, 1, build_columns, &b, a, &ev.cols, &ev.ncols, &ev.cols_id, err)) != RC_OK)
             return st;
     }
-    if (f[F_BEFORE].node && (st = decode_image(&c, f[F_BEFORE].node, &ev, "\"before\"", &ev.before)) != RC_OK) return st;
-    if (f[F_AFTER].node && (st = decode_image(&c, f[F_AFTER].node, &ev, "\"after\"", &ev.after)) != RC_OK) return st;
-    if (f[F_CHANGED].node && (st = decode_changed(&c, f[F_CHANGED].node, &ev)) != RC_OK) return st;
-    if (f[F_DDL].node) {
-        field g[] = {{"kind", 0}, {"text", 0}};
-        if ((st = members(&c, f[F_DDL].node, "\"ddl\"", g, 2)) != RC_OK) return st;
-        if (g[0].node && (st = take_str(&c, g[0].node, "ddl \"kind\"", &ev.ddl_kind)) != RC_OK) return st;
-        if (g[1].node && (st = take_str(&c, g[1].node, "ddl \"text\"", &ev.ddl)) != RC_OK) return st;
+    if (f[F_BEFORE] && (st = decode_image(&c, f[F_BEFORE], &ev, "\"before\"", &ev.before)) != RC_OK) return st;
+    if (f[F_AFTER] && (st = decode_image(&c, f[F_AFTER], &ev, "\"after\"", &ev.after)) != RC_OK) return st;
+    if (f[F_CHANGED] && (st = decode_changed(&c, f[F_CHANGED], &ev)) != RC_OK) return st;
+    if (f[F_DDL]) {
+        uint32_t g[2];
+        if ((st = members(&c, f[F_DDL], "\"ddl\"", KS_DDL, g)) != RC_OK) return st;
+        if (g[0] && (st = take_str(&c, g[0], "ddl \"kind\"", &ev.ddl_kind)) != RC_OK) return st;
+        if (g[1] && (st = take_str(&c, g[1], "ddl \"text\"", &ev.ddl)) != RC_OK) return st;
     }
 
     /* What each operation must and must not carry. */
@@ -559,11 +551,11 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)
         return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"after\"", rc_op_name(ev.op));
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ) && ev.before)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_BEFORE].node)->off, "op \"%s\" has no \"before\"", rc_op_name(ev.op));
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_BEFORE])->off, "op \"%s\" has no \"before\"", rc_op_name(ev.op));
     if (ev.op == RC_OP_DELETE && ev.after)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_AFTER].node)->off, "op \"delete\" has no \"after\"");
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_AFTER])->off, "op \"delete\" has no \"after\"");
     if (ev.changed && ev.op != RC_OP_UPDATE)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_CHANGED].node)->off, "only an update has \"changed\"");
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_CHANGED])->off, "only an update has \"changed\"");
     if (!row && (ev.before || ev.after))
         return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" carries no row images", rc_op_name(ev.op));
     if (ev.op == RC_OP_DDL && !ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"ddl\" needs \"ddl\": {\"text\": ...}");

@@ -220,6 +220,59 @@ static void test_colcache(void **state)
     rc_colcache_free(c);
 }
 
+/* rc_short_eq against memcmp at every length up to 40, equal and differing at every byte
+ * (the word-at-a-time loads must not miss a difference nor read past n). */
+static void test_short_eq(void **state)
+{
+    (void)state;
+    char a[48], b[48];
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t i = 0; i < n; i++) a[i] = b[i] = (char)('a' + i % 26);
+        a[n] = 'x', b[n] = 'y'; /* beyond n: must not matter */
+        assert_true(rc_short_eq(a, b, n));
+        for (size_t d = 0; d < n; d++) {
+            b[d] ^= 0x20;
+            assert_false(rc_short_eq(a, b, n));
+            assert_int_equal(rc_short_eq(a, b, n), memcmp(a, b, n) == 0);
+            b[d] ^= 0x20;
+        }
+    }
+}
+
+/* rc_json_members_strict: every known member found; the first unknown or repeated one (in
+ * document order) answered with its key node. */
+static void test_members_strict(void **state)
+{
+    fixture *f = *state;
+    static const char *const names[] = {"op", "source", "columns", "after", "a_longer_member_name"};
+    rc_jkeys k;
+    rc_jkeys_init(&k, names, 5);
+    uint32_t out[5];
+    bool rep;
+    const char *ok = "{\"after\":1,\"op\":\"i\",\"a_longer_member_name\":2}";
+    assert_int_equal(rc_json_parse(&f->j, ok, strlen(ok), &f->err), RC_OK);
+    assert_int_equal(rc_json_members_strict(&f->j, 0, &k, out, &rep), 0);
+    assert_int_equal(out[1], 0);
+    assert_int_equal(out[2], 0);
+    assert_memory_equal(rc_json_node(&f->j, out[0])->s, "i", 1);
+    assert_memory_equal(rc_json_node(&f->j, out[3])->s, "1", 1);
+    assert_memory_equal(rc_json_node(&f->j, out[4])->s, "2", 1);
+    const char *unknown = "{\"op\":1,\"opx\":2,\"op\":3}";
+    assert_int_equal(rc_json_parse(&f->j, unknown, strlen(unknown), &f->err), RC_OK);
+    uint32_t bad = rc_json_members_strict(&f->j, 0, &k, out, &rep);
+    assert_int_not_equal(bad, 0);
+    assert_false(rep);
+    assert_int_equal(rc_json_node(&f->j, bad)->off, 8); /* its opening quote */
+    const char *twice = "{\"op\":1,\"after\":2,\"op\":3}";
+    assert_int_equal(rc_json_parse(&f->j, twice, strlen(twice), &f->err), RC_OK);
+    bad = rc_json_members_strict(&f->j, 0, &k, out, &rep);
+    assert_true(rep);
+    assert_int_equal(rc_json_node(&f->j, bad)->off, 18);
+    /* the lenient form keeps the first of repeated names and ignores unknown ones */
+    rc_json_members(&f->j, 0, &k, out);
+    assert_memory_equal(rc_json_node(&f->j, out[0])->s, "1", 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +284,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_container_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memo, setup, teardown),
         cmocka_unit_test(test_colcache),
+        cmocka_unit_test(test_short_eq),
+        cmocka_unit_test_setup_teardown(test_members_strict, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
