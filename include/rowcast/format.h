@@ -4,6 +4,7 @@
 #define ROWCAST_FORMAT_H
 
 #include <stddef.h>
+#include "rowcast/tz.h"
 #include "rowcast/arena.h"
 #include "rowcast/buf.h"
 #include "rowcast/error.h"
@@ -104,8 +105,9 @@ rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_er
 /* `choices` is "a|b|c"; *out is the index of the value given. */
 rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err);
 rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err);
-/* A fixed UTC offset: "UTC", "Z", "+08:00", "-0530", "+8". */
-rc_status rc_options_offset(const rc_options *o, const char *key, int32_t *out_sec, rc_error *err);
+/* A time zone (rowcast/tz.h): "UTC", "Z", "+08:00", "-0530", "+8", or a zone name like
+ * "Asia/Shanghai" (tzdata). */
+rc_status rc_options_tz(const rc_options *o, const char *key, rc_tz *out, rc_error *err);
 
 /* Checks that every option key in `o` starting with `prefix` is one of `known`; used by
  * formats to reject typos. */

@@ -10,6 +10,7 @@
 #include "rowcast/arena.h"
 #include "rowcast/error.h"
 #include "rowcast/event.h"
+#include "rowcast/tz.h"
 
 /* Binary values as text: Latin-1 (Canal), base64 (Debezium), hex, or Java's byte-array text
  * "[106, -1]" (DRS json for MySQL). */
@@ -17,7 +18,7 @@ typedef enum rc_bytes_text { RC_BYTES_LATIN1 = 0, RC_BYTES_BASE64, RC_BYTES_HEX,
 
 typedef struct rc_vparse_opts {
     rc_bytes_text bytes; /* how binary values are written as text */
-    int32_t ts_offset;   /* TIMESTAMP wall-clock text is in this UTC offset (seconds) */
+    rc_tz ts_tz;         /* TIMESTAMP wall-clock text is in this zone */
 } rc_vparse_opts;
 
 /* Parses `s` as a value of column `col`. Zero dates and other texts a date/time type cannot

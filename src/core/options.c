@@ -92,20 +92,8 @@ rc_status rc_options_int(const rc_options *o, const char *key, long min, long ma
     return RC_OK;
 }
 
-rc_status rc_options_offset(const rc_options *o, const char *key, int32_t *out_sec, rc_error *err)
+rc_status rc_options_tz(const rc_options *o, const char *key, rc_tz *out, rc_error *err)
 {
     const char *v = rc_options_get(o, key);
-    if (!v) return RC_OK;
-    if (!strcmp(v, "UTC") || !strcmp(v, "Z") || !strcmp(v, "+00:00")) return *out_sec = 0, RC_OK;
-    int h = 0, m = 0;
-    char sign = v[0], c;
-    if ((sign == '+' || sign == '-') &&
-        (sscanf(v + 1, "%2d:%2d%c", &h, &m, &c) == 2 || (strlen(v) == 5 && sscanf(v + 1, "%2d%2d%c", &h, &m, &c) == 2) ||
-         (strlen(v) <= 3 && sscanf(v + 1, "%2d%c", &h, &c) == 1)) &&
-        h <= 18 && m < 60) {
-        *out_sec = (sign == '-' ? -1 : 1) * (h * 3600 + m * 60);
-        return RC_OK;
-    }
-    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                        "option %s must be UTC or a fixed offset like +08:00, not '%s' (zone names are not supported)", key, v);
+    return v ? rc_tz_parse(v, key, out, err) : RC_OK;
 }

@@ -40,7 +40,7 @@ typedef struct canal_enc {
 static const rc_option_desc canal_options[] = {
     {"canal.flavor", "oms|canal", "oms: as OMS writes it (seed 000); canal: as Canal itself writes it (all strings, alphabetical keys, id)"},
     {"canal.values", "typed|string", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)"},
-    {"canal.timezone", "UTC|+HH:MM", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss (default UTC)"},
+    {"canal.timezone", "UTC|+HH:MM|Area/City", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss (default UTC)"},
     {"canal.group", "false|true", "put the rows of one statement (consecutive events at one source position) in one message"},
     {"canal.init", "false|true", "write snapshot reads as type INIT (as DTS does) instead of INSERT"},
     {0},
@@ -61,7 +61,7 @@ static rc_status canal_new(const rc_options *o, void **out, rc_error *err)
     int values = -1;
     if ((st = rc_options_choice(o, "canal.flavor", "oms|canal", &e->flavor, err)) != RC_OK ||
         (st = rc_options_choice(o, "canal.values", "typed|string", &values, err)) != RC_OK ||
-        (st = rc_options_offset(o, "canal.timezone", &e->style.tz_offset, err)) != RC_OK ||
+        (st = rc_options_tz(o, "canal.timezone", &e->style.tz, err)) != RC_OK ||
         (st = rc_options_bool(o, "canal.group", &e->group, err)) != RC_OK ||
         (st = rc_options_bool(o, "canal.init", &e->init_type, err)) != RC_OK) {
         free(e);

@@ -53,7 +53,7 @@ rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
     rc_jkeys_init(&d->keys, member_names, K_N);
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
-    rc_status st = rc_options_offset(o, "canal.timezone", &d->vopts.ts_offset, err);
+    rc_status st = rc_options_tz(o, "canal.timezone", &d->vopts.ts_tz, err);
     if (st != RC_OK) {
         canal_dec_free(d);
         return st;
@@ -76,7 +76,7 @@ static rc_status drs_new(const rc_options *o, void **out, rc_error *err, bool js
     canal_dec *d = *out;
     d->drs = true, d->json_c = json_c, d->what = "DRS";
     d->vopts.bytes = RC_BYTES_JAVA_LIST;
-    if (json_c && (st = rc_options_offset(o, "drs-json-c.timezone", &d->vopts.ts_offset, err)) != RC_OK) {
+    if (json_c && (st = rc_options_tz(o, "drs-json-c.timezone", &d->vopts.ts_tz, err)) != RC_OK) {
         canal_dec_free(d);
         return st;
     }

@@ -318,7 +318,7 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
         return RC_OK;
     }
     /* everything else is read from its text by the column's type */
-    const rc_vparse_opts vo = {c->d->bytes, 0};
+    const rc_vparse_opts vo = {.bytes = c->d->bytes};
     rc_error verr;
     rc_error_clear(&verr);
     rc_status st;

@@ -16,7 +16,7 @@
 
 typedef struct drs_enc {
     bool json_c;
-    int32_t tz_offset;  /* json-c TIMESTAMP wall clock */
+    rc_tz tz;           /* json-c TIMESTAMP wall clock */
     const char *dbtype; /* "other databases" dbType override, or NULL */
     uint64_t next_id;
     rc_buf text;
@@ -28,7 +28,7 @@ static const rc_option_desc json_options[] = {
 };
 static const rc_option_desc jsonc_options[] = {
     {"drs-json-c.dbtype", "name", "as drs-json.dbtype"},
-    {"drs-json-c.timezone", "UTC|+HH:MM", "zone of TIMESTAMP values written as yyyy-mm-dd hh:mm:ss (default UTC)"},
+    {"drs-json-c.timezone", "UTC|+HH:MM|Area/City", "zone of TIMESTAMP values written as yyyy-mm-dd hh:mm:ss (default UTC)"},
     {0},
 };
 
@@ -42,7 +42,7 @@ static rc_status enc_new(const rc_options *o, void **out, rc_error *err, bool js
     e->json_c = json_c;
     e->next_id = 1;
     e->dbtype = rc_options_get(o, json_c ? "drs-json-c.dbtype" : "drs-json.dbtype");
-    if (json_c && (st = rc_options_offset(o, "drs-json-c.timezone", &e->tz_offset, err)) != RC_OK) {
+    if (json_c && (st = rc_options_tz(o, "drs-json-c.timezone", &e->tz, err)) != RC_OK) {
         free(e);
         return st;
     }
@@ -84,7 +84,7 @@ static bool value_text(rc_buf *t, const drs_enc *e, const rc_event *ev, const rc
     case RC_V_TIME: rc_fmt_time(t, &v->time); break;
     case RC_V_DATETIME: rc_fmt_datetime(t, &v->dt, ' ', true); break;
     case RC_V_TIMESTAMP:
-        if (e->json_c) rc_fmt_ts_local(t, &v->ts, e->tz_offset, ' ');
+        if (e->json_c) rc_fmt_ts_local(t, &v->ts, rc_tz_offset_at(&e->tz, v->ts.sec), ' ');
         else rc_fmt_ts_epoch(t, &v->ts);
         break;
     default: rc_buf_put(t, v->s.p, v->s.n); break; /* text, enum, set, json, intervals, invalid */

@@ -89,7 +89,7 @@ static const char *inferred_type(const rc_jnode *v)
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
 {
     const rc_jnode *v = node(c, vn);
-    static const rc_vparse_opts vo = {RC_BYTES_LATIN1, 0};
+    static const rc_vparse_opts vo = {.bytes = RC_BYTES_LATIN1};
     rc_error verr;
     rc_error_clear(&verr);
     rc_status st;

@@ -112,7 +112,7 @@ void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_sty
         return;
     case RC_V_TIMESTAMP:
         open_q(b, q);
-        if (st->canal) rc_fmt_ts_local(b, &v->ts, st->tz_offset, ' ');
+        if (st->canal) rc_fmt_ts_local(b, &v->ts, rc_tz_offset_at(&st->tz, v->ts.sec), ' ');
         else rc_fmt_ts_epoch(b, &v->ts);
         open_q(b, q);
         return;

@@ -12,7 +12,7 @@ typedef struct oms_style {
     bool decimal_plain; /* BigDecimal.toPlainString (dataworks) instead of toString */
     bool canal;         /* bytes as Latin-1 text, BIT as a number, TIMESTAMP as wall clock */
     bool all_strings;   /* every non-null value as a JSON string (real Canal) */
-    int32_t tz_offset;  /* canal TIMESTAMP wall clock: seconds east of UTC */
+    rc_tz tz;           /* canal TIMESTAMP wall clock */
 } oms_style;
 
 /* Writes one value as JSON (json=true) or as raw text, unquoted and unescaped (json=false,

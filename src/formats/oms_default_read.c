@@ -161,7 +161,7 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
     memset(got, 0, ev->ncols ? ev->ncols : 1);
     if (base) memcpy(img, base, sizeof *img * ev->ncols);
     else memset(img, 0, sizeof *img * (ev->ncols ? ev->ncols : 1));
-    static const rc_vparse_opts vo = {RC_BYTES_BASE64, 0};
+    static const rc_vparse_opts vo = {.bytes = RC_BYTES_BASE64};
     uint32_t seen = 0;
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
         const rc_jnode *key = node(c, k), *v = node(c, key->next);

@@ -10,13 +10,13 @@
 
 typedef struct sp_enc {
     oms_style style;
-    int32_t tz_offset; /* meta.time / meta.posttime zone */
+    rc_tz tz; /* meta.time / meta.posttime zone */
     rc_buf scratch;
     rc_buf changed;
 } sp_enc;
 
 static const rc_option_desc sp_options[] = {
-    {"shareplex.timezone", "UTC|+HH:MM", "zone of meta.time and meta.posttime (default UTC)"},
+    {"shareplex.timezone", "UTC|+HH:MM|Area/City", "zone of meta.time and meta.posttime (default UTC)"},
     {0},
 };
 
@@ -26,7 +26,7 @@ static rc_status sp_new(const rc_options *o, void **out, rc_error *err)
     if (st != RC_OK) return st;
     sp_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    if ((st = rc_options_offset(o, "shareplex.timezone", &e->tz_offset, err)) != RC_OK) {
+    if ((st = rc_options_tz(o, "shareplex.timezone", &e->tz, err)) != RC_OK) {
         free(e);
         return st;
     }
@@ -46,11 +46,11 @@ static void sp_free(void *p)
 }
 
 /* "YYYY-MM-DDTHH:mm:ss" of a time in ms, seconds only. */
-static void put_time(rc_buf *b, int64_t ms, int32_t offset)
+static void put_time(rc_buf *b, int64_t ms, const rc_tz *tz)
 {
     rc_timestamp ts = {ms / 1000 - (ms % 1000 < 0), 0};
     rc_buf_putc(b, '"');
-    rc_fmt_ts_local(b, &ts, offset, 'T');
+    rc_fmt_ts_local(b, &ts, rc_tz_offset_at(tz, ts.sec), 'T');
     rc_buf_putc(b, '"');
 }
 
@@ -90,14 +90,14 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         oms_put_row(b, ev, oms_row(ev), NULL, &e->style);
     }
     RC_BUF_LIT(b, ",\"meta\":{\"posttime\":");
-    put_time(b, oms_ts_ms(ev), e->tz_offset);
+    put_time(b, oms_ts_ms(ev), &e->tz);
     RC_BUF_LIT(b, ",\"op\":\"");
     rc_buf_puts(b, op);
     RC_BUF_LIT(b, "\",\"size\":");
     bool tx = ev->pos.has_tx_index && ev->pos.has_tx_count;
     rc_fmt_u64(b, tx ? ev->pos.tx_count : 0);
     RC_BUF_LIT(b, ",\"time\":");
-    put_time(b, oms_es_ms(ev), e->tz_offset);
+    put_time(b, oms_es_ms(ev), &e->tz);
     RC_BUF_LIT(b, ",\"idx\":\"");
     rc_fmt_u64(b, tx ? (uint64_t)ev->pos.tx_index + 1 : 0);
     rc_buf_putc(b, '/');

@@ -11,7 +11,7 @@
 
 typedef struct sp_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */
-    int32_t tz_offset; /* meta.time / posttime are wall clock at this offset */
+    rc_tz tz; /* meta.time / posttime are wall clock in this zone */
 } sp_dec;
 
 rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -21,7 +21,7 @@ rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err)
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_status st = rc_options_offset(o, "shareplex.timezone", &d->tz_offset, err);
+    rc_status st = rc_options_tz(o, "shareplex.timezone", &d->tz, err);
     if (st != RC_OK) {
         sp_dec_free(d);
         return st;
@@ -66,7 +66,8 @@ static rc_status wall_time(const ctx *c, uint32_t meta, const char *key, int64_t
     if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
     if (node(c, v)->type != RC_J_STRING || !rc_parse_datetime(node(c, v)->s, node(c, v)->n, &dt) || dt.zone.n)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "meta.%s must be a time like 2020-11-25T00:01:02", key);
-    *us = rc_datetime_epoch_us(&dt) - (int64_t)c->d->tz_offset * 1000000;
+    int64_t local = (rc_datetime_epoch_us(&dt) - dt.nanos / 1000) / 1000000;
+    *us = rc_datetime_epoch_us(&dt) - (int64_t)rc_tz_offset_of_local(&c->d->tz, local) * 1000000;
     *has = true;
     return RC_OK;
 }

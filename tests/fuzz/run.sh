@@ -30,6 +30,10 @@ done
 # inputs that once crashed or hung a target stay in every run; hand-made seeds (checkpoint
 # files and topic templates for fuzz_sink_text)
 cp tests/fuzz/regressions/* tests/fuzz/seeds/* "$seeds"/ 2>/dev/null
+# time zone files for fuzz_tzif (tzdata's, read where the system keeps them)
+for z in America/New_York Europe/Dublin Australia/Lord_Howe Asia/Shanghai UTC; do
+    [ -f "/usr/share/zoneinfo/$z" ] && cp "/usr/share/zoneinfo/$z" "$seeds/tzif-${z//\//-}"
+done
 status=0
 for t in "$B"/tests/fuzz/fuzz_*; do
     [ -x "$t" ] || continue
