@@ -9,6 +9,27 @@
 #include <string.h>
 #include "formats/native.h"
 
+/* RC_FUZZ_OPTION "key=value" (optional): one decoder option, e.g. a time zone, so that the
+ * paths it switches on are fuzzed too. */
+#ifdef RC_FUZZ_OPTION
+static const rc_options *fuzz_options(void)
+{
+    static char kv[] = RC_FUZZ_OPTION;
+    static rc_option item;
+    static rc_options opts;
+    if (!item.key) {
+        char *eq = strchr(kv, '=');
+        if (!eq) abort();
+        *eq = '\0';
+        item = (rc_option){kv, eq + 1};
+        opts = (rc_options){&item, 1};
+    }
+    return &opts;
+}
+#else
+static const rc_options *fuzz_options(void) { return NULL; }
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static void *decs[64], *native_dec;
@@ -20,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ready) {
         for (int i = 0; rc_formats[i] && i < 64; i++) {
             rc_error_clear(&err);
-            if (rc_formats[i]->dec_new && rc_formats[i]->dec_new(NULL, &decs[i], &err) != RC_OK) abort();
+            if (rc_formats[i]->dec_new && rc_formats[i]->dec_new(fuzz_options(), &decs[i], &err) != RC_OK) abort();
         }
         rc_error_clear(&err);
         if (native_dec_new(NULL, &native_dec, &err) != RC_OK) abort();
@@ -41,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         void *fresh;
         rc_error ferr;
         rc_error_clear(&ferr);
-        if (rc_formats[i]->dec_new(NULL, &fresh, &ferr) != RC_OK) abort();
+        if (rc_formats[i]->dec_new(fuzz_options(), &fresh, &ferr) != RC_OK) abort();
         rc_arena_reset(&a3);
         l3.count = 0;
         rc_status st3 = rc_formats[i]->decode(fresh, (const char *)data, size, &a3, &l3, &ferr);
