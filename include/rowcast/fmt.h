@@ -74,6 +74,8 @@ size_t rc_bits_bytes(int width, uint64_t u, unsigned char out[8]);
 /* ---- dates and times ---- */
 int64_t rc_days_from_civil(int32_t y, unsigned m, unsigned d); /* days since 1970-01-01 */
 void rc_civil_from_days(int64_t days, int32_t *y, unsigned *m, unsigned *d);
+unsigned rc_days_in_month(int32_t y, unsigned m); /* m 1-12, Gregorian leap years */
+int64_t rc_floor_div(int64_t a, int64_t b);        /* rounded toward minus infinity */
 bool rc_date_valid(int32_t y, unsigned m, unsigned d);
 
 /* Fraction of a second: "" for 0, else "." + up to 9 digits, trailing zeros removed. */
@@ -92,6 +94,7 @@ int64_t rc_date_epoch_days(const rc_date *d);
 int64_t rc_time_micros(const rc_time *t);          /* signed µs since 00:00:00 */
 int64_t rc_datetime_epoch_ms(const rc_datetime *dt); /* ms since 1970-01-01, zone ignored */
 int64_t rc_datetime_epoch_us(const rc_datetime *dt);
+int64_t rc_datetime_epoch_sec(const rc_datetime *dt); /* whole seconds: the fraction dropped, exact before 1970 */
 
 /* Parsers of the layouts above. They return false when the text is not that layout or
  * not a valid value (callers keep such text as RC_V_INVALID where the type allows). */

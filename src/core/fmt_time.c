@@ -26,13 +26,17 @@ void rc_civil_from_days(int64_t z, int32_t *y, unsigned *m, unsigned *d)
     *y = (int32_t)(yy + (*m <= 2));
 }
 
-bool rc_date_valid(int32_t y, unsigned m, unsigned d)
+unsigned rc_days_in_month(int32_t y, unsigned m)
 {
     static const uint8_t mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    return mdays[m - 1] + (m == 2 && leap);
+}
+
+bool rc_date_valid(int32_t y, unsigned m, unsigned d)
+{
     if (y < 0 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
-    unsigned max = mdays[m - 1];
-    if (m == 2 && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))) max = 29;
-    return d <= max;
+    return d <= rc_days_in_month(y, m);
 }
 
 static void put_num(rc_buf *b, uint64_t v, int width)
@@ -107,11 +111,11 @@ void rc_fmt_datetime(rc_buf *b, const rc_datetime *dt, char sep, bool with_zone)
     }
 }
 
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+int64_t rc_floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 static void put_instant(rc_buf *b, int64_t sec, uint32_t nanos, char sep)
 {
-    int64_t days = floor_div(sec, 86400);
+    int64_t days = rc_floor_div(sec, 86400);
     int64_t rem = sec - days * 86400;
     int32_t y;
     unsigned m, d;
@@ -153,19 +157,14 @@ int64_t rc_time_micros(const rc_time *t)
     return t->neg ? -us : us;
 }
 
-int64_t rc_datetime_epoch_us(const rc_datetime *dt)
+int64_t rc_datetime_epoch_sec(const rc_datetime *dt)
 {
-    int64_t days = rc_days_from_civil(dt->year, dt->month, dt->day);
-    int64_t sec = days * 86400 + dt->hour * 3600 + dt->minute * 60 + dt->second;
-    return sec * 1000000 + dt->nanos / 1000;
+    return rc_days_from_civil(dt->year, dt->month, dt->day) * 86400 + dt->hour * 3600 + dt->minute * 60 + dt->second;
 }
 
-int64_t rc_datetime_epoch_ms(const rc_datetime *dt)
-{
-    int64_t days = rc_days_from_civil(dt->year, dt->month, dt->day);
-    int64_t sec = days * 86400 + dt->hour * 3600 + dt->minute * 60 + dt->second;
-    return sec * 1000 + dt->nanos / 1000000;
-}
+int64_t rc_datetime_epoch_us(const rc_datetime *dt) { return rc_datetime_epoch_sec(dt) * 1000000 + dt->nanos / 1000; }
+
+int64_t rc_datetime_epoch_ms(const rc_datetime *dt) { return rc_datetime_epoch_sec(dt) * 1000 + dt->nanos / 1000000; }
 
 /* ---- parsing ---- */
 

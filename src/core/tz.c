@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "rowcast/fmt.h"
 #include "rowcast/tz.h"
 
@@ -135,22 +136,16 @@ static bool parse_rule(rc_tzdata *z, const char *s, size_t n)
     return r.i == r.n;
 }
 
-static bool leap(int64_t y)
-{
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
 /* The day (since 1970-01-01) a rule date falls on in year y. */
 static int64_t rule_day(const tz_date *d, int32_t y)
 {
     int64_t jan1 = rc_days_from_civil(y, 1, 1);
-    if (d->kind == 'J') return jan1 + d->d - 1 + (leap(y) && d->d >= 60);
+    if (d->kind == 'J') return jan1 + d->d - 1 + (rc_days_in_month(y, 2) == 29 && d->d >= 60);
     if (d->kind == 'N') return jan1 + d->d;
-    static const unsigned mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     int64_t first = rc_days_from_civil(y, (unsigned)d->m, 1);
     int64_t wd = ((first + 4) % 7 + 7) % 7; /* 1970-01-01 was a Thursday */
     int64_t day = first + ((d->d - wd) % 7 + 7) % 7 + (int64_t)(d->w - 1) * 7;
-    int64_t len = mdays[d->m - 1] + (d->m == 2 && leap(y));
+    int64_t len = rc_days_in_month(y, (unsigned)d->m);
     while (day >= first + len) day -= 7; /* w = 5: the last such weekday */
     return day;
 }
@@ -163,8 +158,7 @@ static int32_t rule_offset(const rc_tzdata *z, int64_t utc)
     if (utc > cycle * 1000 || utc < -cycle * 1000) utc %= cycle;
     int32_t y;
     unsigned m, d;
-    int64_t local = utc + z->std_off;
-    rc_civil_from_days(local >= 0 ? local / DAY : -((-local + DAY - 1) / DAY), &y, &m, &d);
+    rc_civil_from_days(rc_floor_div(utc + z->std_off, DAY), &y, &m, &d);
     int64_t start =
         rule_day(&z->start, y) * DAY + z->start.time - z->std_off; /* clocks on standard time */
     int64_t end =
@@ -341,7 +335,8 @@ static rc_status load_zone(const char *name, const char *what, const rc_tzdata *
     if (!dir || !*dir) dir = "/usr/share/zoneinfo";
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
+    struct stat sb;
+    FILE *f = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? (errno = EISDIR, NULL) : fopen(path, "rb");
     if (!f)
         return rc_error_set(
             err, RC_ERR_USAGE, RC_NO_OFFSET,

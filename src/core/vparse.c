@@ -147,7 +147,7 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         if (rc_parse_ts_iso(s, n, &v->ts)) return RC_OK;
         rc_datetime dt;
         if (rc_parse_datetime(s, n, &dt) && !dt.zone.n) { /* wall clock in the configured offset */
-            int64_t local = (rc_datetime_epoch_us(&dt) - dt.nanos / 1000) / 1000000; /* whole seconds: exact before 1970 too */
+            int64_t local = rc_datetime_epoch_sec(&dt);
             v->ts.sec = local - rc_tz_offset_of_local(&o->ts_tz, local);
             v->ts.nanos = dt.nanos;
             return RC_OK;

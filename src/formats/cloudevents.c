@@ -182,8 +182,8 @@ static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     RC_BUF_LIT(b, "\",\"specversion\":\"1.0\",\"type\":\"io.debezium.");
     rc_buf_puts(b, conn);
     RC_BUF_LIT(b, ".datachangeevent\",\"time\":\"");
-    int64_t ms = ev->has_ts ? ev->ts_us / 1000 - (ev->ts_us % 1000 < 0) : 0;
-    rc_timestamp t = {ms / 1000 - (ms % 1000 < 0), (uint32_t)(((ms % 1000) + 1000) % 1000) * 1000000u};
+    int64_t ms = ev->has_ts ? rc_floor_div(ev->ts_us, 1000) : 0;
+    rc_timestamp t = {rc_floor_div(ms, 1000), (uint32_t)(((ms % 1000) + 1000) % 1000) * 1000000u};
     rc_buf tb;
     char tbuf[48];
     tb = (rc_buf){tbuf, 0, sizeof tbuf, sizeof tbuf, RC_OK};

@@ -98,7 +98,7 @@ static int64_t checkpoint_seconds(const rc_event *ev)
     int64_t v;
     if (ev->pos.checkpoint.n && rc_parse_i64(ev->pos.checkpoint.p, ev->pos.checkpoint.n, &v) == RC_OK) return v;
     int64_t ms = oms_es_ms(ev);
-    return ms / 1000 - (ms % 1000 < 0);
+    return rc_floor_div(ms, 1000);
 }
 
 static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)

@@ -131,9 +131,9 @@ void dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_re
     case RC_OP_COMMIT: r->op = DTS_OP_COMMIT; break;
     default: r->op = -1; break;
     }
-    int64_t es = ev->has_ts ? ev->ts_us / 1000 - (ev->ts_us % 1000 < 0) : 0;
-    r->process_ms = ev->has_proc ? ev->proc_us / 1000 - (ev->proc_us % 1000 < 0) : es;
-    r->source_ts = es / 1000 - (es % 1000 < 0);
+    int64_t es = ev->has_ts ? rc_floor_div(ev->ts_us, 1000) : 0;
+    r->process_ms = ev->has_proc ? rc_floor_div(ev->proc_us, 1000) : es;
+    r->source_ts = rc_floor_div(es, 1000);
     /* id: the event's sequence, else {process ms}{5-digit counter} as OMS does */
     r->id = ev->pos.has_seq ? (int64_t)ev->pos.seq
                             : (int64_t)((uint64_t)r->process_ms * 100000u + seq % 100000); /* wraps as Java's long does, no UB */

@@ -284,10 +284,8 @@ void oms_put_pk_array(rc_buf *b, const rc_event *ev)
     rc_buf_putc(b, ']');
 }
 
-static int64_t floor_div(int64_t a, int64_t d) { return a / d - (a % d != 0 && a < 0); }
-
-int64_t oms_es_ms(const rc_event *ev) { return ev->has_ts ? floor_div(ev->ts_us, 1000) : 0; }
-int64_t oms_ts_ms(const rc_event *ev) { return ev->has_proc ? floor_div(ev->proc_us, 1000) : oms_es_ms(ev); }
+int64_t oms_es_ms(const rc_event *ev) { return ev->has_ts ? rc_floor_div(ev->ts_us, 1000) : 0; }
+int64_t oms_ts_ms(const rc_event *ev) { return ev->has_proc ? rc_floor_div(ev->proc_us, 1000) : oms_es_ms(ev); }
 
 const rc_value *oms_row(const rc_event *ev) { return ev->op == RC_OP_DELETE ? ev->before : ev->after; }
 

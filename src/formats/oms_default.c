@@ -91,7 +91,7 @@ static void put_seconds_string(rc_buf *b, const rc_event *ev)
         return;
     }
     rc_buf_putc(b, '"');
-    rc_fmt_i64(b, oms_es_ms(ev) / 1000 - (oms_es_ms(ev) % 1000 < 0));
+    rc_fmt_i64(b, rc_floor_div(oms_es_ms(ev), 1000));
     rc_buf_putc(b, '"');
 }
 

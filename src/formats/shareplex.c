@@ -48,7 +48,7 @@ static void sp_free(void *p)
 /* "YYYY-MM-DDTHH:mm:ss" of a time in ms, seconds only. */
 static void put_time(rc_buf *b, int64_t ms, const rc_tz *tz)
 {
-    rc_timestamp ts = {ms / 1000 - (ms % 1000 < 0), 0};
+    rc_timestamp ts = {rc_floor_div(ms, 1000), 0};
     rc_buf_putc(b, '"');
     rc_fmt_ts_local(b, &ts, rc_tz_offset_at(tz, ts.sec), 'T');
     rc_buf_putc(b, '"');

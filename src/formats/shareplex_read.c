@@ -66,8 +66,7 @@ static rc_status wall_time(const ctx *c, uint32_t meta, const char *key, int64_t
     if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
     if (node(c, v)->type != RC_J_STRING || !rc_parse_datetime(node(c, v)->s, node(c, v)->n, &dt) || dt.zone.n)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "meta.%s must be a time like 2020-11-25T00:01:02", key);
-    int64_t local = (rc_datetime_epoch_us(&dt) - dt.nanos / 1000) / 1000000;
-    *us = rc_datetime_epoch_us(&dt) - (int64_t)rc_tz_offset_of_local(&c->d->tz, local) * 1000000;
+    *us = rc_datetime_epoch_us(&dt) - (int64_t)rc_tz_offset_of_local(&c->d->tz, rc_datetime_epoch_sec(&dt)) * 1000000;
     *has = true;
     return RC_OK;
 }

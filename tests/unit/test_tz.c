@@ -15,6 +15,13 @@
 #include "rowcast/fmt.h"
 #include "rowcast/tz.h"
 
+/* where the library reads zones: $TZDIR, else /usr/share/zoneinfo (as tz.c) */
+static const char *zoneinfo_dir(void)
+{
+    const char *d = getenv("TZDIR");
+    return d && *d ? d : "/usr/share/zoneinfo";
+}
+
 static int64_t at(int y, unsigned mo, unsigned d, int h, int mi)
 {
     return rc_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60;
@@ -49,6 +56,15 @@ static void test_fixed(void **state)
         assert_int_equal(rc_tz_parse(bad[i], "x.timezone", &tz, &err), RC_ERR_USAGE);
         assert_non_null(strstr(err.message, "x.timezone"));
     }
+    /* a directory of zones is not a zone: said as such, not as a bad file */
+    rc_error_clear(&err);
+    assert_int_equal(rc_tz_parse("America", "x.timezone", &tz, &err), RC_ERR_USAGE);
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "option x.timezone: no time zone 'America' (%s/America: Is a directory; zone names "
+             "come from the tzdata package)",
+             zoneinfo_dir());
+    assert_string_equal(err.message, msg);
 }
 
 /* Every 6 hours and 17 seconds from 1900 to 2200 (so every transition day is hit at several
@@ -136,8 +152,7 @@ static void test_bad_files(void **state)
 {
     (void)state;
     char path[512];
-    snprintf(path, sizeof path, "%s/America/New_York",
-             getenv("TZDIR") ? getenv("TZDIR") : "/usr/share/zoneinfo");
+    snprintf(path, sizeof path, "%s/America/New_York", zoneinfo_dir());
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     static unsigned char buf[1 << 16];
