@@ -1,0 +1,37 @@
+# Splits `rowcast formats --options` into records for gen-man.sh and gen-completion.sh (one
+# parser for both, as help-parse.awk is for the help text). The table is a header line, then
+# for each format "NAME ENCODE DECODE SUMMARY" at column 0, followed by its options as
+# "    -o KEY=VALUES" with the option's help on the next line ("        HELP"):
+#
+#   F <name> <encode: yes|no> <decode: yes|no> <summary>
+#   O <key> <values> <help>          one -o option of the format above
+#
+# Fields are separated by tabs.
+
+function flush_opt() {
+    if (key != "") print "O\t" key "\t" values "\t" help
+    key = ""
+}
+NR == 1 { next }
+/^[^ ]/ {
+    flush_opt()
+    name = $1; enc = $2; dec = $3
+    sub(/^[^ ]+ +[^ ]+ +[^ ]+ +/, "")
+    print "F\t" name "\t" enc "\t" dec "\t" $0
+    next
+}
+/^    -o / {
+    flush_opt()
+    opt = substr($0, 8)
+    eq = index(opt, "=")
+    key = substr(opt, 1, eq - 1)
+    values = substr(opt, eq + 1)
+    help = ""
+    next
+}
+/^        / {
+    t = $0
+    sub(/^ +/, "", t)
+    help = help == "" ? t : help " " t
+}
+END { flush_opt() }

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# install_test.sh BUILD CC VERSION LIBDIR (ctest install_tree, from the source directory):
+# installs BUILD into a temporary prefix and uses the installed tree as a user would: the
+# file list, a program of its own built with `pkg-config --cflags --libs rowcast` against the
+# installed headers and library (its messages compared byte for byte), the man page through
+# man(1), and the bash completion through bash's completion variables. Also checks the man
+# page and completion generators on a fixed help text (fake-rowcast.sh), byte for byte.
+set -u
+build=$1 cc=$2 version=$3 libdir=$4
+here=tests/install
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+# same WHAT EXPECTED_FILE ACTUAL_FILE
+same() {
+    if cmp -s "$2" "$3"; then
+        echo "ok: $1"
+    else
+        fail "$1 differs from $2 (- expected, + actual):"
+        diff -u "$2" "$3" | sed -n '3,40p'
+    fi
+}
+
+# --- the generators, on a help text that does not change when rowcast's does
+sh packaging/gen-man.sh "$here/fake-rowcast.sh" >"$tmp/fake.1"
+same "gen-man.sh on fake-rowcast.sh" "$here/fake-rowcast.1" "$tmp/fake.1"
+sh packaging/gen-completion.sh "$here/fake-rowcast.sh" >"$tmp/fake.bash"
+same "gen-completion.sh on fake-rowcast.sh" "$here/fake-rowcast.bash" "$tmp/fake.bash"
+
+# --- install
+p=$tmp/prefix
+if ! cmake --install "$build" --prefix "$p" >"$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log"
+    fail "cmake --install $build --prefix $p"
+    exit 1
+fi
+{
+    echo "bin/rowcast"
+    for h in include/rowcast/*.h; do echo "$h"; done
+    echo "$libdir/librowcast.a"
+    echo "$libdir/pkgconfig/rowcast.pc"
+    echo "share/bash-completion/completions/rowcast"
+    echo "share/man/man1/rowcast.1"
+} | LC_ALL=C sort >"$tmp/files.expected"
+(cd "$p" && find . -type f -o -type l) | sed 's|^\./||' | LC_ALL=C sort >"$tmp/files"
+same "installed files" "$tmp/files.expected" "$tmp/files"
+echo "rowcast $version" >"$tmp/version.expected"
+"$p/bin/rowcast" --version >"$tmp/version" 2>&1
+same "installed rowcast --version" "$tmp/version.expected" "$tmp/version"
+
+# --- pkg-config and a program built against the installed library
+export PKG_CONFIG_PATH=$p/$libdir/pkgconfig
+[ "$(pkg-config --modversion rowcast 2>&1)" = "$version" ] || fail "pkg-config --modversion rowcast: $(pkg-config --modversion rowcast 2>&1)"
+cflags=$(pkg-config --cflags rowcast 2>&1 | sed 's/ *$//')
+[ "$cflags" = "-I$p/include" ] || fail "pkg-config --cflags rowcast: '$cflags', expected '-I$p/include'"
+libs=$(pkg-config --libs rowcast 2>&1 | sed 's/ *$//')
+case "$libs" in
+"-L$p/$libdir -lrowcast -lm -pthread"*) ;;
+*) fail "pkg-config --libs rowcast: '$libs', expected it to start with '-L$p/$libdir -lrowcast -lm -pthread'" ;;
+esac
+# every installed header compiles on its own, with nothing but the installed tree
+for h in "$p"/include/rowcast/*.h; do
+    echo "#include <rowcast/${h##*/}>" >"$tmp/h.c"
+    "$cc" -std=c11 -Wall -Wextra -Werror -Wpedantic $cflags -fsyntax-only "$tmp/h.c" 2>"$tmp/h.err" ||
+        { fail "rowcast/${h##*/} does not compile alone:"; head -5 "$tmp/h.err"; }
+done
+# shellcheck disable=SC2086 # pkg-config's flags are words
+if "$cc" -std=c11 -Wall -Wextra -Werror $cflags "$here/use_rowcast.c" -o "$tmp/use_rowcast" $libs 2>"$tmp/cc.err"; then
+    "$tmp/use_rowcast" >"$tmp/use.out" 2>&1
+    same "use_rowcast (built with pkg-config) output" "$here/use_rowcast.out" "$tmp/use.out"
+    # the installed command writes the same messages for the event use_rowcast built (its
+    # first line is that event in native form)
+    head -1 "$here/use_rowcast.out" >"$tmp/event.ndjson"
+    up="-o debezium.flavor=upstream -o debezium.bigint.unsigned.handling.mode=precise"
+    for a in "--to native" "--to canal" "--to canal --keys" "--to debezium $up" "--to debezium $up --keys"; do
+        # shellcheck disable=SC2086
+        "$p/bin/rowcast" convert -q $a "$tmp/event.ndjson" 2>&1
+    done >"$tmp/cli.out"
+    same "installed rowcast convert of the same event" "$here/use_rowcast.out" "$tmp/cli.out"
+else
+    fail "building use_rowcast.c with pkg-config --cflags --libs rowcast:"
+    head -20 "$tmp/cc.err"
+fi
+
+# --- the man page
+page=$p/share/man/man1/rowcast.1
+MANWIDTH=100 man --warnings -l "$page" 2>"$tmp/man.err" >"$tmp/man.txt"
+[ -s "$tmp/man.err" ] && { fail "man -l $page warns:"; head -10 "$tmp/man.err"; }
+head -1 "$tmp/man.txt" | tr -s ' ' >"$tmp/man.head"
+echo "ROWCAST(1) User Commands ROWCAST(1)" >"$tmp/man.head.expected"
+same "man page header" "$tmp/man.head.expected" "$tmp/man.head"
+printf '%s: "%s"\n' "$page" "rowcast - $("$p/bin/rowcast" --help | sed -n '1s/^rowcast [^ ]* - //p')" >"$tmp/whatis.expected"
+lexgrog "$page" >"$tmp/whatis" 2>&1
+same "lexgrog (the page's NAME line, as whatis reads it)" "$tmp/whatis.expected" "$tmp/whatis"
+# every command, every option of convert and every -o option is on the page
+{
+    "$p/bin/rowcast" --help | awk -f packaging/help-parse.awk
+    "$p/bin/rowcast" help convert | awk -f packaging/help-parse.awk
+} | awk -F '\t' '$1 == "I" { print $2 }' >"$tmp/tags"
+"$p/bin/rowcast" formats --options | awk -f packaging/formats-parse.awk | awk -F '\t' '$1 == "O" { print "-o " $2 "=" $3 }' >>"$tmp/tags"
+missing=0
+while IFS= read -r t; do
+    grep -qF -- "$t" "$tmp/man.txt" || { fail "the man page lacks '$t'"; missing=1; }
+done <"$tmp/tags"
+[ $missing = 0 ] && echo "ok: man page has all $(wc -l <"$tmp/tags") commands and options of --help, help convert and formats --options"
+
+# --- the bash completion: COMPREPLY for the words typed so far (the last one being completed)
+cat >"$tmp/complete.sh" <<'EOF'
+. "$1"
+complete_words() {
+    COMP_WORDS=("$@")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    COMPREPLY=()
+    _rowcast
+    printf '%s' "$*|"
+    printf ' %s' "${COMPREPLY[@]}"
+    echo
+}
+complete_words rowcast ''
+complete_words rowcast convert --to ''
+complete_words rowcast convert --from ''
+complete_words rowcast convert --to deb
+complete_words rowcast convert --qu
+complete_words rowcast convert --on-error = ''
+complete_words rowcast convert --sink ''
+complete_words rowcast convert --to CANAL -o ''
+complete_words rowcast convert --to canal -o canal.flavor = ''
+complete_words rowcast formats ''
+EOF
+cat >"$tmp/complete.expected" <<'EOF'
+rowcast | formats convert types help --version
+rowcast convert --to | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten debeziumsmt avro avro-json drs-json drs-json-c cloudevents
+rowcast convert --from | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten drs-json drs-json-c maxwell
+rowcast convert --to deb| debezium debeziumflatten debeziumsmt
+rowcast convert --qu| --quiet
+rowcast convert --on-error = | stop skip dead-letter:
+rowcast convert --sink | stdout file: kafka://
+rowcast convert --to CANAL -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
+rowcast convert --to canal -o canal.flavor = | oms canal
+rowcast formats | --options
+EOF
+bash "$tmp/complete.sh" "$p/share/bash-completion/completions/rowcast" >"$tmp/complete" 2>&1
+same "bash completion" "$tmp/complete.expected" "$tmp/complete"
+
+if [ $fails = 0 ]; then echo "install_tree: all checks passed"; else echo "install_tree: $fails checks failed"; fi
+[ $fails = 0 ]
