@@ -49,18 +49,22 @@ src == "convert" && f[1] == "I" && f[2] ~ /^-/ {
     n = split(f[2], names, ", ")
     nopt = 0
     for (i = 1; i <= n; i++) {
-        name = names[i]; arg = ""
-        if (match(name, /[ =]/)) {
-            arg = substr(name, RSTART + 1)
-            name = substr(name, 1, RSTART - (substr(name, RSTART, 1) == "=" ? 0 : 1))
-        }
+        # "--to FMT", "--on-error=MODE" (offered as "--on-error="), "--progress[=SECS]"
+        match(names[i], /^-[-A-Za-z0-9]*/)
+        name = substr(names[i], 1, RLENGTH)
+        rest = substr(names[i], RLENGTH + 1)
+        arg = rest
+        sub(/^(\[?=| )/, "", arg)
+        sub(/\]$/, "", arg)
+        if (substr(rest, 1, 1) == "=") name = name "="
         options = add(options, name)
         sub(/=$/, "", name)
         opt[++nopt] = name
         if ((c = choices(arg)) != "") opt_words[name] = c
         else if (arg ~ /^(FILE|PATH)/) opt_words[name] = "@files"
         if (!(name in opt_seen)) { opt_seen[name] = 1; opt_order[++nopts] = name }
-        if (arg != "") with_value = add(with_value, name)
+        # "--progress[=SECS]": the next word is not its value
+        if (arg != "" && substr(rest, 1, 1) != "[") with_value = add(with_value, name)
     }
 }
 src == "convert" && f[1] == "S" {

@@ -39,7 +39,7 @@ function word(w) {
     if (w ~ /^[A-Z][A-Z0-9_.:=\/]*$/) return "\\fI" esc(w) "\\fR"
     return "\\fB" esc(w) "\\fR"
 }
-function fmt_tag(t,    n, w, i, out, pre, core, post, eq) {
+function fmt_tag(t,    n, w, i, out, pre, core, post, eq, opt, br) {
     n = split(t, w, " ")
     out = ""
     for (i = 1; i <= n; i++) {
@@ -48,8 +48,12 @@ function fmt_tag(t,    n, w, i, out, pre, core, post, eq) {
         if (match(core, /^\[+/)) { pre = substr(core, 1, RLENGTH); core = substr(core, RLENGTH + 1) }
         if (match(core, /[].,]+$/)) { post = substr(core, RSTART); core = substr(core, 1, RSTART - 1) }
         if (core == "") out = out pre post
-        else if (core ~ /^-/ && (eq = index(core, "=")) > 0)
-            out = out pre word(substr(core, 1, eq - 1)) "=" word(substr(core, eq + 1)) post
+        else if (core ~ /^-/ && (eq = index(core, "=")) > 0) {
+            # "--on-error=MODE", "--progress[=SECS]"
+            opt = substr(core, 1, eq - 1)
+            br = sub(/\[$/, "", opt) ? "[" : ""
+            out = out pre word(opt) br "=" word(substr(core, eq + 1)) post
+        }
         else out = out pre word(core) post
         if (i < n) out = out " "
     }

@@ -8,7 +8,7 @@ _rowcast_command_words() {
     *) REPLY= ;;
     esac
 }
-_rowcast_convert_options='--to --mode= --level --save -s --quiet -q'
+_rowcast_convert_options='--to --mode= --level --wait --save -s --quiet -q'
 _rowcast_value_options='--to --mode --level --save -s'
 _rowcast_option_words() {
     case $1 in

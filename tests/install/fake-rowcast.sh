@@ -36,6 +36,7 @@ separated. For example:
                            file:PATH  append to PATH and
                                       go on
   --level 1|2            how hard
+  --wait[=SECS]          wait (default 5 seconds)
   --save PATH, -s PATH
                          store it in PATH
   --quiet, -q            say nothing
