@@ -1,5 +1,6 @@
 
 # The completion function. It reads only the lists above (no process is started on a TAB).
+# shellcheck disable=SC2154 # the lists are written above this file by gen-completion.sh
 # Bash splits words at '=' and ':' (COMP_WORDBREAKS), so "--on-error=sk" arrives as the words
 # "--on-error" "=" "sk", and "-o canal.flavor=o" as "-o" "canal.flavor" "=" "o".
 
@@ -15,6 +16,12 @@ _rowcast_offer() {
         compopt -o nospace 2>/dev/null
     fi
     return 0
+}
+
+# _rowcast_files : COMPREPLY = the files and directories starting with the current word
+_rowcast_files() {
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 
 # _rowcast_named_formats : the formats given with --from and --to so far, lower-case
@@ -52,17 +59,17 @@ _rowcast_convert() {
     *)
         _rowcast_option_words "$opt"
         if [[ $REPLY == "@files" ]]; then
-            COMPREPLY=($(compgen -f -- "$cur"))
+            _rowcast_files
         elif [[ -n $REPLY ]]; then
             _rowcast_offer "$REPLY"
         elif [[ $cur == -* ]]; then
             _rowcast_offer "$_rowcast_convert_options"
         elif [[ $prev == ":" && ${COMP_WORDS[COMP_CWORD - 2]} == @(file|dead-letter) ]]; then
-            COMPREPLY=($(compgen -f -- "$cur")) # file:PATH, dead-letter:PATH
+            _rowcast_files # file:PATH, dead-letter:PATH
         elif [[ " $_rowcast_value_options " == *" $opt "* ]]; then
             COMPREPLY=() # the value of an option that takes free text (--topic TEMPLATE)
         else
-            COMPREPLY=($(compgen -f -- "$cur")) # input FILEs
+            _rowcast_files # input FILEs
         fi
         ;;
     esac

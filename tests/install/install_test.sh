@@ -67,6 +67,7 @@ esac
 # every installed header compiles on its own, with nothing but the installed tree
 for h in "$p"/include/rowcast/*.h; do
     echo "#include <rowcast/${h##*/}>" >"$tmp/h.c"
+    # shellcheck disable=SC2086 # pkg-config's flags are words
     "$cc" -std=c11 -Wall -Wextra -Werror -Wpedantic $cflags -fsyntax-only "$tmp/h.c" 2>"$tmp/h.err" ||
         { fail "rowcast/${h##*/} does not compile alone:"; head -5 "$tmp/h.err"; }
 done
@@ -119,7 +120,7 @@ complete_words() {
     COMPREPLY=()
     _rowcast
     printf '%s' "$*|"
-    printf ' %s' "${COMPREPLY[@]}"
+    printf ' %q' "${COMPREPLY[@]}" # %q: a name with a space is one word
     echo
 }
 complete_words rowcast ''
@@ -145,6 +146,11 @@ rowcast convert --to CANAL -o | canal.flavor= canal.values= canal.timezone= cana
 rowcast convert --to canal -o canal.flavor = | oms canal
 rowcast formats | --options
 EOF
+# input files, a name with a space among them
+mkdir "$tmp/input"
+touch "$tmp/input/shop orders.ndjson" "$tmp/input/other.ndjson"
+echo "complete_words rowcast convert --to canal '$tmp/input/sh'" >>"$tmp/complete.sh"
+echo "rowcast convert --to canal $tmp/input/sh| $tmp/input/shop\\ orders.ndjson" >>"$tmp/complete.expected"
 bash "$tmp/complete.sh" "$p/share/bash-completion/completions/rowcast" >"$tmp/complete" 2>&1
 same "bash completion" "$tmp/complete.expected" "$tmp/complete"
 
