@@ -119,8 +119,13 @@ printf 'rowcast - %s\n' "$summary" | sed 's/-/\\-/g'
 echo ".SH SYNOPSIS"
 # every item of --help's usage list, one per line
 printf '%s\n' "$help" | help_records | to_roff -v synopsis=1
+commands=$(printf '%s\n' "$help" | sed '1,/^usage:$/d' | help_records)
+if ! printf '%s\n' "$commands" | grep -q '^I'; then
+    echo "gen-man.sh: '$bin --help' has no list of commands after a line 'usage:'" >&2
+    exit 1
+fi
 echo ".SH COMMANDS"
-printf '%s\n' "$help" | sed '1,/^usage:$/d' | help_records | to_roff
+printf '%s\n' "$commands" | to_roff
 echo ".SH CONVERT"
 "$bin" help convert | help_records | to_roff
 echo ".SH FORMATS"

@@ -29,6 +29,7 @@ function split_tag(text, ind) {
 }
 
 {
+    gsub(/\t/, " ") # tabs separate the fields of a record
     match($0, /^ */)
     ind = RLENGTH
     text = substr($0, ind + 1)
