@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "rowcast/format.h"
+#include "rowcast/names.h"
 
 static void usage(FILE *f)
 {
@@ -62,7 +63,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "formats")) return cli_formats(argc - 1, argv + 1);
     if (!strcmp(cmd, "types")) return cli_types(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cli_convert(argc - 1, argv + 1);
-    fprintf(stderr, "rowcast: unknown command '%s'\n\n", cmd);
+    static const char *const commands[] = {"formats", "types", "convert", "help", "version", NULL};
+    rc_suggest sg;
+    rc_suggest_init(&sg, cmd);
+    for (const char *const *k = commands; *k; k++) rc_suggest_offer(&sg, *k);
+    if (sg.best) fprintf(stderr, "rowcast: unknown command '%s': did you mean '%s'?\n\n", cmd, sg.best);
+    else fprintf(stderr, "rowcast: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_USAGE;
 }
