@@ -32,11 +32,11 @@ void cli_usage_convert(void)
           "  -o KEY=VALUE           format option, repeatable (rowcast formats --options); with a\n"
           "                         Kafka sink, -o kafka.PROPERTY=VALUE passes any librdkafka\n"
           "                         property (security.protocol, compression.type, linger.ms...).\n"
-          "                         A secret (a key whose last word has password, secret or token\n"
-          "                         in it, or ending in key.pem, jaas.config, oauthbearer.config)\n"
-          "                         may be VALUE, @FILE (the file's contents, without a trailing\n"
-          "                         newline) or env:NAME (an environment variable), which ps\n"
-          "                         does not show; secret values are never printed\n"
+          "                         Secret options (password, passwd, secret or token in the\n"
+          "                         key's last word; a key ending in key.pem, jaas.config or\n"
+          "                         oauthbearer.config) also take @FILE (the file's contents\n"
+          "                         without a trailing newline) or env:NAME, which ps does not\n"
+          "                         show; their values are never printed\n"
           "  --sink URL             where messages go:\n"
           "                           stdout       (default)\n"
           "                           file:PATH    appended to PATH\n"
@@ -92,7 +92,11 @@ void cli_usage_convert(void)
           "Events the target format has no message for (e.g. a heartbeat in a format without\n"
           "heartbeats) are not written and are counted in the summary.\n"
           "\n"
-          "Exit status: 0 done; 1 usage; 2 bad input (--on-error=stop); 3 I/O or delivery\n"
+          "Errors the cause of which is recognisable (a byte-order mark, compressed or\n"
+          "pretty-printed input, another format's messages) end with what to do.\n"
+          "\n"
+          "Exit status: 0 done; 1 usage; 2 bad input (--on-error=stop, or every line bad with\n"
+          "skip or dead-letter); 3 I/O or delivery\n"
           "failure (messages undelivered; the checkpoint stops before the first of them);\n"
           "128+N stopped by signal N after flushing.\n",
           stdout);
@@ -204,6 +208,11 @@ static int foreign_option(const conv *c, const char *key, bool kafka)
     return usage_error("%s", msg);
 }
 
+static void free_secrets(char **secrets, size_t n)
+{
+    for (size_t k = 0; k < n; k++) rc_option_secret_free(secrets[k]), secrets[k] = NULL;
+}
+
 /* Accepts "--name value" and "--name=value"; returns the value or NULL. */
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
 {
@@ -248,6 +257,7 @@ int cli_convert(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             cli_usage_convert();
             free(files), free(c.include);
+            free_secrets(secrets, opts.count);
             return EXIT_OK;
         } else if ((v = opt_value(argc, argv, &i, "--include"))) {
             c.include[c.ninclude++] = v;
@@ -449,6 +459,6 @@ done:
     rc_buf_fini(&c.pos);
     rc_buf_fini(&c.topic_key);
     free(files);
-    for (size_t k = 0; k < opts.count; k++) rc_option_secret_free(secrets[k]), secrets[k] = NULL;
+    free_secrets(secrets, opts.count);
     return rc;
 }

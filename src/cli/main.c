@@ -21,7 +21,8 @@ static void usage(FILE *f)
           "  rowcast help convert             options of convert\n"
           "  rowcast --version\n"
           "\n"
-          "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop), 3 I/O error.\n",
+          "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop, or every line\n"
+          "bad), 3 I/O error.\n",
           f);
 }
 
