@@ -30,7 +30,11 @@ int cli_formats(int argc, char **argv)
 {
     bool opts = argc > 1 && strcmp(argv[1], "--options") == 0;
     if (argc > 1 && !opts) {
-        fprintf(stderr, "rowcast formats: unknown argument '%s'\n", argv[1]);
+        rc_suggest sg;
+        rc_suggest_init(&sg, argv[1]);
+        rc_suggest_offer(&sg, "--options");
+        if (sg.best) fprintf(stderr, "rowcast formats: unknown argument '%s': did you mean '%s'?\n", argv[1], sg.best);
+        else fprintf(stderr, "rowcast formats: unknown argument '%s'\n", argv[1]);
         return EXIT_USAGE;
     }
     printf("%-24s %-6s %-6s %s\n", "FORMAT", "ENCODE", "DECODE", "DESCRIPTION");

@@ -143,13 +143,16 @@ void rc_event_list_fini(rc_event_list *l)
     l->count = l->cap = 0;
 }
 
+/* A value as an error message may show it: a secret's never is. */
+static const char *shown(const char *key, const char *v) { return rc_option_is_secret(key) ? "(secret)" : v; }
+
 rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err)
 {
     const char *v = rc_options_get(o, key);
     if (!v) return RC_OK;
     if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes")) return *out = true, RC_OK;
     if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no")) return *out = false, RC_OK;
-    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be true or false, not '%s'", key, v);
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be true or false, not '%s'", key, shown(key, v));
 }
 
 rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err)
@@ -165,7 +168,7 @@ rc_status rc_options_choice(const rc_options *o, const char *key, const char *ch
         if (!bar) break;
         p = bar + 1;
     }
-    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be one of %s, not '%s'", key, choices, v);
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be one of %s, not '%s'", key, choices, shown(key, v));
 }
 
 rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err)
@@ -176,7 +179,7 @@ rc_status rc_options_int(const rc_options *o, const char *key, long min, long ma
     long x = strtol(v, &end, 10);
     if (!*v || *end || x < min || x > max)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be an integer from %ld to %ld, not '%s'", key, min,
-                            max, v);
+                            max, shown(key, v));
     *out = x;
     return RC_OK;
 }

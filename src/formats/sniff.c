@@ -94,7 +94,9 @@ static uint32_t unwrap(const rc_json *j)
     return payload;
 }
 
-static const shape *shape_of(const char *msg, size_t n)
+/* The shape of the message's object; *array: it is an array of objects instead (messages
+ * gathered into one JSON array). */
+static const shape *shape_of(const char *msg, size_t n, bool *array)
 {
     rc_arena a;
     rc_arena_init(&a);
@@ -103,9 +105,12 @@ static const shape *shape_of(const char *msg, size_t n)
     rc_error err;
     rc_error_clear(&err);
     const shape *found = NULL;
-    if (rc_json_parse(&j, msg, n, &err) == RC_OK && rc_json_node(&j, 0)->type == RC_J_OBJECT) {
-        uint32_t root = unwrap(&j);
-        for (size_t i = 0; i < sizeof shapes / sizeof *shapes && !found; i++) {
+    *array = false;
+    if (rc_json_parse(&j, msg, n, &err) == RC_OK) {
+        const rc_jnode *r = rc_json_node(&j, 0);
+        if (r->type == RC_J_ARRAY) *array = r->first && rc_json_node(&j, r->first)->type == RC_J_OBJECT;
+        uint32_t root = r->type == RC_J_OBJECT ? unwrap(&j) : 0;
+        for (size_t i = 0; r->type == RC_J_OBJECT && i < sizeof shapes / sizeof *shapes && !found; i++) {
             bool all = true;
             for (size_t k = 0; k < 4 && shapes[i].conds[k].path && all; k++)
                 all = holds(&j, root, shapes[i].conds[k].path, shapes[i].conds[k].test);
@@ -176,6 +181,11 @@ bool rc_sniff_hint(const rc_format *from, const rc_options *o, const char *msg, 
                                            "through jq -c '.[]'");
         return true;
     }
-    const shape *s = shape_of(msg, n);
+    bool array;
+    const shape *s = shape_of(msg, n, &array);
+    if (array) {
+        snprintf(out, cap, "the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'");
+        return true;
+    }
     return s && shape_hint(s, from, o, out, cap);
 }

@@ -9,7 +9,7 @@
 
 static bool known_start(const char *h)
 {
-    static const char *const starts[] = {"the line starts ", "the input is ", "the message goes on ", "this looks like "};
+    static const char *const starts[] = {"the line starts ", "the line is ", "the input is ", "the message goes on ", "this looks like "};
     for (size_t i = 0; i < sizeof starts / sizeof *starts; i++)
         if (!strncmp(h, starts[i], strlen(starts[i]))) return true;
     return false;

@@ -35,9 +35,17 @@ printf '{\n  "op": "heartbeat"\n}\n' >"$T/pretty.json"
 expect pretty 2 convert -q pretty.json <<'EOF'
 rowcast: pretty.json:1:2 (file offset 1): syntax error: object key expected (unexpected end of input); the message goes on past the end of the line (pretty-printed JSON?): one message per line: pipe through jq -c .
 EOF
+# the hint is made where the line is decoded: on the reading thread with --threads 2
+expect pretty-threads 2 convert -q --threads 2 pretty.json <<'EOF'
+rowcast: pretty.json:1:2 (file offset 1): syntax error: object key expected (unexpected end of input); the message goes on past the end of the line (pretty-printed JSON?): one message per line: pipe through jq -c .
+EOF
 printf '[\n  {"op": "heartbeat"},\n  {"op": "heartbeat"}\n]\n' >"$T/array.json"
 expect pretty-array 2 convert -q array.json <<'EOF'
 rowcast: array.json:1:2 (file offset 1): syntax error: value expected (unexpected end of input); the line starts a JSON array that goes on past its end: one message per line: pipe through jq -c '.[]'
+EOF
+printf '[{"op":"heartbeat"},{"op":"heartbeat"}]\n' >"$T/one-array.json"
+expect array-on-one-line 2 convert -q one-array.json <<'EOF'
+rowcast: one-array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
 EOF
 # a torn line (cut inside a value) is not taken for pretty-printed JSON
 printf '{"op":"heartbeat","ts_us":17\n' >"$T/torn.json"
@@ -179,6 +187,9 @@ EOF
 expect flag-typo-value 1 convert --on-eror=skip shop.ndjson <<'EOF'
 rowcast convert: unknown option '--on-eror=skip': did you mean '--on-error'?
 (see rowcast help convert)
+EOF
+expect formats-typo 1 formats --option <<'EOF'
+rowcast formats: unknown argument '--option': did you mean '--options'?
 EOF
 "$RC" convet >/dev/null 2>"$T/err"
 expect_rc=$?

@@ -102,12 +102,36 @@ static void test_secret_read(void **state)
     rmdir(dir);
 }
 
+/* the typed readers name a bad value, unless the option is a secret */
+static void test_bad_value_shown(void **state)
+{
+    rc_option items[] = {{"x.count", "many"}, {"x.token", "tok-123"}};
+    rc_options o = {items, 2};
+    long n = 0;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_options_int(&o, "x.count", 0, 9, &n, &err), RC_ERR_USAGE);
+    assert_string_equal(err.message, "option x.count must be an integer from 0 to 9, not 'many'");
+    rc_error_clear(&err);
+    assert_int_equal(rc_options_int(&o, "x.token", 0, 9, &n, &err), RC_ERR_USAGE);
+    assert_string_equal(err.message, "option x.token must be an integer from 0 to 9, not '(secret)'");
+    bool b = false;
+    rc_error_clear(&err);
+    assert_int_equal(rc_options_bool(&o, "x.token", &b, &err), RC_ERR_USAGE);
+    assert_string_equal(err.message, "option x.token must be true or false, not '(secret)'");
+    int k = 0;
+    rc_error_clear(&err);
+    assert_int_equal(rc_options_choice(&o, "x.token", "a|b", &k, &err), RC_ERR_USAGE);
+    assert_string_equal(err.message, "option x.token must be one of a|b, not '(secret)'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_suggests),
         cmocka_unit_test(test_secret_names),
         cmocka_unit_test(test_secret_read),
+        cmocka_unit_test(test_bad_value_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
