@@ -167,6 +167,8 @@ static int unknown_flag(const char *a)
     rc_suggest_init(&sg, name);
     for (const char *const *f = convert_flags; *f; f++) rc_suggest_offer(&sg, *f);
     if (!sg.best) return usage_error("unknown or incomplete option '%s'", a);
+    if (!strcmp(sg.best, name)) /* known: a value missing at the end of the line, or one given to a switch */
+        return usage_error(a[strlen(name)] == '=' ? "option '%s' takes no value" : "option '%s' needs a value", name);
     fprintf(stderr, "rowcast convert: unknown option '%s': did you mean '%s'?\n(see rowcast help convert)\n", a, sg.best);
     return EXIT_USAGE;
 }

@@ -188,6 +188,14 @@ expect flag-typo-value 1 convert --on-eror=skip shop.ndjson <<'EOF'
 rowcast convert: unknown option '--on-eror=skip': did you mean '--on-error'?
 (see rowcast help convert)
 EOF
+expect flag-without-value 1 convert shop.ndjson --from <<'EOF'
+rowcast convert: option '--from' needs a value
+(see rowcast help convert)
+EOF
+expect switch-with-value 1 convert --keys=yes shop.ndjson <<'EOF'
+rowcast convert: option '--keys' takes no value
+(see rowcast help convert)
+EOF
 expect formats-typo 1 formats --option <<'EOF'
 rowcast formats: unknown argument '--option': did you mean '--options'?
 EOF
