@@ -25,6 +25,22 @@ typedef struct rc_options {
 /* Value of `key`, or NULL. */
 const char *rc_options_get(const rc_options *o, const char *key);
 
+/* Secrets (docs/cli.md, "Secrets"): an option is secret when the last dot-separated word of
+ * its key contains "password", "passwd", "secret" or "token", or the key ends in the words
+ * "key.pem", "jaas.config" or "oauthbearer.config" (kafka.sasl.password,
+ * kafka.ssl.key.password, kafka.sasl.oauthbearer.client.secret, kafka.ssl.key.pem, ...).
+ * Their values are never printed. */
+bool rc_option_is_secret(const char *key);
+/* The value of secret option `key` as given (`spec`): "@FILE" is the contents of FILE without
+ * one trailing newline, "env:NAME" the environment variable NAME; *out is then a malloc'd
+ * string the caller releases with rc_option_secret_free. Any other spec is the value itself
+ * (*out = NULL). A file or variable that is missing or empty (or a file that holds a NUL byte
+ * or more than 1 MiB) is RC_ERR_USAGE naming the option and the file or variable, never the
+ * value. */
+rc_status rc_option_secret_read(const char *key, const char *spec, char **out, rc_error *err);
+/* Wipes and frees a value from rc_option_secret_read; NULL is a no-op. */
+void rc_option_secret_free(char *value);
+
 /* Description of one option a format understands, for --help and validation. */
 typedef struct rc_option_desc {
     const char *key;
@@ -97,7 +113,10 @@ typedef struct rc_format {
 
 /* All registered formats, terminated by NULL. */
 extern const rc_format *const rc_formats[];
+/* The format of that name, matched without case; NULL when there is none. */
 const rc_format *rc_format_find(const char *name);
+/* The registered name closest to an unknown `name` ("did you mean", rowcast/names.h), or NULL. */
+const char *rc_format_suggest(const char *name);
 
 /* Typed option readers: a missing key leaves *out at its default; a bad value is
  * RC_ERR_USAGE naming the key and the accepted values. */

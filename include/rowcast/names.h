@@ -26,4 +26,21 @@ void rc_name_registry_free(rc_name_registry *r);
 rc_status rc_name_registry_add(rc_name_registry *r, const char *original, size_t on, const char *adjusted, size_t an,
                                rc_error *err);
 
+/* "Did you mean": the registered name closest to one the user typed (a format, an option, a
+ * command). The distance is Damerau's optimal string alignment (insert, delete, substitute or
+ * swap two neighbours, one each), ASCII case ignored. A candidate is suggested only when it is
+ * within a third of the typed name's length (at least 1, at most 4 edits), so that a name
+ * unlike every other gets no suggestion rather than a random one; of equally close candidates
+ * the first offered wins. */
+size_t rc_name_distance(const char *a, const char *b);
+
+typedef struct rc_suggest {
+    const char *given;
+    const char *best; /* NULL until a candidate is close enough */
+    size_t best_d;
+} rc_suggest;
+
+void rc_suggest_init(rc_suggest *s, const char *given);
+void rc_suggest_offer(rc_suggest *s, const char *candidate);
+
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/convert.h"
+#include "rowcast/names.h"
 
 enum { MAX_OPTS = 128 };
 
@@ -30,7 +31,12 @@ void cli_usage_convert(void)
           "  --to FMT               output format (default: native)\n"
           "  -o KEY=VALUE           format option, repeatable (rowcast formats --options); with a\n"
           "                         Kafka sink, -o kafka.PROPERTY=VALUE passes any librdkafka\n"
-          "                         property (security.protocol, compression.type, linger.ms...)\n"
+          "                         property (security.protocol, compression.type, linger.ms...).\n"
+          "                         Secret options (password, passwd, secret or token in the\n"
+          "                         key's last word; a key ending in key.pem, jaas.config or\n"
+          "                         oauthbearer.config) also take @FILE (the file's contents\n"
+          "                         without a trailing newline) or env:NAME, which ps does not\n"
+          "                         show; their values are never printed\n"
           "  --sink URL             where messages go:\n"
           "                           stdout       (default)\n"
           "                           file:PATH    appended to PATH\n"
@@ -86,7 +92,11 @@ void cli_usage_convert(void)
           "Events the target format has no message for (e.g. a heartbeat in a format without\n"
           "heartbeats) are not written and are counted in the summary.\n"
           "\n"
-          "Exit status: 0 done; 1 usage; 2 bad input (--on-error=stop); 3 I/O or delivery\n"
+          "Errors the cause of which is recognisable (a byte-order mark, compressed or\n"
+          "pretty-printed input, another format's messages) end with what to do.\n"
+          "\n"
+          "Exit status: 0 done; 1 usage; 2 bad input (--on-error=stop, or every line bad with\n"
+          "skip or dead-letter); 3 I/O or delivery\n"
           "failure (messages undelivered; the checkpoint stops before the first of them);\n"
           "128+N stopped by signal N after flushing.\n",
           stdout);
@@ -134,12 +144,75 @@ bool convert_table_included(void *ctx, rc_str db, rc_str table)
     return false;
 }
 
+/* The flags of convert, for "did you mean" (the parser below is the authority). */
+static const char *const convert_flags[] = {
+    "--from", "--to", "--sink", "--topic", "--server", "--keys", "--records", "--tombstones", "--no-tombstones",
+    "--checkpoint", "--checkpoint-interval", "--threads", "--flush-timeout", "--on-error", "--include", "--drop",
+    "--quiet", "--help", NULL};
+
 static int usage_error(const char *fmt, const char *arg)
 {
     fputs("rowcast convert: ", stderr);
     fprintf(stderr, fmt, arg);
     fputs("\n(see rowcast help convert)\n", stderr);
     return EXIT_USAGE;
+}
+
+/* An unknown flag, with the closest known one. */
+static int unknown_flag(const char *a)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+    rc_suggest sg;
+    rc_suggest_init(&sg, name);
+    for (const char *const *f = convert_flags; *f; f++) rc_suggest_offer(&sg, *f);
+    if (!sg.best) return usage_error("unknown or incomplete option '%s'", a);
+    if (!strcmp(sg.best, name)) /* known: a value missing at the end of the line, or one given to a switch */
+        return usage_error(a[strlen(name)] == '=' ? "option '%s' takes no value" : "option '%s' needs a value", name);
+    fprintf(stderr, "rowcast convert: unknown option '%s': did you mean '%s'?\n(see rowcast help convert)\n", a, sg.best);
+    return EXIT_USAGE;
+}
+
+/* An unknown or unreadable format, with the closest registered name. */
+static int format_error(const rc_format *f, const char *name, const char *cannot)
+{
+    const char *near = f ? NULL : rc_format_suggest(name);
+    if (f) fprintf(stderr, "rowcast convert: format '%s' cannot be %s (rowcast formats)\n", f->name, cannot);
+    else if (near) fprintf(stderr, "rowcast convert: unknown format '%s': did you mean '%s'? (rowcast formats)\n", name, near);
+    else fprintf(stderr, "rowcast convert: unknown format '%s' (rowcast formats)\n", name);
+    fputs("(see rowcast help convert)\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* Says why -o `key` belongs to neither format of this run (nor to the Kafka sink): an option of
+ * a sink that is not in use, of another format, or a typo of one of the two formats' options. */
+static int foreign_option(const conv *c, const char *key, bool kafka)
+{
+    char msg[512];
+    size_t pl = strcspn(key, ".");
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)pl, key);
+    const rc_format *other = key[pl] ? rc_format_find(prefix) : NULL;
+    rc_suggest sg;
+    rc_suggest_init(&sg, key);
+    for (const rc_option_desc *d = c->from->options; d && d->key; d++) rc_suggest_offer(&sg, d->key);
+    for (const rc_option_desc *d = c->to->options; d && d->key; d++) rc_suggest_offer(&sg, d->key);
+    if (!strcmp(prefix, "kafka") && key[pl])
+        snprintf(msg, sizeof msg, "-o %s is a Kafka sink option: add --sink kafka://HOST:PORT/TOPIC", key);
+    else if (other && other != c->from && other != c->to)
+        snprintf(msg, sizeof msg, "-o %s is an option of format %s, which is neither the input (--from %s) nor the output (--to %s)",
+                 key, other->name, c->from->name, c->to->name);
+    else if (sg.best)
+        snprintf(msg, sizeof msg, "option '%s' belongs to neither the input nor the output format: did you mean '%s'?", key, sg.best);
+    else
+        snprintf(msg, sizeof msg, kafka ? "option '%s' belongs to neither the input nor the output format nor kafka"
+                                        : "option '%s' belongs to neither the input nor the output format", key);
+    return usage_error("%s", msg);
+}
+
+static void free_secrets(char **secrets, size_t n)
+{
+    for (size_t k = 0; k < n; k++) rc_option_secret_free(secrets[k]), secrets[k] = NULL;
 }
 
 /* Accepts "--name value" and "--name=value"; returns the value or NULL. */
@@ -168,7 +241,9 @@ int cli_convert(int argc, char **argv)
     rc_buf_init(&c.pos, 1 << 13);
     rc_buf_init(&c.topic_key, 1 << 16);
     static rc_option opt_items[MAX_OPTS];
+    static char *secrets[MAX_OPTS]; /* values read from @FILE / env:NAME */
     rc_options opts = {opt_items, 0};
+    c.opts = &opts;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     c.include = calloc((size_t)argc + 1, sizeof *c.include);
     size_t nfiles = 0;
@@ -184,6 +259,7 @@ int cli_convert(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             cli_usage_convert();
             free(files), free(c.include);
+            free_secrets(secrets, opts.count);
             return EXIT_OK;
         } else if ((v = opt_value(argc, argv, &i, "--include"))) {
             c.include[c.ninclude++] = v;
@@ -227,11 +303,18 @@ int cli_convert(int argc, char **argv)
             else if (opts.count == MAX_OPTS) rc = usage_error("too many -o options%s", "");
             else {
                 *eq = '\0';
-                opt_items[opts.count].key = kv;
-                opt_items[opts.count++].value = eq + 1;
+                rc_error serr;
+                rc_error_clear(&serr);
+                size_t k = opts.count++;
+                opt_items[k].key = kv;
+                opt_items[k].value = eq + 1;
+                secrets[k] = NULL;
+                if (rc_option_is_secret(kv) && rc_option_secret_read(kv, eq + 1, &secrets[k], &serr) != RC_OK)
+                    rc = usage_error("%s", serr.message);
+                else if (secrets[k]) opt_items[k].value = secrets[k];
             }
         } else if (a[0] == '-' && a[1]) {
-            rc = usage_error("unknown or incomplete option '%s'", a);
+            rc = unknown_flag(a);
         } else {
             files[nfiles++] = a;
         }
@@ -250,10 +333,8 @@ int cli_convert(int argc, char **argv)
     if (rc == EXIT_OK) {
         c.from = rc_format_find(from);
         c.to = rc_format_find(to);
-        if (!c.from || !c.from->decode)
-            rc = usage_error(c.from ? "format '%s' cannot be read (rowcast formats)" : "unknown format '%s' (rowcast formats)", from);
-        else if (!c.to || !c.to->encode_value)
-            rc = usage_error(c.to ? "format '%s' cannot be written (rowcast formats)" : "unknown format '%s' (rowcast formats)", to);
+        if (!c.from || !c.from->decode) rc = format_error(c.from, from, "read");
+        else if (!c.to || !c.to->encode_value) rc = format_error(c.to, to, "written");
     }
     /* every -o key must belong to one of the two formats, or to the Kafka sink */
     for (size_t k = 0; rc == EXIT_OK && k < opts.count; k++) {
@@ -261,8 +342,7 @@ int cli_convert(int argc, char **argv)
         size_t fl = strlen(c.from->name), tl = strlen(c.to->name);
         if (kafka && !strncmp(key, "kafka.", 6)) continue;
         if (!((!strncmp(key, c.from->name, fl) && key[fl] == '.') || (!strncmp(key, c.to->name, tl) && key[tl] == '.')))
-            rc = usage_error(kafka ? "option '%s' belongs to neither the input nor the output format nor kafka"
-                                   : "option '%s' belongs to neither the input nor the output format", key);
+            rc = foreign_option(&c, key, kafka);
     }
     /* one Avro record per Kafka message: an object container per message makes no sense there */
     if (rc == EXIT_OK && kafka && !strcmp(c.to->name, "avro") && !rc_options_get(&opts, "avro.framing") && opts.count < MAX_OPTS)
@@ -361,6 +441,13 @@ int cli_convert(int argc, char **argv)
     }
     c.dead = NULL;
     if (!c.quiet) convert_progress(&c, true);
+    /* skip or dead-letter dropped every line: most likely the wrong --from, not a few bad lines
+     * (each line's error is printed already; the summary says why the status is 2) */
+    if (rc == EXIT_OK && c.lines && c.bad_lines == c.lines) {
+        if (!c.quiet) fprintf(stderr, "rowcast: none of the %llu lines could be converted (--on-error=%s): exit status 2\n",
+                (unsigned long long)c.lines, c.on_error == ON_SKIP ? "skip" : "dead-letter");
+        rc = EXIT_DATA;
+    }
 done:
     rc_sink_close(c.sink);
     if (c.dead) fclose(c.dead);
@@ -374,5 +461,6 @@ done:
     rc_buf_fini(&c.pos);
     rc_buf_fini(&c.topic_key);
     free(files);
+    free_secrets(secrets, opts.count);
     return rc;
 }

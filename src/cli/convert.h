@@ -66,6 +66,7 @@ typedef struct held {
 
 typedef struct conv {
     const rc_format *from, *to;
+    const rc_options *opts; /* the -o options (the input side's hints read them) */
     void *dec, *enc;
     enum on_error on_error;
     const char *dead_path;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include "cli/cli.h"
 #include "cli/convert.h"
+#include "rowcast/sniff.h"
 
 /* True when `off` is within the file and a line starts there (the byte before is '\n'); leaves
  * the stream positioned at `off`. */
@@ -84,6 +85,24 @@ static bool add_line(conv *c, batch *b, const char *line, size_t got)
     return true;
 }
 
+/* Appends to a refused line's message what the line looks like, when that is recognisable
+ * (rowcast/sniff.h). The hint is the part that says what to do: when both do not fit, the
+ * message is shortened, visibly ("..."), not the hint. */
+static void add_hint(const conv *c, const batch *b, in_line *ln)
+{
+    char hint[160];
+    if (!rc_sniff_hint(c->from, c->opts, b->text + ln->off, ln->n, &ln->err, hint, sizeof hint)) return;
+    char *m = ln->err.message;
+    size_t room = sizeof ln->err.message, ml = strlen(m), hl = strlen(hint);
+    if (ml + 2 + hl >= room) {
+        ml = room - 2 - hl - 4;
+        while (ml && (m[ml] & 0xC0) == 0x80) ml--; /* not inside a UTF-8 sequence */
+        memcpy(m + ml, "...", 4);
+        ml += 3;
+    }
+    snprintf(m + ml, room - ml, "; %s", hint);
+}
+
 /* Reads up to a batch of lines, then decodes them (the text no longer moves). */
 static void fill(conv *c, batch *b)
 {
@@ -127,7 +146,10 @@ static void fill(conv *c, batch *b)
         ln->ev_first = b->events.count;
         rc_error_clear(&ln->err);
         ln->st = ln->blank ? RC_OK : c->from->decode(c->dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
-        if (ln->st != RC_OK) b->events.count = ln->ev_first; /* a failed line keeps no events */
+        if (ln->st != RC_OK) {
+            b->events.count = ln->ev_first; /* a failed line keeps no events */
+            add_hint(c, b, ln);
+        }
         ln->ev_count = b->events.count - ln->ev_first;
     }
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "rowcast/format.h"
+#include "rowcast/names.h"
 
 static void usage(FILE *f)
 {
@@ -20,7 +21,8 @@ static void usage(FILE *f)
           "  rowcast help convert             options of convert\n"
           "  rowcast --version\n"
           "\n"
-          "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop), 3 I/O error.\n",
+          "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop, or every line\n"
+          "bad), 3 I/O error.\n",
           f);
 }
 
@@ -28,7 +30,11 @@ int cli_formats(int argc, char **argv)
 {
     bool opts = argc > 1 && strcmp(argv[1], "--options") == 0;
     if (argc > 1 && !opts) {
-        fprintf(stderr, "rowcast formats: unknown argument '%s'\n", argv[1]);
+        rc_suggest sg;
+        rc_suggest_init(&sg, argv[1]);
+        rc_suggest_offer(&sg, "--options");
+        if (sg.best) fprintf(stderr, "rowcast formats: unknown argument '%s': did you mean '%s'?\n", argv[1], sg.best);
+        else fprintf(stderr, "rowcast formats: unknown argument '%s'\n", argv[1]);
         return EXIT_USAGE;
     }
     printf("%-24s %-6s %-6s %s\n", "FORMAT", "ENCODE", "DECODE", "DESCRIPTION");
@@ -62,7 +68,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "formats")) return cli_formats(argc - 1, argv + 1);
     if (!strcmp(cmd, "types")) return cli_types(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cli_convert(argc - 1, argv + 1);
-    fprintf(stderr, "rowcast: unknown command '%s'\n\n", cmd);
+    static const char *const commands[] = {"formats", "types", "convert", "help", "version", NULL};
+    rc_suggest sg;
+    rc_suggest_init(&sg, cmd);
+    for (const char *const *k = commands; *k; k++) rc_suggest_offer(&sg, *k);
+    if (sg.best) fprintf(stderr, "rowcast: unknown command '%s': did you mean '%s'?\n\n", cmd, sg.best);
+    else fprintf(stderr, "rowcast: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_USAGE;
 }

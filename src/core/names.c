@@ -84,3 +84,44 @@ rc_status rc_name_registry_add(rc_name_registry *r, const char *original, size_t
     *slot = e;
     return RC_OK;
 }
+
+enum { NAME_MAX_LEN = 128 }; /* longer names are never near a typo worth suggesting */
+
+static unsigned char lower(char c) { return (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); }
+
+size_t rc_name_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > NAME_MAX_LEN || m > NAME_MAX_LEN) return (size_t)-1;
+    /* three rows of the dynamic-programming table: two back (for a swap), one back, this one */
+    size_t rows[3][NAME_MAX_LEN + 1];
+    size_t *pp = rows[0], *p = rows[1], *c = rows[2];
+    for (size_t j = 0; j <= m; j++) p[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        c[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = lower(a[i - 1]) != lower(b[j - 1]);
+            size_t d = p[j - 1] + cost;
+            if (p[j] + 1 < d) d = p[j] + 1;
+            if (c[j - 1] + 1 < d) d = c[j - 1] + 1;
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]) && pp[j - 2] + 1 < d)
+                d = pp[j - 2] + 1;
+            c[j] = d;
+        }
+        size_t *t = pp;
+        pp = p, p = c, c = t;
+    }
+    return p[m];
+}
+
+void rc_suggest_init(rc_suggest *s, const char *given) { *s = (rc_suggest){.given = given}; }
+
+void rc_suggest_offer(rc_suggest *s, const char *candidate)
+{
+    size_t limit = strlen(s->given) / 3;
+    if (limit < 1) limit = 1;
+    if (limit > 4) limit = 4;
+    size_t d = rc_name_distance(s->given, candidate);
+    if (d > limit || (s->best && d >= s->best_d)) return;
+    s->best = candidate, s->best_d = d;
+}

@@ -1,8 +1,12 @@
-/* `-o key=value` options and the per-message event list. */
+/* `-o key=value` options (typed readers, secrets) and the per-message event list. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/format.h"
+#include "rowcast/names.h"
+
+enum { SECRET_MAX = 1 << 20 }; /* a key or a JAAS line is kilobytes; anything bigger is not one */
 
 const char *rc_options_get(const rc_options *o, const char *key)
 {
@@ -19,11 +23,96 @@ rc_status rc_options_check(const rc_options *o, const char *prefix, const rc_opt
         const char *k = o->items[i].key;
         if (strncmp(k, prefix, pl) != 0 || k[pl] != '.') continue;
         bool ok = false;
-        for (const rc_option_desc *d = known; d && d->key; d++)
+        rc_suggest sg;
+        rc_suggest_init(&sg, k);
+        for (const rc_option_desc *d = known; d && d->key; d++) {
             if (strcmp(d->key, k) == 0) ok = true;
-        if (!ok) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "unknown option '%s' (see rowcast formats --options)", k);
+            rc_suggest_offer(&sg, d->key);
+        }
+        if (ok) continue;
+        if (sg.best)
+            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "unknown option '%s': did you mean '%s'? (rowcast formats --options)", k,
+                                sg.best);
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "unknown option '%s' (see rowcast formats --options)", k);
     }
     return RC_OK;
+}
+
+bool rc_option_is_secret(const char *key)
+{
+    static const char *const words[] = {"password", "passwd", "secret", "token"};
+    static const char *const endings[] = {"key.pem", "jaas.config", "oauthbearer.config"};
+    const char *dot = strrchr(key, '.');
+    const char *last = dot ? dot + 1 : key;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strstr(last, words[i])) return true;
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < sizeof endings / sizeof *endings; i++) {
+        size_t el = strlen(endings[i]);
+        if (kl >= el && !strcmp(key + kl - el, endings[i]) && (kl == el || key[kl - el - 1] == '.')) return true;
+    }
+    return false;
+}
+
+/* Zeroes a secret before its memory is freed: through volatile, so the stores are not dropped
+ * as dead (explicit_bzero is not in C11 / POSIX). */
+static void wipe(char *p, size_t n)
+{
+    volatile char *v = p;
+    while (n--) *v++ = 0;
+}
+
+/* The contents of `path` without one trailing newline, malloc'd; messages name the file only. */
+static rc_status secret_file(const char *key, const char *path, char **out, rc_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=@%s: cannot read %s: %s", key, path, path, strerror(errno));
+    char *v = malloc(SECRET_MAX + 1);
+    size_t n = v ? fread(v, 1, SECRET_MAX + 1, f) : 0;
+    bool failed = v && ferror(f);
+    fclose(f);
+    rc_status st = RC_OK;
+    if (!v) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    else if (failed) st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=@%s: cannot read %s", key, path, path);
+    else if (n > SECRET_MAX) st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=@%s: %s is larger than 1 MiB", key, path, path);
+    else if (memchr(v, '\0', n)) st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=@%s: %s holds a NUL byte", key, path, path);
+    if (st == RC_OK) {
+        if (n && v[n - 1] == '\n') n--;
+        if (n && v[n - 1] == '\r') n--;
+        v[n] = '\0';
+        if (!n) st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=@%s: %s is empty", key, path, path);
+    }
+    if (st != RC_OK) {
+        if (v) wipe(v, n);
+        free(v);
+        return st;
+    }
+    *out = v;
+    return RC_OK;
+}
+
+rc_status rc_option_secret_read(const char *key, const char *spec, char **out, rc_error *err)
+{
+    *out = NULL;
+    if (spec[0] == '@') {
+        if (!spec[1]) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=@: a file name must follow '@'", key);
+        return secret_file(key, spec + 1, out, err);
+    }
+    if (strncmp(spec, "env:", 4) != 0) return RC_OK;
+    const char *name = spec + 4, *v = name[0] ? getenv(name) : NULL;
+    if (!name[0]) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=env:: a variable name must follow 'env:'", key);
+    if (!v) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=env:%s: the environment variable %s is not set", key, name, name);
+    if (!v[0]) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=env:%s: the environment variable %s is empty", key, name, name);
+    if (!(*out = strdup(v))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    return RC_OK;
+}
+
+void rc_option_secret_free(char *value)
+{
+    if (!value) return;
+    /* the value dies with the process anyway; this keeps it out of later heap reuse and core dumps */
+    wipe(value, strlen(value));
+    free(value);
 }
 
 bool rc_event_list_accepts(rc_event_list *l, rc_str db, rc_str table)
@@ -54,13 +143,16 @@ void rc_event_list_fini(rc_event_list *l)
     l->count = l->cap = 0;
 }
 
+/* A value as an error message may show it: a secret's never is. */
+static const char *shown(const char *key, const char *v) { return rc_option_is_secret(key) ? "(secret)" : v; }
+
 rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err)
 {
     const char *v = rc_options_get(o, key);
     if (!v) return RC_OK;
     if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes")) return *out = true, RC_OK;
     if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no")) return *out = false, RC_OK;
-    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be true or false, not '%s'", key, v);
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be true or false, not '%s'", key, shown(key, v));
 }
 
 rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err)
@@ -76,7 +168,7 @@ rc_status rc_options_choice(const rc_options *o, const char *key, const char *ch
         if (!bar) break;
         p = bar + 1;
     }
-    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be one of %s, not '%s'", key, choices, v);
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be one of %s, not '%s'", key, choices, shown(key, v));
 }
 
 rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err)
@@ -87,7 +179,7 @@ rc_status rc_options_int(const rc_options *o, const char *key, long min, long ma
     long x = strtol(v, &end, 10);
     if (!*v || *end || x < min || x > max)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be an integer from %ld to %ld, not '%s'", key, min,
-                            max, v);
+                            max, shown(key, v));
     *out = x;
     return RC_OK;
 }

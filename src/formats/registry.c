@@ -1,6 +1,7 @@
 /* The format registry: the only list of formats. Adding a format is one file and one line. */
-#include <string.h>
+#include <strings.h>
 #include "formats/formats.h"
+#include "rowcast/names.h"
 
 const rc_format *const rc_formats[] = {
     &rc_format_native,
@@ -21,9 +22,18 @@ const rc_format *const rc_formats[] = {
     NULL,
 };
 
+/* Without case: `--to Canal` is what people type after reading "Canal" in prose. */
 const rc_format *rc_format_find(const char *name)
 {
     for (const rc_format *const *f = rc_formats; *f; f++)
-        if (strcmp((*f)->name, name) == 0) return *f;
+        if (strcasecmp((*f)->name, name) == 0) return *f;
     return NULL;
+}
+
+const char *rc_format_suggest(const char *name)
+{
+    rc_suggest s;
+    rc_suggest_init(&s, name);
+    for (const rc_format *const *f = rc_formats; *f; f++) rc_suggest_offer(&s, (*f)->name);
+    return s.best;
 }

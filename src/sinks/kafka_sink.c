@@ -70,7 +70,8 @@ static rc_status conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, r
 {
     char errstr[512];
     if (rd_kafka_conf_set(conf, k, v, errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.%s=%s: %s", k, v, errstr);
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.%s=%s: %s", k, rc_option_is_secret(k) ? "(secret)" : v,
+                            errstr);
     return RC_OK;
 }
 
@@ -116,6 +117,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     char errstr[512];
     ks->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
     if (!ks->rk) {
+        rd_kafka_conf_destroy(conf); /* rd_kafka_new takes it only when it succeeds */
         free(ks);
         s->impl = NULL;
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: %s", errstr);

@@ -118,22 +118,22 @@ sed 's/ (file offset [0-9]*)//' "$T/err" >"$T/err2"
 expect_eq canal-tables-errors "$T/wanterr" "$T/err2"
 
 "$RC" convert -q --from canal --on-error=skip $D/canal-bad.ndjson >/dev/null 2>"$T/err"
-expect_rc canal-bad $? 0
+expect_rc canal-bad $? 2
 expect_eq canal-bad-messages $D/canal-bad.expected "$T/err"
 "$RC" convert -q --from debezium -o debezium.flavor=upstream --on-error=skip $D/debezium-bad.ndjson >"$T/out" 2>"$T/err"
-expect_rc debezium-bad $? 0
+expect_rc debezium-bad $? 2
 expect_eq debezium-bad-messages $D/debezium-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "debezium-bad: a bad message produced an event"
 "$RC" convert -q --from drs-json --on-error=skip $D/drs-bad.ndjson >"$T/out" 2>"$T/err"
-expect_rc drs-bad $? 0
+expect_rc drs-bad $? 2
 expect_eq drs-bad-messages $D/drs-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "drs-bad: a bad message produced an event"
 "$RC" convert -q --from defaultextendcolumntype --on-error=skip $D/default-bad.ndjson >"$T/out" 2>"$T/err"
-expect_rc default-bad $? 0
+expect_rc default-bad $? 2
 expect_eq default-bad-messages $D/default-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "default-bad: a bad message produced an event"
 "$RC" convert -q --from dataworks --on-error=skip $D/dataworks-bad.ndjson >"$T/out" 2>"$T/err"
-expect_rc dataworks-bad $? 0
+expect_rc dataworks-bad $? 2
 expect_eq dataworks-bad-messages $D/dataworks-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "dataworks-bad: a bad message produced an event"
 # (the first line is a minimal valid message: one event)

@@ -1,4 +1,5 @@
-/* Avro-valid schema names and collision detection. */
+/* Avro-valid schema names and collision detection; "did you mean" (edit distance, suggestion,
+ * format lookup without case). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,6 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 #include "check.h"
+#include "rowcast/format.h"
 #include "rowcast/names.h"
 
 static void name(const char *server, const char *db, const char *table, const char *want, bool want_clean)
@@ -44,11 +46,63 @@ static void test_collision(void **state)
     rc_name_registry_free(NULL);
 }
 
+static void test_distance(void **state)
+{
+    assert_int_equal(rc_name_distance("canal", "canal"), 0);
+    assert_int_equal(rc_name_distance("Canal", "cANAL"), 0);        /* ASCII case ignored */
+    assert_int_equal(rc_name_distance("canl", "canal"), 1);         /* a deletion */
+    assert_int_equal(rc_name_distance("debezium", "debezum"), 1);
+    assert_int_equal(rc_name_distance("canal.valuse", "canal.values"), 1); /* two neighbours swapped: one edit */
+    assert_int_equal(rc_name_distance("--form", "--from"), 1);
+    assert_int_equal(rc_name_distance("", "abc"), 3);
+    assert_int_equal(rc_name_distance("kitten", "sitting"), 3);
+    assert_int_equal(rc_name_distance("ca", "abc"), 3);             /* optimal string alignment, not full Damerau */
+    char longer[200];
+    memset(longer, 'a', sizeof longer - 1), longer[sizeof longer - 1] = '\0';
+    assert_int_equal(rc_name_distance(longer, "a"), (size_t)-1); /* too long to be a typo */
+}
+
+static const char *suggest(const char *given, const char *const *cands)
+{
+    rc_suggest s;
+    rc_suggest_init(&s, given);
+    for (; *cands; cands++) rc_suggest_offer(&s, *cands);
+    return s.best;
+}
+
+static void test_suggest(void **state)
+{
+    const char *const formats[] = {"canal", "debezium", "debeziumflatten", "drs-json", "drs-json-c", NULL};
+    assert_string_equal(suggest("debezum", formats), "debezium");
+    assert_string_equal(suggest("debeziumflaten", formats), "debeziumflatten");
+    assert_string_equal(suggest("drs-json_c", formats), "drs-json-c"); /* the closest (1), not the first close one (2) */
+    assert_string_equal(suggest("drsjson", formats), "drs-json");
+    assert_null(suggest("json", formats));  /* 4 edits from drs-json: more than a third of 4 letters */
+    assert_null(suggest("yaml", formats));
+    assert_null(suggest("cnl", formats));   /* 2 edits on 3 letters */
+    const char *const ties[] = {"ab", "ba", NULL};
+    assert_string_equal(suggest("aa", ties), "ab"); /* equally close: the first offered */
+}
+
+static void test_format_lookup(void **state)
+{
+    assert_ptr_equal(rc_format_find("Canal"), rc_format_find("canal"));
+    assert_ptr_equal(rc_format_find("DRS-JSON"), rc_format_find("drs-json"));
+    assert_non_null(rc_format_find("canal"));
+    assert_null(rc_format_find("canal "));
+    assert_string_equal(rc_format_suggest("debezum"), "debezium");
+    assert_string_equal(rc_format_suggest("maxwel"), "maxwell");
+    assert_null(rc_format_suggest("yaml"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_collision),
+        cmocka_unit_test(test_distance),
+        cmocka_unit_test(test_suggest),
+        cmocka_unit_test(test_format_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

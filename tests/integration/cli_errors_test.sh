@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# What a new user sees when something is wrong, compared message by message: hints on input
+# that is not one message per line of the --from format (byte-order mark, compressed data,
+# pretty-printed JSON, another format's messages), --on-error=skip with every line bad,
+# "did you mean" for formats, options, flags and commands, format names without case, options
+# of a sink that is not in use, and secret options read from @FILE and env:NAME.
+# usage: cli_errors_test.sh path/to/rowcast   (run from the repository root)
+set -u
+RC=${1:?path to rowcast}
+RC=$(cd "$(dirname "$RC")" && pwd)/$(basename "$RC") # the runs below are in the temporary directory
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect NAME STATUS [ARGS...] : runs rowcast ARGS (stdin from $T/stdin when it exists, else
+# empty); its exit status must be STATUS and its stderr exactly the text on expect's stdin
+expect() {
+    local name=$1 want_rc=$2 got_rc
+    shift 2
+    cat >"$T/want"
+    (cd "$T" && "$RC" "$@" <"${STDIN:-/dev/null}" >"$T/out" 2>"$T/err")
+    got_rc=$?
+    if [ "$got_rc" != "$want_rc" ]; then bad "$name: exit status $got_rc, expected $want_rc"; fi
+    if cmp -s "$T/want" "$T/err"; then ok; else
+        bad "$name: stderr differs"
+        diff "$T/want" "$T/err" | head -10 >&2
+    fi
+}
+
+# --- input that is not one message per line: the error as before, then what to do
+printf '{\n  "op": "heartbeat"\n}\n' >"$T/pretty.json"
+expect pretty 2 convert -q pretty.json <<'EOF'
+rowcast: pretty.json:1:2 (file offset 1): syntax error: object key expected (unexpected end of input); the message goes on past the end of the line (pretty-printed JSON?): one message per line: pipe through jq -c .
+EOF
+# the hint is made where the line is decoded: on the reading thread with --threads 2
+expect pretty-threads 2 convert -q --threads 2 pretty.json <<'EOF'
+rowcast: pretty.json:1:2 (file offset 1): syntax error: object key expected (unexpected end of input); the message goes on past the end of the line (pretty-printed JSON?): one message per line: pipe through jq -c .
+EOF
+printf '[\n  {"op": "heartbeat"},\n  {"op": "heartbeat"}\n]\n' >"$T/array.json"
+expect pretty-array 2 convert -q array.json <<'EOF'
+rowcast: array.json:1:2 (file offset 1): syntax error: value expected (unexpected end of input); the line starts a JSON array that goes on past its end: one message per line: pipe through jq -c '.[]'
+EOF
+printf '[{"op":"heartbeat"},{"op":"heartbeat"}]\n' >"$T/one-array.json"
+expect array-on-one-line 2 convert -q one-array.json <<'EOF'
+rowcast: one-array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
+EOF
+# a torn line (cut inside a value) is not taken for pretty-printed JSON
+printf '{"op":"heartbeat","ts_us":17\n' >"$T/torn.json"
+expect torn-line 2 convert -q torn.json <<'EOF'
+rowcast: torn.json:1:29 (file offset 28): syntax error: ',' or '}' expected (unexpected end of input)
+EOF
+printf '\xef\xbb\xbf{"op":"heartbeat"}\n' >"$T/bom.ndjson"
+expect bom 2 convert -q bom.ndjson <<'EOF'
+rowcast: bom.ndjson:1:1 (file offset 0): syntax error: value expected (found byte 0xEF); the line starts with a UTF-8 byte-order mark: strip the byte-order mark (sed '1s/^\xEF\xBB\xBF//')
+EOF
+printf '{"op":"heartbeat"}\n' | gzip -c >"$T/in.ndjson.gz"
+expect gzip 2 convert -q in.ndjson.gz <<'EOF'
+rowcast: in.ndjson.gz:1:1 (file offset 0): syntax error: value expected (found byte 0x1F); the input is gzip-compressed: decompress first (zcat FILE | rowcast convert ...)
+EOF
+
+# --- messages of another format: one line per shape of src/formats/sniff.c, read wrongly
+SCHEMA='"schema":{"type":"struct","fields":[{"type":"struct","fields":[{"type":"bytes","optional":true,"field":"b"}],"optional":true,"field":"after"}]}'
+printf '{%s,"payload":{"before":null,"after":{"b":"AP8="},"source":{"connector":"mysql","name":"s1","db":"d","table":"t"},"op":"c","ts_ms":1}}\n' "$SCHEMA" >"$T/upstream.ndjson"
+printf '{%s,"payload":{"before":null,"after":{"b":"0F"},"source":{"connector":"MYSQL","name":"OMS","db":"d","table":"t"},"op":"c","ts_ms":1}}\n' "$SCHEMA" >"$T/oms.ndjson"
+expect upstream-without-flavor 2 convert -q --from debezium upstream.ndjson <<'EOF'
+rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: add -o debezium.flavor=upstream
+EOF
+expect upstream-as-flatten 2 convert -q --from debeziumflatten upstream.ndjson <<'EOF'
+rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium -o debezium.flavor=upstream
+EOF
+expect upstream-as-canal 2 convert -q --from canal upstream.ndjson <<'EOF'
+rowcast: upstream.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like upstream Debezium: use --from debezium -o debezium.flavor=upstream
+EOF
+expect oms-debezium-as-upstream 2 convert -q --from debezium -o debezium.flavor=upstream oms.ndjson <<'EOF'
+rowcast: oms.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "0F" is not base64; this looks like Debezium (as OMS writes it): drop -o debezium.flavor=upstream
+EOF
+expect oms-debezium-as-canal 2 convert -q --from canal oms.ndjson <<'EOF'
+rowcast: oms.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like Debezium (as OMS writes it): use --from debezium
+EOF
+# the right reader, rightly configured: the error is the news, no hint
+expect upstream-right-reader 0 convert -q --from debezium -o debezium.flavor=upstream upstream.ndjson <<'EOF'
+EOF
+printf '{"op":"c","source":{"db":"d","table":"t"},"after":{"id":"x"},"ts_ms":1}\n' >"$T/plain-debezium.ndjson"
+expect debezium-no-connector-as-maxwell 2 convert -q --from maxwell plain-debezium.ndjson <<'EOF'
+rowcast: plain-debezium.ndjson:1:1 (file offset 0): schema error: a Maxwell message without "type"; this looks like Debezium: use --from debezium
+EOF
+printf '{"op":"heartbeat","source":{"kind":"mysql","server":"s1"},"ts_us":1}\n' >"$T/native.ndjson"
+expect native-as-canal 2 convert -q --from canal native.ndjson <<'EOF'
+rowcast: native.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like rowcast's native format: use --from native
+EOF
+printf '{"data":null,"database":"d","table":"t","type":"QUERY","isDdl":true,"es":1,"ts":1,"sql":"x"}\n' >"$T/canal.ndjson"
+expect canal-as-native 2 convert -q canal.ndjson <<'EOF'
+rowcast: canal.ndjson:1:2 (file offset 1): schema error: unknown field "data" in the event; this looks like Canal: use --from canal
+EOF
+printf '{"database":"d","table":"t","type":"insert","ts":1,"xid":7,"data":{"id":1}}\n' >"$T/maxwell.ndjson"
+expect maxwell-as-canal 2 convert -q --from canal maxwell.ndjson <<'EOF'
+rowcast: maxwell.ndjson:1:36 (file offset 35): schema error: unknown Canal type "insert" for a DML message; this looks like Maxwell: use --from maxwell
+EOF
+printf '{"version":"2.0","schema":{"source":{"dbType":"mysql"}},"payload":{"op":"INSERT"},"extend":{}}\n' >"$T/dataworks.ndjson"
+expect dataworks-as-debezium 2 convert -q --from debezium dataworks.ndjson <<'EOF'
+rowcast: dataworks.ndjson:1:73 (file offset 72): schema error: unknown Debezium op "INSERT" (expected c, u, d, r, t or m); this looks like DataWorks: use --from dataworks
+EOF
+printf '{"prevStruct":null,"postStruct":null,"allMetaData":{"db":"d"},"recordType":"INSERT"}\n' >"$T/default.ndjson"
+expect default-as-shareplex 2 convert -q --from shareplex default.ndjson <<'EOF'
+rowcast: default.ndjson:1:1 (file offset 0): schema error: a SharePlex message needs "meta"; this looks like OMS default JSON: use --from default
+EOF
+printf '{"data":{"ID":"1"},"meta":{"op":"ins","table":"S.T"}}\n' >"$T/shareplex.ndjson"
+expect shareplex-as-default 2 convert -q --from default shareplex.ndjson <<'EOF'
+rowcast: shareplex.ndjson:1:1 (file offset 0): schema error: an OMS default record without "recordType"; this looks like SharePlex: use --from shareplex
+EOF
+printf '{"version":1,"id":1,"sourcePosition":"4@f","operation":"INSERT","objectName":"d.t"}\n' >"$T/avro-json.ndjson"
+expect avro-json-as-canal 2 convert -q --from canal avro-json.ndjson <<'EOF'
+rowcast: avro-json.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like DTS Avro as JSON (avro-json), which rowcast writes but does not read
+EOF
+# Canal and DRS messages have the same members: reading one as the other gets no hint
+printf '{"data":[{"id":"x1"}],"database":"d","table":"t","type":"INSERT","isDdl":false,"mysqlType":{"id":"int"},"es":1,"ts":1}\n' >"$T/canal-bad.ndjson"
+expect canal-as-drs 2 convert -q --from drs-json canal-bad.ndjson <<'EOF'
+rowcast: canal-bad.ndjson:1:16 (file offset 15): value error: column "id" (int): "x1" is not an integer
+EOF
+
+# --- --on-error=skip (or dead-letter) where every line was bad: status 2, and the summary says so
+"$RC" convert --from canal --on-error=skip "$T/native.ndjson" "$T/native.ndjson" >"$T/out" 2>"$T/err"
+expect_rc=$?
+[ "$expect_rc" = 2 ] && ok || bad "skip-all-bad: exit status $expect_rc, expected 2"
+# (the counts line before it is the summary's, compared in cli_test.sh)
+grep -v '^rowcast: 2 lines, ' "$T/err" >"$T/err2"
+cat >"$T/want" <<EOF
+rowcast: $T/native.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like rowcast's native format: use --from native
+rowcast: $T/native.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like rowcast's native format: use --from native
+rowcast: none of the 2 lines could be converted (--on-error=skip): exit status 2
+EOF
+cmp -s "$T/want" "$T/err2" && ok || { bad "skip-all-bad: stderr"; diff "$T/want" "$T/err2" >&2; }
+"$RC" convert -q --from canal --on-error=dead-letter:"$T/dead" "$T/native.ndjson" >/dev/null 2>&1
+expect_rc=$?
+[ "$expect_rc" = 2 ] && ok || bad "dead-letter-all-bad: exit status $expect_rc, expected 2"
+cmp -s "$T/native.ndjson" "$T/dead" && ok || bad "dead-letter-all-bad: the line is not in the dead-letter file"
+# one good line among bad ones: status 0 as before
+cat "$T/native.ndjson" "$T/canal.ndjson" >"$T/mixed.ndjson"
+"$RC" convert -q --from canal --on-error=skip "$T/mixed.ndjson" >/dev/null 2>&1
+expect_rc=$?
+[ "$expect_rc" = 0 ] && ok || bad "skip-some-bad: exit status $expect_rc, expected 0"
+
+# --- names: formats without case, "did you mean", options of sinks and of other formats
+head -3 examples/shop.ndjson >"$T/shop.ndjson"
+"$RC" convert -q --to canal "$T/shop.ndjson" >"$T/want_canal"
+STDIN=$T/shop.ndjson expect format-case 0 convert -q --from NATIVE --to Canal <<'EOF'
+EOF
+cmp -s "$T/want_canal" "$T/out" && ok || bad "format-case: --to Canal wrote other messages than --to canal"
+expect format-typo 1 convert --to debezum shop.ndjson <<'EOF'
+rowcast convert: unknown format 'debezum': did you mean 'debezium'? (rowcast formats)
+(see rowcast help convert)
+EOF
+expect format-unknown 1 convert --from yaml shop.ndjson <<'EOF'
+rowcast convert: unknown format 'yaml' (rowcast formats)
+(see rowcast help convert)
+EOF
+expect format-not-readable 1 convert --from Avro shop.ndjson <<'EOF'
+rowcast convert: format 'avro' cannot be read (rowcast formats)
+(see rowcast help convert)
+EOF
+expect option-typo 1 convert --to canal -o canal.valuse=string shop.ndjson <<'EOF'
+rowcast convert: unknown option 'canal.valuse': did you mean 'canal.values'? (rowcast formats --options)
+EOF
+expect option-prefix-typo 1 convert --to canal -o canl.values=string shop.ndjson <<'EOF'
+rowcast convert: option 'canl.values' belongs to neither the input nor the output format: did you mean 'canal.values'?
+(see rowcast help convert)
+EOF
+expect option-unknown 1 convert --to canal -o xyz.values=string shop.ndjson <<'EOF'
+rowcast convert: option 'xyz.values' belongs to neither the input nor the output format
+(see rowcast help convert)
+EOF
+expect option-of-other-format 1 convert --from canal -o debezium.flavor=upstream shop.ndjson <<'EOF'
+rowcast convert: -o debezium.flavor is an option of format debezium, which is neither the input (--from canal) nor the output (--to native)
+(see rowcast help convert)
+EOF
+expect option-of-sink 1 convert -o kafka.linger.ms=5 shop.ndjson <<'EOF'
+rowcast convert: -o kafka.linger.ms is a Kafka sink option: add --sink kafka://HOST:PORT/TOPIC
+(see rowcast help convert)
+EOF
+expect flag-typo 1 convert --form canal shop.ndjson <<'EOF'
+rowcast convert: unknown option '--form': did you mean '--from'?
+(see rowcast help convert)
+EOF
+expect flag-typo-value 1 convert --on-eror=skip shop.ndjson <<'EOF'
+rowcast convert: unknown option '--on-eror=skip': did you mean '--on-error'?
+(see rowcast help convert)
+EOF
+expect flag-without-value 1 convert shop.ndjson --from <<'EOF'
+rowcast convert: option '--from' needs a value
+(see rowcast help convert)
+EOF
+expect switch-with-value 1 convert --keys=yes shop.ndjson <<'EOF'
+rowcast convert: option '--keys' takes no value
+(see rowcast help convert)
+EOF
+expect formats-typo 1 formats --option <<'EOF'
+rowcast formats: unknown argument '--option': did you mean '--options'?
+EOF
+"$RC" convet >/dev/null 2>"$T/err"
+expect_rc=$?
+[ "$expect_rc" = 1 ] && ok || bad "command-typo: exit status $expect_rc, expected 1"
+[ "$(head -1 "$T/err")" = "rowcast: unknown command 'convet': did you mean 'convert'?" ] && ok || bad "command-typo: $(head -1 "$T/err")"
+
+# --- secrets: @FILE and env:NAME reach librdkafka; their values are never printed. An
+# encrypted TLS key makes the password observable: librdkafka opens the key with
+# ssl.key.password when the producer is made (no broker needed), and fails on a wrong one.
+if openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -keyout "$T/key.pem" -out "$T/cert.pem" -days 36500 \
+    -subj /CN=rowcast-test -passout pass:right-pw-1 >/dev/null 2>&1; then
+    printf 'right-pw-1\n' >"$T/pw"
+    KAFKA=(convert -q --sink kafka://127.0.0.1:1/t --flush-timeout 1 -o kafka.log_level=0 -o kafka.security.protocol=ssl
+        -o kafka.ssl.key.location=key.pem -o kafka.ssl.certificate.location=cert.pem)
+    expect secret-file 0 "${KAFKA[@]}" -o kafka.ssl.key.password=@pw <<'EOF'
+EOF
+    RC_TEST_PW=right-pw-1 expect secret-env 0 "${KAFKA[@]}" -o kafka.ssl.key.password=env:RC_TEST_PW <<'EOF'
+EOF
+    RC_TEST_PW=wrong-pw-2 expect secret-env-wrong 1 "${KAFKA[@]}" -o kafka.ssl.key.password=env:RC_TEST_PW <<'EOF'
+rowcast convert: kafka: ssl.key.location failed: error:0A080009:SSL routines::PEM lib
+EOF
+    # before @FILE was read, the text "@pw" itself was the password
+    expect secret-literal 1 "${KAFKA[@]}" -o kafka.ssl.key.password=right-pw-1x <<'EOF'
+rowcast convert: kafka: ssl.key.location failed: error:0A080009:SSL routines::PEM lib
+EOF
+else
+    bad "openssl could not make a test key (scripts/lib.sh TEST_PKGS has openssl)"
+fi
+expect secret-missing-file 1 convert --sink kafka://127.0.0.1:1/t -o kafka.sasl.password=@no/such/file shop.ndjson <<'EOF'
+rowcast convert: -o kafka.sasl.password=@no/such/file: cannot read no/such/file: No such file or directory
+(see rowcast help convert)
+EOF
+: >"$T/empty"
+expect secret-empty-file 1 convert --sink kafka://127.0.0.1:1/t -o kafka.sasl.password=@empty shop.ndjson <<'EOF'
+rowcast convert: -o kafka.sasl.password=@empty: empty is empty
+(see rowcast help convert)
+EOF
+expect secret-missing-env 1 convert --sink kafka://127.0.0.1:1/t -o kafka.sasl.password=env:RC_TEST_NO_SUCH_VARIABLE shop.ndjson <<'EOF'
+rowcast convert: -o kafka.sasl.password=env:RC_TEST_NO_SUCH_VARIABLE: the environment variable RC_TEST_NO_SUCH_VARIABLE is not set
+(see rowcast help convert)
+EOF
+# librdkafka refuses the property: the message names it, not the value read from the file
+printf 'org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="hunter2-3";\n' >"$T/jaas"
+expect secret-refused-property 1 convert --sink kafka://127.0.0.1:1/t -o kafka.sasl.jaas.config=@jaas shop.ndjson <<'EOF'
+rowcast convert: -o kafka.sasl.jaas.config=(secret): Java JAAS configuration is not supported, see https://github.com/edenhill/librdkafka/wiki/Using-SASL-with-librdkafka for more information.
+EOF
+
+echo "cli_errors: $pass passed, $fail failed"
+[ "$fail" = 0 ]
