@@ -40,10 +40,10 @@ static void test_tracker(void **state)
     tracker t;
     assert_int_equal(tracker_init(&t, 8), RC_OK);
     uint64_t a = tracker_take(&t), b = tracker_take(&t);
-    tracker_mark_at(&t, 100, 1); /* line 1 -> records a, b */
+    tracker_mark_at(&t, 100, 1, (tracker_sizes){0, 0}); /* line 1 -> records a, b */
     uint64_t c = tracker_take(&t);
-    tracker_mark_at(&t, 200, 2); /* line 2 -> record c */
-    tracker_mark_at(&t, 250, 3); /* line 3: no records */
+    tracker_mark_at(&t, 200, 2, (tracker_sizes){0, 0}); /* line 2 -> record c */
+    tracker_mark_at(&t, 250, 3, (tracker_sizes){0, 0}); /* line 3: no records */
     assert_false(t.has_safe);
     tracker_ack(&t, c); /* out of order: nothing is safe before a and b */
     tracker_ack(&t, b);
@@ -60,7 +60,7 @@ static void test_tracker(void **state)
         tracker_take(&t);
     }
     assert_false(tracker_room(&t));
-    tracker_mark_at(&t, 300, 4);
+    tracker_mark_at(&t, 300, 4, (tracker_sizes){0, 0});
     tracker_ack_all(&t);
     assert_true(tracker_room(&t));
     assert_int_equal(t.safe_offset, 300);
