@@ -55,7 +55,9 @@ void cli_usage_convert(void)
           "                         Kafka, off for stdout/file, where it is the line \"null\")\n"
           "  --checkpoint PATH      one input FILE only: resume from the offset stored in PATH,\n"
           "                         and store there the input offset up to which every message\n"
-          "                         is acknowledged by the sink (never beyond an undelivered one)\n"
+          "                         is acknowledged by the sink (never beyond an undelivered one),\n"
+          "                         with the sizes of the file: output and dead-letter file there;\n"
+          "                         a resumed run cuts them back to those sizes first\n"
           "  --checkpoint-interval MS\n"
           "                         store the checkpoint at most this often (default 200)\n"
           "  --threads 1|2          2: decode the next lines on a second thread while the last\n"
@@ -229,6 +231,7 @@ static int checkpoint_start(conv *c, const char *input, const char *sink_url)
         return EXIT_IO;
     }
     c->ck_written = true;
+    c->ck_last = convert_now(); /* the next one an interval from now */
     return EXIT_OK;
 }
 
