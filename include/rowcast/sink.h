@@ -126,9 +126,10 @@ void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server,
 /* The files this sink appends to and their sizes now (after rc_sink_restore: the sizes cut to). */
 void rc_sink_state_now(const rc_sink *s, rc_sink_state *out);
 /* Cuts the files back to the sizes a checkpoint recorded (`want`) before anything is written;
- * `was` gets their sizes before. RC_ERR_USAGE, naming both, when the checkpoint tracks other
- * files than this run (another --sink or dead-letter file) or a file is shorter than recorded
- * (it was changed since); RC_ERR_IO when a file cannot be cut. */
+ * `was` gets their sizes before. RC_ERR_USAGE when the checkpoint tracks other files than this
+ * run (another --sink or dead-letter file) or a file is shorter than recorded (it was changed
+ * since): the caller compares the states first to say so with both paths and sizes, which
+ * the message of an rc_error cannot hold; RC_ERR_IO when a file cannot be cut. */
 rc_status rc_sink_restore(rc_sink *s, const rc_sink_state *want, rc_sink_state *was, rc_error *err);
 /* Appends an input line that could not be converted to the dead-letter file, unchanged (a
  * newline added when it has none), flushed; counted in the sink state. */

@@ -162,6 +162,26 @@ static const char *state_name(const conv *c, const char *sink_url, bool output)
     return output ? sink_url + strlen("file:") : c->dead_path;
 }
 
+/* A file of a resumed run against the checkpoint's: the same file (or none on both sides), at
+ * least as long as recorded; false after saying why not (both paths, both sizes). */
+static bool file_resumable(const conv *c, const rc_sink_file *now, const rc_sink_file *want, bool output)
+{
+    const char *opt = output ? "--sink file:" : "--on-error=dead-letter:", *none = output ? "no file sink" : "no dead-letter file";
+    if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0)) {
+        fprintf(stderr, "rowcast convert: checkpoint %s: made with %s%s, this run has %s%s: resume with the same %s, or "
+                "delete the checkpoint to start over\n", c->ck_path, want->set ? opt : none, want->set ? want->path : "",
+                now->set ? opt : none, now->set ? now->path : "", output ? "--sink" : "dead-letter file");
+        return false;
+    }
+    if (now->set && now->size < want->size) {
+        fprintf(stderr, "rowcast convert: checkpoint %s: %s holds %llu bytes, fewer than the %llu bytes the checkpoint "
+                "recorded: it was changed after the checkpoint was written; restore it, or delete the checkpoint (and the "
+                "file) to start over\n", c->ck_path, now->path, (unsigned long long)now->size, (unsigned long long)want->size);
+        return false;
+    }
+    return true;
+}
+
 /* --checkpoint at the start, with the sink open: the input must be the checkpoint's (by real
  * path, so ./in and in and /abs/in are one input, wherever the checkpoint was made); a resumed
  * run cuts the sink's files back to the sizes the checkpoint recorded and says where it
@@ -207,6 +227,9 @@ static int checkpoint_start(conv *c, const char *input, const char *sink_url)
                     fprintf(stderr, "rowcast convert: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
                             "is; what the stopped run wrote there after line %llu may be there twice\n", c->ck_path,
                             state_name(c, sink_url, i == 0), (unsigned long long)ck->line);
+        } else if (!file_resumable(c, files[0], &ck->sink.output, true) ||
+                   !file_resumable(c, files[1], &ck->sink.dead_letter, false)) {
+            return EXIT_USAGE;
         } else if (rc_sink_restore(c->sink, &ck->sink, &was, &err) != RC_OK) {
             fprintf(stderr, "rowcast convert: checkpoint %s: %s\n", c->ck_path, err.message);
             return err.code == RC_ERR_USAGE ? EXIT_USAGE : EXIT_IO;

@@ -108,7 +108,7 @@ rc_status sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *e
     char real[PATH_MAX];
     struct stat st;
     if (!realpath(path, real) || fstat(fd, &st) != 0)
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s: %s", path, strerror(errno));
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot find the real path of %s: %s", path, strerror(errno));
     if (strlen(real) >= sizeof f->path || strchr(real, '\n'))
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s: a path a checkpoint cannot hold (a newline, or too long)", path);
     strcpy(f->path, real);
@@ -117,33 +117,17 @@ rc_status sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *e
     return RC_OK;
 }
 
-/* How this run's file appears in messages: "--sink file:PATH", or that there is none. */
-static const char *file_role(const rc_sink_file *f, const char *option, const char *none, char *buf, size_t n)
-{
-    if (!f->set) return none;
-    snprintf(buf, n, "%s%s", option, f->path);
-    return buf;
-}
-
-/* One tracked file of a resumed run: the checkpoint's and this run's must be the same file,
- * at least as long as recorded; it is cut back to the recorded size. */
+/* One tracked file of a resumed run: the same file as the checkpoint's (or none on both sides),
+ * at least as long as recorded (the caller says why not, with both paths and sizes; these
+ * refusals only guard the cut); it is cut back to the recorded size. */
 static rc_status restore_file(rc_sink *s, rc_sink_file *now, const rc_sink_file *want, bool output, rc_error *err)
 {
-    const char *opt = output ? "--sink file:" : "--on-error=dead-letter:";
-    const char *none = output ? "no file sink" : "no dead-letter file";
-    if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0)) {
-        char a[RC_PATH_MAX + 32], b[RC_PATH_MAX + 32];
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "made with %s, this run has %s: resume with the same %s, or delete the checkpoint to start over",
-                            file_role(want, opt, none, a, sizeof a), file_role(now, opt, none, b, sizeof b),
-                            output ? "--sink" : "dead-letter file");
-    }
+    if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0))
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "the checkpoint tracks another %s than this run",
+                            output ? "output file" : "dead-letter file");
     if (!now->set || now->size == want->size) return RC_OK;
     if (now->size < want->size)
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "%s holds %llu bytes, fewer than the %llu bytes the checkpoint recorded: it was changed after the "
-                            "checkpoint was written; restore it, or delete the checkpoint (and the file) to start over",
-                            now->path, (unsigned long long)now->size, (unsigned long long)want->size);
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s is shorter than the checkpoint recorded", now->path);
     FILE *f = output ? s->out : s->cfg.dead_letter;
     if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)want->size) != 0)
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot cut %s back to %llu bytes: %s", now->path,
