@@ -66,6 +66,23 @@ typedef struct rc_sink_stats {
     uint64_t bytes;         /* key + value bytes handed to the sink */
 } rc_sink_stats;
 
+/* The sink state a checkpoint records beside the input position: the files the run appends to
+ * (a file sink's output, the dead-letter file) and their sizes at that position, so that a
+ * resumed run cuts each back to what it held there and nothing is written twice. A file is
+ * tracked only where its order follows the input's: the dead-letter file not with Kafka, whose
+ * refusals arrive in any order (there it is appended to, at least once, like Kafka itself). */
+enum { RC_PATH_MAX = 4096 };
+
+typedef struct rc_sink_file {
+    bool set;               /* the run appends to this file */
+    uint64_t size;          /* its size at the position */
+    char path[RC_PATH_MAX]; /* its real path */
+} rc_sink_file;
+
+typedef struct rc_sink_state {
+    rc_sink_file output, dead_letter;
+} rc_sink_state;
+
 typedef struct rc_sink rc_sink;
 
 /* `url` is "stdout", "file:PATH" or "kafka://HOST:PORT[,HOST:PORT...]/TOPIC-TEMPLATE". Options
@@ -79,7 +96,8 @@ bool rc_sink_is_kafka(const rc_sink *s);
 /* Hands one record over. Blocks (serving delivery reports) while the destination's queue is
  * full: back-pressure, never a drop. Fails only on an error that stops the run. */
 rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err);
-/* Every record sent so far belongs to input before `offset` (line `line` is the last one). */
+/* Every record sent so far belongs to input before `offset` (line `line` is the last one); the
+ * sizes of the files the sink appends to are recorded with the mark. */
 void rc_sink_mark(rc_sink *s, uint64_t offset, uint64_t line);
 /* Serves delivery reports for up to timeout_ms; an error when a record was refused for good
  * (and there is no dead-letter file) or the destination failed fatally. */
@@ -87,9 +105,11 @@ rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err);
 /* Waits up to timeout_ms until every record is acknowledged or refused; RC_ERR_IO when some are
  * still outstanding or were refused. */
 rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err);
-/* The last marked position whose every earlier record is acknowledged; false when none. File
- * sinks flush and fsync before they answer, so the position is durable. */
-bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line);
+/* The last marked position whose every earlier record is acknowledged, and the sink state
+ * (rc_sink_state) when it was marked; false when none, or when making it durable failed. File
+ * sinks flush and fsync their files before they answer, so the position and the sizes are
+ * durable before a checkpoint names them. */
+bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line, rc_sink_state *state);
 void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
 void rc_sink_close(rc_sink *s);
 
@@ -103,17 +123,34 @@ rc_status rc_topic_template(const char *spec, const char **out, rc_error *err);
  * server, else `server`. */
 void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out);
 
-/* A convert checkpoint (docs/sinks.md): the input, and the byte offset of the first line not yet
- * acknowledged and the number of the last acknowledged line. Text, one field per line:
- *   rowcast-checkpoint 1 / input PATH / offset N / line N */
+/* The files this sink appends to and their sizes now (after rc_sink_restore: the sizes cut to). */
+void rc_sink_state_now(const rc_sink *s, rc_sink_state *out);
+/* Cuts the files back to the sizes a checkpoint recorded (`want`) before anything is written;
+ * `was` gets their sizes before. RC_ERR_USAGE when the checkpoint tracks other files than this
+ * run (another --sink or dead-letter file) or a file is shorter than recorded (it was changed
+ * since): the caller compares the states first to say so with both paths and sizes, which
+ * the message of an rc_error cannot hold; RC_ERR_IO when a file cannot be cut. */
+rc_status rc_sink_restore(rc_sink *s, const rc_sink_state *want, rc_sink_state *was, rc_error *err);
+/* Appends an input line that could not be converted to the dead-letter file, unchanged (a
+ * newline added when it has none), flushed; counted in the sink state. */
+rc_status rc_sink_reject(rc_sink *s, const void *line, size_t len, rc_error *err);
+
+/* A convert checkpoint (docs/sinks.md): where the input stands (the input's real path, the byte
+ * offset of the first line not yet acknowledged and the number of the last acknowledged line)
+ * and, apart from it, the sink state at that position. Text, one field per line:
+ *   rowcast-checkpoint 2 / input PATH / offset N / line N / output SIZE PATH / dead-letter SIZE PATH
+ * (the last two when the run tracks those files). Version 1 files, without the sink state, are
+ * still read; rowcast writes version 2. */
 typedef struct rc_checkpoint {
-    char input[4096];
+    int version;
+    char input[RC_PATH_MAX];
     uint64_t offset, line;
+    rc_sink_state sink;
 } rc_checkpoint;
 
 /* Parses the text of a checkpoint file; an error names the byte where the problem is. */
 rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_error *err);
-/* Appends the file's text for ck (what rc_checkpoint_write stores). */
+/* Appends the file's text for ck (what rc_checkpoint_write stores: version 2). */
 void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b);
 /* Reads PATH: RC_OK, RC_SKIP when there is no such file, or an error naming PATH (and the
  * line and byte for a malformed file). */

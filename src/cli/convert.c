@@ -2,8 +2,10 @@
  * on a second thread with --threads 2, and encoded and sent in input order to the sink
  * (convert_out.c). Bad input is reported with file, line and byte, and handled per
  * --on-error; with --checkpoint the input offset acknowledged by the sink is stored. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +61,9 @@ void cli_usage_convert(void)
           "                         Kafka, off for stdout/file, where it is the line \"null\")\n"
           "  --checkpoint PATH      one input FILE only: resume from the offset stored in PATH,\n"
           "                         and store there the input offset up to which every message\n"
-          "                         is acknowledged by the sink (never beyond an undelivered one)\n"
+          "                         is acknowledged by the sink (never beyond an undelivered one),\n"
+          "                         with the sizes of the file: output and dead-letter file there;\n"
+          "                         a resumed run cuts them back to those sizes first\n"
           "  --checkpoint-interval MS\n"
           "                         store the checkpoint at most this often (default 200)\n"
           "  --threads 1|2          2: decode the next lines on a second thread while the last\n"
@@ -225,6 +229,108 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
     return NULL;
 }
 
+/* A file of the sink state in messages: the name this run was given for it. */
+static const char *state_name(const conv *c, const char *sink_url, bool output)
+{
+    return output ? sink_url + strlen("file:") : c->dead_path;
+}
+
+/* A file of a resumed run against the checkpoint's: the same file (or none on both sides), at
+ * least as long as recorded; false after saying why not (both paths, both sizes). */
+static bool file_resumable(const conv *c, const rc_sink_file *now, const rc_sink_file *want, bool output)
+{
+    const char *opt = output ? "--sink file:" : "--on-error=dead-letter:", *none = output ? "no file sink" : "no dead-letter file";
+    if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0)) {
+        fprintf(stderr, "rowcast convert: checkpoint %s: made with %s%s, this run has %s%s: resume with the same %s, or "
+                "delete the checkpoint to start over\n", c->ck_path, want->set ? opt : none, want->set ? want->path : "",
+                now->set ? opt : none, now->set ? now->path : "", output ? "--sink" : "dead-letter file");
+        return false;
+    }
+    if (now->set && now->size < want->size) {
+        fprintf(stderr, "rowcast convert: checkpoint %s: %s holds %llu bytes, fewer than the %llu bytes the checkpoint "
+                "recorded: it was changed after the checkpoint was written; restore it, or delete the checkpoint (and the "
+                "file) to start over\n", c->ck_path, now->path, (unsigned long long)now->size, (unsigned long long)want->size);
+        return false;
+    }
+    return true;
+}
+
+/* --checkpoint at the start, with the sink open: the input must be the checkpoint's (by real
+ * path, so ./in and in and /abs/in are one input, wherever the checkpoint was made); a resumed
+ * run cuts the sink's files back to the sizes the checkpoint recorded and says where it
+ * resumes. The checkpoint is then stored at once, fsync'ed, before any output: a run killed
+ * before its first interval is resumed like any other, and an output file that is there
+ * without a checkpoint was there before the run (appended to, as file:PATH always is; said).
+ * `sink_url` is NULL for Kafka. EXIT_OK or a status after a message. */
+static int checkpoint_start(conv *c, const char *input, const char *sink_url)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    char real[PATH_MAX], ckreal[PATH_MAX];
+    if (!realpath(input, real)) {
+        fprintf(stderr, "rowcast convert: cannot open %s: %s\n", input, strerror(errno));
+        return EXIT_IO;
+    }
+    if (strlen(real) >= sizeof c->ck.input || strchr(real, '\n')) return usage_error("input path a checkpoint cannot hold: %s", input);
+    rc_checkpoint *ck = &c->ck;
+    rc_status got = rc_checkpoint_read(c->ck_path, ck, &err);
+    if (got != RC_OK && got != RC_SKIP) {
+        fprintf(stderr, "rowcast convert: %s\n", err.message);
+        return EXIT_IO;
+    }
+    rc_sink_state was;
+    rc_sink_state_now(c->sink, &was);
+    rc_sink_file *files[2] = {&was.output, &was.dead_letter};
+    bool is_stdout = sink_url && !strcmp(sink_url, "stdout");
+    if (got == RC_SKIP) {
+        for (int i = 0; i < 2; i++)
+            if (files[i]->set && files[i]->size)
+                fprintf(stderr, "rowcast convert: no checkpoint %s yet: %s is read from its start and appended to %s, "
+                        "which already holds %llu bytes\n", c->ck_path, input, state_name(c, sink_url, i == 0),
+                        (unsigned long long)files[i]->size);
+    } else {
+        const char *made = realpath(ck->input, ckreal) ? ckreal : ck->input;
+        if (strcmp(made, real) != 0) {
+            fprintf(stderr, "rowcast convert: checkpoint %s is for input %s, not %s\n", c->ck_path, made, real);
+            return EXIT_USAGE;
+        }
+        if (ck->version == 1) {
+            for (int i = 0; i < 2; i++)
+                if (files[i]->set)
+                    fprintf(stderr, "rowcast convert: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
+                            "is; what the stopped run wrote there after line %llu may be there twice\n", c->ck_path,
+                            state_name(c, sink_url, i == 0), (unsigned long long)ck->line);
+        } else if (!file_resumable(c, files[0], &ck->sink.output, true) ||
+                   !file_resumable(c, files[1], &ck->sink.dead_letter, false)) {
+            return EXIT_USAGE;
+        } else if (rc_sink_restore(c->sink, &ck->sink, &was, &err) != RC_OK) {
+            fprintf(stderr, "rowcast convert: checkpoint %s: %s\n", c->ck_path, err.message);
+            return err.code == RC_ERR_USAGE ? EXIT_USAGE : EXIT_IO;
+        }
+        fprintf(stderr, "rowcast: resuming %s at line %llu, byte %llu (checkpoint %s)%s\n", input,
+                (unsigned long long)ck->line + 1, (unsigned long long)ck->offset, c->ck_path,
+                !is_stdout ? "" : "; stdout is not cut back: what the stopped run wrote after that is written again");
+        rc_sink_file *want[2] = {&ck->sink.output, &ck->sink.dead_letter};
+        for (int i = 0; i < 2 && ck->version > 1; i++)
+            if (files[i]->set && files[i]->size != want[i]->size)
+                fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where checkpoint %s left it\n",
+                        state_name(c, sink_url, i == 0), (unsigned long long)files[i]->size,
+                        (unsigned long long)want[i]->size, c->ck_path);
+        c->start_off = ck->offset, c->start_line = ck->line;
+    }
+    ck->version = 2;
+    strcpy(ck->input, real);
+    ck->offset = c->start_off, ck->line = c->start_line;
+    rc_sink_state_now(c->sink, &ck->sink);
+    if (rc_checkpoint_write(c->ck_path, ck, true, &err) != RC_OK) {
+        fprintf(stderr, "rowcast convert: %s\n", err.message);
+        return EXIT_IO;
+    }
+    c->ck_written = true;
+    c->ck_last = convert_now(); /* the next one an interval from now */
+    return EXIT_OK;
+}
+
 int cli_convert(int argc, char **argv)
 {
     conv c;
@@ -362,24 +468,6 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "rowcast convert: cannot open dead-letter file %s: %s\n", c.dead_path, strerror(errno));
         rc = EXIT_IO;
     }
-    uint64_t start_off = 0, start_line = 0;
-    if (rc == EXIT_OK && c.ck_path) {
-        rc_status got = rc_checkpoint_read(c.ck_path, &c.ck, &err);
-        if (got != RC_OK && got != RC_SKIP) {
-            fprintf(stderr, "rowcast convert: %s\n", err.message);
-            rc = EXIT_IO;
-        } else if (got == RC_OK && strcmp(c.ck.input, files[0]) != 0) {
-            fprintf(stderr, "rowcast convert: checkpoint %s is for input %s, not %s\n", c.ck_path, c.ck.input, files[0]);
-            rc = EXIT_USAGE;
-        } else if (got == RC_OK) {
-            start_off = c.ck.offset, start_line = c.ck.line, c.ck_written = true;
-        } else if (strlen(files[0]) >= sizeof c.ck.input) {
-            rc = usage_error("input path too long for a checkpoint: %s", files[0]);
-        } else {
-            strcpy(c.ck.input, files[0]);
-        }
-        c.ck_interval = (double)ck_ms / 1000.0;
-    }
     if (rc == EXIT_OK) {
         rc_sink_config cfg = {.layout = keys ? RC_LAYOUT_KEYS : records ? RC_LAYOUT_RECORDS : RC_LAYOUT_VALUES,
                               .binary = c.to->binary,
@@ -395,6 +483,10 @@ int cli_convert(int argc, char **argv)
             c.topic_tmpl = tmpl;
         }
     }
+    if (rc == EXIT_OK && c.ck_path) {
+        c.ck_interval = (double)ck_ms / 1000.0;
+        rc = checkpoint_start(&c, files[0], kafka ? NULL : sink_url);
+    }
     if (rc != EXIT_OK) goto done;
     c.need_keys = kafka || keys || records;
     c.routed = kafka || records;
@@ -408,7 +500,6 @@ int cli_convert(int argc, char **argv)
     c.t0 = c.last_progress = convert_now();
     if (!nfiles) files[nfiles++] = "-";
     c.files = files, c.nfiles = nfiles;
-    c.start_off = start_off, c.start_line = start_line;
     rc = convert_input_start(&c);
     while (rc == EXIT_OK) {
         batch *b = convert_input_next(&c);

@@ -238,13 +238,10 @@ static int maybe_checkpoint(conv *c, bool now)
     if (!now && t - c->ck_last < c->ck_interval) return 0;
     c->ck_last = t;
     uint64_t off, line;
-    if (!rc_sink_checkpoint(c->sink, &off, &line)) {
-        if (!now || c->ck_written) return 0;
-        off = c->ck.offset, line = c->ck.line; /* nothing acknowledged at all: store where we began */
-    } else if (c->ck_written && off == c->ck.offset) {
-        return 0;
-    }
-    c->ck.offset = off, c->ck.line = line;
+    rc_sink_state state;
+    /* the start's checkpoint is stored (convert.c) before anything is written */
+    if (!rc_sink_checkpoint(c->sink, &off, &line, &state) || (c->ck_written && off == c->ck.offset)) return 0;
+    c->ck.offset = off, c->ck.line = line, c->ck.sink = state;
     c->ck_written = true;
     rc_error err;
     rc_error_clear(&err);
@@ -283,10 +280,9 @@ int convert_output(conv *c, batch *b)
             c->bad_lines++;
             report(c, ln->file, ln->lineno, ln->file_off, &err);
             if (c->on_error == ON_STOP) return EXIT_DATA;
-            const char *raw = b->text + ln->off;
-            if (c->on_error == ON_DEAD && (fwrite(raw, 1, ln->raw, c->dead) != ln->raw ||
-                                           (raw[ln->raw - 1] != '\n' && fputc('\n', c->dead) == EOF) || fflush(c->dead) != 0)) {
-                fprintf(stderr, "rowcast: writing dead-letter file %s: %s\n", c->dead_path, strerror(errno));
+            /* through the sink, which counts the dead-letter file's size for the checkpoint */
+            if (c->on_error == ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {
+                fprintf(stderr, "rowcast: %s\n", err.message);
                 return EXIT_IO;
             }
         }

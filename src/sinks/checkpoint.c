@@ -7,7 +7,22 @@
 #include "rowcast/fmt.h"
 #include "rowcast/sink.h"
 
-enum { MAX_FILE = 8192 };
+enum { MAX_FILE = 16384 }; /* three paths of RC_PATH_MAX and the numbers */
+
+/* "SIZE PATH" of an output or dead-letter line. */
+static bool parse_file(const char *v, size_t vl, rc_sink_file *f)
+{
+    const char *sp = memchr(v, ' ', vl);
+    if (!sp || rc_parse_u64(v, (size_t)(sp - v), &f->size) != RC_OK) return false;
+    size_t pl = vl - (size_t)(sp - v) - 1;
+    if (!pl || pl >= sizeof f->path || memchr(sp + 1, '\0', pl)) return false;
+    memcpy(f->path, sp + 1, pl);
+    f->path[pl] = '\0';
+    f->set = true;
+    return true;
+}
+
+static bool key_is(const char *l, size_t kl, const char *key) { return kl == strlen(key) && !memcmp(l, key, kl); }
 
 rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_error *err)
 {
@@ -22,18 +37,25 @@ rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_
         const char *v = sp ? sp + 1 : l + len;
         unsigned bit = 0;
         bool ok = sp != NULL;
-        if (kl == 18 && !memcmp(l, "rowcast-checkpoint", 18)) bit = 1, ok = ok && vl == 1 && v[0] == '1';
-        else if (kl == 5 && !memcmp(l, "input", 5)) bit = 2, ok = ok && vl && vl < sizeof ck->input && !memchr(v, '\0', vl);
-        else if (kl == 6 && !memcmp(l, "offset", 6)) bit = 4, ok = ok && rc_parse_u64(v, vl, &ck->offset) == RC_OK;
-        else if (kl == 4 && !memcmp(l, "line", 4)) bit = 8, ok = ok && rc_parse_u64(v, vl, &ck->line) == RC_OK;
+        if (key_is(l, kl, "rowcast-checkpoint")) {
+            bit = 1, ok = ok && vl == 1 && (v[0] == '1' || v[0] == '2');
+            if (ok) ck->version = v[0] - '0';
+        } else if (key_is(l, kl, "input")) bit = 2, ok = ok && vl && vl < sizeof ck->input && !memchr(v, '\0', vl);
+        else if (key_is(l, kl, "offset")) bit = 4, ok = ok && rc_parse_u64(v, vl, &ck->offset) == RC_OK;
+        else if (key_is(l, kl, "line")) bit = 8, ok = ok && rc_parse_u64(v, vl, &ck->line) == RC_OK;
+        else if (key_is(l, kl, "output")) bit = 16, ok = ok && parse_file(v, vl, &ck->sink.output);
+        else if (key_is(l, kl, "dead-letter")) bit = 32, ok = ok && parse_file(v, vl, &ck->sink.dead_letter);
         if (!bit || !ok || (have & bit))
-            return rc_error_set(err, RC_ERR_SCHEMA, at, "checkpoint line %u: expected \"rowcast-checkpoint 1\", \"input PATH\", "
-                                "\"offset N\" or \"line N\", each once", lineno);
+            return rc_error_set(err, RC_ERR_SCHEMA, at, "checkpoint line %u: expected \"rowcast-checkpoint 2\" (or 1), "
+                                "\"input PATH\", \"offset N\", \"line N\", \"output SIZE PATH\" or \"dead-letter SIZE PATH\", each once",
+                                lineno);
         if (bit == 2) memcpy(ck->input, v, vl), ck->input[vl] = '\0';
         have |= bit;
         at += len + (nl != NULL);
     }
-    if (have != 15) return rc_error_set(err, RC_ERR_SCHEMA, n, "checkpoint: version 1, input, offset and line are all required");
+    if ((have & 15) != 15) return rc_error_set(err, RC_ERR_SCHEMA, n, "checkpoint: version, input, offset and line are all required");
+    if (ck->version == 1 && (have & 48))
+        return rc_error_set(err, RC_ERR_SCHEMA, n, "checkpoint: output and dead-letter sizes need version 2");
     return RC_OK;
 }
 
@@ -57,15 +79,27 @@ rc_status rc_checkpoint_read(const char *path, rc_checkpoint *ck, rc_error *err)
     return RC_OK;
 }
 
+static void format_file(rc_buf *b, const char *key, const rc_sink_file *f)
+{
+    if (!f->set) return;
+    rc_buf_puts(b, key);
+    rc_fmt_u64(b, f->size);
+    rc_buf_putc(b, ' ');
+    rc_buf_puts(b, f->path);
+    rc_buf_putc(b, '\n');
+}
+
 void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b)
 {
-    RC_BUF_LIT(b, "rowcast-checkpoint 1\ninput ");
+    RC_BUF_LIT(b, "rowcast-checkpoint 2\ninput ");
     rc_buf_puts(b, ck->input);
     RC_BUF_LIT(b, "\noffset ");
     rc_fmt_u64(b, ck->offset);
     RC_BUF_LIT(b, "\nline ");
     rc_fmt_u64(b, ck->line);
     rc_buf_putc(b, '\n');
+    format_file(b, "output ", &ck->sink.output);
+    format_file(b, "dead-letter ", &ck->sink.dead_letter);
 }
 
 rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sync, rc_error *err)

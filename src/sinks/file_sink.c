@@ -1,5 +1,7 @@
 /* stdout and file sinks: records written in one of three layouts (rc_sink_layout). A record
- * is acknowledged once the stream is flushed (and, for a file, fsync'ed): sync. */
+ * is acknowledged once the stream is flushed (and, for a file, fsync'ed): sync. A file sink
+ * counts the bytes it writes (the sink state of a checkpoint) and can be cut back to a size a
+ * checkpoint recorded; stdout cannot. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +45,31 @@ static rc_status file_open(rc_sink *s, const char *path, const rc_options *opts,
     if (!*path) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink file: needs a path (file:PATH)");
     FILE *f = fopen(path, "ab");
     if (!f) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot open %s: %s", path, strerror(errno));
+    rc_status st = sink_file_track(&s->state.output, path, fileno(f), err);
+    if (st != RC_OK) {
+        fclose(f);
+        return st;
+    }
+    s->out = f;
     return open_stream(s, f, path, err);
 }
 
-static void put_len(FILE *f, const void *p, size_t n)
+/* Writes n bytes and counts them in the sink state. */
+static void put(rc_sink *s, FILE *f, const void *p, size_t n)
 {
-    if (p) fprintf(f, "%zu\t", n), fwrite(p, 1, n, f);
-    else fputs("-1\t", f);
+    fwrite(p, 1, n, f);
+    s->state.output.size += n;
+}
+
+static void put_len(rc_sink *s, FILE *f, const void *p, size_t n)
+{
+    char len[32];
+    if (!p) {
+        put(s, f, "-1\t", 3);
+        return;
+    }
+    put(s, f, len, (size_t)snprintf(len, sizeof len, "%zu\t", n));
+    put(s, f, p, n);
 }
 
 static rc_status file_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_error *err)
@@ -58,28 +78,29 @@ static rc_status file_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_erro
     FILE *f = fs->f;
     switch (s->cfg.layout) {
     case RC_LAYOUT_VALUES:
-        if (r->value) fwrite(r->value, 1, r->value_len, f);
-        else fputs("null", f);
-        if (!s->cfg.binary || !r->value) fputc('\n', f);
+        if (r->value) put(s, f, r->value, r->value_len);
+        else put(s, f, "null", 4);
+        if (!s->cfg.binary || !r->value) put(s, f, "\n", 1);
         break;
     case RC_LAYOUT_KEYS:
-        if (r->key) fwrite(r->key, 1, r->key_len, f);
-        else fputs("null", f);
-        fputc('\n', f);
+        if (r->key) put(s, f, r->key, r->key_len);
+        else put(s, f, "null", 4);
+        put(s, f, "\n", 1);
         break;
     case RC_LAYOUT_RECORDS:
-        fwrite(r->topic, 1, r->topic_len, f);
-        fputc('\t', f);
-        put_len(f, r->key, r->key_len);
-        fputc('\t', f);
-        put_len(f, r->value, r->value_len);
-        fputc('\t', f);
+        put(s, f, r->topic, r->topic_len);
+        put(s, f, "\t", 1);
+        put_len(s, f, r->key, r->key_len);
+        put(s, f, "\t", 1);
+        put_len(s, f, r->value, r->value_len);
+        put(s, f, "\t", 1);
         for (size_t i = 0; i < r->nheaders; i++) {
-            if (i) fputc(',', f);
-            fprintf(f, "%s=", r->headers[i].name);
-            fwrite(r->headers[i].value, 1, r->headers[i].len, f);
+            if (i) put(s, f, ",", 1);
+            put(s, f, r->headers[i].name, strlen(r->headers[i].name));
+            put(s, f, "=", 1);
+            put(s, f, r->headers[i].value, r->headers[i].len);
         }
-        fputc('\n', f);
+        put(s, f, "\n", 1);
         break;
     }
     if (ferror(f))

@@ -1,8 +1,12 @@
 /* The sink front: picks the implementation from the URL, numbers records, keeps the
  * acknowledgement tracker and answers the safe checkpoint position. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "sink_impl.h"
 
 enum { IN_FLIGHT = 1 << 20 }; /* records awaiting acknowledgement, at most */
@@ -28,7 +32,12 @@ rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_co
     s->ops = ops;
     s->cfg = *cfg;
     rc_status st = ops->open(s, url + strlen(ops->scheme), opts, err);
+    /* Kafka's refusals reach the dead-letter file in report order, not input order: a size
+     * there marks no input position, so that file is not tracked (appended to, at least once) */
+    if (st == RC_OK && cfg->dead_letter && ops != &sink_kafka_ops)
+        st = sink_file_track(&s->state.dead_letter, cfg->dead_path, fileno(cfg->dead_letter), err);
     if (st != RC_OK) {
+        if (s->impl) ops->close(s);
         tracker_fini(&s->tr);
         free(s);
         return st;
@@ -59,7 +68,10 @@ rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
     return RC_OK;
 }
 
-void rc_sink_mark(rc_sink *s, uint64_t offset, uint64_t line) { tracker_mark_at(&s->tr, offset, line); }
+void rc_sink_mark(rc_sink *s, uint64_t offset, uint64_t line)
+{
+    tracker_mark_at(&s->tr, offset, line, (tracker_sizes){s->state.output.size, s->state.dead_letter.size});
+}
 
 rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err) { return s->ops->poll(s, timeout_ms, err); }
 
@@ -70,15 +82,78 @@ rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err)
     return st;
 }
 
-bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line)
+bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line, rc_sink_state *state)
 {
     rc_error e;
     rc_error_clear(&e);
-    if (s->ops->sync) s->ops->sync(s, &e); /* on failure nothing new is acknowledged */
+    /* the files' data durable before a checkpoint names their sizes; on failure nothing new */
+    if (s->ops->sync && s->ops->sync(s, &e) != RC_OK) return false;
+    if (s->dead_unsynced && s->state.dead_letter.set) {
+        if (fsync(fileno(s->cfg.dead_letter)) != 0) return false;
+        s->dead_unsynced = false;
+    }
     if (!s->tr.has_safe) return false;
     *offset = s->tr.safe_offset;
     *line = s->tr.safe_line;
+    *state = s->state;
+    state->output.size = s->tr.safe_sizes.output;
+    state->dead_letter.size = s->tr.safe_sizes.dead_letter;
     return true;
+}
+
+void rc_sink_state_now(const rc_sink *s, rc_sink_state *out) { *out = s->state; }
+
+rc_status sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!realpath(path, real) || fstat(fd, &st) != 0)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot find the real path of %s: %s", path, strerror(errno));
+    if (strlen(real) >= sizeof f->path || strchr(real, '\n'))
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s: a path a checkpoint cannot hold (a newline, or too long)", path);
+    strcpy(f->path, real);
+    f->size = (uint64_t)st.st_size;
+    f->set = true;
+    return RC_OK;
+}
+
+/* One tracked file of a resumed run: the same file as the checkpoint's (or none on both sides),
+ * at least as long as recorded (the caller says why not, with both paths and sizes; these
+ * refusals only guard the cut); it is cut back to the recorded size. */
+static rc_status restore_file(rc_sink *s, rc_sink_file *now, const rc_sink_file *want, bool output, rc_error *err)
+{
+    if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0))
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "the checkpoint tracks another %s than this run",
+                            output ? "output file" : "dead-letter file");
+    if (!now->set || now->size == want->size) return RC_OK;
+    if (now->size < want->size)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s is shorter than the checkpoint recorded", now->path);
+    FILE *f = output ? s->out : s->cfg.dead_letter;
+    if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)want->size) != 0)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot cut %s back to %llu bytes: %s", now->path,
+                            (unsigned long long)want->size, strerror(errno));
+    now->size = want->size;
+    return RC_OK;
+}
+
+rc_status rc_sink_restore(rc_sink *s, const rc_sink_state *want, rc_sink_state *was, rc_error *err)
+{
+    *was = s->state;
+    rc_status st = restore_file(s, &s->state.output, &want->output, true, err);
+    if (st == RC_OK) st = restore_file(s, &s->state.dead_letter, &want->dead_letter, false, err);
+    return st;
+}
+
+rc_status rc_sink_reject(rc_sink *s, const void *line, size_t len, rc_error *err)
+{
+    FILE *f = s->cfg.dead_letter;
+    bool nl = len && ((const char *)line)[len - 1] == '\n';
+    if (!f || fwrite(line, 1, len, f) != len || (!nl && fputc('\n', f) == EOF) || fflush(f) != 0)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing dead-letter file %s: %s", s->cfg.dead_path,
+                            f ? strerror(errno) : "none given");
+    s->state.dead_letter.size += len + !nl;
+    s->dead_unsynced = true;
+    return RC_OK;
 }
 
 void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out) { *out = s->stats; }

@@ -25,9 +25,17 @@ struct rc_sink {
     tracker tr;
     rc_sink_stats stats;
     const char *topic_template; /* kafka: the part of the URL after the hosts */
+    /* The files appended to and their sizes now: output is set by the file sink, which adds
+     * every byte it writes; dead_letter counts what rc_sink_reject writes. */
+    rc_sink_state state;
+    FILE *out;          /* the file sink's output (cut back by rc_sink_restore); else NULL */
+    bool dead_unsynced; /* written since the last fsync */
 };
 
 extern const sink_ops sink_file_ops, sink_stdout_ops, sink_kafka_ops;
+
+/* Starts tracking a file the sink appends to (open as `fd`): its real path and its size now. */
+rc_status sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err);
 
 /* Writes a refused record to the dead-letter file: its value (or "null"), one per line. */
 rc_status sink_dead_letter(rc_sink *s, const void *value, size_t len, rc_error *err);

@@ -34,6 +34,7 @@ static void settle(tracker *t)
         t->has_safe = true;
         t->safe_offset = m->offset;
         t->safe_line = m->line;
+        t->safe_sizes = m->sizes;
         t->mhead++;
     }
 }
@@ -52,18 +53,18 @@ void tracker_ack_all(tracker *t)
     settle(t);
 }
 
-void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line)
+void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line, tracker_sizes sizes)
 {
     if (t->mtail != t->mhead) {
         tracker_mark *last = &t->marks[(t->mtail - 1) & t->mmask];
         if (last->seq_end == t->next || t->mtail - t->mhead > t->mmask) {
             /* no record since the last mark, or the ring is full: the newer mark covers more
              * input and waits for at least as many records, so it replaces the last one */
-            *last = (tracker_mark){t->next, offset, line};
+            *last = (tracker_mark){t->next, offset, line, sizes};
             settle(t);
             return;
         }
     }
-    t->marks[t->mtail++ & t->mmask] = (tracker_mark){t->next, offset, line};
+    t->marks[t->mtail++ & t->mmask] = (tracker_mark){t->next, offset, line, sizes};
     settle(t);
 }

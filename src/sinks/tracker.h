@@ -8,9 +8,15 @@
 #include <stdint.h>
 #include "rowcast/error.h"
 
+/* What the sink had appended to its files at a mark (rc_sink_state's sizes). */
+typedef struct tracker_sizes {
+    uint64_t output, dead_letter;
+} tracker_sizes;
+
 typedef struct tracker_mark {
     uint64_t seq_end; /* records below this number belong to input before `offset` */
     uint64_t offset, line;
+    tracker_sizes sizes;
 } tracker_mark;
 
 typedef struct tracker {
@@ -22,6 +28,7 @@ typedef struct tracker {
     uint64_t mmask, mhead, mtail;
     bool has_safe;
     uint64_t safe_offset, safe_line;
+    tracker_sizes safe_sizes;
 } tracker;
 
 /* `cap` (a power of two) bounds the records in flight. */
@@ -34,7 +41,7 @@ static inline uint64_t tracker_take(tracker *t) { return t->next++; }
 static inline void tracker_untake(tracker *t) { t->next--; }
 void tracker_ack(tracker *t, uint64_t seq);
 void tracker_ack_all(tracker *t);
-void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line);
+void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line, tracker_sizes sizes);
 static inline uint64_t tracker_outstanding(const tracker *t) { return t->next - t->base; }
 
 #endif

@@ -210,7 +210,8 @@ expect_eq file-sink examples/shop.ndjson "$T/sunk"
 head -5 examples/shop.ndjson >"$T/five"
 "$RC" convert -q --sink "file:$T/ck.out" --checkpoint "$T/ck" "$T/five"
 expect_rc checkpoint-first $? 0
-printf 'rowcast-checkpoint 1\ninput %s\noffset %s\nline 5\n' "$T/five" "$(wc -c <"$T/five")" >"$T/want"
+printf 'rowcast-checkpoint 2\ninput %s\noffset %s\nline 5\noutput %s %s\n' "$(realpath "$T/five")" "$(wc -c <"$T/five")" \
+    "$(wc -c <"$T/ck.out")" "$(realpath "$T/ck.out")" >"$T/want"
 expect_eq checkpoint-file "$T/want" "$T/ck"
 cat examples/shop.ndjson >"$T/five.more"
 "$RC" convert -q --sink "file:$T/ck.out" --checkpoint "$T/ck" "$T/five"

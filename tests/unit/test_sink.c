@@ -1,11 +1,16 @@
 /* Sink pieces that need no server: Kafka's murmur2 partitioner against the values Kafka's own
- * tests publish, the acknowledgement tracker behind checkpoints, topic templates. */
+ * tests publish, the acknowledgement tracker behind checkpoints, topic templates, the
+ * checkpoint file's text (versions 1 and 2), a file sink's state and its cut on resume. */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
 #include "rowcast/sink.h"
 #include "sinks/tracker.h"
@@ -40,10 +45,10 @@ static void test_tracker(void **state)
     tracker t;
     assert_int_equal(tracker_init(&t, 8), RC_OK);
     uint64_t a = tracker_take(&t), b = tracker_take(&t);
-    tracker_mark_at(&t, 100, 1); /* line 1 -> records a, b */
+    tracker_mark_at(&t, 100, 1, (tracker_sizes){0, 0}); /* line 1 -> records a, b */
     uint64_t c = tracker_take(&t);
-    tracker_mark_at(&t, 200, 2); /* line 2 -> record c */
-    tracker_mark_at(&t, 250, 3); /* line 3: no records */
+    tracker_mark_at(&t, 200, 2, (tracker_sizes){0, 0}); /* line 2 -> record c */
+    tracker_mark_at(&t, 250, 3, (tracker_sizes){0, 0}); /* line 3: no records */
     assert_false(t.has_safe);
     tracker_ack(&t, c); /* out of order: nothing is safe before a and b */
     tracker_ack(&t, b);
@@ -60,11 +65,165 @@ static void test_tracker(void **state)
         tracker_take(&t);
     }
     assert_false(tracker_room(&t));
-    tracker_mark_at(&t, 300, 4);
+    tracker_mark_at(&t, 300, 4, (tracker_sizes){0, 0});
     tracker_ack_all(&t);
     assert_true(tracker_room(&t));
     assert_int_equal(t.safe_offset, 300);
     tracker_fini(&t);
+}
+
+/* The sizes a mark carries become safe with the mark's position, not with later marks'. */
+static void test_tracker_sizes(void **state)
+{
+    tracker t;
+    assert_int_equal(tracker_init(&t, 8), RC_OK);
+    uint64_t a = tracker_take(&t);
+    tracker_mark_at(&t, 100, 1, (tracker_sizes){40, 0});
+    uint64_t b = tracker_take(&t);
+    tracker_mark_at(&t, 200, 2, (tracker_sizes){80, 0});
+    tracker_mark_at(&t, 250, 3, (tracker_sizes){80, 7}); /* a dead-lettered line: no record */
+    tracker_ack(&t, a);
+    assert_int_equal(t.safe_offset, 100);
+    assert_int_equal(t.safe_sizes.output, 40);
+    assert_int_equal(t.safe_sizes.dead_letter, 0);
+    tracker_ack(&t, b);
+    assert_int_equal(t.safe_offset, 250); /* the mark without records replaced the one before */
+    assert_int_equal(t.safe_sizes.output, 80);
+    assert_int_equal(t.safe_sizes.dead_letter, 7);
+    tracker_fini(&t);
+}
+
+static rc_status parse(const char *text, rc_checkpoint *ck, rc_error *err)
+{
+    rc_error_clear(err);
+    return rc_checkpoint_parse(text, strlen(text), ck, err);
+}
+
+static void test_checkpoint_text(void **state)
+{
+    static rc_checkpoint ck;
+    rc_error err;
+    /* version 1 (older rowcast) is read: no sink state */
+    assert_int_equal(parse("rowcast-checkpoint 1\ninput in.ndjson\noffset 12\nline 3\n", &ck, &err), RC_OK);
+    assert_int_equal(ck.version, 1);
+    assert_string_equal(ck.input, "in.ndjson");
+    assert_int_equal(ck.offset, 12);
+    assert_int_equal(ck.line, 3);
+    assert_false(ck.sink.output.set);
+    assert_false(ck.sink.dead_letter.set);
+    /* version 2 with both files, a path with spaces; written back as read */
+    const char *v2 = "rowcast-checkpoint 2\ninput /d/in.ndjson\noffset 102896898\nline 91196\n"
+                     "output 104857600 /d/out put.jsonl\ndead-letter 0 /d/dead\n";
+    assert_int_equal(parse(v2, &ck, &err), RC_OK);
+    assert_int_equal(ck.version, 2);
+    assert_true(ck.sink.output.set);
+    assert_int_equal(ck.sink.output.size, 104857600);
+    assert_string_equal(ck.sink.output.path, "/d/out put.jsonl");
+    assert_true(ck.sink.dead_letter.set);
+    assert_int_equal(ck.sink.dead_letter.size, 0);
+    EXPECT_TEXT(v2, rc_checkpoint_format(&ck, &b));
+    /* without files (stdout, Kafka) */
+    assert_int_equal(parse("rowcast-checkpoint 2\ninput /d/in\noffset 0\nline 0\n", &ck, &err), RC_OK);
+    EXPECT_TEXT("rowcast-checkpoint 2\ninput /d/in\noffset 0\nline 0\n", rc_checkpoint_format(&ck, &b));
+    /* errors name the line and the byte */
+    static const struct {
+        const char *text, *message;
+        size_t offset;
+    } bad[] = {
+        {"rowcast-checkpoint 2\ninput /d/in\noffset 0\nline 0\noutput 12\n",
+         "checkpoint line 5: expected \"rowcast-checkpoint 2\" (or 1), \"input PATH\", \"offset N\", \"line N\", "
+         "\"output SIZE PATH\" or \"dead-letter SIZE PATH\", each once", 49},
+        {"rowcast-checkpoint 2\ninput /d/in\noffset 0\nline 0\noutput x /o\n", NULL, 49},
+        {"rowcast-checkpoint 2\ninput /d/in\noffset 0\nline 0\noutput 12 \n", NULL, 49},
+        {"rowcast-checkpoint 2\ninput /d/in\noffset 0\nline 0\ndead-letter 1 /a\ndead-letter 1 /a\n", NULL, 66},
+        {"rowcast-checkpoint 3\n", NULL, 0},
+        {"rowcast-checkpoint 1\ninput /d/in\noffset 0\nline 0\noutput 12 /o\n",
+         "checkpoint: output and dead-letter sizes need version 2", 62},
+        {"rowcast-checkpoint 2\ninput /d/in\noffset 0\n", "checkpoint: version, input, offset and line are all required", 42},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(parse(bad[i].text, &ck, &err), RC_ERR_SCHEMA);
+        if (bad[i].message) assert_string_equal(err.message, bad[i].message);
+        assert_int_equal(err.offset, bad[i].offset);
+    }
+}
+
+/* A file sink tracks its file (real path, size) and a resume cuts it back, or refuses. */
+static void test_file_state(void **state)
+{
+    char dir[] = "/tmp/rc_sink_XXXXXX", path[64], other[64];
+    assert_non_null(mkdtemp(dir));
+    char *real = realpath(dir, NULL);
+    assert_non_null(real);
+    snprintf(path, sizeof path, "%s/out", dir);
+    snprintf(other, sizeof other, "%s/other", dir);
+    FILE *f = fopen(path, "w");
+    fputs("old\n", f);
+    fclose(f);
+    char url[80];
+    snprintf(url, sizeof url, "file:%s", path);
+    rc_options opts = {NULL, 0};
+    rc_sink_config cfg = {.layout = RC_LAYOUT_VALUES};
+    rc_sink *s;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
+    static rc_sink_state now, was, ck;
+    rc_sink_state_now(s, &now);
+    assert_true(now.output.set);
+    assert_int_equal(now.output.size, 4);
+    char want_path[128];
+    snprintf(want_path, sizeof want_path, "%s/out", real);
+    assert_string_equal(now.output.path, want_path);
+    assert_false(now.dead_letter.set);
+    /* a record, a mark, a second record not yet marked: the checkpoint has the mark's size */
+    rc_record r = {.value = "{\"a\":1}", .value_len = 7};
+    assert_int_equal(rc_sink_send(s, &r, &err), RC_OK);
+    rc_sink_mark(s, 10, 1);
+    assert_int_equal(rc_sink_send(s, &r, &err), RC_OK);
+    uint64_t off, line;
+    assert_true(rc_sink_checkpoint(s, &off, &line, &ck));
+    assert_int_equal(off, 10);
+    assert_int_equal(ck.output.size, 12);
+    assert_string_equal(ck.output.path, want_path);
+    rc_sink_close(s);
+    /* resumed: cut back from 20 to 12 bytes */
+    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
+    assert_int_equal(rc_sink_restore(s, &ck, &was, &err), RC_OK);
+    assert_int_equal(was.output.size, 20);
+    rc_sink_state_now(s, &now);
+    assert_int_equal(now.output.size, 12);
+    rc_sink_close(s);
+    f = fopen(path, "r");
+    char got[32] = {0};
+    assert_int_equal(fread(got, 1, sizeof got, f), 12);
+    fclose(f);
+    assert_string_equal(got, "old\n{\"a\":1}\n");
+    /* shorter than recorded: refused, untouched */
+    ck.output.size = 13;
+    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_restore(s, &ck, &was, &err), RC_ERR_USAGE);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s is shorter than the checkpoint recorded", want_path);
+    assert_string_equal(err.message, msg);
+    rc_sink_close(s);
+    /* another file, and no file */
+    snprintf(url, sizeof url, "file:%s", other);
+    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_restore(s, &ck, &was, &err), RC_ERR_USAGE);
+    assert_string_equal(err.message, "the checkpoint tracks another output file than this run");
+    rc_sink_close(s);
+    assert_int_equal(rc_sink_open("stdout", &opts, &cfg, &s, &err), RC_OK);
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_restore(s, &ck, &was, &err), RC_ERR_USAGE);
+    assert_string_equal(err.message, "the checkpoint tracks another output file than this run");
+    rc_sink_close(s);
+    unlink(path);
+    unlink(other);
+    rmdir(dir);
+    free(real);
 }
 
 static void topic(const char *spec, const char *db, const char *schema, const char *table, const char *want)
@@ -110,6 +269,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_murmur2_java),
         cmocka_unit_test(test_tracker),
+        cmocka_unit_test(test_tracker_sizes),
+        cmocka_unit_test(test_checkpoint_text),
+        cmocka_unit_test(test_file_state),
         cmocka_unit_test(test_topics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
