@@ -19,8 +19,8 @@ rc_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 }
 
-BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev)
-TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl)
+BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev libpq-dev)
+TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15)
 
 # rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.
 rc_build() {
