@@ -65,9 +65,9 @@ static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
     int flavor = 0;
     rc_status st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
     if (st != RC_OK) return st;
-    if (!flavor) /* the upstream-only options make no sense for OMS */
+    if (!flavor) /* the upstream-only options make no sense for OMS; the server name is still the topic prefix */
         for (const rc_option_desc *d = dbz_up_options; d->key; d++)
-            if (rc_options_get(o, d->key))
+            if (rc_options_get(o, d->key) && strcmp(d->key, "debezium.server"))
                 return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s needs -o debezium.flavor=upstream", d->key);
     dbz_any *a = calloc(1, sizeof *a);
     if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");

@@ -50,7 +50,7 @@ const rc_option_desc dbz_all_options[] = {
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
     {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
     {"debezium.compat", "1|1.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2 (2.x, ts_us/ts_ns as 2.6 adds them), 3 (default)"},
-    {"debezium.server", "name", "logical server name (topic.prefix); default: the event's server, else \"rowcast\""},
+    {"debezium.server", "name", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic; default: the event's server, else \"rowcast\""},
     {"debezium.version", "text", "connector version written in source.version (default \"rowcast\")"},
     {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
@@ -311,10 +311,13 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
     case RC_V_INT: rc_fmt_i64(b, v->i); return RC_OK;
     case RC_V_UINT:
         if (!e->unsigned_precise) {
-            if (v->u > INT64_MAX)
-                return rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
-                                    "column \"%.*s\": %llu does not fit an int64; use -o debezium.bigint.unsigned.handling.mode=precise",
-                                    (int)c->name.n, c->name.p, (unsigned long long)v->u);
+            if (v->u > INT64_MAX) { /* Debezium wraps it to a negative number; rowcast says so and writes nothing */
+                rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
+                             "column \"%.*s\": %llu does not fit an int64 (bigint.unsigned.handling.mode=long; the "
+                             "mode precise keeps it)",
+                             (int)c->name.n, c->name.p, (unsigned long long)v->u);
+                return RC_SKIP;
+            }
             rc_fmt_u64(b, v->u);
             return RC_OK;
         } else {
@@ -968,7 +971,8 @@ rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
         if (k) rc_buf_putc(b, ',');
         rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
         rc_buf_putc(b, ':');
-        if ((st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err)) != RC_OK) return st;
+        /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
+        if ((st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err)) != RC_OK) return st == RC_SKIP ? err->code : st;
     }
     rc_buf_putc(b, '}');
     if (e->schemas) rc_buf_putc(b, '}');
