@@ -160,6 +160,22 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
     }
 }
 
+/* OMS writes DATETIME as epoch milliseconds and TIME as microseconds: an event with a value
+ * those would cut is not expressible (RC_SKIP with the reason), never cut. */
+static rc_status check_units(const rc_event *ev, rc_error *err)
+{
+    const rc_value *imgs[2] = {ev->before, ev->after};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
+            const rc_value *v = &imgs[k][i];
+            rc_status st = RC_OK;
+            if (v->kind == RC_V_DATETIME) st = dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, err);
+            else if (v->kind == RC_V_TIME) st = dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, err);
+            if (st != RC_OK) return st;
+        }
+    return RC_OK;
+}
+
 static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img)
 {
     rc_buf_putc(b, '{');
@@ -302,6 +318,7 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     rc_status need = oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
     if (need != RC_OK && !(e->kind == DBZ_SMT && ev->op == RC_OP_UPDATE)) return need;
     rc_error_clear(err);
+    if ((need = check_units(ev, err)) != RC_OK) return need;
     if (e->kind == DBZ_SMT) {
         if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
         put_image(b, ev, oms_row(ev));

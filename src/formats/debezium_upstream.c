@@ -301,6 +301,24 @@ static bool rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decim
     return true;
 }
 
+rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, rc_error *err)
+{
+    const char *unit = ms ? "milliseconds" : "microseconds";
+    if (nanos % (ms ? 1000000u : 1000u)) {
+        rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
+                     "column \"%.*s\" (%.*s): the value's fraction of a second .%09u is finer than the %s Debezium writes for it; "
+                     "declare the precision the values have",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (unsigned)nanos, unit);
+        return RC_SKIP;
+    }
+    if (zone.n) {
+        rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): the value's zone %.*s has no place in the epoch %s Debezium writes",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)zone.n, zone.p, unit);
+        return RC_SKIP;
+    }
+    return RC_OK;
+}
+
 static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {
     const rc_type_info *t = c->type.info;
@@ -392,22 +410,24 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         rc_buf_putc(b, '"');
         return RC_OK;
     case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return RC_OK;
-    case RC_V_TIME:
-        if (e->time_mode == TIME_CONNECT) rc_fmt_i64(b, rc_time_micros(&v->time) / 1000);
-        else rc_fmt_i64(b, rc_time_micros(&v->time));
-        return RC_OK;
-    case RC_V_DATETIME:
-        switch (datetime_as(e, c)) {
-        case DT_ZONED:
+    case RC_V_TIME: {
+        bool ms = e->time_mode == TIME_CONNECT;
+        rc_status st = dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, err);
+        if (st == RC_OK) rc_fmt_i64(b, ms ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time));
+        return st;
+    }
+    case RC_V_DATETIME: {
+        dt_as as = datetime_as(e, c);
+        if (as == DT_ZONED) {
             rc_buf_putc(b, '"');
             rc_fmt_datetime(b, &v->dt, 'T', false);
             rc_buf_putc(b, '"');
             return RC_OK;
-        case DT_MICROS: rc_fmt_i64(b, rc_datetime_epoch_us(&v->dt)); return RC_OK;
-        case DT_CONNECT:
-        case DT_MILLIS: rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt)); return RC_OK;
         }
-        return RC_OK;
+        rc_status st = dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, err);
+        if (st == RC_OK) rc_fmt_i64(b, as == DT_MICROS ? rc_datetime_epoch_us(&v->dt) : rc_datetime_epoch_ms(&v->dt));
+        return st;
+    }
     case RC_V_TIMESTAMP:
         rc_buf_putc(b, '"');
         rc_fmt_ts_iso(b, &v->ts);

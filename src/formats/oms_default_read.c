@@ -285,6 +285,7 @@ rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_
                           rc_json_get(c.j, meta, "record_primary_key") ? node(&c, rc_json_get(c.j, meta, "record_primary_key"))->off : 0, &ev)) != RC_OK) return st;
         if (ev.op != RC_OP_INSERT && prev && (st = image(&c, prev, "prevStruct", &ev, NULL, NULL, &ev.before)) != RC_OK) return st;
         if (ev.op != RC_OP_DELETE && (st = image(&c, post, "postStruct", &ev, NULL, NULL, &ev.after)) != RC_OK) return st;
+        if ((st = rc_event_fit_fractions(&ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
     }
     rc_event *e = rc_event_list_push(out);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
