@@ -337,11 +337,11 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
 
 /* Without a schema: Debezium's JSON numbers with a fraction are doubles (exact decimals are
  * strings in its precise and string modes), integers BIGINT. */
-static const char *inferred(const rc_jnode *v, bool pg)
+static const char *inferred(const rc_jnode *v)
 {
     int64_t i;
     switch (v->type) {
-    case RC_J_NUMBER: return rc_parse_i64(v->s, v->n, &i) == RC_OK ? "bigint" : pg ? "float8" : "double";
+    case RC_J_NUMBER: return rc_parse_i64(v->s, v->n, &i) == RC_OK ? "bigint" : "double";
     case RC_J_TRUE:
     case RC_J_FALSE: return "boolean";
     case RC_J_OBJECT:
@@ -394,7 +394,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             }
             cols[i].nullable = true;
             fields[i] = 0;
-            const char *t = inferred(node(c, node(c, k)->next), pg);
+            const char *t = rc_type_in_family(fam, inferred(node(c, node(c, k)->next)));
             const rc_coltype *ct;
             if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, t, strlen(t), node(c, k)->off, &ct, c->err)) == RC_OK) cols[i].type = *ct;
         }

@@ -121,7 +121,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
             if (v->type == RC_J_NULL && other && node(c, other)->type == RC_J_OBJECT)
                 for (uint32_t q = node(c, other)->first; q; q = node(c, node(c, q)->next)->next)
                     if (node(c, q)->n == key->n && !memcmp(node(c, q)->s, key->s, key->n)) v = node(c, node(c, q)->next);
-            decl = inferred(v);
+            decl = rc_type_in_family(fam, inferred(v)); /* dbType ORACLE or POSTGRESQL: that family's names */
         }
         const rc_coltype *t;
         rc_status s = rc_type_cache_get(c->d->jd.types, c->a, fam, decl, strlen(decl), off, &t, c->err);

@@ -15,7 +15,8 @@
  *   ! FAMILY:TYPE skipped   the encoder wrote no message and said nothing
  *   ? FAMILY:TYPE unread    F cannot read back what it wrote
  * A change to what a format loses fails the test with examples; to update after an intended
- * change, run with RC_TYPES_UPDATE=1, review the diff and commit the files. */
+ * change, run with RC_TYPES_UPDATE=1, review the diff and commit the files (RC_TYPES_VERBOSE=1
+ * prints every line with an example). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -308,6 +309,8 @@ static unsigned check_variant(const variant *v)
         fclose(in);
     }
     unsigned bad = 0;
+    if (getenv("RC_TYPES_VERBOSE")) /* every line with its first example, for review */
+        for (unsigned i = 0; i < r->nlines; i++) printf("%s: %s   e.g. %s\n", v->label, r->lines[order[i]], r->examples[order[i]]);
     for (unsigned i = 0; i < r->nlines; i++) {
         unsigned w = 0;
         while (w < nwant && strcmp(want[w], r->lines[order[i]])) w++;
