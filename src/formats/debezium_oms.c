@@ -169,8 +169,9 @@ static rc_status check_units(const rc_event *ev, rc_error *err)
         for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
             const rc_value *v = &imgs[k][i];
             rc_status st = RC_OK;
-            if (v->kind == RC_V_DATETIME) st = dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, err);
-            else if (v->kind == RC_V_TIME) st = dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, err);
+            if (v->kind == RC_V_DATETIME)
+                st = dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, "-o debezium.flavor=upstream writes datetime(4-6) in microseconds", err);
+            else if (v->kind == RC_V_TIME) st = dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, NULL, err);
             if (st != RC_OK) return st;
         }
     return RC_OK;

@@ -301,14 +301,12 @@ static bool rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decim
     return true;
 }
 
-rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, rc_error *err)
+rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err)
 {
     const char *unit = ms ? "milliseconds" : "microseconds";
     if (nanos % (ms ? 1000000u : 1000u)) {
-        rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
-                     "column \"%.*s\" (%.*s): the value's fraction of a second .%09u is finer than the %s Debezium writes for it; "
-                     "declare the precision the values have",
-                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (unsigned)nanos, unit);
+        rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): the value's fraction of a second .%09u is finer than the %s Debezium writes for it%s%s",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (unsigned)nanos, unit, hint ? "; " : "", hint ? hint : "");
         return RC_SKIP;
     }
     if (zone.n) {
@@ -412,7 +410,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
     case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return RC_OK;
     case RC_V_TIME: {
         bool ms = e->time_mode == TIME_CONNECT;
-        rc_status st = dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, err);
+        rc_status st = dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL, err);
         if (st == RC_OK) rc_fmt_i64(b, ms ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time));
         return st;
     }
@@ -424,7 +422,8 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             rc_buf_putc(b, '"');
             return RC_OK;
         }
-        rc_status st = dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, err);
+        const char *hint = as == DT_MILLIS ? "a column declared with the precision its values have (datetime(6)) is written in microseconds" : NULL;
+        rc_status st = dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, err);
         if (st == RC_OK) rc_fmt_i64(b, as == DT_MICROS ? rc_datetime_epoch_us(&v->dt) : rc_datetime_epoch_ms(&v->dt));
         return st;
     }
