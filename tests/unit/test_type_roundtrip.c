@@ -75,9 +75,11 @@ static void render(void *nat, const rc_column *col, const rc_value *v, rc_buf *o
     rc_buf tmp;
     rc_buf_init(&tmp, 0);
     native_encode(nat, &ev, &tmp, &err);
+    size_t n = tmp.len;
+    rc_buf_putc(&tmp, '\0');
     /* the value alone: the text after "after":[ without the closing ]} */
-    const char *at = tmp.len ? strstr(tmp.data, "\"after\":[") : NULL;
-    if (at) rc_buf_put(out, at + 9, tmp.len - (size_t)(at + 9 - tmp.data) - 2);
+    const char *at = tmp.err == RC_OK ? strstr(tmp.data, "\"after\":[") : NULL;
+    if (at) rc_buf_put(out, at + 9, n - (size_t)(at + 9 - tmp.data) - 2);
     rc_buf_fini(&tmp);
 }
 
@@ -158,6 +160,8 @@ typedef struct run {
     char lines[MAX_LINES][96];
     char examples[MAX_LINES][400];
     unsigned nlines;
+    char want[MAX_LINES][96]; /* the reviewed list (on the heap: too big for a sanitizer's stack) */
+    unsigned order[MAX_LINES];
 } run;
 
 static void note(run *r, char mark, const char *label, const char *what, const char *example)
@@ -283,7 +287,7 @@ static unsigned check_variant(const variant *v)
         }
     }
     /* the sorted list against the reviewed file */
-    unsigned order[MAX_LINES];
+    unsigned *order = r->order;
     for (unsigned i = 0; i < r->nlines; i++) order[i] = i;
     for (unsigned i = 1; i < r->nlines; i++) /* insertion sort by line, keeping examples beside */
         for (unsigned j = i; j > 0 && cmp_lines(r->lines[order[j - 1]], r->lines[order[j]]) > 0; j--) {
@@ -299,7 +303,7 @@ static unsigned check_variant(const variant *v)
         fclose(w);
     }
     FILE *in = fopen(path, "r");
-    char want[MAX_LINES][96];
+    char (*want)[96] = r->want;
     unsigned nwant = 0;
     if (in) {
         while (nwant < MAX_LINES && fgets(want[nwant], sizeof want[0], in)) {
