@@ -109,6 +109,16 @@ rc_family rc_dbkind_family(rc_dbkind k);
  * returns how many key columns there are. */
 uint32_t rc_event_pk(const rc_event *ev, uint32_t *out, uint32_t max);
 
+/* For readers of formats whose type names carry no fractional-second precision (OMS and DRS
+ * names, DataWorks types): a DATETIME, TIME or TIMESTAMP column declared without one gets the
+ * precision its values in this event have ("…59.999999": datetime(6)), so that no writer
+ * picking its unit from the declaration cuts them (upstream Debezium: milliseconds up to 3).
+ * The columns are then copied into `a` and the event's own (cols_id NULL); parsed types come
+ * from `types`. A type that takes no precision (Oracle DATE) stays as it is. */
+struct rc_type_cache;
+struct rc_arena;
+rc_status rc_event_fit_fractions(rc_event *ev, struct rc_arena *a, struct rc_type_cache *types, rc_error *err);
+
 /* Field-by-field equality of two events (names, types, values, positions, times). When
  * not equal and `why` is non-NULL, a short description of the first difference. */
 bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whylen);

@@ -79,6 +79,12 @@ extern const rc_type_info rc_type_catalog[];
  * bigint unsigned); NULL when none. For reading formats that name types by such labels. */
 const char *rc_type_by_label(rc_family fam, size_t field, const char *s, size_t n);
 
+/* For readers that infer column types from JSON values, named as MySQL types (bigint, bigint
+ * unsigned, decimal, double, boolean, json, text): the type of family `fam` that holds the
+ * same values (PostgreSQL int8, numeric, float8...; Oracle integer, number, binary_double,
+ * clob); `name` itself for MySQL and where the family has none. */
+const char *rc_type_in_family(rc_family fam, const char *name);
+
 /* Looks a type up by family and canonical name (case-insensitive); NULL if unknown. */
 const rc_type_info *rc_type_lookup(rc_family fam, const char *name, size_t n);
 

@@ -48,7 +48,9 @@ void cli_usage_convert(void)
           "  --topic TEMPLATE       topic of each message: {server}, {db}, {schema}, {table}, or\n"
           "                         the preset 'debezium' = {server}.{db}.{table} (default);\n"
           "                         characters Kafka does not allow become '_'\n"
-          "  --server NAME          {server} for events that name none (default: rowcast)\n"
+          "  --server NAME          {server} of every message, and the format's server name\n"
+          "                         (debezium.server); without it, the event's server, else\n"
+          "                         rowcast\n"
           "  --keys                 stdout/file: write each message's key instead of its value;\n"
           "                         \"null\" where the format or the table has none\n"
           "  --records              stdout/file: write each message as a Kafka record, tab-\n"
@@ -331,6 +333,22 @@ static int checkpoint_start(conv *c, const char *input, const char *sink_url)
     return EXIT_OK;
 }
 
+/* The server name the user gives, --server or the output format's own <format>.server option
+ * (debezium.server), is the topic prefix of every message and the format's server name too
+ * (Debezium's topic.prefix is its source.name): the option wins, --server becomes it when the
+ * format has one. Without either, {server} is each event's own, else "rowcast". */
+static void server_name(conv *c, rc_options *opts, rc_option *items)
+{
+    const char *key = NULL;
+    for (const rc_option_desc *d = c->to->options; d && d->key; d++) {
+        size_t n = strlen(d->key);
+        if (n > 7 && !strcmp(d->key + n - 7, ".server")) key = d->key;
+    }
+    const char *v = key ? rc_options_get(opts, key) : NULL;
+    if (v) c->server = v, c->server_forced = true;
+    else if (key && c->server_forced && opts->count < MAX_OPTS) items[opts->count++] = (rc_option){key, c->server};
+}
+
 int cli_convert(int argc, char **argv)
 {
     conv c;
@@ -390,7 +408,7 @@ int cli_convert(int argc, char **argv)
         } else if ((v = opt_value(argc, argv, &i, "--topic"))) {
             topic = v;
         } else if ((v = opt_value(argc, argv, &i, "--server"))) {
-            c.server = v;
+            c.server = v, c.server_forced = true;
         } else if ((v = opt_value(argc, argv, &i, "--checkpoint"))) {
             c.ck_path = v;
         } else if ((v = opt_value(argc, argv, &i, "--checkpoint-interval"))) {
@@ -453,6 +471,7 @@ int cli_convert(int argc, char **argv)
     /* one Avro record per Kafka message: an object container per message makes no sense there */
     if (rc == EXIT_OK && kafka && !strcmp(c.to->name, "avro") && !rc_options_get(&opts, "avro.framing") && opts.count < MAX_OPTS)
         opt_items[opts.count++] = (rc_option){"avro.framing", "raw"};
+    if (rc == EXIT_OK) server_name(&c, &opts, opt_items);
     rc_error err;
     rc_error_clear(&err);
     if (rc == EXIT_OK) {

@@ -74,6 +74,7 @@ typedef struct conv {
     bool quiet, progress;
     bool need_keys, tombstones, routed;
     const char *topic_tmpl, *server;
+    bool server_forced; /* server names every message's {server}, not only those of events naming none */
     unsigned drop;
     const char **include;
     size_t ninclude;

@@ -28,6 +28,19 @@ static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off
                 err->message);
 }
 
+/* An event the encoder declined because a value does not fit the format (err says which and
+ * what to do): the line is not bad, the event is counted as not expressible. */
+static void report_unexpressible(conv *c, const in_line *ln, const rc_error *err)
+{
+    if (++c->errors_shown > MAX_SHOWN_ERRORS) {
+        if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
+        return;
+    }
+    if (c->progress) fputs("\r\033[K", stderr);
+    fprintf(stderr, "rowcast: %s:%llu: %s error: %s; the event is not written (not expressible in %s)\n", ln->file,
+            (unsigned long long)ln->lineno, rc_status_name(err->code), err->message, c->to->name);
+}
+
 void convert_progress(conv *c, bool final)
 {
     double t = convert_now(), el = t - c->t0;
@@ -112,7 +125,7 @@ static rc_status put_key(conv *c, const rc_event *ev, out_rec *r, rc_error *err)
 /* Encodes the events of one line into c->recs (messages in c->msg); RC_OK or the error (already
  * described in err). Nothing is sent before the whole line converted, so a failing line never
  * produces partial output. */
-static rc_status convert_line(conv *c, const rc_event *evs, size_t count, rc_arena *a, rc_error *err)
+static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, size_t count, rc_arena *a, rc_error *err)
 {
     rc_status st;
     c->nrecs = 0;
@@ -125,10 +138,13 @@ static rc_status convert_line(conv *c, const rc_event *evs, size_t count, rc_are
         }
         size_t mark = c->msg.len;
         bool was_holding = c->to->holding && c->to->holding(c->enc);
+        rc_error_clear(err);
         st = c->to->encode_value(c->enc, ev, &c->msg, err);
         if (st == RC_SKIP) {
             c->msg.len = mark;
             c->not_expressible++;
+            if (err->message[0]) report_unexpressible(c, ln, err); /* a value the format cannot hold: said, never cut */
+            rc_error_clear(err);
             continue;
         }
         if (st != RC_OK && st != RC_PENDING) return st;
@@ -178,7 +194,11 @@ static bool route_of(conv *c, const out_rec *o)
     }
     rc_buf_reset(&c->topic);
     if (o->has_topic) rc_buf_put(&c->topic, c->msg.data + o->toff, o->tlen);
-    else rc_topic_expand(c->topic_tmpl, &o->src, c->server, &c->topic);
+    else {
+        rc_origin src = o->src;
+        if (c->server_forced) src.server = (rc_str){c->server, strlen(c->server)};
+        rc_topic_expand(c->topic_tmpl, &src, c->server, &c->topic);
+    }
     c->topic_len = c->topic.len;
     if (o->src.table.n) {
         rc_buf_put(&c->topic, o->src.db.p, o->src.db.n);
@@ -268,7 +288,7 @@ int convert_output(conv *c, batch *b)
         rc_error err = ln->err;
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;
-        if (st == RC_OK) st = convert_line(c, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &err);
+        if (st == RC_OK) st = convert_line(c, ln, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &err);
         if (st == RC_OK) {
             if (send_records(c, ln->file, ln->file_off, &err) != RC_OK) {
                 if (convert_stop_signal) return EXIT_OK; /* a signal ended the wait for room: main says so */

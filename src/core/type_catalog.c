@@ -176,3 +176,16 @@ const char *rc_type_by_label(rc_family fam, size_t field, const char *s, size_t 
     }
     return first;
 }
+
+const char *rc_type_in_family(rc_family fam, const char *name)
+{
+    /* MySQL name, PostgreSQL, Oracle (OceanBase Oracle tenant) */
+    static const char *const map[][3] = {{"bigint", "bigint", "integer"},      {"bigint unsigned", "numeric", "number"},
+                                         {"decimal", "numeric", "number"},   {"double", "float8", "binary_double"},
+                                         {"boolean", "boolean", NULL},       {"json", "json", "clob"},
+                                         {"text", "text", "clob"}};
+    if (fam == RC_FAM_MYSQL) return name;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (!strcmp(map[i][0], name)) return map[i][fam == RC_FAM_PG ? 1 : 2] ? map[i][fam == RC_FAM_PG ? 1 : 2] : name;
+    return name;
+}

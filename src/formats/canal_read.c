@@ -143,26 +143,34 @@ static bool row_is_typed(const ctx *c, uint32_t data)
     return false;
 }
 
-/* DRS type names drop UNSIGNED: an integer column whose values in rows[0..1] (arrays of row
- * objects, or 0) go beyond int64 is declared unsigned, so that no value is lost. */
-static bool beyond_int64(const ctx *c, const uint32_t rows[2], rc_str col)
+/* Calls f on each value of column `col` in rows[0..1] (arrays of row objects, or 0) until it
+ * returns true; true when one did. */
+static bool any_value(const ctx *c, const uint32_t rows[2], rc_str col, bool (*f)(const rc_jnode *v, void *arg), void *arg)
 {
     for (int r = 0; r < 2; r++) {
         if (!rows[r] || node(c, rows[r])->type != RC_J_ARRAY) continue;
         for (uint32_t o = node(c, rows[r])->first; o; o = node(c, o)->next) {
             if (node(c, o)->type != RC_J_OBJECT) continue;
             for (uint32_t k = node(c, o)->first; k; k = node(c, node(c, k)->next)->next) {
-                const rc_jnode *key = node(c, k), *v = node(c, key->next);
-                int64_t i;
-                uint64_t u;
-                if (key->n == col.n && !memcmp(key->s, col.p, col.n) && v->type == RC_J_STRING &&
-                    rc_parse_i64(v->s, v->n, &i) == RC_ERR_RANGE && rc_parse_u64(v->s, v->n, &u) == RC_OK)
-                    return true;
+                const rc_jnode *key = node(c, k);
+                if (key->n == col.n && !memcmp(key->s, col.p, col.n) && f(node(c, key->next), arg)) return true;
             }
         }
     }
     return false;
 }
+
+static bool is_beyond_int64(const rc_jnode *v, void *arg)
+{
+    (void)arg;
+    int64_t i;
+    uint64_t u;
+    return v->type == RC_J_STRING && rc_parse_i64(v->s, v->n, &i) == RC_ERR_RANGE && rc_parse_u64(v->s, v->n, &u) == RC_OK;
+}
+
+/* DRS type names drop UNSIGNED: an integer column whose values in rows[0..1] go beyond int64
+ * is declared unsigned, so that no value is lost. */
+static bool beyond_int64(const ctx *c, const uint32_t rows[2], rc_str col) { return any_value(c, rows, col, is_beyond_int64, NULL); }
 
 /* The columns of the mysqlType (columnType) member, node `types` of c->j (the root node when
  * c->j is d->aux). */
@@ -491,6 +499,7 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
             ev->changed = changed;
             orow = node(&c, orow)->next;
         }
+        if ((st = rc_event_fit_fractions(ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
     }
     return RC_OK;
 }

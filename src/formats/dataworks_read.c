@@ -187,6 +187,7 @@ rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
         if (ev.op != RC_OP_DELETE && (st = image(&c, payload, "after", &ev, &ev.after)) != RC_OK) return st;
         if ((ev.op == RC_OP_DELETE ? !ev.before : !ev.after))
             return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "payload.%s is null", ev.op == RC_OP_DELETE ? "before" : "after");
+        if ((st = rc_event_fit_fractions(&ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
     }
     rc_event *e = rc_event_list_push(out);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

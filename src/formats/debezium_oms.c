@@ -65,9 +65,9 @@ static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
     int flavor = 0;
     rc_status st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
     if (st != RC_OK) return st;
-    if (!flavor) /* the upstream-only options make no sense for OMS */
+    if (!flavor) /* the upstream-only options make no sense for OMS; the server name is still the topic prefix */
         for (const rc_option_desc *d = dbz_up_options; d->key; d++)
-            if (rc_options_get(o, d->key))
+            if (rc_options_get(o, d->key) && strcmp(d->key, "debezium.server"))
                 return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s needs -o debezium.flavor=upstream", d->key);
     dbz_any *a = calloc(1, sizeof *a);
     if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -158,6 +158,23 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
         return;
     default: rc_jw_str(b, v->s.p, v->s.n); return;
     }
+}
+
+/* OMS writes DATETIME as epoch milliseconds and TIME as microseconds: an event with a value
+ * those would cut is not expressible (RC_SKIP with the reason), never cut. */
+static rc_status check_units(const rc_event *ev, rc_error *err)
+{
+    const rc_value *imgs[2] = {ev->before, ev->after};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
+            const rc_value *v = &imgs[k][i];
+            rc_status st = RC_OK;
+            if (v->kind == RC_V_DATETIME)
+                st = dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, "-o debezium.flavor=upstream writes datetime(4-6) in microseconds", err);
+            else if (v->kind == RC_V_TIME) st = dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, NULL, err);
+            if (st != RC_OK) return st;
+        }
+    return RC_OK;
 }
 
 static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img)
@@ -302,6 +319,7 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     rc_status need = oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
     if (need != RC_OK && !(e->kind == DBZ_SMT && ev->op == RC_OP_UPDATE)) return need;
     rc_error_clear(err);
+    if ((need = check_units(ev, err)) != RC_OK) return need;
     if (e->kind == DBZ_SMT) {
         if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
         put_image(b, ev, oms_row(ev));

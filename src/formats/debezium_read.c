@@ -337,11 +337,11 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
 
 /* Without a schema: Debezium's JSON numbers with a fraction are doubles (exact decimals are
  * strings in its precise and string modes), integers BIGINT. */
-static const char *inferred(const rc_jnode *v, bool pg)
+static const char *inferred(const rc_jnode *v)
 {
     int64_t i;
     switch (v->type) {
-    case RC_J_NUMBER: return rc_parse_i64(v->s, v->n, &i) == RC_OK ? "bigint" : pg ? "float8" : "double";
+    case RC_J_NUMBER: return rc_parse_i64(v->s, v->n, &i) == RC_OK ? "bigint" : "double";
     case RC_J_TRUE:
     case RC_J_FALSE: return "boolean";
     case RC_J_OBJECT:
@@ -394,7 +394,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             }
             cols[i].nullable = true;
             fields[i] = 0;
-            const char *t = inferred(node(c, node(c, k)->next), pg);
+            const char *t = rc_type_in_family(fam, inferred(node(c, node(c, k)->next)));
             const rc_coltype *ct;
             if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, t, strlen(t), node(c, k)->off, &ct, c->err)) == RC_OK) cols[i].type = *ct;
         }
@@ -520,6 +520,32 @@ static rc_status value_fields(const ctx *c, uint32_t schema, uint32_t *out)
     return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, schema)->off, "the envelope \"schema\" has no struct field \"after\" or \"before\"");
 }
 
+/* Upstream Debezium's heartbeat value (HeartbeatImpl; what debezium_heartbeat.c writes):
+ * {"ts_ms": N} alone, with schemas on inside an envelope whose schema is the struct
+ * io.debezium.connector.common.Heartbeat. The server name is only in the key and the topic. */
+static bool is_heartbeat(const ctx *c, uint32_t payload, uint32_t schema)
+{
+    const rc_jnode *p = node(c, payload);
+    uint32_t ts = rc_json_get(c->j, payload, "ts_ms");
+    if (p->type != RC_J_OBJECT || p->count != 1 || !ts || node(c, ts)->type != RC_J_NUMBER) return false;
+    if (!schema || node(c, schema)->type == RC_J_NULL) return true;
+    return node(c, schema)->type == RC_J_OBJECT && is(c, rc_json_get(c->j, schema, "name"), "io.debezium.connector.common.Heartbeat");
+}
+
+static rc_status heartbeat(const ctx *c, uint32_t payload, rc_event_list *out)
+{
+    if (!c->d->heartbeats) return RC_OK; /* skipped unless asked for, as the OMS flavour's */
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.op = RC_OP_HEARTBEAT;
+    rc_status st = rc_jsondec_us_at(c->j, rc_json_get(c->j, payload, "ts_ms"), "ts_ms", 1000, &ev.ts_us, &ev.has_ts, c->err);
+    if (st != RC_OK) return st;
+    rc_event *e = rc_event_list_push(out);
+    if (!e) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    *e = ev;
+    return RC_OK;
+}
+
 rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dz_dec *d = p;
@@ -539,6 +565,7 @@ rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_l
         payload = 0; /* the message is the payload itself (schemas off, debeziumflatten) */
     }
     uint32_t opn = rc_json_get(c.j, payload, "op");
+    if (!opn && is_heartbeat(&c, payload, schema)) return heartbeat(&c, payload, out);
     if (!opn) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "a Debezium payload without \"op\"");
     rc_event ev;
     memset(&ev, 0, sizeof ev);

@@ -50,7 +50,7 @@ const rc_option_desc dbz_all_options[] = {
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
     {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
     {"debezium.compat", "1|1.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2 (2.x, ts_us/ts_ns as 2.6 adds them), 3 (default)"},
-    {"debezium.server", "name", "logical server name (topic.prefix); default: the event's server, else \"rowcast\""},
+    {"debezium.server", "name", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic; default: the event's server, else \"rowcast\""},
     {"debezium.version", "text", "connector version written in source.version (default \"rowcast\")"},
     {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
@@ -301,6 +301,22 @@ static bool rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decim
     return true;
 }
 
+rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err)
+{
+    const char *unit = ms ? "milliseconds" : "microseconds";
+    if (nanos % (ms ? 1000000u : 1000u)) {
+        rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): the value's fraction of a second .%09u is finer than the %s Debezium writes for it%s%s",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (unsigned)nanos, unit, hint ? "; " : "", hint ? hint : "");
+        return RC_SKIP;
+    }
+    if (zone.n) {
+        rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): the value's zone %.*s has no place in the epoch %s Debezium writes",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)zone.n, zone.p, unit);
+        return RC_SKIP;
+    }
+    return RC_OK;
+}
+
 static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {
     const rc_type_info *t = c->type.info;
@@ -311,10 +327,13 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
     case RC_V_INT: rc_fmt_i64(b, v->i); return RC_OK;
     case RC_V_UINT:
         if (!e->unsigned_precise) {
-            if (v->u > INT64_MAX)
-                return rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
-                                    "column \"%.*s\": %llu does not fit an int64; use -o debezium.bigint.unsigned.handling.mode=precise",
-                                    (int)c->name.n, c->name.p, (unsigned long long)v->u);
+            if (v->u > INT64_MAX) { /* Debezium wraps it to a negative number; rowcast says so and writes nothing */
+                rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
+                             "column \"%.*s\": %llu does not fit an int64 (bigint.unsigned.handling.mode=long; the "
+                             "mode precise keeps it)",
+                             (int)c->name.n, c->name.p, (unsigned long long)v->u);
+                return RC_SKIP;
+            }
             rc_fmt_u64(b, v->u);
             return RC_OK;
         } else {
@@ -389,22 +408,25 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         rc_buf_putc(b, '"');
         return RC_OK;
     case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return RC_OK;
-    case RC_V_TIME:
-        if (e->time_mode == TIME_CONNECT) rc_fmt_i64(b, rc_time_micros(&v->time) / 1000);
-        else rc_fmt_i64(b, rc_time_micros(&v->time));
-        return RC_OK;
-    case RC_V_DATETIME:
-        switch (datetime_as(e, c)) {
-        case DT_ZONED:
+    case RC_V_TIME: {
+        bool ms = e->time_mode == TIME_CONNECT;
+        rc_status st = dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL, err);
+        if (st == RC_OK) rc_fmt_i64(b, ms ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time));
+        return st;
+    }
+    case RC_V_DATETIME: {
+        dt_as as = datetime_as(e, c);
+        if (as == DT_ZONED) {
             rc_buf_putc(b, '"');
             rc_fmt_datetime(b, &v->dt, 'T', false);
             rc_buf_putc(b, '"');
             return RC_OK;
-        case DT_MICROS: rc_fmt_i64(b, rc_datetime_epoch_us(&v->dt)); return RC_OK;
-        case DT_CONNECT:
-        case DT_MILLIS: rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt)); return RC_OK;
         }
-        return RC_OK;
+        const char *hint = as == DT_MILLIS ? "a column declared with the precision its values have (datetime(6)) is written in microseconds" : NULL;
+        rc_status st = dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, err);
+        if (st == RC_OK) rc_fmt_i64(b, as == DT_MICROS ? rc_datetime_epoch_us(&v->dt) : rc_datetime_epoch_ms(&v->dt));
+        return st;
+    }
     case RC_V_TIMESTAMP:
         rc_buf_putc(b, '"');
         rc_fmt_ts_iso(b, &v->ts);
@@ -968,7 +990,8 @@ rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
         if (k) rc_buf_putc(b, ',');
         rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
         rc_buf_putc(b, ':');
-        if ((st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err)) != RC_OK) return st;
+        /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
+        if ((st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err)) != RC_OK) return st == RC_SKIP ? err->code : st;
     }
     rc_buf_putc(b, '}');
     if (e->schemas) rc_buf_putc(b, '}');

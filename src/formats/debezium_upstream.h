@@ -34,6 +34,11 @@ rc_str dbz_up_server(void *enc, const rc_event *ev);
 void dbz_up_put_source(void *enc, rc_buf *b, const rc_event *ev);
 rc_status dbz_up_put_image(void *enc, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
 /* The Kafka Connect schema of a struct with one required field, as JsonConverter writes it. */
+/* A time value goes into milliseconds (ms) or microseconds, a wall-clock time into epoch
+ * numbers without a zone: RC_OK when value `nanos` (and `zone`) of column c fit, else RC_SKIP
+ * with the reason in err, followed by `hint` (what to do; NULL for none): the event is not
+ * expressible, never cut. */
+rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err);
 void dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field);
 /* The transaction block or null. */
 void dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);

@@ -121,7 +121,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
             if (v->type == RC_J_NULL && other && node(c, other)->type == RC_J_OBJECT)
                 for (uint32_t q = node(c, other)->first; q; q = node(c, node(c, q)->next)->next)
                     if (node(c, q)->n == key->n && !memcmp(node(c, q)->s, key->s, key->n)) v = node(c, node(c, q)->next);
-            decl = inferred(v);
+            decl = rc_type_in_family(fam, inferred(v)); /* dbType ORACLE or POSTGRESQL: that family's names */
         }
         const rc_coltype *t;
         rc_status s = rc_type_cache_get(c->d->jd.types, c->a, fam, decl, strlen(decl), off, &t, c->err);
@@ -285,6 +285,7 @@ rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_
                           rc_json_get(c.j, meta, "record_primary_key") ? node(&c, rc_json_get(c.j, meta, "record_primary_key"))->off : 0, &ev)) != RC_OK) return st;
         if (ev.op != RC_OP_INSERT && prev && (st = image(&c, prev, "prevStruct", &ev, NULL, NULL, &ev.before)) != RC_OK) return st;
         if (ev.op != RC_OP_DELETE && (st = image(&c, post, "postStruct", &ev, NULL, NULL, &ev.after)) != RC_OK) return st;
+        if ((st = rc_event_fit_fractions(&ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
     }
     rc_event *e = rc_event_list_push(out);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

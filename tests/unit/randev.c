@@ -172,6 +172,10 @@ static void rand_decl(randev_rng *r, const rc_type_info *t, char *out, size_t ca
     else snprintf(out, cap, "%s", n);
 }
 
+void randev_value(randev_rng *r, rc_arena *a, const rc_column *col, rc_value *v) { rand_value(r, a, col, v); }
+
+void randev_decl(randev_rng *r, const rc_type_info *t, char *out, size_t cap) { rand_decl(r, t, out, cap); }
+
 void randev_make(randev_rng *r, rc_arena *a, rc_event *ev)
 {
     static const rc_dbkind kinds[] = {RC_DB_MYSQL, RC_DB_MARIADB, RC_DB_OB_MYSQL, RC_DB_OB_ORACLE, RC_DB_POSTGRES, RC_DB_UNKNOWN};
