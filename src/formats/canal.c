@@ -38,7 +38,7 @@ typedef struct canal_enc {
 } canal_enc;
 
 static const rc_option_desc canal_options[] = {
-    {"canal.flavor", "oms|canal", "oms: as OMS writes it (seed 000); canal: as Canal itself writes it (all strings, alphabetical keys, id)"},
+    {"canal.flavor", "oms|canal", "oms: as OMS writes it (default); canal: as Canal itself writes it (all strings, alphabetical keys, id)"},
     {"canal.values", "typed|string", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)"},
     {"canal.timezone", "UTC|+HH:MM|Area/City", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss (default UTC)"},
     {"canal.group", "false|true", "put the rows of one statement (consecutive events at one source position) in one message"},

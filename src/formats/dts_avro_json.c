@@ -218,7 +218,7 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 
 const rc_format rc_format_avro_json = {
     .name = "avro-json",
-    .summary = "the DTS Avro Record as JSON, laid out as seed 000 shows it (for people to read)",
+    .summary = "the DTS Avro Record as JSON, laid out as the OMS documentation shows it (for people to read)",
     .content_type = "application/json",
     .options = aj_options,
     .enc_new = aj_new,

@@ -6,7 +6,8 @@
 # `rowcast` and build/rowcast are the binary under test, examples/ and scripts/ are the
 # repository's (the demo scripts get ROWCAST: they build nothing), and the placeholder file
 # names of the docs are real inputs made from examples/shop.ndjson (table below). A command
-# that exits non-zero (or runs for over 120 s) fails, named by doc, line and text.
+# that exits non-zero (or runs for over 120 s) fails, named by doc, line and text. The docs and
+# --help must not cite documents that are not in the repository.
 # usage: docs_commands_test.sh ROWCAST MOCK   (from the repository root)
 set -u
 RC=$(realpath "${1:?rowcast}")
@@ -54,6 +55,7 @@ skip_reason() {
 # lines, continuation lines included, joined by \037); a prose span is a block of its own
 extract() {
     awk -v OFS='\t' '
+    FNR == 1 { inb = 0; cont = 0 }
     /^[ \t]*```/ { if (inb) inb = 0; else { inb = 1; sh = ($0 ~ /^[ \t]*```(sh|bash)[ \t]*$/); blk++ } next }
     inb && sh {
         if (cont) { text = text "\037" $0 } else { start = FNR; text = $0 }
@@ -108,6 +110,15 @@ while IFS=$'\t' read -r doc line block text; do
     } >>"$script"
 done < <(extract "${DOCS[@]}")
 run_block
+
+# the docs and the help cite documents a reader has: the vendors' by title, the rules in docs/
+# (not the project's working notes outside the repository: "seed 000", "FORMATS.md §4")
+cited='FORMATS\.md|[Ss]eeds? [0-9]{3}'
+grep -nE "$cited" README.md docs/*.md docs/formats/*.md | while IFS= read -r hit; do echo "FAIL: $hit: cites a document that is not in the repository"; done >>"$W/results"
+for h in --help "help convert" formats "formats --options" "types"; do
+    # shellcheck disable=SC2086
+    "$RC" $h 2>&1 | grep -E "$cited" | while IFS= read -r hit; do echo "FAIL: rowcast $h: $hit: cites a document that is not in the repository"; done >>"$W/results"
+done
 
 pass=$(grep -c '^ok$' "$W/results")
 fail=$((fail + $(grep -c '^FAIL: \|^status ' "$W/results")))
