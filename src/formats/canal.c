@@ -1,4 +1,4 @@
-/* Canal flat messages (FORMATS.md §4; seed 000; Alibaba Canal's FlatMessage).
+/* Canal flat messages (docs/formats/canal.md; Alibaba Canal's FlatMessage).
  *
  * Two flavours: `oms` (default) is what OMS writes — typed values, the seed's key order,
  * OMS type names; `canal` is what Canal itself writes — every value a string, keys in

@@ -1,4 +1,4 @@
-/* Upstream Debezium (FORMATS.md §11, §12): the envelope, source blocks, key and Kafka Connect
+/* Upstream Debezium: the envelope, source blocks, key and Kafka Connect
  * JSON schemas the way Debezium's MySQL, PostgreSQL and SQL Server connectors write them, in
  * the layout of Debezium 1.x, 2.x or 3.x (debezium.compat). See docs/formats/debezium.md. */
 #include <stdlib.h>
