@@ -4,20 +4,20 @@
 # sample stream to it in the chosen format and reads every topic back with kcat, then stops the
 # mock. Talks TCP exactly as to a real cluster (point --sink at one to use it).
 # usage: scripts/demo-kafka.sh [FORMAT] [extra convert options...]   (default: debezium upstream)
+# Environment: ROWCAST=path/to/rowcast (and ROWCAST_KAFKA_MOCK, default: beside it) uses those
+# binaries and installs and builds nothing.
 set -eu
 . "$(dirname "$0")/lib.sh"
 if [ $# -gt 0 ]; then fmt=(--to "$1"); shift; else fmt=(--to debezium -o debezium.flavor=upstream -o debezium.bigint.unsigned.handling.mode=precise); fi
-rc_install "${BUILD_PKGS[@]}" kcat
-mkdir -p "$ROOT/build-demo"
-rc_build "$ROOT/build-demo" -DCMAKE_BUILD_TYPE=Release -DRC_TESTS=OFF -DRC_BENCH=OFF
+rc_demo_build kcat
 W=$(mktemp -d)
-"$ROOT/build-demo/rowcast-kafka-mock" --bootstrap-file "$W/bootstrap" </dev/null >/dev/null &
+"$ROWCAST_KAFKA_MOCK" --bootstrap-file "$W/bootstrap" </dev/null >/dev/null &
 mock=$!
 trap 'kill $mock; rm -rf "$W"' EXIT
 for _ in $(seq 100); do [ -s "$W/bootstrap" ] && break; sleep 0.05; done
 B=$(cat "$W/bootstrap")
 echo "==> mock cluster at $B"
-"$ROOT/build-demo/rowcast" convert "${fmt[@]}" "$@" --sink "kafka://$B/{server}.{db}.{table}" --on-error=skip "$ROOT/examples/shop.ndjson"
+"$ROWCAST" convert "${fmt[@]}" "$@" --sink "kafka://$B/{server}.{db}.{table}" --on-error=skip "$ROOT/examples/shop.ndjson"
 for t in $(kcat -L -b "$B" | sed -n 's/^  topic "\(.*\)" with.*/\1/p' | sort); do
     echo "==> topic $t (partition offset key value headers)"
     kcat -C -b "$B" -t "$t" -e -q -f '%p %o %k %s %h\n'

@@ -2,11 +2,11 @@
 # Quick start, command 1: installs what is missing, builds rowcast and converts the bundled
 # sample change stream (examples/shop.ndjson) to stdout in the chosen format.
 # usage: scripts/demo.sh [FORMAT] [extra convert options...]     (default format: native)
+# Environment: ROWCAST=path/to/rowcast converts with that binary and installs and builds nothing
+# (tests/integration/docs_commands_test.sh runs the documented demo commands so).
 set -eu
 . "$(dirname "$0")/lib.sh"
 fmt=${1:-native}
 [ $# -gt 0 ] && shift
-rc_install "${BUILD_PKGS[@]}"
-mkdir -p "$ROOT/build-demo"
-rc_build "$ROOT/build-demo" -DCMAKE_BUILD_TYPE=Release -DRC_TESTS=OFF -DRC_BENCH=OFF
-exec "$ROOT/build-demo/rowcast" convert --from native --to "$fmt" "$@" "$ROOT/examples/shop.ndjson"
+rc_demo_build
+exec "$ROWCAST" convert --from native --to "$fmt" "$@" "$ROOT/examples/shop.ndjson"

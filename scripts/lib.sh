@@ -29,3 +29,16 @@ rc_build() {
     cmake -S "$ROOT" -B "$dir" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
     cmake --build "$dir" -j"$(nproc)" >"$dir.build.log" 2>&1 || { grep -E 'error|Error' "$dir.build.log" | head -40; return 1; }
 }
+
+# rc_demo_build [PKG...] : for the demo scripts. Sets ROWCAST (and ROWCAST_KAFKA_MOCK, beside it
+# unless given): when ROWCAST is given, uses it as built and installs nothing; otherwise installs
+# what is missing (BUILD_PKGS and PKG...) and builds build-demo.
+rc_demo_build() {
+    if [ -z "${ROWCAST:-}" ]; then
+        rc_install "${BUILD_PKGS[@]}" "$@"
+        mkdir -p "$ROOT/build-demo"
+        rc_build "$ROOT/build-demo" -DCMAKE_BUILD_TYPE=Release -DRC_TESTS=OFF -DRC_BENCH=OFF
+        ROWCAST=$ROOT/build-demo/rowcast
+    fi
+    ROWCAST_KAFKA_MOCK=${ROWCAST_KAFKA_MOCK:-$(dirname "$ROWCAST")/rowcast-kafka-mock}
+}

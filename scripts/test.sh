@@ -12,6 +12,8 @@ status=0
 run_ctest() {
     echo "==> ctest ($1)"
     (cd "$2" && ctest --output-on-failure -j2) || status=1
+    # cases skipped for want of ../shared (the peer data) say so here too, not only in the log
+    grep -h 'cases skipped$' "$2/Testing/Temporary/LastTest.log" 2>/dev/null || true
 }
 
 echo "==> build (normal: -Wall -Wextra -Werror)"

@@ -1,4 +1,4 @@
-/* Schema names that are valid Avro names, as Debezium makes them (FORMATS.md §11): the
+/* Schema names that are valid Avro names, as Debezium makes them (docs/formats/debezium.md): the
  * logical server name must start with a letter or '_', every other character of the server,
  * database, schema and table names must be [A-Za-z0-9_]; an invalid character becomes '_'.
  * Replacing characters can make two tables collide ("a-b" and "a_b"): a registry remembers

@@ -14,7 +14,7 @@
 /* Which type system a declaration belongs to. */
 typedef enum rc_family { RC_FAM_MYSQL = 0, RC_FAM_ORACLE, RC_FAM_PG, RC_FAM_COUNT } rc_family;
 
-/* Value classes of FORMATS.md §1: how the OMS family renders a value. */
+/* Value classes (docs/formats/oms-values.md): how the OMS family renders a value. */
 typedef enum rc_vclass {
     RC_VC_LONG = 0,
     RC_VC_BIGDECIMAL,
@@ -28,7 +28,7 @@ typedef enum rc_vclass {
     RC_VC_COUNT
 } rc_vclass;
 
-/* Record of the DTS Avro schema a value is written as (FORMATS.md §8). */
+/* Record of the DTS Avro schema a value is written as (docs/formats/avro.md). */
 typedef enum rc_avro_rec {
     RC_AVRO_INTEGER = 0,
     RC_AVRO_FLOAT,

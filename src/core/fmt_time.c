@@ -1,4 +1,4 @@
-/* Calendar arithmetic and the date/time layouts of FORMATS.md §1 and §7. */
+/* Calendar arithmetic and the date/time layouts of docs/formats/oms-values.md and debezium.md. */
 #include "rowcast/fmt.h"
 
 /* Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian). */

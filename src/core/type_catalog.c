@@ -1,9 +1,9 @@
-/* The type catalog: one row per source column type (FORMATS.md §1, §8, §13).
+/* The type catalog: one row per source column type (docs/types.md).
  *
  * Columns: name, family, value class, value kind, DTS Avro record, java.sql.Types code (as
  * OMS canal writes it), the code real Canal writes (FLOAT is REAL, 7), DRS sqlType code (for
  * MySQL the seed's JDBC-like codes with datetime 94; for PostgreSQL/GaussDB DRS's own codes
- * where seed 001 shows them — smallint 2, boolean 8, character 9, bytea 15, timestamp 16,
+ * where the DRS document shows them — smallint 2, boolean 8, character 9, bytea 15, timestamp 16,
  * bit 20, json 22, int4range 42, tstzrange 46 — and java.sql.Types otherwise), MySQL type code, OMS canal mysqlType name, DataWorks column type,
  * __light_type schemaType, Kafka Connect type of the OMS debezium flavour, and the type name
  * DRS writes (mysqlType: the bare MySQL name; columnType: PostgreSQL's formal name).
@@ -11,9 +11,9 @@
  * Notes on choices the seeds leave open:
  * - BIGINT signed is "int64" in the OMS canal and DataWorks examples while BIGINT UNSIGNED
  *   (whose values may exceed int64) is "bigint"/"BIGINT"; we follow the examples.
- * - PostgreSQL rows are rowcast's own mapping (FORMATS.md §1.3); the MySQL code and java
+ * - PostgreSQL rows are rowcast's own mapping (docs/types.md); the MySQL code and java
  *   code are the nearest MySQL equivalents so that formats defined for MySQL still work.
- * - YEAR is a Long value written as an Avro DateTime record (seed 000). */
+ * - YEAR is a Long value written as an Avro DateTime record (as the OMS documentation maps it). */
 #include <string.h>
 #include "rowcast/types.h"
 
@@ -79,14 +79,14 @@ const rc_type_info rc_type_catalog[] = {
     ROW("multipoint", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "multipoint", "GEOMETRY", "GEOMETRY", "string", "multipoint"),
     ROW("multilinestring", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "multilinestring", "GEOMETRY", "GEOMETRY", "string", "multilinestring"),
     ROW("multipolygon", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "multipolygon", "GEOMETRY", "GEOMETRY", "string", "multipolygon"),
-    /* OceanBase types that OMS change records of MySQL tenants carry (seed 000, DataWorks
+    /* OceanBase types that OMS change records of MySQL tenants carry (OMS documentation, DataWorks
      * example: ZONED_DATETIME, INTERVAL_DAY_TO_SECOND, INTERVAL_YEAR_TO_MONTH) */
     ROW("timestamp with time zone", M, DATETIME, DATETIME, DATETIME, 2014, 2014, 12, "timestamp with time zone", "ZONED_DATETIME", "ZONED_DATETIME", "string", "timestamp with time zone"),
     ROW("interval day to second", M, STRING, INTERVAL, CHARACTER, 12, 12, 15, "interval day to second", "INTERVAL_DAY_TO_SECOND", "INTERVAL_DAY_TO_SECOND", "string", "interval day to second"),
     ROW("interval year to month", M, STRING, INTERVAL, CHARACTER, 12, 12, 15, "interval year to month", "INTERVAL_YEAR_TO_MONTH", "INTERVAL_YEAR_TO_MONTH", "string", "interval year to month"),
     ROW("geometrycollection", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "geometrycollection", "GEOMETRY", "GEOMETRY", "string", "geometrycollection"),
 
-    /* ---- OceanBase Oracle tenant (FORMATS.md §1.2) ---- */
+    /* ---- OceanBase Oracle tenant ---- */
     ROW("integer", O, LONG, INT, INTEGER, 4, 4, 8, "integer", "INT64", "INT64", "int64", "integer"),
     ROW("number", O, BIGDECIMAL, DECIMAL, DECIMAL, 2, 2, 246, "number", "DECIMAL", "DECIMAL", "string", "number"),
     ROW("float", O, BIGDECIMAL, DECIMAL, DECIMAL, 6, 6, 246, "float", "DECIMAL", "DECIMAL", "string", "float"),
@@ -111,7 +111,7 @@ const rc_type_info rc_type_catalog[] = {
     ROW("timestamp with time zone", O, DATETIME, DATETIME, DATETIME, 2014, 2014, 12, "timestamp with time zone", "ZONED_DATETIME", "ZONED_DATETIME", "string", "timestamp with time zone"),
     ROW("timestamp with local time zone", O, DATETIME, DATETIME, DATETIME, 2014, 2014, 12, "timestamp with local time zone", "ZONED_DATETIME", "ZONED_DATETIME", "string", "timestamp with local time zone"),
 
-    /* ---- PostgreSQL (FORMATS.md §1.3, rowcast's own mapping) ---- */
+    /* ---- PostgreSQL (rowcast's own mapping) ---- */
     ROW("smallint", P, LONG, INT, INTEGER, 5, 2, 2, "smallint", "SMALLINT", "SMALLINT", "int16", "smallint"),
     ROW("int2", P, LONG, INT, INTEGER, 5, 2, 2, "smallint", "SMALLINT", "SMALLINT", "int16", "smallint"),
     ROW("integer", P, LONG, INT, INTEGER, 4, 4, 3, "int", "INT", "INT", "int32", "integer"),

@@ -1,4 +1,4 @@
-/* Canal flat messages (FORMATS.md §4; seed 000; Alibaba Canal's FlatMessage).
+/* Canal flat messages (docs/formats/canal.md; Alibaba Canal's FlatMessage).
  *
  * Two flavours: `oms` (default) is what OMS writes — typed values, the seed's key order,
  * OMS type names; `canal` is what Canal itself writes — every value a string, keys in
@@ -38,7 +38,7 @@ typedef struct canal_enc {
 } canal_enc;
 
 static const rc_option_desc canal_options[] = {
-    {"canal.flavor", "oms|canal", "oms: as OMS writes it (seed 000); canal: as Canal itself writes it (all strings, alphabetical keys, id)"},
+    {"canal.flavor", "oms|canal", "oms: as OMS writes it (default); canal: as Canal itself writes it (all strings, alphabetical keys, id)"},
     {"canal.values", "typed|string", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)"},
     {"canal.timezone", "UTC|+HH:MM|Area/City", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss (default UTC)"},
     {"canal.group", "false|true", "put the rows of one statement (consecutive events at one source position) in one message"},

@@ -125,7 +125,7 @@ static rc_status str_member(const ctx *c, int k, bool required, rc_str *out)
 
 
 /* OMS canal type names that are not declarations: int64 is BIGINT, and (with typed values)
- * its bigint is BIGINT UNSIGNED (FORMATS.md §4, seed 000). */
+ * its bigint is BIGINT UNSIGNED (docs/formats/canal.md). */
 static const char *oms_alias(const char *s, size_t n, bool typed)
 {
     if (n == 5 && !memcmp(s, "int64", 5)) return "bigint";

@@ -1,4 +1,4 @@
-/* Debezium CloudEvents, structured mode with a JSON envelope (FORMATS.md §10; seed 002).
+/* Debezium CloudEvents, structured mode with a JSON envelope (docs/formats/cloudevents.md).
  *
  * {id, source, specversion, type, time, datacontenttype, [dataschema], iodebezium<source
  * field>..., [iodebeziumtx<transaction field>...], data}. The source attributes are the

@@ -1,4 +1,4 @@
-/* OMS "dataworks" (DataWorks 2.0; FORMATS.md §5; seed 000): {version, schema, payload,
+/* OMS "dataworks" (DataWorks 2.0; docs/formats/dataworks.md): {version, schema, payload,
  * extend}. DECIMAL is written plain (toPlainString). See docs/formats/dataworks.md. */
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +106,7 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     dw_enc *e = p;
     const char *op = dw_op(ev);
     if (ev->op == RC_OP_HEARTBEAT || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) {
-        /* the short form of seed 000's heartbeat message */
+        /* the short form of the OMS documentation's heartbeat message */
         RC_BUF_LIT(b, "{\"version\":\"2.0\",\"payload\":{\"timestamp\":{\"eventTime\":");
         rc_fmt_i64(b, oms_es_ms(ev));
         RC_BUF_LIT(b, "},\"op\":\"");

@@ -1,4 +1,4 @@
-/* OMS "debezium", "debeziumflatten" and "debeziumsmt" (FORMATS.md §7; seed 000).
+/* OMS "debezium", "debeziumflatten" and "debeziumsmt" (docs/formats/debezium.md).
  *
  * debezium: {"payload": {...}} or, with debezium.schemas=true, {"schema": ..., "payload": ...}
  * where the Kafka Connect schema is generated from the column types and cached per table.
@@ -105,7 +105,7 @@ static void dbz_free(void *p)
     free(e);
 }
 
-/* One value in the OMS debezium mapping (FORMATS.md §7). */
+/* One value in the OMS debezium mapping (docs/formats/debezium.md). */
 static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
 {
     switch (v->kind) {

@@ -1,4 +1,4 @@
-/* Upstream Debezium (FORMATS.md §11, §12): the envelope, source blocks, key and Kafka Connect
+/* Upstream Debezium: the envelope, source blocks, key and Kafka Connect
  * JSON schemas the way Debezium's MySQL, PostgreSQL and SQL Server connectors write them, in
  * the layout of Debezium 1.x, 2.x or 3.x (debezium.compat). See docs/formats/debezium.md. */
 #include <stdlib.h>
@@ -46,7 +46,7 @@ typedef struct up_enc {
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
  * the rest to the upstream flavour only. */
 const rc_option_desc dbz_all_options[] = {
-    {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (seed 000, default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
+    {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
     {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
     {"debezium.compat", "1|1.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2 (2.x, ts_us/ts_ns as 2.6 adds them), 3 (default)"},

@@ -26,7 +26,7 @@ rc_status dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *pa
  * "sqlserver") or NULL when the event's source has no upstream layout. */
 const char *dbz_up_connector(const rc_event *ev);
 /* Debezium's op letter for the event (c, r, u, d, t), or NULL where Debezium writes no change
- * event (DDL, heartbeats, transaction markers: FORMATS.md §15). */
+ * event (DDL, heartbeats, transaction markers: docs/formats/debezium.md). */
 const char *dbz_up_op(const rc_event *ev);
 /* The logical server name used for the event. */
 rc_str dbz_up_server(void *enc, const rc_event *ev);

@@ -1,4 +1,4 @@
-/* Huawei DRS "json" and "json-c" (FORMATS.md §9; seed 001). Every value is a string.
+/* Huawei DRS "json" and "json-c" (docs/formats/drs-json*.md). Every value is a string.
  *
  * MySQL-family sources get the Canal-shaped MySQL layout (mysqlType, id, es, ts, database,
  * table, type, isDdl, sql, sqlType, data, old, pkNames); PostgreSQL, Oracle and SQL Server

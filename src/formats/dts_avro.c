@@ -1,4 +1,4 @@
-/* OMS "avro": Avro binary of the DTS Record (FORMATS.md §8). One record per message, framed
+/* OMS "avro": Avro binary of the DTS Record (docs/formats/avro.md). One record per message, framed
  * as raw Avro (Kafka), length-prefixed (4-byte big-endian length), or an Avro object container
  * file (default, for files and stdout: avrocat reads it). See docs/formats/avro.md. */
 #include <stdlib.h>
@@ -23,7 +23,7 @@ static const uint8_t sync_marker[16] = {'r', 'o', 'w', 'c', 'a', 's', 't', '-', 
 
 static const rc_option_desc avro_options[] = {
     {"avro.framing", "container|raw|length-prefixed", "container: an Avro object container file (default); raw: bare Avro binary per message (Kafka); length-prefixed: each record after its 4-byte big-endian length"},
-    {"avro.schema", "seed|full", "seed: the field list of seed 000 (default); full: with the trailing bornTimestamp of the DTS demo schema"},
+    {"avro.schema", "seed|full", "seed: the field list of the OMS documentation's examples (default); full: with the trailing bornTimestamp of the DTS demo schema"},
     {0},
 };
 

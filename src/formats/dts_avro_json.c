@@ -1,5 +1,5 @@
-/* "avro-json": the JSON view of the DTS Avro Record, laid out as seed 000 shows it, for people
- * to read. It carries exactly what the binary `avro` format carries (both use dts_common).
+/* "avro-json": the JSON view of the DTS Avro Record, laid out as the OMS manual shows it, for
+ * people to read. It carries exactly what the binary `avro` format carries (both use dts_common).
  * Bytes appear as {"bytes": "..."} with each byte as the code point U+0000..U+00FF (the Avro
  * JSON encoding of bytes). See docs/formats/avro.md. */
 #include <stdlib.h>
@@ -218,7 +218,7 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 
 const rc_format rc_format_avro_json = {
     .name = "avro-json",
-    .summary = "the DTS Avro Record as JSON, laid out as seed 000 shows it (for people to read)",
+    .summary = "the DTS Avro Record as JSON, laid out as the OMS documentation shows it (for people to read)",
     .content_type = "application/json",
     .options = aj_options,
     .enc_new = aj_new,

@@ -1,11 +1,11 @@
-/* DTS Avro mapping (FORMATS.md §8), shared by avro and avro-json. */
+/* DTS Avro mapping (docs/formats/avro.md), shared by avro and avro-json. */
 #include <ctype.h>
 #include <string.h>
 #include "formats/dts_common.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
-/* The invalid-TIMESTAMP marker of seed 000. */
+/* The invalid-TIMESTAMP marker of the OMS documentation. */
 #define DTS_INVALID_TS (-9223372022400LL)
 
 /* Upper-case catalog name ("BLOB", "JSON", "POINT") as the type of Object/Geometry records. */
@@ -139,7 +139,7 @@ void dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_re
                             : (int64_t)((uint64_t)r->process_ms * 100000u + seq % 100000); /* wraps as Java's long does, no UB */
     rc_buf_reset(pos_scratch);
     if (ev->op == RC_OP_READ) {
-        /* full migration: empty positions (seed 000) */
+        /* full migration: empty positions (as the OMS documentation shows them) */
     } else if (ev->pos.checkpoint.n) {
         rc_buf_put(pos_scratch, ev->pos.checkpoint.p, ev->pos.checkpoint.n);
     } else if (ev->pos.file.n || ev->pos.has_offset) {

@@ -1,4 +1,4 @@
-/* The DTS Avro Record (FORMATS.md §8; the schema of ../shared/testdata/peers/derived):
+/* The DTS Avro Record (docs/formats/avro.md; avro_test.sh decodes it with avro-c):
  * what rowcast writes for an event and for each value, shared by the binary `avro` and the
  * JSON `avro-json` writers so that both always agree. */
 #ifndef RC_FORMATS_DTS_COMMON_H

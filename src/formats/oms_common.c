@@ -1,4 +1,4 @@
-/* OMS family: value rendering (FORMATS.md §1) and shared metadata. */
+/* OMS family: value rendering (docs/formats/oms-values.md) and shared metadata. */
 #include <stdio.h>
 #include <string.h>
 #include "formats/oms_common.h"

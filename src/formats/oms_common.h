@@ -1,5 +1,5 @@
 /* Shared by the OMS family (default, defaultextendcolumntype, canal, dataworks, shareplex):
- * value rendering per FORMATS.md §1 and the metadata every one of them writes. */
+ * value rendering per docs/formats/oms-values.md and the metadata every one of them writes. */
 #ifndef RC_FORMATS_OMS_COMMON_H
 #define RC_FORMATS_OMS_COMMON_H
 

@@ -1,4 +1,4 @@
-/* OMS "default" and "defaultextendcolumntype" (FORMATS.md §2, §3; seed 000):
+/* OMS "default" and "defaultextendcolumntype" (docs/formats/default*.md):
  * {"prevStruct", "postStruct", "allMetaData", "recordType"}. The extended flavour adds a
  * "__light_type" object to each image. See docs/formats/default.md. */
 #include <stdlib.h>

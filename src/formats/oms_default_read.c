@@ -39,7 +39,7 @@ static bool is(const ctx *c, uint32_t i, const char *s)
 
 static bool rc_str_is(rc_str s, const char *lit) { return s.n == strlen(lit) && !memcmp(s.p, lit, s.n); }
 
-/* allMetaData.dbType back to the source kind (FORMATS.md §2). */
+/* allMetaData.dbType back to the source kind (docs/formats/default.md). */
 static bool kind_of(rc_str t, rc_dbkind *out)
 {
     static const struct {

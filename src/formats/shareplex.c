@@ -1,4 +1,4 @@
-/* OMS "shareplex" (FORMATS.md §6; seed 000): {data, meta, key, sql}. An UPDATE writes only
+/* OMS "shareplex" (docs/formats/shareplex.md): {data, meta, key, sql}. An UPDATE writes only
  * the changed columns' new values in "data" and the before image in "key". Key order follows
  * the seed (OMS writes it so consistently). See docs/formats/shareplex.md. */
 #include <stdlib.h>

@@ -8,8 +8,11 @@
 # (the vendor document's example message, corrected only as the case's notes say), the output
 # must also be the same JSON value as the seed example (json_same: key order and whitespace
 # aside, numbers by their exact text).
+# A case whose input or expected file is peer data in ../shared is skipped (and counted) when
+# ../shared is not beside the repository (tests/common/peers.sh).
 # usage: run.sh path/to/rowcast path/to/json_same   (from the repository root)
 set -u
+. tests/common/peers.sh
 RC=${1:?path to rowcast}
 SAME=${2:?path to json_same}
 pass=0
@@ -21,8 +24,11 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
     [ -e "$in" ] || continue
     fmt=$(basename "$(dirname "$in")")
     case_=${in%.*}
-    # a .src file names an input elsewhere in the repository (the examples)
+    # a .src file names an input elsewhere (the examples, a peer fixture in ../shared)
     [ "${in##*.}" = src ] && in=$(cat "$in")
+    src=
+    [ -f "$case_.expect" ] && src=$(cat "$case_.expect")
+    peer_need "$case_" "$in" ${src:+"$src"} || { [ $? = 2 ] && fail=$((fail + 1)); continue; }
     # a peer fixture is read as its JSON lines, like an expected file (Paimon's opens with a
     # licence comment that no producer would send)
     case $in in ../shared/testdata/peers/*) grep '^{' "$in" >"$tmpin"; in=$tmpin ;; esac
@@ -46,7 +52,6 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
     expected=$case_.out
     if [ -f "$case_.expect" ]; then
         expected=$(mktemp)
-        src=$(cat "$case_.expect")
         # the JSON lines of the fixture (Paimon's file opens with a licence comment)
         grep '^{' "$src" >"$expected"
     fi
@@ -58,7 +63,6 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
         continue
     fi
     [ "$expected" != "$case_.out" ] && rm -f "$expected"
-    src=
     if [ -f "$case_.seed.json" ] && ! "$SAME" "$case_.out" "$case_.seed.json"; then
         echo "FAIL: $case_: output does not carry the seed example's data" >&2
         fail=$((fail + 1))
@@ -68,7 +72,7 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
     # and written again, come back byte for byte
     if [ -f "$case_.roundtrip" ]; then
         rt=$case_.out
-        [ -f "$case_.expect" ] && rt=$(cat "$case_.expect") # a repository file, not a peer fixture
+        [ -f "$case_.expect" ] && rt=$src
         if ! "$RC" convert -q --from "$to" --to native "${opts[@]}" "$rt" | "$RC" convert -q --to "$to" "${opts[@]}" >"$tmp" ||
             ! cmp -s "$tmp" "$rt"; then
             echo "FAIL: $case_: $to -> native -> $to does not reproduce $rt" >&2
@@ -79,5 +83,6 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
     fi
     pass=$((pass + 1))
 done
+peer_report golden
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

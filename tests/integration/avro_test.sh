@@ -3,11 +3,13 @@
 # (libavro) with the DTS schema files of ../shared and must equal rowcast's own avro-json view
 # of the same events (which the golden tests check against the seed); a container file
 # written by rowcast is read by avrocat (avro-bin) and must print the reviewed expected text.
+# The avro-c checks need those schema files: without ../shared they are skipped and counted
+# (tests/common/peers.sh).
 # usage: avro_test.sh ROWCAST AVRO_CHECK JSON_SAME   (from the repository root)
 set -u
+. tests/common/peers.sh
 RC=$1 CHECK=$2 SAME=$3
 SCHEMAS=../shared/testdata/peers/derived
-[ -f "$SCHEMAS/dts-Record.seed-layout.avsc" ] || { echo "FAIL: $SCHEMAS not found (the shared/ folder beside the repository)" >&2; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
@@ -23,6 +25,7 @@ for in in "${inputs[@]}"; do
     for layout in seed full; do
         schema=$SCHEMAS/dts-Record.seed-layout.avsc
         [ $layout = full ] && schema=$SCHEMAS/dts-Record.full.avsc
+        peer_need "$in ($layout)" "$schema" || { [ $? = 2 ] && fail=$((fail + 1)); continue; }
         "$RC" convert -q --to avro -o avro.framing=length-prefixed -o avro.schema=$layout "$in" >"$T/rec.bin" || { bad "$in: convert"; continue; }
         if ! "$CHECK" "$schema" "$T/rec.bin" >"$T/decoded.json" 2>"$T/err"; then bad "$in ($layout): avro-c: $(cat "$T/err")"; continue; fi
         "$RC" convert -q --to avro-json "$in" | { printf '['; paste -sd, -; printf ']'; } >"$T/view.json"
@@ -38,5 +41,6 @@ else
 fi
 "$RC" convert -q --to avro -o avro.schema=full examples/shop.ndjson >"$T/full.avro"
 [ "$(avrocat "$T/full.avro" | grep -c bornTimestamp)" = "$(wc -l <"$T/avrocat.txt")" ] && ok || bad "full layout: avrocat"
+peer_report avro
 echo "avro: $pass passed, $fail failed"
 [ "$fail" = 0 ]
