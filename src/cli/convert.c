@@ -77,8 +77,9 @@ void cli_usage_convert(void)
           "                         input carry no event and are always dropped\n"
           "  --progress[=INTERVAL]  a progress line on stderr every INTERVAL (10s, 500ms, 2m; 0:\n"
           "                         after every batch of up to 64 lines): redrawn in place on a\n"
-          "                         terminal (on by default there, every 1s), else one line each\n"
-          "                         time (default every 10s)\n"
+          "                         terminal (on by default there, every 1s, unless the messages\n"
+          "                         go to that terminal too), else one line each time (default\n"
+          "                         every 10s)\n"
           "  --quiet, -q            no summary and no terminal progress line on stderr (errors\n"
           "                         are still printed; --progress still writes progress)\n"
           "  --help, -h             this text\n"
@@ -359,6 +360,7 @@ int cli_convert(int argc, char **argv)
     if (rc != EXIT_OK) goto done;
     c.need_keys = kafka || keys || records;
     c.routed = kafka || records;
+    c.sink_stdout = !strcmp(sink_url, "stdout");
     c.tombstones = tomb < 0 ? kafka : tomb;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -143,6 +143,7 @@ typedef struct conv {
     uint64_t input_size;  /* bytes of all inputs, 0 when unknown (a pipe): for % and ETA */
     uint64_t progress_at; /* n.bytes at the last progress line */
     bool progress_drawn;  /* a terminal progress line is on the screen */
+    bool sink_stdout;     /* the messages go to stdout */
     int tty_cols;
     double t0, last_progress;
 } conv;

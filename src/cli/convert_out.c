@@ -10,7 +10,6 @@
 
 enum { MAX_SHOWN_ERRORS = 50 };
 
-
 static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off, const rc_error *err)
 {
     c->errors_shown++;
@@ -247,7 +246,7 @@ int convert_output(conv *c, batch *b)
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;
         convert_counts n = {0};
-        if (st == RC_OK && ln->filtered) {
+        if (st == RC_OK && ln->filtered && !ln->ev_count) {
             c->n.lines_filtered++;
         } else if (st == RC_OK && (st = convert_line(c, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &n, &err)) == RC_OK) {
             if (send_records(c, ln->file, ln->file_off, &err) != RC_OK) {

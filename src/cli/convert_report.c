@@ -47,7 +47,9 @@ bool convert_progress_option(conv *c, const char *interval)
 void convert_report_start(conv *c)
 {
     bool asked = c->progress != PROGRESS_OFF, tty = isatty(2);
-    c->progress = tty && (asked || !c->quiet) ? PROGRESS_TTY : asked ? PROGRESS_LINES : PROGRESS_OFF;
+    /* messages on the same terminal would run into the line: there it is drawn only if asked for */
+    bool by_default = !c->quiet && !(c->sink_stdout && isatty(1));
+    c->progress = tty && (asked || by_default) ? PROGRESS_TTY : asked ? PROGRESS_LINES : PROGRESS_OFF;
     if (c->progress_every < 0 || !asked) c->progress_every = tty ? PROGRESS_TTY_SECS : PROGRESS_LOG_SECS;
     struct winsize ws;
     c->tty_cols = c->progress == PROGRESS_TTY && ioctl(2, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;

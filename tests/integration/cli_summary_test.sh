@@ -156,6 +156,15 @@ rowcast: 170 messages written (169090 bytes): 170 delivered, 0 dead-lettered, 0 
 rowcast: T s, R events/s
 EOF
 
+# by default (every 1 s, hence an input that takes longer to come): a progress line on the
+# terminal, but none when the messages go to the same terminal, where they would run into it
+SLOW="{ cat '$SHOP'; sleep 1.2; cat '$SHOP'; } | '$RC' convert --to canal"
+script -qec "$SLOW >/dev/null" /dev/null </dev/null >"$T/tty"
+grep -q "^$(printf '\r\033')\[Krowcast: [0-9.]* kB read, [0-9]* events, [0-9]* events/s" "$T/tty" && ok || bad "no progress line on a terminal: $(cat -v "$T/tty")"
+script -qec "$SLOW" /dev/null </dev/null >"$T/tty"
+grep -q "$(printf '\033')" "$T/tty" && bad "a progress line among the messages on a terminal: $(cat -v "$T/tty")" || ok
+[ "$(grep -c '^{' "$T/tty")" = 34 ] && ok || bad "messages on a terminal: $(grep -c '^{' "$T/tty") of 34"
+
 # --- rowcast types: named columns and a legend, at most 100 columns wide
 "$RC" types >"$T/types"
 expect_rc types $? 0
