@@ -27,6 +27,16 @@ norm() {
         -e 's/progress at [0-9]+\.[0-9] s/progress at E s/g' -e 's/[0-9]+ events\/s/R events\/s/g' \
         -e 's/ETA [0-9]+(s|m[0-9]{2}s|h[0-9]{2}m)/ETA X/g'
 }
+# adds_up NAME FILE: in each summary line of FILE the parts add up to the total
+adds_up() {
+    awk -v name="$1" '
+        function check(total, sum) { if (total != sum) { print "FAIL: " name ": " $0; bad = 1 } }
+        /^rowcast: [0-9]+ lines? read: / {
+            split($0, w, /[^0-9]+/); check(w[2], w[3] + w[4] + w[5] + (/interrupted/ ? w[6] : 0)) }
+        /^rowcast: [0-9]+ events? decoded: / { split($0, w, /[^0-9]+/); check(w[2], w[3] + w[4] + w[5]) }
+        /^rowcast: [0-9]+ messages? written / { split($0, w, /[^0-9]+/); check(w[2], w[4] + w[5] + w[6] + w[7]) }
+        END { exit bad }' "$2" >&2 && ok || fail=$((fail + 1))
+}
 SHOP=examples/shop.ndjson
 
 # --- --include: a pattern without a dot names databases; one that matched no event is named
@@ -61,6 +71,7 @@ MIXED=(--to canal --include 'shop.c*' --include shop.orders --include nope --inc
 for th in 1 2; do
     "$RC" convert "${MIXED[@]}" --threads $th "$T/mixed" >"$T/out" 2>"$T/err"
     expect_rc mixed-$th $? 0
+    adds_up mixed-$th "$T/err"
     expect mixed-summary-$th "$T/err" <<EOF
 rowcast: $T/mixed:12:15 (file offset 13360): syntax error: ',' or '}' expected (unexpected end of input)
 rowcast: $T/mixed:23:1 (file offset 22292): syntax error: not JSON: expected true, false or null (found 'n')
@@ -107,6 +118,16 @@ rowcast: 20 events decoded: 17 encoded, 0 filtered out, 3 not expressible in can
 rowcast: 17 messages written (16909 bytes): 0 delivered, 0 dead-lettered, 0 refused, 17 undelivered
 rowcast: T s, R events/s
 EOF
+# a sink failing in mid-run (when its 1 MiB buffer fills): that line is interrupted
+for i in $(seq 80); do
+    cat "$SHOP"
+done >"$T/big8"
+"$RC" convert --to canal --sink file:/dev/full "$T/big8" 2>"$T/err"
+expect_rc dev-full-mid-run $? 3
+adds_up dev-full-mid-run "$T/err"
+n=$(sed -n 's/^rowcast: .*big8:\([0-9]*\): writing \/dev\/full: No space left on device$/\1/p' "$T/err")
+grep -q "^rowcast: $n lines read: $((n - 1)) converted, 0 filtered out, 0 bad, 1 interrupted$" "$T/err" && ok ||
+    bad "dev-full-mid-run: $(cat "$T/err")"
 "$RC" convert -q --to canal "$SHOP" >/dev/full 2>"$T/err"
 expect_rc stdout-full $? 3
 expect stdout-full-message "$T/err" <<'EOF'
