@@ -93,7 +93,9 @@ static rc_status convert_line(conv *c, const rc_event *evs, size_t count, rc_are
     n->events = count;
     for (size_t i = 0; i < count; i++) {
         const rc_event *ev = &evs[i];
-        if (!convert_event_included(c, ev->src.db, ev->src.table) || (c->drop >> ev->op & 1)) {
+        /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL) */
+        rc_str db = ev->src.db.n ? ev->src.db : ev->src.schema;
+        if (!convert_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
             n->filtered++;
             continue;
         }

@@ -63,6 +63,19 @@ EOF
 "$RC" convert -q --include shop1 "$SHOP" >/dev/null 2>"$T/err"
 [ -s "$T/err" ] && bad "--quiet printed: $(cat "$T/err")" || ok
 
+# an event with a schema and no database (PostgreSQL as DataWorks writes it): the schema is DB,
+# for the reader's check and for the event's
+echo '{"op":"insert","source":{"kind":"postgresql","schema":"s1","table":"a"},"ts_us":1578924258597000,"columns":[{"name":"pk","type":"int4","pk":true}],"after":[1]}' >"$T/pg"
+"$RC" convert -q --to dataworks "$T/pg" >"$T/pg.dw"
+"$RC" convert --from dataworks --include s1.a "$T/pg.dw" >"$T/out" 2>"$T/err"
+expect_rc include-schema $? 0
+expect include-schema-summary "$T/err" <<'EOF'
+rowcast: 1 line read: 1 converted, 0 filtered out, 0 bad
+rowcast: 1 event decoded: 1 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 1 message written (235 bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+
 # --- a mixed input: blank and bad lines, tables --include leaves out (the native reader skips
 # them before parsing rows: lines filtered out), DDL dropped (events filtered out), events canal
 # has no message for (begin, commit, heartbeat)
