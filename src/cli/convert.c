@@ -80,12 +80,20 @@ void cli_usage_convert(void)
           "                                        a message Kafka refuses for good is appended\n"
           "                                        there too (its value, one per line)\n"
           "  --include DB.TABLE     convert only events of matching tables (shell patterns: shop.*,\n"
-          "                         *.orders); repeatable; events without a table always pass\n"
+          "                         *.orders; a pattern without a dot is a database: shop =\n"
+          "                         shop.*); repeatable; events without a table always pass; the\n"
+          "                         summary names a pattern that matched no event\n"
           "  --drop KINDS           drop events of these kinds (comma-separated): ddl, truncate,\n"
           "                         heartbeat, transaction (begin/commit markers), snapshot\n"
           "                         (snapshot reads); counted as filtered out. Tombstones in the\n"
           "                         input carry no event and are always dropped\n"
-          "  --quiet, -q            no progress line and no summary on stderr\n"
+          "  --progress[=INTERVAL]  a progress line on stderr every INTERVAL (10s, 500ms, 2m; 0:\n"
+          "                         after every batch of up to 64 lines): redrawn in place on a\n"
+          "                         terminal (on by default there, every 1s, unless the messages\n"
+          "                         go to that terminal too), else one line each time (default\n"
+          "                         every 10s)\n"
+          "  --quiet, -q            no summary and no terminal progress line on stderr (errors\n"
+          "                         are still printed; --progress still writes progress)\n"
           "  --help, -h             this text\n"
           "\n"
           "Kafka messages carry headers rowcast.op, rowcast.db, rowcast.table, rowcast.format and\n"
@@ -137,17 +145,47 @@ static bool parse_drop(const char *list, unsigned *out)
     return true;
 }
 
-/* True when the event's db.table matches one of the --include patterns (or there are none).
- * Events without a table (heartbeats, transaction markers) always pass. */
+/* Whether db.table matches one of the --include patterns. With `mark`, goes on past the first
+ * match to mark every pattern that matches (a pattern's `hit` is then read by the summary). A
+ * pattern without a dot is matched against the database alone: `shop` is `shop.*`. */
+static bool include_match(include_pat *pats, size_t n, rc_str db, rc_str table, bool mark)
+{
+    char buf[512], *name = buf; /* "db.table"; a longer one (no database allows it) on the heap */
+    size_t need = db.n + table.n + 2;
+    if (need > sizeof buf && !(name = malloc(need))) return false;
+    if (db.n) memcpy(name, db.p, db.n);
+    name[db.n] = '.';
+    memcpy(name + db.n + 1, table.p, table.n);
+    name[need - 1] = '\0';
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        include_pat *p = &pats[i];
+        if (found && p->hit) continue;
+        name[db.n] = p->db_only ? '\0' : '.';
+        bool m = fnmatch(p->pattern, name, 0) == 0;
+        name[db.n] = '.';
+        if (m && mark) p->hit = true;
+        found |= m;
+        if (found && !mark) break;
+    }
+    if (name != buf) free(name);
+    return found;
+}
+
+/* The reader's check (convert_in.c; on the reading thread with --threads 2, so it writes
+ * nothing). Events without a table (heartbeats, transaction markers) always pass. */
 bool convert_table_included(void *ctx, rc_str db, rc_str table)
 {
     const conv *c = ctx;
-    if (!c->ninclude || !table.n) return true;
-    char name[512];
-    snprintf(name, sizeof name, "%.*s.%.*s", (int)db.n, db.p, (int)table.n, table.p);
-    for (size_t i = 0; i < c->ninclude; i++)
-        if (fnmatch(c->include[i], name, 0) == 0) return true;
-    return false;
+    return !c->ninclude || !table.n || include_match(c->include, c->ninclude, db, table, false);
+}
+
+/* The output side's check of every event, which also marks the patterns that matched, for the
+ * summary. Events the reader skipped never come here: had they matched a pattern, the reader
+ * would have kept them. */
+bool convert_event_included(conv *c, rc_str db, rc_str table)
+{
+    return !c->ninclude || !table.n || include_match(c->include, c->ninclude, db, table, true);
 }
 
 /* The flags of convert, for "did you mean" (the parser below is the authority). */
@@ -386,7 +424,7 @@ int cli_convert(int argc, char **argv)
             free_secrets(secrets, opts.count);
             return EXIT_OK;
         } else if ((v = opt_value(argc, argv, &i, "--include"))) {
-            c.include[c.ninclude++] = v;
+            c.include[c.ninclude++] = (include_pat){.pattern = v, .db_only = !strchr(v, '.')};
         } else if ((v = opt_value(argc, argv, &i, "--drop"))) {
             if (!parse_drop(v, &c.drop)) rc = usage_error("--drop %s: kinds are ddl, truncate, heartbeat, transaction, snapshot", v);
         } else if (!strcmp(a, "--tombstones") || !strcmp(a, "--no-tombstones")) {
@@ -397,6 +435,10 @@ int cli_convert(int argc, char **argv)
             records = true;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             c.quiet = true;
+        } else if (!strcmp(a, "--progress") || !strncmp(a, "--progress=", 11)) {
+            if (!convert_progress_option(&c, a[10] ? a + 11 : NULL))
+                rc = usage_error("%s: the interval is a whole number with ms, s, m or h (10s, 500ms), or 0 for a line "
+                                 "after every batch of lines", a);
         } else if ((v = opt_value(argc, argv, &i, "--from"))) {
             from = v;
         } else if ((v = opt_value(argc, argv, &i, "--to"))) {
@@ -509,8 +551,8 @@ int cli_convert(int argc, char **argv)
     if (rc != EXIT_OK) goto done;
     c.need_keys = kafka || keys || records;
     c.routed = kafka || records;
+    c.sink_stdout = !strcmp(sink_url, "stdout");
     c.tombstones = tomb < 0 ? kafka : tomb;
-    c.progress = !c.quiet && isatty(2);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -519,6 +561,7 @@ int cli_convert(int argc, char **argv)
     c.t0 = c.last_progress = convert_now();
     if (!nfiles) files[nfiles++] = "-";
     c.files = files, c.nfiles = nfiles;
+    convert_report_start(&c);
     rc = convert_input_start(&c);
     while (rc == EXIT_OK) {
         batch *b = convert_input_next(&c);
@@ -529,6 +572,7 @@ int cli_convert(int argc, char **argv)
             rc_error perr;
             rc_error_clear(&perr);
             if (rc_sink_poll(c.sink, 0, &perr) != RC_OK) {
+                convert_progress_clear(&c);
                 fprintf(stderr, "rowcast: %s\n", perr.message);
                 c.sink_failed = true;
                 rc = EXIT_IO;
@@ -537,6 +581,7 @@ int cli_convert(int argc, char **argv)
         convert_input_done(&c, b);
         if (last || convert_stop_signal) break;
     }
+    convert_progress_clear(&c); /* what follows is said on lines of its own */
     convert_input_stop(&c);
     if (rc == EXIT_OK && !convert_stop_signal && c.to->flush) rc = convert_flush_group(&c);
     if (convert_stop_signal) {
@@ -550,12 +595,12 @@ int cli_convert(int argc, char **argv)
         rc = EXIT_IO;
     }
     c.dead = NULL;
-    if (!c.quiet) convert_progress(&c, true);
+    convert_summary(&c);
     /* skip or dead-letter dropped every line: most likely the wrong --from, not a few bad lines
-     * (each line's error is printed already; the summary says why the status is 2) */
-    if (rc == EXIT_OK && c.lines && c.bad_lines == c.lines) {
+     * (each line's error is printed already; this says why the status is 2) */
+    if (rc == EXIT_OK && c.n.lines && c.n.bad == c.n.lines) {
         if (!c.quiet) fprintf(stderr, "rowcast: none of the %llu lines could be converted (--on-error=%s): exit status 2\n",
-                (unsigned long long)c.lines, c.on_error == ON_SKIP ? "skip" : "dead-letter");
+                (unsigned long long)c.n.lines, c.on_error == ON_SKIP ? "skip" : "dead-letter");
         rc = EXIT_DATA;
     }
 done:

@@ -1,7 +1,7 @@
-/* `rowcast convert`, shared by its three files: convert.c (options, setup, the run),
+/* `rowcast convert`, shared by its four files: convert.c (options, setup, the run),
  * convert_in.c (reading lines and decoding them in batches, on a thread of its own with
- * --threads 2) and convert_out.c (encoding, sending to the sink, errors, checkpoints,
- * progress).
+ * --threads 2), convert_out.c (encoding, sending to the sink, errors, checkpoints) and
+ * convert_report.c (the progress line and the summary).
  *
  * The input side fills a batch: up to BATCH_LINES lines, their text, and the events the
  * decoder made of them (in the batch's arena); the output side takes batches in order and
@@ -31,6 +31,7 @@ typedef struct in_line {
     size_t n;          /* without "\n" / "\r\n" */
     uint64_t lineno, file_off, end_off; /* line number; file offsets of its start and end */
     bool blank;
+    bool filtered;             /* the reader skipped its message: a table --include leaves out */
     size_t ev_first, ev_count; /* its events in the batch's list */
     rc_status st;              /* the decoder's verdict */
     rc_error err;
@@ -57,6 +58,32 @@ typedef struct out_rec {
     int32_t partition; /* >= 0: the format names the partition */
 } out_rec;
 
+/* What a run counts, in the words of docs/cli.md ("Counting"): each total is the sum of the
+ * parts after it. The summary and the progress line read it (the sink counts what it was
+ * handed and what became of it: rc_sink_stats); kept in one struct so that a pipeline module
+ * with a metrics endpoint can take it over. Written by the output side only. */
+typedef struct convert_counts {
+    uint64_t lines;           /* input lines read, blank ones aside: */
+    uint64_t converted;       /*   decoded and encoded, their messages written */
+    uint64_t lines_filtered;  /*   the reader skipped the message (--include) */
+    uint64_t bad;             /*   could not be converted (--on-error) */
+    uint64_t interrupted;     /*   cut short by a sink failure or a signal */
+    uint64_t events;          /* events of the converted lines: */
+    uint64_t encoded;         /*   handed to the encoder */
+    uint64_t filtered;        /*   excluded by --include or dropped by --drop */
+    uint64_t not_expressible; /*   the target format has no message for them */
+    uint64_t bytes;           /* input bytes of the lines handled, blank lines included */
+} convert_counts;
+
+/* An --include pattern; one without a dot names databases (`shop` = `shop.*`). */
+typedef struct include_pat {
+    const char *pattern;
+    bool db_only;
+    bool hit; /* matched an event (set by the output side's check only) */
+} include_pat;
+
+enum progress_mode { PROGRESS_OFF, PROGRESS_TTY, PROGRESS_LINES };
+
 /* The origin of the group a grouping encoder holds (canal.group). */
 typedef struct held {
     char s[4][256];
@@ -71,12 +98,14 @@ typedef struct conv {
     enum on_error on_error;
     const char *dead_path;
     FILE *dead;
-    bool quiet, progress;
+    bool quiet;
+    enum progress_mode progress;
+    double progress_every; /* seconds between progress lines (0: after every batch) */
     bool need_keys, tombstones, routed;
     const char *topic_tmpl, *server;
     bool server_forced; /* server names every message's {server}, not only those of events naming none */
     unsigned drop;
-    const char **include;
+    include_pat *include;
     size_t ninclude;
     /* input side (on cache lines of its own: the two threads write their sides per line) */
     _Alignas(64) const char **files;
@@ -111,12 +140,19 @@ typedef struct conv {
     bool ck_written;
     double ck_interval, ck_last;
     uint64_t end_off, end_line;
-    uint64_t lines, events_in, written, bad_lines, not_expressible, errors_shown, filtered, rejected;
+    convert_counts n;
+    uint64_t errors_shown;
+    uint64_t input_size;  /* bytes of all inputs, 0 when unknown (a pipe): for % and ETA */
+    uint64_t progress_at; /* n.bytes at the last progress line */
+    bool progress_drawn;  /* a terminal progress line is on the screen */
+    bool sink_stdout;     /* the messages go to stdout */
+    int tty_cols;
     double t0, last_progress;
 } conv;
 
 double convert_now(void);
-bool convert_table_included(void *ctx, rc_str db, rc_str table);
+bool convert_table_included(void *ctx, rc_str db, rc_str table); /* the reader's --include check */
+bool convert_event_included(conv *c, rc_str db, rc_str table);  /* the output side's */
 
 /* convert_in.c */
 int convert_input_start(conv *c);            /* EXIT_OK, or a status after a message */
@@ -130,6 +166,13 @@ void convert_input_stop(conv *c);            /* no more batches wanted: joins th
 int convert_output(conv *c, batch *b);       /* EXIT_OK or the status to stop with */
 int convert_flush_group(conv *c);
 int convert_finish(conv *c, int rc, long flush_ms);
-void convert_progress(conv *c, bool final);
+
+/* convert_report.c: the progress line and the summary (docs/cli.md) */
+bool convert_progress_option(conv *c, const char *interval); /* --progress[=INTERVAL] */
+void convert_report_start(conv *c);  /* before the first line: the clock, the input size */
+void convert_progress(conv *c);      /* after a batch: a progress line when one is due */
+void convert_progress_clear(conv *c); /* before any other message on stderr */
+void convert_summary(conv *c);       /* at the end */
+uint64_t convert_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
 
 #endif

@@ -145,7 +145,9 @@ static void fill(conv *c, batch *b)
         in_line *ln = &b->lines[i];
         ln->ev_first = b->events.count;
         rc_error_clear(&ln->err);
+        size_t rejected = b->events.rejected;
         ln->st = ln->blank ? RC_OK : c->from->decode(c->dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
+        ln->filtered = b->events.rejected != rejected;
         if (ln->st != RC_OK) {
             b->events.count = ln->ev_first; /* a failed line keeps no events */
             add_hint(c, b, ln);

@@ -1,5 +1,6 @@
 /* The output side of `convert`: encodes each line's events, hands the messages to the sink in
- * input order, reports bad lines per --on-error, marks checkpoint positions, shows progress. */
+ * input order, reports bad lines per --on-error, marks checkpoint positions, counts (convert_counts)
+ * what the summary and the progress line say. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +10,15 @@
 
 enum { MAX_SHOWN_ERRORS = 50 };
 
-static bool included(const conv *c, const rc_event *ev) { return convert_table_included((void *)c, ev->src.db, ev->src.table); }
-
 static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off, const rc_error *err)
 {
     c->errors_shown++;
-    if (c->errors_shown > MAX_SHOWN_ERRORS) {
-        if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
+    if (c->errors_shown > MAX_SHOWN_ERRORS + 1) return;
+    convert_progress_clear(c);
+    if (c->errors_shown == MAX_SHOWN_ERRORS + 1) {
+        fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
     }
-    if (c->progress) fputs("\r\033[K", stderr);
     if (err->offset == RC_NO_OFFSET)
         fprintf(stderr, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
                 err->message);
@@ -36,36 +36,9 @@ static void report_unexpressible(conv *c, const in_line *ln, const rc_error *err
         if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
     }
-    if (c->progress) fputs("\r\033[K", stderr);
+    convert_progress_clear(c);
     fprintf(stderr, "rowcast: %s:%llu: %s error: %s; the event is not written (not expressible in %s)\n", ln->file,
             (unsigned long long)ln->lineno, rc_status_name(err->code), err->message, c->to->name);
-}
-
-void convert_progress(conv *c, bool final)
-{
-    double t = convert_now(), el = t - c->t0;
-    if (el <= 0) el = 1e-9;
-    rc_sink_stats ss;
-    rc_sink_get_stats(c->sink, &ss);
-    if (final) {
-        if (c->progress) fputs("\r\033[K", stderr);
-        fprintf(stderr,
-                "rowcast: %llu lines, %llu events, %llu messages written (%llu bytes), %llu bad lines%s, "
-                "%llu events not expressible in %s, %llu filtered out (events or messages); %.3f s, %.0f events/s\n",
-                (unsigned long long)c->lines, (unsigned long long)c->events_in, (unsigned long long)c->written,
-                (unsigned long long)ss.bytes, (unsigned long long)c->bad_lines,
-                c->on_error == ON_DEAD ? " dead-lettered" : c->on_error == ON_SKIP ? " skipped" : "",
-                (unsigned long long)c->not_expressible, c->to->name, (unsigned long long)(c->filtered + c->rejected), el,
-                c->events_in / el);
-        if (rc_sink_is_kafka(c->sink))
-            fprintf(stderr, "rowcast: kafka: %llu messages sent, %llu delivered, %llu refused, %llu dead-lettered, %llu undelivered\n",
-                    (unsigned long long)ss.sent, (unsigned long long)ss.delivered, (unsigned long long)ss.failed,
-                    (unsigned long long)ss.dead_lettered, (unsigned long long)(ss.sent - ss.delivered - ss.dead_lettered));
-        return;
-    }
-    fprintf(stderr, "\r\033[Krowcast: %llu events, %.0f events/s, %llu bytes", (unsigned long long)c->events_in,
-            c->events_in / el, (unsigned long long)ss.bytes);
-    c->last_progress = t;
 }
 
 /* The origin of the message a grouping encoder emits: the group it held, copied into the
@@ -122,18 +95,21 @@ static rc_status put_key(conv *c, const rc_event *ev, out_rec *r, rc_error *err)
     return RC_OK;
 }
 
-/* Encodes the events of one line into c->recs (messages in c->msg); RC_OK or the error (already
- * described in err). Nothing is sent before the whole line converted, so a failing line never
- * produces partial output. */
-static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, size_t count, rc_arena *a, rc_error *err)
+/* Encodes the events of one line into c->recs (messages in c->msg) and counts them in `n`
+ * (added to the run's counts once the line is sent); RC_OK or the error (already described in
+ * err). Nothing is sent before the whole line converted, so a failing line never produces
+ * partial output. */
+static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, size_t count, rc_arena *a, convert_counts *n, rc_error *err)
 {
     rc_status st;
     c->nrecs = 0;
-    c->events_in += count;
+    n->events = count;
     for (size_t i = 0; i < count; i++) {
         const rc_event *ev = &evs[i];
-        if (!included(c, ev) || (c->drop >> ev->op & 1)) {
-            c->filtered++;
+        /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL) */
+        rc_str db = ev->src.db.n ? ev->src.db : ev->src.schema;
+        if (!convert_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
+            n->filtered++;
             continue;
         }
         size_t mark = c->msg.len;
@@ -142,12 +118,13 @@ static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, s
         st = c->to->encode_value(c->enc, ev, &c->msg, err);
         if (st == RC_SKIP) {
             c->msg.len = mark;
-            c->not_expressible++;
+            n->not_expressible++;
             if (err->message[0]) report_unexpressible(c, ln, err); /* a value the format cannot hold: said, never cut */
             rc_error_clear(err);
             continue;
         }
         if (st != RC_OK && st != RC_PENDING) return st;
+        n->encoded++;
         if (st == RC_OK) {
             out_rec *r = push_rec(c);
             if (!r) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -245,7 +222,6 @@ static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_e
         }
         rc_status st = rc_sink_send(c->sink, &r, err);
         if (st != RC_OK) return st;
-        c->written++;
     }
     return RC_OK;
 }
@@ -266,6 +242,7 @@ static int maybe_checkpoint(conv *c, bool now)
     rc_error err;
     rc_error_clear(&err);
     if (rc_checkpoint_write(c->ck_path, &c->ck, now, &err) == RC_OK) return 0;
+    convert_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", err.message);
     return -1;
 }
@@ -274,34 +251,42 @@ static int maybe_checkpoint(conv *c, bool now)
  * sent; marks every line's end for the checkpoint. */
 int convert_output(conv *c, batch *b)
 {
-    c->rejected += b->events.rejected;
-    b->events.rejected = 0;
     for (size_t i = 0; i < b->n; i++) {
         const in_line *ln = &b->lines[i];
         if (convert_stop_signal) return EXIT_OK;
         c->end_off = ln->end_off, c->end_line = ln->lineno;
+        c->n.bytes += ln->raw;
         if (ln->blank) {
             if (!c->held_pending) rc_sink_mark(c->sink, ln->end_off, ln->lineno);
             continue;
         }
-        c->lines++;
+        c->n.lines++;
         rc_error err = ln->err;
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;
-        if (st == RC_OK) st = convert_line(c, ln, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &err);
-        if (st == RC_OK) {
+        convert_counts n = {0};
+        if (st == RC_OK && ln->filtered && !ln->ev_count) {
+            c->n.lines_filtered++;
+        } else if (st == RC_OK && (st = convert_line(c, ln, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &n, &err)) == RC_OK) {
             if (send_records(c, ln->file, ln->file_off, &err) != RC_OK) {
+                c->n.interrupted++;
                 if (convert_stop_signal) return EXIT_OK; /* a signal ended the wait for room: main says so */
+                convert_progress_clear(c);
                 fprintf(stderr, "rowcast: %s:%llu: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
                 c->sink_failed = true;
                 return EXIT_IO;
             }
-        } else {
-            c->bad_lines++;
+            c->n.converted++;
+            c->n.events += n.events, c->n.encoded += n.encoded;
+            c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible;
+        }
+        if (st != RC_OK) {
+            c->n.bad++;
             report(c, ln->file, ln->lineno, ln->file_off, &err);
             if (c->on_error == ON_STOP) return EXIT_DATA;
             /* through the sink, which counts the dead-letter file's size for the checkpoint */
             if (c->on_error == ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {
+                convert_progress_clear(c);
                 fprintf(stderr, "rowcast: %s\n", err.message);
                 return EXIT_IO;
             }
@@ -309,8 +294,8 @@ int convert_output(conv *c, batch *b)
         /* a grouping encoder still holding events: this line is not complete yet */
         if (!c->held_pending) rc_sink_mark(c->sink, ln->end_off, ln->lineno);
         if (maybe_checkpoint(c, false) != 0) return EXIT_IO;
-        if (c->progress && (c->lines & 1023) == 0 && convert_now() - c->last_progress >= 1.0) convert_progress(c, false);
     }
+    convert_progress(c);
     return b->rc;
 }
 
@@ -356,8 +341,10 @@ int convert_finish(conv *c, int rc, long flush_ms)
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);
         if (!c->sink_failed) fprintf(stderr, "rowcast: %s\n", err.message);
-        fprintf(stderr, "rowcast: %llu of %llu messages sent are undelivered",
-                (unsigned long long)(ss.sent - ss.delivered - ss.dead_lettered), (unsigned long long)ss.sent);
+        uint64_t undelivered = convert_undelivered(&ss);
+        fprintf(stderr, "rowcast: %llu of %llu messages written were not delivered (%llu undelivered, %llu refused)",
+                (unsigned long long)(undelivered + ss.failed), (unsigned long long)ss.sent, (unsigned long long)undelivered,
+                (unsigned long long)ss.failed);
         if (c->ck_path && c->ck_written)
             fprintf(stderr, "; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)c->ck.offset,
                     (unsigned long long)c->ck.line);

@@ -1,4 +1,6 @@
-/* `rowcast types`: prints the type catalog, as a table or as the Markdown of docs/types.md. */
+/* `rowcast types`: prints the type catalog, as tables that fit 100 columns (per family: how
+ * values are carried, then the type names the formats write; a legend at the end) or as the
+ * Markdown of docs/types.md. */
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -8,6 +10,97 @@ static const char *const vclass_names[RC_VC_COUNT] = {"Long", "BigDecimal", "Dou
                                                      "Date", "Time", "DateTime", "Timestamp"};
 static const char *const avro_names[] = {"Integer", "Float", "Decimal", "Character", "BinaryObject",
                                          "Timestamp", "DateTime", "TextObject", "TextGeometry"};
+
+/* The columns of the plain tables, with their legend lines. */
+enum col { C_TYPE, C_CLASS, C_VALUE, C_JDBC, C_DRS, C_MYSQL, C_CONNECT, C_AVRO, C_CANAL, C_DATAWORKS, C_LIGHT, C_DRS_TYPE, C_COUNT };
+static const struct {
+    const char *head, *legend;
+    bool number;
+} cols[C_COUNT] = {
+    {"TYPE", "canonical type name; declarations are parsed to it (docs/types.md)", false},
+    {"CLASS", "value class: how the OMS formats render a value", false},
+    {"VALUE", "kind of canonical value a non-null value has (docs/native-format.md)", false},
+    {"JDBC", "java.sql.Types code (OMS canal sqlType)", true},
+    {"DRS", "sqlType code Huawei DRS writes", true},
+    {"MYSQL", "MySQL column type code (DTS Avro dataTypeNumber)", true},
+    {"CONNECT", "Kafka Connect schema type in the OMS debezium flavour", false},
+    {"AVRO", "DTS Avro value record", false},
+    {"CANAL", "OMS canal mysqlType", false},
+    {"DATAWORKS", "DataWorks schema.column[].type", false},
+    {"LIGHT_TYPE", "defaultextendcolumntype __light_type", false},
+    {"DRS_TYPE", "type name Huawei DRS writes (mysqlType; columnType for other sources)", false},
+};
+static const enum col carried[] = {C_TYPE, C_CLASS, C_VALUE, C_JDBC, C_DRS, C_MYSQL, C_CONNECT, C_AVRO};
+static const enum col named[] = {C_TYPE, C_CANAL, C_DATAWORKS, C_LIGHT, C_DRS_TYPE};
+
+/* The text of one cell; a type name a format writes as TYPE itself is "=". */
+static const char *cell(const rc_type_info *t, enum col k, char num[8])
+{
+    const char *s = NULL;
+    int n = 0;
+    switch (k) {
+    case C_TYPE: return t->name;
+    case C_CLASS: return vclass_names[t->vclass];
+    case C_VALUE: return rc_vkind_name((rc_vkind)t->vkind);
+    case C_JDBC: n = t->jdbc; break;
+    case C_DRS: n = t->drs_sqltype; break;
+    case C_MYSQL: n = t->mysql_code; break;
+    case C_CONNECT: return t->connect;
+    case C_AVRO: return avro_names[t->avro];
+    case C_CANAL: s = t->canal_type; break;
+    case C_DATAWORKS: s = t->dataworks; break;
+    case C_LIGHT: s = t->light_type; break;
+    case C_DRS_TYPE: s = t->drs_type; break;
+    case C_COUNT: break;
+    }
+    if (s) return strcmp(s, t->name) ? s : "=";
+    snprintf(num, 8, "%d", n);
+    return num;
+}
+
+/* One table of family `fam`, its columns as wide as their widest cell. */
+static void table(int fam, const char *title, const enum col *which, size_t ncols)
+{
+    size_t w[C_COUNT] = {0};
+    char num[8];
+    for (size_t k = 0; k < ncols; k++) w[k] = strlen(cols[which[k]].head);
+    for (const rc_type_info *t = rc_type_catalog; t->name; t++)
+        for (size_t k = 0; t->family == fam && k < ncols; k++) {
+            size_t l = strlen(cell(t, which[k], num));
+            if (l > w[k]) w[k] = l;
+        }
+    printf("%s: %s\n", rc_family_name((rc_family)fam), title);
+    for (size_t k = 0; k < ncols; k++) {
+        const char *h = cols[which[k]].head;
+        if (k + 1 == ncols) printf("%s\n", h);
+        else printf(cols[which[k]].number ? "%*s " : "%-*s ", (int)w[k], h);
+    }
+    for (const rc_type_info *t = rc_type_catalog; t->name; t++) {
+        if (t->family != fam) continue;
+        for (size_t k = 0; k < ncols; k++) {
+            const char *s = cell(t, which[k], num);
+            if (k + 1 == ncols) printf("%s\n", s);
+            else printf(cols[which[k]].number ? "%*s " : "%-*s ", (int)w[k], s);
+        }
+    }
+    putchar('\n');
+}
+
+static void markdown(int fam)
+{
+    const char *hdr[] = {"family", "type", "class", "value", "jdbc", "drs", "mysql", "canal", "dataworks", "light_type",
+                         "connect", "avro", "drs_type"};
+    for (size_t k = 0; k < sizeof hdr / sizeof *hdr; k++) printf("| %s ", hdr[k]);
+    printf("|\n");
+    for (size_t k = 0; k < sizeof hdr / sizeof *hdr; k++) printf("|---");
+    printf("|\n");
+    for (const rc_type_info *t = rc_type_catalog; t->name; t++) {
+        if (fam >= 0 && t->family != fam) continue;
+        printf("| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |\n", rc_family_name((rc_family)t->family),
+               t->name, vclass_names[t->vclass], rc_vkind_name((rc_vkind)t->vkind), t->jdbc, t->drs_sqltype, t->mysql_code,
+               t->canal_type, t->dataworks, t->light_type, t->connect, avro_names[t->avro], t->drs_type);
+    }
+}
 
 int cli_types(int argc, char **argv)
 {
@@ -27,28 +120,17 @@ int cli_types(int argc, char **argv)
         }
         fam = f;
     }
-    const char *hdr[] = {"family", "type", "class", "value", "jdbc", "drs", "mysql", "canal", "dataworks", "light_type",
-                         "connect", "avro", "drs_type"};
     if (md) {
-        for (size_t k = 0; k < sizeof hdr / sizeof *hdr; k++) printf("| %s ", hdr[k]);
-        printf("|\n");
-        for (size_t k = 0; k < sizeof hdr / sizeof *hdr; k++) printf("|---");
-        printf("|\n");
-    } else {
-        printf("%-10s %-30s %-10s %-9s %5s %5s %5s %-12s %-12s %-12s %-8s %s\n", "FAMILY", "TYPE", "CLASS", "VALUE",
-               "JDBC", "DRS", "MYSQL", "CANAL", "DATAWORKS", "LIGHT_TYPE", "CONNECT", "AVRO");
+        markdown(fam);
+        return EXIT_OK;
     }
-    for (const rc_type_info *t = rc_type_catalog; t->name; t++) {
-        if (fam >= 0 && t->family != fam) continue;
-        const char *f = rc_family_name((rc_family)t->family);
-        if (md)
-            printf("| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |\n", f, t->name, vclass_names[t->vclass],
-                   rc_vkind_name((rc_vkind)t->vkind), t->jdbc, t->drs_sqltype, t->mysql_code, t->canal_type, t->dataworks,
-                   t->light_type, t->connect, avro_names[t->avro], t->drs_type);
-        else
-            printf("%-10s %-30s %-10s %-9s %5d %5d %5d %-12s %-12s %-12s %-8s %s\n", f, t->name, vclass_names[t->vclass],
-                   rc_vkind_name((rc_vkind)t->vkind), t->jdbc, t->drs_sqltype, t->mysql_code, t->canal_type, t->dataworks,
-                   t->light_type, t->connect, avro_names[t->avro]);
+    for (int f = 0; f < RC_FAM_COUNT; f++) {
+        if (fam >= 0 && f != fam) continue;
+        table(f, "how values are carried", carried, sizeof carried / sizeof *carried);
+        table(f, "type names the formats write (=: the same as TYPE)", named, sizeof named / sizeof *named);
     }
+    printf("Columns:\n");
+    for (size_t k = 0; k < C_COUNT; k++) printf("  %-11s %s\n", cols[k].head, cols[k].legend);
+    printf("  %-11s the format writes the TYPE's own name\n", "=");
     return EXIT_OK;
 }

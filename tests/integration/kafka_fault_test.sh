@@ -58,7 +58,7 @@ st=$?
 [ $st = 3 ] || bad "non-retriable error: exit $st, want 3"
 grep -q 'delivery to topic f2 failed: Broker: Broker failed to validate record (INVALID_RECORD)' "$W/f2.err" ||
     bad "non-retriable error: no clear message: $(cat "$W/f2.err")"
-grep -q 'messages sent are undelivered; checkpoint .* at input offset' "$W/f2.err" || bad "no undelivered count: $(cat "$W/f2.err")"
+grep -q 'messages written were not delivered (.*); checkpoint .* at input offset' "$W/f2.err" || bad "no undelivered count: $(cat "$W/f2.err")"
 ckline=$(sed -n 's/^line //p' "$W/f2.ck")
 first_missing=$(keys_in f2 | awk '{print $3}' | sort -n | awk 'BEGIN {want = 1} $1 == want {want++} END {print want}')
 [ -n "$ckline" ] && [ "$ckline" -lt "$first_missing" ] ||

@@ -1,0 +1,196 @@
+/* What `convert` says about its run on stderr: the progress line and the summary, both read
+ * from the run's counts (convert_counts) and the sink's (rc_sink_stats), in the words that
+ * docs/cli.md ("Counting") defines. On a terminal the progress line is redrawn in place and
+ * cleared before anything else is printed; otherwise it is a plain line every interval, for
+ * the logs of long jobs. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/convert.h"
+
+/* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
+#define PROGRESS_TTY_SECS 1.0
+#define PROGRESS_LOG_SECS 10.0
+
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
+uint64_t convert_undelivered(const rc_sink_stats *ss)
+{
+    uint64_t answered = ss->delivered + ss->dead_lettered + ss->failed;
+    return ss->sent > answered ? ss->sent - answered : 0;
+}
+
+bool convert_progress_option(conv *c, const char *interval)
+{
+    c->progress = PROGRESS_LINES; /* asked for; convert_report_start picks the kind */
+    c->progress_every = -1;       /* the kind's default */
+    if (!interval) return true;
+    char *end;
+    unsigned long long n = strtoull(interval, &end, 10);
+    if (end == interval || *interval == '-' || n > 86400ULL * 1000) return false;
+    static const struct {
+        const char *unit;
+        double secs;
+    } units[] = {{"ms", 0.001}, {"s", 1}, {"m", 60}, {"h", 3600}};
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
+        if (!strcmp(end, units[k].unit) || (n == 0 && !*end)) {
+            c->progress_every = (double)n * units[k].secs;
+            return true;
+        }
+    return false;
+}
+
+void convert_report_start(conv *c)
+{
+    bool asked = c->progress != PROGRESS_OFF, tty = isatty(2);
+    /* messages on the same terminal would run into the line: there it is drawn only if asked for */
+    bool by_default = !c->quiet && !(c->sink_stdout && isatty(1));
+    c->progress = tty && (asked || by_default) ? PROGRESS_TTY : asked ? PROGRESS_LINES : PROGRESS_OFF;
+    if (c->progress_every < 0 || !asked) c->progress_every = tty ? PROGRESS_TTY_SECS : PROGRESS_LOG_SECS;
+    struct winsize ws;
+    c->tty_cols = c->progress == PROGRESS_TTY && ioctl(2, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+    /* the input size, for % and ETA: known when every input is a regular file */
+    c->input_size = 0;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        struct stat st;
+        bool ok = !strcmp(c->files[i], "-") ? fstat(0, &st) == 0 : stat(c->files[i], &st) == 0;
+        if (!ok || !S_ISREG(st.st_mode)) {
+            c->input_size = 0;
+            break;
+        }
+        c->input_size += (uint64_t)st.st_size;
+    }
+    c->t0 = c->last_progress = convert_now();
+}
+
+void convert_progress_clear(conv *c)
+{
+    if (!c->progress_drawn) return;
+    fputs("\r\033[K", stderr);
+    c->progress_drawn = false;
+}
+
+/* n bytes in decimal units with one digit after the point, rounded (1 kB = 1000 B). */
+static void human_bytes(char *out, size_t cap, uint64_t n)
+{
+    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
+    if (n < 1000) {
+        snprintf(out, cap, "%llu B", (unsigned long long)n);
+        return;
+    }
+    uint64_t div = 1000;
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof *units && n / div >= 1000) div *= 1000, u++;
+    uint64_t tenths = n / (div / 10) + (n % (div / 10) >= div / 20);
+    if (tenths >= 10000 && u + 1 < sizeof units / sizeof *units) /* 999.96 kB is 1.0 MB */
+        div *= 1000, u++, tenths = n / (div / 10) + (n % (div / 10) >= div / 20);
+    snprintf(out, cap, "%llu.%llu %s", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10), units[u]);
+}
+
+static void human_secs(char *out, size_t cap, double secs)
+{
+    unsigned long long s = secs < 0 ? 0 : secs > 359999 ? 359999 : (unsigned long long)(secs + 0.5);
+    if (s < 60) snprintf(out, cap, "%llus", s);
+    else if (s < 3600) snprintf(out, cap, "%llum%02llus", s / 60, s % 60);
+    else snprintf(out, cap, "%lluh%02llum", s / 3600, s / 60 % 60);
+}
+
+/* A line being put together; text past its end is cut (it is far longer than any progress line). */
+typedef struct text {
+    char s[512];
+    size_t n;
+} text;
+
+static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = t->n < sizeof t->s ? vsnprintf(t->s + t->n, sizeof t->s - t->n, fmt, ap) : 0;
+    va_end(ap);
+    if (k > 0) t->n += (size_t)k;
+    if (t->n >= sizeof t->s) t->n = sizeof t->s - 1;
+}
+
+void convert_progress(conv *c)
+{
+    if (c->progress == PROGRESS_OFF || c->n.bytes == c->progress_at) return;
+    double t = convert_now(), el = t - c->t0;
+    if (t - c->last_progress < c->progress_every) return;
+    c->last_progress = t;
+    c->progress_at = c->n.bytes;
+    if (el <= 0) el = 1e-9;
+    rc_sink_stats ss;
+    rc_sink_get_stats(c->sink, &ss);
+    uint64_t done = c->start_off + c->n.bytes; /* a resumed run began at start_off */
+    bool sized = c->input_size && done <= c->input_size;
+    bool lines = c->progress == PROGRESS_LINES;
+    char read[32], total[32], eta[32];
+    text l = {.n = 0};
+    put(&l, "rowcast: ");
+    if (lines) put(&l, "progress at %.1f s: %llu line%s, ", el, (unsigned long long)c->n.lines, plural(c->n.lines));
+    human_bytes(read, sizeof read, done);
+    put(&l, "%s", read);
+    if (sized) {
+        human_bytes(total, sizeof total, c->input_size);
+        put(&l, " of %s read (%llu%%)", total, (unsigned long long)(done * 100 / c->input_size));
+    } else {
+        put(&l, " read");
+    }
+    put(&l, ", %llu event%s, %.0f events/s", (unsigned long long)c->n.events, plural(c->n.events), (double)c->n.events / el);
+    if (lines) put(&l, ", %llu message%s written", (unsigned long long)ss.sent, plural(ss.sent));
+    if (sized) {
+        human_secs(eta, sizeof eta, (double)(c->input_size - done) * el / (double)c->n.bytes);
+        put(&l, ", ETA %s", eta);
+    }
+    if (lines) {
+        fprintf(stderr, "%s\n", l.s);
+        return;
+    }
+    /* a line wider than the terminal would wrap, and \r would then redraw only its last row */
+    if (c->tty_cols > 1 && l.n > (size_t)c->tty_cols - 1) l.n = (size_t)c->tty_cols - 1;
+    fprintf(stderr, "\r\033[K%.*s", (int)l.n, l.s);
+    c->progress_drawn = true;
+}
+
+/* --include patterns that matched no event: most likely a misspelt name. */
+static void report_unmatched(const conv *c)
+{
+    for (size_t i = 0; i < c->ninclude; i++) {
+        const include_pat *p = &c->include[i];
+        if (p->hit) continue;
+        if (p->db_only)
+            fprintf(stderr, "rowcast: --include '%s' matched no event (as %s.*: a pattern without a dot names databases)\n",
+                    p->pattern, p->pattern);
+        else
+            fprintf(stderr, "rowcast: --include '%s' matched no event\n", p->pattern);
+    }
+}
+
+void convert_summary(conv *c)
+{
+    convert_progress_clear(c);
+    if (c->quiet) return;
+    double el = convert_now() - c->t0;
+    if (el <= 0) el = 1e-9;
+    rc_sink_stats ss;
+    rc_sink_get_stats(c->sink, &ss);
+    const convert_counts *n = &c->n;
+    report_unmatched(c);
+    const char *fate = !n->bad ? "" : c->on_error == ON_SKIP ? " (skipped)" : c->on_error == ON_DEAD ? " (dead-lettered)" : " (stopped there)";
+    fprintf(stderr, "rowcast: %llu line%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
+            plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
+            fate);
+    if (n->interrupted) fprintf(stderr, ", %llu interrupted", (unsigned long long)n->interrupted);
+    fprintf(stderr, "\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s\n",
+            (unsigned long long)n->events, plural(n->events), (unsigned long long)n->encoded, (unsigned long long)n->filtered,
+            (unsigned long long)n->not_expressible, c->to->name);
+    fprintf(stderr, "rowcast: %llu message%s written (%llu byte%s): %llu delivered, %llu dead-lettered, %llu refused, %llu undelivered\n",
+            (unsigned long long)ss.sent, plural(ss.sent), (unsigned long long)ss.bytes, plural(ss.bytes),
+            (unsigned long long)ss.delivered, (unsigned long long)ss.dead_lettered, (unsigned long long)ss.failed,
+            (unsigned long long)convert_undelivered(&ss));
+    fprintf(stderr, "rowcast: %.3f s, %.0f events/s\n", el, (double)n->events / el);
+}
