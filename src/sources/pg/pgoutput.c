@@ -143,6 +143,8 @@ int64_t rc_pg_time_to_unix_us(int64_t pg_us)
     return pg_us + epoch_diff;
 }
 
+static const char unknown_kind[] = "unknown";
+
 const char *rc_pgo_kind_name(int kind)
 {
     switch (kind) {
@@ -160,7 +162,7 @@ const char *rc_pgo_kind_name(int kind)
     case RC_PGO_STREAM_STOP: return "Stream Stop";
     case RC_PGO_STREAM_COMMIT: return "Stream Commit";
     case RC_PGO_STREAM_ABORT: return "Stream Abort";
-    default: return "unknown";
+    default: return unknown_kind;
     }
 }
 
@@ -308,14 +310,53 @@ static const char *nsp_or_catalog(const char *nsp) { return *nsp ? nsp : "pg_cat
 
 /* ---- message bodies ---- */
 
-static rc_status read_tuple(rd *r, const rc_pg_relation *rel, const char *which, rc_arena *a,
+/* What errors call a tuple, by its marker byte. */
+typedef struct tuple_names {
+    const char *which, *count;
+} tuple_names;
+
+static const tuple_names *tuple_name(uint8_t marker)
+{
+    static const tuple_names n = {"new row", "new row column count"},
+                             k = {"old key", "old key column count"},
+                             o = {"old row", "old row column count"};
+    return marker == 'N' ? &n : marker == 'K' ? &k : &o;
+}
+
+/* One column of a tuple, every field checked: the reader of columns the fast path of read_tuple
+ * does not take, so that each malformed one gets its own message. */
+static rc_status read_datum(rd *r, rc_pgo_datum *c)
+{
+    size_t at = r->pos;
+    uint8_t kind = 0;
+    rc_status st = rd_u8(r, "value kind", &kind);
+    if (st != RC_OK) return st;
+    c->kind = (char)kind;
+    c->data = NULL;
+    c->len = 0;
+    switch (kind) {
+    case RC_PGO_NULL:
+    case RC_PGO_UNCHANGED: return RC_OK;
+    case RC_PGO_TEXT:
+    case RC_PGO_BINARY:
+        if ((st = rd_len(r, kind == RC_PGO_TEXT ? "text length" : "binary length", &c->len)) != RC_OK) return st;
+        c->data = r->p + r->pos;
+        r->pos += c->len;
+        return RC_OK;
+    default: {
+        char b[16];
+        return rd_fail(r, RC_ERR_SYNTAX, at, "value kind %s is none of n, u, t, b", byte_text(kind, b));
+    }
+    }
+}
+
+static rc_status read_tuple(rd *r, const rc_pg_relation *rel, uint8_t marker, rc_arena *a,
                             rc_pgo_tuple *t)
 {
     size_t at = r->pos;
     uint16_t n = 0;
-    char field[32];
-    snprintf(field, sizeof field, "%s column count", which);
-    rc_status st = rd_u16(r, field, &n);
+    const char *which = tuple_name(marker)->which;
+    rc_status st = rd_u16(r, tuple_name(marker)->count, &n);
     if (st != RC_OK) return st;
     if (n != rel->ncols)
         return rd_fail(r, RC_ERR_SCHEMA, at,
@@ -327,36 +368,38 @@ static rc_status read_tuple(rd *r, const rc_pg_relation *rel, const char *which,
     rc_pgo_datum *cols = NULL;
     if (n && !(cols = rc_arena_alloc(a, n * sizeof *cols)))
         return rc_error_set(r->err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    r->scope = which;
-    r->ncols = n;
+    const uint8_t *p = r->p + r->pos, *end = r->p + r->len;
     for (unsigned i = 0; i < n; i++) {
-        r->col = i + 1;
-        r->colname = rel->cols[i].name;
-        size_t kat = r->pos;
-        uint8_t kind = 0;
-        if ((st = rd_u8(r, "value kind", &kind)) != RC_OK) return st;
         rc_pgo_datum *c = &cols[i];
-        c->kind = (char)kind;
-        c->data = NULL;
-        c->len = 0;
-        switch (kind) {
-        case RC_PGO_NULL:
-        case RC_PGO_UNCHANGED: break;
-        case RC_PGO_TEXT:
-        case RC_PGO_BINARY:
-            if ((st = rd_len(r, kind == RC_PGO_TEXT ? "text length" : "binary length", &c->len)) != RC_OK)
-                return st;
-            c->data = r->p + r->pos;
-            r->pos += c->len;
-            break;
-        default: {
-            char b[16];
-            return rd_fail(r, RC_ERR_SYNTAX, kat, "value kind %s is none of n, u, t, b", byte_text(kind, b));
+        /* fast path, the hot loop of the capture: a well-formed column */
+        if (p < end && (*p == RC_PGO_NULL || *p == RC_PGO_UNCHANGED)) {
+            c->kind = (char)*p++;
+            c->data = NULL;
+            c->len = 0;
+            continue;
         }
+        if (end - p >= 5 && (*p == RC_PGO_TEXT || *p == RC_PGO_BINARY)) {
+            uint32_t len = (uint32_t)p[1] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 8 | p[4];
+            if (len <= INT32_MAX && len <= (size_t)(end - p - 5)) {
+                c->kind = (char)*p;
+                c->len = len;
+                c->data = p + 5;
+                p += 5 + (size_t)len;
+                continue;
+            }
         }
+        /* anything else: the checked reader, with the column named in its error */
+        r->pos = (size_t)(p - r->p);
+        r->scope = which;
+        r->col = i + 1;
+        r->ncols = n;
+        r->colname = rel->cols[i].name;
+        if ((st = read_datum(r, c)) != RC_OK) return st;
+        r->scope = NULL;
+        r->colname = NULL;
+        p = r->p + r->pos;
     }
-    r->scope = NULL;
-    r->colname = NULL;
+    r->pos = (size_t)(p - r->p);
     t->ncols = n;
     t->cols = cols;
     return RC_OK;
@@ -372,11 +415,6 @@ static rc_status lookup_relation(rc_pgo_decoder *d, rd *r, const rc_pg_relation 
         return rd_fail(r, RC_ERR_SCHEMA, at, "relation OID %u unknown: no Relation message for it came before",
                        oid);
     return RC_OK;
-}
-
-static const char *tuple_name(uint8_t marker)
-{
-    return marker == 'N' ? "new row" : marker == 'K' ? "old key" : "old row";
 }
 
 /* Insert, Update, Delete: relation OID, then tuples each behind a marker byte. */
@@ -395,7 +433,7 @@ static rc_status read_change(rc_pgo_decoder *d, rd *r, uint8_t kind, rc_arena *a
     bool old_ok = kind != RC_PGO_INSERT, new_ok = kind != RC_PGO_DELETE;
     if ((marker == 'K' || marker == 'O') && old_ok) {
         m->u.change.old_kind = (char)marker;
-        if ((st = read_tuple(r, rel, tuple_name(marker), a, &m->u.change.old_tuple)) != RC_OK) return st;
+        if ((st = read_tuple(r, rel, marker, a, &m->u.change.old_tuple)) != RC_OK) return st;
         if (!new_ok) return RC_OK;
         at = r->pos;
         if ((st = rd_u8(r, "new row marker", &marker)) != RC_OK) return st;
@@ -408,7 +446,7 @@ static rc_status read_change(rc_pgo_decoder *d, rd *r, uint8_t kind, rc_arena *a
         const char *want = kind == RC_PGO_INSERT ? "'N'" : kind == RC_PGO_UPDATE ? "'K', 'O' or 'N'" : "'K' or 'O'";
         return rd_fail(r, RC_ERR_SYNTAX, at, "tuple marker %s is not %s", byte_text(marker, b), want);
     }
-    return read_tuple(r, rel, "new row", a, &m->u.change.new_tuple);
+    return read_tuple(r, rel, 'N', a, &m->u.change.new_tuple);
 }
 
 static bool same_relation(const rc_pg_relation *old, const rc_pg_relation *nw)
@@ -638,7 +676,7 @@ rc_status rc_pgo_decode(rc_pgo_decoder *d, const uint8_t *msg, size_t len, uint6
     uint8_t t = msg[0];
     r.pos = 1;
     const char *name = rc_pgo_kind_name(t);
-    if (!strcmp(name, "unknown")) {
+    if (name == unknown_kind) {
         char b[16];
         return rd_fail(&r, RC_ERR_SYNTAX, 0, "unknown message type %s", byte_text(t, b));
     }
