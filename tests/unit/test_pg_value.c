@@ -201,6 +201,9 @@ static void test_times(void **state)
     CHECK(1186, -1, "1 mon -1 days -00:00:01", "interval", INTERVAL, "\"1 mon -1 days -00:00:01\"");
     CHECK(1186, -1, "-00:00:00.000001", "interval", INTERVAL, "\"-00:00:00.000001\"");
     CHECK(1186, -1, "3 days", "interval", INTERVAL, "\"3 days\"");
+    CHECK(1186, -1, "-1 years +1 day", "interval", INTERVAL, "\"-1 years +1 day\"");
+    CHECK(1186, -1, "10 mons 3 days -04:00:00", "interval", INTERVAL, "\"10 mons 3 days -04:00:00\"");
+    CHECK(1186, -1, "-00:00:00.5", "interval", INTERVAL, "\"-00:00:00.5\"");
     CHECK(1186, -1, "2562047788:00:54.775807", "interval", INTERVAL, "\"2562047788:00:54.775807\"");
     /* the typmod's fields and precision, as format_type() prints them */
     CHECK(1186, 458751, "1 year 2 mons", "interval year to month", INTERVAL, "\"1 year 2 mons\"");

@@ -669,8 +669,9 @@ static rc_status read_timestamp(const vctx *c, bool tz)
     return RC_OK;
 }
 
-/* IntervalStyle postgres: "[-]N year[s] [-]N mon[s] [-]N day[s] [+|-]H:MM:SS[.f]", any part
- * absent, "00:00:00" for zero. Kept as the text (RC_V_INTERVAL). */
+/* IntervalStyle postgres: "N year[s] N mon[s] N day[s] H:MM:SS[.f]", any part absent,
+ * "00:00:00" for zero; each part signed ('+' on a positive part after a negative one:
+ * "-1 years +1 day"). Kept as the text (RC_V_INTERVAL). */
 static rc_status read_interval(const vctx *c)
 {
     static const char *const units[] = {"years", "year", "mons", "mon", "days", "day"};
@@ -694,7 +695,6 @@ static rc_status read_interval(const vctx *c)
             if (i != c->n) return FAIL(c, i);
             break;
         }
-        if (c->s[st] == '+') return FAIL(c, st); /* only the time part has a '+' */
         if (!lit_at(c, &i, " ", &bad)) return FAIL(c, bad);
         size_t u = (size_t)next_unit * 2, ul = 0;
         for (; u < 6; u++) {
