@@ -1,7 +1,8 @@
 /* libFuzzer target: PostgreSQL value texts (src/sources/pg/pg_value.c). The first byte picks
  * the column type (every reader, arrays, typmods), the rest is the value text. No input may
  * crash; an error names a byte inside the text; an accepted value has the kind its reader
- * promises, holds valid UTF-8 where it is text, and the native writer writes it. */
+ * promises, holds valid UTF-8 where it is text, and the native writer writes it; every
+ * other encoder writes it or returns an error with a message. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((v.kind == RC_V_TEXT || v.kind == RC_V_JSON || v.kind == RC_V_ENUM || v.kind == RC_V_INTERVAL) &&
         (v.s.n != n || rc_utf8_valid_prefix(v.s.p, v.s.n) != n || memcmp(v.s.p, s, n)))
         abort();
-    rc_event ev = {.op = RC_OP_INSERT, .src = {.kind = RC_DB_POSTGRES}, .ncols = 1, .cols = &col, .after = &v};
+    rc_event ev = {.op = RC_OP_INSERT, .src = {.kind = RC_DB_POSTGRES, .db = RC_STR("d"), .schema = RC_STR("public"), .table = RC_STR("t")},
+                   .ncols = 1, .cols = &col, .after = &v};
     rc_buf_reset(&out);
     if (native_encode(NULL, &ev, &out, &err) != RC_OK) abort();
+    /* every encoder, and upstream Debezium with schemas, writes the value or says why not */
+    static void *encs[64], *upstream;
+    static bool ready;
+    if (!ready) {
+        for (int i = 0; rc_formats[i] && i < 64; i++)
+            if (rc_formats[i]->enc_new && rc_formats[i]->enc_new(NULL, &encs[i], &err) != RC_OK) abort();
+        static const rc_option up[] = {{"debezium.flavor", "upstream"}, {"debezium.schemas", "true"}};
+        rc_options o = {up, 2};
+        if (rc_format_find("debezium")->enc_new(&o, &upstream, &err) != RC_OK) abort();
+        ready = true;
+    }
+    int nf = 0;
+    while (rc_formats[nf] && nf < 64) nf++;
+    for (int i = 0; i <= nf; i++) { /* the last one: upstream Debezium */
+        const rc_format *f = i < nf ? rc_formats[i] : rc_format_find("debezium");
+        void *enc = i < nf ? encs[i] : upstream;
+        if (!f->encode_value) continue;
+        rc_buf_reset(&out);
+        rc_error_clear(&err);
+        rc_status st = f->encode_value(enc, &ev, &out, &err);
+        if (st != RC_OK && st != RC_SKIP && st != RC_PENDING && err.code == RC_OK) abort(); /* an error without message */
+    }
     return 0;
 }

@@ -3,7 +3,8 @@
  *
  * pgoutput describes a column by its type OID and typmod and sends each value as the text
  * the type's output function writes, in the walsender session's settings, which the
- * connection pins: DateStyle ISO, IntervalStyle postgres, TimeZone UTC, extra_float_digits 3.
+ * connection pins: DateStyle ISO, IntervalStyle postgres, TimeZone UTC, extra_float_digits 3,
+ * bytea_output hex.
  * rc_pg_type_resolve turns (OID, typmod) into the declaration PostgreSQL's format_type()
  * prints ("numeric(10,2)", "timestamp(3) with time zone", "integer[]"), parsed against the
  * type catalog as every decoder fills a column, plus the reader its values need;
