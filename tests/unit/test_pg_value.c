@@ -280,6 +280,13 @@ static void test_arrays(void **state)
     CHECK(1187, -1, "{\"1 day\"}", "interval[]", TEXT, "\"{\\\"1 day\\\"}\"");
     CHECK(1563, -1, "{101}", "bit varying[]", TEXT, "\"{101}\"");
     CHECK(1270, -1, "{12:00:00+05:30}", "time with time zone[]", TEXT, "\"{12:00:00+05:30}\"");
+    /* elements are checked with their type's reader (texts from PostgreSQL 15) */
+    CHECK(1182, -1, "{\"0044-03-15 BC\",infinity,NULL}", "date[]", TEXT, "\"{\\\"0044-03-15 BC\\\",infinity,NULL}\"");
+    CHECK(1561, 5, "{10101}", "bit(5)[]", TEXT, "\"{10101}\"");
+    CHECK(1022, -1, "{NaN,-0,1e-05}", "double precision[]", TEXT, "\"{NaN,-0,1e-05}\"");
+    CHECK(1000, -1, "{t,f}", "boolean[]", TEXT, "\"{t,f}\"");
+    CHECK(2951, -1, "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}", "uuid[]", TEXT, "\"{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}\"");
+    CHECK(1183, -1, "{24:00:00}", "time without time zone[]", TEXT, "\"{24:00:00}\"");
 }
 
 /* enum, domain and array types registered as the connection reads them from pg_type */
@@ -445,6 +452,15 @@ static void test_errors(void **state)
                "column \"c\" (integer[]): unexpected '{' at byte 4 of \"{{1}{2}}\": expected an array literal such as {1,NULL,\"a,b\",{2,3}}");
     expect_err(1007, -1, "1,2", RC_ERR_VALUE, 0,
                "column \"c\" (integer[]): unexpected '1' at byte 0 of \"1,2\": expected an array literal such as {1,NULL,\"a,b\",{2,3}}");
+    expect_err(1007, -1, "{1,x}", RC_ERR_VALUE, 3, "column \"c\" (integer[]): element at byte 3: unexpected 'x' at byte 0 of \"x\": expected an integer");
+    expect_err(1231, -1, "{1.5,NaN,1e5}", RC_ERR_VALUE, 10,
+               "column \"c\" (numeric[]): element at byte 9: unexpected 'e' at byte 1 of \"1e5\": expected [-]digits[.digits], NaN, Infinity or -Infinity");
+    expect_err(1182, -1, "{2024-02-30}", RC_ERR_RANGE, 1, "column \"c\" (date[]): element at byte 1: \"2024-02-30\" is out of range at byte 0");
+    expect_err(1185, -1, "{\"2024-01-01 00:00:00\"}", RC_ERR_VALUE, 1,
+               "column \"c\" (timestamp with time zone[]): element at byte 1: \"2024-01-01 00:00:00\" ends early at byte 19: expected "
+               "YYYY-MM-DD HH:MM:SS[.ffffff]+HH[:MM[:SS]][ BC], infinity or -infinity");
+    expect_err(1561, 5, "{10101,1}", RC_ERR_VALUE, 8,
+               "column \"c\" (bit(5)[]): element at byte 7: \"1\" ends early at byte 1: expected as many binary digits as bit(n) declares");
     expect_err(25, -1, "a\xff", RC_ERR_VALUE, 1, "column \"c\" (text): unexpected byte 0xFF at byte 1: expected valid UTF-8 (is the database encoding UTF8?)");
     expect_err(3802, -1, "\"\xc3\"", RC_ERR_VALUE, 1, "column \"c\" (jsonb): unexpected byte 0xC3 at byte 1: expected valid UTF-8 (is the database encoding UTF8?)");
 }

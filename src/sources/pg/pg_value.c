@@ -320,11 +320,10 @@ rc_status rc_pg_type_resolve(const rc_pg_types *reg, uint32_t oid, int32_t typmo
     rc_buf_fini(&b);
     if (!decl) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory for the type of PostgreSQL type %u", oid);
     if ((st = rc_coltype_parse(RC_FAM_PG, decl, dn, &out->type, err)) != RC_OK) return st;
-    out->width = -1;
-    if (r.array) out->reader = RC_PG_R_ARRAY;
-    else if (r.enum_decl) out->reader = RC_PG_R_ENUM;
-    else out->reader = (rc_pg_reader)r.bt->reader;
-    if (!r.array && r.bt && r.bt->oid == 1560 && r.typmod >= 0) out->width = r.typmod; /* bit(n): exactly n digits */
+    out->reader = r.enum_decl ? RC_PG_R_ENUM : (rc_pg_reader)r.bt->reader;
+    out->width = r.bt && r.bt->oid == 1560 && r.typmod >= 0 ? r.typmod : -1; /* bit(n): exactly n digits */
+    out->elem_reader = out->reader, out->elem_width = out->width;
+    if (r.array) out->reader = RC_PG_R_ARRAY, out->width = -1;
     out->delim = r.bt && r.bt->oid == BOX_OID ? ';' : ',';
     return RC_OK;
 }
@@ -361,6 +360,8 @@ typedef struct vctx {
     rc_arena *a;
     rc_value *v;
     rc_error *err;
+    size_t base; /* an array element: its offset in the literal (errors say it) */
+    int elem;    /* 0: a whole value; 1: an unquoted element (offsets shift by base); 2: a quoted one */
 } vctx;
 
 /* The error for a text that is wrong at byte `at` (n: it ends too early): what was found
@@ -370,19 +371,22 @@ static rc_status fail_at(const vctx *c, rc_status code, size_t at, const char *w
     char head[64 + 80];
     int shown = (int)(c->n > 48 ? 48 : c->n);
     if (rc_utf8_valid_prefix(c->s, (size_t)shown) < (size_t)shown) shown = 0; /* the message stays UTF-8 */
-    snprintf(head, sizeof head, "column \"%.*s\" (%.*s)", (int)(c->col->name.n > 64 ? 64 : c->col->name.n), c->col->name.p,
-             (int)(c->col->type.decl.n > 64 ? 64 : c->col->type.decl.n), c->col->type.decl.p);
+    int hn = snprintf(head, sizeof head, "column \"%.*s\" (%.*s)", (int)(c->col->name.n > 64 ? 64 : c->col->name.n), c->col->name.p,
+                      (int)(c->col->type.decl.n > 64 ? 64 : c->col->type.decl.n), c->col->type.decl.p);
+    if (c->elem && hn > 0 && (size_t)hn < sizeof head) snprintf(head + hn, sizeof head - (size_t)hn, ": element at byte %zu", c->base);
+    size_t msg_at = at;
+    at = c->elem == 1 ? c->base + at : c->elem == 2 ? c->base : at; /* the offset in the whole text */
     const char *more = c->n > (size_t)shown ? "..." : "";
     if (code == RC_ERR_RANGE)
-        return rc_error_set(c->err, code, at, "%s: \"%.*s%s\" is out of range at byte %zu", head, shown, c->s, more, at);
+        return rc_error_set(c->err, code, at, "%s: \"%.*s%s\" is out of range at byte %zu", head, shown, c->s, more, msg_at);
     why = why ? why : expected[c->t->reader];
-    if (at >= c->n)
-        return rc_error_set(c->err, code, at, "%s: \"%.*s%s\" ends early at byte %zu: expected %s", head, shown, c->s, more, at, why);
-    unsigned char ch = (unsigned char)c->s[at];
+    if (msg_at >= c->n)
+        return rc_error_set(c->err, code, at, "%s: \"%.*s%s\" ends early at byte %zu: expected %s", head, shown, c->s, more, msg_at, why);
+    unsigned char ch = (unsigned char)c->s[msg_at];
     if (ch >= 0x20 && ch < 0x7F)
-        return rc_error_set(c->err, code, at, "%s: unexpected '%c' at byte %zu of \"%.*s%s\": expected %s", head, ch, at, shown, c->s,
-                            more, why);
-    return rc_error_set(c->err, code, at, "%s: unexpected byte 0x%02X at byte %zu: expected %s", head, ch, at, why);
+        return rc_error_set(c->err, code, at, "%s: unexpected '%c' at byte %zu of \"%.*s%s\": expected %s", head, ch, msg_at, shown,
+                            c->s, more, why);
+    return rc_error_set(c->err, code, at, "%s: unexpected byte 0x%02X at byte %zu: expected %s", head, ch, msg_at, why);
 }
 #define FAIL(c, at) fail_at(c, RC_ERR_VALUE, at, NULL)
 #define FAIL_RANGE(c, at) fail_at(c, RC_ERR_RANGE, at, NULL)
@@ -731,6 +735,28 @@ static rc_status read_bits(const vctx *c)
     return copy_text(c, RC_V_TEXT);
 }
 
+static rc_status dispatch(const vctx *c);
+
+/* Checks one element, s[st..end) of the literal (quoted: with its quotes), with the element
+ * type's reader; NULL is SQL NULL. The element's value is not kept. */
+static rc_status check_elem(const vctx *c, size_t st, size_t end, bool quoted)
+{
+    if (!quoted && end - st == 4 && !memcmp(c->s + st, "NULL", 4)) return RC_OK;
+    rc_pg_type et = *c->t;
+    et.reader = c->t->elem_reader, et.width = c->t->elem_width;
+    rc_value ev;
+    memset(&ev, 0, sizeof ev);
+    vctx ec = {&et, c->col, c->s + st, end - st, c->a, &ev, c->err, st, 1};
+    if (quoted) { /* without the quotes and the backslashes before escaped characters */
+        char *u = rc_arena_alloc(c->a, end - st);
+        if (!u) return RC_ERR_NOMEM;
+        size_t k = 0;
+        for (size_t i = st + 1; i + 1 < end; i++) u[k++] = c->s[i] == '\\' ? c->s[++i] : c->s[i];
+        ec.s = u, ec.n = k, ec.elem = 2;
+    }
+    return dispatch(&ec);
+}
+
 /* An array literal as array_out writes it: optional bounds "[1:2][0:1]=", then nested
  * braces; elements are NULL, unquoted text without whitespace and the characters {}",\ and
  * the delimiter, or "quoted" with \ escapes. The structure is checked, the text kept. */
@@ -768,6 +794,7 @@ static rc_status read_array(const vctx *c)
         } else if (c->s[i - 1] != '{' && !need_elem) {
             return FAIL(c, i);
         } else if (ch == '"') {
+            size_t st = i;
             for (i++;; i++) {
                 if (i >= c->n) return FAIL(c, i);
                 if (c->s[i] == '\\') {
@@ -777,12 +804,16 @@ static rc_status read_array(const vctx *c)
                 }
             }
             i++;
+            rc_status st2 = check_elem(c, st, i, true);
+            if (st2 != RC_OK) return st2;
         } else {
             size_t st = i;
             while (i < c->n && c->s[i] != '{' && c->s[i] != '}' && c->s[i] != '"' && c->s[i] != '\\' && c->s[i] != c->t->delim &&
                    c->s[i] != ' ' && c->s[i] != '\t' && c->s[i] != '\n' && c->s[i] != '\r' && c->s[i] != '\v' && c->s[i] != '\f')
                 i++;
             if (i == st) return FAIL(c, i);
+            rc_status st2 = check_elem(c, st, i, false);
+            if (st2 != RC_OK) return st2;
         }
         need_elem = false;
         if (i < c->n && c->s[i] == c->t->delim) {
@@ -797,33 +828,38 @@ static rc_status read_array(const vctx *c)
     return copy_text(c, RC_V_TEXT);
 }
 
+static rc_status dispatch(const vctx *c)
+{
+    switch (c->t->reader) {
+    case RC_PG_R_INT: return read_int(c);
+    case RC_PG_R_NUMERIC: return read_numeric(c);
+    case RC_PG_R_FLOAT4: return read_float(c, true);
+    case RC_PG_R_FLOAT8: return read_float(c, false);
+    case RC_PG_R_BOOL:
+        if (c->n == 1 && (c->s[0] == 't' || c->s[0] == 'f')) return c->v->kind = RC_V_BOOL, c->v->b = c->s[0] == 't', RC_OK;
+        return FAIL(c, c->n == 1 || !c->n ? 0 : 1);
+    case RC_PG_R_TEXT: return copy_text(c, RC_V_TEXT);
+    case RC_PG_R_BYTEA: return read_bytea(c);
+    case RC_PG_R_DATE: return read_date(c);
+    case RC_PG_R_TIME: return read_time(c);
+    case RC_PG_R_TIMETZ: return read_timetz(c);
+    case RC_PG_R_TIMESTAMP: return read_timestamp(c, false);
+    case RC_PG_R_TIMESTAMPTZ: return read_timestamp(c, true);
+    case RC_PG_R_INTERVAL: return read_interval(c);
+    case RC_PG_R_JSON: return copy_text(c, RC_V_JSON);
+    case RC_PG_R_UUID: return read_uuid(c);
+    case RC_PG_R_BITS: return read_bits(c);
+    case RC_PG_R_ENUM: return copy_text(c, RC_V_ENUM);
+    case RC_PG_R_ARRAY: return c->elem ? RC_ERR_TYPE : read_array(c); /* elements are never arrays */
+    case RC_PG_R_COUNT: break;
+    }
+    return rc_error_set(c->err, RC_ERR_TYPE, RC_NO_OFFSET, "column \"%.*s\": no reader for its type", (int)c->col->name.n, c->col->name.p);
+}
+
 rc_status rc_pg_value_parse(const rc_pg_type *t, const rc_column *col, const char *s, size_t n, rc_arena *a, rc_value *out,
                             rc_error *err)
 {
     memset(out, 0, sizeof *out);
-    vctx c = {t, col, s, n, a, out, err};
-    switch (t->reader) {
-    case RC_PG_R_INT: return read_int(&c);
-    case RC_PG_R_NUMERIC: return read_numeric(&c);
-    case RC_PG_R_FLOAT4: return read_float(&c, true);
-    case RC_PG_R_FLOAT8: return read_float(&c, false);
-    case RC_PG_R_BOOL:
-        if (n == 1 && (s[0] == 't' || s[0] == 'f')) return out->kind = RC_V_BOOL, out->b = s[0] == 't', RC_OK;
-        return FAIL(&c, n == 1 || !n ? 0 : 1);
-    case RC_PG_R_TEXT: return copy_text(&c, RC_V_TEXT);
-    case RC_PG_R_BYTEA: return read_bytea(&c);
-    case RC_PG_R_DATE: return read_date(&c);
-    case RC_PG_R_TIME: return read_time(&c);
-    case RC_PG_R_TIMETZ: return read_timetz(&c);
-    case RC_PG_R_TIMESTAMP: return read_timestamp(&c, false);
-    case RC_PG_R_TIMESTAMPTZ: return read_timestamp(&c, true);
-    case RC_PG_R_INTERVAL: return read_interval(&c);
-    case RC_PG_R_JSON: return copy_text(&c, RC_V_JSON);
-    case RC_PG_R_UUID: return read_uuid(&c);
-    case RC_PG_R_BITS: return read_bits(&c);
-    case RC_PG_R_ENUM: return copy_text(&c, RC_V_ENUM);
-    case RC_PG_R_ARRAY: return read_array(&c);
-    case RC_PG_R_COUNT: break;
-    }
-    return rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET, "column \"%.*s\": no reader for its type", (int)col->name.n, col->name.p);
+    vctx c = {t, col, s, n, a, out, err, 0, 0};
+    return dispatch(&c);
 }

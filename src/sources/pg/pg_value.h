@@ -41,7 +41,7 @@ typedef enum rc_pg_reader {
     RC_PG_R_UUID,      /* RC_V_TEXT, checked: 8-4-4-4-12 lower-case hex */
     RC_PG_R_BITS,      /* RC_V_TEXT, checked: '0'/'1' digits, as many as bit(n) declares */
     RC_PG_R_ENUM,      /* RC_V_ENUM, the label */
-    RC_PG_R_ARRAY,     /* RC_V_TEXT, the array literal, its structure checked */
+    RC_PG_R_ARRAY,     /* RC_V_TEXT, the array literal, its structure and elements checked */
     RC_PG_R_COUNT
 } rc_pg_reader;
 
@@ -51,6 +51,8 @@ typedef struct rc_pg_type {
     rc_pg_reader reader;
     int32_t width;       /* bit(n): n (values must have exactly n digits); -1 otherwise */
     char delim;          /* arrays: the element delimiter (';' for box, ',' for every other type) */
+    rc_pg_reader elem_reader; /* arrays: how each element's text is checked */
+    int32_t elem_width;       /* arrays of bit(n): n; -1 otherwise */
 } rc_pg_type;
 
 /* The enum, domain and array types of one database, by OID (registered by the connection
