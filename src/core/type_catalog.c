@@ -160,6 +160,32 @@ const rc_type_info rc_type_catalog[] = {
     ROW("tstzrange", P, STRING, TEXT, CHARACTER, 1111, 46, 15, "tstzrange", "VARCHAR", "VARCHAR", "string", "tstzrange"),
     ROW("daterange", P, STRING, TEXT, CHARACTER, 1111, 1111, 15, "daterange", "VARCHAR", "VARCHAR", "string", "daterange"),
     ROW("interval", P, STRING, INTERVAL, CHARACTER, 1111, 1111, 15, "interval", "VARCHAR", "VARCHAR", "string", "interval"),
+    /* The rest of PostgreSQL 15's built-in types, as pgoutput names them (src/sources/pg/pg_value.c
+     * maps type OIDs to these declarations). jdbc: the java.sql.Types code pgjdbc's TypeInfoCache
+     * reports (timetz TIME, money DOUBLE, oid BIGINT, the others OTHER); connect: the Kafka Connect
+     * type of the value as rowcast holds it (text for everything but oid). What upstream Debezium
+     * writes for each (PostgresValueConverter: ZonedTime, Decimal for money, Point/Geometry/Line/
+     * Circle structs, TsVector) is in docs/sources/postgres-types.md. */
+    ROW("time with time zone", P, STRING, TEXT, CHARACTER, 92, 92, 15, "timetz", "VARCHAR", "VARCHAR", "string", "time with time zone"),
+    ROW("timetz", P, STRING, TEXT, CHARACTER, 92, 92, 15, "timetz", "VARCHAR", "VARCHAR", "string", "time with time zone"),
+    ROW("oid", P, LONG, INT, INTEGER, -5, -5, 8, "oid", "INT64", "INT64", "int64", "oid"),
+    ROW("money", P, STRING, TEXT, CHARACTER, 8, 8, 15, "money", "VARCHAR", "VARCHAR", "string", "money"),
+    ROW("macaddr8", P, STRING, TEXT, CHARACTER, 1111, 1111, 15, "macaddr8", "VARCHAR", "VARCHAR", "string", "macaddr8"),
+#define PG_TEXT(name) ROW(name, P, STRING, TEXT, CHARACTER, 1111, 1111, 15, name, "VARCHAR", "VARCHAR", "string", name)
+    PG_TEXT("point"), PG_TEXT("line"), PG_TEXT("lseg"), PG_TEXT("box"), PG_TEXT("path"), PG_TEXT("polygon"), PG_TEXT("circle"),
+    PG_TEXT("tsvector"), PG_TEXT("tsquery"),
+    PG_TEXT("int4multirange"), PG_TEXT("int8multirange"), PG_TEXT("nummultirange"), PG_TEXT("tsmultirange"),
+    PG_TEXT("tstzmultirange"), PG_TEXT("datemultirange"),
+#undef PG_TEXT
+    /* enum types: the declaration carries the labels, enum('sad','ok'), as for MySQL */
+    ROW("enum", P, STRING, ENUM, TEXT, 1111, 1111, 247, "enum", "ENUM", "ENUM", "string", "enum"),
+    /* interval with fields, as format_type() prints the typmod: "interval day to second(3)" */
+#define PG_INTERVAL(name) ROW(name, P, STRING, INTERVAL, CHARACTER, 1111, 1111, 15, "interval", "VARCHAR", "VARCHAR", "string", "interval")
+    PG_INTERVAL("interval year"), PG_INTERVAL("interval month"), PG_INTERVAL("interval day"), PG_INTERVAL("interval hour"),
+    PG_INTERVAL("interval minute"), PG_INTERVAL("interval second"), PG_INTERVAL("interval year to month"),
+    PG_INTERVAL("interval day to hour"), PG_INTERVAL("interval day to minute"), PG_INTERVAL("interval day to second"),
+    PG_INTERVAL("interval hour to minute"), PG_INTERVAL("interval hour to second"), PG_INTERVAL("interval minute to second"),
+#undef PG_INTERVAL
     {0},
 };
 
