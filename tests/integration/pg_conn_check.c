@@ -69,7 +69,8 @@ static const char *sql1(PGconn *conn, const char *q)
 static uint64_t confirmed(const char *slot)
 {
     char q[200];
-    snprintf(q, sizeof q, "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '%s'", slot);
+    snprintf(q, sizeof q,
+             "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '%s'", slot);
     uint64_t lsn = 0;
     if (!rc_pg_lsn_parse(sql1(side, q), &lsn)) die("confirmed_flush_lsn");
     return lsn;
@@ -90,7 +91,8 @@ static void print_insert(const uint8_t *d, size_t n)
     for (size_t i = 8; natts--;) {
         char kind = (char)d[i++];
         if (kind == 't') {
-            size_t len = (size_t)d[i] << 24 | (size_t)d[i + 1] << 16 | (size_t)d[i + 2] << 8 | d[i + 3];
+            size_t len =
+                (size_t)d[i] << 24 | (size_t)d[i + 1] << 16 | (size_t)d[i + 2] << 8 | d[i + 3];
             printf(" %.*s |", (int)len, (const char *)d + i + 4);
             i += 4 + len;
         } else {
@@ -135,7 +137,8 @@ static int read_for(rc_pg_conn *c, int ms, int until_commits, stream_seen *s, bo
             s->types[s->ntypes] = '\0';
         }
         if (m.data[0] == 'I' && show_insert) print_insert(m.data, m.len);
-        if (m.data[0] == 'C' && m.len >= 18 && s->commits < 8) s->commit_end[s->commits++] = be64(m.data + 10);
+        if (m.data[0] == 'C' && m.len >= 18 && s->commits < 8)
+            s->commit_end[s->commits++] = be64(m.data + 10);
     }
 }
 
@@ -162,10 +165,13 @@ static void no_identity(void *ud, const char *schema, const char *table, char re
 static int scenario(const char *url)
 {
     int r;
-    sql("CREATE TABLE t (id int PRIMARY KEY, v text, ts timestamptz, iv interval, f float8, d date, b bytea)");
-    sql("INSERT INTO t VALUES (1, 'a', '2020-01-02 03:04:05.123456+05:30', '1 year 2 mons 3 days 04:05:06', "
+    sql("CREATE TABLE t (id int PRIMARY KEY, v text, ts timestamptz, iv interval, f float8, d "
+        "date, b bytea)");
+    sql("INSERT INTO t VALUES (1, 'a', '2020-01-02 03:04:05.123456+05:30', '1 year 2 mons 3 days "
+        "04:05:06', "
         "0.3333333333333333, '2020-01-02', '\\x00ff'), (2, 'b', NULL, NULL, NULL, NULL, NULL)");
-    sql("CREATE TABLE tnokey (a int); CREATE TABLE tfull (a int); ALTER TABLE tfull REPLICA IDENTITY FULL; "
+    sql("CREATE TABLE tnokey (a int); CREATE TABLE tfull (a int); ALTER TABLE tfull REPLICA "
+        "IDENTITY FULL; "
         "CREATE TABLE tnothing (a int PRIMARY KEY); ALTER TABLE tnothing REPLICA IDENTITY NOTHING; "
         "CREATE TABLE other (a int)");
     rc_pg_conn *c;
@@ -179,26 +185,33 @@ static int scenario(const char *url)
     printf("publication created: %s; tables: %s\n", created ? "yes" : "no",
            sql1(side, "SELECT string_agg(schemaname || '.' || tablename, ', ' ORDER BY tablename) "
                       "FROM pg_publication_tables WHERE pubname = 'rc_pub'"));
-    printf("all tables: %s\n", sql1(side, "SELECT puballtables FROM pg_publication WHERE pubname = 'rc_pub'"));
+    printf("all tables: %s\n",
+           sql1(side, "SELECT puballtables FROM pg_publication WHERE pubname = 'rc_pub'"));
     if ((r = report(rc_pg_publication_ensure(c, "rc_pub", inc, 1, &created, &err), &err))) return r;
     printf("publication created again: %s\n", created ? "yes" : "no");
-    if ((r = report(rc_pg_tables_without_identity(c, "rc_pub", no_identity, NULL, &err), &err))) return r;
+    if ((r = report(rc_pg_tables_without_identity(c, "rc_pub", no_identity, NULL, &err), &err)))
+        return r;
 
     rc_pg_slot slot;
     if ((r = report(rc_pg_slot_ensure(c, "rc_slot", true, &slot, &err), &err))) return r;
-    printf("slot created: %s; snapshot exported: %s\n", slot.created ? "yes" : "no", slot.snapshot[0] ? "yes" : "no");
+    printf("slot created: %s; snapshot exported: %s\n", slot.created ? "yes" : "no",
+           slot.snapshot[0] ? "yes" : "no");
     uint64_t cp = slot.consistent_lsn;
-    printf("confirmed_flush_lsn %s the consistent point\n", confirmed("rc_slot") == cp ? "=" : "!=");
+    printf("confirmed_flush_lsn %s the consistent point\n",
+           confirmed("rc_slot") == cp ? "=" : "!=");
 
     /* the snapshot: rows before the slot, not the row inserted after it */
     if ((r = report(rc_pg_snapshot_begin(c, slot.snapshot, &err), &err))) return r;
-    sql("INSERT INTO t VALUES (3, 'c', '2020-01-02 03:04:05.123456+05:30', '1 year 2 mons 3 days 04:05:06', "
+    sql("INSERT INTO t VALUES (3, 'c', '2020-01-02 03:04:05.123456+05:30', '1 year 2 mons 3 days "
+        "04:05:06', "
         "0.3333333333333333, '2020-01-02', '\\x00ff')");
-    printf("snapshot: %s\n", sql1(rc_pg_sql(c), "SELECT string_agg(id::text || ' ' || coalesce(ts::text, '-') || ' ' "
-                                                "|| coalesce(iv::text, '-'), ', ' ORDER BY id) FROM t"));
+    printf("snapshot: %s\n",
+           sql1(rc_pg_sql(c), "SELECT string_agg(id::text || ' ' || coalesce(ts::text, '-') || ' ' "
+                              "|| coalesce(iv::text, '-'), ', ' ORDER BY id) FROM t"));
     sql1(rc_pg_sql(c), "SELECT 1"); /* still inside the snapshot */
     PQclear(PQexec(rc_pg_sql(c), "COMMIT"));
-    printf("after the snapshot: %s\n", sql1(rc_pg_sql(c), "SELECT string_agg(id::text, ',' ORDER BY id) FROM t"));
+    printf("after the snapshot: %s\n",
+           sql1(rc_pg_sql(c), "SELECT string_agg(id::text, ',' ORDER BY id) FROM t"));
     sql("BEGIN; UPDATE t SET v = 'z' WHERE id = 1; DELETE FROM t WHERE id = 2; COMMIT");
 
     rc_pg_stream_opts so = {"rc_slot", "rc_pub", cp, 1, false, true};
@@ -208,8 +221,8 @@ static int scenario(const char *url)
     printf("stream: %s\n", s.types);
     /* keepalives asking for a reply (wal_sender_timeout is 2 s) are answered with 0/0 */
     if ((r = read_for(c, 2500, 0, &s, false))) return r;
-    printf("keepalives answered: %s; confirmed_flush_lsn %s the consistent point\n", s.replies ? "yes" : "no",
-           confirmed("rc_slot") == cp ? "=" : "!=");
+    printf("keepalives answered: %s; confirmed_flush_lsn %s the consistent point\n",
+           s.replies ? "yes" : "no", confirmed("rc_slot") == cp ? "=" : "!=");
 
     uint64_t ack = s.commit_end[1];
     if ((r = report(rc_pg_stream_ack(c, ack, &err), &err))) return r;
@@ -225,12 +238,14 @@ static int scenario(const char *url)
     rc_pg_lsn_format(ack, lsn);
     printf("ack as text parses back: %s\n", rc_pg_lsn_parse(lsn, &cp) && cp == ack ? "yes" : "no");
 
-    /* a clean stop, then the stream resumes after the acknowledged transaction */
+    /* a clean stop, then the stream resumes after the acknowledged transaction (protocol 2) */
     if ((r = report(rc_pg_stream_stop(c, &err), &err))) return r;
     printf("stopped; slot active: %s\n",
            sql1(side, "SELECT active FROM pg_replication_slots WHERE slot_name = 'rc_slot'"));
     sql("INSERT INTO t VALUES (4, 'd', NULL, NULL, NULL, NULL, NULL)");
     so.start_lsn = 0;
+    so.proto_version = 2; /* and large transactions streamed while in progress */
+    so.streaming = true;
     if ((r = report(rc_pg_stream_start(c, &so, &err), &err))) return r;
     stream_seen s2 = {0};
     if ((r = read_for(c, 10000, 1, &s2, true))) return r;
@@ -257,7 +272,8 @@ int main(int argc, char **argv)
             char *out = malloc(n + 1);
             if (!out || rc_pg_url_redact(argv[i], out, n + 1) != n) return 1;
             printf("%s\n", out);
-            if (n >= sizeof small && (strlen(small) != sizeof small - 1 || strncmp(small, out, sizeof small - 1)))
+            if (n >= sizeof small &&
+                (strlen(small) != sizeof small - 1 || strncmp(small, out, sizeof small - 1)))
                 printf("FAIL: cut rendering %s\n", small);
             free(out);
         }
@@ -274,7 +290,8 @@ int main(int argc, char **argv)
         PQfinish(side);
         return rc;
     }
-    if ((rc = open_conn(url, strcmp(cmd, "start") == 0 && argc > 5 ? atoi(argv[5]) : 0, &c))) return rc;
+    if ((rc = open_conn(url, strcmp(cmd, "start") == 0 && argc > 5 ? atoi(argv[5]) : 0, &c)))
+        return rc;
     if (strcmp(cmd, "open") == 0) {
         printf("connected to %s\n", rc_pg_url(c));
     } else if (strcmp(cmd, "slot") == 0 && argc == 4) {
@@ -283,13 +300,15 @@ int main(int argc, char **argv)
             printf("slot %s: %s\n", argv[3], s.created ? "created" : "exists");
     } else if (strcmp(cmd, "pub") == 0 && argc >= 4) {
         bool created;
-        if (!(rc = report(rc_pg_publication_ensure(c, argv[3], (const char *const *)argv + 4, (size_t)argc - 4,
-                                                   &created, &err), &err)))
+        if (!(rc = report(rc_pg_publication_ensure(c, argv[3], (const char *const *)argv + 4,
+                                                   (size_t)argc - 4, &created, &err),
+                          &err)))
             printf("publication %s: %s\n", argv[3], created ? "created" : "exists");
     } else if ((strcmp(cmd, "start") == 0 || strcmp(cmd, "hold") == 0) && argc >= 5) {
         rc_pg_slot s;
         rc_pg_stream_opts so = {argv[3], argv[4], 0, 1, false, false};
-        if (strcmp(cmd, "hold") == 0 && (rc = report(rc_pg_slot_ensure(c, argv[3], false, &s, &err), &err))) {
+        if (strcmp(cmd, "hold") == 0 &&
+            (rc = report(rc_pg_slot_ensure(c, argv[3], false, &s, &err), &err))) {
         } else if (!(rc = report(rc_pg_stream_start(c, &so, &err), &err))) {
             printf("streaming\n");
             fflush(stdout);

@@ -103,6 +103,11 @@ out=$("$CHECK" open "postgres://postgres:pw@127.0.0.1:$port/postgres"); st=$?
 [ $st = 3 ] || bad "connection refused: exit $st, not 3 (retriable)"
 expect "no REPLICATION" "fatal: role norepl has no REPLICATION privilege on postgres://norepl@$HP/postgres: run ALTER ROLE norepl REPLICATION as a superuser" \
     "$CHECK" open "postgres://norepl@$HP/postgres"
+# libpq's own parse errors quote what they could not read: the password too, unless masked
+expect "parse error, password in userinfo" 'fatal: bad PostgreSQL URL postgres://u@h/db: invalid percent-encoded token: "***"' \
+    "$CHECK" open 'postgres://u:sec%zzret@h/db'
+expect "parse error, password= parameter" 'fatal: bad PostgreSQL URL postgres://u@h/db?port=5: invalid percent-encoded token: "***"' \
+    "$CHECK" open 'postgres://u@h/db?password=sec%zz&port=5'
 expect "not a URL" "fatal: not a PostgreSQL URL (expected postgres://USER@HOST:PORT/DB[?PARAMS])" "$CHECK" open "host=x password=secret"
 expect "slot of test_decoding" "fatal: replication slot \"td\" on $U uses the plugin test_decoding, rowcast reads pgoutput: choose another slot name, or drop it (SELECT pg_drop_replication_slot('td')) if nothing reads it" \
     "$CHECK" slot "$U" td

@@ -47,7 +47,8 @@ static int64_t pg_now_us(void)
 static void sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {}
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {
+    }
 }
 
 static uint64_t get_u64(const uint8_t *p)
@@ -67,10 +68,14 @@ bool rc_pg_lsn_parse(const char *s, uint64_t *lsn)
     uint64_t hi = 0, lo = 0;
     int nh = 0, nl = 0;
     for (; isxdigit((unsigned char)*s) && nh < 9; s++, nh++)
-        hi = hi << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+        hi = hi << 4 |
+             (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
+                                                   : (tolower((unsigned char)*s) - 'a' + 10));
     if (nh == 0 || nh > 8 || *s++ != '/') return false;
     for (; isxdigit((unsigned char)*s) && nl < 9; s++, nl++)
-        lo = lo << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+        lo = lo << 4 |
+             (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
+                                                   : (tolower((unsigned char)*s) - 'a' + 10));
     if (nl == 0 || nl > 8 || *s) return false;
     *lsn = hi << 32 | lo;
     return true;
@@ -166,6 +171,43 @@ size_t rc_pg_url_redact(const char *url, char *out, size_t cap)
     return o.len;
 }
 
+/* Rewrites msg with every secret of the URL (the userinfo's password, password= and
+ * sslpassword= values) as ***: libpq's parse errors quote the text they could not read. */
+static void mask_secrets(const char *url, char *msg, size_t cap)
+{
+    const char *vals[16];
+    size_t lens[16], n = 0;
+    const char *p = strstr(url, "://"), *q;
+    p = p ? p + 3 : url;
+    for (q = p; *q && *q != '@' && *q != '/'; q++) {
+    }
+    const char *colon = *q == '@' ? memchr(p, ':', (size_t)(q - p)) : NULL;
+    if (colon && q > colon + 1) vals[n] = colon + 1, lens[n++] = (size_t)(q - colon - 1);
+    for (const char *s = strchr(url, '?'); s && n < 16; s = strchr(s, '&')) {
+        s++;
+        size_t len = strcspn(s, "&");
+        const char *eq = memchr(s, '=', len);
+        if (eq && secret_param(s, len) && len > (size_t)(eq + 1 - s))
+            vals[n] = eq + 1, lens[n++] = len - (size_t)(eq + 1 - s);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char tmp[512];
+        size_t k = 0;
+        for (const char *m = msg; *m && k + 4 < sizeof tmp;) {
+            if (strncmp(m, vals[i], lens[i]) == 0) {
+                memcpy(tmp + k, "***", 3);
+                k += 3;
+                m += lens[i];
+            } else {
+                tmp[k++] = *m++;
+            }
+        }
+        if (k >= cap) k = cap - 1;
+        memcpy(msg, tmp, k);
+        msg[k] = '\0';
+    }
+}
+
 /* An identifier as SQL needs it: bare when it is lower-case letters, digits and _. */
 static void quote_ident(char *out, size_t cap, const char *id)
 {
@@ -177,7 +219,10 @@ static void quote_ident(char *out, size_t cap, const char *id)
         return;
     }
     size_t k = 0;
-    if (cap < 3) { if (cap) out[0] = '\0'; return; }
+    if (cap < 3) {
+        if (cap) out[0] = '\0';
+        return;
+    }
     out[k++] = '"';
     for (const char *s = id; *s && k + 3 < cap; s++) {
         if (*s == '"') out[k++] = '"';
@@ -204,7 +249,8 @@ static void one_line(char *out, size_t cap, const char *msg)
     if (cap) out[k < cap ? k : cap - 1] = '\0';
 }
 
-static rc_pg_rc fail(rc_error *err, rc_pg_rc rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static rc_pg_rc fail(rc_error *err, rc_pg_rc rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static rc_pg_rc fail(rc_error *err, rc_pg_rc rc, const char *fmt, ...)
 {
     char msg[sizeof err->message];
@@ -223,12 +269,14 @@ static rc_pg_rc classify(PGconn *conn, const PGresult *res)
     if (PQstatus(conn) == CONNECTION_BAD) return RC_PG_RETRY;
     const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     if (!st) return RC_PG_FATAL;
-    if (strncmp(st, "57", 2) == 0 || strncmp(st, "08", 2) == 0 || strcmp(st, "53300") == 0) return RC_PG_RETRY;
+    if (strncmp(st, "57", 2) == 0 || strncmp(st, "08", 2) == 0 || strcmp(st, "53300") == 0)
+        return RC_PG_RETRY;
     return RC_PG_FATAL;
 }
 
 /* Fails with the server's message for a failed command: "WHAT on URL: message". */
-static rc_pg_rc server_fail(rc_pg_conn *c, PGconn *conn, PGresult *res, rc_error *err, const char *what)
+static rc_pg_rc server_fail(rc_pg_conn *c, PGconn *conn, PGresult *res, rc_error *err,
+                            const char *what)
 {
     char msg[200];
     const char *prim = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
@@ -252,26 +300,40 @@ static void notice(rc_pg_conn *c, const char *fmt, ...)
 
 /* ---- connecting ---- */
 
-/* Whether a failed connection's message is one the server sent to refuse us for good
- * (authentication, unknown role or database, pg_hba) rather than a network or startup state. */
-static bool connect_fatal(const char *msg)
+/* Whether a failed connection may succeed later: the network or the server's state (starting,
+ * shutting down, full); anything else (authentication, pg_hba, unknown role or database, a
+ * bad parameter) needs the user. */
+static bool connect_transient(const char *msg)
 {
     static const char *const transient[] = {
-        "the database system is starting up", "the database system is shutting down",
-        "the database system is in recovery mode", "too many clients", "remaining connection slots",
+        "Connection refused",
+        "Connection timed out",
+        "Connection reset",
+        "timeout expired",
+        "No route to host",
+        "Network is unreachable",
+        "could not translate host name",
+        "server closed the connection unexpectedly",
+        "the database system is starting up",
+        "the database system is shutting down",
+        "the database system is in recovery mode",
+        "the database system is not yet accepting connections",
+        "too many clients",
+        "remaining connection slots",
     };
-    if (!strstr(msg, "FATAL:")) return false;
     for (size_t i = 0; i < sizeof transient / sizeof transient[0]; i++)
-        if (strstr(msg, transient[i])) return false;
-    return true;
+        if (strstr(msg, transient[i])) return true;
+    return false;
 }
 
 /* Runs a command that returns no rows (or whose rows do not matter). */
-static rc_pg_rc exec_ok(rc_pg_conn *c, PGconn *conn, const char *sql, rc_error *err, const char *what)
+static rc_pg_rc exec_ok(rc_pg_conn *c, PGconn *conn, const char *sql, rc_error *err,
+                        const char *what)
 {
     PGresult *res = PQexec(conn, sql);
     ExecStatusType st = PQresultStatus(res);
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return server_fail(c, conn, res, err, what);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        return server_fail(c, conn, res, err, what);
     PQclear(res);
     return RC_PG_OK;
 }
@@ -284,6 +346,7 @@ static rc_pg_rc connect_one(rc_pg_conn *c, bool replication, PGconn **out, rc_er
     if (!info) {
         char msg[160];
         one_line(msg, sizeof msg, perr ? perr : "out of memory");
+        mask_secrets(c->url, msg, sizeof msg);
         PQfreemem(perr);
         return fail(err, RC_PG_FATAL, "bad PostgreSQL URL %s: %s", c->shown, msg);
     }
@@ -296,11 +359,14 @@ static rc_pg_rc connect_one(rc_pg_conn *c, bool replication, PGconn **out, rc_er
     if (PQstatus(conn) != CONNECTION_OK) {
         char msg[200];
         one_line(msg, sizeof msg, PQerrorMessage(conn));
+        mask_secrets(c->url, msg, sizeof msg);
         PQfinish(conn);
-        rc_pg_rc rc = connect_fatal(msg) ? RC_PG_FATAL : RC_PG_RETRY;
+        rc_pg_rc rc = connect_transient(msg) ? RC_PG_RETRY : RC_PG_FATAL;
         if (strstr(msg, "password authentication failed"))
-            return fail(err, rc, "cannot connect to %s: %s (check the password: PGPASSWORD, ~/.pgpass or passfile=)",
-                        c->shown, msg);
+            return fail(
+                err, rc,
+                "cannot connect to %s: %s (check the password: PGPASSWORD, ~/.pgpass or passfile=)",
+                c->shown, msg);
         return fail(err, rc, "cannot connect to %s: %s", c->shown, msg);
     }
     *out = conn;
@@ -311,23 +377,25 @@ static rc_pg_rc connect_one(rc_pg_conn *c, bool replication, PGconn **out, rc_er
  * the fix instead of the walsender's "must be superuser or replication role". */
 static rc_pg_rc check_server(rc_pg_conn *c, rc_error *err)
 {
-    PGresult *res = PQexec(c->sql,
-                           "SELECT current_setting('wal_level'), r.rolreplication OR r.rolsuper, r.rolname "
-                           "FROM pg_catalog.pg_roles r WHERE r.rolname = current_user");
+    PGresult *res = PQexec(
+        c->sql, "SELECT current_setting('wal_level'), r.rolreplication OR r.rolsuper, r.rolname "
+                "FROM pg_catalog.pg_roles r WHERE r.rolname = current_user");
     if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
         return server_fail(c, c->sql, res, err, "checking wal_level and the role");
     rc_pg_rc rc = RC_PG_OK;
     const char *level = PQgetvalue(res, 0, 0);
     if (strcmp(level, "logical") != 0) {
-        rc = fail(err, RC_PG_FATAL,
-                  "%s has wal_level = %s, logical decoding needs logical: set wal_level = logical in "
-                  "postgresql.conf and restart PostgreSQL",
-                  c->shown, level);
+        rc = fail(
+            err, RC_PG_FATAL,
+            "%s has wal_level = %s, logical decoding needs logical: set wal_level = logical in "
+            "postgresql.conf and restart PostgreSQL",
+            c->shown, level);
     } else if (strcmp(PQgetvalue(res, 0, 1), "t") != 0) {
         char role[140];
         quote_ident(role, sizeof role, PQgetvalue(res, 0, 2));
         rc = fail(err, RC_PG_FATAL,
-                  "role %s has no REPLICATION privilege on %s: run ALTER ROLE %s REPLICATION as a superuser",
+                  "role %s has no REPLICATION privilege on %s: run ALTER ROLE %s REPLICATION as a "
+                  "superuser",
                   PQgetvalue(res, 0, 2), c->shown, role);
     }
     PQclear(res);
@@ -351,7 +419,8 @@ rc_pg_rc rc_pg_open(const char *url, const rc_pg_opts *opts, rc_pg_conn **out, r
     rc_pg_url_redact(url, c->shown, n);
     rc_pg_rc rc = RC_PG_OK;
     if (!is_url(url))
-        rc = fail(err, RC_PG_FATAL, "not a PostgreSQL URL (expected postgres://USER@HOST:PORT/DB[?PARAMS])");
+        rc = fail(err, RC_PG_FATAL,
+                  "not a PostgreSQL URL (expected postgres://USER@HOST:PORT/DB[?PARAMS])");
     /* the SQL session first: wal_level and the privilege get their fix in the message before
      * the walsender would refuse with its own words */
     if (rc == RC_PG_OK) rc = connect_one(c, false, &c->sql, err);
@@ -377,8 +446,14 @@ void rc_pg_close(rc_pg_conn *c)
     free(c);
 }
 
-const char *rc_pg_url(const rc_pg_conn *c) { return c->shown; }
-PGconn *rc_pg_sql(rc_pg_conn *c) { return c->sql; }
+const char *rc_pg_url(const rc_pg_conn *c)
+{
+    return c->shown;
+}
+PGconn *rc_pg_sql(rc_pg_conn *c)
+{
+    return c->sql;
+}
 
 const char *rc_pg_server_encoding(const rc_pg_conn *c)
 {
@@ -405,8 +480,10 @@ static PGresult *take_results(PGconn *conn)
 {
     PGresult *res, *bad = NULL;
     while ((res = PQgetResult(conn))) {
-        if (!bad && PQresultStatus(res) == PGRES_FATAL_ERROR) bad = res;
-        else PQclear(res);
+        if (!bad && PQresultStatus(res) == PGRES_FATAL_ERROR)
+            bad = res;
+        else
+            PQclear(res);
     }
     return bad;
 }
@@ -430,9 +507,11 @@ static rc_pg_rc sessions(rc_pg_conn *c, rc_error *err)
 static rc_pg_rc publication_exists(rc_pg_conn *c, const char *name, bool *exists, rc_error *err)
 {
     const char *args[] = {name};
-    PGresult *res = PQexecParams(c->sql, "SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1", 1,
-                                 NULL, args, NULL, NULL, 0);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) return server_fail(c, c->sql, res, err, "looking up the publication");
+    PGresult *res =
+        PQexecParams(c->sql, "SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1", 1, NULL,
+                     args, NULL, NULL, 0);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        return server_fail(c, c->sql, res, err, "looking up the publication");
     *exists = PQntuples(res) > 0;
     PQclear(res);
     return RC_PG_OK;
@@ -440,10 +519,11 @@ static rc_pg_rc publication_exists(rc_pg_conn *c, const char *name, bool *exists
 
 static rc_pg_rc missing_publication(rc_pg_conn *c, const char *name, rc_error *err)
 {
-    return fail(err, RC_PG_FATAL,
-                "publication \"%s\" does not exist on %s: name its tables with --include SCHEMA.TABLE "
-                "(rowcast creates it FOR TABLE those) or create it yourself",
-                name, c->shown);
+    return fail(
+        err, RC_PG_FATAL,
+        "publication \"%s\" does not exist on %s: name its tables with --include SCHEMA.TABLE "
+        "(rowcast creates it FOR TABLE those) or create it yourself",
+        name, c->shown);
 }
 
 static bool matches(const char *const *include, size_t n, const char *name)
@@ -455,16 +535,17 @@ static bool matches(const char *const *include, size_t n, const char *name)
 
 /* "CREATE PUBLICATION p FOR TABLE a.b, ..." of the tables matching the patterns (malloc'd;
  * NULL and *none set when no table matches). */
-static rc_pg_rc publication_sql(rc_pg_conn *c, const char *name, const char *const *include, size_t n,
-                                char **out, rc_error *err)
+static rc_pg_rc publication_sql(rc_pg_conn *c, const char *name, const char *const *include,
+                                size_t n, char **out, rc_error *err)
 {
     *out = NULL;
-    PGresult *res = PQexec(c->sql,
-                           "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c "
-                           "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-                           "WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition "
-                           "AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_' ORDER BY 1, 2");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) return server_fail(c, c->sql, res, err, "listing the tables");
+    PGresult *res = PQexec(
+        c->sql, "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c "
+                "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition "
+                "AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_' ORDER BY 1, 2");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        return server_fail(c, c->sql, res, err, "listing the tables");
     char qname[140];
     quote_ident(qname, sizeof qname, name);
     size_t cap = strlen(qname) + 64, len = 0;
@@ -497,24 +578,24 @@ static rc_pg_rc publication_sql(rc_pg_conn *c, const char *name, const char *con
     PQclear(res);
     if (!found) {
         free(sql);
-        return fail(err, RC_PG_FATAL,
-                    "publication \"%s\" does not exist on %s and no table matches the included patterns "
-                    "(first: %s): check --include SCHEMA.TABLE",
-                    name, c->shown, include[0]);
+        return fail(
+            err, RC_PG_FATAL,
+            "publication \"%s\" does not exist on %s and no table matches the included patterns "
+            "(first: %s): check --include SCHEMA.TABLE",
+            name, c->shown, include[0]);
     }
     *out = sql;
     return RC_PG_OK;
 }
 
-rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include, size_t n_include,
-                                  bool *created, rc_error *err)
+rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include,
+                                  size_t n_include, bool *created, rc_error *err)
 {
     bool exists;
     if (created) *created = false;
     rc_pg_rc rc = publication_exists(c, name, &exists, err);
     if (rc != RC_PG_OK || exists) return rc;
-    if (n_include == 0)
-        return missing_publication(c, name, err);
+    if (n_include == 0) return missing_publication(c, name, err);
     char *sql;
     if ((rc = publication_sql(c, name, include, n_include, &sql, err)) != RC_PG_OK) return rc;
     rc = exec_ok(c, c->sql, sql, err, "creating the publication");
@@ -523,8 +604,8 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
     return rc;
 }
 
-rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn, void *ud,
-                                       rc_error *err)
+rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn,
+                                       void *ud, rc_error *err)
 {
     const char *args[] = {publication};
     PGresult *res = PQexecParams(
@@ -557,49 +638,59 @@ static bool slot_name_ok(const char *s)
     return true;
 }
 
-static rc_pg_rc check_slot(rc_pg_conn *c, const char *name, PGresult *res, rc_pg_slot *out, rc_error *err)
+static rc_pg_rc check_slot(rc_pg_conn *c, const char *name, PGresult *res, rc_pg_slot *out,
+                           rc_error *err)
 {
-    const char *type = PQgetvalue(res, 0, 0), *plugin = PQgetvalue(res, 0, 1), *db = PQgetvalue(res, 0, 2);
+    const char *type = PQgetvalue(res, 0, 0), *plugin = PQgetvalue(res, 0, 1),
+               *db = PQgetvalue(res, 0, 2);
     const char *wal = PQgetvalue(res, 0, 3);
     if (strcmp(type, "logical") != 0)
-        return fail(err, RC_PG_FATAL, "replication slot \"%s\" on %s is a %s slot: choose another slot name", name,
+        return fail(err, RC_PG_FATAL,
+                    "replication slot \"%s\" on %s is a %s slot: choose another slot name", name,
                     c->shown, type);
     if (strcmp(plugin, "pgoutput") != 0)
         return fail(err, RC_PG_FATAL,
-                    "replication slot \"%s\" on %s uses the plugin %s, rowcast reads pgoutput: choose another slot "
+                    "replication slot \"%s\" on %s uses the plugin %s, rowcast reads pgoutput: "
+                    "choose another slot "
                     "name, or drop it (SELECT pg_drop_replication_slot('%s')) if nothing reads it",
                     name, c->shown, plugin, name);
     if (strcmp(db, PQdb(c->sql)) != 0)
         return fail(err, RC_PG_FATAL,
-                    "replication slot \"%s\" on %s belongs to database %s: connect to that database or choose "
+                    "replication slot \"%s\" on %s belongs to database %s: connect to that "
+                    "database or choose "
                     "another slot name",
                     name, c->shown, db);
     if (strcmp(wal, "lost") == 0)
-        return fail(err, RC_PG_FATAL,
-                    "replication slot \"%s\" on %s is invalidated (wal_status lost, see max_slot_wal_keep_size): "
-                    "drop it with SELECT pg_drop_replication_slot('%s') and capture again with a snapshot",
-                    name, c->shown, name);
+        return fail(
+            err, RC_PG_FATAL,
+            "replication slot \"%s\" on %s is invalidated (wal_status lost, see "
+            "max_slot_wal_keep_size): "
+            "drop it with SELECT pg_drop_replication_slot('%s') and capture again with a snapshot",
+            name, c->shown, name);
     if (!rc_pg_lsn_parse(PQgetvalue(res, 0, 4), &out->confirmed_lsn)) out->confirmed_lsn = 0;
     if (!rc_pg_lsn_parse(PQgetvalue(res, 0, 5), &out->restart_lsn)) out->restart_lsn = 0;
     return RC_PG_OK;
 }
 
-rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot, rc_pg_slot *out, rc_error *err)
+rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot, rc_pg_slot *out,
+                           rc_error *err)
 {
     memset(out, 0, sizeof *out);
     rc_pg_rc rc = sessions(c, err);
     if (rc != RC_PG_OK) return rc;
     if (!slot_name_ok(name))
         return fail(err, RC_PG_FATAL,
-                    "replication slot name \"%s\" is not valid: use lower-case letters, digits and _ (at most 63)",
+                    "replication slot name \"%s\" is not valid: use lower-case letters, digits and "
+                    "_ (at most 63)",
                     name);
     const char *args[] = {name};
-    PGresult *res = PQexecParams(c->sql,
-                                 "SELECT slot_type, coalesce(plugin, ''), coalesce(database, ''), "
-                                 "coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, ''), "
-                                 "coalesce(restart_lsn::text, '') FROM pg_catalog.pg_replication_slots "
-                                 "WHERE slot_name = $1",
-                                 1, NULL, args, NULL, NULL, 0);
+    PGresult *res =
+        PQexecParams(c->sql,
+                     "SELECT slot_type, coalesce(plugin, ''), coalesce(database, ''), "
+                     "coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, ''), "
+                     "coalesce(restart_lsn::text, '') FROM pg_catalog.pg_replication_slots "
+                     "WHERE slot_name = $1",
+                     1, NULL, args, NULL, NULL, 0);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "looking up the replication slot");
     if (PQntuples(res) == 1) {
@@ -619,16 +710,19 @@ rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot
     out->created = true;
     if (!rc_pg_lsn_parse(PQgetvalue(res, 0, 1), &out->consistent_lsn)) {
         PQclear(res);
-        return fail(err, RC_PG_FATAL, "creating the replication slot on %s: unexpected consistent point", c->shown);
+        return fail(err, RC_PG_FATAL,
+                    "creating the replication slot on %s: unexpected consistent point", c->shown);
     }
-    if (!PQgetisnull(res, 0, 2)) snprintf(out->snapshot, sizeof out->snapshot, "%s", PQgetvalue(res, 0, 2));
+    if (!PQgetisnull(res, 0, 2))
+        snprintf(out->snapshot, sizeof out->snapshot, "%s", PQgetvalue(res, 0, 2));
     PQclear(res);
     return RC_PG_OK;
 }
 
 rc_pg_rc rc_pg_snapshot_begin(rc_pg_conn *c, const char *snapshot, rc_error *err)
 {
-    rc_pg_rc rc = exec_ok(c, c->sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err, "starting the snapshot");
+    rc_pg_rc rc = exec_ok(c, c->sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err,
+                          "starting the snapshot");
     if (rc != RC_PG_OK) return rc;
     char *lit = PQescapeLiteral(c->sql, snapshot, strlen(snapshot));
     if (!lit) return fail(err, RC_PG_FATAL, "out of memory");
@@ -643,7 +737,8 @@ rc_pg_rc rc_pg_snapshot_begin(rc_pg_conn *c, const char *snapshot, rc_error *err
 /* ---- streaming ---- */
 
 /* The server's message for a failed START_REPLICATION; *active when it is "active for PID". */
-static rc_pg_rc start_once(rc_pg_conn *c, const char *cmd, bool *active, char *msg, size_t cap, rc_error *err)
+static rc_pg_rc start_once(rc_pg_conn *c, const char *cmd, bool *active, char *msg, size_t cap,
+                           rc_error *err)
 {
     PGresult *res = PQexec(c->repl, cmd);
     if (PQresultStatus(res) == PGRES_COPY_BOTH) {
@@ -661,12 +756,12 @@ static rc_pg_rc start_once(rc_pg_conn *c, const char *cmd, bool *active, char *m
 rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error *err)
 {
     bool exists;
-    if (c->streaming) return fail(err, RC_PG_FATAL, "a replication stream already runs on %s", c->shown);
+    if (c->streaming)
+        return fail(err, RC_PG_FATAL, "a replication stream already runs on %s", c->shown);
     rc_pg_rc rc = sessions(c, err);
     if (rc == RC_PG_OK) rc = publication_exists(c, o->publication, &exists, err);
     if (rc != RC_PG_OK) return rc;
-    if (!exists)
-        return missing_publication(c, o->publication, err);
+    if (!exists) return missing_publication(c, o->publication, err);
     if (!slot_name_ok(o->slot))
         return fail(err, RC_PG_FATAL, "replication slot name \"%s\" is not valid", o->slot);
     char qpub[140], lsn[RC_PG_LSN_MAX];
@@ -676,7 +771,8 @@ rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error 
     rc_pg_lsn_format(o->start_lsn, lsn);
     int proto = o->proto_version ? o->proto_version : 1;
     char cmd[400];
-    snprintf(cmd, sizeof cmd, "START_REPLICATION SLOT %s LOGICAL %s (proto_version '%d'%s, publication_names %s%s)",
+    snprintf(cmd, sizeof cmd,
+             "START_REPLICATION SLOT %s LOGICAL %s (proto_version '%d'%s, publication_names %s%s)",
              o->slot, lsn, proto, proto >= 2 && o->streaming ? ", streaming 'on'" : "", lit,
              o->messages ? ", messages 'true'" : "");
     PQfreemem(lit);
@@ -691,7 +787,8 @@ rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error 
         int64_t left = (give_up - mono_us()) / 1000;
         if (left <= 0)
             return fail(err, RC_PG_FATAL,
-                        "%s on %s, still after %d ms: another client reads this slot; stop it or choose another "
+                        "%s on %s, still after %d ms: another client reads this slot; stop it or "
+                        "choose another "
                         "slot",
                         msg, c->shown, c->opts.active_retry_ms);
         if (wait > left) wait = (int)left;
@@ -744,7 +841,8 @@ static rc_pg_rc stream_error(rc_pg_conn *c, rc_error *err)
             char msg[160];
             one_line(msg, sizeof msg, prim);
             PQclear(bad);
-            return fail(err, RC_PG_FATAL, "replication from %s stopped: %s: create the publication again", c->shown,
+            return fail(err, RC_PG_FATAL,
+                        "replication from %s stopped: %s: create the publication again", c->shown,
                         msg);
         }
         return server_fail(c, c->repl, bad, err, "replication");
@@ -776,7 +874,8 @@ static rc_pg_rc parse_msg(rc_pg_conn *c, const uint8_t *b, int n, rc_pg_msg *m, 
         m->reply_requested = b[17] != 0;
         return m->reply_requested ? send_status(c, err) : RC_PG_OK;
     }
-    return fail(err, RC_PG_FATAL, "unexpected message '%c' of %d bytes in the replication stream of %s",
+    return fail(err, RC_PG_FATAL,
+                "unexpected message '%c' of %d bytes in the replication stream of %s",
                 isprint(b[0]) ? b[0] : '?', n, c->shown);
 }
 
@@ -824,7 +923,8 @@ rc_pg_rc rc_pg_stream_ack(rc_pg_conn *c, uint64_t flush_lsn, rc_error *err)
 static rc_pg_rc stream_finish(rc_pg_conn *c, rc_error *err)
 {
     if (PQputCopyEnd(c->repl, NULL) != 1 || PQflush(c->repl) != 0)
-        return fail(err, RC_PG_RETRY, "ending the replication stream of %s: %s", c->shown, PQerrorMessage(c->repl));
+        return fail(err, RC_PG_RETRY, "ending the replication stream of %s: %s", c->shown,
+                    PQerrorMessage(c->repl));
     int64_t deadline = mono_us() + STOP_DRAIN_MS * 1000LL;
     for (;;) {
         char *buf = NULL;
@@ -833,7 +933,9 @@ static rc_pg_rc stream_finish(rc_pg_conn *c, rc_error *err)
         if (n > 0) continue;
         if (n < 0) break;
         int64_t left = (deadline - mono_us()) / 1000;
-        if (left <= 0) return fail(err, RC_PG_RETRY, "the server of %s did not end the stream in time", c->shown);
+        if (left <= 0)
+            return fail(err, RC_PG_RETRY, "the server of %s did not end the stream in time",
+                        c->shown);
         struct pollfd pfd = {PQsocket(c->repl), POLLIN, 0};
         if (poll(&pfd, 1, (int)left) > 0 && !PQconsumeInput(c->repl)) break;
     }

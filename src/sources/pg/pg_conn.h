@@ -27,8 +27,8 @@ typedef enum rc_pg_rc {
 
 /* What both sessions SET right after connecting. Not startup -c options: libpq sends PGTZ
  * and PGDATESTYLE from the environment after them, and those would win. */
-#define RC_PG_SESSION_SQL                                                                        \
-    "SET DateStyle = ISO, YMD; SET IntervalStyle = postgres; SET TimeZone = 'UTC'; "             \
+#define RC_PG_SESSION_SQL                                                                          \
+    "SET DateStyle = ISO, YMD; SET IntervalStyle = postgres; SET TimeZone = 'UTC'; "               \
     "SET extra_float_digits = 3; SET bytea_output = hex; SET lc_monetary = 'C'"
 
 /* LSNs as PostgreSQL writes them: "16/B374D848". */
@@ -37,8 +37,8 @@ bool rc_pg_lsn_parse(const char *s, uint64_t *lsn);
 void rc_pg_lsn_format(uint64_t lsn, char out[RC_PG_LSN_MAX]);
 
 /* Writes the postgres:// or postgresql:// `url` without its password (user:PASSWORD@ and the
- * password= / sslpassword= parameters; anything that is not such a URL as "(not a URL)") to out (NUL-terminated, cut at cap - 1); returns the length of the whole
- * rendering, as snprintf does. */
+ * password= / sslpassword= parameters; anything that is not such a URL as "(not a URL)") to out
+ * (NUL-terminated, cut at cap - 1); returns the length of the whole rendering, as snprintf does. */
 size_t rc_pg_url_redact(const char *url, char *out, size_t cap);
 
 typedef struct rc_pg_opts {
@@ -100,10 +100,10 @@ rc_pg_rc rc_pg_snapshot_begin(rc_pg_conn *c, const char *snapshot, rc_error *err
 
 typedef struct rc_pg_stream_opts {
     const char *slot, *publication;
-    uint64_t start_lsn;  /* 0: the slot's confirmed position (the server never starts before it) */
-    int proto_version;   /* 1, or 2 with streaming of large in-progress transactions; 0: 1 */
-    bool streaming;      /* proto_version 2 only */
-    bool messages;       /* logical messages (pg_logical_emit_message) in the stream */
+    uint64_t start_lsn; /* 0: the slot's confirmed position (the server never starts before it) */
+    int proto_version;  /* 1, or 2 with streaming of large in-progress transactions; 0: 1 */
+    bool streaming;     /* proto_version 2 only */
+    bool messages;      /* logical messages (pg_logical_emit_message) in the stream */
 } rc_pg_stream_opts;
 
 /* START_REPLICATION. Checks the publication first (the server would only fail at the first
@@ -113,12 +113,12 @@ rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error 
 
 /* What rc_pg_stream_read returns. */
 typedef struct rc_pg_msg {
-    char kind;             /* 'w' XLogData, 'k' primary keepalive */
-    uint64_t wal_start;    /* 'w': LSN of the message (0/0 for some: Relation, Type, ...) */
-    uint64_t wal_end;      /* the server's current end of WAL */
-    int64_t send_time;     /* server clock, µs since 2000-01-01 UTC */
-    bool reply_requested;  /* 'k': the server asked for a status (already sent) */
-    const uint8_t *data;   /* 'w': the pgoutput message, valid until the next read or stop */
+    char kind;            /* 'w' XLogData, 'k' primary keepalive */
+    uint64_t wal_start;   /* 'w': LSN of the message (0/0 for some: Relation, Type, ...) */
+    uint64_t wal_end;     /* the server's current end of WAL */
+    int64_t send_time;    /* server clock, µs since 2000-01-01 UTC */
+    bool reply_requested; /* 'k': the server asked for a status (already sent) */
+    const uint8_t *data;  /* 'w': the pgoutput message, valid until the next read or stop */
     size_t len;
 } rc_pg_msg;
 
