@@ -5,7 +5,10 @@
  *        pg_conn_check slot URL SLOT           rc_pg_slot_ensure (no snapshot export)
  *        pg_conn_check pub URL PUB [PATTERN]...  rc_pg_publication_ensure
  *        pg_conn_check start URL SLOT PUB RETRY_MS   starts a stream, says so, ends it
- *        pg_conn_check hold URL SLOT PUB       creates the slot if missing, streams until killed
+ *        pg_conn_check hold URL SLOT PUB       creates the slot if missing, streams until killed;
+ *                                              after a retriable error, starts again
+ *        pg_conn_check status URL SLOT PUB MS  streams 2.5 s with a status every MS ms, counts
+ *                                              the keepalives that asked for a reply
  *        pg_conn_check scenario URL            the whole life of a slot (see scenario below)
  * Errors print "retry: MESSAGE" (exit 3) or "fatal: MESSAGE" (exit 4) on stdout, where the
  * test compares them; notices (retries) print as "notice: MESSAGE". */
@@ -30,11 +33,12 @@ static void on_notice(void *ud, const char *msg)
     fflush(stdout);
 }
 
-static int open_conn(const char *url, int retry_ms, rc_pg_conn **c)
+static int open_conn(const char *url, int retry_ms, int status_ms, rc_pg_conn **c)
 {
     rc_error err;
     rc_error_clear(&err);
-    rc_pg_opts o = {retry_ms, on_notice, NULL};
+    rc_pg_opts o = {
+        .active_retry_ms = retry_ms, .status_interval_ms = status_ms, .notice = on_notice};
     return report(rc_pg_open(url, &o, c, &err), &err);
 }
 
@@ -175,7 +179,7 @@ static int scenario(const char *url)
         "CREATE TABLE tnothing (a int PRIMARY KEY); ALTER TABLE tnothing REPLICA IDENTITY NOTHING; "
         "CREATE TABLE other (a int)");
     rc_pg_conn *c;
-    if ((r = open_conn(url, 0, &c))) return r;
+    if ((r = open_conn(url, 0, 0, &c))) return r;
     rc_error err;
     rc_error_clear(&err);
     printf("server encoding: %s\n", rc_pg_server_encoding(c));
@@ -261,6 +265,46 @@ static int scenario(const char *url)
     return 0;
 }
 
+/* start, hold and status (see the head of the file) */
+static int stream_cmd(rc_pg_conn *c, const char *cmd, const char *slot, const char *pub)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    rc_pg_slot s;
+    rc_pg_stream_opts so = {slot, pub, 0, 1, false, false};
+    int rc;
+    bool hold = strcmp(cmd, "hold") == 0;
+    if (hold && (rc = report(rc_pg_slot_ensure(c, slot, false, &s, &err), &err))) return rc;
+    if ((rc = report(rc_pg_stream_start(c, &so, &err), &err))) return rc;
+    printf("streaming\n");
+    fflush(stdout);
+    if (strcmp(cmd, "status") == 0) {
+        stream_seen seen = {0};
+        if ((rc = read_for(c, 2500, 0, &seen, false))) return rc;
+        printf("keepalives asking for a reply: %d\n", seen.replies);
+    }
+    while (hold) {
+        rc_pg_msg m;
+        rc_error_clear(&err);
+        rc_pg_rc r = rc_pg_stream_read(c, &m, 1000, &err);
+        /* a pipeline with nothing in flight: the keepalive's position is safe */
+        if (r == RC_PG_OK && m.kind == 'k') r = rc_pg_stream_ack(c, m.wal_end, &err);
+        if (r == RC_PG_OK || r == RC_PG_TIMEOUT) continue;
+        if ((rc = report(r, &err)) != 3) return rc;
+        /* retriable: start again until the server is back (at most 20 s) */
+        for (int i = 0; i < 100; i++) {
+            rc_error_clear(&err);
+            if ((r = rc_pg_stream_start(c, &so, &err)) != RC_PG_RETRY) break;
+            struct timespec ts = {0, 200000000L};
+            nanosleep(&ts, NULL);
+        }
+        if ((rc = report(r, &err))) return rc;
+        printf("streaming again\n");
+        fflush(stdout);
+    }
+    return report(rc_pg_stream_stop(c, &err), &err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) return 2;
@@ -290,7 +334,9 @@ int main(int argc, char **argv)
         PQfinish(side);
         return rc;
     }
-    if ((rc = open_conn(url, strcmp(cmd, "start") == 0 && argc > 5 ? atoi(argv[5]) : 0, &c)))
+    int ms = argc > 5 ? atoi(argv[5]) : 0;
+    if ((rc = open_conn(url, strcmp(cmd, "start") == 0 ? ms : 0,
+                        strcmp(cmd, "status") == 0 ? ms : 0, &c)))
         return rc;
     if (strcmp(cmd, "open") == 0) {
         printf("connected to %s\n", rc_pg_url(c));
@@ -304,21 +350,10 @@ int main(int argc, char **argv)
                                                    (size_t)argc - 4, &created, &err),
                           &err)))
             printf("publication %s: %s\n", argv[3], created ? "created" : "exists");
-    } else if ((strcmp(cmd, "start") == 0 || strcmp(cmd, "hold") == 0) && argc >= 5) {
-        rc_pg_slot s;
-        rc_pg_stream_opts so = {argv[3], argv[4], 0, 1, false, false};
-        if (strcmp(cmd, "hold") == 0 &&
-            (rc = report(rc_pg_slot_ensure(c, argv[3], false, &s, &err), &err))) {
-        } else if (!(rc = report(rc_pg_stream_start(c, &so, &err), &err))) {
-            printf("streaming\n");
-            fflush(stdout);
-            while (strcmp(cmd, "hold") == 0) {
-                rc_pg_msg m;
-                rc_pg_rc r = rc_pg_stream_read(c, &m, 1000, &err);
-                if (r != RC_PG_OK && r != RC_PG_TIMEOUT) break;
-            }
-            rc = report(rc_pg_stream_stop(c, &err), &err);
-        }
+    } else if ((strcmp(cmd, "start") == 0 || strcmp(cmd, "hold") == 0 ||
+                strcmp(cmd, "status") == 0) &&
+               argc >= 5) {
+        rc = stream_cmd(c, cmd, argv[3], argv[4]);
     } else {
         rc = 2;
     }

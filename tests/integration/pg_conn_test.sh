@@ -14,6 +14,8 @@
 #  4. "replication slot ... is active for PID": retried while the holder lives (fatal after the
 #     bound), success once it is killed -9 (observed: the retry has begun, the holder's PID is
 #     the slot's active_pid);
+#     a status every 300 ms keeps the walsender from asking; a server restart while streaming
+#     is retriable and the stream starts again;
 #  5. an invalidated slot (wal_status lost); 6. wal_level = replica.
 # usage: pg_conn_test.sh PG_CONN_CHECK
 set -u
@@ -155,6 +157,23 @@ wait $hold 2>/dev/null
 out=$("$CHECK" start "$U" s_hold p2 30000); st=$?
 [ $st = 0 ] && [ "$(echo "$out" | tail -1)" = streaming ] || bad "no stream right after kill -9 (exit $st): $out"
 echo "after kill -9: $(echo "$out" | grep -c '^notice') retries"
+
+# a status every 300 ms: the walsender (wal_sender_timeout 2 s) never has to ask for one
+expect "periodic status" "streaming
+keepalives asking for a reply: 0" "$CHECK" status "$U" s_hold p2 300
+# a server restart while streaming: retriable, and the stream starts again
+"$CHECK" hold "$U" s_hold p2 >"$W/hold3.out" 2>&1 &
+hold=$!
+wait_for "the third holder streams" holder_streams "$W/hold3.out"
+pg_test_restart || bad "restart"
+again() { grep -q '^streaming again$' "$W/hold3.out"; }
+wait_for "the stream after the restart" again
+kill $hold
+wait $hold 2>/dev/null
+# the server's words for the end depend on when the shutdown reached the walsender
+{ read -r l1; read -r l2; read -r l3; } <"$W/hold3.out"
+[ "$l1" = streaming ] && [ "$l3" = "streaming again" ] && case $l2 in "retry: replication on $U: "*) true ;; *) false ;; esac ||
+    { bad "restart while streaming"; cat "$W/hold3.out" >&2; }
 
 # 5. an invalidated slot: 1 MB of WAL may be kept for slots, 3 segments switched
 pg_test_sql -c "ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'" -c "SELECT pg_reload_conf()" \

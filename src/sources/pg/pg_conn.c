@@ -13,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-#define STATUS_INTERVAL_US 10000000LL /* a status at least every 10 s (wal_sender_timeout 60 s) */
 #define PG_EPOCH_OFFSET_US 946684800000000LL /* 2000-01-01 - 1970-01-01 */
 #define STOP_DRAIN_MS 10000
 
@@ -409,6 +408,8 @@ rc_pg_rc rc_pg_open(const char *url, const rc_pg_opts *opts, rc_pg_conn **out, r
     if (!c) return fail(err, RC_PG_FATAL, "out of memory");
     if (opts) c->opts = *opts;
     if (c->opts.active_retry_ms <= 0) c->opts.active_retry_ms = 90000;
+    /* well inside wal_sender_timeout (60 s by default), after which the server gives up on us */
+    if (c->opts.status_interval_ms <= 0) c->opts.status_interval_ms = 10000;
     size_t n = rc_pg_url_redact(url, NULL, 0) + 1;
     c->url = strdup(url);
     c->shown = malloc(n);
@@ -872,6 +873,8 @@ static rc_pg_rc parse_msg(rc_pg_conn *c, const uint8_t *b, int n, rc_pg_msg *m, 
         m->wal_end = get_u64(b + 1);
         m->send_time = (int64_t)get_u64(b + 9);
         m->reply_requested = b[17] != 0;
+        /* everything before the server's end of WAL has been sent, hence received */
+        if (m->wal_end > c->received_lsn) c->received_lsn = m->wal_end;
         return m->reply_requested ? send_status(c, err) : RC_PG_OK;
     }
     return fail(err, RC_PG_FATAL,
@@ -887,7 +890,8 @@ rc_pg_rc rc_pg_stream_read(rc_pg_conn *c, rc_pg_msg *m, int timeout_ms, rc_error
     int64_t deadline = mono_us() + (int64_t)timeout_ms * 1000;
     for (;;) {
         int64_t now = mono_us();
-        if (now - c->last_status >= STATUS_INTERVAL_US) {
+        int64_t every = (int64_t)c->opts.status_interval_ms * 1000;
+        if (now - c->last_status >= every) {
             rc_pg_rc rc = send_status(c, err);
             if (rc != RC_PG_OK) return rc;
         }
@@ -898,7 +902,7 @@ rc_pg_rc rc_pg_stream_read(rc_pg_conn *c, rc_pg_msg *m, int timeout_ms, rc_error
             return parse_msg(c, (const uint8_t *)buf, n, m, err);
         }
         if (n == -1 || n == -2) return stream_ended(c, err);
-        int64_t until = c->last_status + STATUS_INTERVAL_US;
+        int64_t until = c->last_status + every;
         if (deadline < until) until = deadline;
         int wait = (int)((until - now + 999) / 1000);
         if (now >= deadline) return RC_PG_TIMEOUT;

@@ -42,8 +42,9 @@ void rc_pg_lsn_format(uint64_t lsn, char out[RC_PG_LSN_MAX]);
 size_t rc_pg_url_redact(const char *url, char *out, size_t cap);
 
 typedef struct rc_pg_opts {
-    int active_retry_ms; /* how long "replication slot ... is active for PID" is retried
-                          * before it is fatal (0: 90 s, above wal_sender_timeout's default) */
+    int active_retry_ms;    /* how long "replication slot ... is active for PID" is retried
+                             * before it is fatal (0: 90 s, above wal_sender_timeout's default) */
+    int status_interval_ms; /* standby status at least this often while streaming (0: 10 s) */
     /* told about each retry ("... is active for PID 123: retrying in 200 ms"); may be NULL */
     void (*notice)(void *ud, const char *msg);
     void *notice_ud;
@@ -129,7 +130,10 @@ rc_pg_rc rc_pg_stream_read(rc_pg_conn *c, rc_pg_msg *m, int timeout_ms, rc_error
 
 /* Records `flush_lsn` — the end of the last transaction whose every event the sink
  * acknowledged — and sends a standby status update now. The server sets the slot's
- * confirmed_flush_lsn to it; a value below an earlier one is ignored (never moves back). */
+ * confirmed_flush_lsn to it; a value below an earlier one is ignored (never moves back).
+ * When nothing is in flight and everything is acknowledged, ack a keepalive's wal_end: a
+ * server shutting down (also for a restart) waits until the flush LSN reaches its end of
+ * WAL, however long a connected client keeps answering without getting there. */
 rc_pg_rc rc_pg_stream_ack(rc_pg_conn *c, uint64_t flush_lsn, rc_error *err);
 
 /* Ends the stream (CopyDone, then drains what the server still sends and the command's
