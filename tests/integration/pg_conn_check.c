@@ -1,6 +1,7 @@
 /* Drives src/sources/pg/pg_conn.c against a live server for pg_conn_test.sh.
  *
  * usage: pg_conn_check redact URL...           prints each URL without its password
+ *        pg_conn_check lsn TEXT...             parses each LSN, prints its value and text again
  *        pg_conn_check open URL                connects and checks the server
  *        pg_conn_check slot URL SLOT           rc_pg_slot_ensure (no snapshot export)
  *        pg_conn_check pub URL PUB [PATTERN]...  rc_pg_publication_ensure
@@ -12,6 +13,7 @@
  *        pg_conn_check scenario URL            the whole life of a slot (see scenario below)
  * Errors print "retry: MESSAGE" (exit 3) or "fatal: MESSAGE" (exit 4) on stdout, where the
  * test compares them; notices (retries) print as "notice: MESSAGE". */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +322,19 @@ int main(int argc, char **argv)
                 (strlen(small) != sizeof small - 1 || strncmp(small, out, sizeof small - 1)))
                 printf("FAIL: cut rendering %s\n", small);
             free(out);
+        }
+        return 0;
+    }
+    if (strcmp(cmd, "lsn") == 0) {
+        for (int i = 2; i < argc; i++) {
+            uint64_t lsn;
+            char back[RC_PG_LSN_MAX];
+            if (!rc_pg_lsn_parse(argv[i], &lsn)) {
+                printf("%s: not an LSN\n", argv[i]);
+                continue;
+            }
+            rc_pg_lsn_format(lsn, back);
+            printf("%s: %" PRIu64 " %s\n", argv[i], lsn, back);
         }
         return 0;
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The PostgreSQL replication connection (src/sources/pg/pg_conn.c) against a throwaway
 # PostgreSQL 15, one server for the suite, every message compared by exact text:
-#  1. URLs rendered without their password;
+#  1. URLs rendered without their password; LSNs as text;
 #  2. a slot's life (pg_conn_check scenario): publication created FOR TABLE the matching
 #     tables (never FOR ALL TABLES), tables without a replica identity named, slot created with
 #     an exported snapshot that holds the rows before it and not the row after, the stream's
@@ -56,6 +56,16 @@ postgres://u@h/db
     'postgresql://u@h/db' 'postgres://h/db?password=x' 'postgres://u:p%40ss@h/db' \
     'postgres://u:s@h:1,h2:2/db?pass%77ord=x&connect_timeout=3&sslpassword=y' 'postgres://u:@h/db' \
     'host=h password=secret'
+
+expect lsn "0/0: 0 0/0
+16/B374D848: 97500059720 16/B374D848
+ffffffff/ffffffff: 18446744073709551615 FFFFFFFF/FFFFFFFF
+0/00000001: 1 0/1
+1/: not an LSN
+/1: not an LSN
+123456789/0: not an LSN
+0/0x: not an LSN
+0/1 : not an LSN" "$CHECK" lsn 0/0 16/B374D848 ffffffff/ffffffff 0/00000001 1/ /1 123456789/0 0/0x '0/1 '
 
 # 2. the life of a slot; PGTZ and PGDATESTYLE would win over startup options
 expect scenario "server encoding: UTF8

@@ -36,10 +36,16 @@ typedef enum rc_pg_rc {
 bool rc_pg_lsn_parse(const char *s, uint64_t *lsn);
 void rc_pg_lsn_format(uint64_t lsn, char out[RC_PG_LSN_MAX]);
 
+/* True when s starts with postgres:// or postgresql:// */
+bool rc_pg_is_url(const char *s);
 /* Writes the postgres:// or postgresql:// `url` without its password (user:PASSWORD@ and the
  * password= / sslpassword= parameters; anything that is not such a URL as "(not a URL)") to out
  * (NUL-terminated, cut at cap - 1); returns the length of the whole rendering, as snprintf does. */
 size_t rc_pg_url_redact(const char *url, char *out, size_t cap);
+/* Rewrites the NUL-terminated msg (of cap bytes) with each secret of `url` (the userinfo's
+ * password, password= and sslpassword= values) as ***: libpq's parse errors quote the text
+ * they could not read. */
+void rc_pg_url_mask(const char *url, char *msg, size_t cap);
 
 typedef struct rc_pg_opts {
     int active_retry_ms;    /* how long "replication slot ... is active for PID" is retried
@@ -132,8 +138,9 @@ rc_pg_rc rc_pg_stream_read(rc_pg_conn *c, rc_pg_msg *m, int timeout_ms, rc_error
  * acknowledged — and sends a standby status update now. The server sets the slot's
  * confirmed_flush_lsn to it; a value below an earlier one is ignored (never moves back).
  * When nothing is in flight and everything is acknowledged, ack a keepalive's wal_end: a
- * server shutting down (also for a restart) waits until the flush LSN reaches its end of
- * WAL, however long a connected client keeps answering without getting there. */
+ * server shutting down (also for a restart) waits until the flush LSN — once one was sent —
+ * reaches its end of WAL, however long a connected client keeps answering (walsender.c,
+ * WalSndDone). */
 rc_pg_rc rc_pg_stream_ack(rc_pg_conn *c, uint64_t flush_lsn, rc_error *err);
 
 /* Ends the stream (CopyDone, then drains what the server still sends and the command's
