@@ -37,7 +37,7 @@ pg_throwaway_start() {
     local dir=$1
     shift
     mkdir -p "$dir" || return 1
-    [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+    if [ "$(id -u)" = 0 ]; then chown postgres: "$dir"; fi
     pg_as "$PG_BIN/initdb" -D "$dir/data" -A trust --no-sync -E UTF8 --locale=C -U postgres >"$dir/initdb.log" 2>&1 ||
         { echo "initdb failed:" >&2; cat "$dir/initdb.log" >&2; return 1; }
     # Settings the capture tests rely on; several suites run at once (ctest -j), each with

@@ -38,9 +38,9 @@ expect() {
 
 # wait_for WHAT CMD...: polls CMD (what the test waits to observe) for up to 20 s
 wait_for() {
-    local what=$1 i
+    local what=$1
     shift
-    for i in $(seq 200); do "$@" && return 0; sleep 0.1; done
+    for _ in $(seq 200); do "$@" && return 0; sleep 0.1; done
     bad "timed out waiting for $what"
     return 1
 }
