@@ -22,6 +22,12 @@ typedef enum rc_status {
     RC_ERR_UNSUPPORTED, /* the target format cannot express this event */
     RC_ERR_IO,          /* reading or writing a file failed */
     RC_ERR_USAGE,       /* bad option or argument */
+    /* A failure that may pass: a source lost its connection, a server is starting or a slot
+     * is still held by the process before us. Neither bad input (the data is fine) nor fatal
+     * (the setup is fine): the caller closes the source and opens it again from the last
+     * acknowledged position, with backoff. PostgreSQL's connection (src/sources/pg: RC_PG_RETRY)
+     * maps to it; nothing returns it yet. */
+    RC_ERR_RETRY,
     RC_STATUS_COUNT
 } rc_status;
 
@@ -34,6 +40,10 @@ typedef struct rc_error {
 } rc_error;
 
 #define RC_NO_OFFSET ((size_t)-1)
+
+/* The command's exit statuses: the pipeline's run decides them, and a source whose reading
+ * failed hands one over (rc_batch.rc) after printing why. */
+enum { RC_EXIT_OK = 0, RC_EXIT_USAGE = 1, RC_EXIT_DATA = 2, RC_EXIT_IO = 3 };
 
 /* Short stable name of a status, e.g. "syntax". */
 const char *rc_status_name(rc_status s);

@@ -2,7 +2,8 @@
  *
  * A sink takes records (topic, key, value, headers) in order, numbers them, and learns from
  * the destination when each one is durably accepted (Kafka: the broker's delivery report with
- * acks=all; stdout/file: written and flushed). The caller marks input positions between
+ * acks=all; stdout/file: written and flushed). The caller marks source positions (opaque:
+ * rowcast/position.h) between
  * records (rc_sink_mark); rc_sink_checkpoint returns the last marked position whose every
  * earlier record is acknowledged, which is the only position that may be stored as a
  * checkpoint. */
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include "rowcast/error.h"
 #include "rowcast/format.h"
+#include "rowcast/position.h"
 
 typedef struct rc_header {
     const char *name;
@@ -96,9 +98,9 @@ bool rc_sink_is_kafka(const rc_sink *s);
 /* Hands one record over. Blocks (serving delivery reports) while the destination's queue is
  * full: back-pressure, never a drop. Fails only on an error that stops the run. */
 rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err);
-/* Every record sent so far belongs to input before `offset` (line `line` is the last one); the
- * sizes of the files the sink appends to are recorded with the mark. */
-void rc_sink_mark(rc_sink *s, uint64_t offset, uint64_t line);
+/* Every record sent so far belongs to the source's stream before `pos`; the sizes of the files
+ * the sink appends to are recorded with the mark. */
+void rc_sink_mark(rc_sink *s, const rc_pos *pos);
 /* Serves delivery reports for up to timeout_ms; an error when a record was refused for good
  * (and there is no dead-letter file) or the destination failed fatally. */
 rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err);
@@ -109,7 +111,7 @@ rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err);
  * (rc_sink_state) when it was marked; false when none, or when making it durable failed. File
  * sinks flush and fsync their files before they answer, so the position and the sizes are
  * durable before a checkpoint names them. */
-bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line, rc_sink_state *state);
+bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state);
 void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
 void rc_sink_close(rc_sink *s);
 
@@ -134,30 +136,6 @@ rc_status rc_sink_restore(rc_sink *s, const rc_sink_state *want, rc_sink_state *
 /* Appends an input line that could not be converted to the dead-letter file, unchanged (a
  * newline added when it has none), flushed; counted in the sink state. */
 rc_status rc_sink_reject(rc_sink *s, const void *line, size_t len, rc_error *err);
-
-/* A convert checkpoint (docs/sinks.md): where the input stands (the input's real path, the byte
- * offset of the first line not yet acknowledged and the number of the last acknowledged line)
- * and, apart from it, the sink state at that position. Text, one field per line:
- *   rowcast-checkpoint 2 / input PATH / offset N / line N / output SIZE PATH / dead-letter SIZE PATH
- * (the last two when the run tracks those files). Version 1 files, without the sink state, are
- * still read; rowcast writes version 2. */
-typedef struct rc_checkpoint {
-    int version;
-    char input[RC_PATH_MAX];
-    uint64_t offset, line;
-    rc_sink_state sink;
-} rc_checkpoint;
-
-/* Parses the text of a checkpoint file; an error names the byte where the problem is. */
-rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_error *err);
-/* Appends the file's text for ck (what rc_checkpoint_write stores: version 2). */
-void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b);
-/* Reads PATH: RC_OK, RC_SKIP when there is no such file, or an error naming PATH (and the
- * line and byte for a malformed file). */
-rc_status rc_checkpoint_read(const char *path, rc_checkpoint *ck, rc_error *err);
-/* Writes PATH.tmp (fsync'ed when `sync`), then renames it over PATH: a reader sees the old or
- * the new checkpoint, never a torn one. */
-rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sync, rc_error *err);
 
 /* Kafka's default partitioner (the Java client's, and librdkafka's murmur2): the 32-bit
  * murmur2 hash of `key` with Kafka's seed, as a signed Java int. */

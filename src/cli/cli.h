@@ -2,8 +2,10 @@
 #ifndef RC_CLI_H
 #define RC_CLI_H
 
-/* Exit statuses. */
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_DATA = 2, EXIT_IO = 3 };
+#include "rowcast/error.h"
+
+/* Exit statuses: the pipeline's (rowcast/error.h; a run's status is decided there). */
+enum { EXIT_OK = RC_EXIT_OK, EXIT_USAGE = RC_EXIT_USAGE, EXIT_DATA = RC_EXIT_DATA, EXIT_IO = RC_EXIT_IO };
 
 int cli_convert(int argc, char **argv);
 int cli_formats(int argc, char **argv);

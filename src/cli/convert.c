@@ -1,10 +1,10 @@
-/* `rowcast convert`: options and the run. Lines are read and decoded in batches (convert_in.c),
- * on a second thread with --threads 2, and encoded and sent in input order to the sink
- * (convert_out.c). Bad input is reported with file, line and byte, and handled per
+/* `rowcast convert`: its options, which configure the pipeline (rowcast/pipeline.h). The lines
+ * source reads and decodes lines in batches (src/sources/lines.c), on a second thread with
+ * --threads 2; the pipeline encodes them and sends them in input order to the sink
+ * (src/pipeline/). Bad input is reported with file, line and byte, and handled per
  * --on-error; with --checkpoint the input offset acknowledged by the sink is stored. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/convert.h"
 #include "rowcast/names.h"
+#include "rowcast/pipeline.h"
 
 enum { MAX_OPTS = 128 };
 
@@ -116,13 +116,6 @@ void cli_usage_convert(void)
           stdout);
 }
 
-double convert_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The --drop list as a set of operations; false for an unknown kind. */
 static bool parse_drop(const char *list, unsigned *out)
 {
@@ -143,49 +136,6 @@ static bool parse_drop(const char *list, unsigned *out)
         p += n + (p[n] == ',');
     }
     return true;
-}
-
-/* Whether db.table matches one of the --include patterns. With `mark`, goes on past the first
- * match to mark every pattern that matches (a pattern's `hit` is then read by the summary). A
- * pattern without a dot is matched against the database alone: `shop` is `shop.*`. */
-static bool include_match(include_pat *pats, size_t n, rc_str db, rc_str table, bool mark)
-{
-    char buf[512], *name = buf; /* "db.table"; a longer one (no database allows it) on the heap */
-    size_t need = db.n + table.n + 2;
-    if (need > sizeof buf && !(name = malloc(need))) return false;
-    if (db.n) memcpy(name, db.p, db.n);
-    name[db.n] = '.';
-    memcpy(name + db.n + 1, table.p, table.n);
-    name[need - 1] = '\0';
-    bool found = false;
-    for (size_t i = 0; i < n; i++) {
-        include_pat *p = &pats[i];
-        if (found && p->hit) continue;
-        name[db.n] = p->db_only ? '\0' : '.';
-        bool m = fnmatch(p->pattern, name, 0) == 0;
-        name[db.n] = '.';
-        if (m && mark) p->hit = true;
-        found |= m;
-        if (found && !mark) break;
-    }
-    if (name != buf) free(name);
-    return found;
-}
-
-/* The reader's check (convert_in.c; on the reading thread with --threads 2, so it writes
- * nothing). Events without a table (heartbeats, transaction markers) always pass. */
-bool convert_table_included(void *ctx, rc_str db, rc_str table)
-{
-    const conv *c = ctx;
-    return !c->ninclude || !table.n || include_match(c->include, c->ninclude, db, table, false);
-}
-
-/* The output side's check of every event, which also marks the patterns that matched, for the
- * summary. Events the reader skipped never come here: had they matched a pattern, the reader
- * would have kept them. */
-bool convert_event_included(conv *c, rc_str db, rc_str table)
-{
-    return !c->ninclude || !table.n || include_match(c->include, c->ninclude, db, table, true);
 }
 
 /* The flags of convert, for "did you mean" (the parser below is the authority). */
@@ -230,7 +180,7 @@ static int format_error(const rc_format *f, const char *name, const char *cannot
 
 /* Says why -o `key` belongs to neither format of this run (nor to the Kafka sink): an option of
  * a sink that is not in use, of another format, or a typo of one of the two formats' options. */
-static int foreign_option(const conv *c, const char *key, bool kafka)
+static int foreign_option(const rc_pipeline *c, const char *key, bool kafka)
 {
     char msg[512];
     size_t pl = strcspn(key, ".");
@@ -269,113 +219,11 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
     return NULL;
 }
 
-/* A file of the sink state in messages: the name this run was given for it. */
-static const char *state_name(const conv *c, const char *sink_url, bool output)
-{
-    return output ? sink_url + strlen("file:") : c->dead_path;
-}
-
-/* A file of a resumed run against the checkpoint's: the same file (or none on both sides), at
- * least as long as recorded; false after saying why not (both paths, both sizes). */
-static bool file_resumable(const conv *c, const rc_sink_file *now, const rc_sink_file *want, bool output)
-{
-    const char *opt = output ? "--sink file:" : "--on-error=dead-letter:", *none = output ? "no file sink" : "no dead-letter file";
-    if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0)) {
-        fprintf(stderr, "rowcast convert: checkpoint %s: made with %s%s, this run has %s%s: resume with the same %s, or "
-                "delete the checkpoint to start over\n", c->ck_path, want->set ? opt : none, want->set ? want->path : "",
-                now->set ? opt : none, now->set ? now->path : "", output ? "--sink" : "dead-letter file");
-        return false;
-    }
-    if (now->set && now->size < want->size) {
-        fprintf(stderr, "rowcast convert: checkpoint %s: %s holds %llu bytes, fewer than the %llu bytes the checkpoint "
-                "recorded: it was changed after the checkpoint was written; restore it, or delete the checkpoint (and the "
-                "file) to start over\n", c->ck_path, now->path, (unsigned long long)now->size, (unsigned long long)want->size);
-        return false;
-    }
-    return true;
-}
-
-/* --checkpoint at the start, with the sink open: the input must be the checkpoint's (by real
- * path, so ./in and in and /abs/in are one input, wherever the checkpoint was made); a resumed
- * run cuts the sink's files back to the sizes the checkpoint recorded and says where it
- * resumes. The checkpoint is then stored at once, fsync'ed, before any output: a run killed
- * before its first interval is resumed like any other, and an output file that is there
- * without a checkpoint was there before the run (appended to, as file:PATH always is; said).
- * `sink_url` is NULL for Kafka. EXIT_OK or a status after a message. */
-static int checkpoint_start(conv *c, const char *input, const char *sink_url)
-{
-    rc_error err;
-    rc_error_clear(&err);
-    char real[PATH_MAX], ckreal[PATH_MAX];
-    if (!realpath(input, real)) {
-        fprintf(stderr, "rowcast convert: cannot open %s: %s\n", input, strerror(errno));
-        return EXIT_IO;
-    }
-    if (strlen(real) >= sizeof c->ck.input || strchr(real, '\n')) return usage_error("input path a checkpoint cannot hold: %s", input);
-    rc_checkpoint *ck = &c->ck;
-    rc_status got = rc_checkpoint_read(c->ck_path, ck, &err);
-    if (got != RC_OK && got != RC_SKIP) {
-        fprintf(stderr, "rowcast convert: %s\n", err.message);
-        return EXIT_IO;
-    }
-    rc_sink_state was;
-    rc_sink_state_now(c->sink, &was);
-    rc_sink_file *files[2] = {&was.output, &was.dead_letter};
-    bool is_stdout = sink_url && !strcmp(sink_url, "stdout");
-    if (got == RC_SKIP) {
-        for (int i = 0; i < 2; i++)
-            if (files[i]->set && files[i]->size)
-                fprintf(stderr, "rowcast convert: no checkpoint %s yet: %s is read from its start and appended to %s, "
-                        "which already holds %llu bytes\n", c->ck_path, input, state_name(c, sink_url, i == 0),
-                        (unsigned long long)files[i]->size);
-    } else {
-        const char *made = realpath(ck->input, ckreal) ? ckreal : ck->input;
-        if (strcmp(made, real) != 0) {
-            fprintf(stderr, "rowcast convert: checkpoint %s is for input %s, not %s\n", c->ck_path, made, real);
-            return EXIT_USAGE;
-        }
-        if (ck->version == 1) {
-            for (int i = 0; i < 2; i++)
-                if (files[i]->set)
-                    fprintf(stderr, "rowcast convert: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
-                            "is; what the stopped run wrote there after line %llu may be there twice\n", c->ck_path,
-                            state_name(c, sink_url, i == 0), (unsigned long long)ck->line);
-        } else if (!file_resumable(c, files[0], &ck->sink.output, true) ||
-                   !file_resumable(c, files[1], &ck->sink.dead_letter, false)) {
-            return EXIT_USAGE;
-        } else if (rc_sink_restore(c->sink, &ck->sink, &was, &err) != RC_OK) {
-            fprintf(stderr, "rowcast convert: checkpoint %s: %s\n", c->ck_path, err.message);
-            return err.code == RC_ERR_USAGE ? EXIT_USAGE : EXIT_IO;
-        }
-        fprintf(stderr, "rowcast: resuming %s at line %llu, byte %llu (checkpoint %s)%s\n", input,
-                (unsigned long long)ck->line + 1, (unsigned long long)ck->offset, c->ck_path,
-                !is_stdout ? "" : "; stdout is not cut back: what the stopped run wrote after that is written again");
-        rc_sink_file *want[2] = {&ck->sink.output, &ck->sink.dead_letter};
-        for (int i = 0; i < 2 && ck->version > 1; i++)
-            if (files[i]->set && files[i]->size != want[i]->size)
-                fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where checkpoint %s left it\n",
-                        state_name(c, sink_url, i == 0), (unsigned long long)files[i]->size,
-                        (unsigned long long)want[i]->size, c->ck_path);
-        c->start_off = ck->offset, c->start_line = ck->line;
-    }
-    ck->version = 2;
-    strcpy(ck->input, real);
-    ck->offset = c->start_off, ck->line = c->start_line;
-    rc_sink_state_now(c->sink, &ck->sink);
-    if (rc_checkpoint_write(c->ck_path, ck, true, &err) != RC_OK) {
-        fprintf(stderr, "rowcast convert: %s\n", err.message);
-        return EXIT_IO;
-    }
-    c->ck_written = true;
-    c->ck_last = convert_now(); /* the next one an interval from now */
-    return EXIT_OK;
-}
-
 /* The server name the user gives, --server or the output format's own <format>.server option
  * (debezium.server), is the topic prefix of every message and the format's server name too
  * (Debezium's topic.prefix is its source.name): the option wins, --server becomes it when the
  * format has one. Without either, {server} is each event's own, else "rowcast". */
-static void server_name(conv *c, rc_options *opts, rc_option *items)
+static void server_name(rc_pipeline *c, rc_options *opts, rc_option *items)
 {
     const char *key = NULL;
     for (const rc_option_desc *d = c->to->options; d && d->key; d++) {
@@ -389,19 +237,13 @@ static void server_name(conv *c, rc_options *opts, rc_option *items)
 
 int cli_convert(int argc, char **argv)
 {
-    conv c;
-    memset(&c, 0, sizeof c);
+    rc_pipeline c;
+    rc_pipeline_init(&c);
     const char *from = "native", *to = "native", *on_error = "stop", *sink_url = "stdout", *topic = "debezium";
     int tomb = -1; /* -1: the sink's default */
     bool keys = false, records = false;
     long flush_secs = 30, ck_ms = 200;
-    c.server = "rowcast";
-    c.threaded = false;
-    rc_arena_init(&c.arena);
-    rc_buf_init(&c.msg, 0);
-    rc_buf_init(&c.topic, 1 << 16);
-    rc_buf_init(&c.pos, 1 << 13);
-    rc_buf_init(&c.topic_key, 1 << 16);
+    c.stop = &convert_stop_signal;
     static rc_option opt_items[MAX_OPTS];
     static char *secrets[MAX_OPTS]; /* values read from @FILE / env:NAME */
     rc_options opts = {opt_items, 0};
@@ -412,6 +254,7 @@ int cli_convert(int argc, char **argv)
     int rc = EXIT_OK;
     if (!files || !c.include) {
         free(files), free(c.include);
+        rc_pipeline_fini(&c);
         fprintf(stderr, "rowcast convert: out of memory\n");
         return EXIT_IO;
     }
@@ -421,10 +264,11 @@ int cli_convert(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             cli_usage_convert();
             free(files), free(c.include);
+            rc_pipeline_fini(&c);
             free_secrets(secrets, opts.count);
             return EXIT_OK;
         } else if ((v = opt_value(argc, argv, &i, "--include"))) {
-            c.include[c.ninclude++] = (include_pat){.pattern = v, .db_only = !strchr(v, '.')};
+            c.include[c.ninclude++] = (rc_include_pat){.pattern = v, .db_only = !strchr(v, '.')};
         } else if ((v = opt_value(argc, argv, &i, "--drop"))) {
             if (!parse_drop(v, &c.drop)) rc = usage_error("--drop %s: kinds are ddl, truncate, heartbeat, transaction, snapshot", v);
         } else if (!strcmp(a, "--tombstones") || !strcmp(a, "--no-tombstones")) {
@@ -436,7 +280,7 @@ int cli_convert(int argc, char **argv)
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             c.quiet = true;
         } else if (!strcmp(a, "--progress") || !strncmp(a, "--progress=", 11)) {
-            if (!convert_progress_option(&c, a[10] ? a + 11 : NULL))
+            if (!rc_pipeline_progress_option(&c, a[10] ? a + 11 : NULL))
                 rc = usage_error("%s: the interval is a whole number with ms, s, m or h (10s, 500ms), or 0 for a line "
                                  "after every batch of lines", a);
         } else if ((v = opt_value(argc, argv, &i, "--from"))) {
@@ -486,9 +330,9 @@ int cli_convert(int argc, char **argv)
         }
     }
     if (rc == EXIT_OK) {
-        if (!strcmp(on_error, "stop")) c.on_error = ON_STOP;
-        else if (!strcmp(on_error, "skip")) c.on_error = ON_SKIP;
-        else if (!strncmp(on_error, "dead-letter:", 12) && on_error[12]) c.on_error = ON_DEAD, c.dead_path = on_error + 12;
+        if (!strcmp(on_error, "stop")) c.on_error = RC_ON_STOP;
+        else if (!strcmp(on_error, "skip")) c.on_error = RC_ON_SKIP;
+        else if (!strncmp(on_error, "dead-letter:", 12) && on_error[12]) c.on_error = RC_ON_DEAD, c.dead_path = on_error + 12;
         else rc = usage_error("--on-error must be stop, skip or dead-letter:PATH, not '%s'", on_error);
     }
     bool kafka = !strncmp(sink_url, "kafka://", 8);
@@ -525,7 +369,7 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "rowcast convert: %s\n", err.message);
         rc = EXIT_USAGE;
     }
-    if (rc == EXIT_OK && c.on_error == ON_DEAD && !(c.dead = fopen(c.dead_path, "a"))) {
+    if (rc == EXIT_OK && c.on_error == RC_ON_DEAD && !(c.dead = fopen(c.dead_path, "a"))) {
         fprintf(stderr, "rowcast convert: cannot open dead-letter file %s: %s\n", c.dead_path, strerror(errno));
         rc = EXIT_IO;
     }
@@ -546,7 +390,7 @@ int cli_convert(int argc, char **argv)
     }
     if (rc == EXIT_OK && c.ck_path) {
         c.ck_interval = (double)ck_ms / 1000.0;
-        rc = checkpoint_start(&c, files[0], kafka ? NULL : sink_url);
+        rc = rc_pipeline_checkpoint_start(&c, files[0], kafka ? NULL : sink_url);
     }
     if (rc != EXIT_OK) goto done;
     c.need_keys = kafka || keys || records;
@@ -558,63 +402,17 @@ int cli_convert(int argc, char **argv)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    c.t0 = c.last_progress = convert_now();
     if (!nfiles) files[nfiles++] = "-";
     c.files = files, c.nfiles = nfiles;
-    convert_report_start(&c);
-    rc = convert_input_start(&c);
-    while (rc == EXIT_OK) {
-        batch *b = convert_input_next(&c);
-        if (!b) break; /* stopped by a signal while waiting for input */
-        rc = convert_output(&c, b);
-        bool last = b->last;
-        if (rc == EXIT_OK && !last && b->n < BATCH_LINES) { /* the input is idle: let the output out */
-            rc_error perr;
-            rc_error_clear(&perr);
-            if (rc_sink_poll(c.sink, 0, &perr) != RC_OK) {
-                convert_progress_clear(&c);
-                fprintf(stderr, "rowcast: %s\n", perr.message);
-                c.sink_failed = true;
-                rc = EXIT_IO;
-            }
-        }
-        convert_input_done(&c, b);
-        if (last || convert_stop_signal) break;
-    }
-    convert_progress_clear(&c); /* what follows is said on lines of its own */
-    convert_input_stop(&c);
-    if (rc == EXIT_OK && !convert_stop_signal && c.to->flush) rc = convert_flush_group(&c);
-    if (convert_stop_signal) {
-        fprintf(stderr, "rowcast: %s: stopping after line %llu; waiting up to %ld s for deliveries\n",
-                convert_stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c.end_line, flush_secs);
-        if (rc == EXIT_OK) rc = 128 + convert_stop_signal;
-    }
-    rc = convert_finish(&c, rc, flush_secs * 1000);
-    if (c.dead && fclose(c.dead) != 0 && rc == EXIT_OK) {
-        fprintf(stderr, "rowcast: closing dead-letter file %s: %s\n", c.dead_path, strerror(errno));
-        rc = EXIT_IO;
-    }
-    c.dead = NULL;
-    convert_summary(&c);
-    /* skip or dead-letter dropped every line: most likely the wrong --from, not a few bad lines
-     * (each line's error is printed already; this says why the status is 2) */
-    if (rc == EXIT_OK && c.n.lines && c.n.bad == c.n.lines) {
-        if (!c.quiet) fprintf(stderr, "rowcast: none of the %llu lines could be converted (--on-error=%s): exit status 2\n",
-                (unsigned long long)c.n.lines, c.on_error == ON_SKIP ? "skip" : "dead-letter");
-        rc = EXIT_DATA;
-    }
+    c.flush_ms = flush_secs * 1000;
+    rc = rc_pipeline_run(&c);
 done:
     rc_sink_close(c.sink);
     if (c.dead) fclose(c.dead);
     if (c.dec) c.from->dec_free(c.dec);
     if (c.enc) c.to->enc_free(c.enc);
     free(c.include);
-    free(c.recs);
-    rc_arena_fini(&c.arena);
-    rc_buf_fini(&c.msg);
-    rc_buf_fini(&c.topic);
-    rc_buf_fini(&c.pos);
-    rc_buf_fini(&c.topic_key);
+    rc_pipeline_fini(&c);
     free(files);
     free_secrets(secrets, opts.count);
     return rc;

@@ -18,6 +18,7 @@ static const char *const status_names[RC_STATUS_COUNT] = {
     [RC_ERR_UNSUPPORTED] = "unsupported",
     [RC_ERR_IO] = "io",
     [RC_ERR_USAGE] = "usage",
+    [RC_ERR_RETRY] = "retry",
 };
 
 const char *rc_status_name(rc_status s)

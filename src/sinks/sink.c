@@ -68,9 +68,9 @@ rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
     return RC_OK;
 }
 
-void rc_sink_mark(rc_sink *s, uint64_t offset, uint64_t line)
+void rc_sink_mark(rc_sink *s, const rc_pos *pos)
 {
-    tracker_mark_at(&s->tr, offset, line, (tracker_sizes){s->state.output.size, s->state.dead_letter.size});
+    tracker_mark_at(&s->tr, pos, (tracker_sizes){s->state.output.size, s->state.dead_letter.size});
 }
 
 rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err) { return s->ops->poll(s, timeout_ms, err); }
@@ -82,7 +82,7 @@ rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err)
     return st;
 }
 
-bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line, rc_sink_state *state)
+bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state)
 {
     rc_error e;
     rc_error_clear(&e);
@@ -93,8 +93,7 @@ bool rc_sink_checkpoint(rc_sink *s, uint64_t *offset, uint64_t *line, rc_sink_st
         s->dead_unsynced = false;
     }
     if (!s->tr.has_safe) return false;
-    *offset = s->tr.safe_offset;
-    *line = s->tr.safe_line;
+    *pos = s->tr.safe_pos;
     *state = s->state;
     state->output.size = s->tr.safe_sizes.output;
     state->dead_letter.size = s->tr.safe_sizes.dead_letter;

@@ -32,8 +32,7 @@ static void settle(tracker *t)
     while (t->mhead != t->mtail && t->marks[t->mhead & t->mmask].seq_end <= t->base) {
         const tracker_mark *m = &t->marks[t->mhead & t->mmask];
         t->has_safe = true;
-        t->safe_offset = m->offset;
-        t->safe_line = m->line;
+        t->safe_pos = m->pos;
         t->safe_sizes = m->sizes;
         t->mhead++;
     }
@@ -53,18 +52,18 @@ void tracker_ack_all(tracker *t)
     settle(t);
 }
 
-void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line, tracker_sizes sizes)
+void tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes)
 {
     if (t->mtail != t->mhead) {
         tracker_mark *last = &t->marks[(t->mtail - 1) & t->mmask];
         if (last->seq_end == t->next || t->mtail - t->mhead > t->mmask) {
             /* no record since the last mark, or the ring is full: the newer mark covers more
              * input and waits for at least as many records, so it replaces the last one */
-            *last = (tracker_mark){t->next, offset, line, sizes};
+            *last = (tracker_mark){t->next, *pos, sizes};
             settle(t);
             return;
         }
     }
-    t->marks[t->mtail++ & t->mmask] = (tracker_mark){t->next, offset, line, sizes};
+    t->marks[t->mtail++ & t->mmask] = (tracker_mark){t->next, *pos, sizes};
     settle(t);
 }

@@ -1,12 +1,14 @@
 /* Which records are acknowledged, and which input position that makes safe to store.
  * Records are numbered in sending order; acknowledgements may arrive in any order (several
- * partitions); the safe position is the last mark whose records are all acknowledged. */
+ * partitions); the safe position is the last mark whose records are all acknowledged.
+ * Positions are opaque (rowcast/position.h): whatever the source marked. */
 #ifndef ROWCAST_SINKS_TRACKER_H
 #define ROWCAST_SINKS_TRACKER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "rowcast/error.h"
+#include "rowcast/position.h"
 
 /* What the sink had appended to its files at a mark (rc_sink_state's sizes). */
 typedef struct tracker_sizes {
@@ -14,8 +16,8 @@ typedef struct tracker_sizes {
 } tracker_sizes;
 
 typedef struct tracker_mark {
-    uint64_t seq_end; /* records below this number belong to input before `offset` */
-    uint64_t offset, line;
+    uint64_t seq_end; /* records below this number belong to input before `pos` */
+    rc_pos pos;
     tracker_sizes sizes;
 } tracker_mark;
 
@@ -27,7 +29,7 @@ typedef struct tracker {
     tracker_mark *marks; /* ring of marks not yet covered */
     uint64_t mmask, mhead, mtail;
     bool has_safe;
-    uint64_t safe_offset, safe_line;
+    rc_pos safe_pos;
     tracker_sizes safe_sizes;
 } tracker;
 
@@ -41,7 +43,7 @@ static inline uint64_t tracker_take(tracker *t) { return t->next++; }
 static inline void tracker_untake(tracker *t) { t->next--; }
 void tracker_ack(tracker *t, uint64_t seq);
 void tracker_ack_all(tracker *t);
-void tracker_mark_at(tracker *t, uint64_t offset, uint64_t line, tracker_sizes sizes);
+void tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes);
 static inline uint64_t tracker_outstanding(const tracker *t) { return t->next - t->base; }
 
 #endif

@@ -12,8 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "rowcast/pipeline.h"
 #include "rowcast/sink.h"
 #include "sinks/tracker.h"
+
+/* A lines-source position, as a pointer (what marks take). */
+#define AT(off, line) ((const rc_pos[]){rc_pos_lines(off, line)})
 
 static void test_murmur2_java(void **state)
 {
@@ -45,30 +49,30 @@ static void test_tracker(void **state)
     tracker t;
     assert_int_equal(tracker_init(&t, 8), RC_OK);
     uint64_t a = tracker_take(&t), b = tracker_take(&t);
-    tracker_mark_at(&t, 100, 1, (tracker_sizes){0, 0}); /* line 1 -> records a, b */
+    tracker_mark_at(&t, AT(100, 1), (tracker_sizes){0, 0}); /* line 1 -> records a, b */
     uint64_t c = tracker_take(&t);
-    tracker_mark_at(&t, 200, 2, (tracker_sizes){0, 0}); /* line 2 -> record c */
-    tracker_mark_at(&t, 250, 3, (tracker_sizes){0, 0}); /* line 3: no records */
+    tracker_mark_at(&t, AT(200, 2), (tracker_sizes){0, 0}); /* line 2 -> record c */
+    tracker_mark_at(&t, AT(250, 3), (tracker_sizes){0, 0}); /* line 3: no records */
     assert_false(t.has_safe);
     tracker_ack(&t, c); /* out of order: nothing is safe before a and b */
     tracker_ack(&t, b);
     assert_false(t.has_safe);
     tracker_ack(&t, a);
     assert_true(t.has_safe);
-    assert_int_equal(t.safe_offset, 250);
-    assert_int_equal(t.safe_line, 3);
+    assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 250);
+    assert_int_equal(rc_pos_lines_line(&t.safe_pos), 3);
     tracker_ack(&t, a); /* a duplicate report changes nothing */
-    assert_int_equal(t.safe_offset, 250);
+    assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 250);
     /* the ring bounds the records in flight */
     for (int i = 0; i < 8; i++) {
         assert_true(tracker_room(&t));
         tracker_take(&t);
     }
     assert_false(tracker_room(&t));
-    tracker_mark_at(&t, 300, 4, (tracker_sizes){0, 0});
+    tracker_mark_at(&t, AT(300, 4), (tracker_sizes){0, 0});
     tracker_ack_all(&t);
     assert_true(tracker_room(&t));
-    assert_int_equal(t.safe_offset, 300);
+    assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 300);
     tracker_fini(&t);
 }
 
@@ -78,16 +82,16 @@ static void test_tracker_sizes(void **state)
     tracker t;
     assert_int_equal(tracker_init(&t, 8), RC_OK);
     uint64_t a = tracker_take(&t);
-    tracker_mark_at(&t, 100, 1, (tracker_sizes){40, 0});
+    tracker_mark_at(&t, AT(100, 1), (tracker_sizes){40, 0});
     uint64_t b = tracker_take(&t);
-    tracker_mark_at(&t, 200, 2, (tracker_sizes){80, 0});
-    tracker_mark_at(&t, 250, 3, (tracker_sizes){80, 7}); /* a dead-lettered line: no record */
+    tracker_mark_at(&t, AT(200, 2), (tracker_sizes){80, 0});
+    tracker_mark_at(&t, AT(250, 3), (tracker_sizes){80, 7}); /* a dead-lettered line: no record */
     tracker_ack(&t, a);
-    assert_int_equal(t.safe_offset, 100);
+    assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 100);
     assert_int_equal(t.safe_sizes.output, 40);
     assert_int_equal(t.safe_sizes.dead_letter, 0);
     tracker_ack(&t, b);
-    assert_int_equal(t.safe_offset, 250); /* the mark without records replaced the one before */
+    assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 250); /* the mark without records replaced the one before */
     assert_int_equal(t.safe_sizes.output, 80);
     assert_int_equal(t.safe_sizes.dead_letter, 7);
     tracker_fini(&t);
@@ -107,8 +111,8 @@ static void test_checkpoint_text(void **state)
     assert_int_equal(parse("rowcast-checkpoint 1\ninput in.ndjson\noffset 12\nline 3\n", &ck, &err), RC_OK);
     assert_int_equal(ck.version, 1);
     assert_string_equal(ck.input, "in.ndjson");
-    assert_int_equal(ck.offset, 12);
-    assert_int_equal(ck.line, 3);
+    assert_int_equal(rc_pos_lines_offset(&ck.pos), 12);
+    assert_int_equal(rc_pos_lines_line(&ck.pos), 3);
     assert_false(ck.sink.output.set);
     assert_false(ck.sink.dead_letter.set);
     /* version 2 with both files, a path with spaces; written back as read */
@@ -179,11 +183,11 @@ static void test_file_state(void **state)
     /* a record, a mark, a second record not yet marked: the checkpoint has the mark's size */
     rc_record r = {.value = "{\"a\":1}", .value_len = 7};
     assert_int_equal(rc_sink_send(s, &r, &err), RC_OK);
-    rc_sink_mark(s, 10, 1);
+    rc_sink_mark(s, AT(10, 1));
     assert_int_equal(rc_sink_send(s, &r, &err), RC_OK);
-    uint64_t off, line;
-    assert_true(rc_sink_checkpoint(s, &off, &line, &ck));
-    assert_int_equal(off, 10);
+    rc_pos at;
+    assert_true(rc_sink_checkpoint(s, &at, &ck));
+    assert_int_equal(rc_pos_lines_offset(&at), 10);
     assert_int_equal(ck.output.size, 12);
     assert_string_equal(ck.output.path, want_path);
     rc_sink_close(s);

@@ -1,20 +1,20 @@
-/* The output side of `convert`: encodes each line's events, hands the messages to the sink in
- * input order, reports bad lines per --on-error, marks checkpoint positions, counts (convert_counts)
- * what the summary and the progress line say. */
+/* The pipeline's output side: filters and encodes each item's events (holding the Canal
+ * statement group), routes them (topic, key, headers), hands the messages to the sink in
+ * stream order, reports bad items per --on-error, marks the sink with each item's position,
+ * counts (rc_counts) what the summary and the progress line say. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
-#include "cli/convert.h"
+#include "pipeline_impl.h"
 #include "rowcast/fmt.h"
 
 enum { MAX_SHOWN_ERRORS = 50 };
 
-static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off, const rc_error *err)
+static void report(rc_pipeline *c, const char *file, uint64_t lineno, uint64_t line_off, const rc_error *err)
 {
     c->errors_shown++;
     if (c->errors_shown > MAX_SHOWN_ERRORS + 1) return;
-    convert_progress_clear(c);
+    pipeline_progress_clear(c);
     if (c->errors_shown == MAX_SHOWN_ERRORS + 1) {
         fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
@@ -30,22 +30,22 @@ static void report(conv *c, const char *file, uint64_t lineno, uint64_t line_off
 
 /* An event the encoder declined because a value does not fit the format (err says which and
  * what to do): the line is not bad, the event is counted as not expressible. */
-static void report_unexpressible(conv *c, const in_line *ln, const rc_error *err)
+static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const rc_error *err)
 {
     if (++c->errors_shown > MAX_SHOWN_ERRORS) {
         if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
     }
-    convert_progress_clear(c);
+    pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s:%llu: %s error: %s; the event is not written (not expressible in %s)\n", ln->file,
             (unsigned long long)ln->lineno, rc_status_name(err->code), err->message, c->to->name);
 }
 
 /* The origin of the message a grouping encoder emits: the group it held, copied into the
  * line's arena (the held copy itself is overwritten by the next group). */
-static void held_set(conv *c, const rc_event *ev)
+static void held_set(rc_pipeline *c, const rc_event *ev)
 {
-    held *h = &c->held;
+    rc_held *h = &c->held;
     const rc_str *f[4] = {&ev->src.server, &ev->src.db, &ev->src.schema, &ev->src.table};
     for (int k = 0; k < 4; k++) {
         size_t n = f[k]->n < sizeof h->s[k] ? f[k]->n : sizeof h->s[k];
@@ -55,7 +55,7 @@ static void held_set(conv *c, const rc_event *ev)
     h->op = ev->op;
 }
 
-static void held_origin(conv *c, rc_arena *a, out_rec *r)
+static void held_origin(rc_pipeline *c, rc_arena *a, rc_out_rec *r)
 {
     rc_str *f[4] = {&r->src.server, &r->src.db, &r->src.schema, &r->src.table};
     memset(&r->src, 0, sizeof r->src);
@@ -66,22 +66,22 @@ static void held_origin(conv *c, rc_arena *a, out_rec *r)
     r->op = c->held.op;
 }
 
-static out_rec *push_rec(conv *c)
+static rc_out_rec *push_rec(rc_pipeline *c)
 {
     if (c->nrecs == c->caprecs) {
         size_t cap = c->caprecs ? c->caprecs * 2 : 16;
-        out_rec *n = realloc(c->recs, cap * sizeof *n);
+        rc_out_rec *n = realloc(c->recs, cap * sizeof *n);
         if (!n) return NULL;
         c->recs = n, c->caprecs = cap;
     }
-    out_rec *r = &c->recs[c->nrecs++];
+    rc_out_rec *r = &c->recs[c->nrecs++];
     memset(r, 0, sizeof *r);
     r->partition = -1;
     return r;
 }
 
 /* Appends the message key of `ev` to c->msg into r; no key where the format or table has none. */
-static rc_status put_key(conv *c, const rc_event *ev, out_rec *r, rc_error *err)
+static rc_status put_key(rc_pipeline *c, const rc_event *ev, rc_out_rec *r, rc_error *err)
 {
     if (!c->to->encode_key || !c->need_keys) return RC_OK;
     size_t mark = c->msg.len;
@@ -99,7 +99,7 @@ static rc_status put_key(conv *c, const rc_event *ev, out_rec *r, rc_error *err)
  * (added to the run's counts once the line is sent); RC_OK or the error (already described in
  * err). Nothing is sent before the whole line converted, so a failing line never produces
  * partial output. */
-static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, size_t count, rc_arena *a, convert_counts *n, rc_error *err)
+static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc_event *evs, size_t count, rc_arena *a, rc_counts *n, rc_error *err)
 {
     rc_status st;
     c->nrecs = 0;
@@ -108,7 +108,7 @@ static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, s
         const rc_event *ev = &evs[i];
         /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL) */
         rc_str db = ev->src.db.n ? ev->src.db : ev->src.schema;
-        if (!convert_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
+        if (!pipeline_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
             n->filtered++;
             continue;
         }
@@ -125,8 +125,9 @@ static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, s
         }
         if (st != RC_OK && st != RC_PENDING) return st;
         n->encoded++;
+        n->by_op[ev->op]++;
         if (st == RC_OK) {
-            out_rec *r = push_rec(c);
+            rc_out_rec *r = push_rec(c);
             if (!r) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
             r->voff = mark, r->vlen = c->msg.len - mark;
             if (was_holding) {
@@ -138,7 +139,7 @@ static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, s
                 if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
                     r->has_topic = true, r->toff = tm, r->tlen = c->msg.len - tm;
                 if (c->tombstones && c->to->tombstone && c->to->tombstone(c->enc, ev)) {
-                    out_rec *t = push_rec(c);
+                    rc_out_rec *t = push_rec(c);
                     if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
                     *t = c->recs[c->nrecs - 2];
                     t->null_value = true;
@@ -154,7 +155,7 @@ static rc_status convert_line(conv *c, const in_line *ln, const rc_event *evs, s
 
 /* The topic of record `o` then its route ("db.table", empty without a table) in c->topic, the
  * topic's length in c->topic_len. Consecutive records of one table reuse the last expansion. */
-static bool route_of(conv *c, const out_rec *o)
+static bool route_of(rc_pipeline *c, const rc_out_rec *o)
 {
     const rc_str *f[4] = {&o->src.server, &o->src.db, &o->src.schema, &o->src.table};
     if (!o->has_topic && c->topic_cached) {
@@ -192,7 +193,7 @@ static bool route_of(conv *c, const out_rec *o)
 }
 
 /* Sends the records of one line (or the final group) to the sink. */
-static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_error *err)
+static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_off, rc_error *err)
 {
     if (c->routed) { /* the source position header: input file and line offset */
         rc_buf_reset(&c->pos);
@@ -201,7 +202,7 @@ static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_e
         rc_fmt_u64(&c->pos, line_off);
     }
     for (size_t i = 0; i < c->nrecs; i++) {
-        const out_rec *o = &c->recs[i];
+        const rc_out_rec *o = &c->recs[i];
         rc_record r;
         memset(&r, 0, sizeof r);
         r.partition = o->partition;
@@ -226,81 +227,61 @@ static rc_status send_records(conv *c, const char *file, uint64_t line_off, rc_e
     return RC_OK;
 }
 
-/* Stores the sink's safe position when it moved (at most every interval, or now). */
-static int maybe_checkpoint(conv *c, bool now)
-{
-    if (!c->ck_path) return 0;
-    double t = convert_now();
-    if (!now && t - c->ck_last < c->ck_interval) return 0;
-    c->ck_last = t;
-    uint64_t off, line;
-    rc_sink_state state;
-    /* the start's checkpoint is stored (convert.c) before anything is written */
-    if (!rc_sink_checkpoint(c->sink, &off, &line, &state) || (c->ck_written && off == c->ck.offset)) return 0;
-    c->ck.offset = off, c->ck.line = line, c->ck.sink = state;
-    c->ck_written = true;
-    rc_error err;
-    rc_error_clear(&err);
-    if (rc_checkpoint_write(c->ck_path, &c->ck, now, &err) == RC_OK) return 0;
-    convert_progress_clear(c);
-    fprintf(stderr, "rowcast: %s\n", err.message);
-    return -1;
-}
-
-/* Handles one decoded batch in input order: bad lines per --on-error, the others encoded and
- * sent; marks every line's end for the checkpoint. */
-int convert_output(conv *c, batch *b)
+/* Handles one decoded batch in stream order: bad items per --on-error, the others encoded and
+ * sent; marks every item's end position in the sink, for the checkpoint. */
+int pipeline_output(rc_pipeline *c, rc_batch *b)
 {
     for (size_t i = 0; i < b->n; i++) {
-        const in_line *ln = &b->lines[i];
-        if (convert_stop_signal) return EXIT_OK;
-        c->end_off = ln->end_off, c->end_line = ln->lineno;
+        const rc_source_item *ln = &b->lines[i];
+        if (*c->stop) return RC_EXIT_OK;
+        c->end_off = ln->end_off, c->end_line = ln->lineno, c->end_pos = ln->end;
         c->n.bytes += ln->raw;
         if (ln->blank) {
-            if (!c->held_pending) rc_sink_mark(c->sink, ln->end_off, ln->lineno);
+            if (!c->held_pending) rc_sink_mark(c->sink, &ln->end);
             continue;
         }
         c->n.lines++;
         rc_error err = ln->err;
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;
-        convert_counts n = {0};
+        rc_counts n = {0};
         if (st == RC_OK && ln->filtered && !ln->ev_count) {
             c->n.lines_filtered++;
         } else if (st == RC_OK && (st = convert_line(c, ln, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &n, &err)) == RC_OK) {
             if (send_records(c, ln->file, ln->file_off, &err) != RC_OK) {
                 c->n.interrupted++;
-                if (convert_stop_signal) return EXIT_OK; /* a signal ended the wait for room: main says so */
-                convert_progress_clear(c);
+                if (*c->stop) return RC_EXIT_OK; /* a signal ended the wait for room: main says so */
+                pipeline_progress_clear(c);
                 fprintf(stderr, "rowcast: %s:%llu: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
                 c->sink_failed = true;
-                return EXIT_IO;
+                return RC_EXIT_IO;
             }
             c->n.converted++;
             c->n.events += n.events, c->n.encoded += n.encoded;
             c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible;
+            for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
         }
         if (st != RC_OK) {
             c->n.bad++;
             report(c, ln->file, ln->lineno, ln->file_off, &err);
-            if (c->on_error == ON_STOP) return EXIT_DATA;
+            if (c->on_error == RC_ON_STOP) return RC_EXIT_DATA;
             /* through the sink, which counts the dead-letter file's size for the checkpoint */
-            if (c->on_error == ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {
-                convert_progress_clear(c);
+            if (c->on_error == RC_ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {
+                pipeline_progress_clear(c);
                 fprintf(stderr, "rowcast: %s\n", err.message);
-                return EXIT_IO;
+                return RC_EXIT_IO;
             }
         }
         /* a grouping encoder still holding events: this line is not complete yet */
-        if (!c->held_pending) rc_sink_mark(c->sink, ln->end_off, ln->lineno);
-        if (maybe_checkpoint(c, false) != 0) return EXIT_IO;
+        if (!c->held_pending) rc_sink_mark(c->sink, &ln->end);
+        if (pipeline_checkpoint(c, false) != 0) return RC_EXIT_IO;
     }
-    convert_progress(c);
+    pipeline_progress(c);
     return b->rc;
 }
 
 /* Sends the group a grouping encoder still holds (end of input). */
-int convert_flush_group(conv *c)
+int pipeline_flush_group(rc_pipeline *c)
 {
     rc_error err;
     rc_error_clear(&err);
@@ -308,48 +289,48 @@ int convert_flush_group(conv *c)
     rc_arena_reset(&c->arena);
     c->nrecs = 0;
     rc_status st = c->to->flush(c->enc, &c->msg, &err);
-    if (st == RC_SKIP) return EXIT_OK;
+    if (st == RC_SKIP) return RC_EXIT_OK;
     if (st != RC_OK) {
         fprintf(stderr, "rowcast: %s error: %s\n", rc_status_name(err.code), err.message);
-        return EXIT_DATA;
+        return RC_EXIT_DATA;
     }
-    out_rec *r = push_rec(c);
+    rc_out_rec *r = push_rec(c);
     if (!r) {
         fprintf(stderr, "rowcast: out of memory sending the last %s group\n", c->to->name);
-        return EXIT_IO;
+        return RC_EXIT_IO;
     }
     r->voff = 0, r->vlen = c->msg.len;
     held_origin(c, &c->arena, r);
     c->held_pending = false;
     if (send_records(c, "-", c->end_off, &err) != RC_OK) {
         fprintf(stderr, "rowcast: %s\n", err.message);
-        return EXIT_IO;
+        return RC_EXIT_IO;
     }
-    rc_sink_mark(c->sink, c->end_off, c->end_line);
-    return EXIT_OK;
+    rc_sink_mark(c->sink, &c->end_pos);
+    return RC_EXIT_OK;
 }
 
 /* Waits for outstanding deliveries, stores the final checkpoint and says what was not
- * delivered. Returns the exit status given, or EXIT_IO when something is undelivered. */
-int convert_finish(conv *c, int rc, long flush_ms)
+ * delivered. Returns the exit status given, or RC_EXIT_IO when something is undelivered. */
+int pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
 {
     rc_error err;
     rc_error_clear(&err);
     rc_status st = rc_sink_flush(c->sink, (int)flush_ms, &err);
-    if (c->ck_path && maybe_checkpoint(c, true) != 0 && rc == EXIT_OK) rc = EXIT_IO;
+    if (c->ck_path && pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);
         if (!c->sink_failed) fprintf(stderr, "rowcast: %s\n", err.message);
-        uint64_t undelivered = convert_undelivered(&ss);
+        uint64_t undelivered = pipeline_undelivered(&ss);
         fprintf(stderr, "rowcast: %llu of %llu messages written were not delivered (%llu undelivered, %llu refused)",
                 (unsigned long long)(undelivered + ss.failed), (unsigned long long)ss.sent, (unsigned long long)undelivered,
                 (unsigned long long)ss.failed);
         if (c->ck_path && c->ck_written)
-            fprintf(stderr, "; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)c->ck.offset,
-                    (unsigned long long)c->ck.line);
+            fprintf(stderr, "; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)rc_pos_lines_offset(&c->ck.pos),
+                    (unsigned long long)rc_pos_lines_line(&c->ck.pos));
         fputc('\n', stderr);
-        if (rc == EXIT_OK || rc >= 128) rc = EXIT_IO;
+        if (rc == RC_EXIT_OK || rc >= 128) rc = RC_EXIT_IO;
     }
     return rc;
 }

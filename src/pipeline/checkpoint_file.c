@@ -1,11 +1,11 @@
-/* The checkpoint file of `convert --checkpoint` (see sink.h and docs/sinks.md). */
+/* The checkpoint file of `convert --checkpoint` (see pipeline.h and docs/sinks.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "rowcast/fmt.h"
-#include "rowcast/sink.h"
+#include "rowcast/pipeline.h"
 
 enum { MAX_FILE = 16384 }; /* three paths of RC_PATH_MAX and the numbers */
 
@@ -37,12 +37,13 @@ rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_
         const char *v = sp ? sp + 1 : l + len;
         unsigned bit = 0;
         bool ok = sp != NULL;
+        int field;
         if (key_is(l, kl, "rowcast-checkpoint")) {
             bit = 1, ok = ok && vl == 1 && (v[0] == '1' || v[0] == '2');
             if (ok) ck->version = v[0] - '0';
         } else if (key_is(l, kl, "input")) bit = 2, ok = ok && vl && vl < sizeof ck->input && !memchr(v, '\0', vl);
-        else if (key_is(l, kl, "offset")) bit = 4, ok = ok && rc_parse_u64(v, vl, &ck->offset) == RC_OK;
-        else if (key_is(l, kl, "line")) bit = 8, ok = ok && rc_parse_u64(v, vl, &ck->line) == RC_OK;
+        else if ((field = rc_pos_parse_field(&ck->pos, RC_POS_LINES, l, kl, v, vl)) != -1)
+            bit = field >= 0 ? 4u << field : 4, ok = ok && field >= 0; /* the lines source's position: offset, line */
         else if (key_is(l, kl, "output")) bit = 16, ok = ok && parse_file(v, vl, &ck->sink.output);
         else if (key_is(l, kl, "dead-letter")) bit = 32, ok = ok && parse_file(v, vl, &ck->sink.dead_letter);
         if (!bit || !ok || (have & bit))
@@ -93,11 +94,8 @@ void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b)
 {
     RC_BUF_LIT(b, "rowcast-checkpoint 2\ninput ");
     rc_buf_puts(b, ck->input);
-    RC_BUF_LIT(b, "\noffset ");
-    rc_fmt_u64(b, ck->offset);
-    RC_BUF_LIT(b, "\nline ");
-    rc_fmt_u64(b, ck->line);
     rc_buf_putc(b, '\n');
+    rc_pos_format(&ck->pos, b);
     format_file(b, "output ", &ck->sink.output);
     format_file(b, "dead-letter ", &ck->sink.dead_letter);
 }

@@ -1,5 +1,5 @@
-/* What `convert` says about its run on stderr: the progress line and the summary, both read
- * from the run's counts (convert_counts) and the sink's (rc_sink_stats), in the words that
+/* What a run says about itself on stderr: the progress line and the summary, both read
+ * from the run's counts (rc_counts) and the sink's (rc_sink_stats), in the words that
  * docs/cli.md ("Counting") defines. On a terminal the progress line is redrawn in place and
  * cleared before anything else is printed; otherwise it is a plain line every interval, for
  * the logs of long jobs. */
@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include "cli/cli.h"
-#include "cli/convert.h"
+#include "pipeline_impl.h"
 
 /* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
 #define PROGRESS_TTY_SECS 1.0
@@ -18,15 +16,15 @@
 
 static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
-uint64_t convert_undelivered(const rc_sink_stats *ss)
+uint64_t pipeline_undelivered(const rc_sink_stats *ss)
 {
     uint64_t answered = ss->delivered + ss->dead_lettered + ss->failed;
     return ss->sent > answered ? ss->sent - answered : 0;
 }
 
-bool convert_progress_option(conv *c, const char *interval)
+bool rc_pipeline_progress_option(rc_pipeline *c, const char *interval)
 {
-    c->progress = PROGRESS_LINES; /* asked for; convert_report_start picks the kind */
+    c->progress = RC_PROGRESS_LINES; /* asked for; pipeline_report_start picks the kind */
     c->progress_every = -1;       /* the kind's default */
     if (!interval) return true;
     char *end;
@@ -44,30 +42,21 @@ bool convert_progress_option(conv *c, const char *interval)
     return false;
 }
 
-void convert_report_start(conv *c)
+void pipeline_report_start(rc_pipeline *c)
 {
-    bool asked = c->progress != PROGRESS_OFF, tty = isatty(2);
+    bool asked = c->progress != RC_PROGRESS_OFF, tty = isatty(2);
     /* messages on the same terminal would run into the line: there it is drawn only if asked for */
     bool by_default = !c->quiet && !(c->sink_stdout && isatty(1));
-    c->progress = tty && (asked || by_default) ? PROGRESS_TTY : asked ? PROGRESS_LINES : PROGRESS_OFF;
+    c->progress = tty && (asked || by_default) ? RC_PROGRESS_TTY : asked ? RC_PROGRESS_LINES : RC_PROGRESS_OFF;
     if (c->progress_every < 0 || !asked) c->progress_every = tty ? PROGRESS_TTY_SECS : PROGRESS_LOG_SECS;
     struct winsize ws;
-    c->tty_cols = c->progress == PROGRESS_TTY && ioctl(2, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
-    /* the input size, for % and ETA: known when every input is a regular file */
-    c->input_size = 0;
-    for (size_t i = 0; i < c->nfiles; i++) {
-        struct stat st;
-        bool ok = !strcmp(c->files[i], "-") ? fstat(0, &st) == 0 : stat(c->files[i], &st) == 0;
-        if (!ok || !S_ISREG(st.st_mode)) {
-            c->input_size = 0;
-            break;
-        }
-        c->input_size += (uint64_t)st.st_size;
-    }
-    c->t0 = c->last_progress = convert_now();
+    c->tty_cols = c->progress == RC_PROGRESS_TTY && ioctl(2, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+    /* the input size, for % and ETA, when the source knows it */
+    c->src->ops->progress(c->src, &c->input_size, &c->start_off);
+    c->t0 = c->last_progress = rc_pipeline_now();
 }
 
-void convert_progress_clear(conv *c)
+void pipeline_progress_clear(rc_pipeline *c)
 {
     if (!c->progress_drawn) return;
     fputs("\r\033[K", stderr);
@@ -115,10 +104,10 @@ static void put(text *t, const char *fmt, ...)
     if (t->n >= sizeof t->s) t->n = sizeof t->s - 1;
 }
 
-void convert_progress(conv *c)
+void pipeline_progress(rc_pipeline *c)
 {
-    if (c->progress == PROGRESS_OFF || c->n.bytes == c->progress_at) return;
-    double t = convert_now(), el = t - c->t0;
+    if (c->progress == RC_PROGRESS_OFF || c->n.bytes == c->progress_at) return;
+    double t = rc_pipeline_now(), el = t - c->t0;
     if (t - c->last_progress < c->progress_every) return;
     c->last_progress = t;
     c->progress_at = c->n.bytes;
@@ -127,7 +116,7 @@ void convert_progress(conv *c)
     rc_sink_get_stats(c->sink, &ss);
     uint64_t done = c->start_off + c->n.bytes; /* a resumed run began at start_off */
     bool sized = c->input_size && done <= c->input_size;
-    bool lines = c->progress == PROGRESS_LINES;
+    bool lines = c->progress == RC_PROGRESS_LINES;
     char read[32], total[32], eta[32];
     text l = {.n = 0};
     put(&l, "rowcast: ");
@@ -157,10 +146,10 @@ void convert_progress(conv *c)
 }
 
 /* --include patterns that matched no event: most likely a misspelt name. */
-static void report_unmatched(const conv *c)
+static void report_unmatched(const rc_pipeline *c)
 {
     for (size_t i = 0; i < c->ninclude; i++) {
-        const include_pat *p = &c->include[i];
+        const rc_include_pat *p = &c->include[i];
         if (p->hit) continue;
         if (p->db_only)
             fprintf(stderr, "rowcast: --include '%s' matched no event (as %s.*: a pattern without a dot names databases)\n",
@@ -170,17 +159,17 @@ static void report_unmatched(const conv *c)
     }
 }
 
-void convert_summary(conv *c)
+void pipeline_summary(rc_pipeline *c)
 {
-    convert_progress_clear(c);
+    pipeline_progress_clear(c);
     if (c->quiet) return;
-    double el = convert_now() - c->t0;
+    double el = rc_pipeline_now() - c->t0;
     if (el <= 0) el = 1e-9;
     rc_sink_stats ss;
     rc_sink_get_stats(c->sink, &ss);
-    const convert_counts *n = &c->n;
+    const rc_counts *n = &c->n;
     report_unmatched(c);
-    const char *fate = !n->bad ? "" : c->on_error == ON_SKIP ? " (skipped)" : c->on_error == ON_DEAD ? " (dead-lettered)" : " (stopped there)";
+    const char *fate = !n->bad ? "" : c->on_error == RC_ON_SKIP ? " (skipped)" : c->on_error == RC_ON_DEAD ? " (dead-lettered)" : " (stopped there)";
     fprintf(stderr, "rowcast: %llu line%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
             plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
             fate);
@@ -191,6 +180,6 @@ void convert_summary(conv *c)
     fprintf(stderr, "rowcast: %llu message%s written (%llu byte%s): %llu delivered, %llu dead-lettered, %llu refused, %llu undelivered\n",
             (unsigned long long)ss.sent, plural(ss.sent), (unsigned long long)ss.bytes, plural(ss.bytes),
             (unsigned long long)ss.delivered, (unsigned long long)ss.dead_lettered, (unsigned long long)ss.failed,
-            (unsigned long long)convert_undelivered(&ss));
+            (unsigned long long)pipeline_undelivered(&ss));
     fprintf(stderr, "rowcast: %.3f s, %.0f events/s\n", el, (double)n->events / el);
 }

@@ -1,14 +1,48 @@
-/* The input side of `convert`: reads lines of each input file into batches and decodes them,
- * on a thread of its own when there are two (see convert.h). */
+/* The lines source (rowcast/source.h): reads the lines of each input file (or stdin) into
+ * batches and decodes them with the input format, on a thread of its own with --threads 2.
+ *
+ * A batch holds up to RC_BATCH_ITEMS lines, their text, and the events the decoder made of
+ * them (in the batch's arena); the pipeline takes batches in order and handles their lines in
+ * order. With two threads the next batch is decoded while the last one is encoded: the
+ * decoder's state is touched only here, the encoder's and the sink's only by the pipeline, and
+ * a batch passes between them under a mutex. When the input is a pipe or terminal with nothing
+ * more to read, the batch so far is handed over, so a slow stream is converted line by line as
+ * it comes. Its position is the byte offset of the next line and the number of the last. */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
-#include "cli/cli.h"
-#include "cli/convert.h"
 #include "rowcast/sniff.h"
+#include "rowcast/source.h"
+
+enum { BATCH_BYTES = 1 << 20, BATCHES = 3, IN_BUF = 1 << 20 };
+
+typedef struct lines_source {
+    rc_source base;
+    rc_source_config cfg;
+    const char *const *files;
+    size_t nfiles, file_i;
+    FILE *in;
+    const char *in_name;
+    uint64_t in_off, in_line;
+    bool in_may_wait; /* the input is a pipe or terminal: reading may block */
+    char *linebuf; /* getline's */
+    size_t linecap;
+    uint64_t start_off, start_line; /* from the checkpoint */
+    bool threaded;
+    pthread_t reader;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    rc_batch batches[BATCHES];
+    size_t full_head, full_count, free_head, free_count; /* two FIFO rings of batch indexes */
+    size_t full_q[BATCHES], free_q[BATCHES];
+    bool stop; /* the pipeline wants no more batches */
+} lines_source;
 
 /* True when `off` is within the file and a line starts there (the byte before is '\n'); leaves
  * the stream positioned at `off`. */
@@ -17,8 +51,8 @@ static bool at_line_start(FILE *in, uint64_t off)
     return fseeko(in, (off_t)off - 1, SEEK_SET) == 0 && fgetc(in) == '\n' && fseeko(in, (off_t)off, SEEK_SET) == 0;
 }
 
-/* Opens the next input: EXIT_OK, -1 when there is none, or a status after a message. */
-static int open_next(conv *c)
+/* Opens the next input: RC_EXIT_OK, -1 when there is none, or a status after a message. */
+static int open_next(lines_source *c)
 {
     if (c->file_i == c->nfiles) return -1;
     const char *f = c->files[c->file_i++];
@@ -28,7 +62,7 @@ static int open_next(conv *c)
     c->in_off = c->in_line = 0;
     if (!c->in) {
         fprintf(stderr, "rowcast convert: cannot open %s: %s\n", f, strerror(errno));
-        return EXIT_IO;
+        return RC_EXIT_IO;
     }
     struct stat st;
     c->in_may_wait = fstat(fileno(c->in), &st) != 0 || !S_ISREG(st.st_mode); /* pipes, terminals */
@@ -39,15 +73,15 @@ static int open_next(conv *c)
     if (c->start_off) { /* resuming from a checkpoint (one input file) */
         if (!at_line_start(c->in, c->start_off)) {
             fprintf(stderr, "rowcast convert: checkpoint %s: offset %llu is not the start of a line of %s (a changed or "
-                    "shorter input?)\n", c->ck_path, (unsigned long long)c->start_off, f);
-            return EXIT_USAGE;
+                    "shorter input?)\n", c->cfg.resume_name, (unsigned long long)c->start_off, f);
+            return RC_EXIT_USAGE;
         }
         c->in_off = c->start_off, c->in_line = c->start_line;
     }
-    return EXIT_OK;
+    return RC_EXIT_OK;
 }
 
-static void close_input(conv *c)
+static void close_input(lines_source *c)
 {
     if (c->in && c->in != stdin) fclose(c->in);
     c->in = NULL;
@@ -62,7 +96,7 @@ static bool input_ready(FILE *in)
 }
 
 /* Appends one line read into b; false when memory runs out. */
-static bool add_line(conv *c, batch *b, const char *line, size_t got)
+static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got)
 {
     if (b->len + got > b->cap) {
         size_t cap = b->cap ? b->cap : BATCH_BYTES;
@@ -72,14 +106,15 @@ static bool add_line(conv *c, batch *b, const char *line, size_t got)
         b->text = t, b->cap = cap;
     }
     memcpy(b->text + b->len, line, got);
-    in_line *ln = &b->lines[b->n++];
+    rc_source_item *ln = &b->lines[b->n++];
     size_t n = got;
     if (n && line[n - 1] == '\n') n--;
     if (n && line[n - 1] == '\r') n--;
     size_t k = 0;
     while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
-    *ln = (in_line){.file = c->in_name, .off = b->len, .raw = got, .n = n, .lineno = ++c->in_line,
+    *ln = (rc_source_item){.file = c->in_name, .off = b->len, .raw = got, .n = n, .lineno = ++c->in_line,
                     .file_off = c->in_off, .end_off = c->in_off + got, .blank = k == n};
+    ln->end = rc_pos_lines(ln->end_off, ln->lineno);
     c->in_off += got;
     b->len += got;
     return true;
@@ -88,10 +123,10 @@ static bool add_line(conv *c, batch *b, const char *line, size_t got)
 /* Appends to a refused line's message what the line looks like, when that is recognisable
  * (rowcast/sniff.h). The hint is the part that says what to do: when both do not fit, the
  * message is shortened, visibly ("..."), not the hint. */
-static void add_hint(const conv *c, const batch *b, in_line *ln)
+static void add_hint(const lines_source *c, const rc_batch *b, rc_source_item *ln)
 {
     char hint[160];
-    if (!rc_sniff_hint(c->from, c->opts, b->text + ln->off, ln->n, &ln->err, hint, sizeof hint)) return;
+    if (!rc_sniff_hint(c->cfg.from, c->cfg.opts, b->text + ln->off, ln->n, &ln->err, hint, sizeof hint)) return;
     char *m = ln->err.message;
     size_t room = sizeof ln->err.message, ml = strlen(m), hl = strlen(hint);
     if (ml + 2 + hl >= room) {
@@ -104,20 +139,20 @@ static void add_hint(const conv *c, const batch *b, in_line *ln)
 }
 
 /* Reads up to a batch of lines, then decodes them (the text no longer moves). */
-static void fill(conv *c, batch *b)
+static void fill(lines_source *c, rc_batch *b)
 {
     b->len = b->n = 0;
     b->last = false;
-    b->rc = EXIT_OK;
-    while (b->n < BATCH_LINES && b->len < BATCH_BYTES) {
-        if (convert_stop_signal) {
+    b->rc = RC_EXIT_OK;
+    while (b->n < RC_BATCH_ITEMS && b->len < BATCH_BYTES) {
+        if (*c->cfg.stop) {
             b->last = true;
             break;
         }
         if (c->in && c->in_may_wait && b->n && !input_ready(c->in)) break;
         if (!c->in) {
             int st = open_next(c);
-            if (st != EXIT_OK) {
+            if (st != RC_EXIT_OK) {
                 b->last = true;
                 if (st > 0) b->rc = st;
                 break;
@@ -127,7 +162,7 @@ static void fill(conv *c, batch *b)
         if (got <= 0) {
             if (ferror(c->in) && errno != EINTR) {
                 fprintf(stderr, "rowcast: reading %s: %s\n", c->in_name, strerror(errno));
-                b->rc = EXIT_IO, b->last = true;
+                b->rc = RC_EXIT_IO, b->last = true;
             }
             close_input(c);
             if (b->last) break;
@@ -135,18 +170,18 @@ static void fill(conv *c, batch *b)
         }
         if (!add_line(c, b, c->linebuf, (size_t)got)) {
             fprintf(stderr, "rowcast: out of memory reading %s\n", c->in_name);
-            b->rc = EXIT_IO, b->last = true;
+            b->rc = RC_EXIT_IO, b->last = true;
             break;
         }
     }
     rc_arena_reset(&b->arena);
     b->events.count = 0;
     for (size_t i = 0; i < b->n; i++) {
-        in_line *ln = &b->lines[i];
+        rc_source_item *ln = &b->lines[i];
         ln->ev_first = b->events.count;
         rc_error_clear(&ln->err);
         size_t rejected = b->events.rejected;
-        ln->st = ln->blank ? RC_OK : c->from->decode(c->dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
+        ln->st = ln->blank ? RC_OK : c->cfg.from->decode(c->cfg.dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
         ln->filtered = b->events.rejected != rejected;
         if (ln->st != RC_OK) {
             b->events.count = ln->ev_first; /* a failed line keeps no events */
@@ -162,7 +197,7 @@ static void unlock(void *mu) { pthread_mutex_unlock(mu); }
  * the output side stops it. */
 static void *reader_main(void *arg)
 {
-    conv *c = arg;
+    lines_source *c = arg;
     for (;;) {
         pthread_mutex_lock(&c->mu);
         pthread_cleanup_push(unlock, &c->mu);
@@ -175,7 +210,7 @@ static void *reader_main(void *arg)
         size_t i = c->free_q[c->free_head];
         c->free_head = (c->free_head + 1) % BATCHES, c->free_count--;
         pthread_mutex_unlock(&c->mu);
-        batch *b = &c->batches[i];
+        rc_batch *b = &c->batches[i];
         fill(c, b);
         pthread_mutex_lock(&c->mu);
         c->full_q[(c->full_head + c->full_count) % BATCHES] = i, c->full_count++;
@@ -185,21 +220,35 @@ static void *reader_main(void *arg)
     }
 }
 
-int convert_input_start(conv *c)
+static void lines_close(rc_source *src);
+
+static rc_status lines_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err)
 {
+    /* aligned: the batches sit on cache lines of their own */
+    size_t size = (sizeof(lines_source) + 63) / 64 * 64;
+    lines_source *c = aligned_alloc(64, size);
+    if (!c) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    memset(c, 0, size);
+    c->base.ops = &rc_source_lines;
+    c->cfg = *cfg;
+    c->files = cfg->urls, c->nfiles = cfg->nurls;
+    c->threaded = cfg->threaded;
+    if (resume && resume->kind == RC_POS_LINES)
+        c->start_off = rc_pos_lines_offset(resume), c->start_line = rc_pos_lines_line(resume);
     for (size_t i = 0; i < BATCHES; i++) {
-        batch *b = &c->batches[i];
+        rc_batch *b = &c->batches[i];
         rc_arena_init(&b->arena);
-        b->lines = calloc(BATCH_LINES, sizeof *b->lines);
+        b->lines = calloc(RC_BATCH_ITEMS, sizeof *b->lines);
         if (!b->lines) {
-            fprintf(stderr, "rowcast convert: out of memory\n");
-            return EXIT_IO;
+            lines_close(&c->base);
+            return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         }
-        if (c->ninclude) b->events.accept = convert_table_included, b->events.accept_ctx = c;
+        if (cfg->accept) b->events.accept = cfg->accept, b->events.accept_ctx = cfg->accept_ctx;
         c->free_q[i] = i;
     }
     c->free_count = BATCHES;
-    if (!c->threaded) return EXIT_OK;
+    *out = &c->base;
+    if (!c->threaded) return RC_OK;
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     if (pthread_create(&c->reader, NULL, reader_main, c) != 0) {
@@ -207,35 +256,41 @@ int convert_input_start(conv *c)
         pthread_mutex_destroy(&c->mu);
         pthread_cond_destroy(&c->cv);
     }
-    return EXIT_OK;
+    return RC_OK;
 }
 
-batch *convert_input_next(conv *c)
+/* One thread: reads a batch now (a pipe may keep it waiting for its first line). Two: the next
+ * batch the reader filled, waiting up to timeout_ms for it; none when a signal came. */
+static rc_status lines_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
 {
+    lines_source *c = (lines_source *)src;
+    *out = NULL;
     if (!c->threaded) {
         fill(c, &c->batches[0]);
-        return &c->batches[0];
+        *out = &c->batches[0];
+        return RC_OK;
     }
     pthread_mutex_lock(&c->mu);
-    while (!c->full_count) {
-        if (convert_stop_signal) { /* the reader may be waiting for input that never comes */
-            pthread_mutex_unlock(&c->mu);
-            return NULL;
-        }
+    if (!c->full_count && !*c->cfg.stop) { /* the reader may be waiting for input that never comes */
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 100 * 1000 * 1000;
+        until.tv_nsec += (long)timeout_ms % 1000 * 1000 * 1000;
+        until.tv_sec += timeout_ms / 1000;
         if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
         pthread_cond_timedwait(&c->cv, &c->mu, &until);
     }
-    size_t i = c->full_q[c->full_head];
-    c->full_head = (c->full_head + 1) % BATCHES, c->full_count--;
+    if (c->full_count) {
+        size_t i = c->full_q[c->full_head];
+        c->full_head = (c->full_head + 1) % BATCHES, c->full_count--;
+        *out = &c->batches[i];
+    }
     pthread_mutex_unlock(&c->mu);
-    return &c->batches[i];
+    return RC_OK;
 }
 
-void convert_input_done(conv *c, batch *b)
+static void lines_release(rc_source *src, rc_batch *b)
 {
+    lines_source *c = (lines_source *)src;
     if (!c->threaded) return;
     pthread_mutex_lock(&c->mu);
     c->free_q[(c->free_head + c->free_count) % BATCHES] = (size_t)(b - c->batches), c->free_count++;
@@ -243,8 +298,31 @@ void convert_input_done(conv *c, batch *b)
     pthread_mutex_unlock(&c->mu);
 }
 
-void convert_input_stop(conv *c)
+/* Nothing to tell the input: the pipeline's checkpoint file holds the position. */
+static void lines_ack(rc_source *src, const rc_pos *pos) {}
+
+/* The input size, for % and ETA: known when every input is a regular file. */
+static void lines_progress(const rc_source *src, uint64_t *size, uint64_t *start)
 {
+    const lines_source *c = (const lines_source *)src;
+    *size = 0;
+    *start = c->start_off;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        struct stat st;
+        bool ok = !strcmp(c->files[i], "-") ? fstat(0, &st) == 0 : stat(c->files[i], &st) == 0;
+        if (!ok || !S_ISREG(st.st_mode)) {
+            *size = 0;
+            return;
+        }
+        *size += (uint64_t)st.st_size;
+    }
+}
+
+/* No more batches wanted: joins the reader, closes the input, frees the batches. */
+static void lines_close(rc_source *src)
+{
+    lines_source *c = (lines_source *)src;
+    if (!c) return;
     if (c->threaded) {
         pthread_mutex_lock(&c->mu);
         c->stop = true;
@@ -259,13 +337,23 @@ void convert_input_stop(conv *c)
     }
     close_input(c);
     free(c->linebuf);
-    c->linebuf = NULL;
     for (size_t i = 0; i < BATCHES; i++) {
-        batch *b = &c->batches[i];
+        rc_batch *b = &c->batches[i];
         free(b->text);
         free(b->lines);
         rc_arena_fini(&b->arena);
         rc_event_list_fini(&b->events);
-        memset(b, 0, sizeof *b);
     }
+    free(c);
 }
+
+const rc_source_ops rc_source_lines = {
+    .name = "lines",
+    .scheme = NULL,
+    .open = lines_open,
+    .next = lines_next,
+    .release = lines_release,
+    .ack = lines_ack,
+    .progress = lines_progress,
+    .close = lines_close,
+};

@@ -1,0 +1,159 @@
+/* The pipeline: source -> filter (--include, --drop) -> encoder -> route (topic, key, headers)
+ * -> sink -> acknowledged position (checkpoint), with the Canal statement grouping, the run's
+ * counters, the progress line and the summary. `convert` (src/cli) only configures it: it
+ * fills an rc_pipeline (formats, sink, options) and calls rc_pipeline_run; `capture` will do
+ * the same with a database source. Files: src/pipeline/pipeline.c (the run loop, filters),
+ * output.c (encoding, grouping, routing, sending, bad items), checkpoint.c (the checkpoint
+ * store), checkpoint_file.c (its text), report.c (progress and summary).
+ *
+ * With --threads 2 the source decodes the next batch while the pipeline encodes the last one:
+ * the decoder's state is touched only by the source, the encoder's and the sink's only by the
+ * pipeline (see src/sources/lines.c). */
+#ifndef ROWCAST_PIPELINE_H
+#define ROWCAST_PIPELINE_H
+
+#include <signal.h>
+#include <stdio.h>
+#include "rowcast/format.h"
+#include "rowcast/position.h"
+#include "rowcast/sink.h"
+#include "rowcast/source.h"
+
+enum rc_on_error { RC_ON_STOP, RC_ON_SKIP, RC_ON_DEAD };
+
+/* What a run counts, in the words of docs/cli.md ("Counting"): each total is the sum of the
+ * parts after it. The summary and the progress line read it (the sink counts what it was
+ * handed and what became of it: rc_sink_stats); a metrics endpoint reads the same struct.
+ * Written by the pipeline's thread only. */
+typedef struct rc_counts {
+    uint64_t lines;           /* input lines (items) read, blank ones aside: */
+    uint64_t converted;       /*   decoded and encoded, their messages written */
+    uint64_t lines_filtered;  /*   the reader skipped the message (--include) */
+    uint64_t bad;             /*   could not be converted (--on-error) */
+    uint64_t interrupted;     /*   cut short by a sink failure or a signal */
+    uint64_t events;          /* events of the converted lines: */
+    uint64_t encoded;         /*   handed to the encoder */
+    uint64_t filtered;        /*   excluded by --include or dropped by --drop */
+    uint64_t not_expressible; /*   the target format has no message for them */
+    uint64_t bytes;           /* input bytes of the lines handled, blank lines included */
+    uint64_t by_op[RC_OP_COUNT]; /* events of the converted lines by operation */
+} rc_counts;
+
+/* An --include pattern; one without a dot names databases (`shop` = `shop.*`). */
+typedef struct rc_include_pat {
+    const char *pattern;
+    bool db_only;
+    bool hit; /* matched an event (set by the pipeline's check only) */
+} rc_include_pat;
+
+enum rc_progress_mode { RC_PROGRESS_OFF, RC_PROGRESS_TTY, RC_PROGRESS_LINES };
+
+/* The origin of the group a grouping encoder holds (canal.group). */
+typedef struct rc_held {
+    char s[4][256];
+    size_t n[4];
+    rc_op op;
+} rc_held;
+
+/* One message of the current item: key, value and a topic the format names are ranges of
+ * p->msg. */
+typedef struct rc_out_rec {
+    rc_origin src;
+    rc_op op;
+    size_t koff, klen, voff, vlen, toff, tlen;
+    bool has_key, null_value, has_topic;
+    int32_t partition; /* >= 0: the format names the partition */
+} rc_out_rec;
+
+/* A checkpoint (docs/sinks.md): where the source stands (the input's real path and the
+ * position: for the lines source the byte offset of the first line not yet acknowledged and
+ * the number of the last acknowledged line) and, apart from it, the sink state at that
+ * position. Text, one field per line:
+ *   rowcast-checkpoint 2 / input PATH / offset N / line N / output SIZE PATH / dead-letter SIZE PATH
+ * (the last two when the run tracks those files). Version 1 files, without the sink state, are
+ * still read; rowcast writes version 2. */
+typedef struct rc_checkpoint {
+    int version;
+    char input[RC_PATH_MAX];
+    rc_pos pos; /* RC_POS_LINES */
+    rc_sink_state sink;
+} rc_checkpoint;
+
+/* Parses the text of a checkpoint file; an error names the byte where the problem is. */
+rc_status rc_checkpoint_parse(const char *text, size_t n, rc_checkpoint *ck, rc_error *err);
+/* Appends the file's text for ck (what rc_checkpoint_write stores: version 2). */
+void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b);
+/* Reads PATH: RC_OK, RC_SKIP when there is no such file, or an error naming PATH (and the
+ * line and byte for a malformed file). */
+rc_status rc_checkpoint_read(const char *path, rc_checkpoint *ck, rc_error *err);
+/* Writes PATH.tmp (fsync'ed when `sync`), then renames it over PATH: a reader sees the old or
+ * the new checkpoint, never a torn one. */
+rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sync, rc_error *err);
+
+typedef struct rc_pipeline {
+    /* configuration (the CLI's) */
+    const char *command;        /* "convert": setup messages say "rowcast convert: ..." */
+    const rc_format *from, *to;
+    const rc_options *opts;     /* the -o options (the source's hints read them) */
+    void *dec, *enc;
+    enum rc_on_error on_error;
+    const char *dead_path;
+    FILE *dead;
+    bool quiet;
+    enum rc_progress_mode progress;
+    double progress_every; /* seconds between progress lines (0: after every batch) */
+    bool need_keys, tombstones, routed;
+    const char *topic_tmpl, *server;
+    bool server_forced; /* server names every message's {server}, not only those of events naming none */
+    unsigned drop;
+    rc_include_pat *include;
+    size_t ninclude;
+    const char **files; /* the source's URLs: file paths, "-" */
+    size_t nfiles;
+    bool threaded;
+    volatile sig_atomic_t *stop; /* set by a signal handler */
+    rc_sink *sink;
+    const char *ck_path;
+    double ck_interval;
+    long flush_ms;
+    bool sink_stdout; /* the messages go to stdout */
+    /* the run */
+    rc_source *src;
+    rc_pos start; /* where this run began (the checkpoint's position) */
+    _Alignas(64) rc_arena arena; /* the final group (flush) */
+    rc_buf msg, topic, pos, topic_key;
+    size_t topic_len;
+    bool topic_cached;
+    rc_out_rec *recs;
+    size_t nrecs, caprecs;
+    rc_held held;   /* the Canal statement grouping (canal.group): the group held, */
+    bool held_pending; /* and whether the encoder holds one now */
+    bool sink_failed;
+    rc_checkpoint ck;
+    bool ck_written;
+    double ck_last;
+    uint64_t end_off, end_line; /* the last item handled: its end offset, its number */
+    rc_pos end_pos;        /* and the position after it */
+    rc_counts n;
+    uint64_t errors_shown;
+    uint64_t input_size;  /* bytes of all inputs, 0 when unknown (a pipe): for % and ETA */
+    uint64_t start_off;   /* where in them the run began */
+    uint64_t progress_at; /* n.bytes at the last progress line */
+    bool progress_drawn;  /* a terminal progress line is on the screen */
+    int tty_cols;
+    double t0, last_progress;
+} rc_pipeline;
+
+/* Sets the defaults and the buffers (before the configuration is filled in). */
+void rc_pipeline_init(rc_pipeline *p);
+void rc_pipeline_fini(rc_pipeline *p); /* frees what the pipeline allocated; not the sink */
+/* --checkpoint at the start, with the sink open (checkpoint.c). EXIT status after a message. */
+int rc_pipeline_checkpoint_start(rc_pipeline *p, const char *input, const char *sink_url);
+/* Runs to the end of the source (or a signal, or a failure), flushes, stores the last
+ * checkpoint and prints the summary: the exit status. */
+int rc_pipeline_run(rc_pipeline *p);
+double rc_pipeline_now(void);
+/* --progress[=INTERVAL]: false when INTERVAL is not one (report.c). */
+bool rc_pipeline_progress_option(rc_pipeline *p, const char *interval);
+
+#endif

@@ -1,0 +1,72 @@
+/* Positions in a source's stream, opaque to everything but the source kind that made them:
+ * the sink's marks, the acknowledgement tracker and the checkpoint store carry them without
+ * looking inside. Each kind defines what its bytes hold, how two positions compare and how a
+ * position is written to and read from a checkpoint file (position.c holds the per-kind table).
+ *
+ * The lines source (`convert`): the byte offset of the next line and the number of the last
+ * line, within one input; the input itself (its real path) is the stream a checkpoint names
+ * once, not part of every position, because a position is made for every line. PostgreSQL's
+ * LSN (and later MySQL's binlog file:pos + GTID set) are the next kinds.
+ *
+ * Not rc_position (rowcast/event.h), which is what an event's message says about where it
+ * came from upstream (binlog file, GTID, SCN...), for the formats to write. */
+#ifndef ROWCAST_POSITION_H
+#define ROWCAST_POSITION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rowcast/buf.h"
+#include "rowcast/error.h"
+
+typedef enum rc_pos_kind {
+    RC_POS_NONE = 0, /* no position (a run that stores none) */
+    RC_POS_LINES,    /* lines source: offset (u64), line (u64) */
+    RC_POS_PG_LSN,   /* PostgreSQL: LSN (u64); not made yet */
+    RC_POS_KIND_COUNT
+} rc_pos_kind;
+
+enum { RC_POS_BYTES = 24 };
+
+typedef struct rc_pos {
+    uint8_t kind; /* rc_pos_kind */
+    uint8_t len;  /* bytes used */
+    uint8_t bytes[RC_POS_BYTES];
+} rc_pos;
+
+/* The lines source's position: `offset` is where the next line starts, `line` the number of
+ * the last line before it. */
+static inline rc_pos rc_pos_lines(uint64_t offset, uint64_t line)
+{
+    rc_pos p = {.kind = RC_POS_LINES, .len = 16};
+    __builtin_memcpy(p.bytes, &offset, 8);
+    __builtin_memcpy(p.bytes + 8, &line, 8);
+    return p;
+}
+static inline uint64_t rc_pos_lines_offset(const rc_pos *p)
+{
+    uint64_t v = 0;
+    if (p->kind == RC_POS_LINES) __builtin_memcpy(&v, p->bytes, 8);
+    return v;
+}
+static inline uint64_t rc_pos_lines_line(const rc_pos *p)
+{
+    uint64_t v = 0;
+    if (p->kind == RC_POS_LINES) __builtin_memcpy(&v, p->bytes + 8, 8);
+    return v;
+}
+
+/* <0, 0, >0 as a is before, at or after b in the stream; positions of different kinds order
+ * by kind (they never meet in one run). */
+int rc_pos_compare(const rc_pos *a, const rc_pos *b);
+bool rc_pos_equal(const rc_pos *a, const rc_pos *b);
+/* Appends the checkpoint-file lines of p ("KEY VALUE\n" each; lines: "offset N\nline N\n"). */
+void rc_pos_format(const rc_pos *p, rc_buf *out);
+/* Reads one checkpoint-file line KEY VALUE of kind `kind` into p (p->kind is set). Returns the
+ * field's index among the kind's fields (0, 1...), -1 when KEY is not one of them, -2 when the
+ * value is malformed. */
+int rc_pos_parse_field(rc_pos *p, rc_pos_kind kind, const char *key, size_t kl, const char *v, size_t vl);
+/* How many fields a checkpoint of `kind` needs (every one of them, once). */
+unsigned rc_pos_fields(rc_pos_kind kind);
+
+#endif

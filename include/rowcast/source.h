@@ -1,0 +1,94 @@
+/* Sources: where change events come from, behind one interface that the pipeline drives
+ * (rowcast/pipeline.h). A source hands over batches of items in stream order; an item is one
+ * unit of input (a line of `convert`'s input; a replication message) with the events the
+ * source decoded from it, its verdict (a bad item carries the decoder's error) and the
+ * position after it, which the pipeline marks in the sink once the item's records are sent
+ * (rowcast/position.h). Sources are picked by URL scheme (src/sources/source.c, like the
+ * sinks): file paths and "-" (stdin) are the lines source (src/sources/lines.c).
+ *
+ * `next` waits at most timeout_ms for a batch and answers no batch (and no error) when the
+ * source is idle, so that the pipeline still serves delivery reports (and, for database
+ * sources, status updates and heartbeats) while nothing comes. Each batch is given back with
+ * `release` before the batch after the next one is asked for (a source may decode the next
+ * batch on a thread of its own meanwhile). `ack` tells the source that everything up to a
+ * position is delivered and stored (PostgreSQL: the flush LSN; the lines source keeps nothing:
+ * its checkpoint file is the pipeline's). */
+#ifndef ROWCAST_SOURCE_H
+#define ROWCAST_SOURCE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "rowcast/arena.h"
+#include "rowcast/event.h"
+#include "rowcast/format.h"
+#include "rowcast/position.h"
+
+/* One item of a batch. */
+typedef struct rc_source_item {
+    const char *file;  /* the name errors use (an input file, "<stdin>") */
+    size_t off, raw;   /* its bytes in the batch text, with the line end */
+    size_t n;          /* without "\n" / "\r\n" */
+    uint64_t lineno, file_off, end_off; /* item (line) number; stream offsets of its start and end */
+    rc_pos end;   /* the position after it */
+    bool blank;
+    bool filtered;             /* the source skipped its message: a table --include leaves out */
+    size_t ev_first, ev_count; /* its events in the batch's list */
+    rc_status st;              /* the decoder's verdict */
+    rc_error err;
+} rc_source_item;
+
+typedef struct rc_batch {
+    _Alignas(64) char *text; /* each batch on cache lines of its own */
+    size_t len, cap;
+    rc_source_item *lines;
+    size_t n;
+    rc_arena arena;
+    rc_event_list events;
+    bool last; /* no batch follows */
+    int rc;    /* reading failed: the exit status (the source printed the message) */
+} rc_batch;
+
+enum { RC_BATCH_ITEMS = 64 }; /* a full batch; fewer: the source had no more at hand */
+
+typedef struct rc_source_config {
+    const char *const *urls; /* file paths, "-" */
+    size_t nurls;
+    const rc_format *from; /* the lines source's decoder */
+    void *dec;
+    const rc_options *opts;
+    bool threaded;           /* decode the next batch on a thread of its own */
+    bool (*accept)(void *ctx, rc_str db, rc_str table); /* tables the source keeps (--include), NULL: all */
+    void *accept_ctx;
+    volatile sig_atomic_t *stop; /* set by a signal: stop reading */
+    const char *resume_name;     /* where the resume position comes from (messages) */
+} rc_source_config;
+
+typedef struct rc_source rc_source;
+
+typedef struct rc_source_ops {
+    const char *name;
+    /* NULL: the source of plain paths; else the URL prefix it claims ("postgres://") */
+    const char *scheme;
+    /* `resume` (NULL: from the start) is a position of this source's kind. */
+    rc_status (*open)(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
+    rc_status (*next)(rc_source *s, int timeout_ms, rc_batch **out, rc_error *err);
+    void (*release)(rc_source *s, rc_batch *b);
+    void (*ack)(rc_source *s, const rc_pos *pos);
+    /* For the progress line: the stream's size when known (0: unknown), and where this run
+     * began in it. */
+    void (*progress)(const rc_source *s, uint64_t *size, uint64_t *start);
+    void (*close)(rc_source *s); /* stops reading (joins its threads), frees everything */
+} rc_source_ops;
+
+struct rc_source {
+    const rc_source_ops *ops;
+};
+
+extern const rc_source_ops rc_source_lines;
+
+/* The source of cfg->urls[0]'s scheme (all URLs of one run are of one source). */
+const rc_source_ops *rc_source_find(const char *url);
+rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
+
+#endif

@@ -1,0 +1,143 @@
+/* The checkpoint store of a run (docs/sinks.md): at the start, the checkpoint's position is
+ * checked against this run's input and sink, the sink's files are cut back to it and it is
+ * stored again before any output; during the run, the sink's safe position (the last one
+ * whose records are all acknowledged) is stored at most every interval, and the source is
+ * told (ack). The file's text is checkpoint_file.c's. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pipeline_impl.h"
+
+/* A file of the sink state in messages: the name this run was given for it. */
+static const char *state_name(const rc_pipeline *c, const char *sink_url, bool output)
+{
+    return output ? sink_url + strlen("file:") : c->dead_path;
+}
+
+/* A file of a resumed run against the checkpoint's: the same file (or none on both sides), at
+ * least as long as recorded; false after saying why not (both paths, both sizes). */
+static bool file_resumable(const rc_pipeline *c, const rc_sink_file *now, const rc_sink_file *want, bool output)
+{
+    const char *opt = output ? "--sink file:" : "--on-error=dead-letter:", *none = output ? "no file sink" : "no dead-letter file";
+    if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0)) {
+        fprintf(stderr, "rowcast %s: checkpoint %s: made with %s%s, this run has %s%s: resume with the same %s, or "
+                "delete the checkpoint to start over\n", c->command, c->ck_path, want->set ? opt : none, want->set ? want->path : "",
+                now->set ? opt : none, now->set ? now->path : "", output ? "--sink" : "dead-letter file");
+        return false;
+    }
+    if (now->set && now->size < want->size) {
+        fprintf(stderr, "rowcast %s: checkpoint %s: %s holds %llu bytes, fewer than the %llu bytes the checkpoint "
+                "recorded: it was changed after the checkpoint was written; restore it, or delete the checkpoint (and the "
+                "file) to start over\n", c->command, c->ck_path, now->path, (unsigned long long)now->size, (unsigned long long)want->size);
+        return false;
+    }
+    return true;
+}
+
+/* --checkpoint at the start, with the sink open: the input must be the checkpoint's (by real
+ * path, so ./in and in and /abs/in are one input, wherever the checkpoint was made); a resumed
+ * run cuts the sink's files back to the sizes the checkpoint recorded and says where it
+ * resumes. The checkpoint is then stored at once, fsync'ed, before any output: a run killed
+ * before its first interval is resumed like any other, and an output file that is there
+ * without a checkpoint was there before the run (appended to, as file:PATH always is; said).
+ * `sink_url` is NULL for Kafka. RC_EXIT_OK or a status after a message. */
+int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *sink_url)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    char real[PATH_MAX], ckreal[PATH_MAX];
+    if (!realpath(input, real)) {
+        fprintf(stderr, "rowcast %s: cannot open %s: %s\n", c->command, input, strerror(errno));
+        return RC_EXIT_IO;
+    }
+    if (strlen(real) >= sizeof c->ck.input || strchr(real, '\n')) {
+        fprintf(stderr, "rowcast %s: input path a checkpoint cannot hold: %s\n(see rowcast help %s)\n", c->command, input, c->command);
+        return RC_EXIT_USAGE;
+    }
+    rc_checkpoint *ck = &c->ck;
+    rc_status got = rc_checkpoint_read(c->ck_path, ck, &err);
+    if (got != RC_OK && got != RC_SKIP) {
+        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        return RC_EXIT_IO;
+    }
+    rc_sink_state was;
+    rc_sink_state_now(c->sink, &was);
+    rc_sink_file *files[2] = {&was.output, &was.dead_letter};
+    bool is_stdout = sink_url && !strcmp(sink_url, "stdout");
+    if (got == RC_SKIP) {
+        for (int i = 0; i < 2; i++)
+            if (files[i]->set && files[i]->size)
+                fprintf(stderr, "rowcast %s: no checkpoint %s yet: %s is read from its start and appended to %s, "
+                        "which already holds %llu bytes\n", c->command, c->ck_path, input, state_name(c, sink_url, i == 0),
+                        (unsigned long long)files[i]->size);
+    } else {
+        const char *made = realpath(ck->input, ckreal) ? ckreal : ck->input;
+        if (strcmp(made, real) != 0) {
+            fprintf(stderr, "rowcast %s: checkpoint %s is for input %s, not %s\n", c->command, c->ck_path, made, real);
+            return RC_EXIT_USAGE;
+        }
+        if (ck->version == 1) {
+            for (int i = 0; i < 2; i++)
+                if (files[i]->set)
+                    fprintf(stderr, "rowcast %s: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
+                            "is; what the stopped run wrote there after line %llu may be there twice\n", c->command, c->ck_path,
+                            state_name(c, sink_url, i == 0), (unsigned long long)rc_pos_lines_line(&ck->pos));
+        } else if (!file_resumable(c, files[0], &ck->sink.output, true) ||
+                   !file_resumable(c, files[1], &ck->sink.dead_letter, false)) {
+            return RC_EXIT_USAGE;
+        } else if (rc_sink_restore(c->sink, &ck->sink, &was, &err) != RC_OK) {
+            fprintf(stderr, "rowcast %s: checkpoint %s: %s\n", c->command, c->ck_path, err.message);
+            return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
+        }
+        fprintf(stderr, "rowcast: resuming %s at line %llu, byte %llu (checkpoint %s)%s\n", input,
+                (unsigned long long)rc_pos_lines_line(&ck->pos) + 1,
+                (unsigned long long)rc_pos_lines_offset(&ck->pos), c->ck_path,
+                !is_stdout ? "" : "; stdout is not cut back: what the stopped run wrote after that is written again");
+        rc_sink_file *want[2] = {&ck->sink.output, &ck->sink.dead_letter};
+        for (int i = 0; i < 2 && ck->version > 1; i++)
+            if (files[i]->set && files[i]->size != want[i]->size)
+                fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where checkpoint %s left it\n",
+                        state_name(c, sink_url, i == 0), (unsigned long long)files[i]->size,
+                        (unsigned long long)want[i]->size, c->ck_path);
+        c->start = ck->pos;
+    }
+    ck->version = 2;
+    strcpy(ck->input, real);
+    ck->pos = c->start.kind ? c->start : rc_pos_lines(0, 0);
+    rc_sink_state_now(c->sink, &ck->sink);
+    if (rc_checkpoint_write(c->ck_path, ck, true, &err) != RC_OK) {
+        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        return RC_EXIT_IO;
+    }
+    c->ck_written = true;
+    c->ck_last = rc_pipeline_now(); /* the next one an interval from now */
+    return RC_EXIT_OK;
+}
+
+/* Stores the sink's safe position when it moved (pipeline_impl.h). */
+int pipeline_checkpoint(rc_pipeline *c, bool now)
+{
+    if (!c->ck_path) return 0;
+    double t = rc_pipeline_now();
+    if (!now && t - c->ck_last < c->ck_interval) return 0;
+    c->ck_last = t;
+    rc_pos pos;
+    rc_sink_state state;
+    /* the start's checkpoint is stored (rc_pipeline_checkpoint_start) before anything is written */
+    if (!rc_sink_checkpoint(c->sink, &pos, &state) || (c->ck_written && rc_pos_compare(&pos, &c->ck.pos) == 0)) return 0;
+    c->ck.pos = pos, c->ck.sink = state;
+    c->ck_written = true;
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_checkpoint_write(c->ck_path, &c->ck, now, &err) == RC_OK) {
+        if (c->src) c->src->ops->ack(c->src, &pos); /* stored: the source may let go of what is before */
+        return 0;
+    }
+    pipeline_progress_clear(c);
+    fprintf(stderr, "rowcast: %s\n", err.message);
+    return -1;
+}
+

@@ -1,0 +1,168 @@
+/* The pipeline's run (rowcast/pipeline.h): opens the source, takes its batches in order and
+ * hands them to the output side (output.c), serves the sink while the source is idle, then
+ * flushes, stores the last checkpoint and prints the summary. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "pipeline_impl.h"
+
+enum { IDLE_MS = 100 }; /* the longest wait for a batch before the sink is served again */
+
+double rc_pipeline_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Whether db.table matches one of the --include patterns. With `mark`, goes on past the first
+ * match to mark every pattern that matches (a pattern's `hit` is then read by the summary). A
+ * pattern without a dot is matched against the database alone: `shop` is `shop.*`. */
+static bool include_match(rc_include_pat *pats, size_t n, rc_str db, rc_str table, bool mark)
+{
+    char buf[512], *name = buf; /* "db.table"; a longer one (no database allows it) on the heap */
+    size_t need = db.n + table.n + 2;
+    if (need > sizeof buf && !(name = malloc(need))) return false;
+    if (db.n) memcpy(name, db.p, db.n);
+    name[db.n] = '.';
+    memcpy(name + db.n + 1, table.p, table.n);
+    name[need - 1] = '\0';
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        rc_include_pat *p = &pats[i];
+        if (found && p->hit) continue;
+        name[db.n] = p->db_only ? '\0' : '.';
+        bool m = fnmatch(p->pattern, name, 0) == 0;
+        name[db.n] = '.';
+        if (m && mark) p->hit = true;
+        found |= m;
+        if (found && !mark) break;
+    }
+    if (name != buf) free(name);
+    return found;
+}
+
+/* The reader's check (the source's; on its reading thread with --threads 2, so it writes
+ * nothing). Events without a table (heartbeats, transaction markers) always pass. */
+bool pipeline_table_included(void *ctx, rc_str db, rc_str table)
+{
+    const rc_pipeline *c = ctx;
+    return !c->ninclude || !table.n || include_match(c->include, c->ninclude, db, table, false);
+}
+
+/* The output side's check of every event, which also marks the patterns that matched, for the
+ * summary. Events the reader skipped never come here: had they matched a pattern, the reader
+ * would have kept them. */
+bool pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table)
+{
+    return !c->ninclude || !table.n || include_match(c->include, c->ninclude, db, table, true);
+}
+
+void rc_pipeline_init(rc_pipeline *c)
+{
+    memset(c, 0, sizeof *c);
+    c->command = "convert";
+    c->server = "rowcast";
+    c->ck_interval = 0.2;
+    c->flush_ms = 30000;
+    rc_arena_init(&c->arena);
+    rc_buf_init(&c->msg, 0);
+    rc_buf_init(&c->topic, 1 << 16);
+    rc_buf_init(&c->pos, 1 << 13);
+    rc_buf_init(&c->topic_key, 1 << 16);
+}
+
+void rc_pipeline_fini(rc_pipeline *c)
+{
+    if (c->src) c->src->ops->close(c->src);
+    c->src = NULL;
+    free(c->recs);
+    c->recs = NULL;
+    rc_arena_fini(&c->arena);
+    rc_buf_fini(&c->msg);
+    rc_buf_fini(&c->topic);
+    rc_buf_fini(&c->pos);
+    rc_buf_fini(&c->topic_key);
+}
+
+/* Serves the sink's delivery reports without waiting: the source is idle. */
+static int serve_sink(rc_pipeline *c)
+{
+    rc_error perr;
+    rc_error_clear(&perr);
+    if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) return RC_EXIT_OK;
+    pipeline_progress_clear(c);
+    fprintf(stderr, "rowcast: %s\n", perr.message);
+    c->sink_failed = true;
+    return RC_EXIT_IO;
+}
+
+int rc_pipeline_run(rc_pipeline *c)
+{
+    int rc = RC_EXIT_OK;
+    rc_error err;
+    rc_error_clear(&err);
+    rc_source_config scfg = {.urls = c->files,
+                             .nurls = c->nfiles,
+                             .from = c->from,
+                             .dec = c->dec,
+                             .opts = c->opts,
+                             .threaded = c->threaded,
+                             .accept = c->ninclude ? pipeline_table_included : NULL,
+                             .accept_ctx = c,
+                             .stop = c->stop,
+                             .resume_name = c->ck_path};
+    c->t0 = c->last_progress = rc_pipeline_now();
+    if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
+        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        return RC_EXIT_IO;
+    }
+    pipeline_report_start(c);
+    while (rc == RC_EXIT_OK) {
+        rc_batch *b = NULL;
+        if (c->src->ops->next(c->src, IDLE_MS, &b, &err) != RC_OK) {
+            pipeline_progress_clear(c);
+            fprintf(stderr, "rowcast: %s\n", err.message);
+            rc = RC_EXIT_IO;
+            break;
+        }
+        if (!b) { /* idle: nothing read for a while */
+            if (*c->stop) break; /* stopped by a signal while waiting for input */
+            rc = serve_sink(c);
+            continue;
+        }
+        rc = pipeline_output(c, b);
+        bool last = b->last;
+        if (rc == RC_EXIT_OK && !last && b->n < RC_BATCH_ITEMS) rc = serve_sink(c); /* the input is idle: let the output out */
+        c->src->ops->release(c->src, b);
+        if (last || *c->stop) break;
+    }
+    pipeline_progress_clear(c); /* what follows is said on lines of its own */
+    c->src->ops->close(c->src);
+    c->src = NULL;
+    if (rc == RC_EXIT_OK && !*c->stop && c->to->flush) rc = pipeline_flush_group(c);
+    if (*c->stop) {
+        fprintf(stderr, "rowcast: %s: stopping after line %llu; waiting up to %ld s for deliveries\n",
+                *c->stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c->end_line, c->flush_ms / 1000);
+        if (rc == RC_EXIT_OK) rc = 128 + *c->stop;
+    }
+    rc = pipeline_finish(c, rc, c->flush_ms);
+    if (c->dead && fclose(c->dead) != 0 && rc == RC_EXIT_OK) {
+        fprintf(stderr, "rowcast: closing dead-letter file %s: %s\n", c->dead_path, strerror(errno));
+        rc = RC_EXIT_IO;
+    }
+    c->dead = NULL;
+    pipeline_summary(c);
+    /* skip or dead-letter dropped every line: most likely the wrong --from, not a few bad lines
+     * (each line's error is printed already; this says why the status is 2) */
+    if (rc == RC_EXIT_OK && c->n.lines && c->n.bad == c->n.lines) {
+        if (!c->quiet) fprintf(stderr, "rowcast: none of the %llu lines could be converted (--on-error=%s): exit status 2\n",
+                (unsigned long long)c->n.lines, c->on_error == RC_ON_SKIP ? "skip" : "dead-letter");
+        rc = RC_EXIT_DATA;
+    }
+    return rc;
+}

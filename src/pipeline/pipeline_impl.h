@@ -1,0 +1,28 @@
+/* What the pipeline's files share (see rowcast/pipeline.h for the files). */
+#ifndef ROWCAST_PIPELINE_IMPL_H
+#define ROWCAST_PIPELINE_IMPL_H
+
+#include "rowcast/pipeline.h"
+
+/* pipeline.c: --include, on the source's thread (writes nothing) and on the pipeline's (marks
+ * the patterns that matched, for the summary) */
+bool pipeline_table_included(void *ctx, rc_str db, rc_str table);
+bool pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table);
+
+/* output.c */
+int pipeline_output(rc_pipeline *c, rc_batch *b); /* EXIT_OK or the status to stop with */
+int pipeline_flush_group(rc_pipeline *c);
+int pipeline_finish(rc_pipeline *c, int rc, long flush_ms);
+
+/* checkpoint.c: stores the sink's safe position when it moved (at most every interval, or
+ * now); 0, or -1 after a message */
+int pipeline_checkpoint(rc_pipeline *c, bool now);
+
+/* report.c: the progress line and the summary (docs/cli.md) */
+void pipeline_report_start(rc_pipeline *c);   /* before the first line: the clock, the input size */
+void pipeline_progress(rc_pipeline *c);       /* after a batch: a progress line when one is due */
+void pipeline_progress_clear(rc_pipeline *c); /* before any other message on stderr */
+void pipeline_summary(rc_pipeline *c);        /* at the end */
+uint64_t pipeline_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
+
+#endif

@@ -1,0 +1,25 @@
+/* The source registry: picks the source of a run by its URLs' scheme, as sink.c picks sinks.
+ * A URL without a scheme of a registered source (a file path, "-" for stdin) is the lines
+ * source's. PostgreSQL (postgres://) comes next. */
+#include <string.h>
+#include "rowcast/source.h"
+
+static const rc_source_ops *const all_sources[] = {&rc_source_lines};
+
+const rc_source_ops *rc_source_find(const char *url)
+{
+    const rc_source_ops *plain = NULL;
+    for (size_t i = 0; i < sizeof all_sources / sizeof *all_sources; i++) {
+        const rc_source_ops *o = all_sources[i];
+        if (!o->scheme) plain = o;
+        else if (!strncmp(url, o->scheme, strlen(o->scheme))) return o;
+    }
+    return plain;
+}
+
+rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err)
+{
+    const rc_source_ops *ops = rc_source_find(cfg->nurls ? cfg->urls[0] : "-");
+    if (!ops) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "no source reads %s", cfg->urls[0]);
+    return ops->open(cfg, resume, out, err);
+}
