@@ -110,6 +110,7 @@ typedef struct conv {
     double ck_interval, ck_last;
     uint64_t end_off, end_line;
     uint64_t lines, events_in, written, bad_lines, not_expressible, errors_shown, filtered, rejected;
+    uint64_t dead_notices; /* messages the sink dead-lettered, each with its reason (the first 50 shown) */
     double t0, last_progress;
 } conv;
 
@@ -128,6 +129,7 @@ void convert_input_stop(conv *c);            /* no more batches wanted: joins th
 int convert_output(conv *c, batch *b);       /* EXIT_OK or the status to stop with */
 int convert_flush_group(conv *c);
 int convert_finish(conv *c, int rc, long flush_ms);
+void convert_sink_notice(void *ctx, rc_sink_notice kind, const char *text); /* rc_sink_config.notice */
 void convert_progress(conv *c, bool final);
 
 #endif

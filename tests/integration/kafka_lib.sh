@@ -64,3 +64,21 @@ kcat_all() {
         kcat -C -b "$BOOTSTRAP" -t "$t" -o beginning -e -q -f '%p\t%t\t%K\t%k\t%S\t%s\t%h\n'
     done
 }
+
+# kcat_count TOPIC: how many records the topic holds (acknowledged by the cluster)
+kcat_count() { kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f 'x\n' 2>/dev/null | wc -l; }
+
+# ck_line FILE: the line a checkpoint file stores (0 when there is none yet)
+ck_line() { local l; l=$(sed -n 's/^line //p' "$1" 2>/dev/null); echo "${l:-0}"; }
+
+# wait_until SECS CMD...: polls CMD every 20 ms until it succeeds; fails after SECS seconds. The
+# point a test acts at is what CMD observes; SECS only bounds a wait that went wrong.
+wait_until() {
+    local secs=$1 i
+    shift
+    for i in $(seq $((secs * 50))); do
+        "$@" && return 0
+        sleep 0.02
+    done
+    return 1
+}
