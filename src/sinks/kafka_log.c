@@ -71,7 +71,7 @@ static void broker_failed(kafka_log *l, const char *host, size_t hl, const char 
     if (first_time(l, hash(hash(14695981039346656037u, host, hl), cause ? cause : what, cause ? strlen(cause) : wl))) say(l, text);
 }
 
-void kafka_log_line(kafka_log *l, const char *fac, const char *text)
+void kafka_log_line(kafka_log *l, int level, const char *fac, const char *text)
 {
     if (!strncmp(text, "[thrd:", 6) && strstr(text, "]: ")) text = strstr(text, "]: ") + 3; /* the thread: not for users */
     const char *after = strstr(text, " (after ");
@@ -85,7 +85,8 @@ void kafka_log_line(kafka_log *l, const char *fac, const char *text)
         broker_failed(l, text, slash ? (size_t)(slash - text) : hl, what, (size_t)(text + n - what));
         return;
     }
-    if (!first_time(l, hash(hash(14695981039346656037u, fac, strlen(fac)), text, n))) return;
+    /* debug lines (-o kafka.debug=...) are asked for: every one is shown */
+    if (level < 7 && !first_time(l, hash(hash(14695981039346656037u, fac, strlen(fac)), text, n))) return;
     char line[1024];
     snprintf(line, sizeof line, "kafka: librdkafka %s: %s", fac, text);
     say(l, line);

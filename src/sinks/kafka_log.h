@@ -21,8 +21,8 @@ typedef struct kafka_log {
     size_t nbrokers;
 } kafka_log;
 
-/* One line of librdkafka's log (its facility and text). */
-void kafka_log_line(kafka_log *l, const char *fac, const char *text);
+/* One line of librdkafka's log (its syslog level, facility and text). */
+void kafka_log_line(kafka_log *l, int level, const char *fac, const char *text);
 /* Appends "HOST:PORT (cause), ..." of the brokers that failed to `out`; false when none did. */
 bool kafka_log_unreachable(const kafka_log *l, char *out, size_t n);
 

@@ -88,14 +88,12 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
 /* librdkafka's log (served by rd_kafka_poll on rowcast's thread: log.queue) in rowcast's words */
 static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 {
-    (void)level;
     kafka_sink *ks = rd_kafka_opaque(rk);
-    if (ks) kafka_log_line(&ks->log, fac, buf);
+    if (ks) kafka_log_line(&ks->log, level, fac, buf);
 }
 
 static void on_error(rd_kafka_t *rk, int code, const char *reason, void *opaque)
 {
-    (void)reason;
     kafka_sink *ks = opaque;
     char why[512];
     if (code == RD_KAFKA_RESP_ERR__FATAL && !ks->fatal[0]) {
