@@ -28,8 +28,8 @@ keys_in() { kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f '%p %k %s\n' |
 order_ok() { awk '{ if (($2 in last) && $3 <= last[$2] && bad++ < 5) print "key " $2 ": " $3 " after " last[$2]; last[$2] = $3 } END { exit bad > 0 }' "$1"; }
 
 # 1. retriable errors + leader down/up. The input is a pipe the test feeds: broker 1 (leader of
-#    some partitions) goes down once the first 5000 messages are in Kafka, the rest is sent while
-#    it is down, and it comes back once rowcast said it refuses connections
+#    some partitions) goes down once the first 5000 messages are in Kafka, more are sent while it
+#    is down, and it comes back once rowcast said it refuses connections
 awk -v N=20000 -v K=500 -f "$HERE/gen_rows.awk" >"$W/in20k"
 mock_cmd topic f1 8 && mock_cmd err 0 40 6 7 19 || bad "fault setup"
 mkfifo "$W/f1.fifo"
@@ -39,8 +39,8 @@ exec {FEED}>"$W/f1.fifo"
 head -5000 "$W/in20k" >&$FEED
 wait_until 120 eval '[ "$(kcat_count f1)" -ge 5000 ]' || bad "retriable faults: the first 5000 messages did not arrive"
 mock_cmd down 1
-tail -n +5001 "$W/in20k" >&$FEED
-wait_until 120 grep -q "broker ${BOOTSTRAP%%,*}: connection refused" "$W/f1.err" || bad "retriable faults: broker 1 down was not said"
+feed_until $FEED "$W/in20k" 5001 50 grep -q "broker ${BOOTSTRAP%%,*}: connection refused" "$W/f1.err" ||
+    bad "retriable faults: broker 1 down was not said"
 mock_cmd up 1
 exec {FEED}>&-
 wait $pid || { bad "retriable faults: exit $?"; cat "$W/f1.err" >&2; }

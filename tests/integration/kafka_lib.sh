@@ -82,3 +82,20 @@ wait_until() {
     done
     return 1
 }
+
+# feed_until FD FILE FROM CHUNK CMD...: writes FILE's lines from line FROM on to FD, CHUNK lines
+# every 20 ms, until CMD succeeds, then the rest at once; fails when CMD has not succeeded 30 s
+# after the last line. (rowcast serves its Kafka sink between the lines it reads, not while it
+# waits for a pipe, so what it has to say about a fault comes while its input flows.)
+feed_until() {
+    local fd=$1 file=$2 from=$3 chunk=$4 n
+    shift 4
+    n=$(wc -l <"$file")
+    while [ "$from" -le "$n" ] && ! "$@"; do
+        sed -n "${from},$((from + chunk - 1))p" "$file" >&"$fd"
+        from=$((from + chunk))
+        sleep 0.02
+    done
+    [ "$from" -le "$n" ] && tail -n +"$from" "$file" >&"$fd"
+    wait_until 30 "$@"
+}

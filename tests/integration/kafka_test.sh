@@ -107,11 +107,11 @@ echo "unreachable broker: exit 3 after $ms ms (--flush-timeout 2), messages exac
 #     input is a pipe the test feeds, so the broker goes down at a point the test observes (the
 #     first 1000 messages acknowledged) while the run still has messages to send.
 b1=${BOOTSTRAP%%,*}
-awk -v N=2000 -v K=200 -f "$HERE/gen_rows.awk" >"$W/in2k"
+awk -v N=5000 -v K=200 -f "$HERE/gen_rows.awk" >"$W/in5k"
 mock_cmd topic mid 6 || bad "topic mid"
 # mid_run TOPIC ERRFILE [OPTIONS]: starts rowcast reading the fifo $W/fifo (pid in $pid), sends
-# the first 1000 lines, waits until Kafka holds them, takes broker 1 down, sends the rest and
-# waits until rowcast said that broker 1 refuses connections
+# the first 1000 lines, waits until Kafka holds them, takes broker 1 down and sends the rest
+# until rowcast said that broker 1 refuses connections
 mid_run() {
     local topic=$1 errf=$2
     shift 2
@@ -119,11 +119,10 @@ mid_run() {
     "$RC" convert -q --to canal --sink "kafka://$BOOTSTRAP/$topic" "$@" <"$W/fifo" 2>"$errf" &
     pid=$!
     exec {FEED}>"$W/fifo"
-    head -1000 "$W/in2k" >&$FEED
+    head -1000 "$W/in5k" >&$FEED
     wait_until 60 eval '[ "$(kcat_count "$topic")" -ge 1000 ]' || bad "$topic: the first 1000 messages were not acknowledged"
     mock_cmd down 1 || bad "down 1"
-    tail -n +1001 "$W/in2k" >&$FEED
-    wait_until 60 grep -q 'connection refused' "$errf" || bad "$topic: rowcast did not say that broker 1 is down"
+    feed_until $FEED "$W/in5k" 1001 10 grep -q 'connection refused' "$errf" || bad "$topic: rowcast did not say that broker 1 is down"
 }
 refused_lines() {
     echo "rowcast: kafka: broker $b1: lost the connection; librdkafka reconnects and resends (check the broker if this goes on)"
@@ -136,9 +135,9 @@ wait $pid || bad "broker down mid-run: exit $?"
 refused_lines >"$W/mid.want"
 diff "$W/mid.want" "$W/mid.err" >&2 || bad "broker down mid-run: messages differ (above)"
 kcat -C -b "$BOOTSTRAP" -t mid -e -q -f '%s\n' | sort >"$W/mid.got"
-"$RC" convert -q --to canal "$W/in2k" | sort >"$W/mid.expect"
-cmp -s "$W/mid.expect" "$W/mid.got" || bad "broker down mid-run: Kafka does not hold each of the 2000 messages once"
-echo "broker 1 down mid-run and back: said once per cause, 2000 messages delivered once"
+"$RC" convert -q --to canal "$W/in5k" | sort >"$W/mid.expect"
+cmp -s "$W/mid.expect" "$W/mid.got" || bad "broker down mid-run: Kafka does not hold each of the 5000 messages once"
+echo "broker 1 down mid-run and back: said once per cause, 5000 messages delivered once"
 
 # 5c. the same fault, then SIGINT (rowcast waits up to --flush-timeout for broker 1) and a
 #     second SIGINT: exit 130 at once
