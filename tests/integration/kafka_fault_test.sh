@@ -31,7 +31,7 @@ order_ok() { awk '{ if (($2 in last) && $3 <= last[$2] && bad++ < 5) print "key 
 #    some partitions) goes down once the first 5000 messages are in Kafka, more are sent while it
 #    is down, and it comes back once rowcast said it refuses connections
 awk -v N=20000 -v K=500 -f "$HERE/gen_rows.awk" >"$W/in20k"
-mock_cmd topic f1 8 && mock_cmd err 0 40 6 7 19 || bad "fault setup"
+mock_cmd topic f1 8 && mock_cmd leader f1 0 1 && mock_cmd leader f1 1 1 && mock_cmd err 0 40 6 7 19 || bad "fault setup"
 mkfifo "$W/f1.fifo"
 "$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/f1" -o kafka.linger.ms=20 <"$W/f1.fifo" 2>"$W/f1.err" &
 pid=$!

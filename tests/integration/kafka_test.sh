@@ -108,7 +108,9 @@ echo "unreachable broker: exit 3 after $ms ms (--flush-timeout 2), messages exac
 #     first 1000 messages acknowledged) while the run still has messages to send.
 b1=${BOOTSTRAP%%,*}
 awk -v N=5000 -v K=200 -f "$HERE/gen_rows.awk" >"$W/in5k"
-mock_cmd topic mid 6 || bad "topic mid"
+# broker 1 leads partitions 0 and 1 (the mock's own choice of leaders may leave it none, and
+# then nothing waits for it)
+mock_cmd topic mid 6 && mock_cmd leader mid 0 1 && mock_cmd leader mid 1 1 || bad "topic mid"
 # mid_run TOPIC ERRFILE [OPTIONS]: starts rowcast reading the fifo $W/fifo (pid in $pid), sends
 # the first 1000 lines, waits until Kafka holds them, takes broker 1 down and sends the rest
 # until rowcast said that broker 1 refuses connections
@@ -141,7 +143,7 @@ echo "broker 1 down mid-run and back: said once per cause, 5000 messages deliver
 
 # 5c. the same fault, then SIGINT (rowcast waits up to --flush-timeout for broker 1) and a
 #     second SIGINT: exit 130 at once
-mock_cmd topic int 6 || bad "topic int"
+mock_cmd topic int 6 && mock_cmd leader int 0 1 && mock_cmd leader int 1 1 || bad "topic int"
 mid_run int "$W/int.err" --flush-timeout 60
 kill -INT $pid
 wait_until 30 grep -q 'SIGINT: stopping after line' "$W/int.err" || bad "SIGINT: no message"
