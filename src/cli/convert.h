@@ -147,6 +147,7 @@ typedef struct conv {
     bool progress_drawn;  /* a terminal progress line is on the screen */
     bool sink_stdout;     /* the messages go to stdout */
     int tty_cols;
+    uint64_t dead_notices; /* messages the sink dead-lettered, each with its reason (the first 50 shown) */
     double t0, last_progress;
 } conv;
 
@@ -174,5 +175,6 @@ void convert_progress(conv *c);      /* after a batch: a progress line when one 
 void convert_progress_clear(conv *c); /* before any other message on stderr */
 void convert_summary(conv *c);       /* at the end */
 uint64_t convert_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
+void convert_sink_notice(void *ctx, rc_sink_notice kind, const char *text); /* rc_sink_config.notice */
 
 #endif

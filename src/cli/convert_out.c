@@ -329,6 +329,16 @@ int convert_flush_group(conv *c)
     return EXIT_OK;
 }
 
+/* What the sink says as it happens (a broker out of reach, a message dead-lettered and why);
+ * dead-letter reasons past the first MAX_SHOWN_ERRORS are counted, and the count said at the end. */
+void convert_sink_notice(void *ctx, rc_sink_notice kind, const char *text)
+{
+    conv *c = ctx;
+    if (kind == RC_SINK_NOTICE_DEAD_LETTER && ++c->dead_notices > MAX_SHOWN_ERRORS) return;
+    convert_progress_clear(c);
+    fprintf(stderr, "rowcast: %s\n", text);
+}
+
 /* Waits for outstanding deliveries, stores the final checkpoint and says what was not
  * delivered. Returns the exit status given, or EXIT_IO when something is undelivered. */
 int convert_finish(conv *c, int rc, long flush_ms)
@@ -336,6 +346,10 @@ int convert_finish(conv *c, int rc, long flush_ms)
     rc_error err;
     rc_error_clear(&err);
     rc_status st = rc_sink_flush(c->sink, (int)flush_ms, &err);
+    if (c->dead_notices > MAX_SHOWN_ERRORS)
+        fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
+                (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - MAX_SHOWN_ERRORS),
+                MAX_SHOWN_ERRORS);
     if (c->ck_path && maybe_checkpoint(c, true) != 0 && rc == EXIT_OK) rc = EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
