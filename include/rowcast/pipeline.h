@@ -141,6 +141,7 @@ typedef struct rc_pipeline {
     uint64_t progress_at; /* n.bytes at the last progress line */
     bool progress_drawn;  /* a terminal progress line is on the screen */
     int tty_cols;
+    uint64_t dead_notices; /* messages the sink dead-lettered, each with its reason (the first 50 shown) */
     double t0, last_progress;
 } rc_pipeline;
 
@@ -153,6 +154,9 @@ int rc_pipeline_checkpoint_start(rc_pipeline *p, const char *input, const char *
  * checkpoint and prints the summary: the exit status. */
 int rc_pipeline_run(rc_pipeline *p);
 double rc_pipeline_now(void);
+/* rc_sink_config.notice, with the pipeline as ctx: what the sink says as it happens, on a line
+ * of its own (output.c). */
+void rc_pipeline_sink_notice(void *ctx, rc_sink_notice kind, const char *text);
 /* --progress[=INTERVAL]: false when INTERVAL is not one (report.c). */
 bool rc_pipeline_progress_option(rc_pipeline *p, const char *interval);
 

@@ -50,6 +50,11 @@ typedef enum rc_sink_layout {
                         * as `kcat -C -f '%t\t%K\t%k\t%S\t%s\t%h\n'` prints a message */
 } rc_sink_layout;
 
+typedef enum rc_sink_notice {
+    RC_SINK_NOTICE_BROKER,       /* about the destination: a broker down, librdkafka's log */
+    RC_SINK_NOTICE_DEAD_LETTER,  /* a record refused for good went to the dead-letter file */
+} rc_sink_notice;
+
 typedef struct rc_sink_config {
     rc_sink_layout layout;
     bool binary;           /* the format's values are bytes: no '\n' after values */
@@ -58,12 +63,21 @@ typedef struct rc_sink_config {
     /* Set (by a signal handler) when the run should stop: a send waiting for room in a full
      * queue gives up instead of waiting for brokers that may never come back. */
     volatile sig_atomic_t *stop;
+    /* Kafka: how long to wait for a cluster that does not answer a topic's metadata, in ms (at
+     * least one 0.5 s attempt is made); the convert CLI passes --flush-timeout. */
+    int wait_ms;
+    /* What the user should know as it happens, one line of text (no "rowcast: " prefix and no
+     * newline): a broker that cannot be reached (once per broker and cause), librdkafka's own
+     * log lines (once each), a record dead-lettered and why. NULL: nothing is said. */
+    void (*notice)(void *ctx, rc_sink_notice kind, const char *text);
+    void *notice_ctx;
 } rc_sink_config;
 
 typedef struct rc_sink_stats {
     uint64_t sent;          /* records handed to the sink */
     uint64_t delivered;     /* acknowledged by the destination */
-    uint64_t failed;        /* refused for good (not dead-lettered) */
+    uint64_t failed;        /* refused for good, by the destination or before sending (record
+                             * too large), and not dead-lettered */
     uint64_t dead_lettered; /* refused and written to the dead-letter file */
     uint64_t bytes;         /* key + value bytes handed to the sink */
 } rc_sink_stats;

@@ -49,7 +49,7 @@ typedef struct rc_type_info {
     uint8_t avro;           /* rc_avro_rec */
     int16_t jdbc;           /* java.sql.Types code (OMS canal sqlType) */
     int16_t canal_jdbc;     /* sqlType real Canal writes (differs for FLOAT: REAL, 7) */
-    int16_t drs_sqltype;    /* sqlType code DRS json writes (seed 001) */
+    int16_t drs_sqltype;    /* sqlType code DRS json writes (Huawei DRS «JSON格式»; docs/formats/drs-json.md) */
     int16_t mysql_code;     /* MySQL column type code (DTS Avro dataTypeNumber) */
     const char *canal_type; /* Canal/DRS mysqlType name */
     const char *dataworks;  /* DataWorks column type */

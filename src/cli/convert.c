@@ -19,7 +19,19 @@
 enum { MAX_OPTS = 128 };
 
 volatile sig_atomic_t convert_stop_signal;
-static void on_signal(int sig) { convert_stop_signal = sig; }
+/* The first SIGINT/SIGTERM stops the run after a flush; a second one means the user will not
+ * wait for it: exit at once (the checkpoint file, renamed into place, stays as last stored). */
+static void on_signal(int sig)
+{
+    static const char msg[] = "rowcast: a second signal: exiting now without waiting for deliveries; the checkpoint "
+                              "stays where it was last stored\n";
+    if (convert_stop_signal) {
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+        _exit(128 + sig);
+    }
+    convert_stop_signal = sig;
+}
 
 void cli_usage_convert(void)
 {
@@ -71,7 +83,9 @@ void cli_usage_convert(void)
           "  --threads 1|2          2: decode the next lines on a second thread while the last\n"
           "                         ones are encoded and sent (default 1); the output is the same\n"
           "  --flush-timeout SECS   at the end or on SIGINT/SIGTERM, wait this long for\n"
-          "                         outstanding deliveries (default 30)\n"
+          "                         outstanding deliveries, and for a Kafka cluster that does\n"
+          "                         not answer at the start (default 30); a second signal\n"
+          "                         exits at once\n"
           "  --on-error=MODE        what to do with a line that cannot be converted:\n"
           "                           stop         report it and exit with status 2 (default)\n"
           "                           skip         report it, drop it and go on\n"
@@ -378,7 +392,10 @@ int cli_convert(int argc, char **argv)
                               .binary = c.to->binary,
                               .dead_letter = c.dead,
                               .dead_path = c.dead_path,
-                              .stop = &convert_stop_signal};
+                              .stop = &convert_stop_signal,
+                              .wait_ms = (int)flush_secs * 1000,
+                              .notice = rc_pipeline_sink_notice,
+                              .notice_ctx = &c};
         if (rc_sink_open(sink_url, &opts, &cfg, &c.sink, &err) != RC_OK) {
             fprintf(stderr, "rowcast convert: %s\n", err.message);
             rc = err.code == RC_ERR_USAGE ? EXIT_USAGE : EXIT_IO;

@@ -298,7 +298,7 @@ static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *
         if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "canal", ev, "a DDL message needs the statement text");
         type = ddl_type(rc_ddl_classify(ev)), ddl = true;
         break;
-    default: return RC_SKIP; /* heartbeat, begin, commit: Canal has no message (FORMATS.md §15) */
+    default: return RC_SKIP; /* heartbeat, begin, commit: Canal has no message (docs/formats/: each page's "no message" list) */
     }
     rc_status st = oms_need_before(ev, "canal", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err);
     if (st != RC_OK) return st;

@@ -151,7 +151,7 @@ static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 {
     ce_enc *e = p;
     const char *op = dbz_up_op(ev);
-    if (!op) return RC_SKIP; /* DDL, heartbeats, transaction markers: no CloudEvent (FORMATS.md §15) */
+    if (!op) return RC_SKIP; /* DDL, heartbeats, transaction markers: no CloudEvent (docs/formats/: each page's "no message" list) */
     const char *conn = dbz_up_connector(ev);
     if (!conn)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "Debezium CloudEvents have no layout for %s sources",

@@ -313,7 +313,7 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     case RC_OP_UPDATE: op = "u"; break;
     case RC_OP_DELETE: op = "d"; break;
     case RC_OP_HEARTBEAT: op = "HEARTBEAT"; break;
-    default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (FORMATS.md §15) */
+    default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (docs/formats/: each page's "no message" list) */
     }
     static const char *const names[] = {"debezium", "debeziumflatten", "debeziumsmt"};
     rc_status need = oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);

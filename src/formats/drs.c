@@ -151,7 +151,7 @@ static rc_status drs_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
         /* DDL of a full sync (the event's snapshot marker says so) is INIT_DDL */
         type = ev->snapshot.n == 4 && !memcmp(ev->snapshot.p, "true", 4) ? "INIT_DDL" : "DDL", ddl = true;
         break;
-    default: return RC_SKIP; /* heartbeat, begin, commit: DRS has no message (FORMATS.md §15) */
+    default: return RC_SKIP; /* heartbeat, begin, commit: DRS has no message (docs/formats/: each page's "no message" list) */
     }
     rc_status need = oms_need_before(ev, fmt, e->json_c && ev->op == RC_OP_DELETE ? "\"data\"" : "\"old\"", false, err);
     if (need != RC_OK) return need;

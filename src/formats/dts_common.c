@@ -36,7 +36,7 @@ void dts_value(const rc_column *col, const rc_value *v, rc_buf *scratch, dts_val
     case RC_V_UINT:
     case RC_V_BITS:
         o->br = DTS_INTEGER;
-        o->precision = 8; /* OMS writes precision 8 for every integer (seed 000) */
+        o->precision = 8; /* OMS writes precision 8 for every integer (the OMS serialization document; docs/formats/oms-values.md) */
         if (v->kind == RC_V_BOOL) rc_buf_putc(scratch, v->b ? '1' : '0');
         else if (v->kind == RC_V_INT) rc_fmt_i64(scratch, v->i);
         else rc_fmt_u64(scratch, v->u);
@@ -52,7 +52,7 @@ void dts_value(const rc_column *col, const rc_value *v, rc_buf *scratch, dts_val
     case RC_V_FLOAT64:
         o->br = DTS_FLOAT;
         o->f = v->kind == RC_V_FLOAT32 ? (double)v->f32 : v->f64;
-        o->precision = 8; /* seed 000: precision 8, scale 64 */
+        o->precision = 8; /* the OMS serialization document: precision 8, scale 64 */
         o->scale = 64;
         return;
     case RC_V_BYTES:

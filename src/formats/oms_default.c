@@ -117,7 +117,7 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
         type = "DDL", ddl = true;
         break;
     case RC_OP_HEARTBEAT: type = "HEARTBEAT", hb = true; break;
-    default: return RC_SKIP; /* begin / commit: no message (FORMATS.md §15) */
+    default: return RC_SKIP; /* begin / commit: no message (docs/formats/: each page's "no message" list) */
     }
     bool row = !ddl && !hb;
     RC_BUF_LIT(b, "{\"prevStruct\":");

@@ -72,7 +72,7 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     case RC_OP_DELETE: op = "del"; break;
     case RC_OP_DDL:
     case RC_OP_TRUNCATE: op = "ddl"; break;
-    default: return RC_SKIP; /* heartbeat, begin, commit: no message (FORMATS.md §15) */
+    default: return RC_SKIP; /* heartbeat, begin, commit: no message (docs/formats/: each page's "no message" list) */
     }
     bool ddl = op[0] == 'd' && op[1] == 'd';
     rc_status need = oms_need_before(ev, "shareplex", ev->op == RC_OP_UPDATE ? "\"key\"" : "\"data\"", false, err);

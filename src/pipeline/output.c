@@ -310,6 +310,16 @@ int pipeline_flush_group(rc_pipeline *c)
     return RC_EXIT_OK;
 }
 
+/* What the sink says as it happens (a broker out of reach, a message dead-lettered and why);
+ * dead-letter reasons past the first MAX_SHOWN_ERRORS are counted, and the count said at the end. */
+void rc_pipeline_sink_notice(void *ctx, rc_sink_notice kind, const char *text)
+{
+    rc_pipeline *c = ctx;
+    if (kind == RC_SINK_NOTICE_DEAD_LETTER && ++c->dead_notices > MAX_SHOWN_ERRORS) return;
+    pipeline_progress_clear(c);
+    fprintf(stderr, "rowcast: %s\n", text);
+}
+
 /* Waits for outstanding deliveries, stores the final checkpoint and says what was not
  * delivered. Returns the exit status given, or RC_EXIT_IO when something is undelivered. */
 int pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
@@ -317,6 +327,10 @@ int pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
     rc_error err;
     rc_error_clear(&err);
     rc_status st = rc_sink_flush(c->sink, (int)flush_ms, &err);
+    if (c->dead_notices > MAX_SHOWN_ERRORS)
+        fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
+                (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - MAX_SHOWN_ERRORS),
+                MAX_SHOWN_ERRORS);
     if (c->ck_path && pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;

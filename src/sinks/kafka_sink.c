@@ -1,12 +1,15 @@
 /* The Kafka sink (librdkafka): an idempotent producer with acks=all, partitions chosen by the
  * Java client's murmur2 rule (keyless records by their table), headers, back-pressure on a
  * full queue, and delivery reports feeding the checkpoint tracker. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <librdkafka/rdkafka.h>
+#include "kafka_log.h"
 #include "sink_impl.h"
 
-enum { METADATA_TIMEOUT_MS = 30000, METADATA_SLICE_MS = 500, MAX_TOPICS = 4096 };
+enum { METADATA_SLICE_MS = 500, MAX_TOPICS = 4096 };
 
 typedef struct topic_entry {
     char *name;
@@ -20,13 +23,46 @@ typedef struct kafka_sink {
     rc_sink *s; /* back-pointer for the delivery callback */
     topic_entry *topics;
     size_t ntopics, last;
-    /* the first refusal for good, reported by poll */
-    rd_kafka_resp_err_t failed_err;
-    char failed_topic[256];
+    char failed[1024]; /* the first refusal for good (no dead-letter file), reported by poll */
     char fatal[512];
     rc_status dead_status; /* a dead-letter write failed */
     rc_error dead_err;
+    kafka_log log;
 } kafka_sink;
+
+/* "input FILE, file offset N" of a record's rowcast.position header (FILE:OFFSET), or "" when
+ * it has none. */
+static void where_of(const char *pos, size_t len, char *out, size_t n)
+{
+    size_t c = pos ? len : 0;
+    while (c > 0 && pos[c - 1] != ':') c--;
+    if (!c) *out = '\0';
+    else snprintf(out, n, "input %.*s, file offset %.*s", (int)(c - 1), pos, (int)(len - c), pos + c);
+}
+
+/* A record refused for good, by a broker or by librdkafka before sending: written to the
+ * dead-letter file, said with its reason and acknowledged (the checkpoint passes it); without
+ * a dead-letter file (or when writing there failed) the first refusal stops the run. */
+static void refuse(kafka_sink *ks, uint64_t seq, const char *topic, const void *value, size_t len, const char *pos,
+                   size_t pos_len, const char *reason)
+{
+    rc_sink *s = ks->s;
+    char where[512], text[1536];
+    where_of(pos, pos_len, where, sizeof where);
+    if (s->cfg.dead_letter && ks->dead_status == RC_OK) {
+        ks->dead_status = sink_dead_letter(s, value, len, &ks->dead_err);
+        if (ks->dead_status == RC_OK) {
+            tracker_ack(&s->tr, seq);
+            snprintf(text, sizeof text, "kafka: dead-lettered a message for topic %s%s%s%s: %s", topic, *where ? " (" : "",
+                     where, *where ? ")" : "", reason);
+            if (s->cfg.notice) s->cfg.notice(s->cfg.notice_ctx, RC_SINK_NOTICE_DEAD_LETTER, text);
+            return;
+        }
+    }
+    s->stats.failed++; /* refused and not dead-lettered (the summary's "refused") */
+    if (!ks->failed[0])
+        snprintf(ks->failed, sizeof ks->failed, "kafka: delivery to topic %s failed: %s%s%s", topic, reason, *where ? "; " : "", where);
+}
 
 static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
 {
@@ -40,18 +76,20 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
     }
     if (m->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE || m->err == RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
         return; /* given up at close (after a stop): undelivered, not refused */
-    if (s->cfg.dead_letter && ks->dead_status == RC_OK) {
-        ks->dead_status = sink_dead_letter(s, m->payload, m->len, &ks->dead_err);
-        if (ks->dead_status == RC_OK) {
-            tracker_ack(&s->tr, seq);
-            return;
-        }
-    }
-    s->stats.failed++;
-    if (!ks->failed_err) {
-        ks->failed_err = m->err;
-        snprintf(ks->failed_topic, sizeof ks->failed_topic, "%s", rd_kafka_topic_name(m->rkt));
-    }
+    rd_kafka_headers_t *hdrs = NULL;
+    const void *pos = NULL;
+    size_t pos_len = 0;
+    if (rd_kafka_message_headers(m, &hdrs) || rd_kafka_header_get_last(hdrs, "rowcast.position", &pos, &pos_len)) pos = NULL;
+    char reason[512];
+    snprintf(reason, sizeof reason, "%s (%s)", rd_kafka_err2str(m->err), rd_kafka_err2name(m->err));
+    refuse(ks, seq, rd_kafka_topic_name(m->rkt), m->payload, m->len, pos, pos ? pos_len : 0, reason);
+}
+
+/* librdkafka's log (served by rd_kafka_poll on rowcast's thread: log.queue) in rowcast's words */
+static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
+{
+    kafka_sink *ks = rd_kafka_opaque(rk);
+    if (ks) kafka_log_line(&ks->log, level, fac, buf);
 }
 
 static void on_error(rd_kafka_t *rk, int code, const char *reason, void *opaque)
@@ -87,6 +125,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     ks->s = s;
+    ks->log.cfg = &s->cfg;
     s->impl = ks;
     if (slash && slash[1]) s->topic_template = slash + 1;
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
@@ -96,6 +135,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     if (st == RC_OK) st = conf_set(conf, "enable.idempotence", "true", err);
     if (st == RC_OK) st = conf_set(conf, "acks", "all", err);
     if (st == RC_OK) st = conf_set(conf, "linger.ms", "5", err);
+    if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs on our thread, see on_log */
     for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
         const char *k = opts->items[i].key;
         if (strncmp(k, "kafka.", 6) != 0) continue;
@@ -114,6 +154,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     rd_kafka_conf_set_opaque(conf, ks);
     rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
     rd_kafka_conf_set_error_cb(conf, on_error);
+    rd_kafka_conf_set_log_cb(conf, on_log);
     char errstr[512];
     ks->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
     if (!ks->rk) {
@@ -122,7 +163,15 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
         s->impl = NULL;
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: %s", errstr);
     }
+    rd_kafka_set_log_queue(ks->rk, NULL); /* the main queue, which rd_kafka_poll serves */
     return RC_OK;
+}
+
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* The topic's handle and partition count (asked once per topic and run). */
@@ -155,19 +204,32 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
     }
     const struct rd_kafka_metadata *md = NULL;
     rd_kafka_resp_err_t e;
-    /* in slices, so that a signal stops the wait for a cluster that does not answer */
-    for (int waited = 0;; waited += METADATA_SLICE_MS) {
-        e = rd_kafka_metadata(ks->rk, 0, t->rkt, &md, METADATA_SLICE_MS);
-        if (e != RD_KAFKA_RESP_ERR__TIMED_OUT && e != RD_KAFKA_RESP_ERR__TRANSPORT) break;
-        if (waited + METADATA_SLICE_MS >= METADATA_TIMEOUT_MS || (ks->s->cfg.stop && *ks->s->cfg.stop)) break;
-        rd_kafka_poll(ks->rk, 100);
+    /* in slices, so that a signal stops the wait for a cluster that does not answer, and what
+     * librdkafka logs meanwhile (a broker that cannot be reached) is said at once */
+    double deadline = now_sec() + ks->s->cfg.wait_ms / 1000.0;
+    bool no_answer;
+    for (;;) {
+        double left_ms = (deadline - now_sec()) * 1000;
+        e = rd_kafka_metadata(ks->rk, 0, t->rkt, &md, left_ms < 100 ? 100 : left_ms < METADATA_SLICE_MS ? (int)left_ms : METADATA_SLICE_MS);
+        no_answer = e == RD_KAFKA_RESP_ERR__TIMED_OUT || e == RD_KAFKA_RESP_ERR__TRANSPORT;
+        rd_kafka_poll(ks->rk, 0);
+        if (!no_answer || now_sec() >= deadline || (ks->s->cfg.stop && *ks->s->cfg.stop)) break;
     }
     if (!e && (md->topic_cnt != 1 || md->topics[0].err)) e = md->topic_cnt == 1 ? md->topics[0].err : RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC;
     if (!e && md->topics[0].partition_cnt <= 0) e = RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION;
     if (e) {
         if (md) rd_kafka_metadata_destroy(md);
         rd_kafka_topic_destroy(t->rkt);
-        rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: topic %s: %s", t->name, rd_kafka_err2str(e));
+        char brokers[1024] = "";
+        if (!no_answer)
+            rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: topic %s: %s", t->name, rd_kafka_err2str(e));
+        else if (kafka_log_unreachable(&ks->log, brokers, sizeof brokers))
+            rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET,
+                         "kafka: topic %s: no broker answered within %g s (--flush-timeout); could not reach %s", t->name,
+                         ks->s->cfg.wait_ms / 1000.0, brokers);
+        else
+            rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: topic %s: no broker answered within %g s (--flush-timeout): %s",
+                         t->name, ks->s->cfg.wait_ms / 1000.0, rd_kafka_err2str(e));
         free(t->name);
         return RC_ERR_IO;
     }
@@ -182,10 +244,27 @@ static rc_status failure(kafka_sink *ks, rc_error *err)
 {
     if (ks->dead_status != RC_OK) return rc_error_set(err, ks->dead_status, RC_NO_OFFSET, "%s", ks->dead_err.message);
     if (ks->fatal[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: fatal producer error: %s", ks->fatal);
-    if (ks->failed_err)
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: delivery to topic %s failed: %s (%s)", ks->failed_topic,
-                            rd_kafka_err2str(ks->failed_err), rd_kafka_err2name(ks->failed_err));
+    if (ks->failed[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s", ks->failed);
     return RC_OK;
+}
+
+/* A record librdkafka refuses before sending (larger than message.max.bytes): refused for good
+ * like a broker's refusal. Without a dead-letter file the run stops at this record: counted as
+ * sent and refused here, since rc_sink_send gives its number back. */
+static rc_status refuse_local(kafka_sink *ks, const rc_record *r, uint64_t seq, const topic_entry *t, rc_error *err)
+{
+    char limit[32] = "?", reason[512];
+    size_t n = sizeof limit;
+    rd_kafka_conf_get(rd_kafka_conf(ks->rk), "message.max.bytes", limit, &n);
+    snprintf(reason, sizeof reason, "%zu bytes of key and value, over message.max.bytes=%s (%s; raise -o kafka.message.max.bytes)",
+             r->key_len + (r->value ? r->value_len : 0), limit, rd_kafka_err2name(RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE));
+    const rc_header *pos = NULL;
+    for (size_t i = 0; i < r->nheaders; i++)
+        if (!strcmp(r->headers[i].name, "rowcast.position")) pos = &r->headers[i];
+    refuse(ks, seq, t->name, r->value, r->value_len, pos ? pos->value : NULL, pos ? pos->len : 0, reason);
+    rc_status st = failure(ks, err);
+    if (st != RC_OK) ks->s->stats.sent++, ks->s->stats.bytes += r->key_len + r->value_len;
+    return st;
 }
 
 static rc_status kafka_poll(rc_sink *s, int timeout_ms, rc_error *err)
@@ -222,6 +301,10 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
         rd_kafka_error_t *e = rd_kafka_produceva(ks->rk, vu, n);
         if (!e) break;
         rd_kafka_resp_err_t code = rd_kafka_error_code(e);
+        if (code == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE) {
+            rd_kafka_error_destroy(e);
+            return refuse_local(ks, r, seq, t, err);
+        }
         if (code != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
             st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: producing to %s: %s", t->name, rd_kafka_error_string(e));
             rd_kafka_error_destroy(e);

@@ -10,6 +10,9 @@
 #  4. SIGKILL at several points of a 100,000-message run, restarted with the same checkpoint:
 #     every message in Kafka at least once, duplicates only after the checkpoint the killed
 #     run had stored.
+# Faults and signals come at points the test observes (messages Kafka holds, the checkpoint
+# file, what rowcast said), never after fixed sleeps: a quiet or a busy machine changes how long
+# the test takes, not what it checks.
 # usage: kafka_fault_test.sh ROWCAST MOCK
 set -u
 RC=$1 MOCK=$2
@@ -24,15 +27,22 @@ keys_in() { kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f '%p %k %s\n' |
 # order_ok FILE: for each key, the values (input line numbers) rise in partition order
 order_ok() { awk '{ if (($2 in last) && $3 <= last[$2] && bad++ < 5) print "key " $2 ": " $3 " after " last[$2]; last[$2] = $3 } END { exit bad > 0 }' "$1"; }
 
-# 1. retriable errors + leader down/up
+# 1. retriable errors + leader down/up. The input is a pipe the test feeds: broker 1 (leader of
+#    some partitions) goes down once the first 5000 messages are in Kafka, more are sent while it
+#    is down, and it comes back once rowcast said it refuses connections
 awk -v N=20000 -v K=500 -f "$HERE/gen_rows.awk" >"$W/in20k"
-mock_cmd topic f1 8 && mock_cmd err 0 40 6 7 19 || bad "fault setup"
-"$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/f1" -o kafka.linger.ms=20 "$W/in20k" 2>"$W/f1.err" &
+mock_cmd topic f1 8 && mock_cmd leader f1 0 1 && mock_cmd leader f1 1 1 && mock_cmd err 0 40 6 7 19 || bad "fault setup"
+mkfifo "$W/f1.fifo"
+"$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/f1" -o kafka.linger.ms=20 <"$W/f1.fifo" 2>"$W/f1.err" &
 pid=$!
-sleep 0.2
+exec {FEED}>"$W/f1.fifo"
+head -5000 "$W/in20k" >&$FEED
+wait_until 120 eval '[ "$(kcat_count f1)" -ge 5000 ]' || bad "retriable faults: the first 5000 messages did not arrive"
 mock_cmd down 1
-sleep 1.5
+feed_until $FEED "$W/in20k" 5001 50 grep -q "broker ${BOOTSTRAP%%,*}: connection refused" "$W/f1.err" ||
+    bad "retriable faults: broker 1 down was not said"
 mock_cmd up 1
+exec {FEED}>&-
 wait $pid || { bad "retriable faults: exit $?"; cat "$W/f1.err" >&2; }
 keys_in f1 | sort -k1,1n -s >"$W/f1.got"
 n=$(wc -l <"$W/f1.got")
@@ -79,14 +89,16 @@ nk=$(keys_in f2b | wc -l)
 grep -q '^line 20000$' "$W/f2b.ck" || bad "dead-letter: the checkpoint did not reach the end"
 echo "non-retriable error with dead-letter: $nk in Kafka + $nd in the dead-letter file = 20000, exit 0"
 
-# 3. SIGTERM: flush, exit 143, checkpoint; rerun completes
-mock_cmd topic f3 8 && mock_cmd rtt 1 30 && mock_cmd rtt 2 30 && mock_cmd rtt 3 30 || bad "rtt setup"
+# 3. SIGTERM once the checkpoint passed line 1000 (of 20000, on slow brokers): flush, exit 143,
+#    checkpoint; rerun completes
+mock_cmd topic f3 8 && mock_cmd rtt 1 100 && mock_cmd rtt 2 100 && mock_cmd rtt 3 100 || bad "rtt setup"
 "$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/f3" --checkpoint "$W/f3.ck" -o kafka.queue.buffering.max.messages=1000 "$W/in20k" 2>"$W/f3.err" &
 pid=$!
-sleep 0.5
-kill -TERM $pid
+wait_until 120 eval '[ "$(ck_line "$W/f3.ck")" -ge 1000 ] || ! kill -0 $pid 2>/dev/null'
+kill -TERM $pid || bad "SIGTERM: the run ended before its checkpoint reached line 1000"
 wait $pid
 st=$?
+[ "$(ck_line "$W/f3.ck")" -lt 20000 ] || bad "SIGTERM: the run was not stopped mid-stream (checkpoint at the end)"
 mock_cmd rtt 1 0 && mock_cmd rtt 2 0 && mock_cmd rtt 3 0
 [ $st = 143 ] || bad "SIGTERM: exit $st, want 143 ($(cat "$W/f3.err"))"
 grep -q 'SIGTERM: stopping after line' "$W/f3.err" || bad "SIGTERM: no message: $(cat "$W/f3.err")"
@@ -100,21 +112,26 @@ echo "SIGTERM: exit 143 after flushing; rerun: $u of 20000 in Kafka ($((n - u)) 
 awk -v N=100000 -f "$HERE/gen_rows.awk" >"$W/in100k"
 mock_cmd topic f4 32 || bad "topic f4"
 : >"$W/kills"
-mock_cmd rtt 1 5 && mock_cmd rtt 2 5 && mock_cmd rtt 3 5 # slower brokers: kills land mid-run
-for delay in 0.1 0.3 0.2 0.15 0.25 0.1; do
-    "$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/f4" --checkpoint "$W/f4.ck" --checkpoint-interval 50 "$W/in100k" 2>>"$W/f4.err" &
+# slow brokers and a queue of 500 messages: about 25,000 messages a second, so that a test
+# process slowed down by a busy machine still kills well before the end
+mock_cmd rtt 1 20 && mock_cmd rtt 2 20 && mock_cmd rtt 3 20
+# each run is killed as soon as its stored checkpoint is 10,000 lines past where it resumed
+for k in 1 2 3 4 5 6; do
+    target=$(($(ck_line "$W/f4.ck") + 10000))
+    "$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/f4" --checkpoint "$W/f4.ck" --checkpoint-interval 50 \
+        -o kafka.queue.buffering.max.messages=500 "$W/in100k" 2>>"$W/f4.err" &
     pid=$!
-    sleep $delay
+    wait_until 300 eval '[ "$(ck_line "$W/f4.ck")" -ge $target ] || ! kill -0 $pid 2>/dev/null'
     if kill -KILL $pid 2>/dev/null; then
         wait $pid 2>/dev/null
-        line=$(sed -n 's/^line //p' "$W/f4.ck" 2>/dev/null)
-        echo "${line:-0}" >>"$W/kills"
+        ck_line "$W/f4.ck" >>"$W/kills"
     else
         wait $pid
+        bad "SIGKILL: run $k ended (exit $?) before its checkpoint reached line $target (it is at $(ck_line "$W/f4.ck"))"
     fi
 done
 mock_cmd rtt 1 0 && mock_cmd rtt 2 0 && mock_cmd rtt 3 0
-[ "$(wc -l <"$W/kills")" -ge 3 ] || bad "only $(wc -l <"$W/kills") runs were killed mid-run"
+[ "$(wc -l <"$W/kills")" = 6 ] || bad "only $(wc -l <"$W/kills") of 6 runs were killed mid-run"
 "$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/f4" --checkpoint "$W/f4.ck" "$W/in100k" || bad "final run after the kills failed"
 keys_in f4 | awk '{print $3}' | sort -n | uniq -c | awk '{print $2, $1}' >"$W/f4.counts"
 u=$(wc -l <"$W/f4.counts")

@@ -64,3 +64,38 @@ kcat_all() {
         kcat -C -b "$BOOTSTRAP" -t "$t" -o beginning -e -q -f '%p\t%t\t%K\t%k\t%S\t%s\t%h\n'
     done
 }
+
+# kcat_count TOPIC: how many records the topic holds (acknowledged by the cluster)
+kcat_count() { kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f 'x\n' 2>/dev/null | wc -l; }
+
+# ck_line FILE: the line a checkpoint file stores (0 when there is none yet)
+ck_line() { local l; l=$(sed -n 's/^line //p' "$1" 2>/dev/null); echo "${l:-0}"; }
+
+# wait_until SECS CMD...: polls CMD every 20 ms until it succeeds; fails after SECS seconds. The
+# point a test acts at is what CMD observes; SECS only bounds a wait that went wrong.
+wait_until() {
+    local secs=$1 i
+    shift
+    for i in $(seq $((secs * 50))); do
+        "$@" && return 0
+        sleep 0.02
+    done
+    return 1
+}
+
+# feed_until FD FILE FROM CHUNK CMD...: writes FILE's lines from line FROM on to FD, CHUNK lines
+# every 20 ms, until CMD succeeds, then the rest at once; fails when CMD has not succeeded 30 s
+# after the last line. (rowcast serves its Kafka sink between the lines it reads, not while it
+# waits for a pipe, so what it has to say about a fault comes while its input flows.)
+feed_until() {
+    local fd=$1 file=$2 from=$3 chunk=$4 n
+    shift 4
+    n=$(wc -l <"$file")
+    while [ "$from" -le "$n" ] && ! "$@"; do
+        sed -n "${from},$((from + chunk - 1))p" "$file" >&"$fd"
+        from=$((from + chunk))
+        sleep 0.02
+    done
+    [ "$from" -le "$n" ] && tail -n +"$from" "$file" >&"$fd"
+    wait_until 30 "$@"
+}

@@ -1,6 +1,7 @@
 /* Sink pieces that need no server: Kafka's murmur2 partitioner against the values Kafka's own
  * tests publish, the acknowledgement tracker behind checkpoints, topic templates, the
- * checkpoint file's text (versions 1 and 2), a file sink's state and its cut on resume. */
+ * checkpoint file's text (versions 1 and 2), a file sink's state and its cut on resume,
+ * librdkafka's log in rowcast's words. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include "check.h"
 #include "rowcast/pipeline.h"
 #include "rowcast/sink.h"
+#include "sinks/kafka_log.h"
 #include "sinks/tracker.h"
 
 /* A lines-source position, as a pointer (what marks take). */
@@ -268,6 +270,45 @@ static void test_topics(void **state)
     assert_non_null(strstr(err.message, "byte 4"));
 }
 
+static void collect(void *ctx, rc_sink_notice kind, const char *text)
+{
+    rc_buf *b = ctx;
+    rc_buf_puts(b, kind == RC_SINK_NOTICE_BROKER ? "B " : "D ");
+    rc_buf_puts(b, text);
+    rc_buf_putc(b, '\n');
+}
+
+/* librdkafka's FAIL lines as it writes them (retries repeat them with other "(after ...)"
+ * parts): each broker and cause said once, with what to check; other lines once each */
+static void test_kafka_log(void **state)
+{
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_sink_config cfg = {.notice = collect, .notice_ctx = &b};
+    kafka_log l = {.cfg = &cfg};
+    kafka_log_line(&l, 3, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT)");
+    kafka_log_line(&l, 3, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT, 140 identical error(s) suppressed)");
+    kafka_log_line(&l, 3, "FAIL", "[thrd:nosuch:9092/bootstrap]: nosuch:9092/bootstrap: Failed to resolve 'nosuch:9092': Name or service not known (after 2ms in state CONNECT)");
+    kafka_log_line(&l, 3, "FAIL", "[thrd:10.1.2.3:9092/bootstrap]: 10.1.2.3:9092/bootstrap: Connection setup timed out in state CONNECT (after 30029ms in state CONNECT)");
+    kafka_log_line(&l, 3, "FAIL", "[thrd:k1:9093/bootstrap]: k1:9093/bootstrap: Disconnected while requesting ApiVersion: might be caused by incorrect security.protocol configuration (connecting to a SSL listener?) or broker version is < 0.10 (see api.version.request) (after 3ms in state APIVERSION_QUERY)");
+    kafka_log_line(&l, 6, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/1: Disconnected: verify that security.protocol is correctly configured, broker might require SASL authentication (after 545ms in state UP)");
+    kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
+    kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
+    rc_buf_putc(&b, '\0');
+    assert_string_equal(b.data,
+        "B kafka: broker 127.0.0.1:1: connection refused; nothing listens there: check the host and port in --sink and that Kafka runs there (librdkafka keeps trying)\n"
+        "B kafka: broker nosuch:9092: host name not found; check the host name in --sink (librdkafka keeps trying)\n"
+        "B kafka: broker 10.1.2.3:9092: no answer; check the address in --sink and any firewall on the way (librdkafka keeps trying)\n"
+        "B kafka: broker k1:9093: closed the connection while connecting; check -o kafka.security.protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL) against the broker's listener on that port\n"
+        "B kafka: broker 127.0.0.1:1: lost the connection; librdkafka reconnects and resends (check the broker if this goes on)\n"
+        "B kafka: librdkafka CONFWARN: Configuration property batch.size is a producer property\n");
+    char out[512] = "";
+    assert_true(kafka_log_unreachable(&l, out, sizeof out));
+    assert_string_equal(out, "127.0.0.1:1 (lost the connection), nosuch:9092 (host name not found), 10.1.2.3:9092 (no answer), "
+                             "k1:9093 (closed the connection while connecting)");
+    rc_buf_fini(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_checkpoint_text),
         cmocka_unit_test(test_file_state),
         cmocka_unit_test(test_topics),
+        cmocka_unit_test(test_kafka_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
