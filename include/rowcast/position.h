@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "rowcast/buf.h"
 #include "rowcast/error.h"
 
@@ -39,20 +40,20 @@ typedef struct rc_pos {
 static inline rc_pos rc_pos_lines(uint64_t offset, uint64_t line)
 {
     rc_pos p = {.kind = RC_POS_LINES, .len = 16};
-    __builtin_memcpy(p.bytes, &offset, 8);
-    __builtin_memcpy(p.bytes + 8, &line, 8);
+    memcpy(p.bytes, &offset, 8);
+    memcpy(p.bytes + 8, &line, 8);
     return p;
 }
 static inline uint64_t rc_pos_lines_offset(const rc_pos *p)
 {
     uint64_t v = 0;
-    if (p->kind == RC_POS_LINES) __builtin_memcpy(&v, p->bytes, 8);
+    if (p->kind == RC_POS_LINES) memcpy(&v, p->bytes, 8);
     return v;
 }
 static inline uint64_t rc_pos_lines_line(const rc_pos *p)
 {
     uint64_t v = 0;
-    if (p->kind == RC_POS_LINES) __builtin_memcpy(&v, p->bytes + 8, 8);
+    if (p->kind == RC_POS_LINES) memcpy(&v, p->bytes + 8, 8);
     return v;
 }
 

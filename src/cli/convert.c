@@ -3,14 +3,11 @@
  * --threads 2; the pipeline encodes them and sends them in input order to the sink
  * (src/pipeline/). Bad input is reported with file, line and byte, and handled per
  * --on-error; with --checkpoint the input offset acknowledged by the sink is stored. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "rowcast/names.h"
