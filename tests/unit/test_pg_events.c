@@ -436,6 +436,43 @@ static void test_value_error(void **state)
     assert_int_equal(err.offset, 30);
     assert_int_equal(r->out.count, 1); /* the BEGIN only */
     r_free(r);
+
+    /* a column type neither built in nor registered: named at the Relation message */
+    r = r_new(1, 0);
+    static const pcol odd[] = {{"id", 23, -1, 1}, {"m", 99999, -1, 0}};
+    mb rel = head(r, 'R');
+    u32(&rel, 505);
+    str(&rel, "public");
+    str(&rel, "t");
+    u8(&rel, 'd');
+    u16(&rel, 2);
+    for (int i = 0; i < 2; i++) {
+        u8(&rel, (unsigned)odd[i].key);
+        str(&rel, odd[i].name);
+        u32(&rel, odd[i].oid);
+        u32(&rel, (uint32_t)odd[i].typmod);
+    }
+    assert_int_equal(feed(r, &rel, 0, &err), RC_ERR_TYPE);
+    assert_string_equal(err.message, "relation public.t column \"m\": PostgreSQL type 99999 is neither built in nor a registered "
+                                     "enum, domain or array type (extension types such as hstore or citext are not supported yet)");
+    /* row messages outside a transaction, a Commit without a Begin */
+    relation(r, 500, "t", 'd', 4, t_cols);
+    mb ins = head(r, 'I');
+    u32(&ins, 500);
+    u8(&ins, 'N');
+    tuple(&ins, 4, row1);
+    assert_int_equal(feed(r, &ins, 0x10, &err), RC_ERR_SCHEMA);
+    assert_string_equal(err.message, "pgoutput Insert outside a transaction (no Begin before it)");
+    mb c = {0};
+    u8(&c, 'C');
+    u8(&c, 0);
+    u64(&c, 0x20);
+    u64(&c, 0x30);
+    u64(&c, 0);
+    assert_int_equal(feed(r, &c, 0x20, &err), RC_ERR_SCHEMA);
+    assert_string_equal(err.message, "pgoutput Commit without a Begin before it");
+    assert_int_equal(r->out.count, 0);
+    r_free(r);
 }
 
 /* {"unavailable":true} and "before_key_only" read back; encoders without a placeholder refuse. */

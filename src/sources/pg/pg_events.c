@@ -445,6 +445,7 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
         e->index = 0;
         return tx_event(e, RC_OP_BEGIN, e->xid, e->final_lsn, 0, e->commit_us, 0, a, out, err);
     case RC_PGO_COMMIT: {
+        if (!e->in_tx) return rc_error_set(err, RC_ERR_SCHEMA, 0, "pgoutput Commit without a Begin before it");
         rc_status st = tx_event(e, RC_OP_COMMIT, e->xid, m->u.commit.commit_lsn, m->u.commit.end_lsn, e->commit_us, e->index, a, out, err);
         if (st == RC_OK) e->in_tx = false;
         return st;
