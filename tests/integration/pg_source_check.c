@@ -29,9 +29,10 @@ static int failed(const char *what, const rc_error *err)
 /* enums (labels in sort order) and domains of the database into reg */
 static int load_types(PGconn *sql, rc_pg_types *reg)
 {
-    PGresult *r = PQexec(sql, "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, "
-                              "array_to_json(ARRAY(SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = t.oid "
-                              "ORDER BY e.enumsortorder))::text FROM pg_type t WHERE t.typtype IN ('e', 'd')");
+    PGresult *r = PQexec(
+        sql, "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, "
+             "array_to_json(ARRAY(SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = t.oid "
+             "ORDER BY e.enumsortorder))::text FROM pg_type t WHERE t.typtype IN ('e', 'd')");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         fprintf(stderr, "pg_type: %s", PQerrorMessage(sql));
         return 1;
@@ -42,7 +43,8 @@ static int load_types(PGconn *sql, rc_pg_types *reg)
         uint32_t oid = (uint32_t)strtoul(PQgetvalue(r, i, 0), NULL, 10);
         rc_status st;
         if (PQgetvalue(r, i, 1)[0] == 'd') {
-            st = rc_pg_types_add_domain(reg, oid, (uint32_t)strtoul(PQgetvalue(r, i, 2), NULL, 10), atoi(PQgetvalue(r, i, 3)), &err);
+            st = rc_pg_types_add_domain(reg, oid, (uint32_t)strtoul(PQgetvalue(r, i, 2), NULL, 10),
+                                        atoi(PQgetvalue(r, i, 3)), &err);
         } else { /* ["a","b"]: test labels hold no quote or backslash */
             const char *labels[64];
             size_t lens[64];
@@ -101,7 +103,8 @@ static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t unt
         aborts += msg.kind == RC_PGO_STREAM_ABORT;
         for (size_t i = 0; i < out.count; i++) {
             rc_buf_reset(&line);
-            if (native_encode(NULL, &out.items[i], &line, &err) != RC_OK) return failed("native", &err);
+            if (native_encode(NULL, &out.items[i], &line, &err) != RC_OK)
+                return failed("native", &err);
             fwrite(line.data, 1, line.len, stdout);
             putchar('\n');
         }
@@ -140,8 +143,10 @@ int main(int argc, char **argv)
         const char *inc[] = {"public.*"};
         bool created;
         rc_pg_slot s;
-        if (rc_pg_publication_ensure(c, argv[4], inc, 1, &created, &err) != RC_PG_OK) rc = failed("publication", &err);
-        else if (rc_pg_slot_ensure(c, argv[3], false, &s, &err) != RC_PG_OK) rc = failed("slot", &err);
+        if (rc_pg_publication_ensure(c, argv[4], inc, 1, &created, &err) != RC_PG_OK)
+            rc = failed("publication", &err);
+        else if (rc_pg_slot_ensure(c, argv[3], false, &s, &err) != RC_PG_OK)
+            rc = failed("slot", &err);
     } else {
         uint64_t until;
         if (argc < 6 || !rc_pg_lsn_parse(argv[5], &until)) {

@@ -96,5 +96,5 @@ got=$(grep '"table":"types"' "$W/raw" | grep '"op":"update"' | head -1 | jq -r -
   | [$want[] as $c | $e.columns | map(.name) | index($c) | $e.after[.]] | join("\u001f")')
 [ "$sel" = "$got" ] || { bad "values differ from SELECT"; diff <(echo "$sel" | tr '\037' '\n') <(echo "$got" | tr '\037' '\n') >&2; }
 
-[ $fail = 0 ] && echo "pg_source: all passed"
-exit $fail
+[ "$fail" = 0 ] && echo "pg_source: all passed"
+exit "$fail"

@@ -27,10 +27,22 @@ static void put(mb *m, uint64_t v, int bytes)
 {
     for (int i = bytes - 1; i >= 0; i--) m->b[m->n++] = (uint8_t)(v >> (8 * i));
 }
-static void u8(mb *m, unsigned v) { put(m, v, 1); }
-static void u16(mb *m, unsigned v) { put(m, v, 2); }
-static void u32(mb *m, uint32_t v) { put(m, v, 4); }
-static void u64(mb *m, uint64_t v) { put(m, v, 8); }
+static void u8(mb *m, unsigned v)
+{
+    put(m, v, 1);
+}
+static void u16(mb *m, unsigned v)
+{
+    put(m, v, 2);
+}
+static void u32(mb *m, uint32_t v)
+{
+    put(m, v, 4);
+}
+static void u64(mb *m, uint64_t v)
+{
+    put(m, v, 8);
+}
 static void str(mb *m, const char *s)
 {
     memcpy(m->b + m->n, s, strlen(s) + 1);
@@ -152,7 +164,8 @@ static void commit(run *r, uint64_t lsn, uint64_t end, int64_t t)
 }
 
 /* Insert ('I'), Update ('U', old kind 'K', 'O' or 0) or Delete ('D') */
-static void change(run *r, char kind, uint32_t oid, char old_kind, const char *const *old, const char *const *new_, int n, uint64_t lsn)
+static void change(run *r, char kind, uint32_t oid, char old_kind, const char *const *old,
+                   const char *const *new_, int n, uint64_t lsn)
 {
     mb m = head(r, kind);
     u32(&m, oid);
@@ -194,7 +207,8 @@ static char *render(run *r)
     for (size_t i = 0; i < r->out.count; i++) {
         rc_error err;
         rc_error_clear(&err);
-        if (native_encode(NULL, &r->out.items[i], &b, &err) != RC_OK) fail_msg("native: %s", err.message);
+        if (native_encode(NULL, &r->out.items[i], &b, &err) != RC_OK)
+            fail_msg("native: %s", err.message);
         rc_buf_putc(&b, '\n');
     }
     rc_buf_putc(&b, 0);
@@ -216,11 +230,18 @@ static void lines_are(run *r, const char *expect)
 }
 
 /* public.t: id int4 key, name text, price numeric(10,2), doc text (the TOASTed one) */
-static const pcol t_cols[] = {{"id", 23, -1, 1}, {"name", 25, -1, 0}, {"price", 1700, (10 << 16 | 2) + 4, 0}, {"doc", 25, -1, 0}};
-#define T_COLS                                                                                                                  \
-    "\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"name\",\"type\":\"text\",\"nullable\":true},"  \
-    "{\"name\":\"price\",\"type\":\"numeric(10,2)\",\"nullable\":true},{\"name\":\"doc\",\"type\":\"text\",\"nullable\":true}]"
-#define SRC "\"source\":{\"kind\":\"postgresql\",\"server\":\"pg1\",\"db\":\"shop\",\"schema\":\"public\",\"table\":\"t\"}"
+static const pcol t_cols[] = {{"id", 23, -1, 1},
+                              {"name", 25, -1, 0},
+                              {"price", 1700, (10 << 16 | 2) + 4, 0},
+                              {"doc", 25, -1, 0}};
+#define T_COLS                                                                                     \
+    "\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"name\",\"type\":" \
+    "\"text\",\"nullable\":true},"                                                                 \
+    "{\"name\":\"price\",\"type\":\"numeric(10,2)\",\"nullable\":true},{\"name\":\"doc\","         \
+    "\"type\":\"text\",\"nullable\":true}]"
+#define SRC                                                                                        \
+    "\"source\":{\"kind\":\"postgresql\",\"server\":\"pg1\",\"db\":\"shop\",\"schema\":"           \
+    "\"public\",\"table\":\"t\"}"
 #define TXSRC "\"source\":{\"kind\":\"postgresql\",\"server\":\"pg1\",\"db\":\"shop\"}"
 /* commit time 1 s after 2000-01-01 */
 #define T1 1000000
@@ -237,7 +258,8 @@ static void test_transaction(void **state)
     change(r, 'I', 500, 0, NULL, row1, 4, 0x100);
     static const char *const up[] = {"1", "ink", "2.00", "u"}; /* doc unchanged, not sent */
     change(r, 'U', 500, 0, NULL, up, 4, 0x200);
-    static const char *const key1[] = {"1", "n", "n", "n"}, *const moved[] = {"2", "ink", "2.00", "u"};
+    static const char *const key1[] = {"1", "n", "n", "n"}, *const moved[] = {"2", "ink", "2.00",
+                                                                              "u"};
     change(r, 'U', 500, 'K', key1, moved, 4, 0x300);
     static const char *const key2[] = {"2", "n", "n", "n"};
     change(r, 'D', 500, 'K', key2, NULL, 4, 0x400);
@@ -249,43 +271,58 @@ static void test_transaction(void **state)
     ok(r, &m, 0x500);
     commit(r, 0x1000, 0x1030, T1);
     assert_true(rc_pg_events_idle(r->e));
-    lines_are(r,
-              "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/1000\",\"txid\":\"700\"}," TS "}\n"
-              "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/100\",\"txid\":\"700\",\"index\":0}," TS "," T_COLS
-              ",\"after\":[1,\"pen\",\"1.50\",\"long text\"]}\n"
-              "{\"op\":\"update\"," SRC ",\"pos\":{\"lsn\":\"0/200\",\"txid\":\"700\",\"index\":1}," TS "," T_COLS
-              ",\"after\":[1,\"ink\",\"2.00\",{\"unavailable\":true}]}\n"
-              "{\"op\":\"update\"," SRC ",\"pos\":{\"lsn\":\"0/300\",\"txid\":\"700\",\"index\":2}," TS "," T_COLS
-              ",\"before\":[1,null,null,null],\"before_key_only\":true,\"after\":[2,\"ink\",\"2.00\",{\"unavailable\":true}]}\n"
-              "{\"op\":\"delete\"," SRC ",\"pos\":{\"lsn\":\"0/400\",\"txid\":\"700\",\"index\":3}," TS "," T_COLS
-              ",\"before\":[2,null,null,null],\"before_key_only\":true}\n"
-              "{\"op\":\"truncate\"," SRC ",\"pos\":{\"lsn\":\"0/500\",\"txid\":\"700\",\"index\":4}," TS "," T_COLS "}\n"
-              "{\"op\":\"commit\"," TXSRC ",\"pos\":{\"lsn\":\"0/1000\",\"txid\":\"700\",\"checkpoint\":\"0/1030\",\"count\":5}," TS "}\n");
+    lines_are(
+        r,
+        "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/1000\",\"txid\":\"700\"}," TS "}\n"
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/100\",\"txid\":\"700\",\"index\":0}," TS
+        "," T_COLS ",\"after\":[1,\"pen\",\"1.50\",\"long text\"]}\n"
+        "{\"op\":\"update\"," SRC ",\"pos\":{\"lsn\":\"0/200\",\"txid\":\"700\",\"index\":1}," TS
+        "," T_COLS ",\"after\":[1,\"ink\",\"2.00\",{\"unavailable\":true}]}\n"
+        "{\"op\":\"update\"," SRC ",\"pos\":{\"lsn\":\"0/300\",\"txid\":\"700\",\"index\":2}," TS
+        "," T_COLS ",\"before\":[1,null,null,null],\"before_key_only\":true,\"after\":[2,\"ink\","
+                   "\"2.00\",{\"unavailable\":true}]}\n"
+        "{\"op\":\"delete\"," SRC ",\"pos\":{\"lsn\":\"0/400\",\"txid\":\"700\",\"index\":3}," TS
+        "," T_COLS ",\"before\":[2,null,null,null],\"before_key_only\":true}\n"
+        "{\"op\":\"truncate\"," SRC ",\"pos\":{\"lsn\":\"0/500\",\"txid\":\"700\",\"index\":4}," TS
+        "," T_COLS "}\n"
+        "{\"op\":\"commit\"," TXSRC
+        ",\"pos\":{\"lsn\":\"0/1000\",\"txid\":\"700\",\"checkpoint\":\"0/1030\",\"count\":5}," TS
+        "}\n");
     r_free(r);
 }
 
-/* REPLICA IDENTITY FULL: every column flagged, so no key; the unchanged doc comes from the old row */
+/* REPLICA IDENTITY FULL: every column flagged, so no key; the unchanged doc comes from the old row
+ */
 static void test_full_identity(void **state)
 {
     (void)state;
     run *r = r_new(1, 0);
-    static const pcol full[] = {{"id", 23, -1, 1}, {"name", 25, -1, 1}, {"price", 1700, (10 << 16 | 2) + 4, 1}, {"doc", 25, -1, 1}};
+    static const pcol full[] = {{"id", 23, -1, 1},
+                                {"name", 25, -1, 1},
+                                {"price", 1700, (10 << 16 | 2) + 4, 1},
+                                {"doc", 25, -1, 1}};
     relation(r, 501, "t", 'f', 4, full);
     begin(r, 0x2000, T1, 701);
     static const char *const up[] = {"1", "ink", "1.50", "u"};
     change(r, 'U', 501, 'O', row1, up, 4, 0x1100);
     change(r, 'D', 501, 'O', row1, NULL, 4, 0x1200);
     commit(r, 0x2000, 0x2030, T1);
-#define F_COLS                                                                                                                 \
-    "\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"nullable\":true},{\"name\":\"name\",\"type\":\"text\",\"nullable\":true}," \
-    "{\"name\":\"price\",\"type\":\"numeric(10,2)\",\"nullable\":true},{\"name\":\"doc\",\"type\":\"text\",\"nullable\":true}]"
-    lines_are(r,
-              "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/2000\",\"txid\":\"701\"}," TS "}\n"
-              "{\"op\":\"update\"," SRC ",\"pos\":{\"lsn\":\"0/1100\",\"txid\":\"701\",\"index\":0}," TS "," F_COLS
-              ",\"before\":[1,\"pen\",\"1.50\",\"long text\"],\"after\":[1,\"ink\",\"1.50\",\"long text\"]}\n"
-              "{\"op\":\"delete\"," SRC ",\"pos\":{\"lsn\":\"0/1200\",\"txid\":\"701\",\"index\":1}," TS "," F_COLS
-              ",\"before\":[1,\"pen\",\"1.50\",\"long text\"]}\n"
-              "{\"op\":\"commit\"," TXSRC ",\"pos\":{\"lsn\":\"0/2000\",\"txid\":\"701\",\"checkpoint\":\"0/2030\",\"count\":2}," TS "}\n");
+#define F_COLS                                                                                     \
+    "\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"nullable\":true},{\"name\":\"name\","    \
+    "\"type\":\"text\",\"nullable\":true},"                                                        \
+    "{\"name\":\"price\",\"type\":\"numeric(10,2)\",\"nullable\":true},{\"name\":\"doc\","         \
+    "\"type\":\"text\",\"nullable\":true}]"
+    lines_are(
+        r,
+        "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/2000\",\"txid\":\"701\"}," TS "}\n"
+        "{\"op\":\"update\"," SRC ",\"pos\":{\"lsn\":\"0/1100\",\"txid\":\"701\",\"index\":0}," TS
+        "," F_COLS ",\"before\":[1,\"pen\",\"1.50\",\"long "
+                   "text\"],\"after\":[1,\"ink\",\"1.50\",\"long text\"]}\n"
+        "{\"op\":\"delete\"," SRC ",\"pos\":{\"lsn\":\"0/1200\",\"txid\":\"701\",\"index\":1}," TS
+        "," F_COLS ",\"before\":[1,\"pen\",\"1.50\",\"long text\"]}\n"
+        "{\"op\":\"commit\"," TXSRC
+        ",\"pos\":{\"lsn\":\"0/2000\",\"txid\":\"701\",\"checkpoint\":\"0/2030\",\"count\":2}," TS
+        "}\n");
     r_free(r);
 }
 
@@ -304,15 +341,21 @@ static void test_alter_table(void **state)
     relation(r, 502, "t", 'd', 3, v2);
     change(r, 'I', 502, 0, NULL, a2, 3, 0x2200);
     commit(r, 0x3000, 0x3030, T1);
-    lines_are(r,
-              "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/3000\",\"txid\":\"702\"}," TS "}\n"
-              "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/2100\",\"txid\":\"702\",\"index\":0}," TS
-              ",\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"qty\",\"type\":\"integer\",\"nullable\":true}]"
-              ",\"after\":[1,5]}\n"
-              "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/2200\",\"txid\":\"702\",\"index\":1}," TS
-              ",\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"qty\",\"type\":\"bigint\",\"nullable\":true},"
-              "{\"name\":\"note\",\"type\":\"character varying(10)\",\"nullable\":true}],\"after\":[2,9000000000,\"hi\"]}\n"
-              "{\"op\":\"commit\"," TXSRC ",\"pos\":{\"lsn\":\"0/3000\",\"txid\":\"702\",\"checkpoint\":\"0/3030\",\"count\":2}," TS "}\n");
+    lines_are(
+        r,
+        "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/3000\",\"txid\":\"702\"}," TS "}\n"
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/2100\",\"txid\":\"702\",\"index\":0}," TS
+        ",\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"qty\","
+        "\"type\":\"integer\",\"nullable\":true}]"
+        ",\"after\":[1,5]}\n"
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/2200\",\"txid\":\"702\",\"index\":1}," TS
+        ",\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"qty\","
+        "\"type\":\"bigint\",\"nullable\":true},"
+        "{\"name\":\"note\",\"type\":\"character "
+        "varying(10)\",\"nullable\":true}],\"after\":[2,9000000000,\"hi\"]}\n"
+        "{\"op\":\"commit\"," TXSRC
+        ",\"pos\":{\"lsn\":\"0/3000\",\"txid\":\"702\",\"checkpoint\":\"0/3030\",\"count\":2}," TS
+        "}\n");
     r_free(r);
 }
 
@@ -345,7 +388,8 @@ static void test_streaming(void **state)
     (void)state;
     run *r = r_new(2, 0);
     static const pcol c[] = {{"id", 23, -1, 1}, {"s", 25, -1, 0}};
-    static const char *const i1[] = {"1", "a"}, *const i2[] = {"2", "sub"}, *const i3[] = {"3", "c"}, *const i9[] = {"9", "gone"};
+    static const char *const i1[] = {"1", "a"}, *const i2[] = {"2", "sub"},
+                             *const i3[] = {"3", "c"}, *const i9[] = {"9", "gone"};
     stream_start(r, 800, 1);
     relation(r, 503, "t", 'd', 2, c);
     change(r, 'I', 503, 0, NULL, i1, 2, 0x4100);
@@ -370,15 +414,25 @@ static void test_streaming(void **state)
     stream_commit(r, 800, 0x4600, 0x4630, T1);
     assert_true(rc_pg_events_idle(r->e));
     assert_int_equal(rc_pg_events_held_bytes(r->e), 0);
-#define S_COLS "\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"s\",\"type\":\"text\",\"nullable\":true}]"
-    lines_are(r,
-              "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/4400\",\"txid\":\"850\"}," TS "}\n"
-              "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4350\",\"txid\":\"850\",\"index\":0}," TS "," S_COLS ",\"after\":[9,\"gone\"]}\n"
-              "{\"op\":\"commit\"," TXSRC ",\"pos\":{\"lsn\":\"0/4400\",\"txid\":\"850\",\"checkpoint\":\"0/4430\",\"count\":1}," TS "}\n"
-              "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/4600\",\"txid\":\"800\"}," TS "}\n"
-              "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4100\",\"txid\":\"800\",\"index\":0}," TS "," S_COLS ",\"after\":[1,\"a\"]}\n"
-              "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4500\",\"txid\":\"800\",\"index\":1}," TS "," S_COLS ",\"after\":[3,\"c\"]}\n"
-              "{\"op\":\"commit\"," TXSRC ",\"pos\":{\"lsn\":\"0/4600\",\"txid\":\"800\",\"checkpoint\":\"0/4630\",\"count\":2}," TS "}\n");
+#define S_COLS                                                                                     \
+    "\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"s\",\"type\":"    \
+    "\"text\",\"nullable\":true}]"
+    lines_are(
+        r,
+        "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/4400\",\"txid\":\"850\"}," TS "}\n"
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4350\",\"txid\":\"850\",\"index\":0}," TS
+        "," S_COLS ",\"after\":[9,\"gone\"]}\n"
+        "{\"op\":\"commit\"," TXSRC
+        ",\"pos\":{\"lsn\":\"0/4400\",\"txid\":\"850\",\"checkpoint\":\"0/4430\",\"count\":1}," TS
+        "}\n"
+        "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/4600\",\"txid\":\"800\"}," TS "}\n"
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4100\",\"txid\":\"800\",\"index\":0}," TS
+        "," S_COLS ",\"after\":[1,\"a\"]}\n"
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4500\",\"txid\":\"800\",\"index\":1}," TS
+        "," S_COLS ",\"after\":[3,\"c\"]}\n"
+        "{\"op\":\"commit\"," TXSRC
+        ",\"pos\":{\"lsn\":\"0/4600\",\"txid\":\"800\",\"checkpoint\":\"0/4630\",\"count\":2}," TS
+        "}\n");
     /* a reconnect drops what is held: the server sends it again */
     stream_start(r, 810, 1);
     change(r, 'I', 503, 0, NULL, i1, 2, 0x4700);
@@ -410,8 +464,10 @@ static void test_stream_cap(void **state)
     }
     assert_int_equal(st, RC_ERR_LIMIT);
     assert_true(n > 1);
-    assert_string_equal(err.message, "streamed transaction 820: its held changes pass 600 bytes (postgres.stream.max_bytes); raise "
-                                     "it, or capture with protocol version 1 (the server then keeps large transactions on its own "
+    assert_string_equal(err.message, "streamed transaction 820: its held changes pass 600 bytes "
+                                     "(postgres.stream.max_bytes); raise "
+                                     "it, or capture with protocol version 1 (the server then "
+                                     "keeps large transactions on its own "
                                      "disk until they commit)");
     r_free(r);
 }
@@ -429,8 +485,11 @@ static void test_value_error(void **state)
     tuple(&m, 4, bad);
     rc_error err;
     assert_int_equal(feed(r, &m, 0x6100, &err), RC_ERR_VALUE);
-    assert_string_equal(err.message, "pgoutput Insert of public.t at LSN 0/6100: column \"price\" (numeric(10,2)): unexpected 'x' "
-                                     "at byte 3 of \"1.5x\": expected [-]digits[.digits], NaN, Infinity or -Infinity");
+    assert_string_equal(
+        err.message,
+        "pgoutput Insert of public.t at LSN 0/6100: column \"price\" (numeric(10,2)): unexpected "
+        "'x' "
+        "at byte 3 of \"1.5x\": expected [-]digits[.digits], NaN, Infinity or -Infinity");
     /* 'I', oid, 'N', ncols (8), id (1+4+1), name (1+4+3), price's kind and length: its text
      * at byte 27, the 'x' at 30 */
     assert_int_equal(err.offset, 30);
@@ -453,8 +512,10 @@ static void test_value_error(void **state)
         u32(&rel, (uint32_t)odd[i].typmod);
     }
     assert_int_equal(feed(r, &rel, 0, &err), RC_ERR_TYPE);
-    assert_string_equal(err.message, "relation public.t column \"m\": PostgreSQL type 99999 is neither built in nor a registered "
-                                     "enum, domain or array type (extension types such as hstore or citext are not supported yet)");
+    assert_string_equal(err.message, "relation public.t column \"m\": PostgreSQL type 99999 is "
+                                     "neither built in nor a registered "
+                                     "enum, domain or array type (extension types such as hstore "
+                                     "or citext are not supported yet)");
     /* row messages outside a transaction, a Commit without a Begin */
     relation(r, 500, "t", 'd', 4, t_cols);
     mb ins = head(r, 'I');
@@ -482,7 +543,8 @@ static void test_unavailable_roundtrip(void **state)
     run *r = r_new(1, 0);
     relation(r, 500, "t", 'd', 4, t_cols);
     begin(r, 0x7000, T1, 704);
-    static const char *const key1[] = {"1", "n", "n", "n"}, *const moved[] = {"2", "ink", "2.00", "u"};
+    static const char *const key1[] = {"1", "n", "n", "n"}, *const moved[] = {"2", "ink", "2.00",
+                                                                              "u"};
     change(r, 'U', 500, 'K', key1, moved, 4, 0x7100);
     const rc_event *ev = &r->out.items[1];
     rc_buf b;
@@ -500,11 +562,14 @@ static void test_unavailable_roundtrip(void **state)
     char why[200];
     if (!rc_event_equal(ev, &l.items[0], why, sizeof why)) fail_msg("%s", why);
     static const char *const bad[][2] = {
-        {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\",\"type\":\"text\"}],\"after\":[{\"unavailable\":false}]}",
+        {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\","
+         "\"type\":\"text\"}],\"after\":[{\"unavailable\":false}]}",
          "\"unavailable\" must be a JSON true, found false"},
-        {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\",\"type\":\"text\"}],\"after\":[{\"unavailable\":true,\"invalid\":\"x\"}]}",
+        {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\","
+         "\"type\":\"text\"}],\"after\":[{\"unavailable\":true,\"invalid\":\"x\"}]}",
          "invalid-value object needs \"invalid\" (or only \"unavailable\":true)"},
-        {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\",\"type\":\"text\"}],\"after\":[\"x\"],\"before_key_only\":true}",
+        {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\","
+         "\"type\":\"text\"}],\"after\":[\"x\"],\"before_key_only\":true}",
          "\"before_key_only\" without \"before\""},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -527,10 +592,12 @@ static void test_unavailable_roundtrip(void **state)
         rc_status st = (*f)->encode_value(enc, ev, &b, &err);
         char expect[300];
         snprintf(expect, sizeof expect,
-                 "column \"doc\" (text): its value was not sent (an unchanged TOAST value) and %s has no way to write that; REPLICA "
+                 "column \"doc\" (text): its value was not sent (an unchanged TOAST value) and %s "
+                 "has no way to write that; REPLICA "
                  "IDENTITY FULL sends it in the old row, or use native or upstream Debezium",
                  (*f)->name);
-        if (st != RC_SKIP || strcmp(err.message, expect)) fail_msg("%s: status %d, \"%s\"", (*f)->name, st, err.message);
+        if (st != RC_SKIP || strcmp(err.message, expect))
+            fail_msg("%s: status %d, \"%s\"", (*f)->name, st, err.message);
         (*f)->enc_free(enc);
     }
     /* upstream Debezium writes its placeholder for a string column */
@@ -541,13 +608,19 @@ static void test_unavailable_roundtrip(void **state)
     rc_buf_reset(&b);
     assert_int_equal(dbz->encode_value(enc, ev, &b, &err), RC_OK);
     rc_buf_putc(&b, 0);
-    assert_string_equal(b.data, "{\"before\":{\"id\":1,\"name\":null,\"price\":null,\"doc\":null},\"after\":{\"id\":2,\"name\":"
-                                "\"ink\",\"price\":\"AMg=\",\"doc\":\"__debezium_unavailable_value\"},\"source\":{\"version\":"
-                                "\"rowcast\",\"connector\":\"postgresql\",\"name\":\"pg1\",\"ts_ms\":946684801000,\"snapshot\":"
-                                "\"false\",\"db\":\"shop\",\"sequence\":null,\"ts_us\":946684801000000,\"ts_ns\":"
-                                "946684801000000000,\"schema\":\"public\",\"table\":\"t\",\"txId\":704,\"lsn\":28928,\"xmin\":"
-                                "null},\"transaction\":null,\"op\":\"u\",\"ts_ms\":946684801000,\"ts_us\":946684801000000,"
-                                "\"ts_ns\":946684801000000000}");
+    assert_string_equal(
+        b.data,
+        "{\"before\":{\"id\":1,\"name\":null,\"price\":null,\"doc\":null},\"after\":{\"id\":2,"
+        "\"name\":"
+        "\"ink\",\"price\":\"AMg=\",\"doc\":\"__debezium_unavailable_value\"},\"source\":{"
+        "\"version\":"
+        "\"rowcast\",\"connector\":\"postgresql\",\"name\":\"pg1\",\"ts_ms\":946684801000,"
+        "\"snapshot\":"
+        "\"false\",\"db\":\"shop\",\"sequence\":null,\"ts_us\":946684801000000,\"ts_ns\":"
+        "946684801000000000,\"schema\":\"public\",\"table\":\"t\",\"txId\":704,\"lsn\":28928,"
+        "\"xmin\":"
+        "null},\"transaction\":null,\"op\":\"u\",\"ts_ms\":946684801000,\"ts_us\":946684801000000,"
+        "\"ts_ns\":946684801000000000}");
     dbz->enc_free(enc);
     rc_buf_fini(&b);
     r_free(r);
@@ -556,8 +629,12 @@ static void test_unavailable_roundtrip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_transaction),  cmocka_unit_test(test_full_identity), cmocka_unit_test(test_alter_table),
-        cmocka_unit_test(test_streaming),    cmocka_unit_test(test_stream_cap),    cmocka_unit_test(test_value_error),
+        cmocka_unit_test(test_transaction),
+        cmocka_unit_test(test_full_identity),
+        cmocka_unit_test(test_alter_table),
+        cmocka_unit_test(test_streaming),
+        cmocka_unit_test(test_stream_cap),
+        cmocka_unit_test(test_value_error),
         cmocka_unit_test(test_unavailable_roundtrip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

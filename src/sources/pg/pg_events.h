@@ -54,7 +54,8 @@ typedef struct rc_pg_events_opts {
 
 typedef struct rc_pg_events rc_pg_events;
 
-/* `types` (enum and domain types; may be NULL) must outlive the decoder. NULL when out of memory. */
+/* `types` (enum and domain types; may be NULL) must outlive the decoder. NULL when out of memory.
+ */
 rc_pg_events *rc_pg_events_new(const rc_pg_events_opts *opts, const rc_pg_types *types);
 /* Releases the held transactions and the column lists (and their relation references). */
 void rc_pg_events_free(rc_pg_events *e);
@@ -62,8 +63,8 @@ void rc_pg_events_free(rc_pg_events *e);
 /* Turns message m, decoded from msg[0..len) (for error offsets; may be NULL), into events
  * appended to out, allocated in a. On error nothing is appended and the state is unchanged,
  * except that a failing streamed change leaves its transaction held as it was. */
-rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len, rc_arena *a,
-                           rc_event_list *out, rc_error *err);
+rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len,
+                           rc_arena *a, rc_event_list *out, rc_error *err);
 
 /* A new replication session: the server sends again every transaction not acknowledged, so
  * the open transaction and the held streamed ones are dropped. Column lists stay. */
