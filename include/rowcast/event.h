@@ -93,6 +93,9 @@ typedef struct rc_event {
     const rc_value *before; /* ncols values or NULL when the event has no before image */
     const rc_value *after;  /* ncols values or NULL */
     const uint8_t *changed; /* UPDATE: ncols flags (1 = changed), or NULL when unknown */
+    bool before_key_only;   /* the before image holds the key columns' values only, the others
+                             * NULL as the source sent them (PostgreSQL replica identity
+                             * DEFAULT or INDEX) */
     rc_str snapshot;        /* snapshot marker as the source states it ("true", "last", "false");
                              * empty: "true" for snapshot reads, "false" otherwise */
     rc_str ddl;             /* DDL statement text */
@@ -126,6 +129,12 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
 /* Whether one of cols[0..n) is named `name`: decoders refuse a message that names a column
  * twice (a JSON object with a repeated key), since every format keys values by name. */
 bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name);
+
+/* For encoders that have no way to write RC_V_UNAVAILABLE (a value the source did not send,
+ * such as PostgreSQL's unchanged TOAST values): RC_SKIP with a message naming the first such
+ * column and `format` when the event holds one, so that the event is reported as not
+ * expressible instead of written with an invented value; RC_OK otherwise. */
+rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err);
 
 /* Whether BIT value u fits the column's declared width (always true without a width). */
 static inline bool rc_bits_fit(const rc_column *col, uint64_t u)

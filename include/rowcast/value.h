@@ -62,6 +62,8 @@ typedef enum rc_vkind {
     RC_V_SET,      /* s: labels joined by ',' */
     RC_V_GEOMETRY, /* s: WKT / EWKT text */
     RC_V_INVALID,  /* s: a value the source could not represent; the original text */
+    RC_V_UNAVAILABLE, /* no payload: the source did not send the value and it is not NULL
+                       * (PostgreSQL's unchanged TOAST value); never a column type's kind */
     RC_V_KIND_COUNT
 } rc_vkind;
 

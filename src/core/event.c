@@ -119,6 +119,7 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
     if (a->changed && memcmp(a->changed, b->changed, a->ncols) != 0) return DIFF("changed set differs"), false;
     if (!str_eq(a->ddl, b->ddl) || !str_eq(a->ddl_kind, b->ddl_kind)) return DIFF("ddl differs"), false;
     if (!str_eq(a->snapshot, b->snapshot)) return DIFF("snapshot marker differs"), false;
+    if (a->before_key_only != b->before_key_only) return DIFF("before_key_only differs"), false;
     return true;
 }
 
@@ -127,4 +128,20 @@ bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name)
     for (uint32_t q = 0; q < n; q++)
         if (cols[q].name.n == name.n && memcmp(cols[q].name.p, name.p, name.n) == 0) return true;
     return false;
+}
+
+rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err)
+{
+    const rc_value *imgs[2] = {ev->after, ev->before};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
+            if (imgs[k][i].kind != RC_V_UNAVAILABLE) continue;
+            const rc_column *c = &ev->cols[i];
+            rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                         "column \"%.*s\" (%.*s): its value was not sent (an unchanged TOAST value) and %s has no way to "
+                         "write that; REPLICA IDENTITY FULL sends it in the old row, or use native or upstream Debezium",
+                         (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, format);
+            return RC_SKIP;
+        }
+    return RC_OK;
 }

@@ -5,6 +5,7 @@
 static const char *const kind_names[RC_V_KIND_COUNT] = {
     "null", "bool", "int", "uint", "decimal", "float32", "float64", "text", "bytes", "bits",
     "date", "time", "datetime", "timestamp", "interval", "json", "enum", "set", "geometry", "invalid",
+    "unavailable",
 };
 
 const char *rc_vkind_name(rc_vkind k) { return (unsigned)k < RC_V_KIND_COUNT ? kind_names[k] : "?"; }
@@ -15,7 +16,8 @@ bool rc_value_equal(const rc_value *a, const rc_value *b)
 {
     if (a->kind != b->kind) return false;
     switch (a->kind) {
-    case RC_V_NULL: return true;
+    case RC_V_NULL:
+    case RC_V_UNAVAILABLE: return true;
     case RC_V_BOOL: return a->b == b->b;
     case RC_V_INT: return a->i == b->i;
     case RC_V_UINT:

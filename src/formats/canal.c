@@ -286,6 +286,7 @@ static bool canal_holding(void *p) { return ((canal_enc *)p)->pending; }
 static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     canal_enc *e = p;
+    if (rc_event_refuse_unavailable(ev, "canal", err) != RC_OK) return RC_SKIP;
     const char *type;
     bool ddl = false;
     switch (ev->op) {

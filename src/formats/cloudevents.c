@@ -150,6 +150,7 @@ static void put_id_part(rc_buf *b, const char *k, rc_str v, bool first)
 static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     ce_enc *e = p;
+    if (rc_event_refuse_unavailable(ev, "cloudevents", err) != RC_OK) return RC_SKIP;
     const char *op = dbz_up_op(ev);
     if (!op) return RC_SKIP; /* DDL, heartbeats, transaction markers: no CloudEvent (docs/formats/: each page's "no message" list) */
     const char *conn = dbz_up_connector(ev);

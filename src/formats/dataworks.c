@@ -104,6 +104,7 @@ static int64_t checkpoint_seconds(const rc_event *ev)
 static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dw_enc *e = p;
+    if (rc_event_refuse_unavailable(ev, "dataworks", err) != RC_OK) return RC_SKIP;
     const char *op = dw_op(ev);
     if (ev->op == RC_OP_HEARTBEAT || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) {
         /* the short form of the OMS documentation's heartbeat message */

@@ -306,6 +306,8 @@ static rc_status schema_for(dbz_enc *e, const rc_event *ev, const char **text, s
 static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dbz_enc *e = p;
+    static const char *const names[] = {"debezium", "debeziumflatten", "debeziumsmt"};
+    if (rc_event_refuse_unavailable(ev, names[e->kind], err) != RC_OK) return RC_SKIP;
     const char *op;
     switch (ev->op) {
     case RC_OP_INSERT:
@@ -315,7 +317,6 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     case RC_OP_HEARTBEAT: op = "HEARTBEAT"; break;
     default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (docs/formats/: each page's "no message" list) */
     }
-    static const char *const names[] = {"debezium", "debeziumflatten", "debeziumsmt"};
     rc_status need = oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
     if (need != RC_OK && !(e->kind == DBZ_SMT && ev->op == RC_OP_UPDATE)) return need;
     rc_error_clear(err);

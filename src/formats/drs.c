@@ -140,6 +140,7 @@ static rc_status drs_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
 {
     drs_enc *e = p;
     const char *fmt = e->json_c ? "drs-json-c" : "drs-json", *type;
+    if (rc_event_refuse_unavailable(ev, fmt, err) != RC_OK) return RC_SKIP;
     bool ddl = false;
     switch (ev->op) {
     case RC_OP_INSERT: type = "INSERT"; break;

@@ -182,6 +182,7 @@ static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_err
 static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     avro_enc *e = p;
+    if (rc_event_refuse_unavailable(ev, "avro", err) != RC_OK) return RC_SKIP;
     rc_status need = oms_need_before(ev, "avro", "beforeImages", false, err);
     if (need != RC_OK) return need;
     rc_buf_reset(&e->rec);

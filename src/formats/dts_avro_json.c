@@ -146,6 +146,7 @@ static void put_images(aj_enc *e, rc_buf *b, const rc_event *ev, const rc_value 
 static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     aj_enc *e = p;
+    if (rc_event_refuse_unavailable(ev, "avro-json", err) != RC_OK) return RC_SKIP;
     rc_status need = oms_need_before(ev, "avro-json", "beforeImages", false, err);
     if (need != RC_OK) return need;
     if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "avro-json", ev, "a DDL record needs the statement text");

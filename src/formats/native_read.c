@@ -11,13 +11,13 @@
 
 /* The objects of a native line and their member names (in the order their nodes are used). */
 enum { KS_EVENT, KS_SOURCE, KS_POS, KS_COLUMN, KS_DDL, KS_INVALID, KS_N };
-static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_us", "columns", "before", "after", "changed", "ddl", "snapshot"};
+static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_us", "columns", "before", "after", "changed", "ddl", "snapshot", "before_key_only"};
 static const char *const source_keys[] = {"kind", "server", "version", "tenant", "db", "schema", "table"};
 static const char *const pos_keys[] = {"file", "offset", "gtid", "lsn", "scn", "txid", "seq", "index",
                                        "checkpoint", "count", "server_id", "row", "thread", "query", "xmin"};
 static const char *const column_keys[] = {"name", "type", "pk", "nullable"};
 static const char *const ddl_keys[] = {"kind", "text"};
-static const char *const invalid_keys[] = {"invalid"};
+static const char *const invalid_keys[] = {"invalid", "unavailable"};
 #define KEYS(a) {a, sizeof a / sizeof *a}
 static const struct {
     const char *const *names;
@@ -195,9 +195,15 @@ static rc_status decode_value(const ctx *c, uint32_t i, const rc_column *col, rc
     memset(v, 0, sizeof *v);
     if (nd->type == RC_J_NULL) return RC_OK; /* kind NULL */
     if (nd->type == RC_J_OBJECT) {
-        uint32_t f[1];
+        uint32_t f[2];
         if ((st = members(c, i, "an invalid-value object", KS_INVALID, f)) != RC_OK) return st;
-        if (!f[0]) return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "invalid-value object needs \"invalid\"");
+        if (f[1] && !f[0]) { /* {"unavailable":true}: a value the source did not send */
+            if (node(c, f[1])->type != RC_J_TRUE) return want(c, f[1], RC_J_TRUE, "\"unavailable\"");
+            v->kind = RC_V_UNAVAILABLE;
+            return RC_OK;
+        }
+        if (!f[0] || f[1])
+            return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "invalid-value object needs \"invalid\" (or only \"unavailable\":true)");
         if ((st = want(c, f[0], RC_J_STRING, "\"invalid\"")) != RC_OK) return st;
         v->kind = RC_V_INVALID;
         return copy_text(c, node(c, f[0]), &v->s);
@@ -497,7 +503,7 @@ static rc_status decode_changed(const ctx *c, uint32_t i, rc_event *ev)
     return RC_OK;
 }
 
-enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_SNAPSHOT, F_COUNT };
+enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_SNAPSHOT, F_BEFORE_KEY, F_COUNT };
 
 rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
@@ -536,6 +542,11 @@ rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if (f[F_BEFORE] && (st = decode_image(&c, f[F_BEFORE], &ev, "\"before\"", &ev.before)) != RC_OK) return st;
     if (f[F_AFTER] && (st = decode_image(&c, f[F_AFTER], &ev, "\"after\"", &ev.after)) != RC_OK) return st;
     if (f[F_CHANGED] && (st = decode_changed(&c, f[F_CHANGED], &ev)) != RC_OK) return st;
+    if (f[F_BEFORE_KEY]) {
+        if ((st = want(&c, f[F_BEFORE_KEY], RC_J_TRUE, "\"before_key_only\"")) != RC_OK) return st;
+        if (!ev.before) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, f[F_BEFORE_KEY])->off, "\"before_key_only\" without \"before\"");
+        ev.before_key_only = true;
+    }
     if (f[F_DDL]) {
         uint32_t g[2];
         if ((st = members(&c, f[F_DDL], "\"ddl\"", KS_DDL, g)) != RC_OK) return st;

@@ -74,6 +74,7 @@ static void put_value(rc_buf *b, const rc_value *v)
         rc_jw_str(b, v->s.p, v->s.n);
         rc_buf_putc(b, '}');
         return;
+    case RC_V_UNAVAILABLE: RC_BUF_LIT(b, "{\"unavailable\":true}"); return;
     default: /* text, interval, json, enum, set, geometry */
         rc_jw_str(b, v->s.p, v->s.n);
         return;
@@ -175,6 +176,10 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         rc_buf_putc(b, ']');
     }
     put_image(b, "before", ev->before, ev->ncols, &first);
+    if (ev->before_key_only) {
+        key(b, "before_key_only", &first);
+        RC_BUF_LIT(b, "true");
+    }
     put_image(b, "after", ev->after, ev->ncols, &first);
     if (ev->changed) {
         key(b, "changed", &first);

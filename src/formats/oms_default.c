@@ -99,6 +99,7 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dflt_enc *e = p;
     const char *fmt = e->light_type ? "defaultextendcolumntype" : "default";
+    if (rc_event_refuse_unavailable(ev, fmt, err) != RC_OK) return RC_SKIP;
     const char *type;
     bool ddl = false, hb = false;
     switch (ev->op) {

@@ -64,6 +64,7 @@ static void put_db_table(rc_buf *b, const rc_event *ev)
 static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     sp_enc *e = p;
+    if (rc_event_refuse_unavailable(ev, "shareplex", err) != RC_OK) return RC_SKIP;
     const char *op;
     switch (ev->op) {
     case RC_OP_INSERT:

@@ -9,15 +9,22 @@
  * relations of earlier inputs (and of the four installed at start); a few relation versions
  * stay retained across inputs, released later, as a held event would. Each input starts outside
  * a stream. Seeds:
- * tests/fuzz/seeds/pgoutput-* (messages captured from PostgreSQL 15). */
+ * tests/fuzz/seeds/pgoutput-* (messages captured from PostgreSQL 15).
+ * Every accepted message also goes through pg_events (src/sources/pg/pg_events.c): it makes
+ * events that the native encoder writes, or an error with a message; held streamed
+ * transactions are dropped at the start of each input (a new session). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sources/pg/pgoutput.h"
+#include "formats/native.h"
+#include "sources/pg/pg_events.h"
 
 enum { RESET_EVERY = 20000, HELD = 8 };
 
 static rc_pgo_decoder *decoders[2];
+static rc_pg_events *events[2];
+static rc_event_list evs;
+static rc_buf line;
 static const rc_pg_relation *held[HELD];
 static unsigned held_next;
 static unsigned runs;
@@ -51,7 +58,10 @@ static void fresh_decoders(void)
 {
     for (int v = 0; v < 2; v++) {
         rc_pgo_free(decoders[v]);
+        rc_pg_events_free(events[v]); /* its column lists hold relation references */
         if (!(decoders[v] = rc_pgo_new(v + 1))) abort();
+        rc_pg_events_opts o = {.server = "s", .db = "d", .stream_max_bytes = 1 << 20};
+        if (!(events[v] = rc_pg_events_new(&o, NULL))) abort();
         for (uint32_t oid = 1; oid <= 4; oid++) install(decoders[v], oid);
     }
 }
@@ -83,7 +93,25 @@ static void check_tuple(const rc_pgo_tuple *t, const rc_pg_relation *rel, const 
     }
 }
 
-static void one(rc_pgo_decoder *d, const uint8_t *msg, size_t len)
+static void to_events(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    evs.count = 0;
+    rc_status st = rc_pg_events_add(e, m, msg, len, &arena, &evs, &err);
+    if (st != RC_OK) {
+        if (!err.message[0] || err.code != st || (err.offset != RC_NO_OFFSET && err.offset > len)) abort();
+        if (evs.count) abort(); /* nothing appended on error */
+        return;
+    }
+    if (!line.max) rc_buf_init(&line, RC_BUF_DEFAULT_MAX);
+    for (size_t i = 0; i < evs.count; i++) {
+        rc_buf_reset(&line);
+        if (native_encode(NULL, &evs.items[i], &line, &err) != RC_OK) abort();
+    }
+}
+
+static void one(rc_pgo_decoder *d, rc_pg_events *e, const uint8_t *msg, size_t len)
 {
     rc_pgo_msg m;
     rc_error err;
@@ -95,6 +123,7 @@ static void one(rc_pgo_decoder *d, const uint8_t *msg, size_t len)
         return;
     }
     if (m.wal_start != 1) abort();
+    to_events(e, &m, msg, len);
     switch (m.kind) {
     case RC_PGO_RELATION:
         if (rc_pgo_relation(d, m.u.relation.rel->oid) != m.u.relation.rel) abort();
@@ -126,7 +155,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (runs++ % RESET_EVERY == 0) fresh_decoders(); /* bounded cache growth */
     if (size == 0) return 0;
     rc_pgo_decoder *d = decoders[data[0] & 1];
+    rc_pg_events *e = events[data[0] & 1];
     rc_pgo_session_reset(d); /* each input starts outside a stream; the caches stay */
+    rc_pg_events_session_reset(e);
     size_t pos = 1;
     while (pos < size) {
         size_t n = size - pos;
@@ -141,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t *copy = malloc(n ? n : 1);
         if (!copy) abort();
         memcpy(copy, data + pos, n);
-        one(d, copy, n);
+        one(d, e, copy, n);
         free(copy);
         rc_arena_reset(&arena);
         pos += n;

@@ -461,7 +461,7 @@ static void test_type_cache(void **state)
     str(&m, "public");
     str(&m, "mood");
     ok(d, &m, 0, &msg);
-    const rc_pg_type *t1 = msg.u.type.type;
+    const rc_pgo_typeinfo *t1 = msg.u.type.type;
     ok(d, &m, 0, &msg); /* sent again after an invalidation: same entry */
     assert_ptr_equal(msg.u.type.type, t1);
     /* ALTER TYPE mood RENAME TO feeling: a new entry; the old one stays readable */

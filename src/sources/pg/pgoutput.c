@@ -61,7 +61,7 @@ static bool oidmap_reserve(oidmap *m)
 /* ---- the decoder ---- */
 
 typedef struct type_entry {
-    rc_pg_type t;
+    rc_pgo_typeinfo t;
     struct type_entry *retired_next;
     char names[]; /* nspname NUL typname NUL */
 } type_entry;
@@ -116,7 +116,7 @@ const rc_pg_relation *rc_pgo_relation(const rc_pgo_decoder *d, uint32_t oid)
     return oidmap_get(&d->rels, oid);
 }
 
-const rc_pg_type *rc_pgo_type(const rc_pgo_decoder *d, uint32_t oid)
+const rc_pgo_typeinfo *rc_pgo_type(const rc_pgo_decoder *d, uint32_t oid)
 {
     type_entry *e = oidmap_get(&d->types, oid);
     return e ? &e->t : NULL;

@@ -96,11 +96,11 @@ void rc_pg_relation_retain(const rc_pg_relation *rel);
 /* Drops one reference; the last one frees the version. NULL is a no-op. */
 void rc_pg_relation_release(const rc_pg_relation *rel);
 
-typedef struct rc_pg_type {
+typedef struct rc_pgo_typeinfo {
     uint32_t oid;
     const char *nspname; /* "pg_catalog" when sent as "" */
     const char *typname;
-} rc_pg_type;
+} rc_pgo_typeinfo;
 
 /* A column value of a tuple. */
 enum {
@@ -152,7 +152,7 @@ typedef struct rc_pgo_msg {
             bool changed;              /* a new version was installed (first one included) */
         } relation;
         struct {
-            const rc_pg_type *type; /* the cache entry */
+            const rc_pgo_typeinfo *type; /* the cache entry */
         } type;
         struct { /* Insert, Update, Delete */
             const rc_pg_relation *rel;
@@ -205,7 +205,7 @@ bool rc_pgo_in_stream(const rc_pgo_decoder *d);
 /* The current version of a relation, or NULL. Valid as a decoded message's `rel` is. */
 const rc_pg_relation *rc_pgo_relation(const rc_pgo_decoder *d, uint32_t oid);
 /* A type sent in a Type message, or NULL (built-in types are never sent). */
-const rc_pg_type *rc_pgo_type(const rc_pgo_decoder *d, uint32_t oid);
+const rc_pgo_typeinfo *rc_pgo_type(const rc_pgo_decoder *d, uint32_t oid);
 
 /* TimestampTz (µs since 2000-01-01) to µs since 1970-01-01, saturating at the int64 range
  * (PostgreSQL's ±infinity are INT64_MIN and INT64_MAX and stay so). */

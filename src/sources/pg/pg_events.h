@@ -1,0 +1,80 @@
+/* pg_events: decoded pgoutput messages (pgoutput.h) -> canonical change events (event.h), as a
+ * format decoder fills them (docs/sources/postgres.md, "Events").
+ *
+ * Each message becomes zero or more events appended to an rc_event_list, their values and
+ * position strings in the caller's arena:
+ *   Begin            RC_OP_BEGIN: txid, lsn = the commit LSN (Begin's final LSN), commit time
+ *   Insert           RC_OP_INSERT, after image
+ *   Update           RC_OP_UPDATE, after image; before image = the old key ('K', before_key_only
+ *                    set, non-key columns NULL as the server sends them), the old row ('O',
+ *                    REPLICA IDENTITY FULL) or none (the key did not change)
+ *   Delete           RC_OP_DELETE, before image = the old key (before_key_only) or the old row
+ *   Truncate         one RC_OP_TRUNCATE per relation, columns but no images
+ *   Commit           RC_OP_COMMIT: txid, lsn = commit LSN, checkpoint = the end LSN (the
+ *                    transaction's acknowledgeable position), count = its row events
+ *   Relation, Type   no event (the column list of a new relation version is built)
+ *   Origin, Message  no event: rc_origin has no replication-origin field, and the logical
+ *                    messages of pg_logical_emit_message are not changes of a table
+ * Every row event carries the transaction's xid (pos.txid), its own LSN (pos.lsn, the
+ * XLogData header's start), its 0-based order in the transaction (pos.index) and the commit
+ * time (ts_us), which pgoutput sends in Begin. LSNs are written as PostgreSQL does ("0/16B3748").
+ *
+ * Origin: kind PostgreSQL, the configured server name and database, schema (namespace) and
+ * table. Columns: the relation's names, the declared types of pg_value.h, pk = the rank of
+ * the column among those flagged as key; with REPLICA IDENTITY FULL pgoutput flags every
+ * column, which says nothing about the primary key, so no column is marked. pgoutput does not
+ * send NOT NULL: key columns are not nullable, every other column is. The list is built once
+ * per relation version and kept (with a reference on the version) for the decoder's life, so
+ * that events may be held until the sink acknowledges them.
+ *
+ * Unchanged TOAST values ('u') are RC_V_UNAVAILABLE, except when the old row ('O') has the
+ * column: then its value is the old one, as Debezium does.
+ *
+ * Protocol 2 streaming: the changes of a streamed transaction are built when their chunk
+ * arrives and held by the decoder (per top-level xid, tagged with their subtransaction) until
+ * Stream Commit releases them, in order, between a BEGIN and a COMMIT event, copied into the
+ * caller's arena. Stream Abort drops the transaction, or only its subtransaction's changes.
+ * Held memory is capped (opts.stream_max_bytes): past it the decoder fails with RC_ERR_LIMIT
+ * and a message that says what to do; it does not spill to disk.
+ *
+ * Errors: a value that is not a value of its column's type is the pg_value error, prefixed
+ * with the relation and LSN, err->offset the byte in the pgoutput message. */
+#ifndef ROWCAST_SOURCES_PG_EVENTS_H
+#define ROWCAST_SOURCES_PG_EVENTS_H
+
+#include "rowcast/format.h"
+#include "sources/pg/pg_value.h"
+#include "sources/pg/pgoutput.h"
+
+typedef struct rc_pg_events_opts {
+    const char *server;      /* logical server name (rc_origin.server); NULL or "": none */
+    const char *db;          /* the database (rc_origin.db) */
+    size_t stream_max_bytes; /* held streamed changes, all transactions (0: 256 MiB) */
+} rc_pg_events_opts;
+
+typedef struct rc_pg_events rc_pg_events;
+
+/* `types` (enum and domain types; may be NULL) must outlive the decoder. NULL when out of memory.
+ */
+rc_pg_events *rc_pg_events_new(const rc_pg_events_opts *opts, const rc_pg_types *types);
+/* Releases the held transactions and the column lists (and their relation references). */
+void rc_pg_events_free(rc_pg_events *e);
+
+/* Turns message m, decoded from msg[0..len) (for error offsets; may be NULL), into events
+ * appended to out, allocated in a. On error nothing is appended and the state is unchanged,
+ * except that a failing streamed change leaves its transaction held as it was. */
+rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len,
+                           rc_arena *a, rc_event_list *out, rc_error *err);
+
+/* A new replication session: the server sends again every transaction not acknowledged, so
+ * the open transaction and the held streamed ones are dropped. Column lists stay. */
+void rc_pg_events_session_reset(rc_pg_events *e);
+
+/* True when no transaction is open and none is held: a keepalive's end of WAL may then be
+ * acknowledged once the sink has taken every event (pg_conn.h, rc_pg_stream_ack). */
+bool rc_pg_events_idle(const rc_pg_events *e);
+
+/* Bytes held for streamed transactions now (for metrics and tests). */
+size_t rc_pg_events_held_bytes(const rc_pg_events *e);
+
+#endif
