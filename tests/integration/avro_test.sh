@@ -12,9 +12,7 @@ RC=$1 CHECK=$2 SAME=$3
 SCHEMAS=../shared/testdata/peers/derived
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. tests/common/check.sh
 inputs=(examples/shop.ndjson tests/golden/avro-json/*.in)
 # cross-format: DRS json messages (the seed's, both layouts) read back into events
 for c in seed-update seed-other-databases; do

@@ -10,10 +10,7 @@ RC=${1:?path to rowcast}
 RC=$(cd "$(dirname "$RC")" && pwd)/$(basename "$RC") # the runs below are in the temporary directory
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. tests/common/check.sh
 
 # expect NAME STATUS [ARGS...] : runs rowcast ARGS (stdin from $T/stdin when it exists, else
 # empty); its exit status must be STATUS and its stderr exactly the text on expect's stdin

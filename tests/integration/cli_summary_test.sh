@@ -10,11 +10,7 @@ set -u
 RC=${1:?path to rowcast}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() { if [ "$2" = "$3" ]; then ok; else bad "$1: exit status $2, expected $3"; fi; }
+. tests/common/check.sh
 # expect NAME FILE: FILE (normalised) must equal stdin
 expect() {
     cat >"$T/want"

@@ -7,13 +7,7 @@ set -u
 RC=${1:?path to rowcast}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-# expect_eq NAME FILE-A FILE-B
-expect_eq() { if cmp -s "$2" "$3"; then ok; else bad "$1"; diff "$2" "$3" | head -20 >&2; fi; }
-expect_rc() { if [ "$2" = "$3" ]; then ok; else bad "$1: exit status $2, expected $3"; fi; }
+. tests/common/check.sh
 
 D=tests/integration/data
 BAD=$D/bad-input.ndjson
@@ -283,8 +277,10 @@ kill "$writer" 2>/dev/null
 writer=$!
 timeout 10 "$RC" convert -q <"$T/fifo" >"$T/out" 2>/dev/null &
 pid=$!
-sleep 2
+# the two lines must come out while the writer still holds the pipe open: wait until they are
+# there (or 8 s passed), then compare
 head -2 examples/shop.ndjson >"$T/want"
+wait_for 8 cmp -s "$T/want" "$T/out"
 expect_eq open-pipe-lines-out "$T/want" "$T/out"
 kill "$pid" "$writer" 2>/dev/null
 wait "$pid" 2>/dev/null

@@ -19,12 +19,7 @@ RC=$(cd "$(dirname "$RC")" && pwd)/$(basename "$RC") # the tests change director
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { if cmp -s "$2" "$3"; then ok; else bad "$1"; diff "$2" "$3" | head -20 >&2; fi; }
-expect_rc() { if [ "$2" = "$3" ]; then ok; else bad "$1: exit status $2, expected $3"; fi; }
+. tests/common/check.sh
 
 N=300000
 KILLS=${RC_CRASH_KILLS:-20}
