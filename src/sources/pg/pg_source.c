@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include "sources/pg/pg_catalog.h"
 #include "sources/pg/pg_conn.h"
+#include "sources/pg/pg_copy.h"
 #include "sources/pg/pg_events.h"
 
 typedef enum phase {
@@ -145,75 +146,6 @@ static void item_bad(pg_source *s, rc_source_item *it, const rc_error *err, cons
 
 /* ---- snapshot ---- */
 
-/* Undoes COPY's text escapes of field f[0..n) into the arena. */
-static char *copy_unescape(rc_arena *a, const char *f, size_t n, uint32_t *out_len)
-{
-    char *o = rc_arena_alloc(a, n + 1), *w = o;
-    if (!o) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (f[i] != '\\' || i + 1 == n) {
-            *w++ = f[i];
-            continue;
-        }
-        char c = f[++i];
-        switch (c) {
-        case 'b': *w++ = '\b'; break;
-        case 'f': *w++ = '\f'; break;
-        case 'n': *w++ = '\n'; break;
-        case 'r': *w++ = '\r'; break;
-        case 't': *w++ = '\t'; break;
-        case 'v': *w++ = '\v'; break;
-        case 'x': {
-            int v = 0, k = 0;
-            while (k < 2 && i + 1 < n && strchr("0123456789abcdefABCDEF", f[i + 1]) && f[i + 1]) {
-                char h = f[++i];
-                v = v * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
-                k++;
-            }
-            *w++ = k ? (char)v : 'x';
-            break;
-        }
-        default:
-            if (c >= '0' && c <= '7') {
-                int v = c - '0';
-                for (int k = 0; k < 2 && i + 1 < n && f[i + 1] >= '0' && f[i + 1] <= '7'; k++) v = v * 8 + (f[++i] - '0');
-                *w++ = (char)v;
-            } else {
-                *w++ = c;
-            }
-        }
-    }
-    *out_len = (uint32_t)(w - o);
-    return o;
-}
-
-/* One COPY text line (without its "\n") as a tuple of `rel`. */
-static rc_status copy_row(rc_arena *a, const rc_pg_relation *rel, const char *line, size_t n, rc_pgo_tuple *t,
-                          rc_error *err)
-{
-    rc_pgo_datum *d = rc_arena_alloc(a, (rel->ncols ? rel->ncols : 1) * sizeof *d);
-    if (!d) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    size_t at = 0;
-    for (uint16_t i = 0; i < rel->ncols; i++) {
-        const char *tab = memchr(line + at, '\t', n - at);
-        size_t end = tab ? (size_t)(tab - line) : n;
-        if (!tab && i + 1 < rel->ncols)
-            return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "snapshot of %s.%s: COPY gave %u of %u columns",
-                                rel->nspname, rel->relname, i + 1, rel->ncols);
-        if (end - at == 2 && line[at] == '\\' && line[at + 1] == 'N') {
-            d[i] = (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
-        } else {
-            uint32_t len;
-            char *v = copy_unescape(a, line + at, end - at, &len);
-            if (!v) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-            d[i] = (rc_pgo_datum){(const uint8_t *)v, len, RC_PGO_TEXT};
-        }
-        at = end + 1;
-    }
-    *t = (rc_pgo_tuple){rel->ncols, d};
-    return RC_OK;
-}
-
 /* COPY (SELECT the columns FROM the table) TO STDOUT for tables[i]. */
 static rc_status copy_start(pg_source *s, size_t i, rc_error *err)
 {
@@ -295,7 +227,7 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
         rc_error ierr;
         rc_error_clear(&ierr);
         size_t len = (size_t)s->ahead_len - (s->ahead[s->ahead_len - 1] == '\n');
-        rc_status st = copy_row(&b->arena, t->rel, s->ahead, len, &row, &ierr);
+        rc_status st = rc_pg_copy_row(&b->arena, t->rel, s->ahead, len, &row, &ierr);
         if (st == RC_OK) st = rc_pg_events_read(s->ev, t->rel, &row, &b->arena, &b->events, &ierr);
         if (st != RC_OK) item_bad(s, it, &ierr, (const uint8_t *)s->ahead, len, false);
         bool first = s->snap_rows == 0;
