@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "rowcast/metrics.h"
 #include "rowcast/names.h"
 #include "rowcast/pipeline.h"
 
@@ -103,6 +104,10 @@ void cli_usage_convert(void)
           "                         terminal (on by default there, every 1s, unless the messages\n"
           "                         go to that terminal too), else one line each time (default\n"
           "                         every 10s)\n"
+          "  --metrics HOST:PORT    serve Prometheus metrics at http://HOST:PORT/metrics while\n"
+          "                         the run lasts (docs/metrics.md): HOST is a name, an IPv4\n"
+          "                         address or an IPv6 address in brackets; :PORT or PORT alone\n"
+          "                         is 127.0.0.1; port 0 takes a free one, said on stderr\n"
           "  --quiet, -q            no summary and no terminal progress line on stderr (errors\n"
           "                         are still printed; --progress still writes progress)\n"
           "  --help, -h             this text\n"
@@ -153,7 +158,7 @@ static bool parse_drop(const char *list, unsigned *out)
 static const char *const convert_flags[] = {
     "--from", "--to", "--sink", "--topic", "--server", "--keys", "--records", "--tombstones", "--no-tombstones",
     "--checkpoint", "--checkpoint-interval", "--threads", "--flush-timeout", "--on-error", "--include", "--drop",
-    "--quiet", "--help", NULL};
+    "--metrics", "--quiet", "--help", NULL};
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -306,6 +311,12 @@ int cli_convert(int argc, char **argv)
             topic = v;
         } else if ((v = opt_value(argc, argv, &i, "--server"))) {
             c.server = v, c.server_forced = true;
+        } else if ((v = opt_value(argc, argv, &i, "--metrics"))) {
+            rc_metrics_addr addr;
+            rc_error aerr;
+            rc_error_clear(&aerr);
+            if (rc_metrics_addr_parse(v, &addr, &aerr) != RC_OK) rc = usage_error("%s", aerr.message);
+            c.metrics_addr = v;
         } else if ((v = opt_value(argc, argv, &i, "--checkpoint"))) {
             c.ck_path = v;
         } else if ((v = opt_value(argc, argv, &i, "--checkpoint-interval"))) {

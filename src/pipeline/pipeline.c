@@ -80,6 +80,7 @@ void rc_pipeline_fini(rc_pipeline *c)
 {
     if (c->src) c->src->ops->close(c->src);
     c->src = NULL;
+    pipeline_metrics_stop(c);
     free(c->recs);
     c->recs = NULL;
     rc_arena_fini(&c->arena);
@@ -89,12 +90,16 @@ void rc_pipeline_fini(rc_pipeline *c)
     rc_buf_fini(&c->topic_key);
 }
 
-/* Serves the sink's delivery reports without waiting: the source is idle. */
+/* Serves the sink's delivery reports without waiting: the source is idle (and the metrics
+ * endpoint gets the numbers after them: a single-threaded source on a pipe has no idle tick). */
 static int serve_sink(rc_pipeline *c)
 {
     rc_error perr;
     rc_error_clear(&perr);
-    if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) return RC_EXIT_OK;
+    if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) {
+        pipeline_publish(c);
+        return RC_EXIT_OK;
+    }
     pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", perr.message);
     c->sink_failed = true;
@@ -117,6 +122,7 @@ int rc_pipeline_run(rc_pipeline *c)
                              .stop = c->stop,
                              .resume_name = c->ck_path};
     c->t0 = c->last_progress = rc_pipeline_now();
+    if (c->metrics_addr && (rc = pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
         return RC_EXIT_IO;
