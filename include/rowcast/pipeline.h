@@ -39,6 +39,24 @@ typedef struct rc_counts {
     uint64_t by_op[RC_OP_COUNT]; /* events of the converted lines by operation */
 } rc_counts;
 
+/* The source time of the last delivered event, for the lag (rowcast/metrics.h; lag.c): at
+ * each position marked in the sink, the number of records sent so far and the time of the
+ * latest event before the position; once the sink acknowledged that many records, the time is
+ * delivered. When the ring is full the newest entry replaces the last one (it covers more
+ * records and is later): the lag is then coarser, never early. */
+enum { RC_LAG_MARKS = 256 };
+typedef struct rc_lag {
+    struct {
+        uint64_t sent;
+        int64_t ts_us;
+    } marks[RC_LAG_MARKS];
+    uint64_t head, tail;
+    bool pending;       /* an event with a time came since the last mark: */
+    int64_t pending_us; /*   the latest one's */
+    bool known;         /* an event with a time was delivered: */
+    int64_t ts_us;      /*   the last one's */
+} rc_lag;
+
 /* An --include pattern; one without a dot names databases (`shop` = `shop.*`). */
 typedef struct rc_include_pat {
     const char *pattern;
@@ -120,6 +138,7 @@ typedef struct rc_pipeline {
     double ck_interval;
     long flush_ms;
     bool sink_stdout; /* the messages go to stdout */
+    const char *metrics_addr; /* --metrics HOST:PORT (rowcast/metrics.h); NULL: no endpoint */
     /* the run */
     rc_source *src;
     rc_pos start; /* where this run began (the checkpoint's position) */
@@ -146,6 +165,8 @@ typedef struct rc_pipeline {
     int tty_cols;
     uint64_t dead_notices; /* messages the sink dead-lettered, each with its reason (the first 50 shown) */
     double t0, last_progress;
+    struct rc_metrics *metrics; /* the --metrics server, from the start of the run to fini */
+    rc_lag lag;
 } rc_pipeline;
 
 /* Sets the defaults and the buffers (before the configuration is filled in). */

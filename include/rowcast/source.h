@@ -90,6 +90,18 @@ typedef struct rc_source_config {
 
 typedef struct rc_source rc_source;
 
+/* What a source says about itself on the metrics endpoint (rowcast/metrics.h): the last
+ * position acknowledged to it as a number (PostgreSQL: the flush LSN as an integer), and the
+ * progress of its snapshot (tables, rows read, rows expected: an estimate such as
+ * pg_class.reltuples). */
+typedef struct rc_source_stats {
+    uint64_t ack_position;
+    bool has_ack_position; /* false: nothing acknowledged yet, or positions are not numbers */
+    uint64_t snapshot_tables_total, snapshot_tables_done;
+    uint64_t snapshot_rows_read, snapshot_rows_estimate;
+    bool in_snapshot;
+} rc_source_stats;
+
 typedef struct rc_source_ops {
     const char *name;
     /* NULL: the source of plain paths; else the URL prefix it claims ("postgres://") */
@@ -103,6 +115,9 @@ typedef struct rc_source_ops {
      * began in it. */
     void (*progress)(const rc_source *s, uint64_t *size, uint64_t *start);
     void (*close)(rc_source *s); /* stops reading (joins its threads), frees everything */
+    /* For the metrics endpoint, asked on the pipeline's thread after each batch and idle tick;
+     * NULL: the source has none (the lines source). */
+    void (*stats)(const rc_source *s, rc_source_stats *out);
 } rc_source_ops;
 
 struct rc_source {

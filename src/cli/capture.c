@@ -34,6 +34,8 @@ void cli_usage_capture(void)
           "  --include SCHEMA.TABLE\n"
           "                         the tables to capture (shell patterns: public.*, *.orders;\n"
           "                         without a dot: a schema); repeatable\n"
+          "  --metrics HOST:PORT    Prometheus metrics at http://HOST:PORT/metrics (as for\n"
+          "                         convert; docs/metrics.md)\n"
           "\n"
           "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
           "--server, --keys, --records, --tombstones, --no-tombstones, --drop, --on-error,\n"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "rowcast/metrics.h"
 #include "rowcast/names.h"
 
 volatile sig_atomic_t cli_stop_signal;
@@ -26,7 +27,7 @@ static void on_signal(int sig)
 
 static const char *const shared_flags[] = {"--to", "--sink", "--topic", "--server", "--keys", "--records", "--tombstones",
                                            "--no-tombstones", "--flush-timeout", "--on-error", "--include", "--drop",
-                                           "--progress", "--quiet", "--help", NULL};
+                                           "--progress", "--metrics", "--quiet", "--help", NULL};
 
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg)
 {
@@ -157,6 +158,12 @@ bool cli_run_flag(cli_run *r, int argc, char **argv, int *i, int *rc)
         r->topic = v;
     } else if ((v = cli_opt_value(argc, argv, i, "--server"))) {
         c->server = v, c->server_forced = true;
+    } else if ((v = cli_opt_value(argc, argv, i, "--metrics"))) {
+        rc_metrics_addr addr;
+        rc_error aerr;
+        rc_error_clear(&aerr);
+        if (rc_metrics_addr_parse(v, &addr, &aerr) != RC_OK) *rc = cli_run_usage_error(r, "%s", aerr.message);
+        c->metrics_addr = v;
     } else if ((v = cli_opt_value(argc, argv, i, "--flush-timeout"))) {
         r->flush_secs = strtol(v, &end, 10);
         if (*end || r->flush_secs < 0 || r->flush_secs > 86400)

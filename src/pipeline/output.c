@@ -265,6 +265,7 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             c->n.events += n.events, c->n.encoded += n.encoded;
             c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible;
             for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
+            pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
         }
         if (st != RC_OK) {
             c->n.bad++;
@@ -278,7 +279,10 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             }
         }
         /* a grouping encoder still holding events: this line is not complete yet */
-        if (!c->held_pending) rc_sink_mark(c->sink, &ln->end);
+        if (!c->held_pending) {
+            rc_sink_mark(c->sink, &ln->end);
+            pipeline_lag_mark(c);
+        }
         if (pipeline_checkpoint(c, false) != 0) return RC_EXIT_IO;
     }
     pipeline_progress(c);
@@ -312,6 +316,7 @@ int pipeline_flush_group(rc_pipeline *c)
         return RC_EXIT_IO;
     }
     rc_sink_mark(c->sink, &c->end_pos);
+    pipeline_lag_mark(c);
     return RC_EXIT_OK;
 }
 

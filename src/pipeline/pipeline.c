@@ -81,6 +81,7 @@ void rc_pipeline_fini(rc_pipeline *c)
 {
     if (c->src) c->src->ops->close(c->src);
     c->src = NULL;
+    pipeline_metrics_stop(c);
     free(c->recs);
     c->recs = NULL;
     rc_arena_fini(&c->arena);
@@ -91,12 +92,16 @@ void rc_pipeline_fini(rc_pipeline *c)
 }
 
 /* Serves the sink's delivery reports without waiting, and tells the source (and the
- * checkpoint) what they acknowledged: the source is idle. */
+ * checkpoint) what they acknowledged: the source is idle (and the metrics endpoint gets the
+ * numbers after them: a single-threaded source on a pipe has no idle tick). */
 static int serve_sink(rc_pipeline *c)
 {
     rc_error perr;
     rc_error_clear(&perr);
-    if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) return pipeline_checkpoint(c, false) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
+    if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) {
+        pipeline_publish(c);
+        return pipeline_checkpoint(c, false) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
+    }
     pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", perr.message);
     c->sink_failed = true;
@@ -120,6 +125,7 @@ int rc_pipeline_run(rc_pipeline *c)
                              .resume_name = c->ck_path,
                              .capture = c->capture};
     c->t0 = c->last_progress = rc_pipeline_now();
+    if (c->metrics_addr && (rc = pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
         return err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;

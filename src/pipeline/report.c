@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "pipeline_impl.h"
+#include "rowcast/metrics.h"
 
 /* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
 #define PROGRESS_TTY_SECS 1.0
@@ -106,6 +107,7 @@ static void put(text *t, const char *fmt, ...)
 
 void pipeline_progress(rc_pipeline *c)
 {
+    pipeline_publish(c);
     if (c->progress == RC_PROGRESS_OFF || c->n.bytes == c->progress_at) return;
     double t = rc_pipeline_now(), el = t - c->t0;
     if (t - c->last_progress < c->progress_every) return;
@@ -143,6 +145,42 @@ void pipeline_progress(rc_pipeline *c)
     if (c->tty_cols > 1 && l.n > (size_t)c->tty_cols - 1) l.n = (size_t)c->tty_cols - 1;
     fprintf(stderr, "\r\033[K%.*s", (int)l.n, l.s);
     c->progress_drawn = true;
+}
+
+int pipeline_metrics_start(rc_pipeline *c)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    rc_status st = rc_metrics_start(c->metrics_addr, &c->metrics, &err);
+    if (st != RC_OK) {
+        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        if (st == RC_ERR_USAGE) fprintf(stderr, "(see rowcast help %s)\n", c->command);
+        return st == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
+    }
+    /* also with --quiet: with port 0 nothing else says where it is */
+    fprintf(stderr, "rowcast: metrics on %s\n", rc_metrics_url(c->metrics));
+    return RC_EXIT_OK;
+}
+
+/* A copy of the numbers for the endpoint: the pipeline's counts, the sink's, the source's, and
+ * the time of the last delivered event. */
+void pipeline_publish(rc_pipeline *c)
+{
+    if (!c->metrics) return;
+    pipeline_lag_settle(c);
+    rc_metrics_values v = {.n = c->n, .has_delivered_ts = c->lag.known, .delivered_ts_us = c->lag.ts_us};
+    rc_sink_get_stats(c->sink, &v.sink);
+    if (c->src && c->src->ops->stats) {
+        v.has_source = true;
+        c->src->ops->stats(c->src, &v.source);
+    }
+    rc_metrics_publish(c->metrics, &v);
+}
+
+void pipeline_metrics_stop(rc_pipeline *c)
+{
+    rc_metrics_free(c->metrics);
+    c->metrics = NULL;
 }
 
 /* --include patterns that matched no event: most likely a misspelt name. */
