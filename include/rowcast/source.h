@@ -97,6 +97,7 @@ typedef struct rc_source rc_source;
 typedef struct rc_source_stats {
     uint64_t ack_position;
     bool has_ack_position; /* false: nothing acknowledged yet, or positions are not numbers */
+    char ack_position_text[32]; /* the same as the source writes it (PostgreSQL: "0/16B3748") */
     uint64_t snapshot_tables_total, snapshot_tables_done;
     uint64_t snapshot_rows_read, snapshot_rows_estimate;
     bool in_snapshot;

@@ -105,17 +105,66 @@ static void put(text *t, const char *fmt, ...)
     if (t->n >= sizeof t->s) t->n = sizeof t->s - 1;
 }
 
+/* A line on its own (logs), or redrawn in place on the terminal. */
+static void progress_out(rc_pipeline *c, text *l)
+{
+    if (c->progress == RC_PROGRESS_LINES) {
+        fprintf(stderr, "%s\n", l->s);
+        return;
+    }
+    /* a line wider than the terminal would wrap, and \r would then redraw only its last row */
+    if (c->tty_cols > 1 && l->n > (size_t)c->tty_cols - 1) l->n = (size_t)c->tty_cols - 1;
+    fprintf(stderr, "\r\033[K%.*s", (int)l->n, l->s);
+    c->progress_drawn = true;
+}
+
+/* A database source's line: during the snapshot the table, the rows against the planner's
+ * estimate and their rate; then the events, their rate and the last acknowledged position. */
+static void capture_line(rc_pipeline *c, text *l, double el, const rc_sink_stats *ss)
+{
+    rc_source_stats st = {0};
+    if (c->src && c->src->ops->stats) c->src->ops->stats(c->src, &st);
+    if (st.in_snapshot) {
+        uint64_t table = st.snapshot_tables_done + (st.snapshot_tables_done < st.snapshot_tables_total);
+        put(l, "snapshot table %llu/%llu, %llu rows", (unsigned long long)table, (unsigned long long)st.snapshot_tables_total,
+            (unsigned long long)st.snapshot_rows_read);
+        if (st.snapshot_rows_estimate >= st.snapshot_rows_read && st.snapshot_rows_estimate)
+            put(l, " of ~%llu (%llu%%)", (unsigned long long)st.snapshot_rows_estimate,
+                (unsigned long long)(st.snapshot_rows_read * 100 / st.snapshot_rows_estimate));
+        put(l, ", %.0f rows/s", (double)st.snapshot_rows_read / el);
+        if (st.snapshot_rows_estimate > st.snapshot_rows_read && st.snapshot_rows_read) {
+            char eta[32];
+            human_secs(eta, sizeof eta, (double)(st.snapshot_rows_estimate - st.snapshot_rows_read) * el / (double)st.snapshot_rows_read);
+            put(l, ", ETA %s", eta);
+        }
+        return;
+    }
+    put(l, "%llu event%s, %.0f events/s, %llu message%s written, %llu delivered", (unsigned long long)c->n.events,
+        plural(c->n.events), (double)c->n.events / el, (unsigned long long)ss->sent, plural(ss->sent),
+        (unsigned long long)ss->delivered);
+    if (st.has_ack_position) put(l, ", acknowledged %s", st.ack_position_text);
+}
+
 void pipeline_progress(rc_pipeline *c)
 {
     pipeline_publish(c);
-    if (c->progress == RC_PROGRESS_OFF || c->n.bytes == c->progress_at) return;
+    uint64_t moved = c->capture ? c->n.lines : c->n.bytes; /* a database's messages have no size here */
+    if (c->progress == RC_PROGRESS_OFF || moved == c->progress_at) return;
     double t = rc_pipeline_now(), el = t - c->t0;
     if (t - c->last_progress < c->progress_every) return;
     c->last_progress = t;
-    c->progress_at = c->n.bytes;
+    c->progress_at = moved;
     if (el <= 0) el = 1e-9;
     rc_sink_stats ss;
     rc_sink_get_stats(c->sink, &ss);
+    if (c->capture) {
+        text l = {.n = 0};
+        put(&l, "rowcast: ");
+        if (c->progress == RC_PROGRESS_LINES) put(&l, "progress at %.1f s: ", el);
+        capture_line(c, &l, el, &ss);
+        progress_out(c, &l);
+        return;
+    }
     uint64_t done = c->start_off + c->n.bytes; /* a resumed run began at start_off */
     bool sized = c->input_size && done <= c->input_size;
     bool lines = c->progress == RC_PROGRESS_LINES;
@@ -137,14 +186,7 @@ void pipeline_progress(rc_pipeline *c)
         human_secs(eta, sizeof eta, (double)(c->input_size - done) * el / (double)c->n.bytes);
         put(&l, ", ETA %s", eta);
     }
-    if (lines) {
-        fprintf(stderr, "%s\n", l.s);
-        return;
-    }
-    /* a line wider than the terminal would wrap, and \r would then redraw only its last row */
-    if (c->tty_cols > 1 && l.n > (size_t)c->tty_cols - 1) l.n = (size_t)c->tty_cols - 1;
-    fprintf(stderr, "\r\033[K%.*s", (int)l.n, l.s);
-    c->progress_drawn = true;
+    progress_out(c, &l);
 }
 
 int pipeline_metrics_start(rc_pipeline *c)

@@ -112,7 +112,8 @@ static rc_status file_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_erro
 static rc_status file_sync(rc_sink *s, rc_error *err)
 {
     file_sink *fs = s->impl;
-    if (fflush(fs->f) != 0 || (fs->path && fsync(fileno(fs->f)) != 0))
+    /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
+    if (fflush(fs->f) != 0 || (fs->path && fsync(fileno(fs->f)) != 0 && errno != EINVAL))
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output",
                             strerror(errno));
     s->stats.delivered += tracker_outstanding(&s->tr);

@@ -606,6 +606,20 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     return RC_OK;
 }
 
+static void pg_stats(const rc_source *src, rc_source_stats *out)
+{
+    const pg_source *s = (const pg_source *)src;
+    memset(out, 0, sizeof *out);
+    out->has_ack_position = s->acked_lsn != 0;
+    out->ack_position = s->acked_lsn;
+    rc_pg_lsn_format(s->acked_lsn, out->ack_position_text);
+    out->in_snapshot = s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK;
+    out->snapshot_tables_total = s->ntables;
+    out->snapshot_tables_done = s->tables_done;
+    out->snapshot_rows_read = s->snap_rows;
+    out->snapshot_rows_estimate = s->snap_estimate;
+}
+
 #define PG_SOURCE_OPS(var, prefix)                                                                                     \
     const rc_source_ops var = {.name = "postgres",                                                                     \
                                .scheme = prefix,                                                                       \
@@ -614,6 +628,7 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
                                .release = pg_release,                                                                  \
                                .ack = pg_ack,                                                                          \
                                .progress = pg_progress,                                                                \
-                               .close = pg_close}
+                               .close = pg_close,                                                                      \
+                               .stats = pg_stats}
 PG_SOURCE_OPS(rc_source_postgres, "postgres://");
 PG_SOURCE_OPS(rc_source_postgresql, "postgresql://");
