@@ -109,21 +109,20 @@ got=$(grep '"table":"types"' "$W/raw" | grep '"op":"update"' | head -1 | jq -r -
 pg_test_sql -c "INSERT INTO huge SELECT i, i * 1.5, repeat(md5(i::text), 30) FROM generate_series(1, 100000) i" >/dev/null || exit 1
 END_LSN=$(pg_test_sql -c 'SELECT pg_current_wal_lsn()')
 want=$(pg_test_sql -c 'COPY (SELECT id, n, pad FROM huge ORDER BY id) TO STDOUT' | sha256sum)
-for run in "s2 spill" "s3 off"; do
-    set -- $run
-    arg=; [ "$2" = off ] && arg=off
-    # shellcheck disable=SC2086
-    "$CHECK" stream "$PG_URL" "$1" p1 "$END_LSN" $arg >"$W/huge" 2>"$W/err.$2" || { bad "huge stream ($2) failed: $(cat "$W/err.$2")"; continue; }
+for run in spill off; do
+    slot=s2 arg=()
+    [ "$run" = off ] && slot=s3 arg=(off)
+    "$CHECK" stream "$PG_URL" "$slot" p1 "$END_LSN" "${arg[@]}" >"$W/huge" 2>"$W/err.$run" || { bad "huge stream ($run) failed: $(cat "$W/err.$run")"; continue; }
     got=$(jq -r 'select(.op == "insert") | [.after[0], .after[1], .after[2]] | @tsv' "$W/huge" | sha256sum)
-    [ "$got" = "$want" ] || bad "huge ($2): the captured rows differ from SELECT"
+    [ "$got" = "$want" ] || bad "huge ($run): the captured rows differ from SELECT"
     shape=$(jq -r '[.op, .pos.txid, (.pos.index // .pos.count // "")] | @tsv' "$W/huge" | awk -F'\t' '
       NR == 1 { ok = $1 == "begin"; tx = $2; next }
       $1 == "insert" { ok = ok && $2 == tx && $3 == n; n++; next }
       { ok = ok && $1 == "commit" && $2 == tx && $3 == n; c++ }
       END { print (ok && c == 1 && n == 100000) ? "one transaction" : "wrong shape" }')
-    [ "$shape" = "one transaction" ] || bad "huge ($2): not one BEGIN, 100000 inserts indexed 0..99999, one COMMIT"
-    sed -n 's/^peak RSS: \([0-9]*\) kB.*/\1/p' "$W/err.$2" >"$W/rss.$2"
-    echo "pg_source: 100,000-row transaction, spilling $2: peak RSS $(cat "$W/rss.$2") kB, $(grep spilled "$W/err.$2")"
+    [ "$shape" = "one transaction" ] || bad "huge ($run): not one BEGIN, 100000 inserts indexed 0..99999, one COMMIT"
+    sed -n 's/^peak RSS: \([0-9]*\) kB.*/\1/p' "$W/err.$run" >"$W/rss.$run"
+    echo "pg_source: 100,000-row transaction, spilling $run: peak RSS $(cat "$W/rss.$run") kB, $(grep spilled "$W/err.$run")"
 done
 grep -q '^spilled bytes at most: [1-9]' "$W/err.spill" || bad "huge: did not spill: $(cat "$W/err.spill")"
 grep -q '^spilled bytes at most: 0$' "$W/err.off" || bad "huge: spilled with spilling off"

@@ -972,6 +972,61 @@ static void test_spill_errors(void **state)
     rmdir(dir);
 }
 
+/* A held change's value is read at Stream Commit: a bad one fails the drain that reaches it
+ * (no offset: the message is named by its LSN), appends nothing, and leaves the transaction
+ * pending at the same place; in the first batch, the transaction stays held. */
+static void test_stream_value_error(void **state)
+{
+    (void)state;
+    for (int first = 0; first < 2; first++) {
+        run *r = r_new_opts(2, (rc_pg_events_opts){.release_events = 3});
+        relation(r, 500, "t", 'd', 4, t_cols);
+        stream_start(r, 880, 1);
+        static const char *const bad[] = {"9", "pen", "1.5x", "d"};
+        if (first) change(r, 'I', 500, 0, NULL, bad, 4, 0xe000);
+        for (int i = 0; i < 3; i++) change(r, 'I', 500, 0, NULL, row1, 4, 0xe100 + (uint64_t)i);
+        change(r, 'I', 500, 0, NULL, bad, 4, 0xe200);
+        stream_stop(r);
+        mb c = {0};
+        u8(&c, 'c');
+        u32(&c, 880);
+        u8(&c, 0);
+        u64(&c, 0xe300);
+        u64(&c, 0xe330);
+        u64(&c, T1);
+        rc_error err;
+        const char *why = "column \"price\" (numeric(10,2)): unexpected 'x' at byte 3 of "
+                          "\"1.5x\": expected [-]digits[.digits], NaN, Infinity or -Infinity";
+        char expect[300];
+        snprintf(expect, sizeof expect, "pgoutput Insert of public.t at LSN 0/%s: %s",
+                 first ? "E000" : "E200", why);
+        if (first) {
+            assert_int_equal(feed(r, &c, 0, &err), RC_ERR_VALUE);
+            assert_string_equal(err.message, expect);
+            assert_int_equal(err.offset, RC_NO_OFFSET);
+            assert_int_equal(r->out.count, 0);
+            assert_false(rc_pg_events_pending(r->e)); /* held as it was */
+            assert_false(rc_pg_events_idle(r->e));
+            r_free(r);
+            continue;
+        }
+        assert_int_equal(feed(r, &c, 0, &err), RC_OK);
+        assert_int_equal(r->out.count, 3); /* BEGIN and two rows */
+        r->out.count = 0;
+        for (int again = 0; again < 2; again++) {
+            rc_error_clear(&err);
+            assert_int_equal(rc_pg_events_drain(r->e, 10, &r->a, &r->out, &err), RC_ERR_VALUE);
+            assert_string_equal(err.message, expect);
+            assert_int_equal(err.offset, RC_NO_OFFSET);
+            assert_int_equal(r->out.count, 0);
+            assert_true(rc_pg_events_pending(r->e));
+        }
+        rc_pg_events_session_reset(r->e);
+        assert_true(rc_pg_events_idle(r->e));
+        r_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -985,6 +1040,7 @@ int main(void)
         cmocka_unit_test(test_spill),
         cmocka_unit_test(test_spill_abort),
         cmocka_unit_test(test_spill_errors),
+        cmocka_unit_test(test_stream_value_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

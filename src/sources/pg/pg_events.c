@@ -29,7 +29,7 @@ struct rc_pg_events {
     size_t max_bytes, spill_bytes, release_events;
     const char *spill_dir;
     const rc_pg_types *types;
-    rc_arena keep; /* column lists and the copies of server and db */
+    rc_arena keep; /* column lists and the copies of server, db and spill_dir */
     colset **sets; /* by relation version, ascending */
     size_t nsets, capsets;
     colset *last;
