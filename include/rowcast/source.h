@@ -67,6 +67,8 @@ typedef struct rc_capture_config {
     uint64_t until_lsn;             /* the same for a position (PostgreSQL: an LSN); 0: none */
     uint64_t max_events;            /* stop after this many row events; 0: no limit */
     bool streaming;                 /* PostgreSQL protocol 2: large transactions streamed */
+    uint64_t spill_bytes, stream_max_bytes; /* held streamed changes: in memory, in all (0: defaults) */
+    const char *spill_dir;          /* where they spill (NULL: $TMPDIR, else /tmp) */
     double heartbeat_s;             /* a heartbeat write this often; 0: none */
     const char *const *include;     /* --include patterns (SCHEMA.TABLE, fnmatch) */
     size_t ninclude;

@@ -1,6 +1,7 @@
 /* `rowcast capture URL`: a database source (src/sources/pg/pg_source.c for postgres://)
  * driven by the pipeline, with the output options convert has (run_opts.c). */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,13 @@ void cli_usage_capture(void)
           "                         protocol 2: large transactions arrive while in progress\n"
           "                         and are held until they commit (default false: the server\n"
           "                         sends each transaction when it commits)\n"
+          "  -o postgres.stream.spill_bytes=N\n"
+          "                         streamed transactions are held in memory up to N bytes\n"
+          "                         (default 8 MiB), then in an unnamed temporary file\n"
+          "  -o postgres.stream.spill_dir=DIR\n"
+          "                         where those files are (default $TMPDIR, else /tmp)\n"
+          "  -o postgres.stream.max_bytes=N\n"
+          "                         held bytes, memory and files, at most (default 16 GiB)\n"
           "  -o postgres.heartbeat.interval=SECS\n"
           "                         write a logical message this often, so that the slot\n"
           "                         advances even when nothing on the server changes\n"
@@ -64,20 +72,30 @@ void cli_usage_capture(void)
 static const char *const capture_flags[] = {"--slot", "--publication", "--snapshot", "--until", "--max-events", NULL};
 static const char *const source_prefixes[] = {"postgres.", NULL};
 
+static const char *const source_keys[] = {"postgres.streaming", "postgres.heartbeat.interval", "postgres.stream.spill_bytes",
+                                          "postgres.stream.max_bytes", "postgres.stream.spill_dir", NULL};
+
 /* The source's -o options. */
 static int source_options(cli_run *r, rc_capture_config *cc)
 {
     rc_error err;
     rc_error_clear(&err);
-    long hb = 0;
+    long hb = 0, spill = 0, max = 0;
     if (rc_options_bool(&r->opts, "postgres.streaming", &cc->streaming, &err) != RC_OK ||
-        rc_options_int(&r->opts, "postgres.heartbeat.interval", 0, 86400, &hb, &err) != RC_OK)
+        rc_options_int(&r->opts, "postgres.heartbeat.interval", 0, 86400, &hb, &err) != RC_OK ||
+        rc_options_int(&r->opts, "postgres.stream.spill_bytes", 0, LONG_MAX, &spill, &err) != RC_OK ||
+        rc_options_int(&r->opts, "postgres.stream.max_bytes", 0, LONG_MAX, &max, &err) != RC_OK)
         return cli_run_usage_error(r, "%s", err.message);
     cc->heartbeat_s = (double)hb;
+    cc->spill_bytes = (uint64_t)spill, cc->stream_max_bytes = (uint64_t)max;
+    cc->spill_dir = rc_options_get(&r->opts, "postgres.stream.spill_dir");
     for (size_t k = 0; k < r->opts.count; k++) {
         const char *key = r->opts.items[k].key;
-        if (!strncmp(key, "postgres.", 9) && strcmp(key, "postgres.streaming") && strcmp(key, "postgres.heartbeat.interval"))
-            return cli_run_usage_error(r, "unknown source option '%s': postgres.streaming, postgres.heartbeat.interval", key);
+        size_t i = 0;
+        while (source_keys[i] && strcmp(source_keys[i], key)) i++;
+        if (!strncmp(key, "postgres.", 9) && !source_keys[i])
+            return cli_run_usage_error(r, "unknown source option '%s': postgres.streaming, postgres.heartbeat.interval, "
+                                          "postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir", key);
     }
     return EXIT_OK;
 }

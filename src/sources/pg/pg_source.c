@@ -67,6 +67,8 @@ typedef struct pg_source {
     int64_t snap_us; /* when the snapshot was taken (wall clock): the change time of its rows */
     /* stream */
     uint64_t handed_lsn; /* end LSN of the last Commit handed out */
+    uint64_t pending_lsn; /* a streamed transaction being released: its end LSN */
+    double status_at;     /* when a status update went out while releasing one */
     uint64_t acked_lsn;  /* the last position the pipeline acknowledged */
     bool acked_all;      /* ... and it was the last item's */
     rc_pos last_pos;     /* the last item's position */
@@ -339,6 +341,17 @@ static void keepalive(pg_source *s, const rc_pg_msg *m)
     if (m->wal_end > s->acked_lsn && rc_pg_stream_ack(s->conn, m->wal_end, &err) == RC_PG_OK) s->acked_lsn = m->wal_end;
 }
 
+/* Row events among the batch's events from `first` on: --max-events counts them. */
+static void count_rows(pg_source *s, size_t first)
+{
+    const rc_batch *b = &s->batch;
+    for (size_t i = first; i < b->events.count; i++) {
+        rc_op op = b->events.items[i].op;
+        if (op != RC_OP_BEGIN && op != RC_OP_COMMIT) s->row_events++;
+    }
+    if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->ph = PH_DONE;
+}
+
 static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
 {
     rc_batch *b = &s->batch;
@@ -353,8 +366,10 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
         if (rc != RC_PG_OK) return pg_fail(err, rc);
     }
     if (st == RC_OK) st = rc_pg_events_add(s->ev, &msg, m->data, m->len, &b->arena, &b->events, &ierr);
-    if (st == RC_OK && (msg.kind == RC_PGO_COMMIT || msg.kind == RC_PGO_STREAM_COMMIT))
-        s->handed_lsn = msg.u.commit.end_lsn;
+    if (st == RC_OK && (msg.kind == RC_PGO_COMMIT || msg.kind == RC_PGO_STREAM_COMMIT)) {
+        if (rc_pg_events_pending(s->ev)) s->pending_lsn = msg.u.commit.end_lsn; /* released over the next items */
+        else s->handed_lsn = msg.u.commit.end_lsn;
+    }
     if (st != RC_OK) {
         item_bad(s, it, &ierr, m->data, m->len, true);
     } else if (b->events.count == first) {
@@ -362,11 +377,35 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
         return RC_OK;
     }
     item_end(s, it);
-    for (size_t i = first; i < b->events.count; i++) {
-        rc_op op = b->events.items[i].op;
-        if (op != RC_OP_BEGIN && op != RC_OP_COMMIT) s->row_events++;
+    count_rows(s, first);
+    return RC_OK;
+}
+
+/* The next events of a committed streamed transaction (rc_pg_events_pending) as one item;
+ * the last one, with the COMMIT, moves the position to its end. */
+static rc_status drain(pg_source *s, rc_error *err)
+{
+    rc_batch *b = &s->batch;
+    size_t first = b->events.count;
+    rc_source_item *it = item_new(s);
+    rc_error ierr;
+    rc_error_clear(&ierr);
+    /* 16 per item: a batch of 64 items holds about as many events as one of streamed messages */
+    if (rc_pg_events_drain(s->ev, 16, &b->arena, &b->events, &ierr) != RC_OK) {
+        *err = ierr; /* the transaction cannot be released: stop rather than skip part of it */
+        return err->code;
     }
-    if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->ph = PH_DONE;
+    if (!rc_pg_events_pending(s->ev)) s->handed_lsn = s->pending_lsn;
+    item_end(s, it);
+    count_rows(s, first);
+    /* the server hears from us while a large transaction is released (wal_sender_timeout) */
+    double t = now_s();
+    if (t - s->status_at >= 1) {
+        s->status_at = t;
+        rc_error aerr;
+        rc_error_clear(&aerr);
+        (void)rc_pg_stream_ack(s->conn, s->acked_lsn, &aerr); /* the same position: moves nothing */
+    }
     return RC_OK;
 }
 
@@ -393,6 +432,10 @@ static rc_status stream_batch(pg_source *s, int timeout_ms, rc_error *err)
         if (caught_up(s)) {
             s->ph = PH_DONE;
             break;
+        }
+        if (rc_pg_events_pending(s->ev)) {
+            if (drain(s, err) != RC_OK) return err->code;
+            continue;
         }
         rc_pg_msg m;
         rc_error rerr;
@@ -586,7 +629,11 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     s->stop = cfg->stop;
     rc_arena_init(&s->batch.arena);
     s->batch.lines = calloc(RC_BATCH_ITEMS, sizeof *s->batch.lines);
-    rc_pg_events_opts eo = {.server = s->cfg.server, .db = NULL};
+    rc_pg_events_opts eo = {.server = s->cfg.server,
+                            .spill_bytes = (size_t)s->cfg.spill_bytes,
+                            .stream_max_bytes = (size_t)s->cfg.stream_max_bytes,
+                            .spill_dir = s->cfg.spill_dir,
+                            .release_events = 16};
     s->types = rc_pg_types_new();
     s->dec = rc_pgo_new(s->cfg.streaming ? 2 : 1);
     snprintf(s->shown, sizeof s->shown, "%s", cfg->urls[0]);

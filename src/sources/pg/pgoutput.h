@@ -203,6 +203,15 @@ void rc_pgo_free(rc_pgo_decoder *d);
 rc_status rc_pgo_decode(rc_pgo_decoder *d, const uint8_t *msg, size_t len, uint64_t wal_start,
                         rc_arena *arena, rc_pgo_msg *out, rc_error *err);
 
+/* Decodes again a row message (Insert, Update, Delete, Truncate) that rc_pgo_decode accepted
+ * before, bound to the relation versions it was bound to then rather than to the cache's
+ * current ones: rels[0..nrels) is the change's relation, or Truncate's relations in order
+ * (the caller keeps references on them). `streamed`: the message has the stream's xid field.
+ * How a held streamed change is read back at Stream Commit (pg_spill.h); no decoder state. */
+rc_status rc_pgo_decode_row(const uint8_t *msg, size_t len, uint64_t wal_start, bool streamed,
+                            const rc_pg_relation *const *rels, uint32_t nrels, rc_arena *arena,
+                            rc_pgo_msg *out, rc_error *err);
+
 /* A new replication session (reconnect): not inside a stream any more. Caches stay; the
  * server sends every relation again before using it. */
 void rc_pgo_session_reset(rc_pgo_decoder *d);
