@@ -173,11 +173,17 @@ static rc_status copy_start(pg_source *s, size_t i, rc_error *err)
     PGresult *r = PQexec(sql, q);
     free(q);
     if (PQresultStatus(r) != PGRES_COPY_OUT) {
-        rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "snapshot of %s.%s on %s: %s", rel->nspname, rel->relname,
-                     s->shown, PQresultErrorMessage(r));
-        err->message[strcspn(err->message, "\n")] = '\0';
+        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        bool denied = state && !strcmp(state, "42501"); /* insufficient_privilege: the role's to fix */
+        char why[200], fix[300] = "";
+        const char *primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+        snprintf(why, sizeof why, "%s", primary ? primary : PQresultErrorMessage(r));
+        why[strcspn(why, "\n")] = '\0';
+        if (denied) snprintf(fix, sizeof fix, " (GRANT SELECT ON %s.%s TO %s)", rel->nspname, rel->relname, PQuser(sql));
+        rc_error_set(err, denied ? RC_ERR_USAGE : RC_ERR_IO, RC_NO_OFFSET, "snapshot of %s.%s on %s: %s%s", rel->nspname,
+                     rel->relname, s->shown, why, fix);
         PQclear(r);
-        return RC_ERR_IO;
+        return err->code;
     }
     PQclear(r);
     s->copying = true;
