@@ -78,6 +78,7 @@ typedef struct rc_held {
 typedef struct rc_out_rec {
     rc_origin src;
     rc_op op;
+    rc_str lsn; /* capture: the event's position upstream, for the rowcast.position header */
     size_t koff, klen, voff, vlen, toff, tlen;
     bool has_key, null_value, has_topic;
     int32_t partition; /* >= 0: the format names the partition */

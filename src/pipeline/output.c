@@ -138,7 +138,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             if (was_holding) {
                 held_origin(c, a, r); /* the group the encoder held: several rows, no one key */
             } else {
-                r->src = ev->src, r->op = ev->op;
+                r->src = ev->src, r->op = ev->op, r->lsn = ev->pos.lsn;
                 if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
                 size_t tm = c->msg.len;
                 if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
@@ -223,7 +223,11 @@ static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_of
             if (o->src.db.n) *h++ = (rc_header){"rowcast.db", o->src.db.p, o->src.db.n};
             if (o->src.table.n) *h++ = (rc_header){"rowcast.table", o->src.table.p, o->src.table.n};
             *h++ = (rc_header){"rowcast.format", c->to->name, strlen(c->to->name)};
-            *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
+            if (c->capture) { /* the change's LSN (a snapshot row has none) */
+                if (o->lsn.n) *h++ = (rc_header){"rowcast.position", o->lsn.p, o->lsn.n};
+            } else {
+                *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
+            }
             r.nheaders = (size_t)(h - r.headers);
         }
         rc_status st = rc_sink_send(c->sink, &r, err);
