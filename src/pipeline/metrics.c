@@ -104,7 +104,7 @@ struct rc_metrics {
     bool fixed_now;      /* RC_METRICS_NOW_US (tests) */
     int64_t now_us;
     unsigned port;
-    char url[320];
+    char url[340]; /* "http://" where "/metrics" */
     rc_buf body; /* the server thread's scratch */
     client clients[RC_METRICS_CLIENTS];
 };
