@@ -537,7 +537,8 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
         s->snap_acked = rc_pos_pg_snapshot_rows(pos);
         return;
     }
-    if (lsn <= s->acked_lsn || s->ph != PH_STREAM) return;
+    /* PH_DONE too: --max-events and --until end the phase before the last items are acknowledged */
+    if (lsn <= s->acked_lsn || (s->ph != PH_STREAM && s->ph != PH_DONE)) return;
     rc_error err;
     rc_error_clear(&err);
     /* a failure is the connection's: the next read finds it and reconnects */
