@@ -152,6 +152,10 @@ int cli_capture(int argc, char **argv)
     }
     if (rc == EXIT_OK && !url) rc = cli_run_usage_error(&r, "which database? give postgres://USER@HOST:PORT/DB%s", "");
     if (rc == EXIT_OK && !rc_pg_is_url(url)) rc = not_a_url(&r, url);
+    /* before connecting: a bad name would fail only after the publication was created */
+    if (rc == EXIT_OK && !rc_pg_slot_name_ok(cc.slot))
+        rc = cli_run_usage_error(&r, "--slot '%s' is not a slot name: use lower-case letters, digits and _ (at most 63)",
+                                 cc.slot);
     if (rc == EXIT_OK) rc = source_options(&r, &cc);
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
     if (rc != EXIT_OK) goto done;

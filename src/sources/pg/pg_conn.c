@@ -500,6 +500,11 @@ static bool slot_name_ok(const char *s)
     return true;
 }
 
+bool rc_pg_slot_name_ok(const char *name)
+{
+    return slot_name_ok(name);
+}
+
 static rc_pg_rc check_slot(rc_pg_conn *c, const char *name, PGresult *res, rc_pg_slot *out,
                            rc_error *err)
 {
