@@ -338,7 +338,8 @@ same "no publication FOR ALL TABLES" 0 "$(pg_test_sql -c "SELECT count(*) FROM p
 # a publication dropped while capturing: the stream stops at the next change; created again,
 # the slot still cannot pass the change made while it was missing
 pg_test_sql -c "CREATE PUBLICATION p_drop FOR TABLE ev" >/dev/null
-"$RC" capture "postgres://pwuser:right-secret@$HP/postgres" --publication p_drop --slot s_drop --snapshot never >"$W/drop.out" 2>"$W/drop.err" &
+# (bounded: a stream that does not stop is ended by timeout, and its status says so)
+timeout 60 "$RC" capture "postgres://pwuser:right-secret@$HP/postgres" --publication p_drop --slot s_drop --snapshot never >"$W/drop.out" 2>"$W/drop.err" &
 pid=$!
 wait_for 20 slot_active s_drop || bad "publication dropped: the capture never streamed"
 pg_test_sql -c "INSERT INTO ev VALUES (6)" >/dev/null
