@@ -346,6 +346,9 @@ pg_test_sql -c "INSERT INTO ev VALUES (6)" >/dev/null
 dropped_fix="create it again, drop the slot (SELECT pg_drop_replication_slot('s_drop')) and capture again with a snapshot"
 drop_committed() { grep -q '"op":"commit"' "$W/drop.out"; }
 wait_for 20 drop_committed || bad "publication dropped: the first change never came"
+# and acknowledged: else the next run has that transaction again (rightly) before the error
+drop_acked() { [ "$(slot_lsn s_drop)" = "$(jq -r 'select(.op == "commit") | .pos.checkpoint' "$W/drop.out")" ]; }
+wait_for 20 drop_acked || bad "publication dropped: the first change was never acknowledged"
 pg_test_sql -c "DROP PUBLICATION p_drop" -c "INSERT INTO ev VALUES (7)" >/dev/null
 wait $pid
 st=$?
