@@ -306,6 +306,17 @@ rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 
 rowcast: T s, R events/s
 EOF
 [ "$(lsn_num "$(slot_lsn s_max)")" -ge "$(lsn_num "$conf")" ] || bad "SIGINT: the slot went back to $(slot_lsn s_max)"
+# --snapshot initial with an existing slot: said, and the slot streamed as it is
+at=$(slot_lsn s_max)
+cap reuse "$U" --slot s_max --snapshot initial --until caught-up
+expect_err reuse 0 <<EOF
+$warnings
+rowcast: replication slot s_max exists: streaming from its position (LSN $at), no snapshot; drop the slot to take a new one
+rowcast: 0 messages read: 0 converted, 0 filtered out, 0 bad
+rowcast: 0 events decoded: 0 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
 
 # ---- 2. setup errors and usage
 pg_test_sql -c "CREATE ROLE norepl LOGIN" -c "CREATE ROLE pwuser LOGIN REPLICATION PASSWORD 'right-secret'" \
