@@ -520,7 +520,8 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
         s->snap_acked = rc_pos_pg_snapshot_rows(pos);
         return;
     }
-    if (lsn <= s->acked_lsn || s->ph != PH_STREAM) return;
+    /* PH_DONE too: --max-events and --until end the phase before the last items are acknowledged */
+    if (lsn <= s->acked_lsn || (s->ph != PH_STREAM && s->ph != PH_DONE)) return;
     rc_error err;
     rc_error_clear(&err);
     /* a failure is the connection's: the next read finds it and reconnects */
@@ -553,15 +554,25 @@ static void pg_close(rc_source *src)
 static void warn_identity(void *ud, const char *schema, const char *table, char relreplident)
 {
     pg_source *s = ud;
+    /* the fix depends on the cause: NOTHING was chosen (the table may have a key), the others lack one */
+    char fix[300];
+    if (relreplident == 'n')
+        snprintf(fix, sizeof fix, "ALTER TABLE %s.%s REPLICA IDENTITY FULL, or DEFAULT if it has a primary key", schema,
+                 table);
+    else if (relreplident == 'i')
+        snprintf(fix, sizeof fix, "ALTER TABLE %s.%s REPLICA IDENTITY USING INDEX another unique index, or FULL",
+                 schema, table);
+    else
+        snprintf(fix, sizeof fix, "add a primary key, or ALTER TABLE %s.%s REPLICA IDENTITY FULL", schema, table);
     notice(s,
-           "warning: table %s.%s has no replica identity (%s): its UPDATE and DELETE events carry no "
-           "before image, and the application's own UPDATE and DELETE on it fail while a publication "
-           "publishes them; add a primary key or ALTER TABLE %s.%s REPLICA IDENTITY FULL",
+           "warning: table %s.%s has no replica identity (%s): while a publication publishes its UPDATEs and "
+           "DELETEs, PostgreSQL refuses them (\"cannot update table ... because it does not have a replica "
+           "identity\"); %s",
            schema, table,
            relreplident == 'n' ? "REPLICA IDENTITY NOTHING"
            : relreplident == 'i' ? "its identity index is gone"
                                   : "no primary key",
-           schema, table);
+           fix);
 }
 
 /* Connects and decides the phase: snapshot on a temporary slot, or the stream of the slot. */
