@@ -65,6 +65,7 @@ typedef struct pg_source {
     size_t ahead_table;
     uint64_t snap_rows, snap_acked, snap_estimate;
     int64_t snap_us; /* when the snapshot was taken (wall clock): the change time of its rows */
+    char snap_lsn[RC_PG_LSN_MAX]; /* its consistent point: the LSN of its rows, as Debezium's */
     /* stream */
     uint64_t handed_lsn; /* end LSN of the last Commit handed out */
     uint64_t pending_lsn; /* a streamed transaction being released: its end LSN */
@@ -246,6 +247,7 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
             const char *m = marks[!s->ahead ? 2 : first ? 0 : 1];
             ev->snapshot = (rc_str){m, strlen(m)};
             ev->ts_us = s->snap_us, ev->has_ts = true;
+            ev->pos.lsn = (rc_str){s->snap_lsn, strlen(s->snap_lsn)};
         }
         item_end(s, it);
         if (st == RC_OK && s->cfg.max_events && ++s->row_events >= s->cfg.max_events) {
@@ -622,6 +624,7 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
     for (size_t i = 0; i < s->ntables; i++)
         if (s->tables[i].reltuples > 0) s->snap_estimate += (uint64_t)s->tables[i].reltuples;
     s->handed_lsn = slot.consistent_lsn; /* the stream starts here once the slot is copied */
+    rc_pg_lsn_format(slot.consistent_lsn, s->snap_lsn);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     s->snap_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
