@@ -44,30 +44,30 @@ rc_status rc_metrics_addr_parse(const char *spec, rc_metrics_addr *out, rc_error
         const char *close = strchr(spec, ']');
         if (!close)
             return addr_error(
-                err, spec, "no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9187");
+                err, spec, "no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9470");
         host = spec + 1, hl = (size_t)(close - host);
         if (!hl || !all_of(host, hl, ":%" NAME_CHARS))
             return addr_error(
                 err, spec,
-                "not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9187");
+                "not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9470");
         if (close[1] != ':')
-            return addr_error(err, spec, "':PORT' expected after ']', as [::1]:9187");
+            return addr_error(err, spec, "':PORT' expected after ']', as [::1]:9470");
         port = close + 2;
         out->ipv6 = true;
     } else {
         const char *colon = strrchr(spec, ':');
         if (colon && strchr(spec, ':') != colon)
             return addr_error(err, spec,
-                              "an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9187");
+                              "an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9470");
         if (!colon && !all_of(spec, strlen(spec), DIGITS))
             return addr_error(
                 err, spec,
-                "no port: give HOST:PORT (localhost:9187), :PORT or PORT (then on 127.0.0.1)");
+                "no port: give HOST:PORT (localhost:9470), :PORT or PORT (then on 127.0.0.1)");
         if (colon && colon > spec) host = spec, hl = (size_t)(colon - spec);
         if (!all_of(host, hl, NAME_CHARS))
             return addr_error(err, spec,
                               "the host is not a name or an address (an IPv6 address goes in "
-                              "brackets: [::1]:9187)");
+                              "brackets: [::1]:9470)");
         port = colon ? colon + 1 : spec;
     }
     if (!*port)

@@ -146,10 +146,10 @@ fi
 expect_eq same-output "$T/plain" "$T/out"
 
 # --- an address of another machine (TEST-NET-1), and malformed addresses
-"$RC" convert --metrics 192.0.2.1:9187 "$SHOP" >"$T/o3" 2>"$T/e3"
+"$RC" convert --metrics 192.0.2.1:9470 "$SHOP" >"$T/o3" 2>"$T/e3"
 expect_rc not-here $? 3
 cat >"$T/want" <<'EOF'
-rowcast convert: --metrics '192.0.2.1:9187': cannot listen on 192.0.2.1:9187: Cannot assign requested address; the host is not an address of this machine: give one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)
+rowcast convert: --metrics '192.0.2.1:9470': cannot listen on 192.0.2.1:9470: Cannot assign requested address; the host is not an address of this machine: give one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)
 EOF
 expect_eq not-here-message "$T/want" "$T/e3"
 [ -s "$T/o3" ] && bad "a run that could not listen wrote output" || ok
@@ -161,15 +161,15 @@ while IFS='|' read -r spec msg; do
     [ -s "$T/o4" ] && bad "malformed '$spec' wrote output" || ok
 done <<'EOF'
 |the port is missing: give HOST:PORT, :PORT or PORT (0: any free port)
-localhost|no port: give HOST:PORT (localhost:9187), :PORT or PORT (then on 127.0.0.1)
+localhost|no port: give HOST:PORT (localhost:9470), :PORT or PORT (then on 127.0.0.1)
 127.0.0.1:|the port is missing: give HOST:PORT, :PORT or PORT (0: any free port)
 127.0.0.1:65536|the port is not a number from 0 to 65535 (0: any free port)
 127.0.0.1:http|the port is not a number from 0 to 65535 (0: any free port)
-::1:9187|an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9187
-[::1:9187|no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9187
-[::1]9187|':PORT' expected after ']', as [::1]:9187
-[]:9187|not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9187
-exa mple:9187|the host is not a name or an address (an IPv6 address goes in brackets: [::1]:9187)
+::1:9470|an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9470
+[::1:9470|no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9470
+[::1]9470|':PORT' expected after ']', as [::1]:9470
+[]:9470|not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9470
+exa mple:9470|the host is not a name or an address (an IPv6 address goes in brackets: [::1]:9470)
 EOF
 
 # --- PORT alone is loopback, and [::1] is IPv6 (when this machine has it)
