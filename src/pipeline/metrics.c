@@ -104,7 +104,7 @@ struct rc_metrics {
     bool fixed_now;      /* RC_METRICS_NOW_US (tests) */
     int64_t now_us;
     unsigned port;
-    char url[320];
+    char url[128];
     rc_buf body; /* the server thread's scratch */
     client clients[RC_METRICS_CLIENTS];
 };
@@ -368,7 +368,7 @@ static rc_status listen_on(rc_metrics *m, const char *spec, const rc_metrics_add
                             "[::1]) or a name this machine resolves",
                             spec, a->host, g == EAI_SYSTEM ? strerror(errno) : gai_strerror(g));
     int first_errno = 0;
-    char where[320] = "";
+    char where[96] = ""; /* name_of: an address and a port */
     for (struct addrinfo *ai = res; ai && m->lfd < 0; ai = ai->ai_next) {
         int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol), one = 1;
         /* SO_REUSEADDR: a restart binds again while the last run's connections are in TIME_WAIT
