@@ -104,6 +104,7 @@ struct rc_metrics {
     bool fixed_now;      /* RC_METRICS_NOW_US (tests) */
     int64_t now_us;
     unsigned port;
+    int64_t accept_after_ms; /* accept() failed (EMFILE...): the listener rests until then */
     char url[128];
     rc_buf body; /* the server thread's scratch */
     client clients[RC_METRICS_CLIENTS];
@@ -261,7 +262,13 @@ static void accept_all(rc_metrics *m)
 {
     for (;;) {
         int fd = accept(m->lfd, NULL, NULL);
-        if (fd < 0) return; /* EAGAIN: no more; anything else (EMFILE...): the next poll retries */
+        if (fd < 0) {
+            /* EAGAIN: no more. Out of descriptors (EMFILE...): the connection stays queued, and
+             * polling the listener at once again would spin: it rests for a while */
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
+                m->accept_after_ms = mono_ms() + 100;
+            return;
+        }
         if (!set_flags(fd)) {
             close(fd);
             continue;
@@ -298,7 +305,8 @@ static void *serve(void *arg)
         int64_t now = mono_ms(), wait = -1;
         size_t np = 2;
         p[0] = (struct pollfd){.fd = m->wake[0], .events = POLLIN};
-        p[1] = (struct pollfd){.fd = m->lfd, .events = POLLIN};
+        p[1] = (struct pollfd){.fd = now < m->accept_after_ms ? -1 : m->lfd, .events = POLLIN};
+        if (now < m->accept_after_ms) wait = m->accept_after_ms - now;
         for (size_t i = 0; i < RC_METRICS_CLIENTS; i++) {
             client *c = &m->clients[i];
             if (c->fd < 0) continue;
