@@ -120,7 +120,7 @@ exec 4>&- 5>&-
 
 # --- 16 connections open at once: a 17th is told to come back
 fds=()
-for i in $(seq 16); do
+for _ in $(seq 16); do
     exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
     fds+=("$fd")
 done
