@@ -239,6 +239,7 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
         rc_status st = rc_pg_copy_row(&b->arena, t->rel, s->ahead, len, &row, &ierr);
         if (st == RC_OK) st = rc_pg_events_read(s->ev, t->rel, &row, &b->arena, &b->events, &ierr);
         if (st != RC_OK) item_bad(s, it, &ierr, (const uint8_t *)s->ahead, len, false);
+        else it->raw = (size_t)s->ahead_len;
         bool first = s->snap_rows == 0;
         s->snap_rows++;
         if (snapshot_fetch(s, err) != RC_OK) return err->code;
@@ -383,6 +384,8 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
     } else if (b->events.count == first) {
         b->n--; /* no event (Relation, Type, Origin...): no item */
         return RC_OK;
+    } else {
+        it->raw = m->len;
     }
     item_end(s, it);
     count_rows(s, first);
