@@ -556,6 +556,27 @@ static void pg_close(rc_source *src)
     free(s);
 }
 
+/* rc_pg_key_fn: a snapshot table's key was read before its COPY; a streamed relation's is
+ * read when its first change comes (the SQL session is free then). */
+static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank)
+{
+    pg_source *s = ud;
+    for (size_t i = 0; i < s->ntables; i++)
+        if (s->tables[i].rel == rel) {
+            if (s->tables[i].pk_rank) memcpy(rank, s->tables[i].pk_rank, rel->ncols * sizeof *rank);
+            return s->tables[i].pk_rank != NULL;
+        }
+    if (s->copying) return false;
+    bool found = false;
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_pg_catalog_primary_key(s->conn, rel, rank, &found, &err) != RC_PG_OK) {
+        notice(s, "warning: %s: the events of %s.%s have no key columns", err.message, rel->nspname, rel->relname);
+        return false;
+    }
+    return found;
+}
+
 static void warn_identity(void *ud, const char *schema, const char *table, char relreplident)
 {
     pg_source *s = ud;
@@ -656,7 +677,8 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
                             .spill_bytes = (size_t)s->cfg.spill_bytes,
                             .stream_max_bytes = (size_t)s->cfg.stream_max_bytes,
                             .spill_dir = s->cfg.spill_dir,
-                            .release_events = 16};
+                            .release_events = 16,
+                            .primary_key = primary_key};
     s->types = rc_pg_types_new();
     s->dec = rc_pgo_new(s->cfg.streaming ? 2 : 1);
     snprintf(s->shown, sizeof s->shown, "%s", cfg->urls[0]);
@@ -664,6 +686,7 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     if (st == RC_OK) st = setup(s, cfg->urls[0], err);
     if (st == RC_OK) {
         eo.db = PQdb(rc_pg_sql(s->conn));
+        eo.key_ud = s;
         if (!(s->ev = rc_pg_events_new(&eo, s->types))) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     if (st == RC_OK && s->ph == PH_SNAPSHOT && !s->ahead) s->ph = PH_SNAPSHOT_ACK;
