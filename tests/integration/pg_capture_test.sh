@@ -319,6 +319,41 @@ rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 
 rowcast: T s, R events/s
 EOF
 
+# ---- one transaction of 100,000 rows: memory stays flat, streamed (protocol 2, spilled past a
+# small threshold) or not; every row captured once, in one transaction
+pg_test_sql -c "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'" -c "SELECT pg_reload_conf()" \
+    -c "CREATE TABLE bulk (id int PRIMARY KEY, pad text)" -c "ALTER PUBLICATION rowcast ADD TABLE bulk" >/dev/null
+cap bulk0 "$U" --slot s_bulk1 --snapshot never --until caught-up -q
+cap bulk0 "$U" --slot s_bulk2 --snapshot never --until caught-up -q
+pg_test_sql -c "INSERT INTO bulk SELECT g, repeat('x', 200) || g FROM generate_series(1, 100000) g" >/dev/null
+sanitized=$(ldd "$RC" 2>/dev/null | grep -c libasan)
+for run in "bulk1 s_bulk1 -o postgres.streaming=true -o postgres.stream.spill_bytes=1000000" "bulk2 s_bulk2"; do
+    read -r name slot opts <<<"$run"
+    # shellcheck disable=SC2086 # the options are words
+    /usr/bin/time -f %M -o "$W/$name.rss" "$RC" capture "$U" --slot "$slot" --until caught-up -q $opts >"$W/$name.out" 2>"$W/$name.err"
+    expect_rc "$name" $? 0
+    same "$name: one transaction of 100000 inserts" "begin 1, commit 1, insert 100000" \
+        "$(jq -r .op "$W/$name.out" | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1}')"
+    same "$name: the rows" "$(pg_test_sql -c "SELECT md5(string_agg(id || ':' || pad, ',' ORDER BY id)) FROM bulk")" \
+        "$(jq -r 'select(.op == "insert") | "\(.after[0]):\(.after[1])"' "$W/$name.out" | paste -sd, - | tr -d '\n' | md5sum | cut -d' ' -f1)"
+    rss=$(cat "$W/$name.rss")
+    if [ "$sanitized" = 0 ]; then
+        [ "$rss" -lt 65536 ] && ok || bad "$name: peak RSS $rss kB, not under 64 MB"
+    fi
+    echo "$name: peak RSS $rss kB"
+done
+pg_test_sql -c "SELECT pg_drop_replication_slot('s_bulk1'), pg_drop_replication_slot('s_bulk2')" \
+    -c "ALTER PUBLICATION rowcast DROP TABLE bulk" -c "DROP TABLE bulk" >/dev/null
+
+# a snapshot table the role may not read: the GRANT that fixes it
+pg_test_sql -c "CREATE ROLE nosel LOGIN REPLICATION" -c "CREATE TABLE hidden (id int PRIMARY KEY)" \
+    -c "CREATE PUBLICATION p_hidden FOR TABLE hidden" >/dev/null
+cap nosel "postgres://nosel@$HP/postgres" --slot s_nosel --publication p_hidden
+expect_err nosel 1 <<EOF
+rowcast capture: snapshot of public.hidden on postgres://nosel@$HP/postgres: permission denied for table hidden (GRANT SELECT ON public.hidden TO nosel)
+EOF
+pg_test_sql -c "DROP PUBLICATION p_hidden" -c "DROP TABLE hidden" >/dev/null
+
 # ---- 2. setup errors and usage
 pg_test_sql -c "CREATE ROLE norepl LOGIN" -c "CREATE ROLE pwuser LOGIN REPLICATION PASSWORD 'right-secret'" \
     -c "SELECT pg_create_logical_replication_slot('td', 'test_decoding')" >/dev/null || bad "roles and slot"
