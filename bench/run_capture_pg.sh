@@ -67,7 +67,7 @@ readers=(min recvlogical rc_native rc_dbz)
 for r in $(seq "$R"); do
     for t in "${readers[@]}"; do
         plugin=pgoutput
-        [ $t = recvlogical ] && plugin=wal2json
+        [ "$t" = recvlogical ] && plugin=wal2json
         sql -c "SELECT 1 FROM pg_create_logical_replication_slot('${t}_$r', '$plugin')" >/dev/null
     done
 done
@@ -100,7 +100,7 @@ backends_gone() {
 # measure NAME CMD...: runs CMD with its standard output in $OUT (default NAME.out); appends
 # "wall user+sys server peak_kib" to NAME.runs
 measure() {
-    local name=$1 before after wall usr sys kib
+    local name=$1 before after
     shift
     backends_gone
     before=$(server_cpu)
@@ -108,8 +108,8 @@ measure() {
         { echo "$name failed:" >&2; cat "$W/$name.err" >&2; exit 1; }
     backends_gone
     after=$(server_cpu)
-    read -r wall usr sys kib <"$W/$name.time"
-    echo "$wall $(echo "$usr + $sys" | bc) $(echo "scale=2; ($after - $before) / $TCK" | bc) $kib" >>"$W/$name.runs"
+    echo "$(cat "$W/$name.time") $before $after $TCK" |
+        awk '{ printf "%s %.2f %.2f %s\n", $1, $2 + $3, ($6 - $5) / $7, $4 }' >>"$W/$name.runs"
 }
 # expect NAME INS UPD DEL: the counts a reader delivered against the load's
 expect() {
@@ -140,6 +140,7 @@ for r in $(seq "$R"); do
 done
 
 sql -c 'SELECT count(*) FROM orders_snap' >/dev/null # the table in the page cache for both
+# shellcheck disable=SC2016
 OUT=/dev/null measure copy sh -c 'exec "$0" -X -q -c "COPY (SELECT * FROM orders_snap) TO STDOUT"' "$PG_BIN/psql"
 if [ $HAVE_RC = 1 ]; then
     measure rc_snap "$RC" capture "$PG_URL" --slot rc_snap --publication bench_snap_pub --include public.orders_snap \
@@ -147,25 +148,24 @@ if [ $HAVE_RC = 1 ]; then
 fi
 
 # report ---------------------------------------------------------------------------------------
-median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
-# stat NAME ROWS: sets wall cpu srv kib (medians of NAME's runs) and rate, cpum (client + server
-# CPU seconds per million rows)
-stat() {
-    local f=$W/$1.runs
-    wall=$(median $(cut -d' ' -f1 "$f")) cpu=$(median $(cut -d' ' -f2 "$f"))
-    srv=$(median $(cut -d' ' -f3 "$f")) kib=$(median $(cut -d' ' -f4 "$f"))
-    rate=$(echo "$2 / ($wall + 0.005)" | bc)
-    cpum=$(echo "scale=2; ($cpu + $srv) * 1000000 / $2" | bc)
-}
+# med NAME COLUMN: the median of a column of NAME's runs
+med() { cut -d' ' -f"$2" "$W/$1.runs" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+declare -A RATE CPUM KIB
+# calc FORMAT EXPRESSION: the expression's value, printf'd
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 [ "${QUICK:-0}" = 1 ] && { echo "quick run: every reader delivered $E_INS inserts, $E_UPD updates, $E_DEL deletes"; exit 0; }
 echo "streaming: $N row changes ($E_INS inserts, $E_UPD updates, $E_DEL deletes in $E_TXN transactions), $WAL_MB MB of WAL; medians of $R round(s); every reader's counts checked"
 printf '%-18s %8s %9s %8s %8s %10s %10s %8s %8s\n' reader seconds rows/s 'cli CPU' 'srv CPU' 'cli CPU/M' 'all CPU/M' 'RSS MB' 'out MB'
-row() { # LABEL NAME ROWS OUT
+# row LABEL NAME ROWS OUTPUT_FILE: a line of the table from NAME's medians; RATE, CPUM (client +
+# server CPU seconds per million rows) and KIB of NAME kept for the ratios
+row() {
     if [ ! -f "$W/$2.runs" ]; then printf '%-18s %s\n' "$1" 'not measured yet (this build has no capture command)'; return; fi
-    stat "$2" "$3"
-    printf '%-18s %8s %9s %8s %8s %10s %10s %8s %8s\n' "$1" "$wall" "$rate" "$cpu" "$srv" \
-        "$(echo "scale=2; $cpu * 1000000 / $3" | bc)" "$cpum" $((kib / 1024)) "$([ -f "$4" ] && du -m "$4" | cut -f1 || echo -)"
-    eval "${2}_rate=$rate ${2}_cpum=$cpum ${2}_kib=$kib"
+    local wall cpu srv
+    wall=$(med "$2" 1) cpu=$(med "$2" 2) srv=$(med "$2" 3) KIB[$2]=$(med "$2" 4)
+    RATE[$2]=$(calc "%.0f" "$3 / $wall")
+    CPUM[$2]=$(calc "%.2f" "($cpu + $srv) * 1000000 / $3")
+    printf '%-18s %8s %9s %8s %8s %10s %10s %8s %8s\n' "$1" "$wall" "${RATE[$2]}" "$cpu" "$srv" \
+        "$(calc "%.2f" "$cpu * 1000000 / $3")" "${CPUM[$2]}" $((KIB[$2] / 1024)) "$([ -f "$4" ] && du -m "$4" | cut -f1 || echo -)"
 }
 row min-client min "$N" -
 row recvlogical+w2j recvlogical "$N" "$W/recvlogical.json"
@@ -175,9 +175,9 @@ echo "snapshot: $S rows"
 row 'COPY to /dev/null' copy "$S" -
 row 'rowcast native' rc_snap "$S" -
 [ $HAVE_RC = 1 ] || exit 0
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { calc "%.2f" "$1 / $2"; }
 echo "targets:"
-echo "  streaming rows/s, rowcast / min-client >= 0.9:  native $(ratio "$rc_native_rate" "$min_rate")  debezium $(ratio "$rc_dbz_rate" "$min_rate")"
-echo "  CPU per row (client + walsender), rowcast debezium / recvlogical+wal2json <= 1.0:  $(ratio "$rc_dbz_cpum" "$recvlogical_cpum")"
-echo "  snapshot rows/s, rowcast / COPY >= 0.7:  $(ratio "$rc_snap_rate" "$copy_rate")"
-echo "  peak RSS < 64 MB:  native $((rc_native_kib / 1024)) MB, debezium $((rc_dbz_kib / 1024)) MB, snapshot $((rc_snap_kib / 1024)) MB"
+echo "  streaming rows/s, rowcast / min-client >= 0.9:  native $(ratio "${RATE[rc_native]}" "${RATE[min]}")  debezium $(ratio "${RATE[rc_dbz]}" "${RATE[min]}")"
+echo "  CPU per row (client + walsender), rowcast debezium / recvlogical+wal2json <= 1.0:  $(ratio "${CPUM[rc_dbz]}" "${CPUM[recvlogical]}")"
+echo "  snapshot rows/s, rowcast / COPY >= 0.7:  $(ratio "${RATE[rc_snap]}" "${RATE[copy]}")"
+echo "  peak RSS < 64 MB:  native $((KIB[rc_native] / 1024)) MB, debezium $((KIB[rc_dbz] / 1024)) MB, snapshot $((KIB[rc_snap] / 1024)) MB"
