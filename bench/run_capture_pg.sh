@@ -20,9 +20,10 @@
 # RSS. Every reader's row counts are checked against what the load made.
 #
 # usage: bench/run_capture_pg.sh [BUILD_DIR] [CHANGES] [SNAPSHOT_ROWS]
-#   default: build 1000000 5000000, the issue's size (about 3 minutes here, 2.5 GB of disk in
+#   default: build 1000000 5000000, the issue's size (about 3 minutes here; up to 7 GB of disk in
 #   a temporary directory); a quicker look: bench/run_capture_pg.sh build 200000 1000000.
 #   ROUNDS=3: each streaming reader runs that many times (own slots), medians reported.
+#   READER_TIMEOUT=900: seconds after which a reader that has not stopped is a failure.
 #   QUICK=1: the smoke test's size (2000 changes, 2000 rows) and no timing table.
 set -eu
 B=${1:-build}
@@ -104,7 +105,7 @@ measure() {
     shift
     backends_gone
     before=$(server_cpu)
-    /usr/bin/time -f '%e %U %S %M' -o "$W/$name.time" "$@" >"${OUT:-$W/$name.out}" 2>"$W/$name.err" ||
+    /usr/bin/time -f '%e %U %S %M' -o "$W/$name.time" timeout "${READER_TIMEOUT:-900}" "$@" >"${OUT:-$W/$name.out}" 2>"$W/$name.err" ||
         { echo "$name failed:" >&2; cat "$W/$name.err" >&2; exit 1; }
     backends_gone
     after=$(server_cpu)
@@ -117,6 +118,9 @@ expect() {
         { echo "$1 delivered inserts $2 updates $3 deletes $4, the load made $E_INS $E_UPD $E_DEL" >&2; exit 1; }
 }
 count() { grep -o "$1" "$2" | wc -l || true; }
+# done_with NAME FILE: notes the size of a reader's output (MB) and removes it (the Debezium
+# file of 1M changes is 4-5 GB)
+done_with() { du -m "$2" | cut -f1 >"$W/$1.mb"; rm -f "$2"; }
 
 for r in $(seq "$R"); do
     measure min "$MIN" "$PG_URL" "min_$r" bench_pub "$LSN1"
@@ -127,16 +131,19 @@ for r in $(seq "$R"); do
         -o format-version=2 -o add-tables=public.orders' "$RECV" "$PG_URL" "recvlogical_$r" "$LSN1" "$W/recvlogical.json"
     expect recvlogical "$(count '"action":"I"' "$W/recvlogical.json")" "$(count '"action":"U"' "$W/recvlogical.json")" \
         "$(count '"action":"D"' "$W/recvlogical.json")"
+    done_with recvlogical "$W/recvlogical.json"
     [ $HAVE_RC = 1 ] || continue
     measure rc_native "$RC" capture "$PG_URL" --slot "rc_native_$r" --publication bench_pub --snapshot never \
         --until "$LSN1" --to native --sink "file:$W/rc_native.json" --quiet
     expect "rowcast native" "$(count '^{"op":"insert"' "$W/rc_native.json")" "$(count '^{"op":"update"' "$W/rc_native.json")" \
         "$(count '^{"op":"delete"' "$W/rc_native.json")"
+    done_with rc_native "$W/rc_native.json"
     measure rc_dbz "$RC" capture "$PG_URL" --slot "rc_dbz_$r" --publication bench_pub --snapshot never \
         --until "$LSN1" --to debezium -o debezium.flavor=upstream -o debezium.schemas=true \
         --sink "file:$W/rc_dbz.json" --quiet
     expect "rowcast debezium" "$(count '"op":"c"' "$W/rc_dbz.json")" "$(count '"op":"u"' "$W/rc_dbz.json")" \
         "$(count '"op":"d"' "$W/rc_dbz.json")"
+    done_with rc_dbz "$W/rc_dbz.json"
 done
 
 sql -c 'SELECT count(*) FROM orders_snap' >/dev/null # the table in the page cache for both
@@ -156,7 +163,7 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 [ "${QUICK:-0}" = 1 ] && { echo "quick run: every reader delivered $E_INS inserts, $E_UPD updates, $E_DEL deletes"; exit 0; }
 echo "streaming: $N row changes ($E_INS inserts, $E_UPD updates, $E_DEL deletes in $E_TXN transactions), $WAL_MB MB of WAL; medians of $R round(s); every reader's counts checked"
 printf '%-18s %8s %9s %8s %8s %10s %10s %8s %8s\n' reader seconds rows/s 'cli CPU' 'srv CPU' 'cli CPU/M' 'all CPU/M' 'RSS MB' 'out MB'
-# row LABEL NAME ROWS OUTPUT_FILE: a line of the table from NAME's medians; RATE, CPUM (client +
+# row LABEL NAME ROWS: a line of the table from NAME's medians; RATE, CPUM (client +
 # server CPU seconds per million rows) and KIB of NAME kept for the ratios
 row() {
     if [ ! -f "$W/$2.runs" ]; then printf '%-18s %s\n' "$1" 'not measured yet (this build has no capture command)'; return; fi
@@ -165,15 +172,15 @@ row() {
     RATE[$2]=$(calc "%.0f" "$3 / $wall")
     CPUM[$2]=$(calc "%.2f" "($cpu + $srv) * 1000000 / $3")
     printf '%-18s %8s %9s %8s %8s %10s %10s %8s %8s\n' "$1" "$wall" "${RATE[$2]}" "$cpu" "$srv" \
-        "$(calc "%.2f" "$cpu * 1000000 / $3")" "${CPUM[$2]}" $((KIB[$2] / 1024)) "$([ -f "$4" ] && du -m "$4" | cut -f1 || echo -)"
+        "$(calc "%.2f" "$cpu * 1000000 / $3")" "${CPUM[$2]}" $((KIB[$2] / 1024)) "$(cat "$W/$2.mb" 2>/dev/null || echo -)"
 }
-row min-client min "$N" -
-row recvlogical+w2j recvlogical "$N" "$W/recvlogical.json"
-row 'rowcast native' rc_native "$N" "$W/rc_native.json"
-row 'rowcast debezium' rc_dbz "$N" "$W/rc_dbz.json"
+row min-client min "$N"
+row recvlogical+w2j recvlogical "$N"
+row 'rowcast native' rc_native "$N"
+row 'rowcast debezium' rc_dbz "$N"
 echo "snapshot: $S rows"
-row 'COPY to /dev/null' copy "$S" -
-row 'rowcast native' rc_snap "$S" -
+row 'COPY to /dev/null' copy "$S"
+row 'rowcast native' rc_snap "$S"
 [ $HAVE_RC = 1 ] || exit 0
 ratio() { calc "%.2f" "$1 / $2"; }
 echo "targets:"
