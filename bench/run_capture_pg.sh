@@ -161,6 +161,7 @@ declare -A RATE CPUM KIB
 # calc FORMAT EXPRESSION: the expression's value, printf'd
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 [ "${QUICK:-0}" = 1 ] && { echo "quick run: every reader delivered $E_INS inserts, $E_UPD updates, $E_DEL deletes"; exit 0; }
+echo "machine: $(nproc) cores, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "streaming: $N row changes ($E_INS inserts, $E_UPD updates, $E_DEL deletes in $E_TXN transactions), $WAL_MB MB of WAL; medians of $R round(s); every reader's counts checked"
 printf '%-18s %8s %9s %8s %8s %10s %10s %8s %8s\n' reader seconds rows/s 'cli CPU' 'srv CPU' 'cli CPU/M' 'all CPU/M' 'RSS MB' 'out MB'
 # row LABEL NAME ROWS: a line of the table from NAME's medians; RATE, CPUM (client +
@@ -178,6 +179,9 @@ row min-client min "$N"
 row recvlogical+w2j recvlogical "$N"
 row 'rowcast native' rc_native "$N"
 row 'rowcast debezium' rc_dbz "$N"
+[ "$R" = 1 ] || for t in "${readers[@]}"; do
+    [ -f "$W/$t.runs" ] && echo "  $t, each round: $(cut -d' ' -f1 "$W/$t.runs" | tr '\n' ' ')s wall, $(cut -d' ' -f2 "$W/$t.runs" | tr '\n' ' ')s client CPU, $(cut -d' ' -f3 "$W/$t.runs" | tr '\n' ' ')s server CPU"
+done
 echo "snapshot: $S rows"
 row 'COPY to /dev/null' copy "$S"
 row 'rowcast native' rc_snap "$S"
