@@ -108,6 +108,9 @@ typedef struct rc_pipeline {
     unsigned drop;
     rc_include_pat *include;
     size_t ninclude;
+    const rc_capture_config *capture; /* `capture`: the database source's settings */
+    const char *item_word; /* what an item is in the summary ("line", "message") */
+    bool include_schema;   /* --include matches SCHEMA.TABLE (PostgreSQL capture), not DB.TABLE */
     const char **files; /* the source's URLs: file paths, "-" */
     size_t nfiles;
     bool threaded;

@@ -51,6 +51,29 @@ typedef struct rc_batch {
 
 enum { RC_BATCH_ITEMS = 64 }; /* a full batch; fewer: the source had no more at hand */
 
+/* What `capture` asks of a database source (--snapshot, --until, ...). */
+enum rc_snapshot_mode {
+    RC_SNAPSHOT_AUTO = 0,     /* initial when the slot is created, else none */
+    RC_SNAPSHOT_INITIAL,      /* said: as AUTO, and an existing slot is mentioned */
+    RC_SNAPSHOT_NEVER,        /* stream only */
+    RC_SNAPSHOT_INITIAL_ONLY, /* the snapshot, then stop */
+};
+
+typedef struct rc_capture_config {
+    const char *slot, *publication; /* PostgreSQL */
+    const char *server;             /* logical server name: rc_origin.server */
+    int snapshot;                   /* enum rc_snapshot_mode */
+    bool until_caught_up;           /* stop once what was committed at the start is acknowledged */
+    uint64_t until_lsn;             /* the same for a position (PostgreSQL: an LSN); 0: none */
+    uint64_t max_events;            /* stop after this many row events; 0: no limit */
+    bool streaming;                 /* PostgreSQL protocol 2: large transactions streamed */
+    double heartbeat_s;             /* a heartbeat write this often; 0: none */
+    const char *const *include;     /* --include patterns (SCHEMA.TABLE, fnmatch) */
+    size_t ninclude;
+    void (*notice)(void *ctx, const char *msg); /* what the source says as it happens */
+    void *notice_ctx;
+} rc_capture_config;
+
 typedef struct rc_source_config {
     const char *const *urls; /* file paths, "-" */
     size_t nurls;
@@ -62,6 +85,7 @@ typedef struct rc_source_config {
     void *accept_ctx;
     volatile sig_atomic_t *stop; /* set by a signal: stop reading */
     const char *resume_name;     /* where the resume position comes from (messages) */
+    const rc_capture_config *capture; /* database sources only */
 } rc_source_config;
 
 typedef struct rc_source rc_source;

@@ -19,7 +19,9 @@ static void report(rc_pipeline *c, const char *file, uint64_t lineno, uint64_t l
         fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
     }
-    if (err->offset == RC_NO_OFFSET)
+    if (!lineno) /* a database's message: the error names its place (table, LSN) */
+        fprintf(stderr, "rowcast: %s: %s error: %s\n", file, rc_status_name(err->code), err->message);
+    else if (err->offset == RC_NO_OFFSET)
         fprintf(stderr, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
                 err->message);
     else
@@ -37,8 +39,10 @@ static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const
         return;
     }
     pipeline_progress_clear(c);
-    fprintf(stderr, "rowcast: %s:%llu: %s error: %s; the event is not written (not expressible in %s)\n", ln->file,
-            (unsigned long long)ln->lineno, rc_status_name(err->code), err->message, c->to->name);
+    char at[32] = "";
+    if (ln->lineno) snprintf(at, sizeof at, ":%llu", (unsigned long long)ln->lineno);
+    fprintf(stderr, "rowcast: %s%s: %s error: %s; the event is not written (not expressible in %s)\n", ln->file, at,
+            rc_status_name(err->code), err->message, c->to->name);
 }
 
 /* The origin of the message a grouping encoder emits: the group it held, copied into the
@@ -106,8 +110,9 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
     n->events = count;
     for (size_t i = 0; i < count; i++) {
         const rc_event *ev = &evs[i];
-        /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL) */
-        rc_str db = ev->src.db.n ? ev->src.db : ev->src.schema;
+        /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL);
+         * PostgreSQL capture matches SCHEMA.TABLE */
+        rc_str db = c->include_schema || !ev->src.db.n ? ev->src.schema : ev->src.db;
         if (!pipeline_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
             n->filtered++;
             continue;
@@ -331,7 +336,7 @@ int pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
         fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
                 (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - MAX_SHOWN_ERRORS),
                 MAX_SHOWN_ERRORS);
-    if (c->ck_path && pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
+    if ((c->ck_path || c->capture) && pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);

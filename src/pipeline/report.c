@@ -170,8 +170,8 @@ void pipeline_summary(rc_pipeline *c)
     const rc_counts *n = &c->n;
     report_unmatched(c);
     const char *fate = !n->bad ? "" : c->on_error == RC_ON_SKIP ? " (skipped)" : c->on_error == RC_ON_DEAD ? " (dead-lettered)" : " (stopped there)";
-    fprintf(stderr, "rowcast: %llu line%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
-            plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
+    fprintf(stderr, "rowcast: %llu %s%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
+            c->item_word, plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
             fate);
     if (n->interrupted) fprintf(stderr, ", %llu interrupted", (unsigned long long)n->interrupted);
     fprintf(stderr, "\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s\n",

@@ -185,6 +185,9 @@ static rc_status value_error(const colset *s, const rc_pgo_msg *m, const uint8_t
     else
         off = RC_NO_OFFSET;
     err->code = RC_OK, err->message[0] = 0;
+    if (!m->kind) /* a snapshot row (rc_pg_events_read): no message, no LSN */
+        return rc_error_set(err, code, off, "snapshot row of %.*s.%.*s: %s", (int)s->schema.n,
+                            s->schema.p, (int)s->table.n, s->table.p, why);
     return rc_error_set(err, code, off, "pgoutput %s of %.*s.%.*s at LSN %s: %s",
                         rc_pgo_kind_name(m->kind), (int)s->schema.n, s->schema.p, (int)s->table.n,
                         s->table.p, lsn, why);
@@ -562,4 +565,23 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
         break; /* Type, Origin, Message, Stream Stop: no event */
     }
     return RC_OK;
+}
+
+rc_status rc_pg_events_read(rc_pg_events *e, const rc_pg_relation *rel, const rc_pgo_tuple *row,
+                            rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    const colset *s;
+    rc_status st = set_of(e, rel, &s, err);
+    if (st != RC_OK) return st;
+    if (row->ncols != s->n)
+        return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET,
+                            "snapshot row of %s.%s has %u columns, the table %u", rel->nspname,
+                            rel->relname, row->ncols, s->n);
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    origin_of(e, s, &ev);
+    ev.op = RC_OP_READ;
+    rc_pgo_msg none = {0};
+    if ((st = image(s, &none, NULL, 0, row, NULL, a, &ev.after, err)) != RC_OK) return st;
+    return push(out, &ev, err);
 }

@@ -77,4 +77,11 @@ bool rc_pg_events_idle(const rc_pg_events *e);
 /* Bytes held for streamed transactions now (for metrics and tests). */
 size_t rc_pg_events_held_bytes(const rc_pg_events *e);
 
+/* A snapshot row: one RC_OP_READ event with the after image of `row` (its values as COPY's
+ * text, kind RC_PGO_TEXT or RC_PGO_NULL), with the origin and columns a streamed change of
+ * `rel` gets, so both encode alike. `rel` is a catalog version (rc_pg_relation_new). No
+ * position or transaction fields: the snapshot is no transaction of the stream. */
+rc_status rc_pg_events_read(rc_pg_events *e, const rc_pg_relation *rel, const rc_pgo_tuple *row,
+                            rc_arena *a, rc_event_list *out, rc_error *err);
+
 #endif

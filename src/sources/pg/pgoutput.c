@@ -494,6 +494,11 @@ static rc_pg_relation *relation_copy(const rc_pg_relation *src, uint64_t version
     return rel;
 }
 
+rc_pg_relation *rc_pg_relation_new(const rc_pg_relation *src, uint64_t version)
+{
+    return relation_copy(src, version);
+}
+
 enum { REL_COLUMN_MIN_BYTES = 1 + 1 + 4 + 4 }; /* flags, empty name, type OID, typmod */
 
 static rc_status read_relation(rc_pgo_decoder *d, rd *r, rc_arena *a, rc_pgo_msg *m)

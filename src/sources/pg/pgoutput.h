@@ -93,6 +93,12 @@ typedef struct rc_pg_relation {
 } rc_pg_relation;
 
 void rc_pg_relation_retain(const rc_pg_relation *rel);
+/* A version built from `src` (its strings and columns copied, refs and version ignored) with
+ * one reference and the given version number, for relations known from the catalog rather
+ * than a Relation message (the snapshot): NULL when out of memory. Numbers at or above
+ * RC_PG_RELATION_CATALOG_VERSION never meet a decoder's. */
+rc_pg_relation *rc_pg_relation_new(const rc_pg_relation *src, uint64_t version);
+#define RC_PG_RELATION_CATALOG_VERSION (UINT64_C(1) << 62)
 /* Drops one reference; the last one frees the version. NULL is a no-op. */
 void rc_pg_relation_release(const rc_pg_relation *rel);
 
