@@ -83,14 +83,17 @@ echo "==> WAL $LSN0 .. $LSN1 ($WAL_MB MB): $E_INS inserts, $E_UPD updates, $E_DE
 # server_cpu: the postmaster's children's CPU so far, in clock ticks (fields 16 and 17 of
 # /proc/PID/stat; the name before them is in parentheses and has no spaces here)
 server_cpu() { awk '{print $16 + $17}' "/proc/$PM/stat"; }
-# backends_gone: waits until the postmaster has no walsender or backend child left (it has
-# reaped the one that served the last reader, so its CPU is in cutime), at most 30 s
+# backends_gone: waits until every child of the postmaster is one of its own background
+# processes, at most 30 s: the backend or walsender that served the last reader has exited
+# and been reaped (an exiting or zombie child has an empty command line, so the background
+# processes are named rather than the backends), so its CPU is in the postmaster's cutime
 backends_gone() {
     local i c busy
     for i in $(seq 3000); do
         busy=0
         for c in $(cat "/proc/$PM/task/$PM/children" 2>/dev/null); do
-            grep -qa 'walsender\|postgres postgres' "/proc/$c/cmdline" 2>/dev/null && busy=1
+            grep -qaE '^postgres: (checkpointer|background writer|walwriter|autovacuum launcher|logical replication launcher)' \
+                "/proc/$c/cmdline" 2>/dev/null || busy=1
         done
         [ $busy = 0 ] && return 0
         sleep 0.01
