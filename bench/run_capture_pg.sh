@@ -23,8 +23,8 @@
 # row counts are checked against what the load made.
 #
 # usage: bench/run_capture_pg.sh [BUILD_DIR] [CHANGES] [SNAPSHOT_ROWS]
-#   default: build 1000000 5000000, the size (about 4 minutes here, ROUNDS=3 about 10; up to 7 GB of disk in
-#   a temporary directory); a quicker look: bench/run_capture_pg.sh build 200000 1000000.
+#   default: build 1000000 5000000, the size (about 4 minutes here, ROUNDS=3 about 10;
+#   up to 7 GB of disk in a temporary directory); a quicker look: ... build 200000 1000000.
 #   ROUNDS=3: each streaming reader runs that many times (own slots), medians reported.
 #   READER_TIMEOUT=900: seconds after which a reader that has not stopped is a failure.
 #   QUICK=1: the smoke test's size (2000 changes, 2000 rows) and no timing table.
