@@ -21,6 +21,10 @@ rc_install() {
 
 BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev libpq-dev)
 TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 jq curl)
+# bench/run_capture_pg.sh (the pg_recvlogical + wal2json peer, /usr/bin/time), whose quick mode
+# is the bench_capture_pg test
+BENCH_PKGS=(postgresql-15 postgresql-15-wal2json time)
+TEST_PKGS+=("${BENCH_PKGS[@]}")
 
 # rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.
 rc_build() {
