@@ -66,6 +66,13 @@ typedef struct rc_include_pat {
     bool hit; /* matched an event (set by the pipeline's check only) */
 } rc_include_pat;
 
+/* The --include answer for the last table the output side checked. */
+typedef struct rc_include_cache {
+    char db[128], t[128];
+    size_t dbn, tn;
+    bool in, valid;
+} rc_include_cache;
+
 enum rc_progress_mode { RC_PROGRESS_OFF, RC_PROGRESS_TTY, RC_PROGRESS_LINES };
 
 /* The origin of the group a grouping encoder holds (canal.group). */
@@ -129,6 +136,7 @@ typedef struct rc_pipeline {
     unsigned drop;
     rc_include_pat *include;
     size_t ninclude;
+    rc_include_cache include_last;
     const rc_capture_config *capture; /* `capture`: the database source's settings */
     const char *item_word; /* what an item is in the summary ("line", "message") */
     bool include_schema;   /* --include matches SCHEMA.TABLE (PostgreSQL capture), not DB.TABLE */

@@ -52,6 +52,8 @@ rc_status rc_pg_copy_row(rc_arena *a, const rc_pg_relation *rel, const char *lin
         size_t end = tab ? (size_t)(tab - line) : n;
         if (end - at == 2 && line[at] == '\\' && line[at + 1] == 'N') {
             d[i] = (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
+        } else if (!memchr(line + at, '\\', end - at)) { /* no escape: the text as it is, in the line */
+            d[i] = (rc_pgo_datum){(const uint8_t *)line + at, (uint32_t)(end - at), RC_PGO_TEXT};
         } else {
             uint32_t len = 0;
             char *v = unescape(a, line + at, end - at, &len);

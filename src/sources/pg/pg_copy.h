@@ -7,7 +7,8 @@
 
 #include "sources/pg/pgoutput.h"
 
-/* One line (without its "\n") as a tuple of `rel`: values unescaped into the arena. A line
+/* One line (without its "\n") as a tuple of `rel`: values with escapes unescaped into the
+ * arena, the others pointing into `line` (which must outlive the tuple's use). A line
  * with fewer or more columns than the relation is RC_ERR_SCHEMA naming both counts and the
  * byte (err->offset) where it went wrong. */
 rc_status rc_pg_copy_row(rc_arena *a, const rc_pg_relation *rel, const char *line, size_t n,
