@@ -1,6 +1,7 @@
 /* Upstream Debezium: the envelope, source blocks, key and Kafka Connect
  * JSON schemas the way Debezium's MySQL, PostgreSQL and SQL Server connectors write them, in
  * the layout of Debezium 1.x, 2.x or 3.x (debezium.compat). See docs/formats/debezium.md. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "formats/avro_bin.h"
@@ -10,6 +11,7 @@
 #include "rowcast/hash.h"
 #include "rowcast/jsonw.h"
 #include "rowcast/names.h"
+#include "rowcast/vparse.h"
 #include "rowcast/wkb.h"
 
 enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
@@ -41,6 +43,22 @@ typedef struct up_enc {
     size_t keys_cap;
     const void *keys_of;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
+    /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
+     * and what arrays are split into */
+    uint8_t *pg_kind;
+    size_t ncatalog;
+    rc_type_cache *types;
+    rc_arena types_arena, elems;
+    rc_buf pgbuf;
+    uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
+    bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
+    /* the transaction of the last event written, and its events per table so far */
+    rc_buf tx_of;
+    struct tx_table {
+        uint64_t hash;
+        uint64_t count;
+    } *tx_tables;
+    size_t tx_ntables, tx_cap;
 } up_enc;
 
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
@@ -58,9 +76,32 @@ const rc_option_desc dbz_all_options[] = {
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
     {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order}"},
     {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
+    {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2 and 3, as Debezium 2.x skips truncates; none otherwise)"},
     {0},
 };
 const rc_option_desc *const dbz_up_options = dbz_all_options + DBZ_COMMON_OPTIONS;
+
+/* skipped.operations: "none" or a comma-separated list of c, u, d, t (Debezium's letters). */
+static rc_status parse_skipped(const char *v, uint8_t *ops, rc_error *err)
+{
+    *ops = 0;
+    if (!strcmp(v, "none")) return RC_OK;
+    for (const char *p = v; *p; p++) {
+        switch (*p) {
+        case 'c': *ops |= 1u << RC_OP_INSERT; break;
+        case 'u': *ops |= 1u << RC_OP_UPDATE; break;
+        case 'd': *ops |= 1u << RC_OP_DELETE; break;
+        case 't': *ops |= 1u << RC_OP_TRUNCATE; break;
+        default: goto bad;
+        }
+        if (p[1] == ',' && p[2]) p++;
+        else if (p[1]) goto bad;
+    }
+    return RC_OK;
+bad:
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "-o debezium.skipped.operations=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", v);
+}
 
 rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
@@ -86,10 +127,21 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
     e->server = rc_options_get(o, "debezium.server");
     e->version = rc_options_get(o, "debezium.version");
     if (!e->version) e->version = "rowcast";
-    if (!(e->names = rc_name_registry_new())) {
+    const char *skip = rc_options_get(o, "debezium.skipped.operations");
+    if (skip && (st = parse_skipped(skip, &e->skip_ops, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    e->skip_set = skip != NULL;
+    while (rc_type_catalog[e->ncatalog].name) e->ncatalog++;
+    if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1))) {
+        rc_name_registry_free(e->names), rc_type_cache_free(e->types);
         free(e);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
+    for (size_t i = 0; i < e->ncatalog; i++) e->pg_kind[i] = (uint8_t)dbz_pg_kind_of(&rc_type_catalog[i]);
+    rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
+    rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
@@ -108,6 +160,11 @@ void dbz_up_free(void *p)
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
     free(e->keys_off);
+    free(e->pg_kind);
+    rc_type_cache_free(e->types);
+    rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
+    rc_buf_fini(&e->pgbuf), rc_buf_fini(&e->tx_of);
+    free(e->tx_tables);
     free(e);
 }
 
@@ -135,6 +192,31 @@ typedef struct col_schema {
     rc_buf *params; /* NULL when none */
 } col_schema;
 
+/* What the PostgreSQL connector does with column c beyond its value kind (DBZ_PG_NONE for
+ * other sources). */
+static dbz_pg_kind pg_kind(const up_enc *e, const rc_column *c)
+{
+    const rc_type_info *t = c->type.info;
+    if (t->family != RC_FAM_PG) return DBZ_PG_NONE;
+    size_t i = (size_t)(t - rc_type_catalog);
+    return t >= rc_type_catalog && i < e->ncatalog ? (dbz_pg_kind)e->pg_kind[i] : dbz_pg_kind_of(t);
+}
+
+/* The element column of a PostgreSQL array column ("numeric(10,2)[]": numeric(10,2)); false
+ * when its declaration does not parse. */
+static bool array_elem(up_enc *e, const rc_column *c, rc_column *out)
+{
+    rc_str d = c->type.decl;
+    const rc_coltype *t;
+    rc_error err;
+    rc_error_clear(&err);
+    if (d.n < 3 || memcmp(d.p + d.n - 2, "[]", 2) ||
+        rc_type_cache_get(e->types, &e->types_arena, RC_FAM_PG, d.p, d.n - 2, 0, &t, &err) != RC_OK)
+        return false;
+    *out = (rc_column){c->name, *t, 0, true};
+    return true;
+}
+
 static int32_t dec_scale(const rc_column *c, const rc_decimal *d) { return c->type.p2 >= 0 ? c->type.p2 : (d ? d->scale : 0); }
 
 /* How a DATETIME column is written: Oracle's DATE/TIMESTAMP as a zoned string, Kafka
@@ -148,11 +230,63 @@ static dt_as datetime_as(const up_enc *e, const rc_column *c)
     return prec <= 3 ? DT_MILLIS : DT_MICROS;
 }
 
+/* Decimal {scale[, connect.decimal.precision]} parameters. */
+static void decimal_params(rc_buf *params, int32_t scale, int32_t prec)
+{
+    RC_BUF_LIT(params, "{\"scale\":\"");
+    rc_fmt_i64(params, scale);
+    rc_buf_putc(params, '"');
+    if (prec > 0) {
+        RC_BUF_LIT(params, ",\"connect.decimal.precision\":\"");
+        rc_fmt_i64(params, prec);
+        rc_buf_putc(params, '"');
+    }
+    rc_buf_putc(params, '}');
+}
+
+/* The schema of a PostgreSQL column whose type the connector writes in a way of its own; false
+ * for the others (their value kind decides). */
+static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
+{
+    switch (pg_kind(e, c)) {
+    case DBZ_PG_UUID: s->type = "string", s->name = "io.debezium.data.Uuid", s->version = 1; return true;
+    case DBZ_PG_XML: s->type = "string", s->name = "io.debezium.data.Xml", s->version = 1; return true;
+    case DBZ_PG_TSVECTOR: s->type = "string", s->name = "io.debezium.data.TsVector", s->version = 1; return true;
+    case DBZ_PG_TIMETZ: s->type = "string", s->name = "io.debezium.time.ZonedTime", s->version = 1; return true;
+    case DBZ_PG_INTERVAL: s->type = "int64", s->name = "io.debezium.time.MicroDuration", s->version = 1; return true;
+    case DBZ_PG_FLOAT4: s->type = "float"; return true;
+    case DBZ_PG_POINT: s->type = "struct", s->name = "io.debezium.data.geometry.Point", s->version = 1; return true;
+    case DBZ_PG_MONEY:
+        if (e->dec_mode == DEC_STRING) s->type = "string";
+        else if (e->dec_mode == DEC_DOUBLE) s->type = "double";
+        else {
+            s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
+            decimal_params(params, 2, -1); /* Decimal.builder(money.fraction.digits): no precision */
+            s->params = params;
+        }
+        return true;
+    case DBZ_PG_BITS:
+        if (c->type.p1 == 1) {
+            s->type = "boolean";
+            return true;
+        }
+        s->type = "bytes", s->name = "io.debezium.data.Bits", s->version = 1;
+        RC_BUF_LIT(params, "{\"length\":\"");
+        rc_fmt_i64(params, c->type.p1);
+        RC_BUF_LIT(params, "\"}");
+        s->params = params;
+        return true;
+    case DBZ_PG_ARRAY: s->type = "array"; return true;
+    default: return false;
+    }
+}
+
 static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
 {
     const rc_type_info *t = c->type.info;
     memset(s, 0, sizeof *s);
     rc_buf_reset(params);
+    if (pg_col_schema(e, c, s, params)) return;
     switch (t->vkind) {
     case RC_V_BOOL: s->type = "boolean"; return;
     case RC_V_INT:
@@ -173,16 +307,8 @@ static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
             s->type = "struct", s->name = "io.debezium.data.VariableScaleDecimal", s->version = 1;
         } else {
             s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
-            RC_BUF_LIT(params, "{\"scale\":\"");
-            rc_fmt_i64(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL));
-            rc_buf_putc(params, '"');
-            int32_t prec = t->vkind == RC_V_UINT ? -1 : c->type.p1; /* Debezium writes no precision for unsigned */
-            if (prec > 0) {
-                RC_BUF_LIT(params, ",\"connect.decimal.precision\":\"");
-                rc_fmt_i64(params, prec);
-                rc_buf_putc(params, '"');
-            }
-            rc_buf_putc(params, '}');
+            /* Debezium writes no precision for unsigned */
+            decimal_params(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL), t->vkind == RC_V_UINT ? -1 : c->type.p1);
             s->params = params;
         }
         return;
@@ -276,9 +402,33 @@ static void put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
         RC_BUF_LIT(b, ",\"parameters\":");
         rc_buf_put(b, s->params->data, s->params->len);
     }
-    RC_BUF_LIT(b, ",\"field\":");
-    rc_jw_str(b, field, fn);
+    if (field) {
+        RC_BUF_LIT(b, ",\"field\":");
+        rc_jw_str(b, field, fn);
+    }
     rc_buf_putc(b, '}');
+}
+
+/* A column's field schema; a PostgreSQL array is {"type":"array","items":<the element's
+ * optional schema>,...} as JsonConverter writes it. */
+static void put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params)
+{
+    col_schema s;
+    col_schema_of(e, c, &s, params);
+    rc_column elem;
+    if (!strcmp(s.type, "array") && array_elem(e, c, &elem)) {
+        RC_BUF_LIT(b, "{\"type\":\"array\",\"items\":");
+        col_schema es;
+        col_schema_of(e, &elem, &es, params);
+        put_field_schema(b, &es, true, NULL, 0);
+        RC_BUF_LIT(b, ",\"optional\":");
+        rc_buf_puts(b, optional ? "true" : "false");
+        RC_BUF_LIT(b, ",\"field\":");
+        rc_jw_str(b, c->name.p, c->name.n);
+        rc_buf_putc(b, '}');
+        return;
+    }
+    put_field_schema(b, &s, optional, c->name.p, c->name.n);
 }
 
 /* ---- values ---- */
@@ -342,9 +492,190 @@ static rc_status unavailable(const rc_column *c, rc_buf *b, bool avro, rc_error 
     return RC_SKIP;
 }
 
+static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err);
+
+/* A decimal in the decimal handling mode, as a Decimal of `scale` in precise mode. */
+static rc_status put_decimal(up_enc *e, rc_buf *b, const rc_column *c, const rc_decimal *dec, int32_t scale, rc_error *err)
+{
+    if (e->dec_mode == DEC_STRING) {
+        rc_buf_putc(b, '"');
+        rc_fmt_dec_plain(b, dec);
+        rc_buf_putc(b, '"');
+    } else if (e->dec_mode == DEC_DOUBLE) {
+        rc_buf_reset(&e->scratch);
+        rc_fmt_dec_java(&e->scratch, dec);
+        rc_buf_putc(&e->scratch, '\0');
+        rc_value dv = {.kind = RC_V_FLOAT64, .f64 = strtod(e->scratch.data, NULL)};
+        rc_fmt_json_float(b, &dv);
+    } else {
+        rc_decimal d;
+        if (!rescale(dec, scale, &e->name, &d))
+            return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
+                                "column \"%.*s\": the value has more fraction digits than its scale %d, or more than %d digits",
+                                (int)c->name.n, c->name.p, scale, RC_DEC_MAX_BINARY_DIGITS);
+        rc_buf_reset(&e->scratch);
+        rc_dec_unscaled_bytes(&e->scratch, &d);
+        rc_buf_putc(b, '"');
+        rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+        rc_buf_putc(b, '"');
+    }
+    return RC_OK;
+}
+
+/* PostgreSQL's ±infinity and NaN, which the canonical value keeps as their text (RC_V_INVALID),
+ * as the connector writes them (PostgresValueConverter, SpecialValueDecimal). */
+static rc_status pg_special(up_enc *e, rc_buf *b, const rc_column *c, rc_str text, rc_error *err)
+{
+    int inf = dbz_pg_infinity(text);
+    switch (c->type.info->vkind) {
+    case RC_V_DECIMAL: {
+        bool nan = text.n == 3 && !memcmp(text.p, "NaN", 3);
+        bool pos = text.n == 8 && !memcmp(text.p, "Infinity", 8), neg = text.n == 9 && !memcmp(text.p, "-Infinity", 9);
+        if (!nan && !pos && !neg) break;
+        if (e->dec_mode == DEC_STRING) { /* SpecialValueDecimal.toString(): the enum constant's name */
+            rc_buf_puts(b, nan ? "\"NAN\"" : pos ? "\"POSITIVE_INFINITY\"" : "\"NEGATIVE_INFINITY\"");
+        } else if (e->dec_mode == DEC_DOUBLE) {
+            rc_value dv = {.kind = RC_V_FLOAT64, .f64 = nan ? (double)NAN : pos ? (double)INFINITY : -(double)INFINITY};
+            rc_fmt_json_float(b, &dv);
+        } else {
+            rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                         "column \"%.*s\" (%.*s): %.*s has no Decimal value, and upstream Debezium stops on it in "
+                         "decimal.handling.mode precise; -o debezium.decimal.handling.mode=string or double writes it",
+                         (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)text.n, text.p);
+            return RC_SKIP;
+        }
+        return RC_OK;
+    }
+    case RC_V_DATE:
+        if (!inf || e->time_mode == TIME_CONNECT) break;
+        rc_fmt_i64(b, dbz_pg_infinity_days(inf));
+        return RC_OK;
+    case RC_V_DATETIME: {
+        if (!inf || e->time_mode == TIME_CONNECT) break;
+        int64_t us = dbz_pg_infinity_micros(inf);
+        rc_fmt_i64(b, datetime_as(e, c) == DT_MICROS ? us : us / 1000);
+        return RC_OK;
+    }
+    case RC_V_TIMESTAMP: /* ZonedTimestamp: the connector passes PostgreSQL's text on */
+        if (!inf) break;
+        rc_jw_str(b, text.p, text.n);
+        return RC_OK;
+    default: break;
+    }
+    RC_BUF_LIT(b, "null");
+    return RC_OK;
+}
+
+/* One array element's text as a value of the element column (PostgreSQL's text layouts). */
+static rc_status elem_value(up_enc *e, const rc_column *ec, rc_str text, rc_value *v, rc_error *err)
+{
+    rc_vkind k = (rc_vkind)ec->type.info->vkind;
+    if (k == RC_V_BOOL && text.n == 1 && (text.p[0] == 't' || text.p[0] == 'f')) {
+        *v = (rc_value){.kind = RC_V_BOOL, .b = text.p[0] == 't'};
+        return RC_OK;
+    }
+    if (k == RC_V_BYTES && text.n >= 2 && text.p[0] == '\\' && text.p[1] == 'x') text.p += 2, text.n -= 2;
+    rc_vparse_opts o = {.bytes = RC_BYTES_HEX};
+    return rc_value_from_text(ec, text.p, text.n, &o, &e->elems, v, err);
+}
+
+/* A PostgreSQL array as a JSON array of its elements, each as the element type is written. */
+static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text, rc_error *err)
+{
+    rc_column ec;
+    if (!array_elem(e, c, &ec))
+        return rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET, "column \"%.*s\": array type %.*s has no element type", (int)c->name.n,
+                            c->name.p, (int)c->type.decl.n, c->type.decl.p);
+    dbz_pg_kind ek = pg_kind(e, &ec);
+    if (ek == DBZ_PG_MONEY || ek == DBZ_PG_INTERVAL || ek == DBZ_PG_BITS || ek == DBZ_PG_XML || ek == DBZ_PG_POINT ||
+        ek == DBZ_PG_UNKNOWN || ek == DBZ_PG_NOT_YET || ek == DBZ_PG_ARRAY || !strcmp(ec.type.info->name, "name")) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                     "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for arrays of %s and leaves "
+                     "the column out of its events; rowcast drops no column: the event is not written",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, ec.type.info->name);
+        return RC_SKIP;
+    }
+    dbz_pg_elem *el;
+    size_t n;
+    rc_arena_reset(&e->elems);
+    rc_status st = dbz_pg_array_split(c, text, &e->elems, &el, &n, err);
+    if (st != RC_OK) return st;
+    rc_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) rc_buf_putc(b, ',');
+        rc_value v = {.kind = RC_V_NULL};
+        if (!el[i].null && (st = elem_value(e, &ec, el[i].text, &v, err)) != RC_OK) return st == RC_SKIP ? st : (rc_status)RC_SKIP;
+        if ((st = put_value(e, b, &ec, &v, err)) != RC_OK) return st;
+    }
+    rc_buf_putc(b, ']');
+    return RC_OK;
+}
+
+/* The value of a PostgreSQL column whose kind (pg_kind) the connector writes in a way of its
+ * own; *done false for the others. */
+static rc_status pg_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, dbz_pg_kind k, bool *done, rc_error *err)
+{
+    *done = true;
+    if (k == DBZ_PG_UNKNOWN || k == DBZ_PG_NOT_YET) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                     k == DBZ_PG_UNKNOWN ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
+                                           "this type and leaves the column out of its events; rowcast drops no column: the event is not written"
+                                         : "column \"%.*s\" (%.*s): rowcast does not write this geometric type in upstream Debezium's "
+                                           "layout yet (Debezium writes a Geometry, Line or Circle struct): the event is not written",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
+        return RC_SKIP;
+    }
+    if (k == DBZ_PG_BITS && c->type.p1 < 1) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                     "column \"%.*s\" (%.*s): rowcast does not know the io.debezium.data.Bits length upstream Debezium gives a bit "
+                     "string without a declared length: the event is not written",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
+        return RC_SKIP;
+    }
+    if (v->kind == RC_V_INVALID) return pg_special(e, b, c, v->s, err);
+    if (v->kind != RC_V_TEXT && !(k == DBZ_PG_FLOAT4 && v->kind == RC_V_FLOAT32) && !(k == DBZ_PG_INTERVAL && v->kind == RC_V_INTERVAL)) {
+        *done = false;
+        return RC_OK;
+    }
+    rc_status st;
+    switch (k) {
+    case DBZ_PG_TIMETZ: return dbz_pg_timetz(b, c, v->s, err);
+    case DBZ_PG_FLOAT4: rc_fmt_json_float(b, v); return RC_OK;
+    case DBZ_PG_BITS: return dbz_pg_bits(b, &e->pgbuf, c, v->s, err);
+    case DBZ_PG_INTERVAL: {
+        int64_t us;
+        if ((st = dbz_pg_interval(c, v->s, &us, err)) != RC_OK) return st;
+        rc_fmt_i64(b, us);
+        return RC_OK;
+    }
+    case DBZ_PG_MONEY: {
+        rc_decimal d;
+        if ((st = dbz_pg_money(c, v->s, &e->pgbuf, &d, err)) != RC_OK) return st;
+        return put_decimal(e, b, c, &d, 2, err);
+    }
+    case DBZ_PG_POINT: {
+        if ((st = dbz_pg_point_wkt(c, v->s, &e->pgbuf, err)) != RC_OK) return st;
+        rc_value g = {.kind = RC_V_GEOMETRY, .s = {e->pgbuf.data, e->pgbuf.len}};
+        return put_value(e, b, c, &g, err);
+    }
+    case DBZ_PG_ARRAY: return pg_array(e, b, c, v->s, err);
+    default: *done = false; return RC_OK;
+    }
+}
+
 static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {
     const rc_type_info *t = c->type.info;
+    dbz_pg_kind pk = pg_kind(e, c);
+    if ((pk != DBZ_PG_NONE || (v->kind == RC_V_INVALID && t->family == RC_FAM_PG)) && v->kind != RC_V_NULL && v->kind != RC_V_UNAVAILABLE &&
+        v->kind != RC_V_GEOMETRY) {
+        bool done;
+        rc_status st = pg_value(e, b, c, v, pk, &done, err);
+        if (done) return st;
+    } else if ((pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET || (pk == DBZ_PG_BITS && c->type.p1 < 1)) && v->kind == RC_V_NULL) {
+        bool done;
+        return pg_value(e, b, c, v, pk, &done, err); /* the column itself has no place, NULL or not */
+    }
     switch (v->kind) {
     case RC_V_NULL: RC_BUF_LIT(b, "null"); return RC_OK;
     case RC_V_INVALID: RC_BUF_LIT(b, "null"); return RC_OK; /* zero dates: Debezium writes null */
@@ -397,16 +728,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
             RC_BUF_LIT(b, "\"}");
         } else {
-            rc_decimal d;
-            if (!rescale(&v->dec, dec_scale(c, &v->dec), &e->name, &d))
-                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
-                                    "column \"%.*s\": the value has more fraction digits than its scale %d, or more than %d digits",
-                                    (int)c->name.n, c->name.p, dec_scale(c, &v->dec), RC_DEC_MAX_BINARY_DIGITS);
-            rc_buf_reset(&e->scratch);
-            rc_dec_unscaled_bytes(&e->scratch, &d);
-            rc_buf_putc(b, '"');
-            rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
-            rc_buf_putc(b, '"');
+            return put_decimal(e, b, c, &v->dec, dec_scale(c, &v->dec), err);
         }
         return RC_OK;
     case RC_V_FLOAT32: { /* widened to double, as Debezium does (3.14f is 3.140000104904175) */
@@ -625,7 +947,10 @@ static void source_schema(up_enc *e, rc_buf *b, int conn)
     rc_buf_putc(b, ',');
     put_simple_field(b, "int64", false, "ts_ms");
     RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
-    rc_buf_puts(b, e->compat < 16 ? "true,last,false" : "true,last,false,incremental");
+    /* SnapshotRecord's values: 2.x adds first, first_in_data_collection, last_in_data_collection */
+    rc_buf_puts(b, e->compat < 16   ? "true,last,false"
+                   : e->compat < 20 ? "true,last,false,incremental"
+                                    : "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
     RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"},");
     put_simple_field(b, "string", false, "db");
     if (e->compat >= 16) {
@@ -716,7 +1041,30 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(b, ",\"db\":");
     rc_jw_str(b, ev->src.db.p, ev->src.db.n);
-    if (e->compat >= 16) RC_BUF_LIT(b, ",\"sequence\":null");
+    if (e->compat >= 16 && conn == CONN_POSTGRES) {
+        /* SourceInfo.sequence(): the JSON array text ["<last commit LSN>","<LSN>"], decimal, null
+         * for what is not known (Jackson's layout: no spaces) */
+        uint64_t v;
+        RC_BUF_LIT(b, ",\"sequence\":\"[");
+        if (lsn_value(ev->pos.last_commit_lsn, &v)) {
+            RC_BUF_LIT(b, "\\\"");
+            rc_fmt_u64(b, v);
+            RC_BUF_LIT(b, "\\\"");
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+        rc_buf_putc(b, ',');
+        if (lsn_value(ev->pos.lsn, &v)) {
+            RC_BUF_LIT(b, "\\\"");
+            rc_fmt_u64(b, v);
+            RC_BUF_LIT(b, "\\\"");
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+        RC_BUF_LIT(b, "]\"");
+    } else if (e->compat >= 16) {
+        RC_BUF_LIT(b, ",\"sequence\":null");
+    }
     if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_fmt_i64(b, ev->has_ts ? ev->ts_us : 0);
@@ -779,9 +1127,7 @@ static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *p
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
-        col_schema s;
-        col_schema_of(e, &ev->cols[i], &s, params);
-        put_field_schema(b, &s, ev->cols[i].nullable, ev->cols[i].name.p, ev->cols[i].name.n);
+        put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params);
     }
     RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -843,9 +1189,7 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        col_schema s;
-        col_schema_of(e, &ev->cols[idx[k]], &s, &params);
-        put_field_schema(b, &s, false, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
+        put_column_schema(e, b, &ev->cols[idx[k]], false, &params);
     }
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -895,20 +1239,50 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
 
 /* ---- messages ---- */
 
-/* The transaction block, or null when metadata is off or the event has no transaction. */
-static void put_tx(const up_enc *e, rc_buf *b, const rc_event *ev)
+/* The event's position among the events of its table in its transaction, from 1: counted per
+ * table since the transaction's first event (the events of one transaction come together). */
+static uint64_t table_order(up_enc *e, const rc_event *ev)
+{
+    rc_str tx = ev->pos.txid;
+    if (e->tx_of.len != tx.n || memcmp(e->tx_of.data, tx.p, tx.n)) {
+        rc_buf_reset(&e->tx_of);
+        rc_buf_put(&e->tx_of, tx.p, tx.n);
+        e->tx_ntables = 0;
+    }
+    uint64_t h = rc_hash64(ev->src.table.p, ev->src.table.n, rc_hash64(ev->src.schema.p, ev->src.schema.n, ev->src.db.n));
+    for (size_t i = 0; i < e->tx_ntables; i++)
+        if (e->tx_tables[i].hash == h) return ++e->tx_tables[i].count;
+    if (e->tx_ntables == e->tx_cap) {
+        size_t cap = e->tx_cap ? e->tx_cap * 2 : 8;
+        struct tx_table *t = realloc(e->tx_tables, cap * sizeof *t);
+        if (!t) return ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
+        e->tx_tables = t, e->tx_cap = cap;
+    }
+    e->tx_tables[e->tx_ntables++] = (struct tx_table){h, 1};
+    return 1;
+}
+
+/* The transaction block, or null when metadata is off or the event has no transaction. The
+ * PostgreSQL connector of 2.x and later writes the id as "<txId>:<this event's LSN>"
+ * (PostgresTransactionMonitor), 1.x the txId alone. */
+static void put_tx(up_enc *e, rc_buf *b, const rc_event *ev)
 {
     if (!e->tx_meta || !ev->pos.txid.n) {
         RC_BUF_LIT(b, "null");
         return;
     }
     uint64_t order = ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
-    RC_BUF_LIT(b, "{\"id\":");
-    rc_jw_str(b, ev->pos.txid.p, ev->pos.txid.n);
-    RC_BUF_LIT(b, ",\"total_order\":");
+    uint64_t lsn;
+    RC_BUF_LIT(b, "{\"id\":\"");
+    rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
+    if (e->compat >= 20 && connector_of(ev->src.kind) == CONN_POSTGRES && lsn_value(ev->pos.lsn, &lsn)) {
+        rc_buf_putc(b, ':');
+        rc_fmt_u64(b, lsn);
+    }
+    RC_BUF_LIT(b, "\",\"total_order\":");
     rc_fmt_u64(b, order);
     RC_BUF_LIT(b, ",\"data_collection_order\":");
-    rc_fmt_u64(b, order);
+    rc_fmt_u64(b, table_order(e, ev));
     rc_buf_putc(b, '}');
 }
 
@@ -921,6 +1295,13 @@ static rc_status prefix_of(up_enc *e, const rc_event *ev, int conn, char *out, s
     memcpy(out, e->name.data, *n);
     out[*n] = '\0';
     return RC_OK;
+}
+
+/* skipped.operations; by default Debezium 2.x's "t" for PostgreSQL (its truncate events). */
+static bool skipped(const up_enc *e, const rc_event *ev, int conn)
+{
+    if (e->skip_set) return e->skip_ops >> ev->op & 1;
+    return ev->op == RC_OP_TRUNCATE && conn == CONN_POSTGRES && e->compat >= 20;
 }
 
 const char *dbz_up_op(const rc_event *ev)
@@ -958,6 +1339,7 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     if (ev->op == RC_OP_HEARTBEAT) return dbz_hb_value(p, ev, b, err);
     if (!op) return RC_SKIP;
     int conn = connector_of(ev->src.kind);
+    if (skipped(e, ev, conn)) return RC_SKIP;
     if (conn < 0)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "upstream Debezium has no connector layout for %s sources here",
                             rc_dbkind_name(ev->src.kind));
