@@ -281,6 +281,13 @@ static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
     }
 }
 
+/* A TIME column in milliseconds: Kafka Connect's Time, or Debezium's Time for a PostgreSQL
+ * time(0-3) (time.precision.mode adaptive, the PostgreSQL connector's default). */
+static bool time_millis(const up_enc *e, const rc_column *c)
+{
+    return e->time_mode == TIME_CONNECT || (c->type.info->family == RC_FAM_PG && c->type.p1 >= 0 && c->type.p1 <= 3);
+}
+
 static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
 {
     const rc_type_info *t = c->type.info;
@@ -333,6 +340,7 @@ static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
         return;
     case RC_V_TIME:
         if (e->time_mode == TIME_CONNECT) s->type = "int32", s->name = "org.apache.kafka.connect.data.Time", s->version = 1;
+        else if (time_millis(e, c)) s->type = "int32", s->name = "io.debezium.time.Time", s->version = 1;
         else s->type = "int64", s->name = "io.debezium.time.MicroTime", s->version = 1;
         return;
     case RC_V_DATETIME:
@@ -591,7 +599,7 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
         ek == DBZ_PG_UNKNOWN || ek == DBZ_PG_NOT_YET || ek == DBZ_PG_ARRAY || !strcmp(ec.type.info->name, "name")) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
                      "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for arrays of %s and leaves "
-                     "the column out of its events; rowcast drops no column: the event is not written",
+                     "the column out of its events; rowcast drops no column",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, ec.type.info->name);
         return RC_SKIP;
     }
@@ -619,16 +627,16 @@ static rc_status pg_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_val
     if (k == DBZ_PG_UNKNOWN || k == DBZ_PG_NOT_YET) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
                      k == DBZ_PG_UNKNOWN ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
-                                           "this type and leaves the column out of its events; rowcast drops no column: the event is not written"
+                                           "this type and leaves the column out of its events; rowcast drops no column"
                                          : "column \"%.*s\" (%.*s): rowcast does not write this geometric type in upstream Debezium's "
-                                           "layout yet (Debezium writes a Geometry, Line or Circle struct): the event is not written",
+                                           "layout yet (Debezium writes a Geometry, Line or Circle struct)",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
         return RC_SKIP;
     }
     if (k == DBZ_PG_BITS && c->type.p1 < 1) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
                      "column \"%.*s\" (%.*s): rowcast does not know the io.debezium.data.Bits length upstream Debezium gives a bit "
-                     "string without a declared length: the event is not written",
+                     "string without a declared length",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
         return RC_SKIP;
     }
@@ -720,10 +728,18 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             if (v->dec.ndigits > RC_DEC_MAX_BINARY_DIGITS)
                 return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": more than %d digits", (int)c->name.n, c->name.p,
                                     RC_DEC_MAX_BINARY_DIGITS);
+            /* VariableScaleDecimal of the value without trailing zeros, scale at least 0 (the
+             * connector's stripTrailingZeros): 1.50 is {scale 1, 15}, 100 {scale 0, 100} */
+            rc_decimal d = v->dec;
+            while (d.scale > 0 && d.ndigits > 1 && d.digits[d.ndigits - 1] == '0') d.ndigits--, d.scale--;
+            if (d.ndigits == 1 && d.digits[0] == '0') d.scale = 0;
+            if (d.scale < 0 && !rescale(&v->dec, 0, &e->name, &d))
+                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": more than %d digits", (int)c->name.n, c->name.p,
+                                    RC_DEC_MAX_BINARY_DIGITS);
             rc_buf_reset(&e->scratch);
-            rc_dec_unscaled_bytes(&e->scratch, &v->dec);
+            rc_dec_unscaled_bytes(&e->scratch, &d);
             RC_BUF_LIT(b, "{\"scale\":");
-            rc_fmt_i64(b, v->dec.scale);
+            rc_fmt_i64(b, d.scale);
             RC_BUF_LIT(b, ",\"value\":\"");
             rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
             RC_BUF_LIT(b, "\"}");
@@ -757,7 +773,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         return RC_OK;
     case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return RC_OK;
     case RC_V_TIME: {
-        bool ms = e->time_mode == TIME_CONNECT;
+        bool ms = time_millis(e, c);
         rc_status st = dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL, err);
         if (st == RC_OK) rc_fmt_i64(b, ms ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time));
         return st;
@@ -1468,7 +1484,7 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
     case RC_V_FLOAT32: avro_double(b, (double)v->f32); return RC_OK;
     case RC_V_FLOAT64: avro_double(b, v->f64); return RC_OK;
     case RC_V_DATE: avro_long(b, rc_date_epoch_days(&v->date)); return RC_OK;
-    case RC_V_TIME: avro_long(b, e->time_mode == TIME_CONNECT ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
+    case RC_V_TIME: avro_long(b, time_millis(e, c) ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
     case RC_V_GEOMETRY: { /* Point {x, y, wkb?, srid?} or Geometry {wkb, srid?} */
         rc_wkb_info gi;
         rc_buf_reset(&e->scratch);
