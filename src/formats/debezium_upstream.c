@@ -7,11 +7,11 @@
 #include "formats/avro_bin.h"
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
+#include "sources/pg/pg_value.h"
 #include "rowcast/fmt.h"
 #include "rowcast/hash.h"
 #include "rowcast/jsonw.h"
 #include "rowcast/names.h"
-#include "rowcast/vparse.h"
 #include "rowcast/wkb.h"
 
 enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
@@ -574,17 +574,21 @@ static rc_status pg_special(up_enc *e, rc_buf *b, const rc_column *c, rc_str tex
     return RC_OK;
 }
 
-/* One array element's text as a value of the element column (PostgreSQL's text layouts). */
+/* One array element's text as a value of the element column, read as the PostgreSQL source
+ * reads a column's text (the element's layout is its type's output text). */
 static rc_status elem_value(up_enc *e, const rc_column *ec, rc_str text, rc_value *v, rc_error *err)
 {
+    static const uint8_t readers[RC_V_KIND_COUNT] = {
+        [RC_V_BOOL] = RC_PG_R_BOOL,       [RC_V_INT] = RC_PG_R_INT,           [RC_V_DECIMAL] = RC_PG_R_NUMERIC,
+        [RC_V_FLOAT32] = RC_PG_R_FLOAT4,  [RC_V_FLOAT64] = RC_PG_R_FLOAT8,    [RC_V_TEXT] = RC_PG_R_TEXT,
+        [RC_V_BYTES] = RC_PG_R_BYTEA,     [RC_V_DATE] = RC_PG_R_DATE,         [RC_V_TIME] = RC_PG_R_TIME,
+        [RC_V_DATETIME] = RC_PG_R_TIMESTAMP, [RC_V_TIMESTAMP] = RC_PG_R_TIMESTAMPTZ, [RC_V_INTERVAL] = RC_PG_R_INTERVAL,
+        [RC_V_JSON] = RC_PG_R_JSON,       [RC_V_ENUM] = RC_PG_R_ENUM,
+    };
     rc_vkind k = (rc_vkind)ec->type.info->vkind;
-    if (k == RC_V_BOOL && text.n == 1 && (text.p[0] == 't' || text.p[0] == 'f')) {
-        *v = (rc_value){.kind = RC_V_BOOL, .b = text.p[0] == 't'};
-        return RC_OK;
-    }
-    if (k == RC_V_BYTES && text.n >= 2 && text.p[0] == '\\' && text.p[1] == 'x') text.p += 2, text.n -= 2;
-    rc_vparse_opts o = {.bytes = RC_BYTES_HEX};
-    return rc_value_from_text(ec, text.p, text.n, &o, &e->elems, v, err);
+    rc_pg_type t = {ec->type, (rc_pg_reader)readers[k], -1, ',', RC_PG_R_TEXT, -1};
+    if (k != RC_V_INT && !readers[k]) t.reader = RC_PG_R_TEXT; /* RC_PG_R_INT is 0 */
+    return rc_pg_value_parse(&t, ec, text.p, text.n, &e->elems, v, err);
 }
 
 /* A PostgreSQL array as a JSON array of its elements, each as the element type is written. */

@@ -32,7 +32,7 @@ CREATE TABLE types (
   c_oid oid, c_point point, c_i4r int4range, c_i8r int8range, c_numr numrange, c_tsr tsrange, c_tstzr tstzrange,
   c_dr daterange, c_tsv tsvector, c_bit1 bit(1), c_bit bit(12), c_vbit varbit(16),
   c_iarr int[], c_tarr text[], c_narr numeric(5,2)[], c_darr date[], c_barr bool[], c_uarr uuid[],
-  c_mood mood, c_moodarr mood[], c_price price);
+  c_tzarr timestamptz[], c_byarr bytea[], c_farr float8[], c_mood mood, c_moodarr mood[], c_price price);
 CREATE TABLE special (
   id int PRIMARY KEY, s_nan numeric, s_pinf numeric, s_ninf numeric, s_nan2 numeric(10,2), s_nest int[], s_nest_t text[],
   s_line line, s_lseg lseg, s_box box, s_path path, s_polygon polygon, s_circle circle, s_tsq tsquery,
@@ -53,7 +53,8 @@ INSERT INTO types VALUES (1, -32768, 2147483647, -9223372036854775808, 3.14, -1.
   '[3,7)', '(,5]', '[1.5,2.5]', '[2024-01-01 00:00,infinity)', '[2024-01-01 00:00+00,2024-01-02 00:00+00)', 'empty',
   'a fat cat', B'1', B'000010100000', B'101',
   '{1,NULL,3}', E'{"x y",NULL,"\\\\",""}', '{1.5,NULL,-2}', '{2024-01-01,NULL}', '{t,f,NULL}',
-  '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}', 'happy', '{sad,NULL,ok}', 12.5);
+  '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}', '{"2024-01-01 12:00:00+05:30",NULL}', E'{"\\\\x00ff",NULL}',
+  '{1.5,NaN,-Infinity}', 'happy', '{sad,NULL,ok}', 12.5);
 INSERT INTO types (id) VALUES (2);
 UPDATE types SET c_text = 'changed', c_num = 0, c_iv = '00:00:00', c_money = 0, c_bit = B'000000000000' WHERE id = 1;
 UPDATE types SET id = 3 WHERE id = 2;
@@ -103,6 +104,7 @@ done
 # the text-kept columns of row 1 after its update against SELECT (the types' output text)
 cols="c_text c_vc c_ch c_timetz c_iv c_iv_neg c_money c_uuid c_json c_jsonb c_xml c_inet c_cidr c_mac c_mac8 c_point
   c_i4r c_i8r c_numr c_tsr c_tstzr c_dr c_tsv c_bit1 c_bit c_vbit c_iarr c_tarr c_narr c_darr c_barr c_uarr c_moodarr
+  c_tzarr c_byarr c_farr
   c_mood c_num c_numbig"
 cols=$(echo $cols)
 sel=$(pg_test_sql -F $'\x1f' -c "SELECT $(echo "$cols" | tr " " ",") FROM types WHERE id = 1")
