@@ -476,21 +476,28 @@ rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms
 }
 
 /* An unchanged TOAST value: Debezium's PostgreSQL connector writes its placeholder
- * (unavailable.value.placeholder, "__debezium_unavailable_value") in string columns and its
- * bytes in bytea ones; any other schema cannot hold it, and the event is not expressible. */
-static rc_status unavailable(const rc_column *c, rc_buf *b, bool avro, rc_error *err)
+ * (unavailable.value.placeholder, "__debezium_unavailable_value") in string columns, its bytes
+ * in bytea ones and a one-element array of it in arrays of strings; any other schema cannot
+ * hold it, and the event is not expressible. */
+static rc_status unavailable(up_enc *e, const rc_column *c, rc_buf *b, bool avro, rc_error *err)
 {
     static const char ph[] = "__debezium_unavailable_value";
     rc_vkind k = (rc_vkind)c->type.info->vkind;
-    bool text = k == RC_V_TEXT || k == RC_V_JSON || k == RC_V_ENUM || k == RC_V_INTERVAL || k == RC_V_SET;
-    if (!avro && text) {
-        RC_BUF_LIT(b, "\"__debezium_unavailable_value\"");
-        return RC_OK;
-    }
+    rc_buf params;
+    rc_buf_init(&params, 0);
+    col_schema s, es = {"", NULL, 0, NULL};
+    col_schema_of(e, c, &s, &params);
+    rc_column ec;
+    if (!strcmp(s.type, "array") && array_elem(e, c, &ec)) col_schema_of(e, &ec, &es, &params);
+    rc_buf_fini(&params);
     if (!avro && k == RC_V_BYTES) {
         rc_buf_putc(b, '"');
         rc_fmt_base64(b, (const unsigned char *)ph, sizeof ph - 1);
         rc_buf_putc(b, '"');
+        return RC_OK;
+    }
+    if (!avro && (!strcmp(s.type, "string") || !strcmp(es.type, "string"))) {
+        rc_buf_puts(b, !strcmp(s.type, "string") ? "\"__debezium_unavailable_value\"" : "[\"__debezium_unavailable_value\"]");
         return RC_OK;
     }
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
@@ -691,7 +698,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
     switch (v->kind) {
     case RC_V_NULL: RC_BUF_LIT(b, "null"); return RC_OK;
     case RC_V_INVALID: RC_BUF_LIT(b, "null"); return RC_OK; /* zero dates: Debezium writes null */
-    case RC_V_UNAVAILABLE: return unavailable(c, b, false, err);
+    case RC_V_UNAVAILABLE: return unavailable(e, c, b, false, err);
     case RC_V_BOOL: rc_buf_puts(b, v->b ? "true" : "false"); return RC_OK;
     case RC_V_INT: rc_fmt_i64(b, v->i); return RC_OK;
     case RC_V_UINT:
@@ -1465,7 +1472,7 @@ void dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, cons
 static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {
     bool optional = c->nullable;
-    if (v->kind == RC_V_UNAVAILABLE) return unavailable(c, b, true, err);
+    if (v->kind == RC_V_UNAVAILABLE) return unavailable(e, c, b, true, err);
     bool null = v->kind == RC_V_NULL || v->kind == RC_V_INVALID;
     if (null && !optional)
         return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" is not nullable but the value is null or invalid",
