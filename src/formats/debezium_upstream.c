@@ -1276,7 +1276,9 @@ static uint64_t table_order(up_enc *e, const rc_event *ev)
         rc_buf_put(&e->tx_of, tx.p, tx.n);
         e->tx_ntables = 0;
     }
-    uint64_t h = rc_hash64(ev->src.table.p, ev->src.table.n, rc_hash64(ev->src.schema.p, ev->src.schema.n, ev->src.db.n));
+    uint64_t h = ev->src.table.n ? rc_hash64(ev->src.table.p, ev->src.table.n, 1) : 1; /* absent names have p NULL */
+    if (ev->src.schema.n) h = rc_hash64(ev->src.schema.p, ev->src.schema.n, h);
+    if (ev->src.db.n) h = rc_hash64(ev->src.db.p, ev->src.db.n, h);
     for (size_t i = 0; i < e->tx_ntables; i++)
         if (e->tx_tables[i].hash == h) return ++e->tx_tables[i].count;
     if (e->tx_ntables == e->tx_cap) {
