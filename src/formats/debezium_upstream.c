@@ -1475,7 +1475,21 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
 {
     bool optional = c->nullable;
     if (v->kind == RC_V_UNAVAILABLE) return unavailable(e, c, b, true, err);
-    bool null = v->kind == RC_V_NULL || v->kind == RC_V_INVALID;
+    dbz_pg_kind pk = pg_kind(e, c);
+    rc_value g;
+    if (v->kind != RC_V_NULL && (pk == DBZ_PG_ARRAY || pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET)) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "column \"%.*s\" (%.*s): rowcast does not write this PostgreSQL type in Avro yet",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
+        return RC_SKIP;
+    }
+    if (pk == DBZ_PG_POINT && v->kind == RC_V_TEXT) { /* the Point record, from the point's WKT */
+        rc_status st = dbz_pg_point_wkt(c, v->s, &e->pgbuf, err);
+        if (st != RC_OK) return st;
+        g = (rc_value){.kind = RC_V_GEOMETRY, .s = {e->pgbuf.data, e->pgbuf.len}};
+        v = &g;
+    }
+    /* PostgreSQL's NaN and ±infinity have values of their own in Debezium (pg_special) */
+    bool null = v->kind == RC_V_NULL || (v->kind == RC_V_INVALID && c->type.info->family != RC_FAM_PG);
     if (null && !optional)
         return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" is not nullable but the value is null or invalid",
                             (int)c->name.n, c->name.p);
@@ -1494,7 +1508,15 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
             avro_string(b, (const char *)le, nb);
         }
         return RC_OK;
-    case RC_V_FLOAT32: avro_double(b, (double)v->f32); return RC_OK;
+    case RC_V_FLOAT32:
+        if (pk == DBZ_PG_FLOAT4) { /* Avro float: 4 bytes little-endian */
+            uint32_t u;
+            memcpy(&u, &v->f32, 4);
+            for (int i = 0; i < 4; i++) rc_buf_putc(b, (char)(u >> (8 * i)));
+        } else {
+            avro_double(b, (double)v->f32);
+        }
+        return RC_OK;
     case RC_V_FLOAT64: avro_double(b, v->f64); return RC_OK;
     case RC_V_DATE: avro_long(b, rc_date_epoch_days(&v->date)); return RC_OK;
     case RC_V_TIME: avro_long(b, time_millis(e, c) ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
@@ -1527,12 +1549,20 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
         rc_buf_fini(&t);
         return st;
     }
+    if (v->kind == RC_V_INVALID && t.len == 4 && !memcmp(t.data, "null", 4)) { /* no value of the type: no Avro one either */
+        rc_buf_fini(&t);
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "column \"%.*s\" (%.*s): the value %.*s has no Avro value", (int)c->name.n,
+                     c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)v->s.n, v->s.p);
+        return RC_SKIP;
+    }
     col_schema s;
     rc_buf params;
     rc_buf_init(&params, 0);
     col_schema_of(e, c, &s, &params);
     rc_buf_fini(&params);
-    if (!strcmp(s.type, "int64") || !strcmp(s.type, "int32")) {
+    if (!strcmp(s.type, "boolean")) { /* bit(1) */
+        rc_buf_putc(b, t.len == 4 ? 1 : 0);
+    } else if (!strcmp(s.type, "int64") || !strcmp(s.type, "int32")) {
         int64_t x = 0;
         rc_parse_i64(t.data, t.len, &x);
         avro_long(b, x);
@@ -1556,7 +1586,9 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
         avro_string(b, raw.p, raw.n);
         rc_arena_fini(&a);
     } else { /* string: the value's text without JSON escaping */
-        if (v->kind == RC_V_DECIMAL || v->kind == RC_V_TIMESTAMP || v->kind == RC_V_UINT || v->kind == RC_V_DATETIME) {
+        bool pg_own = pk == DBZ_PG_TIMETZ || pk == DBZ_PG_MONEY || pk == DBZ_PG_INTERVAL || pk == DBZ_PG_BITS;
+        if (v->kind == RC_V_DECIMAL || v->kind == RC_V_TIMESTAMP || v->kind == RC_V_UINT || v->kind == RC_V_DATETIME || pg_own ||
+            v->kind == RC_V_INVALID) { /* written by put_value: quoted ASCII */
             avro_string(b, t.data + 1, t.len - 2); /* quoted ASCII */
         } else if (v->kind == RC_V_BYTES) {
             avro_string(b, t.data + 1, t.len - 2);
