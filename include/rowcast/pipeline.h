@@ -39,6 +39,24 @@ typedef struct rc_counts {
     uint64_t by_op[RC_OP_COUNT]; /* events of the converted lines by operation */
 } rc_counts;
 
+/* The source time of the last delivered event, for the lag (rowcast/metrics.h; lag.c): at
+ * each position marked in the sink, the number of records sent so far and the time of the
+ * latest event before the position; once the sink acknowledged that many records, the time is
+ * delivered. When the ring is full the newest entry replaces the last one (it covers more
+ * records and is later): the lag is then coarser, never early. */
+enum { RC_LAG_MARKS = 256 };
+typedef struct rc_lag {
+    struct {
+        uint64_t sent;
+        int64_t ts_us;
+    } marks[RC_LAG_MARKS];
+    uint64_t head, tail;
+    bool pending;       /* an event with a time came since the last mark: */
+    int64_t pending_us; /*   the latest one's */
+    bool known;         /* an event with a time was delivered: */
+    int64_t ts_us;      /*   the last one's */
+} rc_lag;
+
 /* An --include pattern; one without a dot names databases (`shop` = `shop.*`). */
 typedef struct rc_include_pat {
     const char *pattern;
@@ -60,6 +78,7 @@ typedef struct rc_held {
 typedef struct rc_out_rec {
     rc_origin src;
     rc_op op;
+    rc_str lsn; /* capture: the event's position upstream, for the rowcast.position header */
     size_t koff, klen, voff, vlen, toff, tlen;
     bool has_key, null_value, has_topic;
     int32_t partition; /* >= 0: the format names the partition */
@@ -108,6 +127,9 @@ typedef struct rc_pipeline {
     unsigned drop;
     rc_include_pat *include;
     size_t ninclude;
+    const rc_capture_config *capture; /* `capture`: the database source's settings */
+    const char *item_word; /* what an item is in the summary ("line", "message") */
+    bool include_schema;   /* --include matches SCHEMA.TABLE (PostgreSQL capture), not DB.TABLE */
     const char **files; /* the source's URLs: file paths, "-" */
     size_t nfiles;
     bool threaded;
@@ -117,6 +139,7 @@ typedef struct rc_pipeline {
     double ck_interval;
     long flush_ms;
     bool sink_stdout; /* the messages go to stdout */
+    const char *metrics_addr; /* --metrics HOST:PORT (rowcast/metrics.h); NULL: no endpoint */
     /* the run */
     rc_source *src;
     rc_pos start; /* where this run began (the checkpoint's position) */
@@ -143,6 +166,8 @@ typedef struct rc_pipeline {
     int tty_cols;
     uint64_t dead_notices; /* messages the sink dead-lettered, each with its reason (the first 50 shown) */
     double t0, last_progress;
+    struct rc_metrics *metrics; /* the --metrics server, from the start of the run to fini */
+    rc_lag lag;
 } rc_pipeline;
 
 /* Sets the defaults and the buffers (before the configuration is filled in). */

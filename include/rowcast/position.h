@@ -5,8 +5,11 @@
  *
  * The lines source (`convert`): the byte offset of the next line and the number of the last
  * line, within one input; the input itself (its real path) is the stream a checkpoint names
- * once, not part of every position, because a position is made for every line. PostgreSQL's
- * LSN (and later MySQL's binlog file:pos + GTID set) are the next kinds.
+ * once, not part of every position, because a position is made for every line.
+ *
+ * PostgreSQL: the end LSN of the last transaction whose events all came before (what may be
+ * acknowledged to the server once they are delivered), and during the snapshot, with LSN 0,
+ * the number of snapshot rows before. Later MySQL's binlog file:pos + GTID set.
  *
  * Not rc_position (rowcast/event.h), which is what an event's message says about where it
  * came from upstream (binlog file, GTID, SCN...), for the formats to write. */
@@ -23,7 +26,7 @@
 typedef enum rc_pos_kind {
     RC_POS_NONE = 0, /* no position (a run that stores none) */
     RC_POS_LINES,    /* lines source: offset (u64), line (u64) */
-    RC_POS_PG_LSN,   /* PostgreSQL: LSN (u64); not made yet */
+    RC_POS_PG_LSN,   /* PostgreSQL: LSN (u64), snapshot rows (u64) */
     RC_POS_KIND_COUNT
 } rc_pos_kind;
 
@@ -54,6 +57,26 @@ static inline uint64_t rc_pos_lines_line(const rc_pos *p)
 {
     uint64_t v = 0;
     if (p->kind == RC_POS_LINES) memcpy(&v, p->bytes + 8, 8);
+    return v;
+}
+
+static inline rc_pos rc_pos_pg(uint64_t lsn, uint64_t snapshot_rows)
+{
+    rc_pos p = {.kind = RC_POS_PG_LSN, .len = 16};
+    memcpy(p.bytes, &lsn, 8);
+    memcpy(p.bytes + 8, &snapshot_rows, 8);
+    return p;
+}
+static inline uint64_t rc_pos_pg_lsn(const rc_pos *p)
+{
+    uint64_t v = 0;
+    if (p->kind == RC_POS_PG_LSN) memcpy(&v, p->bytes, 8);
+    return v;
+}
+static inline uint64_t rc_pos_pg_snapshot_rows(const rc_pos *p)
+{
+    uint64_t v = 0;
+    if (p->kind == RC_POS_PG_LSN) memcpy(&v, p->bytes + 8, 8);
     return v;
 }
 

@@ -127,6 +127,9 @@ rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err);
  * durable before a checkpoint names them. */
 bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state);
 void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
+/* Records are numbered from 0 in sending order: every record below the number returned is
+ * acknowledged (delivered, or refused and dead-lettered). The pipeline's lag reads it. */
+uint64_t rc_sink_acknowledged(const rc_sink *s);
 void rc_sink_close(rc_sink *s);
 
 /* Topic templates: {server}, {db}, {schema}, {table} between Kafka topic characters (ASCII

@@ -51,6 +51,31 @@ typedef struct rc_batch {
 
 enum { RC_BATCH_ITEMS = 64 }; /* a full batch; fewer: the source had no more at hand */
 
+/* What `capture` asks of a database source (--snapshot, --until, ...). */
+enum rc_snapshot_mode {
+    RC_SNAPSHOT_AUTO = 0,     /* initial when the slot is created, else none */
+    RC_SNAPSHOT_INITIAL,      /* said: as AUTO, and an existing slot is mentioned */
+    RC_SNAPSHOT_NEVER,        /* stream only */
+    RC_SNAPSHOT_INITIAL_ONLY, /* the snapshot, then stop */
+};
+
+typedef struct rc_capture_config {
+    const char *slot, *publication; /* PostgreSQL */
+    const char *server;             /* logical server name: rc_origin.server */
+    int snapshot;                   /* enum rc_snapshot_mode */
+    bool until_caught_up;           /* stop once what was committed at the start is acknowledged */
+    uint64_t until_lsn;             /* the same for a position (PostgreSQL: an LSN); 0: none */
+    uint64_t max_events;            /* stop after this many row events; 0: no limit */
+    bool streaming;                 /* PostgreSQL protocol 2: large transactions streamed */
+    uint64_t spill_bytes, stream_max_bytes; /* held streamed changes: in memory, in all (0: defaults) */
+    const char *spill_dir;          /* where they spill (NULL: $TMPDIR, else /tmp) */
+    double heartbeat_s;             /* a heartbeat write this often; 0: none */
+    const char *const *include;     /* --include patterns (SCHEMA.TABLE, fnmatch) */
+    size_t ninclude;
+    void (*notice)(void *ctx, const char *msg); /* what the source says as it happens */
+    void *notice_ctx;
+} rc_capture_config;
+
 typedef struct rc_source_config {
     const char *const *urls; /* file paths, "-" */
     size_t nurls;
@@ -62,9 +87,23 @@ typedef struct rc_source_config {
     void *accept_ctx;
     volatile sig_atomic_t *stop; /* set by a signal: stop reading */
     const char *resume_name;     /* where the resume position comes from (messages) */
+    const rc_capture_config *capture; /* database sources only */
 } rc_source_config;
 
 typedef struct rc_source rc_source;
+
+/* What a source says about itself on the metrics endpoint (rowcast/metrics.h): the last
+ * position acknowledged to it as a number (PostgreSQL: the flush LSN as an integer), and the
+ * progress of its snapshot (tables, rows read, rows expected: an estimate such as
+ * pg_class.reltuples). */
+typedef struct rc_source_stats {
+    uint64_t ack_position;
+    bool has_ack_position; /* false: nothing acknowledged yet, or positions are not numbers */
+    char ack_position_text[32]; /* the same as the source writes it (PostgreSQL: "0/16B3748") */
+    uint64_t snapshot_tables_total, snapshot_tables_done;
+    uint64_t snapshot_rows_read, snapshot_rows_estimate;
+    bool in_snapshot;
+} rc_source_stats;
 
 typedef struct rc_source_ops {
     const char *name;
@@ -79,6 +118,9 @@ typedef struct rc_source_ops {
      * began in it. */
     void (*progress)(const rc_source *s, uint64_t *size, uint64_t *start);
     void (*close)(rc_source *s); /* stops reading (joins its threads), frees everything */
+    /* For the metrics endpoint, asked on the pipeline's thread after each batch and idle tick;
+     * NULL: the source has none (the lines source). */
+    void (*stats)(const rc_source *s, rc_source_stats *out);
 } rc_source_ops;
 
 struct rc_source {

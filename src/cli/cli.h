@@ -8,8 +8,10 @@
 enum { EXIT_OK = RC_EXIT_OK, EXIT_USAGE = RC_EXIT_USAGE, EXIT_DATA = RC_EXIT_DATA, EXIT_IO = RC_EXIT_IO };
 
 int cli_convert(int argc, char **argv);
+int cli_capture(int argc, char **argv);
 int cli_formats(int argc, char **argv);
 int cli_types(int argc, char **argv);
 void cli_usage_convert(void);
+void cli_usage_capture(void);
 
 #endif

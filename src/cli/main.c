@@ -15,10 +15,13 @@ static void usage(FILE *f)
           "  rowcast convert [OPTIONS] [FILE...]\n"
           "                                   read messages (one per line) in one format, write them\n"
           "                                   in another, one message per line on stdout\n"
+          "  rowcast capture postgres://USER@HOST:PORT/DB [OPTIONS]\n"
+          "                                   capture a PostgreSQL database's changes (snapshot,\n"
+          "                                   then logical replication) in any output format\n"
           "  rowcast types [--markdown] [mysql|oracle|postgresql]\n"
           "                                   the type catalog: value class, java.sql.Types, MySQL\n"
           "                                   type code and per-format type names of every type\n"
-          "  rowcast help convert             options of convert\n"
+          "  rowcast help convert|capture     options of convert or capture\n"
           "  rowcast --version\n"
           "\n"
           "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop, or every line\n"
@@ -58,6 +61,7 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         if (argc > 2 && !strcmp(argv[2], "convert")) cli_usage_convert();
+        else if (argc > 2 && !strcmp(argv[2], "capture")) cli_usage_capture();
         else usage(stdout);
         return EXIT_OK;
     }
@@ -68,7 +72,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "formats")) return cli_formats(argc - 1, argv + 1);
     if (!strcmp(cmd, "types")) return cli_types(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cli_convert(argc - 1, argv + 1);
-    static const char *const commands[] = {"formats", "types", "convert", "help", "version", NULL};
+    if (!strcmp(cmd, "capture")) return cli_capture(argc - 1, argv + 1);
+    static const char *const commands[] = {"formats", "types", "convert", "capture", "help", "version", NULL};
     rc_suggest sg;
     rc_suggest_init(&sg, cmd);
     for (const char *const *k = commands; *k; k++) rc_suggest_offer(&sg, *k);

@@ -9,11 +9,11 @@ typedef struct pos_kind {
 } pos_kind;
 
 static const char *const lines_fields[] = {"offset", "line"};
-static const char *const lsn_fields[] = {"lsn"};
+static const char *const lsn_fields[] = {"lsn", "snapshot-rows"};
 
 static const pos_kind kinds[RC_POS_KIND_COUNT] = {
     [RC_POS_LINES] = {lines_fields, 2},
-    [RC_POS_PG_LSN] = {lsn_fields, 1},
+    [RC_POS_PG_LSN] = {lsn_fields, 2},
 };
 
 static uint64_t field(const rc_pos *p, unsigned i)
@@ -27,9 +27,12 @@ int rc_pos_compare(const rc_pos *a, const rc_pos *b)
 {
     if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
     if (a->kind == RC_POS_NONE || a->kind >= RC_POS_KIND_COUNT) return 0;
-    /* the first field orders the stream (a byte offset, an LSN) */
-    uint64_t x = field(a, 0), y = field(b, 0);
-    return x < y ? -1 : x > y;
+    /* the fields in order (a byte offset, then the line; an LSN, then the snapshot row) */
+    for (unsigned i = 0; i < kinds[a->kind].nfields; i++) {
+        uint64_t x = field(a, i), y = field(b, i);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
 }
 
 bool rc_pos_equal(const rc_pos *a, const rc_pos *b)

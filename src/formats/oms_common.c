@@ -302,14 +302,19 @@ rc_status oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *e
 rc_status oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err)
 {
     if (ev->before || !(ev->op == RC_OP_UPDATE || (ev->op == RC_OP_DELETE && !update_only))) return RC_OK;
-    char why[160];
-    snprintf(why, sizeof why, "%s %s the before image (%s), which the event lacks", ev->op == RC_OP_UPDATE ? "an UPDATE" : "a DELETE",
-             "needs", what);
+    char why[320];
+    int n = snprintf(why, sizeof why, "%s %s the before image (%s), which the event lacks", ev->op == RC_OP_UPDATE ? "an UPDATE" : "a DELETE",
+                     "needs", what);
+    if (ev->src.kind == RC_DB_POSTGRES && n > 0 && (size_t)n < sizeof why) /* the server sends it when told to */
+        snprintf(why + n, sizeof why - (size_t)n, ": ALTER TABLE %.*s.%.*s REPLICA IDENTITY FULL makes PostgreSQL send the whole old row",
+                 (int)ev->src.schema.n, ev->src.schema.p, (int)ev->src.table.n, ev->src.table.p);
     return oms_unsupported(err, format, ev, why);
 }
 
 rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why)
 {
+    /* PostgreSQL names a table by its schema */
+    const rc_str *ns = ev->src.kind == RC_DB_POSTGRES && ev->src.schema.n ? &ev->src.schema : &ev->src.db;
     return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "%s cannot write this %s event of %.*s.%.*s: %s", format,
-                        rc_op_name(ev->op), (int)ev->src.db.n, ev->src.db.p, (int)ev->src.table.n, ev->src.table.p, why);
+                        rc_op_name(ev->op), (int)ns->n, ns->p, (int)ev->src.table.n, ev->src.table.p, why);
 }

@@ -117,10 +117,11 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
     return RC_EXIT_OK;
 }
 
-/* Stores the sink's safe position when it moved (pipeline_impl.h). */
+/* Stores the sink's safe position when it moved (pipeline_impl.h); without a checkpoint file
+ * (a database source: its slot is the checkpoint) only the source is told. */
 int pipeline_checkpoint(rc_pipeline *c, bool now)
 {
-    if (!c->ck_path) return 0;
+    if (!c->ck_path && !c->capture) return 0;
     double t = rc_pipeline_now();
     if (!now && t - c->ck_last < c->ck_interval) return 0;
     c->ck_last = t;
@@ -130,6 +131,10 @@ int pipeline_checkpoint(rc_pipeline *c, bool now)
     if (!rc_sink_checkpoint(c->sink, &pos, &state) || (c->ck_written && rc_pos_compare(&pos, &c->ck.pos) == 0)) return 0;
     c->ck.pos = pos, c->ck.sink = state;
     c->ck_written = true;
+    if (!c->ck_path) {
+        if (c->src) c->src->ops->ack(c->src, &pos);
+        return 0;
+    }
     rc_error err;
     rc_error_clear(&err);
     if (rc_checkpoint_write(c->ck_path, &c->ck, now, &err) == RC_OK) {

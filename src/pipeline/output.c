@@ -19,7 +19,9 @@ static void report(rc_pipeline *c, const char *file, uint64_t lineno, uint64_t l
         fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
     }
-    if (err->offset == RC_NO_OFFSET)
+    if (!lineno) /* a database's message: the error names its place (table, LSN) */
+        fprintf(stderr, "rowcast: %s: %s error: %s\n", file, rc_status_name(err->code), err->message);
+    else if (err->offset == RC_NO_OFFSET)
         fprintf(stderr, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
                 err->message);
     else
@@ -37,8 +39,10 @@ static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const
         return;
     }
     pipeline_progress_clear(c);
-    fprintf(stderr, "rowcast: %s:%llu: %s error: %s; the event is not written (not expressible in %s)\n", ln->file,
-            (unsigned long long)ln->lineno, rc_status_name(err->code), err->message, c->to->name);
+    char at[32] = "";
+    if (ln->lineno) snprintf(at, sizeof at, ":%llu", (unsigned long long)ln->lineno);
+    fprintf(stderr, "rowcast: %s%s: %s error: %s; the event is not written (not expressible in %s)\n", ln->file, at,
+            rc_status_name(err->code), err->message, c->to->name);
 }
 
 /* The origin of the message a grouping encoder emits: the group it held, copied into the
@@ -106,8 +110,9 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
     n->events = count;
     for (size_t i = 0; i < count; i++) {
         const rc_event *ev = &evs[i];
-        /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL) */
-        rc_str db = ev->src.db.n ? ev->src.db : ev->src.schema;
+        /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL);
+         * PostgreSQL capture matches SCHEMA.TABLE */
+        rc_str db = c->include_schema || !ev->src.db.n ? ev->src.schema : ev->src.db;
         if (!pipeline_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
             n->filtered++;
             continue;
@@ -133,7 +138,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             if (was_holding) {
                 held_origin(c, a, r); /* the group the encoder held: several rows, no one key */
             } else {
-                r->src = ev->src, r->op = ev->op;
+                r->src = ev->src, r->op = ev->op, r->lsn = ev->pos.lsn;
                 if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
                 size_t tm = c->msg.len;
                 if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
@@ -218,7 +223,11 @@ static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_of
             if (o->src.db.n) *h++ = (rc_header){"rowcast.db", o->src.db.p, o->src.db.n};
             if (o->src.table.n) *h++ = (rc_header){"rowcast.table", o->src.table.p, o->src.table.n};
             *h++ = (rc_header){"rowcast.format", c->to->name, strlen(c->to->name)};
-            *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
+            if (c->capture) { /* the change's LSN (a snapshot row has none) */
+                if (o->lsn.n) *h++ = (rc_header){"rowcast.position", o->lsn.p, o->lsn.n};
+            } else {
+                *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
+            }
             r.nheaders = (size_t)(h - r.headers);
         }
         rc_status st = rc_sink_send(c->sink, &r, err);
@@ -260,6 +269,7 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             c->n.events += n.events, c->n.encoded += n.encoded;
             c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible;
             for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
+            pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
         }
         if (st != RC_OK) {
             c->n.bad++;
@@ -273,7 +283,10 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             }
         }
         /* a grouping encoder still holding events: this line is not complete yet */
-        if (!c->held_pending) rc_sink_mark(c->sink, &ln->end);
+        if (!c->held_pending) {
+            rc_sink_mark(c->sink, &ln->end);
+            pipeline_lag_mark(c);
+        }
         if (pipeline_checkpoint(c, false) != 0) return RC_EXIT_IO;
     }
     pipeline_progress(c);
@@ -307,6 +320,7 @@ int pipeline_flush_group(rc_pipeline *c)
         return RC_EXIT_IO;
     }
     rc_sink_mark(c->sink, &c->end_pos);
+    pipeline_lag_mark(c);
     return RC_EXIT_OK;
 }
 
@@ -331,7 +345,7 @@ int pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
         fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
                 (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - MAX_SHOWN_ERRORS),
                 MAX_SHOWN_ERRORS);
-    if (c->ck_path && pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
+    if ((c->ck_path || c->capture) && pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);

@@ -66,6 +66,7 @@ void rc_pipeline_init(rc_pipeline *c)
 {
     memset(c, 0, sizeof *c);
     c->command = "convert";
+    c->item_word = "line";
     c->server = "rowcast";
     c->ck_interval = 0.2;
     c->flush_ms = 30000;
@@ -80,6 +81,7 @@ void rc_pipeline_fini(rc_pipeline *c)
 {
     if (c->src) c->src->ops->close(c->src);
     c->src = NULL;
+    pipeline_metrics_stop(c);
     free(c->recs);
     c->recs = NULL;
     rc_arena_fini(&c->arena);
@@ -89,12 +91,17 @@ void rc_pipeline_fini(rc_pipeline *c)
     rc_buf_fini(&c->topic_key);
 }
 
-/* Serves the sink's delivery reports without waiting: the source is idle. */
+/* Serves the sink's delivery reports without waiting, and tells the source (and the
+ * checkpoint) what they acknowledged: the source is idle (and the metrics endpoint gets the
+ * numbers after them: a single-threaded source on a pipe has no idle tick). */
 static int serve_sink(rc_pipeline *c)
 {
     rc_error perr;
     rc_error_clear(&perr);
-    if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) return RC_EXIT_OK;
+    if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) {
+        pipeline_publish(c);
+        return pipeline_checkpoint(c, false) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
+    }
     pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", perr.message);
     c->sink_failed = true;
@@ -115,11 +122,13 @@ int rc_pipeline_run(rc_pipeline *c)
                              .accept = c->ninclude ? pipeline_table_included : NULL,
                              .accept_ctx = c,
                              .stop = c->stop,
-                             .resume_name = c->ck_path};
+                             .resume_name = c->ck_path,
+                             .capture = c->capture};
     c->t0 = c->last_progress = rc_pipeline_now();
+    if (c->metrics_addr && (rc = pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
-        return RC_EXIT_IO;
+        return err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
     pipeline_report_start(c);
     while (rc == RC_EXIT_OK) {
@@ -127,7 +136,7 @@ int rc_pipeline_run(rc_pipeline *c)
         if (c->src->ops->next(c->src, IDLE_MS, &b, &err) != RC_OK) {
             pipeline_progress_clear(c);
             fprintf(stderr, "rowcast: %s\n", err.message);
-            rc = RC_EXIT_IO;
+            rc = err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
             break;
         }
         if (!b) { /* idle: nothing read for a while */
@@ -142,15 +151,20 @@ int rc_pipeline_run(rc_pipeline *c)
         if (last || *c->stop) break;
     }
     pipeline_progress_clear(c); /* what follows is said on lines of its own */
-    c->src->ops->close(c->src);
-    c->src = NULL;
     if (rc == RC_EXIT_OK && !*c->stop && c->to->flush) rc = pipeline_flush_group(c);
     if (*c->stop) {
-        fprintf(stderr, "rowcast: %s: stopping after line %llu; waiting up to %ld s for deliveries\n",
-                *c->stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c->end_line, c->flush_ms / 1000);
+        if (c->capture)
+            fprintf(stderr, "rowcast: %s: stopping; waiting up to %ld s for deliveries\n", *c->stop == SIGINT ? "SIGINT" : "SIGTERM",
+                    c->flush_ms / 1000);
+        else
+            fprintf(stderr, "rowcast: %s: stopping after line %llu; waiting up to %ld s for deliveries\n",
+                    *c->stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c->end_line, c->flush_ms / 1000);
         if (rc == RC_EXIT_OK) rc = 128 + *c->stop;
     }
     rc = pipeline_finish(c, rc, c->flush_ms);
+    /* closed after the last acknowledgement reached it (a database source tells the server) */
+    c->src->ops->close(c->src);
+    c->src = NULL;
     if (c->dead && fclose(c->dead) != 0 && rc == RC_EXIT_OK) {
         fprintf(stderr, "rowcast: closing dead-letter file %s: %s\n", c->dead_path, strerror(errno));
         rc = RC_EXIT_IO;

@@ -24,5 +24,17 @@ void pipeline_progress(rc_pipeline *c);       /* after a batch: a progress line 
 void pipeline_progress_clear(rc_pipeline *c); /* before any other message on stderr */
 void pipeline_summary(rc_pipeline *c);        /* at the end */
 uint64_t pipeline_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
+/* --metrics: starts the server (EXIT status after a message), publishes the numbers (after a
+ * batch, on an idle tick), stops it (fini) */
+int pipeline_metrics_start(rc_pipeline *c);
+void pipeline_publish(rc_pipeline *c);
+void pipeline_metrics_stop(rc_pipeline *c);
+
+/* lag.c: the time of the last delivered event (rc_lag): the latest event time of an item
+ * handled, noted at the next position marked in the sink, delivered once the sink
+ * acknowledged every record before it (settle) */
+void pipeline_lag_events(rc_pipeline *c, const rc_event *evs, size_t n);
+void pipeline_lag_mark(rc_pipeline *c);
+void pipeline_lag_settle(rc_pipeline *c);
 
 #endif

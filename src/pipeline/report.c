@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "pipeline_impl.h"
+#include "rowcast/metrics.h"
 
 /* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
 #define PROGRESS_TTY_SECS 1.0
@@ -104,16 +105,66 @@ static void put(text *t, const char *fmt, ...)
     if (t->n >= sizeof t->s) t->n = sizeof t->s - 1;
 }
 
+/* A line on its own (logs), or redrawn in place on the terminal. */
+static void progress_out(rc_pipeline *c, text *l)
+{
+    if (c->progress == RC_PROGRESS_LINES) {
+        fprintf(stderr, "%s\n", l->s);
+        return;
+    }
+    /* a line wider than the terminal would wrap, and \r would then redraw only its last row */
+    if (c->tty_cols > 1 && l->n > (size_t)c->tty_cols - 1) l->n = (size_t)c->tty_cols - 1;
+    fprintf(stderr, "\r\033[K%.*s", (int)l->n, l->s);
+    c->progress_drawn = true;
+}
+
+/* A database source's line: during the snapshot the table, the rows against the planner's
+ * estimate and their rate; then the events, their rate and the last acknowledged position. */
+static void capture_line(rc_pipeline *c, text *l, double el, const rc_sink_stats *ss)
+{
+    rc_source_stats st = {0};
+    if (c->src && c->src->ops->stats) c->src->ops->stats(c->src, &st);
+    if (st.in_snapshot) {
+        uint64_t table = st.snapshot_tables_done + (st.snapshot_tables_done < st.snapshot_tables_total);
+        put(l, "snapshot table %llu/%llu, %llu rows", (unsigned long long)table, (unsigned long long)st.snapshot_tables_total,
+            (unsigned long long)st.snapshot_rows_read);
+        if (st.snapshot_rows_estimate >= st.snapshot_rows_read && st.snapshot_rows_estimate)
+            put(l, " of ~%llu (%llu%%)", (unsigned long long)st.snapshot_rows_estimate,
+                (unsigned long long)(st.snapshot_rows_read * 100 / st.snapshot_rows_estimate));
+        put(l, ", %.0f rows/s", (double)st.snapshot_rows_read / el);
+        if (st.snapshot_rows_estimate > st.snapshot_rows_read && st.snapshot_rows_read) {
+            char eta[32];
+            human_secs(eta, sizeof eta, (double)(st.snapshot_rows_estimate - st.snapshot_rows_read) * el / (double)st.snapshot_rows_read);
+            put(l, ", ETA %s", eta);
+        }
+        return;
+    }
+    put(l, "%llu event%s, %.0f events/s, %llu message%s written, %llu delivered", (unsigned long long)c->n.events,
+        plural(c->n.events), (double)c->n.events / el, (unsigned long long)ss->sent, plural(ss->sent),
+        (unsigned long long)ss->delivered);
+    if (st.has_ack_position) put(l, ", acknowledged %s", st.ack_position_text);
+}
+
 void pipeline_progress(rc_pipeline *c)
 {
-    if (c->progress == RC_PROGRESS_OFF || c->n.bytes == c->progress_at) return;
+    pipeline_publish(c);
+    uint64_t moved = c->capture ? c->n.lines : c->n.bytes; /* a database's messages have no size here */
+    if (c->progress == RC_PROGRESS_OFF || moved == c->progress_at) return;
     double t = rc_pipeline_now(), el = t - c->t0;
     if (t - c->last_progress < c->progress_every) return;
     c->last_progress = t;
-    c->progress_at = c->n.bytes;
+    c->progress_at = moved;
     if (el <= 0) el = 1e-9;
     rc_sink_stats ss;
     rc_sink_get_stats(c->sink, &ss);
+    if (c->capture) {
+        text l = {.n = 0};
+        put(&l, "rowcast: ");
+        if (c->progress == RC_PROGRESS_LINES) put(&l, "progress at %.1f s: ", el);
+        capture_line(c, &l, el, &ss);
+        progress_out(c, &l);
+        return;
+    }
     uint64_t done = c->start_off + c->n.bytes; /* a resumed run began at start_off */
     bool sized = c->input_size && done <= c->input_size;
     bool lines = c->progress == RC_PROGRESS_LINES;
@@ -135,14 +186,43 @@ void pipeline_progress(rc_pipeline *c)
         human_secs(eta, sizeof eta, (double)(c->input_size - done) * el / (double)c->n.bytes);
         put(&l, ", ETA %s", eta);
     }
-    if (lines) {
-        fprintf(stderr, "%s\n", l.s);
-        return;
+    progress_out(c, &l);
+}
+
+int pipeline_metrics_start(rc_pipeline *c)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    rc_status st = rc_metrics_start(c->metrics_addr, &c->metrics, &err);
+    if (st != RC_OK) {
+        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        if (st == RC_ERR_USAGE) fprintf(stderr, "(see rowcast help %s)\n", c->command);
+        return st == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
-    /* a line wider than the terminal would wrap, and \r would then redraw only its last row */
-    if (c->tty_cols > 1 && l.n > (size_t)c->tty_cols - 1) l.n = (size_t)c->tty_cols - 1;
-    fprintf(stderr, "\r\033[K%.*s", (int)l.n, l.s);
-    c->progress_drawn = true;
+    /* also with --quiet: with port 0 nothing else says where it is */
+    fprintf(stderr, "rowcast: metrics on %s\n", rc_metrics_url(c->metrics));
+    return RC_EXIT_OK;
+}
+
+/* A copy of the numbers for the endpoint: the pipeline's counts, the sink's, the source's, and
+ * the time of the last delivered event. */
+void pipeline_publish(rc_pipeline *c)
+{
+    if (!c->metrics) return;
+    pipeline_lag_settle(c);
+    rc_metrics_values v = {.n = c->n, .has_delivered_ts = c->lag.known, .delivered_ts_us = c->lag.ts_us};
+    rc_sink_get_stats(c->sink, &v.sink);
+    if (c->src && c->src->ops->stats) {
+        v.has_source = true;
+        c->src->ops->stats(c->src, &v.source);
+    }
+    rc_metrics_publish(c->metrics, &v);
+}
+
+void pipeline_metrics_stop(rc_pipeline *c)
+{
+    rc_metrics_free(c->metrics);
+    c->metrics = NULL;
 }
 
 /* --include patterns that matched no event: most likely a misspelt name. */
@@ -170,8 +250,8 @@ void pipeline_summary(rc_pipeline *c)
     const rc_counts *n = &c->n;
     report_unmatched(c);
     const char *fate = !n->bad ? "" : c->on_error == RC_ON_SKIP ? " (skipped)" : c->on_error == RC_ON_DEAD ? " (dead-lettered)" : " (stopped there)";
-    fprintf(stderr, "rowcast: %llu line%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
-            plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
+    fprintf(stderr, "rowcast: %llu %s%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
+            c->item_word, plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
             fate);
     if (n->interrupted) fprintf(stderr, ", %llu interrupted", (unsigned long long)n->interrupted);
     fprintf(stderr, "\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s\n",

@@ -156,6 +156,7 @@ rc_status rc_sink_reject(rc_sink *s, const void *line, size_t len, rc_error *err
 }
 
 void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out) { *out = s->stats; }
+uint64_t rc_sink_acknowledged(const rc_sink *s) { return s->tr.base; }
 
 void rc_sink_close(rc_sink *s)
 {

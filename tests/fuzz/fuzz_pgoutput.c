@@ -12,12 +12,16 @@
  * tests/fuzz/seeds/pgoutput-* (messages captured from PostgreSQL 15).
  * Every accepted message also goes through pg_events (src/sources/pg/pg_events.c): it makes
  * events that the native encoder writes, or an error with a message; held streamed
- * transactions are dropped at the start of each input (a new session). */
+ * transactions are dropped at the start of each input (a new session). They spill past 256
+ * bytes, to files in a temporary directory of the run (removed at exit), and a Stream Commit
+ * is drained in batches of 3 events. */
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "formats/native.h"
 #include "sources/pg/pg_events.h"
+#include <unistd.h>
 
 enum { RESET_EVERY = 20000, HELD = 8 };
 
@@ -29,6 +33,12 @@ static const rc_pg_relation *held[HELD];
 static unsigned held_next;
 static unsigned runs;
 static rc_arena arena;
+static char spill_dir[] = "/tmp/fuzz-pgspill-XXXXXX";
+
+static void remove_spill_dir(void)
+{
+    rmdir(spill_dir); /* empty: spill files have no name */
+}
 
 /* Relation OID n: "s.t<n>", n columns, the first a key. */
 static void install(rc_pgo_decoder *d, uint32_t oid)
@@ -60,7 +70,11 @@ static void fresh_decoders(void)
         rc_pgo_free(decoders[v]);
         rc_pg_events_free(events[v]); /* its column lists hold relation references */
         if (!(decoders[v] = rc_pgo_new(v + 1))) abort();
-        rc_pg_events_opts o = {.server = "s", .db = "d", .stream_max_bytes = 1 << 20};
+        rc_pg_events_opts o = {.server = "s",
+                               .db = "d",
+                               .stream_max_bytes = 1 << 20,
+                               .spill_bytes = 256,
+                               .spill_dir = spill_dir};
         if (!(events[v] = rc_pg_events_new(&o, NULL))) abort();
         for (uint32_t oid = 1; oid <= 4; oid++) install(decoders[v], oid);
     }
@@ -93,6 +107,25 @@ static void check_tuple(const rc_pgo_tuple *t, const rc_pg_relation *rel, const 
     }
 }
 
+/* An error of pg_events: a message, the status, an offset inside the message or none, and
+ * nothing appended. */
+static void check_error(rc_status st, const rc_error *err, size_t len)
+{
+    if (!err->message[0] || err->code != st || (err->offset != RC_NO_OFFSET && err->offset > len)) abort();
+    if (evs.count) abort();
+}
+
+static void encode_events(void)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    if (!line.max) rc_buf_init(&line, RC_BUF_DEFAULT_MAX);
+    for (size_t i = 0; i < evs.count; i++) {
+        rc_buf_reset(&line);
+        if (native_encode(NULL, &evs.items[i], &line, &err) != RC_OK) abort();
+    }
+}
+
 static void to_events(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len)
 {
     rc_error err;
@@ -100,14 +133,19 @@ static void to_events(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, 
     evs.count = 0;
     rc_status st = rc_pg_events_add(e, m, msg, len, &arena, &evs, &err);
     if (st != RC_OK) {
-        if (!err.message[0] || err.code != st || (err.offset != RC_NO_OFFSET && err.offset > len)) abort();
-        if (evs.count) abort(); /* nothing appended on error */
+        check_error(st, &err, len);
         return;
     }
-    if (!line.max) rc_buf_init(&line, RC_BUF_DEFAULT_MAX);
-    for (size_t i = 0; i < evs.count; i++) {
-        rc_buf_reset(&line);
-        if (native_encode(NULL, &evs.items[i], &line, &err) != RC_OK) abort();
+    encode_events();
+    while (rc_pg_events_pending(e)) {
+        evs.count = 0;
+        rc_error_clear(&err);
+        if ((st = rc_pg_events_drain(e, 3, &arena, &evs, &err)) != RC_OK) {
+            check_error(st, &err, len);
+            return;
+        }
+        if (evs.count == 0 || evs.count > 3) abort();
+        encode_events();
     }
 }
 
@@ -152,6 +190,7 @@ static void one(rc_pgo_decoder *d, rc_pg_events *e, const uint8_t *msg, size_t l
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (!runs && (!mkdtemp(spill_dir) || atexit(remove_spill_dir))) abort();
     if (runs++ % RESET_EVERY == 0) fresh_decoders(); /* bounded cache growth */
     if (size == 0) return 0;
     rc_pgo_decoder *d = decoders[data[0] & 1];

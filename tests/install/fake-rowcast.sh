@@ -43,6 +43,13 @@ separated. For example:
 .dot at the start of a line, and 'a quote'.
 TEXT
     ;;
+"help capture")
+    cat <<'TEXT'
+usage: rowcast capture URL [OPTIONS]
+
+  --slot NAME            the slot
+TEXT
+    ;;
 "formats --options")
     cat <<'TEXT'
 FORMAT                   ENCODE DECODE DESCRIPTION

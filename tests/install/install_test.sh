@@ -103,13 +103,14 @@ same "lexgrog (the page's NAME line, as whatis reads it)" "$tmp/whatis.expected"
 {
     "$p/bin/rowcast" --help | awk -f packaging/help-parse.awk
     "$p/bin/rowcast" help convert | awk -f packaging/help-parse.awk
+    "$p/bin/rowcast" help capture | awk -f packaging/help-parse.awk
 } | awk -F '\t' '$1 == "I" { print $2 }' >"$tmp/tags"
 "$p/bin/rowcast" formats --options | awk -f packaging/formats-parse.awk | awk -F '\t' '$1 == "O" { print "-o " $2 "=" $3 }' >>"$tmp/tags"
 missing=0
 while IFS= read -r t; do
     grep -qF -- "$t" "$tmp/man.txt" || { fail "the man page lacks '$t'"; missing=1; }
 done <"$tmp/tags"
-[ $missing = 0 ] && echo "ok: man page has all $(wc -l <"$tmp/tags") commands and options of --help, help convert and formats --options"
+[ $missing = 0 ] && echo "ok: man page has all $(wc -l <"$tmp/tags") commands and options of --help, help convert, help capture and formats --options"
 
 # --- the bash completion: COMPREPLY for the words typed so far (the last one being completed)
 cat >"$tmp/complete.sh" <<'EOF'
@@ -135,7 +136,7 @@ complete_words rowcast convert --to canal -o canal.flavor = ''
 complete_words rowcast formats ''
 EOF
 cat >"$tmp/complete.expected" <<'EOF'
-rowcast | formats convert types help --version
+rowcast | formats convert capture types help --version
 rowcast convert --to | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten debeziumsmt avro avro-json drs-json drs-json-c cloudevents
 rowcast convert --from | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten drs-json drs-json-c maxwell
 rowcast convert --to deb| debezium debeziumflatten debeziumsmt

@@ -21,6 +21,11 @@ grep -q '^rowcast: 20 lines read: 20 converted, 0 filtered out, 0 bad$' "$T/err"
 expect_rc identity-stdin $? 0
 expect_eq identity-stdin examples/shop.ndjson "$T/out"
 [ -s "$T/err" ] && bad "--quiet printed: $(cat "$T/err")" || ok
+# a file sink on a special file that cannot be fsync'ed (EINVAL) delivers what it flushed
+"$RC" convert --sink file:/dev/null examples/shop.ndjson 2>"$T/err"
+expect_rc devnull $? 0
+grep -q '^rowcast: 20 messages written (22256 bytes): 20 delivered, 0 dead-lettered, 0 refused, 0 undelivered$' "$T/err" && ok ||
+    bad "file:/dev/null summary: $(cat "$T/err")"
 
 # --- CRLF endings, blank lines, no final newline
 { head -2 examples/shop.ndjson | sed 's/$/\r/'; echo; echo "   "; sed -n 3p examples/shop.ndjson | tr -d '\n'; } >"$T/crlf"

@@ -3,18 +3,25 @@
  * the native encoder, one line per event on stdout.
  *
  *   pg_source_check setup URL SLOT PUBLICATION   publication FOR TABLE public.*, the slot
- *   pg_source_check stream URL SLOT PUBLICATION LSN
+ *   pg_source_check stream URL SLOT PUBLICATION LSN [SPILL_BYTES|off]
  *       streams (protocol 2, streaming on, messages on) from the slot until caught up: no
  *       transaction open or held and the server's end of WAL (a keepalive's) or the last
- *       commit's end LSN at LSN or past it; each commit's end LSN is acknowledged. On stderr
- *       at the end: how many Stream Start and Stream Abort messages came.
+ *       commit's end LSN at LSN or past it; each commit's end LSN is acknowledged. Streamed
+ *       transactions spill past SPILL_BYTES held in memory (default pg_events', "off": never)
+ *       to files in $TMPDIR, and are released in drains of at most 1000 events, each written
+ *       before the next, so that the process never holds a whole transaction. On stderr at the
+ *       end: how many Stream Start and Stream Abort messages came, the most bytes that were in
+ *       spill files at once, and the peak RSS (VmHWM), "(sanitized)" in an ASan build, whose
+ *       memory says nothing about rowcast's.
  *
  * The enum and domain types of the database are registered from pg_type first (what the
  * source will do at startup). Errors go to stderr with exit status 1. */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "formats/native.h"
 #include "rowcast/buf.h"
 #include "sources/pg/pg_conn.h"
@@ -66,7 +73,52 @@ static int load_types(PGconn *sql, rc_pg_types *reg)
     return 0;
 }
 
-static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t until)
+/* The events in out, one native line each, on stdout. */
+static int write_events(const rc_event_list *out, rc_buf *line)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    for (size_t i = 0; i < out->count; i++) {
+        rc_buf_reset(line);
+        if (native_encode(NULL, &out->items[i], line, &err) != RC_OK) return failed("native", &err);
+        fwrite(line->data, 1, line->len, stdout);
+        putchar('\n');
+    }
+    return 0;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* VmHWM of /proc/self/status, in kB (0 when unknown). */
+static long peak_rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char l[256];
+    long kb = 0;
+    while (f && fgets(l, sizeof l, f))
+        if (!strncmp(l, "VmHWM:", 6)) kb = atol(l + 6);
+    if (f) fclose(f);
+    return kb;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED " (sanitized)"
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED " (sanitized)"
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED ""
+#endif
+
+static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t until,
+                  size_t spill_bytes)
 {
     rc_error err;
     rc_error_clear(&err);
@@ -75,14 +127,17 @@ static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t unt
     rc_pg_stream_opts so = {slot, pub, 0, 2, true, true};
     if (rc_pg_stream_start(c, &so, &err) != RC_PG_OK) return failed("start", &err);
     rc_pgo_decoder *d = rc_pgo_new(2);
-    rc_pg_events_opts eo = {.server = "pg", .db = PQdb(rc_pg_sql(c))};
+    rc_pg_events_opts eo = {.server = "pg",
+                            .db = PQdb(rc_pg_sql(c)),
+                            .spill_bytes = spill_bytes,
+                            .release_events = 1000};
     rc_pg_events *ev = rc_pg_events_new(&eo, reg);
     rc_arena a;
     rc_arena_init(&a);
     rc_event_list out = {0};
     rc_buf line;
     rc_buf_init(&line, RC_BUF_DEFAULT_MAX);
-    uint64_t last_end = 0;
+    uint64_t last_end = 0, spilled = 0;
     int rc = 0, chunks = 0, aborts = 0;
     for (;;) {
         rc_pg_msg m;
@@ -105,13 +160,25 @@ static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t unt
         }
         chunks += msg.kind == RC_PGO_STREAM_START;
         aborts += msg.kind == RC_PGO_STREAM_ABORT;
-        for (size_t i = 0; i < out.count; i++) {
-            rc_buf_reset(&line);
-            if (native_encode(NULL, &out.items[i], &line, &err) != RC_OK)
-                return failed("native", &err);
-            fwrite(line.data, 1, line.len, stdout);
-            putchar('\n');
+        if (rc_pg_events_spilled_bytes(ev) > spilled) spilled = rc_pg_events_spilled_bytes(ev);
+        if (write_events(&out, &line)) return 1;
+        /* the rest of a Stream Commit, batch by batch; no message is read meanwhile, so a status
+         * update (with the last acknowledged end, which it does not move) goes out every 500 ms:
+         * a slow drain (a sanitized build) must not pass the server's wal_sender_timeout */
+        for (int64_t sent = now_ms(); rc_pg_events_pending(ev);) {
+            if (now_ms() - sent >= 500) {
+                if (rc_pg_stream_ack(c, last_end, &err) != RC_PG_OK) return failed("ack", &err);
+                sent = now_ms();
+            }
+            out.count = 0;
+            rc_arena_reset(&a);
+            if (rc_pg_events_drain(ev, 1000, &a, &out, &err) != RC_OK) {
+                rc = failed("drain", &err);
+                break;
+            }
+            if (write_events(&out, &line)) return 1;
         }
+        if (rc) break;
         if (msg.kind == RC_PGO_COMMIT || msg.kind == RC_PGO_STREAM_COMMIT) {
             last_end = msg.u.commit.end_lsn;
             /* every event of the transaction is written: its end is safe */
@@ -122,6 +189,8 @@ static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t unt
         rc_arena_reset(&a);
     }
     fprintf(stderr, "stream chunks: %d, stream aborts: %d\n", chunks, aborts);
+    fprintf(stderr, "spilled bytes at most: %" PRIu64 "\npeak RSS: %ld kB%s\n", spilled,
+            peak_rss_kb(), SANITIZED);
     rc_buf_fini(&line);
     rc_event_list_fini(&out);
     rc_arena_fini(&a);
@@ -135,7 +204,8 @@ static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t unt
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        fprintf(stderr, "usage: pg_source_check setup|stream URL SLOT PUBLICATION [LSN]\n");
+        fprintf(stderr, "usage: pg_source_check setup|stream URL SLOT PUBLICATION [LSN "
+                        "[SPILL_BYTES|off]]\n");
         return 2;
     }
     rc_pg_conn *c;
@@ -153,11 +223,13 @@ int main(int argc, char **argv)
             rc = failed("slot", &err);
     } else {
         uint64_t until;
+        size_t spill = 0;
+        if (argc > 6) spill = !strcmp(argv[6], "off") ? SIZE_MAX : strtoull(argv[6], NULL, 10);
         if (argc < 6 || !rc_pg_lsn_parse(argv[5], &until)) {
             fprintf(stderr, "stream needs an LSN\n");
             rc = 2;
         } else {
-            rc = stream(c, argv[3], argv[4], until);
+            rc = stream(c, argv[3], argv[4], until, spill);
         }
     }
     rc_pg_close(c);

@@ -7,7 +7,13 @@
 # (LSNs, xids, commit times) replaced by placeholders, compared with the reviewed golden file
 # tests/integration/data/pg_source.golden byte for byte. Separately: commit LSNs increase,
 # row LSNs increase inside each transaction and lie before its commit, each commit's end LSN
-# is past its commit LSN; and the values of text-like columns equal what SELECT returns.
+# is past its commit LSN; and the values of text-like columns equal what SELECT returns. The
+# streamed transactions spill (a 4 kB threshold) and come out in drained batches.
+# Then one transaction of 100,000 rows (about 100 MB of pgoutput messages), streamed: captured
+# twice from the same WAL, spilling past the default 8 MiB and with spilling off; both give
+# exactly the rows SELECT gives (digest of id, n, pad as COPY writes them), in one BEGIN ..
+# COMMIT with indexes 0..99999; the peak RSS (VmHWM) with spilling is under 64 MB and under a
+# quarter of the one without (not checked in a sanitized build).
 # usage: pg_source_test.sh PG_SOURCE_CHECK   (RC_UPDATE_GOLDEN=1 rewrites the golden file)
 set -u
 CHECK=$1
@@ -33,6 +39,7 @@ CREATE TABLE docs_full (id int PRIMARY KEY, title text, body text);
 ALTER TABLE docs_full ALTER COLUMN body SET STORAGE EXTERNAL;
 ALTER TABLE docs_full REPLICA IDENTITY FULL;
 CREATE TABLE big (id int PRIMARY KEY, pad text);
+CREATE TABLE huge (id int PRIMARY KEY, n numeric, pad text);
 SQL
 "$CHECK" setup "$PG_URL" s1 p1 || exit 1
 
@@ -66,7 +73,8 @@ BEGIN; INSERT INTO big SELECT i, repeat('p', 1000) FROM generate_series(1, 100) 
 BEGIN; INSERT INTO big SELECT i, repeat('q', 1000) FROM generate_series(1, 100) i; COMMIT;
 SQL
 END_LSN=$(pg_test_sql -c 'SELECT pg_current_wal_lsn()')
-"$CHECK" stream "$PG_URL" s1 p1 "$END_LSN" >"$W/raw" 2>"$W/err" || { bad "stream failed: $(cat "$W/err")"; exit 1; }
+"$CHECK" stream "$PG_URL" s1 p1 "$END_LSN" 4096 >"$W/raw" 2>"$W/err" || { bad "stream failed: $(cat "$W/err")"; exit 1; }
+grep -q '^spilled bytes at most: [1-9]' "$W/err" || bad "the streamed transactions did not spill: $(cat "$W/err")"
 # both 100-row transactions came in streamed chunks (two Stream Starts at least), one was aborted
 grep -Eq '^stream chunks: ([2-9]|[1-9][0-9]+), stream aborts: 1$' "$W/err" || bad "not streamed as planned: $(cat "$W/err")"
 
@@ -95,6 +103,36 @@ got=$(grep '"table":"types"' "$W/raw" | grep '"op":"update"' | head -1 | jq -r -
   . as $e | ($cols | split(" ")) as $want
   | [$want[] as $c | $e.columns | map(.name) | index($c) | $e.after[.]] | join("\u001f")')
 [ "$sel" = "$got" ] || { bad "values differ from SELECT"; diff <(echo "$sel" | tr '\037' '\n') <(echo "$got" | tr '\037' '\n') >&2; }
+
+# one transaction of 100,000 rows: slots s2 and s3 see the same WAL
+"$CHECK" setup "$PG_URL" s2 p1 && "$CHECK" setup "$PG_URL" s3 p1 || exit 1
+pg_test_sql -c "INSERT INTO huge SELECT i, i * 1.5, repeat(md5(i::text), 30) FROM generate_series(1, 100000) i" >/dev/null || exit 1
+END_LSN=$(pg_test_sql -c 'SELECT pg_current_wal_lsn()')
+want=$(pg_test_sql -c 'COPY (SELECT id, n, pad FROM huge ORDER BY id) TO STDOUT' | sha256sum)
+for run in spill off; do
+    slot=s2 arg=()
+    [ "$run" = off ] && slot=s3 arg=(off)
+    "$CHECK" stream "$PG_URL" "$slot" p1 "$END_LSN" "${arg[@]}" >"$W/huge" 2>"$W/err.$run" || { bad "huge stream ($run) failed: $(cat "$W/err.$run")"; continue; }
+    got=$(jq -r 'select(.op == "insert") | [.after[0], .after[1], .after[2]] | @tsv' "$W/huge" | sha256sum)
+    [ "$got" = "$want" ] || bad "huge ($run): the captured rows differ from SELECT"
+    shape=$(jq -r '[.op, .pos.txid, (.pos.index // .pos.count // "")] | @tsv' "$W/huge" | awk -F'\t' '
+      NR == 1 { ok = $1 == "begin"; tx = $2; next }
+      $1 == "insert" { ok = ok && $2 == tx && $3 == n; n++; next }
+      { ok = ok && $1 == "commit" && $2 == tx && $3 == n; c++ }
+      END { print (ok && c == 1 && n == 100000) ? "one transaction" : "wrong shape" }')
+    [ "$shape" = "one transaction" ] || bad "huge ($run): not one BEGIN, 100000 inserts indexed 0..99999, one COMMIT"
+    sed -n 's/^peak RSS: \([0-9]*\) kB.*/\1/p' "$W/err.$run" >"$W/rss.$run"
+    echo "pg_source: 100,000-row transaction, spilling $run: peak RSS $(cat "$W/rss.$run") kB, $(grep spilled "$W/err.$run")"
+done
+grep -q '^spilled bytes at most: [1-9]' "$W/err.spill" || bad "huge: did not spill: $(cat "$W/err.spill")"
+grep -q '^spilled bytes at most: 0$' "$W/err.off" || bad "huge: spilled with spilling off"
+if grep -q '(sanitized)' "$W/err.spill"; then
+    echo "pg_source: peak RSS not checked (sanitized build)"
+else
+    on=$(cat "$W/rss.spill") off=$(cat "$W/rss.off")
+    [ "${on:-99999999}" -lt 65536 ] || bad "huge: peak RSS with spilling ${on} kB, not under 64 MB"
+    [ $((${on:-99999999} * 4)) -lt "${off:-0}" ] || bad "huge: peak RSS with spilling ${on} kB is not under a quarter of ${off} kB without"
+fi
 
 [ "$fail" = 0 ] && echo "pg_source: all passed"
 exit "$fail"

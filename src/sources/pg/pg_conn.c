@@ -329,6 +329,11 @@ static void drop_repl(rc_pg_conn *c)
     c->repl = NULL;
 }
 
+void rc_pg_repl_reset(rc_pg_conn *c)
+{
+    drop_repl(c);
+}
+
 static rc_pg_rc stream_error(rc_pg_conn *c, rc_error *err);
 
 /* Reads a command's results to the end; returns the first error (the caller's), if any. */
@@ -528,10 +533,11 @@ static rc_pg_rc check_slot(rc_pg_conn *c, const char *name, PGresult *res, rc_pg
     return RC_PG_OK;
 }
 
-rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot, rc_pg_slot *out,
-                           rc_error *err)
+rc_pg_rc rc_pg_slot_find(rc_pg_conn *c, const char *name, rc_pg_slot *out, bool *found,
+                         rc_error *err)
 {
     memset(out, 0, sizeof *out);
+    *found = false;
     rc_pg_rc rc = sessions(c, err);
     if (rc != RC_PG_OK) return rc;
     if (!slot_name_ok(name))
@@ -550,17 +556,28 @@ rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "looking up the replication slot");
     if (PQntuples(res) == 1) {
+        *found = true;
         rc = check_slot(c, name, res, out, err);
-        PQclear(res);
-        return rc;
     }
     PQclear(res);
-    char sql[160];
+    return rc;
+}
+
+rc_pg_rc rc_pg_slot_create(rc_pg_conn *c, const char *name, bool temporary, bool export_snapshot,
+                           rc_pg_slot *out, rc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    rc_pg_rc rc = sessions(c, err);
+    if (rc != RC_PG_OK) return rc;
+    if (!slot_name_ok(name))
+        return fail(err, RC_PG_FATAL, "replication slot name \"%s\" is not valid", name);
+    char sql[200];
     bool v15 = PQserverVersion(c->repl) >= 150000;
-    snprintf(sql, sizeof sql, "CREATE_REPLICATION_SLOT %s LOGICAL pgoutput %s", name,
+    snprintf(sql, sizeof sql, "CREATE_REPLICATION_SLOT %s%s LOGICAL pgoutput %s", name,
+             temporary ? " TEMPORARY" : "",
              v15 ? (export_snapshot ? "(SNAPSHOT 'export')" : "(SNAPSHOT 'nothing')")
                  : (export_snapshot ? "EXPORT_SNAPSHOT" : "NOEXPORT_SNAPSHOT"));
-    res = PQexec(c->repl, sql);
+    PGresult *res = PQexec(c->repl, sql);
     if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 || PQnfields(res) < 3)
         return server_fail(c, c->repl, res, err, "creating the replication slot");
     out->created = true;
@@ -573,6 +590,41 @@ rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot
         snprintf(out->snapshot, sizeof out->snapshot, "%s", PQgetvalue(res, 0, 2));
     PQclear(res);
     return RC_PG_OK;
+}
+
+rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot, rc_pg_slot *out,
+                           rc_error *err)
+{
+    bool found;
+    rc_pg_rc rc = rc_pg_slot_find(c, name, out, &found, err);
+    if (rc != RC_PG_OK || found) return rc;
+    return rc_pg_slot_create(c, name, false, export_snapshot, out, err);
+}
+
+rc_pg_rc rc_pg_slot_copy(rc_pg_conn *c, const char *from, const char *to, rc_error *err)
+{
+    rc_pg_rc rc = sessions(c, err);
+    if (rc != RC_PG_OK) return rc;
+    const char *args[] = {from, to};
+    PGresult *res = PQexecParams(
+        c->sql, "SELECT pg_catalog.pg_copy_logical_replication_slot($1, $2, false)", 2, NULL,
+        args, NULL, NULL, 0);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        return server_fail(c, c->sql, res, err, "making the replication slot permanent");
+    PQclear(res);
+    return RC_PG_OK;
+}
+
+rc_pg_rc rc_pg_wal_lsn(rc_pg_conn *c, uint64_t *lsn, rc_error *err)
+{
+    rc_pg_rc rc = sessions(c, err);
+    if (rc != RC_PG_OK) return rc;
+    PGresult *res = PQexec(c->sql, "SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+        return server_fail(c, c->sql, res, err, "reading the current WAL position");
+    bool ok = rc_pg_lsn_parse(PQgetvalue(res, 0, 0), lsn);
+    PQclear(res);
+    return ok ? RC_PG_OK : fail(err, RC_PG_FATAL, "unexpected WAL position from %s", c->shown);
 }
 
 rc_pg_rc rc_pg_snapshot_begin(rc_pg_conn *c, const char *snapshot, rc_error *err)

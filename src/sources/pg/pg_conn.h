@@ -99,6 +99,22 @@ typedef struct rc_pg_slot {
  * snapshot when `export_snapshot`. Creation waits for transactions open at that moment. */
 rc_pg_rc rc_pg_slot_ensure(rc_pg_conn *c, const char *name, bool export_snapshot, rc_pg_slot *out,
                            rc_error *err);
+/* The two halves of rc_pg_slot_ensure: looks `name` up (*found; the checks above when found),
+ * and creates it on the replication session — TEMPORARY: dropped by the server when that
+ * session ends, however it ends (the snapshot's slot, see pg_source.c). */
+rc_pg_rc rc_pg_slot_find(rc_pg_conn *c, const char *name, rc_pg_slot *out, bool *found,
+                         rc_error *err);
+rc_pg_rc rc_pg_slot_create(rc_pg_conn *c, const char *name, bool temporary, bool export_snapshot,
+                           rc_pg_slot *out, rc_error *err);
+/* pg_copy_logical_replication_slot(from, to, permanent): `to` starts where `from` stands now
+ * (its restart and confirmed LSNs). Works while `from` is in use. */
+rc_pg_rc rc_pg_slot_copy(rc_pg_conn *c, const char *from, const char *to, rc_error *err);
+/* Ends the replication session (a temporary slot it created goes with it); the next call
+ * that needs one connects again. */
+void rc_pg_repl_reset(rc_pg_conn *c);
+/* pg_current_wal_insert_lsn() on the SQL session: past every record written, committed ones
+ * included even when synchronous_commit = off has not flushed them yet. */
+rc_pg_rc rc_pg_wal_lsn(rc_pg_conn *c, uint64_t *lsn, rc_error *err);
 
 /* Opens a REPEATABLE READ READ ONLY transaction on the SQL session that sees the exported
  * `snapshot` (rows committed before the slot's consistent point, none after). The caller

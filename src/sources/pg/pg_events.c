@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sources/pg/pg_conn.h"
+#include "sources/pg/pg_spill.h"
 
 /* The columns of one relation version, built at its Relation message (or first use). */
 typedef struct colset {
@@ -14,25 +15,21 @@ typedef struct colset {
     rc_str schema, table;
 } colset;
 
-/* A held event of a streamed transaction: built in the transaction's arena. */
-typedef struct held_ev {
-    rc_event ev;
-    uint32_t subxid;
-} held_ev;
-
-typedef struct held_tx {
-    uint32_t xid;
-    rc_arena a;
-    held_ev *evs;
-    size_t n, cap;
-    size_t bytes; /* what this transaction counts against stream_max_bytes */
-} held_tx;
+/* A committed streamed transaction whose events are being released (rc_pg_events_drain). */
+typedef struct release {
+    rc_pg_spill *tx; /* NULL when it held no change */
+    bool active, begun;
+    uint32_t xid, index;
+    uint64_t commit_lsn, end_lsn;
+    int64_t commit_us;
+} release;
 
 struct rc_pg_events {
     rc_str server, db;
-    size_t max_bytes;
+    size_t max_bytes, spill_bytes, release_events;
+    const char *spill_dir;
     const rc_pg_types *types;
-    rc_arena keep; /* column lists and the copies of server and db */
+    rc_arena keep; /* column lists and the copies of server, db and spill_dir */
     colset **sets; /* by relation version, ascending */
     size_t nsets, capsets;
     colset *last;
@@ -43,9 +40,11 @@ struct rc_pg_events {
     int64_t commit_us;
     uint32_t index;
     uint32_t stream_xid; /* the top-level transaction of the stream chunk being read */
-    held_tx *held;
+    rc_pg_spill **held;  /* streamed transactions not committed yet */
     size_t nheld, capheld;
-    size_t held_bytes;
+    size_t held_bytes;   /* their records in memory (spill_bytes caps it) */
+    uint64_t file_bytes; /* ... and in spill files (max_bytes caps both together) */
+    release rel;
 };
 
 rc_pg_events *rc_pg_events_new(const rc_pg_events_opts *o, const rc_pg_types *types)
@@ -54,11 +53,17 @@ rc_pg_events *rc_pg_events_new(const rc_pg_events_opts *o, const rc_pg_types *ty
     if (!e) return NULL;
     rc_arena_init(&e->keep);
     e->types = types;
-    e->max_bytes = o && o->stream_max_bytes ? o->stream_max_bytes : (size_t)256 << 20;
+    e->max_bytes = o && o->stream_max_bytes ? o->stream_max_bytes : (size_t)16 << 30;
+    e->spill_bytes = o && o->spill_bytes ? o->spill_bytes : (size_t)8 << 20;
+    e->release_events = o && o->release_events ? o->release_events : 1024;
     const char *sv = o && o->server ? o->server : "", *db = o && o->db ? o->db : "";
+    const char *dir = o && o->spill_dir && *o->spill_dir ? o->spill_dir : getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
     char *s1 = rc_arena_memdup(&e->keep, sv, strlen(sv)),
-         *s2 = rc_arena_memdup(&e->keep, db, strlen(db));
-    if (!s1 || !s2) {
+         *s2 = rc_arena_memdup(&e->keep, db, strlen(db)),
+         *s3 = rc_arena_memdup(&e->keep, dir, strlen(dir) + 1);
+    e->spill_dir = s3;
+    if (!s1 || !s2 || !s3) {
         rc_pg_events_free(e);
         return NULL;
     }
@@ -67,19 +72,34 @@ rc_pg_events *rc_pg_events_new(const rc_pg_events_opts *o, const rc_pg_types *ty
     return e;
 }
 
-static void held_drop(rc_pg_events *e, size_t i)
+/* A held transaction ends: its bytes are no longer counted, its file goes. */
+static void held_free(rc_pg_events *e, rc_pg_spill *h)
 {
-    held_tx *h = &e->held[i];
-    e->held_bytes -= h->bytes;
-    rc_arena_fini(&h->a);
-    free(h->evs);
-    memmove(h, h + 1, (e->nheld - i - 1) * sizeof *h);
+    if (!h) return;
+    e->held_bytes -= rc_pg_spill_mem_bytes(h);
+    e->file_bytes -= rc_pg_spill_file_bytes(h);
+    rc_pg_spill_free(h);
+}
+
+/* Takes held transaction i out of the list (its bytes stay counted until held_free). */
+static rc_pg_spill *held_take(rc_pg_events *e, size_t i)
+{
+    rc_pg_spill *h = e->held[i];
+    memmove(e->held + i, e->held + i + 1, (e->nheld - i - 1) * sizeof *e->held);
     e->nheld--;
+    return h;
+}
+
+static void release_end(rc_pg_events *e)
+{
+    held_free(e, e->rel.tx);
+    memset(&e->rel, 0, sizeof e->rel);
 }
 
 void rc_pg_events_session_reset(rc_pg_events *e)
 {
-    while (e->nheld) held_drop(e, e->nheld - 1);
+    while (e->nheld) held_free(e, held_take(e, e->nheld - 1));
+    release_end(e);
     e->in_tx = false;
 }
 
@@ -96,11 +116,19 @@ void rc_pg_events_free(rc_pg_events *e)
 
 bool rc_pg_events_idle(const rc_pg_events *e)
 {
-    return !e->in_tx && !e->nheld;
+    return !e->in_tx && !e->nheld && !e->rel.active;
 }
 size_t rc_pg_events_held_bytes(const rc_pg_events *e)
 {
     return e->held_bytes;
+}
+uint64_t rc_pg_events_spilled_bytes(const rc_pg_events *e)
+{
+    return e->file_bytes;
+}
+bool rc_pg_events_pending(const rc_pg_events *e)
+{
+    return e->rel.active;
 }
 
 /* ---- column lists ---- */
@@ -185,6 +213,9 @@ static rc_status value_error(const colset *s, const rc_pgo_msg *m, const uint8_t
     else
         off = RC_NO_OFFSET;
     err->code = RC_OK, err->message[0] = 0;
+    if (!m->kind) /* a snapshot row (rc_pg_events_read): no message, no LSN */
+        return rc_error_set(err, code, off, "snapshot row of %.*s.%.*s: %s", (int)s->schema.n,
+                            s->schema.p, (int)s->table.n, s->table.p, why);
     return rc_error_set(err, code, off, "pgoutput %s of %.*s.%.*s at LSN %s: %s",
                         rc_pgo_kind_name(m->kind), (int)s->schema.n, s->schema.p, (int)s->table.n,
                         s->table.p, lsn, why);
@@ -322,36 +353,85 @@ static rc_status tx_event(const rc_pg_events *e, rc_op op, uint32_t xid, uint64_
 
 /* ---- streamed transactions ---- */
 
-static held_tx *held_get(rc_pg_events *e, uint32_t xid, bool create, rc_error *err)
+static rc_status row_events(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len,
+                            rc_arena *a, rc_event *evs, uint32_t *n, rc_error *err);
+
+static rc_status no_memory(rc_error *err)
+{
+    return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+}
+
+/* The held transaction xid (its place in the list in *at), created when asked and missing. */
+static rc_pg_spill *held_get(rc_pg_events *e, uint32_t xid, bool create, size_t *at, rc_error *err)
 {
     for (size_t i = 0; i < e->nheld; i++)
-        if (e->held[i].xid == xid) return &e->held[i];
+        if (rc_pg_spill_xid(e->held[i]) == xid) return *at = i, e->held[i];
     if (!create) return NULL;
     if (e->nheld == e->capheld) {
         size_t cap = e->capheld ? e->capheld * 2 : 4;
-        held_tx *p = realloc(e->held, cap * sizeof *p);
-        if (!p) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"), NULL;
+        rc_pg_spill **p = realloc(e->held, cap * sizeof *p);
+        if (!p) return no_memory(err), NULL;
         e->held = p, e->capheld = cap;
     }
-    held_tx *h = &e->held[e->nheld++];
-    memset(h, 0, sizeof *h);
-    h->xid = xid;
-    rc_arena_init(&h->a);
+    rc_pg_spill *h = rc_pg_spill_new(xid, e->spill_dir);
+    if (!h) return no_memory(err), NULL;
+    *at = e->nheld;
+    e->held[e->nheld++] = h;
     return h;
 }
 
-/* What an event costs while held: its images and the message it came from (an upper bound of
- * its strings). */
-static size_t held_cost(const rc_event *ev, size_t msg_len)
+/* h's records in memory to its file, the counts kept. */
+static rc_status spill(rc_pg_events *e, rc_pg_spill *h, rc_error *err)
 {
-    return sizeof(held_ev) + msg_len +
-           ev->ncols * sizeof(rc_value) * ((ev->before != NULL) + (ev->after != NULL));
+    size_t mem = rc_pg_spill_mem_bytes(h);
+    uint64_t file = rc_pg_spill_file_bytes(h);
+    rc_status st = rc_pg_spill_flush(h, err);
+    e->held_bytes -= mem - rc_pg_spill_mem_bytes(h);
+    e->file_bytes += rc_pg_spill_file_bytes(h) - file;
+    return st;
 }
 
-static rc_status hold(rc_pg_events *e, uint32_t top, uint32_t subxid, const rc_event *ev,
-                      size_t cost, rc_error *err)
+enum { SPILL_CHUNK = 64 << 10 }; /* what a transaction that has spilled gathers per write */
+
+/* Room in memory for a record of `cost` bytes of h: past spill_bytes the transaction that
+ * holds the most memory goes to its file (until it fits, or only this record would be left);
+ * one that has a file already appends to it in chunks. */
+static rc_status make_room(rc_pg_events *e, rc_pg_spill *h, size_t cost, rc_error *err)
 {
-    if (e->held_bytes + cost > e->max_bytes)
+    while (e->held_bytes > e->spill_bytes || cost > e->spill_bytes - e->held_bytes) {
+        rc_pg_spill *big = NULL;
+        for (size_t i = 0; i < e->nheld; i++)
+            if (!big || rc_pg_spill_mem_bytes(e->held[i]) > rc_pg_spill_mem_bytes(big))
+                big = e->held[i];
+        if (!big || !rc_pg_spill_mem_bytes(big)) break;
+        rc_status st = spill(e, big, err);
+        if (st != RC_OK) return st;
+    }
+    if (rc_pg_spill_has_file(h) && rc_pg_spill_mem_bytes(h) + cost > SPILL_CHUNK)
+        return spill(e, h, err);
+    return RC_OK;
+}
+
+/* A change of a streamed transaction: its message is held as it came (pg_spill.h), its events
+ * are built when Stream Commit releases it. */
+static rc_status hold(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len,
+                      rc_error *err)
+{
+    bool trunc = m->kind == RC_PGO_TRUNCATE;
+    const rc_pg_relation *const *rels = trunc ? m->u.truncate.rels : &m->u.change.rel;
+    uint32_t nrels = trunc ? m->u.truncate.nrels : 1, top = e->stream_xid;
+    for (uint32_t i = 0; i < nrels; i++) { /* a column type that does not resolve: now */
+        const colset *s;
+        rc_status st = set_of(e, rels[i], &s, err);
+        if (st != RC_OK) return st;
+    }
+    if (!msg)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "pgoutput %s of streamed transaction %u: held as its message bytes, "
+                            "which were not given",
+                            rc_pgo_kind_name(m->kind), top);
+    size_t at, cost = rc_pg_spill_record_size(len, nrels);
+    if ((uint64_t)e->held_bytes + e->file_bytes + cost > e->max_bytes)
         return rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET,
                             "streamed transaction %u: its held changes pass %zu bytes "
                             "(postgres.stream.max_bytes); raise it, "
@@ -359,111 +439,125 @@ static rc_status hold(rc_pg_events *e, uint32_t top, uint32_t subxid, const rc_e
                             "transactions on its own disk "
                             "until they commit)",
                             top, e->max_bytes);
-    held_tx *h = held_get(e, top, false, err);
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        held_ev *p = realloc(h->evs, cap * sizeof *p);
-        if (!p) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-        h->evs = p, h->cap = cap;
+    rc_pg_spill *h = held_get(e, top, true, &at, err);
+    if (!h) return RC_ERR_NOMEM;
+    rc_status st = make_room(e, h, cost, err);
+    if (st == RC_OK) st = rc_pg_spill_add(h, msg, len, m->wal_start, m->xid, rels, nrels, err);
+    if (st == RC_OK) e->held_bytes += cost;
+    return st;
+}
+
+/* The events of a held record, its message decoded again against the relation versions it was
+ * held with. An error's offset was in that message, which the caller never saw: the message
+ * names the change by its LSN instead. */
+static rc_status replay(rc_pg_events *e, const rc_pg_spill_rec *r, rc_arena *a, rc_event_list *out,
+                        rc_error *err)
+{
+    rc_pgo_msg m;
+    uint32_t n = r->msg[0] == RC_PGO_TRUNCATE ? r->nrels : 1;
+    rc_status st =
+        rc_pgo_decode_row(r->msg, r->len, r->wal_start, true, r->rels, r->nrels, a, &m, err);
+    rc_event *evs = st == RC_OK ? rc_arena_alloc(a, n * sizeof *evs) : NULL;
+    if (st == RC_OK && !evs) st = no_memory(err);
+    if (st == RC_OK) st = row_events(e, &m, r->msg, r->len, a, evs, &n, err);
+    for (uint32_t i = 0; i < n && st == RC_OK; i++) {
+        st = tx_fields(&evs[i], e->rel.xid, e->rel.commit_us, e->rel.index + i, a, err);
+        if (st == RC_OK) st = push(out, &evs[i], err);
     }
-    h->evs[h->n++] = (held_ev){*ev, subxid};
-    h->bytes += cost, e->held_bytes += cost;
+    if (st != RC_OK) {
+        err->offset = RC_NO_OFFSET;
+        return st;
+    }
+    e->rel.index += n;
     return RC_OK;
 }
 
-static rc_status copy_str(rc_arena *a, rc_str *s)
+/* Up to `max` events of the transaction being released (BEGIN first, COMMIT last; a Truncate
+ * whole). On error nothing is appended and the next call starts at the same place. */
+static rc_status release_some(rc_pg_events *e, size_t max, rc_arena *a, rc_event_list *out,
+                              rc_error *err)
 {
-    if (!s->n) return RC_OK;
-    char *p = rc_arena_memdup(a, s->p, s->n);
-    if (!p) return RC_ERR_NOMEM;
-    s->p = p;
-    return RC_OK;
-}
-
-/* A held image copied into the caller's arena (the held one goes with its transaction). */
-static rc_status copy_image(rc_arena *a, const rc_value *src, uint32_t n, const rc_value **out)
-{
-    if (!src) return RC_OK;
-    rc_value *v = rc_arena_alloc(a, (n ? n : 1) * sizeof *v);
-    if (!v) return RC_ERR_NOMEM;
-    memcpy(v, src, n * sizeof *v);
-    for (uint32_t i = 0; i < n; i++) {
-        rc_status st = RC_OK;
-        switch (v[i].kind) {
-        case RC_V_NULL:
-        case RC_V_BOOL:
-        case RC_V_INT:
-        case RC_V_UINT:
-        case RC_V_BITS:
-        case RC_V_FLOAT32:
-        case RC_V_FLOAT64:
-        case RC_V_DATE:
-        case RC_V_TIME:
-        case RC_V_TIMESTAMP:
-        case RC_V_UNAVAILABLE:
-            break;
-        case RC_V_DECIMAL: {
-            char *p = rc_arena_memdup(a, v[i].dec.digits, v[i].dec.ndigits);
-            if (!p) return RC_ERR_NOMEM;
-            v[i].dec.digits = p;
-            break;
-        }
-        case RC_V_DATETIME:
-            st = copy_str(a, &v[i].dt.zone);
-            break;
-        default:
-            st = copy_str(a, &v[i].s);
-            break;
-        }
-        if (st != RC_OK) return st;
+    release *r = &e->rel;
+    size_t mark = out->count, room = max ? max : e->release_events;
+    uint64_t pos = r->tx ? rc_pg_spill_tell(r->tx) : 0;
+    uint32_t index = r->index;
+    bool begun = r->begun, done = false;
+    rc_status st = RC_OK;
+    if (!r->begun) {
+        st = tx_event(e, RC_OP_BEGIN, r->xid, r->commit_lsn, 0, r->commit_us, 0, a, out, err);
+        r->begun = true, room--;
     }
-    *out = v;
+    while (st == RC_OK && room > 0) {
+        rc_pg_spill_rec rec = {0};
+        uint64_t at = r->tx ? rc_pg_spill_tell(r->tx) : 0;
+        if (r->tx && (st = rc_pg_spill_next(r->tx, &rec, err)) != RC_OK) break;
+        if (!rec.msg) {
+            st = tx_event(e, RC_OP_COMMIT, r->xid, r->commit_lsn, r->end_lsn, r->commit_us,
+                          r->index, a, out, err);
+            done = st == RC_OK;
+            break;
+        }
+        uint32_t n = rec.msg[0] == RC_PGO_TRUNCATE ? rec.nrels : 1;
+        if (n > room && out->count > mark) {
+            rc_pg_spill_seek(r->tx, at);
+            break;
+        }
+        st = replay(e, &rec, a, out, err);
+        room -= n < room ? n : room;
+    }
+    if (st != RC_OK) {
+        out->count = mark;
+        if (r->tx) rc_pg_spill_seek(r->tx, pos);
+        r->index = index, r->begun = begun;
+        return st;
+    }
+    if (done) release_end(e);
     return RC_OK;
 }
 
 static rc_status stream_commit(rc_pg_events *e, const rc_pgo_msg *m, rc_arena *a,
                                rc_event_list *out, rc_error *err)
 {
-    uint32_t xid = m->u.commit.xid;
-    int64_t us = rc_pg_time_to_unix_us(m->u.commit.commit_time);
-    held_tx *h = held_get(e, xid, false, err);
-    size_t n = h ? h->n : 0, mark = out->count;
-    rc_status st = tx_event(e, RC_OP_BEGIN, xid, m->u.commit.commit_lsn, 0, us, 0, a, out, err);
-    for (size_t i = 0; st == RC_OK && i < n; i++) {
-        rc_event ev = h->evs[i].ev;
-        ev.before = ev.after = NULL;
-        if (copy_image(a, h->evs[i].ev.before, ev.ncols, &ev.before) != RC_OK ||
-            copy_image(a, h->evs[i].ev.after, ev.ncols, &ev.after) != RC_OK ||
-            copy_str(a, &ev.pos.lsn) != RC_OK)
-            st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-        if (st == RC_OK) st = tx_fields(&ev, xid, us, (uint32_t)i, a, err);
-        if (st == RC_OK) st = push(out, &ev, err);
+    size_t at = 0;
+    rc_pg_spill *h = held_get(e, m->u.commit.xid, false, &at, err);
+    if (h) held_take(e, at);
+    e->rel = (release){h,
+                       true,
+                       false,
+                       m->u.commit.xid,
+                       0,
+                       m->u.commit.commit_lsn,
+                       m->u.commit.end_lsn,
+                       rc_pg_time_to_unix_us(m->u.commit.commit_time)};
+    rc_status st = release_some(e, e->release_events, a, out, err);
+    if (st != RC_OK && !e->rel.begun) { /* nothing released: held as it was */
+        if (h) {
+            memmove(e->held + at + 1, e->held + at, (e->nheld - at) * sizeof *e->held);
+            e->held[at] = h, e->nheld++;
+        }
+        memset(&e->rel, 0, sizeof e->rel);
     }
-    if (st == RC_OK)
-        st = tx_event(e, RC_OP_COMMIT, xid, m->u.commit.commit_lsn, m->u.commit.end_lsn, us,
-                      (uint32_t)n, a, out, err);
-    if (st != RC_OK) {
-        out->count = mark;
-        return st;
-    }
-    if (h) held_drop(e, (size_t)(h - e->held));
-    return RC_OK;
+    return st;
 }
 
-static void stream_abort(rc_pg_events *e, uint32_t xid, uint32_t subxid)
+rc_status rc_pg_events_drain(rc_pg_events *e, size_t max_events, rc_arena *a, rc_event_list *out,
+                             rc_error *err)
 {
-    held_tx *h = held_get(e, xid, false, NULL);
-    if (!h) return;
+    return e->rel.active ? release_some(e, max_events, a, out, err) : RC_OK;
+}
+
+static rc_status stream_abort(rc_pg_events *e, uint32_t xid, uint32_t subxid, rc_error *err)
+{
+    size_t at;
+    rc_pg_spill *h = held_get(e, xid, false, &at, err);
+    if (!h) return RC_OK;
     if (subxid == xid) {
-        held_drop(e, (size_t)(h - e->held));
-        return;
+        held_free(e, held_take(e, at));
+        return RC_OK;
     }
-    /* a subtransaction: its changes go, the rest stay in order (their memory stays in the
-     * transaction's arena until it ends; the count of held bytes does not go down) */
-    size_t k = 0;
-    for (size_t i = 0; i < h->n; i++)
-        if (h->evs[i].subxid != subxid) h->evs[k++] = h->evs[i];
-    h->n = k;
+    /* a subtransaction: its records stay where they are, in memory or in the file, and are
+     * skipped when read back (the count of held bytes does not go down) */
+    return rc_pg_spill_skip_sub(h, subxid, err);
 }
 
 /* ---- messages ---- */
@@ -493,6 +587,11 @@ static rc_status row_events(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t 
 rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len,
                            rc_arena *a, rc_event_list *out, rc_error *err)
 {
+    if (e->rel.active)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "streamed transaction %u is not released yet: rc_pg_events_drain "
+                            "until rc_pg_events_pending is false, then the next message",
+                            e->rel.xid);
     switch (m->kind) {
     case RC_PGO_BEGIN:
         e->in_tx = true;
@@ -518,22 +617,11 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
     case RC_PGO_TRUNCATE: {
         uint32_t n = m->kind == RC_PGO_TRUNCATE ? m->u.truncate.nrels : 1;
         if (!n) return RC_OK;
-        bool streamed = m->streamed;
-        rc_arena *to = a;
-        held_tx *h = NULL;
-        if (streamed) {
-            if (!(h = held_get(e, e->stream_xid, true, err))) return err->code;
-            to = &h->a;
-        }
-        rc_event *evs = rc_arena_alloc(to, n * sizeof *evs);
+        if (m->streamed) return hold(e, m, msg, len, err);
+        rc_event *evs = rc_arena_alloc(a, n * sizeof *evs);
         if (!evs) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-        rc_status st = row_events(e, m, msg, len, to, evs, &n, err);
+        rc_status st = row_events(e, m, msg, len, a, evs, &n, err);
         if (st != RC_OK) return st;
-        if (streamed) {
-            for (uint32_t i = 0; i < n && st == RC_OK; i++)
-                st = hold(e, h->xid, m->xid, &evs[i], held_cost(&evs[i], len / n + 1), err);
-            return st;
-        }
         if (!e->in_tx)
             return rc_error_set(err, RC_ERR_SCHEMA, 0,
                                 "pgoutput %s outside a transaction (no Begin before it)",
@@ -556,10 +644,28 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
     case RC_PGO_STREAM_COMMIT:
         return stream_commit(e, m, a, out, err);
     case RC_PGO_STREAM_ABORT:
-        stream_abort(e, m->u.stream_abort.xid, m->u.stream_abort.subxid);
-        return RC_OK;
+        return stream_abort(e, m->u.stream_abort.xid, m->u.stream_abort.subxid, err);
     default:
         break; /* Type, Origin, Message, Stream Stop: no event */
     }
     return RC_OK;
+}
+
+rc_status rc_pg_events_read(rc_pg_events *e, const rc_pg_relation *rel, const rc_pgo_tuple *row,
+                            rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    const colset *s;
+    rc_status st = set_of(e, rel, &s, err);
+    if (st != RC_OK) return st;
+    if (row->ncols != s->n)
+        return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET,
+                            "snapshot row of %s.%s has %u columns, the table %u", rel->nspname,
+                            rel->relname, row->ncols, s->n);
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    origin_of(e, s, &ev);
+    ev.op = RC_OP_READ;
+    rc_pgo_msg none = {0};
+    if ((st = image(s, &none, NULL, 0, row, NULL, a, &ev.after, err)) != RC_OK) return st;
+    return push(out, &ev, err);
 }

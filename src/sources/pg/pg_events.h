@@ -30,15 +30,24 @@
  * Unchanged TOAST values ('u') are RC_V_UNAVAILABLE, except when the old row ('O') has the
  * column: then its value is the old one, as Debezium does.
  *
- * Protocol 2 streaming: the changes of a streamed transaction are built when their chunk
- * arrives and held by the decoder (per top-level xid, tagged with their subtransaction) until
- * Stream Commit releases them, in order, between a BEGIN and a COMMIT event, copied into the
- * caller's arena. Stream Abort drops the transaction, or only its subtransaction's changes.
- * Held memory is capped (opts.stream_max_bytes): past it the decoder fails with RC_ERR_LIMIT
- * and a message that says what to do; it does not spill to disk.
+ * Protocol 2 streaming: the changes of a streamed transaction are held by the decoder as the
+ * raw messages they came in (per top-level xid, tagged with their subtransaction, bound to
+ * the relation version each was decoded against: pg_spill.h) until Stream Commit. Past
+ * opts.spill_bytes of held messages in memory (all transactions together), the transaction
+ * holding the most goes on in a temporary file in opts.spill_dir, unnamed, so that nothing
+ * stays on disk after a crash. Stream Commit decodes the messages again, in order, one at a
+ * time, and releases the events between a BEGIN and a COMMIT event in batches: the call that
+ * adds the Stream Commit appends the BEGIN and the first ones (opts.release_events at most),
+ * rc_pg_events_drain the next ones until rc_pg_events_pending is false, so that memory stays
+ * bounded whatever the transaction's size. Stream Abort drops the transaction (and its file),
+ * or marks its subtransaction's changes to be skipped. Held bytes, in memory and files, are
+ * capped (opts.stream_max_bytes): past it the decoder fails with RC_ERR_LIMIT and a message
+ * that says what to do. A spill file that cannot be created, written or read back is
+ * RC_ERR_IO naming the transaction and the directory.
  *
  * Errors: a value that is not a value of its column's type is the pg_value error, prefixed
- * with the relation and LSN, err->offset the byte in the pgoutput message. */
+ * with the relation and LSN, err->offset the byte in the pgoutput message (none when the
+ * change was held: its value is read at Stream Commit). */
 #ifndef ROWCAST_SOURCES_PG_EVENTS_H
 #define ROWCAST_SOURCES_PG_EVENTS_H
 
@@ -49,7 +58,12 @@
 typedef struct rc_pg_events_opts {
     const char *server;      /* logical server name (rc_origin.server); NULL or "": none */
     const char *db;          /* the database (rc_origin.db) */
-    size_t stream_max_bytes; /* held streamed changes, all transactions (0: 256 MiB) */
+    size_t stream_max_bytes; /* held streamed changes, all transactions, in memory and spill
+                              * files (0: 16 GiB) */
+    size_t spill_bytes;      /* held in memory before spilling to files (0: 8 MiB; SIZE_MAX:
+                              * never spill) */
+    const char *spill_dir;   /* where spill files are (NULL or "": $TMPDIR, else /tmp) */
+    size_t release_events;   /* events a Stream Commit releases at most (0: 1024) */
 } rc_pg_events_opts;
 
 typedef struct rc_pg_events rc_pg_events;
@@ -60,21 +74,43 @@ rc_pg_events *rc_pg_events_new(const rc_pg_events_opts *opts, const rc_pg_types 
 /* Releases the held transactions and the column lists (and their relation references). */
 void rc_pg_events_free(rc_pg_events *e);
 
-/* Turns message m, decoded from msg[0..len) (for error offsets; may be NULL), into events
- * appended to out, allocated in a. On error nothing is appended and the state is unchanged,
- * except that a failing streamed change leaves its transaction held as it was. */
+/* Turns message m, decoded from msg[0..len) (for error offsets; may be NULL except for the
+ * changes of a streamed transaction, which are held as these bytes), into events appended to
+ * out, allocated in a. On error nothing is appended and the state is unchanged, except that a
+ * failing streamed change leaves its transaction held as it was, and a Stream Commit that
+ * released some events stays pending. While rc_pg_events_pending, it refuses any message
+ * (RC_ERR_USAGE). */
 rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len,
                            rc_arena *a, rc_event_list *out, rc_error *err);
 
+/* True while a committed streamed transaction has events not released yet. */
+bool rc_pg_events_pending(const rc_pg_events *e);
+/* Appends its next events to out (max_events at most, 0: opts.release_events; a Truncate of
+ * more tables comes whole), allocated in a, which the caller may reset between calls; the
+ * last call appends the COMMIT. Nothing to do when not pending. On error (a spill file that
+ * cannot be read back, a value that is not of its type) nothing is appended and the
+ * transaction stays pending at the same place. */
+rc_status rc_pg_events_drain(rc_pg_events *e, size_t max_events, rc_arena *a, rc_event_list *out,
+                             rc_error *err);
+
 /* A new replication session: the server sends again every transaction not acknowledged, so
- * the open transaction and the held streamed ones are dropped. Column lists stay. */
+ * the open transaction and the held streamed ones (pending one included) are dropped. Column
+ * lists stay. */
 void rc_pg_events_session_reset(rc_pg_events *e);
 
-/* True when no transaction is open and none is held: a keepalive's end of WAL may then be
+/* True when no transaction is open, held or pending: a keepalive's end of WAL may then be
  * acknowledged once the sink has taken every event (pg_conn.h, rc_pg_stream_ack). */
 bool rc_pg_events_idle(const rc_pg_events *e);
 
-/* Bytes held for streamed transactions now (for metrics and tests). */
+/* Bytes of streamed transactions held in memory now, and in spill files (metrics, tests). */
 size_t rc_pg_events_held_bytes(const rc_pg_events *e);
+uint64_t rc_pg_events_spilled_bytes(const rc_pg_events *e);
+
+/* A snapshot row: one RC_OP_READ event with the after image of `row` (its values as COPY's
+ * text, kind RC_PGO_TEXT or RC_PGO_NULL), with the origin and columns a streamed change of
+ * `rel` gets, so both encode alike. `rel` is a catalog version (rc_pg_relation_new). No
+ * position or transaction fields: the snapshot is no transaction of the stream. */
+rc_status rc_pg_events_read(rc_pg_events *e, const rc_pg_relation *rel, const rc_pgo_tuple *row,
+                            rc_arena *a, rc_event_list *out, rc_error *err);
 
 #endif

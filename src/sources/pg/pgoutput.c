@@ -177,6 +177,9 @@ typedef struct rd {
     const char *scope; /* "" for Relation columns, "new row", "old key", "old row" */
     unsigned col, ncols;
     const char *colname;
+    /* decoding a held message again (rc_pgo_decode_row): the versions it was bound to */
+    const rc_pg_relation *const *bound;
+    uint32_t nbound;
 } rd;
 
 static rc_status rd_fail(rd *r, rc_status code, size_t at, const char *fmt, ...)
@@ -405,13 +408,21 @@ static rc_status read_tuple(rd *r, const rc_pg_relation *rel, uint8_t marker, rc
     return RC_OK;
 }
 
+/* The version of relation `oid` (the i-th of the message): the cache's current one, or the one
+ * a held message was bound to when it was first decoded. */
+static const rc_pg_relation *relation_of(const rc_pgo_decoder *d, const rd *r, uint32_t oid, uint32_t i)
+{
+    if (!r->bound) return oidmap_get(&d->rels, oid);
+    return i < r->nbound && r->bound[i]->oid == oid ? r->bound[i] : NULL;
+}
+
 static rc_status lookup_relation(rc_pgo_decoder *d, rd *r, const rc_pg_relation **rel)
 {
     size_t at = r->pos;
     uint32_t oid = 0;
     rc_status st = rd_u32(r, "relation OID", &oid);
     if (st != RC_OK) return st;
-    if (!(*rel = oidmap_get(&d->rels, oid)))
+    if (!(*rel = relation_of(d, r, oid, 0)))
         return rd_fail(r, RC_ERR_SCHEMA, at, "relation OID %u unknown: no Relation message for it came before",
                        oid);
     return RC_OK;
@@ -492,6 +503,11 @@ static rc_pg_relation *relation_copy(const rc_pg_relation *src, uint64_t version
         s += n;
     }
     return rel;
+}
+
+rc_pg_relation *rc_pg_relation_new(const rc_pg_relation *src, uint64_t version)
+{
+    return relation_copy(src, version);
 }
 
 enum { REL_COLUMN_MIN_BYTES = 1 + 1 + 4 + 4 }; /* flags, empty name, type OID, typmod */
@@ -615,7 +631,7 @@ static rc_status read_truncate(rc_pgo_decoder *d, rd *r, rc_arena *a, rc_pgo_msg
     for (uint32_t i = 0; i < n; i++) {
         at = r->pos;
         oids[i] = (uint32_t)rd_be(r, 4);
-        if (!(rels[i] = oidmap_get(&d->rels, oids[i])))
+        if (!(rels[i] = relation_of(d, r, oids[i], i)))
             return rd_fail(r, RC_ERR_SCHEMA, at,
                            "relation %u of %u: OID %u unknown: no Relation message for it came before", i + 1,
                            n, oids[i]);
@@ -737,4 +753,27 @@ rc_status rc_pgo_decode(rc_pgo_decoder *d, const uint8_t *msg, size_t len, uint6
         d->stream_xid = 0;
     }
     return RC_OK;
+}
+
+rc_status rc_pgo_decode_row(const uint8_t *msg, size_t len, uint64_t wal_start, bool streamed,
+                            const rc_pg_relation *const *rels, uint32_t nrels, rc_arena *arena,
+                            rc_pgo_msg *out, rc_error *err)
+{
+    rd r = {.p = msg, .len = len, .err = err, .bound = rels, .nbound = nrels};
+    uint8_t t = len ? msg[0] : 0;
+    if (t != RC_PGO_INSERT && t != RC_PGO_UPDATE && t != RC_PGO_DELETE && t != RC_PGO_TRUNCATE) {
+        char b[16];
+        return rd_fail(&r, RC_ERR_SYNTAX, 0, "type %s is not a row message (Insert, Update, Delete, Truncate)",
+                       byte_text(t, b));
+    }
+    r.pos = 1;
+    r.kind = rc_pgo_kind_name(t);
+    memset(out, 0, sizeof *out);
+    out->kind = (rc_pgo_kind)t;
+    out->wal_start = wal_start;
+    rc_status st = RC_OK;
+    if (streamed && (st = rd_u32(&r, "transaction id", &out->xid)) != RC_OK) return st;
+    out->streamed = streamed;
+    st = t == RC_PGO_TRUNCATE ? read_truncate(NULL, &r, arena, out) : read_change(NULL, &r, t, arena, out);
+    return st != RC_OK ? st : rd_end(&r);
 }

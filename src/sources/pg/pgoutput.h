@@ -93,6 +93,12 @@ typedef struct rc_pg_relation {
 } rc_pg_relation;
 
 void rc_pg_relation_retain(const rc_pg_relation *rel);
+/* A version built from `src` (its strings and columns copied, refs and version ignored) with
+ * one reference and the given version number, for relations known from the catalog rather
+ * than a Relation message (the snapshot): NULL when out of memory. Numbers at or above
+ * RC_PG_RELATION_CATALOG_VERSION never meet a decoder's. */
+rc_pg_relation *rc_pg_relation_new(const rc_pg_relation *src, uint64_t version);
+#define RC_PG_RELATION_CATALOG_VERSION (UINT64_C(1) << 62)
 /* Drops one reference; the last one frees the version. NULL is a no-op. */
 void rc_pg_relation_release(const rc_pg_relation *rel);
 
@@ -196,6 +202,15 @@ void rc_pgo_free(rc_pgo_decoder *d);
  * unchanged. */
 rc_status rc_pgo_decode(rc_pgo_decoder *d, const uint8_t *msg, size_t len, uint64_t wal_start,
                         rc_arena *arena, rc_pgo_msg *out, rc_error *err);
+
+/* Decodes again a row message (Insert, Update, Delete, Truncate) that rc_pgo_decode accepted
+ * before, bound to the relation versions it was bound to then rather than to the cache's
+ * current ones: rels[0..nrels) is the change's relation, or Truncate's relations in order
+ * (the caller keeps references on them). `streamed`: the message has the stream's xid field.
+ * How a held streamed change is read back at Stream Commit (pg_spill.h); no decoder state. */
+rc_status rc_pgo_decode_row(const uint8_t *msg, size_t len, uint64_t wal_start, bool streamed,
+                            const rc_pg_relation *const *rels, uint32_t nrels, rc_arena *arena,
+                            rc_pgo_msg *out, rc_error *err);
 
 /* A new replication session (reconnect): not inside a stream any more. Caches stay; the
  * server sends every relation again before using it. */

@@ -1,0 +1,182 @@
+/* `rowcast capture URL`: a database source (src/sources/pg/pg_source.c for postgres://)
+ * driven by the pipeline, with the output options convert has (run_opts.c). */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/run_opts.h"
+#include "rowcast/pipeline.h"
+#include "sources/pg/pg_conn.h"
+
+void cli_usage_capture(void)
+{
+    fputs("usage: rowcast capture postgres://USER@HOST:PORT/DB[?PARAMS] [OPTIONS]\n"
+          "\n"
+          "Captures the row changes of a PostgreSQL database through logical replication\n"
+          "(pgoutput): a snapshot of the published tables, then every change as it commits,\n"
+          "each event in the target format to the sink (default: stdout, native). The\n"
+          "replication slot is the checkpoint: the server keeps every change after the end of\n"
+          "the last transaction whose every message the sink acknowledged, and a new run\n"
+          "resumes there. See docs/sources/postgres.md.\n"
+          "\n"
+          "  --slot NAME            the replication slot (default rowcast): used as it is when\n"
+          "                         it exists, else created (permanent, pgoutput)\n"
+          "  --publication NAME     the publication (default rowcast): used as it is when it\n"
+          "                         exists, else created FOR TABLE the tables --include\n"
+          "                         matches (never FOR ALL TABLES)\n"
+          "  --snapshot MODE        initial: when the slot is created, first every row of the\n"
+          "                         published tables as op read events (default); never:\n"
+          "                         changes only; initial_only: the snapshot, then stop (no\n"
+          "                         slot is kept)\n"
+          "  --until caught-up|LSN  stop once every change committed before the start (or up\n"
+          "                         to LSN, as 0/16B3748) is delivered and acknowledged\n"
+          "  --max-events N         stop after N row events\n"
+          "  --include SCHEMA.TABLE\n"
+          "                         the tables to capture (shell patterns: public.*, *.orders;\n"
+          "                         without a dot: a schema); repeatable\n"
+          "  --metrics HOST:PORT    Prometheus metrics at http://HOST:PORT/metrics (as for\n"
+          "                         convert; docs/metrics.md)\n"
+          "\n"
+          "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
+          "--server, --keys, --records, --tombstones, --no-tombstones, --drop, --on-error,\n"
+          "--flush-timeout, --progress, --quiet. The default topic is Debezium's\n"
+          "{server}.{schema}.{table}, the default server name rowcast.\n"
+          "\n"
+          "  -o postgres.streaming=true\n"
+          "                         protocol 2: large transactions arrive while in progress\n"
+          "                         and are held until they commit (default false: the server\n"
+          "                         sends each transaction when it commits)\n"
+          "  -o postgres.stream.spill_bytes=N\n"
+          "                         streamed transactions are held in memory up to N bytes\n"
+          "                         (default 8 MiB), then in an unnamed temporary file\n"
+          "  -o postgres.stream.spill_dir=DIR\n"
+          "                         where those files are (default $TMPDIR, else /tmp)\n"
+          "  -o postgres.stream.max_bytes=N\n"
+          "                         held bytes, memory and files, at most (default 16 GiB)\n"
+          "  -o postgres.heartbeat.interval=SECS\n"
+          "                         write a logical message this often, so that the slot\n"
+          "                         advances even when nothing on the server changes\n"
+          "  --help, -h             this text\n"
+          "\n"
+          "The password comes from libpq: PGPASSWORD, ~/.pgpass, passfile=; TLS with\n"
+          "sslmode=verify-full&sslrootcert=... in PARAMS. A password written in the URL is\n"
+          "never printed.\n"
+          "\n"
+          "Exit status: 0 done (--until, --max-events, initial_only); 1 usage or setup error\n"
+          "(the message says what to change); 2 bad data (--on-error=stop); 3 I/O or delivery\n"
+          "failure; 128+N stopped by signal N after flushing.\n",
+          stdout);
+}
+
+static const char *const capture_flags[] = {"--slot", "--publication", "--snapshot", "--until", "--max-events", NULL};
+static const char *const source_prefixes[] = {"postgres.", NULL};
+
+static const char *const source_keys[] = {"postgres.streaming", "postgres.heartbeat.interval", "postgres.stream.spill_bytes",
+                                          "postgres.stream.max_bytes", "postgres.stream.spill_dir", NULL};
+
+/* The source's -o options. */
+static int source_options(cli_run *r, rc_capture_config *cc)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    long hb = 0, spill = 0, max = 0;
+    if (rc_options_bool(&r->opts, "postgres.streaming", &cc->streaming, &err) != RC_OK ||
+        rc_options_int(&r->opts, "postgres.heartbeat.interval", 0, 86400, &hb, &err) != RC_OK ||
+        rc_options_int(&r->opts, "postgres.stream.spill_bytes", 0, LONG_MAX, &spill, &err) != RC_OK ||
+        rc_options_int(&r->opts, "postgres.stream.max_bytes", 0, LONG_MAX, &max, &err) != RC_OK)
+        return cli_run_usage_error(r, "%s", err.message);
+    cc->heartbeat_s = (double)hb;
+    cc->spill_bytes = (uint64_t)spill, cc->stream_max_bytes = (uint64_t)max;
+    cc->spill_dir = rc_options_get(&r->opts, "postgres.stream.spill_dir");
+    for (size_t k = 0; k < r->opts.count; k++) {
+        const char *key = r->opts.items[k].key;
+        size_t i = 0;
+        while (source_keys[i] && strcmp(source_keys[i], key)) i++;
+        if (!strncmp(key, "postgres.", 9) && !source_keys[i])
+            return cli_run_usage_error(r, "unknown source option '%s': postgres.streaming, postgres.heartbeat.interval, "
+                                          "postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir", key);
+    }
+    return EXIT_OK;
+}
+
+static void source_notice(void *ctx, const char *msg)
+{
+    rc_pipeline_sink_notice(ctx, RC_SINK_NOTICE_BROKER, msg); /* said on a line of its own, as the sink's notices */
+}
+
+int cli_capture(int argc, char **argv)
+{
+    rc_pipeline c;
+    rc_pipeline_init(&c);
+    cli_run r;
+    rc_capture_config cc = {.slot = "rowcast", .publication = "rowcast"};
+    const char *url = NULL;
+    const char **patterns = calloc((size_t)argc + 1, sizeof *patterns);
+    int rc = cli_run_init(&r, &c, "capture", capture_flags, argc);
+    if (rc == EXIT_OK && !patterns) {
+        fprintf(stderr, "rowcast capture: out of memory\n");
+        rc = EXIT_IO;
+    }
+    r.source_prefixes = source_prefixes;
+    r.topic = "{server}.{schema}.{table}";
+    for (int i = 1; rc == EXIT_OK && i < argc; i++) {
+        const char *a = argv[i], *v;
+        char *end;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            cli_usage_capture();
+            goto done;
+        } else if (cli_run_flag(&r, argc, argv, &i, &rc)) {
+            continue;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--slot"))) {
+            cc.slot = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--publication"))) {
+            cc.publication = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--snapshot"))) {
+            if (!strcmp(v, "initial")) cc.snapshot = RC_SNAPSHOT_INITIAL;
+            else if (!strcmp(v, "never")) cc.snapshot = RC_SNAPSHOT_NEVER;
+            else if (!strcmp(v, "initial_only")) cc.snapshot = RC_SNAPSHOT_INITIAL_ONLY;
+            else rc = cli_run_usage_error(&r, "--snapshot is initial, never or initial_only, not '%s'", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--until"))) {
+            if (!strcmp(v, "caught-up")) cc.until_caught_up = true;
+            else if (!rc_pg_lsn_parse(v, &cc.until_lsn) || !cc.until_lsn)
+                rc = cli_run_usage_error(&r, "--until is caught-up or an LSN such as 0/16B3748, not '%s'", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--max-events"))) {
+            unsigned long long n = strtoull(v, &end, 10);
+            if (*end || !n || v[0] == '-') rc = cli_run_usage_error(&r, "--max-events needs a positive number, got '%s'", v);
+            cc.max_events = n;
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_run_unknown_flag(&r, a);
+        } else if (url) {
+            rc = cli_run_usage_error(&r, "one database URL only; '%s' is a second one", a);
+        } else {
+            url = a;
+        }
+    }
+    if (rc == EXIT_OK && !url) rc = cli_run_usage_error(&r, "which database? give postgres://USER@HOST:PORT/DB%s", "");
+    if (rc == EXIT_OK && !rc_pg_is_url(url)) {
+        char shown[256];
+        rc_pg_url_redact(url, shown, sizeof shown);
+        rc = cli_run_usage_error(&r, "%s is not a database URL: capture reads postgres://USER@HOST:PORT/DB (files are "
+                                     "for rowcast convert)", !strncmp(url, "mysql://", 8) || !strncmp(url, "mariadb://", 10) ? url : shown);
+    }
+    if (rc == EXIT_OK) rc = source_options(&r, &cc);
+    if (rc == EXIT_OK) rc = cli_run_setup(&r);
+    if (rc != EXIT_OK) goto done;
+    for (size_t k = 0; k < c.ninclude; k++) patterns[k] = c.include[k].pattern;
+    cc.include = patterns, cc.ninclude = c.ninclude;
+    cc.server = c.server;
+    cc.notice = source_notice, cc.notice_ctx = &c;
+    c.capture = &cc;
+    c.item_word = "message";
+    c.include_schema = true;
+    cli_run_start(&r);
+    c.files = &url, c.nfiles = 1;
+    rc = rc_pipeline_run(&c);
+done:
+    cli_run_close(&r);
+    cli_run_fini(&r);
+    rc_pipeline_fini(&c);
+    free(patterns);
+    return rc;
+}

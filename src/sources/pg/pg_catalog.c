@@ -1,0 +1,182 @@
+/* Catalog reads of the PostgreSQL source (pg_catalog.h). */
+#include "sources/pg/pg_catalog.h"
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A failed query: RETRY when the session is gone, FATAL otherwise; the server's message. */
+static rc_pg_rc query_fail(rc_pg_conn *c, PGresult *res, const char *what, rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(c);
+    bool lost = PQstatus(sql) == CONNECTION_BAD;
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s", res ? PQresultErrorMessage(res) : PQerrorMessage(sql));
+    msg[strcspn(msg, "\n")] = '\0';
+    PQclear(res);
+    rc_error_set(err, lost ? RC_ERR_IO : RC_ERR_USAGE, RC_NO_OFFSET, "%s on %s: %s", what,
+                 rc_pg_url(c), msg);
+    return lost ? RC_PG_RETRY : RC_PG_FATAL;
+}
+
+static PGresult *query(rc_pg_conn *c, const char *sql, int n, const char *const *args)
+{
+    return PQexecParams(rc_pg_sql(c), sql, n, NULL, args, NULL, NULL, 0);
+}
+
+static uint32_t oid_at(const PGresult *r, int row, int col)
+{
+    return (uint32_t)strtoul(PQgetvalue(r, row, col), NULL, 10);
+}
+
+/* The enums' labels: one row per label, in each type's sort order. */
+static rc_pg_rc add_enums(rc_pg_conn *c, rc_pg_types *reg, const char *oid, rc_error *err)
+{
+    const char *args[] = {oid};
+    PGresult *r = query(c,
+                        "SELECT enumtypid, enumlabel FROM pg_catalog.pg_enum "
+                        "WHERE $1::oid = 0 OR enumtypid = $1::oid ORDER BY enumtypid, enumsortorder",
+                        1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading enum types", err);
+    int n = PQntuples(r);
+    const char **labels = malloc(((size_t)n + 1) * sizeof *labels);
+    size_t *lens = malloc(((size_t)n + 1) * sizeof *lens);
+    rc_status st = labels && lens ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    for (int i = 0, first = 0; st == RC_OK && i < n; i++) {
+        labels[i - first] = PQgetvalue(r, i, 1);
+        lens[i - first] = (size_t)PQgetlength(r, i, 1);
+        if (i + 1 < n && oid_at(r, i + 1, 0) == oid_at(r, i, 0)) continue;
+        st = rc_pg_types_add_enum(reg, oid_at(r, i, 0), (uint32_t)(i + 1 - first), labels, lens, err);
+        first = i + 1;
+    }
+    free(labels);
+    free(lens);
+    PQclear(r);
+    return st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
+}
+
+rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_error *err)
+{
+    char o[16];
+    snprintf(o, sizeof o, "%u", oid);
+    if (oid) rc_pg_types_forget(reg, oid);
+    rc_pg_rc rc = add_enums(c, reg, o, err);
+    if (rc != RC_PG_OK) return rc;
+    const char *args[] = {o};
+    PGresult *r = query(
+        c,
+        "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, t.typelem FROM pg_catalog.pg_type t "
+        "WHERE ($1::oid = 0 OR t.oid = $1::oid) AND (t.typtype = 'd' OR (t.typcategory = 'A' AND "
+        "t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd'))))",
+        1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading domain types", err);
+    rc_status st = RC_OK;
+    for (int i = 0; st == RC_OK && i < PQntuples(r); i++) {
+        if (PQgetvalue(r, i, 1)[0] == 'd')
+            st = rc_pg_types_add_domain(reg, oid_at(r, i, 0), oid_at(r, i, 2),
+                                        atoi(PQgetvalue(r, i, 3)), err);
+        else
+            st = rc_pg_types_add_array(reg, oid_at(r, i, 0), oid_at(r, i, 4), err);
+    }
+    PQclear(r);
+    return st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
+}
+
+static bool included(const char *const *include, size_t n, const char *schema, const char *table)
+{
+    if (!n) return true;
+    char name[300];
+    snprintf(name, sizeof name, "%s.%s", schema, table);
+    for (size_t i = 0; i < n; i++)
+        if (fnmatch(include[i], name, 0) == 0 || (!strchr(include[i], '.') && fnmatch(include[i], schema, 0) == 0))
+            return true;
+    return false;
+}
+
+/* The columns of relation `oid` as a Relation message lists them: the key flag is the
+ * replica identity's (primary key, the identity index, every column with FULL, none). */
+static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, const char *table,
+                            char replident, const rc_pg_relation **out, uint64_t version, rc_error *err)
+{
+    const char *args[] = {oid};
+    PGresult *r = query(
+        c,
+        "SELECT a.attname, a.atttypid, a.atttypmod, CASE c.relreplident WHEN 'f' THEN true "
+        "WHEN 'n' THEN false ELSE coalesce(a.attnum = ANY((SELECT i.indkey FROM pg_catalog.pg_index i "
+        "WHERE i.indrelid = c.oid AND CASE c.relreplident WHEN 'd' THEN i.indisprimary ELSE "
+        "i.indisreplident END LIMIT 1)::int2[]), false) END FROM pg_catalog.pg_class c JOIN "
+        "pg_catalog.pg_attribute a ON a.attrelid = c.oid WHERE c.oid = $1::oid AND a.attnum > 0 "
+        "AND NOT a.attisdropped AND a.attgenerated = '' ORDER BY a.attnum",
+        1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading table columns", err);
+    int n = PQntuples(r);
+    rc_pg_column *cols = calloc((size_t)n + 1, sizeof *cols);
+    if (!cols) {
+        PQclear(r);
+        rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        return RC_PG_FATAL;
+    }
+    for (int i = 0; i < n; i++) {
+        cols[i].name = PQgetvalue(r, i, 0);
+        cols[i].type_oid = oid_at(r, i, 1);
+        cols[i].typmod = atoi(PQgetvalue(r, i, 2));
+        cols[i].flags = PQgetvalue(r, i, 3)[0] == 't' ? RC_PG_COLUMN_KEY : 0;
+    }
+    rc_pg_relation tmp = {.oid = (uint32_t)strtoul(oid, NULL, 10),
+                          .nspname = schema,
+                          .relname = table,
+                          .replident = replident,
+                          .ncols = (uint16_t)n,
+                          .cols = cols};
+    *out = rc_pg_relation_new(&tmp, version);
+    free(cols);
+    PQclear(r);
+    if (*out) return RC_PG_OK;
+    rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    return RC_PG_FATAL;
+}
+
+rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *const *include,
+                              size_t n_include, rc_pg_table **out, size_t *n, rc_error *err)
+{
+    *out = NULL, *n = 0;
+    const char *args[] = {publication};
+    PGresult *r = query(c,
+                        "SELECT c.oid, n.nspname, c.relname, c.relreplident, c.relkind, c.reltuples "
+                        "FROM pg_catalog.pg_publication_tables pt JOIN pg_catalog.pg_namespace n ON "
+                        "n.nspname = pt.schemaname JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid "
+                        "AND c.relname = pt.tablename WHERE pt.pubname = $1 ORDER BY 2, 3",
+                        1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "listing the publication's tables", err);
+    rc_pg_table *t = calloc((size_t)PQntuples(r) + 1, sizeof *t);
+    if (!t) {
+        PQclear(r);
+        rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        return RC_PG_FATAL;
+    }
+    rc_pg_rc rc = RC_PG_OK;
+    size_t k = 0;
+    for (int i = 0; rc == RC_PG_OK && i < PQntuples(r); i++) {
+        const char *schema = PQgetvalue(r, i, 1), *table = PQgetvalue(r, i, 2);
+        if (!included(include, n_include, schema, table)) continue;
+        rc = relation_of(c, PQgetvalue(r, i, 0), schema, table, PQgetvalue(r, i, 3)[0], &t[k].rel,
+                         RC_PG_RELATION_CATALOG_VERSION + k, err);
+        if (rc != RC_PG_OK) break;
+        t[k].relkind = PQgetvalue(r, i, 4)[0];
+        t[k].reltuples = atof(PQgetvalue(r, i, 5));
+        k++;
+    }
+    PQclear(r);
+    if (rc != RC_PG_OK) {
+        rc_pg_tables_free(t, k);
+        return rc;
+    }
+    *out = t, *n = k;
+    return RC_PG_OK;
+}
+
+void rc_pg_tables_free(rc_pg_table *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++) rc_pg_relation_release(t[i].rel);
+    free(t);
+}

@@ -1,0 +1,29 @@
+/* What the PostgreSQL source reads from the catalog on the SQL session: the database's enum,
+ * domain and array-of-those types (for rc_pg_types), and the tables of a publication with
+ * their columns as pgoutput would describe them in a Relation message (same column order,
+ * generated and dropped columns left out, the key flag from the replica identity), so that
+ * snapshot rows and streamed changes of a table encode alike. */
+#ifndef ROWCAST_SOURCES_PG_CATALOG_H
+#define ROWCAST_SOURCES_PG_CATALOG_H
+
+#include "sources/pg/pg_conn.h"
+#include "sources/pg/pg_value.h"
+#include "sources/pg/pgoutput.h"
+
+/* Registers every enum (labels in sort order) and domain of the database, and the array types
+ * over them, in reg; `oid` != 0: only that type (a Type message announced it). */
+rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_error *err);
+
+typedef struct rc_pg_table {
+    const rc_pg_relation *rel; /* catalog version: one reference, dropped by rc_pg_tables_free */
+    char relkind;              /* 'r' table, 'p' partitioned table */
+    double reltuples;          /* the planner's estimate (-1: never analyzed) */
+} rc_pg_table;
+
+/* The tables of `publication` ("schema.table" matching one of `include`, fnmatch, when n > 0),
+ * sorted by schema and name. *out is the caller's: rc_pg_tables_free. */
+rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *const *include,
+                              size_t n_include, rc_pg_table **out, size_t *n, rc_error *err);
+void rc_pg_tables_free(rc_pg_table *t, size_t n);
+
+#endif

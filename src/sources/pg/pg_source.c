@@ -1,0 +1,687 @@
+/* The PostgreSQL source (rowcast/source.h, docs/sources/postgres.md): a snapshot of the
+ * publication's tables, then the slot's pgoutput stream, as batches of items the pipeline
+ * encodes and sends; the flush LSN the server gets is the end of the last transaction whose
+ * every event the sink acknowledged (`ack`).
+ *
+ * Phases. With a new slot and --snapshot initial, a TEMPORARY slot is created with an
+ * exported snapshot, which a REPEATABLE READ transaction on the SQL session adopts; every
+ * table is read with COPY (one read event per row). Once the sink acknowledged every snapshot
+ * row, the temporary slot is copied to the permanent one (pg_copy_logical_replication_slot:
+ * same consistent point) and the stream starts there. A run that dies during the snapshot
+ * leaves no slot behind (a temporary slot dies with its session), so the next run takes the
+ * snapshot again, whole: never a gap. --snapshot initial_only stops after the snapshot and
+ * never creates the permanent slot; never streams from the slot as it is (created without
+ * snapshot when missing). An existing slot is streamed from its confirmed position.
+ *
+ * Items. Each pgoutput message that makes events is one item; its position is the end LSN of
+ * the last Commit handed out up to and including it (mid-transaction items carry the last
+ * transaction's: acknowledging them moves nothing new). Snapshot rows carry LSN 0 and their
+ * number. When no transaction is open and the sink acknowledged every item, a keepalive's
+ * end of WAL is acknowledged too, so an idle table never holds WAL back.
+ *
+ * Faults. A lost connection while streaming is retried with backoff (the notice says why and
+ * when), resuming after the last Commit handed out: the sink has all before it, and a
+ * transaction cut off in the middle comes again whole (its first part twice). During the
+ * snapshot it is fatal (the next run starts it again). */
+#include "sources/pg/pg_source.h"
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "sources/pg/pg_catalog.h"
+#include "sources/pg/pg_conn.h"
+#include "sources/pg/pg_copy.h"
+#include "sources/pg/pg_events.h"
+
+typedef enum phase {
+    PH_SNAPSHOT,     /* reading the tables */
+    PH_SNAPSHOT_ACK, /* every row handed out: waiting for the sink */
+    PH_STREAM_START, /* (re)starting the stream, at `retry_at` */
+    PH_STREAM,
+    PH_DONE,
+} phase;
+
+typedef struct pg_source {
+    rc_source base;
+    rc_capture_config cfg;
+    volatile sig_atomic_t *stop;
+    rc_pg_conn *conn;
+    rc_pg_types *types;
+    rc_pgo_decoder *dec;
+    rc_pg_events *ev;
+    char shown[512]; /* the URL without password: the name items (and errors) carry */
+    char temp_slot[64];
+    phase ph;
+    rc_batch batch;
+    /* snapshot */
+    rc_pg_table *tables;
+    size_t ntables, table_i, tables_done;
+    bool copying;      /* a COPY of tables[table_i] runs */
+    char *ahead;       /* the next row, read ahead (to mark the last one), or NULL */
+    int ahead_len;
+    size_t ahead_table;
+    uint64_t snap_rows, snap_acked, snap_estimate;
+    int64_t snap_us; /* when the snapshot was taken (wall clock): the change time of its rows */
+    /* stream */
+    uint64_t handed_lsn; /* end LSN of the last Commit handed out */
+    uint64_t pending_lsn; /* a streamed transaction being released: its end LSN */
+    double status_at;     /* when a status update went out while releasing one */
+    uint64_t acked_lsn;  /* the last position the pipeline acknowledged */
+    bool acked_all;      /* ... and it was the last item's */
+    rc_pos last_pos;     /* the last item's position */
+    uint64_t until_lsn;  /* stop once caught up to here (0: never) */
+    uint64_t wal_end;    /* the server's, from its last keepalive */
+    uint64_t row_events;
+    int backoff_ms;
+    double retry_at;
+    double heartbeat_at;
+} pg_source;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
+{
+    if (rc == RC_PG_RETRY) err->code = RC_ERR_RETRY;
+    return err->code ? err->code : RC_ERR_IO;
+}
+
+/* ---- items ---- */
+
+static rc_source_item *item_new(pg_source *s)
+{
+    rc_batch *b = &s->batch;
+    rc_source_item *it = &b->lines[b->n++];
+    memset(it, 0, sizeof *it);
+    it->file = s->shown;
+    it->off = b->len;
+    it->ev_first = b->events.count;
+    rc_error_clear(&it->err);
+    return it;
+}
+
+static void item_end(pg_source *s, rc_source_item *it)
+{
+    it->ev_count = s->batch.events.count - it->ev_first;
+    it->end = s->ph == PH_STREAM ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->snap_rows);
+    s->last_pos = it->end;
+    s->acked_all = false;
+}
+
+/* A bad item: its events dropped, the error kept, and a line for the dead-letter file. */
+static void item_bad(pg_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len,
+                     bool hex)
+{
+    rc_batch *b = &s->batch;
+    b->events.count = it->ev_first;
+    it->st = err->code ? err->code : RC_ERR_SYNTAX;
+    it->err = *err;
+    /* a dead-letter line of its own: the COPY line as it came, or the message as hex */
+    size_t need = 64 + 2 * len + 2;
+    if (b->len + need > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + need) cap *= 2;
+        char *t = realloc(b->text, cap);
+        if (!t) return;
+        b->text = t, b->cap = cap;
+    }
+    if (hex) {
+        char lsn[RC_PG_LSN_MAX];
+        rc_pg_lsn_format(s->handed_lsn, lsn);
+        b->len += (size_t)snprintf(b->text + b->len, need, "pgoutput after %s:", lsn);
+        for (size_t i = 0; i < len; i++) b->len += (size_t)snprintf(b->text + b->len, 3, "%02x", msg[i]);
+    } else {
+        memcpy(b->text + b->len, msg, len);
+        b->len += len;
+    }
+    b->text[b->len++] = '\n';
+    it->raw = b->len - it->off;
+    it->n = it->raw - 1;
+}
+
+/* ---- snapshot ---- */
+
+/* COPY (SELECT the columns FROM the table) TO STDOUT for tables[i]. */
+static rc_status copy_start(pg_source *s, size_t i, rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(s->conn);
+    const rc_pg_relation *rel = s->tables[i].rel;
+    size_t cap = 256;
+    for (uint16_t k = 0; k < rel->ncols; k++) cap += 2 * strlen(rel->cols[k].name) + 4;
+    cap += 2 * (strlen(rel->nspname) + strlen(rel->relname)) + 8;
+    char *q = malloc(cap);
+    if (!q) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    size_t n = (size_t)snprintf(q, cap, "COPY (SELECT ");
+    for (uint16_t k = 0; k < rel->ncols; k++) {
+        char *id = PQescapeIdentifier(sql, rel->cols[k].name, strlen(rel->cols[k].name));
+        n += (size_t)snprintf(q + n, cap - n, "%s%s", k ? ", " : "", id ? id : "");
+        PQfreemem(id);
+    }
+    char *ns = PQescapeIdentifier(sql, rel->nspname, strlen(rel->nspname));
+    char *tb = PQescapeIdentifier(sql, rel->relname, strlen(rel->relname));
+    snprintf(q + n, cap - n, " FROM %s%s.%s) TO STDOUT", s->tables[i].relkind == 'p' ? "" : "ONLY ", ns ? ns : "",
+             tb ? tb : "");
+    PQfreemem(ns);
+    PQfreemem(tb);
+    PGresult *r = PQexec(sql, q);
+    free(q);
+    if (PQresultStatus(r) != PGRES_COPY_OUT) {
+        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        bool denied = state && !strcmp(state, "42501"); /* insufficient_privilege: the role's to fix */
+        char why[200], fix[300] = "";
+        const char *primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+        snprintf(why, sizeof why, "%s", primary ? primary : PQresultErrorMessage(r));
+        why[strcspn(why, "\n")] = '\0';
+        if (denied) snprintf(fix, sizeof fix, " (GRANT SELECT ON %s.%s TO %s)", rel->nspname, rel->relname, PQuser(sql));
+        rc_error_set(err, denied ? RC_ERR_USAGE : RC_ERR_IO, RC_NO_OFFSET, "snapshot of %s.%s on %s: %s%s", rel->nspname,
+                     rel->relname, s->shown, why, fix);
+        PQclear(r);
+        return err->code;
+    }
+    PQclear(r);
+    s->copying = true;
+    return RC_OK;
+}
+
+/* Reads the next snapshot row into s->ahead (NULL after the last row of the last table). */
+static rc_status snapshot_fetch(pg_source *s, rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(s->conn);
+    PQfreemem(s->ahead);
+    s->ahead = NULL;
+    while (s->table_i < s->ntables) {
+        if (!s->copying && copy_start(s, s->table_i, err) != RC_OK) return err->code;
+        char *buf = NULL;
+        int n = PQgetCopyData(sql, &buf, 0);
+        if (n > 0) {
+            s->ahead = buf, s->ahead_len = n, s->ahead_table = s->table_i;
+            return RC_OK;
+        }
+        PGresult *r = PQgetResult(sql);
+        bool ok = n == -1 && PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok) {
+            const rc_pg_relation *rel = s->tables[s->table_i].rel;
+            rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET,
+                         "snapshot of %s.%s on %s interrupted: %s (run again: the snapshot starts over)",
+                         rel->nspname, rel->relname, s->shown, r ? PQresultErrorMessage(r) : PQerrorMessage(sql));
+            err->message[strcspn(err->message, "\n")] = '\0';
+        }
+        PQclear(r);
+        while ((r = PQgetResult(sql))) PQclear(r);
+        if (!ok) return RC_ERR_IO;
+        s->copying = false;
+        s->table_i++;
+        s->tables_done++;
+    }
+    return RC_OK;
+}
+
+static rc_status snapshot_batch(pg_source *s, rc_error *err)
+{
+    rc_batch *b = &s->batch;
+    static const char *const marks[] = {"first", "true", "last"};
+    while (b->n < RC_BATCH_ITEMS && s->ahead) {
+        if (*s->stop) return RC_OK;
+        const rc_pg_table *t = &s->tables[s->ahead_table];
+        rc_source_item *it = item_new(s);
+        rc_pgo_tuple row;
+        rc_error ierr;
+        rc_error_clear(&ierr);
+        size_t len = (size_t)s->ahead_len - (s->ahead[s->ahead_len - 1] == '\n');
+        rc_status st = rc_pg_copy_row(&b->arena, t->rel, s->ahead, len, &row, &ierr);
+        if (st == RC_OK) st = rc_pg_events_read(s->ev, t->rel, &row, &b->arena, &b->events, &ierr);
+        if (st != RC_OK) item_bad(s, it, &ierr, (const uint8_t *)s->ahead, len, false);
+        bool first = s->snap_rows == 0;
+        s->snap_rows++;
+        if (snapshot_fetch(s, err) != RC_OK) return err->code;
+        if (st == RC_OK) {
+            rc_event *ev = &b->events.items[b->events.count - 1];
+            const char *m = marks[!s->ahead ? 2 : first ? 0 : 1];
+            ev->snapshot = (rc_str){m, strlen(m)};
+            ev->ts_us = s->snap_us, ev->has_ts = true;
+        }
+        item_end(s, it);
+        if (st == RC_OK && s->cfg.max_events && ++s->row_events >= s->cfg.max_events) {
+            s->ph = PH_DONE;
+            return RC_OK;
+        }
+    }
+    if (!s->ahead) {
+        PQclear(PQexec(rc_pg_sql(s->conn), "COMMIT"));
+        s->ph = PH_SNAPSHOT_ACK;
+    }
+    return RC_OK;
+}
+
+/* Every snapshot row is acknowledged: make the slot permanent (or stop: initial_only). */
+static rc_status snapshot_done(pg_source *s, rc_error *err)
+{
+    if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY) {
+        s->ph = PH_DONE;
+        return RC_OK;
+    }
+    rc_pg_rc rc = rc_pg_slot_copy(s->conn, s->temp_slot, s->cfg.slot, err);
+    if (rc != RC_PG_OK) return pg_fail(err, rc);
+    rc_pg_repl_reset(s->conn); /* drops the temporary slot */
+    if (s->cfg.notice) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "snapshot of %zu tables (%" PRIu64 " rows) delivered; replication slot %s created",
+                 s->ntables, s->snap_rows, s->cfg.slot);
+        s->cfg.notice(s->cfg.notice_ctx, msg);
+    }
+    s->ph = PH_STREAM_START;
+    s->retry_at = 0;
+    return RC_OK;
+}
+
+/* ---- stream ---- */
+
+static void notice(pg_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void notice(pg_source *s, const char *fmt, ...)
+{
+    if (!s->cfg.notice) return;
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->cfg.notice(s->cfg.notice_ctx, msg);
+}
+
+/* The connection went away while streaming: start again after a pause. */
+static void lost(pg_source *s, const rc_error *why)
+{
+    rc_pg_repl_reset(s->conn);
+    rc_pgo_session_reset(s->dec);
+    rc_pg_events_session_reset(s->ev);
+    s->backoff_ms = s->backoff_ms ? (s->backoff_ms * 2 > 10000 ? 10000 : s->backoff_ms * 2) : 100;
+    char lsn[RC_PG_LSN_MAX];
+    rc_pg_lsn_format(s->handed_lsn, lsn);
+    notice(s, "%s; reconnecting in %d ms (resuming after LSN %s)", why->message, s->backoff_ms, lsn);
+    s->retry_at = now_s() + s->backoff_ms / 1000.0;
+    s->ph = PH_STREAM_START;
+}
+
+static rc_status stream_start(pg_source *s, rc_error *err)
+{
+    if (now_s() < s->retry_at) return RC_OK;
+    rc_pg_stream_opts o = {.slot = s->cfg.slot,
+                           .publication = s->cfg.publication,
+                           .start_lsn = s->handed_lsn,
+                           .proto_version = s->cfg.streaming ? 2 : 1,
+                           .streaming = s->cfg.streaming};
+    rc_pg_rc rc = rc_pg_stream_start(s->conn, &o, err);
+    if (rc == RC_PG_RETRY) {
+        lost(s, err);
+        rc_error_clear(err);
+        return RC_OK;
+    }
+    if (rc != RC_PG_OK) return pg_fail(err, rc);
+    if (s->backoff_ms) notice(s, "replication from %s resumed", s->shown);
+    s->backoff_ms = 0;
+    s->ph = PH_STREAM;
+    return RC_OK;
+}
+
+/* Caught up to --until: nothing open, everything acknowledged, the server past the target. */
+static bool caught_up(const pg_source *s)
+{
+    return s->until_lsn && rc_pg_events_idle(s->ev) && s->acked_all &&
+           (s->handed_lsn >= s->until_lsn || s->wal_end >= s->until_lsn);
+}
+
+static void keepalive(pg_source *s, const rc_pg_msg *m)
+{
+    s->wal_end = m->wal_end;
+    if (!rc_pg_events_idle(s->ev) || !s->acked_all) return;
+    /* nothing in flight: the server may let go of the WAL up to here (idle tables) */
+    rc_error err;
+    rc_error_clear(&err);
+    if (m->wal_end > s->acked_lsn && rc_pg_stream_ack(s->conn, m->wal_end, &err) == RC_PG_OK) s->acked_lsn = m->wal_end;
+}
+
+/* Row events among the batch's events from `first` on: --max-events counts them. */
+static void count_rows(pg_source *s, size_t first)
+{
+    const rc_batch *b = &s->batch;
+    for (size_t i = first; i < b->events.count; i++) {
+        rc_op op = b->events.items[i].op;
+        if (op != RC_OP_BEGIN && op != RC_OP_COMMIT) s->row_events++;
+    }
+    if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->ph = PH_DONE;
+}
+
+static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
+{
+    rc_batch *b = &s->batch;
+    rc_pgo_msg msg;
+    rc_error ierr;
+    rc_error_clear(&ierr);
+    size_t first = b->events.count;
+    rc_source_item *it = item_new(s);
+    rc_status st = rc_pgo_decode(s->dec, m->data, m->len, m->wal_start, &b->arena, &msg, &ierr);
+    if (st == RC_OK && msg.kind == RC_PGO_TYPE) {
+        rc_pg_rc rc = rc_pg_catalog_types(s->conn, s->types, msg.u.type.type->oid, err);
+        if (rc != RC_PG_OK) return pg_fail(err, rc);
+    }
+    if (st == RC_OK) st = rc_pg_events_add(s->ev, &msg, m->data, m->len, &b->arena, &b->events, &ierr);
+    if (st == RC_OK && (msg.kind == RC_PGO_COMMIT || msg.kind == RC_PGO_STREAM_COMMIT)) {
+        if (rc_pg_events_pending(s->ev)) s->pending_lsn = msg.u.commit.end_lsn; /* released over the next items */
+        else s->handed_lsn = msg.u.commit.end_lsn;
+    }
+    if (st != RC_OK) {
+        item_bad(s, it, &ierr, m->data, m->len, true);
+    } else if (b->events.count == first) {
+        b->n--; /* no event (Relation, Type, Origin...): no item */
+        return RC_OK;
+    }
+    item_end(s, it);
+    count_rows(s, first);
+    return RC_OK;
+}
+
+/* The next events of a committed streamed transaction (rc_pg_events_pending) as one item;
+ * the last one, with the COMMIT, moves the position to its end. */
+static rc_status drain(pg_source *s, rc_error *err)
+{
+    rc_batch *b = &s->batch;
+    size_t first = b->events.count;
+    rc_source_item *it = item_new(s);
+    rc_error ierr;
+    rc_error_clear(&ierr);
+    /* 16 per item: a batch of 64 items holds about as many events as one of streamed messages */
+    if (rc_pg_events_drain(s->ev, 16, &b->arena, &b->events, &ierr) != RC_OK) {
+        *err = ierr; /* the transaction cannot be released: stop rather than skip part of it */
+        return err->code;
+    }
+    if (!rc_pg_events_pending(s->ev)) s->handed_lsn = s->pending_lsn;
+    item_end(s, it);
+    count_rows(s, first);
+    /* the server hears from us while a large transaction is released (wal_sender_timeout) */
+    double t = now_s();
+    if (t - s->status_at >= 1) {
+        s->status_at = t;
+        rc_error aerr;
+        rc_error_clear(&aerr);
+        (void)rc_pg_stream_ack(s->conn, s->acked_lsn, &aerr); /* the same position: moves nothing */
+    }
+    return RC_OK;
+}
+
+static rc_status heartbeat(pg_source *s, rc_error *err)
+{
+    double t = now_s();
+    if (!s->cfg.heartbeat_s || t < s->heartbeat_at) return RC_OK;
+    s->heartbeat_at = t + s->cfg.heartbeat_s;
+    /* a non-transactional logical message: WAL the slot can move past when nothing else comes */
+    PGresult *r = PQexec(rc_pg_sql(s->conn), "SELECT pg_catalog.pg_logical_emit_message(false, 'rowcast.heartbeat', '')");
+    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok) notice(s, "heartbeat on %s failed: %s", s->shown, PQresultErrorMessage(r));
+    PQclear(r);
+    (void)err;
+    return RC_OK;
+}
+
+static rc_status stream_batch(pg_source *s, int timeout_ms, rc_error *err)
+{
+    rc_batch *b = &s->batch;
+    int wait = timeout_ms;
+    if (heartbeat(s, err) != RC_OK) return err->code;
+    while (b->n < RC_BATCH_ITEMS && s->ph == PH_STREAM) {
+        if (caught_up(s)) {
+            s->ph = PH_DONE;
+            break;
+        }
+        if (rc_pg_events_pending(s->ev)) {
+            if (drain(s, err) != RC_OK) return err->code;
+            continue;
+        }
+        rc_pg_msg m;
+        rc_error rerr;
+        rc_error_clear(&rerr);
+        rc_pg_rc rc = rc_pg_stream_read(s->conn, &m, wait, &rerr);
+        wait = 0;
+        if (rc == RC_PG_TIMEOUT) break;
+        if (rc == RC_PG_RETRY) {
+            lost(s, &rerr);
+            break;
+        }
+        if (rc != RC_PG_OK) {
+            *err = rerr;
+            return pg_fail(err, rc);
+        }
+        if (m.kind == 'k') {
+            keepalive(s, &m);
+            continue;
+        }
+        if (message(s, &m, err) != RC_OK) return err->code;
+    }
+    return RC_OK;
+}
+
+/* ---- the source interface ---- */
+
+static rc_status pg_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
+{
+    pg_source *s = (pg_source *)src;
+    rc_batch *b = &s->batch;
+    *out = NULL;
+    b->n = 0, b->len = 0, b->last = false, b->rc = 0;
+    b->events.count = 0;
+    rc_arena_reset(&b->arena);
+    rc_status st = RC_OK;
+    switch (s->ph) {
+    case PH_SNAPSHOT:
+        st = snapshot_batch(s, err);
+        break;
+    case PH_SNAPSHOT_ACK:
+        if (s->snap_acked >= s->snap_rows) st = snapshot_done(s, err);
+        break;
+    case PH_STREAM_START:
+        st = stream_start(s, err);
+        if (st == RC_OK && s->ph == PH_STREAM) st = stream_batch(s, timeout_ms, err);
+        break;
+    case PH_STREAM:
+        st = stream_batch(s, timeout_ms, err);
+        break;
+    case PH_DONE:
+        break;
+    }
+    if (st != RC_OK) return st;
+    if (s->ph == PH_DONE) b->last = true;
+    if (b->n || b->last) *out = b;
+    else if (s->ph != PH_STREAM && s->ph != PH_SNAPSHOT) {
+        /* waiting (for acknowledgements, or to reconnect): not a busy loop */
+        struct timespec ts = {0, (timeout_ms < 20 ? timeout_ms : 20) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return RC_OK;
+}
+
+static void pg_release(rc_source *src, rc_batch *b)
+{
+    (void)src, (void)b;
+}
+
+static void pg_ack(rc_source *src, const rc_pos *pos)
+{
+    pg_source *s = (pg_source *)src;
+    if (pos->kind != RC_POS_PG_LSN) return;
+    s->acked_all = rc_pos_compare(pos, &s->last_pos) >= 0;
+    uint64_t lsn = rc_pos_pg_lsn(pos);
+    if (!lsn) {
+        s->snap_acked = rc_pos_pg_snapshot_rows(pos);
+        return;
+    }
+    if (lsn <= s->acked_lsn || s->ph != PH_STREAM) return;
+    rc_error err;
+    rc_error_clear(&err);
+    /* a failure is the connection's: the next read finds it and reconnects */
+    if (rc_pg_stream_ack(s->conn, lsn, &err) == RC_PG_OK) s->acked_lsn = lsn;
+}
+
+static void pg_progress(const rc_source *src, uint64_t *size, uint64_t *start)
+{
+    (void)src;
+    *size = 0, *start = 0;
+}
+
+static void pg_close(rc_source *src)
+{
+    pg_source *s = (pg_source *)src;
+    if (!s) return;
+    PQfreemem(s->ahead);
+    rc_pg_tables_free(s->tables, s->ntables);
+    rc_pg_events_free(s->ev);
+    rc_pgo_free(s->dec);
+    rc_pg_close(s->conn); /* a temporary slot goes with the session */
+    rc_pg_types_free(s->types);
+    free(s->batch.text);
+    free(s->batch.lines);
+    rc_arena_fini(&s->batch.arena);
+    rc_event_list_fini(&s->batch.events);
+    free(s);
+}
+
+static void warn_identity(void *ud, const char *schema, const char *table, char relreplident)
+{
+    pg_source *s = ud;
+    notice(s,
+           "warning: table %s.%s has no replica identity (%s): its UPDATE and DELETE events carry no "
+           "before image, and the application's own UPDATE and DELETE on it fail while a publication "
+           "publishes them; add a primary key or ALTER TABLE %s.%s REPLICA IDENTITY FULL",
+           schema, table,
+           relreplident == 'n' ? "REPLICA IDENTITY NOTHING"
+           : relreplident == 'i' ? "its identity index is gone"
+                                  : "no primary key",
+           schema, table);
+}
+
+/* Connects and decides the phase: snapshot on a temporary slot, or the stream of the slot. */
+static rc_status setup(pg_source *s, const char *url, rc_error *err)
+{
+    rc_pg_opts po = {.notice = s->cfg.notice ? (void (*)(void *, const char *))s->cfg.notice : NULL,
+                     .notice_ud = s->cfg.notice_ctx};
+    rc_pg_rc rc = rc_pg_open(url, &po, &s->conn, err);
+    if (rc != RC_PG_OK) return pg_fail(err, rc);
+    snprintf(s->shown, sizeof s->shown, "%s", rc_pg_url(s->conn));
+    bool created = false;
+    rc = rc_pg_publication_ensure(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude, &created, err);
+    if (rc != RC_PG_OK) return pg_fail(err, rc);
+    if (created) notice(s, "publication %s created", s->cfg.publication);
+    if ((rc = rc_pg_tables_without_identity(s->conn, s->cfg.publication, warn_identity, s, err)) != RC_PG_OK ||
+        (rc = rc_pg_catalog_types(s->conn, s->types, 0, err)) != RC_PG_OK)
+        return pg_fail(err, rc);
+    rc_pg_slot slot;
+    bool found = false;
+    if (s->cfg.snapshot != RC_SNAPSHOT_INITIAL_ONLY &&
+        (rc = rc_pg_slot_find(s->conn, s->cfg.slot, &slot, &found, err)) != RC_PG_OK)
+        return pg_fail(err, rc);
+    if (s->cfg.until_caught_up && (rc = rc_pg_wal_lsn(s->conn, &s->until_lsn, err)) != RC_PG_OK)
+        return pg_fail(err, rc);
+    if (s->cfg.until_lsn) s->until_lsn = s->cfg.until_lsn;
+    if (found) {
+        char lsn[RC_PG_LSN_MAX];
+        rc_pg_lsn_format(slot.confirmed_lsn, lsn);
+        if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL)
+            notice(s, "replication slot %s exists: streaming from its position (LSN %s), no snapshot; drop the "
+                   "slot to take a new one", s->cfg.slot, lsn);
+        s->ph = PH_STREAM_START;
+        return RC_OK;
+    }
+    if (s->cfg.snapshot == RC_SNAPSHOT_NEVER) {
+        if ((rc = rc_pg_slot_create(s->conn, s->cfg.slot, false, false, &slot, err)) != RC_PG_OK) return pg_fail(err, rc);
+        notice(s, "replication slot %s created (no snapshot)", s->cfg.slot);
+        s->ph = PH_STREAM_START;
+        return RC_OK;
+    }
+    snprintf(s->temp_slot, sizeof s->temp_slot, "rowcast_snapshot_%ld", (long)getpid());
+    if ((rc = rc_pg_slot_create(s->conn, s->temp_slot, true, true, &slot, err)) != RC_PG_OK ||
+        (rc = rc_pg_snapshot_begin(s->conn, slot.snapshot, err)) != RC_PG_OK ||
+        (rc = rc_pg_catalog_tables(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude, &s->tables,
+                                   &s->ntables, err)) != RC_PG_OK)
+        return pg_fail(err, rc);
+    for (size_t i = 0; i < s->ntables; i++)
+        if (s->tables[i].reltuples > 0) s->snap_estimate += (uint64_t)s->tables[i].reltuples;
+    s->handed_lsn = slot.consistent_lsn; /* the stream starts here once the slot is copied */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    s->snap_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+    s->ph = PH_SNAPSHOT;
+    rc_status st = snapshot_fetch(s, err);
+    if (st == RC_OK && !s->ahead) { /* no rows at all */
+        PQclear(PQexec(rc_pg_sql(s->conn), "COMMIT"));
+        s->ph = PH_SNAPSHOT_ACK;
+    }
+    return st;
+}
+
+static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err)
+{
+    (void)resume; /* the slot is the checkpoint */
+    if (!cfg->capture)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s is a database: use rowcast capture", cfg->urls[0]);
+    pg_source *s = calloc(1, sizeof *s);
+    if (!s) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    s->base.ops = &rc_source_postgres;
+    s->cfg = *cfg->capture;
+    s->stop = cfg->stop;
+    rc_arena_init(&s->batch.arena);
+    s->batch.lines = calloc(RC_BATCH_ITEMS, sizeof *s->batch.lines);
+    rc_pg_events_opts eo = {.server = s->cfg.server,
+                            .spill_bytes = (size_t)s->cfg.spill_bytes,
+                            .stream_max_bytes = (size_t)s->cfg.stream_max_bytes,
+                            .spill_dir = s->cfg.spill_dir,
+                            .release_events = 16};
+    s->types = rc_pg_types_new();
+    s->dec = rc_pgo_new(s->cfg.streaming ? 2 : 1);
+    snprintf(s->shown, sizeof s->shown, "%s", cfg->urls[0]);
+    rc_status st = s->batch.lines && s->types && s->dec ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    if (st == RC_OK) st = setup(s, cfg->urls[0], err);
+    if (st == RC_OK) {
+        eo.db = PQdb(rc_pg_sql(s->conn));
+        if (!(s->ev = rc_pg_events_new(&eo, s->types))) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    if (st == RC_OK && s->ph == PH_SNAPSHOT && !s->ahead) s->ph = PH_SNAPSHOT_ACK;
+    if (st != RC_OK) {
+        pg_close(&s->base);
+        return st;
+    }
+    s->acked_all = true;
+    *out = &s->base;
+    return RC_OK;
+}
+
+static void pg_stats(const rc_source *src, rc_source_stats *out)
+{
+    const pg_source *s = (const pg_source *)src;
+    memset(out, 0, sizeof *out);
+    out->has_ack_position = s->acked_lsn != 0;
+    out->ack_position = s->acked_lsn;
+    rc_pg_lsn_format(s->acked_lsn, out->ack_position_text);
+    out->in_snapshot = s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK;
+    out->snapshot_tables_total = s->ntables;
+    out->snapshot_tables_done = s->tables_done;
+    out->snapshot_rows_read = s->snap_rows;
+    out->snapshot_rows_estimate = s->snap_estimate;
+}
+
+#define PG_SOURCE_OPS(var, prefix)                                                                                     \
+    const rc_source_ops var = {.name = "postgres",                                                                     \
+                               .scheme = prefix,                                                                       \
+                               .open = pg_open,                                                                        \
+                               .next = pg_next,                                                                        \
+                               .release = pg_release,                                                                  \
+                               .ack = pg_ack,                                                                          \
+                               .progress = pg_progress,                                                                \
+                               .close = pg_close,                                                                      \
+                               .stats = pg_stats}
+PG_SOURCE_OPS(rc_source_postgres, "postgres://");
+PG_SOURCE_OPS(rc_source_postgresql, "postgresql://");
