@@ -3,15 +3,15 @@
 # filled by SQL with edge values, inserted, updated, deleted, and a second table with the values
 # upstream Debezium cannot write (numeric NaN/±Infinity in precise mode, multi-dimensional
 # arrays, the geometric types but point, tsquery, a multirange), captured from a throwaway
-# PostgreSQL 15 (pg_source_check: pg_conn -> pgoutput -> pg_events -> native), then converted
-# with `rowcast convert --from native --to debezium -o debezium.flavor=upstream
-# -o debezium.schemas=true`. Both whole outputs, and the messages of the events Debezium cannot
-# carry, are compared byte for byte with reviewed golden files (what differs per run -- LSNs,
-# xids, times -- replaced by placeholders L1, X1, T, consistently in both). The native values
-# of the text-kept columns are also compared with what SELECT returns.
-# usage: pg_types_test.sh PG_SOURCE_CHECK ROWCAST   (RC_UPDATE_GOLDEN=1 rewrites the goldens)
+# PostgreSQL 15 by `rowcast capture --snapshot never --until caught-up` twice, from two slots made
+# before the changes: to native, and to upstream Debezium with schemas (`--to debezium
+# -o debezium.flavor=upstream -o debezium.schemas=true`). Both whole outputs, and the messages of
+# the events Debezium cannot carry, are compared byte for byte with reviewed golden files (what
+# differs per run -- LSNs, xids, times -- replaced by placeholders L1, X1, T, consistently in
+# both). The native values of the text-kept columns are also compared with what SELECT returns.
+# usage: pg_types_test.sh ROWCAST   (RC_UPDATE_GOLDEN=1 rewrites the goldens)
 set -u
-CHECK=$1 RC=$2
+RC=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
 NATIVE_GOLDEN=$HERE/data/pg_types.native.golden
 DBZ_GOLDEN=$HERE/data/pg_types.debezium.golden
@@ -38,7 +38,11 @@ CREATE TABLE special (
   s_line line, s_lseg lseg, s_box box, s_path path, s_polygon polygon, s_circle circle, s_tsq tsquery,
   s_mr int4multirange);
 SQL
-"$CHECK" setup "$PG_URL" s1 p1 || exit 1
+# the publication and two slots, made before the changes: nothing to capture yet
+capture() { "$RC" capture "$PG_URL" --publication p1 --include 'public.*' --snapshot never --until caught-up -q "$@"; }
+capture --slot s1 >"$W/none" 2>"$W/none.err" && capture --slot s2 >>"$W/none" 2>>"$W/none.err" ||
+    { bad "slots: $(cat "$W/none.err")"; exit 1; }
+[ -s "$W/none" ] && bad "events before the changes: $(head -c 300 "$W/none")"
 
 pg_test_sql <<'SQL' >/dev/null || exit 1
 INSERT INTO types VALUES (1, -32768, 2147483647, -9223372036854775808, 3.14, -1.5e-300, true,
@@ -65,12 +69,9 @@ INSERT INTO special VALUES (1, 'NaN', 'Infinity', '-Infinity', 'NaN', '{{1,NULL}
 INSERT INTO special (id) VALUES (2);
 TRUNCATE special;
 SQL
-END_LSN=$(pg_test_sql -c 'SELECT pg_current_wal_lsn()')
-"$CHECK" stream "$PG_URL" s1 p1 "$END_LSN" >"$W/raw" 2>"$W/err" || { bad "stream failed: $(cat "$W/err")"; exit 1; }
-
-# upstream Debezium from the native lines, as `rowcast capture --to debezium` encodes them
-"$RC" convert -q --from native --to debezium -o debezium.flavor=upstream -o debezium.schemas=true "$W/raw" \
-    >"$W/dbz" 2>"$W/dbz.err" || bad "convert to debezium failed: $(cat "$W/dbz.err")"
+capture --slot s1 >"$W/raw" 2>"$W/err" || { bad "capture to native failed: $(cat "$W/err")"; exit 1; }
+capture --slot s2 --to debezium -o debezium.flavor=upstream -o debezium.schemas=true >"$W/dbz" 2>"$W/dbz.err" ||
+    bad "capture to debezium failed: $(cat "$W/dbz.err")"
 # the truncate, which Debezium 2.x skips by default, with skipped.operations=none
 grep '"op":"truncate"' "$W/raw" | "$RC" convert -q --from native --to debezium -o debezium.flavor=upstream \
     -o debezium.skipped.operations=none >>"$W/dbz" 2>>"$W/dbz.err" || bad "convert of the truncate failed"
@@ -91,7 +92,7 @@ perl -e '
     s/\\"(\d+)\\"/"\\\"" . ($d{$1} \/\/ "L?") . "\\\""/ge;
     s/"(ts_ms|ts_us|ts_ns)":\d+/"\"$1\":\"T\""/ge; print $ob $_ }' \
   "$W/raw" "$W/dbz" "$W/native.masked" "$W/dbz.masked"
-sed -i "s|$W/raw:|RAW:|" "$W/dbz.err"
+sed -i "s|$PG_URL|PG_URL|" "$W/dbz.err"
 if [ "${RC_UPDATE_GOLDEN:-}" = 1 ]; then
     cp "$W/native.masked" "$NATIVE_GOLDEN"; cp "$W/dbz.masked" "$DBZ_GOLDEN"; cp "$W/dbz.err" "$ERR_GOLDEN"
 fi
