@@ -726,8 +726,11 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         }
     case RC_V_DECIMAL:
         if (e->dec_mode == DEC_STRING) {
+            /* the PostgreSQL connector writes BigDecimal.toString() (SpecialValueDecimal: 1E-7
+             * for 0.0000001), the others toPlainString() */
             rc_buf_putc(b, '"');
-            rc_fmt_dec_plain(b, &v->dec);
+            if (t->family == RC_FAM_PG) rc_fmt_dec_java(b, &v->dec);
+            else rc_fmt_dec_plain(b, &v->dec);
             rc_buf_putc(b, '"');
         } else if (e->dec_mode == DEC_DOUBLE) {
             rc_buf_reset(&e->scratch);
