@@ -33,15 +33,13 @@ static int failed(const char *what, const rc_error *err)
     return 1;
 }
 
-/* enums (labels in sort order), domains and arrays of them of the database into reg */
+/* enums (labels in sort order) and domains of the database into reg */
 static int load_types(PGconn *sql, rc_pg_types *reg)
 {
     PGresult *r = PQexec(
         sql, "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, "
              "array_to_json(ARRAY(SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = t.oid "
-             "ORDER BY e.enumsortorder))::text, t.typelem FROM pg_type t WHERE t.typtype IN ('e', 'd') "
-             "OR (t.typcategory = 'A' AND t.typelem IN (SELECT oid FROM pg_type WHERE typtype IN ('e', 'd'))) "
-             "ORDER BY t.typcategory = 'A'");
+             "ORDER BY e.enumsortorder))::text FROM pg_type t WHERE t.typtype IN ('e', 'd')");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         fprintf(stderr, "pg_type: %s", PQerrorMessage(sql));
         return 1;
@@ -51,9 +49,7 @@ static int load_types(PGconn *sql, rc_pg_types *reg)
     for (int i = 0; i < PQntuples(r); i++) {
         uint32_t oid = (uint32_t)strtoul(PQgetvalue(r, i, 0), NULL, 10);
         rc_status st;
-        if (PQgetvalue(r, i, 1)[0] == 'b') { /* an array of an enum or domain (registered before it) */
-            st = rc_pg_types_add_array(reg, oid, (uint32_t)strtoul(PQgetvalue(r, i, 5), NULL, 10), &err);
-        } else if (PQgetvalue(r, i, 1)[0] == 'd') {
+        if (PQgetvalue(r, i, 1)[0] == 'd') {
             st = rc_pg_types_add_domain(reg, oid, (uint32_t)strtoul(PQgetvalue(r, i, 2), NULL, 10),
                                         atoi(PQgetvalue(r, i, 3)), &err);
         } else { /* ["a","b"]: test labels hold no quote or backslash */
