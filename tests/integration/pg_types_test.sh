@@ -40,8 +40,10 @@ CREATE TABLE special (
 SQL
 # the publication and two slots, made before the changes: nothing to capture yet
 capture() { "$RC" capture "$PG_URL" --publication p1 --include 'public.*' --snapshot never --until caught-up -q "$@"; }
-capture --slot s1 >"$W/none" 2>"$W/none.err" && capture --slot s2 >>"$W/none" 2>>"$W/none.err" ||
-    { bad "slots: $(cat "$W/none.err")"; exit 1; }
+if ! capture --slot s1 >"$W/none" 2>"$W/none.err" || ! capture --slot s2 >>"$W/none" 2>>"$W/none.err"; then
+    bad "slots: $(cat "$W/none.err")"
+    exit 1
+fi
 [ -s "$W/none" ] && bad "events before the changes: $(head -c 300 "$W/none")"
 
 pg_test_sql <<'SQL' >/dev/null || exit 1
@@ -107,11 +109,12 @@ cols="c_text c_vc c_ch c_timetz c_iv c_iv_neg c_money c_uuid c_json c_jsonb c_xm
   c_i4r c_i8r c_numr c_tsr c_tstzr c_dr c_tsv c_bit1 c_bit c_vbit c_iarr c_tarr c_narr c_darr c_barr c_uarr c_moodarr
   c_tzarr c_byarr c_farr
   c_mood c_num c_numbig"
-cols=$(echo $cols)
+cols=$(echo "$cols" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
 sel=$(pg_test_sql -F $'\x1f' -c "SELECT $(echo "$cols" | tr " " ",") FROM types WHERE id = 1")
 got=$(grep '"table":"types"' "$W/raw" | grep '"op":"update"' | head -1 | jq -r --arg cols "$cols" '
   . as $e | ($cols | split(" ")) as $want
   | [$want[] as $c | $e.columns | map(.name) | index($c) | $e.after[.] | tostring] | join("\u001f")')
+[ -n "$sel" ] || bad "SELECT of the columns returned nothing"
 [ "$sel" = "$got" ] || { bad "native values differ from SELECT"; diff <(echo "$sel" | tr '\037' '\n') <(echo "$got" | tr '\037' '\n') >&2; }
 
 [ "$fail" = 0 ] && echo "pg_types: all passed"
