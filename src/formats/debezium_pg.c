@@ -206,14 +206,16 @@ rc_status dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *
             return bad_text(c, s, expect, err);
 #undef UNIT
     }
-    if (years > INT32_MAX || years < INT32_MIN || days > INT32_MAX || days < INT32_MIN ||
-        hours > INT32_MAX || hours < INT32_MIN)
+    if (years > INT32_MAX || years < INT32_MIN || months > INT32_MAX || months < INT32_MIN ||
+        days > INT32_MAX || days < INT32_MIN || hours > INT32_MAX || hours < INT32_MIN)
         return refuse(c, err,
                       "the interval does not fit the int fields upstream Debezium reads it into");
     /* MicroDuration.durationMicros in Java's double arithmetic, with pgjdbc's PGInterval seconds
      * (whole seconds + microseconds / 1e6) and 30.4375 days a month; truncated as Java's (long) */
     double seconds = (double)whole + (double)us / 1e6;
-    double ndays = (double)((int32_t)years * 12 + (int32_t)months) * 30.4375 + (double)days;
+    /* (years * 12 + months) in Java's int arithmetic, which wraps */
+    int32_t ym = (int32_t)(uint32_t)((uint64_t)years * 12u + (uint64_t)months);
+    double ndays = (double)ym * 30.4375 + (double)days;
     double nsec = ((ndays * 24.0 + (double)hours) * 60.0 + (double)minutes) * 60.0 + seconds;
     double total = nsec * 1000000.0;
     if (!(total < 9.2233720368547758e18 && total > -9.2233720368547758e18))
@@ -306,7 +308,7 @@ rc_status dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_e
             if (i >= s.n - 1) return bad_text(c, s, expect, err);
             i++;
         } else {
-            for (; i < s.n - 1 && s.p[i] != ',' && s.p[i] != ';'; i++) buf[used++] = s.p[i];
+            for (; i < s.n - 1 && s.p[i] != ','; i++) buf[used++] = s.p[i];
             e.null = used - (size_t)(e.text.p - buf) == 4 && !memcmp(e.text.p, "NULL", 4);
         }
         e.text.n = used - (size_t)(e.text.p - buf);
@@ -318,7 +320,7 @@ rc_status dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_e
         }
         el[n++] = e;
         if (i < s.n - 1) {
-            if (s.p[i] != ',' && s.p[i] != ';') return bad_text(c, s, expect, err);
+            if (s.p[i] != ',') return bad_text(c, s, expect, err);
             i++;
         }
     }
