@@ -20,7 +20,7 @@ rc_install() {
 }
 
 BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev libpq-dev)
-TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15)
+TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 jq curl)
 
 # rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.
 rc_build() {

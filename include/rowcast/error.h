@@ -36,7 +36,8 @@ typedef enum rc_status {
 typedef struct rc_error {
     rc_status code;
     size_t offset;
-    char message[240];
+    /* room for a message that names a database URL, a table and the statement that fixes it */
+    char message[512];
 } rc_error;
 
 #define RC_NO_OFFSET ((size_t)-1)

@@ -50,7 +50,7 @@ typedef struct rc_metrics_values {
 void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *out);
 
 /* --metrics HOST:PORT, split: HOST is a name, an IPv4 address or an IPv6 address in brackets
- * ([::1]:9187); ":PORT" and "PORT" alone are 127.0.0.1 (loopback by default). PORT is 0 to
+ * ([::1]:9470); ":PORT" and "PORT" alone are 127.0.0.1 (loopback by default). PORT is 0 to
  * 65535, 0 for any free port. */
 typedef struct rc_metrics_addr {
     char host[256]; /* without the brackets */
@@ -69,7 +69,7 @@ typedef struct rc_metrics rc_metrics;
  * not this machine's, a privileged port): the message names the address and the fix. *out is
  * the caller's, for rc_metrics_free. */
 rc_status rc_metrics_start(const char *spec, rc_metrics **out, rc_error *err);
-/* Where it listens: "http://127.0.0.1:9187/metrics" (the port bound, when 0 was asked for). */
+/* Where it listens: "http://127.0.0.1:9470/metrics" (the port bound, when 0 was asked for). */
 const char *rc_metrics_url(const rc_metrics *m);
 unsigned rc_metrics_port(const rc_metrics *m);
 /* Copies `v` for the next scrapes (the pipeline's thread; never waits for a scrape). */

@@ -27,7 +27,9 @@
 /* One item of a batch. */
 typedef struct rc_source_item {
     const char *file;  /* the name errors use (an input file, "<stdin>") */
-    size_t off, raw;   /* its bytes in the batch text, with the line end */
+    size_t off, raw;   /* its bytes in the batch text, with the line end (a database source:
+                        * the text holds bad items only, and a good item's raw is the size of
+                        * its message, for the byte counts) */
     size_t n;          /* without "\n" / "\r\n" */
     uint64_t lineno, file_off, end_off; /* item (line) number; stream offsets of its start and end */
     rc_pos end;   /* the position after it */

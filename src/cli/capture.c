@@ -100,6 +100,23 @@ static int source_options(cli_run *r, rc_capture_config *cc)
     return EXIT_OK;
 }
 
+/* The argument is no postgres:// URL: say what it looks like, never showing a password. */
+static int not_a_url(cli_run *r, const char *arg)
+{
+    if (strstr(arg, "://")) {
+        char shown[256];
+        snprintf(shown, sizeof shown, "%s", arg);
+        rc_pg_url_mask(arg, shown, sizeof shown); /* user:PASSWORD@ and password= as *** */
+        return cli_run_usage_error(r, "%s is not a PostgreSQL URL: capture reads postgres://USER@HOST:PORT/DB (other "
+                                      "databases are not supported yet)", shown);
+    }
+    if (strchr(arg, '=')) /* libpq's key=value form: it may hold password=, so none of it is shown */
+        return cli_run_usage_error(r, "a key=value connection string is not a database URL: capture reads "
+                                      "postgres://USER@HOST:PORT/DB[?PARAMS] (libpq's parameters go after the ?)%s", "");
+    return cli_run_usage_error(r, "%s is not a database URL: capture reads postgres://USER@HOST:PORT/DB (files are "
+                                  "for rowcast convert)", arg);
+}
+
 static void source_notice(void *ctx, const char *msg)
 {
     rc_pipeline_sink_notice(ctx, RC_SINK_NOTICE_BROKER, msg); /* said on a line of its own, as the sink's notices */
@@ -154,12 +171,11 @@ int cli_capture(int argc, char **argv)
         }
     }
     if (rc == EXIT_OK && !url) rc = cli_run_usage_error(&r, "which database? give postgres://USER@HOST:PORT/DB%s", "");
-    if (rc == EXIT_OK && !rc_pg_is_url(url)) {
-        char shown[256];
-        rc_pg_url_redact(url, shown, sizeof shown);
-        rc = cli_run_usage_error(&r, "%s is not a database URL: capture reads postgres://USER@HOST:PORT/DB (files are "
-                                     "for rowcast convert)", !strncmp(url, "mysql://", 8) || !strncmp(url, "mariadb://", 10) ? url : shown);
-    }
+    if (rc == EXIT_OK && !rc_pg_is_url(url)) rc = not_a_url(&r, url);
+    /* before connecting: a bad name would fail only after the publication was created */
+    if (rc == EXIT_OK && !rc_pg_slot_name_ok(cc.slot))
+        rc = cli_run_usage_error(&r, "--slot '%s' is not a slot name: use lower-case letters, digits and _ (at most 63)",
+                                 cc.slot);
     if (rc == EXIT_OK) rc = source_options(&r, &cc);
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
     if (rc != EXIT_OK) goto done;

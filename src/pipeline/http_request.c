@@ -80,20 +80,17 @@ static rc_status request_line(cursor *c, rc_http_request *req, rc_error *err)
         if (c->s[c->i] != version[k])
             return bad(err, c->i, "HTTP/1.1 expected after the request target");
     }
-    if (c->n - c->i < 3) {
-        for (size_t k = c->i; k < c->n; k++)
-            if (!(k - c->i == 1 ? c->s[k] == '.' : c->s[k] >= '0' && c->s[k] <= '9'))
-                return bad(err, k, "a version such as 1.1 expected");
-        return RC_PENDING;
+    const char *v = c->s + c->i; /* DIGIT "." DIGIT */
+    for (size_t k = 0; k < 3; k++, c->i++) {
+        if (c->i == c->n) return RC_PENDING;
+        char ch = c->s[c->i];
+        if (k == 1 ? ch != '.' : !(ch >= '0' && ch <= '9'))
+            return bad(err, c->i, "a version such as 1.1 expected");
     }
-    const char *v = c->s + c->i;
-    if (!(v[0] >= '0' && v[0] <= '9' && v[1] == '.' && v[2] >= '0' && v[2] <= '9'))
-        return bad(err, c->i, "a version such as 1.1 expected");
     if (v[0] != '1')
-        return rc_error_set(err, RC_ERR_UNSUPPORTED, c->i,
+        return rc_error_set(err, RC_ERR_UNSUPPORTED, c->i - 3,
                             "HTTP/%c.%c is not supported: this server speaks HTTP/1.1", v[0], v[2]);
     req->minor = v[2] - '0';
-    c->i += 3;
     return line_end(c, err, "the end of the request line expected after the version");
 }
 

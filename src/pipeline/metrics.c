@@ -44,30 +44,30 @@ rc_status rc_metrics_addr_parse(const char *spec, rc_metrics_addr *out, rc_error
         const char *close = strchr(spec, ']');
         if (!close)
             return addr_error(
-                err, spec, "no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9187");
+                err, spec, "no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9470");
         host = spec + 1, hl = (size_t)(close - host);
         if (!hl || !all_of(host, hl, ":%" NAME_CHARS))
             return addr_error(
                 err, spec,
-                "not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9187");
+                "not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9470");
         if (close[1] != ':')
-            return addr_error(err, spec, "':PORT' expected after ']', as [::1]:9187");
+            return addr_error(err, spec, "':PORT' expected after ']', as [::1]:9470");
         port = close + 2;
         out->ipv6 = true;
     } else {
         const char *colon = strrchr(spec, ':');
         if (colon && strchr(spec, ':') != colon)
             return addr_error(err, spec,
-                              "an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9187");
+                              "an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9470");
         if (!colon && !all_of(spec, strlen(spec), DIGITS))
             return addr_error(
                 err, spec,
-                "no port: give HOST:PORT (localhost:9187), :PORT or PORT (then on 127.0.0.1)");
+                "no port: give HOST:PORT (localhost:9470), :PORT or PORT (then on 127.0.0.1)");
         if (colon && colon > spec) host = spec, hl = (size_t)(colon - spec);
         if (!all_of(host, hl, NAME_CHARS))
             return addr_error(err, spec,
                               "the host is not a name or an address (an IPv6 address goes in "
-                              "brackets: [::1]:9187)");
+                              "brackets: [::1]:9470)");
         port = colon ? colon + 1 : spec;
     }
     if (!*port)
@@ -104,7 +104,8 @@ struct rc_metrics {
     bool fixed_now;      /* RC_METRICS_NOW_US (tests) */
     int64_t now_us;
     unsigned port;
-    char url[340]; /* "http://" where "/metrics" */
+    int64_t accept_after_ms; /* accept() failed (EMFILE...): the listener rests until then */
+    char url[128];
     rc_buf body; /* the server thread's scratch */
     client clients[RC_METRICS_CLIENTS];
 };
@@ -261,7 +262,13 @@ static void accept_all(rc_metrics *m)
 {
     for (;;) {
         int fd = accept(m->lfd, NULL, NULL);
-        if (fd < 0) return; /* EAGAIN: no more; anything else (EMFILE...): the next poll retries */
+        if (fd < 0) {
+            /* EAGAIN: no more. Out of descriptors (EMFILE...): the connection stays queued, and
+             * polling the listener at once again would spin: it rests for a while */
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
+                m->accept_after_ms = mono_ms() + 100;
+            return;
+        }
         if (!set_flags(fd)) {
             close(fd);
             continue;
@@ -298,7 +305,8 @@ static void *serve(void *arg)
         int64_t now = mono_ms(), wait = -1;
         size_t np = 2;
         p[0] = (struct pollfd){.fd = m->wake[0], .events = POLLIN};
-        p[1] = (struct pollfd){.fd = m->lfd, .events = POLLIN};
+        p[1] = (struct pollfd){.fd = now < m->accept_after_ms ? -1 : m->lfd, .events = POLLIN};
+        if (now < m->accept_after_ms) wait = m->accept_after_ms - now;
         for (size_t i = 0; i < RC_METRICS_CLIENTS; i++) {
             client *c = &m->clients[i];
             if (c->fd < 0) continue;
@@ -368,7 +376,7 @@ static rc_status listen_on(rc_metrics *m, const char *spec, const rc_metrics_add
                             "[::1]) or a name this machine resolves",
                             spec, a->host, g == EAI_SYSTEM ? strerror(errno) : gai_strerror(g));
     int first_errno = 0;
-    char where[320] = "";
+    char where[96] = ""; /* name_of: an address and a port */
     for (struct addrinfo *ai = res; ai && m->lfd < 0; ai = ai->ai_next) {
         int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol), one = 1;
         /* SO_REUSEADDR: a restart binds again while the last run's connections are in TIME_WAIT

@@ -5,17 +5,22 @@
 # answers (404, 405, 400, 505, HEAD; the Date header masked), two scrapes at once, clients that
 # send nothing or half a request (cut off after 3 s, never stalling a scrape), a 17th connection
 # while 16 are open (503), a port in use, an address of another machine and malformed addresses
-# (exact messages and exit statuses; the run does not start). curl is the client.
-# usage: metrics_test.sh path/to/rowcast   (run from the repository root)
+# (exact messages and exit statuses; the run does not start); then a Kafka sink (the mock
+# cluster) whose partition leader goes down: the queue depth and the lag stand still until it
+# is back. curl is the client.
+# usage: metrics_test.sh path/to/rowcast path/to/rowcast-kafka-mock   (from the repository root)
 set -u
 RC=${1:?path to rowcast}
+MOCK=${2:?path to rowcast-kafka-mock}
 T=$(mktemp -d)
 PID=
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null
+    mock_stop
     rm -rf "$T"
 }
 trap cleanup EXIT
+. tests/integration/kafka_lib.sh # (its own bad() is replaced by check.sh's, which counts)
 . tests/common/check.sh
 D=tests/integration/data/metrics
 SHOP=examples/shop.ndjson
@@ -115,7 +120,7 @@ exec 4>&- 5>&-
 
 # --- 16 connections open at once: a 17th is told to come back
 fds=()
-for i in $(seq 16); do
+for _ in $(seq 16); do
     exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
     fds+=("$fd")
 done
@@ -146,10 +151,10 @@ fi
 expect_eq same-output "$T/plain" "$T/out"
 
 # --- an address of another machine (TEST-NET-1), and malformed addresses
-"$RC" convert --metrics 192.0.2.1:9187 "$SHOP" >"$T/o3" 2>"$T/e3"
+"$RC" convert --metrics 192.0.2.1:9470 "$SHOP" >"$T/o3" 2>"$T/e3"
 expect_rc not-here $? 3
 cat >"$T/want" <<'EOF'
-rowcast convert: --metrics '192.0.2.1:9187': cannot listen on 192.0.2.1:9187: Cannot assign requested address; the host is not an address of this machine: give one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)
+rowcast convert: --metrics '192.0.2.1:9470': cannot listen on 192.0.2.1:9470: Cannot assign requested address; the host is not an address of this machine: give one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)
 EOF
 expect_eq not-here-message "$T/want" "$T/e3"
 [ -s "$T/o3" ] && bad "a run that could not listen wrote output" || ok
@@ -161,16 +166,52 @@ while IFS='|' read -r spec msg; do
     [ -s "$T/o4" ] && bad "malformed '$spec' wrote output" || ok
 done <<'EOF'
 |the port is missing: give HOST:PORT, :PORT or PORT (0: any free port)
-localhost|no port: give HOST:PORT (localhost:9187), :PORT or PORT (then on 127.0.0.1)
+localhost|no port: give HOST:PORT (localhost:9470), :PORT or PORT (then on 127.0.0.1)
 127.0.0.1:|the port is missing: give HOST:PORT, :PORT or PORT (0: any free port)
 127.0.0.1:65536|the port is not a number from 0 to 65535 (0: any free port)
 127.0.0.1:http|the port is not a number from 0 to 65535 (0: any free port)
-::1:9187|an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9187
-[::1:9187|no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9187
-[::1]9187|':PORT' expected after ']', as [::1]:9187
-[]:9187|not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9187
-exa mple:9187|the host is not a name or an address (an IPv6 address goes in brackets: [::1]:9187)
+::1:9470|an IPv6 address goes in brackets: [ADDRESS]:PORT, as [::1]:9470
+[::1:9470|no ']' closes the IPv6 address: write [ADDRESS]:PORT, as [::1]:9470
+[::1]9470|':PORT' expected after ']', as [::1]:9470
+[]:9470|not an IPv6 address in the brackets: write [ADDRESS]:PORT, as [::1]:9470
+exa mple:9470|the host is not a name or an address (an IPv6 address goes in brackets: [::1]:9470)
 EOF
+
+# --- Kafka: acknowledged by delivery reports. With the one partition's leader down, 5 more lines
+# are sent (3 messages) and not acknowledged: the queue depth is theirs, the lag still that of line 10
+mock_start "$MOCK" "$T" 3 || exit 1
+mock_cmd topic m1 1 && mock_cmd leader m1 0 1 || bad "mock setup"
+mkfifo "$T/kin"
+exec 3<>"$T/kin"
+# --threads 2: the reading thread waits for the FIFO, the pipeline serves delivery reports (and
+# publishes them) every 100 ms meanwhile; with one thread it would wait in the read itself
+"$RC" convert "${ARGS[@]}" --threads 2 --sink "kafka://$BOOTSTRAP/m1" --metrics 127.0.0.1:0 "$T/kin" >"$T/kout" 2>"$T/kerr" 3>&- &
+PID=$!
+wait_for 10 grep -q '^rowcast: metrics on ' "$T/kerr" || bad "kafka: no 'metrics on' line: $(cat "$T/kerr")"
+URL=$(sed -n 's/^rowcast: metrics on //p' "$T/kerr")
+head -10 "$SHOP" >&3
+wait_for 20 settled 10 || bad "kafka: 10 lines never showed as read and acknowledged"
+cp "$T/s" "$T/k10"
+expect_eq kafka-10-lines "$D/kafka10.prom" "$T/k10"
+mock_cmd down 1
+sed -n 11,15p "$SHOP" >&3
+# shellcheck disable=SC2016 # expanded by eval, in the loop
+wait_for 20 eval 'scrape "$T/s" && grep -qx "rowcast_sink_queue_depth 3" "$T/s"' || bad "kafka: the 3 messages of lines 11-15 never waited"
+cp "$T/s" "$T/k15"
+expect_eq kafka-leader-down "$D/kafka15-down.prom" "$T/k15"
+mock_cmd up 1
+tail -n +16 "$SHOP" >&3
+wait_for 30 settled 20 || bad "kafka: 20 lines never showed as read and acknowledged after the leader came back"
+cp "$T/s" "$T/k20"
+expect_eq kafka-20-lines "$D/kafka20.prom" "$T/k20"
+exec 3>&-
+if wait_for 30 grep -q ' events/s$' "$T/kerr"; then
+    wait "$PID"
+    expect_rc kafka-end $? 0
+    PID=
+else
+    bad "kafka: the run did not end at the end of its input"
+fi
 
 # --- PORT alone is loopback, and [::1] is IPv6 (when this machine has it)
 "$RC" convert --quiet --metrics 0 "$SHOP" >/dev/null 2>"$T/e5"

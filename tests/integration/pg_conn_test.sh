@@ -87,7 +87,7 @@ ack as text parses back: yes
 stopped; slot active: f
 insert: 4 | d | (n) | (n) | (n) | (n) | (n) |
 resumed stream: BRIC
-fatal: replication from $U stopped: publication \"rc_pub\" does not exist: create the publication again
+fatal: replication from $U stopped: publication \"rc_pub\" does not exist: create it again, drop the slot (SELECT pg_drop_replication_slot('rc_slot')) and capture again with a snapshot
 after DROP PUBLICATION: exit 4, stream: (nothing)" env PGTZ=America/New_York PGDATESTYLE=German "$CHECK" scenario "$U"
 
 # 3. setup errors. pwuser authenticates with scram-sha-256 (first pg_hba lines), everyone

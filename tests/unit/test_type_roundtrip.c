@@ -218,7 +218,7 @@ static void one_type(run *r, randev_rng *g, const rc_type_info *t, const char *d
         if (st != RC_OK) continue; /* refused with a message: reported, not lost */
         r->list.count = 0;
         rc_error_clear(&err);
-        char ex[400];
+        char ex[sizeof err.message + 220];
         if (r->f->decode(r->dec, r->msg.data, r->msg.len, &r->a, &r->list, &err) != RC_OK || r->list.count != 1 ||
             !r->list.items[0].after) {
             snprintf(ex, sizeof ex, "%s: %.*s", err.message, (int)(r->msg.len > 200 ? 200 : r->msg.len), r->msg.data);

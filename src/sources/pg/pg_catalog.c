@@ -162,6 +162,13 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
         rc = relation_of(c, PQgetvalue(r, i, 0), schema, table, PQgetvalue(r, i, 3)[0], &t[k].rel,
                          RC_PG_RELATION_CATALOG_VERSION + k, err);
         if (rc != RC_PG_OK) break;
+        bool found = false;
+        uint16_t *rank = malloc((t[k].rel->ncols + 1) * sizeof *rank);
+        if (!rank || (rc = rc_pg_catalog_primary_key(c, t[k].rel, rank, &found, err)) != RC_PG_OK || !found) {
+            free(rank);
+            rank = NULL;
+        }
+        t[k].pk_rank = rank;
         t[k].relkind = PQgetvalue(r, i, 4)[0];
         t[k].reltuples = atof(PQgetvalue(r, i, 5));
         k++;
@@ -177,6 +184,28 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
 
 void rc_pg_tables_free(rc_pg_table *t, size_t n)
 {
-    for (size_t i = 0; t && i < n; i++) rc_pg_relation_release(t[i].rel);
+    for (size_t i = 0; t && i < n; i++) rc_pg_relation_release(t[i].rel), free(t[i].pk_rank);
     free(t);
+}
+
+rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *found,
+                                   rc_error *err)
+{
+    char oid[16];
+    snprintf(oid, sizeof oid, "%u", rel->oid);
+    const char *args[] = {oid};
+    PGresult *r = query(c,
+                        /* indkey is an int2vector, subscripts from 0: its order by ORDINALITY */
+                        "SELECT a.attname, k.n FROM pg_catalog.pg_index i, unnest(i.indkey) WITH ORDINALITY "
+                        "AS k(attnum, n) JOIN pg_catalog.pg_attribute a ON a.attnum = k.attnum "
+                        "WHERE a.attrelid = i.indrelid AND i.indrelid = $1::oid AND i.indisprimary",
+                        1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading the primary key", err);
+    memset(rank, 0, rel->ncols * sizeof *rank);
+    *found = PQntuples(r) > 0;
+    for (int k = 0; k < PQntuples(r); k++)
+        for (uint16_t i = 0; i < rel->ncols; i++)
+            if (!strcmp(rel->cols[i].name, PQgetvalue(r, k, 0))) rank[i] = (uint16_t)atoi(PQgetvalue(r, k, 1));
+    PQclear(r);
+    return RC_PG_OK;
 }

@@ -16,6 +16,7 @@ rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_e
 
 typedef struct rc_pg_table {
     const rc_pg_relation *rel; /* catalog version: one reference, dropped by rc_pg_tables_free */
+    uint16_t *pk_rank;         /* the primary key (rc_pg_catalog_primary_key), NULL: none */
     char relkind;              /* 'r' table, 'p' partitioned table */
     double reltuples;          /* the planner's estimate (-1: never analyzed) */
 } rc_pg_table;
@@ -25,5 +26,10 @@ typedef struct rc_pg_table {
 rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *const *include,
                               size_t n_include, rc_pg_table **out, size_t *n, rc_error *err);
 void rc_pg_tables_free(rc_pg_table *t, size_t n);
+
+/* The primary key of relation `rel` (by its OID) as rank[i] for its column i: the 1-based
+ * position in the key, 0 when not in it. *found false when the table has none. */
+rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *found,
+                                   rc_error *err);
 
 #endif

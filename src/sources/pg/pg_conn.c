@@ -25,6 +25,7 @@ struct rc_pg_conn {
     uint64_t received_lsn, flush_lsn;
     int64_t last_status; /* monotonic µs */
     char *copybuf;       /* the last PQgetCopyData buffer, freed at the next read */
+    char slot[64];       /* the slot streamed, for the fix in stream errors */
 };
 
 /* ---- small helpers ---- */
@@ -499,6 +500,11 @@ static bool slot_name_ok(const char *s)
     return true;
 }
 
+bool rc_pg_slot_name_ok(const char *name)
+{
+    return slot_name_ok(name);
+}
+
 static rc_pg_rc check_slot(rc_pg_conn *c, const char *name, PGresult *res, rc_pg_slot *out,
                            rc_error *err)
 {
@@ -705,6 +711,7 @@ rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error 
         wait = wait * 2 > 2000 ? 2000 : wait * 2;
     }
     c->streaming = true;
+    snprintf(c->slot, sizeof c->slot, "%s", o->slot);
     c->received_lsn = o->start_lsn;
     c->last_status = mono_us();
     return RC_PG_OK;
@@ -749,9 +756,12 @@ static rc_pg_rc stream_error(rc_pg_conn *c, rc_error *err)
             char msg[160];
             one_line(msg, sizeof msg, prim);
             PQclear(bad);
+            /* pgoutput reads the publication as of each change: the slot can never pass a change
+             * made while it was missing, even once it exists again */
             return fail(err, RC_PG_FATAL,
-                        "replication from %s stopped: %s: create the publication again", c->shown,
-                        msg);
+                        "replication from %s stopped: %s: create it again, drop the slot (SELECT "
+                        "pg_drop_replication_slot('%s')) and capture again with a snapshot",
+                        c->shown, msg, c->slot);
         }
         return server_fail(c, c->repl, bad, err, "replication");
     }

@@ -38,6 +38,8 @@ void rc_pg_lsn_format(uint64_t lsn, char out[RC_PG_LSN_MAX]);
 
 /* True when s starts with postgres:// or postgresql:// */
 bool rc_pg_is_url(const char *s);
+/* Whether NAME can be a replication slot's: lower-case letters, digits and _, at most 63. */
+bool rc_pg_slot_name_ok(const char *name);
 /* Writes the postgres:// or postgresql:// `url` without its password (user:PASSWORD@ and the
  * password= / sslpassword= parameters; anything that is not such a URL as "(not a URL)") to out
  * (NUL-terminated, cut at cap - 1); returns the length of the whole rendering, as snprintf does. */

@@ -28,6 +28,8 @@ struct rc_pg_events {
     rc_str server, db;
     size_t max_bytes, spill_bytes, release_events;
     const char *spill_dir;
+    rc_pg_key_fn *primary_key;
+    void *key_ud;
     const rc_pg_types *types;
     rc_arena keep; /* column lists and the copies of server, db and spill_dir */
     colset **sets; /* by relation version, ascending */
@@ -53,6 +55,7 @@ rc_pg_events *rc_pg_events_new(const rc_pg_events_opts *o, const rc_pg_types *ty
     if (!e) return NULL;
     rc_arena_init(&e->keep);
     e->types = types;
+    if (o) e->primary_key = o->primary_key, e->key_ud = o->key_ud;
     e->max_bytes = o && o->stream_max_bytes ? o->stream_max_bytes : (size_t)16 << 30;
     e->spill_bytes = o && o->spill_bytes ? o->spill_bytes : (size_t)8 << 20;
     e->release_events = o && o->release_events ? o->release_events : 1024;
@@ -167,7 +170,11 @@ static rc_status set_of(rc_pg_events *e, const rc_pg_relation *rel, const colset
     if (!s || (rel->ncols && (!cols || !types)))
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     bool full = rel->replident == RC_PG_REPLIDENT_FULL;
-    uint16_t rank = 0;
+    uint16_t rank = 0, *ranks = NULL;
+    /* FULL flags every column and NOTHING none: the primary key comes from the catalog */
+    if ((full || rel->replident == RC_PG_REPLIDENT_NOTHING) && e->primary_key && rel->ncols &&
+        (ranks = rc_arena_alloc(&e->keep, rel->ncols * sizeof *ranks)) && !e->primary_key(e->key_ud, rel, ranks))
+        ranks = NULL;
     for (uint32_t i = 0; i < rel->ncols; i++) {
         const rc_pg_column *pc = &rel->cols[i];
         rc_status st =
@@ -182,7 +189,7 @@ static rc_status set_of(rc_pg_events *e, const rc_pg_relation *rel, const colset
         memset(&cols[i], 0, sizeof cols[i]);
         cols[i].name = (rc_str){pc->name, strlen(pc->name)};
         cols[i].type = types[i].type;
-        cols[i].pk = !full && (pc->flags & RC_PG_COLUMN_KEY) ? ++rank : 0;
+        cols[i].pk = ranks ? ranks[i] : !full && (pc->flags & RC_PG_COLUMN_KEY) ? ++rank : 0;
         cols[i].nullable = !cols[i].pk;
     }
     *s = (colset){rel,

@@ -65,6 +65,7 @@ typedef struct pg_source {
     size_t ahead_table;
     uint64_t snap_rows, snap_acked, snap_estimate;
     int64_t snap_us; /* when the snapshot was taken (wall clock): the change time of its rows */
+    char snap_lsn[RC_PG_LSN_MAX]; /* its consistent point: the LSN of its rows, as Debezium's */
     /* stream */
     uint64_t handed_lsn; /* end LSN of the last Commit handed out */
     uint64_t pending_lsn; /* a streamed transaction being released: its end LSN */
@@ -238,6 +239,7 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
         rc_status st = rc_pg_copy_row(&b->arena, t->rel, s->ahead, len, &row, &ierr);
         if (st == RC_OK) st = rc_pg_events_read(s->ev, t->rel, &row, &b->arena, &b->events, &ierr);
         if (st != RC_OK) item_bad(s, it, &ierr, (const uint8_t *)s->ahead, len, false);
+        else it->raw = (size_t)s->ahead_len;
         bool first = s->snap_rows == 0;
         s->snap_rows++;
         if (snapshot_fetch(s, err) != RC_OK) return err->code;
@@ -246,6 +248,7 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
             const char *m = marks[!s->ahead ? 2 : first ? 0 : 1];
             ev->snapshot = (rc_str){m, strlen(m)};
             ev->ts_us = s->snap_us, ev->has_ts = true;
+            ev->pos.lsn = (rc_str){s->snap_lsn, strlen(s->snap_lsn)};
         }
         item_end(s, it);
         if (st == RC_OK && s->cfg.max_events && ++s->row_events >= s->cfg.max_events) {
@@ -381,6 +384,8 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
     } else if (b->events.count == first) {
         b->n--; /* no event (Relation, Type, Origin...): no item */
         return RC_OK;
+    } else {
+        it->raw = m->len;
     }
     item_end(s, it);
     count_rows(s, first);
@@ -520,7 +525,8 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
         s->snap_acked = rc_pos_pg_snapshot_rows(pos);
         return;
     }
-    if (lsn <= s->acked_lsn || s->ph != PH_STREAM) return;
+    /* PH_DONE too: --max-events and --until end the phase before the last items are acknowledged */
+    if (lsn <= s->acked_lsn || (s->ph != PH_STREAM && s->ph != PH_DONE)) return;
     rc_error err;
     rc_error_clear(&err);
     /* a failure is the connection's: the next read finds it and reconnects */
@@ -550,18 +556,49 @@ static void pg_close(rc_source *src)
     free(s);
 }
 
+/* rc_pg_key_fn: a snapshot table's key was read before its COPY; a streamed relation's is
+ * read when its first change comes (the SQL session is free then). */
+static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank)
+{
+    pg_source *s = ud;
+    for (size_t i = 0; i < s->ntables; i++)
+        if (s->tables[i].rel == rel) {
+            if (s->tables[i].pk_rank) memcpy(rank, s->tables[i].pk_rank, rel->ncols * sizeof *rank);
+            return s->tables[i].pk_rank != NULL;
+        }
+    if (s->copying) return false;
+    bool found = false;
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_pg_catalog_primary_key(s->conn, rel, rank, &found, &err) != RC_PG_OK) {
+        notice(s, "warning: %s: the events of %s.%s have no key columns", err.message, rel->nspname, rel->relname);
+        return false;
+    }
+    return found;
+}
+
 static void warn_identity(void *ud, const char *schema, const char *table, char relreplident)
 {
     pg_source *s = ud;
+    /* the fix depends on the cause: NOTHING was chosen (the table may have a key), the others lack one */
+    char fix[300];
+    if (relreplident == 'n')
+        snprintf(fix, sizeof fix, "ALTER TABLE %s.%s REPLICA IDENTITY FULL, or DEFAULT if it has a primary key", schema,
+                 table);
+    else if (relreplident == 'i')
+        snprintf(fix, sizeof fix, "ALTER TABLE %s.%s REPLICA IDENTITY USING INDEX another unique index, or FULL",
+                 schema, table);
+    else
+        snprintf(fix, sizeof fix, "add a primary key, or ALTER TABLE %s.%s REPLICA IDENTITY FULL", schema, table);
     notice(s,
-           "warning: table %s.%s has no replica identity (%s): its UPDATE and DELETE events carry no "
-           "before image, and the application's own UPDATE and DELETE on it fail while a publication "
-           "publishes them; add a primary key or ALTER TABLE %s.%s REPLICA IDENTITY FULL",
+           "warning: table %s.%s has no replica identity (%s): while a publication publishes its UPDATEs and "
+           "DELETEs, PostgreSQL refuses them (\"cannot update table ... because it does not have a replica "
+           "identity\"); %s",
            schema, table,
            relreplident == 'n' ? "REPLICA IDENTITY NOTHING"
            : relreplident == 'i' ? "its identity index is gone"
                                   : "no primary key",
-           schema, table);
+           fix);
 }
 
 /* Connects and decides the phase: snapshot on a temporary slot, or the stream of the slot. */
@@ -611,6 +648,7 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
     for (size_t i = 0; i < s->ntables; i++)
         if (s->tables[i].reltuples > 0) s->snap_estimate += (uint64_t)s->tables[i].reltuples;
     s->handed_lsn = slot.consistent_lsn; /* the stream starts here once the slot is copied */
+    rc_pg_lsn_format(slot.consistent_lsn, s->snap_lsn);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     s->snap_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
@@ -639,7 +677,8 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
                             .spill_bytes = (size_t)s->cfg.spill_bytes,
                             .stream_max_bytes = (size_t)s->cfg.stream_max_bytes,
                             .spill_dir = s->cfg.spill_dir,
-                            .release_events = 16};
+                            .release_events = 16,
+                            .primary_key = primary_key};
     s->types = rc_pg_types_new();
     s->dec = rc_pgo_new(s->cfg.streaming ? 2 : 1);
     snprintf(s->shown, sizeof s->shown, "%s", cfg->urls[0]);
@@ -647,6 +686,7 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     if (st == RC_OK) st = setup(s, cfg->urls[0], err);
     if (st == RC_OK) {
         eo.db = PQdb(rc_pg_sql(s->conn));
+        eo.key_ud = s;
         if (!(s->ev = rc_pg_events_new(&eo, s->types))) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     if (st == RC_OK && s->ph == PH_SNAPSHOT && !s->ahead) s->ph = PH_SNAPSHOT_ACK;

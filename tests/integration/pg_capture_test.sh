@@ -1,0 +1,475 @@
+#!/usr/bin/env bash
+# `rowcast capture postgres://...` as a user runs it, against one throwaway PostgreSQL 15:
+#  1. one scripted workload captured with --include 'public.*' --until caught-up, once to
+#     native and once to upstream Debezium (a slot each): the first run takes the snapshot of
+#     two tables with rows (op read, markers first/true/last) and creates the slot, the second
+#     streams REPLICA IDENTITY DEFAULT / FULL updates and deletes (before image absent,
+#     key-only, full), an insert into a REPLICA IDENTITY NOTHING table (whose UPDATE PostgreSQL
+#     refuses while it is published), an unchanged TOAST value, ALTER TABLE add / drop / retype
+#     mid-stream, TRUNCATE, a rolled-back transaction (nothing), two tables in one transaction,
+#     an enum and a domain column. Each format's whole stdout is compared with its reviewed
+#     golden file (data/pg_capture.native.golden, data/pg_capture.debezium.golden) after
+#     `mask` (below: only LSNs, xids and commit times, which differ per run); stderr exactly
+#     (the clock's numbers replaced). Unmasked, Debezium's txId, lsn and ts_us equal native's
+#     for every row; replaying the native events by key gives what SELECT returns.
+#  2. setup errors and usage, by exact message and exit status: wrong password (`password`
+#     authentication for one role), a role without REPLICATION, a slot of test_decoding, a
+#     missing publication without --include, a publication dropped while capturing (and
+#     created again: the slot still cannot pass), the warning for tables without a replica
+#     identity, an invalidated slot, wal_level = replica; a password in the URL never printed;
+#     usage errors.
+#  3. --snapshot initial_only (the rows, no slot kept), --snapshot never, --max-events N (mid-
+#     transaction: the next run has that transaction again, whole), SIGTERM while idle: exit
+#     143 with the slot's confirmed_flush_lsn at (or past) the last commit's end; SIGINT: 130.
+# usage: pg_capture_test.sh path/to/rowcast   (RC_UPDATE_GOLDEN=1 rewrites the golden files)
+set -u
+RC=${1:?path to rowcast}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/pg_lib.sh"
+# no autovacuum: nothing writes WAL or takes xids behind the test's back
+pg_test_start "autovacuum = off" || exit 1
+. "$HERE/../common/check.sh"
+HP=127.0.0.1:$PGPORT
+U=$PG_URL
+
+# cap NAME ARGS...: rowcast capture ARGS, stdout in $W/NAME.out, stderr in $W/NAME.err, the
+# exit status in $st
+cap() {
+    local name=$1
+    shift
+    "$RC" capture "$@" >"$W/$name.out" 2>"$W/$name.err"
+    st=$?
+}
+# expect_err NAME STATUS: the last run's status is STATUS and its stderr (the clock's numbers
+# replaced) is stdin exactly
+expect_err() {
+    expect_rc "$1" "$st" "$2"
+    sed -E 's/^rowcast: [0-9]+\.[0-9]{3} s, [0-9]+ events\/s$/rowcast: T s, R events\/s/' "$W/$1.err" >"$W/$1.err.norm"
+    cat >"$W/$1.want"
+    expect_eq "$1: stderr" "$W/$1.want" "$W/$1.err.norm"
+}
+# mask: what differs per run, as placeholders in order of appearance: LSNs L1, L2, ... (native
+# "lsn"/"checkpoint" text, Debezium's "lsn" number), xids X1, ... ("txid" text, "txId"
+# number), commit times T (native ts_us; Debezium's ts_ms/ts_us/ts_ns where not 0). The same
+# LSN or xid gets the same placeholder, so the masked text still shows which events share them.
+mask() {
+    perl -pe 's/"(lsn|checkpoint)":("?)([0-9A-F]+\/[0-9A-F]+|\d+)\2/"\"$1\":\"L" . ($l{$3} \/\/= ++$nl) . "\""/ge;
+      s/"(txid|txId)":("?)(\d+)\2/"\"$1\":\"X" . ($x{$3} \/\/= ++$nx) . "\""/ge;
+      s/"ts_(us|ms|ns)":[1-9]\d*/"\"ts_$1\":\"T\""/ge' "$@"
+}
+# golden NAME FILE: FILE masked equals data/pg_capture.NAME.golden
+golden() {
+    local g=$HERE/data/pg_capture.$1.golden
+    mask "$2" >"$W/$1.masked"
+    if [ "${RC_UPDATE_GOLDEN:-}" = 1 ]; then cp "$W/$1.masked" "$g"; fi
+    if cmp -s "$g" "$W/$1.masked"; then ok; else
+        bad "$1 differs from $g"
+        diff <(cut -c1-200 "$g") <(cut -c1-200 "$W/$1.masked") | head -30 >&2
+    fi
+}
+# replay FILE...: the rows the native events of FILEs leave, per table, as "table|v1|v2..."
+# in the table's present columns (NULL for null), ordered by id; an unavailable (unchanged
+# TOAST) value keeps the row's previous one, as a consumer would
+replay() {
+    jq -n -r --argjson cols "$(table_columns)" '
+        def row($e; $v): [$e.columns, $v] | transpose | map({key: .[0].name, value: .[1]}) | from_entries;
+        reduce (inputs | select(.op != "begin" and .op != "commit")) as $e ({};
+          $e.source.table as $t
+          | if $e.op == "truncate" then .[$t] = {}
+            else
+              (if $e.before then row($e; $e.before).id else null end) as $bk
+              | (if $e.after then row($e; $e.after) else null end) as $a
+              | (.[$t][($bk // $a.id) | tostring] // {}) as $old
+              | (if $bk != null then del(.[$t][$bk | tostring]) else . end)
+              | if $a then .[$t][$a.id | tostring] = ($a | with_entries(
+                    if (.value | type) == "object" and .value.unavailable then .value = $old[.key] else . end))
+                else . end
+            end)
+        | . as $s | $cols | to_entries[] | .key as $t | .value as $c
+        | ($s[$t] // {}) | [.[]] | sort_by(.id)[]
+        | [$t, ($c[] as $k | .[$k] | if . == null then "NULL" elif type == "string" then . else tostring end)] | join("|")' "$@"
+}
+# table_columns: {"table": ["column", ...]} of the tables checked by replay
+TABLES="customers docs evolve orders rid_full rid_nothing"
+table_columns() {
+    pg_test_sql -c "SELECT json_object_agg(c.relname, (SELECT json_agg(attname ORDER BY attnum) FROM pg_attribute
+        WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped) ORDER BY c.relname) FROM pg_class c
+        WHERE c.relname IN ('${TABLES// /\',\'}') AND c.relnamespace = 'public'::regnamespace"
+}
+# selected: the same from SELECT
+selected() {
+    local t cols
+    for t in $TABLES; do
+        cols=$(pg_test_sql -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
+            WHERE attrelid = 'public.$t'::regclass AND attnum > 0 AND NOT attisdropped")
+        pg_test_sql -F '|' -P null=NULL -c "SELECT '$t', $cols FROM public.$t ORDER BY id"
+    done
+}
+# msg_bytes NAME: what the summary counts of NAME's stdout: the messages without their newlines
+msg_bytes() { echo $(($(wc -c <"$W/$1.out") - $(wc -l <"$W/$1.out"))); }
+# same NAME WANT GOT: the two texts are equal
+same() { if [ "$2" = "$3" ]; then ok; else bad "$1"; diff <(echo "$2") <(echo "$3") >&2; fi; }
+slot_lsn() { pg_test_sql -c "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '$1'"; }
+slot_active() { [ "$(pg_test_sql -c "SELECT active FROM pg_replication_slots WHERE slot_name = '$1'")" = t ]; }
+# lsn_num A/B: the LSN as a number
+lsn_num() { echo $((16#${1%/*} * 4294967296 + 16#${1#*/})); }
+
+# ---- 1. the workload, to native and to upstream Debezium
+pg_test_sql <<'SQL' >/dev/null || exit 1
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE DOMAIN posint AS integer CHECK (VALUE > 0);
+CREATE TABLE customers (id int PRIMARY KEY, name text, mood mood, visits posint);
+CREATE TABLE orders (id bigint PRIMARY KEY, customer int, amount numeric(10,2), note text);
+INSERT INTO customers VALUES (1, 'Ann', 'happy', 3), (2, 'Bob', 'sad', NULL);
+INSERT INTO orders VALUES (10, 1, 12.50, 'first'), (11, 2, 0.01, NULL);
+CREATE TABLE rid_full (id int PRIMARY KEY, v text);
+ALTER TABLE rid_full REPLICA IDENTITY FULL;
+CREATE TABLE rid_nothing (id int PRIMARY KEY, v text);
+ALTER TABLE rid_nothing REPLICA IDENTITY NOTHING;
+CREATE TABLE nokey (v text);
+-- EXTERNAL: the 2,100-byte body is stored out of line (TOAST), not compressed into the row
+CREATE TABLE docs (id int PRIMARY KEY, title text, body text);
+ALTER TABLE docs ALTER COLUMN body SET STORAGE EXTERNAL;
+CREATE TABLE evolve (id int PRIMARY KEY, a text, b int);
+CREATE TABLE ev (id int PRIMARY KEY);
+SQL
+warnings="rowcast: warning: table public.nokey has no replica identity (no primary key): while a publication publishes its UPDATEs and DELETEs, PostgreSQL refuses them (\"cannot update table ... because it does not have a replica identity\"); add a primary key, or ALTER TABLE public.nokey REPLICA IDENTITY FULL
+rowcast: warning: table public.rid_nothing has no replica identity (REPLICA IDENTITY NOTHING): while a publication publishes its UPDATEs and DELETEs, PostgreSQL refuses them (\"cannot update table ... because it does not have a replica identity\"); ALTER TABLE public.rid_nothing REPLICA IDENTITY FULL, or DEFAULT if it has a primary key"
+cap native1 "$U" --include 'public.*' --until caught-up
+expect_err native1 0 <<EOF
+rowcast: publication rowcast created
+$warnings
+rowcast: snapshot of 8 tables (4 rows) delivered; replication slot rowcast created
+rowcast: 4 messages read: 4 converted, 0 filtered out, 0 bad
+rowcast: 4 events decoded: 4 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 4 messages written ($(msg_bytes native1) bytes): 4 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+DBZ=(--to debezium -o debezium.flavor=upstream)
+cap dbz1 "$U" --slot dbz --include 'public.*' --until caught-up "${DBZ[@]}"
+expect_err dbz1 0 <<EOF
+$warnings
+rowcast: snapshot of 8 tables (4 rows) delivered; replication slot dbz created
+rowcast: 4 messages read: 4 converted, 0 filtered out, 0 bad
+rowcast: 4 events decoded: 4 encoded, 0 filtered out, 0 not expressible in debezium
+rowcast: 4 messages written ($(msg_bytes dbz1) bytes): 4 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+
+pg_test_sql <<'SQL' >/dev/null || bad "the workload failed"
+UPDATE customers SET name = 'Ann B' WHERE id = 1;
+UPDATE customers SET id = 3 WHERE id = 2;
+DELETE FROM customers WHERE id = 3;
+INSERT INTO rid_full VALUES (1, 'a');
+UPDATE rid_full SET v = 'b' WHERE id = 1;
+DELETE FROM rid_full WHERE id = 1;
+INSERT INTO rid_nothing VALUES (1, 'a');
+INSERT INTO docs VALUES (1, 't', repeat('0123456789', 210));
+UPDATE docs SET title = 't2' WHERE id = 1;
+INSERT INTO evolve VALUES (1, 'a', 1);
+ALTER TABLE evolve ADD COLUMN c text;
+INSERT INTO evolve VALUES (2, 'b', 2, 'c');
+ALTER TABLE evolve DROP COLUMN a;
+UPDATE evolve SET c = 'cc' WHERE id = 2;
+ALTER TABLE evolve ALTER COLUMN b TYPE bigint;
+INSERT INTO evolve VALUES (3, 3000000000, 'd');
+INSERT INTO rid_full VALUES (2, 'x'), (3, 'y');
+TRUNCATE rid_full;
+BEGIN; INSERT INTO orders VALUES (99, 1, 1, 'rolled back'); ROLLBACK;
+BEGIN;
+INSERT INTO orders VALUES (12, 1, 5.00, 'two tables');
+UPDATE customers SET visits = 4 WHERE id = 1;
+INSERT INTO customers VALUES (4, 'Cy', 'ok', 1);
+DELETE FROM orders WHERE id = 10;
+COMMIT;
+SQL
+# REPLICA IDENTITY NOTHING: the application's own UPDATE fails while the table is published
+out=$(pg_test_sql -c "UPDATE rid_nothing SET v = 'b'" 2>&1)
+[ "$out" = 'ERROR:  cannot update table "rid_nothing" because it does not have a replica identity and publishes updates
+HINT:  To enable updating the table, set REPLICA IDENTITY using ALTER TABLE.' ] || bad "UPDATE of rid_nothing: $out"
+
+cap native2 "$U" --include 'public.*' --until caught-up
+expect_err native2 0 <<EOF
+$warnings
+rowcast: 52 messages read: 52 converted, 0 filtered out, 0 bad
+rowcast: 52 events decoded: 52 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 52 messages written ($(msg_bytes native2) bytes): 52 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+cap dbz2 "$U" --slot dbz --include 'public.*' --until caught-up "${DBZ[@]}"
+expect_err dbz2 0 <<EOF
+$warnings
+rowcast: 52 messages read: 52 converted, 0 filtered out, 0 bad
+rowcast: 52 events decoded: 20 encoded, 0 filtered out, 32 not expressible in debezium
+rowcast: 20 messages written ($(msg_bytes dbz2) bytes): 20 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+cat "$W/native1.out" "$W/native2.out" >"$W/native.out"
+cat "$W/dbz1.out" "$W/dbz2.out" >"$W/dbz.out"
+golden native "$W/native.out"
+golden debezium "$W/dbz.out"
+# unmasked: each Debezium row carries its native event's xid, LSN and commit time (snapshot
+# rows: the time each run took its snapshot, which differs between the two runs)
+jq -r 'select(.op != "begin" and .op != "commit" and .op != "read") | [.pos.txid // "null", .pos.lsn // "null", .ts_us // 0] | @tsv' "$W/native.out" |
+    while IFS=$'\t' read -r x l t; do
+        [ "$l" = null ] || l=$(lsn_num "$l")
+        printf '%s\t%s\t%s\n' "$x" "$l" "$t"
+    done >"$W/native.pos"
+jq -r 'select(.op != "r") | [.source.txId // "null", .source.lsn // "null", .source.ts_us] | @tsv' "$W/dbz.out" >"$W/dbz.pos"
+expect_eq "Debezium's txId, lsn, ts_us = native's" "$W/native.pos" "$W/dbz.pos"
+# the final state: replayed from the captured events = SELECT
+selected >"$W/selected"
+replay "$W/native.out" >"$W/replayed"
+expect_eq "native events replayed = SELECT" "$W/selected" "$W/replayed"
+same "rows in the final state" 9 "$(grep -c . "$W/selected")"
+
+# ---- 3. snapshot modes, --max-events, SIGTERM
+# initial_only: the snapshot (the same final state), then exit 0; no slot is kept, not even
+# the temporary one
+cap only "$U" --slot s_only --snapshot initial_only
+expect_err only 0 <<EOF
+$warnings
+rowcast: 9 messages read: 9 converted, 0 filtered out, 0 bad
+rowcast: 9 events decoded: 9 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 9 messages written ($(msg_bytes only) bytes): 9 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+replay "$W/only.out" >"$W/only.replayed"
+expect_eq "initial_only replayed = SELECT" "$W/selected" "$W/only.replayed"
+same "initial_only: no slot left" "dbz rowcast" "$(pg_test_sql -c "SELECT string_agg(slot_name, ' ' ORDER BY slot_name) FROM pg_replication_slots")"
+# --max-events 1 during a snapshot: one read event, and no slot (the next run snapshots again)
+cap snapmax "$U" --slot s_snapmax --max-events 1
+expect_rc snapmax "$st" 0
+same "--max-events 1 in the snapshot" "read customers 1" "$(jq -r '[.op, .source.table, .after[0]] | join(" ")' "$W/snapmax.out")"
+same "--max-events in the snapshot: no slot left" "dbz rowcast" "$(pg_test_sql -c "SELECT string_agg(slot_name, ' ' ORDER BY slot_name) FROM pg_replication_slots")"
+
+# never: the slot is created where the WAL is now, nothing before it comes
+cap never "$U" --slot s_max --snapshot never --until caught-up
+expect_err never 0 <<EOF
+$warnings
+rowcast: replication slot s_max created (no snapshot)
+rowcast: 0 messages read: 0 converted, 0 filtered out, 0 bad
+rowcast: 0 events decoded: 0 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+# --max-events 2 stops in the second transaction: the slot stays at the end of the first,
+# the next run has the second again, whole
+pg_test_sql -c "INSERT INTO ev VALUES (1)" -c "BEGIN" -c "INSERT INTO ev VALUES (2), (3)" -c "COMMIT" -c "INSERT INTO ev VALUES (4)" >/dev/null
+cap max "$U" --slot s_max --max-events 2
+expect_rc max "$st" 0
+ops() { jq -r '[.op, (.after[0]? // empty | tostring)] | join(" ")' "$1" | paste -sd, -; }
+same "--max-events 2" "begin,insert 1,commit,begin,insert 2" "$(ops "$W/max.out")"
+same "--max-events 2: the slot at the first commit's end" "$(jq -r 'select(.op == "commit") | .pos.checkpoint' "$W/max.out")" "$(slot_lsn s_max)"
+cap max2 "$U" --slot s_max --until caught-up
+expect_rc max2 "$st" 0
+same "after --max-events: the rest" "begin,insert 2,insert 3,commit,begin,insert 4,commit" "$(ops "$W/max2.out")"
+
+# SIGTERM while idle: once the last commit is written, the run exits 143 and the slot is at
+# its end (or at the keepalive's end of WAL past it, which nothing else wrote in between)
+"$RC" capture "$U" --slot s_max >"$W/term.out" 2>"$W/term.err" &
+pid=$!
+wait_for 20 slot_active s_max || bad "SIGTERM: the capture never streamed"
+pg_test_sql -c "INSERT INTO ev VALUES (5)" >/dev/null
+committed() { grep -q '"op":"commit"' "$W/term.out"; }
+wait_for 20 committed || bad "SIGTERM: the commit never came"
+kill -TERM $pid
+wait $pid
+st=$?
+end=$(jq -r 'select(.op == "commit") | .pos.checkpoint' "$W/term.out")
+now=$(pg_test_sql -c "SELECT pg_current_wal_lsn()")
+conf=$(slot_lsn s_max)
+if [ -n "$end" ] && [ "$(lsn_num "$conf")" -ge "$(lsn_num "$end")" ] && [ "$(lsn_num "$conf")" -le "$(lsn_num "$now")" ]; then ok; else
+    bad "SIGTERM: confirmed_flush_lsn $conf, the commit's end $end, the WAL's $now"
+fi
+expect_err term 143 <<EOF
+$warnings
+rowcast: SIGTERM: stopping; waiting up to 30 s for deliveries
+rowcast: 3 messages read: 3 converted, 0 filtered out, 0 bad
+rowcast: 3 events decoded: 3 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 3 messages written ($(msg_bytes term) bytes): 3 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+echo "SIGTERM: exit $st; confirmed_flush_lsn $conf, last commit's end $end"
+# SIGINT while streaming, nothing new: 130, and the slot where it was (or past: keepalives)
+"$RC" capture "$U" --slot s_max >"$W/int.out" 2>"$W/int.err" &
+pid=$!
+wait_for 20 slot_active s_max || bad "SIGINT: the capture never streamed"
+kill -INT $pid
+wait $pid
+st=$?
+expect_err int 130 <<EOF
+$warnings
+rowcast: SIGINT: stopping; waiting up to 30 s for deliveries
+rowcast: 0 messages read: 0 converted, 0 filtered out, 0 bad
+rowcast: 0 events decoded: 0 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+[ "$(lsn_num "$(slot_lsn s_max)")" -ge "$(lsn_num "$conf")" ] || bad "SIGINT: the slot went back to $(slot_lsn s_max)"
+# --snapshot initial with an existing slot: said, and the slot streamed as it is
+at=$(slot_lsn s_max)
+cap reuse "$U" --slot s_max --snapshot initial --until caught-up
+expect_err reuse 0 <<EOF
+$warnings
+rowcast: replication slot s_max exists: streaming from its position (LSN $at), no snapshot; drop the slot to take a new one
+rowcast: 0 messages read: 0 converted, 0 filtered out, 0 bad
+rowcast: 0 events decoded: 0 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+
+# ---- one transaction of 100,000 rows: memory stays flat, streamed (protocol 2, spilled past a
+# small threshold) or not; every row captured once, in one transaction
+pg_test_sql -c "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'" -c "SELECT pg_reload_conf()" \
+    -c "CREATE TABLE bulk (id int PRIMARY KEY, pad text)" -c "ALTER PUBLICATION rowcast ADD TABLE bulk" >/dev/null
+cap bulk0 "$U" --slot s_bulk1 --snapshot never --until caught-up -q
+cap bulk0 "$U" --slot s_bulk2 --snapshot never --until caught-up -q
+pg_test_sql -c "INSERT INTO bulk SELECT g, repeat('x', 200) || g FROM generate_series(1, 100000) g" >/dev/null
+sanitized=$(ldd "$RC" 2>/dev/null | grep -c libasan)
+for run in "bulk1 s_bulk1 -o postgres.streaming=true -o postgres.stream.spill_bytes=1000000" "bulk2 s_bulk2"; do
+    read -r name slot opts <<<"$run"
+    # shellcheck disable=SC2086 # the options are words
+    /usr/bin/time -f %M -o "$W/$name.rss" "$RC" capture "$U" --slot "$slot" --until caught-up -q $opts >"$W/$name.out" 2>"$W/$name.err"
+    expect_rc "$name" $? 0
+    same "$name: one transaction of 100000 inserts" "begin 1, commit 1, insert 100000" \
+        "$(jq -r .op "$W/$name.out" | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1}')"
+    same "$name: the rows" "$(pg_test_sql -c "SELECT md5(string_agg(id || ':' || pad, ',' ORDER BY id)) FROM bulk")" \
+        "$(jq -r 'select(.op == "insert") | "\(.after[0]):\(.after[1])"' "$W/$name.out" | paste -sd, - | tr -d '\n' | md5sum | cut -d' ' -f1)"
+    rss=$(cat "$W/$name.rss")
+    if [ "$sanitized" = 0 ]; then
+        [ "$rss" -lt 65536 ] && ok || bad "$name: peak RSS $rss kB, not under 64 MB"
+    fi
+    echo "$name: peak RSS $rss kB"
+done
+pg_test_sql -c "SELECT pg_drop_replication_slot('s_bulk1'), pg_drop_replication_slot('s_bulk2')" \
+    -c "ALTER PUBLICATION rowcast DROP TABLE bulk" -c "DROP TABLE bulk" >/dev/null
+
+# a snapshot table the role may not read: the GRANT that fixes it
+pg_test_sql -c "CREATE ROLE nosel LOGIN REPLICATION" -c "CREATE TABLE hidden (id int PRIMARY KEY)" \
+    -c "CREATE PUBLICATION p_hidden FOR TABLE hidden" >/dev/null
+cap nosel "postgres://nosel@$HP/postgres" --slot s_nosel --publication p_hidden
+expect_err nosel 1 <<EOF
+rowcast capture: snapshot of public.hidden on postgres://nosel@$HP/postgres: permission denied for table hidden (GRANT SELECT ON public.hidden TO nosel)
+EOF
+pg_test_sql -c "DROP PUBLICATION p_hidden" -c "DROP TABLE hidden" >/dev/null
+
+# ---- 2. setup errors and usage
+pg_test_sql -c "CREATE ROLE norepl LOGIN" -c "CREATE ROLE pwuser LOGIN REPLICATION PASSWORD 'right-secret'" \
+    -c "SELECT pg_create_logical_replication_slot('td', 'test_decoding')" >/dev/null || bad "roles and slot"
+# pwuser authenticates with a clear-text password over TCP; everyone else stays trusted
+hba=$W/pg/data/pg_hba.conf
+{ printf 'host all pwuser 127.0.0.1/32 password\n'; cat "$hba"; } | pg_as tee "$hba.new" >/dev/null && pg_as mv "$hba.new" "$hba"
+pg_test_sql -c "SELECT pg_reload_conf()" >/dev/null
+no_pw_refused() { ! "$PG_BIN/psql" -X -w -h 127.0.0.1 -U pwuser -c 'SELECT 1' >/dev/null 2>&1; }
+wait_for 20 no_pw_refused || bad "pg_hba.conf not reloaded"
+
+cap pw "postgres://pwuser:wrong-secret@$HP/postgres" --include 'public.*'
+expect_err pw 1 <<EOF
+rowcast capture: cannot connect to postgres://pwuser@$HP/postgres: connection to server at "127.0.0.1", port $PGPORT failed: FATAL: password authentication failed for user "pwuser" (check the password: PGPASSWORD, ~/.pgpass or passfile=)
+EOF
+cap norepl "postgres://norepl:x-secret@$HP/postgres?password=y-secret&application_name=t"
+expect_err norepl 1 <<EOF
+rowcast capture: role norepl has no REPLICATION privilege on postgres://norepl@$HP/postgres?application_name=t: run ALTER ROLE norepl REPLICATION as a superuser
+EOF
+cap td "postgres://pwuser:right-secret@$HP/postgres" --slot td
+expect_err td 1 <<EOF
+$warnings
+rowcast capture: replication slot "td" on postgres://pwuser@$HP/postgres uses the plugin test_decoding, rowcast reads pgoutput: choose another slot name, or drop it (SELECT pg_drop_replication_slot('td')) if nothing reads it
+EOF
+cap nopub "$U" --publication nopub
+expect_err nopub 1 <<EOF
+rowcast capture: publication "nopub" does not exist on $U: name its tables with --include SCHEMA.TABLE (rowcast creates it FOR TABLE those) or create it yourself
+EOF
+same "no publication FOR ALL TABLES" 0 "$(pg_test_sql -c "SELECT count(*) FROM pg_publication WHERE puballtables")"
+# a publication dropped while capturing: the stream stops at the next change; created again,
+# the slot still cannot pass the change made while it was missing
+pg_test_sql -c "CREATE PUBLICATION p_drop FOR TABLE ev" >/dev/null
+# (bounded: a stream that does not stop is ended by timeout, and its status says so)
+timeout 60 "$RC" capture "postgres://pwuser:right-secret@$HP/postgres" --publication p_drop --slot s_drop --snapshot never >"$W/drop.out" 2>"$W/drop.err" &
+pid=$!
+wait_for 20 slot_active s_drop || bad "publication dropped: the capture never streamed"
+pg_test_sql -c "INSERT INTO ev VALUES (6)" >/dev/null
+dropped_fix="create it again, drop the slot (SELECT pg_drop_replication_slot('s_drop')) and capture again with a snapshot"
+drop_committed() { grep -q '"op":"commit"' "$W/drop.out"; }
+wait_for 20 drop_committed || bad "publication dropped: the first change never came"
+# and acknowledged: else the next run has that transaction again (rightly) before the error
+drop_acked() { [ "$(slot_lsn s_drop)" = "$(jq -r 'select(.op == "commit") | .pos.checkpoint' "$W/drop.out")" ]; }
+wait_for 20 drop_acked || bad "publication dropped: the first change was never acknowledged"
+pg_test_sql -c "DROP PUBLICATION p_drop" -c "INSERT INTO ev VALUES (7)" >/dev/null
+wait $pid
+st=$?
+expect_err drop 1 <<EOF
+rowcast: replication slot s_drop created (no snapshot)
+rowcast: replication from postgres://pwuser@$HP/postgres stopped: publication "p_drop" does not exist: $dropped_fix
+rowcast: 3 messages read: 3 converted, 0 filtered out, 0 bad
+rowcast: 3 events decoded: 3 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 3 messages written ($(msg_bytes drop) bytes): 3 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+pg_test_sql -c "CREATE PUBLICATION p_drop FOR TABLE ev" -c "INSERT INTO ev VALUES (8)" >/dev/null
+cap drop2 "$U" --publication p_drop --slot s_drop --until caught-up
+expect_err drop2 1 <<EOF
+rowcast: replication from $U stopped: publication "p_drop" does not exist: $dropped_fix
+rowcast: 0 messages read: 0 converted, 0 filtered out, 0 bad
+rowcast: 0 events decoded: 0 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+
+# usage
+usage_err() { printf 'rowcast capture: %s\n(see rowcast help capture)\n' "$1"; }
+cap u_nourl
+expect_err u_nourl 1 < <(usage_err "which database? give postgres://USER@HOST:PORT/DB")
+cap u_file "$W/events.json"
+expect_err u_file 1 < <(usage_err "$W/events.json is not a database URL: capture reads postgres://USER@HOST:PORT/DB (files are for rowcast convert)")
+cap u_mysql "mysql://app:my-secret@db:3306/shop"
+expect_err u_mysql 1 < <(usage_err "mysql://app:***@db:3306/shop is not a PostgreSQL URL: capture reads postgres://USER@HOST:PORT/DB (other databases are not supported yet)")
+cap u_conninfo "host=db password=kv-secret"
+expect_err u_conninfo 1 < <(usage_err "a key=value connection string is not a database URL: capture reads postgres://USER@HOST:PORT/DB[?PARAMS] (libpq's parameters go after the ?)")
+cap u_snap "$U" --snapshot full
+expect_err u_snap 1 < <(usage_err "--snapshot is initial, never or initial_only, not 'full'")
+cap u_until "$U" --until soon
+expect_err u_until 1 < <(usage_err "--until is caught-up or an LSN such as 0/16B3748, not 'soon'")
+cap u_max "$U" --max-events 0
+expect_err u_max 1 < <(usage_err "--max-events needs a positive number, got '0'")
+cap u_max2 "$U" --max-events 5x
+expect_err u_max2 1 < <(usage_err "--max-events needs a positive number, got '5x'")
+cap u_opt "$U" -o postgres.x=1
+expect_err u_opt 1 < <(usage_err "unknown source option 'postgres.x': postgres.streaming, postgres.heartbeat.interval, postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir")
+cap u_slot "$U" --slot Bad-Name --publication p_new --include 'public.*'
+expect_err u_slot 1 < <(usage_err "--slot 'Bad-Name' is not a slot name: use lower-case letters, digits and _ (at most 63)")
+same "a bad slot name creates no publication" 0 "$(pg_test_sql -c "SELECT count(*) FROM pg_publication WHERE pubname = 'p_new'")"
+cap u_two "$U" "$U"
+expect_err u_two 1 < <(usage_err "one database URL only; '$U' is a second one")
+
+# an invalidated slot: at most 1 MB of WAL kept for slots, 3 segments switched (every slot
+# is lost then: this comes last but one)
+pg_test_sql -c "ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'" -c "SELECT pg_reload_conf()" \
+    -c "SELECT pg_create_logical_replication_slot('lost1', 'pgoutput')" >/dev/null
+for _ in 1 2 3; do pg_test_sql -c "INSERT INTO ev VALUES (100 + $_)" -c "SELECT pg_switch_wal()" >/dev/null; done
+pg_test_sql -c CHECKPOINT
+slot_lost() { [ "$(pg_test_sql -c "SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'lost1'")" = lost ]; }
+if wait_for 20 slot_lost; then
+    cap lost "$U" --slot lost1
+    expect_err lost 1 <<EOF
+$warnings
+rowcast capture: replication slot "lost1" on $U is invalidated (wal_status lost, see max_slot_wal_keep_size): drop it with SELECT pg_drop_replication_slot('lost1') and capture again with a snapshot
+EOF
+else
+    echo "SKIP: invalidated slot: wal_status of lost1 is not lost after 3 WAL switches and a checkpoint"
+fi
+
+# wal_level = replica (no logical slot may exist then)
+pg_test_sql -c "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots" -c "ALTER SYSTEM SET wal_level = replica" >/dev/null
+pg_test_restart || bad "restart"
+cap wal "postgres://pwuser:right-secret@$HP/postgres" --include 'public.*'
+expect_err wal 1 <<EOF
+rowcast capture: postgres://pwuser@$HP/postgres has wal_level = replica, logical decoding needs logical: set wal_level = logical in postgresql.conf and restart PostgreSQL
+EOF
+
+# a password given in a URL appears in no message
+if grep -l 'secret' "$W"/*.err; then bad "a password is printed"; else ok; fi
+
+echo "pg_capture: $pass passed, $fail failed"
+[ "$fail" = 0 ]
