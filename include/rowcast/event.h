@@ -59,6 +59,10 @@ typedef struct rc_position {
     bool has_offset;
     rc_str gtid;
     rc_str lsn;      /* PostgreSQL LSN as text ("0/16B3748") */
+    rc_str last_commit_lsn; /* PostgreSQL: the end LSN of the last transaction committed before this
+                             * event's (the XLogData start of its Commit message), as text; empty
+                             * when none is known. Upstream Debezium's source.sequence is
+                             * ["<last_commit_lsn>","<lsn>"] in decimal */
     rc_str scn;      /* Oracle / OceanBase SCN */
     rc_str txid;     /* transaction id */
     rc_str checkpoint; /* resumable checkpoint as the source states it (OceanBase/OMS: epoch

@@ -95,7 +95,7 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
         return DIFF("source differs"), false;
     const rc_position *p = &a->pos, *q = &b->pos;
     if (!str_eq(p->file, q->file) || p->has_offset != q->has_offset || (p->has_offset && p->offset != q->offset) ||
-        !str_eq(p->gtid, q->gtid) || !str_eq(p->lsn, q->lsn) || !str_eq(p->scn, q->scn) || !str_eq(p->txid, q->txid) || !str_eq(p->checkpoint, q->checkpoint) ||
+        !str_eq(p->gtid, q->gtid) || !str_eq(p->lsn, q->lsn) || !str_eq(p->last_commit_lsn, q->last_commit_lsn) || !str_eq(p->scn, q->scn) || !str_eq(p->txid, q->txid) || !str_eq(p->checkpoint, q->checkpoint) ||
         p->has_seq != q->has_seq || (p->has_seq && p->seq != q->seq) || p->has_tx_index != q->has_tx_index ||
         (p->has_tx_index && p->tx_index != q->tx_index) || p->has_tx_count != q->has_tx_count ||
         (p->has_tx_count && p->tx_count != q->tx_count) || p->has_server_id != q->has_server_id ||

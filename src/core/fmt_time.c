@@ -198,17 +198,23 @@ static bool parse_frac(const char *s, size_t n, size_t *i, uint32_t *nanos)
     return true;
 }
 
-static bool parse_ymd(const char *s, size_t n, rc_date *d)
+/* YYYY-MM-DD at s[0], also with the years rc_fmt_date writes beyond 0000-9999 (ISO 8601's
+ * expanded years, astronomical: "-0043-03-15" is 44 BC, "5874897-12-31"; no leading zero past
+ * four digits, no "-0000"); the number of bytes read, 0 when there is no such date. */
+static size_t parse_ymd(const char *s, size_t n, rc_date *d)
 {
-    uint32_t y, m, dd;
-    if (!digits_at(s, n, 0, 4, &y) || n < 10 || s[4] != '-' || !digits_at(s, n, 5, 2, &m) ||
-        s[7] != '-' || !digits_at(s, n, 8, 2, &dd))
-        return false;
-    if (!rc_date_valid((int32_t)y, m, dd)) return false;
-    d->year = (int32_t)y;
+    size_t i = n && s[0] == '-', ys = i;
+    uint32_t y = 0, m, dd;
+    while (i < n && i - ys < 8 && s[i] >= '0' && s[i] <= '9') y = y * 10 + (uint32_t)(s[i++] - '0');
+    size_t yn = i - ys;
+    if (yn < 4 || yn > 7 || (yn > 4 && s[ys] == '0') || (ys && !y)) return 0;
+    if (i + 6 > n || s[i] != '-' || !digits_at(s, n, i + 1, 2, &m) || s[i + 3] != '-' || !digits_at(s, n, i + 4, 2, &dd)) return 0;
+    int32_t year = ys ? -(int32_t)y : (int32_t)y;
+    if (m < 1 || m > 12 || dd < 1 || dd > rc_days_in_month(year, m)) return 0;
+    d->year = year;
     d->month = (uint8_t)m;
     d->day = (uint8_t)dd;
-    return true;
+    return i + 6;
 }
 
 /* HH:MM:SS[.f] with 2-digit hours < 24, at s[i]; advances *i. */
@@ -229,7 +235,13 @@ static bool parse_clock(const char *s, size_t n, size_t *i, rc_datetime *dt)
     return true;
 }
 
-bool rc_parse_date(const char *s, size_t n, rc_date *out) { return n == 10 && parse_ymd(s, n, out); }
+bool rc_parse_date(const char *s, size_t n, rc_date *out)
+{
+    rc_date d;
+    if (parse_ymd(s, n, &d) != n) return false;
+    *out = d;
+    return true;
+}
 
 bool rc_parse_time(const char *s, size_t n, rc_time *out)
 {
@@ -262,8 +274,9 @@ bool rc_parse_datetime(const char *s, size_t n, rc_datetime *out)
 {
     rc_date d;
     rc_datetime dt = {0};
-    if (n < 19 || !parse_ymd(s, n, &d) || (s[10] != ' ' && s[10] != 'T')) return false;
-    size_t i = 11;
+    size_t i = parse_ymd(s, n, &d);
+    if (!i || i + 9 > n || (s[i] != ' ' && s[i] != 'T')) return false;
+    i++;
     if (!parse_clock(s, n, &i, &dt)) return false;
     if (i < n) {
         if (s[i] != ' ' || i + 1 >= n) return false;
@@ -288,8 +301,9 @@ bool rc_parse_ts_iso(const char *s, size_t n, rc_timestamp *out)
 {
     rc_date d;
     rc_datetime dt = {0};
-    if (n < 20 || !parse_ymd(s, n, &d) || s[10] != 'T') return false;
-    size_t i = 11;
+    size_t i = parse_ymd(s, n, &d);
+    if (!i || i + 10 > n || s[i] != 'T') return false;
+    i++;
     if (!parse_clock(s, n, &i, &dt) || i + 1 != n || s[i] != 'Z') return false;
     out->sec = rc_days_from_civil(d.year, d.month, d.day) * 86400 + dt.hour * 3600 + dt.minute * 60 + dt.second;
     out->nanos = dt.nanos;

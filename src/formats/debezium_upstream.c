@@ -1,11 +1,13 @@
 /* Upstream Debezium: the envelope, source blocks, key and Kafka Connect
  * JSON schemas the way Debezium's MySQL, PostgreSQL and SQL Server connectors write them, in
  * the layout of Debezium 1.x, 2.x or 3.x (debezium.compat). See docs/formats/debezium.md. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "formats/avro_bin.h"
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
+#include "sources/pg/pg_value.h"
 #include "rowcast/fmt.h"
 #include "rowcast/hash.h"
 #include "rowcast/jsonw.h"
@@ -41,6 +43,22 @@ typedef struct up_enc {
     size_t keys_cap;
     const void *keys_of;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
+    /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
+     * and what arrays are split into */
+    uint8_t *pg_kind;
+    size_t ncatalog;
+    rc_type_cache *types;
+    rc_arena types_arena, elems;
+    rc_buf pgbuf;
+    uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
+    bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
+    /* the transaction of the last event written, and its events per table so far */
+    rc_buf tx_of;
+    struct tx_table {
+        uint64_t hash;
+        uint64_t count;
+    } *tx_tables;
+    size_t tx_ntables, tx_cap;
 } up_enc;
 
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
@@ -58,9 +76,32 @@ const rc_option_desc dbz_all_options[] = {
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
     {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order}"},
     {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
+    {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2 and 3, as Debezium 2.x skips truncates; none otherwise)"},
     {0},
 };
 const rc_option_desc *const dbz_up_options = dbz_all_options + DBZ_COMMON_OPTIONS;
+
+/* skipped.operations: "none" or a comma-separated list of c, u, d, t (Debezium's letters). */
+static rc_status parse_skipped(const char *v, uint8_t *ops, rc_error *err)
+{
+    *ops = 0;
+    if (!strcmp(v, "none")) return RC_OK;
+    for (const char *p = v; *p; p++) {
+        switch (*p) {
+        case 'c': *ops |= 1u << RC_OP_INSERT; break;
+        case 'u': *ops |= 1u << RC_OP_UPDATE; break;
+        case 'd': *ops |= 1u << RC_OP_DELETE; break;
+        case 't': *ops |= 1u << RC_OP_TRUNCATE; break;
+        default: goto bad;
+        }
+        if (p[1] == ',' && p[2]) p++;
+        else if (p[1]) goto bad;
+    }
+    return RC_OK;
+bad:
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "-o debezium.skipped.operations=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", v);
+}
 
 rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
@@ -86,10 +127,21 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
     e->server = rc_options_get(o, "debezium.server");
     e->version = rc_options_get(o, "debezium.version");
     if (!e->version) e->version = "rowcast";
-    if (!(e->names = rc_name_registry_new())) {
+    const char *skip = rc_options_get(o, "debezium.skipped.operations");
+    if (skip && (st = parse_skipped(skip, &e->skip_ops, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
+    e->skip_set = skip != NULL;
+    while (rc_type_catalog[e->ncatalog].name) e->ncatalog++;
+    if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1))) {
+        rc_name_registry_free(e->names), rc_type_cache_free(e->types);
         free(e);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
+    for (size_t i = 0; i < e->ncatalog; i++) e->pg_kind[i] = (uint8_t)dbz_pg_kind_of(&rc_type_catalog[i]);
+    rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
+    rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
@@ -108,6 +160,11 @@ void dbz_up_free(void *p)
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
     free(e->keys_off);
+    free(e->pg_kind);
+    rc_type_cache_free(e->types);
+    rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
+    rc_buf_fini(&e->pgbuf), rc_buf_fini(&e->tx_of);
+    free(e->tx_tables);
     free(e);
 }
 
@@ -135,6 +192,31 @@ typedef struct col_schema {
     rc_buf *params; /* NULL when none */
 } col_schema;
 
+/* What the PostgreSQL connector does with column c beyond its value kind (DBZ_PG_NONE for
+ * other sources). */
+static dbz_pg_kind pg_kind(const up_enc *e, const rc_column *c)
+{
+    const rc_type_info *t = c->type.info;
+    if (t->family != RC_FAM_PG) return DBZ_PG_NONE;
+    size_t i = (size_t)(t - rc_type_catalog);
+    return t >= rc_type_catalog && i < e->ncatalog ? (dbz_pg_kind)e->pg_kind[i] : dbz_pg_kind_of(t);
+}
+
+/* The element column of a PostgreSQL array column ("numeric(10,2)[]": numeric(10,2)); false
+ * when its declaration does not parse. */
+static bool array_elem(up_enc *e, const rc_column *c, rc_column *out)
+{
+    rc_str d = c->type.decl;
+    const rc_coltype *t;
+    rc_error err;
+    rc_error_clear(&err);
+    if (d.n < 3 || memcmp(d.p + d.n - 2, "[]", 2) ||
+        rc_type_cache_get(e->types, &e->types_arena, RC_FAM_PG, d.p, d.n - 2, 0, &t, &err) != RC_OK)
+        return false;
+    *out = (rc_column){c->name, *t, 0, true};
+    return true;
+}
+
 static int32_t dec_scale(const rc_column *c, const rc_decimal *d) { return c->type.p2 >= 0 ? c->type.p2 : (d ? d->scale : 0); }
 
 /* How a DATETIME column is written: Oracle's DATE/TIMESTAMP as a zoned string, Kafka
@@ -148,11 +230,70 @@ static dt_as datetime_as(const up_enc *e, const rc_column *c)
     return prec <= 3 ? DT_MILLIS : DT_MICROS;
 }
 
+/* Decimal {scale[, connect.decimal.precision]} parameters. */
+static void decimal_params(rc_buf *params, int32_t scale, int32_t prec)
+{
+    RC_BUF_LIT(params, "{\"scale\":\"");
+    rc_fmt_i64(params, scale);
+    rc_buf_putc(params, '"');
+    if (prec > 0) {
+        RC_BUF_LIT(params, ",\"connect.decimal.precision\":\"");
+        rc_fmt_i64(params, prec);
+        rc_buf_putc(params, '"');
+    }
+    rc_buf_putc(params, '}');
+}
+
+/* The schema of a PostgreSQL column whose type the connector writes in a way of its own; false
+ * for the others (their value kind decides). */
+static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
+{
+    switch (pg_kind(e, c)) {
+    case DBZ_PG_UUID: s->type = "string", s->name = "io.debezium.data.Uuid", s->version = 1; return true;
+    case DBZ_PG_XML: s->type = "string", s->name = "io.debezium.data.Xml", s->version = 1; return true;
+    case DBZ_PG_TSVECTOR: s->type = "string", s->name = "io.debezium.data.TsVector", s->version = 1; return true;
+    case DBZ_PG_TIMETZ: s->type = "string", s->name = "io.debezium.time.ZonedTime", s->version = 1; return true;
+    case DBZ_PG_INTERVAL: s->type = "int64", s->name = "io.debezium.time.MicroDuration", s->version = 1; return true;
+    case DBZ_PG_FLOAT4: s->type = "float"; return true;
+    case DBZ_PG_POINT: s->type = "struct", s->name = "io.debezium.data.geometry.Point", s->version = 1; return true;
+    case DBZ_PG_MONEY:
+        if (e->dec_mode == DEC_STRING) s->type = "string";
+        else if (e->dec_mode == DEC_DOUBLE) s->type = "double";
+        else {
+            s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
+            decimal_params(params, 2, -1); /* Decimal.builder(money.fraction.digits): no precision */
+            s->params = params;
+        }
+        return true;
+    case DBZ_PG_BITS:
+        if (c->type.p1 == 1) {
+            s->type = "boolean";
+            return true;
+        }
+        s->type = "bytes", s->name = "io.debezium.data.Bits", s->version = 1;
+        RC_BUF_LIT(params, "{\"length\":\"");
+        rc_fmt_i64(params, c->type.p1);
+        RC_BUF_LIT(params, "\"}");
+        s->params = params;
+        return true;
+    case DBZ_PG_ARRAY: s->type = "array"; return true;
+    default: return false;
+    }
+}
+
+/* A TIME column in milliseconds: Kafka Connect's Time, or Debezium's Time for a PostgreSQL
+ * time(0-3) (time.precision.mode adaptive, the PostgreSQL connector's default). */
+static bool time_millis(const up_enc *e, const rc_column *c)
+{
+    return e->time_mode == TIME_CONNECT || (c->type.info->family == RC_FAM_PG && c->type.p1 >= 0 && c->type.p1 <= 3);
+}
+
 static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
 {
     const rc_type_info *t = c->type.info;
     memset(s, 0, sizeof *s);
     rc_buf_reset(params);
+    if (pg_col_schema(e, c, s, params)) return;
     switch (t->vkind) {
     case RC_V_BOOL: s->type = "boolean"; return;
     case RC_V_INT:
@@ -173,16 +314,8 @@ static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
             s->type = "struct", s->name = "io.debezium.data.VariableScaleDecimal", s->version = 1;
         } else {
             s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
-            RC_BUF_LIT(params, "{\"scale\":\"");
-            rc_fmt_i64(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL));
-            rc_buf_putc(params, '"');
-            int32_t prec = t->vkind == RC_V_UINT ? -1 : c->type.p1; /* Debezium writes no precision for unsigned */
-            if (prec > 0) {
-                RC_BUF_LIT(params, ",\"connect.decimal.precision\":\"");
-                rc_fmt_i64(params, prec);
-                rc_buf_putc(params, '"');
-            }
-            rc_buf_putc(params, '}');
+            /* Debezium writes no precision for unsigned */
+            decimal_params(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL), t->vkind == RC_V_UINT ? -1 : c->type.p1);
             s->params = params;
         }
         return;
@@ -207,6 +340,7 @@ static void col_schema_of(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
         return;
     case RC_V_TIME:
         if (e->time_mode == TIME_CONNECT) s->type = "int32", s->name = "org.apache.kafka.connect.data.Time", s->version = 1;
+        else if (time_millis(e, c)) s->type = "int32", s->name = "io.debezium.time.Time", s->version = 1;
         else s->type = "int64", s->name = "io.debezium.time.MicroTime", s->version = 1;
         return;
     case RC_V_DATETIME:
@@ -276,9 +410,33 @@ static void put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
         RC_BUF_LIT(b, ",\"parameters\":");
         rc_buf_put(b, s->params->data, s->params->len);
     }
-    RC_BUF_LIT(b, ",\"field\":");
-    rc_jw_str(b, field, fn);
+    if (field) {
+        RC_BUF_LIT(b, ",\"field\":");
+        rc_jw_str(b, field, fn);
+    }
     rc_buf_putc(b, '}');
+}
+
+/* A column's field schema; a PostgreSQL array is {"type":"array","items":<the element's
+ * optional schema>,...} as JsonConverter writes it. */
+static void put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params)
+{
+    col_schema s;
+    col_schema_of(e, c, &s, params);
+    rc_column elem;
+    if (!strcmp(s.type, "array") && array_elem(e, c, &elem)) {
+        RC_BUF_LIT(b, "{\"type\":\"array\",\"items\":");
+        col_schema es;
+        col_schema_of(e, &elem, &es, params);
+        put_field_schema(b, &es, true, NULL, 0);
+        RC_BUF_LIT(b, ",\"optional\":");
+        rc_buf_puts(b, optional ? "true" : "false");
+        RC_BUF_LIT(b, ",\"field\":");
+        rc_jw_str(b, c->name.p, c->name.n);
+        rc_buf_putc(b, '}');
+        return;
+    }
+    put_field_schema(b, &s, optional, c->name.p, c->name.n);
 }
 
 /* ---- values ---- */
@@ -318,21 +476,28 @@ rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms
 }
 
 /* An unchanged TOAST value: Debezium's PostgreSQL connector writes its placeholder
- * (unavailable.value.placeholder, "__debezium_unavailable_value") in string columns and its
- * bytes in bytea ones; any other schema cannot hold it, and the event is not expressible. */
-static rc_status unavailable(const rc_column *c, rc_buf *b, bool avro, rc_error *err)
+ * (unavailable.value.placeholder, "__debezium_unavailable_value") in string columns, its bytes
+ * in bytea ones and a one-element array of it in arrays of strings; any other schema cannot
+ * hold it, and the event is not expressible. */
+static rc_status unavailable(up_enc *e, const rc_column *c, rc_buf *b, bool avro, rc_error *err)
 {
     static const char ph[] = "__debezium_unavailable_value";
     rc_vkind k = (rc_vkind)c->type.info->vkind;
-    bool text = k == RC_V_TEXT || k == RC_V_JSON || k == RC_V_ENUM || k == RC_V_INTERVAL || k == RC_V_SET;
-    if (!avro && text) {
-        RC_BUF_LIT(b, "\"__debezium_unavailable_value\"");
-        return RC_OK;
-    }
+    rc_buf params;
+    rc_buf_init(&params, 0);
+    col_schema s, es = {"", NULL, 0, NULL};
+    col_schema_of(e, c, &s, &params);
+    rc_column ec;
+    if (!strcmp(s.type, "array") && array_elem(e, c, &ec)) col_schema_of(e, &ec, &es, &params);
+    rc_buf_fini(&params);
     if (!avro && k == RC_V_BYTES) {
         rc_buf_putc(b, '"');
         rc_fmt_base64(b, (const unsigned char *)ph, sizeof ph - 1);
         rc_buf_putc(b, '"');
+        return RC_OK;
+    }
+    if (!avro && (!strcmp(s.type, "string") || !strcmp(es.type, "string"))) {
+        rc_buf_puts(b, !strcmp(s.type, "string") ? "\"__debezium_unavailable_value\"" : "[\"__debezium_unavailable_value\"]");
         return RC_OK;
     }
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
@@ -342,13 +507,198 @@ static rc_status unavailable(const rc_column *c, rc_buf *b, bool avro, rc_error 
     return RC_SKIP;
 }
 
+static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err);
+
+/* A decimal in the decimal handling mode, as a Decimal of `scale` in precise mode. */
+static rc_status put_decimal(up_enc *e, rc_buf *b, const rc_column *c, const rc_decimal *dec, int32_t scale, rc_error *err)
+{
+    if (e->dec_mode == DEC_STRING) {
+        rc_buf_putc(b, '"');
+        rc_fmt_dec_plain(b, dec);
+        rc_buf_putc(b, '"');
+    } else if (e->dec_mode == DEC_DOUBLE) {
+        rc_buf_reset(&e->scratch);
+        rc_fmt_dec_java(&e->scratch, dec);
+        rc_buf_putc(&e->scratch, '\0');
+        rc_value dv = {.kind = RC_V_FLOAT64, .f64 = strtod(e->scratch.data, NULL)};
+        rc_fmt_json_float(b, &dv);
+    } else {
+        rc_decimal d;
+        if (!rescale(dec, scale, &e->name, &d))
+            return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
+                                "column \"%.*s\": the value has more fraction digits than its scale %d, or more than %d digits",
+                                (int)c->name.n, c->name.p, scale, RC_DEC_MAX_BINARY_DIGITS);
+        rc_buf_reset(&e->scratch);
+        rc_dec_unscaled_bytes(&e->scratch, &d);
+        rc_buf_putc(b, '"');
+        rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+        rc_buf_putc(b, '"');
+    }
+    return RC_OK;
+}
+
+/* PostgreSQL's ±infinity and NaN, which the canonical value keeps as their text (RC_V_INVALID),
+ * as the connector writes them (PostgresValueConverter, SpecialValueDecimal). */
+static rc_status pg_special(up_enc *e, rc_buf *b, const rc_column *c, rc_str text, rc_error *err)
+{
+    int inf = dbz_pg_infinity(text);
+    switch (c->type.info->vkind) {
+    case RC_V_DECIMAL: {
+        bool nan = text.n == 3 && !memcmp(text.p, "NaN", 3);
+        bool pos = text.n == 8 && !memcmp(text.p, "Infinity", 8), neg = text.n == 9 && !memcmp(text.p, "-Infinity", 9);
+        if (!nan && !pos && !neg) break;
+        if (e->dec_mode == DEC_STRING) { /* SpecialValueDecimal.toString(): the enum constant's name */
+            rc_buf_puts(b, nan ? "\"NAN\"" : pos ? "\"POSITIVE_INFINITY\"" : "\"NEGATIVE_INFINITY\"");
+        } else if (e->dec_mode == DEC_DOUBLE) {
+            rc_value dv = {.kind = RC_V_FLOAT64, .f64 = nan ? (double)NAN : pos ? (double)INFINITY : -(double)INFINITY};
+            rc_fmt_json_float(b, &dv);
+        } else {
+            rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                         "column \"%.*s\" (%.*s): %.*s has no Decimal value, and upstream Debezium stops on it in "
+                         "decimal.handling.mode precise; -o debezium.decimal.handling.mode=string or double writes it",
+                         (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)text.n, text.p);
+            return RC_SKIP;
+        }
+        return RC_OK;
+    }
+    case RC_V_DATE:
+        if (!inf || e->time_mode == TIME_CONNECT) break;
+        rc_fmt_i64(b, dbz_pg_infinity_days(inf));
+        return RC_OK;
+    case RC_V_DATETIME: {
+        if (!inf || e->time_mode == TIME_CONNECT) break;
+        int64_t us = dbz_pg_infinity_micros(inf);
+        rc_fmt_i64(b, datetime_as(e, c) == DT_MICROS ? us : us / 1000);
+        return RC_OK;
+    }
+    case RC_V_TIMESTAMP: /* ZonedTimestamp: the connector passes PostgreSQL's text on */
+        if (!inf) break;
+        rc_jw_str(b, text.p, text.n);
+        return RC_OK;
+    default: break;
+    }
+    RC_BUF_LIT(b, "null");
+    return RC_OK;
+}
+
+/* One array element's text as a value of the element column, read as the PostgreSQL source
+ * reads a column's text (the element's layout is its type's output text). */
+static rc_status elem_value(up_enc *e, const rc_column *ec, rc_str text, rc_value *v, rc_error *err)
+{
+    static const uint8_t readers[RC_V_KIND_COUNT] = {
+        [RC_V_BOOL] = RC_PG_R_BOOL,       [RC_V_INT] = RC_PG_R_INT,           [RC_V_DECIMAL] = RC_PG_R_NUMERIC,
+        [RC_V_FLOAT32] = RC_PG_R_FLOAT4,  [RC_V_FLOAT64] = RC_PG_R_FLOAT8,    [RC_V_TEXT] = RC_PG_R_TEXT,
+        [RC_V_BYTES] = RC_PG_R_BYTEA,     [RC_V_DATE] = RC_PG_R_DATE,         [RC_V_TIME] = RC_PG_R_TIME,
+        [RC_V_DATETIME] = RC_PG_R_TIMESTAMP, [RC_V_TIMESTAMP] = RC_PG_R_TIMESTAMPTZ, [RC_V_INTERVAL] = RC_PG_R_INTERVAL,
+        [RC_V_JSON] = RC_PG_R_JSON,       [RC_V_ENUM] = RC_PG_R_ENUM,
+    };
+    rc_vkind k = (rc_vkind)ec->type.info->vkind;
+    rc_pg_type t = {ec->type, (rc_pg_reader)readers[k], -1, ',', RC_PG_R_TEXT, -1};
+    if (k != RC_V_INT && !readers[k]) t.reader = RC_PG_R_TEXT; /* RC_PG_R_INT is 0 */
+    return rc_pg_value_parse(&t, ec, text.p, text.n, &e->elems, v, err);
+}
+
+/* A PostgreSQL array as a JSON array of its elements, each as the element type is written. */
+static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text, rc_error *err)
+{
+    rc_column ec;
+    if (!array_elem(e, c, &ec))
+        return rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET, "column \"%.*s\": array type %.*s has no element type", (int)c->name.n,
+                            c->name.p, (int)c->type.decl.n, c->type.decl.p);
+    dbz_pg_kind ek = pg_kind(e, &ec);
+    if (ek == DBZ_PG_MONEY || ek == DBZ_PG_INTERVAL || ek == DBZ_PG_BITS || ek == DBZ_PG_XML || ek == DBZ_PG_POINT ||
+        ek == DBZ_PG_UNKNOWN || ek == DBZ_PG_NOT_YET || ek == DBZ_PG_ARRAY || !strcmp(ec.type.info->name, "name")) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                     "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for arrays of %s and leaves "
+                     "the column out of its events; rowcast drops no column",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, ec.type.info->name);
+        return RC_SKIP;
+    }
+    dbz_pg_elem *el;
+    size_t n;
+    rc_arena_reset(&e->elems);
+    rc_status st = dbz_pg_array_split(c, text, &e->elems, &el, &n, err);
+    if (st != RC_OK) return st;
+    rc_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) rc_buf_putc(b, ',');
+        rc_value v = {.kind = RC_V_NULL};
+        if (!el[i].null && (st = elem_value(e, &ec, el[i].text, &v, err)) != RC_OK) return st == RC_SKIP ? st : (rc_status)RC_SKIP;
+        if ((st = put_value(e, b, &ec, &v, err)) != RC_OK) return st;
+    }
+    rc_buf_putc(b, ']');
+    return RC_OK;
+}
+
+/* The value of a PostgreSQL column whose kind (pg_kind) the connector writes in a way of its
+ * own; *done false for the others. */
+static rc_status pg_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, dbz_pg_kind k, bool *done, rc_error *err)
+{
+    *done = true;
+    if (k == DBZ_PG_UNKNOWN || k == DBZ_PG_NOT_YET) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                     k == DBZ_PG_UNKNOWN ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
+                                           "this type and leaves the column out of its events; rowcast drops no column"
+                                         : "column \"%.*s\" (%.*s): rowcast does not write this geometric type in upstream Debezium's "
+                                           "layout yet (Debezium writes a Geometry, Line or Circle struct)",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
+        return RC_SKIP;
+    }
+    if (k == DBZ_PG_BITS && c->type.p1 < 1) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                     "column \"%.*s\" (%.*s): rowcast does not know the io.debezium.data.Bits length upstream Debezium gives a bit "
+                     "string without a declared length",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
+        return RC_SKIP;
+    }
+    if (v->kind == RC_V_INVALID) return pg_special(e, b, c, v->s, err);
+    if (v->kind != RC_V_TEXT && !(k == DBZ_PG_FLOAT4 && v->kind == RC_V_FLOAT32) && !(k == DBZ_PG_INTERVAL && v->kind == RC_V_INTERVAL)) {
+        *done = false;
+        return RC_OK;
+    }
+    rc_status st;
+    switch (k) {
+    case DBZ_PG_TIMETZ: return dbz_pg_timetz(b, c, v->s, err);
+    case DBZ_PG_FLOAT4: rc_fmt_json_float(b, v); return RC_OK;
+    case DBZ_PG_BITS: return dbz_pg_bits(b, &e->pgbuf, c, v->s, err);
+    case DBZ_PG_INTERVAL: {
+        int64_t us;
+        if ((st = dbz_pg_interval(c, v->s, &us, err)) != RC_OK) return st;
+        rc_fmt_i64(b, us);
+        return RC_OK;
+    }
+    case DBZ_PG_MONEY: {
+        rc_decimal d;
+        if ((st = dbz_pg_money(c, v->s, &e->pgbuf, &d, err)) != RC_OK) return st;
+        return put_decimal(e, b, c, &d, 2, err);
+    }
+    case DBZ_PG_POINT: {
+        if ((st = dbz_pg_point_wkt(c, v->s, &e->pgbuf, err)) != RC_OK) return st;
+        rc_value g = {.kind = RC_V_GEOMETRY, .s = {e->pgbuf.data, e->pgbuf.len}};
+        return put_value(e, b, c, &g, err);
+    }
+    case DBZ_PG_ARRAY: return pg_array(e, b, c, v->s, err);
+    default: *done = false; return RC_OK;
+    }
+}
+
 static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {
     const rc_type_info *t = c->type.info;
+    dbz_pg_kind pk = pg_kind(e, c);
+    if ((pk != DBZ_PG_NONE || (v->kind == RC_V_INVALID && t->family == RC_FAM_PG)) && v->kind != RC_V_NULL && v->kind != RC_V_UNAVAILABLE &&
+        v->kind != RC_V_GEOMETRY) {
+        bool done;
+        rc_status st = pg_value(e, b, c, v, pk, &done, err);
+        if (done) return st;
+    } else if ((pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET || (pk == DBZ_PG_BITS && c->type.p1 < 1)) && v->kind == RC_V_NULL) {
+        bool done;
+        return pg_value(e, b, c, v, pk, &done, err); /* the column itself has no place, NULL or not */
+    }
     switch (v->kind) {
     case RC_V_NULL: RC_BUF_LIT(b, "null"); return RC_OK;
     case RC_V_INVALID: RC_BUF_LIT(b, "null"); return RC_OK; /* zero dates: Debezium writes null */
-    case RC_V_UNAVAILABLE: return unavailable(c, b, false, err);
+    case RC_V_UNAVAILABLE: return unavailable(e, c, b, false, err);
     case RC_V_BOOL: rc_buf_puts(b, v->b ? "true" : "false"); return RC_OK;
     case RC_V_INT: rc_fmt_i64(b, v->i); return RC_OK;
     case RC_V_UINT:
@@ -376,8 +726,11 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         }
     case RC_V_DECIMAL:
         if (e->dec_mode == DEC_STRING) {
+            /* the PostgreSQL connector writes BigDecimal.toString() (SpecialValueDecimal: 1E-7
+             * for 0.0000001), the others toPlainString() */
             rc_buf_putc(b, '"');
-            rc_fmt_dec_plain(b, &v->dec);
+            if (t->family == RC_FAM_PG) rc_fmt_dec_java(b, &v->dec);
+            else rc_fmt_dec_plain(b, &v->dec);
             rc_buf_putc(b, '"');
         } else if (e->dec_mode == DEC_DOUBLE) {
             rc_buf_reset(&e->scratch);
@@ -389,24 +742,23 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             if (v->dec.ndigits > RC_DEC_MAX_BINARY_DIGITS)
                 return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": more than %d digits", (int)c->name.n, c->name.p,
                                     RC_DEC_MAX_BINARY_DIGITS);
+            /* VariableScaleDecimal of the value without trailing zeros, scale at least 0 (the
+             * connector's stripTrailingZeros): 1.50 is {scale 1, 15}, 100 {scale 0, 100} */
+            rc_decimal d = v->dec;
+            while (d.scale > 0 && d.ndigits > 1 && d.digits[d.ndigits - 1] == '0') d.ndigits--, d.scale--;
+            if (d.ndigits == 1 && d.digits[0] == '0') d.scale = 0;
+            if (d.scale < 0 && !rescale(&v->dec, 0, &e->name, &d))
+                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": more than %d digits", (int)c->name.n, c->name.p,
+                                    RC_DEC_MAX_BINARY_DIGITS);
             rc_buf_reset(&e->scratch);
-            rc_dec_unscaled_bytes(&e->scratch, &v->dec);
+            rc_dec_unscaled_bytes(&e->scratch, &d);
             RC_BUF_LIT(b, "{\"scale\":");
-            rc_fmt_i64(b, v->dec.scale);
+            rc_fmt_i64(b, d.scale);
             RC_BUF_LIT(b, ",\"value\":\"");
             rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
             RC_BUF_LIT(b, "\"}");
         } else {
-            rc_decimal d;
-            if (!rescale(&v->dec, dec_scale(c, &v->dec), &e->name, &d))
-                return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
-                                    "column \"%.*s\": the value has more fraction digits than its scale %d, or more than %d digits",
-                                    (int)c->name.n, c->name.p, dec_scale(c, &v->dec), RC_DEC_MAX_BINARY_DIGITS);
-            rc_buf_reset(&e->scratch);
-            rc_dec_unscaled_bytes(&e->scratch, &d);
-            rc_buf_putc(b, '"');
-            rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
-            rc_buf_putc(b, '"');
+            return put_decimal(e, b, c, &v->dec, dec_scale(c, &v->dec), err);
         }
         return RC_OK;
     case RC_V_FLOAT32: { /* widened to double, as Debezium does (3.14f is 3.140000104904175) */
@@ -435,7 +787,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         return RC_OK;
     case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return RC_OK;
     case RC_V_TIME: {
-        bool ms = e->time_mode == TIME_CONNECT;
+        bool ms = time_millis(e, c);
         rc_status st = dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL, err);
         if (st == RC_OK) rc_fmt_i64(b, ms ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time));
         return st;
@@ -625,7 +977,10 @@ static void source_schema(up_enc *e, rc_buf *b, int conn)
     rc_buf_putc(b, ',');
     put_simple_field(b, "int64", false, "ts_ms");
     RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
-    rc_buf_puts(b, e->compat < 16 ? "true,last,false" : "true,last,false,incremental");
+    /* SnapshotRecord's values: 2.x adds first, first_in_data_collection, last_in_data_collection */
+    rc_buf_puts(b, e->compat < 16   ? "true,last,false"
+                   : e->compat < 20 ? "true,last,false,incremental"
+                                    : "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
     RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"},");
     put_simple_field(b, "string", false, "db");
     if (e->compat >= 16) {
@@ -716,7 +1071,30 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(b, ",\"db\":");
     rc_jw_str(b, ev->src.db.p, ev->src.db.n);
-    if (e->compat >= 16) RC_BUF_LIT(b, ",\"sequence\":null");
+    if (e->compat >= 16 && conn == CONN_POSTGRES) {
+        /* SourceInfo.sequence(): the JSON array text ["<last commit LSN>","<LSN>"], decimal, null
+         * for what is not known (Jackson's layout: no spaces) */
+        uint64_t v;
+        RC_BUF_LIT(b, ",\"sequence\":\"[");
+        if (lsn_value(ev->pos.last_commit_lsn, &v)) {
+            RC_BUF_LIT(b, "\\\"");
+            rc_fmt_u64(b, v);
+            RC_BUF_LIT(b, "\\\"");
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+        rc_buf_putc(b, ',');
+        if (lsn_value(ev->pos.lsn, &v)) {
+            RC_BUF_LIT(b, "\\\"");
+            rc_fmt_u64(b, v);
+            RC_BUF_LIT(b, "\\\"");
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+        RC_BUF_LIT(b, "]\"");
+    } else if (e->compat >= 16) {
+        RC_BUF_LIT(b, ",\"sequence\":null");
+    }
     if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_fmt_i64(b, ev->has_ts ? ev->ts_us : 0);
@@ -779,9 +1157,7 @@ static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *p
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
-        col_schema s;
-        col_schema_of(e, &ev->cols[i], &s, params);
-        put_field_schema(b, &s, ev->cols[i].nullable, ev->cols[i].name.p, ev->cols[i].name.n);
+        put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params);
     }
     RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -843,9 +1219,7 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        col_schema s;
-        col_schema_of(e, &ev->cols[idx[k]], &s, &params);
-        put_field_schema(b, &s, false, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
+        put_column_schema(e, b, &ev->cols[idx[k]], false, &params);
     }
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -895,20 +1269,52 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
 
 /* ---- messages ---- */
 
-/* The transaction block, or null when metadata is off or the event has no transaction. */
-static void put_tx(const up_enc *e, rc_buf *b, const rc_event *ev)
+/* The event's position among the events of its table in its transaction, from 1: counted per
+ * table since the transaction's first event (the events of one transaction come together). */
+static uint64_t table_order(up_enc *e, const rc_event *ev)
+{
+    rc_str tx = ev->pos.txid;
+    if (e->tx_of.len != tx.n || memcmp(e->tx_of.data, tx.p, tx.n)) {
+        rc_buf_reset(&e->tx_of);
+        rc_buf_put(&e->tx_of, tx.p, tx.n);
+        e->tx_ntables = 0;
+    }
+    uint64_t h = ev->src.table.n ? rc_hash64(ev->src.table.p, ev->src.table.n, 1) : 1; /* absent names have p NULL */
+    if (ev->src.schema.n) h = rc_hash64(ev->src.schema.p, ev->src.schema.n, h);
+    if (ev->src.db.n) h = rc_hash64(ev->src.db.p, ev->src.db.n, h);
+    for (size_t i = 0; i < e->tx_ntables; i++)
+        if (e->tx_tables[i].hash == h) return ++e->tx_tables[i].count;
+    if (e->tx_ntables == e->tx_cap) {
+        size_t cap = e->tx_cap ? e->tx_cap * 2 : 8;
+        struct tx_table *t = realloc(e->tx_tables, cap * sizeof *t);
+        if (!t) return ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
+        e->tx_tables = t, e->tx_cap = cap;
+    }
+    e->tx_tables[e->tx_ntables++] = (struct tx_table){h, 1};
+    return 1;
+}
+
+/* The transaction block, or null when metadata is off or the event has no transaction. The
+ * PostgreSQL connector of 2.x and later writes the id as "<txId>:<this event's LSN>"
+ * (PostgresTransactionMonitor), 1.x the txId alone. */
+static void put_tx(up_enc *e, rc_buf *b, const rc_event *ev)
 {
     if (!e->tx_meta || !ev->pos.txid.n) {
         RC_BUF_LIT(b, "null");
         return;
     }
     uint64_t order = ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
-    RC_BUF_LIT(b, "{\"id\":");
-    rc_jw_str(b, ev->pos.txid.p, ev->pos.txid.n);
-    RC_BUF_LIT(b, ",\"total_order\":");
+    uint64_t lsn;
+    RC_BUF_LIT(b, "{\"id\":\"");
+    rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
+    if (e->compat >= 20 && connector_of(ev->src.kind) == CONN_POSTGRES && lsn_value(ev->pos.lsn, &lsn)) {
+        rc_buf_putc(b, ':');
+        rc_fmt_u64(b, lsn);
+    }
+    RC_BUF_LIT(b, "\",\"total_order\":");
     rc_fmt_u64(b, order);
     RC_BUF_LIT(b, ",\"data_collection_order\":");
-    rc_fmt_u64(b, order);
+    rc_fmt_u64(b, table_order(e, ev));
     rc_buf_putc(b, '}');
 }
 
@@ -921,6 +1327,13 @@ static rc_status prefix_of(up_enc *e, const rc_event *ev, int conn, char *out, s
     memcpy(out, e->name.data, *n);
     out[*n] = '\0';
     return RC_OK;
+}
+
+/* skipped.operations; by default Debezium 2.x's "t" for PostgreSQL (its truncate events). */
+static bool skipped(const up_enc *e, const rc_event *ev, int conn)
+{
+    if (e->skip_set) return e->skip_ops >> ev->op & 1;
+    return ev->op == RC_OP_TRUNCATE && conn == CONN_POSTGRES && e->compat >= 20;
 }
 
 const char *dbz_up_op(const rc_event *ev)
@@ -958,6 +1371,7 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     if (ev->op == RC_OP_HEARTBEAT) return dbz_hb_value(p, ev, b, err);
     if (!op) return RC_SKIP;
     int conn = connector_of(ev->src.kind);
+    if (skipped(e, ev, conn)) return RC_SKIP;
     if (conn < 0)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "upstream Debezium has no connector layout for %s sources here",
                             rc_dbkind_name(ev->src.kind));
@@ -1063,8 +1477,22 @@ void dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, cons
 static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {
     bool optional = c->nullable;
-    if (v->kind == RC_V_UNAVAILABLE) return unavailable(c, b, true, err);
-    bool null = v->kind == RC_V_NULL || v->kind == RC_V_INVALID;
+    if (v->kind == RC_V_UNAVAILABLE) return unavailable(e, c, b, true, err);
+    dbz_pg_kind pk = pg_kind(e, c);
+    rc_value g;
+    if (v->kind != RC_V_NULL && (pk == DBZ_PG_ARRAY || pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET)) {
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "column \"%.*s\" (%.*s): rowcast does not write this PostgreSQL type in Avro yet",
+                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
+        return RC_SKIP;
+    }
+    if (pk == DBZ_PG_POINT && v->kind == RC_V_TEXT) { /* the Point record, from the point's WKT */
+        rc_status st = dbz_pg_point_wkt(c, v->s, &e->pgbuf, err);
+        if (st != RC_OK) return st;
+        g = (rc_value){.kind = RC_V_GEOMETRY, .s = {e->pgbuf.data, e->pgbuf.len}};
+        v = &g;
+    }
+    /* PostgreSQL's NaN and ±infinity have values of their own in Debezium (pg_special) */
+    bool null = v->kind == RC_V_NULL || (v->kind == RC_V_INVALID && c->type.info->family != RC_FAM_PG);
     if (null && !optional)
         return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" is not nullable but the value is null or invalid",
                             (int)c->name.n, c->name.p);
@@ -1083,10 +1511,18 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
             avro_string(b, (const char *)le, nb);
         }
         return RC_OK;
-    case RC_V_FLOAT32: avro_double(b, (double)v->f32); return RC_OK;
+    case RC_V_FLOAT32:
+        if (pk == DBZ_PG_FLOAT4) { /* Avro float: 4 bytes little-endian */
+            uint32_t u;
+            memcpy(&u, &v->f32, 4);
+            for (int i = 0; i < 4; i++) rc_buf_putc(b, (char)(u >> (8 * i)));
+        } else {
+            avro_double(b, (double)v->f32);
+        }
+        return RC_OK;
     case RC_V_FLOAT64: avro_double(b, v->f64); return RC_OK;
     case RC_V_DATE: avro_long(b, rc_date_epoch_days(&v->date)); return RC_OK;
-    case RC_V_TIME: avro_long(b, e->time_mode == TIME_CONNECT ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
+    case RC_V_TIME: avro_long(b, time_millis(e, c) ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
     case RC_V_GEOMETRY: { /* Point {x, y, wkb?, srid?} or Geometry {wkb, srid?} */
         rc_wkb_info gi;
         rc_buf_reset(&e->scratch);
@@ -1116,12 +1552,20 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
         rc_buf_fini(&t);
         return st;
     }
+    if (v->kind == RC_V_INVALID && t.len == 4 && !memcmp(t.data, "null", 4)) { /* no value of the type: no Avro one either */
+        rc_buf_fini(&t);
+        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "column \"%.*s\" (%.*s): the value %.*s has no Avro value", (int)c->name.n,
+                     c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)v->s.n, v->s.p);
+        return RC_SKIP;
+    }
     col_schema s;
     rc_buf params;
     rc_buf_init(&params, 0);
     col_schema_of(e, c, &s, &params);
     rc_buf_fini(&params);
-    if (!strcmp(s.type, "int64") || !strcmp(s.type, "int32")) {
+    if (!strcmp(s.type, "boolean")) { /* bit(1) */
+        rc_buf_putc(b, t.len == 4 ? 1 : 0);
+    } else if (!strcmp(s.type, "int64") || !strcmp(s.type, "int32")) {
         int64_t x = 0;
         rc_parse_i64(t.data, t.len, &x);
         avro_long(b, x);
@@ -1145,7 +1589,9 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
         avro_string(b, raw.p, raw.n);
         rc_arena_fini(&a);
     } else { /* string: the value's text without JSON escaping */
-        if (v->kind == RC_V_DECIMAL || v->kind == RC_V_TIMESTAMP || v->kind == RC_V_UINT || v->kind == RC_V_DATETIME) {
+        bool pg_own = pk == DBZ_PG_TIMETZ || pk == DBZ_PG_MONEY || pk == DBZ_PG_INTERVAL || pk == DBZ_PG_BITS;
+        if (v->kind == RC_V_DECIMAL || v->kind == RC_V_TIMESTAMP || v->kind == RC_V_UINT || v->kind == RC_V_DATETIME || pg_own ||
+            v->kind == RC_V_INVALID) { /* written by put_value: quoted ASCII */
             avro_string(b, t.data + 1, t.len - 2); /* quoted ASCII */
         } else if (v->kind == RC_V_BYTES) {
             avro_string(b, t.data + 1, t.len - 2);

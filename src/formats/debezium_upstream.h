@@ -3,6 +3,7 @@
 #ifndef RC_FORMATS_DEBEZIUM_UPSTREAM_H
 #define RC_FORMATS_DEBEZIUM_UPSTREAM_H
 
+#include "rowcast/arena.h"
 #include "rowcast/format.h"
 
 enum { DBZ_COMMON_OPTIONS = 3 };
@@ -46,5 +47,44 @@ void dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);
  * have the Avro types behind the Kafka Connect schema. */
 rc_status dbz_up_put_data_avro(void *enc, rc_buf *b, const rc_event *ev, const rc_value *before, const rc_value *after,
                                rc_error *err);
+
+/* PostgreSQL columns (debezium_pg.c): the catalog types whose upstream rendering is not their
+ * canonical value kind's. */
+typedef enum dbz_pg_kind {
+    DBZ_PG_NONE = 0,  /* as the value kind says */
+    DBZ_PG_UUID,      /* string io.debezium.data.Uuid */
+    DBZ_PG_XML,       /* string io.debezium.data.Xml */
+    DBZ_PG_TSVECTOR,  /* string io.debezium.data.TsVector */
+    DBZ_PG_TIMETZ,    /* string io.debezium.time.ZonedTime, in UTC */
+    DBZ_PG_MONEY,     /* Decimal with scale 2 (money.fraction.digits) */
+    DBZ_PG_INTERVAL,  /* int64 io.debezium.time.MicroDuration */
+    DBZ_PG_BITS,      /* bit(1): boolean; bit(n), varbit(n): io.debezium.data.Bits */
+    DBZ_PG_POINT,     /* io.debezium.data.geometry.Point */
+    DBZ_PG_ARRAY,     /* a Kafka Connect array of the element's schema */
+    DBZ_PG_FLOAT4,    /* float32 (pgjdbc reports REAL) */
+    DBZ_PG_UNKNOWN,   /* no schema in the connector: it leaves the column out */
+    DBZ_PG_NOT_YET,   /* written by the connector, not by rowcast yet */
+} dbz_pg_kind;
+dbz_pg_kind dbz_pg_kind_of(const rc_type_info *t);
+/* The value text s of column c into b as Debezium writes it (RC_SKIP with the reason when the
+ * text is not one these readers accept, or the connector cannot write it). */
+rc_status dbz_pg_timetz(rc_buf *b, const rc_column *c, rc_str s, rc_error *err);
+rc_status dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, rc_error *err);
+/* money text -> decimal (digits in dg), interval text -> MicroDuration, point -> WKT */
+rc_status dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err);
+rc_status dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err);
+rc_status dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err);
+/* The elements of a one-dimensional array literal (unquoted, unescaped, in the arena). */
+typedef struct dbz_pg_elem {
+    rc_str text;
+    bool null;
+} dbz_pg_elem;
+struct rc_arena;
+rc_status dbz_pg_array_split(const rc_column *c, rc_str s, struct rc_arena *a, dbz_pg_elem **out, size_t *count, rc_error *err);
+/* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
+ * days) and as a timestamp (epoch microseconds) */
+int dbz_pg_infinity(rc_str s);
+int64_t dbz_pg_infinity_days(int sign);
+int64_t dbz_pg_infinity_micros(int sign);
 
 #endif

@@ -14,7 +14,7 @@ enum { KS_EVENT, KS_SOURCE, KS_POS, KS_COLUMN, KS_DDL, KS_INVALID, KS_N };
 static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_us", "columns", "before", "after", "changed", "ddl", "snapshot", "before_key_only"};
 static const char *const source_keys[] = {"kind", "server", "version", "tenant", "db", "schema", "table"};
 static const char *const pos_keys[] = {"file", "offset", "gtid", "lsn", "scn", "txid", "seq", "index",
-                                       "checkpoint", "count", "server_id", "row", "thread", "query", "xmin"};
+                                       "checkpoint", "count", "server_id", "row", "thread", "query", "xmin", "last_commit_lsn"};
 static const char *const column_keys[] = {"name", "type", "pk", "nullable"};
 static const char *const ddl_keys[] = {"kind", "text"};
 static const char *const invalid_keys[] = {"invalid", "unavailable"};
@@ -433,7 +433,7 @@ static rc_status source(const ctx *c, uint32_t i, rc_event *ev)
 
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
-    uint32_t f[15];
+    uint32_t f[16];
     rc_status st = members(c, i, "\"pos\"", KS_POS, f);
     if (st != RC_OK) return st;
     rc_position *p = &ev->pos;
@@ -480,6 +480,7 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
         if ((st = take_u64(c, f[14], "pos \"xmin\"", UINT64_MAX, &p->xmin)) != RC_OK) return st;
         p->has_xmin = true;
     }
+    if (f[15] && (st = take_str(c, f[15], "pos \"last_commit_lsn\"", &p->last_commit_lsn)) != RC_OK) return st;
     return RC_OK;
 }
 

@@ -118,7 +118,7 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     rc_buf_putc(b, '}');
 
     const rc_position *p = &ev->pos;
-    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count ||
+    if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->last_commit_lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count ||
         p->has_server_id || p->has_thread || p->has_row || p->has_xmin || p->query.n) {
         key(b, "pos", &first);
         f2 = true;
@@ -138,6 +138,7 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         if (p->has_thread) u64_field(b, "thread", p->thread, &f2);
         str_field(b, "query", p->query, &f2);
         if (p->has_xmin) u64_field(b, "xmin", p->xmin, &f2);
+        str_field(b, "last_commit_lsn", p->last_commit_lsn, &f2);
         rc_buf_putc(b, '}');
     }
     str_field(b, "snapshot", ev->snapshot, &first);

@@ -90,6 +90,29 @@ static void test_parsers(void **state)
     assert_false(rc_parse_date("2023-02-29", 10, &d));
     assert_false(rc_parse_date("0000-00-00", 10, &d));
     assert_false(rc_parse_date("2024-2-29", 9, &d));
+    /* expanded years as rc_fmt_date writes them: astronomical (44 BC is -43), beyond 9999 */
+    assert_true(rc_parse_date("-0043-03-15", 11, &d));
+    assert_true(d.year == -43 && d.month == 3 && d.day == 15);
+    assert_true(rc_parse_date("5874897-12-31", 13, &d));
+    assert_int_equal(d.year, 5874897);
+    assert_true(rc_parse_date("-0004-02-29", 11, &d)); /* 5 BC is a leap year (year -4), 2 BC is not */
+    assert_false(rc_parse_date("-0001-02-29", 11, &d));
+    assert_false(rc_parse_date("-0000-01-01", 11, &d));
+    assert_false(rc_parse_date("02024-01-01", 11, &d)); /* no padding past four digits */
+    assert_false(rc_parse_date("-043-03-15", 10, &d));
+    assert_false(rc_parse_date("12345678-01-01", 14, &d));
+    rc_datetime bc;
+    assert_true(rc_parse_datetime("-0000-01-01 00:00:00", 20, &bc) == false);
+    assert_true(rc_parse_datetime("0000-01-01 00:00:00", 19, &bc) && bc.year == 0);
+    assert_true(rc_parse_datetime("-0043-03-15 12:00:00.5", 22, &bc) && bc.year == -43 && bc.nanos == 500000000);
+    rc_timestamp bts;
+    assert_true(rc_parse_ts_iso("-0043-03-15T00:00:00Z", 21, &bts));
+    rc_buf rb;
+    rc_buf_init(&rb, 0);
+    rc_fmt_ts_iso(&rb, &bts);
+    assert_int_equal(rb.len, 21);
+    assert_memory_equal(rb.data, "-0043-03-15T00:00:00Z", 21);
+    rc_buf_fini(&rb);
     rc_time t;
     assert_true(rc_parse_time("-838:59:59", 10, &t));
     assert_true(t.neg && t.hour == 838);

@@ -630,7 +630,7 @@ static void test_unavailable_roundtrip(void **state)
         "\"version\":"
         "\"rowcast\",\"connector\":\"postgresql\",\"name\":\"pg1\",\"ts_ms\":946684801000,"
         "\"snapshot\":"
-        "\"false\",\"db\":\"shop\",\"sequence\":null,\"ts_us\":946684801000000,\"ts_ns\":"
+        "\"false\",\"db\":\"shop\",\"sequence\":\"[null,\\\"28928\\\"]\",\"ts_us\":946684801000000,\"ts_ns\":"
         "946684801000000000,\"schema\":\"public\",\"table\":\"t\",\"txId\":704,\"lsn\":28928,"
         "\"xmin\":"
         "null},\"transaction\":null,\"op\":\"u\",\"ts_ms\":946684801000,\"ts_us\":946684801000000,"

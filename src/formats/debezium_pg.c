@@ -1,0 +1,362 @@
+/* Upstream Debezium, PostgreSQL columns: the types whose canonical value is PostgreSQL's own
+ * text (timetz, money, interval, bit strings, point, arrays) turned into what Debezium's
+ * PostgreSQL connector writes for them in its default configuration (PostgresValueConverter;
+ * docs/sources/postgres.md, "What upstream Debezium gets"). A text these readers do not
+ * accept is reported (RC_SKIP with the reason): the event is not expressible, never cut. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "formats/debezium_upstream.h"
+#include "rowcast/fmt.h"
+
+dbz_pg_kind dbz_pg_kind_of(const rc_type_info *t)
+{
+    static const struct {
+        const char *name;
+        dbz_pg_kind kind;
+    } names[] = {
+        {"uuid", DBZ_PG_UUID},
+        {"xml", DBZ_PG_XML},
+        {"tsvector", DBZ_PG_TSVECTOR},
+        {"timetz", DBZ_PG_TIMETZ},
+        {"time with time zone", DBZ_PG_TIMETZ},
+        {"money", DBZ_PG_MONEY},
+        {"bit", DBZ_PG_BITS},
+        {"bit varying", DBZ_PG_BITS},
+        {"varbit", DBZ_PG_BITS},
+        {"point", DBZ_PG_POINT},
+        {"array", DBZ_PG_ARRAY},
+        {"real", DBZ_PG_FLOAT4},
+        {"float4", DBZ_PG_FLOAT4},
+        {"character", DBZ_PG_NONE},
+        {"tsquery", DBZ_PG_UNKNOWN},
+        {"int4multirange", DBZ_PG_UNKNOWN},
+        {"int8multirange", DBZ_PG_UNKNOWN},
+        {"nummultirange", DBZ_PG_UNKNOWN},
+        {"tsmultirange", DBZ_PG_UNKNOWN},
+        {"tstzmultirange", DBZ_PG_UNKNOWN},
+        {"datemultirange", DBZ_PG_UNKNOWN},
+        {"line", DBZ_PG_NOT_YET},
+        {"lseg", DBZ_PG_NOT_YET},
+        {"box", DBZ_PG_NOT_YET},
+        {"path", DBZ_PG_NOT_YET},
+        {"polygon", DBZ_PG_NOT_YET},
+        {"circle", DBZ_PG_NOT_YET},
+    };
+    if (t->family != RC_FAM_PG) return DBZ_PG_NONE;
+    if (t->vkind == RC_V_INTERVAL) return DBZ_PG_INTERVAL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(t->name, names[i].name)) return names[i].kind;
+    return DBZ_PG_NONE;
+}
+
+static rc_status refuse(const rc_column *c, rc_error *err, const char *why)
+{
+    rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "column \"%.*s\" (%.*s): %s",
+                 (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, why);
+    return RC_SKIP;
+}
+
+static rc_status bad_text(const rc_column *c, rc_str s, const char *expect, rc_error *err)
+{
+    rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): \"%.*s\" is not %s",
+                 (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p,
+                 (int)(s.n > 60 ? 60 : s.n), s.p, expect);
+    return RC_SKIP;
+}
+
+/* Reads 1 to `max` digits at s[*i]; false when there is none. */
+static bool digits(rc_str s, size_t *i, int max, int64_t *out)
+{
+    int64_t v = 0;
+    int k = 0;
+    for (; *i < s.n && s.p[*i] >= '0' && s.p[*i] <= '9' && k < max; (*i)++, k++)
+        v = v * 10 + (s.p[*i] - '0');
+    *out = v;
+    return k > 0;
+}
+
+/* Fraction digits after a '.', as microseconds (at most 6 digits, as PostgreSQL writes them). */
+static bool micros_of(rc_str s, size_t *i, int64_t *us)
+{
+    *us = 0;
+    if (*i >= s.n || s.p[*i] != '.') return true;
+    (*i)++;
+    int k = 0;
+    for (; *i < s.n && s.p[*i] >= '0' && s.p[*i] <= '9'; (*i)++, k++) {
+        if (k >= 6) return false;
+        *us = *us * 10 + (s.p[*i] - '0');
+    }
+    for (int j = k; j < 6; j++) *us *= 10;
+    return k > 0;
+}
+
+rc_status dbz_pg_timetz(rc_buf *b, const rc_column *c, rc_str s, rc_error *err)
+{
+    static const char expect[] = "a time with time zone such as 12:00:00.5+05:30";
+    size_t i = 0;
+    int64_t h, m, sec, us, oh, om = 0, os = 0;
+    if (!digits(s, &i, 2, &h) || i >= s.n || s.p[i++] != ':' || !digits(s, &i, 2, &m) || i >= s.n ||
+        s.p[i++] != ':' || !digits(s, &i, 2, &sec) || !micros_of(s, &i, &us) || i >= s.n ||
+        (s.p[i] != '+' && s.p[i] != '-'))
+        return bad_text(c, s, expect, err);
+    int sign = s.p[i++] == '-' ? -1 : 1;
+    if (!digits(s, &i, 2, &oh)) return bad_text(c, s, expect, err);
+    if (i < s.n && s.p[i] == ':' && (++i, !digits(s, &i, 2, &om)))
+        return bad_text(c, s, expect, err);
+    if (i < s.n && s.p[i] == ':' && (++i, !digits(s, &i, 2, &os)))
+        return bad_text(c, s, expect, err);
+    if (i != s.n || m > 59 || sec > 59) return bad_text(c, s, expect, err);
+    if (h > 23) /* 24:00:00: java.time's OffsetTime has no hour 24, the connector fails on it */
+        return refuse(c, err,
+                      "upstream Debezium cannot read the time 24:00:00 with a zone (its OffsetTime "
+                      "stops at 23:59:59.999999)");
+    int64_t day = 86400;
+    int64_t t = ((h * 60 + m) * 60 + sec - sign * ((oh * 60 + om) * 60 + os)) % day;
+    if (t < 0) t += day;
+    /* java.time's ISO_OFFSET_TIME: HH:mm:ss, the fraction without trailing zeros, Z */
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "\"%02d:%02d:%02d", (int)(t / 3600), (int)(t / 60 % 60),
+                     (int)(t % 60));
+    rc_buf_put(b, tmp, (size_t)n);
+    if (us) {
+        n = snprintf(tmp, sizeof tmp, ".%06d", (int)us);
+        while (tmp[n - 1] == '0') n--;
+        rc_buf_put(b, tmp, (size_t)n);
+    }
+    RC_BUF_LIT(b, "Z\"");
+    return RC_OK;
+}
+
+rc_status dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err)
+{
+    /* lc_monetary C (pinned by the source): -$1,234.56 */
+    size_t i = 0;
+    bool neg = i < s.n && s.p[i] == '-';
+    if (neg) i++;
+    if (i >= s.n || s.p[i++] != '$')
+        return bad_text(c, s, "a money value such as -$1,234.56 (lc_monetary C)", err);
+    rc_buf_reset(dg);
+    int32_t scale = 0;
+    bool dot = false, any = false;
+    for (; i < s.n; i++) {
+        char ch = s.p[i];
+        if (ch >= '0' && ch <= '9') {
+            if (ch != '0' || dg->len || dot) rc_buf_putc(dg, ch);
+            if (dot) scale++;
+            any = true;
+        } else if (ch == ',' && !dot) {
+            continue;
+        } else if (ch == '.' && !dot) {
+            dot = true;
+        } else {
+            return bad_text(c, s, "a money value such as -$1,234.56 (lc_monetary C)", err);
+        }
+    }
+    if (!any) return bad_text(c, s, "a money value such as -$1,234.56 (lc_monetary C)", err);
+    /* leading zeros of the fraction were kept: strip them from the front of the digit string */
+    size_t lead = 0;
+    while (lead + 1 < dg->len && dg->data[lead] == '0') lead++;
+    if (!dg->len) rc_buf_putc(dg, '0');
+    *out = (rc_decimal){dg->data + lead, (uint32_t)(dg->len - lead), scale, false};
+    out->neg = neg && !(out->ndigits == 1 && out->digits[0] == '0');
+    return dg->err == RC_OK ? RC_OK
+                            : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+}
+
+rc_status dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err)
+{
+    static const char expect[] = "an interval as PostgreSQL writes it (IntervalStyle postgres: 1 "
+                                 "year 2 mons 3 days 04:05:06.789)";
+    int64_t years = 0, months = 0, days = 0, hours = 0, minutes = 0, whole = 0, us = 0;
+    size_t i = 0;
+    if (!s.n) return bad_text(c, s, expect, err);
+    while (i < s.n) {
+        if (s.p[i] == ' ') {
+            i++;
+            continue;
+        }
+        int sign = 1;
+        if (s.p[i] == '-' || s.p[i] == '+') sign = s.p[i++] == '-' ? -1 : 1;
+        int64_t v;
+        if (!digits(s, &i, 18, &v)) return bad_text(c, s, expect, err);
+        if (i < s.n && s.p[i] == ':') { /* [-]HH:MM:SS[.ffffff]: the sign applies to every part */
+            int64_t m, sec;
+            i++;
+            if (!digits(s, &i, 2, &m) || i >= s.n || s.p[i++] != ':' || !digits(s, &i, 2, &sec) ||
+                !micros_of(s, &i, &us))
+                return bad_text(c, s, expect, err);
+            hours = sign * v, minutes = sign * m, whole = sign * sec, us *= sign;
+            continue;
+        }
+        if (i >= s.n || s.p[i++] != ' ') return bad_text(c, s, expect, err);
+        size_t w = i;
+        while (i < s.n && s.p[i] >= 'a' && s.p[i] <= 'z') i++;
+        rc_str unit = {s.p + w, i - w};
+#define UNIT(a, b)                                                                                 \
+    ((unit.n == sizeof(a) - 1 && !memcmp(unit.p, a, unit.n)) ||                                    \
+     (unit.n == sizeof(b) - 1 && !memcmp(unit.p, b, unit.n)))
+        if (UNIT("year", "years"))
+            years = sign * v;
+        else if (UNIT("mon", "mons"))
+            months = sign * v;
+        else if (UNIT("day", "days"))
+            days = sign * v;
+        else
+            return bad_text(c, s, expect, err);
+#undef UNIT
+    }
+    if (years > INT32_MAX || years < INT32_MIN || months > INT32_MAX || months < INT32_MIN ||
+        days > INT32_MAX || days < INT32_MIN || hours > INT32_MAX || hours < INT32_MIN)
+        return refuse(c, err,
+                      "the interval does not fit the int fields upstream Debezium reads it into");
+    /* MicroDuration.durationMicros in Java's double arithmetic, with pgjdbc's PGInterval seconds
+     * (whole seconds + microseconds / 1e6) and 30.4375 days a month; truncated as Java's (long) */
+    double seconds = (double)whole + (double)us / 1e6;
+    /* (years * 12 + months) in Java's int arithmetic, which wraps */
+    int32_t ym = (int32_t)(uint32_t)((uint64_t)years * 12u + (uint64_t)months);
+    double ndays = (double)ym * 30.4375 + (double)days;
+    double nsec = ((ndays * 24.0 + (double)hours) * 60.0 + (double)minutes) * 60.0 + seconds;
+    double total = nsec * 1000000.0;
+    if (!(total < 9.2233720368547758e18 && total > -9.2233720368547758e18))
+        return refuse(
+            c, err,
+            "the interval is beyond the int64 microseconds of io.debezium.time.MicroDuration");
+    *out = (int64_t)total;
+    return RC_OK;
+}
+
+rc_status dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, rc_error *err)
+{
+    for (size_t i = 0; i < s.n; i++)
+        if (s.p[i] != '0' && s.p[i] != '1') return bad_text(c, s, "a bit string of 0 and 1", err);
+    if (c->type.p1 == 1) { /* bit(1), varbit(1): boolean */
+        rc_buf_puts(b, s.n && s.p[s.n - 1] == '1' ? "true" : "false");
+        return RC_OK;
+    }
+    /* io.debezium.data.Bits: little-endian bytes, as many as the highest 1 bit needs (the
+     * connector sizes them by the value, not by the declared length) */
+    size_t high = 0; /* bits up to and including the highest 1, counted from the right */
+    for (size_t i = 0; i < s.n; i++)
+        if (s.p[i] == '1') {
+            high = s.n - i;
+            break;
+        }
+    size_t nb = (high + 7) / 8;
+    rc_buf_reset(scratch);
+    for (size_t k = 0; k < nb; k++) {
+        unsigned char byte = 0;
+        for (size_t bit = 0; bit < 8; bit++) {
+            size_t from_right = k * 8 + bit;
+            if (from_right < s.n && s.p[s.n - 1 - from_right] == '1')
+                byte |= (unsigned char)(1u << bit);
+        }
+        rc_buf_putc(scratch, (char)byte);
+    }
+    rc_buf_putc(b, '"');
+    rc_fmt_base64(b, (const unsigned char *)scratch->data, scratch->len);
+    rc_buf_putc(b, '"');
+    return scratch->err == RC_OK ? RC_OK
+                                 : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+}
+
+rc_status dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err)
+{
+    /* (x,y) -> POINT(x y) for the WKB writer */
+    const char *comma = s.n > 4 ? memchr(s.p, ',', s.n) : NULL;
+    if (!comma || s.p[0] != '(' || s.p[s.n - 1] != ')')
+        return bad_text(c, s, "a point such as (1.5,-2)", err);
+    rc_buf_reset(wkt);
+    RC_BUF_LIT(wkt, "POINT(");
+    rc_buf_put(wkt, s.p + 1, (size_t)(comma - s.p - 1));
+    rc_buf_putc(wkt, ' ');
+    rc_buf_put(wkt, comma + 1, (size_t)(s.p + s.n - 1 - comma - 1));
+    rc_buf_putc(wkt, ')');
+    return wkt->err == RC_OK ? RC_OK
+                             : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+}
+
+rc_status dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_elem **out,
+                             size_t *count, rc_error *err)
+{
+    static const char expect[] = "an array literal";
+    *count = 0;
+    if (s.n && s.p[0] == '[')
+        return refuse(c, err,
+                      "upstream Debezium writes arrays from 1, this one has explicit bounds");
+    if (s.n < 2 || s.p[0] != '{' || s.p[s.n - 1] != '}') return bad_text(c, s, expect, err);
+    size_t cap = 8, n = 0;
+    dbz_pg_elem *el = rc_arena_alloc(a, cap * sizeof *el);
+    char *buf = rc_arena_alloc(a, s.n);
+    if (!el || !buf) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    size_t i = 1, used = 0;
+    if (s.n == 2) {
+        *out = el;
+        return RC_OK;
+    }
+    while (i < s.n - 1) {
+        if (s.p[i] == '{')
+            return refuse(c, err,
+                          "upstream Debezium writes one-dimensional arrays only (its Kafka Connect "
+                          "array schema has one level)");
+        dbz_pg_elem e = {{buf + used, 0}, false};
+        if (s.p[i] == '"') {
+            for (i++; i < s.n - 1 && s.p[i] != '"'; i++) {
+                if (s.p[i] == '\\' && i + 1 < s.n - 1) i++;
+                buf[used++] = s.p[i];
+            }
+            if (i >= s.n - 1) return bad_text(c, s, expect, err);
+            i++;
+        } else {
+            for (; i < s.n - 1 && s.p[i] != ','; i++) buf[used++] = s.p[i];
+            e.null = used - (size_t)(e.text.p - buf) == 4 && !memcmp(e.text.p, "NULL", 4);
+        }
+        e.text.n = used - (size_t)(e.text.p - buf);
+        if (n == cap) {
+            dbz_pg_elem *ne = rc_arena_alloc(a, cap * 2 * sizeof *ne);
+            if (!ne) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+            memcpy(ne, el, n * sizeof *el);
+            el = ne, cap *= 2;
+        }
+        el[n++] = e;
+        if (i < s.n - 1) {
+            if (s.p[i] != ',') return bad_text(c, s, expect, err);
+            i++;
+        }
+    }
+    *out = el;
+    *count = n;
+    return RC_OK;
+}
+
+/* Epoch days of a proleptic Gregorian date with an astronomical year. */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int dbz_pg_infinity(rc_str s)
+{
+    if (s.n == 8 && !memcmp(s.p, "infinity", 8)) return 1;
+    if (s.n == 9 && !memcmp(s.p, "-infinity", 9)) return -1;
+    return 0;
+}
+
+int64_t dbz_pg_infinity_days(int sign)
+{
+    /* PostgresValueConverter's POSITIVE_INFINITY_LOCAL_DATE (-5877611-06-21) and
+     * NEGATIVE_INFINITY_LOCAL_DATE (-5877611-06-22), as the connector defines them */
+    return days_from_civil(-5877611, 6, sign > 0 ? 21 : 22);
+}
+
+int64_t dbz_pg_infinity_micros(int sign)
+{
+    /* pgjdbc's PGStatement.DATE_POSITIVE_INFINITY / DATE_NEGATIVE_INFINITY, which the connector's
+     * POSITIVE_/NEGATIVE_INFINITY_INSTANT read as microseconds */
+    return sign > 0 ? INT64_C(9223372036825200000) : INT64_C(-9223372036832400000);
+}
