@@ -53,7 +53,7 @@ expect_err() {
 # number), commit times T (native ts_us; Debezium's ts_ms/ts_us/ts_ns where not 0). The same
 # LSN or xid gets the same placeholder, so the masked text still shows which events share them.
 mask() {
-    perl -pe 's/"(lsn|checkpoint)":("?)([0-9A-F]+\/[0-9A-F]+|\d+)\2/"\"$1\":\"L" . ($l{$3} \/\/= ++$nl) . "\""/ge;
+    perl -pe 's/"(lsn|checkpoint|last_commit_lsn)":("?)([0-9A-F]+\/[0-9A-F]+|\d+)\2/"\"$1\":\"L" . ($l{$3} \/\/= ++$nl) . "\""/ge;
       s/\\"(\d+)\\"/"\\\"L" . ($l{$1} \/\/= ++$nl) . "\\\""/ge;
       s/"(txid|txId)":("?)(\d+)\2/"\"$1\":\"X" . ($x{$3} \/\/= ++$nx) . "\""/ge;
       s/"ts_(us|ms|ns)":[1-9]\d*/"\"ts_$1\":\"T\""/ge' "$@"

@@ -79,7 +79,7 @@ grep -q '^spilled bytes at most: [1-9]' "$W/err" || bad "the streamed transactio
 grep -Eq '^stream chunks: ([2-9]|[1-9][0-9]+), stream aborts: 1$' "$W/err" || bad "not streamed as planned: $(cat "$W/err")"
 
 # placeholders: LSNs L1, L2, ... and xids X1, X2, ... in order of appearance; commit times T
-perl -pe 's/"(lsn|checkpoint)":"([0-9A-F]+\/[0-9A-F]+)"/"\"$1\":\"L" . ($l{$2} \/\/= ++$nl) . "\""/ge;
+perl -pe 's/"(lsn|checkpoint|last_commit_lsn)":"([0-9A-F]+\/[0-9A-F]+)"/"\"$1\":\"L" . ($l{$2} \/\/= ++$nl) . "\""/ge;
   s/"txid":"(\d+)"/"\"txid\":\"X" . ($x{$1} \/\/= ++$nx) . "\""/ge;
   s/"ts_us":\d+/"ts_us":"T"/' "$W/raw" >"$W/masked"
 if [ "${RC_UPDATE_GOLDEN:-}" = 1 ]; then cp "$W/masked" "$GOLDEN"; fi

@@ -440,9 +440,9 @@ static void test_streaming(void **state)
         ",\"pos\":{\"lsn\":\"0/4400\",\"txid\":\"850\",\"checkpoint\":\"0/4430\",\"count\":1}," TS
         "}\n"
         "{\"op\":\"begin\"," TXSRC ",\"pos\":{\"lsn\":\"0/4600\",\"txid\":\"800\"}," TS "}\n"
-        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4100\",\"txid\":\"800\",\"index\":0}," TS
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4100\",\"txid\":\"800\",\"index\":0,\"last_commit_lsn\":\"0/4400\"}," TS
         "," S_COLS ",\"after\":[1,\"a\"]}\n"
-        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4500\",\"txid\":\"800\",\"index\":1}," TS
+        "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/4500\",\"txid\":\"800\",\"index\":1,\"last_commit_lsn\":\"0/4400\"}," TS
         "," S_COLS ",\"after\":[3,\"c\"]}\n"
         "{\"op\":\"commit\"," TXSRC
         ",\"pos\":{\"lsn\":\"0/4600\",\"txid\":\"800\",\"checkpoint\":\"0/4630\",\"count\":2}," TS
@@ -700,19 +700,24 @@ static void ins(run *r, uint32_t oid, int id, const char *s, const char *n, uint
     "\"columns\":[{\"name\":\"id\",\"type\":\"integer\",\"pk\":true},{\"name\":\"s\",\"type\":"    \
     "\"text\",\"nullable\":true},{\"name\":\"n\",\"type\":\"bigint\",\"nullable\":true}]"
 
+/* The commit before the expected rows' transaction (their last_commit_lsn), 0: none. */
+static uint64_t expect_last_commit;
+
 static void expect_ins(rc_buf *b, uint32_t xid, uint32_t index, uint64_t lsn, int id, bool v2)
 {
-    char line[512];
+    char line[600], last[64] = "";
+    if (expect_last_commit)
+        snprintf(last, sizeof last, ",\"last_commit_lsn\":\"0/%llX\"", (unsigned long long)expect_last_commit);
     if (v2)
         snprintf(line, sizeof line,
                  "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/%llX\",\"txid\":\"%u\","
-                 "\"index\":%u}," TS "," V2_COLS ",\"after\":[%d,\"r%d\",%d]}\n",
-                 (unsigned long long)lsn, xid, index, id, id, id * 1000);
+                 "\"index\":%u%s}," TS "," V2_COLS ",\"after\":[%d,\"r%d\",%d]}\n",
+                 (unsigned long long)lsn, xid, index, last, id, id, id * 1000);
     else
         snprintf(line, sizeof line,
                  "{\"op\":\"insert\"," SRC ",\"pos\":{\"lsn\":\"0/%llX\",\"txid\":\"%u\","
-                 "\"index\":%u}," TS "," S_COLS ",\"after\":[%d,\"r%d\"]}\n",
-                 (unsigned long long)lsn, xid, index, id, id);
+                 "\"index\":%u%s}," TS "," S_COLS ",\"after\":[%d,\"r%d\"]}\n",
+                 (unsigned long long)lsn, xid, index, last, id, id);
     rc_buf_puts(b, line);
 }
 
@@ -832,8 +837,10 @@ static void test_spill(void **state)
     assert_int_equal(feed(r, &c, 0, &err), RC_OK);
     assert_int_equal(drain_all(r, 3, &got), 2); /* 12 events: 7, then 3, 2 */
     expect_tx(&want, "begin", 840, 0x8900, 0, 0);
+    expect_last_commit = 0x8800; /* 830's */
     for (int k = 101; k <= 110; k++)
         expect_ins(&want, 840, (uint32_t)k - 101, 0x9000 + (uint64_t)k, k, false);
+    expect_last_commit = 0;
     expect_tx(&want, "commit", 840, 0x8900, 0x8930, 10);
     /* (840's rows are on relation 507, also "t") */
     same_text(&got, &want);

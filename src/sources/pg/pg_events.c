@@ -22,6 +22,7 @@ typedef struct release {
     uint32_t xid, index;
     uint64_t commit_lsn, end_lsn;
     int64_t commit_us;
+    uint64_t last_commit; /* the commit before this transaction's (its events' last_commit_lsn) */
 } release;
 
 struct rc_pg_events {
@@ -31,6 +32,7 @@ struct rc_pg_events {
     rc_pg_key_fn *primary_key;
     void *key_ud;
     const rc_pg_types *types;
+    uint64_t last_commit; /* the LSN of the last Commit (or Stream Commit) message seen; 0: none */
     rc_arena keep; /* column lists and the copies of server, db and spill_dir */
     colset **sets; /* by relation version, ascending */
     size_t nsets, capsets;
@@ -320,10 +322,12 @@ static rc_status change_event(rc_pg_events *e, const rc_pgo_msg *m, const uint8_
 
 /* The transaction's fields of a row event. */
 static rc_status tx_fields(rc_event *ev, uint32_t xid, int64_t commit_us, uint32_t index,
-                           rc_arena *a, rc_error *err)
+                           uint64_t last_commit, rc_arena *a, rc_error *err)
 {
     ev->pos.txid = text_u64(a, xid);
     if (!ev->pos.txid.p) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    if (last_commit && !(ev->pos.last_commit_lsn = text_lsn(a, last_commit)).p)
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     ev->pos.tx_index = index, ev->pos.has_tx_index = true;
     ev->ts_us = commit_us, ev->has_ts = true;
     return RC_OK;
@@ -468,7 +472,7 @@ static rc_status replay(rc_pg_events *e, const rc_pg_spill_rec *r, rc_arena *a, 
     if (st == RC_OK && !evs) st = no_memory(err);
     if (st == RC_OK) st = row_events(e, &m, r->msg, r->len, a, evs, &n, err);
     for (uint32_t i = 0; i < n && st == RC_OK; i++) {
-        st = tx_fields(&evs[i], e->rel.xid, e->rel.commit_us, e->rel.index + i, a, err);
+        st = tx_fields(&evs[i], e->rel.xid, e->rel.commit_us, e->rel.index + i, e->rel.last_commit, a, err);
         if (st == RC_OK) st = push(out, &evs[i], err);
     }
     if (st != RC_OK) {
@@ -522,6 +526,13 @@ static rc_status release_some(rc_pg_events *e, size_t max, rc_arena *a, rc_event
     return RC_OK;
 }
 
+/* Where Debezium's lastCommitLsn is: the XLogData start of the Commit message (the commit
+ * record's LSN, which pgoutput also sends in the message). */
+static uint64_t commit_position(const rc_pgo_msg *m)
+{
+    return m->wal_start ? m->wal_start : m->u.commit.commit_lsn;
+}
+
 static rc_status stream_commit(rc_pg_events *e, const rc_pgo_msg *m, rc_arena *a,
                                rc_event_list *out, rc_error *err)
 {
@@ -535,7 +546,8 @@ static rc_status stream_commit(rc_pg_events *e, const rc_pgo_msg *m, rc_arena *a
                        0,
                        m->u.commit.commit_lsn,
                        m->u.commit.end_lsn,
-                       rc_pg_time_to_unix_us(m->u.commit.commit_time)};
+                       rc_pg_time_to_unix_us(m->u.commit.commit_time),
+                       e->last_commit};
     rc_status st = release_some(e, e->release_events, a, out, err);
     if (st != RC_OK && !e->rel.begun) { /* nothing released: held as it was */
         if (h) {
@@ -543,7 +555,9 @@ static rc_status stream_commit(rc_pg_events *e, const rc_pgo_msg *m, rc_arena *a
             e->held[at] = h, e->nheld++;
         }
         memset(&e->rel, 0, sizeof e->rel);
+        return st;
     }
+    e->last_commit = commit_position(m); /* the next transaction's events name this one */
     return st;
 }
 
@@ -611,7 +625,7 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
             return rc_error_set(err, RC_ERR_SCHEMA, 0, "pgoutput Commit without a Begin before it");
         rc_status st = tx_event(e, RC_OP_COMMIT, e->xid, m->u.commit.commit_lsn,
                                 m->u.commit.end_lsn, e->commit_us, e->index, a, out, err);
-        if (st == RC_OK) e->in_tx = false;
+        if (st == RC_OK) e->in_tx = false, e->last_commit = commit_position(m);
         return st;
     }
     case RC_PGO_RELATION: {
@@ -635,7 +649,7 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
                                 rc_pgo_kind_name(m->kind));
         size_t mark = out->count;
         for (uint32_t i = 0; i < n && st == RC_OK; i++) {
-            if ((st = tx_fields(&evs[i], e->xid, e->commit_us, e->index + i, a, err)) == RC_OK)
+            if ((st = tx_fields(&evs[i], e->xid, e->commit_us, e->index + i, e->last_commit, a, err)) == RC_OK)
                 st = push(out, &evs[i], err);
         }
         if (st != RC_OK) {
