@@ -223,7 +223,7 @@ kafka_values tk >"$W/tk"
 cap_ref || bad "the reference capture failed"
 replay "2 Kafka unreachable (slot at $flush, $flush2 < first undelivered end $first_end)" "$W/tk" t "$ACKED" 0 "$W/ref"
 
-echo "Kafka part: $((SECONDS - T0)) s"
+echo "Kafka part: $((SECONDS - T0)) s ($(grep -c "is active for PID" "$W/k.err") retries of a slot still held by a killed run's WAL sender)"
 
 # ---- 3. PostgreSQL restarted while capturing (file sink, native) ----
 T1=$SECONDS
@@ -251,7 +251,22 @@ echo "PostgreSQL restart part: $((SECONDS - T1)) s"
 # ---- 4. idle captured table, busy server ----
 T1=$SECONDS
 pg_test_sql -c "CREATE TABLE idle_t (id int PRIMARY KEY)" || exit 1
-"$RC" capture "$PG_URL" --include public.idle_t --publication p4 --slot s4 --snapshot never --sink "file:$W/f4" 2>"$W/f4.err" &
+# cap_idle ARGS...: a capture of the idle table (slot s4) in the background; $! is rowcast
+cap_idle() { exec "$RC" capture "$1" --include public.idle_t --publication p4 --slot s4 --sink "file:$W/f4" "${@:2}" 2>>"$W/f4.err"; }
+# sender_of SLOT: "PID AGE" of the WAL sender that serves the slot (AGE: seconds since it started)
+sender_of() {
+    pg_test_sql -F ' ' -c "SELECT r.pid, extract(epoch FROM now() - r.backend_start)::int FROM pg_stat_replication r
+                            JOIN pg_replication_slots s ON s.active_pid = r.pid WHERE s.slot_name = '$1'"
+}
+stop_idle() {
+    kill -TERM $pid
+    wait $pid
+    local st=$?
+    [ $st = 143 ] || bad "4: $1: SIGTERM: exit $st, want 143: $(tail -3 "$W/f4.err")"
+}
+# (a) with the server's default wal_sender_timeout (60 s: keepalives only when the WAL sender
+# has sent more than the client reported)
+cap_idle "$PG_URL?options=-c%20wal_sender_timeout%3D60s" --snapshot never &
 pid=$!
 wait_until 30 received_at_least s4 0 || bad "4: the capture did not start: $(cat "$W/f4.err")"
 r0=$(slot_restart s4) c0=$(slot_flush s4)
@@ -259,29 +274,35 @@ start_writer busy_sql
 wait_until 60 eval '[ "$(wal_now)" -ge $((c0 + 32 * 1024 * 1024)) ]' || bad "4: the busy table did not write 32 MB of WAL"
 l4=$(wal_now)
 t4=$SECONDS
-# confirmed_flush_lsn: the keepalive after the WAL (every 2.5 s here); restart_lsn: also needs
-# the server's next running-transactions record (every 15 s while the WAL moves), decoded and
-# then confirmed
+# confirmed_flush_lsn: the keepalive after the WAL; restart_lsn: also needs the server's next
+# running-transactions record (every 15 s while the WAL moves), decoded and then confirmed
 wait_until 30 flush_at_least s4 "$l4" || bad "4: idle table: confirmed_flush_lsn $(slot_flush s4) did not reach $l4 within 30 s"
 t4f=$((SECONDS - t4))
 wait_until 45 eval '[ "$(slot_restart s4)" -gt $r0 ]' || bad "4: idle table: restart_lsn stayed at $r0 for 45 s"
-echo "4: idle table, $(((l4 - c0) / 1048576)) MB of WAL for another table: confirmed_flush_lsn past it within $t4f s, restart_lsn advanced within $((SECONDS - t4)) s"
+echo "4a: idle table, $(((l4 - c0) / 1048576)) MB of WAL for another table: confirmed_flush_lsn past it within $t4f s, restart_lsn advanced within $((SECONDS - t4)) s"
 stop_writer
-kill -TERM $pid
-wait $pid
-st=$?
-[ $st = 143 ] || bad "4: SIGTERM: exit $st, want 143: $(tail -3 "$W/f4.err")"
-# nothing changes at all: the heartbeat's logical messages move the slot
-"$RC" capture "$PG_URL" --include public.idle_t --publication p4 --slot s4 -o postgres.heartbeat.interval=1 --sink "file:$W/f4" 2>>"$W/f4.err" &
+stop_idle "busy server"
+# (b) nothing changes; wal_sender_timeout 5 s: the server asks for a reply after 2.5 s and ends
+# the stream of a client that does not answer within 5 s (rowcast's own status comes every 10 s)
+cap_idle "$PG_URL" &
 pid=$!
+wait_until 30 received_at_least s4 0 || bad "4: the capture did not start: $(cat "$W/f4.err")"
+sender=$(sender_of s4)
+wait_until 30 eval '[ "$(sender_of s4 | cut -d" " -f2)" -ge 8 ]' || bad "4: the WAL sender did not live 8 s"
+[ "$(sender_of s4 | cut -d" " -f1)" = "${sender%% *}" ] || bad "4: the WAL sender changed: $sender, now $(sender_of s4)"
+grep -q "reconnecting in" "$W/f4.err" && bad "4: the idle capture lost its connection: $(grep "reconnecting in" "$W/f4.err" | head -2)"
+echo "4b: nothing changes: one WAL sender for $(sender_of s4 | cut -d" " -f2) s (wal_sender_timeout 5 s): keepalives answered"
+stop_idle "keepalives"
+# (c) nothing changes: the heartbeat's logical messages move the slot
+cap_idle "$PG_URL" -o postgres.heartbeat.interval=1 &
+pid=$!
+t4=$SECONDS
 for k in 1 2; do
     l4=$(wal_now)
     wait_until 20 eval 'flush_at_least s4 $((l4 + 1))' || bad "4: heartbeat: confirmed_flush_lsn did not pass $l4 (time $k)"
 done
-kill -TERM $pid
-wait $pid
-st=$?
-[ $st = 143 ] || bad "4: heartbeat: SIGTERM: exit $st, want 143: $(tail -3 "$W/f4.err")"
+echo "4c: nothing changes, -o postgres.heartbeat.interval=1: confirmed_flush_lsn moved past the end of WAL twice in $((SECONDS - t4)) s"
+stop_idle "heartbeat"
 [ -s "$W/f4" ] && bad "4: the idle table's capture wrote: $(head -c 300 "$W/f4")"
 echo "idle table part: $((SECONDS - T1)) s"
 
