@@ -8,11 +8,12 @@
 #
 #   awk -v acked="2=LSN 3=LSN" [-v nodup=1] -f cdc_replay.awk [pass=0 REF] pass=1 FILE pass=2 FILE
 #
-# acked: for run N, the slot's confirmed_flush_lsn (a number) when it started, i.e. after the
-# previous run was killed. REF: the same changes captured without faults in native (from a
-# slot of its own), for the commit LSN of each transaction (upstream Debezium has none) and
-# as the list of changes FILE must hold. The checks, each failure a line "FAIL: ..." on stderr
-# (exit 1):
+# acked: for run N, the slot's confirmed_flush_lsn (a number) when it started (after the
+# previous run was killed), or when it lost its connection (a run that reconnects resends the
+# transaction it was cut off in). REF: the same changes captured without faults in native
+# (from a slot of its own), for the commit LSN of each transaction (upstream Debezium has
+# none) and as the list of changes FILE must hold. The checks, each failure a line
+# "FAIL: ..." on stderr (exit 1):
 #  - snapshot: only the last run that read a snapshot counts (a run killed during its snapshot
 #    leaves no slot, the next one reads everything again); its reads hold each key once, with
 #    the markers first and last once each; no run before it streamed anything (nothing was
@@ -21,9 +22,9 @@
 #    before; the row LSNs of a key's new changes rise strictly (PostgreSQL's row locks order
 #    the changes of a row by their WAL position);
 #  - duplicates: a change seen before is a re-delivery: identical to the first copy, delivered
-#    by run N >= 2, of a transaction whose commit LSN is at or after acked[N] (PostgreSQL sends
-#    again exactly the transactions committed at or after the slot's confirmed_flush_lsn: they
-#    were not acknowledged when run N started); with nodup=1 there are none at all;
+#    by a run N that acked names, of a transaction whose commit LSN is at or after acked[N]
+#    (PostgreSQL sends again exactly the transactions committed at or after the slot's
+#    confirmed_flush_lsn: they were not acknowledged then); with nodup=1 there are none;
 #  - with REF: every change is REF's, the same, and every change of REF committed after the
 #    first one streamed is there;
 #  - no gap, no overlap: an INSERT finds no row and has w = 0; an UPDATE finds the row and
@@ -127,7 +128,7 @@ function parse(s,    img, f, op) {
         dups++
         if (nodup) fail("txid " TX " order " ORD " (key " ID ") delivered twice")
         else if (seen[sig] != c) fail("txid " TX " order " ORD ": re-delivered as '" c "', first as '" seen[sig] "'")
-        else if (RUN + 0 < 2 || !(RUN in A)) fail("txid " TX " order " ORD " (key " ID ") delivered twice by run " RUN)
+        else if (!(RUN in A)) fail("txid " TX " order " ORD " (key " ID ") delivered twice by run " RUN)
         else if (!(TX in commitlsn)) fail("txid " TX ": re-delivered, its commit LSN unknown")
         else if (commitlsn[TX] < A[RUN]) fail("txid " TX " order " ORD " (key " ID ") re-delivered by run " RUN ": it commits at LSN " commitlsn[TX] ", before the slot's confirmed_flush_lsn " A[RUN] " when the run started")
         next
