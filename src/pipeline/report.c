@@ -248,7 +248,7 @@ void pipeline_summary(rc_pipeline *c)
     rc_sink_stats ss;
     rc_sink_get_stats(c->sink, &ss);
     const rc_counts *n = &c->n;
-    report_unmatched(c);
+    if (!c->capture) report_unmatched(c); /* an idle capture matches nothing, and says nothing wrong */
     const char *fate = !n->bad ? "" : c->on_error == RC_ON_SKIP ? " (skipped)" : c->on_error == RC_ON_DEAD ? " (dead-lettered)" : " (stopped there)";
     fprintf(stderr, "rowcast: %llu %s%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
             c->item_word, plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,

@@ -71,6 +71,7 @@ typedef struct pg_source {
     uint64_t pending_lsn; /* a streamed transaction being released: its end LSN */
     double status_at;     /* when a status update went out while releasing one */
     uint64_t acked_lsn;  /* the last position the pipeline acknowledged */
+    uint64_t ack_later;  /* one acknowledged while reconnecting, for the new stream */
     bool acked_all;      /* ... and it was the last item's */
     rc_pos last_pos;     /* the last item's position */
     uint64_t until_lsn;  /* stop once caught up to here (0: never) */
@@ -330,6 +331,8 @@ static rc_status stream_start(pg_source *s, rc_error *err)
     if (s->backoff_ms) notice(s, "replication from %s resumed", s->shown);
     s->backoff_ms = 0;
     s->ph = PH_STREAM;
+    if (s->ack_later > s->acked_lsn && rc_pg_stream_ack(s->conn, s->ack_later, err) == RC_PG_OK) s->acked_lsn = s->ack_later;
+    rc_error_clear(err); /* a failure is the connection's: the next read finds it */
     return RC_OK;
 }
 
@@ -525,8 +528,13 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
         s->snap_acked = rc_pos_pg_snapshot_rows(pos);
         return;
     }
+    if (lsn <= s->acked_lsn) return;
+    if (s->ph == PH_STREAM_START) { /* reconnecting: told once the stream runs again */
+        if (lsn > s->ack_later) s->ack_later = lsn;
+        return;
+    }
     /* PH_DONE too: --max-events and --until end the phase before the last items are acknowledged */
-    if (lsn <= s->acked_lsn || (s->ph != PH_STREAM && s->ph != PH_DONE)) return;
+    if (s->ph != PH_STREAM && s->ph != PH_DONE) return;
     rc_error err;
     rc_error_clear(&err);
     /* a failure is the connection's: the next read finds it and reconnects */
