@@ -38,47 +38,32 @@ typedef struct rc_pos {
     uint8_t bytes[RC_POS_BYTES];
 } rc_pos;
 
-/* The lines source's position: `offset` is where the next line starts, `line` the number of
- * the last line before it. */
-static inline rc_pos rc_pos_lines(uint64_t offset, uint64_t line)
+/* A position of two u64 fields (every kind so far), and field i of a position of `kind` (0
+ * for a position of another kind). */
+static inline rc_pos rc_pos_u64x2(rc_pos_kind kind, uint64_t a, uint64_t b)
 {
-    rc_pos p = {.kind = RC_POS_LINES, .len = 16};
-    memcpy(p.bytes, &offset, 8);
-    memcpy(p.bytes + 8, &line, 8);
+    rc_pos p = {.kind = (uint8_t)kind, .len = 16};
+    memcpy(p.bytes, &a, 8);
+    memcpy(p.bytes + 8, &b, 8);
     return p;
 }
-static inline uint64_t rc_pos_lines_offset(const rc_pos *p)
+static inline uint64_t rc_pos_u64(const rc_pos *p, rc_pos_kind kind, unsigned i)
 {
     uint64_t v = 0;
-    if (p->kind == RC_POS_LINES) memcpy(&v, p->bytes, 8);
-    return v;
-}
-static inline uint64_t rc_pos_lines_line(const rc_pos *p)
-{
-    uint64_t v = 0;
-    if (p->kind == RC_POS_LINES) memcpy(&v, p->bytes + 8, 8);
+    if (p->kind == kind) memcpy(&v, p->bytes + 8 * i, 8);
     return v;
 }
 
-static inline rc_pos rc_pos_pg(uint64_t lsn, uint64_t snapshot_rows)
-{
-    rc_pos p = {.kind = RC_POS_PG_LSN, .len = 16};
-    memcpy(p.bytes, &lsn, 8);
-    memcpy(p.bytes + 8, &snapshot_rows, 8);
-    return p;
-}
-static inline uint64_t rc_pos_pg_lsn(const rc_pos *p)
-{
-    uint64_t v = 0;
-    if (p->kind == RC_POS_PG_LSN) memcpy(&v, p->bytes, 8);
-    return v;
-}
-static inline uint64_t rc_pos_pg_snapshot_rows(const rc_pos *p)
-{
-    uint64_t v = 0;
-    if (p->kind == RC_POS_PG_LSN) memcpy(&v, p->bytes + 8, 8);
-    return v;
-}
+/* The lines source's position: `offset` is where the next line starts, `line` the number of
+ * the last line before it. */
+static inline rc_pos rc_pos_lines(uint64_t offset, uint64_t line) { return rc_pos_u64x2(RC_POS_LINES, offset, line); }
+static inline uint64_t rc_pos_lines_offset(const rc_pos *p) { return rc_pos_u64(p, RC_POS_LINES, 0); }
+static inline uint64_t rc_pos_lines_line(const rc_pos *p) { return rc_pos_u64(p, RC_POS_LINES, 1); }
+
+/* PostgreSQL's: the end LSN of the last transaction before, and the snapshot rows before. */
+static inline rc_pos rc_pos_pg(uint64_t lsn, uint64_t snapshot_rows) { return rc_pos_u64x2(RC_POS_PG_LSN, lsn, snapshot_rows); }
+static inline uint64_t rc_pos_pg_lsn(const rc_pos *p) { return rc_pos_u64(p, RC_POS_PG_LSN, 0); }
+static inline uint64_t rc_pos_pg_snapshot_rows(const rc_pos *p) { return rc_pos_u64(p, RC_POS_PG_LSN, 1); }
 
 /* <0, 0, >0 as a is before, at or after b in the stream; positions of different kinds order
  * by kind (they never meet in one run). */
