@@ -184,6 +184,9 @@ int cli_capture(int argc, char **argv)
     cc.server = c.server;
     cc.notice = source_notice, cc.notice_ctx = &c;
     c.capture = &cc;
+    /* what the sink delivered, made durable (a file sink's fsync) and acknowledged to the server
+     * once a second: pg_recvlogical's is every 10 s, Debezium's offset flush every 60 s */
+    c.ck_interval = 1.0;
     c.item_word = "message";
     c.include_schema = true;
     cli_run_start(&r);
