@@ -329,17 +329,6 @@ rc_status dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_e
     return RC_OK;
 }
 
-/* Epoch days of a proleptic Gregorian date with an astronomical year. */
-static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 int dbz_pg_infinity(rc_str s)
 {
     if (s.n == 8 && !memcmp(s.p, "infinity", 8)) return 1;
@@ -351,7 +340,7 @@ int64_t dbz_pg_infinity_days(int sign)
 {
     /* PostgresValueConverter's POSITIVE_INFINITY_LOCAL_DATE (-5877611-06-21) and
      * NEGATIVE_INFINITY_LOCAL_DATE (-5877611-06-22), as the connector defines them */
-    return days_from_civil(-5877611, 6, sign > 0 ? 21 : 22);
+    return rc_days_from_civil(-5877611, 6, sign > 0 ? 21 : 22);
 }
 
 int64_t dbz_pg_infinity_micros(int sign)

@@ -510,6 +510,15 @@ static rc_status unavailable(up_enc *e, const rc_column *c, rc_buf *b, bool avro
 static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err);
 
 /* A decimal in the decimal handling mode, as a Decimal of `scale` in precise mode. */
+/* A decimal's unscaled value as Kafka Connect's Decimal bytes, base64 (the JSON converter's
+ * rendering of bytes), without the quotes. */
+static void put_dec_b64(up_enc *e, rc_buf *b, const rc_decimal *d)
+{
+    rc_buf_reset(&e->scratch);
+    rc_dec_unscaled_bytes(&e->scratch, d);
+    rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+}
+
 static rc_status put_decimal(up_enc *e, rc_buf *b, const rc_column *c, const rc_decimal *dec, int32_t scale, rc_error *err)
 {
     if (e->dec_mode == DEC_STRING) {
@@ -528,10 +537,8 @@ static rc_status put_decimal(up_enc *e, rc_buf *b, const rc_column *c, const rc_
             return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
                                 "column \"%.*s\": the value has more fraction digits than its scale %d, or more than %d digits",
                                 (int)c->name.n, c->name.p, scale, RC_DEC_MAX_BINARY_DIGITS);
-        rc_buf_reset(&e->scratch);
-        rc_dec_unscaled_bytes(&e->scratch, &d);
         rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+        put_dec_b64(e, b, &d);
         rc_buf_putc(b, '"');
     }
     return RC_OK;
@@ -717,10 +724,8 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             rc_buf tmp = {dg, 0, sizeof dg, sizeof dg, RC_OK};
             rc_fmt_u64(&tmp, v->u);
             rc_decimal d = {dg, (uint32_t)tmp.len, 0, false};
-            rc_buf_reset(&e->scratch);
-            rc_dec_unscaled_bytes(&e->scratch, &d);
             rc_buf_putc(b, '"');
-            rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+            put_dec_b64(e, b, &d);
             rc_buf_putc(b, '"');
             return RC_OK;
         }
@@ -750,12 +755,10 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             if (d.scale < 0 && !rescale(&v->dec, 0, &e->name, &d))
                 return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": more than %d digits", (int)c->name.n, c->name.p,
                                     RC_DEC_MAX_BINARY_DIGITS);
-            rc_buf_reset(&e->scratch);
-            rc_dec_unscaled_bytes(&e->scratch, &d);
             RC_BUF_LIT(b, "{\"scale\":");
             rc_fmt_i64(b, d.scale);
             RC_BUF_LIT(b, ",\"value\":\"");
-            rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+            put_dec_b64(e, b, &d);
             RC_BUF_LIT(b, "\"}");
         } else {
             return put_decimal(e, b, c, &v->dec, dec_scale(c, &v->dec), err);

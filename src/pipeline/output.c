@@ -32,15 +32,17 @@ static void report(rc_pipeline *c, const char *file, uint64_t lineno, uint64_t l
 
 /* An event the encoder declined because a value does not fit the format (err says which and
  * what to do): the line is not bad, the event is counted as not expressible. */
-static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const rc_error *err)
+static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const rc_event *ev, const rc_error *err)
 {
     if (++c->errors_shown > MAX_SHOWN_ERRORS) {
         if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
     }
     pipeline_progress_clear(c);
-    char at[32] = "";
+    char at[64] = "";
     if (ln->lineno) snprintf(at, sizeof at, ":%llu", (unsigned long long)ln->lineno);
+    else if (ev->pos.lsn.n) /* a database's change: where it is in the log */
+        snprintf(at, sizeof at, " at LSN %.*s", (int)(ev->pos.lsn.n < 40 ? ev->pos.lsn.n : 40), ev->pos.lsn.p);
     fprintf(stderr, "rowcast: %s%s: %s error: %s; the event is not written (not expressible in %s)\n", ln->file, at,
             rc_status_name(err->code), err->message, c->to->name);
 }
@@ -124,7 +126,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         if (st == RC_SKIP) {
             c->msg.len = mark;
             n->not_expressible++;
-            if (err->message[0]) report_unexpressible(c, ln, err); /* a value the format cannot hold: said, never cut */
+            if (err->message[0]) report_unexpressible(c, ln, ev, err); /* a value the format cannot hold: said, never cut */
             rc_error_clear(err);
             continue;
         }

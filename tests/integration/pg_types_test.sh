@@ -94,7 +94,7 @@ perl -e '
     s/\\"(\d+)\\"/"\\\"" . ($d{$1} \/\/ "L?") . "\\\""/ge;
     s/"(ts_ms|ts_us|ts_ns)":\d+/"\"$1\":\"T\""/ge; print $ob $_ }' \
   "$W/raw" "$W/dbz" "$W/native.masked" "$W/dbz.masked"
-sed -i "s|$PG_URL|PG_URL|" "$W/dbz.err"
+sed -i -E "s|$PG_URL|PG_URL|; s| at LSN [0-9A-F]+/[0-9A-F]+:| at LSN L:|" "$W/dbz.err"
 if [ "${RC_UPDATE_GOLDEN:-}" = 1 ]; then
     cp "$W/native.masked" "$NATIVE_GOLDEN"; cp "$W/dbz.masked" "$DBZ_GOLDEN"; cp "$W/dbz.err" "$ERR_GOLDEN"
 fi
