@@ -93,7 +93,7 @@ void rc_fmt_ts_local(rc_buf *b, const rc_timestamp *ts, int32_t offset_sec, char
 int64_t rc_date_epoch_days(const rc_date *d);
 int64_t rc_time_micros(const rc_time *t);          /* signed µs since 00:00:00 */
 int64_t rc_datetime_epoch_ms(const rc_datetime *dt); /* ms since 1970-01-01, zone ignored */
-int64_t rc_datetime_epoch_us(const rc_datetime *dt);
+bool rc_datetime_epoch_us(const rc_datetime *dt, int64_t *us); /* false when beyond 64-bit µs */
 int64_t rc_datetime_epoch_sec(const rc_datetime *dt); /* whole seconds: the fraction dropped, exact before 1970 */
 
 /* Parsers of the layouts above. They return false when the text is not that layout or

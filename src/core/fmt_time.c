@@ -162,7 +162,13 @@ int64_t rc_datetime_epoch_sec(const rc_datetime *dt)
     return rc_days_from_civil(dt->year, dt->month, dt->day) * 86400 + dt->hour * 3600 + dt->minute * 60 + dt->second;
 }
 
-int64_t rc_datetime_epoch_us(const rc_datetime *dt) { return rc_datetime_epoch_sec(dt) * 1000000 + dt->nanos / 1000; }
+bool rc_datetime_epoch_us(const rc_datetime *dt, int64_t *us)
+{
+    /* past about year 294,000 the count of µs no longer fits 64 bits (the parser reads 7-digit years) */
+    int64_t x;
+    if (__builtin_mul_overflow(rc_datetime_epoch_sec(dt), (int64_t)1000000, &x)) return false;
+    return !__builtin_add_overflow(x, (int64_t)(dt->nanos / 1000), us);
+}
 
 int64_t rc_datetime_epoch_ms(const rc_datetime *dt) { return rc_datetime_epoch_sec(dt) * 1000 + dt->nanos / 1000000; }
 

@@ -805,8 +805,16 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         }
         const char *hint = as == DT_MILLIS ? "a column declared with the precision its values have (datetime(6)) is written in microseconds" : NULL;
         rc_status st = dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, err);
-        if (st == RC_OK) rc_fmt_i64(b, as == DT_MICROS ? rc_datetime_epoch_us(&v->dt) : rc_datetime_epoch_ms(&v->dt));
-        return st;
+        if (st != RC_OK) return st;
+        int64_t us;
+        if (as != DT_MICROS) rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
+        else if (rc_datetime_epoch_us(&v->dt, &us)) rc_fmt_i64(b, us);
+        else {
+            rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): year %d is beyond the microseconds since 1970 that Debezium's 64 bits hold",
+                         (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)v->dt.year);
+            return RC_SKIP;
+        }
+        return RC_OK;
     }
     case RC_V_TIMESTAMP:
         rc_buf_putc(b, '"');

@@ -66,7 +66,10 @@ static rc_status wall_time(const ctx *c, uint32_t meta, const char *key, int64_t
     if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
     if (node(c, v)->type != RC_J_STRING || !rc_parse_datetime(node(c, v)->s, node(c, v)->n, &dt) || dt.zone.n)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "meta.%s must be a time like 2020-11-25T00:01:02", key);
-    *us = rc_datetime_epoch_us(&dt) - (int64_t)rc_tz_offset_of_local(&c->d->tz, rc_datetime_epoch_sec(&dt)) * 1000000;
+    int64_t local;
+    if (!rc_datetime_epoch_us(&dt, &local) || __builtin_sub_overflow(local, (int64_t)rc_tz_offset_of_local(&c->d->tz, rc_datetime_epoch_sec(&dt)) * 1000000, us))
+        return rc_error_set(c->err, RC_ERR_RANGE, node(c, v)->off, "meta.%s: %.*s is beyond the microseconds since 1970 that 64 bits hold", key,
+                            (int)(node(c, v)->n > 30 ? 30 : node(c, v)->n), node(c, v)->s);
     *has = true;
     return RC_OK;
 }

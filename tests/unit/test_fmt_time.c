@@ -61,7 +61,13 @@ static void test_datetime_layouts(void **state)
     assert_true(rc_datetime_epoch_ms(&d2) == 1668489131000LL); /* seed 000 debezium c24 */
     rc_datetime max = {9999, 12, 31, 23, 59, 59, 999999999, {0}};
     EXPECT_TEXT("9999-12-31 23:59:59.999999999", rc_fmt_datetime(&b, &max, ' ', true));
-    assert_true(rc_datetime_epoch_us(&max) == 253402300799999999LL);
+    int64_t us = 0;
+    assert_true(rc_datetime_epoch_us(&max, &us) && us == 253402300799999999LL);
+    rc_datetime far = {2022024, 11, 30, 10, 0, 0, 0, {0}}; /* the fuzzer's year: µs past INT64_MAX */
+    assert_false(rc_datetime_epoch_us(&far, &us));
+    rc_datetime past = {-2022024, 11, 30, 10, 0, 0, 0, {0}};
+    assert_false(rc_datetime_epoch_us(&past, &us));
+    assert_true(rc_datetime_epoch_ms(&far) == 63746776000800LL * 1000);
 }
 
 static void test_timestamps(void **state)
