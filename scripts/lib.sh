@@ -19,8 +19,8 @@ rc_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 }
 
-BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev libpq-dev)
-TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 jq curl)
+BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev libpq-dev libmariadb-dev libzstd-dev)
+TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 mariadb-server mariadb-client jq curl)
 # bench/run_capture_pg.sh (the pg_recvlogical + wal2json peer, /usr/bin/time), whose quick mode
 # is the bench_capture_pg test
 BENCH_PKGS=(postgresql-15 postgresql-15-wal2json time)

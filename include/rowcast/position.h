@@ -9,7 +9,7 @@
  *
  * PostgreSQL: the end LSN of the last transaction whose events all came before (what may be
  * acknowledged to the server once they are delivered), and during the snapshot, with LSN 0,
- * the number of snapshot rows before. Later MySQL's binlog file:pos + GTID set.
+ * the number of snapshot rows before. MySQL/MariaDB: binlog file number, offset, snapshot rows.
  *
  * Not rc_position (rowcast/event.h), which is what an event's message says about where it
  * came from upstream (binlog file, GTID, SCN...), for the formats to write. */
@@ -27,6 +27,7 @@ typedef enum rc_pos_kind {
     RC_POS_NONE = 0, /* no position (a run that stores none) */
     RC_POS_LINES,    /* lines source: offset (u64), line (u64) */
     RC_POS_PG_LSN,   /* PostgreSQL: LSN (u64), snapshot rows (u64) */
+    RC_POS_MYSQL,    /* MySQL/MariaDB: binlog file number (u64), offset (u64), snapshot rows (u64) */
     RC_POS_KIND_COUNT
 } rc_pos_kind;
 
@@ -54,6 +55,15 @@ static inline uint64_t rc_pos_u64(const rc_pos *p, rc_pos_kind kind, unsigned i)
     return v;
 }
 
+/* A position of three u64 fields (MySQL's). */
+static inline rc_pos rc_pos_u64x3(rc_pos_kind kind, uint64_t a, uint64_t b, uint64_t c)
+{
+    rc_pos p = rc_pos_u64x2(kind, a, b);
+    memcpy(p.bytes + 16, &c, 8);
+    p.len = 24;
+    return p;
+}
+
 /* The lines source's position: `offset` is where the next line starts, `line` the number of
  * the last line before it. */
 static inline rc_pos rc_pos_lines(uint64_t offset, uint64_t line) { return rc_pos_u64x2(RC_POS_LINES, offset, line); }
@@ -64,6 +74,18 @@ static inline uint64_t rc_pos_lines_line(const rc_pos *p) { return rc_pos_u64(p,
 static inline rc_pos rc_pos_pg(uint64_t lsn, uint64_t snapshot_rows) { return rc_pos_u64x2(RC_POS_PG_LSN, lsn, snapshot_rows); }
 static inline uint64_t rc_pos_pg_lsn(const rc_pos *p) { return rc_pos_u64(p, RC_POS_PG_LSN, 0); }
 static inline uint64_t rc_pos_pg_snapshot_rows(const rc_pos *p) { return rc_pos_u64(p, RC_POS_PG_LSN, 1); }
+
+/* MySQL/MariaDB's: the binlog file's number (mysql-bin.000042: 42) and the offset of the end
+ * of the last transaction whose events all came before, and during the snapshot (file 0,
+ * offset 0) the snapshot rows before. The GTID set and the file's name at that point are the
+ * source's to keep (they do not fit here); its checkpoint file holds them. */
+static inline rc_pos rc_pos_mysql(uint64_t file_no, uint64_t offset, uint64_t snapshot_rows)
+{
+    return rc_pos_u64x3(RC_POS_MYSQL, file_no, offset, snapshot_rows);
+}
+static inline uint64_t rc_pos_mysql_file(const rc_pos *p) { return rc_pos_u64(p, RC_POS_MYSQL, 0); }
+static inline uint64_t rc_pos_mysql_offset(const rc_pos *p) { return rc_pos_u64(p, RC_POS_MYSQL, 1); }
+static inline uint64_t rc_pos_mysql_snapshot_rows(const rc_pos *p) { return rc_pos_u64(p, RC_POS_MYSQL, 2); }
 
 /* <0, 0, >0 as a is before, at or after b in the stream; positions of different kinds order
  * by kind (they never meet in one run). */

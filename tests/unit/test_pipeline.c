@@ -36,6 +36,24 @@ static void test_lines_position(void **state)
     assert_int_equal(rc_pos_fields(RC_POS_LINES), 2);
 }
 
+static void test_mysql_position(void **state)
+{
+    /* binlog file number, then offset: mysql-bin.000002 at 4 is after mysql-bin.000001 at 900 */
+    rc_pos a = rc_pos_mysql(1, 900, 0), b2 = rc_pos_mysql(2, 4, 0), snap = rc_pos_mysql(0, 0, 7);
+    assert_int_equal(a.kind, RC_POS_MYSQL);
+    assert_int_equal(rc_pos_mysql_file(&a), 1);
+    assert_int_equal(rc_pos_mysql_offset(&a), 900);
+    assert_int_equal(rc_pos_mysql_snapshot_rows(&snap), 7);
+    assert_true(rc_pos_compare(&a, &b2) < 0 && rc_pos_compare(&snap, &a) < 0);
+    EXPECT_TEXT("binlog-file-number 1\nbinlog-offset 900\nsnapshot-rows 0\n", rc_pos_format(&a, &b));
+    rc_pos p = {0};
+    assert_int_equal(rc_pos_parse_field(&p, RC_POS_MYSQL, "binlog-offset", 13, "900", 3), 1);
+    assert_int_equal(rc_pos_parse_field(&p, RC_POS_MYSQL, "binlog-file-number", 18, "1", 1), 0);
+    assert_int_equal(rc_pos_parse_field(&p, RC_POS_MYSQL, "snapshot-rows", 13, "0", 1), 2);
+    assert_true(rc_pos_equal(&p, &a));
+    assert_int_equal(rc_pos_fields(RC_POS_MYSQL), 3);
+}
+
 static void test_retry_status(void **state)
 {
     assert_string_equal(rc_status_name(RC_ERR_RETRY), "retry");
@@ -114,6 +132,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines_position),
+        cmocka_unit_test(test_mysql_position),
         cmocka_unit_test(test_retry_status),
         cmocka_unit_test(test_source_registry),
         cmocka_unit_test(test_lines_source),

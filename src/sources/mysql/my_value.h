@@ -1,0 +1,33 @@
+/* Row-image values: one column's bytes in a WRITE/UPDATE/DELETE_ROWS image, decoded to the
+ * canonical value (rowcast/value.h), exactly, for every MySQL and MariaDB type
+ * (docs/sources/mysql.md has the table). Also MySQL's binary JSON and its partial-update diffs.
+ * Pure functions of their inputs: no server, no global state. */
+#ifndef ROWCAST_MY_VALUE_H
+#define ROWCAST_MY_VALUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rowcast/arena.h"
+#include "rowcast/buf.h"
+#include "rowcast/error.h"
+#include "rowcast/value.h"
+#include "my_types.h"
+
+/* Decodes the non-NULL value of column `c` that starts at p[0], with n bytes left in the row
+ * image: its size in *used (so the caller can step to the next column), the value in *out
+ * (text, bytes and decimal digits allocated in `a`). Errors (value truncated, malformed
+ * packed decimal, a type this reader does not know) use offsets relative to p; the caller
+ * adds the position in the event. */
+rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
+                             rc_error *err);
+
+/* MySQL's binary JSON (the JSON column's payload) as JSON text appended to out. */
+rc_status rc_my_json_text(const uint8_t *p, size_t n, rc_buf *out, rc_error *err);
+
+/* PARTIAL_UPDATE_ROWS: applies the JSON diff list at diff[0..dn) (binlog_row_value_options=
+ * PARTIAL_JSON) to the before document `before` (binary JSON) and appends the after document
+ * as JSON text to out; the diff list's size in *used. */
+rc_status rc_my_json_diff_apply(const uint8_t *before, size_t bn, const uint8_t *diff, size_t dn, size_t *used, rc_buf *out,
+                                rc_error *err);
+
+#endif
