@@ -142,10 +142,14 @@ static rc_status mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         return st;
     ev.pos.server_id = server_id;
     ev.pos.thread = thread;
-    if (has_ts && ts > INT64_MAX / 1000000)
-        return rc_error_set(err, RC_ERR_RANGE, node(&c, rc_json_get(c.j, 0, "ts"))->off, "\"ts\" is out of range: %llu seconds is beyond int64 microseconds",
-                            (unsigned long long)ts);
-    if (has_ts) ev.ts_us = (int64_t)ts * 1000000, ev.has_ts = true; /* Maxwell's ts is in seconds */
+    /* Maxwell's ts is in seconds for rows, in milliseconds for DDL (its DDLMap writes the
+     * schema change's millisecond time) */
+    bool ddl = (type.n > 6 && !memcmp(type.p, "table-", 6)) || (type.n > 9 && !memcmp(type.p, "database-", 9));
+    uint64_t unit = ddl ? 1000 : 1000000;
+    if (has_ts && ts > INT64_MAX / unit)
+        return rc_error_set(err, RC_ERR_RANGE, node(&c, rc_json_get(c.j, 0, "ts"))->off, "\"ts\" is out of range: %llu %s is beyond int64 microseconds",
+                            (unsigned long long)ts, ddl ? "milliseconds" : "seconds");
+    if (has_ts) ev.ts_us = (int64_t)(ts * unit), ev.has_ts = true;
     if (has_xid) {
         char buf[24];
         int k = snprintf(buf, sizeof buf, "%llu", (unsigned long long)xid);
@@ -159,7 +163,7 @@ static rc_status mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         ev.pos.file = (rc_str){position.p, (size_t)(colon - position.p)};
         ev.pos.has_offset = true;
     }
-    if (type.n > 6 && (!memcmp(type.p, "table-", 6) || !memcmp(type.p, "database-", 9))) {
+    if (ddl) {
         ev.op = RC_OP_DDL;
         if ((st = take_str(&c, "sql", &ev.ddl)) != RC_OK) return st;
         if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell DDL message (%.*s) without \"sql\"", (int)type.n, type.p);
