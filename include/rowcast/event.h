@@ -40,6 +40,12 @@ typedef struct rc_column {
     rc_coltype type;
     uint16_t pk; /* 0: not in the primary (or unique) key; k >= 1: the k-th key column */
     bool nullable;
+    /* The java.sql.Types code the input stated for the column (Canal's sqlType, which Canal
+     * derives from the binlog value and which is not always the catalog's: VARBINARY is -3 in
+     * one message and 2004 in the next), valid when has_jdbc; writers of such a code use it
+     * instead of the catalog's, so that Canal -> native -> Canal gives the input's codes back */
+    int16_t jdbc;
+    bool has_jdbc;
 } rc_column;
 
 /* Where the event came from in its source. Absent strings have n == 0. */

@@ -48,7 +48,7 @@ typedef struct rc_type_info {
     uint8_t vkind;          /* rc_vkind a non-null value of this type has */
     uint8_t avro;           /* rc_avro_rec */
     int16_t jdbc;           /* java.sql.Types code (OMS canal sqlType) */
-    int16_t canal_jdbc;     /* sqlType real Canal writes (differs for FLOAT: REAL, 7) */
+    int16_t canal_jdbc;     /* sqlType real Canal writes: its binlog mapping (FLOAT REAL 7, TEXT -4, ENUM 4, ...) */
     int16_t drs_sqltype;    /* sqlType code DRS json writes (Huawei DRS «JSON格式»; docs/formats/drs-json.md) */
     int16_t mysql_code;     /* MySQL column type code (DTS Avro dataTypeNumber) */
     const char *canal_type; /* Canal/DRS mysqlType name */

@@ -28,4 +28,8 @@ typedef struct rc_vparse_opts {
 rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, const rc_vparse_opts *o, rc_arena *a,
                              rc_value *out, rc_error *err);
 
+/* Latin-1 text (each code point U+0000..U+00FF one byte, as UTF-8) back to its bytes, in the
+ * arena; false when the text holds a code point beyond U+00FF (or out of memory). */
+bool rc_latin1_bytes(const char *s, size_t n, rc_arena *a, rc_str *out);
+
 #endif

@@ -110,7 +110,7 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
         const rc_column *ca = &a->cols[c], *cb = &b->cols[c];
         if (!str_eq(ca->name, cb->name) || ca->pk != cb->pk || ca->nullable != cb->nullable ||
             ca->type.info != cb->type.info || ca->type.p1 != cb->type.p1 || ca->type.p2 != cb->type.p2 ||
-            !str_eq(ca->type.decl, cb->type.decl))
+            !str_eq(ca->type.decl, cb->type.decl) || ca->has_jdbc != cb->has_jdbc || (ca->has_jdbc && ca->jdbc != cb->jdbc))
             return DIFF("column %u (%.*s) differs", c, (int)ca->name.n, ca->name.p), false;
     }
     if (!image_equal(a, b, a->before, b->before, "before", why, whylen)) return false;

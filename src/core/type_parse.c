@@ -104,6 +104,46 @@ static rc_status read_params(tparser *tp, int32_t *p1, int32_t *p2)
     return RC_OK;
 }
 
+/* MySQL's other spellings of its types (sql_yacc.yy's field_type and the lexer's synonyms:
+ * SERIAL, FIXED, DEC, INT1..INT8, MIDDLEINT, FLOAT4/8, FLOAT(p), CHARACTER [VARYING], NATIONAL
+ * CHAR/VARCHAR, NCHAR, NVARCHAR, LONG [VARCHAR|VARBINARY], a trailing BINARY/ASCII/UNICODE
+ * charset shorthand) rewritten in base[0..blen) to the catalog row they declare; the
+ * declaration text itself stays as given. Returns the new length. */
+static size_t mysql_synonym(char *base, size_t blen, rc_coltype *out)
+{
+    static const char *const strip[] = {" binary", " ascii", " unicode"};
+    for (size_t k = 0; k < sizeof strip / sizeof *strip; k++) {
+        size_t sl = strlen(strip[k]);
+        if (blen > sl && !memcmp(base + blen - sl, strip[k], sl)) {
+            blen -= sl;
+            break;
+        }
+    }
+    static const struct {
+        const char *from, *to;
+    } syn[] = {
+        {"serial", "bigint"},           {"fixed", "decimal"},          {"dec", "decimal"},
+        {"int1", "tinyint"},            {"int2", "smallint"},          {"int3", "mediumint"},
+        {"middleint", "mediumint"},     {"int4", "int"},               {"int8", "bigint"},
+        {"float4", "float"},            {"float8", "double"},          {"character", "char"},
+        {"char varying", "varchar"},    {"character varying", "varchar"}, {"nchar", "char"},
+        {"national char", "char"},      {"national character", "char"}, {"nvarchar", "varchar"},
+        {"national varchar", "varchar"}, {"nchar varchar", "varchar"}, {"nchar varying", "varchar"},
+        {"national char varying", "varchar"}, {"national character varying", "varchar"},
+        {"long", "mediumtext"},         {"long varchar", "mediumtext"}, {"long char varying", "mediumtext"},
+        {"long character varying", "mediumtext"}, {"long varbinary", "mediumblob"},
+    };
+    const char *to = NULL;
+    for (size_t k = 0; k < sizeof syn / sizeof *syn && !to; k++)
+        if (strlen(syn[k].from) == blen && !memcmp(syn[k].from, base, blen)) to = syn[k].to;
+    if (blen == 6 && !memcmp(base, "serial", 6)) out->is_unsigned = true; /* BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE */
+    /* FLOAT(p): a float up to 24 bits of precision, a double from 25 to 53 (FLOAT(M,D) stays a float) */
+    if (blen == 5 && !memcmp(base, "float", 5) && out->p1 > 24 && out->p2 < 0) to = "double";
+    if (!to) return blen;
+    memcpy(base, to, strlen(to));
+    return strlen(to);
+}
+
 rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *out, rc_error *err)
 {
     tparser tp = {s, n, 0, err};
@@ -168,6 +208,7 @@ rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *o
         }
     }
     if (!blen) return rc_error_set(err, RC_ERR_TYPE, 0, "empty column type");
+    if (fam == RC_FAM_MYSQL && !array) blen = mysql_synonym(base, blen, out);
     const rc_type_info *info = NULL;
     if (array && fam == RC_FAM_PG) {
         info = rc_type_lookup(fam, "array", 5);

@@ -19,8 +19,7 @@ static rc_status copy(rc_arena *a, const char *s, size_t n, rc_str *out)
     return RC_OK;
 }
 
-/* Latin-1 text (each code point U+0000..U+00FF one byte) back to bytes. */
-static bool latin1_bytes(const char *s, size_t n, rc_arena *a, rc_str *out)
+bool rc_latin1_bytes(const char *s, size_t n, rc_arena *a, rc_str *out)
 {
     unsigned char *d = rc_arena_alloc(a, n + 1);
     if (!d) return false;
@@ -126,7 +125,7 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         if (o->bytes == RC_BYTES_BASE64) ok = rc_base64_decode(s, n, a, &v->s, &badpos) == RC_OK;
         else if (o->bytes == RC_BYTES_HEX) ok = hex_bytes(s, n, a, &v->s);
         else if (o->bytes == RC_BYTES_JAVA_LIST) ok = java_list_bytes(s, n, a, &v->s);
-        else ok = latin1_bytes(s, n, a, &v->s);
+        else ok = rc_latin1_bytes(s, n, a, &v->s);
         static const char *const what[] = {"Latin-1 text", "base64", "hex", "a Java byte list like [106, -1]"};
         if (!ok) return bad(col, s, n, what[o->bytes], RC_ERR_VALUE, err);
         return RC_OK;

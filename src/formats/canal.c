@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/canal_read.h"
+#include "formats/canal_values.h"
 #include "formats/oms_common.h"
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
-enum { FLAVOR_OMS, FLAVOR_CANAL };
+enum { FLAVOR_OMS, FLAVOR_CANAL, FLAVOR_TICDC };
 
 /* One message being assembled: every field rendered as JSON text. */
 typedef struct canal_msg {
@@ -35,10 +36,11 @@ typedef struct canal_enc {
     rc_buf probe; /* grouping key of the current event */
     const void *types_of; /* the cols_id m's sqlType, mysqlType and pkNames were written for */
     rc_buf row;   /* scratch */
+    rc_buf geo;   /* scratch: a geometry's binlog value */
 } canal_enc;
 
 static const rc_option_desc canal_options[] = {
-    {"canal.flavor", "oms|canal", "oms: as OMS writes it (default); canal: as Canal itself writes it (all strings, alphabetical keys, id)"},
+    {"canal.flavor", "oms|canal|ticdc", "oms: as OMS writes it (default); canal: as Canal itself writes it (all strings, alphabetical keys, id); ticdc: TiCDC's canal-json (its key order, id 0, old the whole previous row)"},
     {"canal.values", "typed|string", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)"},
     {"canal.timezone", "UTC|+HH:MM|Area/City", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss (default UTC)"},
     {"canal.group", "false|true", "put the rows of one statement (consecutive events at one source position) in one message"},
@@ -59,7 +61,7 @@ static rc_status canal_new(const rc_options *o, void **out, rc_error *err)
     canal_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     int values = -1;
-    if ((st = rc_options_choice(o, "canal.flavor", "oms|canal", &e->flavor, err)) != RC_OK ||
+    if ((st = rc_options_choice(o, "canal.flavor", "oms|canal|ticdc", &e->flavor, err)) != RC_OK ||
         (st = rc_options_choice(o, "canal.values", "typed|string", &values, err)) != RC_OK ||
         (st = rc_options_tz(o, "canal.timezone", &e->style.tz, err)) != RC_OK ||
         (st = rc_options_bool(o, "canal.group", &e->group, err)) != RC_OK ||
@@ -68,7 +70,7 @@ static rc_status canal_new(const rc_options *o, void **out, rc_error *err)
         return st;
     }
     e->style.canal = true;
-    e->style.all_strings = values < 0 ? e->flavor == FLAVOR_CANAL : values == 1;
+    e->style.all_strings = values < 0 ? e->flavor != FLAVOR_OMS : values == 1;
     e->next_id = 1;
     size_t n;
     rc_buf *b = msg_bufs(&e->m, &n);
@@ -76,6 +78,7 @@ static rc_status canal_new(const rc_options *o, void **out, rc_error *err)
     rc_buf_init(&e->key, 0);
     rc_buf_init(&e->probe, 0);
     rc_buf_init(&e->row, 0);
+    rc_buf_init(&e->geo, 0);
     *out = e;
     return RC_OK;
 }
@@ -90,6 +93,7 @@ static void canal_free(void *p)
     rc_buf_fini(&e->key);
     rc_buf_fini(&e->probe);
     rc_buf_fini(&e->row);
+    rc_buf_fini(&e->geo);
     free(e);
 }
 
@@ -104,6 +108,14 @@ static const char *ddl_type(rc_ddl_class c)
     return names[c];
 }
 
+/* The sqlType of a column: the code its input stated (a Canal message read back), else the
+ * catalog's for the flavour. */
+static int16_t sql_type(const canal_enc *e, const rc_column *c)
+{
+    if (c->has_jdbc) return c->jdbc;
+    return e->flavor != FLAVOR_OMS ? c->type.info->canal_jdbc : c->type.info->jdbc;
+}
+
 static void put_types(canal_enc *e, const rc_event *ev)
 {
     canal_msg *m = &e->m;
@@ -114,10 +126,10 @@ static void put_types(canal_enc *e, const rc_event *ev)
         if (i) rc_buf_putc(&m->sqltype, ','), rc_buf_putc(&m->mysqltype, ',');
         rc_jw_str(&m->sqltype, c->name.p, c->name.n);
         rc_buf_putc(&m->sqltype, ':');
-        rc_fmt_i64(&m->sqltype, e->flavor == FLAVOR_CANAL ? c->type.info->canal_jdbc : c->type.info->jdbc);
+        rc_fmt_i64(&m->sqltype, sql_type(e, c));
         rc_jw_str(&m->mysqltype, c->name.p, c->name.n);
         rc_buf_putc(&m->mysqltype, ':');
-        if (e->flavor == FLAVOR_CANAL) rc_jw_str(&m->mysqltype, c->type.decl.p, c->type.decl.n);
+        if (e->flavor != FLAVOR_OMS) rc_jw_str(&m->mysqltype, c->type.decl.p, c->type.decl.n);
         else {
             rc_buf_putc(&m->mysqltype, '"');
             rc_buf_puts(&m->mysqltype, c->type.info->canal_type);
@@ -147,7 +159,38 @@ static void group_key(rc_buf *k, const rc_event *ev)
         rc_buf_put(k, ev->cols[i].name.p, ev->cols[i].name.n);
         rc_buf_putc(k, ' ');
         rc_buf_put(k, ev->cols[i].type.decl.p, ev->cols[i].type.decl.n);
+        if (ev->cols[i].has_jdbc) rc_buf_putc(k, ' '), rc_fmt_i64(k, ev->cols[i].jdbc);
     }
+}
+
+/* database and table: a string, "" when the input said "" (Canal's CREATE DATABASE), null
+ * when absent */
+static void put_name(rc_buf *b, rc_str s)
+{
+    if (s.p && !s.n) RC_BUF_LIT(b, "\"\"");
+    else oms_put_str_or_null(b, s);
+}
+
+/* {col: value, ...} of the columns selected by `only` (NULL = all); the Canal flavour writes
+ * ENUM, SET and geometry values as Canal does (canal_values.h) */
+static void put_row(canal_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only)
+{
+    if (e->flavor != FLAVOR_CANAL) {
+        oms_put_row(b, ev, img, only, &e->style);
+        return;
+    }
+    rc_buf_putc(b, '{');
+    bool first = true;
+    for (uint32_t i = 0; img && i < ev->ncols; i++) {
+        const rc_column *c = &ev->cols[i];
+        if (only && !only[i]) continue;
+        if (!first) rc_buf_putc(b, ',');
+        first = false;
+        rc_jw_str(b, c->name.p, c->name.n);
+        rc_buf_putc(b, ':');
+        if (!canal_put_binlog_value(b, c, sql_type(e, c), &img[i], e->style.all_strings, &e->geo)) oms_value(b, c, &img[i], &e->style, true);
+    }
+    rc_buf_putc(b, '}');
 }
 
 static void start_message(canal_enc *e, const rc_event *ev, const char *type, bool ddl)
@@ -166,10 +209,10 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
     m->is_ddl = ddl;
     m->es = oms_es_ms(ev);
     m->ts = oms_ts_ms(ev);
-    m->id = ev->pos.has_seq ? ev->pos.seq : e->next_id;
+    m->id = ev->pos.has_seq ? ev->pos.seq : e->flavor == FLAVOR_TICDC ? 0 : e->next_id; /* TiCDC writes 0 */
     e->next_id++;
-    oms_put_str_or_null(&m->database, ev->src.db);
-    oms_put_str_or_null(&m->table, ev->src.table);
+    put_name(&m->database, ev->src.db);
+    put_name(&m->table, ev->src.table);
     rc_buf_putc(&m->type, '"');
     rc_buf_puts(&m->type, type);
     rc_buf_putc(&m->type, '"');
@@ -187,14 +230,14 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
 {
     canal_msg *m = &e->m;
     if (m->rows++) rc_buf_putc(&m->data, ',');
-    oms_put_row(&m->data, ev, oms_row(ev), NULL, &e->style);
+    put_row(e, &m->data, ev, oms_row(ev), NULL);
     if (ev->op != RC_OP_UPDATE) return RC_OK;
-    /* old: the previous values of the changed columns only */
-    const uint8_t *changed = oms_changed(ev, &e->row);
-    if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    /* old: the previous values of the changed columns only; TiCDC's the whole previous row */
+    const uint8_t *changed = e->flavor == FLAVOR_TICDC ? NULL : oms_changed(ev, &e->row);
+    if (!changed && e->flavor != FLAVOR_TICDC) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (m->has_old) rc_buf_putc(&m->old, ',');
     m->has_old = true;
-    oms_put_row(&m->old, ev, ev->before, changed, &e->style);
+    put_row(e, &m->old, ev, ev->before, changed);
     return RC_OK;
 }
 
@@ -245,6 +288,24 @@ static rc_status emit(canal_enc *e, rc_buf *b, rc_error *err)
         oms_key(b, OMS_K("ts"), &first);
         rc_fmt_i64(b, m->ts);
         put_field(b, OMS_K("sql"), &m->sql, &first);
+    } else if (e->flavor == FLAVOR_TICDC) { /* TiCDC's canal-json: its struct's field order */
+        oms_key(b, OMS_K("id"), &first);
+        rc_fmt_u64(b, m->id);
+        put_field(b, OMS_K("database"), &m->database, &first);
+        put_field(b, OMS_K("table"), &m->table, &first);
+        put_null_or(b, OMS_K("pkNames"), &m->pknames, ddl, &first);
+        oms_key(b, OMS_K("isDdl"), &first);
+        rc_buf_puts(b, ddl ? "true" : "false");
+        put_field(b, OMS_K("type"), &m->type, &first);
+        oms_key(b, OMS_K("es"), &first);
+        rc_fmt_i64(b, m->es);
+        oms_key(b, OMS_K("ts"), &first);
+        rc_fmt_i64(b, m->ts);
+        put_field(b, OMS_K("sql"), &m->sql, &first);
+        put_null_or(b, OMS_K("sqlType"), &m->sqltype, ddl, &first);
+        put_null_or(b, OMS_K("mysqlType"), &m->mysqltype, ddl, &first);
+        put_list_or_null(b, OMS_K("data"), &m->data, !ddl, &first);
+        put_list_or_null(b, OMS_K("old"), &m->old, m->has_old, &first);
     } else {
         put_list_or_null(b, OMS_K("data"), &m->data, !ddl, &first);
         put_field(b, OMS_K("database"), &m->database, &first);
@@ -311,7 +372,9 @@ static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *
     /* Grouping: every event is held; a call writes at most the previous group. */
     if (!ddl) {
         group_key(&e->probe, ev);
-        if (e->pending && !e->m.is_ddl && e->probe.len == e->key.len && !memcmp(e->probe.data, e->key.data, e->key.len)) {
+        /* row 0 of a rows event (or of a Canal message read back) starts a message */
+        bool starts = ev->pos.has_row && ev->pos.row == 0;
+        if (e->pending && !starts && !e->m.is_ddl && e->probe.len == e->key.len && !memcmp(e->probe.data, e->key.data, e->key.len)) {
             size_t dmark = e->m.data.len, omark = e->m.old.len, rows = e->m.rows;
             bool had_old = e->m.has_old;
             if ((st = add_row(e, ev, err)) != RC_OK) { /* leave the group as it was */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/canal_read.h"
+#include "formats/canal_values.h"
 #include "rowcast/buf.h"
 #include "rowcast/colcache.h"
 #include "rowcast/fmt.h"
@@ -39,6 +40,7 @@ typedef struct canal_dec {
     rc_coltext tables; /* memo[0] */
     rc_buf extra;
     rc_buf sqltype; /* the memo text of sqlType (memo[1]) */
+    rc_json sqlaux; /* a recognised sqlType parsed again, when a column list is built */
 } canal_dec;
 
 rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -50,6 +52,7 @@ rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     rc_buf_init(&d->extra, 0), rc_buf_init(&d->sqltype, 0);
+    rc_json_init(&d->sqlaux, NULL);
     rc_jkeys_init(&d->keys, member_names, K_N);
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
@@ -93,6 +96,7 @@ void canal_dec_free(void *p)
     rc_coltext_fini(&d->tables);
     rc_buf_fini(&d->extra);
     rc_buf_fini(&d->sqltype);
+    rc_json_fini(&d->sqlaux);
     free(d);
 }
 
@@ -210,6 +214,33 @@ static rc_status type_columns(const ctx *c, uint32_t types, bool typed, const ui
     return RC_OK;
 }
 
+/* Keeps each column's sqlType code (rc_column.jdbc) from the sqlType object: Canal derives it
+ * from the binlog value, so it is the input's to give back, not the catalog's. Entries that
+ * are not integers of 16 bits, and a sqlType that is not an object, are ignored (sqlType is
+ * not needed to read the message). A recognised sqlType (a memo node) is parsed again. */
+static rc_status keep_jdbc(const ctx *c, rc_column *cols, uint32_t n)
+{
+    uint32_t m = c->m[K_SQLTYPE];
+    if (!m) return RC_OK;
+    const rc_json *j = c->j;
+    if (node(c, m)->type == RC_J_MEMO) {
+        rc_json *aux = &c->d->sqlaux;
+        aux->arena = c->a;
+        const rc_jnode *mn = node(c, m);
+        if (rc_json_parse(aux, mn->s, mn->n, c->err) != RC_OK) return rc_error_set(c->err, RC_ERR_NOMEM, mn->off, "out of memory");
+        j = aux, m = 0;
+    }
+    if (j->nodes[m].type != RC_J_OBJECT) return RC_OK;
+    for (uint32_t k = j->nodes[m].first; k; k = j->nodes[j->nodes[k].next].next) {
+        const rc_jnode *key = &j->nodes[k], *val = &j->nodes[key->next];
+        int64_t code;
+        if (val->type != RC_J_NUMBER || rc_parse_i64(val->s, val->n, &code) != RC_OK || code < INT16_MIN || code > INT16_MAX) continue;
+        for (uint32_t i = 0; i < n; i++)
+            if (cols[i].name.n == key->n && !memcmp(cols[i].name.p, key->s, key->n)) cols[i].jdbc = (int16_t)code, cols[i].has_jdbc = true;
+    }
+    return RC_OK;
+}
+
 /* Marks the key columns named by pkNames (node pks of c->j, 0 when absent). */
 static rc_status key_columns(const ctx *c, uint32_t pks, rc_column *cols, uint32_t n)
 {
@@ -249,6 +280,7 @@ static rc_status build_columns(void *p, const rc_json *j, uint32_t m, const rc_c
     rc_column *cols = NULL;
     rc_status st = type_columns(&tc, m, b->typed, b->rows, &cols, n);
     if (st == RC_OK) st = key_columns(b->c, b->pks, cols, *n);
+    if (st == RC_OK && !b->c->d->drs) st = keep_jdbc(b->c, cols, *n); /* DRS's sqlType codes are its own */
     *out = cols;
     return st;
 }
@@ -271,11 +303,15 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
     col_build b = {c, pks, typed, rows};
     rc_str pt;
     if (c->d->drs) return build_columns(&b, c->j, types, &ev->cols, &ev->ncols);
-    rc_buf *x = &c->d->extra; /* what else decides the list: the typed flag and the pkNames text */
+    rc_buf *x = &c->d->extra; /* what else decides the list: the typed flag, the pkNames and sqlType texts */
     rc_buf_reset(x);
     if (pk_text(c, pks, &pt)) {
         rc_buf_putc(x, typed ? '1' : '0');
+        rc_fmt_u64(x, pt.n);
+        rc_buf_putc(x, ':');
         rc_buf_put(x, pt.p, pt.n);
+        uint32_t sq = c->m[K_SQLTYPE];
+        if (sq) rc_buf_put(x, node(c, sq)->s, node(c, sq)->n);
     } else {
         rc_buf_putc(x, 'x'); /* pkNames of the wrong type: built (from a recognised mysqlType too), for its error */
     }
@@ -309,6 +345,10 @@ static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value
         st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &c->vo, c->a, out, &verr);
         break;
     case RC_J_STRING:
+        /* an ENUM index, a SET bitmask, MySQL's geometry value (canal_values.h) */
+        st = c->d->drs ? RC_SKIP : canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->a, out, &verr);
+        if (st == RC_SKIP) st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr);
+        break;
     case RC_J_NUMBER: st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr); break;
     default:
         return rc_error_set(c->err, RC_ERR_SCHEMA, v->off, "a %s value must be a string, number, boolean or null (found %s)", c->d->what,
@@ -460,12 +500,15 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (op == RC_OP_UPDATE && (!has_old || node(&c, old)->count != node(&c, data)->count))
         return rc_error_set(err, RC_ERR_SCHEMA, old ? node(&c, old)->off : 0, "an UPDATE needs one \"old\" row per \"data\" row (%u data, %u old)",
                             node(&c, data)->count, has_old ? node(&c, old)->count : 0);
-    uint32_t orow = has_old ? node(&c, old)->first : 0;
-    for (uint32_t r = node(&c, data)->first; r; r = node(&c, r)->next) {
+    uint32_t orow = has_old ? node(&c, old)->first : 0, index = 0;
+    for (uint32_t r = node(&c, data)->first; r; r = node(&c, r)->next, index++) {
         rc_event *ev = rc_event_list_push(out);
         if (!ev) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
         *ev = base;
         ev->op = op;
+        /* the row's place in its message, as in a binlog rows event: row 0 starts a message, so
+         * a writer that groups rows (canal.group) keeps the input's message boundaries */
+        if (!d->drs) ev->pos.row = index, ev->pos.has_row = true;
         rc_value *img = NULL;
         if ((st = full_row(&c, r, rows_key, ev, &img)) != RC_OK) return st;
         if (op == RC_OP_DELETE) {
@@ -493,7 +536,8 @@ rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
                 if (i == UINT32_MAX)
                     return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in %s", (int)key->n, key->s, c.tkey);
                 if ((st = value(&c, &ev->cols[i], key->next, &before[i])) != RC_OK) return st;
-                changed[i] = 1;
+                /* TiCDC's "old" is the whole previous row: only a value that differs changed */
+                changed[i] = !rc_value_equal(&before[i], &img[i]);
             }
             ev->before = before;
             ev->changed = changed;

@@ -213,7 +213,7 @@ static bool array_elem(up_enc *e, const rc_column *c, rc_column *out)
     if (d.n < 3 || memcmp(d.p + d.n - 2, "[]", 2) ||
         rc_type_cache_get(e->types, &e->types_arena, RC_FAM_PG, d.p, d.n - 2, 0, &t, &err) != RC_OK)
         return false;
-    *out = (rc_column){c->name, *t, 0, true};
+    *out = (rc_column){.name = c->name, .type = *t, .nullable = true};
     return true;
 }
 

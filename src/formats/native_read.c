@@ -15,7 +15,7 @@ static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_u
 static const char *const source_keys[] = {"kind", "server", "version", "tenant", "db", "schema", "table"};
 static const char *const pos_keys[] = {"file", "offset", "gtid", "lsn", "scn", "txid", "seq", "index",
                                        "checkpoint", "count", "server_id", "row", "thread", "query", "xmin", "last_commit_lsn"};
-static const char *const column_keys[] = {"name", "type", "pk", "nullable"};
+static const char *const column_keys[] = {"name", "type", "pk", "nullable", "jdbc"};
 static const char *const ddl_keys[] = {"kind", "text"};
 static const char *const invalid_keys[] = {"invalid", "unavailable"};
 #define KEYS(a) {a, sizeof a / sizeof *a}
@@ -314,7 +314,7 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
     }
     if (arr->count > UINT16_MAX) return rc_error_set(c->err, RC_ERR_LIMIT, arr->off, "more than %u columns", UINT16_MAX);
     for (uint32_t e = arr->first; e; e = node(c, e)->next, k++) {
-        uint32_t f[4];
+        uint32_t f[5];
         if ((st = members(c, e, "a column", KS_COLUMN, f)) != RC_OK) return st;
         if (!f[0] || !f[1])
             return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, e)->off, "a column needs \"name\" and \"type\"");
@@ -349,6 +349,13 @@ static rc_status decode_columns(const ctx *c, uint32_t i, rc_family fam, rc_even
             if (bn->type != RC_J_TRUE && bn->type != RC_J_FALSE)
                 return rc_error_set(c->err, RC_ERR_SCHEMA, bn->off, "column \"nullable\" must be true or false");
             col->nullable = bn->type == RC_J_TRUE;
+        }
+        if (f[4]) { /* the java.sql.Types code the input stated (Canal's sqlType) */
+            int64_t code;
+            if ((st = take_i64(c, f[4], "column \"jdbc\"", &code)) != RC_OK) return st;
+            if (code < INT16_MIN || code > INT16_MAX)
+                return rc_error_set(c->err, RC_ERR_RANGE, node(c, f[4])->off, "column \"jdbc\" must be between %d and %d", INT16_MIN, INT16_MAX);
+            col->jdbc = (int16_t)code, col->has_jdbc = true;
         }
         if (rc_column_name_taken(cols, k, col->name))
             return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f[0])->off, "duplicate column \"%.*s\"", (int)col->name.n, col->name.p);

@@ -114,7 +114,12 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     str_field(b, "tenant", ev->src.tenant, &f2);
     str_field(b, "db", ev->src.db, &f2);
     str_field(b, "schema", ev->src.schema, &f2);
-    str_field(b, "table", ev->src.table, &f2);
+    if (ev->src.table.p && !ev->src.table.n) { /* an empty name the input stated ("table":"" of Canal's database DDL) */
+        key(b, "table", &f2);
+        RC_BUF_LIT(b, "\"\"");
+    } else {
+        str_field(b, "table", ev->src.table, &f2);
+    }
     rc_buf_putc(b, '}');
 
     const rc_position *p = &ev->pos;
@@ -172,6 +177,10 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
                 rc_fmt_u64(b, c->pk);
             }
             if (c->nullable) RC_BUF_LIT(b, ",\"nullable\":true");
+            if (c->has_jdbc) {
+                RC_BUF_LIT(b, ",\"jdbc\":");
+                rc_fmt_i64(b, c->jdbc);
+            }
             rc_buf_putc(b, '}');
         }
         rc_buf_putc(b, ']');

@@ -144,7 +144,7 @@ rowcast convert --qu| --quiet
 rowcast convert --on-error = | stop skip dead-letter:
 rowcast convert --sink | stdout file: kafka://
 rowcast convert --to CANAL -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
-rowcast convert --to canal -o canal.flavor = | oms canal
+rowcast convert --to canal -o canal.flavor = | oms canal ticdc
 rowcast formats | --options
 EOF
 # input files, a name with a space among them

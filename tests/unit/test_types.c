@@ -95,6 +95,69 @@ static void test_mysql_declarations(void **state)
     assert_int_equal(t.info->mysql_code, 13);
 }
 
+/* Every spelling MySQL's grammar accepts in a column definition (sql_yacc.yy field_type and the
+ * lexer's synonyms) is its real type; the declaration stays as given (Canal's mysqlType). */
+static void test_mysql_synonyms(void **state)
+{
+    static const struct {
+        const char *decl, *type;
+    } cases[] = {
+        {"SERIAL", "bigint unsigned"},
+        {"FIXED(40,3)", "decimal"},
+        {"FIXED(40,3) unsigned zerofill", "decimal unsigned"},
+        {"DEC(10,2)", "decimal"},
+        {"NUMERIC(8,3)", "numeric"},
+        {"INTEGER", "integer"},
+        {"INT1", "tinyint"},
+        {"INT2 unsigned", "smallint unsigned"},
+        {"INT3", "mediumint"},
+        {"MIDDLEINT", "mediumint"},
+        {"INT4", "int"},
+        {"INT8", "bigint"},
+        {"BOOL", "bool"},
+        {"BOOLEAN", "boolean"},
+        {"REAL(10,7) unsigned zerofill", "real"},
+        {"DOUBLE PRECISION(10,7)", "double precision"},
+        {"FLOAT4", "float"},
+        {"FLOAT8", "double"},
+        {"FLOAT(24)", "float"},
+        {"FLOAT(25)", "double"},
+        {"FLOAT(53) unsigned", "double unsigned"},
+        {"FLOAT(10,2)", "float"},
+        {"CHARACTER(10)", "char"},
+        {"CHARACTER VARYING(20)", "varchar"},
+        {"CHAR VARYING(20)", "varchar"},
+        {"NATIONAL CHAR(5)", "char"},
+        {"NATIONAL CHARACTER VARYING(5)", "varchar"},
+        {"NATIONAL VARCHAR(5)", "varchar"},
+        {"NCHAR(5)", "char"},
+        {"NCHAR VARCHAR(5)", "varchar"},
+        {"NVARCHAR(5)", "varchar"},
+        {"CHAR(10) BINARY", "char"},
+        {"VARCHAR(10) ASCII", "varchar"},
+        {"TEXT UNICODE", "text"},
+        {"LONG", "mediumtext"},
+        {"LONG VARCHAR", "mediumtext"},
+        {"LONG VARBINARY", "mediumblob"},
+        {"varchar(20) character set utf8mb4 collate utf8mb4_bin", "varchar"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        rc_coltype t = parse_ok(RC_FAM_MYSQL, cases[i].decl);
+        if (strcmp(t.info->name, cases[i].type)) fail_msg("'%s' is %s, not %s", cases[i].decl, t.info->name, cases[i].type);
+        assert_int_equal(t.decl.n, strlen(cases[i].decl));
+    }
+    rc_coltype t = parse_ok(RC_FAM_MYSQL, "SERIAL");
+    assert_true(t.is_unsigned);
+    t = parse_ok(RC_FAM_MYSQL, "FIXED(40,3)");
+    assert_int_equal(t.p1, 40);
+    assert_int_equal(t.p2, 3);
+    /* the synonyms are MySQL's: PostgreSQL's int8 and character varying keep their own rows */
+    t = parse_ok(RC_FAM_PG, "int8");
+    assert_string_equal(t.info->name, "int8");
+    t = parse_ok(RC_FAM_PG, "character varying(5)");
+    assert_string_equal(t.info->name, "character varying");
+}
+
 static void test_other_families(void **state)
 {
     rc_coltype t = parse_ok(RC_FAM_PG, "timestamp(6) with time zone");
@@ -139,6 +202,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalog_integrity),
         cmocka_unit_test(test_mysql_declarations),
+        cmocka_unit_test(test_mysql_synonyms),
         cmocka_unit_test(test_other_families),
         cmocka_unit_test(test_errors),
     };
