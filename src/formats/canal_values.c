@@ -44,29 +44,37 @@ static bool label_is(rc_str label, const char *s, size_t n)
     return k == n;
 }
 
-static rc_status value_err(rc_error *err, const rc_column *col, const char *s, size_t n, const char *why)
+/* An index or bitmask that names no label: what it is and how Canal's numbers are read. */
+static rc_status value_err(rc_error *err, const rc_column *col, const char *s, size_t n, bool set)
 {
-    return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): \"%.*s\" %s", (int)col->name.n, col->name.p,
-                        (int)col->type.decl.n, col->type.decl.p, (int)(n > 40 ? 40 : n), s, why);
+    unsigned count = 0;
+    rc_str label;
+    while (rc_coltype_label(&col->type, count, &label)) count++;
+    return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
+                        "column \"%.*s\" (%.*s): \"%.*s\" %s the %s's %u labels (under sqlType %d a number is Canal's %s; "
+                        "a label, or a number under another sqlType, is read as the label it is)",
+                        (int)col->name.n, col->name.p, (int)col->type.decl.n, col->type.decl.p, (int)(n > 40 ? 40 : n), s,
+                        set ? "sets a bit beyond" : "is beyond", set ? "SET" : "ENUM", count, col->type.info->canal_jdbc,
+                        set ? "bitmask" : "1-based index");
 }
 
 static rc_status labels_value(const rc_column *col, bool set, const char *s, size_t n, rc_arena *a, rc_value *out, rc_error *err)
 {
     uint64_t u;
-    if (rc_parse_u64(s, n, &u) != RC_OK) return value_err(err, col, s, n, "is beyond 64 bits");
+    if (rc_parse_u64(s, n, &u) != RC_OK) return value_err(err, col, s, n, set);
     rc_buf b;
     rc_buf_init(&b, 0);
     rc_status st = RC_OK;
     rc_str label;
     if (!set) { /* index 0 is MySQL's error value, the empty string */
         if (u && (u > UINT32_MAX || !rc_coltype_label(&col->type, (unsigned)(u - 1), &label)))
-            st = value_err(err, col, s, n, "is not the index of one of the ENUM's labels");
+            st = value_err(err, col, s, n, false);
         else if (u)
             put_label(&b, label);
     } else {
         for (unsigned i = 0; i < SET_MAX && st == RC_OK; i++) {
             if (!(u >> i & 1)) continue;
-            if (!rc_coltype_label(&col->type, i, &label)) st = value_err(err, col, s, n, "sets a bit beyond the SET's labels");
+            if (!rc_coltype_label(&col->type, i, &label)) st = value_err(err, col, s, n, true);
             else {
                 if (b.len) rc_buf_putc(&b, ',');
                 put_label(&b, label);

@@ -20,7 +20,10 @@ for f in examples/*.ndjson tests/golden/*/*.in tests/golden/*/*.out tests/integr
 done
 # real messages of other tools (../shared, beside the repository in CI) seed the decoders
 for f in ../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/test/resources/*.txt \
-    ../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/debezium/table/schema/alltype/*.txt; do
+    ../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/debezium/table/schema/alltype/*.txt \
+    ../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/canal/table/*/*.txt \
+    ../shared/testdata/peers/apache__seatunnel/seatunnel-e2e/seatunnel-connector-v2-e2e/connector-kafka-e2e/src/test/resources/canal/canal_data.txt \
+    ../shared/testdata/peers/pingcap__tiflow/extracted/pkg/sink/codec/canal/*.jsonl; do
     [ -f "$f" ] || continue
     while IFS= read -r line; do
         i=$((i + 1))
