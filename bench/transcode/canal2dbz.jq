@@ -19,7 +19,7 @@ def typed($types): with_entries(.key as $k | .value |= val($types[$k]));
    after: (if $m.type == "DELETE" then null else $row end),
    source: {version: "rowcast", connector: "mysql", name: "rowcast", ts_ms: $m.es, snapshot: "false",
             db: $m.database, sequence: null, table: $m.table, server_id: 0, gtid: null, file: "",
-            pos: 0, row: 0, thread: null, query: null},
+            pos: 0, row: $i, thread: null, query: null},
    op: ({"INSERT": "c", "UPDATE": "u", "DELETE": "d"}[$m.type]),
    ts_ms: $m.ts,
    transaction: null}

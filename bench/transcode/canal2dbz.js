@@ -25,7 +25,7 @@ rl.on('line', (line) => {
     out.push(JSON.stringify({
       before, after: m.type === 'DELETE' ? null : row,
       source: { version: 'rowcast', connector: 'mysql', name: 'rowcast', ts_ms: m.es, snapshot: 'false', db: m.database,
-        sequence: null, table: m.table, server_id: 0, gtid: null, file: '', pos: 0, row: 0, thread: null, query: null },
+        sequence: null, table: m.table, server_id: 0, gtid: null, file: '', pos: 0, row: i, thread: null, query: null },
       op: OPS[m.type], ts_ms: m.ts, transaction: null,
     }));
     if (out.length >= 4096) process.stdout.write(out.join('\n') + '\n'), out.length = 0;

@@ -95,6 +95,8 @@ rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *o
 /* Number of labels of an enum/set type and the i-th label (unquoted, with '' escapes left
  * as they are). Returns false when i is out of range. */
 bool rc_coltype_label(const rc_coltype *t, unsigned i, rc_str *label);
+/* The labels in order: *pos 0 before the first; false after the last. */
+bool rc_coltype_label_next(const rc_coltype *t, size_t *pos, rc_str *label);
 
 const char *rc_family_name(rc_family f);
 

@@ -225,34 +225,35 @@ rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *o
     return RC_OK;
 }
 
-bool rc_coltype_label(const rc_coltype *t, unsigned idx, rc_str *label)
+bool rc_coltype_label_next(const rc_coltype *t, size_t *pos, rc_str *label)
 {
     const char *s = t->labels.p;
-    size_t n = t->labels.n, i = 0;
-    unsigned k = 0;
+    size_t n = t->labels.n, i = *pos;
+    while (i < n && (s[i] == ' ' || s[i] == ',')) i++;
+    if (i >= n) return false;
+    char q = s[i];
+    if (q != '\'' && q != '"') return false;
+    size_t st = ++i;
     while (i < n) {
-        while (i < n && (s[i] == ' ' || s[i] == ',')) i++;
-        if (i >= n) break;
-        char q = s[i];
-        if (q != '\'' && q != '"') return false;
-        size_t st = ++i;
-        while (i < n) {
-            if (s[i] == q) {
-                if (i + 1 < n && s[i + 1] == q) {
-                    i += 2;
-                    continue;
-                }
-                break;
+        if (s[i] == q) {
+            if (i + 1 < n && s[i + 1] == q) {
+                i += 2;
+                continue;
             }
-            i++;
+            break;
         }
-        if (k == idx) {
-            label->p = s + st;
-            label->n = i - st;
-            return true;
-        }
-        k++;
         i++;
     }
+    label->p = s + st;
+    label->n = i - st;
+    *pos = i + 1;
+    return true;
+}
+
+bool rc_coltype_label(const rc_coltype *t, unsigned idx, rc_str *label)
+{
+    size_t pos = 0;
+    for (unsigned k = 0; rc_coltype_label_next(t, &pos, label); k++)
+        if (k == idx) return true;
     return false;
 }

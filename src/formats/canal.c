@@ -167,8 +167,8 @@ static void group_key(rc_buf *k, const rc_event *ev)
  * when absent */
 static void put_name(rc_buf *b, rc_str s)
 {
-    if (s.p && !s.n) RC_BUF_LIT(b, "\"\"");
-    else oms_put_str_or_null(b, s);
+    if (s.p) rc_jw_str(b, s.p, s.n);
+    else RC_BUF_LIT(b, "null");
 }
 
 /* {col: value, ...} of the columns selected by `only` (NULL = all); the Canal flavour writes
@@ -188,7 +188,10 @@ static void put_row(canal_enc *e, rc_buf *b, const rc_event *ev, const rc_value 
         first = false;
         rc_jw_str(b, c->name.p, c->name.n);
         rc_buf_putc(b, ':');
-        if (!canal_put_binlog_value(b, c, sql_type(e, c), &img[i], e->style.all_strings, &e->geo)) oms_value(b, c, &img[i], &e->style, true);
+        rc_vkind k = img[i].kind; /* only these kinds have a binlog rendering */
+        if ((k != RC_V_ENUM && k != RC_V_SET && k != RC_V_GEOMETRY) ||
+            !canal_put_binlog_value(b, c, sql_type(e, c), &img[i], e->style.all_strings, &e->geo))
+            oms_value(b, c, &img[i], &e->style, true);
     }
     rc_buf_putc(b, '}');
 }
@@ -241,13 +244,13 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
     return RC_OK;
 }
 
-static void put_field(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool *first)
+static inline void put_field(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool *first)
 {
     oms_key(b, k, kn, first);
     rc_buf_put(b, v->data, v->len);
 }
 
-static void put_list_or_null(rc_buf *b, const char *k, size_t kn, const rc_buf *items, bool present, bool *first)
+static inline void put_list_or_null(rc_buf *b, const char *k, size_t kn, const rc_buf *items, bool present, bool *first)
 {
     oms_key(b, k, kn, first);
     if (!present) {
@@ -259,7 +262,7 @@ static void put_list_or_null(rc_buf *b, const char *k, size_t kn, const rc_buf *
     rc_buf_putc(b, ']');
 }
 
-static void put_null_or(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool is_null, bool *first)
+static inline void put_null_or(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool is_null, bool *first)
 {
     oms_key(b, k, kn, first);
     if (is_null) RC_BUF_LIT(b, "null");

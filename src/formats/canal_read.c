@@ -306,9 +306,9 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
     rc_buf *x = &c->d->extra; /* what else decides the list: the typed flag, the pkNames and sqlType texts */
     rc_buf_reset(x);
     if (pk_text(c, pks, &pt)) {
+        uint32_t pn = (uint32_t)pt.n; /* the pkNames text's length first: the key reads back one way */
         rc_buf_putc(x, typed ? '1' : '0');
-        rc_fmt_u64(x, pt.n);
-        rc_buf_putc(x, ':');
+        rc_buf_put(x, &pn, sizeof pn);
         rc_buf_put(x, pt.p, pt.n);
         uint32_t sq = c->m[K_SQLTYPE];
         if (sq) rc_buf_put(x, node(c, sq)->s, node(c, sq)->n);
@@ -344,11 +344,15 @@ static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value
     case RC_J_FALSE:
         st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &c->vo, c->a, out, &verr);
         break;
-    case RC_J_STRING:
+    case RC_J_STRING: {
         /* an ENUM index, a SET bitmask, MySQL's geometry value (canal_values.h) */
-        st = c->d->drs ? RC_SKIP : canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->a, out, &verr);
+        unsigned k = col->type.info->vkind;
+        st = !(1u << k & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY)) || c->d->drs
+                 ? RC_SKIP
+                 : canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->a, out, &verr);
         if (st == RC_SKIP) st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr);
         break;
+    }
     case RC_J_NUMBER: st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr); break;
     default:
         return rc_error_set(c->err, RC_ERR_SCHEMA, v->off, "a %s value must be a string, number, boolean or null (found %s)", c->d->what,

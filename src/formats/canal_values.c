@@ -48,8 +48,9 @@ static bool label_is(rc_str label, const char *s, size_t n)
 static rc_status value_err(rc_error *err, const rc_column *col, const char *s, size_t n, bool set)
 {
     unsigned count = 0;
+    size_t pos = 0;
     rc_str label;
-    while (rc_coltype_label(&col->type, count, &label)) count++;
+    while (rc_coltype_label_next(&col->type, &pos, &label)) count++;
     return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET,
                         "column \"%.*s\" (%.*s): \"%.*s\" %s the %s's %u labels (under sqlType %d a number is Canal's %s; "
                         "a label, or a number under another sqlType, is read as the label it is)",
@@ -72,14 +73,14 @@ static rc_status labels_value(const rc_column *col, bool set, const char *s, siz
         else if (u)
             put_label(&b, label);
     } else {
-        for (unsigned i = 0; i < SET_MAX && st == RC_OK; i++) {
+        size_t pos = 0;
+        unsigned i = 0;
+        for (; i < SET_MAX && rc_coltype_label_next(&col->type, &pos, &label); i++) {
             if (!(u >> i & 1)) continue;
-            if (!rc_coltype_label(&col->type, i, &label)) st = value_err(err, col, s, n, true);
-            else {
-                if (b.len) rc_buf_putc(&b, ',');
-                put_label(&b, label);
-            }
+            if (b.len) rc_buf_putc(&b, ',');
+            put_label(&b, label);
         }
+        if (i < SET_MAX && u >> i) st = value_err(err, col, s, n, true); /* a bit beyond the last label */
     }
     if (st == RC_OK && b.err != RC_OK) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (st == RC_OK) {
@@ -136,9 +137,10 @@ rc_status canal_binlog_value(const rc_column *col, int16_t code, const char *s, 
 static bool labels_number(const rc_column *col, const rc_value *v, uint64_t *out)
 {
     rc_str label;
+    size_t pos = 0;
     if (v->kind == RC_V_ENUM) {
         if (!v->s.n) return *out = 0, true; /* MySQL's error value */
-        for (unsigned i = 0; rc_coltype_label(&col->type, i, &label); i++)
+        for (unsigned i = 0; rc_coltype_label_next(&col->type, &pos, &label); i++)
             if (label_is(label, v->s.p, v->s.n)) return *out = i + 1, true;
         return false;
     }
@@ -146,9 +148,10 @@ static bool labels_number(const rc_column *col, const rc_value *v, uint64_t *out
     for (size_t st = 0, i = 0; v->s.n && i <= v->s.n; i++) {
         if (i < v->s.n && v->s.p[i] != ',') continue;
         unsigned k = 0;
-        while (rc_coltype_label(&col->type, k, &label) && !label_is(label, v->s.p + st, i - st)) k++;
-        if (k >= SET_MAX || !rc_coltype_label(&col->type, k, &label)) return false;
-        mask |= 1ull << k;
+        bool found = false;
+        for (pos = 0; k < SET_MAX && !found && rc_coltype_label_next(&col->type, &pos, &label); k++) found = label_is(label, v->s.p + st, i - st);
+        if (!found) return false;
+        mask |= 1ull << (k - 1);
         st = i + 1;
     }
     *out = mask;
