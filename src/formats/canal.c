@@ -108,12 +108,27 @@ static const char *ddl_type(rc_ddl_class c)
     return names[c];
 }
 
+/* TiCDC's code where it is not Canal's (tiflow pkg/sink/codec/canal, mysqlType2JavaType): the
+ * TEXT kinds CLOB, binary strings and BLOBs BLOB, SET BIT, JSON VARCHAR. */
+static int16_t ticdc_jdbc(const rc_type_info *t)
+{
+    if (t->family != RC_FAM_MYSQL) return t->canal_jdbc;
+    switch (t->vkind) {
+    case RC_V_BYTES: return 2004;
+    case RC_V_SET: return -7;
+    case RC_V_JSON: return 12;
+    case RC_V_TEXT: return t->canal_jdbc == -3 || t->canal_jdbc == -4 ? 2005 : t->canal_jdbc; /* TINYTEXT..LONGTEXT */
+    default: return t->canal_jdbc;
+    }
+}
+
 /* The sqlType of a column: the code its input stated (a Canal message read back), else the
  * catalog's for the flavour. */
 static int16_t sql_type(const canal_enc *e, const rc_column *c)
 {
     if (c->has_jdbc) return c->jdbc;
-    return e->flavor != FLAVOR_OMS ? c->type.info->canal_jdbc : c->type.info->jdbc;
+    if (e->flavor == FLAVOR_TICDC) return ticdc_jdbc(c->type.info);
+    return e->flavor == FLAVOR_CANAL ? c->type.info->canal_jdbc : c->type.info->jdbc;
 }
 
 static void put_types(canal_enc *e, const rc_event *ev)
