@@ -19,6 +19,9 @@ static rc_status column_cs(const rc_my_col *c, rc_my_cs *cs, rc_error *err)
     if (c->decl && c->decl->info && c->decl->info->vkind == RC_V_BYTES) return *cs = RC_MY_CS_BINARY, RC_OK;
     if (c->collation) {
         *cs = rc_my_collation_cs(c->collation);
+        /* a text declaration with the binary collation (a history and a TABLE_MAP that
+         * disagree; the event decoder reports those): the declaration's kind, as UTF-8 */
+        if (*cs == RC_MY_CS_BINARY && c->decl && c->decl->info && c->decl->info->vkind != RC_V_BYTES) *cs = RC_MY_CS_UTF8;
         if (*cs == RC_MY_CS_UNKNOWN)
             return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
                                 RC_MY_COLFMT ": collation id %u is not one of MySQL's or MariaDB's that this reader knows; "
