@@ -84,6 +84,19 @@ static void test_strings_opaque(void **state)
     check_json("0f0f02cafe", "\"base64:type15:yv4=\"");
     check_json("0f1002cafe", "\"base64:type16:yv4=\"");
     check_json("", "null"); /* a NOT NULL JSON column left unset */
+    /* a JSON column whose bytes are not binary JSON (MySQL < 5.7.22's virtual columns): kept
+     * as an invalid value with its bytes, not an error */
+    rc_my_col c = {.type = RC_MY_JSON, .meta = 4, .name = RC_STR("c")};
+    static const uint8_t bad[] = {3, 0, 0, 0, 0x04, 0x07, 0x00};
+    rc_value v;
+    size_t used;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_my_value_decode(&c, bad, sizeof bad, &used, &v, &arena, &err), RC_OK);
+    assert_int_equal(used, 7);
+    assert_int_equal(v.kind, RC_V_INVALID);
+    assert_int_equal(v.s.n, 19);
+    assert_memory_equal(v.s.p, "base64:type245:BAcA", 19);
 }
 
 static void test_containers(void **state)
