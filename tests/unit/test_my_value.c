@@ -302,6 +302,8 @@ static void test_ext_types(void **state)
     check_hex(&c, "123e4567e89b42d3a456556642440000", "text:123e4567-e89b-42d3-a456-556642440000");
     /* VECTOR: float32 little-endian */
     CHECK(VECTOR, 4, "080000000000c03f000000c0", "text:[1.5,-2.0]");
+    /* MySQL 9.0.1's vector.binlog (blackbeam/rust_mysql_common): VECTOR(3) 1.1, 2.2, 3.3 */
+    CHECK(VECTOR, 4, "0c000000cdcc8c3fcdcc0c4033335340", "text:[1.1,2.2,3.3]");
     c = col(RC_MY_VECTOR, 4);
     c.vector_dim = 3;
     check_err(&c, "080000000000c03f000000c0", RC_ERR_VALUE, "column c (VECTOR): a VECTOR value of 8 bytes does not hold the column's dimensions");
