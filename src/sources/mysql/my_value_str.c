@@ -2,8 +2,9 @@
  *
  * VARCHAR: a 1-byte length (2 bytes when the maximum length in the metadata exceeds 255),
  * then the bytes. CHAR and BINARY are type STRING: the same with the maximum length unfolded
- * from the metadata (MySQL folds its bits 8-9 into the real-type byte); MySQL leaves CHAR's
- * trailing spaces out and keeps BINARY's trailing zeros, and what comes is what is kept. BLOB
+ * from the metadata (MySQL folds its bits 8-9 into the real-type byte). The servers leave the
+ * trailing pad characters out (Field_string::pack): CHAR's spaces, which SELECT does not show
+ * either, and BINARY's zero bytes, which it does: BINARY(n) is padded back to n bytes. BLOB
  * and TEXT: a little-endian length of 1 to 4 bytes (the metadata), then the bytes. ENUM: the
  * 1-based label index in 1 or 2 bytes (0: the empty string MySQL stores for an invalid
  * value); SET: a bitmask of 1 to 8 bytes, one bit per label. */
@@ -159,14 +160,26 @@ rc_status rc_my_str_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_
         if (real == RC_MY_ENUM) return enum_value(c, p, n, b1, used, out, err);
         if (real == RC_MY_SET) return set_value(c, p, n, b1, used, out, a, err);
     }
-    const char *dn = rc_my_decl_name(c);
-    if (!strcmp(dn, "inet6") || !strcmp(dn, "uuid")) return rc_my_fixed16_decode(c, p, n, used, out, a, err);
     const uint8_t *body;
     size_t len;
     if (prefixed(c, p, n, maxlen > 255 ? 2 : 1, used, &body, &len, err) != RC_OK) return RC_ERR_VALUE;
     if (len > maxlen)
         return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": value of %zu bytes in a column of at most %u", RC_MY_COLARG(c), len,
                             maxlen);
+    const char *dn = rc_my_decl_name(c);
+    if (!strcmp(dn, "inet6") || !strcmp(dn, "uuid")) return rc_my_fixed16_value(c, body, len, out, a, err);
+    if (c->type == RC_MY_STRING) { /* BINARY(n): the servers leave the trailing zero bytes out; SELECT has them */
+        rc_my_cs cs;
+        if (column_cs(c, &cs, err) != RC_OK) return err->code;
+        if (cs == RC_MY_CS_BINARY) {
+            char *s = rc_arena_alloc(a, maxlen + 1);
+            if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+            memcpy(s, body, len);
+            memset(s + len, 0, maxlen + 1 - len);
+            *out = (rc_value){.kind = RC_V_BYTES, .s = {s, maxlen}};
+            return RC_OK;
+        }
+    }
     return chars(c, body, len, out, a, err);
 }
 
