@@ -150,6 +150,10 @@ static void test_temporal(void **state)
     CHECK(TIMESTAMP2, 6, "00000000000000", "invalid:0000-00-00 00:00:00.000000");
     CHECK(TIMESTAMP2, 0, "00000001", "timestamp:1970-01-01T00:00:01Z");
     CHECK(TIMESTAMP, 0, "df97af1d", "timestamp:1985-10-13T10:22:23Z");
+    /* across the EU DST change of 2024-03-31 (01:00 UTC): the binlog has UTC seconds, the
+     * session's zone plays no part; the two instants are a microsecond apart */
+    CHECK(TIMESTAMP2, 6, "6608b58f0f423f", "timestamp:2024-03-31T00:59:59.999999Z");
+    CHECK(TIMESTAMP2, 6, "6608b590000000", "timestamp:2024-03-31T01:00:00Z");
     rc_my_col c = col(RC_MY_DATETIME2, 7);
     check_err(&c, "8000000000", RC_ERR_VALUE, "column c (DATETIME2): fractional-second precision 7 in the metadata, not 0 to 6");
     c.meta = 0;
