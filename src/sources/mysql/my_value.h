@@ -1,7 +1,7 @@
 /* Row-image values: one column's bytes in a WRITE/UPDATE/DELETE_ROWS image, decoded to the
  * canonical value (rowcast/value.h), exactly, for every MySQL and MariaDB type
- * (docs/sources/mysql.md has the table). Also MySQL's binary JSON and its partial-update diffs.
- * Pure functions of their inputs: no server, no global state. */
+ * (docs/sources/mysql-types.md has the table). Also MySQL's binary JSON and its
+ * partial-update diffs. Pure functions of their inputs: no server, no global state. */
 #ifndef ROWCAST_MY_VALUE_H
 #define ROWCAST_MY_VALUE_H
 
