@@ -1,7 +1,7 @@
 /* Row-image values: one column's bytes in a WRITE/UPDATE/DELETE_ROWS image, decoded to the
  * canonical value (rowcast/value.h), exactly, for every MySQL and MariaDB type
- * (docs/sources/mysql.md has the table). Also MySQL's binary JSON and its partial-update diffs.
- * Pure functions of their inputs: no server, no global state. */
+ * (docs/sources/mysql-types.md has the table). Also MySQL's binary JSON and its
+ * partial-update diffs. Pure functions of their inputs: no server, no global state. */
 #ifndef ROWCAST_MY_VALUE_H
 #define ROWCAST_MY_VALUE_H
 
@@ -20,6 +20,10 @@
  * adds the position in the event. */
 rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
                              rc_error *err);
+
+/* The binlog type's name as MySQL's enum_field_types has it without MYSQL_TYPE_ ("NEWDECIMAL",
+ * "TIME2"), "unknown type" for a code no server writes; for messages. */
+const char *rc_my_type_name(uint8_t type);
 
 /* MySQL's binary JSON (the JSON column's payload) as JSON text appended to out. */
 rc_status rc_my_json_text(const uint8_t *p, size_t n, rc_buf *out, rc_error *err);
