@@ -776,6 +776,7 @@ static bool default_charset(ps *p, uint16_t *coll, bool *coll_explicit)
 static rc_status table_option(ps *p, wtab *w, bool *coll_explicit)
 {
     if (default_charset(p, &w->coll, coll_explicit)) return p->st;
+    if (accept(p, "DEFAULT")) return RC_OK; /* DEFAULT ENCRYPTION='N' and the like */
     if (p->t.kind != TK_WORD) return unexpected(p, "a table option");
     if (is(p, "SELECT") || is(p, "AS") || is(p, "IGNORE") || is(p, "REPLACE"))
         return fail(p, p->t.off, "CREATE TABLE ... SELECT: the columns the SELECT makes are not in the statement");
@@ -1030,7 +1031,7 @@ static rc_status partition_clause(ps *p)
 static rc_status alter_add(ps *p, wtab *w)
 {
     if (is(p, "PARTITION")) return partition_clause(p);
-    if (is(p, "SYSTEM") || (is(p, "PERIOD") && next_is(p, "FOR")))
+    if ((is(p, "SYSTEM") && next_is(p, "VERSIONING")) || (is(p, "PERIOD") && next_is(p, "FOR")))
         return fail(p, p->t.off, "system versioning and application-time periods are not supported");
     bool column = accept(p, "COLUMN");
     bool ine = if_not_exists(p);
@@ -1087,7 +1088,7 @@ static rc_status alter_drop(ps *p, wtab *w)
         return p->st ? p->st : name(p, &n, "a check name");
     }
     if (is(p, "PARTITION")) return partition_clause(p);
-    if (is(p, "SYSTEM") || (is(p, "PERIOD") && next_is(p, "FOR")))
+    if ((is(p, "SYSTEM") && next_is(p, "VERSIONING")) || (is(p, "PERIOD") && next_is(p, "FOR")))
         return fail(p, p->t.off, "system versioning and application-time periods are not supported");
     accept(p, "COLUMN");
     return drop_column(p, w);
