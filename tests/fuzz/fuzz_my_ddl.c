@@ -2,9 +2,9 @@
  * my_ddl.c, my_history_text.c). An input that starts with the history's first line is read as
  * a history text; any other is statements separated by NUL bytes, applied in order to a history
  * that knows two tables. No input may crash; an error names a byte within its statement (or
- * text) and has a message; after every statement, and after a text that reads, the history
- * written, read back and written again gives the same text (the round trip the checkpoint
- * relies on). */
+ * text) and has a message, and a refused statement leaves the history as it was; after every
+ * statement, and after a text that reads, the history written, read back and written again
+ * gives the same text (the round trip the checkpoint relies on). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +52,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t end = nul ? (size_t)(nul - data) : size;
         rc_str sql = {(const char *)data + st, end - st};
         rc_error_clear(&err);
+        rc_buf before;
+        rc_buf_init(&before, 0);
+        rc_my_history_write(h, &before);
         if (rc_my_history_ddl(h, (rc_str){"db", 2}, sql, &r, &err) != RC_OK) {
             if (!err.message[0] || (err.offset != RC_NO_OFFSET && err.offset > sql.n)) abort();
+            /* a refused statement changes nothing */
+            rc_buf after;
+            rc_buf_init(&after, 0);
+            rc_my_history_write(h, &after);
+            if (after.len != before.len || memcmp(after.data, before.data, after.len)) abort();
+            rc_buf_fini(&after);
         } else if (!r.kind) {
             abort();
         }
+        rc_buf_fini(&before);
         roundtrip(h);
         st = end + 1;
     }

@@ -220,6 +220,18 @@ static void test_errors(void **state)
          "DDL statement not understood at byte 13: expected ',' or the end of the statement, found 'b'; the statement: \"DROP "
          "TABLE a b\"",
          13},
+        {"RENAME TABLE k TO k2, x",
+         "DDL statement not understood at byte 23: expected TO, found the end of the statement; the statement: \"RENAME TABLE "
+         "k TO k2, x\"",
+         23},
+        {"DROP TABLE k, x y",
+         "DDL statement not understood at byte 16: expected ',' or the end of the statement, found 'y'; the statement: \"DROP "
+         "TABLE k, x y\"",
+         16},
+        {"CREATE OR REPLACE DATABASE db CHARSET",
+         "DDL statement not understood at byte 37: expected a character set name, found the end of the statement; the "
+         "statement: \"CREATE OR REPLACE DATABASE db CHARSET\"",
+         37},
         {"RENAME TABLE a b",
          "DDL statement not understood at byte 15: expected TO, found 'b'; the statement: \"RENAME TABLE a b\"", 15},
     };
