@@ -1253,13 +1253,14 @@ static rc_status rename_tables(ps *p)
     names_t l = {0};
     for (;;) {
         rc_str db, tn, ndb, ntn;
-        if (p->st || table_name(p, &db, &tn) || expect(p, "TO") || table_name(p, &ndb, &ntn) || names_add(p, &l, db, tn) ||
+        if (p->st || table_name(p, &db, &tn)) goto out;
+        if (accept(p, "WAIT")) adv(p); /* MariaDB: RENAME TABLE t WAIT n TO u */
+        else accept(p, "NOWAIT");
+        if (expect(p, "TO") || table_name(p, &ndb, &ntn) || names_add(p, &l, db, tn) ||
             names_add(p, &l, ndb, ntn))
             goto out;
         if (!accept_c(p, ',')) break;
     }
-    if (accept(p, "WAIT")) adv(p);
-    else accept(p, "NOWAIT");
     if (!end_of_statement(p)) {
         unexpected(p, "',' or the end of the statement");
         goto out;
