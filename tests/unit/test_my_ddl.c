@@ -62,8 +62,12 @@ static void test_dialect_cases(void **state)
     assert_non_null(text);
     int cases = 0;
     char *p = text;
-    while ((p = strstr(p, "\n== "))) {
-        p++;
+    for (;;) {
+        if (!(p == text && !strncmp(p, "== ", 3))) { /* a case starts the file or a line */
+            p = strstr(p, "\n== ");
+            if (!p) break;
+            p++;
+        }
         char *name_end = strchr(p, '\n');
         char *next = strstr(name_end, "\n== ");
         char *end = next ? next + 1 : text + n;
@@ -98,6 +102,10 @@ static void test_dialect_cases(void **state)
         cases++;
         p = end - 1;
     }
+    int named = 0; /* every "== " line was a case */
+    for (char *q = text; q; q = strchr(q, '\n'), q = q ? q + 1 : NULL)
+        if (!strncmp(q, "== ", 3)) named++;
+    assert_int_equal(cases, named);
     assert_true(cases >= 60);
     free(text);
 }

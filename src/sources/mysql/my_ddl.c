@@ -370,6 +370,13 @@ static rc_status col_type(ps *p, coldef *cd, rc_str *decl)
         rc_buf_fini(&tmp);
     } else if (params(p, &d, &first)) {
         goto out;
+    } else if (!strcmp(base, "decimal") && first < 0) {
+        RC_BUF_LIT(&d, "(10,0)"); /* the defaults, as COLUMN_TYPE shows them */
+    } else if (!strcmp(base, "decimal") && d.len && d.data[d.len - 1] == ')' && !memchr(d.data, ',', d.len)) {
+        d.len--;
+        RC_BUF_LIT(&d, ",0)");
+    } else if (first < 0 && (!strcmp(base, "char") || !strcmp(base, "binary") || !strcmp(base, "bit"))) {
+        RC_BUF_LIT(&d, "(1)");
     }
     if (!strcmp(base, "char") && accept(p, "BYTE")) { /* CHAR(n) BYTE is BINARY(n) */
         base = "binary";
