@@ -728,7 +728,21 @@ static rc_status element(ps *p, wtab *w, uint32_t *pos, bool if_not_exists)
     return RC_OK;
 }
 
-/* Resolves inherited collations and puts the table into the history as db.name. */
+static bool same_table(const rc_my_table *a, const rc_my_table *b)
+{
+    if (a->ncols != b->ncols || a->collation != b->collation) return false;
+    for (uint32_t i = 0; i < a->ncols; i++) {
+        const rc_my_table_col *x = &a->cols[i], *y = &b->cols[i];
+        if (x->name.n != y->name.n || memcmp(x->name.p, y->name.p, x->name.n) || x->type.decl.n != y->type.decl.n ||
+            memcmp(x->type.decl.p, y->type.decl.p, x->type.decl.n) || x->nullable != y->nullable || x->pk != y->pk ||
+            x->generated != y->generated || x->invisible != y->invisible || x->collation != y->collation)
+            return false;
+    }
+    return true;
+}
+
+/* Resolves inherited collations and puts the table into the history as db.name, unless the
+ * history holds that very structure there already (result.changed says which). */
 static rc_status commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert, uint16_t convert_coll)
 {
     rc_my_table_col *cols = calloc(w->n ? w->n : 1, sizeof *cols);
@@ -749,7 +763,10 @@ static rc_status commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert, u
         cols[i].collation = coll;
     }
     rc_my_table t = {db, tname, w->n, cols, w->coll};
-    rc_status st = rc_my_history_put(p->h, &t, p->err);
+    const rc_my_table *old = rc_my_history_get(p->h, db, tname);
+    bool same = old && same_table(old, &t);
+    rc_status st = same ? RC_OK : rc_my_history_put(p->h, &t, p->err); /* put frees old */
+    if (st == RC_OK && !same) p->out->changed = true;
     free(cols);
     if (st) p->st = st;
     return st;
@@ -860,7 +877,6 @@ static rc_status create_table(ps *p, bool or_replace, bool temporary)
         wtab w;
         if (wtab_from(p, &w, src) == RC_OK) commit(p, &w, db, tn, false, 0);
         wtab_free(&w);
-        p->out->changed = p->st == RC_OK;
         return p->st;
     }
     if (!punct(p, '(')) {
@@ -883,7 +899,7 @@ static rc_status create_table(ps *p, bool or_replace, bool temporary)
     bool coll_explicit = false;
     if (create_options(p, &w, &coll_explicit)) goto out;
     if (!keep) {
-        if (commit(p, &w, db, tn, false, 0) == RC_OK) p->out->changed = true;
+        commit(p, &w, db, tn, false, 0);
     }
 out:
     wtab_free(&w);
@@ -1226,7 +1242,6 @@ static rc_status alter_table(ps *p)
         p->out->old_db = db, p->out->old_table = tn;
         p->out->db = ndb, p->out->table = ntn;
     }
-    p->out->changed = true;
 out:
     wtab_free(&w);
     return p->st;
@@ -1408,7 +1423,7 @@ static rc_status statement(ps *p)
             wtab w;
             if (wtab_from(p, &w, t) == RC_OK) {
                 clear_pk(&w);
-                if (commit(p, &w, db, tn, false, 0) == RC_OK) p->out->changed = true;
+                commit(p, &w, db, tn, false, 0);
             }
             wtab_free(&w);
             return p->st;

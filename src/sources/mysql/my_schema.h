@@ -42,7 +42,8 @@ typedef struct rc_my_table {
 typedef struct rc_my_ddl_result {
     const char *kind;
     rc_str db, table, old_db, old_table;
-    bool changed; /* the history changed (a statement of no table, such as GRANT: false) */
+    bool changed; /* the history changed (a statement of no table, such as GRANT, or one that left
+                   * every structure as it was, such as ALTER TABLE t ADD INDEX: false) */
 } rc_my_ddl_result;
 
 typedef struct rc_my_history rc_my_history;
