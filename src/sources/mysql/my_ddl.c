@@ -41,8 +41,8 @@ typedef struct wtab {
 } wtab;
 
 typedef struct ps {
-    my_lexer lx;
-    my_tok t; /* the current token */
+    rc_my_lexer lx;
+    rc_my_tok t; /* the current token */
     rc_arena *a;
     rc_str sql;
     rc_error *err;
@@ -61,7 +61,7 @@ typedef struct ps {
 
 /* ---- tokens ---- */
 
-static void adv(ps *p) { p->t = my_lex_next(&p->lx); }
+static void adv(ps *p) { p->t = rc_my_lex_next(&p->lx); }
 
 static rc_status fail(ps *p, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static rc_status fail(ps *p, size_t off, const char *fmt, ...)
@@ -87,8 +87,8 @@ static rc_status nomem(ps *p)
 /* What the current token is, for messages. */
 static const char *shown(ps *p, char *buf, size_t size)
 {
-    if (p->t.kind == TK_END) return "the end of the statement";
-    if (p->t.kind == TK_ERROR) return p->lx.err;
+    if (p->t.kind == RC_MY_TK_END) return "the end of the statement";
+    if (p->t.kind == RC_MY_TK_ERROR) return p->lx.err;
     size_t n = p->t.n < 40 ? p->t.n : 40;
     snprintf(buf, size, "'%.*s'", (int)n, p->sql.p + p->t.off);
     return buf;
@@ -97,12 +97,12 @@ static const char *shown(ps *p, char *buf, size_t size)
 static rc_status unexpected(ps *p, const char *expected)
 {
     char b[64];
-    if (p->t.kind == TK_ERROR) return fail(p, p->lx.err_off, "%s", p->lx.err);
+    if (p->t.kind == RC_MY_TK_ERROR) return fail(p, p->lx.err_off, "%s", p->lx.err);
     return fail(p, p->t.off, "expected %s, found %s", expected, shown(p, b, sizeof b));
 }
 
-static bool is(ps *p, const char *w) { return my_tok_is(&p->lx, p->t, w); }
-static bool punct(ps *p, char c) { return p->t.kind == TK_PUNCT && p->t.c == c; }
+static bool is(ps *p, const char *w) { return rc_my_tok_is(&p->lx, p->t, w); }
+static bool punct(ps *p, char c) { return p->t.kind == RC_MY_TK_PUNCT && p->t.c == c; }
 
 static bool accept(ps *p, const char *w)
 {
@@ -131,25 +131,32 @@ static rc_status expect_c(ps *p, char c)
 /* The word after the current token, without moving. */
 static bool next_is(ps *p, const char *w)
 {
-    my_lexer save = p->lx;
-    my_tok t = my_lex_next(&p->lx);
-    bool r = my_tok_is(&p->lx, t, w);
+    rc_my_lexer save = p->lx;
+    rc_my_tok t = rc_my_lex_next(&p->lx);
+    bool r = rc_my_tok_is(&p->lx, t, w);
     p->lx = save;
     return r;
+}
+
+/* MariaDB's WAIT n | NOWAIT (lock wait timeout of one statement). */
+static void skip_wait(ps *p)
+{
+    if (accept(p, "WAIT")) adv(p);
+    else accept(p, "NOWAIT");
 }
 
 static bool end_of_statement(ps *p)
 {
     while (punct(p, ';')) adv(p);
-    return p->t.kind == TK_END;
+    return p->t.kind == RC_MY_TK_END;
 }
 
 /* A name: a word, a `quoted` or "quoted" identifier. */
 static rc_status name(ps *p, rc_str *out, const char *what)
 {
-    if (p->t.kind != TK_WORD && p->t.kind != TK_QID && !(p->t.kind == TK_STRING && p->sql.p[p->t.off] == '"'))
+    if (p->t.kind != RC_MY_TK_WORD && p->t.kind != RC_MY_TK_QID && !(p->t.kind == RC_MY_TK_STRING && p->sql.p[p->t.off] == '"'))
         return unexpected(p, what);
-    *out = my_tok_text(&p->lx, p->t, p->a);
+    *out = rc_my_tok_text(&p->lx, p->t, p->a);
     if (!out->p) return nomem(p);
     adv(p);
     return RC_OK;
@@ -176,8 +183,8 @@ static rc_status skip_parens(ps *p)
     size_t open = p->t.off;
     int depth = 0;
     do {
-        if (p->t.kind == TK_END) return fail(p, open, "a '(' that is not closed");
-        if (p->t.kind == TK_ERROR) return unexpected(p, "')'");
+        if (p->t.kind == RC_MY_TK_END) return fail(p, open, "a '(' that is not closed");
+        if (p->t.kind == RC_MY_TK_ERROR) return unexpected(p, "')'");
         if (punct(p, '(')) depth++;
         else if (punct(p, ')')) depth--;
         adv(p);
@@ -188,8 +195,8 @@ static rc_status skip_parens(ps *p)
 /* Skips up to the next ',' or ')' (or the end) outside parentheses. */
 static rc_status skip_element(ps *p)
 {
-    while (p->t.kind != TK_END && !punct(p, ',') && !punct(p, ')') && !punct(p, ';')) {
-        if (p->t.kind == TK_ERROR) return unexpected(p, "','");
+    while (p->t.kind != RC_MY_TK_END && !punct(p, ',') && !punct(p, ')') && !punct(p, ';')) {
+        if (p->t.kind == RC_MY_TK_ERROR) return unexpected(p, "','");
         if (punct(p, '(')) {
             if (skip_parens(p)) return p->st;
         } else {
@@ -204,17 +211,17 @@ static rc_status skip_value(ps *p)
 {
     while (punct(p, '-') || punct(p, '+') || punct(p, '~') || punct(p, '!')) adv(p);
     if (punct(p, '(')) return skip_parens(p);
-    if (p->t.kind == TK_STRING) {
-        while (p->t.kind == TK_STRING) adv(p); /* 'a' 'b' is one string */
+    if (p->t.kind == RC_MY_TK_STRING) {
+        while (p->t.kind == RC_MY_TK_STRING) adv(p); /* 'a' 'b' is one string */
         return RC_OK;
     }
-    if (p->t.kind == TK_WORD) {
+    if (p->t.kind == RC_MY_TK_WORD) {
         adv(p);
         if (punct(p, '(')) return skip_parens(p);
-        if (p->t.kind == TK_STRING) adv(p); /* _utf8mb4'x', X'0F', DATE '2020-01-01' */
+        if (p->t.kind == RC_MY_TK_STRING) adv(p); /* _utf8mb4'x', X'0F', DATE '2020-01-01' */
         return RC_OK;
     }
-    if (p->t.kind == TK_NUMBER || p->t.kind == TK_QID) {
+    if (p->t.kind == RC_MY_TK_NUMBER || p->t.kind == RC_MY_TK_QID) {
         adv(p);
         return RC_OK;
     }
@@ -270,8 +277,8 @@ static rc_status labels(ps *p, rc_buf *d)
     if (expect_c(p, '(')) return p->st;
     rc_buf_putc(d, '(');
     for (bool first = true;; first = false) {
-        if (p->t.kind != TK_STRING) return unexpected(p, "a quoted label");
-        rc_str s = my_tok_text(&p->lx, p->t, p->a);
+        if (p->t.kind != RC_MY_TK_STRING) return unexpected(p, "a quoted label");
+        rc_str s = rc_my_tok_text(&p->lx, p->t, p->a);
         if (!s.p) return nomem(p);
         adv(p);
         if (!first) rc_buf_putc(d, ',');
@@ -296,7 +303,7 @@ static rc_status params(ps *p, rc_buf *d, long *first)
     adv(p);
     rc_buf_putc(d, '(');
     for (int k = 0;; k++) {
-        if (p->t.kind != TK_NUMBER || k >= 2) return unexpected(p, "a number");
+        if (p->t.kind != RC_MY_TK_NUMBER || k >= 2) return unexpected(p, "a number");
         rc_str num = {p->sql.p + p->t.off, p->t.n};
         if (k == 0) *first = num.n < 10 ? strtol(num.p, NULL, 10) : 1000000000L;
         if (k) rc_buf_putc(d, ',');
@@ -312,7 +319,7 @@ static rc_status params(ps *p, rc_buf *d, long *first)
 /* The declared type: words, parameters, UNSIGNED / SIGNED / ZEROFILL. */
 static rc_status col_type(ps *p, coldef *cd, rc_str *decl)
 {
-    if (p->t.kind != TK_WORD) return unexpected(p, "a column type");
+    if (p->t.kind != RC_MY_TK_WORD) return unexpected(p, "a column type");
     size_t at = p->t.off;
     const char *base = NULL;
     bool national = false, is_bool = false;
@@ -434,8 +441,8 @@ static bool charset_attr(ps *p, coldef *cd)
     }
     if (accept(p, "COLLATE")) {
         accept_c(p, '=');
-        if (p->t.kind == TK_STRING) {
-            n = my_tok_text(&p->lx, p->t, p->a);
+        if (p->t.kind == RC_MY_TK_STRING) {
+            n = rc_my_tok_text(&p->lx, p->t, p->a);
             adv(p);
         } else if (name(p, &n, "a collation name")) {
             return true;
@@ -485,9 +492,9 @@ static rc_status col_attrs(ps *p, coldef *cd, rc_str colname)
 {
     for (;;) {
         if (p->st) return p->st;
-        if (p->t.kind == TK_END || punct(p, ',') || punct(p, ')') || punct(p, ';') || is(p, "FIRST") || is(p, "AFTER"))
+        if (p->t.kind == RC_MY_TK_END || punct(p, ',') || punct(p, ')') || punct(p, ';') || is(p, "FIRST") || is(p, "AFTER"))
             return RC_OK;
-        if (p->t.kind == TK_ERROR) return unexpected(p, "a column attribute");
+        if (p->t.kind == RC_MY_TK_ERROR) return unexpected(p, "a column attribute");
         if (charset_attr(p, cd)) continue;
         if (accept(p, "NOT")) {
             if (accept(p, "NULL")) cd->nullable_set = true, cd->nullable = false;
@@ -514,8 +521,8 @@ static rc_status col_attrs(ps *p, coldef *cd, rc_str colname)
         } else if (accept(p, "KEY")) {
             cd->pk = true; /* KEY alone in a column definition is PRIMARY KEY */
         } else if (accept(p, "COMMENT")) {
-            if (p->t.kind != TK_STRING) return unexpected(p, "a quoted comment");
-            while (p->t.kind == TK_STRING) adv(p);
+            if (p->t.kind != RC_MY_TK_STRING) return unexpected(p, "a quoted comment");
+            while (p->t.kind == RC_MY_TK_STRING) adv(p);
         } else if (accept(p, "COLUMN_FORMAT") || accept(p, "STORAGE") || accept(p, "SRID")) {
             adv(p);
         } else if (accept(p, "ENGINE_ATTRIBUTE") || accept(p, "SECONDARY_ENGINE_ATTRIBUTE")) {
@@ -537,7 +544,7 @@ static rc_status col_attrs(ps *p, coldef *cd, rc_str colname)
         } else if (accept(p, "REFERENCES")) {
             if (references(p)) return p->st;
         } else if (accept(p, "CONSTRAINT")) {
-            if (!is(p, "CHECK") && (p->t.kind == TK_WORD || p->t.kind == TK_QID)) adv(p);
+            if (!is(p, "CHECK") && (p->t.kind == RC_MY_TK_WORD || p->t.kind == RC_MY_TK_QID)) adv(p);
             if (!is(p, "CHECK")) return unexpected(p, "CHECK");
         } else if (accept(p, "CHECK")) {
             if (!punct(p, '(')) return unexpected(p, "'('");
@@ -776,8 +783,8 @@ static rc_status commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert, u
  * one was read (*coll updated). */
 static bool default_charset(ps *p, uint16_t *coll, bool *coll_explicit)
 {
-    my_lexer save = p->lx;
-    my_tok t0 = p->t;
+    rc_my_lexer save = p->lx;
+    rc_my_tok t0 = p->t;
     accept(p, "DEFAULT");
     if (is(p, "CHARACTER") || is(p, "CHARSET") || is(p, "COLLATE") || (is(p, "CHAR") && next_is(p, "SET"))) {
         coldef cd = {0};
@@ -801,7 +808,7 @@ static rc_status table_option(ps *p, wtab *w, bool *coll_explicit)
 {
     if (default_charset(p, &w->coll, coll_explicit)) return p->st;
     if (accept(p, "DEFAULT")) return RC_OK; /* DEFAULT ENCRYPTION='N' and the like */
-    if (p->t.kind != TK_WORD) return unexpected(p, "a table option");
+    if (p->t.kind != RC_MY_TK_WORD) return unexpected(p, "a table option");
     if (is(p, "SELECT") || is(p, "AS") || is(p, "IGNORE") || is(p, "REPLACE"))
         return fail(p, p->t.off, "CREATE TABLE ... SELECT: the columns the SELECT makes are not in the statement");
     if (is(p, "WITH") && next_is(p, "SYSTEM"))
@@ -815,9 +822,9 @@ static rc_status table_option(ps *p, wtab *w, bool *coll_explicit)
     }
     bool eq = accept_c(p, '=');
     if (punct(p, '(')) return skip_parens(p);
-    if (p->t.kind == TK_STRING || p->t.kind == TK_NUMBER || p->t.kind == TK_QID || (eq && p->t.kind == TK_WORD))
+    if (p->t.kind == RC_MY_TK_STRING || p->t.kind == RC_MY_TK_NUMBER || p->t.kind == RC_MY_TK_QID || (eq && p->t.kind == RC_MY_TK_WORD))
         return skip_value(p);
-    if (p->t.kind == TK_WORD && !is(p, "PARTITION") && !is(p, "DEFAULT") && !is(p, "CHARACTER") && !is(p, "CHARSET") &&
+    if (p->t.kind == RC_MY_TK_WORD && !is(p, "PARTITION") && !is(p, "DEFAULT") && !is(p, "CHARACTER") && !is(p, "CHARSET") &&
         !is(p, "COLLATE") && !is(p, "ENGINE") && !is(p, "COMMENT") && !is(p, "AUTO_INCREMENT") && !is(p, "ROW_FORMAT") &&
         !is(p, "STORAGE") && !is(p, "START") && !is(p, "WITH"))
         adv(p); /* ENGINE InnoDB, TABLESPACE ts: a value without '=' */
@@ -830,12 +837,12 @@ static rc_status create_options(ps *p, wtab *w, bool *coll_explicit)
     while (!end_of_statement(p)) {
         if (accept_c(p, ',')) continue;
         if (is(p, "PARTITION")) {
-            while (p->t.kind != TK_END && p->t.kind != TK_ERROR) adv(p); /* partitioning: no columns */
+            while (p->t.kind != RC_MY_TK_END && p->t.kind != RC_MY_TK_ERROR) adv(p); /* partitioning: no columns */
             break;
         }
         if (table_option(p, w, coll_explicit)) return p->st;
     }
-    if (p->t.kind == TK_ERROR) return unexpected(p, "the end of the statement");
+    if (p->t.kind == RC_MY_TK_ERROR) return unexpected(p, "the end of the statement");
     return RC_OK;
 }
 
@@ -949,8 +956,8 @@ static rc_status redefine(ps *p, wtab *w, bool change)
     if (change) {
         if (name(p, &oldname, "a column name")) return p->st;
     } else {
-        my_lexer save = p->lx;
-        my_tok t0 = p->t;
+        rc_my_lexer save = p->lx;
+        rc_my_tok t0 = p->t;
         if (name(p, &oldname, "a column name")) return p->st;
         p->lx = save, p->t = t0;
     }
@@ -1017,10 +1024,10 @@ static rc_status name_list(ps *p)
         if (punct(p, '(') ? skip_parens(p) : skip_value(p)) return p->st;
         if (!accept(p, "ASC")) accept(p, "DESC");
         if (!punct(p, ',')) return RC_OK;
-        my_lexer save = p->lx;
-        my_tok t0 = p->t;
+        rc_my_lexer save = p->lx;
+        rc_my_tok t0 = p->t;
         adv(p);
-        if (clause_word(p) || p->t.kind == TK_END) {
+        if (clause_word(p) || p->t.kind == RC_MY_TK_END) {
             p->lx = save, p->t = t0;
             return RC_OK;
         }
@@ -1030,11 +1037,11 @@ static rc_status name_list(ps *p)
 /* Partition maintenance: no column changes; read to the end of the clause. */
 static rc_status partition_clause(ps *p)
 {
-    while (p->t.kind != TK_END && !punct(p, ';')) {
-        if (p->t.kind == TK_ERROR) return unexpected(p, "a partition clause");
+    while (p->t.kind != RC_MY_TK_END && !punct(p, ';')) {
+        if (p->t.kind == RC_MY_TK_ERROR) return unexpected(p, "a partition clause");
         if (punct(p, ',')) {
-            my_lexer save = p->lx;
-            my_tok t0 = p->t;
+            rc_my_lexer save = p->lx;
+            rc_my_tok t0 = p->t;
             adv(p);
             bool next_clause = clause_word(p) && !is(p, "PARTITION");
             p->lx = save, p->t = t0;
@@ -1168,8 +1175,7 @@ static rc_status alter_table(ps *p)
     if_exists(p);
     if (p->st || table_name(p, &db, &tn)) return p->st;
     result(p, RC_DDL_ALTER_TABLE, db, tn);
-    if (accept(p, "WAIT")) adv(p);
-    else accept(p, "NOWAIT");
+    skip_wait(p);
     const rc_my_table *t = rc_my_history_get(p->h, db, tn);
     wtab w = {0};
     if (t && wtab_from(p, &w, t)) goto out;
@@ -1226,12 +1232,12 @@ static rc_status alter_table(ps *p)
             table_option(p, &w, &coll_explicit);
         }
         if (p->st) goto out;
-        if (!accept_c(p, ',') && !end_of_statement(p) && p->t.kind != TK_WORD) {
+        if (!accept_c(p, ',') && !end_of_statement(p) && p->t.kind != RC_MY_TK_WORD) {
             unexpected(p, "',' or the end of the statement");
             goto out;
         }
     }
-    if (p->t.kind == TK_ERROR) {
+    if (p->t.kind == RC_MY_TK_ERROR) {
         unexpected(p, "the end of the statement");
         goto out;
     }
@@ -1276,8 +1282,7 @@ static rc_status rename_tables(ps *p)
     for (;;) {
         rc_str db, tn, ndb, ntn;
         if (p->st || table_name(p, &db, &tn)) goto out;
-        if (accept(p, "WAIT")) adv(p); /* MariaDB: RENAME TABLE t WAIT n TO u */
-        else accept(p, "NOWAIT");
+        skip_wait(p); /* MariaDB: RENAME TABLE t WAIT n TO u */
         if (expect(p, "TO") || table_name(p, &ndb, &ntn) || names_add(p, &l, db, tn) ||
             names_add(p, &l, ndb, ntn))
             goto out;
@@ -1312,8 +1317,7 @@ static rc_status drop_tables(ps *p, bool temporary)
         if (p->st || table_name(p, &db, &tn) || names_add(p, &l, db, tn)) goto out;
         if (!accept_c(p, ',')) break;
     }
-    if (accept(p, "WAIT")) adv(p);
-    else accept(p, "NOWAIT");
+    skip_wait(p);
     if (!accept(p, "RESTRICT")) accept(p, "CASCADE");
     if (!end_of_statement(p)) {
         unexpected(p, "',' or the end of the statement");
@@ -1336,11 +1340,11 @@ static rc_status database_options(ps *p, uint16_t *coll)
         if (p->st) return p->st;
         if (read) continue;
         /* ENCRYPTION 'Y', COMMENT 'x', READ ONLY 1, UPGRADE DATA DIRECTORY NAME */
-        if (p->t.kind != TK_WORD && p->t.kind != TK_STRING && p->t.kind != TK_NUMBER && !punct(p, '='))
+        if (p->t.kind != RC_MY_TK_WORD && p->t.kind != RC_MY_TK_STRING && p->t.kind != RC_MY_TK_NUMBER && !punct(p, '='))
             return unexpected(p, "a database option");
         adv(p);
     }
-    return p->t.kind == TK_ERROR ? unexpected(p, "the end of the statement") : RC_OK;
+    return p->t.kind == RC_MY_TK_ERROR ? unexpected(p, "the end of the statement") : RC_OK;
 }
 
 static rc_status database_stmt(ps *p, const char *verb, bool or_replace)
@@ -1368,9 +1372,9 @@ static rc_status database_stmt(ps *p, const char *verb, bool or_replace)
     }
     /* ALTER DATABASE [name] options */
     p->out->kind = rc_ddl_class_name(RC_DDL_OTHER);
-    if ((p->t.kind == TK_WORD && !is(p, "DEFAULT") && !is(p, "CHARACTER") && !is(p, "CHARSET") && !is(p, "COLLATE") &&
+    if ((p->t.kind == RC_MY_TK_WORD && !is(p, "DEFAULT") && !is(p, "CHARACTER") && !is(p, "CHARSET") && !is(p, "COLLATE") &&
          !is(p, "UPGRADE") && !is(p, "ENCRYPTION") && !is(p, "READ") && !is(p, "COMMENT")) ||
-        p->t.kind == TK_QID) {
+        p->t.kind == RC_MY_TK_QID) {
         if (name(p, &db, "a database name")) return p->st;
     }
     p->out->db = db;
@@ -1384,7 +1388,7 @@ static rc_status database_stmt(ps *p, const char *verb, bool or_replace)
 static rc_status statement(ps *p)
 {
     adv(p);
-    if (p->t.kind != TK_WORD) return RC_OK; /* not a statement of ours: OTHER */
+    if (p->t.kind != RC_MY_TK_WORD) return RC_OK; /* not a statement of ours: OTHER */
     if (accept(p, "CREATE")) {
         bool or_replace = false, temporary = false;
         if (accept(p, "OR")) {
@@ -1453,7 +1457,7 @@ rc_status rc_my_history_ddl(rc_my_history *h, rc_str db, rc_str sql, rc_my_ddl_r
     memset(out, 0, sizeof *out);
     out->kind = rc_ddl_class_name(RC_DDL_OTHER);
     ps p = {.a = a, .sql = sql, .err = err, .h = h, .defdb = db, .out = out};
-    my_lex_init(&p.lx, sql.p, sql.n);
+    rc_my_lex_init(&p.lx, sql.p, sql.n);
     rc_status st = statement(&p);
     if (st != RC_OK) out->changed = false;
     return st;

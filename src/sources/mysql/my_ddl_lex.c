@@ -3,7 +3,7 @@
 #include <strings.h>
 #include "sources/mysql/my_ddl_lex.h"
 
-void my_lex_init(my_lexer *lx, const char *s, size_t n)
+void rc_my_lex_init(rc_my_lexer *lx, const char *s, size_t n)
 {
     memset(lx, 0, sizeof *lx);
     lx->s = s;
@@ -16,16 +16,16 @@ static bool word_char(unsigned char c)
 }
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 
-static my_tok fail(my_lexer *lx, size_t off, const char *what)
+static rc_my_tok fail(rc_my_lexer *lx, size_t off, const char *what)
 {
     lx->err_off = off;
     lx->err = what;
     lx->i = lx->n;
-    return (my_tok){TK_ERROR, 0, off, 0};
+    return (rc_my_tok){RC_MY_TK_ERROR, 0, off, 0};
 }
 
 /* Skips white space and comments; false with lx->err set when a comment is not closed. */
-static bool skip_space(my_lexer *lx)
+static bool skip_space(rc_my_lexer *lx)
 {
     const char *s = lx->s;
     size_t n = lx->n;
@@ -65,12 +65,12 @@ static bool skip_space(my_lexer *lx)
     return true;
 }
 
-my_tok my_lex_next(my_lexer *lx)
+rc_my_tok rc_my_lex_next(rc_my_lexer *lx)
 {
-    if (!skip_space(lx)) return (my_tok){TK_ERROR, 0, lx->err_off, 0};
+    if (!skip_space(lx)) return (rc_my_tok){RC_MY_TK_ERROR, 0, lx->err_off, 0};
     const char *s = lx->s;
     size_t n = lx->n, st = lx->i;
-    if (st >= n) return (my_tok){TK_END, 0, n, 0};
+    if (st >= n) return (rc_my_tok){RC_MY_TK_END, 0, n, 0};
     char c = s[st];
     if (c == '`' || c == '\'' || c == '"') {
         size_t j = st + 1;
@@ -91,7 +91,7 @@ my_tok my_lex_next(my_lexer *lx)
             j++;
         }
         lx->i = j + 1;
-        return (my_tok){c == '`' ? TK_QID : TK_STRING, 0, st, lx->i - st};
+        return (rc_my_tok){c == '`' ? RC_MY_TK_QID : RC_MY_TK_STRING, 0, st, lx->i - st};
     }
     if (digit(c) || (c == '.' && st + 1 < n && digit(s[st + 1]))) {
         size_t j = st;
@@ -115,7 +115,7 @@ my_tok my_lex_next(my_lexer *lx)
             }
             if (number && !(j < n && word_char((unsigned char)s[j]))) {
                 lx->i = j;
-                return (my_tok){TK_NUMBER, 0, st, j - st};
+                return (rc_my_tok){RC_MY_TK_NUMBER, 0, st, j - st};
             }
         }
         /* a name that starts with digits (MySQL allows 1abc) */
@@ -124,21 +124,21 @@ my_tok my_lex_next(my_lexer *lx)
         size_t j = st;
         while (j < n && word_char((unsigned char)s[j])) j++;
         lx->i = j;
-        return (my_tok){TK_WORD, 0, st, j - st};
+        return (rc_my_tok){RC_MY_TK_WORD, 0, st, j - st};
     }
     lx->i = st + 1;
-    return (my_tok){TK_PUNCT, c, st, 1};
+    return (rc_my_tok){RC_MY_TK_PUNCT, c, st, 1};
 }
 
-bool my_tok_is(const my_lexer *lx, my_tok t, const char *w)
+bool rc_my_tok_is(const rc_my_lexer *lx, rc_my_tok t, const char *w)
 {
-    return t.kind == TK_WORD && strlen(w) == t.n && strncasecmp(lx->s + t.off, w, t.n) == 0;
+    return t.kind == RC_MY_TK_WORD && strlen(w) == t.n && strncasecmp(lx->s + t.off, w, t.n) == 0;
 }
 
-rc_str my_tok_text(const my_lexer *lx, my_tok t, rc_arena *a)
+rc_str rc_my_tok_text(const rc_my_lexer *lx, rc_my_tok t, rc_arena *a)
 {
     const char *p = lx->s + t.off;
-    if (t.kind != TK_QID && t.kind != TK_STRING) return (rc_str){p, t.n};
+    if (t.kind != RC_MY_TK_QID && t.kind != RC_MY_TK_STRING) return (rc_str){p, t.n};
     char q = p[0];
     const char *in = p + 1;
     size_t len = t.n - 2;

@@ -12,31 +12,31 @@
 #include "rowcast/error.h"
 #include "rowcast/value.h"
 
-enum { TK_END = 0, TK_WORD, TK_QID /* `name` */, TK_STRING /* 'x' or "x" */, TK_NUMBER, TK_PUNCT, TK_ERROR };
+enum { RC_MY_TK_END = 0, RC_MY_TK_WORD, RC_MY_TK_QID /* `name` */, RC_MY_TK_STRING /* 'x' or "x" */, RC_MY_TK_NUMBER, RC_MY_TK_PUNCT, RC_MY_TK_ERROR };
 
-typedef struct my_tok {
+typedef struct rc_my_tok {
     int kind;
-    char c;        /* TK_PUNCT: the character */
+    char c;        /* RC_MY_TK_PUNCT: the character */
     size_t off, n; /* the token's bytes in the statement, quotes included */
-} my_tok;
+} rc_my_tok;
 
-typedef struct my_lexer {
+typedef struct rc_my_lexer {
     const char *s;
     size_t n, i;
     int vdepth;      /* versioned comments open around i */
-    size_t err_off;  /* TK_ERROR: where */
-    const char *err; /* TK_ERROR: what */
-} my_lexer;
+    size_t err_off;  /* RC_MY_TK_ERROR: where */
+    const char *err; /* RC_MY_TK_ERROR: what */
+} rc_my_lexer;
 
-void my_lex_init(my_lexer *lx, const char *s, size_t n);
-my_tok my_lex_next(my_lexer *lx);
+void rc_my_lex_init(rc_my_lexer *lx, const char *s, size_t n);
+rc_my_tok rc_my_lex_next(rc_my_lexer *lx);
 
 /* Case-insensitive: the token is the word w (upper-case ASCII). */
-bool my_tok_is(const my_lexer *lx, my_tok t, const char *w);
+bool rc_my_tok_is(const rc_my_lexer *lx, rc_my_tok t, const char *w);
 
 /* The text of a word, quoted identifier or string, unquoted and unescaped (a string's
  * backslash escapes as MySQL reads them without NO_BACKSLASH_ESCAPES); in the statement where
  * nothing needed unescaping, else in `a`. NULL p when out of memory. */
-rc_str my_tok_text(const my_lexer *lx, my_tok t, rc_arena *a);
+rc_str rc_my_tok_text(const rc_my_lexer *lx, rc_my_tok t, rc_arena *a);
 
 #endif
