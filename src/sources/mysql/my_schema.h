@@ -77,7 +77,8 @@ void rc_my_history_swap(rc_my_history *a, rc_my_history *b);
 
 /* Removes db.table (false when the history did not know it). */
 bool rc_my_history_drop(rc_my_history *h, rc_str db, rc_str table);
-/* Renames db.table to ndb.ntable (replacing a table of that name); false when unknown. */
+/* Renames db.table to ndb.ntable (replacing a table of that name); *found false (and nothing
+ * changed) when the history does not know db.table. */
 rc_status rc_my_history_rename(rc_my_history *h, rc_str db, rc_str table, rc_str ndb, rc_str ntable, bool *found,
                                rc_error *err);
 /* Removes database db: its default collation and every table in it. */
