@@ -21,6 +21,10 @@
 rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
                              rc_error *err);
 
+/* The binlog type's name as MySQL's enum_field_types has it without MYSQL_TYPE_ ("NEWDECIMAL",
+ * "TIME2"), "unknown type" for a code no server writes; for messages. */
+const char *rc_my_type_name(uint8_t type);
+
 /* MySQL's binary JSON (the JSON column's payload) as JSON text appended to out. */
 rc_status rc_my_json_text(const uint8_t *p, size_t n, rc_buf *out, rc_error *err);
 

@@ -1,0 +1,89 @@
+/* The types beyond SQL's classic ones: GEOMETRY (MySQL's 4-byte little-endian SRID, then
+ * WKB), MariaDB's INET6 and UUID (binlog type STRING, 16 binary bytes; the declared type tells
+ * them from a BINARY(16)) and MySQL 9's VECTOR (float32 little-endian, 4 bytes per dimension). */
+#include <arpa/inet.h>
+#include <string.h>
+#include "rowcast/fmt.h"
+#include "rowcast/wkb.h"
+#include "my_value_int.h"
+
+static rc_status text_of(const rc_my_col *c, rc_vkind kind, const char *s, size_t n, rc_value *out, rc_arena *a, rc_error *err)
+{
+    char *p = rc_arena_memdup(a, s, n);
+    if (!p) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+    *out = (rc_value){.kind = kind, .s = {p, n}};
+    return RC_OK;
+}
+
+/* GEOMETRY as EWKT: the SRID is always written ("SRID=0;POINT(1 2)"), as MySQL always stores
+ * one and Debezium's MySQL connector always writes it. */
+rc_status rc_my_geometry_value(const rc_my_col *c, const uint8_t *p, size_t n, rc_value *out, rc_arena *a, rc_error *err)
+{
+    if (n < 4) return rc_my_need(c, 4, n, err);
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_error e;
+    rc_error_clear(&e);
+    rc_status st = rc_wkb_to_wkt(p + 4, n - 4, true, (int32_t)(uint32_t)rc_my_le(p, 4), &b, &e);
+    if (st == RC_OK && b.err != RC_OK) st = rc_error_set(&e, b.err, 0, "out of memory");
+    if (st == RC_OK) st = text_of(c, RC_V_GEOMETRY, b.data ? b.data : "", b.len, out, a, err);
+    else rc_error_set(err, st, e.offset == RC_NO_OFFSET ? 0 : e.offset + 4, RC_MY_COLFMT ": the WKB after the 4-byte SRID: %s", RC_MY_COLARG(c), e.message);
+    rc_buf_fini(&b);
+    return st;
+}
+
+/* MariaDB keeps a UUID of versions 1 to 5 (RFC 4122 variant) in its record with the segments
+ * swapped for index order (node, clock-seq, time-hi, time-mid, time-low), others as they are;
+ * the record tells which (sql_type_uuid.h: the variant byte's top bit at 6, a version at 8). */
+static void uuid_text(const uint8_t *r, char *w)
+{
+    static const char hex[] = "0123456789abcdef";
+    uint8_t m[16];
+    if ((int)(int8_t)r[6] & -(int)(int8_t)r[8] & 0x80) {
+        memcpy(m + 0, r + 12, 4), memcpy(m + 4, r + 10, 2), memcpy(m + 6, r + 8, 2), memcpy(m + 8, r + 6, 2), memcpy(m + 10, r, 6);
+    } else {
+        memcpy(m, r, 16);
+    }
+    for (int i = 0, o = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) w[o++] = '-';
+        w[o++] = hex[m[i] >> 4], w[o++] = hex[m[i] & 15];
+    }
+}
+
+rc_status rc_my_fixed16_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
+{
+    if (rc_my_need(c, 16, n, err) != RC_OK) return RC_ERR_VALUE;
+    *used = 16;
+    char s[64];
+    if (!strcmp(rc_my_decl_name(c), "uuid")) {
+        uuid_text(p, s);
+        return text_of(c, RC_V_TEXT, s, 36, out, a, err);
+    }
+    /* INET6: the address in network order, written as inet_ntop (RFC 5952; ::ffff:1.2.3.4) */
+    if (!inet_ntop(AF_INET6, p, s, sizeof s)) return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": not an IPv6 address", RC_MY_COLARG(c));
+    return text_of(c, RC_V_TEXT, s, strlen(s), out, a, err);
+}
+
+/* VECTOR as the text of its float32 array, each element as Java's Float.toString writes it
+ * (the shortest digits that read back: nothing is rounded), "[1.5,-2.0]". */
+rc_status rc_my_vector_value(const rc_my_col *c, const uint8_t *p, size_t n, rc_value *out, rc_arena *a, rc_error *err)
+{
+    if (n % 4 || (c->vector_dim && n / 4 != c->vector_dim))
+        return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": a VECTOR value of %zu bytes%s", RC_MY_COLARG(c), n,
+                            c->vector_dim ? " does not hold the column's dimensions" : " is not a whole number of float32");
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_buf_putc(&b, '[');
+    for (size_t i = 0; i < n; i += 4) {
+        uint32_t bits = (uint32_t)rc_my_le(p + i, 4);
+        float f;
+        memcpy(&f, &bits, 4);
+        if (i) rc_buf_putc(&b, ',');
+        rc_fmt_f32_java(&b, f);
+    }
+    rc_buf_putc(&b, ']');
+    rc_status st = b.err != RC_OK ? rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c))
+                                  : text_of(c, RC_V_TEXT, b.data, b.len, out, a, err);
+    rc_buf_fini(&b);
+    return st;
+}

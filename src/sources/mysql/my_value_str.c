@@ -1,0 +1,199 @@
+/* CHAR, VARCHAR, TEXT, BINARY, VARBINARY, BLOB, ENUM and SET in row images.
+ *
+ * VARCHAR: a 1-byte length (2 bytes when the maximum length in the metadata exceeds 255),
+ * then the bytes. CHAR and BINARY are type STRING: the same with the maximum length unfolded
+ * from the metadata (MySQL folds its bits 8-9 into the real-type byte); MySQL leaves CHAR's
+ * trailing spaces out and keeps BINARY's trailing zeros, and what comes is what is kept. BLOB
+ * and TEXT: a little-endian length of 1 to 4 bytes (the metadata), then the bytes. ENUM: the
+ * 1-based label index in 1 or 2 bytes (0: the empty string MySQL stores for an invalid
+ * value); SET: a bitmask of 1 to 8 bytes, one bit per label. */
+#include <string.h>
+#include "rowcast/error.h"
+#include "my_value_int.h"
+
+/* The column's character set: its collation, else the declared `character set`, else utf8mb4
+ * (what a binlog without charset metadata and a history without a declaration leaves). A
+ * declared binary type (BINARY, VARBINARY, BLOB) is binary whatever the collation says. */
+static rc_status column_cs(const rc_my_col *c, rc_my_cs *cs, rc_error *err)
+{
+    if (c->decl && c->decl->info && c->decl->info->vkind == RC_V_BYTES) return *cs = RC_MY_CS_BINARY, RC_OK;
+    if (c->collation) {
+        *cs = rc_my_collation_cs(c->collation);
+        if (*cs == RC_MY_CS_UNKNOWN)
+            return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
+                                RC_MY_COLFMT ": collation id %u is not one of MySQL's or MariaDB's that this reader knows; "
+                                             "its bytes cannot be read as text",
+                                RC_MY_COLARG(c), c->collation);
+        if (*cs == RC_MY_CS_UNSUPPORTED) {
+            return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
+                                RC_MY_COLFMT ": character set %s (collation %u, %s) is not converted to UTF-8 by rowcast "
+                                             "(utf8mb4, utf8mb3, latin1, ascii, ucs2, utf16, utf16le, utf32 and binary are); "
+                                             "ALTER the column to utf8mb4 to capture it",
+                                RC_MY_COLARG(c), rc_my_charset_name(c->collation), c->collation, rc_my_collation_name(c->collation));
+        }
+        return RC_OK;
+    }
+    if (c->decl && c->decl->charset.n) {
+        *cs = rc_my_charset_by_name(c->decl->charset.p, c->decl->charset.n);
+        if (*cs == RC_MY_CS_UNSUPPORTED)
+            return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
+                                RC_MY_COLFMT ": character set %.*s is not converted to UTF-8 by rowcast (utf8mb4, utf8mb3, latin1, "
+                                             "ascii, ucs2, utf16, utf16le, utf32 and binary are); ALTER the column to utf8mb4 to capture it",
+                                RC_MY_COLARG(c), (int)c->decl->charset.n, c->decl->charset.p);
+        return RC_OK;
+    }
+    *cs = RC_MY_CS_UTF8;
+    return RC_OK;
+}
+
+/* The bytes of a character column as its value: BYTES for binary, else text. */
+static rc_status chars(const rc_my_col *c, const uint8_t *p, size_t len, rc_value *out, rc_arena *a, rc_error *err)
+{
+    rc_my_cs cs;
+    if (column_cs(c, &cs, err) != RC_OK) return err->code;
+    if (cs == RC_MY_CS_BINARY) {
+        char *s = rc_arena_memdup(a, p, len);
+        if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+        *out = (rc_value){.kind = RC_V_BYTES, .s = {s, len}};
+        return RC_OK;
+    }
+    if (rc_my_text(cs, p, len, out, a) != RC_OK)
+        return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+    return RC_OK;
+}
+
+/* A length-prefixed value: `lb` bytes of little-endian length, then that many bytes. */
+static rc_status prefixed(const rc_my_col *c, const uint8_t *p, size_t n, unsigned lb, size_t *used, const uint8_t **body,
+                          size_t *len, rc_error *err)
+{
+    if (rc_my_need(c, lb, n, err) != RC_OK) return RC_ERR_VALUE;
+    *len = (size_t)rc_my_le(p, lb);
+    if (rc_my_need(c, lb + *len, n, err) != RC_OK) return RC_ERR_VALUE;
+    *body = p + lb;
+    *used = lb + *len;
+    return RC_OK;
+}
+
+/* The i-th label (0-based): the TABLE_MAP's, else the declaration's. */
+static bool label(const rc_my_col *c, unsigned i, rc_str *l)
+{
+    if (c->nlabels) {
+        if (i >= c->nlabels) return false;
+        *l = c->labels[i];
+        return true;
+    }
+    return c->decl && c->decl->labels.n && rc_coltype_label(c->decl, i, l);
+}
+
+static bool has_labels(const rc_my_col *c) { return c->nlabels || (c->decl && c->decl->labels.n); }
+
+static rc_status enum_value(const rc_my_col *c, const uint8_t *p, size_t n, unsigned size, size_t *used, rc_value *out,
+                            rc_error *err)
+{
+    if (size != 1 && size != 2)
+        return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": ENUM of %u bytes (the metadata): 1 or 2 expected", RC_MY_COLARG(c), size);
+    if (rc_my_need(c, size, n, err) != RC_OK) return RC_ERR_VALUE;
+    *used = size;
+    unsigned idx = (unsigned)rc_my_le(p, size);
+    if (!has_labels(c)) { /* no labels anywhere (offline files without metadata): the index */
+        *out = (rc_value){.kind = RC_V_INT, .i = idx};
+        return RC_OK;
+    }
+    rc_str l = {"", 0};
+    if (idx && !label(c, idx - 1, &l))
+        return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": ENUM index %u is past its labels", RC_MY_COLARG(c), idx);
+    *out = (rc_value){.kind = RC_V_ENUM, .s = l};
+    return RC_OK;
+}
+
+static rc_status set_value(const rc_my_col *c, const uint8_t *p, size_t n, unsigned size, size_t *used, rc_value *out, rc_arena *a,
+                           rc_error *err)
+{
+    if (size < 1 || size > 8)
+        return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": SET of %u bytes (the metadata): 1 to 8 expected", RC_MY_COLARG(c), size);
+    if (rc_my_need(c, size, n, err) != RC_OK) return RC_ERR_VALUE;
+    *used = size;
+    uint64_t bits = rc_my_le(p, size);
+    if (!has_labels(c)) {
+        *out = (rc_value){.kind = RC_V_UINT, .u = bits};
+        return RC_OK;
+    }
+    size_t len = 0;
+    rc_str l;
+    for (unsigned i = 0; i < 64; i++) {
+        if (!(bits >> i & 1)) continue;
+        if (!label(c, i, &l))
+            return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": SET bit %u is set and the column has no label %u",
+                                RC_MY_COLARG(c), i, i + 1);
+        len += l.n + 1;
+    }
+    char *s = rc_arena_alloc(a, len + 1), *w = s;
+    if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+    for (unsigned i = 0; i < 64; i++) {
+        if (!(bits >> i & 1)) continue;
+        label(c, i, &l);
+        if (w != s) *w++ = ',';
+        memcpy(w, l.p, l.n), w += l.n;
+    }
+    *w = '\0';
+    *out = (rc_value){.kind = RC_V_SET, .s = {s, (size_t)(w - s)}};
+    return RC_OK;
+}
+
+rc_status rc_my_str_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
+{
+    unsigned maxlen;
+    uint8_t real = c->type;
+    if (c->type == RC_MY_VARCHAR || c->type == RC_MY_VAR_STRING) {
+        maxlen = c->meta;
+    } else {
+        /* STRING, ENUM, SET: byte 0 the real type (bits 4-5 of a STRING's hold the complement
+         * of the maximum length's bits 8-9), byte 1 the length's low byte */
+        unsigned b0 = c->meta >> 8, b1 = c->meta & 0xff;
+        if ((b0 & 0x30) != 0x30) maxlen = b1 | (((b0 & 0x30) ^ 0x30) << 4), b0 |= 0x30;
+        else maxlen = b1;
+        if (c->type == RC_MY_STRING && (b0 == RC_MY_ENUM || b0 == RC_MY_SET)) real = (uint8_t)b0;
+        if (real == RC_MY_ENUM) return enum_value(c, p, n, b1, used, out, err);
+        if (real == RC_MY_SET) return set_value(c, p, n, b1, used, out, a, err);
+    }
+    const char *dn = rc_my_decl_name(c);
+    if (!strcmp(dn, "inet6") || !strcmp(dn, "uuid")) return rc_my_fixed16_decode(c, p, n, used, out, a, err);
+    const uint8_t *body;
+    size_t len;
+    if (prefixed(c, p, n, maxlen > 255 ? 2 : 1, used, &body, &len, err) != RC_OK) return RC_ERR_VALUE;
+    if (len > maxlen)
+        return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": value of %zu bytes in a column of at most %u", RC_MY_COLARG(c), len,
+                            maxlen);
+    return chars(c, body, len, out, a, err);
+}
+
+rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
+{
+    unsigned lb = c->meta;
+    if (lb < 1 || lb > 4)
+        return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": length of %u bytes (the metadata): 1 to 4 expected", RC_MY_COLARG(c), lb);
+    const uint8_t *body;
+    size_t len;
+    if (prefixed(c, p, n, lb, used, &body, &len, err) != RC_OK) return RC_ERR_VALUE;
+    switch (c->type) {
+    case RC_MY_JSON: return rc_my_json_value(c, body, len, out, a, err);
+    case RC_MY_GEOMETRY: return rc_my_geometry_value(c, body, len, out, a, err);
+    case RC_MY_VECTOR: return rc_my_vector_value(c, body, len, out, a, err);
+    default: break;
+    }
+    /* MariaDB's JSON is LONGTEXT: text, of kind json when the history declares it so */
+    if (c->decl && c->decl->info && c->decl->info->vkind == RC_V_JSON) {
+        rc_status st = chars(c, body, len, out, a, err);
+        if (st == RC_OK && out->kind == RC_V_TEXT) out->kind = RC_V_JSON;
+        return st;
+    }
+    /* TEXT has a character collation; BLOB the binary one, and so does a BLOB-type column of
+     * which neither the binlog nor the history says more (bytes lose nothing) */
+    if (!c->collation && !(c->decl && c->decl->info && c->decl->info->vkind == RC_V_TEXT)) {
+        char *s = rc_arena_memdup(a, body, len);
+        if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+        *out = (rc_value){.kind = RC_V_BYTES, .s = {s, len}};
+        return RC_OK;
+    }
+    return chars(c, body, len, out, a, err);
+}
