@@ -367,9 +367,10 @@ static void decl_from_binlog(rc_buf *b, const rc_my_tablemap *m, uint32_t ci)
     case RC_MY_JSON: rc_buf_puts(b, "json"); return;
     case RC_MY_GEOMETRY: rc_buf_puts(b, geos[m->has_geometry && m->geometry_type[ci] < 8 ? m->geometry_type[ci] : 0]); return;
     case RC_MY_VECTOR:
-        /* the catalog's vector type when it has one, else the bytes the column holds */
+        /* the catalog's vector type when it has one, else text: the value is the text of its
+         * float array (my_value_ext.c) */
         if (rc_type_lookup(RC_FAM_MYSQL, "vector", 6)) put_len(b, "vector", c->vector_dim ? c->vector_dim : (c->meta ? c->meta : 4) / 4);
-        else rc_buf_puts(b, "varbinary(65532)");
+        else rc_buf_puts(b, "text");
         return;
     default: rc_buf_puts(b, "blob"); return;
     }

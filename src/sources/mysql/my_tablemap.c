@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "my_tablemap.h"
+#include "my_value.h"
 
 enum {
     OPT_SIGNEDNESS = 1,
@@ -350,52 +351,12 @@ bool rc_my_tablemap_type_matches(uint8_t type, const rc_coltype *decl)
     }
 }
 
-/* The binlog's own type names, for the mismatch message. */
-static const char *type_name(uint8_t t)
-{
-    switch (t) {
-    case RC_MY_DECIMAL: return "DECIMAL";
-    case RC_MY_TINY: return "TINY";
-    case RC_MY_SHORT: return "SHORT";
-    case RC_MY_LONG: return "LONG";
-    case RC_MY_FLOAT: return "FLOAT";
-    case RC_MY_DOUBLE: return "DOUBLE";
-    case RC_MY_NULL: return "NULL";
-    case RC_MY_TIMESTAMP: return "TIMESTAMP";
-    case RC_MY_LONGLONG: return "LONGLONG";
-    case RC_MY_INT24: return "INT24";
-    case RC_MY_DATE: return "DATE";
-    case RC_MY_TIME: return "TIME";
-    case RC_MY_DATETIME: return "DATETIME";
-    case RC_MY_YEAR: return "YEAR";
-    case RC_MY_NEWDATE: return "NEWDATE";
-    case RC_MY_VARCHAR: return "VARCHAR";
-    case RC_MY_BIT: return "BIT";
-    case RC_MY_TIMESTAMP2: return "TIMESTAMP2";
-    case RC_MY_DATETIME2: return "DATETIME2";
-    case RC_MY_TIME2: return "TIME2";
-    case RC_MY_VECTOR: return "VECTOR";
-    case RC_MY_JSON: return "JSON";
-    case RC_MY_NEWDECIMAL: return "NEWDECIMAL";
-    case RC_MY_ENUM: return "ENUM";
-    case RC_MY_SET: return "SET";
-    case RC_MY_TINY_BLOB: return "TINY_BLOB";
-    case RC_MY_MEDIUM_BLOB: return "MEDIUM_BLOB";
-    case RC_MY_LONG_BLOB: return "LONG_BLOB";
-    case RC_MY_BLOB: return "BLOB";
-    case RC_MY_VAR_STRING: return "VAR_STRING";
-    case RC_MY_STRING: return "STRING";
-    case RC_MY_GEOMETRY: return "GEOMETRY";
-    default: return "?";
-    }
-}
-
 /* "(LONG, VARCHAR)" and "(id int, name varchar(20))", cut visibly when long. */
 static void describe(const rc_my_tablemap *m, const rc_my_table *t, char *bin, size_t bn, char *hist, size_t hn)
 {
     size_t k = 0;
     k += (size_t)snprintf(bin + k, bn - k, "(");
-    for (uint32_t c = 0; c < m->ncols && k < bn; c++) k += (size_t)snprintf(bin + k, bn - k, "%s%s", c ? ", " : "", type_name(m->cols[c].type));
+    for (uint32_t c = 0; c < m->ncols && k < bn; c++) k += (size_t)snprintf(bin + k, bn - k, "%s%s", c ? ", " : "", rc_my_type_name(m->cols[c].type));
     if (k < bn) snprintf(bin + k, bn - k, ")");
     k = (size_t)snprintf(hist, hn, "(");
     for (uint32_t c = 0; c < t->ncols && k < hn; c++)
@@ -444,7 +405,7 @@ rc_status rc_my_tablemap_complete(rc_my_tablemap *m, const rc_my_table *t, rc_er
                                 (int)m->table.n, m->table.p, m->ncols, bin, t->ncols, hist);
         return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "TABLE_MAP of %.*s.%.*s: column %u (%.*s) is %s in the binlog but %.*s in "
                             "the schema history; binlog %s, history %s", (int)m->db.n, m->db.p, (int)m->table.n, m->table.p, bad + 1,
-                            (int)t->cols[bad].name.n, t->cols[bad].name.p, type_name(m->cols[bad].type), (int)t->cols[bad].type.decl.n,
+                            (int)t->cols[bad].name.n, t->cols[bad].name.p, rc_my_type_name(m->cols[bad].type), (int)t->cols[bad].type.decl.n,
                             t->cols[bad].type.decl.p, bin, hist);
     }
     for (uint32_t c = 0; c < m->ncols; c++) {
