@@ -13,7 +13,7 @@
 #define PEERS RC_SOURCE_DIR "/../shared/testdata/peers/"
 
 /* Hex text -> bytes in `out` (at most cap); returns the count. */
-static size_t unhex(const char *h, size_t hn, uint8_t *out, size_t cap)
+static inline size_t unhex(const char *h, size_t hn, uint8_t *out, size_t cap)
 {
     size_t k = 0;
     for (size_t i = 0; i + 1 < hn && k < cap; i += 2) {
@@ -26,7 +26,7 @@ static size_t unhex(const char *h, size_t hn, uint8_t *out, size_t cap)
 
 /* "kind:text" of a value, in a static buffer: the layouts of rowcast/fmt.h (times and
  * datetimes with the fraction's trailing zeros dropped, timestamps as ISO UTC, bytes as hex). */
-static const char *show(const rc_value *v)
+static inline const char *show(const rc_value *v)
 {
     static char s[70000];
     rc_buf b;
@@ -68,7 +68,7 @@ typedef struct vec {
 
 /* Calls fn for each vector of the file (a path below PEERS); returns how many there were.
  * Fails the test when the file is missing although ../shared is there. */
-static unsigned each_vector(const char *rel, void (*fn)(vec *v, void *ctx), void *ctx)
+static inline unsigned each_vector(const char *rel, void (*fn)(vec *v, void *ctx), void *ctx)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s%s", PEERS, rel);
@@ -103,7 +103,7 @@ static unsigned each_vector(const char *rel, void (*fn)(vec *v, void *ctx), void
 }
 
 /* The expected object's member `key`: its string (or number text), NULL when absent/null. */
-static const char *member(const vec *v, const char *key, char *buf, size_t cap)
+static inline const char *member(const vec *v, const char *key, char *buf, size_t cap)
 {
     uint32_t i = rc_json_get(&v->j, 0, key);
     if (!i) return NULL;
@@ -112,14 +112,14 @@ static const char *member(const vec *v, const char *key, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", (int)n->n, n->s);
     return buf;
 }
-static long member_int(const vec *v, const char *key, long dflt)
+static inline long member_int(const vec *v, const char *key, long dflt)
 {
     char b[64];
     const char *s = member(v, key, b, sizeof b);
     return s ? strtol(s, NULL, 10) : dflt;
 }
 
-static bool peers_present(void)
+static inline bool peers_present(void)
 {
     FILE *f = fopen(PEERS "SOURCES.md", "r");
     if (f) fclose(f);

@@ -3,7 +3,9 @@
  * bytes; a shorter group of the integer part's leading digits and of the fraction's trailing
  * digits takes 1 to 4 bytes (dig2bytes). The top bit of the first byte is set for a
  * non-negative number; a negative number has every byte inverted. The digits are kept as
- * digits (rc_decimal): nothing passes through a double. */
+ * digits (rc_decimal): nothing passes through a double. Columns have at most 65 digits; a
+ * decimal inside binary JSON may have up to 81 (MySQL writes a DECIMAL(65,10) value cast to
+ * JSON as DECIMAL(73,10)). */
 #include <string.h>
 #include "rowcast/error.h"
 #include "my_value_int.h"
@@ -13,7 +15,7 @@ static const uint32_t pow10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 100
 
 size_t rc_my_packed_decimal_size(unsigned precision, unsigned scale)
 {
-    if (precision == 0 || precision > 65 || scale > precision) return 0;
+    if (precision == 0 || precision > 81 || scale > precision) return 0;
     unsigned intg = precision - scale;
     return (size_t)(intg / 9) * 4 + dig2bytes[intg % 9] + (size_t)(scale / 9) * 4 + dig2bytes[scale % 9];
 }
@@ -32,12 +34,12 @@ rc_status rc_my_packed_decimal(const uint8_t *p, size_t n, unsigned precision, u
 {
     size_t size = rc_my_packed_decimal_size(precision, scale);
     if (!size)
-        return rc_error_set(err, RC_ERR_VALUE, 0, "DECIMAL(%u,%u) is not a possible type (precision 1 to 65, scale at most the precision)",
+        return rc_error_set(err, RC_ERR_VALUE, 0, "DECIMAL(%u,%u) is not a possible type (precision 1 to 81, scale at most the precision)",
                             precision, scale);
     if (size > n)
         return rc_error_set(err, RC_ERR_VALUE, n, "packed DECIMAL(%u,%u) truncated: it needs %zu bytes, %zu are left", precision, scale,
                             size, n);
-    uint8_t buf[32]; /* DECIMAL(65, s) takes at most 30 bytes */
+    uint8_t buf[40]; /* 81 digits take at most 37 bytes */
     memcpy(buf, p, size);
     bool neg = !(buf[0] & 0x80);
     buf[0] ^= 0x80;
