@@ -85,6 +85,16 @@ const rc_type_info rc_type_catalog[] = {
     ROW("interval day to second", M, STRING, INTERVAL, CHARACTER, 12, 12, 15, "interval day to second", "INTERVAL_DAY_TO_SECOND", "INTERVAL_DAY_TO_SECOND", "string", "interval day to second"),
     ROW("interval year to month", M, STRING, INTERVAL, CHARACTER, 12, 12, 15, "interval year to month", "INTERVAL_YEAR_TO_MONTH", "INTERVAL_YEAR_TO_MONTH", "string", "interval year to month"),
     ROW("geometrycollection", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "geometrycollection", "GEOMETRY", "GEOMETRY", "string", "geometrycollection"),
+    /* MySQL 8's spelling of geometrycollection (information_schema writes it so) */
+    ROW("geomcollection", M, STRING, GEOMETRY, GEOMETRY, -2, -2, 255, "geomcollection", "GEOMETRY", "GEOMETRY", "string", "geomcollection"),
+    /* MariaDB's own types (10.5 INET6, 10.7 UUID, 11.3 INET4): fixed binary strings in the binlog
+     * (code 254), text values ('::1', the UUID's 36 characters), VARCHAR to the JDBC family as
+     * MariaDB Connector/J reports them; MySQL 9's VECTOR (binlog code 242), whose value is the
+     * text of its float32 array ("[1.5,-2]": src/sources/mysql/my_value_ext.c) */
+    ROW("inet6", M, STRING, TEXT, CHARACTER, 12, 12, 254, "inet6", "VARCHAR", "VARCHAR", "string", "inet6"),
+    ROW("inet4", M, STRING, TEXT, CHARACTER, 12, 12, 254, "inet4", "VARCHAR", "VARCHAR", "string", "inet4"),
+    ROW("uuid", M, STRING, TEXT, CHARACTER, 12, 12, 254, "uuid", "VARCHAR", "VARCHAR", "string", "uuid"),
+    ROW("vector", M, STRING, TEXT, CHARACTER, 12, 12, 242, "vector", "VARCHAR", "VARCHAR", "string", "vector"),
 
     /* ---- OceanBase Oracle tenant ---- */
     ROW("integer", O, LONG, INT, INTEGER, 4, 4, 8, "integer", "INT64", "INT64", "int64", "integer"),

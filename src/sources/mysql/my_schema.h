@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "rowcast/arena.h"
 #include "rowcast/buf.h"
 #include "rowcast/error.h"
 #include "rowcast/types.h"
@@ -29,11 +30,14 @@ typedef struct rc_my_table {
     rc_str db, name;
     uint32_t ncols;
     const rc_my_table_col *cols; /* in ordinal order, as the binlog's row images have them */
+    uint16_t collation; /* the table's default collation id (what a column added without a
+                         * charset gets), 0 when unknown */
 } rc_my_table;
 
 /* What a DDL statement did, for the DDL events of the formats (Canal, OMS, DRS, Debezium's
- * schema-change topic): the kind as rc_event.ddl_kind names it ("CREATE_TABLE",
- * "ALTER_TABLE", "RENAME_TABLE", "DROP_TABLE", "TRUNCATE_TABLE", "CREATE_DATABASE", … "OTHER"),
+ * schema-change topic): the kind as rc_event.ddl_kind names it, i.e. rc_ddl_class_name's names
+ * ("CREATE_TABLE", "ALTER_TABLE", "RENAME_TABLE", "DROP_TABLE", "TRUNCATE", "CREATE_INDEX",
+ * "DROP_INDEX", "CREATE_DATABASE", "DROP_DATABASE", "OTHER"),
  * and the table (after a rename: the new name; old_* the old one). */
 typedef struct rc_my_ddl_result {
     const char *kind;
@@ -57,12 +61,72 @@ const rc_my_table *rc_my_history_get(const rc_my_history *h, rc_str db, rc_str t
 /* Applies one statement of a QUERY event (`db` is the event's default database, for
  * unqualified names). Statements that change no table structure (GRANT, CREATE USER, …) are
  * OTHER and change nothing. A table statement it cannot parse is an error naming the
- * statement and the byte, never a guess. */
+ * statement and the byte, never a guess. The result's names point into `sql` or into the
+ * history's scratch memory: valid until the next call. */
 rc_status rc_my_history_ddl(rc_my_history *h, rc_str db, rc_str sql, rc_my_ddl_result *out, rc_error *err);
 
 /* The whole history as text (appended to out), for the checkpoint file, and back: a history
- * read from the text equals the one written. */
+ * read from the text equals the one written, and writes the same text (the format:
+ * my_history_text.c). Reading replaces what h held; a text that is not such a history is an
+ * error naming the line (err->offset: the byte where that line starts), and h is unchanged. */
 void rc_my_history_write(const rc_my_history *h, rc_buf *out);
 rc_status rc_my_history_read(rc_my_history *h, const char *text, size_t n, rc_error *err);
+/* Exchanges the contents of two histories. */
+void rc_my_history_swap(rc_my_history *a, rc_my_history *b);
+
+/* Removes db.table (false when the history did not know it). */
+bool rc_my_history_drop(rc_my_history *h, rc_str db, rc_str table);
+/* Renames db.table to ndb.ntable (replacing a table of that name); false when unknown. */
+rc_status rc_my_history_rename(rc_my_history *h, rc_str db, rc_str table, rc_str ndb, rc_str ntable, bool *found,
+                               rc_error *err);
+/* Removes database db: its default collation and every table in it. */
+void rc_my_history_drop_database(rc_my_history *h, rc_str db);
+/* A database's default collation (CREATE/ALTER DATABASE ... CHARACTER SET / COLLATE): what a
+ * table created there without a charset gets; 0 when not known. */
+rc_status rc_my_history_set_database(rc_my_history *h, rc_str db, uint16_t collation, rc_error *err);
+uint16_t rc_my_history_database(const rc_my_history *h, rc_str db);
+bool rc_my_history_has_database(const rc_my_history *h, rc_str db);
+/* The databases with a known default, in name order: the i-th for i < count. */
+uint32_t rc_my_history_database_count(const rc_my_history *h);
+rc_str rc_my_history_database_at(const rc_my_history *h, uint32_t i, uint16_t *collation);
+/* Every table, in (db, name) byte order: the i-th for i < count. */
+uint32_t rc_my_history_count(const rc_my_history *h);
+const rc_my_table *rc_my_history_at(const rc_my_history *h, uint32_t i);
+
+/* Scratch memory of the DDL parser (unescaped names of the last rc_my_history_ddl, which its
+ * result may point to): reset by each rc_my_history_ddl. */
+rc_arena *rc_my_history_scratch(rc_my_history *h);
+
+/* Whether a column declared `decl` can arrive in a row image as binlog type `binlog_type`
+ * (enum rc_my_type; ENUM/SET already resolved from STRING): for the decoder's TABLE_MAP
+ * cross-check. */
+bool rc_my_type_matches(const rc_coltype *decl, uint8_t binlog_type);
+
+/* Collations: the id of a collation name ("utf8mb4_general_ci" 45, "utf8_bin" 83: MySQL's and
+ * MariaDB's ids, which agree for these), 0 for one not in the table; the default collation of
+ * a character set name ("latin1" 8, "utf8mb4" 45 as MariaDB and MySQL 5.7 define it; MySQL 8's
+ * default 255 is the same character set), 0 when unknown; the binary (_bin) collation of the
+ * charset of collation id c (for the BINARY attribute of a character column), 0 when unknown. */
+uint16_t rc_my_collation_id(rc_str name);
+uint16_t rc_my_charset_default_collation(rc_str charset);
+uint16_t rc_my_collation_bin(uint16_t c);
+
+/* One row of
+ *   SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_KEY, EXTRA, COLLATION_NAME, ORDINAL_POSITION
+ *   FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION
+ * as text (a NULL COLLATION_NAME: n == 0), with the column's position in the primary key
+ * (information_schema.KEY_COLUMN_USAGE.ORDINAL_POSITION where CONSTRAINT_NAME = 'PRIMARY';
+ * 0 when not in it). */
+typedef struct rc_my_is_column {
+    rc_str name, column_type, is_nullable, column_key, extra, collation_name;
+    uint16_t pk;
+} rc_my_is_column;
+
+/* Builds db.table from its information_schema rows and puts it into the history (copied; the
+ * rows may go once it returns). `table_collation` is information_schema.TABLES.TABLE_COLLATION
+ * (n == 0: unknown). A COLUMN_TYPE that is not a MySQL type is an error naming the table and the
+ * column. */
+rc_status rc_my_history_put_is(rc_my_history *h, rc_str db, rc_str table, rc_str table_collation,
+                               const rc_my_is_column *rows, uint32_t nrows, rc_error *err);
 
 #endif
