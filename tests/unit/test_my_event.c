@@ -748,6 +748,24 @@ static void test_decoder_files(void **state)
                 "delete test.t1(@1=6) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
                 "commit @793 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
                 "at binlog.000002:847 396e294c-1ca4-11f1-9ae7-00155da79c6b:1-6\n");
+    /* a relay log (two FDEs, two ROTATEs); the image leaves out the hidden generated column of
+     * the functional index (the second) */
+    expect_file("blackbeam__rust_mysql_common/test-data/binlogs/rpl_unfiltered_hidden_gcol.000001",
+                "ddl @448\n"
+                "ddl @651\n"
+                "begin @849\n"
+                "insert test.t(@1=1,@2=?,@3=\"1\") @979\n"
+                "commit @1022\n"
+                "at master-bin.000001:1076 \n");
+    /* the GTID sets of PREVIOUS_GTIDS, untagged [1, 3) and tagged (mytag [1, 3) beside [1, 14)),
+     * with the tagged transaction mytag:3 added at its commit */
+    expect_file("blackbeam__rust_mysql_common/test-data/binlogs/binlog_transaction_previous_GTID_no_tag.000001",
+                "at binlog.000008:4 b9b88c66-0755-11f1-9899-4a9da94c4d71:1-2\n");
+    expect_file("blackbeam__rust_mysql_common/test-data/binlogs/binlog_transaction_with_GTID_TAG.000001",
+                "begin @328 55778904-0299-11f1-b1b8-4ef0c4956feb:mytag:3\n"
+                "insert test.orders(@1=3,@2=100,@3=decimal) @461 55778904-0299-11f1-b1b8-4ef0c4956feb:mytag:3\n"
+                "commit @510 55778904-0299-11f1-b1b8-4ef0c4956feb:mytag:3\n"
+                "at binlog.000005:4 55778904-0299-11f1-b1b8-4ef0c4956feb:1-13:mytag:1-3\n");
     /* a compressed transaction: QUERY, TABLE_MAP, WRITE_ROWS, XID inside one event */
     expect_file("blackbeam__rust_mysql_common/test-data/binlogs/transaction_compression.000001",
                 "begin @274\n"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "my_decoder.h"
 #include "my_event.h"
 #include "my_rows.h"
@@ -19,6 +20,8 @@
 typedef struct tm_entry {
     rc_my_tablemap *map;
     bool accepted;
+    bool refused; /* the history disagreed with it: its rows are refused too */
+    uint64_t offset; /* of the TABLE_MAP, for that message */
     const rc_column *cols; /* from the column cache (NULL: build per event, the cache is full) */
     const void *cols_id;
 } tm_entry;
@@ -114,6 +117,15 @@ void rc_my_decoder_position(const rc_my_decoder *d, rc_my_decoder_pos *out)
     out->offset = d->boffset;
     out->gtids = d->gtids;
     out->in_transaction = d->in_tx;
+}
+
+rc_status rc_my_decoder_set_file(rc_my_decoder *d, const char *file, rc_error *err)
+{
+    const char *f = keep_str(d, file, strlen(file));
+    if (!f) return nomem(err);
+    d->file = f;
+    if (!d->in_tx) d->bfile = f, d->boffset = 4;
+    return RC_OK;
 }
 
 rc_status rc_my_decoder_set_gtids(rc_my_decoder *d, const rc_my_gtid_set *g, rc_error *err) { return rc_my_gtid_set_copy(d->gtids, g, err); }
@@ -256,6 +268,8 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
             return rc_error_set(err, e2.code, RC_NO_OFFSET, "the schema history cannot apply the statement: %s", e2.message);
         /* the column lists built from the old structure stay cached: a TABLE_MAP after the DDL
          * builds its list from the new one (its own key) */
+        if (!res.changed && !strcmp(res.kind, "OTHER")) /* GRANT, ALTER USER, CREATE PROCEDURE...: no table's */
+            return d->in_begin ? RC_OK : tx_end(d, err);
     }
     rc_event *ev = new_event(d, RC_OP_DDL, out, a);
     if (!ev) return nomem(err);
@@ -418,7 +432,9 @@ static rc_status build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a, const
     }
     for (uint32_t k = 0; k < m->npk; k++)
         if (m->pk[k] < nc && !cols[m->pk[k]].pk) cols[m->pk[k]].pk = (uint16_t)(k + 1);
-    /* the key: every column's name, declaration, key position and nullability */
+    /* the key: the column count, every column's name, declaration, key position, nullability */
+    rc_fmt_u64(&d->key, nc);
+    rc_buf_putc(&d->key, 0);
     for (uint32_t c = 0; c < nc; c++) {
         rc_buf_put(&d->key, cols[c].name.p, cols[c].name.n);
         rc_buf_putc(&d->key, 0);
@@ -453,6 +469,25 @@ static tm_entry *map_find(rc_my_decoder *d, uint64_t id)
     return NULL;
 }
 
+static bool same_ci(rc_str a, rc_str b) { return a.n == b.n && !strncasecmp(a.p, b.p, a.n); }
+
+/* The history's structure of db.table: by name as the server compares them by default, else
+ * the one table whose name matches without case (a server with lower_case_table_names=1 writes
+ * lower-case names in TABLE_MAP, the statement's own case in the DDL). */
+static const rc_my_table *history_table(const rc_my_history *h, rc_str db, rc_str table)
+{
+    const rc_my_table *t = rc_my_history_get(h, db, table), *found = NULL;
+    if (t) return t;
+    uint32_t n = rc_my_history_count(h);
+    for (uint32_t i = 0; i < n; i++) {
+        const rc_my_table *c = rc_my_history_at(h, i);
+        if (!same_ci(c->db, db) || !same_ci(c->name, table)) continue;
+        if (found) return NULL; /* two candidates: not a guess */
+        found = c;
+    }
+    return found;
+}
+
 static rc_status on_table_map(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event_list *out, rc_arena *a, rc_error *err)
 {
     rc_my_tablemap *m;
@@ -474,8 +509,12 @@ static rc_status on_table_map(rc_my_decoder *d, const uint8_t *b, size_t n, rc_e
     e->map = m;
     e->accepted = rc_event_list_accepts(out, m->db, m->table);
     if (!e->accepted) return RC_OK; /* rows of other tables are not decoded */
-    const rc_my_table *t = d->cfg.history ? rc_my_history_get(d->cfg.history, m->db, m->table) : NULL;
-    if (t && (st = rc_my_tablemap_complete(m, t, err)) != RC_OK) return st;
+    const rc_my_table *t = d->cfg.history ? history_table(d->cfg.history, m->db, m->table) : NULL;
+    e->offset = d->ev_offset;
+    if (t && (st = rc_my_tablemap_complete(m, t, err)) != RC_OK) {
+        e->refused = true; /* its rows would be decoded in a structure known to be wrong */
+        return st;
+    }
     return build_columns(d, e, a, &e->cols, &e->cols_id, err);
 }
 
@@ -494,6 +533,10 @@ static rc_status on_rows(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
         out->rejected++;
         return RC_OK;
     }
+    if (e->refused)
+        return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s of %.*s.%.*s, whose TABLE_MAP_EVENT at offset %llu disagrees with the "
+                            "schema history: not decoded", rc_my_event_name(type), (int)e->map->db.n, e->map->db.p,
+                            (int)e->map->table.n, e->map->table.p, (unsigned long long)e->offset);
     rc_my_tablemap *m = e->map;
     const rc_column *cols = e->cols;
     const void *cols_id = e->cols_id;
