@@ -131,6 +131,41 @@ if [ "$r3" = "$want" ]; then ok; else bad "rusuly row: expected $want, got $r3";
 # go-mysql's DECIMAL file: 17 rows of eleven DECIMAL columns
 jqf go-mysql-org__go-mysql/replication/t/tcb-eval002c-bin.003320 "$rows|length" 17
 
+# --- several files, in the order the server wrote them ---
+# Canal's two files: the CREATE TABLE in the first names the second's columns, and its ALTERs
+# (add col1, add col2, drop col1, add col1, add col3, drop col3) change them row by row
+"$R" convert -q --from mysql-binlog --to native "$P/$C/mysql-bin.000002" "$P/$C/mysql-bin.000003" >"$W/canal23.native" 2>"$W/canal23.stderr"
+echo "exit $?" >>"$W/canal23.stderr"
+golden alibaba__canal.mysql-bin.000002+000003.native "$W/canal23.native"
+golden alibaba__canal.mysql-bin.000002+000003.stderr "$W/canal23.stderr"
+got=$(jq -c -s 'map(select(.op=="insert" and .source.table=="wanshao_test"))|.[0:5]|map([(.columns|map(.name)|join(" ")),.after[0]])' "$W/canal23.native")
+want='[["id name age",34],["id name age col2",35],["id name age col2 col1",36],["id name age col2 col1 col3",37],["id name age col2 col1 col3",38]]'
+if [ "$got" = "$want" ]; then ok; else bad "canal 000002+000003: expected $want, got $got"; fi
+# Percona's two files: the second's events name it, and their GTIDs go on from the first's
+"$R" convert -q --from mysql-binlog --to native "$P/$PC/data_80045_gtid.zip-members/data_80045_gtid/binlog.000001" \
+    "$P/$PC/data_80045_gtid.zip-members/data_80045_gtid/binlog.000002" >"$W/pc12.native" 2>&1 || bad "Percona 000001+000002 failed"
+got=$(jq -c -s 'map(select(.op=="update" or .op=="delete"))|map([.pos.file,.pos.gtid])|unique' "$W/pc12.native")
+want='[["binlog.000002","396e294c-1ca4-11f1-9ae7-00155da79c6b:5"],["binlog.000002","396e294c-1ca4-11f1-9ae7-00155da79c6b:6"]]'
+if [ "$got" = "$want" ]; then ok; else bad "Percona 000001+000002: expected $want, got $got"; fi
+got=$(jq -c -s 'map(select(.source.table=="t1" and .op!="ddl"))|map(.columns|map(.name))|unique' "$W/pc12.native")
+if [ "$got" = '[["id"]]' ]; then ok; else bad "Percona 000001+000002: the CREATE TABLE of the first file names the second's columns: $got"; fi
+# --checkpoint: refused by name
+"$R" convert --from mysql-binlog --checkpoint "$W/ck" "$P/$B/bug32407.001" >/dev/null 2>"$W/err"
+st=$?
+want="rowcast convert: --checkpoint is not supported with --from mysql-binlog: convert the files again, or capture from the server (rowcast capture mysql://...) to resume
+(see rowcast help convert)"
+if [ $st = 1 ] && [ "$(cat "$W/err")" = "$want" ]; then ok; else bad "--checkpoint: status $st, $(cat "$W/err")"; fi
+
+# --- other output formats: every format writes the events of these files ---
+for to in canal debezium drs-json; do
+    opts=
+    case $to in debezium) opts="-o debezium.flavor=upstream" ;; canal) opts="-o canal.flavor=canal" ;; esac
+    n=$(name "$P/$B/mysql-enum-string-set.000001").$to
+    "$R" convert -q --from mysql-binlog --to $to $opts "$P/$B/mysql-enum-string-set.000001" >"$W/$n" 2>&1
+    echo "exit $?" >>"$W/$n"
+    golden "$n" "$W/$n"
+done
+
 # --- corrupted input ---
 # expect_err NAME EXPECTED FILE...: the stderr of converting FILEs (the summary aside) and the exit status
 expect_err() {
