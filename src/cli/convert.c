@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "cli/run_opts.h"
 #include "rowcast/pipeline.h"
@@ -157,7 +158,7 @@ int cli_convert(int argc, char **argv)
             files[nfiles++] = a;
         }
     }
-    if (rc == EXIT_OK && !strcmp(r.from, "mysql-binlog")) { /* not a format: a source of its own */
+    if (rc == EXIT_OK && !strcasecmp(r.from, "mysql-binlog")) { /* not a format: a source of its own */
         r.from = NULL, c.source = "mysql-binlog", c.item_word = "binlog event";
         if (c.ck_path) rc = cli_run_usage_error(&r, "--checkpoint is not supported with --from mysql-binlog: convert the files again, "
                                                 "or capture from the server (rowcast capture mysql://...) to resume%s", "");
