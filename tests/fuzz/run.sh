@@ -29,7 +29,7 @@ for f in ../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/tes
 done
 # real binlog files seed fuzz_my_event: the flags byte 1 (checksums rewritten), then the events
 for f in ../shared/testdata/peers/*/test-data/binlogs/* ../shared/testdata/peers/*/src/test/resources/mysql-bin.* \
-    ../shared/testdata/peers/*/tests/parse_file_tests/*; do
+    ../shared/testdata/peers/*/tests/parse_file_tests/* tests/integration/data/*.binlog; do
     [ -f "$f" ] && [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' \n')" = fe62696e ] || continue
     i=$((i + 1))
     { printf '\001'; tail -c +5 "$f"; } >"$seeds/binlog-$i"
