@@ -27,5 +27,10 @@ void rc_my_gtid_set_format(const rc_my_gtid_set *g, rc_buf *out);
 /* Adds one transaction's GTID: MariaDB (domain, server, seq) or MySQL (uuid, tag, gno). */
 rc_status rc_my_gtid_set_add_mariadb(rc_my_gtid_set *g, uint32_t domain, uint32_t server, uint64_t seq, rc_error *err);
 rc_status rc_my_gtid_set_add_mysql(rc_my_gtid_set *g, const uint8_t uuid[16], rc_str tag, uint64_t gno, rc_error *err);
+/* Adds MySQL's interval [start, end) (end exclusive, as PREVIOUS_GTIDS stores it). */
+rc_status rc_my_gtid_set_add_mysql_range(rc_my_gtid_set *g, const uint8_t uuid[16], rc_str tag, uint64_t start, uint64_t end,
+                                         rc_error *err);
+/* Appends a UUID as MySQL writes it: lower-case hex, 8-4-4-4-12. */
+void rc_my_gtid_uuid_format(const uint8_t uuid[16], rc_buf *out);
 
 #endif
