@@ -302,10 +302,12 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
     rc_event *ev = new_event(d, RC_OP_DDL, out, a);
     if (!ev) return nomem(err);
     ev->src.db = arena_str(a, res.db.n ? res.db : q.db);
-    ev->src.table = arena_str(a, res.table);
+    /* a statement of no table (CREATE DATABASE) has no table name, not an empty one: formats
+     * that keep a stated empty name (Canal's "table":"") write it as absent */
+    if (res.table.n && !(ev->src.table = arena_str(a, res.table)).p) return nomem(err);
     ev->ddl = arena_str(a, q.sql);
     ev->ddl_kind = (rc_str){res.kind, strlen(res.kind)};
-    if (!ev->ddl.p || !ev->src.db.p || !ev->src.table.p) return nomem(err);
+    if (!ev->ddl.p || !ev->src.db.p) return nomem(err);
     if (!d->in_begin) return tx_end(d, err);
     return RC_OK;
 }
