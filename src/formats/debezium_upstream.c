@@ -1055,6 +1055,14 @@ static void put_ns(rc_buf *b, int64_t us)
     if (us) RC_BUF_LIT(b, "000");
 }
 
+/* A snapshot marker Debezium 2.0 added (DBZ-5136: first, first_in_data_collection,
+ * last_in_data_collection); 1.x writes "true" for those rows. */
+static bool snapshot_2x(rc_str m)
+{
+    return (m.n == 5 && !memcmp(m.p, "first", 5)) || (m.n == 24 && !memcmp(m.p, "first_in_data_collection", 24)) ||
+           (m.n == 23 && !memcmp(m.p, "last_in_data_collection", 23));
+}
+
 static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
 {
     int64_t ms = ev->has_ts ? ev->ts_us / 1000 : 0;
@@ -1078,7 +1086,8 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     rc_buf_put(b, h->data, h->len);
     rc_fmt_i64(b, ms);
     RC_BUF_LIT(b, ",\"snapshot\":");
-    if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
+    if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(b, "\"true\"");
+    else if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
     else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(b, ",\"db\":");
     rc_jw_str(b, ev->src.db.p, ev->src.db.n);
