@@ -10,6 +10,7 @@
 #include "sources/pg/pg_value.h"
 #include "rowcast/fmt.h"
 #include "rowcast/hash.h"
+#include "rowcast/json.h"
 #include "rowcast/jsonw.h"
 #include "rowcast/names.h"
 #include "rowcast/wkb.h"
@@ -50,6 +51,7 @@ typedef struct up_enc {
     rc_type_cache *types;
     rc_arena types_arena, elems;
     rc_buf pgbuf;
+    rc_buf key_old, key_new, hdr, hval; /* an update's keys (dbz_up_split) */
     uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
     /* the transaction of the last event written, and its events per table so far */
@@ -59,6 +61,7 @@ typedef struct up_enc {
         uint64_t count;
     } *tx_tables;
     size_t tx_ntables, tx_cap;
+    uint32_t tx_extra; /* messages of the transaction beyond one per event (dbz_up_split) */
 } up_enc;
 
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
@@ -142,6 +145,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
     for (size_t i = 0; i < e->ncatalog; i++) e->pg_kind[i] = (uint8_t)dbz_pg_kind_of(&rc_type_catalog[i]);
     rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
     rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
+    rc_buf_init(&e->key_old, 0), rc_buf_init(&e->key_new, 0), rc_buf_init(&e->hdr, 0), rc_buf_init(&e->hval, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
@@ -164,6 +168,7 @@ void dbz_up_free(void *p)
     rc_type_cache_free(e->types);
     rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
     rc_buf_fini(&e->pgbuf), rc_buf_fini(&e->tx_of);
+    rc_buf_fini(&e->key_old), rc_buf_fini(&e->key_new), rc_buf_fini(&e->hdr), rc_buf_fini(&e->hval);
     free(e->tx_tables);
     free(e);
 }
@@ -1291,14 +1296,21 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
 
 /* The event's position among the events of its table in its transaction, from 1: counted per
  * table since the transaction's first event (the events of one transaction come together). */
-static uint64_t table_order(up_enc *e, const rc_event *ev)
+/* The per-transaction counts start again when the event's transaction is not the last one's. */
+static void tx_enter(up_enc *e, const rc_event *ev)
 {
     rc_str tx = ev->pos.txid;
     if (e->tx_of.len != tx.n || memcmp(e->tx_of.data, tx.p, tx.n)) {
         rc_buf_reset(&e->tx_of);
         rc_buf_put(&e->tx_of, tx.p, tx.n);
         e->tx_ntables = 0;
+        e->tx_extra = 0;
     }
+}
+
+static uint64_t table_order(up_enc *e, const rc_event *ev)
+{
+    tx_enter(e, ev);
     uint64_t h = ev->src.table.n ? rc_hash64(ev->src.table.p, ev->src.table.n, 1) : 1; /* absent names have p NULL */
     if (ev->src.schema.n) h = rc_hash64(ev->src.schema.p, ev->src.schema.n, h);
     if (ev->src.db.n) h = rc_hash64(ev->src.db.p, ev->src.db.n, h);
@@ -1323,7 +1335,10 @@ static void put_tx(up_enc *e, rc_buf *b, const rc_event *ev)
         RC_BUF_LIT(b, "null");
         return;
     }
-    uint64_t order = ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
+    tx_enter(e, ev);
+    /* the messages before it in the transaction: its index and one more for each key-changing
+     * update before it (dbz_up_split), modulo 2^32 as the index is */
+    uint64_t order = ev->pos.has_tx_index ? (uint64_t)(uint32_t)(ev->pos.tx_index + e->tx_extra) + 1 : 1;
     uint64_t lsn;
     RC_BUF_LIT(b, "{\"id\":\"");
     rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
@@ -1431,6 +1446,24 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     return RC_OK;
 }
 
+/* The key payload {"<key column>":<value>,...} of image img. */
+static rc_status put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
+{
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    rc_buf_putc(b, '{');
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
+        rc_buf_putc(b, ':');
+        /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
+        rc_status st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err);
+        if (st != RC_OK) return st == RC_SKIP ? err->code : st;
+    }
+    rc_buf_putc(b, '}');
+    return RC_OK;
+}
+
 rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
@@ -1443,20 +1476,123 @@ rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     size_t pn;
     rc_status st = open_envelope(e, e->key_slots, true, ev, conn, prefix, sizeof prefix, &pn, b, err);
     if (st != RC_OK) return st;
-    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
-    if (n > 64) n = 64;
-    rc_buf_putc(b, '{');
-    for (uint32_t k = 0; k < n; k++) {
-        if (k) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
-        rc_buf_putc(b, ':');
-        /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
-        if ((st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err)) != RC_OK) return st == RC_SKIP ? err->code : st;
-    }
-    rc_buf_putc(b, '}');
+    if ((st = put_key_fields(e, b, ev, img, err)) != RC_OK) return st;
     if (e->schemas) rc_buf_putc(b, '}');
     if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
     return RC_OK;
+}
+
+/* ---- an UPDATE that changes the key ---- */
+
+/* A string as Kafka Connect's Values writes it (SimpleHeaderConverter, the worker's default
+ * header.converter): quoted, only backslash and quote escaped. */
+static void values_str(rc_buf *b, const char *p, size_t n)
+{
+    rc_buf_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\\' || p[i] == '"') rc_buf_putc(b, '\\');
+        rc_buf_putc(b, p[i]);
+    }
+    rc_buf_putc(b, '"');
+}
+
+/* Values.convertToString of the value at node i of a JSON value as the envelope writes it:
+ * strings (and bytes, base64) as values_str, structs and arrays with their members so,
+ * numbers, booleans and null as in JSON. */
+static void values_text(rc_buf *b, const rc_json *j, uint32_t i)
+{
+    const rc_jnode *nd = rc_json_node(j, i);
+    if (nd->type == RC_J_STRING) {
+        values_str(b, nd->s, nd->n);
+    } else if (nd->type == RC_J_ARRAY || nd->type == RC_J_OBJECT) {
+        bool obj = nd->type == RC_J_OBJECT;
+        rc_buf_putc(b, obj ? '{' : '[');
+        uint32_t k = 0;
+        for (uint32_t c = nd->first; c; c = rc_json_node(j, c)->next, k++) {
+            if (obj && k % 2) rc_buf_putc(b, ':');
+            else if (k) rc_buf_putc(b, ',');
+            values_text(b, j, c);
+        }
+        rc_buf_putc(b, obj ? '}' : ']');
+    } else {
+        rc_json_write(j, i, b);
+    }
+}
+
+/* The key struct of image img as the __debezium.oldkey / newkey header holds it (Values'
+ * text of the Struct: {"id":2}), copied into `a`; a Decimal is its BigDecimal's toString(). */
+static bool header_key(up_enc *e, const rc_event *ev, const rc_value *img, rc_arena *a, rc_str *out)
+{
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    rc_buf *h = &e->hdr;
+    rc_buf_reset(h);
+    rc_json j;
+    rc_json_init(&j, a);
+    bool ok = true;
+    rc_buf_putc(h, '{');
+    for (uint32_t k = 0; k < n && ok; k++) {
+        const rc_column *c = &ev->cols[idx[k]];
+        const rc_value *v = &img[idx[k]];
+        if (k) rc_buf_putc(h, ',');
+        values_str(h, c->name.p, c->name.n);
+        rc_buf_putc(h, ':');
+        rc_decimal d;
+        rc_error err;
+        rc_error_clear(&err);
+        if (v->kind == RC_V_DECIMAL && e->dec_mode == DEC_PRECISE && !(c->type.p2 < 0 && c->type.info->family == RC_FAM_PG)) {
+            if ((ok = rescale(&v->dec, dec_scale(c, &v->dec), &e->name, &d))) rc_fmt_dec_java(h, &d);
+        } else if (v->kind == RC_V_UINT && e->unsigned_precise) {
+            rc_fmt_u64(h, v->u);
+        } else {
+            rc_buf_reset(&e->hval);
+            ok = put_value(e, &e->hval, c, v, &err) == RC_OK && e->hval.err == RC_OK &&
+                 rc_json_parse(&j, e->hval.data, e->hval.len, &err) == RC_OK;
+            if (ok) values_text(h, &j, 0);
+        }
+    }
+    rc_buf_putc(h, '}');
+    rc_json_fini(&j);
+    char *p = ok && h->err == RC_OK ? rc_arena_alloc(a, h->len) : NULL;
+    if (!p) return false;
+    memcpy(p, h->data, h->len);
+    *out = (rc_str){p, h->len};
+    return true;
+}
+
+/* RelationalChangeRecordEmitter: an UPDATE whose old key is known and differs from the new one
+ * is written as a delete of the old key (header __debezium.newkey, then its tombstone) and a
+ * create of the new one (header __debezium.oldkey), both with the update's source block. */
+size_t dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *a)
+{
+    up_enc *e = p;
+    if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !oms_has_pk(ev)) return 0;
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    for (uint32_t k = 0; k < n; k++) /* a key column's old value not sent: the old key is not known */
+        if (ev->before[idx[k]].kind == RC_V_NULL || ev->before[idx[k]].kind == RC_V_UNAVAILABLE) return 0;
+    rc_error err;
+    rc_error_clear(&err);
+    rc_buf_reset(&e->key_old), rc_buf_reset(&e->key_new);
+    /* a key that cannot be written: the update says so as one event */
+    if (put_key_fields(e, &e->key_old, ev, ev->before, &err) != RC_OK || put_key_fields(e, &e->key_new, ev, ev->after, &err) != RC_OK ||
+        e->key_old.err != RC_OK || e->key_new.err != RC_OK)
+        return 0;
+    if (e->key_old.len == e->key_new.len && !memcmp(e->key_old.data, e->key_new.data, e->key_old.len)) return 0;
+    rc_str oldk, newk;
+    if (!header_key(e, ev, ev->before, a, &oldk) || !header_key(e, ev, ev->after, a, &newk)) return 0;
+    parts[0] = (rc_event_part){*ev, "__debezium.newkey", newk};
+    parts[0].ev.op = RC_OP_DELETE, parts[0].ev.after = NULL, parts[0].ev.changed = NULL;
+    parts[1] = (rc_event_part){*ev, "__debezium.oldkey", oldk};
+    parts[1].ev.op = RC_OP_INSERT, parts[1].ev.before = NULL, parts[1].ev.changed = NULL, parts[1].ev.before_key_only = false;
+    /* two messages in the transaction's total_order: the delete keeps the update's place
+     * (index - 1 with the one more counted from here on), the create the next one */
+    if (e->tx_meta && ev->pos.txid.n && ev->pos.has_tx_index) {
+        tx_enter(e, ev);
+        e->tx_extra++;
+        parts[0].ev.pos.tx_index--;
+    }
+    return 2;
 }
 
 /* ---- pieces for CloudEvents ---- */

@@ -15,6 +15,7 @@ void dbz_up_free(void *enc);
 rc_status dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 bool dbz_up_tombstone(void *enc, const rc_event *ev);
+size_t dbz_up_split(void *enc, const rc_event *ev, rc_event_part *parts, rc_arena *a); /* rc_format.split */
 bool dbz_up_schemas(void *enc);
 int dbz_up_compat(void *enc); /* 10, 16, 20, 30 */
 
