@@ -27,6 +27,21 @@ typedef struct up_slot {
     size_t sig_n, text_n;
 } up_slot;
 
+/* A JSON string of a name that repeats from event to event (db, schema, table): its escaped
+ * text kept with a copy of the name. */
+typedef struct str_memo {
+    rc_buf raw, json;
+} str_memo;
+
+/* The slot the last message of a cached column list (rc_event.cols_id) and table name used. */
+typedef struct up_memo {
+    const void *cols_id; /* NULL: none */
+    int conn;
+    size_t pn;
+    char prefix[256];
+    const up_slot *slot;
+} up_memo;
+
 typedef struct up_enc {
     int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
     bool schemas, tx_meta, tombstones;
@@ -44,6 +59,8 @@ typedef struct up_enc {
     size_t keys_cap;
     const void *keys_of;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
+    up_memo value_memo, key_memo;
+    str_memo memo_db, memo_schema, memo_table; /* the source block's names */
     /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
      * and what arrays are split into */
     uint8_t *pg_kind;
@@ -146,6 +163,8 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
     rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
     rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
     rc_buf_init(&e->key_old, 0), rc_buf_init(&e->key_new, 0), rc_buf_init(&e->hdr, 0), rc_buf_init(&e->hval, 0);
+    str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
+    for (int i = 0; i < 3; i++) rc_buf_init(&memos[i]->raw, 0), rc_buf_init(&memos[i]->json, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
@@ -169,6 +188,8 @@ void dbz_up_free(void *p)
     rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
     rc_buf_fini(&e->pgbuf), rc_buf_fini(&e->tx_of);
     rc_buf_fini(&e->key_old), rc_buf_fini(&e->key_new), rc_buf_fini(&e->hdr), rc_buf_fini(&e->hval);
+    str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
+    for (int i = 0; i < 3; i++) rc_buf_fini(&memos[i]->raw), rc_buf_fini(&memos[i]->json);
     free(e->tx_tables);
     free(e);
 }
@@ -1052,12 +1073,47 @@ static bool lsn_value(rc_str s, uint64_t *out)
     return rc_parse_u64(s.p, s.n, out) == RC_OK;
 }
 
+/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
+typedef struct us_text {
+    char s[24];
+    size_t n;
+} us_text;
+
+static void us_text_of(us_text *t, int64_t us)
+{
+    rc_buf tmp = {t->s, 0, sizeof t->s, sizeof t->s, RC_OK};
+    rc_fmt_i64(&tmp, us);
+    t->n = tmp.len;
+}
+
+/* Milliseconds as C's us / 1000 (toward zero): the µs digits without the last three. */
+static void put_ms(rc_buf *b, const us_text *t)
+{
+    if (t->n - (t->s[0] == '-') <= 3) rc_buf_putc(b, '0');
+    else rc_buf_put(b, t->s, t->n - 3);
+}
+
 /* Nanoseconds from microseconds as exact digits (us followed by 000): no int64 overflow
  * beyond the year 2262. */
-static void put_ns(rc_buf *b, int64_t us)
+static void put_ns(rc_buf *b, const us_text *t)
 {
-    rc_fmt_i64(b, us);
-    if (us) RC_BUF_LIT(b, "000");
+    rc_buf_put(b, t->s, t->n);
+    if (t->n != 1 || t->s[0] != '0') RC_BUF_LIT(b, "000");
+}
+
+static void put_str_memo(rc_buf *b, str_memo *m, rc_str s)
+{
+    if (!m->json.len || m->raw.len != s.n || (s.n && memcmp(m->raw.data, s.p, s.n))) {
+        rc_buf_reset(&m->raw), rc_buf_reset(&m->json);
+        rc_buf_put(&m->raw, s.p, s.n);
+        rc_jw_str(&m->json, s.p, s.n);
+        if (m->raw.err != RC_OK || m->json.err != RC_OK) {
+            rc_buf_reset(&m->json);
+            rc_jw_str(b, s.p, s.n);
+            return;
+        }
+    }
+    rc_buf_put(b, m->json.data, m->json.len);
 }
 
 /* A snapshot marker Debezium 2.0 added (DBZ-5136: first, first_in_data_collection,
@@ -1070,7 +1126,8 @@ static bool snapshot_2x(rc_str m)
 
 static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
 {
-    int64_t ms = ev->has_ts ? ev->ts_us / 1000 : 0;
+    us_text ts;
+    us_text_of(&ts, ev->has_ts ? ev->ts_us : 0);
     /* the head depends on the connector and the server name only: made again when they change */
     rc_str server = e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
     rc_buf *h = &e->src_head, *of = &e->src_head_of;
@@ -1089,13 +1146,15 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         if (h->err != RC_OK || of->err != RC_OK) rc_buf_reset(h);
     }
     rc_buf_put(b, h->data, h->len);
-    rc_fmt_i64(b, ms);
+    put_ms(b, &ts);
     RC_BUF_LIT(b, ",\"snapshot\":");
     if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(b, "\"true\"");
     else if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
     else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(b, ",\"db\":");
-    rc_jw_str(b, ev->src.db.p, ev->src.db.n);
+    put_str_memo(b, &e->memo_db, ev->src.db);
+    uint64_t lsn = 0;
+    bool has_lsn = conn == CONN_POSTGRES && lsn_value(ev->pos.lsn, &lsn);
     if (e->compat >= 16 && conn == CONN_POSTGRES) {
         /* SourceInfo.sequence(): the JSON array text ["<last commit LSN>","<LSN>"], decimal, null
          * for what is not known (Jackson's layout: no spaces) */
@@ -1109,9 +1168,9 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
             RC_BUF_LIT(b, "null");
         }
         rc_buf_putc(b, ',');
-        if (lsn_value(ev->pos.lsn, &v)) {
+        if (has_lsn) {
             RC_BUF_LIT(b, "\\\"");
-            rc_fmt_u64(b, v);
+            rc_fmt_u64(b, lsn);
             RC_BUF_LIT(b, "\\\"");
         } else {
             RC_BUF_LIT(b, "null");
@@ -1122,9 +1181,9 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     }
     if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_us\":");
-        rc_fmt_i64(b, ev->has_ts ? ev->ts_us : 0);
+        rc_buf_put(b, ts.s, ts.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");
-        put_ns(b, ev->has_ts ? ev->ts_us : 0);
+        put_ns(b, &ts);
     }
     const rc_position *p = &ev->pos;
     if (conn == CONN_MYSQL) {
@@ -1147,16 +1206,16 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         str_or_null(b, p->query);
     } else {
         RC_BUF_LIT(b, ",\"schema\":");
-        rc_jw_str(b, ev->src.schema.p, ev->src.schema.n);
+        put_str_memo(b, &e->memo_schema, ev->src.schema);
         RC_BUF_LIT(b, ",\"table\":");
-        rc_jw_str(b, ev->src.table.p, ev->src.table.n);
+        put_str_memo(b, &e->memo_table, ev->src.table);
         if (conn == CONN_POSTGRES) {
             uint64_t v;
             RC_BUF_LIT(b, ",\"txId\":");
             if (p->txid.n && rc_parse_u64(p->txid.p, p->txid.n, &v) == RC_OK) rc_fmt_u64(b, v);
             else RC_BUF_LIT(b, "null");
             RC_BUF_LIT(b, ",\"lsn\":");
-            if (lsn_value(p->lsn, &v)) rc_fmt_u64(b, v);
+            if (has_lsn) rc_fmt_u64(b, lsn);
             else RC_BUF_LIT(b, "null");
             RC_BUF_LIT(b, ",\"xmin\":");
             if (p->has_xmin) rc_fmt_u64(b, p->xmin);
@@ -1257,6 +1316,14 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
 static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, const char *prefix,
                                size_t pn, const char **text, size_t *n, rc_error *err)
 {
+    /* the same cached column list and name as the last message's: its slot, without the
+     * signature (most of the work here) */
+    up_memo *m = key ? &e->key_memo : &e->value_memo;
+    if (ev->cols_id && m->cols_id == ev->cols_id && m->conn == conn && m->pn == pn && !memcmp(m->prefix, prefix, pn)) {
+        *text = m->slot->text;
+        *n = m->slot->text_n;
+        return RC_OK;
+    }
     rc_buf *s = &e->sig;
     rc_buf_reset(s);
     rc_buf_put(s, prefix, pn);
@@ -1286,9 +1353,14 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
         memcpy(sig, s->data, s->len);
         free(sl->sig), free(sl->text);
         *sl = (up_slot){h, sig, t.data, s->len, t.len};
+        e->value_memo.cols_id = e->key_memo.cols_id = NULL; /* a memo may have named this slot */
     }
     *text = sl->text;
     *n = sl->text_n;
+    if (ev->cols_id && pn <= sizeof m->prefix) {
+        m->cols_id = ev->cols_id, m->conn = conn, m->pn = pn, m->slot = sl;
+        memcpy(m->prefix, prefix, pn);
+    }
     return RC_OK;
 }
 
@@ -1429,13 +1501,14 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     RC_BUF_LIT(b, ",\"op\":\"");
     rc_buf_puts(b, op);
     RC_BUF_LIT(b, "\",\"ts_ms\":");
-    int64_t proc = ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0;
-    rc_fmt_i64(b, proc / 1000);
+    us_text proc;
+    us_text_of(&proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
+    put_ms(b, &proc);
     if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_us\":");
-        rc_fmt_i64(b, proc);
+        rc_buf_put(b, proc.s, proc.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");
-        put_ns(b, proc);
+        put_ns(b, &proc);
     } else {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);

@@ -1,5 +1,6 @@
 /* The native format, writer side: one JSON object per event, keys in a fixed order, absent
  * fields omitted, values laid out by their kind (docs/native-format.md). */
+#include <stdlib.h>
 #include "formats/native.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -93,6 +94,41 @@ static void put_image(rc_buf *b, const char *k, const rc_value *img, uint32_t n,
     rc_buf_putc(b, ']');
 }
 
+/* The encoder's memory (NULL works too: nothing kept): the "columns" text of the last cached
+ * column list (rc_event.cols_id), which the events of one table repeat. */
+typedef struct native_enc {
+    const void *cols_of;
+    rc_buf cols;
+} native_enc;
+
+/* The column list [{"name":..., "type":..., "pk":..., "nullable":true}, ...]. */
+static void put_columns(rc_buf *b, const rc_event *ev)
+{
+    /* "pk": true while the key columns come in column order; their positions otherwise */
+    bool in_order = true;
+    uint16_t rank = 0;
+    for (uint32_t i = 0; i < ev->ncols; i++)
+        if (ev->cols[i].pk && ev->cols[i].pk != ++rank) in_order = false;
+    rc_buf_putc(b, '[');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        const rc_column *c = &ev->cols[i];
+        if (i) rc_buf_putc(b, ',');
+        RC_BUF_LIT(b, "{\"name\":");
+        rc_jw_str(b, c->name.p, c->name.n);
+        RC_BUF_LIT(b, ",\"type\":");
+        rc_jw_str(b, c->type.decl.p, c->type.decl.n);
+        if (c->pk && in_order) {
+            RC_BUF_LIT(b, ",\"pk\":true");
+        } else if (c->pk) {
+            RC_BUF_LIT(b, ",\"pk\":");
+            rc_fmt_u64(b, c->pk);
+        }
+        if (c->nullable) RC_BUF_LIT(b, ",\"nullable\":true");
+        rc_buf_putc(b, '}');
+    }
+    rc_buf_putc(b, ']');
+}
+
 rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     bool first = true;
@@ -151,30 +187,19 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         rc_fmt_i64(b, ev->proc_us);
     }
     if (ev->ncols) {
-        /* "pk": true while the key columns come in column order; their positions otherwise */
-        bool in_order = true;
-        uint16_t rank = 0;
-        for (uint32_t i = 0; i < ev->ncols; i++)
-            if (ev->cols[i].pk && ev->cols[i].pk != ++rank) in_order = false;
         key(b, "columns", &first);
-        rc_buf_putc(b, '[');
-        for (uint32_t i = 0; i < ev->ncols; i++) {
-            const rc_column *c = &ev->cols[i];
-            if (i) rc_buf_putc(b, ',');
-            RC_BUF_LIT(b, "{\"name\":");
-            rc_jw_str(b, c->name.p, c->name.n);
-            RC_BUF_LIT(b, ",\"type\":");
-            rc_jw_str(b, c->type.decl.p, c->type.decl.n);
-            if (c->pk && in_order) {
-                RC_BUF_LIT(b, ",\"pk\":true");
-            } else if (c->pk) {
-                RC_BUF_LIT(b, ",\"pk\":");
-                rc_fmt_u64(b, c->pk);
+        native_enc *e = enc;
+        if (e && ev->cols_id) { /* a cached column list: its text made once */
+            if (e->cols_of != ev->cols_id) {
+                rc_buf_reset(&e->cols);
+                put_columns(&e->cols, ev);
+                e->cols_of = e->cols.err == RC_OK ? ev->cols_id : NULL;
             }
-            if (c->nullable) RC_BUF_LIT(b, ",\"nullable\":true");
-            rc_buf_putc(b, '}');
+            if (e->cols_of) rc_buf_put(b, e->cols.data, e->cols.len);
+            else put_columns(b, ev);
+        } else {
+            put_columns(b, ev);
         }
-        rc_buf_putc(b, ']');
     }
     put_image(b, "before", ev->before, ev->ncols, &first);
     if (ev->before_key_only) {
@@ -211,10 +236,22 @@ static rc_status native_enc_new(const rc_options *opts, void **out, rc_error *er
 {
     static const rc_option_desc none[] = {{0}};
     *out = NULL;
-    return rc_options_check(opts, "native", none, err);
+    rc_status st = rc_options_check(opts, "native", none, err);
+    if (st != RC_OK) return st;
+    native_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    rc_buf_init(&e->cols, 0);
+    *out = e;
+    return RC_OK;
 }
 
-static void native_enc_free(void *enc) {}
+static void native_enc_free(void *enc)
+{
+    native_enc *e = enc;
+    if (!e) return;
+    rc_buf_fini(&e->cols);
+    free(e);
+}
 
 static const rc_option_desc native_options[] = {{0}};
 
