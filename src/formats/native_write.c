@@ -1,17 +1,23 @@
 /* The native format, writer side: one JSON object per event, keys in a fixed order, absent
  * fields omitted, values laid out by their kind (docs/native-format.md). */
 #include <stdlib.h>
+#include <string.h>
 #include "formats/native.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
-static void key(rc_buf *b, const char *k, bool *first)
+static inline void key(rc_buf *b, const char *k, bool *first)
 {
-    if (!*first) rc_buf_putc(b, ',');
+    size_t n = strlen(k); /* a literal: folded where inlined */
+    char *w = rc_buf_reserve(b, n + 4); /* one reservation: this runs a dozen times an event */
+    if (!w) return;
+    size_t at = 0;
+    if (!*first) w[at++] = ',';
     *first = false;
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, k);
-    RC_BUF_LIT(b, "\":");
+    w[at++] = '"';
+    memcpy(w + at, k, n), at += n;
+    w[at++] = '"', w[at++] = ':';
+    rc_buf_commit(b, at);
 }
 
 static void str_field(rc_buf *b, const char *k, rc_str v, bool *first)
@@ -99,7 +105,61 @@ static void put_image(rc_buf *b, const char *k, const rc_value *img, uint32_t n,
 typedef struct native_enc {
     const void *cols_of;
     rc_buf cols;
+    /* the last event's "source" text and what it was made from: kind, then each name's
+     * length and bytes (a name may hold any byte) */
+    rc_buf src_text, src_of;
 } native_enc;
+
+static void put_origin(rc_buf *b, const rc_origin *o)
+{
+    bool f2 = true;
+    rc_buf_putc(b, '{');
+    key(b, "kind", &f2);
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, rc_dbkind_name(o->kind));
+    rc_buf_putc(b, '"');
+    str_field(b, "server", o->server, &f2);
+    str_field(b, "version", o->version, &f2);
+    str_field(b, "tenant", o->tenant, &f2);
+    str_field(b, "db", o->db, &f2);
+    str_field(b, "schema", o->schema, &f2);
+    str_field(b, "table", o->table, &f2);
+    rc_buf_putc(b, '}');
+}
+
+static void origin_key(rc_buf *k, const rc_origin *o)
+{
+    const rc_str *f[6] = {&o->server, &o->version, &o->tenant, &o->db, &o->schema, &o->table};
+    rc_buf_reset(k);
+    rc_buf_putc(k, (char)o->kind);
+    for (int i = 0; i < 6; i++) {
+        rc_buf_put(k, &f[i]->n, sizeof f[i]->n);
+        rc_buf_put(k, f[i]->p, f[i]->n);
+    }
+}
+
+static bool same_origin(const native_enc *e, const rc_origin *o)
+{
+    const rc_str *f[6] = {&o->server, &o->version, &o->tenant, &o->db, &o->schema, &o->table};
+    const char *k = e->src_of.data;
+    size_t at = 1, n = e->src_of.len;
+    if (!n || k[0] != (char)o->kind) return false;
+    for (int i = 0; i < 6; i++) {
+        size_t l;
+        if (at + sizeof l > n) return false;
+        memcpy(&l, k + at, sizeof l);
+        at += sizeof l;
+        if (l != f[i]->n || at + l > n || (l && memcmp(k + at, f[i]->p, l))) return false;
+        at += l;
+    }
+    return true;
+}
+
+static void keep_origin(native_enc *e, const rc_origin *o)
+{
+    origin_key(&e->src_of, o);
+    if (e->src_of.err != RC_OK || e->src_text.err != RC_OK) rc_buf_reset(&e->src_of); /* not kept */
+}
 
 /* The column list [{"name":..., "type":..., "pk":..., "nullable":true}, ...]. */
 static void put_columns(rc_buf *b, const rc_event *ev)
@@ -139,19 +199,19 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     rc_buf_putc(b, '"');
 
     key(b, "source", &first);
-    bool f2 = true;
-    rc_buf_putc(b, '{');
-    key(b, "kind", &f2);
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, rc_dbkind_name(ev->src.kind));
-    rc_buf_putc(b, '"');
-    str_field(b, "server", ev->src.server, &f2);
-    str_field(b, "version", ev->src.version, &f2);
-    str_field(b, "tenant", ev->src.tenant, &f2);
-    str_field(b, "db", ev->src.db, &f2);
-    str_field(b, "schema", ev->src.schema, &f2);
-    str_field(b, "table", ev->src.table, &f2);
-    rc_buf_putc(b, '}');
+    native_enc *e = enc;
+    if (e && same_origin(e, &ev->src)) { /* the last event's table: its text again */
+        rc_buf_put(b, e->src_text.data, e->src_text.len);
+    } else if (e) {
+        rc_buf_reset(&e->src_text);
+        put_origin(&e->src_text, &ev->src);
+        keep_origin(e, &ev->src);
+        if (e->src_of.len) rc_buf_put(b, e->src_text.data, e->src_text.len);
+        else put_origin(b, &ev->src);
+    } else {
+        put_origin(b, &ev->src);
+    }
+    bool f2;
 
     const rc_position *p = &ev->pos;
     if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->last_commit_lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count ||
@@ -188,7 +248,6 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     }
     if (ev->ncols) {
         key(b, "columns", &first);
-        native_enc *e = enc;
         if (e && ev->cols_id) { /* a cached column list: its text made once */
             if (e->cols_of != ev->cols_id) {
                 rc_buf_reset(&e->cols);
@@ -240,7 +299,7 @@ static rc_status native_enc_new(const rc_options *opts, void **out, rc_error *er
     if (st != RC_OK) return st;
     native_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    rc_buf_init(&e->cols, 0);
+    rc_buf_init(&e->cols, 0), rc_buf_init(&e->src_text, 0), rc_buf_init(&e->src_of, 0);
     *out = e;
     return RC_OK;
 }
@@ -249,7 +308,7 @@ static void native_enc_free(void *enc)
 {
     native_enc *e = enc;
     if (!e) return;
-    rc_buf_fini(&e->cols);
+    rc_buf_fini(&e->cols), rc_buf_fini(&e->src_text), rc_buf_fini(&e->src_of);
     free(e);
 }
 
