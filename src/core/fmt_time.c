@@ -54,25 +54,26 @@ static void put_num(rc_buf *b, uint64_t v, int width)
     rc_buf_commit(b, (size_t)n);
 }
 
-void rc_fmt_frac(rc_buf *b, uint32_t nanos)
-{
-    if (!nanos) return;
-    char f[10];
-    f[0] = '.';
-    for (int i = 9; i >= 1; i--) {
-        f[i] = (char)('0' + nanos % 10);
-        nanos /= 10;
-    }
-    int len = 10;
-    while (f[len - 1] == '0') len--;
-    rc_buf_put(b, f, (size_t)len);
-}
-
 /* Two decimal digits of v < 100 at w. */
 static void put2(char *w, unsigned v)
 {
     w[0] = (char)('0' + v / 10);
     w[1] = (char)('0' + v % 10);
+}
+
+void rc_fmt_frac(rc_buf *b, uint32_t nanos)
+{
+    if (!nanos) return;
+    char f[10];
+    f[0] = '.';
+    for (int i = 8; i >= 2; i -= 2) { /* nine digits, two at a time */
+        put2(f + i, nanos % 100);
+        nanos /= 100;
+    }
+    f[1] = (char)('0' + nanos);
+    int len = 10;
+    while (f[len - 1] == '0') len--;
+    rc_buf_put(b, f, (size_t)len);
 }
 
 static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
