@@ -640,7 +640,7 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
                             c->name.p, (int)c->type.decl.n, c->type.decl.p);
     dbz_pg_kind ek = pg_kind(e, &ec);
     if (ek == DBZ_PG_MONEY || ek == DBZ_PG_INTERVAL || ek == DBZ_PG_BITS || ek == DBZ_PG_XML || ek == DBZ_PG_POINT ||
-        ek == DBZ_PG_UNKNOWN || ek == DBZ_PG_NOT_YET || ek == DBZ_PG_ARRAY || !strcmp(ec.type.info->name, "name")) {
+        ek == DBZ_PG_UNKNOWN || ek == DBZ_PG_ARRAY || !strcmp(ec.type.info->name, "name")) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
                      "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for arrays of %s and leaves "
                      "the column out of its events; rowcast drops no column",
@@ -668,12 +668,10 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
 static rc_status pg_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, dbz_pg_kind k, bool *done, rc_error *err)
 {
     *done = true;
-    if (k == DBZ_PG_UNKNOWN || k == DBZ_PG_NOT_YET) {
+    if (k == DBZ_PG_UNKNOWN) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                     k == DBZ_PG_UNKNOWN ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
-                                           "this type and leaves the column out of its events; rowcast drops no column"
-                                         : "column \"%.*s\" (%.*s): rowcast does not write this geometric type in upstream Debezium's "
-                                           "layout yet (Debezium writes a Geometry, Line or Circle struct)",
+                     "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
+                     "this type and leaves the column out of its events; rowcast drops no column",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
         return RC_SKIP;
     }
@@ -724,7 +722,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         bool done;
         rc_status st = pg_value(e, b, c, v, pk, &done, err);
         if (done) return st;
-    } else if ((pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET || (pk == DBZ_PG_BITS && c->type.p1 < 1)) && v->kind == RC_V_NULL) {
+    } else if ((pk == DBZ_PG_UNKNOWN || (pk == DBZ_PG_BITS && c->type.p1 < 1)) && v->kind == RC_V_NULL) {
         bool done;
         return pg_value(e, b, c, v, pk, &done, err); /* the column itself has no place, NULL or not */
     }
@@ -1709,7 +1707,7 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
     if (v->kind == RC_V_UNAVAILABLE) return unavailable(e, c, b, true, err);
     dbz_pg_kind pk = pg_kind(e, c);
     rc_value g;
-    if (v->kind != RC_V_NULL && (pk == DBZ_PG_ARRAY || pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET)) {
+    if (v->kind != RC_V_NULL && (pk == DBZ_PG_ARRAY || pk == DBZ_PG_UNKNOWN)) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "column \"%.*s\" (%.*s): rowcast does not write this PostgreSQL type in Avro yet",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
         return RC_SKIP;

@@ -64,7 +64,6 @@ typedef enum dbz_pg_kind {
     DBZ_PG_ARRAY,     /* a Kafka Connect array of the element's schema */
     DBZ_PG_FLOAT4,    /* float32 (pgjdbc reports REAL) */
     DBZ_PG_UNKNOWN,   /* no schema in the connector: it leaves the column out */
-    DBZ_PG_NOT_YET,   /* written by the connector, not by rowcast yet */
 } dbz_pg_kind;
 dbz_pg_kind dbz_pg_kind_of(const rc_type_info *t);
 /* The value text s of column c into b as Debezium writes it (RC_SKIP with the reason when the
