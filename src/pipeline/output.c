@@ -104,9 +104,9 @@ static rc_status put_key(rc_pipeline *c, const rc_event *ev, rc_out_rec *r, rc_e
 /* Encodes one message (a part of an event: rc_format.split) into c->recs: its value, key,
  * topic, header, and the tombstone after it; RC_SKIP (err says why when it is a value the
  * format cannot hold) or RC_PENDING as encode_value says. */
-static rc_status encode_part(rc_pipeline *c, const rc_event_part *part, bool was_holding, rc_arena *a, rc_error *err)
+static rc_status encode_part(rc_pipeline *c, const rc_event *ev, const char *header, rc_str header_value, bool was_holding,
+                             rc_arena *a, rc_error *err)
 {
-    const rc_event *ev = &part->ev;
     size_t mark = c->msg.len;
     rc_status st = c->to->encode_value(c->enc, ev, &c->msg, err);
     if (st == RC_SKIP) c->msg.len = mark;
@@ -119,7 +119,7 @@ static rc_status encode_part(rc_pipeline *c, const rc_event_part *part, bool was
         return RC_OK;
     }
     r->src = ev->src, r->op = ev->op, r->lsn = ev->pos.lsn;
-    r->header = part->header, r->header_value = part->header_value;
+    r->header = header, r->header_value = header_value;
     if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
     size_t tm = c->msg.len;
     if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
@@ -153,16 +153,13 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         }
         rc_event_part parts[RC_MAX_PARTS];
         size_t np = c->to->split ? c->to->split(c->enc, ev, parts, a) : 0;
-        if (!np) {
-            parts[0] = (rc_event_part){*ev, NULL, {0}};
-            np = 1;
-        }
         size_t mark = c->msg.len, nrecs = c->nrecs;
         bool was_holding = c->to->holding && c->to->holding(c->enc);
         rc_error_clear(err);
         st = RC_SKIP;
-        for (size_t k = 0; k < np; k++) {
-            rc_status pst = encode_part(c, &parts[k], was_holding, a, err);
+        for (size_t k = 0; k < (np ? np : 1); k++) { /* the parts, or the event as it is */
+            rc_status pst = np ? encode_part(c, &parts[k].ev, parts[k].header, parts[k].header_value, was_holding, a, err)
+                               : encode_part(c, ev, NULL, (rc_str){0}, was_holding, a, err);
             if (pst == RC_SKIP && !err->message[0]) continue; /* no message for this part (skipped.operations) */
             if (pst == RC_SKIP || (pst != RC_OK && pst != RC_PENDING)) {
                 st = pst;
