@@ -2,7 +2,7 @@
 # `rowcast capture postgres://...` as a user runs it, against one throwaway PostgreSQL 15:
 #  1. one scripted workload captured with --include 'public.*' --until caught-up, once to
 #     native and once to upstream Debezium (a slot each): the first run takes the snapshot of
-#     two tables with rows (op read, Debezium 2.x's snapshot markers) and creates the slot, the second
+#     two tables with rows (op read, 2.x's snapshot markers) and creates the slot, the second
 #     streams REPLICA IDENTITY DEFAULT / FULL updates and deletes (before image absent,
 #     key-only, full), an insert into a REPLICA IDENTITY NOTHING table (whose UPDATE PostgreSQL
 #     refuses while it is published), an unchanged TOAST value, ALTER TABLE add / drop / retype
