@@ -67,6 +67,14 @@ bool rc_event_list_accepts(rc_event_list *l, rc_str db, rc_str table);
 rc_event *rc_event_list_push(rc_event_list *l);
 void rc_event_list_fini(rc_event_list *l);
 
+/* One message of an event that a format writes as several (rc_format.split). */
+typedef struct rc_event_part {
+    rc_event ev;         /* the event the message is encoded from, as any event is */
+    const char *header;  /* a header the message (and a tombstone after it) carries; NULL: none */
+    rc_str header_value;
+} rc_event_part;
+enum { RC_MAX_PARTS = 2 };
+
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {
     const char *name;
@@ -93,6 +101,11 @@ typedef struct rc_format {
     /* True when a tombstone (the same key, a null value) follows this event's message, as
      * Debezium writes after a delete. NULL for formats without tombstones. */
     bool (*tombstone)(void *enc, const rc_event *ev);
+    /* Formats that write some events as several messages (upstream Debezium: an UPDATE that
+     * changes the primary key is a delete, its tombstone and a create) fill parts[0..n) (n <=
+     * RC_MAX_PARTS, header values in `a`) and return n, each part then encoded in turn as an
+     * event of its own; 0: the event is one message. NULL for formats that never split. */
+    size_t (*split)(void *enc, const rc_event *ev, rc_event_part *parts, rc_arena *a);
     /* Where the format sends this event's message when not to the table's topic (upstream
      * Debezium: heartbeats to __debezium-heartbeat.<server>, partition 0): appends the topic
      * name and sets *partition (-1: the partitioner decides); RC_SKIP: the table's topic. NULL

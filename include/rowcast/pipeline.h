@@ -88,6 +88,8 @@ typedef struct rc_out_rec {
     rc_origin src;
     rc_op op;
     rc_str lsn; /* capture: the event's position upstream, for the rowcast.position header */
+    const char *header; /* a header of the format's (rc_event_part), NULL: none */
+    rc_str header_value;
     size_t koff, klen, voff, vlen, toff, tlen;
     bool has_key, null_value, has_topic;
     int32_t partition; /* >= 0: the format names the partition */

@@ -54,15 +54,23 @@ static void put_num(rc_buf *b, uint64_t v, int width)
     rc_buf_commit(b, (size_t)n);
 }
 
+/* Two decimal digits of v < 100 at w. */
+static void put2(char *w, unsigned v)
+{
+    w[0] = (char)('0' + v / 10);
+    w[1] = (char)('0' + v % 10);
+}
+
 void rc_fmt_frac(rc_buf *b, uint32_t nanos)
 {
     if (!nanos) return;
     char f[10];
     f[0] = '.';
-    for (int i = 9; i >= 1; i--) {
-        f[i] = (char)('0' + nanos % 10);
-        nanos /= 10;
+    for (int i = 8; i >= 2; i -= 2) { /* nine digits, two at a time */
+        put2(f + i, nanos % 100);
+        nanos /= 100;
     }
+    f[1] = (char)('0' + nanos);
     int len = 10;
     while (f[len - 1] == '0') len--;
     rc_buf_put(b, f, (size_t)len);
@@ -70,6 +78,14 @@ void rc_fmt_frac(rc_buf *b, uint32_t nanos)
 
 static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
 {
+    if (y >= 0 && y <= 9999 && m < 100 && d < 100) { /* the usual case in one reservation */
+        char *w = rc_buf_reserve(b, 10);
+        if (!w) return;
+        put2(w, (unsigned)y / 100), put2(w + 2, (unsigned)y % 100);
+        w[4] = '-', put2(w + 5, m), w[7] = '-', put2(w + 8, d);
+        rc_buf_commit(b, 10);
+        return;
+    }
     if (y < 0) {
         rc_buf_putc(b, '-');
         put_num(b, (uint64_t)(-(int64_t)y), 4);
@@ -84,6 +100,14 @@ static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
 
 static void put_hms(rc_buf *b, uint64_t h, unsigned mi, unsigned s, uint32_t nanos)
 {
+    if (h < 100 && mi < 100 && s < 100) { /* the usual case in one reservation */
+        char *w = rc_buf_reserve(b, 8);
+        if (!w) return;
+        put2(w, (unsigned)h), w[2] = ':', put2(w + 3, mi), w[5] = ':', put2(w + 6, s);
+        rc_buf_commit(b, 8);
+        rc_fmt_frac(b, nanos);
+        return;
+    }
     put_num(b, h, 2);
     rc_buf_putc(b, ':');
     put_num(b, mi, 2);

@@ -360,6 +360,12 @@ static bool dbz_any_tombstone(void *p, const rc_event *ev)
     return a->upstream && dbz_up_tombstone(a->impl, ev);
 }
 
+static size_t dbz_any_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *arena)
+{
+    dbz_any *a = p;
+    return a->upstream ? dbz_up_split(a->impl, ev, parts, arena) : 0;
+}
+
 static rc_status dbz_any_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
     dbz_any *a = p;
@@ -382,6 +388,7 @@ const rc_format rc_format_debezium = {
     .encode_value = dbz_any_encode,
     .encode_key = dbz_any_key,
     .tombstone = dbz_any_tombstone,
+    .split = dbz_any_split,
     .route = dbz_any_route,
     .dec_new = dbz_dec_new,
     .dec_free = dbz_dec_free,

@@ -10,6 +10,7 @@
 #include "sources/pg/pg_value.h"
 #include "rowcast/fmt.h"
 #include "rowcast/hash.h"
+#include "rowcast/json.h"
 #include "rowcast/jsonw.h"
 #include "rowcast/names.h"
 #include "rowcast/wkb.h"
@@ -25,6 +26,21 @@ typedef struct up_slot {
     char *sig, *text;
     size_t sig_n, text_n;
 } up_slot;
+
+/* A JSON string of a name that repeats from event to event (db, schema, table): its escaped
+ * text kept with a copy of the name. */
+typedef struct str_memo {
+    rc_buf raw, json;
+} str_memo;
+
+/* The slot the last message of a cached column list (rc_event.cols_id) and table name used. */
+typedef struct up_memo {
+    const void *cols_id; /* NULL: none */
+    int conn;
+    size_t pn;
+    char prefix[256];
+    const up_slot *slot;
+} up_memo;
 
 typedef struct up_enc {
     int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
@@ -43,6 +59,8 @@ typedef struct up_enc {
     size_t keys_cap;
     const void *keys_of;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
+    up_memo value_memo, key_memo;
+    str_memo memo_db, memo_schema, memo_table; /* the source block's names */
     /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
      * and what arrays are split into */
     uint8_t *pg_kind;
@@ -50,6 +68,7 @@ typedef struct up_enc {
     rc_type_cache *types;
     rc_arena types_arena, elems;
     rc_buf pgbuf;
+    rc_buf key_old, key_new, hdr, hval; /* an update's keys (dbz_up_split) */
     uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
     /* the transaction of the last event written, and its events per table so far */
@@ -59,6 +78,7 @@ typedef struct up_enc {
         uint64_t count;
     } *tx_tables;
     size_t tx_ntables, tx_cap;
+    uint32_t tx_extra; /* messages of the transaction beyond one per event (dbz_up_split) */
 } up_enc;
 
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
@@ -142,6 +162,9 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
     for (size_t i = 0; i < e->ncatalog; i++) e->pg_kind[i] = (uint8_t)dbz_pg_kind_of(&rc_type_catalog[i]);
     rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
     rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
+    rc_buf_init(&e->key_old, 0), rc_buf_init(&e->key_new, 0), rc_buf_init(&e->hdr, 0), rc_buf_init(&e->hval, 0);
+    str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
+    for (int i = 0; i < 3; i++) rc_buf_init(&memos[i]->raw, 0), rc_buf_init(&memos[i]->json, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
@@ -164,6 +187,9 @@ void dbz_up_free(void *p)
     rc_type_cache_free(e->types);
     rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
     rc_buf_fini(&e->pgbuf), rc_buf_fini(&e->tx_of);
+    rc_buf_fini(&e->key_old), rc_buf_fini(&e->key_new), rc_buf_fini(&e->hdr), rc_buf_fini(&e->hval);
+    str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
+    for (int i = 0; i < 3; i++) rc_buf_fini(&memos[i]->raw), rc_buf_fini(&memos[i]->json);
     free(e->tx_tables);
     free(e);
 }
@@ -614,7 +640,7 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
                             c->name.p, (int)c->type.decl.n, c->type.decl.p);
     dbz_pg_kind ek = pg_kind(e, &ec);
     if (ek == DBZ_PG_MONEY || ek == DBZ_PG_INTERVAL || ek == DBZ_PG_BITS || ek == DBZ_PG_XML || ek == DBZ_PG_POINT ||
-        ek == DBZ_PG_UNKNOWN || ek == DBZ_PG_NOT_YET || ek == DBZ_PG_ARRAY || !strcmp(ec.type.info->name, "name")) {
+        ek == DBZ_PG_UNKNOWN || ek == DBZ_PG_ARRAY || !strcmp(ec.type.info->name, "name")) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
                      "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for arrays of %s and leaves "
                      "the column out of its events; rowcast drops no column",
@@ -642,12 +668,10 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
 static rc_status pg_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, dbz_pg_kind k, bool *done, rc_error *err)
 {
     *done = true;
-    if (k == DBZ_PG_UNKNOWN || k == DBZ_PG_NOT_YET) {
+    if (k == DBZ_PG_UNKNOWN) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                     k == DBZ_PG_UNKNOWN ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
-                                           "this type and leaves the column out of its events; rowcast drops no column"
-                                         : "column \"%.*s\" (%.*s): rowcast does not write this geometric type in upstream Debezium's "
-                                           "layout yet (Debezium writes a Geometry, Line or Circle struct)",
+                     "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
+                     "this type and leaves the column out of its events; rowcast drops no column",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
         return RC_SKIP;
     }
@@ -698,7 +722,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
         bool done;
         rc_status st = pg_value(e, b, c, v, pk, &done, err);
         if (done) return st;
-    } else if ((pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET || (pk == DBZ_PG_BITS && c->type.p1 < 1)) && v->kind == RC_V_NULL) {
+    } else if ((pk == DBZ_PG_UNKNOWN || (pk == DBZ_PG_BITS && c->type.p1 < 1)) && v->kind == RC_V_NULL) {
         bool done;
         return pg_value(e, b, c, v, pk, &done, err); /* the column itself has no place, NULL or not */
     }
@@ -1047,17 +1071,61 @@ static bool lsn_value(rc_str s, uint64_t *out)
     return rc_parse_u64(s.p, s.n, out) == RC_OK;
 }
 
+/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
+typedef struct us_text {
+    char s[24];
+    size_t n;
+} us_text;
+
+static void us_text_of(us_text *t, int64_t us)
+{
+    rc_buf tmp = {t->s, 0, sizeof t->s, sizeof t->s, RC_OK};
+    rc_fmt_i64(&tmp, us);
+    t->n = tmp.len;
+}
+
+/* Milliseconds as C's us / 1000 (toward zero): the µs digits without the last three. */
+static void put_ms(rc_buf *b, const us_text *t)
+{
+    if (t->n - (t->s[0] == '-') <= 3) rc_buf_putc(b, '0');
+    else rc_buf_put(b, t->s, t->n - 3);
+}
+
 /* Nanoseconds from microseconds as exact digits (us followed by 000): no int64 overflow
  * beyond the year 2262. */
-static void put_ns(rc_buf *b, int64_t us)
+static void put_ns(rc_buf *b, const us_text *t)
 {
-    rc_fmt_i64(b, us);
-    if (us) RC_BUF_LIT(b, "000");
+    rc_buf_put(b, t->s, t->n);
+    if (t->n != 1 || t->s[0] != '0') RC_BUF_LIT(b, "000");
+}
+
+static void put_str_memo(rc_buf *b, str_memo *m, rc_str s)
+{
+    if (!m->json.len || m->raw.len != s.n || (s.n && memcmp(m->raw.data, s.p, s.n))) {
+        rc_buf_reset(&m->raw), rc_buf_reset(&m->json);
+        rc_buf_put(&m->raw, s.p, s.n);
+        rc_jw_str(&m->json, s.p, s.n);
+        if (m->raw.err != RC_OK || m->json.err != RC_OK) {
+            rc_buf_reset(&m->json);
+            rc_jw_str(b, s.p, s.n);
+            return;
+        }
+    }
+    rc_buf_put(b, m->json.data, m->json.len);
+}
+
+/* A snapshot marker Debezium 2.0 added (DBZ-5136: first, first_in_data_collection,
+ * last_in_data_collection); 1.x writes "true" for those rows. */
+static bool snapshot_2x(rc_str m)
+{
+    return (m.n == 5 && !memcmp(m.p, "first", 5)) || (m.n == 24 && !memcmp(m.p, "first_in_data_collection", 24)) ||
+           (m.n == 23 && !memcmp(m.p, "last_in_data_collection", 23));
 }
 
 static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
 {
-    int64_t ms = ev->has_ts ? ev->ts_us / 1000 : 0;
+    us_text ts;
+    us_text_of(&ts, ev->has_ts ? ev->ts_us : 0);
     /* the head depends on the connector and the server name only: made again when they change */
     rc_str server = e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
     rc_buf *h = &e->src_head, *of = &e->src_head_of;
@@ -1076,12 +1144,15 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         if (h->err != RC_OK || of->err != RC_OK) rc_buf_reset(h);
     }
     rc_buf_put(b, h->data, h->len);
-    rc_fmt_i64(b, ms);
+    put_ms(b, &ts);
     RC_BUF_LIT(b, ",\"snapshot\":");
-    if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
+    if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(b, "\"true\"");
+    else if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
     else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(b, ",\"db\":");
-    rc_jw_str(b, ev->src.db.p, ev->src.db.n);
+    put_str_memo(b, &e->memo_db, ev->src.db);
+    uint64_t lsn = 0;
+    bool has_lsn = conn == CONN_POSTGRES && lsn_value(ev->pos.lsn, &lsn);
     if (e->compat >= 16 && conn == CONN_POSTGRES) {
         /* SourceInfo.sequence(): the JSON array text ["<last commit LSN>","<LSN>"], decimal, null
          * for what is not known (Jackson's layout: no spaces) */
@@ -1095,9 +1166,9 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
             RC_BUF_LIT(b, "null");
         }
         rc_buf_putc(b, ',');
-        if (lsn_value(ev->pos.lsn, &v)) {
+        if (has_lsn) {
             RC_BUF_LIT(b, "\\\"");
-            rc_fmt_u64(b, v);
+            rc_fmt_u64(b, lsn);
             RC_BUF_LIT(b, "\\\"");
         } else {
             RC_BUF_LIT(b, "null");
@@ -1108,9 +1179,9 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     }
     if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_us\":");
-        rc_fmt_i64(b, ev->has_ts ? ev->ts_us : 0);
+        rc_buf_put(b, ts.s, ts.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");
-        put_ns(b, ev->has_ts ? ev->ts_us : 0);
+        put_ns(b, &ts);
     }
     const rc_position *p = &ev->pos;
     if (conn == CONN_MYSQL) {
@@ -1133,16 +1204,16 @@ static void put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         str_or_null(b, p->query);
     } else {
         RC_BUF_LIT(b, ",\"schema\":");
-        rc_jw_str(b, ev->src.schema.p, ev->src.schema.n);
+        put_str_memo(b, &e->memo_schema, ev->src.schema);
         RC_BUF_LIT(b, ",\"table\":");
-        rc_jw_str(b, ev->src.table.p, ev->src.table.n);
+        put_str_memo(b, &e->memo_table, ev->src.table);
         if (conn == CONN_POSTGRES) {
             uint64_t v;
             RC_BUF_LIT(b, ",\"txId\":");
             if (p->txid.n && rc_parse_u64(p->txid.p, p->txid.n, &v) == RC_OK) rc_fmt_u64(b, v);
             else RC_BUF_LIT(b, "null");
             RC_BUF_LIT(b, ",\"lsn\":");
-            if (lsn_value(p->lsn, &v)) rc_fmt_u64(b, v);
+            if (has_lsn) rc_fmt_u64(b, lsn);
             else RC_BUF_LIT(b, "null");
             RC_BUF_LIT(b, ",\"xmin\":");
             if (p->has_xmin) rc_fmt_u64(b, p->xmin);
@@ -1243,6 +1314,14 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
 static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, const char *prefix,
                                size_t pn, const char **text, size_t *n, rc_error *err)
 {
+    /* the same cached column list and name as the last message's: its slot, without the
+     * signature (most of the work here) */
+    up_memo *m = key ? &e->key_memo : &e->value_memo;
+    if (ev->cols_id && m->cols_id == ev->cols_id && m->conn == conn && m->pn == pn && !memcmp(m->prefix, prefix, pn)) {
+        *text = m->slot->text;
+        *n = m->slot->text_n;
+        return RC_OK;
+    }
     rc_buf *s = &e->sig;
     rc_buf_reset(s);
     rc_buf_put(s, prefix, pn);
@@ -1272,9 +1351,14 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
         memcpy(sig, s->data, s->len);
         free(sl->sig), free(sl->text);
         *sl = (up_slot){h, sig, t.data, s->len, t.len};
+        e->value_memo.cols_id = e->key_memo.cols_id = NULL; /* a memo may have named this slot */
     }
     *text = sl->text;
     *n = sl->text_n;
+    if (ev->cols_id && pn <= sizeof m->prefix) {
+        m->cols_id = ev->cols_id, m->conn = conn, m->pn = pn, m->slot = sl;
+        memcpy(m->prefix, prefix, pn);
+    }
     return RC_OK;
 }
 
@@ -1282,14 +1366,21 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
 
 /* The event's position among the events of its table in its transaction, from 1: counted per
  * table since the transaction's first event (the events of one transaction come together). */
-static uint64_t table_order(up_enc *e, const rc_event *ev)
+/* The per-transaction counts start again when the event's transaction is not the last one's. */
+static void tx_enter(up_enc *e, const rc_event *ev)
 {
     rc_str tx = ev->pos.txid;
     if (e->tx_of.len != tx.n || memcmp(e->tx_of.data, tx.p, tx.n)) {
         rc_buf_reset(&e->tx_of);
         rc_buf_put(&e->tx_of, tx.p, tx.n);
         e->tx_ntables = 0;
+        e->tx_extra = 0;
     }
+}
+
+static uint64_t table_order(up_enc *e, const rc_event *ev)
+{
+    tx_enter(e, ev);
     uint64_t h = ev->src.table.n ? rc_hash64(ev->src.table.p, ev->src.table.n, 1) : 1; /* absent names have p NULL */
     if (ev->src.schema.n) h = rc_hash64(ev->src.schema.p, ev->src.schema.n, h);
     if (ev->src.db.n) h = rc_hash64(ev->src.db.p, ev->src.db.n, h);
@@ -1314,7 +1405,10 @@ static void put_tx(up_enc *e, rc_buf *b, const rc_event *ev)
         RC_BUF_LIT(b, "null");
         return;
     }
-    uint64_t order = ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
+    tx_enter(e, ev);
+    /* the messages before it in the transaction: its index and one more for each key-changing
+     * update before it (dbz_up_split), modulo 2^32 as the index is */
+    uint64_t order = ev->pos.has_tx_index ? (uint64_t)(uint32_t)(ev->pos.tx_index + e->tx_extra) + 1 : 1;
     uint64_t lsn;
     RC_BUF_LIT(b, "{\"id\":\"");
     rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
@@ -1405,13 +1499,14 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     RC_BUF_LIT(b, ",\"op\":\"");
     rc_buf_puts(b, op);
     RC_BUF_LIT(b, "\",\"ts_ms\":");
-    int64_t proc = ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0;
-    rc_fmt_i64(b, proc / 1000);
+    us_text proc;
+    us_text_of(&proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
+    put_ms(b, &proc);
     if (e->compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_us\":");
-        rc_fmt_i64(b, proc);
+        rc_buf_put(b, proc.s, proc.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");
-        put_ns(b, proc);
+        put_ns(b, &proc);
     } else {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
@@ -1419,6 +1514,24 @@ rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     rc_buf_putc(b, '}');
     if (e->schemas) rc_buf_putc(b, '}');
     if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
+/* The key payload {"<key column>":<value>,...} of image img. */
+static rc_status put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
+{
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    rc_buf_putc(b, '{');
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
+        rc_buf_putc(b, ':');
+        /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
+        rc_status st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err);
+        if (st != RC_OK) return st == RC_SKIP ? err->code : st;
+    }
+    rc_buf_putc(b, '}');
     return RC_OK;
 }
 
@@ -1434,20 +1547,123 @@ rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     size_t pn;
     rc_status st = open_envelope(e, e->key_slots, true, ev, conn, prefix, sizeof prefix, &pn, b, err);
     if (st != RC_OK) return st;
-    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
-    if (n > 64) n = 64;
-    rc_buf_putc(b, '{');
-    for (uint32_t k = 0; k < n; k++) {
-        if (k) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
-        rc_buf_putc(b, ':');
-        /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
-        if ((st = put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err)) != RC_OK) return st == RC_SKIP ? err->code : st;
-    }
-    rc_buf_putc(b, '}');
+    if ((st = put_key_fields(e, b, ev, img, err)) != RC_OK) return st;
     if (e->schemas) rc_buf_putc(b, '}');
     if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
     return RC_OK;
+}
+
+/* ---- an UPDATE that changes the key ---- */
+
+/* A string as Kafka Connect's Values writes it (SimpleHeaderConverter, the worker's default
+ * header.converter): quoted, only backslash and quote escaped. */
+static void values_str(rc_buf *b, const char *p, size_t n)
+{
+    rc_buf_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\\' || p[i] == '"') rc_buf_putc(b, '\\');
+        rc_buf_putc(b, p[i]);
+    }
+    rc_buf_putc(b, '"');
+}
+
+/* Values.convertToString of the value at node i of a JSON value as the envelope writes it:
+ * strings (and bytes, base64) as values_str, structs and arrays with their members so,
+ * numbers, booleans and null as in JSON. */
+static void values_text(rc_buf *b, const rc_json *j, uint32_t i)
+{
+    const rc_jnode *nd = rc_json_node(j, i);
+    if (nd->type == RC_J_STRING) {
+        values_str(b, nd->s, nd->n);
+    } else if (nd->type == RC_J_ARRAY || nd->type == RC_J_OBJECT) {
+        bool obj = nd->type == RC_J_OBJECT;
+        rc_buf_putc(b, obj ? '{' : '[');
+        uint32_t k = 0;
+        for (uint32_t c = nd->first; c; c = rc_json_node(j, c)->next, k++) {
+            if (obj && k % 2) rc_buf_putc(b, ':');
+            else if (k) rc_buf_putc(b, ',');
+            values_text(b, j, c);
+        }
+        rc_buf_putc(b, obj ? '}' : ']');
+    } else {
+        rc_json_write(j, i, b);
+    }
+}
+
+/* The key struct of image img as the __debezium.oldkey / newkey header holds it (Values'
+ * text of the Struct: {"id":2}), copied into `a`; a Decimal is its BigDecimal's toString(). */
+static bool header_key(up_enc *e, const rc_event *ev, const rc_value *img, rc_arena *a, rc_str *out)
+{
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    rc_buf *h = &e->hdr;
+    rc_buf_reset(h);
+    rc_json j;
+    rc_json_init(&j, a);
+    bool ok = true;
+    rc_buf_putc(h, '{');
+    for (uint32_t k = 0; k < n && ok; k++) {
+        const rc_column *c = &ev->cols[idx[k]];
+        const rc_value *v = &img[idx[k]];
+        if (k) rc_buf_putc(h, ',');
+        values_str(h, c->name.p, c->name.n);
+        rc_buf_putc(h, ':');
+        rc_decimal d;
+        rc_error err;
+        rc_error_clear(&err);
+        if (v->kind == RC_V_DECIMAL && e->dec_mode == DEC_PRECISE && !(c->type.p2 < 0 && c->type.info->family == RC_FAM_PG)) {
+            if ((ok = rescale(&v->dec, dec_scale(c, &v->dec), &e->name, &d))) rc_fmt_dec_java(h, &d);
+        } else if (v->kind == RC_V_UINT && e->unsigned_precise) {
+            rc_fmt_u64(h, v->u);
+        } else {
+            rc_buf_reset(&e->hval);
+            ok = put_value(e, &e->hval, c, v, &err) == RC_OK && e->hval.err == RC_OK &&
+                 rc_json_parse(&j, e->hval.data, e->hval.len, &err) == RC_OK;
+            if (ok) values_text(h, &j, 0);
+        }
+    }
+    rc_buf_putc(h, '}');
+    rc_json_fini(&j);
+    char *p = ok && h->err == RC_OK ? rc_arena_alloc(a, h->len) : NULL;
+    if (!p) return false;
+    memcpy(p, h->data, h->len);
+    *out = (rc_str){p, h->len};
+    return true;
+}
+
+/* RelationalChangeRecordEmitter: an UPDATE whose old key is known and differs from the new one
+ * is written as a delete of the old key (header __debezium.newkey, then its tombstone) and a
+ * create of the new one (header __debezium.oldkey), both with the update's source block. */
+size_t dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *a)
+{
+    up_enc *e = p;
+    if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !oms_has_pk(ev)) return 0;
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    for (uint32_t k = 0; k < n; k++) /* a key column's old value not sent: the old key is not known */
+        if (ev->before[idx[k]].kind == RC_V_NULL || ev->before[idx[k]].kind == RC_V_UNAVAILABLE) return 0;
+    rc_error err;
+    rc_error_clear(&err);
+    rc_buf_reset(&e->key_old), rc_buf_reset(&e->key_new);
+    /* a key that cannot be written: the update says so as one event */
+    if (put_key_fields(e, &e->key_old, ev, ev->before, &err) != RC_OK || put_key_fields(e, &e->key_new, ev, ev->after, &err) != RC_OK ||
+        e->key_old.err != RC_OK || e->key_new.err != RC_OK)
+        return 0;
+    if (e->key_old.len == e->key_new.len && !memcmp(e->key_old.data, e->key_new.data, e->key_old.len)) return 0;
+    rc_str oldk, newk;
+    if (!header_key(e, ev, ev->before, a, &oldk) || !header_key(e, ev, ev->after, a, &newk)) return 0;
+    parts[0] = (rc_event_part){*ev, "__debezium.newkey", newk};
+    parts[0].ev.op = RC_OP_DELETE, parts[0].ev.after = NULL, parts[0].ev.changed = NULL;
+    parts[1] = (rc_event_part){*ev, "__debezium.oldkey", oldk};
+    parts[1].ev.op = RC_OP_INSERT, parts[1].ev.before = NULL, parts[1].ev.changed = NULL, parts[1].ev.before_key_only = false;
+    /* two messages in the transaction's total_order: the delete keeps the update's place
+     * (index - 1 with the one more counted from here on), the create the next one */
+    if (e->tx_meta && ev->pos.txid.n && ev->pos.has_tx_index) {
+        tx_enter(e, ev);
+        e->tx_extra++;
+        parts[0].ev.pos.tx_index--;
+    }
+    return 2;
 }
 
 /* ---- pieces for CloudEvents ---- */
@@ -1491,7 +1707,7 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
     if (v->kind == RC_V_UNAVAILABLE) return unavailable(e, c, b, true, err);
     dbz_pg_kind pk = pg_kind(e, c);
     rc_value g;
-    if (v->kind != RC_V_NULL && (pk == DBZ_PG_ARRAY || pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_NOT_YET)) {
+    if (v->kind != RC_V_NULL && (pk == DBZ_PG_ARRAY || pk == DBZ_PG_UNKNOWN)) {
         rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "column \"%.*s\" (%.*s): rowcast does not write this PostgreSQL type in Avro yet",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
         return RC_SKIP;

@@ -15,6 +15,7 @@ void dbz_up_free(void *enc);
 rc_status dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 bool dbz_up_tombstone(void *enc, const rc_event *ev);
+size_t dbz_up_split(void *enc, const rc_event *ev, rc_event_part *parts, rc_arena *a); /* rc_format.split */
 bool dbz_up_schemas(void *enc);
 int dbz_up_compat(void *enc); /* 10, 16, 20, 30 */
 
@@ -63,7 +64,6 @@ typedef enum dbz_pg_kind {
     DBZ_PG_ARRAY,     /* a Kafka Connect array of the element's schema */
     DBZ_PG_FLOAT4,    /* float32 (pgjdbc reports REAL) */
     DBZ_PG_UNKNOWN,   /* no schema in the connector: it leaves the column out */
-    DBZ_PG_NOT_YET,   /* written by the connector, not by rowcast yet */
 } dbz_pg_kind;
 dbz_pg_kind dbz_pg_kind_of(const rc_type_info *t);
 /* The value text s of column c into b as Debezium writes it (RC_SKIP with the reason when the

@@ -1,16 +1,24 @@
 /* The native format, writer side: one JSON object per event, keys in a fixed order, absent
  * fields omitted, values laid out by their kind (docs/native-format.md). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "formats/native.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
-static void key(rc_buf *b, const char *k, bool *first)
+static inline void key(rc_buf *b, const char *k, bool *first)
 {
-    if (!*first) rc_buf_putc(b, ',');
+    size_t n = strlen(k); /* a literal: folded where inlined */
+    char *w = rc_buf_reserve(b, n + 4); /* one reservation: this runs a dozen times an event */
+    if (!w) return;
+    size_t at = 0;
+    if (!*first) w[at++] = ',';
     *first = false;
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, k);
-    RC_BUF_LIT(b, "\":");
+    w[at++] = '"';
+    memcpy(w + at, k, n), at += n;
+    w[at++] = '"', w[at++] = ':';
+    rc_buf_commit(b, at);
 }
 
 static void str_field(rc_buf *b, const char *k, rc_str v, bool *first)
@@ -93,6 +101,110 @@ static void put_image(rc_buf *b, const char *k, const rc_value *img, uint32_t n,
     rc_buf_putc(b, ']');
 }
 
+/* The encoder's memory (NULL works too: nothing kept): the "columns" text of the last cached
+ * column list (rc_event.cols_id), which the events of one table repeat. */
+typedef struct native_enc {
+    const void *cols_of;
+    rc_buf cols;
+    /* the last event's "source" text and what it was made from: kind, then each name's
+     * length and bytes (a name may hold any byte) */
+    rc_buf src_text, src_of;
+} native_enc;
+
+static void put_origin(rc_buf *b, const rc_origin *o)
+{
+    bool f2 = true;
+    rc_buf_putc(b, '{');
+    key(b, "kind", &f2);
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, rc_dbkind_name(o->kind));
+    rc_buf_putc(b, '"');
+    str_field(b, "server", o->server, &f2);
+    str_field(b, "version", o->version, &f2);
+    str_field(b, "tenant", o->tenant, &f2);
+    str_field(b, "db", o->db, &f2);
+    str_field(b, "schema", o->schema, &f2);
+    if (o->table.p && !o->table.n) { /* an empty name the input stated ("table":"" of Canal's database DDL) */
+        key(b, "table", &f2);
+        RC_BUF_LIT(b, "\"\"");
+    } else {
+        str_field(b, "table", o->table, &f2);
+    }
+    rc_buf_putc(b, '}');
+}
+
+/* An origin field's length in the cache key: a stated empty name differs from an absent one. */
+static size_t key_len(const rc_str *s) { return s->n ? s->n : s->p ? SIZE_MAX : 0; }
+
+static void origin_key(rc_buf *k, const rc_origin *o)
+{
+    const rc_str *f[6] = {&o->server, &o->version, &o->tenant, &o->db, &o->schema, &o->table};
+    rc_buf_reset(k);
+    rc_buf_putc(k, (char)o->kind);
+    for (int i = 0; i < 6; i++) {
+        size_t l = key_len(f[i]);
+        rc_buf_put(k, &l, sizeof l);
+        rc_buf_put(k, f[i]->p, f[i]->n);
+    }
+}
+
+static bool same_origin(const native_enc *e, const rc_origin *o)
+{
+    const rc_str *f[6] = {&o->server, &o->version, &o->tenant, &o->db, &o->schema, &o->table};
+    const char *k = e->src_of.data;
+    size_t at = 1, n = e->src_of.len;
+    if (!n || k[0] != (char)o->kind) return false;
+    for (int i = 0; i < 6; i++) {
+        size_t l;
+        if (at + sizeof l > n) return false;
+        memcpy(&l, k + at, sizeof l);
+        at += sizeof l;
+        if (l != key_len(f[i])) return false;
+        l = f[i]->n;
+        if (at + l > n || (l && memcmp(k + at, f[i]->p, l))) return false;
+        at += l;
+    }
+    return true;
+}
+
+static void keep_origin(native_enc *e, const rc_origin *o)
+{
+    origin_key(&e->src_of, o);
+    if (e->src_of.err != RC_OK || e->src_text.err != RC_OK) rc_buf_reset(&e->src_of); /* not kept */
+}
+
+/* The column list [{"name":..., "type":..., "pk":..., "nullable":true}, ...]. */
+static void put_columns(rc_buf *b, const rc_event *ev)
+{
+    /* "pk": true while the key columns come in column order; their positions otherwise */
+    bool in_order = true;
+    uint16_t rank = 0;
+    for (uint32_t i = 0; i < ev->ncols; i++)
+        if (ev->cols[i].pk && ev->cols[i].pk != ++rank) in_order = false;
+    rc_buf_putc(b, '[');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        const rc_column *c = &ev->cols[i];
+        if (i) rc_buf_putc(b, ',');
+        RC_BUF_LIT(b, "{\"name\":");
+        rc_jw_str(b, c->name.p, c->name.n);
+        RC_BUF_LIT(b, ",\"type\":");
+        rc_jw_str(b, c->type.decl.p, c->type.decl.n);
+        if (c->pk && in_order) {
+            RC_BUF_LIT(b, ",\"pk\":true");
+        } else if (c->pk) {
+            RC_BUF_LIT(b, ",\"pk\":");
+            rc_fmt_u64(b, c->pk);
+        }
+        if (c->nullable) RC_BUF_LIT(b, ",\"nullable\":true");
+        if (c->has_jdbc) {
+            RC_BUF_LIT(b, ",\"jdbc\":");
+            rc_fmt_i64(b, c->jdbc);
+        }
+        rc_buf_putc(b, '}');
+    }
+    rc_buf_putc(b, ']');
+}
+
 rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     bool first = true;
@@ -103,24 +215,19 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     rc_buf_putc(b, '"');
 
     key(b, "source", &first);
-    bool f2 = true;
-    rc_buf_putc(b, '{');
-    key(b, "kind", &f2);
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, rc_dbkind_name(ev->src.kind));
-    rc_buf_putc(b, '"');
-    str_field(b, "server", ev->src.server, &f2);
-    str_field(b, "version", ev->src.version, &f2);
-    str_field(b, "tenant", ev->src.tenant, &f2);
-    str_field(b, "db", ev->src.db, &f2);
-    str_field(b, "schema", ev->src.schema, &f2);
-    if (ev->src.table.p && !ev->src.table.n) { /* an empty name the input stated ("table":"" of Canal's database DDL) */
-        key(b, "table", &f2);
-        RC_BUF_LIT(b, "\"\"");
+    native_enc *e = enc;
+    if (e && same_origin(e, &ev->src)) { /* the last event's table: its text again */
+        rc_buf_put(b, e->src_text.data, e->src_text.len);
+    } else if (e) {
+        rc_buf_reset(&e->src_text);
+        put_origin(&e->src_text, &ev->src);
+        keep_origin(e, &ev->src);
+        if (e->src_of.len) rc_buf_put(b, e->src_text.data, e->src_text.len);
+        else put_origin(b, &ev->src);
     } else {
-        str_field(b, "table", ev->src.table, &f2);
+        put_origin(b, &ev->src);
     }
-    rc_buf_putc(b, '}');
+    bool f2;
 
     const rc_position *p = &ev->pos;
     if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->last_commit_lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count ||
@@ -156,34 +263,18 @@ rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
         rc_fmt_i64(b, ev->proc_us);
     }
     if (ev->ncols) {
-        /* "pk": true while the key columns come in column order; their positions otherwise */
-        bool in_order = true;
-        uint16_t rank = 0;
-        for (uint32_t i = 0; i < ev->ncols; i++)
-            if (ev->cols[i].pk && ev->cols[i].pk != ++rank) in_order = false;
         key(b, "columns", &first);
-        rc_buf_putc(b, '[');
-        for (uint32_t i = 0; i < ev->ncols; i++) {
-            const rc_column *c = &ev->cols[i];
-            if (i) rc_buf_putc(b, ',');
-            RC_BUF_LIT(b, "{\"name\":");
-            rc_jw_str(b, c->name.p, c->name.n);
-            RC_BUF_LIT(b, ",\"type\":");
-            rc_jw_str(b, c->type.decl.p, c->type.decl.n);
-            if (c->pk && in_order) {
-                RC_BUF_LIT(b, ",\"pk\":true");
-            } else if (c->pk) {
-                RC_BUF_LIT(b, ",\"pk\":");
-                rc_fmt_u64(b, c->pk);
+        if (e && ev->cols_id) { /* a cached column list: its text made once */
+            if (e->cols_of != ev->cols_id) {
+                rc_buf_reset(&e->cols);
+                put_columns(&e->cols, ev);
+                e->cols_of = e->cols.err == RC_OK ? ev->cols_id : NULL;
             }
-            if (c->nullable) RC_BUF_LIT(b, ",\"nullable\":true");
-            if (c->has_jdbc) {
-                RC_BUF_LIT(b, ",\"jdbc\":");
-                rc_fmt_i64(b, c->jdbc);
-            }
-            rc_buf_putc(b, '}');
+            if (e->cols_of) rc_buf_put(b, e->cols.data, e->cols.len);
+            else put_columns(b, ev);
+        } else {
+            put_columns(b, ev);
         }
-        rc_buf_putc(b, ']');
     }
     put_image(b, "before", ev->before, ev->ncols, &first);
     if (ev->before_key_only) {
@@ -220,10 +311,22 @@ static rc_status native_enc_new(const rc_options *opts, void **out, rc_error *er
 {
     static const rc_option_desc none[] = {{0}};
     *out = NULL;
-    return rc_options_check(opts, "native", none, err);
+    rc_status st = rc_options_check(opts, "native", none, err);
+    if (st != RC_OK) return st;
+    native_enc *e = calloc(1, sizeof *e);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    rc_buf_init(&e->cols, 0), rc_buf_init(&e->src_text, 0), rc_buf_init(&e->src_of, 0);
+    *out = e;
+    return RC_OK;
 }
 
-static void native_enc_free(void *enc) {}
+static void native_enc_free(void *enc)
+{
+    native_enc *e = enc;
+    if (!e) return;
+    rc_buf_fini(&e->cols), rc_buf_fini(&e->src_text), rc_buf_fini(&e->src_of);
+    free(e);
+}
 
 static const rc_option_desc native_options[] = {{0}};
 

@@ -101,6 +101,38 @@ static rc_status put_key(rc_pipeline *c, const rc_event *ev, rc_out_rec *r, rc_e
     return RC_OK;
 }
 
+/* Encodes one message (a part of an event: rc_format.split) into c->recs: its value, key,
+ * topic, header, and the tombstone after it; RC_SKIP (err says why when it is a value the
+ * format cannot hold) or RC_PENDING as encode_value says. */
+static rc_status encode_part(rc_pipeline *c, const rc_event *ev, const char *header, rc_str header_value, bool was_holding,
+                             rc_arena *a, rc_error *err)
+{
+    size_t mark = c->msg.len;
+    rc_status st = c->to->encode_value(c->enc, ev, &c->msg, err);
+    if (st == RC_SKIP) c->msg.len = mark;
+    if (st != RC_OK) return st;
+    rc_out_rec *r = push_rec(c);
+    if (!r) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    r->voff = mark, r->vlen = c->msg.len - mark;
+    if (was_holding) {
+        held_origin(c, a, r); /* the group the encoder held: several rows, no one key */
+        return RC_OK;
+    }
+    r->src = ev->src, r->op = ev->op, r->lsn = ev->pos.lsn;
+    r->header = header, r->header_value = header_value;
+    if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
+    size_t tm = c->msg.len;
+    if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
+        r->has_topic = true, r->toff = tm, r->tlen = c->msg.len - tm;
+    if (c->tombstones && c->to->tombstone && c->to->tombstone(c->enc, ev)) {
+        rc_out_rec *t = push_rec(c);
+        if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        *t = c->recs[c->nrecs - 2]; /* with the message's header, as Debezium's tombstone */
+        t->null_value = true;
+    }
+    return RC_OK;
+}
+
 /* Encodes the events of one line into c->recs (messages in c->msg) and counts them in `n`
  * (added to the run's counts once the line is sent); RC_OK or the error (already described in
  * err). Nothing is sent before the whole line converted, so a failing line never produces
@@ -119,40 +151,32 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             n->filtered++;
             continue;
         }
-        size_t mark = c->msg.len;
+        rc_event_part parts[RC_MAX_PARTS];
+        size_t np = c->to->split ? c->to->split(c->enc, ev, parts, a) : 0;
+        size_t mark = c->msg.len, nrecs = c->nrecs;
         bool was_holding = c->to->holding && c->to->holding(c->enc);
         rc_error_clear(err);
-        st = c->to->encode_value(c->enc, ev, &c->msg, err);
-        if (st == RC_SKIP) {
-            c->msg.len = mark;
+        st = RC_SKIP;
+        for (size_t k = 0; k < (np ? np : 1); k++) { /* the parts, or the event as it is */
+            rc_status pst = np ? encode_part(c, &parts[k].ev, parts[k].header, parts[k].header_value, was_holding, a, err)
+                               : encode_part(c, ev, NULL, (rc_str){0}, was_holding, a, err);
+            if (pst == RC_SKIP && !err->message[0]) continue; /* no message for this part (skipped.operations) */
+            if (pst == RC_SKIP || (pst != RC_OK && pst != RC_PENDING)) {
+                st = pst;
+                break;
+            }
+            st = pst;
+        }
+        if (st == RC_SKIP) { /* every part of the event, or none: a value the format cannot hold is said, never cut */
+            c->msg.len = mark, c->nrecs = nrecs;
             n->not_expressible++;
-            if (err->message[0]) report_unexpressible(c, ln, ev, err); /* a value the format cannot hold: said, never cut */
+            if (err->message[0]) report_unexpressible(c, ln, ev, err);
             rc_error_clear(err);
             continue;
         }
         if (st != RC_OK && st != RC_PENDING) return st;
         n->encoded++;
         n->by_op[ev->op]++;
-        if (st == RC_OK) {
-            rc_out_rec *r = push_rec(c);
-            if (!r) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-            r->voff = mark, r->vlen = c->msg.len - mark;
-            if (was_holding) {
-                held_origin(c, a, r); /* the group the encoder held: several rows, no one key */
-            } else {
-                r->src = ev->src, r->op = ev->op, r->lsn = ev->pos.lsn;
-                if ((st = put_key(c, ev, r, err)) != RC_OK) return st;
-                size_t tm = c->msg.len;
-                if (c->routed && c->to->route && c->to->route(c->enc, ev, &c->msg, &r->partition) == RC_OK)
-                    r->has_topic = true, r->toff = tm, r->tlen = c->msg.len - tm;
-                if (c->tombstones && c->to->tombstone && c->to->tombstone(c->enc, ev)) {
-                    rc_out_rec *t = push_rec(c);
-                    if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-                    *t = c->recs[c->nrecs - 2];
-                    t->null_value = true;
-                }
-            }
-        }
         c->held_pending = c->to->holding && c->to->holding(c->enc);
         if (c->held_pending) held_set(c, ev); /* the encoder now holds this event */
     }
@@ -230,6 +254,7 @@ static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_of
             } else {
                 *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
             }
+            if (o->header) *h++ = (rc_header){o->header, o->header_value.p, o->header_value.n};
             r.nheaders = (size_t)(h - r.headers);
         }
         rc_status st = rc_sink_send(c->sink, &r, err);

@@ -63,6 +63,7 @@ typedef struct pg_source {
     char *ahead;       /* the next row, read ahead (to mark the last one), or NULL */
     int ahead_len;
     size_t ahead_table;
+    size_t last_table; /* the table of the last row handed out */
     uint64_t snap_rows, snap_acked, snap_estimate;
     int64_t snap_us; /* when the snapshot was taken (wall clock): the change time of its rows */
     char snap_lsn[RC_PG_LSN_MAX]; /* its consistent point: the LSN of its rows, as Debezium's */
@@ -225,10 +226,26 @@ static rc_status snapshot_fetch(pg_source *s, rc_error *err)
     return RC_OK;
 }
 
+/* Debezium 2.x's snapshot marker (RelationalSnapshotChangeEventSource.setSnapshotMarker) of a
+ * row of tables[ti]: the last row of the last table "last", the first of the first table "first",
+ * then the last and the first of any table "last_in_data_collection" and
+ * "first_in_data_collection", the others "true". The last row of all is always "last" (Debezium
+ * makes a final "true" "last"; rowcast also when the tables after it are empty, so that a
+ * consumer waiting for "last" gets it). Encoders for Debezium 1.x write the three 2.x markers
+ * as "true" (docs/sources/postgres.md). */
+static const char *snapshot_mark(const pg_source *s, size_t ti, bool first_in_table, bool last_in_table)
+{
+    if (!s->ahead) return "last";
+    if (last_in_table && ti + 1 == s->ntables) return "last";
+    if (first_in_table && ti == 0) return "first";
+    if (last_in_table) return "last_in_data_collection";
+    if (first_in_table) return "first_in_data_collection";
+    return "true";
+}
+
 static rc_status snapshot_batch(pg_source *s, rc_error *err)
 {
     rc_batch *b = &s->batch;
-    static const char *const marks[] = {"first", "true", "last"};
     while (b->n < RC_BATCH_ITEMS && s->ahead) {
         if (*s->stop) return RC_OK;
         const rc_pg_table *t = &s->tables[s->ahead_table];
@@ -241,12 +258,14 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
         if (st == RC_OK) st = rc_pg_events_read(s->ev, t->rel, &row, &b->arena, &b->events, &ierr);
         if (st != RC_OK) item_bad(s, it, &ierr, (const uint8_t *)s->ahead, len, false);
         else it->raw = (size_t)s->ahead_len;
-        bool first = s->snap_rows == 0;
+        size_t ti = s->ahead_table;
+        bool first = s->snap_rows == 0 || s->last_table != ti;
+        s->last_table = ti;
         s->snap_rows++;
         if (snapshot_fetch(s, err) != RC_OK) return err->code;
         if (st == RC_OK) {
             rc_event *ev = &b->events.items[b->events.count - 1];
-            const char *m = marks[!s->ahead ? 2 : first ? 0 : 1];
+            const char *m = snapshot_mark(s, ti, first, !s->ahead || s->ahead_table != ti);
             ev->snapshot = (rc_str){m, strlen(m)};
             ev->ts_us = s->snap_us, ev->has_ts = true;
             ev->pos.lsn = (rc_str){s->snap_lsn, strlen(s->snap_lsn)};
