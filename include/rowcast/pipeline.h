@@ -36,7 +36,8 @@ typedef struct rc_counts {
     uint64_t events;          /* events of the converted lines: */
     uint64_t encoded;         /*   handed to the encoder */
     uint64_t filtered;        /*   excluded by --include or dropped by --drop */
-    uint64_t not_expressible; /*   the target format has no message for them */
+    uint64_t not_expressible; /*   the target format has no message for them, of which */
+    uint64_t markers;         /*     transaction BEGIN/COMMIT markers (formats without them) */
     uint64_t bytes;           /* input bytes of the lines handled, blank lines included */
     uint64_t by_op[RC_OP_COUNT]; /* events of the converted lines by operation */
 } rc_counts;

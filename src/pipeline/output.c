@@ -170,6 +170,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         if (st == RC_SKIP) { /* every part of the event, or none: a value the format cannot hold is said, never cut */
             c->msg.len = mark, c->nrecs = nrecs;
             n->not_expressible++;
+            if (!err->message[0] && (ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT)) n->markers++;
             if (err->message[0]) report_unexpressible(c, ln, ev, err);
             rc_error_clear(err);
             continue;
@@ -294,7 +295,7 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             }
             c->n.converted++;
             c->n.events += n.events, c->n.encoded += n.encoded;
-            c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible;
+            c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible, c->n.markers += n.markers;
             for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
             pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
         }

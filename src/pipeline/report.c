@@ -254,9 +254,13 @@ void pipeline_summary(rc_pipeline *c)
             c->item_word, plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
             fate);
     if (n->interrupted) fprintf(stderr, ", %llu interrupted", (unsigned long long)n->interrupted);
-    fprintf(stderr, "\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s\n",
+    /* a format without transaction markers writes no message for BEGIN/COMMIT: said apart,
+     * since nothing of the data is missing */
+    fprintf(stderr, "\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s",
             (unsigned long long)n->events, plural(n->events), (unsigned long long)n->encoded, (unsigned long long)n->filtered,
-            (unsigned long long)n->not_expressible, c->to->name);
+            (unsigned long long)(n->not_expressible - n->markers), c->to->name);
+    if (n->markers) fprintf(stderr, ", %llu transaction marker%s (BEGIN/COMMIT) it has no message for", (unsigned long long)n->markers, plural(n->markers));
+    fputc('\n', stderr);
     fprintf(stderr, "rowcast: %llu message%s written (%llu byte%s): %llu delivered, %llu dead-lettered, %llu refused, %llu undelivered\n",
             (unsigned long long)ss.sent, plural(ss.sent), (unsigned long long)ss.bytes, plural(ss.bytes),
             (unsigned long long)ss.delivered, (unsigned long long)ss.dead_lettered, (unsigned long long)ss.failed,
