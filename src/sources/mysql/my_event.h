@@ -14,6 +14,7 @@
 #include "rowcast/error.h"
 #include "rowcast/value.h"
 #include "my_gtid.h"
+#include "my_types.h" /* rc_my_le */
 
 enum rc_my_event_type {
     RC_MYEV_UNKNOWN = 0,
@@ -102,13 +103,6 @@ uint32_t rc_my_crc32(uint32_t crc, const uint8_t *p, size_t n);
 bool rc_my_packed(const uint8_t *p, size_t n, size_t *i, uint64_t *v);
 /* The MySQL serialization library's variable-length unsigned integer (tagged GTIDs). */
 bool rc_my_varlen(const uint8_t *p, size_t n, size_t *i, uint64_t *v);
-
-static inline uint64_t rc_my_le(const uint8_t *p, unsigned bytes)
-{
-    uint64_t v = 0;
-    for (unsigned k = 0; k < bytes; k++) v |= (uint64_t)p[k] << (8 * k);
-    return v;
-}
 
 typedef struct rc_my_query {
     uint32_t thread_id, exec_time;

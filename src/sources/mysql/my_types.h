@@ -49,6 +49,21 @@ enum rc_my_type {
 
 enum { RC_MY_COLLATION_BINARY = 63 };
 
+/* Unsigned integer of n (0..8) bytes, little-endian (integers, lengths, event fields) or
+ * big-endian (the packed temporal and decimal layouts, BIT). */
+static inline uint64_t rc_my_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = n; i-- > 0;) v = v << 8 | p[i];
+    return v;
+}
+static inline uint64_t rc_my_be(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v = v << 8 | p[i];
+    return v;
+}
+
 /* One column of a table as the binlog's TABLE_MAP describes it, completed by the schema
  * history where the binlog says less (binlog_row_metadata=MINIMAL: no names, no labels).
  *

@@ -1,5 +1,5 @@
 /* Internals shared by the row-image value readers (my_value*.c, my_charset.c, my_json*.c):
- * byte-order reads, the truncation error and one reader per group of types. Not for the rest
+ * the truncation error and one reader per group of types. Not for the rest
  * of the source: it uses my_value.h. */
 #ifndef ROWCAST_MY_VALUE_INT_H
 #define ROWCAST_MY_VALUE_INT_H
@@ -7,22 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "my_value.h"
-
-/* Unsigned integer of n (0..8) bytes, little-endian (integers, lengths) or big-endian (the
- * packed temporal and decimal layouts, BIT). */
-static inline uint64_t rc_my_le(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = n; i-- > 0;) v = v << 8 | p[i];
-    return v;
-}
-static inline uint64_t rc_my_be(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++) v = v << 8 | p[i];
-    return v;
-}
+#include "my_value.h" /* my_types.h: rc_my_le, rc_my_be */
 
 /* "column NAME" or "column @?" for messages; the event decoder prefixes file and offset. */
 #define RC_MY_COLFMT "column %.*s%s (%s)"
