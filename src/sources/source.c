@@ -1,11 +1,13 @@
 /* The source registry: picks the source of a run by its URLs' scheme, as sink.c picks sinks.
  * A URL without a scheme of a registered source (a file path, "-" for stdin) is the lines
- * source's. PostgreSQL: postgres:// and postgresql://. */
+ * source's. PostgreSQL: postgres:// and postgresql://; MySQL/MariaDB: mysql:// and mariadb://. */
 #include <string.h>
 #include "rowcast/source.h"
+#include "sources/mysql/my_source.h"
 #include "sources/pg/pg_source.h"
 
-static const rc_source_ops *const all_sources[] = {&rc_source_lines, &rc_source_postgres, &rc_source_postgresql};
+static const rc_source_ops *const all_sources[] = {&rc_source_lines, &rc_source_postgres, &rc_source_postgresql,
+                                                   &rc_source_mysql, &rc_source_mariadb};
 
 const rc_source_ops *rc_source_find(const char *url)
 {
