@@ -718,6 +718,13 @@ static rc_status load_structures(my_source *s, const rc_source_config *cfg, rc_e
         return err->code;
     for (size_t i = 0; i < s->ntables; i++)
         if (s->tables[i].included) s->tables_included++, s->snap_estimate += s->tables[i].rows_estimate;
+    if (!s->tables_included && s->cfg.ninclude) {
+        char pats[300] = "";
+        for (size_t i = 0, n = 0; i < s->cfg.ninclude && n < sizeof pats; i++)
+            n += (size_t)snprintf(pats + n, sizeof pats - n, "%s%s", i ? " " : "", s->cfg.include[i]);
+        notice(s, "warning: no table on %s matches --include %s (a table created later is captured from its CREATE TABLE)",
+               s->url.shown, pats);
+    }
     return RC_OK;
 }
 
