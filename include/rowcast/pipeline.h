@@ -140,6 +140,7 @@ typedef struct rc_pipeline {
     const rc_capture_config *capture; /* `capture`: the database source's settings */
     const char *item_word; /* what an item is in the summary ("line", "message") */
     bool include_schema;   /* --include matches SCHEMA.TABLE (PostgreSQL capture), not DB.TABLE */
+    const char *source; /* a source by name (rc_source_config.source), NULL: by the URLs */
     const char **files; /* the source's URLs: file paths, "-" */
     size_t nfiles;
     bool threaded;

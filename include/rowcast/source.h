@@ -94,6 +94,8 @@ typedef struct rc_source_config {
     volatile sig_atomic_t *stop; /* set by a signal: stop reading */
     const char *resume_name;     /* where the resume position comes from (messages) */
     const rc_capture_config *capture; /* database sources only */
+    const char *source; /* a source the command names ("mysql-binlog": convert --from mysql-binlog),
+                         * NULL: the one of the URLs' scheme */
 } rc_source_config;
 
 typedef struct rc_source rc_source;

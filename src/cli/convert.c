@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "cli/run_opts.h"
 #include "rowcast/pipeline.h"
@@ -20,7 +21,9 @@ void cli_usage_convert(void)
           "each event in the target format to the sink: by default stdout, one message per\n"
           "line. Blank lines are ignored; a trailing '\\r' is removed.\n"
           "\n"
-          "  --from FMT             input format (default: native)\n"
+          "  --from FMT             input format (default: native), or mysql-binlog: each FILE is\n"
+          "                         a MySQL/MariaDB binary log, read event by event, several in\n"
+          "                         the order the server wrote them (docs/sources/mysql-binlog.md)\n"
           "  --to FMT               output format (default: native)\n"
           "  -o KEY=VALUE           format option, repeatable (rowcast formats --options); with a\n"
           "                         Kafka sink, -o kafka.PROPERTY=VALUE passes any librdkafka\n"
@@ -154,6 +157,12 @@ int cli_convert(int argc, char **argv)
         } else {
             files[nfiles++] = a;
         }
+    }
+    if (rc == EXIT_OK && !strcasecmp(r.from, "mysql-binlog")) { /* not a format: a source of its own */
+        r.from = NULL, c.source = "mysql-binlog", c.item_word = "binlog event";
+        if (c.ck_path) rc = cli_run_usage_error(&r, "--checkpoint is not supported with --from mysql-binlog: convert the files again, "
+                                                "or capture from the server (rowcast capture mysql://...) to resume%s", "");
+        if (!nfiles) rc = cli_run_usage_error(&r, "--from mysql-binlog needs binlog FILEs%s", "");
     }
     if (rc == EXIT_OK && c.ck_path && nfiles != 1) rc = cli_run_usage_error(&r, "--checkpoint needs exactly one input FILE (a file it can seek in)%s", "");
     if (rc == EXIT_OK && c.ck_path && !strcmp(files[0], "-")) rc = cli_run_usage_error(&r, "--checkpoint needs a FILE, not stdin%s", "");

@@ -137,6 +137,13 @@ rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc
         for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
             if (imgs[k][i].kind != RC_V_UNAVAILABLE) continue;
             const rc_column *c = &ev->cols[i];
+            if (ev->src.kind == RC_DB_MYSQL || ev->src.kind == RC_DB_MARIADB) { /* a partial row image */
+                rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                             "column \"%.*s\" (%.*s): its value is not in the binlog's row image (binlog_row_image=MINIMAL or "
+                             "NOBLOB) and %s has no way to write that; binlog_row_image=FULL sends every column, or use native "
+                             "or upstream Debezium", (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, format);
+                return RC_SKIP;
+            }
             rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
                          "column \"%.*s\" (%.*s): its value was not sent (an unchanged TOAST value) and %s has no way to "
                          "write that; REPLICA IDENTITY FULL sends it in the old row, or use native or upstream Debezium",

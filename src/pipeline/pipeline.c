@@ -134,7 +134,8 @@ int rc_pipeline_run(rc_pipeline *c)
                              .accept_ctx = c,
                              .stop = c->stop,
                              .resume_name = c->ck_path,
-                             .capture = c->capture};
+                             .capture = c->capture,
+                             .source = c->source};
     c->t0 = c->last_progress = rc_pipeline_now();
     if (c->metrics_addr && (rc = pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {

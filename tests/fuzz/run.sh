@@ -27,6 +27,13 @@ for f in ../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/tes
         printf '%s' "$line" >"$seeds/seed-$i"
     done <"$f"
 done
+# real binlog files seed fuzz_my_event: the flags byte 1 (checksums rewritten), then the events
+for f in ../shared/testdata/peers/*/test-data/binlogs/* ../shared/testdata/peers/*/src/test/resources/mysql-bin.* \
+    ../shared/testdata/peers/*/tests/parse_file_tests/*; do
+    [ -f "$f" ] && [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' \n')" = fe62696e ] || continue
+    i=$((i + 1))
+    { printf '\001'; tail -c +5 "$f"; } >"$seeds/binlog-$i"
+done
 [ -d ../shared ] || echo "fuzz: peer data not found at $(cd .. && pwd)/shared/testdata/peers: the decoders are seeded without it"
 # inputs that once crashed or hung a target stay in every run; hand-made seeds (checkpoint
 # files and topic templates for fuzz_sink_text)

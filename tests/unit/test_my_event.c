@@ -748,12 +748,157 @@ static void test_decoder_files(void **state)
                 "delete test.t1(@1=6) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
                 "commit @793 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
                 "at binlog.000002:847 396e294c-1ca4-11f1-9ae7-00155da79c6b:1-6\n");
+    /* a relay log (two FDEs, two ROTATEs); the image leaves out the hidden generated column of
+     * the functional index (the second) */
+    expect_file("blackbeam__rust_mysql_common/test-data/binlogs/rpl_unfiltered_hidden_gcol.000001",
+                "ddl @448\n"
+                "ddl @651\n"
+                "begin @849\n"
+                "insert test.t(@1=1,@2=?,@3=\"1\") @979\n"
+                "commit @1022\n"
+                "at master-bin.000001:1076 \n");
+    /* the GTID sets of PREVIOUS_GTIDS, untagged [1, 3) and tagged (mytag [1, 3) beside [1, 14)),
+     * with the tagged transaction mytag:3 added at its commit */
+    expect_file("blackbeam__rust_mysql_common/test-data/binlogs/binlog_transaction_previous_GTID_no_tag.000001",
+                "at binlog.000008:4 b9b88c66-0755-11f1-9899-4a9da94c4d71:1-2\n");
+    expect_file("blackbeam__rust_mysql_common/test-data/binlogs/binlog_transaction_with_GTID_TAG.000001",
+                "begin @328 55778904-0299-11f1-b1b8-4ef0c4956feb:mytag:3\n"
+                "insert test.orders(@1=3,@2=100,@3=decimal) @461 55778904-0299-11f1-b1b8-4ef0c4956feb:mytag:3\n"
+                "commit @510 55778904-0299-11f1-b1b8-4ef0c4956feb:mytag:3\n"
+                "at binlog.000005:4 55778904-0299-11f1-b1b8-4ef0c4956feb:1-13:mytag:1-3\n");
     /* a compressed transaction: QUERY, TABLE_MAP, WRITE_ROWS, XID inside one event */
     expect_file("blackbeam__rust_mysql_common/test-data/binlogs/transaction_compression.000001",
                 "begin @274\n"
                 "insert test.tb1(@1=1) @274\n"
                 "commit @274\n"
                 "at binlog.000043:4 357df524-4139-11ee-9979-b033ee13919e:1\n");
+}
+
+/* --- crafted events: QUERY status variables, refusals --- */
+
+/* One event of type `type` with body b[0..n) at `at` into d, with a CRC32 when `crc`: the
+ * decoder's error message ("" when none) and the events made into l. */
+static rc_status feed_body(rc_my_decoder *d, uint8_t type, uint16_t flags, const uint8_t *b, size_t n, uint64_t at, bool crc,
+                           rc_event_list *l, rc_arena *a, char *msg, size_t msgn)
+{
+    uint8_t ev[1024];
+    size_t size = RC_MY_HEADER_LEN + n + (crc ? 4 : 0);
+    assert_true(size <= sizeof ev);
+    memset(ev, 0, RC_MY_HEADER_LEN);
+    ev[4] = type;
+    ev[5] = 9;
+    for (int k = 0; k < 4; k++) ev[9 + k] = (uint8_t)(size >> (8 * k)), ev[13 + k] = (uint8_t)((at + size) >> (8 * k));
+    ev[17] = (uint8_t)flags, ev[18] = (uint8_t)(flags >> 8);
+    memcpy(ev + RC_MY_HEADER_LEN, b, n);
+    if (crc) {
+        uint32_t c = rc_my_crc32(0, ev, size - 4);
+        for (int k = 0; k < 4; k++) ev[size - 4 + k] = (uint8_t)(c >> (8 * k));
+    }
+    rc_error err;
+    rc_error_clear(&err);
+    l->count = 0;
+    rc_status st = rc_my_decoder_feed(d, ev, size, at, l, a, &err);
+    snprintf(msg, msgn, "%s", st == RC_OK ? "" : err.message);
+    return st;
+}
+
+static void test_query_status_vars(void **state)
+{
+    /* thread 7, exec 0, db "shop" (4), error 0, status variables: FLAGS2, SQL_MODE, CATALOG_NZ,
+     * CHARSET, TIME_ZONE "+02:00", INVOKER, UPDATED_DB_NAMES (1: "shop"), MariaDB's XID; then the
+     * db with its NUL and the statement */
+    static const uint8_t sv[] = {0x00, 0, 0, 0, 0,                         /* FLAGS2 */
+                                 0x01, 0x22, 0, 0, 0x40, 0, 0, 0, 0,          /* SQL_MODE */
+                                 0x06, 3, 's', 't', 'd',                      /* CATALOG_NZ */
+                                 0x04, 0x21, 0, 0xe0, 0, 0x2d, 0,             /* CHARSET 33, 224, 45 */
+                                 0x05, 6, '+', '0', '2', ':', '0', '0',       /* TIME_ZONE */
+                                 0x0b, 4, 'r', 'o', 'o', 't', 9, 'l', 'o', 'c', 'a', 'l', 'h', 'o', 's', 't', /* INVOKER */
+                                 0x0c, 1, 's', 'h', 'o', 'p', 0,              /* UPDATED_DB_NAMES */
+                                 0x81, 1, 2, 3, 4, 5, 6, 7, 8};               /* MariaDB XID */
+    uint8_t b[256];
+    size_t n = 0;
+    b[n++] = 7, b[n++] = 0, b[n++] = 0, b[n++] = 0;
+    memset(b + n, 0, 4), n += 4;
+    b[n++] = 4;
+    b[n++] = 0, b[n++] = 0;
+    b[n++] = sizeof sv, b[n++] = 0;
+    memcpy(b + n, sv, sizeof sv), n += sizeof sv;
+    memcpy(b + n, "shop", 5), n += 5;
+    const char *sql = "ALTER TABLE t ADD c INT";
+    memcpy(b + n, sql, strlen(sql)), n += strlen(sql);
+    rc_my_fde f;
+    rc_my_fde_default(&f);
+    rc_my_query q;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_my_query_parse(&f, b, n, &q, &err), RC_OK);
+    assert_int_equal(q.thread_id, 7);
+    assert_true(q.has_sql_mode && q.sql_mode == 0x40000022ull);
+    assert_true(q.has_charset && q.charset_client == 33 && q.collation_connection == 224 && q.collation_server == 45);
+    assert_int_equal(q.time_zone.n, 6);
+    assert_memory_equal(q.time_zone.p, "+02:00", 6);
+    assert_int_equal(q.db.n, 4);
+    assert_memory_equal(q.db.p, "shop", 4);
+    assert_int_equal(q.sql.n, strlen(sql));
+    assert_memory_equal(q.sql.p, sql, strlen(sql));
+    /* status variables that run past their block */
+    b[11] = 3;
+    assert_int_equal(rc_my_query_parse(&f, b, n, &q, &err), RC_ERR_VALUE);
+    assert_string_equal(err.message, "QUERY_EVENT status variables truncated at byte 16 of its body");
+}
+
+static void test_refusals(void **state)
+{
+    rc_my_decoder_config cfg = {.file = "bin.000007"};
+    rc_my_decoder *d;
+    assert_int_equal(rc_my_decoder_new(&cfg, &d, NULL), RC_OK);
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_event_list l = {0};
+    char msg[600];
+    /* an event type of a newer server: refused, unless it says a reader may skip it */
+    static const uint8_t x[] = {1, 2, 3};
+    assert_int_equal(feed_body(d, 200, 0, x, 3, 120, false, &l, &a, msg, sizeof msg), RC_ERR_UNSUPPORTED);
+    assert_string_equal(msg, "bin.000007 at offset 120: event type 200 is not known and not marked ignorable "
+                             "(LOG_EVENT_IGNORABLE_F): a newer server's event?");
+    assert_int_equal(feed_body(d, 200, RC_MY_LOG_EVENT_IGNORABLE_F, x, 3, 142, false, &l, &a, msg, sizeof msg), RC_OK);
+    /* INCIDENT: lost events */
+    static const uint8_t inc[] = {1, 0, 11, 'L', 'O', 'S', 'T', '_', 'E', 'V', 'E', 'N', 'T', 'S'};
+    assert_int_equal(feed_body(d, RC_MYEV_INCIDENT, 0, inc, sizeof inc, 164, false, &l, &a, msg, sizeof msg), RC_ERR_VALUE);
+    assert_string_equal(msg, "bin.000007 at offset 164: INCIDENT_EVENT 1 (LOST_EVENTS): the server lost events here; what "
+                             "follows cannot be trusted to be complete (resynchronise the target)");
+    /* a rows event of a table no TABLE_MAP named */
+    static const uint8_t rows[] = {42, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 5, 0, 0, 0};
+    assert_int_equal(feed_body(d, RC_MYEV_WRITE_ROWS_V1, 0, rows, sizeof rows, 200, false, &l, &a, msg, sizeof msg), RC_ERR_SCHEMA);
+    assert_string_equal(msg, "bin.000007 at offset 200: WRITE_ROWS_EVENT_V1 for table id 42, which no TABLE_MAP_EVENT before it "
+                             "maps (a file read from the middle of a transaction?)");
+    /* statement-based DML in a QUERY */
+    uint8_t q[64] = {7, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 's', 0};
+    const char *sql = "/* app */ INSERT INTO t VALUES (1)";
+    memcpy(q + 15, sql, strlen(sql));
+    assert_int_equal(feed_body(d, RC_MYEV_QUERY, 0, q, 15 + strlen(sql), 240, false, &l, &a, msg, sizeof msg), RC_ERR_UNSUPPORTED);
+    assert_string_equal(msg, "bin.000007 at offset 240: statement-based INSERT (INSERT INTO t VALUES (1)) cannot be captured: its "
+                             "rows are not in the binlog; set binlog_format=ROW on the server");
+    /* with CRC32 (a FORMAT_DESCRIPTION asking for it), a flipped byte */
+    uint8_t fde[128];
+    memset(fde, 0, sizeof fde);
+    size_t fn = 0;
+    fde[fn++] = 4, fde[fn++] = 0;
+    memcpy(fde + fn, "8.0.32", 6), fn += 50 + 4;
+    fde[fn++] = RC_MY_HEADER_LEN;
+    fde[fn++] = 0x38, fde[fn++] = 0x0d; /* START_V3, QUERY: 13 */
+    memset(fde + fn, 0, 38), fn += 38;
+    fde[fn++] = 1; /* CRC32 */
+    assert_int_equal(feed_body(d, RC_MYEV_FORMAT_DESCRIPTION, 0, fde, fn, 4, true, &l, &a, msg, sizeof msg), RC_OK);
+    assert_int_equal(feed_body(d, 200, RC_MY_LOG_EVENT_IGNORABLE_F, x, 3, 300, true, &l, &a, msg, sizeof msg), RC_OK);
+    rc_my_decoder_pos p;
+    rc_my_decoder_position(d, &p);
+    assert_string_equal(p.file, "bin.000007");
+    assert_int_equal(p.offset, 300 + RC_MY_HEADER_LEN + 3 + 4);
+    assert_false(p.in_transaction);
+    rc_event_list_fini(&l);
+    rc_arena_fini(&a);
+    rc_my_decoder_free(d);
 }
 
 /* --- framing: CRC32 --- */
@@ -778,6 +923,8 @@ int main(void)
         cmocka_unit_test(test_table_maps),
         cmocka_unit_test(test_rows_extra_data),
         cmocka_unit_test(test_decoder_files),
+        cmocka_unit_test(test_query_status_vars),
+        cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

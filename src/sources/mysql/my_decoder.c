@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "my_decoder.h"
 #include "my_event.h"
 #include "my_rows.h"
@@ -19,6 +20,11 @@
 typedef struct tm_entry {
     rc_my_tablemap *map;
     bool accepted;
+    bool refused; /* the history disagreed with it: its rows are refused too */
+    uint64_t offset; /* of the TABLE_MAP, for that message */
+    uint8_t *body;   /* the event's body: the same TABLE_MAP again (every transaction sends it) is */
+    size_t bodyn;    /* recognised, not parsed and completed again */
+    uint64_t gen;    /* the history's generation it was completed with */
     const rc_column *cols; /* from the column cache (NULL: build per event, the cache is full) */
     const void *cols_id;
 } tm_entry;
@@ -46,6 +52,11 @@ struct rc_my_decoder {
     rc_buf query; /* the last ANNOTATE_ROWS / ROWS_QUERY statement */
     tm_entry *maps;
     size_t nmaps, capmaps;
+    /* replaced table maps: events still held may point at their ENUM/SET labels, so they live
+     * as long as the decoder (one per structure change, not one per transaction) */
+    rc_my_tablemap **retired;
+    size_t nretired, capretired;
+    uint64_t gen; /* DDL statements applied to the history */
     rc_colcache *cols;
     rc_arena keep; /* file names and versions events point at: as long as the decoder */
     rc_buf scratch, payload, decl, key;
@@ -86,9 +97,25 @@ rc_status rc_my_decoder_new(const rc_my_decoder_config *cfg, rc_my_decoder **out
     return RC_OK;
 }
 
+/* Keeps a replaced map until the decoder goes (false: out of memory, the map is freed). */
+static bool retire(rc_my_decoder *d, rc_my_tablemap *m)
+{
+    if (d->nretired == d->capretired) {
+        size_t cap = d->capretired ? d->capretired * 2 : 16;
+        rc_my_tablemap **t = realloc(d->retired, cap * sizeof *t);
+        if (!t) return rc_my_tablemap_free(m), false;
+        d->retired = t, d->capretired = cap;
+    }
+    d->retired[d->nretired++] = m;
+    return true;
+}
+
 static void maps_clear(rc_my_decoder *d)
 {
-    for (size_t i = 0; i < d->nmaps; i++) rc_my_tablemap_free(d->maps[i].map);
+    for (size_t i = 0; i < d->nmaps; i++) {
+        retire(d, d->maps[i].map);
+        free(d->maps[i].body);
+    }
     d->nmaps = 0;
 }
 
@@ -97,6 +124,8 @@ void rc_my_decoder_free(rc_my_decoder *d)
     if (!d) return;
     maps_clear(d);
     free(d->maps);
+    for (size_t i = 0; i < d->nretired; i++) rc_my_tablemap_free(d->retired[i]);
+    free(d->retired);
     rc_colcache_free(d->cols);
     rc_my_gtid_set_free(d->gtids);
     rc_buf_fini(&d->query);
@@ -114,6 +143,15 @@ void rc_my_decoder_position(const rc_my_decoder *d, rc_my_decoder_pos *out)
     out->offset = d->boffset;
     out->gtids = d->gtids;
     out->in_transaction = d->in_tx;
+}
+
+rc_status rc_my_decoder_set_file(rc_my_decoder *d, const char *file, rc_error *err)
+{
+    const char *f = keep_str(d, file, strlen(file));
+    if (!f) return nomem(err);
+    d->file = f;
+    if (!d->in_tx) d->bfile = f, d->boffset = 4;
+    return RC_OK;
 }
 
 rc_status rc_my_decoder_set_gtids(rc_my_decoder *d, const rc_my_gtid_set *g, rc_error *err) { return rc_my_gtid_set_copy(d->gtids, g, err); }
@@ -226,6 +264,7 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
     rc_str s = sql_start(q.sql);
     d->thread = q.thread_id, d->has_thread = true;
     if (starts_word(s, "BEGIN") || (starts_word(s, "XA") && starts_word(after_word(s, 2), "START"))) {
+        if (d->in_begin) return RC_OK; /* MariaDB's GTID event began it */
         tx_begin(d);
         d->in_begin = true;
         return emit_tx(d, RC_OP_BEGIN, out, a, err);
@@ -256,6 +295,9 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
             return rc_error_set(err, e2.code, RC_NO_OFFSET, "the schema history cannot apply the statement: %s", e2.message);
         /* the column lists built from the old structure stay cached: a TABLE_MAP after the DDL
          * builds its list from the new one (its own key) */
+        if (res.changed) d->gen++;
+        if (!res.changed && !strcmp(res.kind, "OTHER")) /* GRANT, ALTER USER, CREATE PROCEDURE...: no table's */
+            return d->in_begin ? RC_OK : tx_end(d, err);
     }
     rc_event *ev = new_event(d, RC_OP_DDL, out, a);
     if (!ev) return nomem(err);
@@ -418,7 +460,9 @@ static rc_status build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a, const
     }
     for (uint32_t k = 0; k < m->npk; k++)
         if (m->pk[k] < nc && !cols[m->pk[k]].pk) cols[m->pk[k]].pk = (uint16_t)(k + 1);
-    /* the key: every column's name, declaration, key position and nullability */
+    /* the key: the column count, every column's name, declaration, key position, nullability */
+    rc_fmt_u64(&d->key, nc);
+    rc_buf_putc(&d->key, 0);
     for (uint32_t c = 0; c < nc; c++) {
         rc_buf_put(&d->key, cols[c].name.p, cols[c].name.n);
         rc_buf_putc(&d->key, 0);
@@ -453,14 +497,49 @@ static tm_entry *map_find(rc_my_decoder *d, uint64_t id)
     return NULL;
 }
 
+static bool same_ci(rc_str a, rc_str b) { return a.n == b.n && !strncasecmp(a.p, b.p, a.n); }
+
+/* The history's structure of db.table: by name as the server compares them by default, else
+ * the one table whose name matches without case (a server with lower_case_table_names=1 writes
+ * lower-case names in TABLE_MAP, the statement's own case in the DDL). */
+static const rc_my_table *history_table(const rc_my_history *h, rc_str db, rc_str table)
+{
+    const rc_my_table *t = rc_my_history_get(h, db, table), *found = NULL;
+    if (t) return t;
+    uint32_t n = rc_my_history_count(h);
+    for (uint32_t i = 0; i < n; i++) {
+        const rc_my_table *c = rc_my_history_at(h, i);
+        if (!same_ci(c->db, db) || !same_ci(c->name, table)) continue;
+        if (found) return NULL; /* two candidates: not a guess */
+        found = c;
+    }
+    return found;
+}
+
 static rc_status on_table_map(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event_list *out, rc_arena *a, rc_error *err)
 {
+    size_t post = d->fde.post_len[RC_MYEV_TABLE_MAP] ? d->fde.post_len[RC_MYEV_TABLE_MAP] : 8;
+    if (n >= post) { /* the map of the last transaction again, with the history as it was then */
+        tm_entry *old = map_find(d, rc_my_table_id(&d->fde, RC_MYEV_TABLE_MAP, b));
+        if (old && old->gen == d->gen && old->bodyn == n && !memcmp(old->body, b, n)) {
+            if (!old->accepted) out->rejected++;
+            return old->refused ? rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "TABLE_MAP of %.*s.%.*s disagrees with the schema "
+                                               "history, as at offset %llu", (int)old->map->db.n, old->map->db.p,
+                                               (int)old->map->table.n, old->map->table.p, (unsigned long long)old->offset)
+                                : RC_OK;
+        }
+    }
     rc_my_tablemap *m;
     rc_status st = rc_my_tablemap_parse(&d->fde, d->fde.mariadb, b, n, &m, err);
     if (st != RC_OK) return st;
     tm_entry *e = map_find(d, m->table_id);
     if (e) {
-        rc_my_tablemap_free(e->map);
+        free(e->body);
+        if (!retire(d, e->map)) {
+            memset(e, 0, sizeof *e);
+            rc_my_tablemap_free(m);
+            return nomem(err);
+        }
     } else {
         if (d->nmaps == d->capmaps) {
             size_t cap = d->capmaps ? d->capmaps * 2 : 16;
@@ -472,10 +551,16 @@ static rc_status on_table_map(rc_my_decoder *d, const uint8_t *b, size_t n, rc_e
     }
     memset(e, 0, sizeof *e);
     e->map = m;
+    e->gen = d->gen;
+    if ((e->body = malloc(n ? n : 1))) memcpy(e->body, b, n), e->bodyn = n;
     e->accepted = rc_event_list_accepts(out, m->db, m->table);
     if (!e->accepted) return RC_OK; /* rows of other tables are not decoded */
-    const rc_my_table *t = d->cfg.history ? rc_my_history_get(d->cfg.history, m->db, m->table) : NULL;
-    if (t && (st = rc_my_tablemap_complete(m, t, err)) != RC_OK) return st;
+    const rc_my_table *t = d->cfg.history ? history_table(d->cfg.history, m->db, m->table) : NULL;
+    e->offset = d->ev_offset;
+    if (t && (st = rc_my_tablemap_complete(m, t, err)) != RC_OK) {
+        e->refused = true; /* its rows would be decoded in a structure known to be wrong */
+        return st;
+    }
     return build_columns(d, e, a, &e->cols, &e->cols_id, err);
 }
 
@@ -494,6 +579,10 @@ static rc_status on_rows(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
         out->rejected++;
         return RC_OK;
     }
+    if (e->refused)
+        return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s of %.*s.%.*s, whose TABLE_MAP_EVENT at offset %llu disagrees with the "
+                            "schema history: not decoded", rc_my_event_name(type), (int)e->map->db.n, e->map->db.p,
+                            (int)e->map->table.n, e->map->table.p, (unsigned long long)e->offset);
     rc_my_tablemap *m = e->map;
     const rc_column *cols = e->cols;
     const void *cols_id = e->cols_id;
@@ -558,7 +647,7 @@ static rc_status on_payload(rc_my_decoder *d, const uint8_t *b, size_t n, rc_eve
     return st;
 }
 
-static rc_status on_gtid(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_t n, rc_error *err)
+static rc_status on_gtid(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_t n, rc_event_list *out, rc_arena *a, rc_error *err)
 {
     rc_status st;
     rc_buf t;
@@ -580,6 +669,12 @@ static rc_status on_gtid(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
     }
     rc_buf_fini(&t);
     tx_begin(d);
+    /* MariaDB's GTID event is the transaction's BEGIN (no QUERY BEGIN follows), unless the
+     * transaction is one statement of its own (a DDL) */
+    if (type == RC_MYEV_MARIA_GTID && !d->standalone) {
+        d->in_begin = true;
+        return emit_tx(d, RC_OP_BEGIN, out, a, err);
+    }
     return RC_OK;
 }
 
@@ -622,7 +717,7 @@ static rc_status dispatch(rc_my_decoder *d, const rc_my_header *h, const uint8_t
     case RC_MYEV_WRITE_ROWS: case RC_MYEV_UPDATE_ROWS: case RC_MYEV_DELETE_ROWS: case RC_MYEV_PARTIAL_UPDATE_ROWS:
         return on_rows(d, h->type, b, n, out, a, err);
     case RC_MYEV_GTID: case RC_MYEV_ANONYMOUS_GTID: case RC_MYEV_GTID_TAGGED: case RC_MYEV_MARIA_GTID:
-        return on_gtid(d, h->type, b, n, err);
+        return on_gtid(d, h->type, b, n, out, a, err);
     case RC_MYEV_PREVIOUS_GTIDS: case RC_MYEV_MARIA_GTID_LIST: return gtid_set_event(d, h->type, b, n, err);
     case RC_MYEV_ROTATE: {
         rc_my_rotate r;

@@ -67,6 +67,10 @@ void rc_my_decoder_free(rc_my_decoder *d);
 rc_status rc_my_decoder_feed(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t offset, rc_event_list *out, rc_arena *a,
                              rc_error *err);
 
+/* The binlog file the next events come from, when the caller knows it without a ROTATE (an
+ * offline reader opening its next input); copied. */
+rc_status rc_my_decoder_set_file(rc_my_decoder *d, const char *file, rc_error *err);
+
 /* Position of the last transaction boundary seen (see rc_my_decoder_pos). */
 void rc_my_decoder_position(const rc_my_decoder *d, rc_my_decoder_pos *out);
 

@@ -194,7 +194,13 @@ rc_status rc_my_fde_parse(const uint8_t *ev, size_t n, rc_my_fde *f, rc_error *e
     if (npost > 255) npost = 255;
     for (size_t i = 0; i < npost; i++) f->post_len[i + 1] = b[FIXED + i];
     if (f->checksum) {
-        uint32_t want = (uint32_t)rc_my_le(ev + n - 4, 4), got = rc_my_crc32(0, ev, n - 4);
+        /* the server computes it with LOG_EVENT_BINLOG_IN_USE_F clear: it sets that flag while
+         * the file is open and clears it at close, without a new checksum */
+        uint8_t head[RC_MY_HEADER_LEN];
+        memcpy(head, ev, sizeof head);
+        head[17] &= (uint8_t)~1u;
+        uint32_t want = (uint32_t)rc_my_le(ev + n - 4, 4);
+        uint32_t got = rc_my_crc32(rc_my_crc32(0, head, sizeof head), ev + sizeof head, n - 4 - sizeof head);
         if (want != got)
             return rc_error_set(err, RC_ERR_VALUE, 0, "FORMAT_DESCRIPTION_EVENT checksum mismatch (stored %08x, computed %08x): the "
                                 "file is corrupted", want, got);

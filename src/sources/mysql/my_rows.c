@@ -1,6 +1,7 @@
 /* Row events (my_rows.h). Bitmaps here are LSB first (column i: byte i/8, bit i%8): the
  * columns an image holds, then per image the NULL bits of the columns it holds. Values are
  * my_value.c's. */
+#include <stdio.h>
 #include <string.h>
 #include "my_rows.h"
 #include "my_value.h"
@@ -18,6 +19,15 @@ static rc_status rows_truncated(uint8_t type, size_t at, rc_error *err)
 }
 
 static bool bit(const uint8_t *bm, uint32_t i) { return (bm[i / 8] >> (i % 8)) & 1; }
+
+/* "column 3 (name) of db.t", or "column @3 of db.t" without a name, for messages. */
+static const char *col_label(const rc_my_tablemap *m, uint32_t c, char *t, size_t tn)
+{
+    const rc_str *nm = &m->cols[c].name;
+    if (nm->n) snprintf(t, tn, "column %u (%.*s) of %.*s.%.*s", c + 1, (int)nm->n, nm->p, (int)m->db.n, m->db.p, (int)m->table.n, m->table.p);
+    else snprintf(t, tn, "column @%u of %.*s.%.*s", c + 1, (int)m->db.n, m->db.p, (int)m->table.n, m->table.p);
+    return t;
+}
 
 rc_status rc_my_rows_parse(const rc_my_fde *f, uint8_t type, const uint8_t *b, size_t n, rc_my_rows *r, rc_error *err)
 {
@@ -85,6 +95,7 @@ static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8
     const uint8_t *nulls = b + i;
     i += nb;
     uint32_t k = 0;
+    char lab[320];
     for (uint32_t c = 0; c < r->ncols; c++) {
         if (!bit(present, c)) {
             vals[c] = (rc_value){.kind = RC_V_UNAVAILABLE};
@@ -105,17 +116,16 @@ static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8
             if (raw_json) raw_json[c] = (json_ref){doc, len};
             if (partial && partial[c]) {
                 if (!before_json || !before_json[c].p)
-                    return rc_error_set(err, RC_ERR_VALUE, i, "PARTIAL_UPDATE_ROWS_EVENT: column %u (%.*s) of %.*s.%.*s is a partial JSON "
-                                        "update, and the before image does not hold the document it changes (binlog_row_image=FULL "
-                                        "is needed with binlog_row_value_options=PARTIAL_JSON)", c + 1, (int)col->name.n, col->name.p,
-                                        (int)m->db.n, m->db.p, (int)m->table.n, m->table.p);
+                    return rc_error_set(err, RC_ERR_VALUE, i, "PARTIAL_UPDATE_ROWS_EVENT: %s is a partial JSON update, and the before "
+                                        "image does not hold the document it changes, so the new document is not known "
+                                        "(binlog_row_image=FULL is needed with binlog_row_value_options=PARTIAL_JSON)",
+                                        col_label(m, c, lab, sizeof lab));
                 rc_buf_reset(scratch);
                 size_t used = 0;
                 rc_error e2;
                 rc_error_clear(&e2);
                 if (rc_my_json_diff_apply(before_json[c].p, before_json[c].n, doc, len, &used, scratch, &e2) != RC_OK)
-                    return rc_error_set(err, e2.code, i, "column %u of %.*s.%.*s: %s", c + 1, (int)m->db.n, m->db.p, (int)m->table.n,
-                                        m->table.p, e2.message);
+                    return rc_error_set(err, e2.code, i, "%s: %s", col_label(m, c, lab, sizeof lab), e2.message);
                 char *t = rc_arena_memdup(a, scratch->data, scratch->len);
                 if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
                 vals[c] = (rc_value){.kind = RC_V_JSON, .s = {t, scratch->len}};
@@ -128,11 +138,7 @@ static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8
         rc_error_clear(&e2);
         if (rc_my_value_decode(col, b + i, n - i, &used, &vals[c], a, &e2) != RC_OK) {
             size_t at = e2.offset == RC_NO_OFFSET ? i : i + e2.offset;
-            if (col->name.n)
-                return rc_error_set(err, e2.code, at, "column %u (%.*s) of %.*s.%.*s: %s", c + 1, (int)col->name.n, col->name.p,
-                                    (int)m->db.n, m->db.p, (int)m->table.n, m->table.p, e2.message);
-            return rc_error_set(err, e2.code, at, "column @%u of %.*s.%.*s: %s", c + 1, (int)m->db.n, m->db.p, (int)m->table.n,
-                                m->table.p, e2.message);
+            return rc_error_set(err, e2.code, at, "%s: %s", col_label(m, c, lab, sizeof lab), e2.message);
         }
         if (used > n - i) return rows_truncated(r->type, i, err);
         i += used;

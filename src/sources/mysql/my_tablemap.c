@@ -299,58 +299,6 @@ truncated:
 
 /* --- the schema history --- */
 
-static bool name_is(const rc_coltype *d, const char *const *names)
-{
-    for (; *names; names++) {
-        size_t k = strlen(*names);
-        if (!strncmp(d->info->name, *names, k) && (d->info->name[k] == 0 || d->info->name[k] == ' ')) return true;
-    }
-    return false;
-}
-
-bool rc_my_tablemap_type_matches(uint8_t type, const rc_coltype *decl)
-{
-    if (!decl || !decl->info) return true; /* a type the catalog does not know: nothing to compare */
-    static const char *const tiny[] = {"tinyint", "bool", "boolean", NULL}, *const small[] = {"smallint", NULL},
-                             *const medium[] = {"mediumint", NULL}, *const lng[] = {"int", "integer", NULL},
-                             *const big[] = {"bigint", NULL}, *const flt[] = {"float", NULL},
-                             *const dbl[] = {"double", "double precision", "real", NULL}, *const dec[] = {"decimal", "numeric", NULL},
-                             *const year[] = {"year", NULL}, *const date[] = {"date", NULL}, *const tim[] = {"time", NULL},
-                             *const dtm[] = {"datetime", NULL}, *const ts[] = {"timestamp", NULL},
-                             *const vchar[] = {"varchar", "varbinary", NULL},
-                             *const chr[] = {"char", "binary", "enum", "set", NULL}, *const enm[] = {"enum", NULL},
-                             *const set[] = {"set", NULL}, *const bit[] = {"bit", NULL},
-                             *const blob[] = {"tinyblob", "blob", "mediumblob", "longblob", "tinytext", "text", "mediumtext",
-                                              "longtext", "json", NULL},
-                             *const json[] = {"json", NULL},
-                             *const geo[] = {"geometry", "point", "linestring", "polygon", "multipoint", "multilinestring",
-                                             "multipolygon", "geometrycollection", NULL};
-    switch (type) {
-    case RC_MY_TINY: return name_is(decl, tiny);
-    case RC_MY_SHORT: return name_is(decl, small);
-    case RC_MY_INT24: return name_is(decl, medium);
-    case RC_MY_LONG: return name_is(decl, lng);
-    case RC_MY_LONGLONG: return name_is(decl, big);
-    case RC_MY_FLOAT: return name_is(decl, flt);
-    case RC_MY_DOUBLE: return name_is(decl, dbl);
-    case RC_MY_NEWDECIMAL: case RC_MY_DECIMAL: return name_is(decl, dec);
-    case RC_MY_YEAR: return name_is(decl, year);
-    case RC_MY_DATE: case RC_MY_NEWDATE: return name_is(decl, date);
-    case RC_MY_TIME: case RC_MY_TIME2: return name_is(decl, tim);
-    case RC_MY_DATETIME: case RC_MY_DATETIME2: return name_is(decl, dtm);
-    case RC_MY_TIMESTAMP: case RC_MY_TIMESTAMP2: return name_is(decl, ts);
-    case RC_MY_VARCHAR: case RC_MY_VAR_STRING: return name_is(decl, vchar);
-    case RC_MY_STRING: return name_is(decl, chr);
-    case RC_MY_ENUM: return name_is(decl, enm);
-    case RC_MY_SET: return name_is(decl, set);
-    case RC_MY_BIT: return name_is(decl, bit);
-    case RC_MY_BLOB: case RC_MY_TINY_BLOB: case RC_MY_MEDIUM_BLOB: case RC_MY_LONG_BLOB: return name_is(decl, blob);
-    case RC_MY_JSON: return name_is(decl, json);
-    case RC_MY_GEOMETRY: return name_is(decl, geo);
-    default: return true; /* VECTOR and types of newer servers: the catalog has no name to hold against them */
-    }
-}
-
 /* "(LONG, VARCHAR)" and "(id int, name varchar(20))", cut visibly when long. */
 static void describe(const rc_my_tablemap *m, const rc_my_table *t, char *bin, size_t bn, char *hist, size_t hn)
 {
@@ -395,7 +343,7 @@ rc_status rc_my_tablemap_complete(rc_my_tablemap *m, const rc_my_table *t, rc_er
     bool ok = t->ncols == m->ncols;
     uint32_t bad = 0;
     for (uint32_t c = 0; ok && c < m->ncols; c++)
-        if (!rc_my_tablemap_type_matches(m->cols[c].type, &t->cols[c].type)) ok = false, bad = c;
+        if (!rc_my_type_matches(&t->cols[c].type, m->cols[c].type)) ok = false, bad = c;
     if (!ok) {
         char bin[200], hist[260];
         describe(m, t, bin, sizeof bin, hist, sizeof hist);

@@ -41,8 +41,4 @@ uint64_t rc_my_table_id(const rc_my_fde *f, uint8_t type, const uint8_t *b);
  * type against its declaration (RC_ERR_SCHEMA naming the table and both structures). */
 rc_status rc_my_tablemap_complete(rc_my_tablemap *m, const rc_my_table *t, rc_error *err);
 
-/* Whether a column of binlog type `type` can be the declared type `decl` (the check behind
- * rc_my_tablemap_complete, until the schema history offers its own rc_my_type_matches). */
-bool rc_my_tablemap_type_matches(uint8_t type, const rc_coltype *decl);
-
 #endif
