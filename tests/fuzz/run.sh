@@ -34,6 +34,10 @@ for f in ../shared/testdata/peers/*/test-data/binlogs/* ../shared/testdata/peers
     i=$((i + 1))
     { printf '\001'; tail -c +5 "$f"; } >"$seeds/binlog-$i"
 done
+# the DDL parser's dialect cases, one statement each (fuzz_my_ddl)
+while IFS= read -r line; do
+    case $line in "> "*) i=$((i + 1)); printf '%s' "${line#> }" >"$seeds/seed-$i" ;; esac
+done <tests/unit/data/my_ddl_cases.txt
 [ -d ../shared ] || echo "fuzz: peer data not found at $(cd .. && pwd)/shared/testdata/peers: the decoders are seeded without it"
 # inputs that once crashed or hung a target stay in every run; hand-made seeds (checkpoint
 # files and topic templates for fuzz_sink_text)

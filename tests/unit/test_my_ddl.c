@@ -220,6 +220,18 @@ static void test_errors(void **state)
          "DDL statement not understood at byte 13: expected ',' or the end of the statement, found 'b'; the statement: \"DROP "
          "TABLE a b\"",
          13},
+        {"RENAME TABLE k TO k2, x",
+         "DDL statement not understood at byte 23: expected TO, found the end of the statement; the statement: \"RENAME TABLE "
+         "k TO k2, x\"",
+         23},
+        {"DROP TABLE k, x y",
+         "DDL statement not understood at byte 16: expected ',' or the end of the statement, found 'y'; the statement: \"DROP "
+         "TABLE k, x y\"",
+         16},
+        {"CREATE OR REPLACE DATABASE db CHARSET",
+         "DDL statement not understood at byte 37: expected a character set name, found the end of the statement; the "
+         "statement: \"CREATE OR REPLACE DATABASE db CHARSET\"",
+         37},
         {"RENAME TABLE a b",
          "DDL statement not understood at byte 15: expected TO, found 'b'; the statement: \"RENAME TABLE a b\"", 15},
     };
@@ -404,6 +416,89 @@ static void test_real_binlogs(void **state)
     rc_my_history_free(canal);
 }
 
+/* The CREATE TABLE of a .sql file beside a binlog (its first "CREATE TABLE" up to ";\n"). */
+static void apply_sql_file(rc_my_history *h, const char *path, const char *db)
+{
+    size_t n;
+    char *text = read_all(path, &n);
+    if (!text) fail_msg("cannot read %s", path);
+    char *st = strstr(text, "CREATE TABLE");
+    assert_non_null(st);
+    char *end = strstr(st, ";\n");
+    assert_non_null(end);
+    rc_my_ddl_result r;
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_my_history_ddl(h, S(db), (rc_str){st, (size_t)(end - st)}, &r, &err) != RC_OK) fail_msg("%s: %s", path, err.message);
+    free(text);
+}
+
+/* The tables of the SQL scripts behind two binlog files, and the TABLE_MAP column types that
+ * SOURCES.md lists for those files: every column matches its binlog type (ENUM and SET as the
+ * decoder resolves them from STRING). */
+static void test_real_scripts(void **state)
+{
+    FILE *probe = fopen(PEERS "SOURCES.md", "r");
+    if (!probe) skip();
+    fclose(probe);
+    rc_my_history *h = rc_my_history_new();
+    apply_sql_file(h, PEERS "rusuly__MySqlCdc/Scripts.sql", "test");
+    apply_sql_file(h, PEERS "go-mysql-org__go-mysql/replication/t/ddsql.sql", "test");
+    static const uint8_t cdc[] = {3, 1, 2, 9, 3, 8, 4, 5, 246, 254, 15, 15, 245, 252, 16, 247, 248, 13, 10, 18, 19, 17};
+    const rc_my_table *t = rc_my_history_get(h, S("test"), S("MySqlCdc"));
+    assert_non_null(t);
+    assert_int_equal(t->ncols, sizeof cdc);
+    for (uint32_t i = 0; i < t->ncols; i++)
+        if (!rc_my_type_matches(&t->cols[i].type, cdc[i])) fail_msg("column %u (%s) is not binlog type %d", i, t->cols[i].type.decl.p, cdc[i]);
+    assert_false(rc_my_type_matches(&t->cols[1].type, 2)); /* a TINYINT column is not a SHORT */
+    t = rc_my_history_get(h, S("test"), S("decodedecimal"));
+    assert_non_null(t);
+    assert_int_equal(t->ncols, 14);
+    for (uint32_t i = 0; i < t->ncols; i++)
+        assert_true(rc_my_type_matches(&t->cols[i].type, i == 0 || i >= 12 ? 3 : 246)); /* LONG, 11 NEWDECIMAL, LONG, LONG */
+    char *got = body(h);
+    assert_string_equal(got, "table\ttest\tMySqlCdc\t45\t22\n"
+                             "column\tId\tint\tnot null\t1\t0\t-\t-\n"
+                             "column\tTinyColumn\ttinyint\tnull\t0\t0\t-\t-\n"
+                             "column\tShortColumn\tsmallint\tnull\t0\t0\t-\t-\n"
+                             "column\tInt24Column\tmediumint\tnull\t0\t0\t-\t-\n"
+                             "column\tInt32Column\tint\tnull\t0\t0\t-\t-\n"
+                             "column\tLongColumn\tbigint\tnull\t0\t0\t-\t-\n"
+                             "column\tFloatColumn\tfloat\tnull\t0\t0\t-\t-\n"
+                             "column\tDoubleColumn\tdouble\tnull\t0\t0\t-\t-\n"
+                             "column\tDecimalColumn\tdecimal(65,10)\tnull\t0\t0\t-\t-\n"
+                             "column\tCharColumn\tchar(200)\tnull\t0\t45\t-\t-\n"
+                             "column\tVarcharColumn\tvarchar(700)\tnull\t0\t45\t-\t-\n"
+                             "column\tVarstringColumn\tvarbinary(800)\tnull\t0\t63\t-\t-\n"
+                             "column\tJsonColumn\tjson\tnull\t0\t0\t-\t-\n"
+                             "column\tBlobColumn\tblob\tnull\t0\t63\t-\t-\n"
+                             "column\tBitColumn\tbit(28)\tnull\t0\t0\t-\t-\n"
+                             "column\tEnumColumn\tenum('Low','Medium','High')\tnull\t0\t45\t-\t-\n"
+                             "column\tSetColumn\tset('Green','Yellow','Red')\tnull\t0\t45\t-\t-\n"
+                             "column\tYearColumn\tyear\tnull\t0\t0\t-\t-\n"
+                             "column\tDateColumn\tdate\tnull\t0\t0\t-\t-\n"
+                             "column\tDateTimeColumn\tdatetime(3)\tnull\t0\t0\t-\t-\n"
+                             "column\tTimeColumn\ttime(2)\tnull\t0\t0\t-\t-\n"
+                             "column\tTimestampColumn\ttimestamp(3)\tnull\t0\t0\t-\t-\n"
+                             "table\ttest\tdecodedecimal\t0\t14\n"
+                             "column\tid\tint(11)\tnot null\t1\t0\t-\t-\n"
+                             "column\tv4_2\tdecimal(4,2)\tnull\t0\t0\t-\t-\n"
+                             "column\tv5_0\tdecimal(5,0)\tnull\t0\t0\t-\t-\n"
+                             "column\tv7_3\tdecimal(7,3)\tnull\t0\t0\t-\t-\n"
+                             "column\tv10_2\tdecimal(10,2)\tnull\t0\t0\t-\t-\n"
+                             "column\tv10_3\tdecimal(10,3)\tnull\t0\t0\t-\t-\n"
+                             "column\tv13_2\tdecimal(13,2)\tnull\t0\t0\t-\t-\n"
+                             "column\tv15_14\tdecimal(15,14)\tnull\t0\t0\t-\t-\n"
+                             "column\tv20_10\tdecimal(20,10)\tnull\t0\t0\t-\t-\n"
+                             "column\tv30_5\tdecimal(30,5)\tnull\t0\t0\t-\t-\n"
+                             "column\tv30_20\tdecimal(30,20)\tnull\t0\t0\t-\t-\n"
+                             "column\tv30_25\tdecimal(30,25)\tnull\t0\t0\t-\t-\n"
+                             "column\tprec\tint(11)\tnull\t0\t0\t-\t-\n"
+                             "column\tscale\tint(11)\tnull\t0\t0\t-\t-\n");
+    free(got);
+    rc_my_history_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_result_names),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_real_binlogs),
+        cmocka_unit_test(test_real_scripts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

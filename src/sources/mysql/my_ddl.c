@@ -776,6 +776,7 @@ static bool default_charset(ps *p, uint16_t *coll, bool *coll_explicit)
 static rc_status table_option(ps *p, wtab *w, bool *coll_explicit)
 {
     if (default_charset(p, &w->coll, coll_explicit)) return p->st;
+    if (accept(p, "DEFAULT")) return RC_OK; /* DEFAULT ENCRYPTION='N' and the like */
     if (p->t.kind != TK_WORD) return unexpected(p, "a table option");
     if (is(p, "SELECT") || is(p, "AS") || is(p, "IGNORE") || is(p, "REPLACE"))
         return fail(p, p->t.off, "CREATE TABLE ... SELECT: the columns the SELECT makes are not in the statement");
@@ -1030,7 +1031,7 @@ static rc_status partition_clause(ps *p)
 static rc_status alter_add(ps *p, wtab *w)
 {
     if (is(p, "PARTITION")) return partition_clause(p);
-    if (is(p, "SYSTEM") || (is(p, "PERIOD") && next_is(p, "FOR")))
+    if ((is(p, "SYSTEM") && next_is(p, "VERSIONING")) || (is(p, "PERIOD") && next_is(p, "FOR")))
         return fail(p, p->t.off, "system versioning and application-time periods are not supported");
     bool column = accept(p, "COLUMN");
     bool ine = if_not_exists(p);
@@ -1087,7 +1088,7 @@ static rc_status alter_drop(ps *p, wtab *w)
         return p->st ? p->st : name(p, &n, "a check name");
     }
     if (is(p, "PARTITION")) return partition_clause(p);
-    if (is(p, "SYSTEM") || (is(p, "PERIOD") && next_is(p, "FOR")))
+    if ((is(p, "SYSTEM") && next_is(p, "VERSIONING")) || (is(p, "PERIOD") && next_is(p, "FOR")))
         return fail(p, p->t.off, "system versioning and application-time periods are not supported");
     accept(p, "COLUMN");
     return drop_column(p, w);
@@ -1224,44 +1225,84 @@ out:
     return p->st;
 }
 
+/* The [db.]name list of RENAME TABLE (pairs) and DROP TABLE, read whole before any of it is
+ * applied, so that a statement refused at its end leaves the history as it was. */
+typedef struct names_t {
+    rc_str *v; /* db, name, db, name, ... */
+    size_t n, cap;
+} names_t;
+
+static rc_status names_add(ps *p, names_t *l, rc_str db, rc_str tn)
+{
+    if (l->n + 2 > l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        rc_str *nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv) return nomem(p);
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n++] = db;
+    l->v[l->n++] = tn;
+    return RC_OK;
+}
+
 static rc_status rename_tables(ps *p)
 {
     if (!accept(p, "TABLE") && expect(p, "TABLES")) return p->st;
     if_exists(p);
-    for (bool first = true;; first = false) {
+    names_t l = {0};
+    for (;;) {
         rc_str db, tn, ndb, ntn;
-        if (p->st || table_name(p, &db, &tn) || expect(p, "TO") || table_name(p, &ndb, &ntn)) return p->st;
-        if (first) {
-            result(p, RC_DDL_RENAME_TABLE, ndb, ntn);
-            p->out->old_db = db, p->out->old_table = tn;
-        }
-        bool found;
-        if (rc_my_history_rename(p->h, db, tn, ndb, ntn, &found, p->err)) return p->st = p->err ? p->err->code : RC_ERR_NOMEM;
-        if (found) p->out->changed = true;
-        else if (rc_my_history_drop(p->h, ndb, ntn)) p->out->changed = true; /* unknown, not the old one */
+        if (p->st || table_name(p, &db, &tn)) goto out;
+        if (accept(p, "WAIT")) adv(p); /* MariaDB: RENAME TABLE t WAIT n TO u */
+        else accept(p, "NOWAIT");
+        if (expect(p, "TO") || table_name(p, &ndb, &ntn) || names_add(p, &l, db, tn) ||
+            names_add(p, &l, ndb, ntn))
+            goto out;
         if (!accept_c(p, ',')) break;
     }
-    if (accept(p, "WAIT")) adv(p);
-    else accept(p, "NOWAIT");
-    if (!end_of_statement(p)) return unexpected(p, "',' or the end of the statement");
-    return RC_OK;
+    if (!end_of_statement(p)) {
+        unexpected(p, "',' or the end of the statement");
+        goto out;
+    }
+    result(p, RC_DDL_RENAME_TABLE, l.v[2], l.v[3]);
+    p->out->old_db = l.v[0], p->out->old_table = l.v[1];
+    for (size_t i = 0; i < l.n; i += 4) {
+        bool found;
+        if (rc_my_history_rename(p->h, l.v[i], l.v[i + 1], l.v[i + 2], l.v[i + 3], &found, p->err)) {
+            p->st = p->err ? p->err->code : RC_ERR_NOMEM;
+            goto out;
+        }
+        if (found) p->out->changed = true;
+        else if (rc_my_history_drop(p->h, l.v[i + 2], l.v[i + 3])) p->out->changed = true; /* unknown, not the old one */
+    }
+out:
+    free(l.v);
+    return p->st;
 }
 
 static rc_status drop_tables(ps *p, bool temporary)
 {
     if_exists(p);
-    for (bool first = true;; first = false) {
+    names_t l = {0};
+    for (;;) {
         rc_str db, tn;
-        if (p->st || table_name(p, &db, &tn)) return p->st;
-        if (first) result(p, RC_DDL_DROP_TABLE, db, tn);
-        if (!temporary && rc_my_history_drop(p->h, db, tn)) p->out->changed = true;
+        if (p->st || table_name(p, &db, &tn) || names_add(p, &l, db, tn)) goto out;
         if (!accept_c(p, ',')) break;
     }
     if (accept(p, "WAIT")) adv(p);
     else accept(p, "NOWAIT");
     if (!accept(p, "RESTRICT")) accept(p, "CASCADE");
-    if (!end_of_statement(p)) return unexpected(p, "',' or the end of the statement");
-    return RC_OK;
+    if (!end_of_statement(p)) {
+        unexpected(p, "',' or the end of the statement");
+        goto out;
+    }
+    result(p, RC_DDL_DROP_TABLE, l.v[0], l.v[1]);
+    for (size_t i = 0; i < l.n && !temporary; i += 2)
+        if (rc_my_history_drop(p->h, l.v[i], l.v[i + 1])) p->out->changed = true;
+out:
+    free(l.v);
+    return p->st;
 }
 
 /* CREATE / ALTER DATABASE options: the default collation. */
@@ -1269,8 +1310,9 @@ static rc_status database_options(ps *p, uint16_t *coll)
 {
     bool explicit_coll = false;
     while (!end_of_statement(p)) {
-        if (default_charset(p, coll, &explicit_coll)) continue;
+        bool read = default_charset(p, coll, &explicit_coll);
         if (p->st) return p->st;
+        if (read) continue;
         /* ENCRYPTION 'Y', COMMENT 'x', READ ONLY 1, UPGRADE DATA DIRECTORY NAME */
         if (p->t.kind != TK_WORD && p->t.kind != TK_STRING && p->t.kind != TK_NUMBER && !punct(p, '='))
             return unexpected(p, "a database option");
@@ -1287,9 +1329,9 @@ static rc_status database_stmt(ps *p, const char *verb, bool or_replace)
         if_not_exists(p);
         if (p->st || name(p, &db, "a database name")) return p->st;
         result(p, RC_DDL_CREATE_DATABASE, db, (rc_str){"", 0});
-        if (or_replace) rc_my_history_drop_database(p->h, db);
-        uint16_t coll = rc_my_history_database(p->h, db);
+        uint16_t coll = or_replace ? 0 : rc_my_history_database(p->h, db);
         if (database_options(p, &coll)) return p->st;
+        if (or_replace) rc_my_history_drop_database(p->h, db);
         p->out->changed = true;
         return rc_my_history_set_database(p->h, db, coll, p->err) ? (p->st = RC_ERR_NOMEM) : RC_OK;
     }
