@@ -84,6 +84,19 @@ static void test_strings_opaque(void **state)
     check_json("0f0f02cafe", "\"base64:type15:yv4=\"");
     check_json("0f1002cafe", "\"base64:type16:yv4=\"");
     check_json("", "null"); /* a NOT NULL JSON column left unset */
+    /* a JSON column whose bytes are not binary JSON (MySQL < 5.7.22's virtual columns): kept
+     * as an invalid value with its bytes, not an error */
+    rc_my_col c = {.type = RC_MY_JSON, .meta = 4, .name = RC_STR("c")};
+    static const uint8_t bad[] = {3, 0, 0, 0, 0x04, 0x07, 0x00};
+    rc_value v;
+    size_t used;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_my_value_decode(&c, bad, sizeof bad, &used, &v, &arena, &err), RC_OK);
+    assert_int_equal(used, 7);
+    assert_int_equal(v.kind, RC_V_INVALID);
+    assert_int_equal(v.s.n, 19);
+    assert_memory_equal(v.s.p, "base64:type245:BAcA", 19);
 }
 
 static void test_containers(void **state)
@@ -458,6 +471,52 @@ static void test_peer_json(void **state)
     print_message("peer JSON vectors passed: %u\n", passed);
 }
 
+/* blackbeam/rust_mysql_common's json.binlog.000001 (MySQL 8.0.22, binlog_row_value_options=
+ * PARTIAL_JSON, binlog_row_image=MINIMAL): table mysql.t (id, json_col, name AS
+ * (json_col->>'$.name'), age AS (json_col->'$.age')). Its PARTIAL_UPDATE_ROWS at offset 3750
+ * logs, for row 1, the diff REPLACE $.age 26 (the generated column age of the same after image
+ * is 26). The diff is read from that event and applied to row 1's document of the WRITE_ROWS
+ * at offset 1059 ({"age": 24, ...}); the SOURCES.md entry states no values, the generated
+ * column does. */
+static void test_peer_partial_update(void **state)
+{
+    (void)state;
+    if (!peers_present()) skip();
+    FILE *f = fopen(PEERS "blackbeam__rust_mysql_common/test-data/binlogs/json.binlog.000001", "rb");
+    assert_non_null(f);
+    static uint8_t b[8192];
+    size_t n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    assert_int_equal(n, 4011);
+    /* WRITE_ROWS v2 at 1059: 19-byte header, table id 6, flags 2, extra 2, 1 column count,
+     * 1 bitmap, then row 1: NULL bitmap 1, id 4, the JSON's 4-byte length and document */
+    assert_int_equal(b[1059 + 4], 30);
+    const uint8_t *row = b + 1059 + 19 + 6 + 2 + 2 + 1 + 1 + 1 + 4;
+    size_t docn = (size_t)(row[0] | row[1] << 8 | row[2] << 16 | (size_t)row[3] << 24);
+    const uint8_t *doc = row + 4;
+    /* PARTIAL_UPDATE_ROWS at 3750: the same head and two bitmaps, then row 1's before image
+     * (NULL bitmap, id), the value options (1: partial JSON), the partial bits, the after
+     * image's NULL bitmap, then the JSON column's diff list */
+    assert_int_equal(b[3750 + 4], 39);
+    const uint8_t *p = b + 3750 + 19 + 6 + 2 + 2 + 1 + 2 + 1 + 4;
+    assert_int_equal(p[0], 1); /* PARTIAL_JSON */
+    assert_int_equal(p[1], 1); /* json_col is a diff */
+    const uint8_t *diff = p + 3;
+    rc_buf out;
+    rc_buf_init(&out, 0);
+    rc_error err;
+    rc_error_clear(&err);
+    size_t used = 0;
+    rc_status st = rc_my_json_diff_apply(doc, docn, diff, (size_t)(b + n - diff), &used, &out, &err);
+    if (st != RC_OK) fail_msg("%s", err.message);
+    rc_buf_putc(&out, '\0');
+    assert_string_equal(out.data, "{\"age\": 26, \"data\": \"xxxxxxxxxx\", \"name\": \"Joe\"}");
+    assert_int_equal(used, 4 + 11);
+    /* the generated columns that follow: name VARCHAR(100) utf8mb4 (2-byte length) "Joe", age 26 */
+    assert_memory_equal(diff + used, "\x03\x00" "Joe" "\x1a\x00\x00\x00", 9);
+    rc_buf_fini(&out);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -475,7 +534,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalars), cmocka_unit_test(test_strings_opaque), cmocka_unit_test(test_containers),
-        cmocka_unit_test(test_diffs),   cmocka_unit_test(test_peer_json),
+        cmocka_unit_test(test_diffs),   cmocka_unit_test(test_peer_json), cmocka_unit_test(test_peer_partial_update),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

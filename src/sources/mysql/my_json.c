@@ -313,6 +313,20 @@ rc_status rc_my_json_text(const uint8_t *p, size_t n, rc_buf *out, rc_error *err
     return value(&r, p[0], p + 1, p + n);
 }
 
+/* A JSON column value that is not binary JSON — MySQL before 5.7.22 wrote such values for
+ * virtual generated JSON columns — is kept as an invalid value, its bytes in MySQL's notation
+ * for what it cannot print ("base64:type245:..."), not dropped and not a stopped stream. */
+static rc_status unreadable(const rc_my_col *c, const uint8_t *p, size_t n, rc_buf *b, rc_value *out, rc_arena *a, rc_error *err)
+{
+    rc_buf_reset(b);
+    RC_BUF_LIT(b, "base64:type245:");
+    rc_fmt_base64(b, p, n);
+    char *s = b->err == RC_OK ? rc_arena_memdup(a, b->data, b->len) : NULL;
+    if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+    *out = (rc_value){.kind = RC_V_INVALID, .s = {s, b->len}};
+    return RC_OK;
+}
+
 rc_status rc_my_json_value(const rc_my_col *c, const uint8_t *p, size_t n, rc_value *out, rc_arena *a, rc_error *err)
 {
     rc_buf b;
@@ -320,6 +334,11 @@ rc_status rc_my_json_value(const rc_my_col *c, const uint8_t *p, size_t n, rc_va
     rc_error e;
     rc_error_clear(&e);
     rc_status st = rc_my_json_text(p, n, &b, &e);
+    if (st == RC_ERR_VALUE) {
+        st = unreadable(c, p, n, &b, out, a, err);
+        rc_buf_fini(&b);
+        return st;
+    }
     if (st == RC_OK && b.err != RC_OK) st = rc_error_set(&e, b.err, 0, "the JSON text does not fit in memory");
     char *s = st == RC_OK ? rc_arena_memdup(a, b.data, b.len) : NULL;
     if (st == RC_OK && !s) st = rc_error_set(&e, RC_ERR_NOMEM, 0, "out of memory");

@@ -47,7 +47,7 @@ rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size
 rc_status rc_my_json_value(const rc_my_col *c, const uint8_t *p, size_t n, rc_value *out, rc_arena *a, rc_error *err);
 rc_status rc_my_geometry_value(const rc_my_col *c, const uint8_t *p, size_t n, rc_value *out, rc_arena *a, rc_error *err);
 rc_status rc_my_vector_value(const rc_my_col *c, const uint8_t *p, size_t n, rc_value *out, rc_arena *a, rc_error *err);
-rc_status rc_my_fixed16_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err);
+rc_status rc_my_fixed16_value(const rc_my_col *c, const uint8_t *body, size_t len, rc_value *out, rc_arena *a, rc_error *err);
 
 /* Packed DECIMAL(precision, scale) at p (MySQL's decimal2bin layout): its size in *used.
  * Shared with the opaque DECIMAL of binary JSON. Errors name offsets relative to p. */

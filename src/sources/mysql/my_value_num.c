@@ -5,7 +5,13 @@
 #include "rowcast/error.h"
 #include "my_value_int.h"
 
-static bool is_unsigned(const rc_my_col *c) { return c->is_unsigned || (c->decl && c->decl->is_unsigned); }
+/* The declared type decides when the history has one (so the value has its column's kind);
+ * else the TABLE_MAP's SIGNEDNESS. */
+static bool is_unsigned(const rc_my_col *c)
+{
+    if (c->decl && c->decl->info) return c->decl->is_unsigned || c->decl->info->vkind == RC_V_UINT;
+    return c->is_unsigned;
+}
 
 static unsigned int_size(uint8_t type)
 {

@@ -2,8 +2,9 @@
  *
  * VARCHAR: a 1-byte length (2 bytes when the maximum length in the metadata exceeds 255),
  * then the bytes. CHAR and BINARY are type STRING: the same with the maximum length unfolded
- * from the metadata (MySQL folds its bits 8-9 into the real-type byte); MySQL leaves CHAR's
- * trailing spaces out and keeps BINARY's trailing zeros, and what comes is what is kept. BLOB
+ * from the metadata (MySQL folds its bits 8-9 into the real-type byte). The servers leave the
+ * trailing pad characters out (Field_string::pack): CHAR's spaces, which SELECT does not show
+ * either, and BINARY's zero bytes, which it does: BINARY(n) is padded back to n bytes. BLOB
  * and TEXT: a little-endian length of 1 to 4 bytes (the metadata), then the bytes. ENUM: the
  * 1-based label index in 1 or 2 bytes (0: the empty string MySQL stores for an invalid
  * value); SET: a bitmask of 1 to 8 bytes, one bit per label. */
@@ -19,6 +20,9 @@ static rc_status column_cs(const rc_my_col *c, rc_my_cs *cs, rc_error *err)
     if (c->decl && c->decl->info && c->decl->info->vkind == RC_V_BYTES) return *cs = RC_MY_CS_BINARY, RC_OK;
     if (c->collation) {
         *cs = rc_my_collation_cs(c->collation);
+        /* a text declaration with the binary collation (a history and a TABLE_MAP that
+         * disagree; the event decoder reports those): the declaration's kind, as UTF-8 */
+        if (*cs == RC_MY_CS_BINARY && c->decl && c->decl->info && c->decl->info->vkind != RC_V_BYTES) *cs = RC_MY_CS_UTF8;
         if (*cs == RC_MY_CS_UNKNOWN)
             return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
                                 RC_MY_COLFMT ": collation id %u is not one of MySQL's or MariaDB's that this reader knows; "
@@ -46,17 +50,24 @@ static rc_status column_cs(const rc_my_col *c, rc_my_cs *cs, rc_error *err)
     return RC_OK;
 }
 
-/* The bytes of a character column as its value: BYTES for binary, else text. */
-static rc_status chars(const rc_my_col *c, const uint8_t *p, size_t len, rc_value *out, rc_arena *a, rc_error *err)
+/* len bytes as a BYTES value, zero-padded to `size` (>= len). */
+static rc_status bytes_value(const rc_my_col *c, const uint8_t *p, size_t len, size_t size, rc_value *out, rc_arena *a, rc_error *err)
+{
+    char *s = rc_arena_alloc(a, size + 1);
+    if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+    if (len) memcpy(s, p, len);
+    memset(s + len, 0, size + 1 - len);
+    *out = (rc_value){.kind = RC_V_BYTES, .s = {s, size}};
+    return RC_OK;
+}
+
+/* The bytes of a character column as its value: BYTES for binary (padded to `size`: BINARY(n)),
+ * else text. */
+static rc_status chars(const rc_my_col *c, const uint8_t *p, size_t len, size_t size, rc_value *out, rc_arena *a, rc_error *err)
 {
     rc_my_cs cs;
     if (column_cs(c, &cs, err) != RC_OK) return err->code;
-    if (cs == RC_MY_CS_BINARY) {
-        char *s = rc_arena_memdup(a, p, len);
-        if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
-        *out = (rc_value){.kind = RC_V_BYTES, .s = {s, len}};
-        return RC_OK;
-    }
+    if (cs == RC_MY_CS_BINARY) return bytes_value(c, p, len, size, out, a, err);
     if (rc_my_text(cs, p, len, out, a) != RC_OK)
         return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
     return RC_OK;
@@ -156,15 +167,16 @@ rc_status rc_my_str_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_
         if (real == RC_MY_ENUM) return enum_value(c, p, n, b1, used, out, err);
         if (real == RC_MY_SET) return set_value(c, p, n, b1, used, out, a, err);
     }
-    const char *dn = rc_my_decl_name(c);
-    if (!strcmp(dn, "inet6") || !strcmp(dn, "uuid")) return rc_my_fixed16_decode(c, p, n, used, out, a, err);
     const uint8_t *body;
     size_t len;
     if (prefixed(c, p, n, maxlen > 255 ? 2 : 1, used, &body, &len, err) != RC_OK) return RC_ERR_VALUE;
     if (len > maxlen)
         return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": value of %zu bytes in a column of at most %u", RC_MY_COLARG(c), len,
                             maxlen);
-    return chars(c, body, len, out, a, err);
+    const char *dn = rc_my_decl_name(c);
+    if (!strcmp(dn, "inet6") || !strcmp(dn, "uuid")) return rc_my_fixed16_value(c, body, len, out, a, err);
+    /* BINARY(n): the servers leave the trailing zero bytes out; SELECT has them */
+    return chars(c, body, len, c->type == RC_MY_STRING ? maxlen : len, out, a, err);
 }
 
 rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
@@ -183,17 +195,12 @@ rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size
     }
     /* MariaDB's JSON is LONGTEXT: text, of kind json when the history declares it so */
     if (c->decl && c->decl->info && c->decl->info->vkind == RC_V_JSON) {
-        rc_status st = chars(c, body, len, out, a, err);
+        rc_status st = chars(c, body, len, len, out, a, err);
         if (st == RC_OK && out->kind == RC_V_TEXT) out->kind = RC_V_JSON;
         return st;
     }
     /* TEXT has a character collation; BLOB the binary one, and so does a BLOB-type column of
      * which neither the binlog nor the history says more (bytes lose nothing) */
-    if (!c->collation && !(c->decl && c->decl->info && c->decl->info->vkind == RC_V_TEXT)) {
-        char *s = rc_arena_memdup(a, body, len);
-        if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
-        *out = (rc_value){.kind = RC_V_BYTES, .s = {s, len}};
-        return RC_OK;
-    }
-    return chars(c, body, len, out, a, err);
+    if (!c->collation && !(c->decl && c->decl->info && c->decl->info->vkind == RC_V_TEXT)) return bytes_value(c, body, len, len, out, a, err);
+    return chars(c, body, len, len, out, a, err);
 }

@@ -117,6 +117,14 @@ rc_status rc_my_time_decode(const rc_my_col *c, const uint8_t *p, size_t n, size
 {
     rc_my_datetime_parts t = {0};
     size_t size;
+    /* MariaDB with mysql56_temporal_format=OFF writes TIME(n), DATETIME(n), TIMESTAMP(n) with
+     * n > 0 in its own older layout under the old type codes, without metadata: refused
+     * rather than read as whole seconds */
+    if ((c->type == RC_MY_TIME || c->type == RC_MY_DATETIME || c->type == RC_MY_TIMESTAMP) && c->decl && c->decl->p1 > 0)
+        return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
+                            RC_MY_COLFMT ": a %s with fractional seconds in the pre-MySQL-5.6 layout (MariaDB's "
+                                         "mysql56_temporal_format=OFF) is not read; set mysql56_temporal_format=ON and rebuild the table",
+                            RC_MY_COLARG(c), rc_my_decl_name(c));
     switch (c->type) {
     case RC_MY_DATE:
     case RC_MY_NEWDATE: {
