@@ -74,6 +74,10 @@ typedef struct rc_capture_config {
     double heartbeat_s;             /* a heartbeat write this often; 0: none */
     const char *const *include;     /* --include patterns (SCHEMA.TABLE, fnmatch) */
     size_t ninclude;
+    /* MySQL/MariaDB: the checkpoint file (NULL: none), --start (NULL: current), the replica id
+     * (0: derived from the host, port and checkpoint path) */
+    const char *checkpoint, *start;
+    uint32_t server_id;
     void (*notice)(void *ctx, const char *msg); /* what the source says as it happens */
     void *notice_ctx;
 } rc_capture_config;

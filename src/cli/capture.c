@@ -2,16 +2,19 @@
  * driven by the pipeline, with the output options convert has (run_opts.c). */
 #include <inttypes.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/run_opts.h"
 #include "rowcast/pipeline.h"
+#include "sources/mysql/my_conn.h"
 #include "sources/pg/pg_conn.h"
 
 void cli_usage_capture(void)
 {
     fputs("usage: rowcast capture postgres://USER@HOST:PORT/DB[?PARAMS] [OPTIONS]\n"
+          "       rowcast capture mysql://USER@HOST:PORT[/DB][?PARAMS] [OPTIONS]   (or mariadb://)\n"
           "\n"
           "Captures the row changes of a PostgreSQL database through logical replication\n"
           "(pgoutput): a snapshot of the published tables, then every change as it commits,\n"
@@ -63,13 +66,32 @@ void cli_usage_capture(void)
           "sslmode=verify-full&sslrootcert=... in PARAMS. A password written in the URL is\n"
           "never printed.\n"
           "\n"
+          "MySQL and MariaDB (docs/sources/mysql.md): a consistent snapshot of the tables\n"
+          "(--include DB.TABLE; the URL's DB alone when it names one), then the binlog read\n"
+          "as a replica (binlog_format=ROW; privileges REPLICATION SLAVE, REPLICATION CLIENT,\n"
+          "SELECT). --snapshot, --until caught-up, --max-events, --include as above (the\n"
+          "snapshot is taken unless --start is given); --slot and --publication are\n"
+          "PostgreSQL's. Without --checkpoint, every run starts afresh.\n"
+          "  --checkpoint PATH      the position of the last transaction the sink acknowledged\n"
+          "                         and the schema history there, written atomically; a run\n"
+          "                         that finds the file resumes from it (--start ignored)\n"
+          "  --start WHERE          without checkpoint and snapshot: current (default),\n"
+          "                         earliest, FILE:POS (mysql-bin.000003:4), or a MariaDB GTID\n"
+          "                         position (0-1-14)\n"
+          "  --server-id N          the replica id announced to the server (default: derived\n"
+          "                         from the host, port and checkpoint path, and printed)\n"
+          "The password comes from the URL, ?password-file=PATH, MYSQL_PWD, or the [client]\n"
+          "group of ?defaults-file=PATH; TLS with ssl-mode=, ssl-ca=, ssl-cert=, ssl-key=,\n"
+          "ssl-verify-server-cert= in PARAMS. The password is never printed.\n"
+          "\n"
           "Exit status: 0 done (--until, --max-events, initial_only); 1 usage or setup error\n"
           "(the message says what to change); 2 bad data (--on-error=stop); 3 I/O or delivery\n"
           "failure; 128+N stopped by signal N after flushing.\n",
           stdout);
 }
 
-static const char *const capture_flags[] = {"--slot", "--publication", "--snapshot", "--until", "--max-events", NULL};
+static const char *const capture_flags[] = {"--slot", "--publication", "--snapshot", "--until", "--max-events",
+                                            "--checkpoint", "--start", "--server-id", NULL};
 static const char *const source_prefixes[] = {"postgres.", NULL};
 
 static const char *const source_keys[] = {"postgres.streaming", "postgres.heartbeat.interval", "postgres.stream.spill_bytes",
@@ -107,8 +129,8 @@ static int not_a_url(cli_run *r, const char *arg)
         char shown[256];
         snprintf(shown, sizeof shown, "%s", arg);
         rc_pg_url_mask(arg, shown, sizeof shown); /* user:PASSWORD@ and password= as *** */
-        return cli_run_usage_error(r, "%s is not a PostgreSQL URL: capture reads postgres://USER@HOST:PORT/DB (other "
-                                      "databases are not supported yet)", shown);
+        return cli_run_usage_error(r, "%s is not a database URL rowcast reads: capture reads postgres://USER@HOST:PORT/DB "
+                                      "and mysql://USER@HOST:PORT[/DB] (mariadb:// too)", shown);
     }
     if (strchr(arg, '=')) /* libpq's key=value form: it may hold password=, so none of it is shown */
         return cli_run_usage_error(r, "a key=value connection string is not a database URL: capture reads "
@@ -128,7 +150,7 @@ int cli_capture(int argc, char **argv)
     rc_pipeline_init(&c);
     cli_run r;
     rc_capture_config cc = {.slot = "rowcast", .publication = "rowcast"};
-    const char *url = NULL;
+    const char *url = NULL, *pg_only = NULL, *my_only = NULL;
     const char **patterns = calloc((size_t)argc + 1, sizeof *patterns);
     int rc = cli_run_init(&r, &c, "capture", capture_flags, argc);
     if (rc == EXIT_OK && !patterns) {
@@ -146,9 +168,18 @@ int cli_capture(int argc, char **argv)
         } else if (cli_run_flag(&r, argc, argv, &i, &rc)) {
             continue;
         } else if ((v = cli_opt_value(argc, argv, &i, "--slot"))) {
-            cc.slot = v;
+            cc.slot = v, pg_only = "--slot";
         } else if ((v = cli_opt_value(argc, argv, &i, "--publication"))) {
-            cc.publication = v;
+            cc.publication = v, pg_only = "--publication";
+        } else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) {
+            cc.checkpoint = v, my_only = "--checkpoint";
+        } else if ((v = cli_opt_value(argc, argv, &i, "--start"))) {
+            cc.start = v, my_only = "--start";
+        } else if ((v = cli_opt_value(argc, argv, &i, "--server-id"))) {
+            unsigned long long n = strtoull(v, &end, 10);
+            if (*end || !n || n > UINT32_MAX || v[0] == '-')
+                rc = cli_run_usage_error(&r, "--server-id needs a number 1-4294967295, got '%s'", v);
+            cc.server_id = (uint32_t)n, my_only = "--server-id";
         } else if ((v = cli_opt_value(argc, argv, &i, "--snapshot"))) {
             if (!strcmp(v, "initial")) cc.snapshot = RC_SNAPSHOT_INITIAL;
             else if (!strcmp(v, "never")) cc.snapshot = RC_SNAPSHOT_NEVER;
@@ -170,10 +201,20 @@ int cli_capture(int argc, char **argv)
             url = a;
         }
     }
-    if (rc == EXIT_OK && !url) rc = cli_run_usage_error(&r, "which database? give postgres://USER@HOST:PORT/DB%s", "");
-    if (rc == EXIT_OK && !rc_pg_is_url(url)) rc = not_a_url(&r, url);
+    if (rc == EXIT_OK && !url)
+        rc = cli_run_usage_error(&r, "which database? give postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT%s", "");
+    bool mysql = rc == EXIT_OK && rc_my_is_url(url);
+    if (rc == EXIT_OK && !mysql && !rc_pg_is_url(url)) rc = not_a_url(&r, url);
+    if (rc == EXIT_OK && mysql && pg_only)
+        rc = cli_run_usage_error(&r, "%s is PostgreSQL's: MySQL and MariaDB have no slots or publications (the position "
+                                     "is kept in --checkpoint PATH)", pg_only);
+    if (rc == EXIT_OK && !mysql && my_only)
+        rc = cli_run_usage_error(&r, "%s is MySQL's and MariaDB's: PostgreSQL's position is its replication slot (--slot)",
+                                 my_only);
+    if (rc == EXIT_OK && mysql && cc.until_lsn)
+        rc = cli_run_usage_error(&r, "--until takes caught-up for MySQL and MariaDB (an LSN is PostgreSQL's)%s", "");
     /* before connecting: a bad name would fail only after the publication was created */
-    if (rc == EXIT_OK && !rc_pg_slot_name_ok(cc.slot))
+    if (rc == EXIT_OK && !mysql && !rc_pg_slot_name_ok(cc.slot))
         rc = cli_run_usage_error(&r, "--slot '%s' is not a slot name: use lower-case letters, digits and _ (at most 63)",
                                  cc.slot);
     if (rc == EXIT_OK) rc = source_options(&r, &cc);
@@ -188,7 +229,7 @@ int cli_capture(int argc, char **argv)
      * once a second: pg_recvlogical's is every 10 s, Debezium's offset flush every 60 s */
     c.ck_interval = 1.0;
     c.item_word = "message";
-    c.include_schema = true;
+    c.include_schema = !mysql; /* PostgreSQL's --include is SCHEMA.TABLE, MySQL's DB.TABLE */
     cli_run_start(&r);
     c.files = &url, c.nfiles = 1;
     rc = rc_pipeline_run(&c);

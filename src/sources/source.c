@@ -1,13 +1,15 @@
 /* The source registry: picks the source of a run by its URLs' scheme, as sink.c picks sinks.
  * A URL without a scheme of a registered source (a file path, "-" for stdin) is the lines
- * source's. PostgreSQL: postgres:// and postgresql://. A source the command names (`convert
- * --from mysql-binlog`: binlog files) is found by its name. */
+ * source's. PostgreSQL: postgres:// and postgresql://; MySQL/MariaDB: mysql:// and mariadb://. A
+ * source the command names (`convert --from mysql-binlog`: binlog files) is found by its name. */
 #include <string.h>
 #include "rowcast/source.h"
 #include "sources/mysql/my_binlog_file.h"
+#include "sources/mysql/my_source.h"
 #include "sources/pg/pg_source.h"
 
-static const rc_source_ops *const all_sources[] = {&rc_source_lines, &rc_source_postgres, &rc_source_postgresql};
+static const rc_source_ops *const all_sources[] = {&rc_source_lines, &rc_source_postgres, &rc_source_postgresql,
+                                                   &rc_source_mysql, &rc_source_mariadb};
 /* sources chosen by name (rc_source_config.source), not by URL */
 static const rc_source_ops *const named_sources[] = {&rc_source_mysql_binlog};
 

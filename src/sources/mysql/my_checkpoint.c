@@ -1,0 +1,152 @@
+/* The checkpoint file of a MySQL/MariaDB capture (my_checkpoint.h). */
+#include "sources/mysql/my_checkpoint.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "rowcast/buf.h"
+
+void rc_my_checkpoint_fini(rc_my_checkpoint *ck)
+{
+    free(ck->file), free(ck->gtids), free(ck->history);
+    memset(ck, 0, sizeof *ck);
+}
+
+static rc_status bad(const char *path, unsigned line, size_t byte, const char *what, rc_error *err)
+{
+    return rc_error_set(err, RC_ERR_USAGE, byte, "checkpoint %s, line %u (byte %zu): %s (remove the file to start afresh)",
+                        path, line, byte, what);
+}
+
+/* The value of line "KEY VALUE" at text[*at], *at moved past it. */
+static char *field(const char *path, const char *text, size_t n, size_t *at, unsigned line, const char *key, rc_error *err)
+{
+    size_t kl = strlen(key), start = *at;
+    const char *nl = memchr(text + start, '\n', n - start);
+    if (!nl) {
+        bad(path, line, start, "cut short", err);
+        return NULL;
+    }
+    size_t len = (size_t)(nl - (text + start));
+    if (len < kl + 1 || memcmp(text + start, key, kl) || text[start + kl] != ' ') {
+        char what[80];
+        snprintf(what, sizeof what, "expected '%s VALUE'", key);
+        bad(path, line, start, what, err);
+        return NULL;
+    }
+    char *v = strndup(text + start + kl + 1, len - kl - 1);
+    if (!v) rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    *at = start + len + 1;
+    return v;
+}
+
+static bool number(const char *s, uint64_t *out)
+{
+    char *e;
+    if (!*s || *s == '-') return false;
+    errno = 0;
+    *out = strtoull(s, &e, 10);
+    return !*e && !errno;
+}
+
+rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err)
+{
+    memset(ck, 0, sizeof *ck);
+    static const char magic[] = "rowcast-mysql-checkpoint 1\n";
+    if (n < sizeof magic - 1 || memcmp(text, magic, sizeof magic - 1)) return bad(path, 1, 0, "not a rowcast MySQL checkpoint", err);
+    size_t at = sizeof magic - 1;
+    char *server = field(path, text, n, &at, 2, "server", err), *off = NULL, *hist = NULL;
+    if (!server) return err->code;
+    free(server);
+    size_t off_at = 0, hist_at = 0;
+    if (!(ck->file = field(path, text, n, &at, 3, "file", err))) return err->code;
+    off_at = at;
+    if (!(off = field(path, text, n, &at, 4, "offset", err))) return err->code;
+    bool ok = number(off, &ck->offset);
+    free(off);
+    if (!ok) return bad(path, 4, off_at, "the offset is not a number", err);
+    if (!(ck->gtids = field(path, text, n, &at, 5, "gtids", err))) return err->code;
+    hist_at = at;
+    if (!(hist = field(path, text, n, &at, 6, "history", err))) return err->code;
+    uint64_t hl;
+    ok = number(hist, &hl);
+    free(hist);
+    if (!ok) return bad(path, 6, hist_at, "the history's size is not a number", err);
+    if (hl != n - at) return bad(path, 7, at, "the history is not as long as its line says (a torn file?)", err);
+    if (!(ck->history = malloc(hl + 1))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    memcpy(ck->history, text + at, hl);
+    ck->history[hl] = '\0';
+    ck->history_len = hl;
+    return RC_OK;
+}
+
+rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error *err)
+{
+    memset(ck, 0, sizeof *ck);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT) return RC_SKIP;
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "checkpoint %s: %s", path, strerror(errno));
+    }
+    rc_buf b;
+    rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
+    char chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) rc_buf_put(&b, chunk, k);
+    bool failed = ferror(f);
+    fclose(f);
+    rc_status st = failed ? rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "checkpoint %s: read error", path)
+                   : b.err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", path)
+                           : rc_my_checkpoint_parse(path, b.data ? b.data : "", b.len, ck, err);
+    rc_buf_fini(&b);
+    if (st != RC_OK) rc_my_checkpoint_fini(ck);
+    return st;
+}
+
+static rc_status io_fail(const char *what, const char *path, rc_error *err)
+{
+    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "checkpoint %s: %s: %s", path, what, strerror(errno));
+}
+
+rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_my_checkpoint *ck, rc_error *err)
+{
+    rc_buf b;
+    rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
+    char head[1400];
+    int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint 1\nserver %s\nfile %s\noffset %llu\ngtids %s\nhistory %zu\n",
+                      server, ck->file ? ck->file : "", (unsigned long long)ck->offset, ck->gtids ? ck->gtids : "",
+                      ck->history_len);
+    rc_buf_put(&b, head, (size_t)hn);
+    rc_buf_put(&b, ck->history ? ck->history : "", ck->history_len);
+    if (b.err || (size_t)hn >= sizeof head) {
+        rc_buf_fini(&b);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", path);
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    rc_status st = RC_OK;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) st = io_fail("cannot create its temporary file", tmp, err);
+    for (size_t done = 0; st == RC_OK && done < b.len;) {
+        ssize_t w = write(fd, b.data + done, b.len - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) st = io_fail("write", tmp, err);
+        else done += (size_t)w;
+    }
+    if (st == RC_OK && fsync(fd)) st = io_fail("fsync", tmp, err);
+    if (fd >= 0 && close(fd) && st == RC_OK) st = io_fail("close", tmp, err);
+    if (st == RC_OK && rename(tmp, path)) st = io_fail("rename", path, err);
+    if (st == RC_OK) { /* the rename itself is durable once the directory is */
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s", path);
+        int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0 || fsync(dfd)) st = io_fail("fsync of its directory", path, err);
+        if (dfd >= 0) close(dfd);
+    }
+    rc_buf_fini(&b);
+    return st;
+}

@@ -1,0 +1,37 @@
+/* The checkpoint file of a MySQL/MariaDB capture (--checkpoint PATH; docs/sources/mysql.md):
+ * the position of the last transaction boundary whose every event the sink acknowledged, and
+ * the schema history as it was there, so that a restart decodes the rows after it with the
+ * structures they were written with. Text:
+ *
+ *   rowcast-mysql-checkpoint 1
+ *   server mysql://USER@HOST:PORT          (the URL without password: a reminder, not checked)
+ *   file mysql-bin.000042
+ *   offset 1234
+ *   gtids 0-1-14                           (the server's executed-set text; empty without GTIDs)
+ *   history BYTES
+ *   <BYTES bytes of rc_my_history_write's text>
+ *
+ * Written atomically: PATH.tmp, fsync, rename over PATH, fsync of the directory. */
+#ifndef ROWCAST_SOURCES_MY_CHECKPOINT_H
+#define ROWCAST_SOURCES_MY_CHECKPOINT_H
+
+#include <stdint.h>
+#include "rowcast/error.h"
+
+typedef struct rc_my_checkpoint {
+    char *file;    /* malloc'd, as are the others */
+    uint64_t offset;
+    char *gtids;
+    char *history; /* its text, history_len bytes */
+    size_t history_len;
+} rc_my_checkpoint;
+
+/* RC_OK, RC_SKIP when PATH does not exist, or an error naming PATH, the line and the byte. */
+rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error *err);
+/* The same for the file's text[0..n) (`path` names it in errors); on error ck may hold part of
+ * it: rc_my_checkpoint_fini frees it either way. */
+rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err);
+rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_my_checkpoint *ck, rc_error *err);
+void rc_my_checkpoint_fini(rc_my_checkpoint *ck);
+
+#endif
