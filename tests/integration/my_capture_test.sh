@@ -61,12 +61,14 @@ expect_err() {
 msg_bytes() { echo $(($(wc -c <"$W/$1.out") - $(wc -l <"$W/$1.out"))); }
 # summary NAME MESSAGES [EVENTS [ENCODED [FORMAT]]]: the summary lines of a run that read
 # MESSAGES messages making EVENTS events (default: as many), ENCODED of them encoded (default:
-# all) and the others not expressible in FORMAT (default native), each encoded one delivered
+# all) and the others BEGIN/COMMIT markers FORMAT (default native) has no message for, each
+# encoded one delivered
 summary() {
-    local m=$2 e=${3:-$2} enc=${4:-${3:-$2}} f=${5:-native}
+    local m=$2 e=${3:-$2} enc=${4:-${3:-$2}} f=${5:-native} markers=
+    [ "$e" -gt "$enc" ] && markers=", $((e - enc)) transaction markers (BEGIN/COMMIT) it has no message for"
     cat <<EOF
 rowcast: $m messages read: $m converted, 0 filtered out, 0 bad
-rowcast: $e events decoded: $enc encoded, 0 filtered out, $((e - enc)) not expressible in $f
+rowcast: $e events decoded: $enc encoded, 0 filtered out, 0 not expressible in $f$markers
 rowcast: $enc messages written ($(msg_bytes "$1") bytes): $enc delivered, 0 dead-lettered, 0 refused, 0 undelivered
 rowcast: T s, R events/s
 EOF
