@@ -422,11 +422,11 @@ EOF
 # usage
 usage_err() { printf 'rowcast capture: %s\n(see rowcast help capture)\n' "$1"; }
 cap u_nourl
-expect_err u_nourl 1 < <(usage_err "which database? give postgres://USER@HOST:PORT/DB")
+expect_err u_nourl 1 < <(usage_err "which database? give postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT")
 cap u_file "$W/events.json"
 expect_err u_file 1 < <(usage_err "$W/events.json is not a database URL: capture reads postgres://USER@HOST:PORT/DB (files are for rowcast convert)")
-cap u_mysql "mysql://app:my-secret@db:3306/shop"
-expect_err u_mysql 1 < <(usage_err "mysql://app:***@db:3306/shop is not a PostgreSQL URL: capture reads postgres://USER@HOST:PORT/DB (other databases are not supported yet)")
+cap u_mssql "sqlserver://app:my-secret@db:1433/shop"
+expect_err u_mssql 1 < <(usage_err "sqlserver://app:***@db:1433/shop is not a database URL rowcast reads: capture reads postgres://USER@HOST:PORT/DB and mysql://USER@HOST:PORT[/DB] (mariadb:// too)")
 cap u_conninfo "host=db password=kv-secret"
 expect_err u_conninfo 1 < <(usage_err "a key=value connection string is not a database URL: capture reads postgres://USER@HOST:PORT/DB[?PARAMS] (libpq's parameters go after the ?)")
 cap u_snap "$U" --snapshot full

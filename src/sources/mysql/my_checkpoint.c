@@ -53,8 +53,9 @@ static bool number(const char *s, uint64_t *out)
     return !*e && !errno;
 }
 
-static rc_status parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err)
+rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err)
 {
+    memset(ck, 0, sizeof *ck);
     static const char magic[] = "rowcast-mysql-checkpoint 1\n";
     if (n < sizeof magic - 1 || memcmp(text, magic, sizeof magic - 1)) return bad(path, 1, 0, "not a rowcast MySQL checkpoint", err);
     size_t at = sizeof magic - 1;
@@ -100,7 +101,7 @@ rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error
     fclose(f);
     rc_status st = failed ? rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "checkpoint %s: read error", path)
                    : b.err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", path)
-                           : parse(path, b.data ? b.data : "", b.len, ck, err);
+                           : rc_my_checkpoint_parse(path, b.data ? b.data : "", b.len, ck, err);
     rc_buf_fini(&b);
     if (st != RC_OK) rc_my_checkpoint_fini(ck);
     return st;

@@ -28,6 +28,9 @@ typedef struct rc_my_checkpoint {
 
 /* RC_OK, RC_SKIP when PATH does not exist, or an error naming PATH, the line and the byte. */
 rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error *err);
+/* The same for the file's text[0..n) (`path` names it in errors); on error ck may hold part of
+ * it: rc_my_checkpoint_fini frees it either way. */
+rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err);
 rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_my_checkpoint *ck, rc_error *err);
 void rc_my_checkpoint_fini(rc_my_checkpoint *ck);
 

@@ -248,7 +248,8 @@ rc_status rc_my_text_value(const rc_column *c, const char *s, size_t n, rc_arena
                                  (uint32_t)(unsigned char)s[2] << 16 | (uint32_t)(unsigned char)s[3] << 24);
         rc_buf b;
         rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
-        rc_status st = rc_wkb_to_wkt((const unsigned char *)s + 4, n - 4, srid != 0, srid, &b, err);
+        /* EWKT with its SRID always (0 too), as the binlog decoder writes it (docs/sources/mysql-types.md) */
+        rc_status st = rc_wkb_to_wkt((const unsigned char *)s + 4, n - 4, true, srid, &b, err);
         if (st == RC_OK) {
             char *p = rc_arena_memdup(a, b.data, b.len);
             if (!p) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");

@@ -515,6 +515,10 @@ static rc_status stream_failed(my_source *s, unsigned server_errno, rc_error *wh
 static rc_status stream_start(my_source *s, rc_error *err)
 {
     if (now_s() < s->retry_at) return RC_OK;
+    if (s->sql) { /* the SQL session's work (checks, snapshot) is done: the server gets its connection back */
+        mysql_close(s->sql);
+        s->sql = NULL;
+    }
     if (decoder_start(s, err) != RC_OK) return err->code;
     rc_my_stream_start st = {.file = s->file,
                              .offset = s->offset,

@@ -1,0 +1,345 @@
+#!/usr/bin/env bash
+# `rowcast capture mysql://...` as a user runs it, against one throwaway MariaDB 10.11
+# (mariadb_lib.sh):
+#  1. type fidelity: a table with a column of every MariaDB type (item 3 of issue 14) filled
+#     with edge values (BIGINT UNSIGNED max, DECIMAL(65,30) negative, FLOAT 3.14, DOUBLE 1e308,
+#     BIT(1) and BIT(64), YEAR 1901 and 2155, TIME -838:59:59.000000 and 838:59:59,
+#     DATETIME(6) 9999-12-31 23:59:59.999999, zero dates with sql_mode='', TIMESTAMP(6) on
+#     both sides of a DST change written in an America/New_York session, utf8mb4 emoji, latin1
+#     é, BINARY(4) with trailing zeros, BLOB with 00 and FF, ENUM/SET, JSON with unicode,
+#     points and polygons, INET6, UUID): two rows in the snapshot, then the same values
+#     inserted again (decoded from the binlog), a row of NULLs, updated and deleted, captured
+#     with --checkpoint into native, Canal (canal.flavor=canal), upstream Debezium with schemas
+#     (BIGINT UNSIGNED precise) and drs-json: each whole output compared with its reviewed
+#     golden (data/my_capture.types.FORMAT.golden, only the change and processing times and
+#     thread ids masked); every value decoded from the binlog equals the snapshot's of the same
+#     SQL (the snapshot reads it with SELECT), and the native stream replayed by key equals a
+#     new snapshot (SELECT) of the final table.
+#  2. the same rows with binlog_row_metadata=MINIMAL (names and types from the schema
+#     history: same values) and with binlog_row_image=MINIMAL (absent columns unavailable):
+#     golden data/my_capture.minimal.native.golden.
+#  3. DDL mid-stream: ADD / DROP / MODIFY / RENAME COLUMN, RENAME TABLE, a DDL between two row
+#     events of the same table; a restart from a copy of the checkpoint taken before the ALTERs
+#     gives the same events (the rows before each ALTER decode with the structure before it):
+#     golden data/my_capture.ddl.native.golden.
+#  4. snapshot then streaming under a concurrent writer: no gap, no overlap (each INSERT finds
+#     no row, each UPDATE the row with w one less, each DELETE the row), the replay equals
+#     SELECT.
+#  5. setup errors by exact message and exit status: wrong password, no REPLICATION privilege,
+#     binlog off (a second server), binlog_format STATEMENT, a database that does not exist,
+#     --include that matches no table; --slot refused; a password never printed.
+# usage: my_capture_test.sh path/to/rowcast   (RC_UPDATE_GOLDEN=1 rewrites the golden files)
+set -u
+RC=${1:?path to rowcast}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/mariadb_lib.sh"
+my_test_start || exit 1
+. "$HERE/../common/check.sh"
+U=$MY_URL
+HP=127.0.0.1:$MY_PORT
+# the zone's tables, kept out of the binlog (its offsets stay the same from run to run)
+{ echo "SET sql_log_bin = 0;"; mariadb-tzinfo-to-sql /usr/share/zoneinfo/America/New_York America/New_York 2>/dev/null; } | my_sql mysql ||
+    { echo "cannot load the America/New_York time zone" >&2; exit 1; }
+
+# cap NAME ARGS...: rowcast capture ARGS (replica id 7), stdout in $W/NAME.out, stderr in
+# $W/NAME.err, the exit status in $st
+cap() {
+    local name=$1
+    shift
+    "$RC" capture "$@" --server-id 7 >"$W/$name.out" 2>"$W/$name.err"
+    st=$?
+}
+# expect_err NAME STATUS: the last run's status is STATUS and its stderr (the clock's numbers
+# replaced) is stdin exactly
+expect_err() {
+    expect_rc "$1" "$st" "$2"
+    sed -E 's/^rowcast: [0-9]+\.[0-9]{3} s, [0-9]+ events\/s$/rowcast: T s, R events\/s/' "$W/$1.err" >"$W/$1.err.norm"
+    cat >"$W/$1.want"
+    expect_eq "$1: stderr" "$W/$1.want" "$W/$1.err.norm"
+}
+# msg_bytes NAME: what the summary counts of NAME's stdout: the messages without their newlines
+msg_bytes() { echo $(($(wc -c <"$W/$1.out") - $(wc -l <"$W/$1.out"))); }
+# summary NAME MESSAGES [EVENTS [ENCODED [FORMAT]]]: the summary lines of a run that read
+# MESSAGES messages making EVENTS events (default: as many), ENCODED of them encoded (default:
+# all) and the others not expressible in FORMAT (default native), each encoded one delivered
+summary() {
+    local m=$2 e=${3:-$2} enc=${4:-${3:-$2}} f=${5:-native}
+    cat <<EOF
+rowcast: $m messages read: $m converted, 0 filtered out, 0 bad
+rowcast: $e events decoded: $enc encoded, 0 filtered out, $((e - enc)) not expressible in $f
+rowcast: $enc messages written ($(msg_bytes "$1") bytes): $enc delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+}
+# mask: what differs per run: change and processing times (T: native ts_us; Debezium's
+# ts_ms/ts_us/ts_ns; Canal's and DRS's es and ts) and thread ids (the server numbers
+# connections as they come)
+mask() {
+    perl -pe 's/"(ts_us|ts_ms|ts_ns|es|ts)":[1-9]\d{9,}/"$1":"T"/g; s/"thread":\d+/"thread":"N"/g' "$@"
+}
+# golden NAME FILE: FILE masked equals data/my_capture.NAME.golden
+golden() {
+    local g=$HERE/data/my_capture.$1.golden
+    mask "$2" >"$W/$1.masked"
+    if [ "${RC_UPDATE_GOLDEN:-}" = 1 ]; then cp "$W/$1.masked" "$g"; fi
+    if cmp -s "$g" "$W/$1.masked"; then ok; else
+        bad "$1 differs from $g"
+        diff <(cut -c1-300 "$g") <(cut -c1-300 "$W/$1.masked") | head -30 >&2
+    fi
+}
+# rows FILE...: the final rows the native events of FILEs leave, per table, as
+# "db.table<TAB>[values]" sorted (the key is the column id; a read or insert puts the row, an
+# update replaces it, a delete removes it; an unavailable value keeps the row's previous one)
+rows() {
+    jq -n -r 'reduce (inputs | select(.after or .before)) as $e ({};
+          ($e.source.db + "." + $e.source.table) as $t
+          | ([$e.columns[].name] | index("id")) as $k
+          | (if $e.before then $e.before[$k] else null end) as $bk
+          | (if $e.before then del(.[$t][$bk | tostring]) else . end)
+          | if $e.after then
+              (.[$t][$e.after[$k] | tostring] // null) as $old
+              | .[$t][$e.after[$k] | tostring] = [$e.after | to_entries[]
+                  | if (.value | type) == "object" and .value.unavailable then $old[.key] else .value end]
+            else . end)
+        | to_entries[] | .key as $t | .value | to_entries[] | "\($t)\t\(.value | tojson)"' "$@" | sort
+}
+same() { if [ "$2" = "$3" ]; then ok; else bad "$1"; diff <(echo "$2") <(echo "$3") >&2; fi; }
+
+# ---- 1. type fidelity
+my_sql <<'SQL' || exit 1
+CREATE DATABASE shop;
+CREATE TABLE shop.types (id int PRIMARY KEY, ti tinyint, tiu tinyint unsigned, si smallint, mi mediumint unsigned,
+  i int, bu bigint unsigned, bi bigint, dec65 decimal(65,30), d102 decimal(10,2), f float, dbl double, b1 bit(1),
+  b64 bit(64), y year, dt date, tm time(6), tm0 time, dtm datetime(6), dtm0 datetime, ts timestamp(6) NULL,
+  c char(5), vc varchar(50), txt text, l1 varchar(10) CHARACTER SET latin1, bin4 binary(4), vb varbinary(10),
+  bl blob, e enum('a','b','c'), st set('x','y','z'), j json, g geometry, poly polygon, ip inet6, u uuid);
+SET sql_mode = '';
+SET time_zone = 'America/New_York';
+INSERT INTO shop.types VALUES
+ (1, 127, 0, 32767, 0, 2147483647, 18446744073709551615, -9223372036854775808,
+  -12345678901234567890123456789012345.123456789012345678901234567890, 12345678.99, 3.14, 1e308, b'1',
+  b'1111111111111111111111111111111111111111111111111111111111111111', 1901, '1000-01-01', '-838:59:59.000000',
+  '838:59:59', '9999-12-31 23:59:59.999999', '1000-01-01 00:00:00', '2021-03-14 01:59:59.999999',
+  'ab', 'emoji 😀 ü', 'long text', 'é', x'61620000', x'00ff', x'00FF00FF', 'b', 'x,z',
+  '{"k": "ü€😀", "n": [1, 2.5, null, true, {"a": "b"}]}', ST_GeomFromText('POINT(1 2)'),
+  ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0),(1 1,2 1,2 2,1 1))'), '::ffff:192.0.2.1',
+  '123e4567-e89b-12d3-a456-426614174000'),
+ (2, -128, 255, -32768, 16777215, -2147483648, 0, 9223372036854775807, 0, -0.01, -0.5, -2.2250738585072014e-308, b'0',
+  b'0', 2155, '0000-00-00', '00:00:00', '-00:00:01', '0000-00-00 00:00:00', '2000-02-29 12:34:56',
+  '2021-03-14 03:00:00', '', '', '', '', x'00000000', x'', x'', 'a', '', '[]', ST_GeomFromText('POINT(-1.5 0.25)'),
+  ST_GeomFromText('POLYGON((0 0,1 0,0 1,0 0))'), '2001:db8::1', '00000000-0000-0000-0000-000000000000');
+SQL
+FMT_native=(--to native)
+FMT_canal=(--to canal -o canal.flavor=canal)
+FMT_debezium=(--to debezium -o debezium.flavor=upstream -o debezium.schemas=true -o debezium.bigint.unsigned.handling.mode=precise)
+FMT_drs=(--to drs-json)
+FORMATS="native canal debezium drs"
+fmt_name() { case $1 in drs) echo drs-json ;; *) echo "$1" ;; esac; }
+# the events of the workload each format writes: native all 16 (5 transactions of one row
+# change, one of two inserts: BEGIN, rows, COMMIT), Canal and DRS the 6 row changes, upstream
+# Debezium too (transaction markers are its metadata topic's, off here)
+enc_of() { case $1 in native) echo 16 ;; *) echo 6 ;; esac; }
+for f in $FORMATS; do
+    opts="FMT_$f[@]"
+    cap "$f.1" "$U" --include 'shop.types' --checkpoint "$W/$f.ck" --until caught-up "${!opts}"
+    expect_err "$f.1" 0 <<EOF
+rowcast: snapshot of 1 tables (2 rows) delivered; streaming from bin.000001:3453
+$(summary "$f.1" 2 2 2 "$(fmt_name "$f")")
+EOF
+done
+cols=$(my_sql -e "SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS
+    WHERE TABLE_SCHEMA = 'shop' AND TABLE_NAME = 'types' AND COLUMN_NAME <> 'id'")
+my_sql <<SQL || bad "the type workload failed"
+SET sql_mode = '';
+SET time_zone = 'America/New_York';
+INSERT INTO shop.types SELECT id + 3, $cols FROM shop.types WHERE id IN (1, 2) ORDER BY id;
+INSERT INTO shop.types (id) VALUES (3);
+UPDATE shop.types SET vc = 'changed ✓', bu = bu - 1, ts = '2021-11-07 01:30:00', b64 = b'101' WHERE id = 4;
+DELETE FROM shop.types WHERE id = 5;
+UPDATE shop.types SET ti = 1, dec65 = dec65 / 2 WHERE id = 1;
+SQL
+for f in $FORMATS; do
+    opts="FMT_$f[@]"
+    cap "$f.2" "$U" --include 'shop.types' --checkpoint "$W/$f.ck" --until caught-up --start current "${!opts}"
+    expect_err "$f.2" 0 <<EOF
+rowcast: resuming from checkpoint $W/$f.ck at bin.000001:3453 (GTID 0-1-3)
+rowcast: --start current ignored: the checkpoint says where to resume
+$(summary "$f.2" 15 16 "$(enc_of "$f")" "$(fmt_name "$f")")
+EOF
+    cat "$W/$f.1.out" "$W/$f.2.out" >"$W/$f.out"
+    golden "types.$f" "$W/$f.out"
+done
+# every value decoded from the binlog = the snapshot's (SELECT) of the same row
+jq -c 'select(.op == "read" or .op == "insert") | [.after[0], .after[1:]]' "$W/native.out" >"$W/images"
+same "rows 4, 5 from the binlog = rows 1, 2 from the snapshot" \
+    "$(jq -c 'select(.[0] == 1 or .[0] == 2) | .[1]' "$W/images")" \
+    "$(jq -c 'select(.[0] == 4 or .[0] == 5) | .[1]' "$W/images")"
+same "row 3: NULL but its key" "[3,$(printf 'null,%.0s' $(seq 34) | sed 's/,$//')]" \
+    "$(jq -c 'select(.op == "insert" and .after[0] == 3) | .after' "$W/native.out")"
+cap final "$U" --include 'shop.types' --snapshot initial_only
+expect_err final 0 <<EOF
+$(summary final 4)
+EOF
+same "native stream replayed = a new snapshot (SELECT)" "$(rows "$W/final.out")" "$(rows "$W/native.out")"
+
+# ---- 2. binlog_row_metadata=MINIMAL, binlog_row_image=MINIMAL (new sessions get them)
+my_sql -e "CREATE TABLE shop.mini (id int PRIMARY KEY, name varchar(20), e enum('x','y'), bu bigint unsigned, d decimal(8,3))"
+cap mini.1 "$U" --include 'shop.mini' --checkpoint "$W/mini.ck" --until caught-up
+my_sql <<'SQL' || bad "the minimal workload failed"
+SET GLOBAL binlog_row_metadata = 'MINIMAL';
+SQL
+my_sql <<'SQL' || bad "the minimal workload failed"
+INSERT INTO shop.mini VALUES (1, 'Ann', 'y', 18446744073709551615, -12.345);
+UPDATE shop.mini SET name = 'Ann B' WHERE id = 1;
+SET GLOBAL binlog_row_image = 'MINIMAL';
+SQL
+my_sql <<'SQL' || bad "the minimal workload failed"
+UPDATE shop.mini SET name = 'Ann C' WHERE id = 1;
+INSERT INTO shop.mini (id, d) VALUES (2, 1.5);
+DELETE FROM shop.mini WHERE id = 2;
+SET GLOBAL binlog_row_image = 'FULL';
+SET GLOBAL binlog_row_metadata = 'FULL';
+SQL
+mini_at=$(sed -n 's/^offset //p' "$W/mini.ck")
+mini_gtid=$(sed -n 's/^gtids //p' "$W/mini.ck")
+cap mini.2 "$U" --include 'shop.mini' --checkpoint "$W/mini.ck" --until caught-up
+expect_err mini.2 0 <<EOF
+rowcast: resuming from checkpoint $W/mini.ck at bin.000001:$mini_at (GTID $mini_gtid)
+$(summary mini.2 15)
+EOF
+golden minimal.native "$W/mini.2.out"
+
+# ---- 3. DDL mid-stream, and a restart before it
+my_sql -e "CREATE TABLE shop.evolve (id int PRIMARY KEY, a varchar(10), b int)"
+cap ddl.1 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck" --until caught-up
+cp "$W/ddl.ck" "$W/ddl.ck.before"
+my_sql <<'SQL' || bad "the DDL workload failed"
+INSERT INTO shop.evolve VALUES (1, 'a', 1);
+ALTER TABLE shop.evolve ADD COLUMN c text;
+INSERT INTO shop.evolve VALUES (2, 'b', 2, 'c');
+ALTER TABLE shop.evolve DROP COLUMN a;
+UPDATE shop.evolve SET c = 'cc' WHERE id = 2;
+ALTER TABLE shop.evolve MODIFY COLUMN b bigint NOT NULL;
+INSERT INTO shop.evolve VALUES (3, 3000000000, 'd');
+ALTER TABLE shop.evolve RENAME COLUMN c TO note;
+INSERT INTO shop.evolve VALUES (4, 4, 'e');
+RENAME TABLE shop.evolve TO shop.evolved;
+INSERT INTO shop.evolved VALUES (5, 5, 'f');
+UPDATE shop.evolved SET note = 'g' WHERE id = 1;
+SQL
+cap ddl.2 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck" --until caught-up
+golden ddl.native "$W/ddl.2.out"
+# from the checkpoint before the ALTERs: each row decodes with the structure it was written with
+cap ddl.3 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck.before" --until caught-up
+expect_eq "restart before the ALTERs = the first pass" "$W/ddl.2.out" "$W/ddl.3.out"
+
+# ---- 4. snapshot, then the stream, under a concurrent writer: no gap, no overlap
+my_sql <<'SQL' || exit 1
+CREATE TABLE shop.load (id int PRIMARY KEY, v int, w int);
+INSERT INTO shop.load SELECT seq, seq, 0 FROM shop.seq_1_to_30000;
+SQL
+# each INSERT a new id with w = 0, each UPDATE w = w + 1, a DELETE now and then
+awk 'BEGIN { srand(14); n = 30000;
+    for (i = 0; i < 3000; i++) {
+        r = rand();
+        if (r < 0.3) { n++; printf "INSERT INTO shop.load VALUES (%d, %d, 0);\n", n, i }
+        else if (r < 0.9) printf "UPDATE shop.load SET v = v + 1, w = w + 1 WHERE id = %d;\n", 1 + int(rand() * n)
+        else printf "DELETE FROM shop.load WHERE id = %d;\n", 1 + int(rand() * n)
+        if (i % 10 == 0) print "DO SLEEP(0.002);"
+    } }' >"$W/writer.sql"
+rows_now() { my_sql -e "SELECT COUNT(*) FROM shop.load WHERE w > 0"; }
+my_sql <"$W/writer.sql" &
+writer=$!
+writer_started() { [ "$(rows_now)" -gt 20 ]; }
+wait_for 20 writer_started || bad "the writer did not start"
+"$RC" capture "$U" --include 'shop.load' --checkpoint "$W/load.ck" --server-id 8 >"$W/load.1.out" 2>"$W/load.1.err" &
+capture=$!
+wait "$writer" || bad "the writer failed"
+# the capture has everything once its checkpoint is at the end of the binlog
+at_end() {
+    [ "$(sed -n 's/^offset //p' "$W/load.ck" 2>/dev/null)" = "$(my_sql -e 'SHOW MASTER STATUS' | cut -f2)" ]
+}
+wait_for 60 at_end || bad "the capture did not reach the end of the binlog"
+kill -TERM "$capture"
+wait "$capture"
+expect_rc "capture stopped by SIGTERM" $? 143
+cap load.2 "$U" --include 'shop.load' --checkpoint "$W/load.ck" --server-id 8 --until caught-up
+cat "$W/load.1.out" "$W/load.2.out" >"$W/load.out"
+# the replay checks each change against the row it finds (awk: jq's reduce is slow on 30,000 rows)
+jq -r 'select(.after or .before) | [.op, (.before // [] | join(",")), (.after // [] | join(","))] | @tsv' "$W/load.out" |
+    awk -F'\t' '
+        function key(r) { sub(/,.*/, "", r); return r }
+        function w(r) { sub(/.*,/, "", r); return r + 0 }
+        function flaw(m) { if (nbad++ < 5) print m }
+        $1 == "read" { k = key($3); if (k in row) flaw("read of " k " twice"); row[k] = $3; next }
+        $1 == "insert" { k = key($3); if (k in row || w($3) != 0) flaw("insert of " k " over a row or with w " w($3)); row[k] = $3; next }
+        $1 == "update" { k = key($2); if (row[k] != $2 || w($3) != w($2) + 1) flaw("update of " k ": " row[k] " then " $2 " -> " $3)
+                         delete row[k]; row[key($3)] = $3; next }
+        $1 == "delete" { k = key($2); if (row[k] != $2) flaw("delete of " k " finds " row[k]); delete row[k]; next }
+        END { for (k in row) print "shop.load\t[" row[k] "]" > "/dev/stderr" }' 2>"$W/load.replayed" >"$W/load.flaws"
+same "no gap, no overlap" "" "$(cat "$W/load.flaws")"
+same "the replay = SELECT" "$(my_sql -e "SELECT 'shop.load', CONCAT('[', id, ',', v, ',', w, ']') FROM shop.load" | sort)" \
+    "$(sort "$W/load.replayed")"
+same "the snapshot read rows while the writer wrote" 1 "$(($(grep -c '"op":"read"' "$W/load.1.out") > 30000 - 400 && $(grep -c '"op":"update"' "$W/load.1.out") > 0))"
+
+# ---- 5. setup errors
+my_sql <<'SQL'
+CREATE USER 'pw'@'127.0.0.1' IDENTIFIED BY 'right-secret';
+GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO 'pw'@'127.0.0.1';
+CREATE USER 'norepl'@'127.0.0.1' IDENTIFIED BY 'x';
+GRANT SELECT ON *.* TO 'norepl'@'127.0.0.1';
+SQL
+cap wrongpw "mysql://pw:wrong-secret@$HP?ssl-mode=DISABLED" --include shop.mini
+expect_err wrongpw 1 <<EOF
+rowcast capture: cannot connect to mysql://pw@$HP?ssl-mode=DISABLED: Access denied for user 'pw'@'127.0.0.1' (using password: YES) (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=)
+EOF
+printf 'right-secret\n' >"$W/pw"
+cap pwfile "mysql://pw@$HP?password-file=$W/pw" --include shop.mini --snapshot initial_only
+expect_err pwfile 0 <<EOF
+rowcast: 1 message read: 1 converted, 0 filtered out, 0 bad
+rowcast: 1 event decoded: 1 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 1 message written ($(msg_bytes pwfile) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+MYSQL_PWD=right-secret cap pwenv "mysql://pw@$HP/shop" --include shop.mini --snapshot initial_only
+expect_rc "MYSQL_PWD" "$st" 0
+cap norepl "mysql://norepl:x@$HP"
+expect_err norepl 1 <<EOF
+rowcast capture: user 'norepl'@'127.0.0.1' has no REPLICATION SLAVE or REPLICATION CLIENT privilege on mysql://norepl@$HP: run GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO 'norepl'@'127.0.0.1' as an administrator
+EOF
+cap nodb "$U/nosuch"
+expect_err nodb 1 <<EOF
+rowcast capture: cannot connect to $U/nosuch: Unknown database 'nosuch' (the database after the port is one the server has, or none)
+EOF
+cap notable "$U" --include shop.nosuch --snapshot initial_only
+expect_err notable 0 <<EOF
+rowcast: warning: no table on $U matches --include shop.nosuch (a table created later is captured from its CREATE TABLE)
+$(summary notable 0)
+EOF
+my_sql -e "SET GLOBAL binlog_format = 'STATEMENT'"
+cap stmt "$U"
+my_sql -e "SET GLOBAL binlog_format = 'ROW'"
+expect_err stmt 1 <<EOF
+rowcast capture: binlog_format is STATEMENT on $U: capture needs row events: SET GLOBAL binlog_format = 'ROW' and binlog_format=ROW in the server's configuration (sessions open before keep their format)
+EOF
+cap slot "$U" --slot s
+expect_err slot 1 <<EOF
+rowcast capture: --slot is PostgreSQL's: MySQL and MariaDB have no slots or publications (the position is kept in --checkpoint PATH)
+(see rowcast help capture)
+EOF
+# a server without binary log (a second one)
+saved=("$MY_DIR" "$MY_PORT" "$MY_SOCK" "$MY_URL")
+if my_throwaway_start "$W/nolog" --skip-log-bin >/dev/null; then
+    nolog=$MY_URL
+    cap nolog "$nolog"
+    expect_err nolog 1 <<EOF
+rowcast capture: the binary log is off on $nolog: start the server with log_bin (--log-bin) and binlog_format=ROW in its configuration
+EOF
+    my_throwaway_stop "$W/nolog"
+else
+    bad "the second server did not start"
+fi
+MY_DIR=${saved[0]} MY_PORT=${saved[1]} MY_SOCK=${saved[2]} MY_URL=${saved[3]}
+
+echo "my_capture: $pass passed, $fail failed"
+[ "$fail" = 0 ]
