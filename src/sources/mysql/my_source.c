@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errmsg.h>
 #include "sources/mysql/my_checkpoint.h"
 #include "sources/mysql/my_conn.h"
 #include "sources/mysql/my_decoder.h"
@@ -40,7 +41,7 @@
 #include "sources/mysql/my_snapshot.h"
 #include "sources/mysql/my_stream.h"
 
-enum { SNAPSHOT_CHUNK = 10000, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
+enum { SNAPSHOT_CHUNK = 10000, STOP_EVENT = 3, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
 
 typedef enum phase {
     PH_SNAPSHOT,     /* reading the tables */
@@ -106,6 +107,7 @@ typedef struct my_source {
     double retry_at;
     bool by_gtid;          /* the stream resumes by GTID */
     bool seen_fde;         /* this stream sent its FORMAT_DESCRIPTION */
+    bool rotated, stopped; /* ... and then a ROTATE to the next file, a STOP (the file's end) */
 } my_source;
 
 static double now_s(void)
@@ -454,8 +456,43 @@ static void oldest_binlog(my_source *s, char *out, size_t cap)
     mysql_close(m);
 }
 
+/* The stream is at the start of the binlog after s->file (SHOW BINARY LOGS); false when there
+ * is none or the server cannot say. */
+static bool next_binlog(my_source *s)
+{
+    MYSQL *m = NULL;
+    rc_error e;
+    rc_error_clear(&e);
+    if (rc_my_connect(&s->url, &m, &e) != RC_OK) return false; /* a session of its own: s->sql may be gone */
+    MYSQL_RES *r = mysql_query(m, "SHOW BINARY LOGS") ? NULL : mysql_store_result(m);
+    mysql_close(m);
+    if (!r) return false;
+    MYSQL_ROW row;
+    bool found = false, moved = false;
+    while (!moved && (row = mysql_fetch_row(r)) && row[0]) {
+        if (found) moved = hand(s, row[0], 4, s->gtids, &e) == RC_OK;
+        found = found || (s->file && !strcmp(row[0], s->file));
+    }
+    mysql_free_result(r);
+    return moved;
+}
+
 static rc_status stream_failed(my_source *s, unsigned server_errno, rc_error *why, rc_error *err)
 {
+    if (server_errno == CR_BINLOG_ERROR && (s->rotated || (s->stopped && next_binlog(s)))) {
+        /* libmariadb 3.3 (Debian 12's) hands a real ROTATE over (the last event of every binlog
+         * but the newest) and then fails with CR_BINLOG_ERROR "Malformed packet" (a mangled
+         * file name in the message) on the next file's first event; after a STOP (a server
+         * restarted: the last event of its file) it fails on the ROTATE itself. The stream
+         * goes on at the next file's start, by file and position (by GTID the server would
+         * start in the same file again). */
+        s->by_gtid = false;
+        rc_my_stream_close(s->stream);
+        s->stream = NULL;
+        s->retry_at = 0;
+        s->ph = PH_STREAM_START;
+        return RC_OK;
+    }
     if (why->code == RC_ERR_RETRY) {
         lost(s, why);
         return RC_OK;
@@ -491,7 +528,7 @@ static rc_status stream_start(my_source *s, rc_error *err)
     rc_error oerr;
     rc_error_clear(&oerr);
     if (rc_my_stream_open(&s->url, &st, &s->stream, &oerr) != RC_OK) return stream_failed(s, 0, &oerr, err);
-    s->seen_fde = false;
+    s->seen_fde = s->rotated = s->stopped = false;
     if (s->backoff_ms) notice(s, "binlog stream from %s resumed", s->url.shown);
     s->backoff_ms = 0;
     s->ph = PH_STREAM;
@@ -531,6 +568,8 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
     const uint8_t *data = raw->data;
     size_t n = raw->n;
     uint8_t rotate[600];
+    if (raw->type == ROTATE_EVENT && s->seen_fde) s->rotated = true;
+    if (raw->type == STOP_EVENT) s->stopped = true;
     if (raw->type == FORMAT_DESCRIPTION_EVENT) s->seen_fde = true;
     if (raw->type == ROTATE_EVENT && !s->seen_fde && n > 23 && n - 4 <= sizeof rotate &&
         rc_my_crc32(0, data, n - 4) == rc_my_le(data + n - 4, 4)) {
