@@ -91,7 +91,13 @@ my_throwaway_kill() {
 # my_throwaway_restart DIR: starts the server of DIR again (after my_throwaway_kill), same
 # port and options as the last my_throwaway_start of this shell
 my_throwaway_restart() {
-    local dir=$1 i
+    local dir=$1 i old
+    # a second mariadbd on the same directory would leak the first (its pid file overwritten)
+    old=$(cat "$dir/mariadbd.pid" 2>/dev/null)
+    if [ -n "$old" ] && kill -0 "$old" 2>/dev/null; then
+        echo "my_throwaway_restart: MariaDB (pid $old) is still running in $dir: stop it first (my_throwaway_kill)" >&2
+        return 1
+    fi
     mariadbd "${MY_OPTS[@]}" >/dev/null 2>&1 &
     MY_PID=$!
     for i in $(seq 1 400); do
