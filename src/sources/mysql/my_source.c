@@ -535,13 +535,16 @@ static rc_status stream_start(my_source *s, rc_error *err)
     return RC_OK;
 }
 
-/* Caught up to --until: no transaction open, everything acknowledged, at the target. */
-static bool caught_up(const my_source *s, bool in_tx)
+/* At the --until target: no transaction open, everything up to it read. */
+static bool at_target(const my_source *s, bool in_tx)
 {
-    if (!s->until || in_tx || !s->acked_all) return false;
+    if (!s->until || in_tx) return false;
     int c = strcmp(s->file ? s->file : "", s->until_file);
     return c > 0 || (c == 0 && s->offset >= s->until_off);
 }
+
+/* Caught up to --until: at the target and everything acknowledged. */
+static bool caught_up(const my_source *s, bool in_tx) { return s->acked_all && at_target(s, in_tx); }
 
 /* Row events among the batch's events from `first` on: --max-events counts them; a DDL means
  * the next boundary kept carries the history. */
@@ -615,6 +618,9 @@ static rc_status stream_batch(my_source *s, int timeout_ms, rc_error *err)
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     in_tx = p.in_transaction;
+    /* at the target, waiting only for the sink's acknowledgement: no long read (the next event
+     * may be the next heartbeat, a second away) */
+    if (at_target(s, in_tx) && wait > 10) wait = 10;
     while (b->n < RC_BATCH_ITEMS && s->ph == PH_STREAM) {
         if (caught_up(s, in_tx)) {
             s->ph = PH_DONE;
