@@ -24,6 +24,7 @@
  * in the middle comes again whole. A purged binlog (error 1236) is fatal, naming the position
  * asked and the server's oldest binlog. During the snapshot a lost connection is fatal (the
  * next run starts it again). */
+#include "sources/db_phases.h"
 #include "sources/mysql/my_source.h"
 #include <inttypes.h>
 #include <stdarg.h>
@@ -43,13 +44,7 @@
 
 enum { SNAPSHOT_CHUNK = 10000, STOP_EVENT = 3, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
 
-typedef enum phase {
-    PH_SNAPSHOT,     /* reading the tables */
-    PH_SNAPSHOT_ACK, /* every row handed out: waiting for the sink */
-    PH_STREAM_START, /* (re)starting the stream, at `retry_at` */
-    PH_STREAM,
-    PH_DONE,
-} phase;
+typedef rc_db_phase phase; /* sources/db_phases.h */
 
 /* A transaction boundary handed out and not yet acknowledged. */
 typedef struct boundary {
@@ -667,40 +662,22 @@ static rc_status snapshot_done(my_source *s, rc_error *err)
     return RC_OK;
 }
 
+/* The phases' work for the driver (sources/db_phases.c). */
+static rc_status ph_snapshot_batch(void *s, rc_error *err) { return snapshot_batch(s, err); }
+static bool ph_snapshot_acked(const void *p)
+{
+    const my_source *s = p;
+    return s->snap_acked >= s->snap_rows;
+}
+static rc_status ph_snapshot_done(void *s, rc_error *err) { return snapshot_done(s, err); }
+static rc_status ph_stream_start(void *s, rc_error *err) { return stream_start(s, err); }
+static rc_status ph_stream_batch(void *s, int timeout_ms, rc_error *err) { return stream_batch(s, timeout_ms, err); }
+static const rc_db_phase_ops phase_ops = {ph_snapshot_batch, ph_snapshot_acked, ph_snapshot_done, ph_stream_start, ph_stream_batch};
+
 static rc_status my_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
 {
     my_source *s = (my_source *)src;
-    rc_batch *b = &s->batch;
-    *out = NULL;
-    b->n = 0, b->len = 0, b->last = false, b->rc = 0;
-    b->events.count = 0;
-    rc_arena_reset(&b->arena);
-    rc_status st = RC_OK;
-    switch (s->ph) {
-    case PH_SNAPSHOT:
-        st = snapshot_batch(s, err);
-        break;
-    case PH_SNAPSHOT_ACK:
-        if (s->snap_acked >= s->snap_rows) st = snapshot_done(s, err);
-        break;
-    case PH_STREAM_START:
-        st = stream_start(s, err);
-        if (st == RC_OK && s->ph == PH_STREAM) st = stream_batch(s, timeout_ms, err);
-        break;
-    case PH_STREAM:
-        st = stream_batch(s, timeout_ms, err);
-        break;
-    case PH_DONE:
-        break;
-    }
-    if (st != RC_OK) return st;
-    if (s->ph == PH_DONE) b->last = true;
-    if (b->n || b->last) *out = b;
-    else if (s->ph != PH_STREAM && s->ph != PH_SNAPSHOT) {
-        struct timespec ts = {0, (timeout_ms < 20 ? timeout_ms : 20) * 1000000L};
-        nanosleep(&ts, NULL);
-    }
-    return RC_OK;
+    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batch, timeout_ms, out, err);
 }
 
 static void my_release(rc_source *src, rc_batch *b)
