@@ -81,6 +81,8 @@ static void url_errors(void **state)
                                "ssl-verify-server-cert, defaults-file, password-file)"},
         {"mysql://u@h?ssl-ca", "mysql://u@h?ssl-ca: a parameter without =VALUE (mysql://USER@HOST:PORT[/DB][?PARAMS])"},
         {"mysql://u%zz@h", "mysql://u%zz@h: a malformed %-escape in the user or password (mysql://USER@HOST:PORT[/DB][?PARAMS])"},
+        /* an unescaped @ in the password: refused, and the password hidden whole (fuzz_my_checkpoint) */
+        {"mysql://u:p@ss@h", "mysql://u@h: two @ before the host (write an @ of the user or password as %40) (mysql://USER@HOST:PORT[/DB][?PARAMS])"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         rc_my_url u;

@@ -64,10 +64,13 @@ void rc_my_url_redact(const char *url, char *out, size_t cap)
         return;
     }
     p += 3;
-    const char *q = p;
-    while (*q && *q != '@' && *q != '/' && *q != '?') q++;
+    /* the userinfo ends at the authority's last @: a password with an unescaped @ (refused by
+     * the parser) is hidden whole all the same */
+    const char *aend = p + strcspn(p, "/?"), *q = aend;
+    for (const char *r = p; r < aend; r++)
+        if (*r == '@') q = r;
     size_t len = 0;
-    if (*q == '@') {
+    if (q < aend) {
         const char *colon = memchr(p, ':', (size_t)(q - p));
         put(out, cap, &len, url, (size_t)((colon ? colon : q) - url));
         p = q;
@@ -159,6 +162,7 @@ static rc_status parse(const char *url, rc_my_url *u, rc_error *err)
     const char *end = p + strcspn(p, "/?");
     const char *at = memchr(p, '@', (size_t)(end - p));
     if (!at) return bad_url(u, "no user (USER@ before the host)", err);
+    if (memchr(at + 1, '@', (size_t)(end - at - 1))) return bad_url(u, "two @ before the host (write an @ of the user or password as %40)", err);
     const char *colon = memchr(p, ':', (size_t)(at - p));
     u->user = decode(p, (size_t)((colon ? colon : at) - p));
     if (colon) u->password = decode(colon + 1, (size_t)(at - colon - 1));
