@@ -19,7 +19,7 @@ int main(int argc, char **argv)
     rc_error_clear(&err);
     for (size_t i = 0; i < n; i++) {
         rc_buf_reset(&b);
-        if (native_encode(NULL, &evs[i], &b, &err) != RC_OK) return fprintf(stderr, "%s\n", err.message), 1;
+        if (rc_native_encode(NULL, &evs[i], &b, &err) != RC_OK) return fprintf(stderr, "%s\n", err.message), 1;
         rc_buf_putc(&b, '\n');
         fwrite(b.data, 1, b.len, stdout);
     }

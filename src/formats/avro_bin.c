@@ -2,7 +2,7 @@
 #include <string.h>
 #include "formats/avro_bin.h"
 
-void avro_long(rc_buf *b, int64_t v)
+void rc_avro_long(rc_buf *b, int64_t v)
 {
     uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
     char *w = rc_buf_reserve(b, 10);
@@ -16,13 +16,13 @@ void avro_long(rc_buf *b, int64_t v)
     rc_buf_commit(b, i);
 }
 
-void avro_string(rc_buf *b, const char *p, size_t n)
+void rc_avro_string(rc_buf *b, const char *p, size_t n)
 {
-    avro_long(b, (int64_t)n);
+    rc_avro_long(b, (int64_t)n);
     rc_buf_put(b, p, n);
 }
 
-void avro_double(rc_buf *b, double v)
+void rc_avro_double(rc_buf *b, double v)
 {
     uint64_t u;
     memcpy(&u, &v, 8);
@@ -31,22 +31,22 @@ void avro_double(rc_buf *b, double v)
     rc_buf_put(b, w, 8);
 }
 
-void avro_container_header(rc_buf *b, const char *schema, size_t schema_n, const uint8_t sync[16])
+void rc_avro_container_header(rc_buf *b, const char *schema, size_t schema_n, const uint8_t sync[16])
 {
     RC_BUF_LIT(b, "Obj\x01");
-    avro_long(b, 2); /* metadata map: one block of two entries */
-    avro_string(b, "avro.schema", 11);
-    avro_string(b, schema, schema_n);
-    avro_string(b, "avro.codec", 10);
-    avro_string(b, "null", 4);
-    avro_long(b, 0);
+    rc_avro_long(b, 2); /* metadata map: one block of two entries */
+    rc_avro_string(b, "avro.schema", 11);
+    rc_avro_string(b, schema, schema_n);
+    rc_avro_string(b, "avro.codec", 10);
+    rc_avro_string(b, "null", 4);
+    rc_avro_long(b, 0);
     rc_buf_put(b, sync, 16);
 }
 
-void avro_container_block(rc_buf *b, const char *records, size_t n, int64_t count, const uint8_t sync[16])
+void rc_avro_container_block(rc_buf *b, const char *records, size_t n, int64_t count, const uint8_t sync[16])
 {
-    avro_long(b, count);
-    avro_long(b, (int64_t)n);
+    rc_avro_long(b, count);
+    rc_avro_long(b, (int64_t)n);
     rc_buf_put(b, records, n);
     rc_buf_put(b, sync, 16);
 }

@@ -191,7 +191,7 @@ static void put_name(rc_buf *b, rc_str s)
 static void put_row(canal_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only)
 {
     if (e->flavor != FLAVOR_CANAL) {
-        oms_put_row(b, ev, img, only, &e->style);
+        rc_oms_put_row(b, ev, img, only, &e->style);
         return;
     }
     rc_buf_putc(b, '{');
@@ -205,8 +205,8 @@ static void put_row(canal_enc *e, rc_buf *b, const rc_event *ev, const rc_value 
         rc_buf_putc(b, ':');
         rc_vkind k = img[i].kind; /* only these kinds have a binlog rendering */
         if ((k != RC_V_ENUM && k != RC_V_SET && k != RC_V_GEOMETRY) ||
-            !canal_put_binlog_value(b, c, sql_type(e, c), &img[i], e->style.all_strings, &e->geo))
-            oms_value(b, c, &img[i], &e->style, true);
+            !rc_canal_put_binlog_value(b, c, sql_type(e, c), &img[i], e->style.all_strings, &e->geo))
+            rc_oms_value(b, c, &img[i], &e->style, true);
     }
     rc_buf_putc(b, '}');
 }
@@ -225,8 +225,8 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
     m->rows = 0;
     m->has_old = false;
     m->is_ddl = ddl;
-    m->es = oms_es_ms(ev);
-    m->ts = oms_ts_ms(ev);
+    m->es = rc_oms_es_ms(ev);
+    m->ts = rc_oms_ts_ms(ev);
     m->id = ev->pos.has_seq ? ev->pos.seq : e->flavor == FLAVOR_TICDC ? 0 : e->next_id; /* TiCDC writes 0 */
     e->next_id++;
     put_name(&m->database, ev->src.db);
@@ -235,23 +235,23 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
     rc_buf_puts(&m->type, type);
     rc_buf_putc(&m->type, '"');
     if (ddl) {
-        oms_put_ddl_text(&m->sql, ev);
+        rc_oms_put_ddl_text(&m->sql, ev);
         return;
     }
     RC_BUF_LIT(&m->sql, "\"\"");
     if (same) return;
     put_types(e, ev);
-    oms_put_pk_array(&m->pknames, ev);
+    rc_oms_put_pk_array(&m->pknames, ev);
 }
 
 static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
 {
     canal_msg *m = &e->m;
     if (m->rows++) rc_buf_putc(&m->data, ',');
-    put_row(e, &m->data, ev, oms_row(ev), NULL);
+    put_row(e, &m->data, ev, rc_oms_row(ev), NULL);
     if (ev->op != RC_OP_UPDATE) return RC_OK;
     /* old: the previous values of the changed columns only; TiCDC's the whole previous row */
-    const uint8_t *changed = e->flavor == FLAVOR_TICDC ? NULL : oms_changed(ev, &e->row);
+    const uint8_t *changed = e->flavor == FLAVOR_TICDC ? NULL : rc_oms_changed(ev, &e->row);
     if (!changed && e->flavor != FLAVOR_TICDC) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (m->has_old) rc_buf_putc(&m->old, ',');
     m->has_old = true;
@@ -375,12 +375,12 @@ static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *
     case RC_OP_DELETE: type = "DELETE"; break;
     case RC_OP_DDL:
     case RC_OP_TRUNCATE:
-        if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "canal", ev, "a DDL message needs the statement text");
+        if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "canal", ev, "a DDL message needs the statement text");
         type = ddl_type(rc_ddl_classify(ev)), ddl = true;
         break;
     default: return RC_SKIP; /* heartbeat, begin, commit: Canal has no message (docs/formats/: each page's "no message" list) */
     }
-    rc_status st = oms_need_before(ev, "canal", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err);
+    rc_status st = rc_oms_need_before(ev, "canal", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err);
     if (st != RC_OK) return st;
     if (!e->group) {
         start_message(e, ev, type, ddl);
@@ -420,10 +420,10 @@ const rc_format rc_format_canal = {
     .enc_new = canal_new,
     .enc_free = canal_free,
     .encode_value = canal_encode,
-    .encode_key = oms_encode_key,
+    .encode_key = rc_oms_encode_key,
     .flush = canal_flush,
     .holding = canal_holding,
-    .dec_new = canal_dec_new,
-    .dec_free = canal_dec_free,
-    .decode = canal_decode,
+    .dec_new = rc_canal_dec_new,
+    .dec_free = rc_canal_dec_free,
+    .decode = rc_canal_decode,
 };

@@ -43,7 +43,7 @@ typedef struct canal_dec {
     rc_json sqlaux; /* a recognised sqlType parsed again, when a column list is built */
 } canal_dec;
 
-rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
+rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     canal_dec *d = calloc(1, sizeof *d);
     if (!d || !rc_jsondec_init(&d->jd) || !rc_coltext_init(&d->tables, &d->memo[0])) {
@@ -58,7 +58,7 @@ rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err)
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
     rc_status st = rc_options_tz(o, "canal.timezone", &d->vopts.ts_tz, err);
     if (st != RC_OK) {
-        canal_dec_free(d);
+        rc_canal_dec_free(d);
         return st;
     }
     d->vopts.bytes = RC_BYTES_LATIN1;
@@ -75,20 +75,20 @@ static rc_status drs_new(const rc_options *o, void **out, rc_error *err, bool js
     rc_status st = rc_options_check(o, json_c ? "drs-json-c" : "drs-json", json_c ? jsonc_opts : json_opts, err);
     if (st != RC_OK) return st;
     rc_options none = {0};
-    if ((st = canal_dec_new(&none, out, err)) != RC_OK) return st;
+    if ((st = rc_canal_dec_new(&none, out, err)) != RC_OK) return st;
     canal_dec *d = *out;
     d->drs = true, d->json_c = json_c, d->what = "DRS";
     d->vopts.bytes = RC_BYTES_JAVA_LIST;
     if (json_c && (st = rc_options_tz(o, "drs-json-c.timezone", &d->vopts.ts_tz, err)) != RC_OK) {
-        canal_dec_free(d);
+        rc_canal_dec_free(d);
         return st;
     }
     return RC_OK;
 }
-rc_status drs_json_dec_new(const rc_options *o, void **out, rc_error *err) { return drs_new(o, out, err, false); }
-rc_status drs_jsonc_dec_new(const rc_options *o, void **out, rc_error *err) { return drs_new(o, out, err, true); }
+rc_status rc_drs_json_dec_new(const rc_options *o, void **out, rc_error *err) { return drs_new(o, out, err, false); }
+rc_status rc_drs_jsonc_dec_new(const rc_options *o, void **out, rc_error *err) { return drs_new(o, out, err, true); }
 
-void canal_dec_free(void *p)
+void rc_canal_dec_free(void *p)
 {
     canal_dec *d = p;
     if (!d) return;
@@ -349,7 +349,7 @@ static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value
         unsigned k = col->type.info->vkind;
         st = !(1u << k & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY)) || c->d->drs
                  ? RC_SKIP
-                 : canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->a, out, &verr);
+                 : rc_canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->a, out, &verr);
         if (st == RC_SKIP) st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr);
         break;
     }
@@ -436,7 +436,7 @@ static const struct {
 } ddl_kinds[] = {{"CREATE", "CREATE_TABLE"}, {"ALTER", "ALTER_TABLE"},   {"ERASE", "DROP_TABLE"},     {"TRUNCATE", "TRUNCATE"},
                  {"RENAME", "RENAME_TABLE"}, {"CINDEX", "CREATE_INDEX"}, {"DINDEX", "DROP_INDEX"}};
 
-rc_status canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+rc_status rc_canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     canal_dec *d = p;
     if (!d->drs) d->jd.json.memo = d->memo, d->jd.json.nmemo = 2;

@@ -4,11 +4,11 @@
 
 #include "rowcast/format.h"
 
-rc_status canal_dec_new(const rc_options *o, void **out, rc_error *err);
-void canal_dec_free(void *dec);
+rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err);
+void rc_canal_dec_free(void *dec);
 /* Huawei DRS json and json-c, read as the Canal-shaped messages they are (same free/decode). */
-rc_status drs_json_dec_new(const rc_options *o, void **out, rc_error *err);
-rc_status drs_jsonc_dec_new(const rc_options *o, void **out, rc_error *err);
-rc_status canal_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+rc_status rc_drs_json_dec_new(const rc_options *o, void **out, rc_error *err);
+rc_status rc_drs_jsonc_dec_new(const rc_options *o, void **out, rc_error *err);
+rc_status rc_canal_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
 
 #endif

@@ -116,7 +116,7 @@ static rc_status geometry_value(const char *s, size_t n, rc_arena *a, rc_value *
     return st;
 }
 
-rc_status canal_binlog_value(const rc_column *col, int16_t code, const char *s, size_t n, rc_arena *a, rc_value *out, rc_error *err)
+rc_status rc_canal_binlog_value(const rc_column *col, int16_t code, const char *s, size_t n, rc_arena *a, rc_value *out, rc_error *err)
 {
     const rc_type_info *t = col->type.info;
     switch (t->vkind) {
@@ -158,7 +158,7 @@ static bool labels_number(const rc_column *col, const rc_value *v, uint64_t *out
     return true;
 }
 
-bool canal_put_binlog_value(rc_buf *b, const rc_column *col, int16_t code, const rc_value *v, bool quoted, rc_buf *scratch)
+bool rc_canal_put_binlog_value(rc_buf *b, const rc_column *col, int16_t code, const rc_value *v, bool quoted, rc_buf *scratch)
 {
     const rc_type_info *t = col->type.info;
     if (t->family != RC_FAM_MYSQL) return false;

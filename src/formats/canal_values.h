@@ -17,12 +17,12 @@
  * stands for in *out and RC_OK; RC_SKIP when the text is to be read as it is (a label, WKT,
  * another type, a geometry text that is neither WKT nor MySQL's value); RC_ERR_VALUE (message
  * in err, naming the column) for an index or bit beyond the labels. */
-rc_status canal_binlog_value(const rc_column *col, int16_t code, const char *s, size_t n, rc_arena *a, rc_value *out, rc_error *err);
+rc_status rc_canal_binlog_value(const rc_column *col, int16_t code, const char *s, size_t n, rc_arena *a, rc_value *out, rc_error *err);
 
 /* Writing: v of column col in Canal's binlog rendering, as a JSON string (quoted = true) or a
  * number (an index or bitmask with typed values), when the sqlType written is `code`; false
  * when v is written as it is (another kind, another code, a label not among the column's, a
  * geometry that is not WKT). `scratch` is the caller's reusable buffer. */
-bool canal_put_binlog_value(rc_buf *b, const rc_column *col, int16_t code, const rc_value *v, bool quoted, rc_buf *scratch);
+bool rc_canal_put_binlog_value(rc_buf *b, const rc_column *col, int16_t code, const rc_value *v, bool quoted, rc_buf *scratch);
 
 #endif

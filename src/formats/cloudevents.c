@@ -67,7 +67,7 @@ static rc_status ce_new(const rc_options *o, void **out, rc_error *err)
     rc_options up_opts = {items, n};
     ce_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    if ((st = dbz_up_new(&up_opts, &e->up, err)) != RC_OK) {
+    if ((st = rc_dbz_up_new(&up_opts, &e->up, err)) != RC_OK) {
         free(e);
         return st;
     }
@@ -85,7 +85,7 @@ static void ce_free(void *p)
 {
     ce_enc *e = p;
     if (!e) return;
-    dbz_up_free(e->up);
+    rc_dbz_up_free(e->up);
     rc_buf_fini(&e->src), rc_buf_fini(&e->data);
     rc_json_fini(&e->json);
     rc_arena_fini(&e->arena);
@@ -151,15 +151,15 @@ static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 {
     ce_enc *e = p;
     if (rc_event_refuse_unavailable(ev, "cloudevents", err) != RC_OK) return RC_SKIP;
-    const char *op = dbz_up_op(ev);
+    const char *op = rc_dbz_up_op(ev);
     if (!op) return RC_SKIP; /* DDL, heartbeats, transaction markers: no CloudEvent (docs/formats/: each page's "no message" list) */
-    const char *conn = dbz_up_connector(ev);
+    const char *conn = rc_dbz_up_connector(ev);
     if (!conn)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "Debezium CloudEvents have no layout for %s sources",
                             rc_dbkind_name(ev->src.kind));
-    rc_str server = dbz_up_server(e->up, ev);
+    rc_str server = rc_dbz_up_server(e->up, ev);
     rc_buf_reset(&e->src);
-    dbz_up_put_source(e->up, &e->src, ev);
+    rc_dbz_up_put_source(e->up, &e->src, ev);
     rc_status st = rc_json_parse(&e->json, e->src.data, e->src.len, err);
     if (st != RC_OK) return st;
     /* id: what identifies the change in its source */
@@ -207,7 +207,7 @@ static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     rc_buf_putc(b, '"');
     if ((st = put_attrs(e, b, "", &e->src, err)) != RC_OK) return st;
     rc_buf_reset(&e->src);
-    dbz_up_put_transaction(e->up, &e->src, ev);
+    rc_dbz_up_put_transaction(e->up, &e->src, ev);
     if (e->src.len > 4 && (st = put_attrs(e, b, "tx", &e->src, err)) != RC_OK) return st;
     const rc_value *before = ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL;
     const rc_value *after = ev->op == RC_OP_INSERT || ev->op == RC_OP_READ || ev->op == RC_OP_UPDATE ? ev->after : NULL;
@@ -216,15 +216,15 @@ static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         rc_buf_reset(&e->data);
         char hdr[5] = {0, (char)(e->schema_id >> 24), (char)(e->schema_id >> 16), (char)(e->schema_id >> 8), (char)e->schema_id};
         rc_buf_put(&e->data, hdr, 5);
-        if ((st = dbz_up_put_data_avro(e->up, &e->data, ev, before, after, err)) != RC_OK) return st;
+        if ((st = rc_dbz_up_put_data_avro(e->up, &e->data, ev, before, after, err)) != RC_OK) return st;
         rc_buf_putc(b, '"');
         rc_fmt_base64(b, (const unsigned char *)e->data.data, e->data.len);
         rc_buf_putc(b, '"');
     } else {
         RC_BUF_LIT(b, "{\"before\":");
-        if ((st = dbz_up_put_image(e->up, b, ev, before, err)) != RC_OK) return st;
+        if ((st = rc_dbz_up_put_image(e->up, b, ev, before, err)) != RC_OK) return st;
         RC_BUF_LIT(b, ",\"after\":");
-        if ((st = dbz_up_put_image(e->up, b, ev, after, err)) != RC_OK) return st;
+        if ((st = rc_dbz_up_put_image(e->up, b, ev, after, err)) != RC_OK) return st;
         rc_buf_putc(b, '}');
     }
     rc_buf_putc(b, '}');
@@ -235,7 +235,7 @@ static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 static rc_status ce_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     ce_enc *e = p;
-    return dbz_up_key(e->up, ev, b, err);
+    return rc_dbz_up_key(e->up, ev, b, err);
 }
 
 const rc_format rc_format_cloudevents = {

@@ -14,13 +14,13 @@ typedef struct dw_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */
 } dw_dec;
 
-rc_status dw_dec_new(const rc_options *o, void **out, rc_error *err)
+rc_status rc_dw_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     (void)o; /* the writer's options do not change what is read */
     return rc_jsondec_new(sizeof(dw_dec), out, err);
 }
 
-void dw_dec_free(void *p) { rc_jsondec_free(p); }
+void rc_dw_dec_free(void *p) { rc_jsondec_free(p); }
 
 typedef struct ctx {
     dw_dec *d;
@@ -112,10 +112,10 @@ static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event
     uint32_t data = rc_json_get(c->j, img, "data");
     if (!data || node(c, data)->type != RC_J_OBJECT)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s needs a \"data\" object", key);
-    return oms_read_image(c->j, data, key, ev, NULL, NULL, c->a, c->err, out);
+    return rc_oms_read_image(c->j, data, key, ev, NULL, NULL, c->a, c->err, out);
 }
 
-rc_status dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dw_dec *d = p;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);

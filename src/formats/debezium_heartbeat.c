@@ -10,7 +10,7 @@ static void open_schema(rc_buf *b, bool schemas, bool versioned, const char *typ
 {
     if (!schemas) return;
     RC_BUF_LIT(b, "{\"schema\":");
-    dbz_up_put_struct1_schema(b, name, versioned, type, field);
+    rc_dbz_up_put_struct1_schema(b, name, versioned, type, field);
     RC_BUF_LIT(b, ",\"payload\":");
 }
 
@@ -21,10 +21,10 @@ static rc_status done(rc_buf *b, bool schemas, rc_error *err)
     return RC_OK;
 }
 
-rc_status dbz_hb_value(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_dbz_hb_value(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
 {
-    bool schemas = dbz_up_schemas(enc);
-    open_schema(b, schemas, dbz_up_compat(enc) >= 30, "int64", "ts_ms", "io.debezium.connector.common.Heartbeat");
+    bool schemas = rc_dbz_up_schemas(enc);
+    open_schema(b, schemas, rc_dbz_up_compat(enc) >= 30, "int64", "ts_ms", "io.debezium.connector.common.Heartbeat");
     RC_BUF_LIT(b, "{\"ts_ms\":");
     int64_t t = ev->has_ts ? ev->ts_us : ev->has_proc ? ev->proc_us : 0;
     rc_fmt_i64(b, t / 1000);
@@ -32,21 +32,21 @@ rc_status dbz_hb_value(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
     return done(b, schemas, err);
 }
 
-rc_status dbz_hb_key(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_dbz_hb_key(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
 {
-    bool schemas = dbz_up_schemas(enc);
-    open_schema(b, schemas, dbz_up_compat(enc) >= 30, "string", "serverName", "io.debezium.connector.common.ServerNameKey");
-    rc_str server = dbz_up_server(enc, ev);
+    bool schemas = rc_dbz_up_schemas(enc);
+    open_schema(b, schemas, rc_dbz_up_compat(enc) >= 30, "string", "serverName", "io.debezium.connector.common.ServerNameKey");
+    rc_str server = rc_dbz_up_server(enc, ev);
     RC_BUF_LIT(b, "{\"serverName\":");
     rc_jw_str(b, server.p, server.n);
     rc_buf_putc(b, '}');
     return done(b, schemas, err);
 }
 
-rc_status dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition)
+rc_status rc_dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
     if (ev->op != RC_OP_HEARTBEAT) return RC_SKIP;
-    rc_str server = dbz_up_server(enc, ev);
+    rc_str server = rc_dbz_up_server(enc, ev);
     RC_BUF_LIT(topic, "__debezium-heartbeat.");
     rc_buf_put(topic, server.p, server.n);
     *partition = 0;

@@ -39,7 +39,7 @@ static const rc_option_desc none_options[] = {{0}};
 static rc_status new_kind(const rc_options *o, void **out, rc_error *err, int kind)
 {
     static const char *const prefix[] = {"debezium", "debeziumflatten", "debeziumsmt"};
-    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? dbz_all_options : none_options, err);
+    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? rc_dbz_all_options : none_options, err);
     if (st != RC_OK) return st;
     dbz_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -66,13 +66,13 @@ static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
     rc_status st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
     if (st != RC_OK) return st;
     if (!flavor) /* the upstream-only options make no sense for OMS; the server name is still the topic prefix */
-        for (const rc_option_desc *d = dbz_up_options; d->key; d++)
+        for (const rc_option_desc *d = rc_dbz_up_options; d->key; d++)
             if (rc_options_get(o, d->key) && strcmp(d->key, "debezium.server"))
                 return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s needs -o debezium.flavor=upstream", d->key);
     dbz_any *a = calloc(1, sizeof *a);
     if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     a->upstream = flavor == 1;
-    st = a->upstream ? (rc_options_check(o, "debezium", dbz_all_options, err) == RC_OK ? dbz_up_new(o, &a->impl, err) : err->code)
+    st = a->upstream ? (rc_options_check(o, "debezium", rc_dbz_all_options, err) == RC_OK ? rc_dbz_up_new(o, &a->impl, err) : err->code)
                      : new_kind(o, &a->impl, err, DBZ_ENVELOPE);
     if (st != RC_OK) {
         free(a);
@@ -90,7 +90,7 @@ static void dbz_any_free(void *p)
 {
     dbz_any *a = p;
     if (!a) return;
-    if (a->upstream) dbz_up_free(a->impl);
+    if (a->upstream) rc_dbz_up_free(a->impl);
     else dbz_free(a->impl);
     free(a);
 }
@@ -170,8 +170,8 @@ static rc_status check_units(const rc_event *ev, rc_error *err)
             const rc_value *v = &imgs[k][i];
             rc_status st = RC_OK;
             if (v->kind == RC_V_DATETIME)
-                st = dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, "-o debezium.flavor=upstream writes datetime(4-6) in microseconds", err);
-            else if (v->kind == RC_V_TIME) st = dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, NULL, err);
+                st = rc_dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, "-o debezium.flavor=upstream writes datetime(4-6) in microseconds", err);
+            else if (v->kind == RC_V_TIME) st = rc_dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, NULL, err);
             if (st != RC_OK) return st;
         }
     return RC_OK;
@@ -210,15 +210,15 @@ static void put_payload(rc_buf *b, const rc_event *ev, const char *op)
         rc_buf_putc(b, '}');
     }
     RC_BUF_LIT(b, ",\"source\":{\"connector\":\"");
-    rc_buf_puts(b, oms_dbtype(ev->src.kind, false));
+    rc_buf_puts(b, rc_oms_dbtype(ev->src.kind, false));
     RC_BUF_LIT(b, "\",\"pos\":");
     put_pos(b, ev);
     RC_BUF_LIT(b, ",\"name\":\"OMS\",\"version\":\"\",\"ts_ms\":");
-    rc_fmt_i64(b, oms_es_ms(ev));
+    rc_fmt_i64(b, rc_oms_es_ms(ev));
     RC_BUF_LIT(b, ",\"db\":");
-    oms_put_str_or_null(b, ev->src.db);
+    rc_oms_put_str_or_null(b, ev->src.db);
     RC_BUF_LIT(b, ",\"table\":");
-    oms_put_str_or_null(b, ev->src.table);
+    rc_oms_put_str_or_null(b, ev->src.table);
     rc_buf_putc(b, '}');
     if (ev->after && ev->op != RC_OP_DELETE && ev->op != RC_OP_HEARTBEAT) {
         RC_BUF_LIT(b, ",\"after\":");
@@ -226,7 +226,7 @@ static void put_payload(rc_buf *b, const rc_event *ev, const char *op)
         rc_buf_putc(b, '}');
     }
     RC_BUF_LIT(b, ",\"ts_ms\":");
-    rc_fmt_i64(b, oms_ts_ms(ev));
+    rc_fmt_i64(b, rc_oms_ts_ms(ev));
     rc_buf_putc(b, '}');
 }
 
@@ -317,13 +317,13 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     case RC_OP_HEARTBEAT: op = "HEARTBEAT"; break;
     default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (docs/formats/: each page's "no message" list) */
     }
-    rc_status need = oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
+    rc_status need = rc_oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
     if (need != RC_OK && !(e->kind == DBZ_SMT && ev->op == RC_OP_UPDATE)) return need;
     rc_error_clear(err);
     if ((need = check_units(ev, err)) != RC_OK) return need;
     if (e->kind == DBZ_SMT) {
         if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
-        put_image(b, ev, oms_row(ev));
+        put_image(b, ev, rc_oms_row(ev));
         RC_BUF_LIT(b, ",\"__deleted\":\"");
         rc_buf_puts(b, ev->op == RC_OP_DELETE ? "true" : "false");
         RC_BUF_LIT(b, "\"}");
@@ -351,38 +351,38 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
 static rc_status dbz_any_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dbz_any *a = p;
-    return a->upstream ? dbz_up_encode(a->impl, ev, b, err) : dbz_encode(a->impl, ev, b, err);
+    return a->upstream ? rc_dbz_up_encode(a->impl, ev, b, err) : dbz_encode(a->impl, ev, b, err);
 }
 
 static bool dbz_any_tombstone(void *p, const rc_event *ev)
 {
     dbz_any *a = p;
-    return a->upstream && dbz_up_tombstone(a->impl, ev);
+    return a->upstream && rc_dbz_up_tombstone(a->impl, ev);
 }
 
 static size_t dbz_any_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *arena)
 {
     dbz_any *a = p;
-    return a->upstream ? dbz_up_split(a->impl, ev, parts, arena) : 0;
+    return a->upstream ? rc_dbz_up_split(a->impl, ev, parts, arena) : 0;
 }
 
 static rc_status dbz_any_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
     dbz_any *a = p;
-    return a->upstream ? dbz_hb_route(a->impl, ev, topic, partition) : RC_SKIP;
+    return a->upstream ? rc_dbz_hb_route(a->impl, ev, topic, partition) : RC_SKIP;
 }
 
 static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dbz_any *a = p;
-    return a->upstream ? dbz_up_key(a->impl, ev, b, err) : oms_encode_key(a->impl, ev, b, err);
+    return a->upstream ? rc_dbz_up_key(a->impl, ev, b, err) : rc_oms_encode_key(a->impl, ev, b, err);
 }
 
 const rc_format rc_format_debezium = {
     .name = "debezium",
     .summary = "Debezium envelope: as OMS writes it (default) or as Debezium does (-o debezium.flavor=upstream)",
     .content_type = "application/json",
-    .options = dbz_all_options,
+    .options = rc_dbz_all_options,
     .enc_new = dbz_new,
     .enc_free = dbz_any_free,
     .encode_value = dbz_any_encode,
@@ -390,9 +390,9 @@ const rc_format rc_format_debezium = {
     .tombstone = dbz_any_tombstone,
     .split = dbz_any_split,
     .route = dbz_any_route,
-    .dec_new = dbz_dec_new,
-    .dec_free = dbz_dec_free,
-    .decode = dbz_decode,
+    .dec_new = rc_dbz_dec_new,
+    .dec_free = rc_dbz_dec_free,
+    .decode = rc_dbz_decode,
 };
 
 const rc_format rc_format_debeziumflatten = {
@@ -403,10 +403,10 @@ const rc_format rc_format_debeziumflatten = {
     .enc_new = flatten_new,
     .enc_free = dbz_free,
     .encode_value = dbz_encode,
-    .encode_key = oms_encode_key,
-    .dec_new = dbz_dec_new,
-    .dec_free = dbz_dec_free,
-    .decode = dbz_decode,
+    .encode_key = rc_oms_encode_key,
+    .dec_new = rc_dbz_dec_new,
+    .dec_free = rc_dbz_dec_free,
+    .decode = rc_dbz_decode,
 };
 
 const rc_format rc_format_debeziumsmt = {
@@ -417,5 +417,5 @@ const rc_format rc_format_debeziumsmt = {
     .enc_new = smt_new,
     .enc_free = dbz_free,
     .encode_value = dbz_encode,
-    .encode_key = oms_encode_key,
+    .encode_key = rc_oms_encode_key,
 };

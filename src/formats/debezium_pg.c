@@ -9,7 +9,7 @@
 #include "formats/debezium_upstream.h"
 #include "rowcast/fmt.h"
 
-dbz_pg_kind dbz_pg_kind_of(const rc_type_info *t)
+dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t)
 {
     static const struct {
         const char *name;
@@ -93,7 +93,7 @@ static bool micros_of(rc_str s, size_t *i, int64_t *us)
     return k > 0;
 }
 
-rc_status dbz_pg_timetz(rc_buf *b, const rc_column *c, rc_str s, rc_error *err)
+rc_status rc_dbz_pg_timetz(rc_buf *b, const rc_column *c, rc_str s, rc_error *err)
 {
     static const char expect[] = "a time with time zone such as 12:00:00.5+05:30";
     size_t i = 0;
@@ -130,7 +130,7 @@ rc_status dbz_pg_timetz(rc_buf *b, const rc_column *c, rc_str s, rc_error *err)
     return RC_OK;
 }
 
-rc_status dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err)
+rc_status rc_dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err)
 {
     /* lc_monetary C (pinned by the source): -$1,234.56 */
     size_t i = 0;
@@ -166,7 +166,7 @@ rc_status dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out
                             : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
-rc_status dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err)
+rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err)
 {
     static const char expect[] = "an interval as PostgreSQL writes it (IntervalStyle postgres: 1 "
                                  "year 2 mons 3 days 04:05:06.789)";
@@ -228,7 +228,7 @@ rc_status dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *
     return RC_OK;
 }
 
-rc_status dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, rc_error *err)
+rc_status rc_dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, rc_error *err)
 {
     for (size_t i = 0; i < s.n; i++)
         if (s.p[i] != '0' && s.p[i] != '1') return bad_text(c, s, "a bit string of 0 and 1", err);
@@ -262,7 +262,7 @@ rc_status dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, 
                                  : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
-rc_status dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err)
+rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err)
 {
     /* (x,y) -> POINT(x y) for the WKB writer */
     const char *comma = s.n > 4 ? memchr(s.p, ',', s.n) : NULL;
@@ -278,7 +278,7 @@ rc_status dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *
                              : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
-rc_status dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_elem **out,
+rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_elem **out,
                              size_t *count, rc_error *err)
 {
     static const char expect[] = "an array literal";
@@ -331,21 +331,21 @@ rc_status dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_e
     return RC_OK;
 }
 
-int dbz_pg_infinity(rc_str s)
+int rc_dbz_pg_infinity(rc_str s)
 {
     if (s.n == 8 && !memcmp(s.p, "infinity", 8)) return 1;
     if (s.n == 9 && !memcmp(s.p, "-infinity", 9)) return -1;
     return 0;
 }
 
-int64_t dbz_pg_infinity_days(int sign)
+int64_t rc_dbz_pg_infinity_days(int sign)
 {
     /* PostgresValueConverter's POSITIVE_INFINITY_LOCAL_DATE (-5877611-06-21) and
      * NEGATIVE_INFINITY_LOCAL_DATE (-5877611-06-22), as the connector defines them */
     return rc_days_from_civil(-5877611, 6, sign > 0 ? 21 : 22);
 }
 
-int64_t dbz_pg_infinity_micros(int sign)
+int64_t rc_dbz_pg_infinity_micros(int sign)
 {
     /* pgjdbc's PGStatement.DATE_POSITIVE_INFINITY / DATE_NEGATIVE_INFINITY, which the connector's
      * POSITIVE_/NEGATIVE_INFINITY_INSTANT read as microseconds */

@@ -20,7 +20,7 @@ typedef struct dz_dec {
     rc_bytes_text bytes; /* how binary columns are written */
 } dz_dec;
 
-rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err)
+rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     dz_dec *d = calloc(1, sizeof *d);
     if (!d || !rc_jsondec_init(&d->jd)) {
@@ -29,13 +29,13 @@ rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err)
     }
     /* binary text: OMS writes upper-case hex; Debezium base64 unless its binary mode says hex */
     int flavor = 0, bin = 0;
-    rc_status st = rc_options_check(o, "debezium", dbz_all_options, err);
+    rc_status st = rc_options_check(o, "debezium", rc_dbz_all_options, err);
     if (st == RC_OK) st = rc_options_bool(o, "debezium.heartbeats", &d->heartbeats, err);
     if (st == RC_OK) st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
     if (st == RC_OK) st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &bin, err);
     d->bytes = !flavor || bin == 2 ? RC_BYTES_HEX : RC_BYTES_BASE64;
     if (st != RC_OK) {
-        dbz_dec_free(d);
+        rc_dbz_dec_free(d);
         return st;
     }
     rc_buf_init(&d->text, 0);
@@ -43,7 +43,7 @@ rc_status dbz_dec_new(const rc_options *o, void **out, rc_error *err)
     return RC_OK;
 }
 
-void dbz_dec_free(void *p)
+void rc_dbz_dec_free(void *p)
 {
     dz_dec *d = p;
     if (!d) return;
@@ -546,7 +546,7 @@ static rc_status heartbeat(const ctx *c, uint32_t payload, rc_event_list *out)
     return RC_OK;
 }
 
-rc_status dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+rc_status rc_dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dz_dec *d = p;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);

@@ -68,7 +68,7 @@ typedef struct up_enc {
     rc_type_cache *types;
     rc_arena types_arena, elems;
     rc_buf pgbuf;
-    rc_buf key_old, key_new, hdr, hval; /* an update's keys (dbz_up_split) */
+    rc_buf key_old, key_new, hdr, hval; /* an update's keys (rc_dbz_up_split) */
     uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
     /* the transaction of the last event written, and its events per table so far */
@@ -78,12 +78,12 @@ typedef struct up_enc {
         uint64_t count;
     } *tx_tables;
     size_t tx_ntables, tx_cap;
-    uint32_t tx_extra; /* messages of the transaction beyond one per event (dbz_up_split) */
+    uint32_t tx_extra; /* messages of the transaction beyond one per event (rc_dbz_up_split) */
 } up_enc;
 
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
  * the rest to the upstream flavour only. */
-const rc_option_desc dbz_all_options[] = {
+const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
     {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
@@ -99,7 +99,7 @@ const rc_option_desc dbz_all_options[] = {
     {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2 and 3, as Debezium 2.x skips truncates; none otherwise)"},
     {0},
 };
-const rc_option_desc *const dbz_up_options = dbz_all_options + DBZ_COMMON_OPTIONS;
+const rc_option_desc *const rc_dbz_up_options = rc_dbz_all_options + DBZ_COMMON_OPTIONS;
 
 /* skipped.operations: "none" or a comma-separated list of c, u, d, t (Debezium's letters). */
 static rc_status parse_skipped(const char *v, uint8_t *ops, rc_error *err)
@@ -123,7 +123,7 @@ bad:
                         "-o debezium.skipped.operations=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", v);
 }
 
-rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
+rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
     up_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
@@ -159,7 +159,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
         free(e);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    for (size_t i = 0; i < e->ncatalog; i++) e->pg_kind[i] = (uint8_t)dbz_pg_kind_of(&rc_type_catalog[i]);
+    for (size_t i = 0; i < e->ncatalog; i++) e->pg_kind[i] = (uint8_t)rc_dbz_pg_kind_of(&rc_type_catalog[i]);
     rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
     rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
     rc_buf_init(&e->key_old, 0), rc_buf_init(&e->key_new, 0), rc_buf_init(&e->hdr, 0), rc_buf_init(&e->hval, 0);
@@ -171,7 +171,7 @@ rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err)
     return RC_OK;
 }
 
-void dbz_up_free(void *p)
+void rc_dbz_up_free(void *p)
 {
     up_enc *e = p;
     if (!e) return;
@@ -225,7 +225,7 @@ static dbz_pg_kind pg_kind(const up_enc *e, const rc_column *c)
     const rc_type_info *t = c->type.info;
     if (t->family != RC_FAM_PG) return DBZ_PG_NONE;
     size_t i = (size_t)(t - rc_type_catalog);
-    return t >= rc_type_catalog && i < e->ncatalog ? (dbz_pg_kind)e->pg_kind[i] : dbz_pg_kind_of(t);
+    return t >= rc_type_catalog && i < e->ncatalog ? (dbz_pg_kind)e->pg_kind[i] : rc_dbz_pg_kind_of(t);
 }
 
 /* The element column of a PostgreSQL array column ("numeric(10,2)[]": numeric(10,2)); false
@@ -485,7 +485,7 @@ static bool rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decim
     return true;
 }
 
-rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err)
+rc_status rc_dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err)
 {
     const char *unit = ms ? "milliseconds" : "microseconds";
     if (nanos % (ms ? 1000000u : 1000u)) {
@@ -574,7 +574,7 @@ static rc_status put_decimal(up_enc *e, rc_buf *b, const rc_column *c, const rc_
  * as the connector writes them (PostgresValueConverter, SpecialValueDecimal). */
 static rc_status pg_special(up_enc *e, rc_buf *b, const rc_column *c, rc_str text, rc_error *err)
 {
-    int inf = dbz_pg_infinity(text);
+    int inf = rc_dbz_pg_infinity(text);
     switch (c->type.info->vkind) {
     case RC_V_DECIMAL: {
         bool nan = text.n == 3 && !memcmp(text.p, "NaN", 3);
@@ -596,11 +596,11 @@ static rc_status pg_special(up_enc *e, rc_buf *b, const rc_column *c, rc_str tex
     }
     case RC_V_DATE:
         if (!inf || e->time_mode == TIME_CONNECT) break;
-        rc_fmt_i64(b, dbz_pg_infinity_days(inf));
+        rc_fmt_i64(b, rc_dbz_pg_infinity_days(inf));
         return RC_OK;
     case RC_V_DATETIME: {
         if (!inf || e->time_mode == TIME_CONNECT) break;
-        int64_t us = dbz_pg_infinity_micros(inf);
+        int64_t us = rc_dbz_pg_infinity_micros(inf);
         rc_fmt_i64(b, datetime_as(e, c) == DT_MICROS ? us : us / 1000);
         return RC_OK;
     }
@@ -650,7 +650,7 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
     dbz_pg_elem *el;
     size_t n;
     rc_arena_reset(&e->elems);
-    rc_status st = dbz_pg_array_split(c, text, &e->elems, &el, &n, err);
+    rc_status st = rc_dbz_pg_array_split(c, text, &e->elems, &el, &n, err);
     if (st != RC_OK) return st;
     rc_buf_putc(b, '[');
     for (size_t i = 0; i < n; i++) {
@@ -689,22 +689,22 @@ static rc_status pg_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_val
     }
     rc_status st;
     switch (k) {
-    case DBZ_PG_TIMETZ: return dbz_pg_timetz(b, c, v->s, err);
+    case DBZ_PG_TIMETZ: return rc_dbz_pg_timetz(b, c, v->s, err);
     case DBZ_PG_FLOAT4: rc_fmt_json_float(b, v); return RC_OK;
-    case DBZ_PG_BITS: return dbz_pg_bits(b, &e->pgbuf, c, v->s, err);
+    case DBZ_PG_BITS: return rc_dbz_pg_bits(b, &e->pgbuf, c, v->s, err);
     case DBZ_PG_INTERVAL: {
         int64_t us;
-        if ((st = dbz_pg_interval(c, v->s, &us, err)) != RC_OK) return st;
+        if ((st = rc_dbz_pg_interval(c, v->s, &us, err)) != RC_OK) return st;
         rc_fmt_i64(b, us);
         return RC_OK;
     }
     case DBZ_PG_MONEY: {
         rc_decimal d;
-        if ((st = dbz_pg_money(c, v->s, &e->pgbuf, &d, err)) != RC_OK) return st;
+        if ((st = rc_dbz_pg_money(c, v->s, &e->pgbuf, &d, err)) != RC_OK) return st;
         return put_decimal(e, b, c, &d, 2, err);
     }
     case DBZ_PG_POINT: {
-        if ((st = dbz_pg_point_wkt(c, v->s, &e->pgbuf, err)) != RC_OK) return st;
+        if ((st = rc_dbz_pg_point_wkt(c, v->s, &e->pgbuf, err)) != RC_OK) return st;
         rc_value g = {.kind = RC_V_GEOMETRY, .s = {e->pgbuf.data, e->pgbuf.len}};
         return put_value(e, b, c, &g, err);
     }
@@ -815,7 +815,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
     case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return RC_OK;
     case RC_V_TIME: {
         bool ms = time_millis(e, c);
-        rc_status st = dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL, err);
+        rc_status st = rc_dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL, err);
         if (st == RC_OK) rc_fmt_i64(b, ms ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time));
         return st;
     }
@@ -828,7 +828,7 @@ static rc_status put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
             return RC_OK;
         }
         const char *hint = as == DT_MILLIS ? "a column declared with the precision its values have (datetime(6)) is written in microseconds" : NULL;
-        rc_status st = dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, err);
+        rc_status st = rc_dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, err);
         if (st != RC_OK) return st;
         int64_t us;
         if (as != DT_MICROS) rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
@@ -1407,7 +1407,7 @@ static void put_tx(up_enc *e, rc_buf *b, const rc_event *ev)
     }
     tx_enter(e, ev);
     /* the messages before it in the transaction: its index and one more for each key-changing
-     * update before it (dbz_up_split), modulo 2^32 as the index is */
+     * update before it (rc_dbz_up_split), modulo 2^32 as the index is */
     uint64_t order = ev->pos.has_tx_index ? (uint64_t)(uint32_t)(ev->pos.tx_index + e->tx_extra) + 1 : 1;
     uint64_t lsn;
     RC_BUF_LIT(b, "{\"id\":\"");
@@ -1441,7 +1441,7 @@ static bool skipped(const up_enc *e, const rc_event *ev, int conn)
     return ev->op == RC_OP_TRUNCATE && conn == CONN_POSTGRES && e->compat >= 20;
 }
 
-const char *dbz_up_op(const rc_event *ev)
+const char *rc_dbz_up_op(const rc_event *ev)
 {
     switch (ev->op) {
     case RC_OP_INSERT: return "c";
@@ -1469,11 +1469,11 @@ static rc_status open_envelope(up_enc *e, up_slot *slots, bool key, const rc_eve
     return RC_OK;
 }
 
-rc_status dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
-    const char *op = dbz_up_op(ev);
-    if (ev->op == RC_OP_HEARTBEAT) return dbz_hb_value(p, ev, b, err);
+    const char *op = rc_dbz_up_op(ev);
+    if (ev->op == RC_OP_HEARTBEAT) return rc_dbz_hb_value(p, ev, b, err);
     if (!op) return RC_SKIP;
     int conn = connector_of(ev->src.kind);
     if (skipped(e, ev, conn)) return RC_SKIP;
@@ -1535,12 +1535,12 @@ static rc_status put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const 
     return RC_OK;
 }
 
-rc_status dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
-    if (ev->op == RC_OP_HEARTBEAT) return dbz_hb_key(p, ev, b, err);
+    if (ev->op == RC_OP_HEARTBEAT) return rc_dbz_hb_key(p, ev, b, err);
     const rc_value *img = ev->op == RC_OP_DELETE ? ev->before : ev->after;
-    if (!img || !oms_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
+    if (!img || !rc_oms_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
     int conn = connector_of(ev->src.kind);
     if (conn < 0) return RC_SKIP;
     char prefix[256];
@@ -1634,10 +1634,10 @@ static bool header_key(up_enc *e, const rc_event *ev, const rc_value *img, rc_ar
 /* RelationalChangeRecordEmitter: an UPDATE whose old key is known and differs from the new one
  * is written as a delete of the old key (header __debezium.newkey, then its tombstone) and a
  * create of the new one (header __debezium.oldkey), both with the update's source block. */
-size_t dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *a)
+size_t rc_dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *a)
 {
     up_enc *e = p;
-    if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !oms_has_pk(ev)) return 0;
+    if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !rc_oms_has_pk(ev)) return 0;
     uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
     if (n > 64) n = 64;
     for (uint32_t k = 0; k < n; k++) /* a key column's old value not sent: the old key is not known */
@@ -1668,28 +1668,28 @@ size_t dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena 
 
 /* ---- pieces for CloudEvents ---- */
 
-const char *dbz_up_connector(const rc_event *ev)
+const char *rc_dbz_up_connector(const rc_event *ev)
 {
     int conn = connector_of(ev->src.kind);
     return conn < 0 ? NULL : connector_names[conn];
 }
 
-rc_str dbz_up_server(void *p, const rc_event *ev)
+rc_str rc_dbz_up_server(void *p, const rc_event *ev)
 {
     up_enc *e = p;
     return e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
 }
 
-void dbz_up_put_source(void *p, rc_buf *b, const rc_event *ev) { put_source(p, b, ev, connector_of(ev->src.kind)); }
+void rc_dbz_up_put_source(void *p, rc_buf *b, const rc_event *ev) { put_source(p, b, ev, connector_of(ev->src.kind)); }
 
-rc_status dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
+rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
 {
     return put_image(p, b, ev, img, err);
 }
 
-void dbz_up_put_transaction(void *p, rc_buf *b, const rc_event *ev) { put_tx(p, b, ev); }
+void rc_dbz_up_put_transaction(void *p, rc_buf *b, const rc_event *ev) { put_tx(p, b, ev); }
 
-void dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field)
+void rc_dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field)
 {
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     put_simple_field(b, ftype, false, field);
@@ -1713,7 +1713,7 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
         return RC_SKIP;
     }
     if (pk == DBZ_PG_POINT && v->kind == RC_V_TEXT) { /* the Point record, from the point's WKT */
-        rc_status st = dbz_pg_point_wkt(c, v->s, &e->pgbuf, err);
+        rc_status st = rc_dbz_pg_point_wkt(c, v->s, &e->pgbuf, err);
         if (st != RC_OK) return st;
         g = (rc_value){.kind = RC_V_GEOMETRY, .s = {e->pgbuf.data, e->pgbuf.len}};
         v = &g;
@@ -1723,11 +1723,11 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
     if (null && !optional)
         return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" is not nullable but the value is null or invalid",
                             (int)c->name.n, c->name.p);
-    if (optional) avro_long(b, null ? 0 : 1);
+    if (optional) rc_avro_long(b, null ? 0 : 1);
     if (null) return RC_OK;
     switch (v->kind) {
     case RC_V_BOOL: rc_buf_putc(b, v->b ? 1 : 0); return RC_OK;
-    case RC_V_INT: avro_long(b, v->i); return RC_OK;
+    case RC_V_INT: rc_avro_long(b, v->i); return RC_OK;
     case RC_V_BITS:
         if (c->type.p1 <= 1) {
             rc_buf_putc(b, v->u ? 1 : 0);
@@ -1735,7 +1735,7 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
             unsigned char be[8], le[8];
             size_t nb = rc_bits_bytes(c->type.p1, v->u, be);
             for (size_t i = 0; i < nb; i++) le[i] = be[nb - 1 - i];
-            avro_string(b, (const char *)le, nb);
+            rc_avro_string(b, (const char *)le, nb);
         }
         return RC_OK;
     case RC_V_FLOAT32:
@@ -1744,12 +1744,12 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
             memcpy(&u, &v->f32, 4);
             for (int i = 0; i < 4; i++) rc_buf_putc(b, (char)(u >> (8 * i)));
         } else {
-            avro_double(b, (double)v->f32);
+            rc_avro_double(b, (double)v->f32);
         }
         return RC_OK;
-    case RC_V_FLOAT64: avro_double(b, v->f64); return RC_OK;
-    case RC_V_DATE: avro_long(b, rc_date_epoch_days(&v->date)); return RC_OK;
-    case RC_V_TIME: avro_long(b, time_millis(e, c) ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
+    case RC_V_FLOAT64: rc_avro_double(b, v->f64); return RC_OK;
+    case RC_V_DATE: rc_avro_long(b, rc_date_epoch_days(&v->date)); return RC_OK;
+    case RC_V_TIME: rc_avro_long(b, time_millis(e, c) ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time)); return RC_OK;
     case RC_V_GEOMETRY: { /* Point {x, y, wkb?, srid?} or Geometry {wkb, srid?} */
         rc_wkb_info gi;
         rc_buf_reset(&e->scratch);
@@ -1759,13 +1759,13 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
             return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": %s", (int)c->name.n, c->name.p, gerr.message);
         bool point = !strcmp(c->type.info->name, "point");
         if (point) {
-            avro_double(b, gi.x);
-            avro_double(b, gi.y);
-            avro_long(b, 1);
+            rc_avro_double(b, gi.x);
+            rc_avro_double(b, gi.y);
+            rc_avro_long(b, 1);
         }
-        avro_string(b, e->scratch.data, e->scratch.len);
-        avro_long(b, gi.has_srid ? 1 : 0);
-        if (gi.has_srid) avro_long(b, gi.srid);
+        rc_avro_string(b, e->scratch.data, e->scratch.len);
+        rc_avro_long(b, gi.has_srid ? 1 : 0);
+        if (gi.has_srid) rc_avro_long(b, gi.srid);
         return RC_OK;
     }
     default: break;
@@ -1795,35 +1795,35 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
     } else if (!strcmp(s.type, "int64") || !strcmp(s.type, "int32")) {
         int64_t x = 0;
         rc_parse_i64(t.data, t.len, &x);
-        avro_long(b, x);
+        rc_avro_long(b, x);
     } else if (!strcmp(s.type, "double")) {
         char tmp[64];
         size_t n = t.len < sizeof tmp - 1 ? t.len : sizeof tmp - 1;
         memcpy(tmp, t.data, n);
         tmp[n] = '\0';
-        avro_double(b, strtod(tmp[0] == '"' ? tmp + 1 : tmp, NULL));
+        rc_avro_double(b, strtod(tmp[0] == '"' ? tmp + 1 : tmp, NULL));
     } else if (!strcmp(s.type, "struct")) { /* VariableScaleDecimal {scale, value} */
         rc_buf_reset(&e->scratch);
         rc_dec_unscaled_bytes(&e->scratch, &v->dec);
-        avro_long(b, v->dec.scale);
-        avro_string(b, e->scratch.data, e->scratch.len);
+        rc_avro_long(b, v->dec.scale);
+        rc_avro_string(b, e->scratch.data, e->scratch.len);
     } else if (!strcmp(s.type, "bytes")) { /* the JSON text is "<base64>": write the bytes */
         rc_arena a;
         rc_arena_init(&a);
         rc_str raw = {"", 0};
         size_t bad;
         if (t.len >= 2) rc_base64_decode(t.data + 1, t.len - 2, &a, &raw, &bad);
-        avro_string(b, raw.p, raw.n);
+        rc_avro_string(b, raw.p, raw.n);
         rc_arena_fini(&a);
     } else { /* string: the value's text without JSON escaping */
         bool pg_own = pk == DBZ_PG_TIMETZ || pk == DBZ_PG_MONEY || pk == DBZ_PG_INTERVAL || pk == DBZ_PG_BITS;
         if (v->kind == RC_V_DECIMAL || v->kind == RC_V_TIMESTAMP || v->kind == RC_V_UINT || v->kind == RC_V_DATETIME || pg_own ||
             v->kind == RC_V_INVALID) { /* written by put_value: quoted ASCII */
-            avro_string(b, t.data + 1, t.len - 2); /* quoted ASCII */
+            rc_avro_string(b, t.data + 1, t.len - 2); /* quoted ASCII */
         } else if (v->kind == RC_V_BYTES) {
-            avro_string(b, t.data + 1, t.len - 2);
+            rc_avro_string(b, t.data + 1, t.len - 2);
         } else {
-            avro_string(b, v->s.p, v->s.n);
+            rc_avro_string(b, v->s.p, v->s.n);
         }
     }
     rc_buf_fini(&t);
@@ -1833,10 +1833,10 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
 static rc_status avro_image(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
 {
     if (!img) {
-        avro_long(b, 0);
+        rc_avro_long(b, 0);
         return RC_OK;
     }
-    avro_long(b, 1);
+    rc_avro_long(b, 1);
     for (uint32_t i = 0; i < ev->ncols; i++) {
         rc_status st = avro_value(e, b, &ev->cols[i], &img[i], err);
         if (st != RC_OK) return st;
@@ -1844,17 +1844,17 @@ static rc_status avro_image(up_enc *e, rc_buf *b, const rc_event *ev, const rc_v
     return RC_OK;
 }
 
-rc_status dbz_up_put_data_avro(void *p, rc_buf *b, const rc_event *ev, const rc_value *before, const rc_value *after,
+rc_status rc_dbz_up_put_data_avro(void *p, rc_buf *b, const rc_event *ev, const rc_value *before, const rc_value *after,
                                rc_error *err)
 {
     rc_status st = avro_image(p, b, ev, before, err);
     return st != RC_OK ? st : avro_image(p, b, ev, after, err);
 }
 
-bool dbz_up_schemas(void *p) { return ((up_enc *)p)->schemas; }
-int dbz_up_compat(void *p) { return ((up_enc *)p)->compat; }
+bool rc_dbz_up_schemas(void *p) { return ((up_enc *)p)->schemas; }
+int rc_dbz_up_compat(void *p) { return ((up_enc *)p)->compat; }
 
-bool dbz_up_tombstone(void *p, const rc_event *ev)
+bool rc_dbz_up_tombstone(void *p, const rc_event *ev)
 {
     up_enc *e = p;
     return e->tombstones && ev->op == RC_OP_DELETE && connector_of(ev->src.kind) >= 0;

@@ -7,46 +7,46 @@
 #include "rowcast/format.h"
 
 enum { DBZ_COMMON_OPTIONS = 3 };
-extern const rc_option_desc dbz_all_options[];      /* every option of the `debezium` format */
-extern const rc_option_desc *const dbz_up_options; /* the upstream flavour's own */
+extern const rc_option_desc rc_dbz_all_options[];      /* every option of the `debezium` format */
+extern const rc_option_desc *const rc_dbz_up_options; /* the upstream flavour's own */
 
-rc_status dbz_up_new(const rc_options *o, void **out, rc_error *err);
-void dbz_up_free(void *enc);
-rc_status dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
-rc_status dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
-bool dbz_up_tombstone(void *enc, const rc_event *ev);
-size_t dbz_up_split(void *enc, const rc_event *ev, rc_event_part *parts, rc_arena *a); /* rc_format.split */
-bool dbz_up_schemas(void *enc);
-int dbz_up_compat(void *enc); /* 10, 16, 20, 30 */
+rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err);
+void rc_dbz_up_free(void *enc);
+rc_status rc_dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status rc_dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+bool rc_dbz_up_tombstone(void *enc, const rc_event *ev);
+size_t rc_dbz_up_split(void *enc, const rc_event *ev, rc_event_part *parts, rc_arena *a); /* rc_format.split */
+bool rc_dbz_up_schemas(void *enc);
+int rc_dbz_up_compat(void *enc); /* 10, 16, 20, 30 */
 
 /* Heartbeats (debezium_heartbeat.c): the value, the key, and the topic and partition. */
-rc_status dbz_hb_value(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
-rc_status dbz_hb_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
-rc_status dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
+rc_status rc_dbz_hb_value(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status rc_dbz_hb_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status rc_dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
 
 /* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
  * "sqlserver") or NULL when the event's source has no upstream layout. */
-const char *dbz_up_connector(const rc_event *ev);
+const char *rc_dbz_up_connector(const rc_event *ev);
 /* Debezium's op letter for the event (c, r, u, d, t), or NULL where Debezium writes no change
  * event (DDL, heartbeats, transaction markers: docs/formats/debezium.md). */
-const char *dbz_up_op(const rc_event *ev);
+const char *rc_dbz_up_op(const rc_event *ev);
 /* The logical server name used for the event. */
-rc_str dbz_up_server(void *enc, const rc_event *ev);
+rc_str rc_dbz_up_server(void *enc, const rc_event *ev);
 /* The source block / one row image as JSON, exactly as in the envelope. */
-void dbz_up_put_source(void *enc, rc_buf *b, const rc_event *ev);
-rc_status dbz_up_put_image(void *enc, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
+void rc_dbz_up_put_source(void *enc, rc_buf *b, const rc_event *ev);
+rc_status rc_dbz_up_put_image(void *enc, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
 /* The Kafka Connect schema of a struct with one required field, as JsonConverter writes it. */
 /* A time value goes into milliseconds (ms) or microseconds, a wall-clock time into epoch
  * numbers without a zone: RC_OK when value `nanos` (and `zone`) of column c fit, else RC_SKIP
  * with the reason in err, followed by `hint` (what to do; NULL for none): the event is not
  * expressible, never cut. */
-rc_status dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err);
-void dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field);
+rc_status rc_dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err);
+void rc_dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field);
 /* The transaction block or null. */
-void dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);
+void rc_dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);
 /* Avro binary of the record {before: [null, Value], after: [null, Value]} whose Value fields
  * have the Avro types behind the Kafka Connect schema. */
-rc_status dbz_up_put_data_avro(void *enc, rc_buf *b, const rc_event *ev, const rc_value *before, const rc_value *after,
+rc_status rc_dbz_up_put_data_avro(void *enc, rc_buf *b, const rc_event *ev, const rc_value *before, const rc_value *after,
                                rc_error *err);
 
 /* PostgreSQL columns (debezium_pg.c): the catalog types whose upstream rendering is not their
@@ -65,26 +65,26 @@ typedef enum dbz_pg_kind {
     DBZ_PG_FLOAT4,    /* float32 (pgjdbc reports REAL) */
     DBZ_PG_UNKNOWN,   /* no schema in the connector: it leaves the column out */
 } dbz_pg_kind;
-dbz_pg_kind dbz_pg_kind_of(const rc_type_info *t);
+dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t);
 /* The value text s of column c into b as Debezium writes it (RC_SKIP with the reason when the
  * text is not one these readers accept, or the connector cannot write it). */
-rc_status dbz_pg_timetz(rc_buf *b, const rc_column *c, rc_str s, rc_error *err);
-rc_status dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, rc_error *err);
+rc_status rc_dbz_pg_timetz(rc_buf *b, const rc_column *c, rc_str s, rc_error *err);
+rc_status rc_dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, rc_error *err);
 /* money text -> decimal (digits in dg), interval text -> MicroDuration, point -> WKT */
-rc_status dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err);
-rc_status dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err);
-rc_status dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err);
+rc_status rc_dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err);
+rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err);
+rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err);
 /* The elements of a one-dimensional array literal (unquoted, unescaped, in the arena). */
 typedef struct dbz_pg_elem {
     rc_str text;
     bool null;
 } dbz_pg_elem;
 struct rc_arena;
-rc_status dbz_pg_array_split(const rc_column *c, rc_str s, struct rc_arena *a, dbz_pg_elem **out, size_t *count, rc_error *err);
+rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, struct rc_arena *a, dbz_pg_elem **out, size_t *count, rc_error *err);
 /* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
  * days) and as a timestamp (epoch microseconds) */
-int dbz_pg_infinity(rc_str s);
-int64_t dbz_pg_infinity_days(int sign);
-int64_t dbz_pg_infinity_micros(int sign);
+int rc_dbz_pg_infinity(rc_str s);
+int64_t rc_dbz_pg_infinity_days(int sign);
+int64_t rc_dbz_pg_infinity_micros(int sign);
 
 #endif

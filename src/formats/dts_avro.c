@@ -56,49 +56,49 @@ static void avro_free(void *p)
 static void put_opt_int(rc_buf *b, const dts_val *v, int field)
 {
     if (v->dt_has & (1u << field)) {
-        avro_long(b, 1);
-        avro_long(b, v->dt[field]);
+        rc_avro_long(b, 1);
+        rc_avro_long(b, v->dt[field]);
     } else {
-        avro_long(b, 0);
+        rc_avro_long(b, 0);
     }
 }
 
 static void put_item(rc_buf *b, const dts_val *v)
 {
-    avro_long(b, v->br);
+    rc_avro_long(b, v->br);
     switch (v->br) {
     case DTS_NULL:
     case DTS_EMPTY_OBJECT: return;
     case DTS_INTEGER:
-        avro_long(b, v->precision);
-        avro_string(b, v->text.p, v->text.n);
+        rc_avro_long(b, v->precision);
+        rc_avro_string(b, v->text.p, v->text.n);
         return;
     case DTS_CHARACTER:
-        avro_string(b, v->type.p, v->type.n);
-        avro_string(b, v->text.p, v->text.n);
+        rc_avro_string(b, v->type.p, v->type.n);
+        rc_avro_string(b, v->text.p, v->text.n);
         return;
     case DTS_DECIMAL:
-        avro_string(b, v->text.p, v->text.n);
-        avro_long(b, v->precision);
-        avro_long(b, v->scale);
+        rc_avro_string(b, v->text.p, v->text.n);
+        rc_avro_long(b, v->precision);
+        rc_avro_long(b, v->scale);
         return;
     case DTS_FLOAT:
-        avro_double(b, v->f);
-        avro_long(b, v->precision);
-        avro_long(b, v->scale);
+        rc_avro_double(b, v->f);
+        rc_avro_long(b, v->precision);
+        rc_avro_long(b, v->scale);
         return;
     case DTS_TIMESTAMP:
-        avro_long(b, v->ts_sec);
-        avro_long(b, v->ts_micros);
+        rc_avro_long(b, v->ts_sec);
+        rc_avro_long(b, v->ts_micros);
         return;
     case DTS_DATETIME:
     case DTS_TSTZ:
         for (int f = 0; f < DTS_DT_N; f++) put_opt_int(b, v, f);
-        if (v->br == DTS_TSTZ) avro_string(b, v->type.p, v->type.n);
+        if (v->br == DTS_TSTZ) rc_avro_string(b, v->type.p, v->type.n);
         return;
     default: /* geometry and objects: {type, value} */
-        avro_string(b, v->type.p, v->type.n);
-        avro_string(b, v->text.p, v->text.n);
+        rc_avro_string(b, v->type.p, v->type.n);
+        rc_avro_string(b, v->text.p, v->text.n);
         return;
     }
 }
@@ -106,76 +106,76 @@ static void put_item(rc_buf *b, const dts_val *v)
 static void put_images(avro_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img)
 {
     if (!img) {
-        avro_long(b, 0);
+        rc_avro_long(b, 0);
         return;
     }
-    avro_long(b, 2);
-    avro_long(b, ev->ncols);
+    rc_avro_long(b, 2);
+    rc_avro_long(b, ev->ncols);
     for (uint32_t i = 0; i < ev->ncols; i++) {
         dts_val v;
-        dts_value(&ev->cols[i], &img[i], &e->scratch, &v);
+        rc_dts_value(&ev->cols[i], &img[i], &e->scratch, &v);
         put_item(b, &v);
     }
-    if (ev->ncols) avro_long(b, 0);
+    if (ev->ncols) rc_avro_long(b, 0);
 }
 
 static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dts_record r;
-    dts_record_of(ev, e->seq++, &e->pos, &r);
+    rc_dts_record_of(ev, e->seq++, &e->pos, &r);
     if (r.op < 0) return RC_SKIP;
     bool ddl = r.op == DTS_OP_DDL, row = ev->ncols > 0 && !ddl;
-    if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "avro", ev, "a DDL record needs the statement text");
-    avro_long(b, 1); /* version */
-    avro_long(b, r.id);
-    avro_long(b, r.source_ts);
-    avro_string(b, r.position.p, r.position.n);
-    avro_string(b, r.position.p, r.position.n);
-    avro_string(b, ev->pos.txid.p, ev->pos.txid.n);
-    avro_long(b, r.source_type);
-    avro_string(b, r.source_version_s.p, r.source_version_s.n);
-    avro_long(b, r.op);
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "avro", ev, "a DDL record needs the statement text");
+    rc_avro_long(b, 1); /* version */
+    rc_avro_long(b, r.id);
+    rc_avro_long(b, r.source_ts);
+    rc_avro_string(b, r.position.p, r.position.n);
+    rc_avro_string(b, r.position.p, r.position.n);
+    rc_avro_string(b, ev->pos.txid.p, ev->pos.txid.n);
+    rc_avro_long(b, r.source_type);
+    rc_avro_string(b, r.source_version_s.p, r.source_version_s.n);
+    rc_avro_long(b, r.op);
     rc_buf_reset(&e->text);
-    dts_object_name(&e->text, ev);
-    avro_long(b, 1);
-    avro_string(b, e->text.data ? e->text.data : "", e->text.len);
-    avro_long(b, 1); /* processTimestamps: [ms] */
-    avro_long(b, 1);
-    avro_long(b, r.process_ms);
-    avro_long(b, 0);
-    if (row && oms_has_pk(ev)) { /* tags */
+    rc_dts_object_name(&e->text, ev);
+    rc_avro_long(b, 1);
+    rc_avro_string(b, e->text.data ? e->text.data : "", e->text.len);
+    rc_avro_long(b, 1); /* processTimestamps: [ms] */
+    rc_avro_long(b, 1);
+    rc_avro_long(b, r.process_ms);
+    rc_avro_long(b, 0);
+    if (row && rc_oms_has_pk(ev)) { /* tags */
         rc_buf_reset(&e->text);
-        dts_pk_info(&e->text, ev);
-        avro_long(b, 1);
-        avro_string(b, "pk_uk_info", 10);
-        avro_string(b, e->text.data, e->text.len);
+        rc_dts_pk_info(&e->text, ev);
+        rc_avro_long(b, 1);
+        rc_avro_string(b, "pk_uk_info", 10);
+        rc_avro_string(b, e->text.data, e->text.len);
     }
-    avro_long(b, 0);
+    rc_avro_long(b, 0);
     if (row) { /* fields */
-        avro_long(b, 2);
-        avro_long(b, ev->ncols);
+        rc_avro_long(b, 2);
+        rc_avro_long(b, ev->ncols);
         for (uint32_t i = 0; i < ev->ncols; i++) {
-            avro_string(b, ev->cols[i].name.p, ev->cols[i].name.n);
-            avro_long(b, ev->cols[i].type.info->mysql_code);
+            rc_avro_string(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            rc_avro_long(b, ev->cols[i].type.info->mysql_code);
         }
-        avro_long(b, 0);
+        rc_avro_long(b, 0);
     } else {
-        avro_long(b, 0);
+        rc_avro_long(b, 0);
     }
     put_images(e, b, ev, ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL);
     if (ddl) {
-        avro_long(b, 1); /* afterImages: the statement */
-        if (ev->ddl.n) avro_string(b, ev->ddl.p, ev->ddl.n);
+        rc_avro_long(b, 1); /* afterImages: the statement */
+        if (ev->ddl.n) rc_avro_string(b, ev->ddl.p, ev->ddl.n);
         else {
             rc_buf_reset(&e->text);
             RC_BUF_LIT(&e->text, "TRUNCATE TABLE ");
-            dts_object_name(&e->text, ev);
-            avro_string(b, e->text.data, e->text.len);
+            rc_dts_object_name(&e->text, ev);
+            rc_avro_string(b, e->text.data, e->text.len);
         }
     } else {
         put_images(e, b, ev, ev->op == RC_OP_DELETE ? NULL : ev->after);
     }
-    if (e->full) avro_long(b, ev->has_ts ? ev->ts_us / 1000 : 0); /* bornTimestamp: change time, ms */
+    if (e->full) rc_avro_long(b, ev->has_ts ? ev->ts_us / 1000 : 0); /* bornTimestamp: change time, ms */
     return RC_OK;
 }
 
@@ -183,7 +183,7 @@ static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *e
 {
     avro_enc *e = p;
     if (rc_event_refuse_unavailable(ev, "avro", err) != RC_OK) return RC_SKIP;
-    rc_status need = oms_need_before(ev, "avro", "beforeImages", false, err);
+    rc_status need = rc_oms_need_before(ev, "avro", "beforeImages", false, err);
     if (need != RC_OK) return need;
     rc_buf_reset(&e->rec);
     rc_status st = build_record(e, ev, &e->rec, err);
@@ -199,11 +199,11 @@ static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *e
     }
     default:
         if (!e->header_done) {
-            const char *schema = e->full ? dts_schema_full : dts_schema_seed;
-            avro_container_header(b, schema, strlen(schema), sync_marker);
+            const char *schema = e->full ? rc_dts_schema_full : rc_dts_schema_seed;
+            rc_avro_container_header(b, schema, strlen(schema), sync_marker);
             e->header_done = true;
         }
-        avro_container_block(b, e->rec.data, e->rec.len, 1, sync_marker);
+        rc_avro_container_block(b, e->rec.data, e->rec.len, 1, sync_marker);
         break;
     }
     if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
@@ -219,5 +219,5 @@ const rc_format rc_format_avro = {
     .enc_new = avro_new,
     .enc_free = avro_free,
     .encode_value = avro_encode,
-    .encode_key = oms_encode_key,
+    .encode_key = rc_oms_encode_key,
 };

@@ -137,7 +137,7 @@ static void put_images(aj_enc *e, rc_buf *b, const rc_event *ev, const rc_value 
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
         dts_val v;
-        dts_value(&ev->cols[i], &img[i], &e->scratch, &v);
+        rc_dts_value(&ev->cols[i], &img[i], &e->scratch, &v);
         put_item(b, &v);
     }
     rc_buf_putc(b, ']');
@@ -147,11 +147,11 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 {
     aj_enc *e = p;
     if (rc_event_refuse_unavailable(ev, "avro-json", err) != RC_OK) return RC_SKIP;
-    rc_status need = oms_need_before(ev, "avro-json", "beforeImages", false, err);
+    rc_status need = rc_oms_need_before(ev, "avro-json", "beforeImages", false, err);
     if (need != RC_OK) return need;
-    if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, "avro-json", ev, "a DDL record needs the statement text");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "avro-json", ev, "a DDL record needs the statement text");
     dts_record r;
-    dts_record_of(ev, e->seq++, &e->pos, &r);
+    rc_dts_record_of(ev, e->seq++, &e->pos, &r);
     if (r.op < 0) return RC_SKIP;
     bool ddl = r.op == DTS_OP_DDL, row = ev->ncols > 0 && !ddl;
     RC_BUF_LIT(b, "{\"version\":1,\"id\":");
@@ -172,14 +172,14 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     rc_buf_puts(b, op_names[r.op]);
     RC_BUF_LIT(b, "\",\"objectName\":");
     rc_buf_reset(&e->text);
-    dts_object_name(&e->text, ev);
+    rc_dts_object_name(&e->text, ev);
     rc_jw_str(b, e->text.data, e->text.len);
     RC_BUF_LIT(b, ",\"processTimestamps\":[");
     rc_fmt_i64(b, r.process_ms);
     RC_BUF_LIT(b, "],\"tags\":{");
-    if (row && oms_has_pk(ev)) {
+    if (row && rc_oms_has_pk(ev)) {
         rc_buf_reset(&e->text);
-        dts_pk_info(&e->text, ev);
+        rc_dts_pk_info(&e->text, ev);
         RC_BUF_LIT(b, "\"pk_uk_info\":");
         rc_jw_str(b, e->text.data, e->text.len);
     }
@@ -206,7 +206,7 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         else {
             rc_buf_reset(&e->text);
             RC_BUF_LIT(&e->text, "TRUNCATE TABLE ");
-            dts_object_name(&e->text, ev);
+            rc_dts_object_name(&e->text, ev);
             rc_jw_str(b, e->text.data, e->text.len);
         }
     } else {
@@ -225,5 +225,5 @@ const rc_format rc_format_avro_json = {
     .enc_new = aj_new,
     .enc_free = aj_free,
     .encode_value = aj_encode,
-    .encode_key = oms_encode_key,
+    .encode_key = rc_oms_encode_key,
 };

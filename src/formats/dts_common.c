@@ -24,7 +24,7 @@ static void dt_set(dts_val *o, int field, int32_t v)
     o->dt_has |= 1u << field;
 }
 
-void dts_value(const rc_column *col, const rc_value *v, rc_buf *scratch, dts_val *o)
+void rc_dts_value(const rc_column *col, const rc_value *v, rc_buf *scratch, dts_val *o)
 {
     memset(o, 0, sizeof *o);
     rc_buf_reset(scratch);
@@ -116,7 +116,7 @@ void dts_value(const rc_column *col, const rc_value *v, rc_buf *scratch, dts_val
     o->text.n = scratch->len;
 }
 
-void dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_record *r)
+void rc_dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_record *r)
 {
     memset(r, 0, sizeof *r);
     switch (ev->op) {
@@ -163,7 +163,7 @@ void dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_re
     else r->source_version_s = ev->src.kind == RC_DB_OB_MYSQL ? RC_STR("OBMySQL") : ev->src.kind == RC_DB_OB_ORACLE ? RC_STR("OBOracle") : RC_STR("");
 }
 
-void dts_object_name(rc_buf *b, const rc_event *ev)
+void rc_dts_object_name(rc_buf *b, const rc_event *ev)
 {
     rc_buf_put(b, ev->src.db.p, ev->src.db.n);
     if (ev->src.table.n) {
@@ -172,7 +172,7 @@ void dts_object_name(rc_buf *b, const rc_event *ev)
     }
 }
 
-void dts_pk_info(rc_buf *b, const rc_event *ev)
+void rc_dts_pk_info(rc_buf *b, const rc_event *ev)
 {
     uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
     if (n > 64) n = 64;

@@ -45,7 +45,7 @@ typedef struct dts_val {
 } dts_val;
 
 /* Maps one column value; `scratch` holds the rendered text until the next call. */
-void dts_value(const rc_column *col, const rc_value *v, rc_buf *scratch, dts_val *out);
+void rc_dts_value(const rc_column *col, const rc_value *v, rc_buf *scratch, dts_val *out);
 
 /* Record-level fields. */
 typedef struct dts_record {
@@ -59,11 +59,11 @@ typedef struct dts_record {
 
 /* Fills the record-level fields; `pos_scratch` receives a composed position when needed.
  * `seq` is the writer's own counter for records without a sequence. */
-void dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_record *r);
+void rc_dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts_record *r);
 
 /* objectName "db.table" and the pk_uk_info tag text, into `b`. */
-void dts_object_name(rc_buf *b, const rc_event *ev);
-void dts_pk_info(rc_buf *b, const rc_event *ev);
+void rc_dts_object_name(rc_buf *b, const rc_event *ev);
+void rc_dts_pk_info(rc_buf *b, const rc_event *ev);
 
 
 #endif

@@ -4,7 +4,7 @@
  * bornTimestamp field of the DTS demo schema. */
 #include "formats/dts_schema.h"
 
-const char dts_schema_seed[] =
+const char rc_dts_schema_seed[] =
     "{\"namespace\":\"com.alibaba.dts.formats.avro\",\"type\":\"record\",\"name\":\"Record\",\"fields\":[{\"name\":\"v"
     "ersion\",\"type\":\"int\"},{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"sourceTimestamp\",\"type\":\"long\"},{\"nam"
     "e\":\"sourcePosition\",\"type\":\"string\"},{\"name\":\"safeSourcePosition\",\"type\":\"string\",\"default\":\"\"},"
@@ -52,7 +52,7 @@ const char dts_schema_seed[] =
     "vro.TextGeometry\",\"com.alibaba.dts.formats.avro.BinaryObject\",\"com.alibaba.dts.formats.avro.Text"
     "Object\",\"com.alibaba.dts.formats.avro.EmptyObject\"]}]}]}";
 
-const char dts_schema_full[] =
+const char rc_dts_schema_full[] =
     "{\"namespace\":\"com.alibaba.dts.formats.avro\",\"type\":\"record\",\"name\":\"Record\",\"fields\":[{\"name\":\"v"
     "ersion\",\"type\":\"int\"},{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"sourceTimestamp\",\"type\":\"long\"},{\"nam"
     "e\":\"sourcePosition\",\"type\":\"string\"},{\"name\":\"safeSourcePosition\",\"type\":\"string\",\"default\":\"\"},"

@@ -2,7 +2,7 @@
 #ifndef RC_FORMATS_DTS_SCHEMA_H
 #define RC_FORMATS_DTS_SCHEMA_H
 
-extern const char dts_schema_seed[];
-extern const char dts_schema_full[];
+extern const char rc_dts_schema_seed[];
+extern const char rc_dts_schema_full[];
 
 #endif

@@ -7,9 +7,9 @@
 
 extern const rc_format rc_format_native;
 
-rc_status native_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
-rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err);
-void native_dec_free(void *dec);
-rc_status native_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status rc_native_dec_new(const rc_options *opts, void **out, rc_error *err);
+void rc_native_dec_free(void *dec);
+rc_status rc_native_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
 
 #endif

@@ -38,7 +38,7 @@ typedef struct native_dec {
     rc_jkeys keys[KS_N]; /* the member names of each object kind, found in one pass */
 } native_dec;
 
-rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
+rc_status rc_native_dec_new(const rc_options *opts, void **out, rc_error *err)
 {
     static const rc_option_desc none[] = {{0}};
     rc_status st = rc_options_check(opts, "native", none, err);
@@ -57,7 +57,7 @@ rc_status native_dec_new(const rc_options *opts, void **out, rc_error *err)
     return RC_OK;
 }
 
-void native_dec_free(void *p)
+void rc_native_dec_free(void *p)
 {
     native_dec *d = p;
     if (!d) return;
@@ -513,7 +513,7 @@ static rc_status decode_changed(const ctx *c, uint32_t i, rc_event *ev)
 
 enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_SNAPSHOT, F_BEFORE_KEY, F_COUNT };
 
-rc_status native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+rc_status rc_native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     native_dec *d = p;
     d->jd.json.memo = d->memo, d->jd.json.nmemo = 2;

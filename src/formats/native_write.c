@@ -205,7 +205,7 @@ static void put_columns(rc_buf *b, const rc_event *ev)
     rc_buf_putc(b, ']');
 }
 
-rc_status native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     bool first = true;
     rc_buf_putc(b, '{');
@@ -337,9 +337,9 @@ const rc_format rc_format_native = {
     .options = native_options,
     .enc_new = native_enc_new,
     .enc_free = native_enc_free,
-    .encode_value = native_encode,
+    .encode_value = rc_native_encode,
     .encode_key = NULL,
-    .dec_new = native_dec_new,
-    .dec_free = native_dec_free,
-    .decode = native_decode,
+    .dec_new = rc_native_dec_new,
+    .dec_free = rc_native_dec_free,
+    .decode = rc_native_decode,
 };

@@ -28,7 +28,7 @@ static void put_text(rc_buf *b, rc_str s, bool json)
     else rc_buf_put(b, s.p, s.n);
 }
 
-void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_style *st, bool json)
+void rc_oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_style *st, bool json)
 {
     bool qnum = json && st->all_strings; /* quote numbers */
     bool q = json;                       /* quote strings */
@@ -131,7 +131,7 @@ void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_sty
     }
 }
 
-void oms_put_row_members(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
+void rc_oms_put_row_members(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
 {
     bool first = true;
     for (uint32_t i = 0; img && i < ev->ncols; i++) {
@@ -140,18 +140,18 @@ void oms_put_row_members(rc_buf *b, const rc_event *ev, const rc_value *img, con
         first = false;
         rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
         rc_buf_putc(b, ':');
-        oms_value(b, &ev->cols[i], &img[i], st, true);
+        rc_oms_value(b, &ev->cols[i], &img[i], st, true);
     }
 }
 
-void oms_put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
+void rc_oms_put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st)
 {
     rc_buf_putc(b, '{');
-    oms_put_row_members(b, ev, img, only, st);
+    rc_oms_put_row_members(b, ev, img, only, st);
     rc_buf_putc(b, '}');
 }
 
-const char *oms_dbtype(rc_dbkind k, bool lower)
+const char *rc_oms_dbtype(rc_dbkind k, bool lower)
 {
     static const char *const upper[RC_DB_COUNT] = {"UNKNOWN", "MYSQL", "MYSQL", "OB_MYSQL", "OB_ORACLE", "ORACLE", "POSTGRESQL", "SQLSERVER"};
     static const char *const low[RC_DB_COUNT] = {"unknown", "mysql", "mysql", "ob_mysql", "ob_oracle", "oracle", "postgresql", "sqlserver"};
@@ -159,7 +159,7 @@ const char *oms_dbtype(rc_dbkind k, bool lower)
     return lower ? low[k] : upper[k];
 }
 
-void oms_put_ddl_text(rc_buf *b, const rc_event *ev)
+void rc_oms_put_ddl_text(rc_buf *b, const rc_event *ev)
 {
     if (ev->ddl.n) {
         rc_jw_str(b, ev->ddl.p, ev->ddl.n);
@@ -172,13 +172,13 @@ void oms_put_ddl_text(rc_buf *b, const rc_event *ev)
     rc_buf_putc(b, '"');
 }
 
-void oms_put_str_or_null(rc_buf *b, rc_str s)
+void rc_oms_put_str_or_null(rc_buf *b, rc_str s)
 {
     if (s.n) rc_jw_str(b, s.p, s.n);
     else RC_BUF_LIT(b, "null");
 }
 
-void oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant)
+void rc_oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant)
 {
     bool ob = ev->src.kind == RC_DB_OB_MYSQL || ev->src.kind == RC_DB_OB_ORACLE;
     if (with_tenant && ob && ev->src.tenant.n) {
@@ -189,10 +189,10 @@ void oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant)
         rc_buf_putc(b, '"');
         return;
     }
-    oms_put_str_or_null(b, ev->src.db);
+    rc_oms_put_str_or_null(b, ev->src.db);
 }
 
-bool oms_has_pk(const rc_event *ev)
+bool rc_oms_has_pk(const rc_event *ev)
 {
     for (uint32_t i = 0; i < ev->ncols; i++)
         if (ev->cols[i].pk) return true;
@@ -208,9 +208,9 @@ static uint32_t pk_order(const rc_event *ev, uint32_t idx[PK_MAX])
     return n > PK_MAX ? PK_MAX : n;
 }
 
-void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
+void rc_oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
 {
-    if (!oms_has_pk(ev)) {
+    if (!rc_oms_has_pk(ev)) {
         RC_BUF_LIT(b, "null");
         return;
     }
@@ -229,14 +229,14 @@ static void pk_values_raw(rc_buf *b, const rc_event *ev, const rc_value *img, co
     uint32_t idx[PK_MAX], n = pk_order(ev, idx);
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_puts(b, sep);
-        oms_value(b, &ev->cols[idx[k]], &img[idx[k]], st, false);
+        rc_oms_value(b, &ev->cols[idx[k]], &img[idx[k]], st, false);
     }
 }
 
-void oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+void rc_oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                             const oms_style *st)
 {
-    if (!img || !oms_has_pk(ev)) return;
+    if (!img || !rc_oms_has_pk(ev)) return;
     rc_buf_reset(scratch);
     pk_values_raw(scratch, ev, img, sep, st);
     if (scratch->err != RC_OK) {
@@ -246,19 +246,19 @@ void oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, cons
     rc_jw_str_body(b, scratch->data, scratch->len);
 }
 
-void oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+void rc_oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                        const oms_style *st)
 {
-    if (!img || !oms_has_pk(ev)) {
+    if (!img || !rc_oms_has_pk(ev)) {
         RC_BUF_LIT(b, "null");
         return;
     }
     rc_buf_putc(b, '"');
-    oms_put_pk_values_body(b, scratch, ev, img, sep, st);
+    rc_oms_put_pk_values_body(b, scratch, ev, img, sep, st);
     rc_buf_putc(b, '"');
 }
 
-const uint8_t *oms_changed(const rc_event *ev, rc_buf *scratch)
+const uint8_t *rc_oms_changed(const rc_event *ev, rc_buf *scratch)
 {
     if (ev->changed) return ev->changed;
     rc_buf_reset(scratch);
@@ -269,9 +269,9 @@ const uint8_t *oms_changed(const rc_event *ev, rc_buf *scratch)
     return flags;
 }
 
-void oms_put_pk_array(rc_buf *b, const rc_event *ev)
+void rc_oms_put_pk_array(rc_buf *b, const rc_event *ev)
 {
-    if (!oms_has_pk(ev)) {
+    if (!rc_oms_has_pk(ev)) {
         RC_BUF_LIT(b, "null");
         return;
     }
@@ -284,22 +284,22 @@ void oms_put_pk_array(rc_buf *b, const rc_event *ev)
     rc_buf_putc(b, ']');
 }
 
-int64_t oms_es_ms(const rc_event *ev) { return ev->has_ts ? rc_floor_div(ev->ts_us, 1000) : 0; }
-int64_t oms_ts_ms(const rc_event *ev) { return ev->has_proc ? rc_floor_div(ev->proc_us, 1000) : oms_es_ms(ev); }
+int64_t rc_oms_es_ms(const rc_event *ev) { return ev->has_ts ? rc_floor_div(ev->ts_us, 1000) : 0; }
+int64_t rc_oms_ts_ms(const rc_event *ev) { return ev->has_proc ? rc_floor_div(ev->proc_us, 1000) : rc_oms_es_ms(ev); }
 
-const rc_value *oms_row(const rc_event *ev) { return ev->op == RC_OP_DELETE ? ev->before : ev->after; }
+const rc_value *rc_oms_row(const rc_event *ev) { return ev->op == RC_OP_DELETE ? ev->before : ev->after; }
 
-rc_status oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err)
+rc_status rc_oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err)
 {
-    const rc_value *img = oms_row(ev);
-    if (!img || !oms_has_pk(ev)) return RC_SKIP;
+    const rc_value *img = rc_oms_row(ev);
+    if (!img || !rc_oms_has_pk(ev)) return RC_SKIP;
     static const oms_style st = {0};
     pk_values_raw(out, ev, img, "\x01", &st);
     if (out->err != RC_OK) return rc_error_set(err, out->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(out->err));
     return RC_OK;
 }
 
-rc_status oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err)
+rc_status rc_oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err)
 {
     if (ev->before || !(ev->op == RC_OP_UPDATE || (ev->op == RC_OP_DELETE && !update_only))) return RC_OK;
     char why[320];
@@ -308,10 +308,10 @@ rc_status oms_need_before(const rc_event *ev, const char *format, const char *wh
     if (ev->src.kind == RC_DB_POSTGRES && n > 0 && (size_t)n < sizeof why) /* the server sends it when told to */
         snprintf(why + n, sizeof why - (size_t)n, ": ALTER TABLE %.*s.%.*s REPLICA IDENTITY FULL makes PostgreSQL send the whole old row",
                  (int)ev->src.schema.n, ev->src.schema.p, (int)ev->src.table.n, ev->src.table.p);
-    return oms_unsupported(err, format, ev, why);
+    return rc_oms_unsupported(err, format, ev, why);
 }
 
-rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why)
+rc_status rc_oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why)
 {
     /* PostgreSQL names a table by its schema */
     const rc_str *ns = ev->src.kind == RC_DB_POSTGRES && ev->src.schema.n ? &ev->src.schema : &ev->src.db;

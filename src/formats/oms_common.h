@@ -17,55 +17,55 @@ typedef struct oms_style {
 
 /* Writes one value as JSON (json=true) or as raw text, unquoted and unescaped (json=false,
  * used for pk values joined into one string). */
-void oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_style *st, bool json);
+void rc_oms_value(rc_buf *b, const rc_column *col, const rc_value *v, const oms_style *st, bool json);
 
 /* {col: value, ...} of the columns selected by `only` (NULL = all); the _members variant
  * writes the members without braces, for objects that carry more keys. */
-void oms_put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st);
-void oms_put_row_members(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st);
+void rc_oms_put_row(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st);
+void rc_oms_put_row_members(rc_buf *b, const rc_event *ev, const rc_value *img, const uint8_t *only, const oms_style *st);
 
 /* dbType as OMS writes it: "OB_MYSQL", "MYSQL", ...; lower-case for DataWorks. */
-const char *oms_dbtype(rc_dbkind k, bool lower);
+const char *rc_oms_dbtype(rc_dbkind k, bool lower);
 
 /* Database name; with_tenant gives "tenant.db" for OceanBase sources (default format). */
-void oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant);
+void rc_oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant);
 
 /* pk column names / values of `img` joined by `sep` as one JSON string, or null when the
  * table has no pk (or img is NULL for values). */
-bool oms_has_pk(const rc_event *ev);
-void oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep);
+bool rc_oms_has_pk(const rc_event *ev);
+void rc_oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep);
 /* `scratch` is the caller's reusable buffer for the raw text before escaping. */
-void oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+void rc_oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                        const oms_style *st);
 /* The same text escaped but without quotes (for a value inside a larger string); nothing when
  * there is no pk. */
-void oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
+void rc_oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                             const oms_style *st);
 
 /* Which columns an UPDATE changed: the event's own set, or the columns whose before and after
  * values differ. The flags live in `scratch` until its next use. */
-const uint8_t *oms_changed(const rc_event *ev, rc_buf *scratch);
+const uint8_t *rc_oms_changed(const rc_event *ev, rc_buf *scratch);
 /* pk names as a JSON array, or null. */
-void oms_put_pk_array(rc_buf *b, const rc_event *ev);
+void rc_oms_put_pk_array(rc_buf *b, const rc_event *ev);
 
 /* Times in ms: change time, and processing time (the change time when the event has none). */
-int64_t oms_es_ms(const rc_event *ev);
-int64_t oms_ts_ms(const rc_event *ev);
+int64_t rc_oms_es_ms(const rc_event *ev);
+int64_t rc_oms_ts_ms(const rc_event *ev);
 
 /* The image a DML event describes: after, or before for a delete. */
-const rc_value *oms_row(const rc_event *ev);
+const rc_value *rc_oms_row(const rc_event *ev);
 
 /* The message key of the OMS formats: the pk values joined by \u0001 (raw bytes), or no key
  * (RC_SKIP) when the table has no pk. */
-rc_status oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status rc_oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 
 /* Formats that write whole before images: an UPDATE or DELETE whose event has none (e.g.
  * PostgreSQL without REPLICA IDENTITY FULL) is an error naming `what` the format needs.
  * RC_OK when the event is fine. `update_only` skips the DELETE check. */
-rc_status oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err);
+rc_status rc_oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err);
 
 /* Common error for an event a format cannot write. */
-rc_status oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
+rc_status rc_oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
 
 /* `"key":` with a leading comma unless first. */
 static inline void oms_key(rc_buf *b, const char *k, size_t kn, bool *first)
@@ -86,9 +86,9 @@ static inline void oms_key(rc_buf *b, const char *k, size_t kn, bool *first)
 #define OMS_K(lit) (lit), sizeof(lit) - 1
 /* The DDL statement as a JSON string; a truncate without text gets the statement it stands
  * for, "TRUNCATE TABLE db.table". */
-void oms_put_ddl_text(rc_buf *b, const rc_event *ev);
+void rc_oms_put_ddl_text(rc_buf *b, const rc_event *ev);
 
 /* A JSON string from an rc_str, or null when empty. */
-void oms_put_str_or_null(rc_buf *b, rc_str s);
+void rc_oms_put_str_or_null(rc_buf *b, rc_str s);
 
 #endif

@@ -61,7 +61,7 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const 
         return;
     }
     rc_buf_putc(b, '{');
-    oms_put_row_members(b, ev, img, NULL, &e->style);
+    rc_oms_put_row_members(b, ev, img, NULL, &e->style);
     if (e->light_type) {
         RC_BUF_LIT(b, ",\"__light_type\":{");
         for (uint32_t i = 0; i < ev->ncols; i++) {
@@ -79,7 +79,7 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const 
 static void put_ddl_image(rc_buf *b, const rc_event *ev, const dflt_enc *e)
 {
     RC_BUF_LIT(b, "{\"ddl\":");
-    oms_put_ddl_text(b, ev);
+    rc_oms_put_ddl_text(b, ev);
     if (e->light_type) RC_BUF_LIT(b, ",\"__light_type\":{\"ddl\":{\"schemaType\":\"VAR_STRING\"}}");
     rc_buf_putc(b, '}');
 }
@@ -91,7 +91,7 @@ static void put_seconds_string(rc_buf *b, const rc_event *ev)
         return;
     }
     rc_buf_putc(b, '"');
-    rc_fmt_i64(b, rc_floor_div(oms_es_ms(ev), 1000));
+    rc_fmt_i64(b, rc_floor_div(rc_oms_es_ms(ev), 1000));
     rc_buf_putc(b, '"');
 }
 
@@ -107,14 +107,14 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     case RC_OP_READ: type = "INSERT"; break;
     case RC_OP_UPDATE:
     case RC_OP_DELETE: {
-        rc_status st = oms_need_before(ev, fmt, "prevStruct", false, err);
+        rc_status st = rc_oms_need_before(ev, fmt, "prevStruct", false, err);
         if (st != RC_OK) return st;
         type = ev->op == RC_OP_UPDATE ? "UPDATE" : "DELETE";
         break;
     }
     case RC_OP_DDL:
     case RC_OP_TRUNCATE:
-        if (ev->op == RC_OP_DDL && !ev->ddl.n) return oms_unsupported(err, fmt, ev, "a DDL record needs the statement text");
+        if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, fmt, ev, "a DDL record needs the statement text");
         type = "DDL", ddl = true;
         break;
     case RC_OP_HEARTBEAT: type = "HEARTBEAT", hb = true; break;
@@ -128,21 +128,21 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     else put_image(b, ev, row && ev->op != RC_OP_DELETE ? ev->after : NULL, e);
 
     RC_BUF_LIT(b, ",\"allMetaData\":{\"checkpoint\":");
-    oms_put_str_or_null(b, ev->pos.checkpoint);
+    rc_oms_put_str_or_null(b, ev->pos.checkpoint);
     RC_BUF_LIT(b, ",\"record_primary_key\":");
-    if (row) oms_put_pk_names(b, ev, "\x01");
+    if (row) rc_oms_put_pk_names(b, ev, "\x01");
     else RC_BUF_LIT(b, "null");
     RC_BUF_LIT(b, ",\"record_primary_value\":");
-    if (row) oms_put_pk_values(b, &e->scratch, ev, oms_row(ev), "\x01", &e->style);
+    if (row) rc_oms_put_pk_values(b, &e->scratch, ev, rc_oms_row(ev), "\x01", &e->style);
     else RC_BUF_LIT(b, "null");
     RC_BUF_LIT(b, ",\"source_identity\":null,\"dbType\":\"");
-    rc_buf_puts(b, oms_dbtype(ev->src.kind, false));
+    rc_buf_puts(b, rc_oms_dbtype(ev->src.kind, false));
     rc_buf_putc(b, '"');
     if (e->sequence || ddl) {
         RC_BUF_LIT(b, ",\"storeDataSequence\":");
         if (e->sequence && ev->has_ts) {
             /* {timestamp in seconds}{increasing sequence, 5 digits} */
-            int64_t sec = oms_es_ms(ev) / 1000;
+            int64_t sec = rc_oms_es_ms(ev) / 1000;
             rc_fmt_i64(b, sec);
             char d[6];
             uint32_t s = e->seq++ % 100000;
@@ -153,9 +153,9 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
         }
     }
     RC_BUF_LIT(b, ",\"table_name\":");
-    oms_put_str_or_null(b, ev->src.table);
+    rc_oms_put_str_or_null(b, ev->src.table);
     RC_BUF_LIT(b, ",\"db\":");
-    oms_put_db(b, ev, true);
+    rc_oms_put_db(b, ev, true);
     RC_BUF_LIT(b, ",\"timestamp\":");
     put_seconds_string(b, ev);
     if (ev->pos.has_seq || ddl) {
@@ -188,10 +188,10 @@ const rc_format rc_format_default = {
     .enc_new = default_new,
     .enc_free = enc_free,
     .encode_value = encode,
-    .encode_key = oms_encode_key,
-    .dec_new = dflt_dec_new,
-    .dec_free = dflt_dec_free,
-    .decode = dflt_decode,
+    .encode_key = rc_oms_encode_key,
+    .dec_new = rc_dflt_dec_new,
+    .dec_free = rc_dflt_dec_free,
+    .decode = rc_dflt_decode,
 };
 
 const rc_format rc_format_defaultextendcolumntype = {
@@ -202,8 +202,8 @@ const rc_format rc_format_defaultextendcolumntype = {
     .enc_new = extend_new,
     .enc_free = enc_free,
     .encode_value = encode,
-    .encode_key = oms_encode_key,
-    .dec_new = dflt_dec_new,
-    .dec_free = dflt_dec_free,
-    .decode = dflt_decode,
+    .encode_key = rc_oms_encode_key,
+    .dec_new = rc_dflt_dec_new,
+    .dec_free = rc_dflt_dec_free,
+    .decode = rc_dflt_decode,
 };

@@ -15,13 +15,13 @@ typedef struct dflt_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */
 } dflt_dec;
 
-rc_status dflt_dec_new(const rc_options *o, void **out, rc_error *err)
+rc_status rc_dflt_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     (void)o; /* the writer's options do not change what is read */
     return rc_jsondec_new(sizeof(dflt_dec), out, err);
 }
 
-void dflt_dec_free(void *p) { rc_jsondec_free(p); }
+void rc_dflt_dec_free(void *p) { rc_jsondec_free(p); }
 
 typedef struct ctx {
     dflt_dec *d;
@@ -211,16 +211,16 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
     return RC_OK;
 }
 
-rc_status oms_read_image(const rc_json *j, uint32_t row, const char *which, rc_event *ev, const rc_value *base, uint8_t *changed, rc_arena *a,
+rc_status rc_oms_read_image(const rc_json *j, uint32_t row, const char *which, rc_event *ev, const rc_value *base, uint8_t *changed, rc_arena *a,
                          rc_error *err, const rc_value **out)
 {
     ctx c = {NULL, j, a, err};
     return image(&c, row, which, ev, base, changed, out);
 }
 
-const char *oms_infer_type(const rc_jnode *v) { return inferred(v); }
+const char *rc_oms_infer_type(const rc_jnode *v) { return inferred(v); }
 
-rc_status dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+rc_status rc_dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dflt_dec *d = p;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);

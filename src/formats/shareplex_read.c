@@ -14,7 +14,7 @@ typedef struct sp_dec {
     rc_tz tz; /* meta.time / posttime are wall clock in this zone */
 } sp_dec;
 
-rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err)
+rc_status rc_sp_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     sp_dec *d = calloc(1, sizeof *d);
     if (!d || !rc_jsondec_init(&d->jd)) {
@@ -23,14 +23,14 @@ rc_status sp_dec_new(const rc_options *o, void **out, rc_error *err)
     }
     rc_status st = rc_options_tz(o, "shareplex.timezone", &d->tz, err);
     if (st != RC_OK) {
-        sp_dec_free(d);
+        rc_sp_dec_free(d);
         return st;
     }
     *out = d;
     return RC_OK;
 }
 
-void sp_dec_free(void *p)
+void rc_sp_dec_free(void *p)
 {
     sp_dec *d = p;
     if (!d) return;
@@ -100,7 +100,7 @@ static rc_status key_columns(const ctx *c, uint32_t rowid, size_t prefix, uint32
     return RC_OK;
 }
 
-rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+rc_status rc_sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     sp_dec *d = p;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
@@ -181,7 +181,7 @@ rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
             if (v->type == RC_J_NULL && key) /* a null says nothing: the new value may */
                 for (uint32_t q = node(&c, data)->first; q; q = node(&c, node(&c, q)->next)->next)
                     if (node(&c, q)->n == kn->n && !memcmp(node(&c, q)->s, kn->s, kn->n)) v = node(&c, node(&c, q)->next);
-            const char *decl = oms_infer_type(v);
+            const char *decl = rc_oms_infer_type(v);
             const rc_coltype *ct;
             if ((st = rc_type_cache_get(d->jd.types, a, RC_FAM_MYSQL, decl, strlen(decl), kn->off, &ct, err)) != RC_OK) return st;
             cols[i].type = *ct;
@@ -193,14 +193,14 @@ rc_status sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_li
             return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rowid)->off, "meta.rowid must start with meta.table and '-'");
         if ((st = key_columns(&c, rowid, prefix, full, &ev)) != RC_OK) return st;
         const rc_value *img;
-        if ((st = oms_read_image(c.j, full, key ? "key" : "data", &ev, NULL, NULL, a, err, &img)) != RC_OK) return st;
+        if ((st = rc_oms_read_image(c.j, full, key ? "key" : "data", &ev, NULL, NULL, a, err, &img)) != RC_OK) return st;
         if (ev.op == RC_OP_INSERT) ev.after = img;
         else ev.before = img;
         if (ev.op == RC_OP_UPDATE) {
             uint8_t *changed = rc_arena_alloc(a, nc ? nc : 1);
             if (!changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
             memset(changed, 0, nc ? nc : 1);
-            if ((st = oms_read_image(c.j, data, "data", &ev, img, changed, a, err, &ev.after)) != RC_OK) return st;
+            if ((st = rc_oms_read_image(c.j, data, "data", &ev, img, changed, a, err, &ev.after)) != RC_OK) return st;
             ev.changed = changed;
         }
     }

@@ -119,7 +119,7 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
 
 /* Stores the sink's safe position when it moved (pipeline_impl.h); without a checkpoint file
  * (a database source: its slot is the checkpoint) only the source is told. */
-int pipeline_checkpoint(rc_pipeline *c, bool now)
+int rc_pipeline_checkpoint(rc_pipeline *c, bool now)
 {
     if (!c->ck_path && !c->capture) return 0;
     double t = rc_pipeline_now();
@@ -141,7 +141,7 @@ int pipeline_checkpoint(rc_pipeline *c, bool now)
         if (c->src) c->src->ops->ack(c->src, &pos); /* stored: the source may let go of what is before */
         return 0;
     }
-    pipeline_progress_clear(c);
+    rc_pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", err.message);
     return -1;
 }

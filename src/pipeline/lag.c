@@ -2,7 +2,7 @@
  * metrics endpoint reports. Kept only when the run has an endpoint. */
 #include "pipeline_impl.h"
 
-void pipeline_lag_events(rc_pipeline *c, const rc_event *evs, size_t n)
+void rc_pipeline_lag_events(rc_pipeline *c, const rc_event *evs, size_t n)
 {
     if (!c->metrics) return;
     for (size_t i = n; i-- > 0;)
@@ -12,7 +12,7 @@ void pipeline_lag_events(rc_pipeline *c, const rc_event *evs, size_t n)
         }
 }
 
-void pipeline_lag_mark(rc_pipeline *c)
+void rc_pipeline_lag_mark(rc_pipeline *c)
 {
     rc_lag *l = &c->lag;
     if (!c->metrics || !l->pending) return;
@@ -25,7 +25,7 @@ void pipeline_lag_mark(rc_pipeline *c)
     l->tail++;
 }
 
-void pipeline_lag_settle(rc_pipeline *c)
+void rc_pipeline_lag_settle(rc_pipeline *c)
 {
     rc_lag *l = &c->lag;
     uint64_t acked = rc_sink_acknowledged(c->sink);

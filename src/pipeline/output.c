@@ -14,7 +14,7 @@ static void report(rc_pipeline *c, const char *file, uint64_t lineno, uint64_t l
 {
     c->errors_shown++;
     if (c->errors_shown > MAX_SHOWN_ERRORS + 1) return;
-    pipeline_progress_clear(c);
+    rc_pipeline_progress_clear(c);
     if (c->errors_shown == MAX_SHOWN_ERRORS + 1) {
         fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
@@ -38,7 +38,7 @@ static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const
         if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
         return;
     }
-    pipeline_progress_clear(c);
+    rc_pipeline_progress_clear(c);
     char at[64] = "";
     if (ln->lineno) snprintf(at, sizeof at, ":%llu", (unsigned long long)ln->lineno);
     else if (ev->pos.lsn.n) /* a database's change: where it is in the log */
@@ -147,7 +147,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL);
          * PostgreSQL capture matches SCHEMA.TABLE */
         rc_str db = c->include_schema || !ev->src.db.n ? ev->src.schema : ev->src.db;
-        if (!pipeline_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
+        if (!rc_pipeline_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
             n->filtered++;
             continue;
         }
@@ -266,7 +266,7 @@ static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_of
 
 /* Handles one decoded batch in stream order: bad items per --on-error, the others encoded and
  * sent; marks every item's end position in the sink, for the checkpoint. */
-int pipeline_output(rc_pipeline *c, rc_batch *b)
+int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
 {
     for (size_t i = 0; i < b->n; i++) {
         const rc_source_item *ln = &b->lines[i];
@@ -288,7 +288,7 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             if (send_records(c, ln->file, ln->file_off, &err) != RC_OK) {
                 c->n.interrupted++;
                 if (*c->stop) return RC_EXIT_OK; /* a signal ended the wait for room: main says so */
-                pipeline_progress_clear(c);
+                rc_pipeline_progress_clear(c);
                 fprintf(stderr, "rowcast: %s:%llu: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
                 c->sink_failed = true;
                 return RC_EXIT_IO;
@@ -297,7 +297,7 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             c->n.events += n.events, c->n.encoded += n.encoded;
             c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible, c->n.markers += n.markers;
             for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
-            pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
+            rc_pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
         }
         if (st != RC_OK) {
             c->n.bad++;
@@ -305,7 +305,7 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
             if (c->on_error == RC_ON_STOP) return RC_EXIT_DATA;
             /* through the sink, which counts the dead-letter file's size for the checkpoint */
             if (c->on_error == RC_ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {
-                pipeline_progress_clear(c);
+                rc_pipeline_progress_clear(c);
                 fprintf(stderr, "rowcast: %s\n", err.message);
                 return RC_EXIT_IO;
             }
@@ -313,16 +313,16 @@ int pipeline_output(rc_pipeline *c, rc_batch *b)
         /* a grouping encoder still holding events: this line is not complete yet */
         if (!c->held_pending) {
             rc_sink_mark(c->sink, &ln->end);
-            pipeline_lag_mark(c);
+            rc_pipeline_lag_mark(c);
         }
-        if (pipeline_checkpoint(c, false) != 0) return RC_EXIT_IO;
+        if (rc_pipeline_checkpoint(c, false) != 0) return RC_EXIT_IO;
     }
-    pipeline_progress(c);
+    rc_pipeline_progress(c);
     return b->rc;
 }
 
 /* Sends the group a grouping encoder still holds (end of input). */
-int pipeline_flush_group(rc_pipeline *c)
+int rc_pipeline_flush_group(rc_pipeline *c)
 {
     rc_error err;
     rc_error_clear(&err);
@@ -348,7 +348,7 @@ int pipeline_flush_group(rc_pipeline *c)
         return RC_EXIT_IO;
     }
     rc_sink_mark(c->sink, &c->end_pos);
-    pipeline_lag_mark(c);
+    rc_pipeline_lag_mark(c);
     return RC_EXIT_OK;
 }
 
@@ -358,13 +358,13 @@ void rc_pipeline_sink_notice(void *ctx, rc_sink_notice kind, const char *text)
 {
     rc_pipeline *c = ctx;
     if (kind == RC_SINK_NOTICE_DEAD_LETTER && ++c->dead_notices > MAX_SHOWN_ERRORS) return;
-    pipeline_progress_clear(c);
+    rc_pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", text);
 }
 
 /* Waits for outstanding deliveries, stores the final checkpoint and says what was not
  * delivered. Returns the exit status given, or RC_EXIT_IO when something is undelivered. */
-int pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
+int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
 {
     rc_error err;
     rc_error_clear(&err);
@@ -373,12 +373,12 @@ int pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
         fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
                 (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - MAX_SHOWN_ERRORS),
                 MAX_SHOWN_ERRORS);
-    if ((c->ck_path || c->capture) && pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
+    if ((c->ck_path || c->capture) && rc_pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);
         if (!c->sink_failed) fprintf(stderr, "rowcast: %s\n", err.message);
-        uint64_t undelivered = pipeline_undelivered(&ss);
+        uint64_t undelivered = rc_pipeline_undelivered(&ss);
         fprintf(stderr, "rowcast: %llu of %llu messages written were not delivered (%llu undelivered, %llu refused)",
                 (unsigned long long)(undelivered + ss.failed), (unsigned long long)ss.sent, (unsigned long long)undelivered,
                 (unsigned long long)ss.failed);

@@ -48,7 +48,7 @@ static bool include_match(rc_include_pat *pats, size_t n, rc_str db, rc_str tabl
 
 /* The reader's check (the source's; on its reading thread with --threads 2, so it writes
  * nothing). Events without a table (heartbeats, transaction markers) always pass. */
-bool pipeline_table_included(void *ctx, rc_str db, rc_str table)
+bool rc_pipeline_table_included(void *ctx, rc_str db, rc_str table)
 {
     const rc_pipeline *c = ctx;
     return !c->ninclude || !table.n || include_match(c->include, c->ninclude, db, table, false);
@@ -57,7 +57,7 @@ bool pipeline_table_included(void *ctx, rc_str db, rc_str table)
 /* The output side's check of every event, which also marks the patterns that matched, for the
  * summary. Events the reader skipped never come here: had they matched a pattern, the reader
  * would have kept them. */
-bool pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table)
+bool rc_pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table)
 {
     if (!c->ninclude || !table.n) return true;
     /* the last table's answer: consecutive events are mostly of one table (fnmatch was 3% of a
@@ -92,7 +92,7 @@ void rc_pipeline_fini(rc_pipeline *c)
 {
     if (c->src) c->src->ops->close(c->src);
     c->src = NULL;
-    pipeline_metrics_stop(c);
+    rc_pipeline_metrics_stop(c);
     free(c->recs);
     c->recs = NULL;
     rc_arena_fini(&c->arena);
@@ -110,10 +110,10 @@ static int serve_sink(rc_pipeline *c)
     rc_error perr;
     rc_error_clear(&perr);
     if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) {
-        pipeline_publish(c);
-        return pipeline_checkpoint(c, false) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
+        rc_pipeline_publish(c);
+        return rc_pipeline_checkpoint(c, false) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
     }
-    pipeline_progress_clear(c);
+    rc_pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", perr.message);
     c->sink_failed = true;
     return RC_EXIT_IO;
@@ -130,23 +130,23 @@ int rc_pipeline_run(rc_pipeline *c)
                              .dec = c->dec,
                              .opts = c->opts,
                              .threaded = c->threaded,
-                             .accept = c->ninclude ? pipeline_table_included : NULL,
+                             .accept = c->ninclude ? rc_pipeline_table_included : NULL,
                              .accept_ctx = c,
                              .stop = c->stop,
                              .resume_name = c->ck_path,
                              .capture = c->capture,
                              .source = c->source};
     c->t0 = c->last_progress = rc_pipeline_now();
-    if (c->metrics_addr && (rc = pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
+    if (c->metrics_addr && (rc = rc_pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
         return err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
-    pipeline_report_start(c);
+    rc_pipeline_report_start(c);
     while (rc == RC_EXIT_OK) {
         rc_batch *b = NULL;
         if (c->src->ops->next(c->src, IDLE_MS, &b, &err) != RC_OK) {
-            pipeline_progress_clear(c);
+            rc_pipeline_progress_clear(c);
             fprintf(stderr, "rowcast: %s\n", err.message);
             rc = err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
             break;
@@ -156,14 +156,14 @@ int rc_pipeline_run(rc_pipeline *c)
             rc = serve_sink(c);
             continue;
         }
-        rc = pipeline_output(c, b);
+        rc = rc_pipeline_output(c, b);
         bool last = b->last;
         if (rc == RC_EXIT_OK && !last && b->n < RC_BATCH_ITEMS) rc = serve_sink(c); /* the input is idle: let the output out */
         c->src->ops->release(c->src, b);
         if (last || *c->stop) break;
     }
-    pipeline_progress_clear(c); /* what follows is said on lines of its own */
-    if (rc == RC_EXIT_OK && !*c->stop && c->to->flush) rc = pipeline_flush_group(c);
+    rc_pipeline_progress_clear(c); /* what follows is said on lines of its own */
+    if (rc == RC_EXIT_OK && !*c->stop && c->to->flush) rc = rc_pipeline_flush_group(c);
     if (*c->stop) {
         if (c->capture)
             fprintf(stderr, "rowcast: %s: stopping; waiting up to %ld s for deliveries\n", *c->stop == SIGINT ? "SIGINT" : "SIGTERM",
@@ -173,7 +173,7 @@ int rc_pipeline_run(rc_pipeline *c)
                     *c->stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c->end_line, c->flush_ms / 1000);
         if (rc == RC_EXIT_OK) rc = 128 + *c->stop;
     }
-    rc = pipeline_finish(c, rc, c->flush_ms);
+    rc = rc_pipeline_finish(c, rc, c->flush_ms);
     /* closed after the last acknowledgement reached it (a database source tells the server) */
     c->src->ops->close(c->src);
     c->src = NULL;
@@ -182,7 +182,7 @@ int rc_pipeline_run(rc_pipeline *c)
         rc = RC_EXIT_IO;
     }
     c->dead = NULL;
-    pipeline_summary(c);
+    rc_pipeline_summary(c);
     /* skip or dead-letter dropped every line: most likely the wrong --from, not a few bad lines
      * (each line's error is printed already; this says why the status is 2) */
     if (rc == RC_EXIT_OK && c->n.lines && c->n.bad == c->n.lines) {

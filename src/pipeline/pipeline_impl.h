@@ -6,35 +6,35 @@
 
 /* pipeline.c: --include, on the source's thread (writes nothing) and on the pipeline's (marks
  * the patterns that matched, for the summary) */
-bool pipeline_table_included(void *ctx, rc_str db, rc_str table);
-bool pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table);
+bool rc_pipeline_table_included(void *ctx, rc_str db, rc_str table);
+bool rc_pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table);
 
 /* output.c */
-int pipeline_output(rc_pipeline *c, rc_batch *b); /* EXIT_OK or the status to stop with */
-int pipeline_flush_group(rc_pipeline *c);
-int pipeline_finish(rc_pipeline *c, int rc, long flush_ms);
+int rc_pipeline_output(rc_pipeline *c, rc_batch *b); /* EXIT_OK or the status to stop with */
+int rc_pipeline_flush_group(rc_pipeline *c);
+int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms);
 
 /* checkpoint.c: stores the sink's safe position when it moved (at most every interval, or
  * now); 0, or -1 after a message */
-int pipeline_checkpoint(rc_pipeline *c, bool now);
+int rc_pipeline_checkpoint(rc_pipeline *c, bool now);
 
 /* report.c: the progress line and the summary (docs/cli.md) */
-void pipeline_report_start(rc_pipeline *c);   /* before the first line: the clock, the input size */
-void pipeline_progress(rc_pipeline *c);       /* after a batch: a progress line when one is due */
-void pipeline_progress_clear(rc_pipeline *c); /* before any other message on stderr */
-void pipeline_summary(rc_pipeline *c);        /* at the end */
-uint64_t pipeline_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
+void rc_pipeline_report_start(rc_pipeline *c);   /* before the first line: the clock, the input size */
+void rc_pipeline_progress(rc_pipeline *c);       /* after a batch: a progress line when one is due */
+void rc_pipeline_progress_clear(rc_pipeline *c); /* before any other message on stderr */
+void rc_pipeline_summary(rc_pipeline *c);        /* at the end */
+uint64_t rc_pipeline_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
 /* --metrics: starts the server (EXIT status after a message), publishes the numbers (after a
  * batch, on an idle tick), stops it (fini) */
-int pipeline_metrics_start(rc_pipeline *c);
-void pipeline_publish(rc_pipeline *c);
-void pipeline_metrics_stop(rc_pipeline *c);
+int rc_pipeline_metrics_start(rc_pipeline *c);
+void rc_pipeline_publish(rc_pipeline *c);
+void rc_pipeline_metrics_stop(rc_pipeline *c);
 
 /* lag.c: the time of the last delivered event (rc_lag): the latest event time of an item
  * handled, noted at the next position marked in the sink, delivered once the sink
  * acknowledged every record before it (settle) */
-void pipeline_lag_events(rc_pipeline *c, const rc_event *evs, size_t n);
-void pipeline_lag_mark(rc_pipeline *c);
-void pipeline_lag_settle(rc_pipeline *c);
+void rc_pipeline_lag_events(rc_pipeline *c, const rc_event *evs, size_t n);
+void rc_pipeline_lag_mark(rc_pipeline *c);
+void rc_pipeline_lag_settle(rc_pipeline *c);
 
 #endif

@@ -17,7 +17,7 @@
 
 static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
-uint64_t pipeline_undelivered(const rc_sink_stats *ss)
+uint64_t rc_pipeline_undelivered(const rc_sink_stats *ss)
 {
     uint64_t answered = ss->delivered + ss->dead_lettered + ss->failed;
     return ss->sent > answered ? ss->sent - answered : 0;
@@ -25,7 +25,7 @@ uint64_t pipeline_undelivered(const rc_sink_stats *ss)
 
 bool rc_pipeline_progress_option(rc_pipeline *c, const char *interval)
 {
-    c->progress = RC_PROGRESS_LINES; /* asked for; pipeline_report_start picks the kind */
+    c->progress = RC_PROGRESS_LINES; /* asked for; rc_pipeline_report_start picks the kind */
     c->progress_every = -1;       /* the kind's default */
     if (!interval) return true;
     char *end;
@@ -43,7 +43,7 @@ bool rc_pipeline_progress_option(rc_pipeline *c, const char *interval)
     return false;
 }
 
-void pipeline_report_start(rc_pipeline *c)
+void rc_pipeline_report_start(rc_pipeline *c)
 {
     bool asked = c->progress != RC_PROGRESS_OFF, tty = isatty(2);
     /* messages on the same terminal would run into the line: there it is drawn only if asked for */
@@ -57,7 +57,7 @@ void pipeline_report_start(rc_pipeline *c)
     c->t0 = c->last_progress = rc_pipeline_now();
 }
 
-void pipeline_progress_clear(rc_pipeline *c)
+void rc_pipeline_progress_clear(rc_pipeline *c)
 {
     if (!c->progress_drawn) return;
     fputs("\r\033[K", stderr);
@@ -145,9 +145,9 @@ static void capture_line(rc_pipeline *c, text *l, double el, const rc_sink_stats
     if (st.has_ack_position) put(l, ", acknowledged %s", st.ack_position_text);
 }
 
-void pipeline_progress(rc_pipeline *c)
+void rc_pipeline_progress(rc_pipeline *c)
 {
-    pipeline_publish(c);
+    rc_pipeline_publish(c);
     uint64_t moved = c->capture ? c->n.lines : c->n.bytes; /* a database's messages have no size here */
     if (c->progress == RC_PROGRESS_OFF || moved == c->progress_at) return;
     double t = rc_pipeline_now(), el = t - c->t0;
@@ -189,7 +189,7 @@ void pipeline_progress(rc_pipeline *c)
     progress_out(c, &l);
 }
 
-int pipeline_metrics_start(rc_pipeline *c)
+int rc_pipeline_metrics_start(rc_pipeline *c)
 {
     rc_error err;
     rc_error_clear(&err);
@@ -206,10 +206,10 @@ int pipeline_metrics_start(rc_pipeline *c)
 
 /* A copy of the numbers for the endpoint: the pipeline's counts, the sink's, the source's, and
  * the time of the last delivered event. */
-void pipeline_publish(rc_pipeline *c)
+void rc_pipeline_publish(rc_pipeline *c)
 {
     if (!c->metrics) return;
-    pipeline_lag_settle(c);
+    rc_pipeline_lag_settle(c);
     rc_metrics_values v = {.n = c->n, .has_delivered_ts = c->lag.known, .delivered_ts_us = c->lag.ts_us};
     rc_sink_get_stats(c->sink, &v.sink);
     if (c->src && c->src->ops->stats) {
@@ -219,7 +219,7 @@ void pipeline_publish(rc_pipeline *c)
     rc_metrics_publish(c->metrics, &v);
 }
 
-void pipeline_metrics_stop(rc_pipeline *c)
+void rc_pipeline_metrics_stop(rc_pipeline *c)
 {
     rc_metrics_free(c->metrics);
     c->metrics = NULL;
@@ -239,9 +239,9 @@ static void report_unmatched(const rc_pipeline *c)
     }
 }
 
-void pipeline_summary(rc_pipeline *c)
+void rc_pipeline_summary(rc_pipeline *c)
 {
-    pipeline_progress_clear(c);
+    rc_pipeline_progress_clear(c);
     if (c->quiet) return;
     double el = rc_pipeline_now() - c->t0;
     if (el <= 0) el = 1e-9;
@@ -264,6 +264,6 @@ void pipeline_summary(rc_pipeline *c)
     fprintf(stderr, "rowcast: %llu message%s written (%llu byte%s): %llu delivered, %llu dead-lettered, %llu refused, %llu undelivered\n",
             (unsigned long long)ss.sent, plural(ss.sent), (unsigned long long)ss.bytes, plural(ss.bytes),
             (unsigned long long)ss.delivered, (unsigned long long)ss.dead_lettered, (unsigned long long)ss.failed,
-            (unsigned long long)pipeline_undelivered(&ss));
+            (unsigned long long)rc_pipeline_undelivered(&ss));
     fprintf(stderr, "rowcast: %.3f s, %.0f events/s\n", el, (double)n->events / el);
 }

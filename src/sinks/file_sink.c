@@ -45,7 +45,7 @@ static rc_status file_open(rc_sink *s, const char *path, const rc_options *opts,
     if (!*path) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink file: needs a path (file:PATH)");
     FILE *f = fopen(path, "ab");
     if (!f) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot open %s: %s", path, strerror(errno));
-    rc_status st = sink_file_track(&s->state.output, path, fileno(f), err);
+    rc_status st = rc_sink_file_track(&s->state.output, path, fileno(f), err);
     if (st != RC_OK) {
         fclose(f);
         return st;
@@ -117,7 +117,7 @@ static rc_status file_sync(rc_sink *s, rc_error *err)
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output",
                             strerror(errno));
     s->stats.delivered += tracker_outstanding(&s->tr);
-    tracker_ack_all(&s->tr);
+    rc_tracker_ack_all(&s->tr);
     return RC_OK;
 }
 
@@ -132,7 +132,7 @@ static rc_status file_poll(rc_sink *s, int timeout_ms, rc_error *err)
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output", strerror(errno));
     if (!fs->path) {
         s->stats.delivered += tracker_outstanding(&s->tr);
-        tracker_ack_all(&s->tr);
+        rc_tracker_ack_all(&s->tr);
     }
     return RC_OK;
 }
@@ -152,5 +152,5 @@ static void file_close(rc_sink *s)
     free(fs);
 }
 
-const sink_ops sink_stdout_ops = {"stdout", stdout_open, file_send, file_poll, file_flush, file_sync, file_close};
-const sink_ops sink_file_ops = {"file:", file_open, file_send, file_poll, file_flush, file_sync, file_close};
+const sink_ops rc_sink_stdout_ops = {"stdout", stdout_open, file_send, file_poll, file_flush, file_sync, file_close};
+const sink_ops rc_sink_file_ops = {"file:", file_open, file_send, file_poll, file_flush, file_sync, file_close};

@@ -71,7 +71,7 @@ static void broker_failed(kafka_log *l, const char *host, size_t hl, const char 
     if (first_time(l, hash(hash(14695981039346656037u, host, hl), cause ? cause : what, cause ? strlen(cause) : wl))) say(l, text);
 }
 
-void kafka_log_line(kafka_log *l, int level, const char *fac, const char *text)
+void rc_kafka_log_line(kafka_log *l, int level, const char *fac, const char *text)
 {
     if (!strncmp(text, "[thrd:", 6) && strstr(text, "]: ")) text = strstr(text, "]: ") + 3; /* the thread: not for users */
     const char *after = strstr(text, " (after ");
@@ -92,7 +92,7 @@ void kafka_log_line(kafka_log *l, int level, const char *fac, const char *text)
     say(l, line);
 }
 
-bool kafka_log_unreachable(const kafka_log *l, char *out, size_t n)
+bool rc_kafka_log_unreachable(const kafka_log *l, char *out, size_t n)
 {
     size_t len = strlen(out);
     for (size_t i = 0; i < l->nbrokers && len < n; i++) {

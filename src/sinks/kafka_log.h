@@ -22,8 +22,8 @@ typedef struct kafka_log {
 } kafka_log;
 
 /* One line of librdkafka's log (its syslog level, facility and text). */
-void kafka_log_line(kafka_log *l, int level, const char *fac, const char *text);
+void rc_kafka_log_line(kafka_log *l, int level, const char *fac, const char *text);
 /* Appends "HOST:PORT (cause), ..." of the brokers that failed to `out`; false when none did. */
-bool kafka_log_unreachable(const kafka_log *l, char *out, size_t n);
+bool rc_kafka_log_unreachable(const kafka_log *l, char *out, size_t n);
 
 #endif

@@ -50,9 +50,9 @@ static void refuse(kafka_sink *ks, uint64_t seq, const char *topic, const void *
     char where[512], text[1536];
     where_of(pos, pos_len, where, sizeof where);
     if (s->cfg.dead_letter && ks->dead_status == RC_OK) {
-        ks->dead_status = sink_dead_letter(s, value, len, &ks->dead_err);
+        ks->dead_status = rc_sink_dead_letter(s, value, len, &ks->dead_err);
         if (ks->dead_status == RC_OK) {
-            tracker_ack(&s->tr, seq);
+            rc_tracker_ack(&s->tr, seq);
             snprintf(text, sizeof text, "kafka: dead-lettered a message for topic %s%s%s%s: %s", topic, *where ? " (" : "",
                      where, *where ? ")" : "", reason);
             if (s->cfg.notice) s->cfg.notice(s->cfg.notice_ctx, RC_SINK_NOTICE_DEAD_LETTER, text);
@@ -71,7 +71,7 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
     uint64_t seq = (uint64_t)(uintptr_t)m->_private;
     if (!m->err) {
         s->stats.delivered++;
-        tracker_ack(&s->tr, seq);
+        rc_tracker_ack(&s->tr, seq);
         return;
     }
     if (m->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE || m->err == RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
@@ -89,7 +89,7 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
 static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 {
     kafka_sink *ks = rd_kafka_opaque(rk);
-    if (ks) kafka_log_line(&ks->log, level, fac, buf);
+    if (ks) rc_kafka_log_line(&ks->log, level, fac, buf);
 }
 
 static void on_error(rd_kafka_t *rk, int code, const char *reason, void *opaque)
@@ -223,7 +223,7 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
         char brokers[1024] = "";
         if (!no_answer)
             rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: topic %s: %s", t->name, rd_kafka_err2str(e));
-        else if (kafka_log_unreachable(&ks->log, brokers, sizeof brokers))
+        else if (rc_kafka_log_unreachable(&ks->log, brokers, sizeof brokers))
             rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET,
                          "kafka: topic %s: no broker answered within %g s (--flush-timeout); could not reach %s", t->name,
                          ks->s->cfg.wait_ms / 1000.0, brokers);
@@ -347,4 +347,4 @@ static void kafka_close(rc_sink *s)
     free(ks);
 }
 
-const sink_ops sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close};
+const sink_ops rc_sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close};

@@ -11,7 +11,7 @@
 
 enum { IN_FLIGHT = 1 << 20 }; /* records awaiting acknowledgement, at most */
 
-static const sink_ops *const all_sinks[] = {&sink_stdout_ops, &sink_file_ops, &sink_kafka_ops};
+static const sink_ops *const all_sinks[] = {&rc_sink_stdout_ops, &rc_sink_file_ops, &rc_sink_kafka_ops};
 
 rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_config *cfg, rc_sink **out,
                        rc_error *err)
@@ -21,11 +21,11 @@ rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_co
         size_t l = strlen(all_sinks[i]->scheme);
         if (!strncmp(url, all_sinks[i]->scheme, l)) ops = all_sinks[i];
     }
-    if (!ops || (ops == &sink_stdout_ops && strcmp(url, "stdout") != 0))
+    if (!ops || (ops == &rc_sink_stdout_ops && strcmp(url, "stdout") != 0))
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "--sink %s: expected stdout, file:PATH or kafka://HOST:PORT[,HOST:PORT...]/TOPIC", url);
     rc_sink *s = calloc(1, sizeof *s);
-    if (!s || tracker_init(&s->tr, IN_FLIGHT) != RC_OK) {
+    if (!s || rc_tracker_init(&s->tr, IN_FLIGHT) != RC_OK) {
         free(s);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -34,11 +34,11 @@ rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_co
     rc_status st = ops->open(s, url + strlen(ops->scheme), opts, err);
     /* Kafka's refusals reach the dead-letter file in report order, not input order: a size
      * there marks no input position, so that file is not tracked (appended to, at least once) */
-    if (st == RC_OK && cfg->dead_letter && ops != &sink_kafka_ops)
-        st = sink_file_track(&s->state.dead_letter, cfg->dead_path, fileno(cfg->dead_letter), err);
+    if (st == RC_OK && cfg->dead_letter && ops != &rc_sink_kafka_ops)
+        st = rc_sink_file_track(&s->state.dead_letter, cfg->dead_path, fileno(cfg->dead_letter), err);
     if (st != RC_OK) {
         if (s->impl) ops->close(s);
-        tracker_fini(&s->tr);
+        rc_tracker_fini(&s->tr);
         free(s);
         return st;
     }
@@ -47,7 +47,7 @@ rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_co
 }
 
 const char *rc_sink_topic_template(const rc_sink *s) { return s->topic_template; }
-bool rc_sink_is_kafka(const rc_sink *s) { return s->ops == &sink_kafka_ops; }
+bool rc_sink_is_kafka(const rc_sink *s) { return s->ops == &rc_sink_kafka_ops; }
 
 rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
 {
@@ -70,7 +70,7 @@ rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
 
 void rc_sink_mark(rc_sink *s, const rc_pos *pos)
 {
-    tracker_mark_at(&s->tr, pos, (tracker_sizes){s->state.output.size, s->state.dead_letter.size});
+    rc_tracker_mark_at(&s->tr, pos, (tracker_sizes){s->state.output.size, s->state.dead_letter.size});
 }
 
 rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err) { return s->ops->poll(s, timeout_ms, err); }
@@ -102,7 +102,7 @@ bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state)
 
 void rc_sink_state_now(const rc_sink *s, rc_sink_state *out) { *out = s->state; }
 
-rc_status sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err)
+rc_status rc_sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err)
 {
     char real[PATH_MAX];
     struct stat st;
@@ -162,11 +162,11 @@ void rc_sink_close(rc_sink *s)
 {
     if (!s) return;
     s->ops->close(s);
-    tracker_fini(&s->tr);
+    rc_tracker_fini(&s->tr);
     free(s);
 }
 
-rc_status sink_dead_letter(rc_sink *s, const void *value, size_t len, rc_error *err)
+rc_status rc_sink_dead_letter(rc_sink *s, const void *value, size_t len, rc_error *err)
 {
     FILE *f = s->cfg.dead_letter;
     if (!value) value = "null", len = 4;

@@ -32,12 +32,12 @@ struct rc_sink {
     bool dead_unsynced; /* written since the last fsync */
 };
 
-extern const sink_ops sink_file_ops, sink_stdout_ops, sink_kafka_ops;
+extern const sink_ops rc_sink_file_ops, rc_sink_stdout_ops, rc_sink_kafka_ops;
 
 /* Starts tracking a file the sink appends to (open as `fd`): its real path and its size now. */
-rc_status sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err);
+rc_status rc_sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err);
 
 /* Writes a refused record to the dead-letter file: its value (or "null"), one per line. */
-rc_status sink_dead_letter(rc_sink *s, const void *value, size_t len, rc_error *err);
+rc_status rc_sink_dead_letter(rc_sink *s, const void *value, size_t len, rc_error *err);
 
 #endif

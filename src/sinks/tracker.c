@@ -4,13 +4,13 @@
 
 enum { MARKS = 4096 };
 
-rc_status tracker_init(tracker *t, uint64_t cap)
+rc_status rc_tracker_init(tracker *t, uint64_t cap)
 {
     *t = (tracker){0};
     t->done = calloc(cap, 1);
     t->marks = calloc(MARKS, sizeof *t->marks);
     if (!t->done || !t->marks) {
-        tracker_fini(t);
+        rc_tracker_fini(t);
         return RC_ERR_NOMEM;
     }
     t->mask = cap - 1;
@@ -18,7 +18,7 @@ rc_status tracker_init(tracker *t, uint64_t cap)
     return RC_OK;
 }
 
-void tracker_fini(tracker *t)
+void rc_tracker_fini(tracker *t)
 {
     free(t->done);
     free(t->marks);
@@ -38,7 +38,7 @@ static void settle(tracker *t)
     }
 }
 
-void tracker_ack(tracker *t, uint64_t seq)
+void rc_tracker_ack(tracker *t, uint64_t seq)
 {
     if (seq < t->base || seq >= t->next) return; /* not in flight: ignore */
     t->done[seq & t->mask] = 1;
@@ -46,13 +46,13 @@ void tracker_ack(tracker *t, uint64_t seq)
     settle(t);
 }
 
-void tracker_ack_all(tracker *t)
+void rc_tracker_ack_all(tracker *t)
 {
     while (t->base < t->next) t->done[t->base++ & t->mask] = 0;
     settle(t);
 }
 
-void tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes)
+void rc_tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes)
 {
     if (t->mtail != t->mhead) {
         tracker_mark *last = &t->marks[(t->mtail - 1) & t->mmask];

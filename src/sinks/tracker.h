@@ -34,16 +34,16 @@ typedef struct tracker {
 } tracker;
 
 /* `cap` (a power of two) bounds the records in flight. */
-rc_status tracker_init(tracker *t, uint64_t cap);
-void tracker_fini(tracker *t);
+rc_status rc_tracker_init(tracker *t, uint64_t cap);
+void rc_tracker_fini(tracker *t);
 /* True when another record may be numbered without waiting for acknowledgements. */
 static inline bool tracker_room(const tracker *t) { return t->next - t->base <= t->mask; }
 static inline uint64_t tracker_take(tracker *t) { return t->next++; }
 /* Gives back the number just taken (the record was never handed over). */
 static inline void tracker_untake(tracker *t) { t->next--; }
-void tracker_ack(tracker *t, uint64_t seq);
-void tracker_ack_all(tracker *t);
-void tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes);
+void rc_tracker_ack(tracker *t, uint64_t seq);
+void rc_tracker_ack_all(tracker *t);
+void rc_tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes);
 static inline uint64_t tracker_outstanding(const tracker *t) { return t->next - t->base; }
 
 #endif

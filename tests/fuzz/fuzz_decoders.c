@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (rc_formats[i]->dec_new && rc_formats[i]->dec_new(fuzz_options(), &decs[i], &err) != RC_OK) abort();
         }
         rc_error_clear(&err);
-        if (native_dec_new(NULL, &native_dec, &err) != RC_OK) abort();
+        if (rc_native_dec_new(NULL, &native_dec, &err) != RC_OK) abort();
         rc_arena_init(&a1), rc_arena_init(&a2), rc_arena_init(&a3), rc_buf_init(&b, 0);
         ready = true;
     }
@@ -82,10 +82,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (st1 != RC_OK) continue;
         for (size_t k = 0; k < l1.count; k++) {
             rc_buf_reset(&b);
-            if (native_encode(NULL, &l1.items[k], &b, &err) != RC_OK) abort();
+            if (rc_native_encode(NULL, &l1.items[k], &b, &err) != RC_OK) abort();
             rc_arena_reset(&a2);
             l2.count = 0;
-            if (native_decode(native_dec, b.data, b.len, &a2, &l2, &err) != RC_OK) {
+            if (rc_native_decode(native_dec, b.data, b.len, &a2, &l2, &err) != RC_OK) {
                 fprintf(stderr, "%s decoded an event native cannot read back: %s\n%.*s\n", rc_formats[i]->name, err.message,
                         (int)b.len, b.data);
                 abort();

@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                            .cols = &col, .after = &v};
             rc_buf_reset(&out);
             rc_error_clear(&err);
-            if (native_encode(NULL, &ev, &out, &err) != RC_OK) abort();
+            if (rc_native_encode(NULL, &ev, &out, &err) != RC_OK) abort();
         }
     }
     /* the JSON readers on the same bytes */

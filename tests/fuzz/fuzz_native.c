@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc_error err;
     rc_error_clear(&err);
     if (!dec) {
-        if (native_dec_new(NULL, &dec, &err) != RC_OK) abort();
+        if (rc_native_dec_new(NULL, &dec, &err) != RC_OK) abort();
         rc_arena_init(&a1);
         rc_arena_init(&a2);
         rc_buf_init(&b1, 0);
@@ -24,18 +24,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     rc_arena_reset(&a1);
     l1.count = 0;
-    if (native_decode(dec, (const char *)data, size, &a1, &l1, &err) != RC_OK) {
+    if (rc_native_decode(dec, (const char *)data, size, &a1, &l1, &err) != RC_OK) {
         if (err.code == RC_OK || (err.offset > size && err.offset != RC_NO_OFFSET)) abort();
         return 0;
     }
     rc_buf_reset(&b1);
-    if (native_encode(NULL, &l1.items[0], &b1, &err) != RC_OK) abort();
+    if (rc_native_encode(NULL, &l1.items[0], &b1, &err) != RC_OK) abort();
     /* decoding the re-encoded text uses a second arena: the first event must stay valid */
     void *dec2;
-    if (native_dec_new(NULL, &dec2, &err) != RC_OK) abort();
+    if (rc_native_dec_new(NULL, &dec2, &err) != RC_OK) abort();
     rc_arena_reset(&a2);
     l2.count = 0;
-    if (native_decode(dec2, b1.data, b1.len, &a2, &l2, &err) != RC_OK) {
+    if (rc_native_decode(dec2, b1.data, b1.len, &a2, &l2, &err) != RC_OK) {
         fprintf(stderr, "re-decode failed: %s\n%.*s\n", err.message, (int)b1.len, b1.data);
         abort();
     }
@@ -45,9 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     rc_buf_reset(&b2);
-    if (native_encode(NULL, &l2.items[0], &b2, &err) != RC_OK) abort();
+    if (rc_native_encode(NULL, &l2.items[0], &b2, &err) != RC_OK) abort();
     if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0) abort();
-    native_dec_free(dec2);
+    rc_native_dec_free(dec2);
 
     static void *encs[64];
     static bool encs_ready;

@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc_event ev = {.op = RC_OP_INSERT, .src = {.kind = RC_DB_POSTGRES, .db = RC_STR("d"), .schema = RC_STR("public"), .table = RC_STR("t")},
                    .ncols = 1, .cols = &col, .after = &v};
     rc_buf_reset(&out);
-    if (native_encode(NULL, &ev, &out, &err) != RC_OK) abort();
+    if (rc_native_encode(NULL, &ev, &out, &err) != RC_OK) abort();
     /* every encoder, and upstream Debezium with schemas, writes the value or says why not */
     static void *encs[64], *upstream;
     static bool ready;

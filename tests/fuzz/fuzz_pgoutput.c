@@ -122,7 +122,7 @@ static void encode_events(void)
     if (!line.max) rc_buf_init(&line, RC_BUF_DEFAULT_MAX);
     for (size_t i = 0; i < evs.count; i++) {
         rc_buf_reset(&line);
-        if (native_encode(NULL, &evs.items[i], &line, &err) != RC_OK) abort();
+        if (rc_native_encode(NULL, &evs.items[i], &line, &err) != RC_OK) abort();
     }
 }
 

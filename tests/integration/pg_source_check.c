@@ -76,7 +76,7 @@ static int write_events(const rc_event_list *out, rc_buf *line)
     rc_error_clear(&err);
     for (size_t i = 0; i < out->count; i++) {
         rc_buf_reset(line);
-        if (native_encode(NULL, &out->items[i], line, &err) != RC_OK) return failed("native", &err);
+        if (rc_native_encode(NULL, &out->items[i], line, &err) != RC_OK) return failed("native", &err);
         fwrite(line->data, 1, line->len, stdout);
         putchar('\n');
     }

@@ -45,7 +45,7 @@ static rc_status decode(fixture *f, const char *s, size_t n)
 {
     f->list.count = 0;
     rc_error_clear(&f->err);
-    return native_decode(f->dec, s, n, &f->a, &f->list, &f->err);
+    return rc_native_decode(f->dec, s, n, &f->a, &f->list, &f->err);
 }
 
 static void test_examples_identity(void **state)
@@ -80,7 +80,7 @@ static void test_examples_identity(void **state)
             }
         }
         rc_buf_reset(&f->out);
-        assert_int_equal(native_encode(NULL, &f->list.items[0], &f->out, &f->err), RC_OK);
+        assert_int_equal(rc_native_encode(NULL, &f->list.items[0], &f->out, &f->err), RC_OK);
         if (f->out.len != (size_t)n || memcmp(f->out.data, line, (size_t)n) != 0)
             fail_msg("line %d does not re-encode byte for byte", lines + 1);
         lines++;
@@ -108,7 +108,7 @@ static void test_property_round_trip(void **state)
         rc_arena_reset(&f->a);
         randev_make(&rng, &gen, &ev);
         rc_buf_reset(&f->out);
-        assert_int_equal(native_encode(NULL, &ev, &f->out, &f->err), RC_OK);
+        assert_int_equal(rc_native_encode(NULL, &ev, &f->out, &f->err), RC_OK);
         if (decode(f, f->out.data, f->out.len) != RC_OK)
             fail_msg("event %d: %s at byte %zu\n%.*s", i, f->err.message, f->err.offset, (int)f->out.len, f->out.data);
         assert_int_equal(f->list.count, 1);
@@ -116,7 +116,7 @@ static void test_property_round_trip(void **state)
         if (!rc_event_equal(&ev, &f->list.items[0], why, sizeof why))
             fail_msg("event %d: %s\n%.*s", i, why, (int)f->out.len, f->out.data);
         rc_buf_reset(&second);
-        assert_int_equal(native_encode(NULL, &f->list.items[0], &second, &f->err), RC_OK);
+        assert_int_equal(rc_native_encode(NULL, &f->list.items[0], &second, &f->err), RC_OK);
         assert_int_equal(second.len, f->out.len);
         assert_memory_equal(second.data, f->out.data, second.len);
     }
@@ -176,7 +176,7 @@ static void test_invalid_and_special_values(void **state)
     assert_true(ev->after[1].f64 != ev->after[1].f64);
     assert_true(ev->after[2].u == UINT64_MAX);
     rc_buf_reset(&f->out);
-    assert_int_equal(native_encode(NULL, ev, &f->out, &f->err), RC_OK);
+    assert_int_equal(rc_native_encode(NULL, ev, &f->out, &f->err), RC_OK);
     assert_int_equal(f->out.len, strlen(line));
     assert_memory_equal(f->out.data, line, f->out.len);
 }

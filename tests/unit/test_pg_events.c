@@ -221,7 +221,7 @@ static char *render(run *r)
     for (size_t i = 0; i < r->out.count; i++) {
         rc_error err;
         rc_error_clear(&err);
-        if (native_encode(NULL, &r->out.items[i], &b, &err) != RC_OK)
+        if (rc_native_encode(NULL, &r->out.items[i], &b, &err) != RC_OK)
             fail_msg("native: %s", err.message);
         rc_buf_putc(&b, '\n');
     }
@@ -565,13 +565,13 @@ static void test_unavailable_roundtrip(void **state)
     rc_buf_init(&b, 1 << 16);
     rc_error err;
     rc_error_clear(&err);
-    assert_int_equal(native_encode(NULL, ev, &b, &err), RC_OK);
+    assert_int_equal(rc_native_encode(NULL, ev, &b, &err), RC_OK);
     void *dec;
-    assert_int_equal(native_dec_new(&(rc_options){0}, &dec, &err), RC_OK);
+    assert_int_equal(rc_native_dec_new(&(rc_options){0}, &dec, &err), RC_OK);
     rc_arena a;
     rc_arena_init(&a);
     rc_event_list l = {0};
-    if (native_decode(dec, b.data, b.len, &a, &l, &err) != RC_OK) fail_msg("%s", err.message);
+    if (rc_native_decode(dec, b.data, b.len, &a, &l, &err) != RC_OK) fail_msg("%s", err.message);
     assert_int_equal(l.count, 1);
     char why[200];
     if (!rc_event_equal(ev, &l.items[0], why, sizeof why)) fail_msg("%s", why);
@@ -588,10 +588,10 @@ static void test_unavailable_roundtrip(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         rc_error_clear(&err);
-        assert_int_not_equal(native_decode(dec, bad[i][0], strlen(bad[i][0]), &a, &l, &err), RC_OK);
+        assert_int_not_equal(rc_native_decode(dec, bad[i][0], strlen(bad[i][0]), &a, &l, &err), RC_OK);
         assert_string_equal(err.message, bad[i][1]);
     }
-    native_dec_free(dec);
+    rc_native_dec_free(dec);
     rc_event_list_fini(&l);
     rc_arena_fini(&a);
 

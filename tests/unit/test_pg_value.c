@@ -41,7 +41,7 @@ static void native_of(const rc_column *col, const rc_value *v)
     rc_error err;
     rc_error_clear(&err);
     rc_buf_reset(&out);
-    if (native_encode(NULL, &ev, &out, &err) != RC_OK) fail_msg("native: %s", err.message);
+    if (rc_native_encode(NULL, &ev, &out, &err) != RC_OK) fail_msg("native: %s", err.message);
 }
 
 /* `native` is the JSON of the value as native writes it. */

@@ -49,21 +49,21 @@ static void test_murmur2_java(void **state)
 static void test_tracker(void **state)
 {
     tracker t;
-    assert_int_equal(tracker_init(&t, 8), RC_OK);
+    assert_int_equal(rc_tracker_init(&t, 8), RC_OK);
     uint64_t a = tracker_take(&t), b = tracker_take(&t);
-    tracker_mark_at(&t, AT(100, 1), (tracker_sizes){0, 0}); /* line 1 -> records a, b */
+    rc_tracker_mark_at(&t, AT(100, 1), (tracker_sizes){0, 0}); /* line 1 -> records a, b */
     uint64_t c = tracker_take(&t);
-    tracker_mark_at(&t, AT(200, 2), (tracker_sizes){0, 0}); /* line 2 -> record c */
-    tracker_mark_at(&t, AT(250, 3), (tracker_sizes){0, 0}); /* line 3: no records */
+    rc_tracker_mark_at(&t, AT(200, 2), (tracker_sizes){0, 0}); /* line 2 -> record c */
+    rc_tracker_mark_at(&t, AT(250, 3), (tracker_sizes){0, 0}); /* line 3: no records */
     assert_false(t.has_safe);
-    tracker_ack(&t, c); /* out of order: nothing is safe before a and b */
-    tracker_ack(&t, b);
+    rc_tracker_ack(&t, c); /* out of order: nothing is safe before a and b */
+    rc_tracker_ack(&t, b);
     assert_false(t.has_safe);
-    tracker_ack(&t, a);
+    rc_tracker_ack(&t, a);
     assert_true(t.has_safe);
     assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 250);
     assert_int_equal(rc_pos_lines_line(&t.safe_pos), 3);
-    tracker_ack(&t, a); /* a duplicate report changes nothing */
+    rc_tracker_ack(&t, a); /* a duplicate report changes nothing */
     assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 250);
     /* the ring bounds the records in flight */
     for (int i = 0; i < 8; i++) {
@@ -71,32 +71,32 @@ static void test_tracker(void **state)
         tracker_take(&t);
     }
     assert_false(tracker_room(&t));
-    tracker_mark_at(&t, AT(300, 4), (tracker_sizes){0, 0});
-    tracker_ack_all(&t);
+    rc_tracker_mark_at(&t, AT(300, 4), (tracker_sizes){0, 0});
+    rc_tracker_ack_all(&t);
     assert_true(tracker_room(&t));
     assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 300);
-    tracker_fini(&t);
+    rc_tracker_fini(&t);
 }
 
 /* The sizes a mark carries become safe with the mark's position, not with later marks'. */
 static void test_tracker_sizes(void **state)
 {
     tracker t;
-    assert_int_equal(tracker_init(&t, 8), RC_OK);
+    assert_int_equal(rc_tracker_init(&t, 8), RC_OK);
     uint64_t a = tracker_take(&t);
-    tracker_mark_at(&t, AT(100, 1), (tracker_sizes){40, 0});
+    rc_tracker_mark_at(&t, AT(100, 1), (tracker_sizes){40, 0});
     uint64_t b = tracker_take(&t);
-    tracker_mark_at(&t, AT(200, 2), (tracker_sizes){80, 0});
-    tracker_mark_at(&t, AT(250, 3), (tracker_sizes){80, 7}); /* a dead-lettered line: no record */
-    tracker_ack(&t, a);
+    rc_tracker_mark_at(&t, AT(200, 2), (tracker_sizes){80, 0});
+    rc_tracker_mark_at(&t, AT(250, 3), (tracker_sizes){80, 7}); /* a dead-lettered line: no record */
+    rc_tracker_ack(&t, a);
     assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 100);
     assert_int_equal(t.safe_sizes.output, 40);
     assert_int_equal(t.safe_sizes.dead_letter, 0);
-    tracker_ack(&t, b);
+    rc_tracker_ack(&t, b);
     assert_int_equal(rc_pos_lines_offset(&t.safe_pos), 250); /* the mark without records replaced the one before */
     assert_int_equal(t.safe_sizes.output, 80);
     assert_int_equal(t.safe_sizes.dead_letter, 7);
-    tracker_fini(&t);
+    rc_tracker_fini(&t);
 }
 
 static rc_status parse(const char *text, rc_checkpoint *ck, rc_error *err)
@@ -286,14 +286,14 @@ static void test_kafka_log(void **state)
     rc_buf_init(&b, 0);
     rc_sink_config cfg = {.notice = collect, .notice_ctx = &b};
     kafka_log l = {.cfg = &cfg};
-    kafka_log_line(&l, 3, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT)");
-    kafka_log_line(&l, 3, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT, 140 identical error(s) suppressed)");
-    kafka_log_line(&l, 3, "FAIL", "[thrd:nosuch:9092/bootstrap]: nosuch:9092/bootstrap: Failed to resolve 'nosuch:9092': Name or service not known (after 2ms in state CONNECT)");
-    kafka_log_line(&l, 3, "FAIL", "[thrd:10.1.2.3:9092/bootstrap]: 10.1.2.3:9092/bootstrap: Connection setup timed out in state CONNECT (after 30029ms in state CONNECT)");
-    kafka_log_line(&l, 3, "FAIL", "[thrd:k1:9093/bootstrap]: k1:9093/bootstrap: Disconnected while requesting ApiVersion: might be caused by incorrect security.protocol configuration (connecting to a SSL listener?) or broker version is < 0.10 (see api.version.request) (after 3ms in state APIVERSION_QUERY)");
-    kafka_log_line(&l, 6, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/1: Disconnected: verify that security.protocol is correctly configured, broker might require SASL authentication (after 545ms in state UP)");
-    kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
-    kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
+    rc_kafka_log_line(&l, 3, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT)");
+    rc_kafka_log_line(&l, 3, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT, 140 identical error(s) suppressed)");
+    rc_kafka_log_line(&l, 3, "FAIL", "[thrd:nosuch:9092/bootstrap]: nosuch:9092/bootstrap: Failed to resolve 'nosuch:9092': Name or service not known (after 2ms in state CONNECT)");
+    rc_kafka_log_line(&l, 3, "FAIL", "[thrd:10.1.2.3:9092/bootstrap]: 10.1.2.3:9092/bootstrap: Connection setup timed out in state CONNECT (after 30029ms in state CONNECT)");
+    rc_kafka_log_line(&l, 3, "FAIL", "[thrd:k1:9093/bootstrap]: k1:9093/bootstrap: Disconnected while requesting ApiVersion: might be caused by incorrect security.protocol configuration (connecting to a SSL listener?) or broker version is < 0.10 (see api.version.request) (after 3ms in state APIVERSION_QUERY)");
+    rc_kafka_log_line(&l, 6, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/1: Disconnected: verify that security.protocol is correctly configured, broker might require SASL authentication (after 545ms in state UP)");
+    rc_kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
+    rc_kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
     rc_buf_putc(&b, '\0');
     assert_string_equal(b.data,
         "B kafka: broker 127.0.0.1:1: connection refused; nothing listens there: check the host and port in --sink and that Kafka runs there (librdkafka keeps trying)\n"
@@ -303,7 +303,7 @@ static void test_kafka_log(void **state)
         "B kafka: broker 127.0.0.1:1: lost the connection; librdkafka reconnects and resends (check the broker if this goes on)\n"
         "B kafka: librdkafka CONFWARN: Configuration property batch.size is a producer property\n");
     char out[512] = "";
-    assert_true(kafka_log_unreachable(&l, out, sizeof out));
+    assert_true(rc_kafka_log_unreachable(&l, out, sizeof out));
     assert_string_equal(out, "127.0.0.1:1 (lost the connection), nosuch:9092 (host name not found), 10.1.2.3:9092 (no answer), "
                              "k1:9093 (closed the connection while connecting)");
     rc_buf_fini(&b);

@@ -74,7 +74,7 @@ static void render(void *nat, const rc_column *col, const rc_value *v, rc_buf *o
     rc_buf_reset(out);
     rc_buf tmp;
     rc_buf_init(&tmp, 0);
-    native_encode(nat, &ev, &tmp, &err);
+    rc_native_encode(nat, &ev, &tmp, &err);
     size_t n = tmp.len;
     rc_buf_putc(&tmp, '\0');
     /* the value alone: the text after "after":[ without the closing ]} */
