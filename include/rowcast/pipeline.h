@@ -40,6 +40,8 @@ typedef struct rc_counts {
     uint64_t markers;         /*     transaction BEGIN/COMMIT markers (formats without them) */
     uint64_t bytes;           /* input bytes of the lines handled, blank lines included */
     uint64_t by_op[RC_OP_COUNT]; /* events of the converted lines by operation */
+    uint64_t multiline;       /* items that are one message over several lines (pretty-printed) */
+    uint64_t comments;        /* comment blocks between messages, skipped (not in lines) */
 } rc_counts;
 
 /* The source time of the last delivered event, for the lag (rowcast/metrics.h; lag.c): at

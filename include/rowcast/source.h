@@ -34,6 +34,8 @@ typedef struct rc_source_item {
     uint64_t lineno, file_off, end_off; /* item (line) number; stream offsets of its start and end */
     rc_pos end;   /* the position after it */
     bool blank;
+    bool comment;  /* a comment block between messages (blank too): skipped, counted */
+    unsigned lines;            /* how many lines of the input it spans (a pretty-printed message) */
     bool filtered;             /* the source skipped its message: a table --include leaves out */
     size_t ev_first, ev_count; /* its events in the batch's list */
     rc_status st;              /* the decoder's verdict */

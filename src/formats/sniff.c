@@ -172,13 +172,13 @@ bool rc_sniff_hint(const rc_format *from, const rc_options *o, const char *msg, 
     size_t b = 0, e = n;
     while (b < n && (msg[b] == ' ' || msg[b] == '\t')) b++;
     while (e > b && (msg[e - 1] == ' ' || msg[e - 1] == '\t')) e--;
-    /* a pretty-printer breaks lines after an opening bracket or a comma; a torn line ends anywhere */
+    /* the lines source reads a pretty-printed message over its lines (src/sources/lines.c), up
+     * to where its brackets close: one that ends open was cut short by the end of the input or
+     * by the next message, which starts at the first byte of a line */
     if (err->code == RC_ERR_SYNTAX && err->offset != RC_NO_OFFSET && err->offset >= e && e > b && (msg[b] == '{' || msg[b] == '[') &&
-        memchr("{[,", msg[e - 1], 3)) {
-        snprintf(out, cap, msg[b] == '{' ? "the message goes on past the end of the line (pretty-printed JSON?): one message per "
-                                           "line: pipe through jq -c ."
-                                         : "the line starts a JSON array that goes on past its end: one message per line: pipe "
-                                           "through jq -c '.[]'");
+        memchr("{[,:", msg[e - 1], 4)) {
+        snprintf(out, cap, "the message ends before its brackets close: cut short by the end of the input or by the next "
+                           "message (a line that starts with '%c')", msg[b]);
         return true;
     }
     bool array;

@@ -10,8 +10,15 @@
 
 enum { MAX_SHOWN_ERRORS = 50 };
 
-static void report(rc_pipeline *c, const char *file, uint64_t lineno, uint64_t line_off, const rc_error *err)
+/* A bad item's error, at its line and byte: in a message over several lines (pretty-printed
+ * JSON), the line of the input the offset falls in and the byte within that line. */
+static void report(rc_pipeline *c, const rc_source_item *ln, const char *text, const rc_error *err)
 {
+    const char *file = ln->file;
+    uint64_t lineno = ln->lineno, line_off = ln->file_off, col = err->offset;
+    if (ln->lines > 1 && err->offset != RC_NO_OFFSET)
+        for (size_t i = 0; i < err->offset && i < ln->n; i++)
+            if (text[i] == '\n') lineno++, col = err->offset - i - 1;
     c->errors_shown++;
     if (c->errors_shown > MAX_SHOWN_ERRORS + 1) return;
     rc_pipeline_progress_clear(c);
@@ -26,7 +33,7 @@ static void report(rc_pipeline *c, const char *file, uint64_t lineno, uint64_t l
                 err->message);
     else
         fprintf(stderr, "rowcast: %s:%llu:%llu (file offset %llu): %s error: %s\n", file, (unsigned long long)lineno,
-                (unsigned long long)err->offset + 1, (unsigned long long)(line_off + err->offset), rc_status_name(err->code),
+                (unsigned long long)col + 1, (unsigned long long)(line_off + err->offset), rc_status_name(err->code),
                 err->message);
 }
 
@@ -274,10 +281,12 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
         c->end_off = ln->end_off, c->end_line = ln->lineno, c->end_pos = ln->end;
         c->n.bytes += ln->raw;
         if (ln->blank) {
+            c->n.comments += ln->comment;
             if (!c->held_pending) rc_sink_mark(c->sink, &ln->end);
             continue;
         }
         c->n.lines++;
+        c->n.multiline += ln->lines > 1;
         rc_error err = ln->err;
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;
@@ -301,7 +310,7 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
         }
         if (st != RC_OK) {
             c->n.bad++;
-            report(c, ln->file, ln->lineno, ln->file_off, &err);
+            report(c, ln, b->text + ln->off, &err);
             if (c->on_error == RC_ON_STOP) return RC_EXIT_DATA;
             /* through the sink, which counts the dead-letter file's size for the checkpoint */
             if (c->on_error == RC_ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {

@@ -254,6 +254,8 @@ void rc_pipeline_summary(rc_pipeline *c)
             c->item_word, plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
             fate);
     if (n->interrupted) fprintf(stderr, ", %llu interrupted", (unsigned long long)n->interrupted);
+    if (n->multiline) fprintf(stderr, "; %llu of them pretty-printed over several lines", (unsigned long long)n->multiline);
+    if (n->comments) fprintf(stderr, "; %llu comment block%s skipped", (unsigned long long)n->comments, plural(n->comments));
     /* a format without transaction markers writes no message for BEGIN/COMMIT: said apart,
      * since nothing of the data is missing */
     fprintf(stderr, "\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s",

@@ -7,7 +7,13 @@
  * decoder's state is touched only here, the encoder's and the sink's only by the pipeline, and
  * a batch passes between them under a mutex. When the input is a pipe or terminal with nothing
  * more to read, the batch so far is handed over, so a slow stream is converted line by line as
- * it comes. Its position is the byte offset of the next line and the number of the last. */
+ * it comes. Its position is the byte offset of the next line and the number of the last.
+ *
+ * An item is a line, with two exceptions for files that people save rather than streams that
+ * tools send (the peers' fixtures are such files): a pretty-printed JSON message is one item
+ * over all its lines (see continues_message), and a comment block between messages ("/" "*" to
+ * "*" "/", the licence header of a test fixture) is one item the pipeline skips like a blank
+ * line and the summary counts. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -33,6 +39,7 @@ typedef struct lines_source {
     bool in_may_wait; /* the input is a pipe or terminal: reading may block */
     char *linebuf; /* getline's */
     size_t linecap;
+    ssize_t pending; /* > 0: linebuf holds a line read but not yet used (it began a new message) */
     uint64_t start_off, start_line; /* from the checkpoint */
     bool threaded;
     pthread_t reader;
@@ -95,8 +102,83 @@ static bool input_ready(FILE *in)
     return poll(&p, 1, 0) != 0;
 }
 
-/* Appends one line read into b; false when memory runs out. */
-static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got)
+/* The next line of the input, in linebuf: the pending one, or one read now. */
+static ssize_t read_line(lines_source *c)
+{
+    ssize_t got = c->pending;
+    if (got > 0) {
+        c->pending = 0;
+        return got;
+    }
+    return getline(&c->linebuf, &c->linecap, c->in);
+}
+
+/* The brackets of a JSON text still open after the bytes seen, strings skipped. */
+typedef struct json_depth {
+    long depth;
+    bool in_str, esc;
+} json_depth;
+
+static void json_depth_scan(json_depth *s, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char ch = p[i];
+        if (s->in_str) {
+            if (s->esc) s->esc = false;
+            else if (ch == '\\') s->esc = true;
+            else if (ch == '"') s->in_str = false;
+        } else if (ch == '"') {
+            s->in_str = true;
+        } else if (ch == '{' || ch == '[') {
+            s->depth++;
+        } else if (ch == '}' || ch == ']') {
+            s->depth--;
+        }
+    }
+}
+
+/* The first and last bytes of a line that are not white space: false for a blank line. */
+static bool line_ends(const char *p, size_t n, size_t *first, size_t *last)
+{
+    size_t a = 0, z = n;
+    while (a < z && (p[a] == ' ' || p[a] == '\t')) a++;
+    while (z > a && (p[z - 1] == ' ' || p[z - 1] == '\t' || p[z - 1] == '\n' || p[z - 1] == '\r')) z--;
+    if (a == z) return false;
+    *first = a, *last = z - 1;
+    return true;
+}
+
+/* True when a line starts a JSON message that a pretty-printer broke over several lines: it
+ * opens an object or array and ends where no message can end, after "{", "[", "," or ":" (jq,
+ * Jackson, json.dumps and Go's MarshalIndent all break lines there). A one-line message ends
+ * with "}" and is never scanned; a line cut short by accident mostly ends elsewhere, so it
+ * stays one bad line instead of swallowing the next message. */
+static bool continues_message(const char *p, size_t n)
+{
+    size_t a, z;
+    if (!line_ends(p, n, &a, &z) || (p[a] != '{' && p[a] != '[')) return false;
+    char e = p[z];
+    return e == '{' || e == '[' || e == ',' || e == ':';
+}
+
+/* True when p holds the end of a comment. */
+static bool closes_comment(const char *p, size_t n)
+{
+    for (const char *q; n >= 2 && (q = memchr(p, '*', n - 1)); n -= (size_t)(q + 1 - p), p = q + 1)
+        if (q[1] == '/') return true;
+    return false;
+}
+
+/* A line that begins a comment block outside a message. */
+static bool opens_comment(const char *p, size_t n)
+{
+    size_t a, z;
+    return line_ends(p, n, &a, &z) && z > a && p[a] == '/' && p[a + 1] == '*';
+}
+
+/* Appends one line read into b (to its last item when `join`: the next line of a message
+ * or comment over several lines); false when memory runs out. */
+static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got, bool join)
 {
     if (b->len + got > b->cap) {
         size_t cap = b->cap ? b->cap : BATCH_BYTES;
@@ -106,6 +188,17 @@ static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got)
         b->text = t, b->cap = cap;
     }
     memcpy(b->text + b->len, line, got);
+    if (join) {
+        rc_source_item *ln = &b->lines[b->n - 1];
+        size_t n = got;
+        if (n && line[n - 1] == '\n') n--;
+        if (n && line[n - 1] == '\r') n--;
+        ln->n = ln->raw + n, ln->raw += got, ln->end_off += got, ln->lines++;
+        ln->end = rc_pos_lines(ln->end_off, ++c->in_line);
+        c->in_off += got;
+        b->len += got;
+        return true;
+    }
     rc_source_item *ln = &b->lines[b->n++];
     size_t n = got;
     if (n && line[n - 1] == '\n') n--;
@@ -113,7 +206,7 @@ static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got)
     size_t k = 0;
     while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
     *ln = (rc_source_item){.file = c->in_name, .off = b->len, .raw = got, .n = n, .lineno = ++c->in_line,
-                    .file_off = c->in_off, .end_off = c->in_off + got, .blank = k == n};
+                    .file_off = c->in_off, .end_off = c->in_off + got, .blank = k == n, .lines = 1};
     ln->end = rc_pos_lines(ln->end_off, ln->lineno);
     c->in_off += got;
     b->len += got;
@@ -138,6 +231,44 @@ static void add_hint(const lines_source *c, const rc_batch *b, rc_source_item *l
     snprintf(m + ml, room - ml, "; %s", hint);
 }
 
+/* After the first line of an item: the rest of a message or comment that goes on over the
+ * next lines. A message ends where its brackets close; a line that starts at its first byte
+ * with "{" or "[" while they are still open is the next message (a pretty-printer indents
+ * what is inside), so a message cut short stays one bad item and the next is read as it is.
+ * False when memory runs out. */
+static bool add_rest(lines_source *c, rc_batch *b)
+{
+    rc_source_item *ln = &b->lines[b->n - 1];
+    const char *first = b->text + ln->off;
+    if (opens_comment(first, ln->n)) {
+        ln->comment = true;
+        size_t from = 2;
+        while (!closes_comment(first + from, ln->n - from)) {
+            ssize_t got = read_line(c);
+            if (got <= 0) return true; /* no end: the item stays a bad line */
+            from = ln->raw;
+            if (!add_line(c, b, c->linebuf, (size_t)got, true)) return false;
+            first = b->text + ln->off;
+        }
+        ln->blank = true;
+        return true;
+    }
+    if (!continues_message(first, ln->n)) return true;
+    json_depth d = {0};
+    json_depth_scan(&d, first, ln->n);
+    while (d.depth > 0) {
+        ssize_t got = read_line(c);
+        if (got <= 0) return true; /* the input ended inside it: the decoder says where */
+        if (!d.in_str && (c->linebuf[0] == '{' || c->linebuf[0] == '[')) {
+            c->pending = got;
+            return true;
+        }
+        if (!add_line(c, b, c->linebuf, (size_t)got, true)) return false;
+        json_depth_scan(&d, c->linebuf, (size_t)got);
+    }
+    return true;
+}
+
 /* Reads up to a batch of lines, then decodes them (the text no longer moves). */
 static void fill(lines_source *c, rc_batch *b)
 {
@@ -158,7 +289,7 @@ static void fill(lines_source *c, rc_batch *b)
                 break;
             }
         }
-        ssize_t got = getline(&c->linebuf, &c->linecap, c->in);
+        ssize_t got = read_line(c);
         if (got <= 0) {
             if (ferror(c->in) && errno != EINTR) {
                 fprintf(stderr, "rowcast: reading %s: %s\n", c->in_name, strerror(errno));
@@ -168,7 +299,7 @@ static void fill(lines_source *c, rc_batch *b)
             if (b->last) break;
             continue;
         }
-        if (!add_line(c, b, c->linebuf, (size_t)got)) {
+        if (!add_line(c, b, c->linebuf, (size_t)got, false) || !add_rest(c, b)) {
             fprintf(stderr, "rowcast: out of memory reading %s\n", c->in_name);
             b->rc = RC_EXIT_IO, b->last = true;
             break;

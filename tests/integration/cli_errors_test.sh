@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a new user sees when something is wrong, compared message by message: hints on input
 # that is not one message per line of the --from format (byte-order mark, compressed data,
-# pretty-printed JSON, another format's messages), --on-error=skip with every line bad,
+# another format's messages; pretty-printed JSON and comment blocks, which are read), --on-error=skip with every line bad,
 # "did you mean" for formats, options, flags and commands, format names without case, options
 # of a sink that is not in use, and secret options read from @FILE and env:NAME.
 # usage: cli_errors_test.sh path/to/rowcast   (run from the repository root)
@@ -27,18 +27,42 @@ expect() {
     fi
 }
 
-# --- input that is not one message per line: the error as before, then what to do
+# --- pretty-printed JSON: one message over several lines is read as one (the fixtures people
+# save are often pretty-printed); errors name the line and byte within it
 printf '{\n  "op": "heartbeat"\n}\n' >"$T/pretty.json"
-expect pretty 2 convert -q pretty.json <<'EOF'
-rowcast: pretty.json:1:2 (file offset 1): syntax error: object key expected (unexpected end of input); the message goes on past the end of the line (pretty-printed JSON?): one message per line: pipe through jq -c .
+expect pretty 0 convert -q pretty.json </dev/null
+printf '{"op":"heartbeat","source":{"kind":"unknown"}}\n' >"$T/want_out"
+expect_eq pretty-output "$T/want_out" "$T/out"
+expect pretty-threads 0 convert -q --threads 2 pretty.json </dev/null
+expect_eq pretty-threads-output "$T/want_out" "$T/out"
+(cd "$T" && "$RC" convert pretty.json 2>&1 >/dev/null | head -1) >"$T/sum"
+printf 'rowcast: 1 line read: 1 converted, 0 filtered out, 0 bad; 1 of them pretty-printed over several lines\n' >"$T/want_sum"
+expect_eq pretty-summary "$T/want_sum" "$T/sum"
+# a bad value on the third line of a message: that line and its byte; the next message, which
+# starts at the first byte of a line while the brackets are still open, is read on its own
+printf '{\n  "op": "heartbeat",\n  "ts_us": x\n}\n{\n  "op":\n  "heartbeat"\n}\n' >"$T/pretty-bad.json"
+expect pretty-bad 0 convert -q --on-error=skip pretty-bad.json <<'EOF'
+rowcast: pretty-bad.json:3:12 (file offset 34): syntax error: value expected (found 'x')
 EOF
-# the hint is made where the line is decoded: on the reading thread with --threads 2
-expect pretty-threads 2 convert -q --threads 2 pretty.json <<'EOF'
-rowcast: pretty.json:1:2 (file offset 1): syntax error: object key expected (unexpected end of input); the message goes on past the end of the line (pretty-printed JSON?): one message per line: pipe through jq -c .
+expect_eq pretty-bad-next "$T/want_out" "$T/out"
+printf '{\n  "op": "heartbeat",\n  "ts_us": [1,\n{"op":"heartbeat"}\n' >"$T/pretty-cut.json"
+expect pretty-cut 0 convert -q --on-error=skip pretty-cut.json <<'EOF'
+rowcast: pretty-cut.json:3:15 (file offset 37): syntax error: value expected (unexpected end of input); the message ends before its brackets close: cut short by the end of the input or by the next message (a line that starts with '{')
+EOF
+expect_eq pretty-cut-next "$T/want_out" "$T/out"
+# a comment block between messages (the licence header of a saved fixture) is skipped, counted
+printf '/*\n * Licensed to the Apache Software Foundation\n */\n{"op":"heartbeat"}\n/* one line */\n' >"$T/comment.json"
+(cd "$T" && "$RC" convert comment.json 2>&1 >"$T/out" | head -1) >"$T/sum"
+printf 'rowcast: 1 line read: 1 converted, 0 filtered out, 0 bad; 2 comment blocks skipped\n' >"$T/want_sum"
+expect_eq comment-summary "$T/want_sum" "$T/sum"
+expect_eq comment-output "$T/want_out" "$T/out"
+printf '/*\n * never closed\n{"op":"heartbeat"}\n' >"$T/comment-open.json"
+expect comment-open 2 convert -q comment-open.json <<'EOF'
+rowcast: comment-open.json:1:1 (file offset 0): syntax error: value expected (found '/')
 EOF
 printf '[\n  {"op": "heartbeat"},\n  {"op": "heartbeat"}\n]\n' >"$T/array.json"
 expect pretty-array 2 convert -q array.json <<'EOF'
-rowcast: array.json:1:2 (file offset 1): syntax error: value expected (unexpected end of input); the line starts a JSON array that goes on past its end: one message per line: pipe through jq -c '.[]'
+rowcast: array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
 EOF
 printf '[{"op":"heartbeat"},{"op":"heartbeat"}]\n' >"$T/one-array.json"
 expect array-on-one-line 2 convert -q one-array.json <<'EOF'
