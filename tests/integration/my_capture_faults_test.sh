@@ -86,7 +86,7 @@ rerun() { # RUN: the catch-up run after a kill (the checkpoint's position noted 
 }
 replay() { # NAME
     "$RC" capture "$MY_URL/d" --include d.t --snapshot never --start earliest --until caught-up -q --server r0 \
-        --sink "file:$W/ref" 2>"$W/ref.err" || bad "$1: the reference capture: $(tail -3 "$W/ref.err")"
+        --sink "file:$W/ref" 2>"$W/ref.err" || bad "$1: the reference capture: exit $?: $(tail -3 "$W/ref.err")"
     kafka_values >"$W/tk"
     awk -v acked="$ACKED" -f "$HERE/my_replay.awk" pass=0 "$W/ref" pass=1 "$W/tk" pass=2 "$W/tk" 2>"$W/replay.err" | sort -n >"$W/rebuilt"
     local st=${PIPESTATUS[0]}
