@@ -193,8 +193,9 @@ static const char *op_name(const rc_event *ev)
 static rc_status dwa_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dwa_enc *e = p;
+    if (ev->op == RC_OP_HEARTBEAT || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) return RC_SKIP; /* no message (docs page) */
     if (ev->op != RC_OP_INSERT && ev->op != RC_OP_READ && ev->op != RC_OP_UPDATE && ev->op != RC_OP_DELETE) {
-        rc_oms_unsupported(err, "dataworks-aliyun", ev, "only row changes are written (the layout of DataWorks' DDL and heartbeat messages is not known here)");
+        rc_oms_unsupported(err, "dataworks-aliyun", ev, "only row changes are written (the layout of DataWorks' DDL messages is not known here)");
         return RC_SKIP;
     }
     if (rc_event_refuse_unavailable(ev, "dataworks-aliyun", err) != RC_OK) return RC_SKIP;

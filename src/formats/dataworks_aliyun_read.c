@@ -79,19 +79,22 @@ static uint32_t member(const ctx *c, uint32_t img, rc_str name)
     return 0;
 }
 
-/* The declaration a column of DataWorks type `ty` gets, given its value `v` (0 or null: none). */
-static const char *declared(const ctx *c, rc_family fam, const rc_jnode *ty, uint32_t v)
+/* The declaration a column of DataWorks type `ty` gets, given its values in the message (v[k]
+ * 0: none): LONG beyond BIGINT in either image is BIGINT UNSIGNED, DOUBLE written as a string in
+ * either is DECIMAL. */
+static const char *declared(const ctx *c, rc_family fam, const rc_jnode *ty, const uint32_t v[2])
 {
-    const rc_jnode *val = v ? node(c, v) : NULL;
-    bool pg = fam == RC_FAM_PG;
-    if (eq(ty, "LONG")) {
+    bool big = false, str = false;
+    for (int k = 0; k < 2; k++) {
+        const rc_jnode *val = v[k] ? node(c, v[k]) : NULL;
         uint64_t u;
         int64_t i;
-        if (val && val->type == RC_J_NUMBER && rc_parse_i64(val->s, val->n, &i) != RC_OK && rc_parse_u64(val->s, val->n, &u) == RC_OK)
-            return rc_type_in_family(fam, "bigint unsigned");
-        return rc_type_in_family(fam, "bigint");
+        if (val && val->type == RC_J_NUMBER && rc_parse_i64(val->s, val->n, &i) != RC_OK && rc_parse_u64(val->s, val->n, &u) == RC_OK) big = true;
+        if (val && val->type == RC_J_STRING) str = true;
     }
-    if (eq(ty, "DOUBLE")) return rc_type_in_family(fam, val && val->type == RC_J_STRING ? "decimal" : "double");
+    bool pg = fam == RC_FAM_PG;
+    if (eq(ty, "LONG")) return rc_type_in_family(fam, big ? "bigint unsigned" : "bigint");
+    if (eq(ty, "DOUBLE")) return rc_type_in_family(fam, str ? "decimal" : "double");
     if (eq(ty, "STRING")) return rc_type_in_family(fam, "text");
     if (eq(ty, "BOOLEAN")) return "boolean";
     if (eq(ty, "DATE")) return pg ? "timestamptz(3)" : "timestamp(3)";
@@ -118,8 +121,7 @@ static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, uint32_t 
         if (rc_column_name_taken(cols, i, cols[i].name))
             return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, nm)->off, "schema.dataColumn names \"%.*s\" twice", (int)node(c, nm)->n, node(c, nm)->s);
         cols[i].nullable = true;
-        uint32_t v = member(c, after, cols[i].name);
-        if (!v || node(c, v)->type == RC_J_NULL) v = member(c, before, cols[i].name);
+        const uint32_t v[2] = {member(c, before, cols[i].name), member(c, after, cols[i].name)};
         const char *decl = declared(c, fam, node(c, ty), v);
         if (!decl)
             return rc_error_set(c->err, RC_ERR_TYPE, node(c, ty)->off,
@@ -212,8 +214,8 @@ static rc_status decode_one(ctx *c, rc_event *ev, dwa_op *op, bool *skip, rc_eve
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks aliyun message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(c, 0)->type));
     uint32_t ver = rc_json_get(c->j, 0, "version");
     if (ver && !(is_str(c, ver) && eq(node(c, ver), "0.0.1")))
-        return rc_error_set(err, RC_ERR_SCHEMA, node(c, ver)->off, "\"version\" must be \"0.0.1\" in the aliyun layout%s",
-                            is_str(c, ver) && eq(node(c, ver), "2.0") ? " (\"2.0\" is DataWorks 2.0: read it with --from dataworks)" : "");
+        return rc_error_set(err, RC_ERR_SCHEMA, node(c, ver)->off, "\"version\" must be \"0.0.1\" in the aliyun layout (found \"%.*s\")",
+                            (int)(node(c, ver)->n > 20 ? 20 : node(c, ver)->n), node(c, ver)->s);
     uint32_t payload, schema, ts, before, after;
     rc_status st;
     if ((st = object(c, 0, "payload", true, &payload)) != RC_OK || (st = object(c, payload, "timestamp", false, &ts)) != RC_OK) return st;
@@ -262,7 +264,7 @@ static rc_status decode_one(ctx *c, rc_event *ev, dwa_op *op, bool *skip, rc_eve
     if ((st = image_obj(c, payload, "before", &before)) != RC_OK || (st = image_obj(c, payload, "after", &after)) != RC_OK) return st;
     static const char *const need[] = {[OP_INSERT] = "after", [OP_UPDATE_BEFORE] = "before", [OP_UPDATE_AFTER] = "after", [OP_DELETE] = "before"};
     if (!(*op == OP_INSERT || *op == OP_UPDATE_AFTER ? after : before))
-        return rc_error_set(err, RC_ERR_SCHEMA, node(c, payload)->off, "a %.*s message needs payload.%s", (int)o->n, o->s, need[*op]);
+        return rc_error_set(err, RC_ERR_SCHEMA, node(c, payload)->off, "an op %.*s message needs payload.%s", (int)o->n, o->s, need[*op]);
     if (*op == OP_INSERT) before = 0;
     if (*op == OP_DELETE || *op == OP_UPDATE_BEFORE) after = 0;
     if ((st = columns(c, schema, rc_dbkind_family(ev->src.kind), before, after, ev)) != RC_OK ||
@@ -289,12 +291,29 @@ static rc_status pair(ctx *c, rc_event *ev, rc_arena *a, rc_event_list *out)
     if (st == RC_OK) st = decode_one(c, &bev, &op, &skip, out);
     if (st != RC_OK) return st;
     bool fits = same_str(bev.src.db, ev->src.db) && same_str(bev.src.table, ev->src.table) && bev.ncols == ev->ncols;
-    for (uint32_t i = 0; fits && i < ev->ncols; i++)
-        fits = same_str(bev.cols[i].name, ev->cols[i].name) && bev.cols[i].type.info == ev->cols[i].type.info;
+    rc_value *img = (rc_value *)bev.before;
+    rc_column *cols = NULL;
+    for (uint32_t i = 0; fits && i < ev->ncols; i++) {
+        fits = same_str(bev.cols[i].name, ev->cols[i].name);
+        if (!fits || bev.cols[i].type.info == ev->cols[i].type.info) continue;
+        /* LONG: one image beyond BIGINT makes the column BIGINT UNSIGNED; the other image's
+         * values must then be unsigned too */
+        bool to_before = bev.cols[i].type.info->vkind == RC_V_UINT && ev->cols[i].type.info->vkind == RC_V_INT;
+        bool to_after = bev.cols[i].type.info->vkind == RC_V_INT && ev->cols[i].type.info->vkind == RC_V_UINT;
+        rc_value *v = (rc_value *)(to_before ? &ev->after[i] : &img[i]);
+        fits = (to_before || to_after) && (v->kind != RC_V_INT || v->i >= 0);
+        if (!fits) break;
+        if (v->kind == RC_V_INT) v->kind = RC_V_UINT, v->u = (uint64_t)v->i;
+        if (to_before) {
+            if (!cols && !(cols = (rc_column *)rc_arena_memdup(a, ev->cols, sizeof *cols * ev->ncols))) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+            cols[i].type = bev.cols[i].type;
+        }
+    }
     if (!fits)
         return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "this UPDATE_AFTER message has no payload.before, and the UPDATE_BEFORE message before it is of "
-                                                      "another table or other columns");
-    ev->before = bev.before;
+                                                      "another table or has other columns or column types");
+    if (cols) ev->cols = cols;
+    ev->before = img;
     return RC_OK;
 }
 
