@@ -113,26 +113,20 @@ static void put_value(rc_buf *b, const dwa_enc *e, const rc_column *c, const rc_
     case RC_V_INT: rc_fmt_i64(b, v->i); return;
     case RC_V_UINT:
     case RC_V_BITS: rc_fmt_u64(b, v->u); return;
-    case RC_V_DECIMAL: /* as a string with its scale, as the real messages carry DECIMAL */
-        rc_buf_putc(b, '"');
-        rc_fmt_dec_plain(b, &v->dec);
-        rc_buf_putc(b, '"');
-        return;
     case RC_V_FLOAT32:
     case RC_V_FLOAT64: rc_fmt_json_float(b, v); return;
-    case RC_V_BYTES:
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
-        rc_buf_putc(b, '"');
-        return;
     case RC_V_DATE:
     case RC_V_DATETIME:
     case RC_V_TIMESTAMP:
         if (epoch_ms(e, c, v, &ms, NULL)) rc_fmt_i64(b, ms); /* checked by check_dates */
         return;
-    case RC_V_TIME:
+    case RC_V_DECIMAL: /* a string with its scale, as the real messages carry DECIMAL */
+    case RC_V_BYTES:   /* base64 */
+    case RC_V_TIME:    /* as MySQL prints it */
         rc_buf_putc(b, '"');
-        rc_fmt_time(b, &v->time);
+        if (v->kind == RC_V_DECIMAL) rc_fmt_dec_plain(b, &v->dec);
+        else if (v->kind == RC_V_BYTES) rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
+        else rc_fmt_time(b, &v->time);
         rc_buf_putc(b, '"');
         return;
     default: rc_jw_str(b, v->s.p, v->s.n); return;

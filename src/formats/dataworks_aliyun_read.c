@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/dataworks_aliyun.h"
+#include "formats/dataworks_read.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
@@ -44,17 +45,9 @@ static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; 
 static bool is_str(const ctx *c, uint32_t i) { return i && node(c, i)->type == RC_J_STRING; }
 static bool eq(const rc_jnode *n, const char *lit) { return n->n == strlen(lit) && !memcmp(n->s, lit, n->n); }
 
-/* A member that must be an object, or absent/null when optional. */
 static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
 {
-    uint32_t v = rc_json_get(c->j, obj, key);
-    *out = 0;
-    if (!v || node(c, v)->type == RC_J_NULL)
-        return required ? rc_error_set(c->err, RC_ERR_SCHEMA, node(c, obj)->off, "a DataWorks aliyun message needs \"%s\"", key) : RC_OK;
-    if (node(c, v)->type != RC_J_OBJECT)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
-    *out = v;
-    return RC_OK;
+    return rc_dw_object(c->j, obj, key, required, out, c->err);
 }
 
 /* payload.<key>.dataColumn, 0 when the image is null or absent */
@@ -79,74 +72,43 @@ static uint32_t member(const ctx *c, uint32_t img, rc_str name)
     return 0;
 }
 
-/* The declaration a column of DataWorks type `ty` gets, given its values in the message (v[k]
- * 0: none): LONG beyond BIGINT in either image is BIGINT UNSIGNED, DOUBLE written as a string in
- * either is DECIMAL. */
-static const char *declared(const ctx *c, rc_family fam, const rc_jnode *ty, const uint32_t v[2])
+typedef struct decl_ctx {
+    const ctx *c;
+    rc_family fam;
+    uint32_t before, after; /* the images' dataColumn objects (0: none) */
+} decl_ctx;
+
+/* The declaration of a column of DataWorks type node `ty`, given its values in the message:
+ * LONG beyond BIGINT in either image is BIGINT UNSIGNED, DOUBLE written as a string in either
+ * is DECIMAL. */
+static const char *declared(const void *p, const rc_json *j, uint32_t ty, rc_str name)
 {
+    const decl_ctx *dc = p;
+    const rc_jnode *t = &j->nodes[ty];
     bool big = false, str = false;
+    const uint32_t v[2] = {member(dc->c, dc->before, name), member(dc->c, dc->after, name)};
     for (int k = 0; k < 2; k++) {
-        const rc_jnode *val = v[k] ? node(c, v[k]) : NULL;
+        const rc_jnode *val = v[k] ? node(dc->c, v[k]) : NULL;
         uint64_t u;
         int64_t i;
         if (val && val->type == RC_J_NUMBER && rc_parse_i64(val->s, val->n, &i) != RC_OK && rc_parse_u64(val->s, val->n, &u) == RC_OK) big = true;
         if (val && val->type == RC_J_STRING) str = true;
     }
-    bool pg = fam == RC_FAM_PG;
-    if (eq(ty, "LONG")) return rc_type_in_family(fam, big ? "bigint unsigned" : "bigint");
-    if (eq(ty, "DOUBLE")) return rc_type_in_family(fam, str ? "decimal" : "double");
-    if (eq(ty, "STRING")) return rc_type_in_family(fam, "text");
-    if (eq(ty, "BOOLEAN")) return "boolean";
-    if (eq(ty, "DATE")) return pg ? "timestamptz(3)" : "timestamp(3)";
-    if (eq(ty, "BYTES")) return pg ? "bytea" : "longblob";
+    bool pg = dc->fam == RC_FAM_PG;
+    if (eq(t, "LONG")) return rc_type_in_family(dc->fam, big ? "bigint unsigned" : "bigint");
+    if (eq(t, "DOUBLE")) return rc_type_in_family(dc->fam, str ? "decimal" : "double");
+    if (eq(t, "STRING")) return rc_type_in_family(dc->fam, "text");
+    if (eq(t, "BOOLEAN")) return "boolean";
+    if (eq(t, "DATE")) return pg ? "timestamptz(3)" : "timestamp(3)";
+    if (eq(t, "BYTES")) return pg ? "bytea" : "longblob";
     return NULL;
 }
 
 static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, uint32_t before, uint32_t after, rc_event *ev)
 {
-    uint32_t list = rc_json_get(c->j, schema, "dataColumn"), pk = rc_json_get(c->j, schema, "primaryKey");
-    if (!list || node(c, list)->type != RC_J_ARRAY)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, list ? node(c, list)->off : node(c, schema)->off, "a row message needs the array schema.dataColumn");
-    uint32_t n = node(c, list)->count;
-    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, list)->off, "schema.dataColumn names no column");
-    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * n);
-    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    uint32_t i = 0;
-    for (uint32_t f = node(c, list)->first; f; f = node(c, f)->next, i++) {
-        uint32_t nm = node(c, f)->type == RC_J_OBJECT ? rc_json_get(c->j, f, "name") : 0, ty = nm ? rc_json_get(c->j, f, "type") : 0;
-        if (!is_str(c, nm) || !is_str(c, ty))
-            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f)->off, "a schema.dataColumn entry needs \"name\" and \"type\" strings");
-        memset(&cols[i], 0, sizeof cols[i]);
-        cols[i].name = (rc_str){node(c, nm)->s, node(c, nm)->n};
-        if (rc_column_name_taken(cols, i, cols[i].name))
-            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, nm)->off, "schema.dataColumn names \"%.*s\" twice", (int)node(c, nm)->n, node(c, nm)->s);
-        cols[i].nullable = true;
-        const uint32_t v[2] = {member(c, before, cols[i].name), member(c, after, cols[i].name)};
-        const char *decl = declared(c, fam, node(c, ty), v);
-        if (!decl)
-            return rc_error_set(c->err, RC_ERR_TYPE, node(c, ty)->off,
-                                "unknown DataWorks column type \"%.*s\" (expected LONG, DOUBLE, STRING, DATE, BYTES or BOOLEAN)",
-                                (int)(node(c, ty)->n > 40 ? 40 : node(c, ty)->n), node(c, ty)->s);
-        const rc_coltype *t;
-        rc_status st = rc_type_cache_get(c->d->jd.types, c->a, fam, decl, strlen(decl), node(c, ty)->off, &t, c->err);
-        if (st != RC_OK) return st;
-        cols[i].type = *t;
-    }
-    if (pk && node(c, pk)->type == RC_J_ARRAY) {
-        uint16_t pos = 0;
-        for (uint32_t p = node(c, pk)->first; p; p = node(c, p)->next) {
-            uint32_t q = 0;
-            while (is_str(c, p) && q < n && !(cols[q].name.n == node(c, p)->n && !memcmp(cols[q].name.p, node(c, p)->s, node(c, p)->n))) q++;
-            if (!is_str(c, p) || q == n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, p)->off, "schema.primaryKey names no column of schema.dataColumn");
-            if (cols[q].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, p)->off, "schema.primaryKey names a column twice");
-            cols[q].pk = ++pos;
-        }
-    } else if (pk && node(c, pk)->type != RC_J_NULL) {
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, pk)->off, "schema.primaryKey must be an array or null");
-    }
-    ev->cols = cols;
-    ev->ncols = n;
-    return RC_OK;
+    static const rc_dw_names names = {"dataColumn", "primaryKey", " (expected LONG, DOUBLE, STRING, DATE, BYTES or BOOLEAN)"};
+    const decl_ctx dc = {c, fam, before, after};
+    return rc_dw_columns(c->j, schema, &names, declared, &dc, fam, c->d->jd.types, c->a, ev, c->err);
 }
 
 /* One value of column `col` from JSON node v. */
