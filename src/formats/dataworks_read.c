@@ -32,20 +32,70 @@ typedef struct ctx {
 static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
 static bool is_str(const ctx *c, uint32_t i) { return i && node(c, i)->type == RC_J_STRING; }
 
-/* A member that must be an object (or absent/null when optional). */
-static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
+rc_status rc_dw_object(const rc_json *j, uint32_t obj, const char *key, bool required, uint32_t *out, rc_error *err)
 {
-    uint32_t v = rc_json_get(c->j, obj, key);
+    uint32_t v = rc_json_get(j, obj, key);
     *out = 0;
-    if (!v || node(c, v)->type == RC_J_NULL)
-        return required ? rc_error_set(c->err, RC_ERR_SCHEMA, node(c, obj)->off, "a DataWorks message needs \"%s\"", key) : RC_OK;
-    if (node(c, v)->type != RC_J_OBJECT)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)node(c, v)->type));
+    if (!v || j->nodes[v].type == RC_J_NULL)
+        return required ? rc_error_set(err, RC_ERR_SCHEMA, j->nodes[obj].off, "a DataWorks message needs \"%s\"", key) : RC_OK;
+    if (j->nodes[v].type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, j->nodes[v].off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)j->nodes[v].type));
     *out = v;
     return RC_OK;
 }
 
+static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
+{
+    return rc_dw_object(c->j, obj, key, required, out, c->err);
+}
 
+rc_status rc_dw_columns(const rc_json *j, uint32_t schema, const rc_dw_names *names, rc_dw_decl_fn decl, const void *dctx, rc_family fam,
+                        rc_type_cache *types, rc_arena *a, rc_event *ev, rc_error *err)
+{
+    const rc_jnode *N = j->nodes;
+    uint32_t list = rc_json_get(j, schema, names->list_key), pk = rc_json_get(j, schema, names->pk_key);
+    if (!list || N[list].type != RC_J_ARRAY)
+        return rc_error_set(err, RC_ERR_SCHEMA, list ? N[list].off : N[schema].off, "a row message needs the array schema.%s", names->list_key);
+    uint32_t n = N[list].count, i = 0;
+    if (!n) return rc_error_set(err, RC_ERR_SCHEMA, N[list].off, "schema.%s names no column", names->list_key);
+    rc_column *cols = rc_arena_alloc(a, sizeof *cols * n);
+    if (!cols) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    for (uint32_t f = N[list].first; f; f = N[f].next, i++) {
+        uint32_t nm = N[f].type == RC_J_OBJECT ? rc_json_get(j, f, "name") : 0, ty = nm ? rc_json_get(j, f, "type") : 0;
+        if (!nm || N[nm].type != RC_J_STRING || !ty || N[ty].type != RC_J_STRING)
+            return rc_error_set(err, RC_ERR_SCHEMA, N[f].off, "a schema.%s entry needs \"name\" and \"type\" strings", names->list_key);
+        memset(&cols[i], 0, sizeof cols[i]);
+        cols[i].name = (rc_str){rc_arena_memdup(a, N[nm].s, N[nm].n), N[nm].n};
+        if (!cols[i].name.p) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        if (rc_column_name_taken(cols, i, cols[i].name))
+            return rc_error_set(err, RC_ERR_SCHEMA, N[nm].off, "schema.%s names \"%.*s\" twice", names->list_key, (int)N[nm].n, N[nm].s);
+        cols[i].nullable = true;
+        const char *d = decl(dctx, j, ty, cols[i].name);
+        if (!d)
+            return rc_error_set(err, RC_ERR_TYPE, N[ty].off, "unknown DataWorks column type \"%.*s\"%s", (int)(N[ty].n > 40 ? 40 : N[ty].n), N[ty].s,
+                                names->types);
+        const rc_coltype *t;
+        rc_status st = rc_type_cache_get(types, a, fam, d, strlen(d), N[ty].off, &t, err);
+        if (st != RC_OK) return st;
+        cols[i].type = *t;
+    }
+    if (pk && N[pk].type == RC_J_ARRAY) {
+        uint16_t pos = 0;
+        for (uint32_t p = N[pk].first; p; p = N[p].next) {
+            uint32_t q = 0;
+            while (N[p].type == RC_J_STRING && q < n && !(cols[q].name.n == N[p].n && !memcmp(cols[q].name.p, N[p].s, N[p].n))) q++;
+            if (N[p].type != RC_J_STRING || q == n)
+                return rc_error_set(err, RC_ERR_SCHEMA, N[p].off, "schema.%s names no column of schema.%s", names->pk_key, names->list_key);
+            if (cols[q].pk) return rc_error_set(err, RC_ERR_SCHEMA, N[p].off, "schema.%s names a column twice", names->pk_key);
+            cols[q].pk = ++pos;
+        }
+    } else if (pk && N[pk].type != RC_J_NULL) {
+        return rc_error_set(err, RC_ERR_SCHEMA, N[pk].off, "schema.%s must be an array or null", names->pk_key);
+    }
+    ev->cols = cols;
+    ev->ncols = n;
+    return RC_OK;
+}
 
 static const struct {
     const char *name;
@@ -56,50 +106,17 @@ static const struct {
 /* DDL operations of payload.op (the DDL kind the encoder derived from the statement). */
 static const char *const ddl_ops[] = {"QUERY", "CREATE", "ALTER", "ERASE", "TRUNCATE", "RENAME", "CINDEX", "DINDEX", NULL};
 
+/* The 2.0 type names: the catalog's DataWorks labels. */
+static const char *label_decl(const void *fam, const rc_json *j, uint32_t ty, rc_str name)
+{
+    (void)name;
+    return rc_type_by_label(*(const rc_family *)fam, offsetof(rc_type_info, dataworks), j->nodes[ty].s, j->nodes[ty].n);
+}
+
 static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event *ev)
 {
-    uint32_t cols_n = rc_json_get(c->j, schema, "column"), pk = rc_json_get(c->j, schema, "pk");
-    if (!cols_n || node(c, cols_n)->type != RC_J_ARRAY)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, cols_n ? node(c, cols_n)->off : node(c, schema)->off, "a row message needs the array schema.column");
-    uint32_t n = node(c, cols_n)->count;
-    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, cols_n)->off, "schema.column names no column");
-    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
-    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    uint32_t i = 0;
-    for (uint32_t f = node(c, cols_n)->first; f; f = node(c, f)->next, i++) {
-        uint32_t nm = node(c, f)->type == RC_J_OBJECT ? rc_json_get(c->j, f, "name") : 0, ty = nm ? rc_json_get(c->j, f, "type") : 0;
-        if (!is_str(c, nm) || !is_str(c, ty))
-            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, f)->off, "a schema.column entry needs \"name\" and \"type\" strings");
-        memset(&cols[i], 0, sizeof cols[i]);
-        cols[i].name = (rc_str){rc_arena_memdup(c->a, node(c, nm)->s, node(c, nm)->n), node(c, nm)->n};
-        if (!cols[i].name.p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-        if (rc_column_name_taken(cols, i, cols[i].name))
-            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, nm)->off, "schema.column names \"%.*s\" twice", (int)node(c, nm)->n, node(c, nm)->s);
-        cols[i].nullable = true;
-        const char *decl = rc_type_by_label(fam, offsetof(rc_type_info, dataworks), node(c, ty)->s, node(c, ty)->n);
-        if (!decl)
-            return rc_error_set(c->err, RC_ERR_TYPE, node(c, ty)->off, "unknown DataWorks column type \"%.*s\"",
-                                (int)(node(c, ty)->n > 40 ? 40 : node(c, ty)->n), node(c, ty)->s);
-        const rc_coltype *t;
-        rc_status st = rc_type_cache_get(c->d->jd.types, c->a, fam, decl, strlen(decl), node(c, ty)->off, &t, c->err);
-        if (st != RC_OK) return st;
-        cols[i].type = *t;
-    }
-    if (pk && node(c, pk)->type == RC_J_ARRAY) {
-        uint16_t pos = 0;
-        for (uint32_t p = node(c, pk)->first; p; p = node(c, p)->next) {
-            uint32_t q = 0;
-            while (is_str(c, p) && q < n && !(cols[q].name.n == node(c, p)->n && !memcmp(cols[q].name.p, node(c, p)->s, node(c, p)->n))) q++;
-            if (!is_str(c, p) || q == n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, p)->off, "schema.pk names no column of schema.column");
-            if (cols[q].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, p)->off, "schema.pk names a column twice");
-            cols[q].pk = ++pos;
-        }
-    } else if (pk && node(c, pk)->type != RC_J_NULL) {
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, pk)->off, "schema.pk must be an array or null");
-    }
-    ev->cols = cols;
-    ev->ncols = n;
-    return RC_OK;
+    static const rc_dw_names names = {"column", "pk", ""};
+    return rc_dw_columns(c->j, schema, &names, label_decl, &fam, fam, c->d->jd.types, c->a, ev, c->err);
 }
 
 /* payload.before / payload.after: {"data": {...}} or null */

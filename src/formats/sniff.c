@@ -48,6 +48,7 @@ static const shape shapes[] = {
     /* Canal and DRS messages have the same members; their values tell them apart, not this */
     {"Canal", "canal|drs-json|drs-json-c", NULL, false, {{"database", HAS}, {"table", HAS}, {"isDdl", HAS}}},
     {"Maxwell", "maxwell", NULL, false, {{"database", HAS}, {"table", HAS}, {"type", LOWER}, {"ts", HAS}}},
+    {"DataWorks \"aliyun\" JSON", "dataworks-aliyun", NULL, false, {{"version", HAS}, {"schema.dataColumn", HAS}, {"payload.op", HAS}}},
     {"DataWorks", "dataworks", NULL, false, {{"version", HAS}, {"schema.source", HAS}, {"payload.op", HAS}}},
     {"OMS default JSON", "default|defaultextendcolumntype", NULL, false, {{"recordType", HAS}, {"allMetaData", HAS}}},
     {"SharePlex", "shareplex", NULL, false, {{"meta.op", HAS}, {"data", HAS}}},

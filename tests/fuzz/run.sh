@@ -49,6 +49,11 @@ cp tests/fuzz/regressions/* tests/fuzz/seeds/* "$seeds"/ 2>/dev/null
 for z in America/New_York Europe/Dublin Australia/Lord_Howe Asia/Shanghai UTC; do
     [ -f "/usr/share/zoneinfo/$z" ] && cp "/usr/share/zoneinfo/$z" "$seeds/tzif-${z//\//-}"
 done
+# whole streams for the decoders that read several lines together (fuzz_decode_dataworks_aliyun:
+# an UPDATE_BEFORE and its UPDATE_AFTER), and Paimon's DataWorks message without its indent
+for f in tests/golden/dataworks-aliyun/*.out; do cp "$f" "$seeds/stream-$(basename "$f")"; done
+P=../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/aliyun/table/event/event-update-in-one.txt
+[ -f "$P" ] && sed -n 's/^ *{/{/p' "$P" >"$seeds/peer-dataworks-aliyun"
 status=0
 for t in "$B"/tests/fuzz/fuzz_*; do
     [ -x "$t" ] || continue

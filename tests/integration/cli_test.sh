@@ -136,6 +136,11 @@ expect_eq default-bad-messages $D/default-bad.expected "$T/err"
 expect_rc dataworks-bad $? 2
 expect_eq dataworks-bad-messages $D/dataworks-bad.expected "$T/err"
 [ -s "$T/out" ] && bad "dataworks-bad: a bad message produced an event"
+# (line 11, an UPDATE_BEFORE, is held for its UPDATE_AFTER, which line 12 is not: no event)
+"$RC" convert -q --from dataworks-aliyun --on-error=skip $D/dataworks-aliyun-bad.ndjson >"$T/out" 2>"$T/err"
+expect_rc dataworks-aliyun-bad $? 0
+expect_eq dataworks-aliyun-bad-messages $D/dataworks-aliyun-bad.expected "$T/err"
+[ -s "$T/out" ] && bad "dataworks-aliyun-bad: a bad message produced an event"
 # (the first line is a minimal valid message: one event)
 "$RC" convert -q --from shareplex --on-error=skip $D/shareplex-bad.ndjson >"$T/out" 2>"$T/err"
 expect_rc shareplex-bad $? 0

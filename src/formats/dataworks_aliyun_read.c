@@ -1,0 +1,308 @@
+/* DataWorks "aliyun" layout, reader side (docs/formats/dataworks-aliyun.md, "Reading"): one
+ * message is one row change. The six DataWorks types say little, so a column's type comes
+ * from its DataWorks type and its value in the message: LONG is BIGINT (BIGINT UNSIGNED for a
+ * value beyond it), DOUBLE is DECIMAL when the value is a string (DataWorks writes DECIMAL
+ * so, with its scale) and DOUBLE when it is a number, DATE (epoch ms) TIMESTAMP(3), BYTES
+ * (base64) LONGBLOB, STRING TEXT, BOOLEAN BOOLEAN.
+ * An UPDATE written as two messages (UPDATE_BEFORE, then UPDATE_AFTER without before) is one
+ * event: the decoder keeps the UPDATE_BEFORE message's text until its UPDATE_AFTER comes. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/dataworks_aliyun.h"
+#include "formats/dataworks_read.h"
+#include "rowcast/fmt.h"
+#include "rowcast/json.h"
+#include "rowcast/jsondec.h"
+#include "rowcast/vparse.h"
+
+typedef struct dwa_dec {
+    rc_jsondec jd;   /* the parsed message, the type cache */
+    char *pending;   /* the held UPDATE_BEFORE message, malloc'd; NULL: none */
+    size_t pending_n;
+} dwa_dec;
+
+rc_status rc_dwa_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    (void)o; /* the writer's options do not change what is read: DATE is an instant */
+    return rc_jsondec_new(sizeof(dwa_dec), out, err);
+}
+
+void rc_dwa_dec_free(void *p)
+{
+    dwa_dec *d = p;
+    if (d) free(d->pending);
+    rc_jsondec_free(p);
+}
+
+typedef struct ctx {
+    dwa_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+static bool is_str(const ctx *c, uint32_t i) { return i && node(c, i)->type == RC_J_STRING; }
+static bool eq(const rc_jnode *n, const char *lit) { return n->n == strlen(lit) && !memcmp(n->s, lit, n->n); }
+
+static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
+{
+    return rc_dw_object(c->j, obj, key, required, out, c->err);
+}
+
+/* payload.<key>.dataColumn, 0 when the image is null or absent */
+static rc_status image_obj(const ctx *c, uint32_t payload, const char *key, uint32_t *out)
+{
+    uint32_t img;
+    rc_status st = object(c, payload, key, false, &img);
+    *out = 0;
+    if (st != RC_OK || !img) return st;
+    uint32_t dc = rc_json_get(c->j, img, "dataColumn");
+    if (!dc || node(c, dc)->type != RC_J_OBJECT)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s needs a \"dataColumn\" object", key);
+    *out = dc;
+    return RC_OK;
+}
+
+/* The value node of column `name` in image object `img` (0: none). */
+static uint32_t member(const ctx *c, uint32_t img, rc_str name)
+{
+    for (uint32_t k = img ? node(c, img)->first : 0; k; k = node(c, node(c, k)->next)->next)
+        if (node(c, k)->n == name.n && !memcmp(node(c, k)->s, name.p, name.n)) return node(c, k)->next;
+    return 0;
+}
+
+typedef struct decl_ctx {
+    const ctx *c;
+    rc_family fam;
+    uint32_t before, after; /* the images' dataColumn objects (0: none) */
+} decl_ctx;
+
+/* The declaration of a column of DataWorks type node `ty`, given its values in the message:
+ * LONG beyond BIGINT in either image is BIGINT UNSIGNED, DOUBLE written as a string in either
+ * is DECIMAL. */
+static const char *declared(const void *p, const rc_json *j, uint32_t ty, rc_str name)
+{
+    const decl_ctx *dc = p;
+    const rc_jnode *t = &j->nodes[ty];
+    bool big = false, str = false;
+    const uint32_t v[2] = {member(dc->c, dc->before, name), member(dc->c, dc->after, name)};
+    for (int k = 0; k < 2; k++) {
+        const rc_jnode *val = v[k] ? node(dc->c, v[k]) : NULL;
+        uint64_t u;
+        int64_t i;
+        if (val && val->type == RC_J_NUMBER && rc_parse_i64(val->s, val->n, &i) != RC_OK && rc_parse_u64(val->s, val->n, &u) == RC_OK) big = true;
+        if (val && val->type == RC_J_STRING) str = true;
+    }
+    bool pg = dc->fam == RC_FAM_PG;
+    if (eq(t, "LONG")) return rc_type_in_family(dc->fam, big ? "bigint unsigned" : "bigint");
+    if (eq(t, "DOUBLE")) return rc_type_in_family(dc->fam, str ? "decimal" : "double");
+    if (eq(t, "STRING")) return rc_type_in_family(dc->fam, "text");
+    if (eq(t, "BOOLEAN")) return "boolean";
+    if (eq(t, "DATE")) return pg ? "timestamptz(3)" : "timestamp(3)";
+    if (eq(t, "BYTES")) return pg ? "bytea" : "longblob";
+    return NULL;
+}
+
+static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, uint32_t before, uint32_t after, rc_event *ev)
+{
+    static const rc_dw_names names = {"dataColumn", "primaryKey", " (expected LONG, DOUBLE, STRING, DATE, BYTES or BOOLEAN)"};
+    const decl_ctx dc = {c, fam, before, after};
+    return rc_dw_columns(c->j, schema, &names, declared, &dc, fam, c->d->jd.types, c->a, ev, c->err);
+}
+
+/* One value of column `col` from JSON node v. */
+static rc_status value(const ctx *c, const rc_column *col, const rc_jnode *v, rc_value *out)
+{
+    static const rc_vparse_opts vo = {.bytes = RC_BYTES_BASE64};
+    rc_vkind k = col->type.info->vkind;
+    memset(out, 0, sizeof *out);
+    if (v->type == RC_J_NULL) return RC_OK;
+    if (k == RC_V_BOOL && (v->type == RC_J_TRUE || v->type == RC_J_FALSE)) {
+        *out = (rc_value){.kind = RC_V_BOOL, .b = v->type == RC_J_TRUE};
+        return RC_OK;
+    }
+    if (k == RC_V_TIMESTAMP && v->type == RC_J_NUMBER) { /* DATE: epoch milliseconds */
+        int64_t ms;
+        if (rc_parse_i64(v->s, v->n, &ms) != RC_OK)
+            return rc_error_set(c->err, RC_ERR_VALUE, v->off, "column \"%.*s\" (DATE): %.*s is not a whole number of milliseconds", (int)col->name.n,
+                                col->name.p, (int)(v->n > 30 ? 30 : v->n), v->s);
+        int64_t sec = rc_floor_div(ms, 1000);
+        *out = (rc_value){.kind = RC_V_TIMESTAMP, .ts = {sec, (uint32_t)(ms - sec * 1000) * 1000000u}};
+        return RC_OK;
+    }
+    bool text_ok = v->type == RC_J_STRING ? k != RC_V_INT && k != RC_V_UINT && k != RC_V_FLOAT64 && k != RC_V_BOOL
+                                          : v->type == RC_J_NUMBER && (k == RC_V_INT || k == RC_V_UINT || k == RC_V_FLOAT64 || k == RC_V_DECIMAL);
+    if (!text_ok)
+        return rc_error_set(c->err, RC_ERR_VALUE, v->off, "column \"%.*s\": a %s is not a value of DataWorks type %s", (int)col->name.n, col->name.p,
+                            rc_jtype_name((rc_jtype)v->type), rc_dwa_type(&col->type));
+    rc_error verr;
+    rc_error_clear(&verr);
+    rc_status st = rc_value_from_text(col, v->s, v->n, &vo, c->a, out, &verr);
+    if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
+    return RC_OK;
+}
+
+static rc_status image(const ctx *c, uint32_t img, const char *which, const rc_event *ev, const rc_value **out)
+{
+    *out = NULL;
+    if (!img) return RC_OK;
+    rc_value *vals = rc_arena_alloc(c->a, sizeof *vals * ev->ncols);
+    if (!vals) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (node(c, img)->count != ev->ncols)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s.dataColumn has %u columns, schema.dataColumn %u", which,
+                            node(c, img)->count, ev->ncols);
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        uint32_t v = member(c, img, ev->cols[i].name);
+        if (!v)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s.dataColumn has no column \"%.*s\"", which,
+                                (int)ev->cols[i].name.n, ev->cols[i].name.p);
+        rc_status st = value(c, &ev->cols[i], node(c, v), &vals[i]);
+        if (st != RC_OK) return st;
+    }
+    *out = vals;
+    return RC_OK;
+}
+
+typedef enum { OP_INSERT, OP_UPDATE_BEFORE, OP_UPDATE_AFTER, OP_DELETE, OP_HEARTBEAT } dwa_op;
+
+/* One message into *ev and its op; *skip when the table filter refused it. */
+static rc_status decode_one(ctx *c, rc_event *ev, dwa_op *op, bool *skip, rc_event_list *out)
+{
+    rc_error *err = c->err;
+    memset(ev, 0, sizeof *ev);
+    *skip = false;
+    if (node(c, 0)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks aliyun message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(c, 0)->type));
+    uint32_t ver = rc_json_get(c->j, 0, "version");
+    if (ver && !(is_str(c, ver) && eq(node(c, ver), "0.0.1")))
+        return rc_error_set(err, RC_ERR_SCHEMA, node(c, ver)->off, "\"version\" must be \"0.0.1\" in the aliyun layout (found \"%.*s\")",
+                            (int)(node(c, ver)->n > 20 ? 20 : node(c, ver)->n), node(c, ver)->s);
+    uint32_t payload, schema, ts, before, after;
+    rc_status st;
+    if ((st = object(c, 0, "payload", true, &payload)) != RC_OK || (st = object(c, payload, "timestamp", false, &ts)) != RC_OK) return st;
+    uint32_t opn = rc_json_get(c->j, payload, "op");
+    if (!is_str(c, opn)) return rc_error_set(err, RC_ERR_SCHEMA, node(c, payload)->off, "payload needs \"op\" as a string");
+    const rc_jnode *o = node(c, opn);
+    if (eq(o, "INSERT")) *op = OP_INSERT, ev->op = RC_OP_INSERT;
+    else if (eq(o, "UPDATE_BEFORE")) *op = OP_UPDATE_BEFORE, ev->op = RC_OP_UPDATE;
+    else if (eq(o, "UPDATE_AFTER")) *op = OP_UPDATE_AFTER, ev->op = RC_OP_UPDATE;
+    else if (eq(o, "DELETE")) *op = OP_DELETE, ev->op = RC_OP_DELETE;
+    else if (eq(o, "MHEARTBEAT")) *op = OP_HEARTBEAT, ev->op = RC_OP_HEARTBEAT;
+    else
+        return rc_error_set(err, RC_ERR_SCHEMA, o->off, "unknown payload.op \"%.*s\" (read are INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE and MHEARTBEAT)",
+                            (int)(o->n > 20 ? 20 : o->n), o->s);
+    if (ts) { /* -1: unknown (a snapshot row); checkpointTime repeats eventTime */
+        uint32_t et = rc_json_get(c->j, ts, "eventTime"), sy = rc_json_get(c->j, ts, "systemTime");
+        if ((st = rc_jsondec_us_at(c->j, et, "eventTime", 1000, &ev->ts_us, &ev->has_ts, err)) != RC_OK ||
+            (st = rc_jsondec_us_at(c->j, sy, "systemTime", 1000, &ev->proc_us, &ev->has_proc, err)) != RC_OK)
+            return st;
+        if (ev->has_ts && ev->ts_us == -1000) ev->has_ts = false, ev->ts_us = 0;
+        if (ev->has_proc && ev->proc_us == -1000) ev->has_proc = false, ev->proc_us = 0;
+    }
+    if (*op == OP_HEARTBEAT) return RC_OK;
+    rc_str seq;
+    if ((st = rc_jsondec_str(c->j, payload, "sequenceId", c->a, &seq, err)) != RC_OK) return st;
+    if (seq.n && !(seq.n == 2 && !memcmp(seq.p, "-1", 2))) {
+        if (rc_parse_u64(seq.p, seq.n, &ev->pos.seq) != RC_OK)
+            return rc_error_set(err, RC_ERR_SCHEMA, node(c, rc_json_get(c->j, payload, "sequenceId"))->off, "payload.sequenceId must be a number as a string (or \"-1\")");
+        ev->pos.has_seq = true;
+    }
+    uint32_t src, dbt;
+    rc_str dbtype;
+    if ((st = object(c, 0, "schema", true, &schema)) != RC_OK || (st = object(c, schema, "source", true, &src)) != RC_OK ||
+        (st = rc_jsondec_str(c->j, src, "dbType", c->a, &dbtype, err)) != RC_OK || (st = rc_jsondec_str(c->j, src, "dbName", c->a, &ev->src.db, err)) != RC_OK ||
+        (st = rc_jsondec_str(c->j, src, "schemaName", c->a, &ev->src.schema, err)) != RC_OK ||
+        (st = rc_jsondec_str(c->j, src, "tableName", c->a, &ev->src.table, err)) != RC_OK)
+        return st;
+    dbt = rc_json_get(c->j, src, "dbType");
+    if (!rc_dwa_dbkind(dbtype, &ev->src.kind) || ev->src.kind == RC_DB_ORACLE || ev->src.kind == RC_DB_OB_ORACLE || ev->src.kind == RC_DB_SQLSERVER)
+        return rc_error_set(err, RC_ERR_SCHEMA, node(c, dbt ? dbt : src)->off, "schema.source.dbType \"%.*s\" is not read (read are MySQL, OceanBase and PostgreSQL)",
+                            (int)(dbtype.n > 40 ? 40 : dbtype.n), dbtype.p);
+    if (!rc_event_list_accepts(out, ev->src.db.n ? ev->src.db : ev->src.schema, ev->src.table)) {
+        *skip = true;
+        return RC_OK;
+    }
+    if ((st = image_obj(c, payload, "before", &before)) != RC_OK || (st = image_obj(c, payload, "after", &after)) != RC_OK) return st;
+    static const char *const need[] = {[OP_INSERT] = "after", [OP_UPDATE_BEFORE] = "before", [OP_UPDATE_AFTER] = "after", [OP_DELETE] = "before"};
+    if (!(*op == OP_INSERT || *op == OP_UPDATE_AFTER ? after : before))
+        return rc_error_set(err, RC_ERR_SCHEMA, node(c, payload)->off, "an op %.*s message needs payload.%s", (int)o->n, o->s, need[*op]);
+    if (*op == OP_INSERT) before = 0;
+    if (*op == OP_DELETE || *op == OP_UPDATE_BEFORE) after = 0;
+    if ((st = columns(c, schema, rc_dbkind_family(ev->src.kind), before, after, ev)) != RC_OK ||
+        (st = image(c, before, "before", ev, &ev->before)) != RC_OK || (st = image(c, after, "after", ev, &ev->after)) != RC_OK)
+        return st;
+    return RC_OK;
+}
+
+static bool same_str(rc_str a, rc_str b) { return a.n == b.n && !memcmp(a.p, b.p, a.n); }
+
+/* The held UPDATE_BEFORE message's before image for `ev`, an UPDATE_AFTER without one. */
+static rc_status pair(ctx *c, rc_event *ev, rc_arena *a, rc_event_list *out)
+{
+    dwa_dec *d = c->d;
+    char *text = rc_arena_memdup(a, d->pending, d->pending_n); /* its values live as long as ev */
+    size_t n = d->pending_n;
+    free(d->pending);
+    d->pending = NULL;
+    if (!text) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    rc_event bev;
+    dwa_op op;
+    bool skip;
+    rc_status st = rc_jsondec_parse(&d->jd, text, n, a, c->err);
+    if (st == RC_OK) st = decode_one(c, &bev, &op, &skip, out);
+    if (st != RC_OK) return st;
+    bool fits = same_str(bev.src.db, ev->src.db) && same_str(bev.src.table, ev->src.table) && bev.ncols == ev->ncols;
+    rc_value *img = (rc_value *)bev.before;
+    rc_column *cols = NULL;
+    for (uint32_t i = 0; fits && i < ev->ncols; i++) {
+        fits = same_str(bev.cols[i].name, ev->cols[i].name);
+        if (!fits || bev.cols[i].type.info == ev->cols[i].type.info) continue;
+        /* LONG: one image beyond BIGINT makes the column BIGINT UNSIGNED; the other image's
+         * values must then be unsigned too */
+        bool to_before = bev.cols[i].type.info->vkind == RC_V_UINT && ev->cols[i].type.info->vkind == RC_V_INT;
+        bool to_after = bev.cols[i].type.info->vkind == RC_V_INT && ev->cols[i].type.info->vkind == RC_V_UINT;
+        rc_value *v = (rc_value *)(to_before ? &ev->after[i] : &img[i]);
+        fits = (to_before || to_after) && (v->kind != RC_V_INT || v->i >= 0);
+        if (!fits) break;
+        if (v->kind == RC_V_INT) v->kind = RC_V_UINT, v->u = (uint64_t)v->i;
+        if (to_before) {
+            if (!cols && !(cols = (rc_column *)rc_arena_memdup(a, ev->cols, sizeof *cols * ev->ncols))) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+            cols[i].type = bev.cols[i].type;
+        }
+    }
+    if (!fits)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "this UPDATE_AFTER message has no payload.before, and the UPDATE_BEFORE message before it is of "
+                                                      "another table or has other columns or column types");
+    if (cols) ev->cols = cols;
+    ev->before = img;
+    return RC_OK;
+}
+
+rc_status rc_dwa_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    dwa_dec *d = p;
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    if (st != RC_OK) return st;
+    ctx c = {d, &d->jd.json, a, err};
+    rc_event ev;
+    dwa_op op;
+    bool skip;
+    if ((st = decode_one(&c, &ev, &op, &skip, out)) != RC_OK) return st;
+    if (skip) return RC_OK;
+    if (op == OP_UPDATE_BEFORE || (d->pending && !(op == OP_UPDATE_AFTER && !ev.before))) {
+        if (d->pending) {
+            free(d->pending), d->pending = NULL;
+            return rc_error_set(err, RC_ERR_SCHEMA, 0, "the UPDATE_BEFORE message before this one is not followed by its UPDATE_AFTER");
+        }
+        if (!(d->pending = malloc(n ? n : 1))) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        memcpy(d->pending, msg, n);
+        d->pending_n = n;
+        return RC_OK; /* the event comes with the UPDATE_AFTER message */
+    }
+    if (d->pending && (st = pair(&c, &ev, a, out)) != RC_OK) return st;
+    rc_event *e = rc_event_list_push(out);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    *e = ev;
+    return RC_OK;
+}
