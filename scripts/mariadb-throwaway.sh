@@ -35,14 +35,18 @@ my_throwaway_start() {
     local owner
     owner=$(my_owner)
     [ "$(id -u)" = 0 ] && chown "$owner": "$dir"
+    # a temporary directory of its own: two servers bootstrapping side by side (ctest -j2) in
+    # the shared /tmp collided on '#sql-temptable' files
+    mkdir -p "$dir/tmp" || return 1
+    if [ "$(id -u)" = 0 ]; then chown "$owner": "$dir/tmp"; fi
     mariadb-install-db --no-defaults --user="$owner" --datadir="$dir/data" --auth-root-authentication-method=normal \
-        --skip-test-db --skip-name-resolve >"$dir/install.log" 2>&1 ||
+        --skip-test-db --skip-name-resolve --tmpdir="$dir/tmp" >"$dir/install.log" 2>&1 ||
         { echo "mariadb-install-db failed:" >&2; cat "$dir/install.log" >&2; return 1; }
     local try port
     for try in 1 2 3 4 5; do
         port=$(my_free_port)
         MY_OPTS=(--no-defaults --user="$owner" --datadir="$dir/data" --port="$port" --bind-address=127.0.0.1
-            --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/log" --log-bin="$dir/data/bin"
+            --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/log" --log-bin="$dir/data/bin" --tmpdir="$dir/tmp"
             --binlog-format=ROW --binlog-row-image=FULL --binlog-row-metadata=FULL --server-id=1
             --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci
             --skip-name-resolve --innodb-flush-log-at-trx-commit=0 --sync-binlog=0 --innodb-buffer-pool-size=32M
@@ -50,7 +54,7 @@ my_throwaway_start() {
         mariadbd "${MY_OPTS[@]}" >/dev/null 2>&1 &
         MY_PID=$!
         local i
-        for i in $(seq 1 200); do
+        for i in $(seq 1 1200); do # up to a minute: InnoDB's start takes seconds on a loaded machine
             if mariadb --no-defaults -S "$dir/sock" -uroot -e 'SELECT 1' >/dev/null 2>&1; then
                 MY_DIR=$dir MY_PORT=$port MY_SOCK=$dir/sock MY_URL="mysql://root@127.0.0.1:$port"
                 echo "$MY_PID" >"$dir/mariadbd.pid"
