@@ -19,6 +19,7 @@ const rc_format *const rc_formats[] = {
     &rc_format_drs_json_c,
     &rc_format_cloudevents,
     &rc_format_maxwell,
+    &rc_format_ogg_json,
     NULL,
 };
 
