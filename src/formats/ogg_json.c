@@ -147,11 +147,29 @@ static void put_image(rc_buf *b, const ogg_enc *e, const rc_event *ev, const rc_
     rc_buf_putc(b, '}');
 }
 
+/* "0/16B3748" as the 64-bit number it stands for. */
+static bool lsn_value(rc_str s, uint64_t *out)
+{
+    uint64_t part[2] = {0, 0};
+    int k = 0;
+    size_t digits = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        char ch = s.p[i];
+        int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+        if (ch == '/' && k == 0 && digits) k = 1, digits = 0;
+        else if (v < 0 || ++digits > 8) return false;
+        else part[k] = part[k] << 4 | (uint64_t)v;
+    }
+    if (k != 1 || !digits) return false;
+    *out = part[0] << 32 | part[1];
+    return true;
+}
+
 /* "pos": the source's position as OGG's digits. A checkpoint that is all digits (what the
  * reader keeps) is written as it is, padded to OGG's 20; a binlog position is the file's
  * sequence number and the offset, ten digits each, as OGG's trail sequence number and RBA
- * (its last ten digits of the file name at most, so that the 20 digits hold it); else the
- * event's sequence; else zeros. */
+ * (its last ten digits of the file name at most, so that the 20 digits hold it); else a
+ * PostgreSQL LSN or an SCN as its number; else the event's sequence; else zeros. */
 static void put_pos(rc_buf *b, const rc_event *ev)
 {
     const rc_str cp = ev->pos.checkpoint;
@@ -167,7 +185,9 @@ static void put_pos(rc_buf *b, const rc_event *ev)
         size_t f = ev->pos.file.n, digits = 0;
         while (f && digits < 10 && ev->pos.file.p[f - 1] >= '0' && ev->pos.file.p[f - 1] <= '9') f--, digits++;
         for (size_t q = f; q < ev->pos.file.n; q++) hi = hi * 10 + (uint64_t)(ev->pos.file.p[q] - '0'); /* "mysql-bin.000003": 3 */
+        uint64_t u;
         if (ev->pos.has_offset && digits && ev->pos.offset < 10000000000ull) lo = hi * 10000000000ull + ev->pos.offset;
+        else if (lsn_value(ev->pos.lsn, &u) || (ev->pos.scn.n && rc_parse_u64(ev->pos.scn.p, ev->pos.scn.n, &u) == RC_OK)) lo = u;
         for (int i = 19; i >= 0; i--, lo /= 10) d[i] = (char)('0' + lo % 10);
         rc_buf_put(b, d, 20);
     }
