@@ -16,9 +16,9 @@ const rc_option_desc rc_ogg_options[] = {
      "name of the key-columns array (default primary_keys; priamry_keys is Flink's test-data spelling; none leaves it out)"},
     {"ogg-json.numbers", "number|string", "numbers as JSON numbers (default, OGG's treatAllColumnsAsStrings=false) or as strings (=true)"},
     {"ogg-json.current_ts", "iso|sql|none", "current_ts as 2020-05-13T15:40:06.000000 (default, OGG's iso8601Format=true), with a space, or left out"},
-    {"ogg-json.timezone", "UTC|+HH:MM|Area/City", "zone of op_ts and current_ts, written and read (default UTC)"},
-    {"ogg-json.source", "unknown|mysql|mariadb|ob_mysql|ob_oracle|oracle|postgresql|sqlserver",
-     "reading: the source database the events name, which picks the type names (default unknown: MySQL's generic names)"},
+    {"ogg-json.timezone", "UTC|+HH:MM|Area/City", "zone of op_ts and current_ts (written and read) and of TIMESTAMP values (written); default UTC"},
+    {"ogg-json.source", "unknown|mysql|oracle|postgresql|...",
+     "reading: the source database the events name (also mariadb, ob_mysql, ob_oracle, sqlserver), which picks the type names (default unknown: MySQL's generic names)"},
     {0},
 };
 
@@ -74,58 +74,35 @@ static void put_time(rc_buf *b, int64_t us, const rc_tz *tz, char sep)
     rc_buf_putc(b, '"');
 }
 
-/* A number's text, quoted when ogg-json.numbers=string. */
-#define NUMBER(b, e, expr)                        \
-    do {                                          \
-        if ((e)->strings) rc_buf_putc((b), '"');  \
-        expr;                                     \
-        if ((e)->strings) rc_buf_putc((b), '"');  \
+/* expr's text, between quotes when `quote`. */
+#define QUOTED_IF(b, quote, expr)            \
+    do {                                     \
+        if (quote) rc_buf_putc((b), '"');    \
+        expr;                                \
+        if (quote) rc_buf_putc((b), '"');    \
     } while (0)
 
 /* One column value: numbers as numbers (decimals with their exact digits, never through a
- * double), times as OGG's text, bytes as base64, everything else as a string. */
+ * double; strings with ogg-json.numbers=string), times as OGG's text, bytes as base64,
+ * everything else as a string. */
 static void put_value(rc_buf *b, const ogg_enc *e, const rc_value *v)
 {
     switch (v->kind) {
     case RC_V_NULL: RC_BUF_LIT(b, "null"); return;
-    case RC_V_BOOL:
-        if (e->strings) rc_buf_puts(b, v->b ? "\"true\"" : "\"false\"");
-        else rc_buf_puts(b, v->b ? "true" : "false");
-        return;
-    case RC_V_INT: NUMBER(b, e, rc_fmt_i64(b, v->i)); return;
+    case RC_V_BOOL: QUOTED_IF(b, e->strings, rc_buf_puts(b, v->b ? "true" : "false")); return;
+    case RC_V_INT: QUOTED_IF(b, e->strings, rc_fmt_i64(b, v->i)); return;
     case RC_V_UINT:
-    case RC_V_BITS: NUMBER(b, e, rc_fmt_u64(b, v->u)); return;
-    case RC_V_DECIMAL: NUMBER(b, e, rc_fmt_dec_plain(b, &v->dec)); return;
+    case RC_V_BITS: QUOTED_IF(b, e->strings, rc_fmt_u64(b, v->u)); return;
+    case RC_V_DECIMAL: QUOTED_IF(b, e->strings, rc_fmt_dec_plain(b, &v->dec)); return;
     case RC_V_FLOAT32:
-    case RC_V_FLOAT64:
-        if (e->strings && !rc_f64_special(v->kind == RC_V_FLOAT32 ? (double)v->f32 : v->f64)) NUMBER(b, e, rc_fmt_json_float(b, v));
-        else rc_fmt_json_float(b, v); /* NaN and infinities are strings already */
+    case RC_V_FLOAT64: /* NaN and the infinities are strings already */
+        QUOTED_IF(b, e->strings && !rc_f64_special(v->kind == RC_V_FLOAT32 ? (double)v->f32 : v->f64), rc_fmt_json_float(b, v));
         return;
-    case RC_V_BYTES:
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_DATE:
-        rc_buf_putc(b, '"');
-        rc_fmt_date(b, &v->date);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_TIME:
-        rc_buf_putc(b, '"');
-        rc_fmt_time(b, &v->time);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_DATETIME:
-        rc_buf_putc(b, '"');
-        rc_fmt_datetime(b, &v->dt, ' ', false);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_TIMESTAMP:
-        rc_buf_putc(b, '"');
-        rc_fmt_ts_local(b, &v->ts, rc_tz_offset_at(&e->o.tz, v->ts.sec), ' ');
-        rc_buf_putc(b, '"');
-        return;
+    case RC_V_BYTES: QUOTED_IF(b, true, rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n)); return;
+    case RC_V_DATE: QUOTED_IF(b, true, rc_fmt_date(b, &v->date)); return;
+    case RC_V_TIME: QUOTED_IF(b, true, rc_fmt_time(b, &v->time)); return;
+    case RC_V_DATETIME: QUOTED_IF(b, true, rc_fmt_datetime(b, &v->dt, ' ', false)); return;
+    case RC_V_TIMESTAMP: QUOTED_IF(b, true, rc_fmt_ts_local(b, &v->ts, rc_tz_offset_at(&e->o.tz, v->ts.sec), ' ')); return;
     default: rc_jw_str(b, v->s.p, v->s.n); return; /* text, JSON, enum, set, geometry, interval, invalid */
     }
 }
