@@ -108,13 +108,14 @@ static void put_value(rc_buf *b, const ogg_enc *e, const rc_value *v)
 }
 
 /* {"col":value,...}; columns the source did not send are left out, as OGG leaves out the
- * columns missing from its trail record. */
-static void put_image(rc_buf *b, const ogg_enc *e, const rc_event *ev, const rc_value *img)
+ * columns missing from its trail record: unavailable values, and in a before image that holds
+ * only the key (key_only) every other column, whose NULL says nothing. */
+static void put_image(rc_buf *b, const ogg_enc *e, const rc_event *ev, const rc_value *img, bool key_only)
 {
     rc_buf_putc(b, '{');
     bool first = true;
     for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (img[i].kind == RC_V_UNAVAILABLE) continue;
+        if (img[i].kind == RC_V_UNAVAILABLE || (key_only && !ev->cols[i].pk)) continue;
         if (!first) rc_buf_putc(b, ',');
         first = false;
         rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
@@ -222,22 +223,17 @@ static rc_status ogg_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     RC_BUF_LIT(b, ",\"pos\":");
     put_pos(b, ev);
     if (e->keys != KEYS_NONE) {
-        rc_buf_puts(b, e->keys == KEYS_PRIMARY ? ",\"primary_keys\":[" : ",\"priamry_keys\":[");
-        uint32_t pk[64];
-        uint32_t n = rc_event_pk(ev, pk, 64);
-        for (uint32_t i = 0; i < n && i < 64; i++) {
-            if (i) rc_buf_putc(b, ',');
-            rc_jw_str(b, ev->cols[pk[i]].name.p, ev->cols[pk[i]].name.n);
-        }
-        rc_buf_putc(b, ']');
+        rc_buf_puts(b, e->keys == KEYS_PRIMARY ? ",\"primary_keys\":" : ",\"priamry_keys\":");
+        if (rc_oms_has_pk(ev)) rc_oms_put_pk_array(b, ev);
+        else RC_BUF_LIT(b, "[]"); /* an array even without a key: Paimon refuses a null one */
     }
     if (op == 'U' || op == 'D') {
         RC_BUF_LIT(b, ",\"before\":");
-        put_image(b, e, ev, ev->before);
+        put_image(b, e, ev, ev->before, ev->before_key_only);
     }
     if (op == 'I' || op == 'U') {
         RC_BUF_LIT(b, ",\"after\":");
-        put_image(b, e, ev, ev->after);
+        put_image(b, e, ev, ev->after, false);
     }
     rc_buf_putc(b, '}');
     if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
