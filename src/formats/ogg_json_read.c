@@ -80,6 +80,9 @@ static rc_status take_time(const ctx *c, const char *key, int64_t *us, bool *has
     if (!rc_parse_datetime(t->s, t->n, &dt) || dt.zone.n || !rc_datetime_epoch_us(&dt, &local))
         return rc_error_set(c->err, RC_ERR_SCHEMA, t->off, "\"%s\" must be a time \"YYYY-MM-DD HH:MM:SS.ffffff\" (found \"%.*s\")", key,
                             (int)(t->n > 40 ? 40 : t->n), t->s);
+    if (dt.nanos % 1000)
+        return rc_error_set(c->err, RC_ERR_RANGE, t->off, "\"%s\" \"%.*s\" is finer than the microseconds an event time holds", key,
+                            (int)(t->n > 40 ? 40 : t->n), t->s);
     int64_t off = rc_tz_offset_of_local(&c->d->o.tz, rc_floor_div(local, 1000000));
     *us = local - off * 1000000;
     *has = true;
