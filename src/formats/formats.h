@@ -20,5 +20,6 @@ extern const rc_format rc_format_drs_json_c;
 extern const rc_format rc_format_cloudevents;
 extern const rc_format rc_format_maxwell;
 extern const rc_format rc_format_dataworks_aliyun;
+extern const rc_format rc_format_ogg_json;
 
 #endif

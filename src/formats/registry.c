@@ -20,6 +20,7 @@ const rc_format *const rc_formats[] = {
     &rc_format_cloudevents,
     &rc_format_maxwell,
     &rc_format_dataworks_aliyun,
+    &rc_format_ogg_json,
     NULL,
 };
 

@@ -54,6 +54,7 @@ static const shape shapes[] = {
     {"SharePlex", "shareplex", NULL, false, {{"meta.op", HAS}, {"data", HAS}}},
     {"DTS Avro as JSON", "avro-json", NULL, false, {{"objectName", HAS}, {"operation", HAS}, {"sourcePosition", HAS}}},
     {"CloudEvents", "cloudevents", NULL, false, {{"specversion", HAS}, {"source", HAS}, {"type", HAS}}},
+    {"Oracle GoldenGate JSON", "ogg-json", NULL, false, {{"table", HAS}, {"op_type", UPPER}}},
 };
 
 /* The member at `path` ("a" or "a.b") of object node `obj`, 0 when absent. */

@@ -45,6 +45,13 @@ done
 # inputs that once crashed or hung a target stay in every run; hand-made seeds (checkpoint
 # files and topic templates for fuzz_sink_text)
 cp tests/fuzz/regressions/* tests/fuzz/seeds/* "$seeds"/ 2>/dev/null
+# the messages the error-message goldens reject (tests/golden/stderr: ogg-json's among them)
+for f in tests/golden/stderr/*.json; do
+    while IFS= read -r line; do
+        i=$((i + 1))
+        printf '%s' "$line" >"$seeds/seed-$i"
+    done <"$f"
+done
 # time zone files for fuzz_tzif (tzdata's, read where the system keeps them)
 for z in America/New_York Europe/Dublin Australia/Lord_Howe Asia/Shanghai UTC; do
     [ -f "/usr/share/zoneinfo/$z" ] && cp "/usr/share/zoneinfo/$z" "$seeds/tzif-${z//\//-}"

@@ -269,5 +269,11 @@ expect secret-refused-property 1 convert --sink kafka://127.0.0.1:1/t -o kafka.s
 rowcast convert: -o kafka.sasl.jaas.config=(secret): Java JAAS configuration is not supported, see https://github.com/edenhill/librdkafka/wiki/Using-SASL-with-librdkafka for more information.
 EOF
 
+# an Oracle GoldenGate JSON message (sniff.c's last shape) read as Maxwell
+printf '{"table":"OGG.T","op_type":"I","op_ts":"2020-05-13 15:40:06.000000","pos":"00000000000000000143","after":{"id":1}}\n' >"$T/ogg.ndjson"
+expect ogg-json-as-maxwell 2 convert -q --from maxwell ogg.ndjson <<'EOF'
+rowcast: ogg.ndjson:1:1 (file offset 0): schema error: a Maxwell message without "type"; this looks like Oracle GoldenGate JSON: use --from ogg-json
+EOF
+
 echo "cli_errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

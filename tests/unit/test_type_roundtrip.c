@@ -52,6 +52,7 @@ static const variant variants[] = {
     {"debeziumflatten", "debeziumflatten", {{0}}},
     {"drs-json", "drs-json", {{0}}},
     {"drs-json-c", "drs-json-c", {{0}}},
+    {"ogg-json", "ogg-json", {{0}}},
 };
 
 /* The source kind whose family a catalog row belongs to. */
