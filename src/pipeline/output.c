@@ -154,10 +154,12 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         rc_event_part parts[RC_MAX_PARTS];
         size_t np = c->to->split ? c->to->split(c->enc, ev, parts, a) : 0;
         size_t mark = c->msg.len, nrecs = c->nrecs;
-        bool was_holding = c->to->holding && c->to->holding(c->enc);
         rc_error_clear(err);
         st = RC_SKIP;
         for (size_t k = 0; k < (np ? np : 1); k++) { /* the parts, or the event as it is */
+            /* asked for each part: a part may release what the encoder held (Maxwell's held row)
+             * and the next be of the event itself */
+            bool was_holding = c->to->holding && c->to->holding(c->enc);
             rc_status pst = np ? encode_part(c, &parts[k].ev, parts[k].header, parts[k].header_value, was_holding, a, err)
                                : encode_part(c, ev, NULL, (rc_str){0}, was_holding, a, err);
             if (pst == RC_SKIP && !err->message[0]) continue; /* no message for this part (skipped.operations) */
