@@ -113,9 +113,11 @@ static void put_set(rc_buf *b, rc_str s)
 }
 
 /* Geometry as JTS's Geometry.toText() spaces it (GeometryColumnDef): "POINT (1 2)",
- * "POLYGON ((0 0, 1 0, 0 1, 0 0))"; the coordinates as they are, an EWKT SRID kept */
+ * "POLYGON ((0 0, 1 0, 0 1, 0 0))"; the coordinates as they are. JTS writes no SRID: SRID 0
+ * (none) is left out, another one kept as EWKT's "SRID=n;" so that it is not lost. */
 static void put_jts_wkt(rc_buf *b, rc_str s)
 {
+    if (s.n > 7 && !memcmp(s.p, "SRID=0;", 7)) s.p += 7, s.n -= 7;
     rc_buf_putc(b, '"');
     for (size_t i = 0; i < s.n; i++) {
         char ch = s.p[i];
@@ -533,8 +535,9 @@ rc_status rc_mx_encode(void *p, const rc_event *ev, rc_buf *out, rc_error *err)
     e->held_index = ev->pos.has_tx_index ? ev->pos.tx_index : e->tx_rows;
     e->tx_rows++;
     e->held = true;
-    if (ev->pos.has_tx_index && ev->pos.has_tx_count && ev->pos.tx_index + 1 == ev->pos.tx_count) {
-        release(e, out, true); /* the event says it is the last */
+    /* nothing to wait for: no commit info asked, or the event says where it stands */
+    if (!e->commit_info || (ev->pos.has_tx_index && ev->pos.has_tx_count)) {
+        release(e, out, e->commit_info && ev->pos.tx_index + 1 == ev->pos.tx_count);
         return RC_OK;
     }
     return RC_PENDING;

@@ -154,6 +154,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         rc_event_part parts[RC_MAX_PARTS];
         size_t np = c->to->split ? c->to->split(c->enc, ev, parts, a) : 0;
         size_t mark = c->msg.len, nrecs = c->nrecs;
+        bool held_before = c->to->holding && c->to->holding(c->enc);
         rc_error_clear(err);
         st = RC_SKIP;
         for (size_t k = 0; k < (np ? np : 1); k++) { /* the parts, or the event as it is */
@@ -178,9 +179,15 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             continue;
         }
         if (st != RC_OK && st != RC_PENDING) return st;
+        c->held_pending = c->to->holding && c->to->holding(c->enc);
+        if ((ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) && held_before && !c->held_pending) {
+            /* a marker whose call only released what the encoder held (Maxwell's last row of a
+             * transaction, written "commit":true then) has no message of its own */
+            n->not_expressible++, n->markers++;
+            continue;
+        }
         n->encoded++;
         n->by_op[ev->op]++;
-        c->held_pending = c->to->holding && c->to->holding(c->enc);
         if (c->held_pending) held_set(c, ev); /* the encoder now holds this event */
     }
     if (c->msg.err != RC_OK) return rc_error_set(err, c->msg.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(c->msg.err));
