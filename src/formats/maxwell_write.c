@@ -119,13 +119,17 @@ static void put_jts_wkt(rc_buf *b, rc_str s)
 {
     if (s.n > 7 && !memcmp(s.p, "SRID=0;", 7)) s.p += 7, s.n -= 7;
     rc_buf_putc(b, '"');
+    size_t run = 0; /* the text since the last space put in, escaped as one piece */
     for (size_t i = 0; i < s.n; i++) {
-        char ch = s.p[i];
         bool letter = i && ((s.p[i - 1] >= 'A' && s.p[i - 1] <= 'Z') || (s.p[i - 1] >= 'a' && s.p[i - 1] <= 'z'));
-        if (ch == '(' && letter) rc_buf_putc(b, ' ');
-        rc_jw_str_body(b, &ch, 1);
-        if (ch == ',' && i + 1 < s.n && s.p[i + 1] != ' ') rc_buf_putc(b, ' ');
+        bool space_before = s.p[i] == '(' && letter, space_after = s.p[i] == ',' && i + 1 < s.n && s.p[i + 1] != ' ';
+        if (!space_before && !space_after) continue;
+        size_t end = space_before ? i : i + 1;
+        rc_jw_str_body(b, s.p + run, end - run);
+        rc_buf_putc(b, ' ');
+        run = end;
     }
+    rc_jw_str_body(b, s.p + run, s.n - run);
     rc_buf_putc(b, '"');
 }
 
