@@ -2,7 +2,8 @@
  * read. */
 #include "formats/maxwell.h"
 
-/* Maxwell's own output_* options (its docs/config.md), with its defaults */
+/* Maxwell's own output_* options (its docs/config.md); the first of each one's values is
+ * Maxwell's default. The writer's flags follow this order (maxwell_write.c, flag_offs). */
 const rc_option_desc rc_mx_options[] = {
     {"maxwell.output_commit_info", "true|false", "write xid and, on the last row of a transaction, \"commit\":true (default true)"},
     {"maxwell.output_xoffset", "false|true", "write \"xoffset\", the row's place in its transaction, on every row but the last"},

@@ -23,7 +23,7 @@ typedef struct mx_enc {
     uint32_t tx_rows; /* rows since the transaction began: the xoffset of rows that state none */
     /* the table being bootstrapped (its snapshot rows being written) */
     bool boot;
-    rc_buf boot_db, boot_table;
+    rc_buf boot_db, boot_table, boot_server, boot_file;
     rc_buf boot_keys; /* its markers' primary_key and primary_key_columns (as the options ask) */
     rc_event boot_ev; /* its last row (names pointing into boot_db/boot_table, no columns) */
     rc_buf scratch;
@@ -33,34 +33,38 @@ typedef struct mx_enc {
 static const char MARK_RELEASE[] = "maxwell:release", MARK_START[] = "maxwell:bootstrap-start",
                   MARK_COMPLETE[] = "maxwell:bootstrap-complete";
 
+/* The flags rc_mx_options (maxwell.c) sets, in its order; each one's default is the first of
+ * its values ("true|false": true). */
+static const size_t flag_offs[] = {
+    offsetof(mx_enc, commit_info), offsetof(mx_enc, xoffset),   offsetof(mx_enc, position), offsetof(mx_enc, gtid),
+    offsetof(mx_enc, server_id),   offsetof(mx_enc, thread_id), offsetof(mx_enc, pks),      offsetof(mx_enc, pk_cols),
+    offsetof(mx_enc, nulls),       offsetof(mx_enc, ddl),
+};
+
+enum { NBUFS = 8 };
+static void bufs(mx_enc *e, rc_buf *out[NBUFS])
+{
+    out[0] = &e->head, out[1] = &e->tail, out[2] = &e->boot_db, out[3] = &e->boot_table, out[4] = &e->boot_server;
+    out[5] = &e->boot_keys, out[6] = &e->scratch, out[7] = &e->boot_file;
+}
+
 rc_status rc_mx_enc_new(const rc_options *o, void **out, rc_error *err)
 {
     rc_status st = rc_options_check(o, "maxwell", rc_mx_options, err);
     if (st != RC_OK) return st;
     mx_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    e->commit_info = e->nulls = true;
-    static const struct {
-        const char *key;
-        size_t off;
-    } flags[] = {
-        {"maxwell.output_commit_info", offsetof(mx_enc, commit_info)}, {"maxwell.output_xoffset", offsetof(mx_enc, xoffset)},
-        {"maxwell.output_binlog_position", offsetof(mx_enc, position)}, {"maxwell.output_gtid_position", offsetof(mx_enc, gtid)},
-        {"maxwell.output_server_id", offsetof(mx_enc, server_id)},     {"maxwell.output_thread_id", offsetof(mx_enc, thread_id)},
-        {"maxwell.output_primary_keys", offsetof(mx_enc, pks)},        {"maxwell.output_primary_key_columns", offsetof(mx_enc, pk_cols)},
-        {"maxwell.output_nulls", offsetof(mx_enc, nulls)},             {"maxwell.output_ddl", offsetof(mx_enc, ddl)},
-    };
-    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
-        if ((st = rc_options_bool(o, flags[k].key, (bool *)((char *)e + flags[k].off), err)) != RC_OK) {
+    for (size_t k = 0; k < sizeof flag_offs / sizeof *flag_offs && rc_mx_options[k].key; k++) {
+        bool *flag = (bool *)((char *)e + flag_offs[k]);
+        *flag = !strncmp(rc_mx_options[k].values, "true", 4);
+        if ((st = rc_options_bool(o, rc_mx_options[k].key, flag, err)) != RC_OK) {
             free(e);
             return st;
         }
-    rc_buf_init(&e->head, 0);
-    rc_buf_init(&e->tail, 0);
-    rc_buf_init(&e->boot_db, 0);
-    rc_buf_init(&e->boot_table, 0);
-    rc_buf_init(&e->boot_keys, 0);
-    rc_buf_init(&e->scratch, 0);
+    }
+    rc_buf *b[NBUFS];
+    bufs(e, b);
+    for (int k = 0; k < NBUFS; k++) rc_buf_init(b[k], 0);
     *out = e;
     return RC_OK;
 }
@@ -69,12 +73,9 @@ void rc_mx_enc_free(void *p)
 {
     mx_enc *e = p;
     if (!e) return;
-    rc_buf_fini(&e->head);
-    rc_buf_fini(&e->tail);
-    rc_buf_fini(&e->boot_db);
-    rc_buf_fini(&e->boot_table);
-    rc_buf_fini(&e->boot_keys);
-    rc_buf_fini(&e->scratch);
+    rc_buf *b[NBUFS];
+    bufs(e, b);
+    for (int k = 0; k < NBUFS; k++) rc_buf_fini(b[k]);
     free(e);
 }
 
@@ -148,6 +149,25 @@ static void put_invalid(rc_buf *b, const rc_column *col, rc_str s)
     rc_buf_putc(b, '"');
 }
 
+/* TIME, DATETIME, TIMESTAMP (in UTC, as Maxwell formats it): whole seconds, then the
+ * fraction as the column declares it */
+static void put_temporal(rc_buf *b, const rc_column *col, const rc_value *v)
+{
+    rc_value w = *v;
+    uint32_t nanos;
+    if (v->kind == RC_V_TIME) {
+        nanos = w.time.nanos, w.time.nanos = 0;
+        rc_fmt_time(b, &w.time);
+    } else if (v->kind == RC_V_DATETIME) {
+        nanos = w.dt.nanos, w.dt.nanos = 0;
+        rc_fmt_datetime(b, &w.dt, ' ', false);
+    } else {
+        nanos = w.ts.nanos, w.ts.nanos = 0;
+        rc_fmt_ts_local(b, &w.ts, 0, ' ');
+    }
+    if (nanos || col->type.p1 > 0) put_frac(b, col, nanos);
+}
+
 static void put_value(rc_buf *b, const rc_column *col, const rc_value *v)
 {
     switch (v->kind) {
@@ -175,42 +195,16 @@ static void put_value(rc_buf *b, const rc_column *col, const rc_value *v)
         return;
     }
     case RC_V_BYTES: /* StringColumnDef: a binary string as base64 */
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
-        rc_buf_putc(b, '"');
-        return;
     case RC_V_DATE:
+    case RC_V_TIME:
+    case RC_V_DATETIME:
+    case RC_V_TIMESTAMP:
         rc_buf_putc(b, '"');
-        rc_fmt_date(b, &v->date);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_TIME: {
-        rc_time t = v->time;
-        t.nanos = 0;
-        rc_buf_putc(b, '"');
-        rc_fmt_time(b, &t);
-        if (v->time.nanos || col->type.p1 > 0) put_frac(b, col, v->time.nanos);
+        if (v->kind == RC_V_BYTES) rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
+        else if (v->kind == RC_V_DATE) rc_fmt_date(b, &v->date);
+        else put_temporal(b, col, v);
         rc_buf_putc(b, '"');
         return;
-    }
-    case RC_V_DATETIME: {
-        rc_datetime dt = v->dt;
-        dt.nanos = 0;
-        rc_buf_putc(b, '"');
-        rc_fmt_datetime(b, &dt, ' ', false);
-        if (v->dt.nanos || col->type.p1 > 0) put_frac(b, col, v->dt.nanos);
-        rc_buf_putc(b, '"');
-        return;
-    }
-    case RC_V_TIMESTAMP: { /* Maxwell formats TIMESTAMP in UTC */
-        rc_timestamp ts = v->ts;
-        ts.nanos = 0;
-        rc_buf_putc(b, '"');
-        rc_fmt_ts_local(b, &ts, 0, ' ');
-        if (v->ts.nanos || col->type.p1 > 0) put_frac(b, col, v->ts.nanos);
-        rc_buf_putc(b, '"');
-        return;
-    }
     case RC_V_JSON: /* JsonColumnDef: the document itself (RawJSONString) */
         if (v->s.n) rc_buf_put(b, v->s.p, v->s.n);
         else RC_BUF_LIT(b, "null");
@@ -453,26 +447,33 @@ static void boot_open(mx_enc *e, const rc_event *ev)
 {
     rc_buf_reset(&e->boot_db);
     rc_buf_reset(&e->boot_table);
+    rc_buf_reset(&e->boot_server);
     rc_buf_reset(&e->boot_keys);
     rc_buf_put(&e->boot_db, ev->src.db.p, ev->src.db.n);
     rc_buf_put(&e->boot_table, ev->src.table.p, ev->src.table.n);
+    rc_buf_put(&e->boot_server, ev->src.server.p, ev->src.server.n);
     put_keys(e, &e->boot_keys, ev, NULL);
     e->boot = true;
 }
 
-/* The bootstrap's last row so far, for the complete message: names, times, position (the
- * event's memory is gone by then, so no columns). */
+/* The bootstrap's last row so far, for the complete message (and where it goes): the names,
+ * times, binlog position and numbers, copied: the event's memory is gone by then. */
 static void boot_row(mx_enc *e, const rc_event *ev)
 {
-    e->boot_ev = *ev;
-    e->boot_ev.src.db = (rc_str){e->boot_db.data, e->boot_db.len};
-    e->boot_ev.src.table = (rc_str){e->boot_table.data, e->boot_table.len};
-    e->boot_ev.ncols = 0, e->boot_ev.cols = NULL, e->boot_ev.after = e->boot_ev.before = NULL, e->boot_ev.changed = NULL;
-    e->boot_ev.snapshot = (rc_str){0};
-    rc_position q = ev->pos; /* its numbers; the strings are the event's */
-    memset(&e->boot_ev.pos, 0, sizeof e->boot_ev.pos);
-    e->boot_ev.pos.server_id = q.server_id, e->boot_ev.pos.has_server_id = q.has_server_id;
-    e->boot_ev.pos.thread = q.thread, e->boot_ev.pos.has_thread = q.has_thread;
+    rc_event *b = &e->boot_ev;
+    memset(b, 0, sizeof *b);
+    b->op = RC_OP_READ;
+    b->src.kind = ev->src.kind;
+    b->src.db = (rc_str){e->boot_db.data, e->boot_db.len};
+    b->src.table = (rc_str){e->boot_table.data, e->boot_table.len};
+    b->src.server = (rc_str){e->boot_server.data, e->boot_server.len};
+    b->ts_us = ev->ts_us, b->has_ts = ev->has_ts, b->proc_us = ev->proc_us, b->has_proc = ev->has_proc;
+    rc_buf_reset(&e->boot_file);
+    rc_buf_put(&e->boot_file, ev->pos.file.p, ev->pos.file.n);
+    b->pos.file = (rc_str){e->boot_file.data, e->boot_file.len};
+    b->pos.offset = ev->pos.offset, b->pos.has_offset = ev->pos.has_offset;
+    b->pos.server_id = ev->pos.server_id, b->pos.has_server_id = ev->pos.has_server_id;
+    b->pos.thread = ev->pos.thread, b->pos.has_thread = ev->pos.has_thread;
 }
 
 /* bootstrap-start / -complete: Maxwell's RowMap with empty data */
@@ -563,10 +564,10 @@ rc_status rc_mx_flush(void *p, rc_buf *out, rc_error *err)
     return RC_SKIP;
 }
 
-/* A held row only: an open bootstrap holds no message (its complete one is written when the
- * next event or the end of the input closes it) */
+/* A held row, or an open bootstrap: its complete message is still to come (the next event or
+ * the end of the input writes it), so the pipeline keeps where it goes */
 bool rc_mx_holding(void *p)
 {
     const mx_enc *e = p;
-    return e->held;
+    return e->held || e->boot;
 }
