@@ -38,6 +38,7 @@ static const target targets[] = {
     {"cloudevents", "cloudevents", {{0}}},
     {"debezium upstream", "debezium", {{"debezium.flavor", "upstream"}}},
     {"debezium upstream (schemas)", "debezium", {{"debezium.flavor", "upstream"}, {"debezium.schemas", "true"}}},
+    {"maxwell", "maxwell", {{0}}},
     {"ogg-json", "ogg-json", {{0}}},
 };
 enum { NTARGETS = sizeof targets / sizeof *targets };

@@ -73,7 +73,7 @@ typedef struct rc_event_part {
     const char *header;  /* a header the message (and a tombstone after it) carries; NULL: none */
     rc_str header_value;
 } rc_event_part;
-enum { RC_MAX_PARTS = 2 };
+enum { RC_MAX_PARTS = 4 }; /* Maxwell: a held row, bootstrap-complete or -start, the row, bootstrap-complete */
 
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {

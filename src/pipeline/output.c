@@ -161,12 +161,18 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         rc_event_part parts[RC_MAX_PARTS];
         size_t np = c->to->split ? c->to->split(c->enc, ev, parts, a) : 0;
         size_t mark = c->msg.len, nrecs = c->nrecs;
-        bool was_holding = c->to->holding && c->to->holding(c->enc);
+        bool held_before = c->to->holding && c->to->holding(c->enc);
         rc_error_clear(err);
         st = RC_SKIP;
         for (size_t k = 0; k < (np ? np : 1); k++) { /* the parts, or the event as it is */
-            rc_status pst = np ? encode_part(c, &parts[k].ev, parts[k].header, parts[k].header_value, was_holding, a, err)
-                               : encode_part(c, ev, NULL, (rc_str){0}, was_holding, a, err);
+            /* asked for each part: a part may release what the encoder held (Maxwell's held row)
+             * and the next be of the event itself */
+            bool was_holding = c->to->holding && c->to->holding(c->enc);
+            const rc_event *pev = np ? &parts[k].ev : ev;
+            rc_status pst = encode_part(c, pev, np ? parts[k].header : NULL, np ? parts[k].header_value : (rc_str){0}, was_holding, a, err);
+            /* what the encoder now holds came from this part: a message it writes later (the next
+             * part's, the end's) goes where this part would */
+            if ((pst == RC_OK || pst == RC_PENDING) && c->to->holding && c->to->holding(c->enc)) held_set(c, pev);
             if (pst == RC_SKIP && !err->message[0]) continue; /* no message for this part (skipped.operations) */
             if (pst == RC_SKIP || (pst != RC_OK && pst != RC_PENDING)) {
                 st = pst;
@@ -183,10 +189,15 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             continue;
         }
         if (st != RC_OK && st != RC_PENDING) return st;
+        c->held_pending = c->to->holding && c->to->holding(c->enc);
+        if ((ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) && held_before && !c->held_pending) {
+            /* a marker whose call only released what the encoder held (Maxwell's last row of a
+             * transaction, written "commit":true then) has no message of its own */
+            n->not_expressible++, n->markers++;
+            continue;
+        }
         n->encoded++;
         n->by_op[ev->op]++;
-        c->held_pending = c->to->holding && c->to->holding(c->enc);
-        if (c->held_pending) held_set(c, ev); /* the encoder now holds this event */
     }
     if (c->msg.err != RC_OK) return rc_error_set(err, c->msg.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(c->msg.err));
     return RC_OK;

@@ -76,10 +76,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         {{"debezium.flavor", "upstream"}, {"debezium.decimal.handling.mode", "double"}, {"debezium.binary.handling.mode", "hex"}},
         {{"canal.group", "true"}, {"canal.flavor", "canal"}, {"canal.timezone", "+08:00"}},
         {{"cloudevents.data", "avro"}, {"cloudevents.transactions", "true"}, {"cloudevents.compat", "1"}},
+        {{"maxwell.output_primary_keys", "true"}, {"maxwell.output_nulls", "false"}, {"maxwell.output_ddl", "true"}},
     };
-    static const char *const variant_format[] = {"debezium", "debezium", "canal", "cloudevents"};
-    static void *venc[4];
-    for (int k = 0; k < 4; k++) {
+    static const char *const variant_format[] = {"debezium", "debezium", "canal", "cloudevents", "maxwell"};
+    enum { NVARIANTS = sizeof variant_format / sizeof *variant_format };
+    static void *venc[NVARIANTS];
+    for (int k = 0; k < NVARIANTS; k++) {
         const rc_format *f = rc_format_find(variant_format[k]);
         if (!venc[k]) {
             rc_options o = {variants[k], 3};
@@ -92,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc_status st = f->encode_value(venc[k], &l1.items[0], &b2, &err);
         if (st != RC_OK && st != RC_SKIP && st != RC_PENDING && err.code == RC_OK) abort();
         rc_buf_reset(&b2);
-        f->encode_key(venc[k], &l1.items[0], &b2, &err);
+        if (f->encode_key) f->encode_key(venc[k], &l1.items[0], &b2, &err);
     }
     return 0;
 }

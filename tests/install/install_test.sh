@@ -137,7 +137,7 @@ complete_words rowcast formats ''
 EOF
 cat >"$tmp/complete.expected" <<'EOF'
 rowcast | formats convert capture types help --version
-rowcast convert --to | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten debeziumsmt avro avro-json drs-json drs-json-c cloudevents dataworks-aliyun ogg-json
+rowcast convert --to | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten debeziumsmt avro avro-json drs-json drs-json-c cloudevents maxwell dataworks-aliyun ogg-json
 rowcast convert --from | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten drs-json drs-json-c maxwell dataworks-aliyun ogg-json
 rowcast convert --to deb| debezium debeziumflatten debeziumsmt
 rowcast convert --qu| --quiet

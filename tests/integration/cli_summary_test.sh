@@ -206,5 +206,18 @@ w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/types")
 sed -n '/^postgresql: /,$p' "$T/types" >"$T/want"
 cmp -s "$T/want" "$T/types-pg" && ok || bad "rowcast types postgresql is not the postgresql part of rowcast types"
 
+# --- maxwell: a row is held until the next event; the COMMIT that releases the last row of its
+# transaction ("commit":true) is a marker without a message of its own, not an encoded event
+"$RC" convert --from maxwell --to maxwell -o maxwell.output_xoffset=true tests/integration/data/maxwell-tx.ndjson >"$T/mx" 2>"$T/mx.err"
+expect_rc maxwell $? 0
+cmp -s tests/integration/data/maxwell-tx.ndjson "$T/mx" && ok || bad "maxwell: the transactions do not come back as they were"
+expect maxwell-summary "$T/mx.err" <<EOF
+rowcast: 3 lines read: 3 converted, 0 filtered out, 0 bad
+rowcast: 5 events decoded: 3 encoded, 0 filtered out, 0 not expressible in maxwell, 2 transaction markers (BEGIN/COMMIT) it has no message for
+rowcast: 3 messages written ($(($(wc -c <"$T/mx") - $(wc -l <"$T/mx"))) bytes): 3 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+adds_up maxwell "$T/mx.err"
+
 echo "cli summary: $pass passed, $fail failed"
 [ "$fail" = 0 ]

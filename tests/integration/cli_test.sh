@@ -149,7 +149,7 @@ expect_eq shareplex-bad-messages $D/shareplex-bad.expected "$T/err"
 # every pair: the shop stream as each decodable format wrote it, read back and written in every
 # format; each either converts or refuses events with a clear message (status 0, or 2 under
 # --on-error=stop) and never crashes
-for from in $("$RC" formats | awk 'NR > 1 && $3 == "yes" && $1 != "native" && $1 != "maxwell" {print $1}'); do
+for from in $("$RC" formats | awk 'NR > 1 && $3 == "yes" && $1 != "native" {print $1}'); do
     src=tests/golden/$from/shop.out
     [ -f "$src" ] || { bad "pairs: no $src"; continue; }
     fopts=()

@@ -343,5 +343,22 @@ else
 fi
 MY_DIR=${saved[0]} MY_PORT=${saved[1]} MY_SOCK=${saved[2]} MY_URL=${saved[3]}
 
+# ---- 6. --to maxwell: section 1's binlog (6 row changes in 5 transactions; the last row of
+# each "commit":true, the INSERT ... SELECT's first "xoffset":0) and a snapshot of shop.types
+# (bootstrap-start, a bootstrap-insert per row, bootstrap-complete), every MariaDB type
+# rendered as Maxwell renders it (docs/formats/maxwell.md); golden
+# data/my_capture.types.maxwell.golden
+MX=(--to maxwell -o maxwell.output_xoffset=true -o maxwell.output_binlog_position=true -o maxwell.output_server_id=true
+    -o maxwell.output_primary_keys=true -o maxwell.output_primary_key_columns=true)
+# (the binlog to its end: the other sections' transactions are markers without a message here,
+# their number depends on section 4's concurrent writer)
+cap maxwell.stream "$U" --include 'shop.types' --start bin.000001:3453 --until caught-up "${MX[@]}"
+expect_rc maxwell.stream "$st" 0
+cap maxwell.snap "$U" --include 'shop.types' --snapshot initial_only "${MX[@]}"
+expect_rc maxwell.snap "$st" 0
+# (the snapshot's position is the binlog's end, which section 4's writer moves from run to run)
+{ cat "$W/maxwell.stream.out"; sed -E 's/"position":"bin[.][0-9]+:[0-9]+"/"position":"P"/' "$W/maxwell.snap.out"; } >"$W/maxwell.out"
+golden "types.maxwell" "$W/maxwell.out"
+
 echo "my_capture: $pass passed, $fail failed"
 [ "$fail" = 0 ]

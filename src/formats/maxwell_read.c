@@ -1,0 +1,268 @@
+/* Maxwell's daemon JSON, the reader (docs/formats/maxwell.md): one event per message, and a
+ * COMMIT after a row marked "commit":true (the last of its transaction). Maxwell
+ * writes no column types, so each column's type is inferred from its JSON value: integers are
+ * BIGINT (DECIMAL beyond 64 bits), other numbers DECIMAL with their exact digits, strings TEXT,
+ * booleans BOOLEAN, objects and arrays JSON; a column that is null in the message is TEXT. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/fmt.h"
+#include "rowcast/format.h"
+#include "rowcast/json.h"
+#include "rowcast/jsondec.h"
+#include "rowcast/vparse.h"
+#include "formats/maxwell.h"
+
+typedef struct mx_dec {
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
+    rc_buf text;
+} mx_dec;
+
+rc_status rc_mx_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    rc_status st = rc_options_check(o, "maxwell", rc_mx_options, err);
+    if (st != RC_OK) return st;
+    mx_dec *d = calloc(1, sizeof *d);
+    if (!d || !rc_jsondec_init(&d->jd)) {
+        free(d);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
+    rc_buf_init(&d->text, 0);
+    *out = d;
+    return RC_OK;
+}
+
+void rc_mx_dec_free(void *p)
+{
+    mx_dec *d = p;
+    if (!d) return;
+    rc_jsondec_fini(&d->jd);
+    rc_buf_fini(&d->text);
+    free(d);
+}
+
+typedef struct ctx {
+    mx_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+
+static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what)
+{
+    if (node(c, i)->type == t) return RC_OK;
+    return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, i)->off, "\"%s\" must be a JSON %s (found %s)", what, rc_jtype_name(t),
+                        rc_jtype_name((rc_jtype)node(c, i)->type));
+}
+
+static rc_status take_str(const ctx *c, const char *key, rc_str *out) { return rc_jsondec_str(c->j, 0, key, c->a, out, c->err); }
+
+static rc_status take_u64(const ctx *c, const char *key, uint64_t *out, bool *has)
+{
+    uint32_t v = rc_json_get(c->j, 0, key);
+    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
+    if (node(c, v)->type != RC_J_NUMBER || rc_parse_u64(node(c, v)->s, node(c, v)->n, out) != RC_OK)
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a non-negative integer", key);
+    *has = true;
+    return RC_OK;
+}
+
+/* The declaration a JSON value implies. */
+static const char *inferred_type(const rc_jnode *v)
+{
+    switch (v->type) {
+    case RC_J_NUMBER: {
+        int64_t i;
+        if (rc_parse_i64(v->s, v->n, &i) == RC_OK) return "bigint";
+        return "decimal";
+    }
+    case RC_J_TRUE:
+    case RC_J_FALSE: return "boolean";
+    case RC_J_OBJECT:
+    case RC_J_ARRAY: return "json";
+    default: return "text";
+    }
+}
+
+static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
+{
+    const rc_jnode *v = node(c, vn);
+    static const rc_vparse_opts vo = {.bytes = RC_BYTES_LATIN1};
+    rc_error verr;
+    rc_error_clear(&verr);
+    rc_status st;
+    switch (v->type) {
+    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
+    case RC_J_TRUE:
+    case RC_J_FALSE: st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->a, out, &verr); break;
+    case RC_J_OBJECT:
+    case RC_J_ARRAY:
+        rc_buf_reset(&c->d->text);
+        rc_json_write(c->j, vn, &c->d->text);
+        st = rc_value_from_text(col, c->d->text.data, c->d->text.len, &vo, c->a, out, &verr);
+        break;
+    default: st = rc_value_from_text(col, v->s, v->n, &vo, c->a, out, &verr); break;
+    }
+    if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
+    return RC_OK;
+}
+
+static uint32_t find_col(const rc_event *ev, const char *s, size_t n)
+{
+    for (uint32_t i = 0; i < ev->ncols; i++)
+        if (ev->cols[i].name.n == n && !memcmp(ev->cols[i].name.p, s, n)) return i;
+    return UINT32_MAX;
+}
+
+rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    mx_dec *d = p;
+    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    if (st != RC_OK) return st;
+    ctx c = {d, &d->jd.json, a, err};
+    if (node(&c, 0)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
+    rc_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.src.kind = RC_DB_MYSQL;
+    rc_str type = {0};
+    if ((st = take_str(&c, "type", &type)) != RC_OK || (st = take_str(&c, "database", &ev.src.db)) != RC_OK ||
+        (st = take_str(&c, "table", &ev.src.table)) != RC_OK)
+        return st;
+    if (!type.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell message without \"type\"");
+    if (!rc_event_list_accepts(out, ev.src.db, ev.src.table)) return RC_OK;
+    uint64_t ts = 0, xid = 0, xoffset = 0, server_id = 0, thread = 0;
+    bool has_ts = false, has_xid = false, has_xoff = false;
+    if ((st = take_u64(&c, "ts", &ts, &has_ts)) != RC_OK || (st = take_u64(&c, "xid", &xid, &has_xid)) != RC_OK ||
+        (st = take_u64(&c, "xoffset", &xoffset, &has_xoff)) != RC_OK ||
+        (st = take_u64(&c, "server_id", &server_id, &ev.pos.has_server_id)) != RC_OK ||
+        (st = take_u64(&c, "thread_id", &thread, &ev.pos.has_thread)) != RC_OK)
+        return st;
+    ev.pos.server_id = server_id;
+    ev.pos.thread = thread;
+    /* Maxwell's ts is in seconds for rows, in milliseconds for DDL (its DDLMap writes the
+     * schema change's millisecond time) */
+    bool ddl = (type.n > 6 && !memcmp(type.p, "table-", 6)) || (type.n > 9 && !memcmp(type.p, "database-", 9));
+    uint64_t unit = ddl ? 1000 : 1000000;
+    if (has_ts && ts > INT64_MAX / unit)
+        return rc_error_set(err, RC_ERR_RANGE, node(&c, rc_json_get(c.j, 0, "ts"))->off, "\"ts\" is out of range: %llu %s is beyond int64 microseconds",
+                            (unsigned long long)ts, ddl ? "milliseconds" : "seconds");
+    if (has_ts) ev.ts_us = (int64_t)(ts * unit), ev.has_ts = true;
+    if (has_xid) {
+        char buf[24];
+        int k = snprintf(buf, sizeof buf, "%llu", (unsigned long long)xid);
+        ev.pos.txid = (rc_str){rc_arena_memdup(a, buf, (size_t)k), (size_t)k};
+    }
+    if (has_xoff) ev.pos.tx_index = (uint32_t)xoffset, ev.pos.has_tx_index = true;
+    rc_str position = {0};
+    if ((st = take_str(&c, "position", &position)) != RC_OK) return st;
+    const char *colon = position.n ? memchr(position.p, ':', position.n) : NULL;
+    if (colon && rc_parse_u64(colon + 1, position.n - (size_t)(colon + 1 - position.p), &ev.pos.offset) == RC_OK) {
+        ev.pos.file = (rc_str){position.p, (size_t)(colon - position.p)};
+        ev.pos.has_offset = true;
+    }
+    if (ddl) {
+        ev.op = RC_OP_DDL;
+        if ((st = take_str(&c, "sql", &ev.ddl)) != RC_OK) return st;
+        if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell DDL message (%.*s) without \"sql\"", (int)type.n, type.p);
+        static const char *const kinds[][2] = {{"table-create", "CREATE_TABLE"}, {"table-alter", "ALTER_TABLE"}, {"table-drop", "DROP_TABLE"},
+                                              {"database-create", "CREATE_DATABASE"}, {"database-drop", "DROP_DATABASE"}};
+        for (size_t k = 0; k < 5; k++)
+            if (strlen(kinds[k][0]) == type.n && !memcmp(kinds[k][0], type.p, type.n)) ev.ddl_kind = (rc_str){kinds[k][1], strlen(kinds[k][1])};
+        rc_event *e = rc_event_list_push(out);
+        if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        *e = ev;
+        return RC_OK;
+    }
+    if (type.n == 6 && !memcmp(type.p, "insert", 6)) ev.op = RC_OP_INSERT;
+    else if (type.n == 6 && !memcmp(type.p, "update", 6)) ev.op = RC_OP_UPDATE;
+    else if (type.n == 6 && !memcmp(type.p, "delete", 6)) ev.op = RC_OP_DELETE;
+    else if (type.n == 16 && !memcmp(type.p, "bootstrap-insert", 16)) ev.op = RC_OP_READ;
+    else if (type.n > 10 && !memcmp(type.p, "bootstrap-", 10)) return RC_OK; /* bootstrap-start / -complete: markers */
+    else
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, 0, "type"))->off, "unknown Maxwell type \"%.*s\"",
+                            (int)(type.n > 40 ? 40 : type.n), type.p);
+    uint32_t data = rc_json_get(c.j, 0, "data");
+    if (!data) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell %.*s without \"data\"", (int)type.n, type.p);
+    if ((st = want(&c, data, RC_J_OBJECT, "data")) != RC_OK) return st;
+    uint32_t nc = node(&c, data)->count;
+    if (!nc) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"data\" has no columns");
+    rc_column *cols = rc_arena_alloc(a, sizeof *cols * (nc ? nc : 1));
+    rc_value *img = rc_arena_alloc(a, sizeof *img * (nc ? nc : 1));
+    if (!cols || !img) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    uint32_t i = 0;
+    for (uint32_t k = node(&c, data)->first; k; k = node(&c, node(&c, k)->next)->next, i++) {
+        const rc_jnode *key = node(&c, k);
+        memset(&cols[i], 0, sizeof cols[i]);
+        cols[i].name = (rc_str){rc_arena_memdup(a, key->s, key->n), key->n};
+        if (rc_column_name_taken(cols, i, cols[i].name))
+            return rc_error_set(err, RC_ERR_SCHEMA, key->off, "\"data\" names column \"%.*s\" twice", (int)key->n, key->s);
+        cols[i].nullable = true;
+        const char *t = inferred_type(node(&c, key->next));
+        const rc_coltype *ct;
+        if ((st = rc_type_cache_get(d->jd.types, a, RC_FAM_MYSQL, t, strlen(t), key->off, &ct, err)) != RC_OK) return st;
+        cols[i].type = *ct;
+    }
+    ev.cols = cols;
+    ev.ncols = nc;
+    for (i = 0; i < nc; i++) {
+        uint32_t k = node(&c, data)->first;
+        for (uint32_t q = 0; q < i; q++) k = node(&c, node(&c, k)->next)->next;
+        if ((st = value(&c, &cols[i], node(&c, k)->next, &img[i])) != RC_OK) return st;
+    }
+    uint32_t pks = rc_json_get(c.j, 0, "primary_key_columns");
+    if (pks && node(&c, pks)->type == RC_J_ARRAY) {
+        uint16_t pos = 0;
+        for (uint32_t q = node(&c, pks)->first; q; q = node(&c, q)->next) {
+            if ((st = want(&c, q, RC_J_STRING, "primary_key_columns entry")) != RC_OK) return st;
+            uint32_t ci = find_col(&ev, node(&c, q)->s, node(&c, q)->n);
+            if (ci == UINT32_MAX)
+                return rc_error_set(err, RC_ERR_SCHEMA, node(&c, q)->off, "primary_key_columns names \"%.*s\", which is not in data",
+                                    (int)node(&c, q)->n, node(&c, q)->s);
+            cols[ci].pk = ++pos;
+            cols[ci].nullable = false;
+        }
+    }
+    if (ev.op == RC_OP_DELETE) ev.before = img;
+    else ev.after = img;
+    if (ev.op == RC_OP_UPDATE) {
+        uint32_t old = rc_json_get(c.j, 0, "old");
+        if (!old) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell update without \"old\"");
+        if ((st = want(&c, old, RC_J_OBJECT, "old")) != RC_OK) return st;
+        rc_value *before = rc_arena_alloc(a, sizeof *before * (nc ? nc : 1));
+        uint8_t *changed = rc_arena_alloc(a, nc ? nc : 1);
+        if (!before || !changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        memcpy(before, img, sizeof *before * nc);
+        memset(changed, 0, nc);
+        for (uint32_t k = node(&c, old)->first; k; k = node(&c, node(&c, k)->next)->next) {
+            const rc_jnode *key = node(&c, k);
+            uint32_t ci = find_col(&ev, key->s, key->n);
+            if (ci == UINT32_MAX)
+                return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in data", (int)key->n, key->s);
+            /* the old value may be null where the new one has a type, or the other way round */
+            if ((st = value(&c, &cols[ci], key->next, &before[ci])) != RC_OK) return st;
+            changed[ci] = 1;
+        }
+        ev.before = before;
+        ev.changed = changed;
+    }
+    rc_event *e = rc_event_list_push(out);
+    if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    *e = ev;
+    /* "commit":true: the transaction ends with this row, which is what a COMMIT says in the
+     * canonical stream (MySQL capture's XID), so that writers of transaction boundaries see it */
+    uint32_t commit = rc_json_get(c.j, 0, "commit");
+    if (commit && node(&c, commit)->type == RC_J_TRUE) {
+        rc_event *t = rc_event_list_push(out);
+        if (!t) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+        memset(t, 0, sizeof *t);
+        t->op = RC_OP_COMMIT;
+        t->src = ev.src;
+        t->pos = ev.pos;
+        t->pos.has_tx_index = false;
+        t->ts_us = ev.ts_us, t->has_ts = ev.has_ts;
+    }
+    return RC_OK;
+}
