@@ -37,7 +37,7 @@ typedef struct up_memo {
 } up_memo;
 
 typedef struct up_enc {
-    int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
+    int compat; /* the layout: 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.0-2.5), 26 (2.6-2.7), 30 (3.x) */
     bool schemas, tx_meta, tombstones;
     int dec_mode, bin_mode, time_mode;
     bool unsigned_precise;
@@ -128,6 +128,14 @@ static inline dt_as datetime_as(const up_enc *e, const rc_column *c)
     if (e->time_mode == TIME_CONNECT) return DT_CONNECT;
     int prec = c->type.p1 < 0 ? (c->type.info->family == RC_FAM_PG ? 6 : 0) : c->type.p1;
     return prec <= 3 ? DT_MILLIS : DT_MICROS;
+}
+
+/* A MySQL FLOAT or FLOAT(p) as Kafka Connect's float32: Debezium 2.0 stopped widening it to a
+ * double (DBZ-3865), so 12345.123 is written 12345.123, not 12345.123046875; FLOAT(M,D) stays
+ * a double. */
+static inline bool float32_kept(const up_enc *e, const rc_column *c)
+{
+    return e->compat >= 20 && c->type.info->family == RC_FAM_MYSQL && c->type.p2 < 0;
 }
 
 /* A TIME column in milliseconds: Kafka Connect's Time, or Debezium's Time for a PostgreSQL

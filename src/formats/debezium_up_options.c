@@ -9,16 +9,16 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
     {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
-    {"debezium.compat", "1|1.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2 (2.x, ts_us/ts_ns as 2.6 adds them), 3 (default)"},
+    {"debezium.compat", "1|1.6|2.0|2.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x, the default); without it debezium.version's release decides"},
     {"debezium.server", "name", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic; default: the event's server, else \"rowcast\""},
-    {"debezium.version", "text", "connector version written in source.version (default \"rowcast\")"},
+    {"debezium.version", "text", "connector version written in source.version (default \"rowcast\"); a release (2.4.0.Final) also picks its layout unless debezium.compat is given"},
     {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
     {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
     {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order}"},
     {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
-    {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2 and 3, as Debezium 2.x skips truncates; none otherwise)"},
+    {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)"},
     {0},
 };
 const rc_option_desc *const rc_dbz_up_options = rc_dbz_all_options + DBZ_COMMON_OPTIONS;
@@ -45,15 +45,29 @@ bad:
                         "-o debezium.skipped.operations=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", v);
 }
 
+/* The layout of a Debezium release "X.Y[.Z[.Final]]" (-1: not a release number): where Debezium
+ * changed what it writes, see docs/formats/debezium.md. */
+static int layout_of_release(const char *v)
+{
+    char *end;
+    long major = strtol(v, &end, 10);
+    if (end == v || *end != '.' || end[1] < '0' || end[1] > '9') return -1;
+    long minor = strtol(end + 1, &end, 10);
+    if (*end && *end != '.') return -1;
+    if (major == 1) return minor < 6 ? 10 : 16;
+    if (major == 2) return minor < 6 ? 20 : 26;
+    return major >= 3 ? 30 : -1;
+}
+
 rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
     up_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    int compat = 3;
+    int compat = 5; /* "3" */
     int unsig = 0;
     e->tombstones = true;
     rc_status st;
-    if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2|3", &compat, err)) != RC_OK ||
+    if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2.0|2.6|2|3", &compat, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.tombstones.on.delete", &e->tombstones, err)) != RC_OK ||
@@ -64,11 +78,14 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
         free(e);
         return st;
     }
-    e->compat = compat == 0 ? 10 : compat == 1 ? 16 : compat == 2 ? 20 : 30;
+    static const int layouts[] = {10, 16, 20, 26, 26, 30};
+    e->compat = layouts[compat];
     e->unsigned_precise = unsig == 1;
     e->server = rc_options_get(o, "debezium.server");
     e->version = rc_options_get(o, "debezium.version");
     if (!e->version) e->version = "rowcast";
+    int release = layout_of_release(e->version);
+    if (!rc_options_get(o, "debezium.compat") && release >= 0) e->compat = release;
     const char *skip = rc_options_get(o, "debezium.skipped.operations");
     if (skip && (st = parse_skipped(skip, &e->skip_ops, err)) != RC_OK) {
         free(e);

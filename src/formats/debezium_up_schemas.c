@@ -104,14 +104,14 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     rc_buf_putc(b, ',');
     rc_dbz_source_schema(e, b, conn);
     rc_buf_putc(b, ',');
-    if (e->compat >= 20) {
+    if (e->compat >= 26) { /* 2.6 (DBZ-7107) adds ts_us and ts_ns, after a transaction moved up */
         transaction_schema(e, b);
         rc_buf_putc(b, ',');
     }
     rc_dbz_put_simple_field(b, "string", false, "op");
     rc_buf_putc(b, ',');
     rc_dbz_put_simple_field(b, "int64", true, "ts_ms");
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         rc_buf_putc(b, ',');
         rc_dbz_put_simple_field(b, "int64", true, "ts_us");
         rc_buf_putc(b, ',');
@@ -123,7 +123,9 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
     RC_BUF_LIT(b, ".Envelope\"");
-    if (e->compat >= 20) RC_BUF_LIT(b, ",\"version\":2");
+    /* 2.0 versions its schemas (DBZ-5044), 2.6 the envelope again for ts_us/ts_ns */
+    if (e->compat >= 26) RC_BUF_LIT(b, ",\"version\":2");
+    else if (e->compat >= 20) RC_BUF_LIT(b, ",\"version\":1");
     rc_buf_putc(b, '}');
     rc_buf_fini(&params);
 }

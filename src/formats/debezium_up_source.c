@@ -36,9 +36,10 @@ void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn)
     rc_buf_putc(b, ',');
     rc_dbz_put_simple_field(b, "int64", false, "ts_ms");
     RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
-    /* SnapshotRecord's values: 2.x adds first, first_in_data_collection, last_in_data_collection */
+    /* SnapshotRecord's values: 2.0 writes first, first_in_data_collection and
+     * last_in_data_collection (DBZ-5136), but the schema lists them from 2.6 on (2.4.0's does not) */
     rc_buf_puts(b, e->compat < 16   ? "true,last,false"
-                   : e->compat < 20 ? "true,last,false,incremental"
+                   : e->compat < 26 ? "true,last,false,incremental" /* still in 2.4.0's schema */
                                     : "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
     RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"},");
     rc_dbz_put_simple_field(b, "string", false, "db");
@@ -46,7 +47,7 @@ void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn)
         RC_BUF_LIT(b, ",");
         rc_dbz_put_simple_field(b, "string", true, "sequence");
     }
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",");
         rc_dbz_put_simple_field(b, "int64", true, "ts_us");
         RC_BUF_LIT(b, ",");
@@ -175,7 +176,7 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     } else if (e->compat >= 16) {
         RC_BUF_LIT(b, ",\"sequence\":null");
     }
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_buf_put(b, ts.s, ts.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");

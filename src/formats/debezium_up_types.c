@@ -102,7 +102,7 @@ void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *par
             s->params = params;
         }
         return;
-    case RC_V_FLOAT32:
+    case RC_V_FLOAT32: s->type = float32_kept(e, c) ? "float" : "double"; return;
     case RC_V_FLOAT64: s->type = "double"; return;
     case RC_V_BITS:
         if (c->type.p1 <= 1) {

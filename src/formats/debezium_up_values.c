@@ -282,7 +282,10 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
         /* the PostgreSQL connector writes BigDecimal.toString() (SpecialValueDecimal: 1E-7 for
          * 0.0000001), the others toPlainString() */
         return decimal_cv(e, c, &v->dec, dec_scale(c, &v->dec), t->family == RC_FAM_PG, cv, err);
-    case RC_V_FLOAT32: cv->kind = CV_DOUBLE, cv->f64 = (double)v->f32; return RC_OK; /* widened, as Debezium does (3.14f is 3.140000104904175) */
+    case RC_V_FLOAT32:
+        if (float32_kept(e, c)) cv->kind = CV_FLOAT, cv->f32 = v->f32;
+        else cv->kind = CV_DOUBLE, cv->f64 = (double)v->f32; /* widened, as Debezium 1.x does (3.14f is 3.140000104904175) */
+        return RC_OK;
     case RC_V_FLOAT64: cv->kind = CV_DOUBLE, cv->f64 = v->f64; return RC_OK;
     case RC_V_BITS:
         if (c->type.p1 <= 1) {

@@ -1,7 +1,7 @@
 /* Upstream Debezium: the encoder's entry. Each event kind goes to the writer of its message (change
  * events here, heartbeats in debezium_heartbeat.c); the envelope, source blocks, key and Kafka
  * Connect JSON schemas are those of Debezium's MySQL, PostgreSQL and SQL Server connectors, in
- * the layout of Debezium 1.x, 2.x or 3.x (debezium.compat). The parts: debezium_up_options.c
+ * the layout of the Debezium release asked for (debezium.compat, debezium.version). The parts: debezium_up_options.c
  * (options, the encoder), debezium_up_types.c (column types), debezium_up_values.c and
  * debezium_up_avro.c (values), debezium_up_source.c (source blocks), debezium_up_schemas.c
  * (names, schemas), debezium_up_tx.c (transaction blocks), debezium_up_keys.c (keys).
@@ -56,7 +56,7 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
     if ((st = rc_dbz_up_put_image(e, b, ev, has_after ? ev->after : NULL, err)) != RC_OK) return st;
     RC_BUF_LIT(b, ",\"source\":");
     rc_dbz_put_source(e, b, ev, conn);
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
     }
@@ -66,7 +66,7 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
     us_text proc;
     us_text_of(&proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
     put_ms(b, &proc);
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_buf_put(b, proc.s, proc.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");

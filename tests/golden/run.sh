@@ -7,7 +7,9 @@
 # that <case>.expect names, relative to the repository root). Where a <case>.seed.json exists
 # (the vendor document's example message, corrected only as the case's notes say), the output
 # must also be the same JSON value as the seed example (json_same: key order and whitespace
-# aside, numbers by their exact text).
+# aside, numbers by their exact text). A <case>.expect-json names a peer file holding one
+# pretty-printed message: the output (one line) must be that message but for whitespace, its
+# members in the same order (json_same --ordered).
 # A case whose input or expected file is peer data in ../shared is skipped (and counted) when
 # ../shared is not beside the repository (tests/common/peers.sh).
 # usage: run.sh path/to/rowcast path/to/json_same   (from the repository root)
@@ -28,10 +30,14 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
     [ "${in##*.}" = src ] && in=$(cat "$in")
     src=
     [ -f "$case_.expect" ] && src=$(cat "$case_.expect")
-    peer_need "$case_" "$in" ${src:+"$src"} || { [ $? = 2 ] && fail=$((fail + 1)); continue; }
+    jsrc=
+    [ -f "$case_.expect-json" ] && jsrc=$(cat "$case_.expect-json")
+    peer_need "$case_" "$in" ${src:+"$src"} ${jsrc:+"$jsrc"} || { [ $? = 2 ] && fail=$((fail + 1)); continue; }
     # a peer fixture is read as its JSON lines, like an expected file (Paimon's opens with a
     # licence comment that no producer would send)
     case $in in ../shared/testdata/peers/*) grep '^{' "$in" >"$tmpin"; in=$tmpin ;; esac
+    # a pretty-printed message (<case>.expect-json) is read on one line, as a consumer gets it
+    [ -n "$jsrc" ] && { "$SAME" --compact "$(cat "$case_.src")" >"$tmpin" || fail=$((fail + 1)); in=$tmpin; }
     opts=()
     if [ -f "$case_.opts" ]; then
         while IFS= read -r o; do [ -n "$o" ] && [ "${o#\#}" = "$o" ] && opts+=(-o "$o"); done <"$case_.opts"
@@ -45,6 +51,15 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
     if ! "$RC" convert -q --from "$from" --to "$to" "${opts[@]}" "$in" >"$tmp"; then
         echo "FAIL: $case_: convert exited non-zero" >&2
         fail=$((fail + 1))
+        continue
+    fi
+    if [ -n "$jsrc" ]; then
+        if [ "$(wc -l <"$tmp")" != 1 ] || ! "$SAME" --ordered "$tmp" "$jsrc"; then
+            echo "FAIL: $case_: output is not the message of $jsrc" >&2
+            fail=$((fail + 1))
+        else
+            pass=$((pass + 1))
+        fi
         continue
     fi
     # the expected bytes: <case>.out, or the JSON lines of the file <case>.expect names (peer
