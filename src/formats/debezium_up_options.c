@@ -12,6 +12,8 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.compat", "1|1.6|2.0|2.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x, the default); without it debezium.version's release decides"},
     {"debezium.server", "name", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic; default: the event's server, else \"rowcast\""},
     {"debezium.version", "text", "connector version written in source.version (default \"rowcast\"); a release (2.4.0.Final) also picks its layout unless debezium.compat is given"},
+    {"debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", "schema names (<server>.<db>.<table>.Envelope) as they are, with characters Avro does not allow as _, or as _uXXXX (the underscore too); default avro before 2.0, none from 2.0 (DBZ-5541)"},
+    {"debezium.field.name.adjustment.mode", "none|avro|avro_unicode", "the same for the columns' field names (no dots there); default none"},
     {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
     {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
@@ -74,7 +76,8 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
         (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.time.precision.mode", "adaptive_time_microseconds|connect", &e->time_mode, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.bigint.unsigned.handling.mode", "long|precise", &unsig, err)) != RC_OK) {
+        (st = rc_options_choice(o, "debezium.bigint.unsigned.handling.mode", "long|precise", &unsig, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.field.name.adjustment.mode", "none|avro|avro_unicode", &e->field_adjust, err)) != RC_OK) {
         free(e);
         return st;
     }
@@ -86,6 +89,11 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     if (!e->version) e->version = "rowcast";
     int release = layout_of_release(e->version);
     if (!rc_options_get(o, "debezium.compat") && release >= 0) e->compat = release;
+    e->schema_adjust = e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
+    if ((st = rc_options_choice(o, "debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", &e->schema_adjust, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
     const char *skip = rc_options_get(o, "debezium.skipped.operations");
     if (skip && (st = parse_skipped(skip, &e->skip_ops, err)) != RC_OK) {
         free(e);
@@ -105,7 +113,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
     for (int i = 0; i < 3; i++) rc_buf_init(&memos[i]->raw, 0), rc_buf_init(&memos[i]->json, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
-    rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0);
+    rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0), rc_buf_init(&e->fieldname, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
     return RC_OK;
@@ -121,7 +129,7 @@ void rc_dbz_up_free(void *p)
     }
     rc_name_registry_free(e->names);
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
-    rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext);
+    rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
     free(e->keys_off);
     free(e->pg_kind);

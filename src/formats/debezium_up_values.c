@@ -500,7 +500,8 @@ static bool column_keys(up_enc *e, const rc_event *ev)
     rc_buf_reset(&e->keys);
     for (uint32_t i = 0; i < ev->ncols; i++) {
         e->keys_off[i] = (uint32_t)e->keys.len;
-        rc_jw_str(&e->keys, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
+        rc_jw_str(&e->keys, name.p, name.n);
         rc_buf_putc(&e->keys, ':');
     }
     e->keys_off[ev->ncols] = (uint32_t)e->keys.len;
@@ -523,7 +524,8 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         if (keys) {
             rc_buf_put(b, e->keys.data + e->keys_off[i], e->keys_off[i + 1] - e->keys_off[i]);
         } else {
-            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
+            rc_jw_str(b, name.p, name.n);
             rc_buf_putc(b, ':');
         }
         rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
