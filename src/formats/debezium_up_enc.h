@@ -43,6 +43,7 @@ typedef struct up_enc {
     int dec_mode, bin_mode, time_mode;
     int schema_adjust, field_adjust; /* DBZ_ADJUST_* */
     bool unsigned_precise;
+    bool dec_numeric; /* decimal.format=numeric: Decimal fields as JSON numbers */
     const char *server, *version;
     rc_name_registry *names;
     rc_buf sig, scratch, name;

@@ -15,6 +15,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", "schema names (<server>.<db>.<table>.Envelope) as they are, with characters Avro does not allow as _, or as _uXXXX (the underscore too); default avro before 2.0, none from 2.0 (DBZ-5541)"},
     {"debezium.field.name.adjustment.mode", "none|avro|avro_unicode", "the same for the columns' field names (no dots there); default none"},
     {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
+    {"debezium.decimal.format", "base64|numeric", "Kafka Connect JsonConverter's decimal.format: Decimal fields as base64 of their bytes (default) or as JSON numbers (BigDecimal.toString(), 1.50, 1E-7)"},
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
     {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
@@ -66,7 +67,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     up_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     int compat = 5; /* "3" */
-    int unsig = 0;
+    int unsig = 0, dec_format = 0;
     e->tombstones = true;
     rc_status st;
     if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2.0|2.6|2|3", &compat, err)) != RC_OK ||
@@ -77,13 +78,15 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
         (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.time.precision.mode", "adaptive_time_microseconds|connect", &e->time_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.bigint.unsigned.handling.mode", "long|precise", &unsig, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.field.name.adjustment.mode", "none|avro|avro_unicode", &e->field_adjust, err)) != RC_OK) {
+        (st = rc_options_choice(o, "debezium.field.name.adjustment.mode", "none|avro|avro_unicode", &e->field_adjust, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.decimal.format", "base64|numeric", &dec_format, err)) != RC_OK) {
         free(e);
         return st;
     }
     static const int layouts[] = {10, 16, 20, 26, 26, 30};
     e->compat = layouts[compat];
     e->unsigned_precise = unsig == 1;
+    e->dec_numeric = dec_format == 1;
     e->server = rc_options_get(o, "debezium.server");
     e->version = rc_options_get(o, "debezium.version");
     if (!e->version) e->version = "rowcast";

@@ -446,6 +446,10 @@ static inline __attribute__((always_inline)) rc_status json_value(up_enc *e, rc_
         rc_buf_putc(b, '"');
         return RC_OK;
     case CV_DECIMAL:
+        if (e->dec_numeric) { /* JsonConverter's numberNode(BigDecimal), written by toString() */
+            rc_fmt_dec_java(b, &cv.dec);
+            return RC_OK;
+        }
         rc_buf_putc(b, '"');
         put_dec_b64(e, b, &cv.dec);
         rc_buf_putc(b, '"');
