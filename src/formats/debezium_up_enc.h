@@ -38,7 +38,7 @@ typedef struct up_memo {
 } up_memo;
 
 typedef struct up_enc {
-    int compat; /* the layout: 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.0-2.5), 26 (2.6-2.7), 30 (3.x) */
+    int compat; /* the layout: 0 (0.x), 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.0-2.5), 26 (2.6-2.7), 30 (3.x) */
     bool schemas, tx_meta, tombstones;
     int dec_mode, bin_mode, time_mode;
     int schema_adjust, field_adjust; /* DBZ_ADJUST_* */

@@ -9,7 +9,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
     {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
-    {"debezium.compat", "1|1.6|2.0|2.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x, the default); without it debezium.version's release decides"},
+    {"debezium.compat", "0.10|1|1.6|2.0|2.6|2|3", "upstream layout of that Debezium version: 0.10 (0.x, MySQL: snapshot a boolean, no transaction), 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x, the default); without it debezium.version's release decides"},
     {"debezium.server", "name", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic; default: the event's server, else \"rowcast\""},
     {"debezium.version", "text", "connector version written in source.version (default \"rowcast\"); a release (2.4.0.Final) also picks its layout unless debezium.compat is given"},
     {"debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", "schema names (<server>.<db>.<table>.Envelope) as they are, with characters Avro does not allow as _, or as _uXXXX (the underscore too); default avro before 2.0, none from 2.0 (DBZ-5541)"},
@@ -57,6 +57,7 @@ static int layout_of_release(const char *v)
     if (end == v || *end != '.' || end[1] < '0' || end[1] > '9') return -1;
     long minor = strtol(end + 1, &end, 10);
     if (*end && *end != '.') return -1;
+    if (major == 0) return 0;
     if (major == 1) return minor < 6 ? 10 : 16;
     if (major == 2) return minor < 6 ? 20 : 26;
     return major >= 3 ? 30 : -1;
@@ -66,11 +67,11 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
     up_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    int compat = 5; /* "3" */
+    int compat = 6; /* "3" */
     int unsig = 0, dec_format = 0;
     e->tombstones = true;
     rc_status st;
-    if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2.0|2.6|2|3", &compat, err)) != RC_OK ||
+    if ((st = rc_options_choice(o, "debezium.compat", "0.10|1|1.6|2.0|2.6|2|3", &compat, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.tombstones.on.delete", &e->tombstones, err)) != RC_OK ||
@@ -83,7 +84,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
         free(e);
         return st;
     }
-    static const int layouts[] = {10, 16, 20, 26, 26, 30};
+    static const int layouts[] = {0, 10, 16, 20, 26, 26, 30};
     e->compat = layouts[compat];
     e->unsigned_precise = unsig == 1;
     e->dec_numeric = dec_format == 1;

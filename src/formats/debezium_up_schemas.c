@@ -116,7 +116,7 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
         rc_dbz_put_simple_field(b, "int64", true, "ts_us");
         rc_buf_putc(b, ',');
         rc_dbz_put_simple_field(b, "int64", true, "ts_ns");
-    } else {
+    } else if (e->compat >= 10) { /* 0.x has no transaction block */
         rc_buf_putc(b, ',');
         transaction_schema(e, b);
     }

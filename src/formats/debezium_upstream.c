@@ -44,6 +44,11 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
     if (conn < 0)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "upstream Debezium has no connector layout for %s sources here",
                             rc_dbkind_name(ev->src.kind));
+    if (e->compat < 10 && conn != CONN_MYSQL)
+        return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                            "rowcast knows the Debezium 0.x layout of the MySQL connector only; -o debezium.compat=1 writes %s events "
+                            "in the 1.0 layout",
+                            rc_dbkind_name(ev->src.kind));
     char prefix[256];
     size_t pn;
     rc_status st = rc_dbz_open_envelope(e, e->value_slots, false, ev, conn, prefix, sizeof prefix, &pn, b, err);
@@ -71,7 +76,7 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
         rc_buf_put(b, proc.s, proc.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");
         put_ns(b, &proc);
-    } else {
+    } else if (e->compat >= 10) {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
     }
