@@ -1,10 +1,11 @@
 /* Upstream Debezium: the encoder's entry. Each event kind goes to the writer of its message (change
  * events here, heartbeats in debezium_heartbeat.c); the envelope, source blocks, key and Kafka
  * Connect JSON schemas are those of Debezium's MySQL, PostgreSQL and SQL Server connectors, in
- * the layout of the Debezium release asked for (debezium.compat, debezium.version). The parts: debezium_up_options.c
- * (options, the encoder), debezium_up_types.c (column types), debezium_up_values.c and
+ * the layout of the Debezium release asked for (debezium.compat, debezium.version). The parts:
+ * debezium_up_options.c (options, the encoder), debezium_up_types.c (column types), debezium_up_values.c and
  * debezium_up_avro.c (values), debezium_up_source.c (source blocks), debezium_up_schemas.c
- * (names, schemas), debezium_up_tx.c (transaction blocks), debezium_up_keys.c (keys).
+ * (names, schemas), debezium_up_names.c (name adjustment), debezium_up_tx.c (transaction
+ * blocks), debezium_up_keys.c (keys).
  * See docs/formats/debezium.md. */
 #include <string.h>
 #include "formats/debezium_up_enc.h"
