@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
+#include "rowcast/records_in.h"
 #include "rowcast/sniff.h"
 #include "rowcast/source.h"
 
@@ -33,6 +34,8 @@ typedef struct lines_source {
     bool in_may_wait; /* the input is a pipe or terminal: reading may block */
     char *linebuf; /* getline's */
     size_t linecap;
+    char *morebuf; /* the next line of a record that goes on (records layout) */
+    size_t morecap;
     uint64_t start_off, start_line; /* from the checkpoint */
     bool threaded;
     pthread_t reader;
@@ -95,6 +98,27 @@ static bool input_ready(FILE *in)
     return poll(&p, 1, 0) != 0;
 }
 
+/* The records layout: a key or value may hold newlines, its length says where it ends. Appends
+ * the lines that belong to the record read (got bytes in linebuf) and counts them in *extra;
+ * -1 when memory runs out. */
+static ssize_t record_lines(lines_source *c, ssize_t got, uint64_t *extra)
+{
+    *extra = 0;
+    while (rc_record_short(c->linebuf, (size_t)got)) {
+        ssize_t more = getline(&c->morebuf, &c->morecap, c->in);
+        if (more <= 0) break; /* a record cut short: its parse says so */
+        if ((size_t)(got + more) + 1 > c->linecap) {
+            char *t = realloc(c->linebuf, (size_t)(got + more) + 1);
+            if (!t) return -1;
+            c->linebuf = t, c->linecap = (size_t)(got + more) + 1;
+        }
+        memcpy(c->linebuf + got, c->morebuf, (size_t)more + 1);
+        got += more;
+        (*extra)++;
+    }
+    return got;
+}
+
 /* Appends one line read into b; false when memory runs out. */
 static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got)
 {
@@ -138,6 +162,13 @@ static void add_hint(const lines_source *c, const rc_batch *b, rc_source_item *l
     snprintf(m + ml, room - ml, "; %s", hint);
 }
 
+static rc_status decode_record(lines_source *c, rc_batch *b, rc_source_item *ln)
+{
+    rc_record_in r;
+    rc_status st = rc_record_parse(b->text + ln->off, ln->n, &r, &ln->err);
+    return st != RC_OK ? st : rc_record_decode(c->cfg.from, c->cfg.dec, &r, &b->arena, &b->events, &ln->err);
+}
+
 /* Reads up to a batch of lines, then decodes them (the text no longer moves). */
 static void fill(lines_source *c, rc_batch *b)
 {
@@ -168,11 +199,14 @@ static void fill(lines_source *c, rc_batch *b)
             if (b->last) break;
             continue;
         }
-        if (!add_line(c, b, c->linebuf, (size_t)got)) {
+        uint64_t extra = 0;
+        if (c->cfg.records) got = record_lines(c, got, &extra);
+        if (got < 0 || !add_line(c, b, c->linebuf, (size_t)got)) {
             fprintf(stderr, "rowcast: out of memory reading %s\n", c->in_name);
             b->rc = RC_EXIT_IO, b->last = true;
             break;
         }
+        c->in_line += extra; /* the item is numbered by its first line */
     }
     rc_arena_reset(&b->arena);
     b->events.count = 0;
@@ -181,7 +215,7 @@ static void fill(lines_source *c, rc_batch *b)
         ln->ev_first = b->events.count;
         rc_error_clear(&ln->err);
         size_t rejected = b->events.rejected;
-        ln->st = ln->blank ? RC_OK : c->cfg.from->decode(c->cfg.dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
+        ln->st = ln->blank ? RC_OK : c->cfg.records ? decode_record(c, b, ln) : c->cfg.from->decode(c->cfg.dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
         ln->filtered = b->events.rejected != rejected;
         if (ln->st != RC_OK) {
             b->events.count = ln->ev_first; /* a failed line keeps no events */
@@ -337,6 +371,7 @@ static void lines_close(rc_source *src)
     }
     close_input(c);
     free(c->linebuf);
+    free(c->morebuf);
     for (size_t i = 0; i < BATCHES; i++) {
         rc_batch *b = &c->batches[i];
         free(b->text);
