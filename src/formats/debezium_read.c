@@ -339,15 +339,22 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
 /* ---- columns ---- */
 
 /* Without a schema: Debezium's JSON numbers with a fraction are doubles (exact decimals are
- * strings in its precise and string modes), integers BIGINT. */
-static const char *inferred(const rc_jnode *v)
+ * strings in its precise and string modes), integers BIGINT; for MySQL an object with a base64
+ * "wkb" and "srid" is Debezium's geometry struct (a Point when it has "x" and "y"; PostgreSQL's
+ * point is another type, kept as JSON). */
+static const char *inferred(const ctx *c, uint32_t vn, bool pg)
 {
+    const rc_jnode *v = node(c, vn);
     int64_t i;
     switch (v->type) {
     case RC_J_NUMBER: return rc_parse_i64(v->s, v->n, &i) == RC_OK ? "bigint" : "double";
     case RC_J_TRUE:
     case RC_J_FALSE: return "boolean";
-    case RC_J_OBJECT:
+    case RC_J_OBJECT: {
+        uint32_t w = rc_json_get(c->j, vn, "wkb");
+        if (pg || !w || node(c, w)->type != RC_J_STRING || !rc_json_get(c->j, vn, "srid")) return "json";
+        return rc_json_get(c->j, vn, "x") && rc_json_get(c->j, vn, "y") ? "point" : "geometry";
+    }
     case RC_J_ARRAY: return "json";
     default: return "text";
     }
@@ -397,7 +404,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             }
             cols[i].nullable = true;
             fields[i] = 0;
-            const char *t = rc_type_in_family(fam, inferred(node(c, node(c, k)->next)));
+            const char *t = rc_type_in_family(fam, inferred(c, node(c, k)->next, pg));
             const rc_coltype *ct;
             if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, t, strlen(t), node(c, k)->off, &ct, c->err)) == RC_OK) cols[i].type = *ct;
         }
@@ -709,14 +716,20 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
  * which Debezium writes after a delete so that compaction can drop the key: no event. */
 rc_status rc_dbz_decode_record(void *p, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err)
 {
-    dz_dec *d = p;
     if (!r->value) return RC_OK;
-    size_t first = out->count, voff = (size_t)(r->value - r->rec);
-    rc_status st = rc_dbz_decode(d, r->value, r->value_n, a, out, err);
+    size_t first = out->count;
+    rc_status st = rc_dbz_decode(p, r->value, r->value_n, a, out, err);
     if (st != RC_OK) {
-        if (err->offset != RC_NO_OFFSET) err->offset += voff;
+        if (err->offset != RC_NO_OFFSET) err->offset += (size_t)(r->value - r->rec);
         return st;
     }
+    return rc_dbz_record_key(p, r, first, a, out, err);
+}
+
+rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    dz_dec *d = p;
+    rc_status st;
     if (!r->key || out->count == first) return RC_OK;
     size_t koff = (size_t)(r->key - r->rec), k = 0;
     while (k < r->key_n && (r->key[k] == ' ' || r->key[k] == '\t')) k++;
