@@ -83,6 +83,12 @@ typedef struct rc_record_in {
     size_t key_n, value_n;
 } rc_record_in;
 
+/* Decodes the value of record r with `decode` (a format's decode), error offsets moved from the
+ * value to the record; a null value (a tombstone) is no event. For the decode_record of formats
+ * that then read the key, and for the formats without one. */
+rc_status rc_record_value(rc_status (*decode)(void *, const char *, size_t, rc_arena *, rc_event_list *, rc_error *), void *dec,
+                          const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);
+
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {
     const char *name;

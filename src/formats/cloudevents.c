@@ -29,6 +29,7 @@ static const rc_option_desc ce_options[] = {
     {"cloudevents.data", "json|avro", "data as JSON (default) or as base64 Avro binary in the Confluent wire format"},
     {"cloudevents.dataschema", "URL", "with data=avro: the dataschema attribute (the schema's registry URL)"},
     {"cloudevents.schema.id", "N", "with data=avro: the schema id written after the magic byte (default 1)"},
+    {"cloudevents.schema.file", "PATH", "reading Avro data: the .avsc of the data record {before, after} (as the registry holds it)"},
     {"cloudevents.compat", "1|2|3", "Debezium major version whose source block to reproduce (default 3)"},
     {"cloudevents.server", "name", "logical server name (default: the event's server, else \"rowcast\")"},
     {"cloudevents.version", "text", "connector version (iodebeziumversion)"},

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "formats/cloudevents_avro.h"
 #include "formats/cloudevents_read.h"
 #include "formats/debezium_read.h"
 #include "rowcast/json.h"
@@ -19,15 +20,19 @@ typedef struct ce_dec {
     rc_jsondec jd; /* the envelope */
     void *dbz;     /* the upstream Debezium reader */
     rc_buf payload;
+    rc_ce_avro *avro; /* the schema of Avro data (cloudevents.schema.file), or NULL */
 } ce_dec;
 
 rc_status rc_ce_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    const char *avro = rc_options_get(o, "cloudevents.data");
-    if (avro && !strcmp(avro, "avro"))
+    const char *data = rc_options_get(o, "cloudevents.data"), *avsc = rc_options_get(o, "cloudevents.schema.file");
+    if (data && !strcmp(data, "avro") && !avsc)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "--from cloudevents reads data in JSON only: Avro data (cloudevents.data=avro) needs the "
-                            "schema registry's schema, which rowcast does not read yet (docs/formats/cloudevents.md)");
+                            "reading Avro data (cloudevents.data=avro) needs its schema: -o cloudevents.schema.file=PATH, the .avsc "
+                            "of the data record {before, after} as the schema registry holds it");
+    rc_ce_avro *avro = NULL;
+    rc_status st = avsc ? rc_ce_avro_load(avsc, &avro, err) : RC_OK;
+    if (st != RC_OK) return st;
     /* the Debezium reader's options: the upstream flavour, binary values as the writer wrote them */
     rc_option items[2] = {{"debezium.flavor", "upstream"}, {"debezium.binary.handling.mode", NULL}};
     items[1].value = rc_options_get(o, "cloudevents.binary.handling.mode");
@@ -35,11 +40,13 @@ rc_status rc_ce_dec_new(const rc_options *o, void **out, rc_error *err)
     ce_dec *d = calloc(1, sizeof *d);
     if (!d || !rc_jsondec_init(&d->jd)) {
         free(d);
+        rc_ce_avro_free(avro);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_status st = rc_dbz_dec_new(&dopts, &d->dbz, err);
-    if (st != RC_OK) {
+    d->avro = avro;
+    if ((st = rc_dbz_dec_new(&dopts, &d->dbz, err)) != RC_OK) {
         rc_jsondec_fini(&d->jd);
+        rc_ce_avro_free(avro);
         free(d);
         return st;
     }
@@ -55,6 +62,7 @@ void rc_ce_dec_free(void *p)
     rc_jsondec_fini(&d->jd);
     rc_dbz_dec_free(d->dbz);
     rc_buf_fini(&d->payload);
+    rc_ce_avro_free(d->avro);
     free(d);
 }
 
@@ -134,14 +142,26 @@ rc_status rc_ce_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (!op)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a CloudEvent without \"iodebeziumop\": not a Debezium change event "
                                                    "(CloudEventsConverter's attributes)");
-    if (ct && !is_name(ct, "application/json"))
+    bool avro = ct && is_name(ct, "application/avro");
+    if (ct && !avro && !is_name(ct, "application/json"))
         return rc_error_set(err, RC_ERR_UNSUPPORTED, ct->off, "datacontenttype \"%.*s\": rowcast reads CloudEvents data in JSON "
-                                                              "(application/json) only", (int)(ct->n > 40 ? 40 : ct->n), ct->s);
+                                                              "(application/json) or Avro (application/avro)", (int)(ct->n > 40 ? 40 : ct->n), ct->s);
+    if (avro && !d->avro)
+        return rc_error_set(err, RC_ERR_UNSUPPORTED, ct->off, "Avro data needs its schema: -o cloudevents.schema.file=PATH (the .avsc of "
+                                                              "the data record {before, after} as the schema registry holds it)");
     uint32_t data = rc_json_get(j, 0, "data");
-    if (!data || j->nodes[data].type != RC_J_OBJECT || !j->nodes[data].count)
-        return rc_error_set(err, RC_ERR_SCHEMA, data ? j->nodes[data].off : 0, "a Debezium CloudEvent's \"data\" is an object {before, after}");
+    if (avro ? !data || j->nodes[data].type != RC_J_STRING : !data || j->nodes[data].type != RC_J_OBJECT || !j->nodes[data].count)
+        return rc_error_set(err, RC_ERR_SCHEMA, data ? j->nodes[data].off : 0, avro ? "Avro data is a base64 string"
+                                                                                  : "a Debezium CloudEvent's \"data\" is an object {before, after}");
     rc_buf *b = &d->payload;
     rc_buf_reset(b);
+    if (avro) { /* a Connect envelope with the schema made of the .avsc */
+        size_t sn;
+        const char *sch = rc_ce_avro_schema(d->avro, &sn);
+        RC_BUF_LIT(b, "{\"schema\":");
+        rc_buf_put(b, sch, sn);
+        RC_BUF_LIT(b, ",\"payload\":");
+    }
     RC_BUF_LIT(b, "{\"op\":");
     rc_jw_str(b, op->s, op->n);
     RC_BUF_LIT(b, ",\"source\":");
@@ -153,14 +173,23 @@ rc_status rc_ce_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     rc_buf_putc(b, ',');
     size_t prefix = b->len;
     const rc_jnode *dn = &j->nodes[data];
-    rc_buf_put(b, dn->s + 1, dn->n - 1); /* data's members and its closing brace */
+    if (avro) {
+        rc_str raw;
+        size_t bad;
+        if (rc_base64_decode(dn->s, dn->n, a, &raw, &bad) != RC_OK)
+            return rc_error_set(err, RC_ERR_VALUE, dn->off + 1 + bad, "the Avro data is not base64 here");
+        if ((st = rc_ce_avro_images(d->avro, (const unsigned char *)raw.p, raw.n, dn->off, b, err)) != RC_OK) return st;
+        RC_BUF_LIT(b, "}}");
+    } else {
+        rc_buf_put(b, dn->s + 1, dn->n - 1); /* data's members and its closing brace */
+    }
     if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "out of memory");
     /* the events may point into the payload's text: it lives in the batch's arena */
     char *text = rc_arena_memdup(a, b->data, b->len);
     if (!text) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if ((st = rc_dbz_decode(d->dbz, text, b->len, a, out, err)) != RC_OK && err->offset != RC_NO_OFFSET) {
-        if (err->offset >= prefix) {
-            err->offset = err->offset - prefix + dn->off + 1;
+        if (err->offset >= prefix) { /* in data (Avro: the data attribute) */
+            err->offset = avro ? dn->off : err->offset - prefix + dn->off + 1;
         } else { /* the source block the attributes made: named at the op */
             err->offset = op->off;
             size_t ml = strlen(err->message);
@@ -174,12 +203,7 @@ rc_status rc_ce_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
 rc_status rc_ce_decode_record(void *p, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     ce_dec *d = p;
-    if (!r->value) return RC_OK;
     size_t first = out->count;
-    rc_status st = rc_ce_decode(d, r->value, r->value_n, a, out, err);
-    if (st != RC_OK) {
-        if (err->offset != RC_NO_OFFSET) err->offset += (size_t)(r->value - r->rec);
-        return st;
-    }
-    return rc_dbz_record_key(d->dbz, r, first, a, out, err);
+    rc_status st = rc_record_value(rc_ce_decode, d, r, a, out, err);
+    return st != RC_OK ? st : rc_dbz_record_key(d->dbz, r, first, a, out, err);
 }

@@ -716,14 +716,9 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
  * which Debezium writes after a delete so that compaction can drop the key: no event. */
 rc_status rc_dbz_decode_record(void *p, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err)
 {
-    if (!r->value) return RC_OK;
     size_t first = out->count;
-    rc_status st = rc_dbz_decode(p, r->value, r->value_n, a, out, err);
-    if (st != RC_OK) {
-        if (err->offset != RC_NO_OFFSET) err->offset += (size_t)(r->value - r->rec);
-        return st;
-    }
-    return rc_dbz_record_key(p, r, first, a, out, err);
+    rc_status st = rc_record_value(rc_dbz_decode, p, r, a, out, err);
+    return st != RC_OK ? st : rc_dbz_record_key(p, r, first, a, out, err);
 }
 
 rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_arena *a, rc_event_list *out, rc_error *err)

@@ -66,9 +66,5 @@ rc_status rc_record_parse(const char *p, size_t n, rc_record_in *out, rc_error *
 rc_status rc_record_decode(const rc_format *from, void *dec, const rc_record_in *r, rc_arena *a, rc_event_list *out,
                            rc_error *err)
 {
-    if (from->decode_record) return from->decode_record(dec, r, a, out, err);
-    if (!r->value) return RC_OK; /* a tombstone: nothing happened to any row */
-    rc_status st = from->decode(dec, r->value, r->value_n, a, out, err);
-    if (st != RC_OK && err->offset != RC_NO_OFFSET) err->offset += (size_t)(r->value - r->rec);
-    return st;
+    return from->decode_record ? from->decode_record(dec, r, a, out, err) : rc_record_value(from->decode, dec, r, a, out, err);
 }
