@@ -206,7 +206,11 @@ static void fill(lines_source *c, rc_batch *b)
             b->rc = RC_EXIT_IO, b->last = true;
             break;
         }
-        c->in_line += extra; /* the item is numbered by its first line */
+        if (extra) { /* the item is numbered by its first line; a resume goes on after its last */
+            c->in_line += extra;
+            rc_source_item *ln = &b->lines[b->n - 1];
+            ln->end = rc_pos_lines(ln->end_off, c->in_line);
+        }
     }
     rc_arena_reset(&b->arena);
     b->events.count = 0;

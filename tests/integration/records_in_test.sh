@@ -55,6 +55,22 @@ expect_eq multi-out "$T/want" "$T/out"
 printf '%s\n' "rowcast: $T/multi.rec:4:21 (file offset 100): syntax error: no tab after the value's 5 bytes: is the value length right? a record is topic, key length, key, value length, value, headers, tab-separated (--input-layout records)" >"$T/want"
 expect_eq multi-err "$T/want" "$T/err"
 
+# a checkpoint after a record of several lines: the resumed run numbers the lines on after it
+RCABS=$(cd "$(dirname "$RC")" && pwd)/$(basename "$RC")
+rec t '{"id":1}' - >"$T/ck.rec"
+head -3 "$T/multi.rec" >>"$T/ck.rec"
+(cd "$T" && "$RCABS" convert -q --from debezium --input-layout records --checkpoint ck ck.rec >/dev/null)
+printf 'rowcast-checkpoint 2\ninput %s\noffset %s\nline 4\n' "$(cd "$T" && pwd -P)/ck.rec" "$(wc -c <"$T/ck.rec")" >"$T/want"
+expect_eq checkpoint-file "$T/want" "$T/ck"
+printf 't\t8\t{"id":1}\t5\t{"a":1}\t\n' >>"$T/ck.rec"
+(cd "$T" && "$RCABS" convert -q --from debezium --input-layout records --checkpoint ck ck.rec >/dev/null 2>"$T/err")
+expect_rc checkpoint-resume $? 2
+{
+    echo "rowcast: resuming ck.rec at line 5, byte 98 (checkpoint ck); stdout is not cut back: what the stopped run wrote after that is written again"
+    echo "rowcast: ck.rec:5:21 (file offset 118): syntax error: no tab after the value's 5 bytes: is the value length right? a record is topic, key length, key, value length, value, headers, tab-separated (--input-layout records)"
+} >"$T/want"
+expect_eq checkpoint-resume-messages "$T/want" "$T/err"
+
 # bad records, each its message
 check_err() {
     local name=$1 line=$2
