@@ -75,6 +75,20 @@ typedef struct rc_event_part {
 } rc_event_part;
 enum { RC_MAX_PARTS = 4 }; /* Maxwell: a held row, bootstrap-complete or -start, the row, bootstrap-complete */
 
+/* One Kafka record as `convert --input-layout records` reads it (rowcast/records_in.h): the
+ * key and the value, each NULL when null, pointing into the record's text `rec`. */
+typedef struct rc_record_in {
+    const char *rec;
+    const char *key, *value;
+    size_t key_n, value_n;
+} rc_record_in;
+
+/* Decodes the value of record r with `decode` (a format's decode), error offsets moved from the
+ * value to the record; a null value (a tombstone) is no event. For the decode_record of formats
+ * that then read the key, and for the formats without one. */
+rc_status rc_record_value(rc_status (*decode)(void *, const char *, size_t, rc_arena *, rc_event_list *, rc_error *), void *dec,
+                          const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);
+
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {
     const char *name;
@@ -122,6 +136,11 @@ typedef struct rc_format {
      * msg. */
     rc_status (*decode)(void *dec, const char *msg, size_t n, rc_arena *a,
                         rc_event_list *out, rc_error *err);
+    /* Decodes a record's value with its key, for formats whose key tells what the value does
+     * not (Debezium: the key struct names the primary key columns, and is the row of a delete
+     * without before image); a null value (a tombstone) is no event. Error offsets are byte
+     * offsets into r->rec. NULL: the value is decoded alone and the key ignored. */
+    rc_status (*decode_record)(void *dec, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);
 } rc_format;
 
 /* All registered formats, terminated by NULL. */

@@ -149,6 +149,7 @@ typedef struct rc_pipeline {
     const char **files; /* the source's URLs: file paths, "-" */
     size_t nfiles;
     bool threaded;
+    bool records_in; /* convert --input-layout records */
     volatile sig_atomic_t *stop; /* set by a signal handler */
     rc_sink *sink;
     const char *ck_path;

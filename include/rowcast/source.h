@@ -91,6 +91,7 @@ typedef struct rc_source_config {
     void *dec;
     const rc_options *opts;
     bool threaded;           /* decode the next batch on a thread of its own */
+    bool records;            /* the lines source: each item a Kafka record (rowcast/records_in.h) */
     bool (*accept)(void *ctx, rc_str db, rc_str table); /* tables the source keeps (--include), NULL: all */
     void *accept_ctx;
     volatile sig_atomic_t *stop; /* set by a signal: stop reading */

@@ -24,6 +24,12 @@ void cli_usage_convert(void)
           "  --from FMT             input format (default: native), or mysql-binlog: each FILE is\n"
           "                         a MySQL/MariaDB binary log, read event by event, several in\n"
           "                         the order the server wrote them (docs/sources/mysql-binlog.md)\n"
+          "  --input-layout values|records\n"
+          "                         records: each input line is a Kafka record as --records\n"
+          "                         writes it and kcat -f '%t\\t%K\\t%k\\t%S\\t%s\\t%h\\n'\n"
+          "                         prints; the key is read with the value (Debezium: the key\n"
+          "                         columns are the primary key), a null value is a tombstone\n"
+          "                         (no event). values (default): each line a message value\n"
           "  --to FMT               output format (default: native)\n"
           "  -o KEY=VALUE           format option, repeatable (rowcast formats --options); with a\n"
           "                         Kafka sink, -o kafka.PROPERTY=VALUE passes any librdkafka\n"
@@ -120,7 +126,7 @@ void cli_usage_convert(void)
 
 /* The flags of convert of its own, for "did you mean" (the parser below is the authority;
  * the shared ones are run_opts.c's). */
-static const char *const convert_flags[] = {"--from", "--checkpoint", "--checkpoint-interval", "--threads", NULL};
+static const char *const convert_flags[] = {"--from", "--checkpoint", "--checkpoint-interval", "--threads", "--input-layout", NULL};
 
 int cli_convert(int argc, char **argv)
 {
@@ -151,6 +157,9 @@ int cli_convert(int argc, char **argv)
         } else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-interval"))) {
             ck_ms = strtol(v, &end, 10);
             if (*end || ck_ms < 0 || ck_ms > 3600000) rc = cli_run_usage_error(&r, "--checkpoint-interval needs milliseconds (0..3600000), got '%s'", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--input-layout"))) {
+            if (strcmp(v, "values") && strcmp(v, "records")) rc = cli_run_usage_error(&r, "--input-layout is values or records, not '%s'", v);
+            c.records_in = v[0] == 'r';
         } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) {
             if (strcmp(v, "1") && strcmp(v, "2")) rc = cli_run_usage_error(&r, "--threads is 1 or 2, not '%s'", v);
             c.threaded = v[0] == '2';
@@ -165,6 +174,7 @@ int cli_convert(int argc, char **argv)
         if (c.ck_path) rc = cli_run_usage_error(&r, "--checkpoint is not supported with --from mysql-binlog: convert the files again, "
                                                 "or capture from the server (rowcast capture mysql://...) to resume%s", "");
         if (!nfiles) rc = cli_run_usage_error(&r, "--from mysql-binlog needs binlog FILEs%s", "");
+        if (c.records_in) rc = cli_run_usage_error(&r, "--input-layout records reads lines, not binlog files (--from mysql-binlog)%s", "");
     }
     if (rc == EXIT_OK && c.ck_path && nfiles != 1) rc = cli_run_usage_error(&r, "--checkpoint needs exactly one input FILE (a file it can seek in)%s", "");
     if (rc == EXIT_OK && c.ck_path && !strcmp(files[0], "-")) rc = cli_run_usage_error(&r, "--checkpoint needs a FILE, not stdin%s", "");

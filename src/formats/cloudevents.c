@@ -8,6 +8,7 @@
  * format (magic byte 0, 4-byte schema id). See docs/formats/cloudevents.md. */
 #include <stdlib.h>
 #include <string.h>
+#include "formats/cloudevents_read.h"
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
 #include "rowcast/fmt.h"
@@ -28,6 +29,7 @@ static const rc_option_desc ce_options[] = {
     {"cloudevents.data", "json|avro", "data as JSON (default) or as base64 Avro binary in the Confluent wire format"},
     {"cloudevents.dataschema", "URL", "with data=avro: the dataschema attribute (the schema's registry URL)"},
     {"cloudevents.schema.id", "N", "with data=avro: the schema id written after the magic byte (default 1)"},
+    {"cloudevents.schema.file", "PATH", "reading Avro data: the .avsc of the data record {before, after} (as the registry holds it)"},
     {"cloudevents.compat", "1|2|3", "Debezium major version whose source block to reproduce (default 3)"},
     {"cloudevents.server", "name", "logical server name (default: the event's server, else \"rowcast\")"},
     {"cloudevents.version", "text", "connector version (iodebeziumversion)"},
@@ -238,6 +240,13 @@ static rc_status ce_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     return rc_dbz_up_key(e->up, ev, b, err);
 }
 
+/* The reader takes the writer's options (the same command line reads and writes) */
+static rc_status ce_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    rc_status st = rc_options_check(o, "cloudevents", ce_options, err);
+    return st != RC_OK ? st : rc_ce_dec_new(o, out, err);
+}
+
 const rc_format rc_format_cloudevents = {
     .name = "cloudevents",
     .summary = "Debezium CloudEvents (structured mode, JSON envelope; data as JSON or Avro)",
@@ -247,4 +256,8 @@ const rc_format rc_format_cloudevents = {
     .enc_free = ce_free,
     .encode_value = ce_encode,
     .encode_key = ce_key,
+    .dec_new = ce_dec_new,
+    .dec_free = rc_ce_dec_free,
+    .decode = rc_ce_decode,
+    .decode_record = rc_ce_decode_record,
 };

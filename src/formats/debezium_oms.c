@@ -393,6 +393,7 @@ const rc_format rc_format_debezium = {
     .dec_new = rc_dbz_dec_new,
     .dec_free = rc_dbz_dec_free,
     .decode = rc_dbz_decode,
+    .decode_record = rc_dbz_decode_record,
 };
 
 const rc_format rc_format_debeziumflatten = {

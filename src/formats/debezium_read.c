@@ -15,6 +15,7 @@
 
 typedef struct dz_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */
+    rc_jsondec kjd; /* the parsed record key (decode_record) */
     rc_buf text;
     bool heartbeats; /* pass heartbeats on instead of skipping them */
     rc_bytes_text bytes; /* how binary columns are written */
@@ -23,7 +24,8 @@ typedef struct dz_dec {
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     dz_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd)) {
+    if (!d || !rc_jsondec_init(&d->jd) || !rc_jsondec_init(&d->kjd)) {
+        if (d) rc_jsondec_fini(&d->jd);
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -48,6 +50,7 @@ void rc_dbz_dec_free(void *p)
     dz_dec *d = p;
     if (!d) return;
     rc_jsondec_fini(&d->jd);
+    rc_jsondec_fini(&d->kjd);
     rc_buf_fini(&d->text);
     free(d);
 }
@@ -336,15 +339,22 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
 /* ---- columns ---- */
 
 /* Without a schema: Debezium's JSON numbers with a fraction are doubles (exact decimals are
- * strings in its precise and string modes), integers BIGINT. */
-static const char *inferred(const rc_jnode *v)
+ * strings in its precise and string modes), integers BIGINT; for MySQL an object with a base64
+ * "wkb" and "srid" is Debezium's geometry struct (a Point when it has "x" and "y"; PostgreSQL's
+ * point is another type, kept as JSON). */
+static const char *inferred(const ctx *c, uint32_t vn, bool pg)
 {
+    const rc_jnode *v = node(c, vn);
     int64_t i;
     switch (v->type) {
     case RC_J_NUMBER: return rc_parse_i64(v->s, v->n, &i) == RC_OK ? "bigint" : "double";
     case RC_J_TRUE:
     case RC_J_FALSE: return "boolean";
-    case RC_J_OBJECT:
+    case RC_J_OBJECT: {
+        uint32_t w = rc_json_get(c->j, vn, "wkb");
+        if (pg || !w || node(c, w)->type != RC_J_STRING || !rc_json_get(c->j, vn, "srid")) return "json";
+        return rc_json_get(c->j, vn, "x") && rc_json_get(c->j, vn, "y") ? "point" : "geometry";
+    }
     case RC_J_ARRAY: return "json";
     default: return "text";
     }
@@ -394,7 +404,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             }
             cols[i].nullable = true;
             fields[i] = 0;
-            const char *t = rc_type_in_family(fam, inferred(node(c, node(c, k)->next)));
+            const char *t = rc_type_in_family(fam, inferred(c, node(c, k)->next, pg));
             const rc_coltype *ct;
             if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, t, strlen(t), node(c, k)->off, &ct, c->err)) == RC_OK) cols[i].type = *ct;
         }
@@ -407,10 +417,18 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
     return RC_OK;
 }
 
+static rc_status row_values(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out);
+
 static rc_status image(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out)
 {
     *out = NULL;
     if (!row || node(c, row)->type == RC_J_NULL) return RC_OK;
+    return row_values(c, row, ev, field_of, out);
+}
+
+/* The values of the object `row` (the message itself may be one: a record key), by column. */
+static rc_status row_values(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out)
+{
     if (node(c, row)->type != RC_J_OBJECT)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "before/after must be an object or null (found %s)",
                             rc_jtype_name((rc_jtype)node(c, row)->type));
@@ -636,4 +654,109 @@ rc_status rc_dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
     *e = ev;
     return RC_OK;
+}
+
+/* ---- the record key (decode_record) ---- */
+
+/* The key struct's columns become the event's primary key, in the key's order; a key column the
+ * row lacks is added with the key's value (a delete without before image: the key is all of the
+ * row there is). */
+static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_event *ev)
+{
+    rc_event k;
+    memset(&k, 0, sizeof k);
+    uint32_t *field_of;
+    const rc_value *kimg;
+    rc_status st = columns(kc, kfields, krow, rc_dbkind_family(ev->src.kind), &k, &field_of);
+    if (st == RC_OK) st = row_values(kc, krow, &k, field_of, &kimg);
+    if (st != RC_OK) return st;
+    uint32_t n = ev->ncols, *at = rc_arena_alloc(kc->a, sizeof *at * k.ncols);
+    if (!at) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+    for (uint32_t i = 0; i < k.ncols; i++) { /* where each key column is in the row */
+        at[i] = n;
+        for (uint32_t j = 0; j < ev->ncols; j++)
+            if (ev->cols[j].name.n == k.cols[i].name.n && !memcmp(ev->cols[j].name.p, k.cols[i].name.p, k.cols[i].name.n)) at[i] = j;
+        if (at[i] == n) at[i] = n++;
+    }
+    rc_column *cols = rc_arena_alloc(kc->a, sizeof *cols * n);
+    if (!cols) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (ev->ncols) memcpy(cols, ev->cols, sizeof *cols * ev->ncols);
+    for (uint32_t j = 0; j < ev->ncols; j++) cols[j].pk = 0; /* the key says which columns are the key */
+    for (uint32_t i = 0; i < k.ncols; i++) {
+        if (at[i] >= ev->ncols) cols[at[i]] = k.cols[i];
+        cols[at[i]].pk = (uint16_t)(i + 1);
+        cols[at[i]].nullable = false; /* a key column holds no null (a schemaless value's columns are all nullable) */
+    }
+    const rc_value **imgs[2] = {&ev->before, &ev->after};
+    bool keyed_delete = ev->op == RC_OP_DELETE && !ev->before;
+    for (int m = 0; m < 2 && n > ev->ncols; m++) {
+        if (!*imgs[m] && !(m == 0 && keyed_delete)) continue;
+        rc_value *img = rc_arena_alloc(kc->a, sizeof *img * n);
+        if (!img) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+        memset(img, 0, sizeof *img * n);
+        if (*imgs[m] && ev->ncols) memcpy(img, *imgs[m], sizeof *img * ev->ncols);
+        for (uint32_t i = 0; i < k.ncols; i++)
+            if (at[i] >= ev->ncols) img[at[i]] = kimg[i];
+        *imgs[m] = img;
+    }
+    if (ev->changed && n > ev->ncols) {
+        uint8_t *ch = rc_arena_alloc(kc->a, n);
+        if (!ch) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+        memcpy(ch, ev->changed, ev->ncols);
+        memset(ch + ev->ncols, 0, n - ev->ncols);
+        ev->changed = ch;
+    }
+    ev->cols = cols, ev->ncols = n;
+    ev->cols_id = NULL; /* no longer the cached list */
+    return RC_OK;
+}
+
+/* A Debezium record: the value decoded as any message, then its key (the key struct, with or
+ * without its Connect schema) applied to the row events it made. A null value is a tombstone,
+ * which Debezium writes after a delete so that compaction can drop the key: no event. */
+rc_status rc_dbz_decode_record(void *p, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    size_t first = out->count;
+    rc_status st = rc_record_value(rc_dbz_decode, p, r, a, out, err);
+    return st != RC_OK ? st : rc_dbz_record_key(p, r, first, a, out, err);
+}
+
+rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_arena *a, rc_event_list *out, rc_error *err)
+{
+    dz_dec *d = p;
+    rc_status st;
+    if (!r->key || out->count == first) return RC_OK;
+    size_t koff = (size_t)(r->key - r->rec), k = 0;
+    while (k < r->key_n && (r->key[k] == ' ' || r->key[k] == '\t')) k++;
+    if (k == r->key_n || r->key[k] != '{') return RC_OK; /* not a key struct (the OMS flavour's pk text): it names no column */
+    if ((st = rc_jsondec_parse(&d->kjd, r->key, r->key_n, a, err)) != RC_OK) goto key_error;
+    ctx kc = {d, &d->kjd.json, a, err};
+    uint32_t krow = 0, kfields = 0;
+    if (node(&kc, 0)->type == RC_J_OBJECT) {
+        uint32_t pl = rc_json_get(kc.j, 0, "payload"), sc = rc_json_get(kc.j, 0, "schema");
+        krow = pl && sc ? pl : 0; /* the envelope of schemas.enable=true (a key column named payload aside) */
+        if (krow && node(&kc, pl)->type == RC_J_NULL) return RC_OK;
+        if (krow && node(&kc, sc)->type == RC_J_OBJECT) kfields = rc_json_get(kc.j, sc, "fields");
+        if (kfields && node(&kc, kfields)->type != RC_J_ARRAY) kfields = 0;
+    }
+    if (node(&kc, krow)->type != RC_J_OBJECT || !node(&kc, krow)->count) {
+        st = rc_error_set(err, RC_ERR_SCHEMA, node(&kc, krow)->off,
+                          "the key is not a Debezium key struct (an object of the key columns, or with schemas "
+                          "{\"schema\":..., \"payload\": that object}): read the values alone (--input-layout values)");
+        goto key_error;
+    }
+    for (size_t i = first; i < out->count; i++) {
+        rc_event *ev = &out->items[i];
+        if (ev->op == RC_OP_HEARTBEAT) { /* {"serverName": ...}: the server is in the key and the topic only */
+            if (!ev->src.server.n) ev->src.server = copy_str(&kc, rc_json_get(kc.j, krow, "serverName"));
+            continue;
+        }
+        if (ev->op == RC_OP_TRUNCATE) continue; /* a key names a row */
+        if ((st = apply_key(&kc, kfields, krow, ev)) != RC_OK) goto key_error;
+    }
+    return RC_OK;
+key_error:
+    if (err->offset != RC_NO_OFFSET) err->offset += koff;
+    snprintf(err->message + strlen(err->message), sizeof err->message - strlen(err->message), " (in the record key)");
+    return st;
 }

@@ -7,5 +7,10 @@
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err);
 void rc_dbz_dec_free(void *dec);
 rc_status rc_dbz_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+/* A record's value with its key: the key struct's columns are the event's primary key. */
+rc_status rc_dbz_decode_record(void *dec, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);
+/* The key of record r applied to the events out[first..) that its value made (for formats
+ * whose key is Debezium's: CloudEvents). */
+rc_status rc_dbz_record_key(void *dec, const rc_record_in *r, size_t first, rc_arena *a, rc_event_list *out, rc_error *err);
 
 #endif

@@ -130,6 +130,7 @@ int rc_pipeline_run(rc_pipeline *c)
                              .dec = c->dec,
                              .opts = c->opts,
                              .threaded = c->threaded,
+                             .records = c->records_in,
                              .accept = c->ninclude ? rc_pipeline_table_included : NULL,
                              .accept_ctx = c,
                              .stop = c->stop,

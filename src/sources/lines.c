@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
+#include "rowcast/records_in.h"
 #include "rowcast/sniff.h"
 #include "rowcast/source.h"
 
@@ -40,6 +41,8 @@ typedef struct lines_source {
     char *linebuf; /* getline's */
     size_t linecap;
     ssize_t pending; /* > 0: linebuf holds a line read but not yet used (it began a new message) */
+    char *morebuf; /* the next line of a record that goes on (records layout) */
+    size_t morecap;
     uint64_t start_off, start_line; /* from the checkpoint */
     bool threaded;
     pthread_t reader;
@@ -100,6 +103,27 @@ static bool input_ready(FILE *in)
 {
     struct pollfd p = {.fd = fileno(in), .events = POLLIN};
     return poll(&p, 1, 0) != 0;
+}
+
+/* The records layout: a key or value may hold newlines, its length says where it ends. Appends
+ * the lines that belong to the record read (got bytes in linebuf) and counts them in *extra;
+ * -1 when memory runs out. */
+static ssize_t record_lines(lines_source *c, ssize_t got, uint64_t *extra)
+{
+    *extra = 0;
+    while (rc_record_short(c->linebuf, (size_t)got)) {
+        ssize_t more = getline(&c->morebuf, &c->morecap, c->in);
+        if (more <= 0) break; /* a record cut short: its parse says so */
+        if ((size_t)(got + more) + 1 > c->linecap) {
+            char *t = realloc(c->linebuf, (size_t)(got + more) + 1);
+            if (!t) return -1;
+            c->linebuf = t, c->linecap = (size_t)(got + more) + 1;
+        }
+        memcpy(c->linebuf + got, c->morebuf, (size_t)more + 1);
+        got += more;
+        (*extra)++;
+    }
+    return got;
 }
 
 /* The next line of the input, in linebuf: the pending one, or one read now. */
@@ -269,6 +293,13 @@ static bool add_rest(lines_source *c, rc_batch *b)
     return true;
 }
 
+static rc_status decode_record(lines_source *c, rc_batch *b, rc_source_item *ln)
+{
+    rc_record_in r;
+    rc_status st = rc_record_parse(b->text + ln->off, ln->n, &r, &ln->err);
+    return st != RC_OK ? st : rc_record_decode(c->cfg.from, c->cfg.dec, &r, &b->arena, &b->events, &ln->err);
+}
+
 /* Reads up to a batch of lines, then decodes them (the text no longer moves). */
 static void fill(lines_source *c, rc_batch *b)
 {
@@ -299,10 +330,17 @@ static void fill(lines_source *c, rc_batch *b)
             if (b->last) break;
             continue;
         }
-        if (!add_line(c, b, c->linebuf, (size_t)got, false) || !add_rest(c, b)) {
+        uint64_t extra = 0;
+        if (c->cfg.records) got = record_lines(c, got, &extra);
+        if (got < 0 || !add_line(c, b, c->linebuf, (size_t)got, false) || (!c->cfg.records && !add_rest(c, b))) {
             fprintf(stderr, "rowcast: out of memory reading %s\n", c->in_name);
             b->rc = RC_EXIT_IO, b->last = true;
             break;
+        }
+        if (extra) { /* the item is numbered by its first line; a resume goes on after its last */
+            c->in_line += extra;
+            rc_source_item *ln = &b->lines[b->n - 1];
+            ln->end = rc_pos_lines(ln->end_off, c->in_line);
         }
     }
     rc_arena_reset(&b->arena);
@@ -312,7 +350,7 @@ static void fill(lines_source *c, rc_batch *b)
         ln->ev_first = b->events.count;
         rc_error_clear(&ln->err);
         size_t rejected = b->events.rejected;
-        ln->st = ln->blank ? RC_OK : c->cfg.from->decode(c->cfg.dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
+        ln->st = ln->blank ? RC_OK : c->cfg.records ? decode_record(c, b, ln) : c->cfg.from->decode(c->cfg.dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
         ln->filtered = b->events.rejected != rejected;
         if (ln->st != RC_OK) {
             b->events.count = ln->ev_first; /* a failed line keeps no events */
@@ -468,6 +506,7 @@ static void lines_close(rc_source *src)
     }
     close_input(c);
     free(c->linebuf);
+    free(c->morebuf);
     for (size_t i = 0; i < BATCHES; i++) {
         rc_batch *b = &c->batches[i];
         free(b->text);

@@ -138,7 +138,7 @@ EOF
 cat >"$tmp/complete.expected" <<'EOF'
 rowcast | formats convert capture types help --version
 rowcast convert --to | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten debeziumsmt avro avro-json drs-json drs-json-c cloudevents maxwell dataworks-aliyun ogg-json
-rowcast convert --from | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten drs-json drs-json-c maxwell dataworks-aliyun ogg-json
+rowcast convert --from | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten drs-json drs-json-c cloudevents maxwell dataworks-aliyun ogg-json
 rowcast convert --to deb| debezium debeziumflatten debeziumsmt
 rowcast convert --qu| --quiet
 rowcast convert --on-error = | stop skip dead-letter:
