@@ -1,11 +1,13 @@
 /* stdout and file sinks: records written in one of three layouts (rc_sink_layout). A record
  * is acknowledged once the stream is flushed (and, for a file, fsync'ed): sync. A file sink
  * counts the bytes it writes (the sink state of a checkpoint) and can be cut back to a size a
- * checkpoint recorded; stdout cannot. */
+ * checkpoint recorded; stdout cannot. A file is written and fsync'ed by a thread of its own
+ * (file_writer.h); stdout stays a stdio stream, which other output may share. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "file_writer.h"
 #include "sink_impl.h"
 
 enum { OUT_BUF = 1 << 20 };
@@ -13,24 +15,25 @@ enum { OUT_BUF = 1 << 20 };
 typedef struct file_sink {
     FILE *f;
     char *path; /* NULL for stdout */
-    char *vbuf;
+    char *vbuf;       /* stdout's */
+    rc_file_writer w; /* a file's */
 } file_sink;
 
 static char stdout_buf[OUT_BUF]; /* stdout's buffer outlives the sink: exit flushes stdout */
 
+/* A file's FILE is kept for rc_sink_restore (fflush, ftruncate) and closing; its bytes go
+ * through the writer, by write(2) on its descriptor (opened for appending). */
 static rc_status open_stream(rc_sink *s, FILE *f, const char *path, rc_error *err)
 {
     file_sink *fs = calloc(1, sizeof *fs);
-    char *vbuf = path ? malloc(OUT_BUF) : stdout_buf;
     char *p = path ? strdup(path) : NULL;
-    if (!fs || !vbuf || (path && !p)) {
+    if (!fs || (path && (!p || rc_fw_start(&fs->w, fileno(f)) != RC_OK))) {
         free(fs), free(p);
-        if (path) free(vbuf);
         if (path) fclose(f);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    setvbuf(f, vbuf, _IOFBF, OUT_BUF);
-    fs->f = f, fs->path = p, fs->vbuf = vbuf;
+    if (!path) setvbuf(f, stdout_buf, _IOFBF, OUT_BUF), fs->vbuf = stdout_buf;
+    fs->f = f, fs->path = p;
     s->impl = fs;
     return RC_OK;
 }
@@ -57,8 +60,23 @@ static rc_status file_open(rc_sink *s, const char *path, const rc_options *opts,
 /* Writes n bytes and counts them in the sink state. */
 static void put(rc_sink *s, FILE *f, const void *p, size_t n)
 {
-    fwrite(p, 1, n, f);
+    file_sink *fs = s->impl;
+    if (fs->path) rc_fw_put(&fs->w, p, n);
+    else fwrite(p, 1, n, f);
     s->state.output.size += n;
+}
+
+static rc_status write_error(const file_sink *fs, int e, rc_error *err)
+{
+    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output", strerror(e));
+}
+
+/* Acknowledges the records below `durable` (a file's, from its writer). */
+static void ack_below(rc_sink *s, uint64_t durable)
+{
+    uint64_t before = s->tr.base;
+    rc_tracker_ack_below(&s->tr, durable);
+    s->stats.delivered += s->tr.base - before;
 }
 
 static void put_len(rc_sink *s, FILE *f, const void *p, size_t n)
@@ -103,21 +121,37 @@ static rc_status file_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_erro
         put(s, f, "\n", 1);
         break;
     }
-    if (ferror(f))
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output",
-                            strerror(errno));
+    if (fs->path) {
+        fs->w.records = seq + 1;
+        if (fs->w.seen_err) return write_error(fs, fs->w.seen_err, err);
+    } else if (ferror(f)) {
+        return write_error(fs, errno, err);
+    }
     return RC_OK;
 }
 
+/* Waits until everything sent is durable (flushed; a file's written and fsync'ed). */
 static rc_status file_sync(rc_sink *s, rc_error *err)
 {
     file_sink *fs = s->impl;
-    /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
-    if (fflush(fs->f) != 0 || (fs->path && fsync(fileno(fs->f)) != 0 && errno != EINVAL))
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output",
-                            strerror(errno));
+    int e = fs->path ? rc_fw_wait(&fs->w) : fflush(fs->f) != 0 ? errno : 0;
+    if (e) return write_error(fs, e, err);
     s->stats.delivered += tracker_outstanding(&s->tr);
     rc_tracker_ack_all(&s->tr);
+    return RC_OK;
+}
+
+/* A checkpoint's sync of a file without waiting: asks its writer for an fsync of everything
+ * sent and acknowledges what an earlier fsync covered, so that the run goes on while the file
+ * is written back (the checkpoint is an interval behind, and never ahead of the disk). */
+static rc_status file_sync_start(rc_sink *s, rc_error *err)
+{
+    file_sink *fs = s->impl;
+    if (!fs->path) return file_sync(s, err);
+    int e;
+    uint64_t durable = rc_fw_push(&fs->w, true, &e);
+    if (e) return write_error(fs, e, err);
+    ack_below(s, durable);
     return RC_OK;
 }
 
@@ -128,12 +162,16 @@ static rc_status file_sync(rc_sink *s, rc_error *err)
 static rc_status file_poll(rc_sink *s, int timeout_ms, rc_error *err)
 {
     file_sink *fs = s->impl;
-    if (fflush(fs->f) != 0)
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output", strerror(errno));
-    if (!fs->path) {
-        s->stats.delivered += tracker_outstanding(&s->tr);
-        rc_tracker_ack_all(&s->tr);
+    if (fs->path) {
+        int e;
+        uint64_t durable = rc_fw_push(&fs->w, false, &e);
+        if (e) return write_error(fs, e, err);
+        ack_below(s, durable);
+        return RC_OK;
     }
+    if (fflush(fs->f) != 0) return write_error(fs, errno, err);
+    s->stats.delivered += tracker_outstanding(&s->tr);
+    rc_tracker_ack_all(&s->tr);
     return RC_OK;
 }
 static rc_status file_flush(rc_sink *s, int timeout_ms, rc_error *err) { return RC_OK; }
@@ -143,8 +181,8 @@ static void file_close(rc_sink *s)
     file_sink *fs = s->impl;
     if (!fs) return;
     if (fs->path) {
+        rc_fw_stop(&fs->w);
         fclose(fs->f);
-        free(fs->vbuf);
     } else {
         fflush(fs->f);
     }
@@ -152,5 +190,5 @@ static void file_close(rc_sink *s)
     free(fs);
 }
 
-const sink_ops rc_sink_stdout_ops = {"stdout", stdout_open, file_send, file_poll, file_flush, file_sync, file_close};
-const sink_ops rc_sink_file_ops = {"file:", file_open, file_send, file_poll, file_flush, file_sync, file_close};
+const sink_ops rc_sink_stdout_ops = {"stdout", stdout_open, file_send, file_poll, file_flush, file_sync, file_close, NULL};
+const sink_ops rc_sink_file_ops = {"file:", file_open, file_send, file_poll, file_flush, file_sync, file_close, file_sync_start};
