@@ -29,7 +29,7 @@ static void *run(void *arg)
             uint64_t want = w->sync_want;
             pthread_mutex_unlock(&w->mu);
             /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
-            int e = fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
+            int e = w->durable && fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
             pthread_mutex_lock(&w->mu);
             if (e) w->err = e;
             else w->synced = want;
@@ -41,6 +41,7 @@ static void *run(void *arg)
             int e = failed ? 0 : write_all(w->fd, b->data, b->len);
             pthread_mutex_lock(&w->mu);
             if (e) w->err = e;
+            else if (!failed && !w->durable) w->rec_written = w->synced = b->records;
             else if (!failed) w->rec_written = b->records;
             w->written++;
             pthread_cond_broadcast(&w->done);
@@ -54,10 +55,10 @@ static void *run(void *arg)
     return NULL;
 }
 
-rc_status rc_fw_start(rc_file_writer *w, int fd)
+rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable)
 {
     memset(w, 0, sizeof *w);
-    w->fd = fd;
+    w->fd = fd, w->durable = durable;
     for (int i = 0; i < RC_FW_NBUF; i++)
         if (!(w->bufs[i].data = malloc(RC_FW_BUF))) goto fail;
     w->cur = w->bufs[0].data;
@@ -67,6 +68,7 @@ rc_status rc_fw_start(rc_file_writer *w, int fd)
     /* signals (SIGINT, SIGTERM) go to the thread that waits for the source, which stops */
     sigset_t all, old;
     sigfillset(&all);
+    sigdelset(&all, SIGPIPE); /* a closed pipe ends the process as it did without the thread */
     pthread_sigmask(SIG_BLOCK, &all, &old);
     int e = pthread_create(&w->thread, NULL, run, w);
     pthread_sigmask(SIG_SETMASK, &old, NULL);

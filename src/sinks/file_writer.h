@@ -1,12 +1,12 @@
-/* The writing thread of a file sink. The sink copies each record's bytes into 1 MiB buffers;
- * the thread writes full buffers to the file and fsyncs it when asked, so that the copy into
+/* The writing thread of a file or stdout sink. The sink copies each record's bytes into 1 MiB
+ * buffers; the thread writes full buffers and fsyncs a file when asked, so that the copy into
  * the page cache and the write-back run beside the encoder instead of after it (a 4 KB upstream
- * Debezium message with its schema costs as much CPU in write() and fsync as in encoding).
+ * Debezium message with its schema costs half as much CPU in write() and fsync as in encoding).
  * Memory is bounded: when every buffer is waiting to be written, the sink waits for one.
  *
  * Acknowledgement: the sink says after each record how many records are wholly put; a buffer
  * handed over carries that count, and the thread reports the count durable once the fsync that
- * followed the write of its buffer returned. Nothing is reported durable before its fsync; an
+ * followed the write of its buffer returned (stdout, which is not synchronized: once written). Nothing is reported durable before its fsync; an
  * error (of write or fsync) stops all later reports, and the sink sees it at its next hand-over
  * (the first buffer's at once: it is written before the sink goes on). */
 #ifndef ROWCAST_SINKS_FILE_WRITER_H
@@ -28,6 +28,7 @@ typedef struct rc_fw_buf {
 
 typedef struct rc_file_writer {
     int fd;
+    bool durable;                 /* fsync before a record counts as durable */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t work, done;    /* the thread has work; a buffer or a sync is done */
@@ -45,8 +46,8 @@ typedef struct rc_file_writer {
     bool quit;
 } rc_file_writer;
 
-/* Starts the thread for `fd` (open for appending). */
-rc_status rc_fw_start(rc_file_writer *w, int fd);
+/* Starts the thread for `fd` (a file open for appending: `durable`). */
+rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable);
 /* Hands the current buffer over, then waits for a free one; the slow path of rc_fw_put. */
 void rc_fw_next(rc_file_writer *w);
 
