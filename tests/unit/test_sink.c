@@ -15,6 +15,7 @@
 #include "check.h"
 #include "rowcast/pipeline.h"
 #include "rowcast/sink.h"
+#include "sinks/file_writer.h"
 #include "sinks/kafka_log.h"
 #include "sinks/tracker.h"
 
@@ -232,7 +233,7 @@ static void test_file_state(void **state)
     free(real);
 }
 
-/* A file sink's writing thread (sinks/file_writer.c): records larger than its 1 MiB buffers
+/* A file sink's writing thread (sinks/file_writer.c): records larger than its buffers
  * and records of no bytes, past the end of its ring of four; every byte in order; a checkpoint
  * taken without waiting (rc_sink_checkpoint_soon) comes, and never names more bytes than the
  * file holds; /dev/full stops the send that filled the first buffer. */
@@ -291,7 +292,7 @@ static void test_file_writer(void **state)
     rc_status st;
     while ((st = rc_sink_send(s, &r, &err)) == RC_OK) sent++;
     assert_int_equal(st, RC_ERR_IO);
-    assert_int_equal(sent, (1 << 20) / BIG);
+    assert_int_equal(sent, RC_FW_BUF / BIG);
     assert_string_equal(err.message, "writing /dev/full: No space left on device");
     rc_sink_close(s);
     free(want);
