@@ -1,5 +1,5 @@
 /* The writing thread of a file or stdout sink. The sink copies each record's bytes into four
- * 256 KiB buffers (they stay in the cache, as the old 1 MiB stdio buffer did); the thread
+ * 256 KiB buffers (1 MiB in all, as the stdio buffer before); the thread
  * writes full buffers and fsyncs a file when asked, so that the copy into the page cache and
  * the write-back run beside the encoder instead of after it (for a 4 KB upstream Debezium
  * message with its schema they cost half as much CPU as encoding it). Memory is bounded: when
@@ -20,7 +20,7 @@
 #include <string.h>
 #include "rowcast/error.h"
 
-enum { RC_FW_BUF = 1 << 18, RC_FW_NBUF = 4 }; /* 4 MiB in all evicted the tracker's marks */
+enum { RC_FW_BUF = 1 << 18, RC_FW_NBUF = 4 };
 
 typedef struct rc_fw_buf {
     char *data;
