@@ -126,6 +126,9 @@ rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err);
  * sinks flush and fsync their files before they answer, so the position and the sizes are
  * durable before a checkpoint names them. */
 bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state);
+/* The same without waiting for a file sink's fsync: it is asked for, and the answer is what
+ * the earlier ones made durable (a checkpoint interval behind); the run goes on meanwhile. */
+bool rc_sink_checkpoint_soon(rc_sink *s, rc_pos *pos, rc_sink_state *state);
 void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
 /* Records are numbered from 0 in sending order: every record below the number returned is
  * acknowledged (delivered, or refused and dead-lettered). The pipeline's lag reads it. */

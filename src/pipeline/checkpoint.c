@@ -9,7 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "pipeline_impl.h"
+
+/* The clock of the interval between checkpoints, read for every item: the coarse one (a few ms
+ * of resolution, ten times cheaper; the precise one was 1.6% of a snapshot's CPU). */
+static double interval_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* A file of the sink state in messages: the name this run was given for it. */
 static const char *state_name(const rc_pipeline *c, const char *sink_url, bool output)
@@ -113,7 +123,7 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
         return RC_EXIT_IO;
     }
     c->ck_written = true;
-    c->ck_last = rc_pipeline_now(); /* the next one an interval from now */
+    c->ck_last = interval_clock(); /* the next one an interval from now */
     return RC_EXIT_OK;
 }
 
@@ -122,13 +132,14 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
 int rc_pipeline_checkpoint(rc_pipeline *c, bool now)
 {
     if (!c->ck_path && !c->capture) return 0;
-    double t = rc_pipeline_now();
+    double t = interval_clock();
     if (!now && t - c->ck_last < c->ck_interval) return 0;
     c->ck_last = t;
     rc_pos pos;
     rc_sink_state state;
     /* the start's checkpoint is stored (rc_pipeline_checkpoint_start) before anything is written */
-    if (!rc_sink_checkpoint(c->sink, &pos, &state) || (c->ck_written && rc_pos_compare(&pos, &c->ck.pos) == 0)) return 0;
+    /* during the run the file sink's fsync is not waited for: the position comes an interval later */
+    if (!(now ? rc_sink_checkpoint : rc_sink_checkpoint_soon)(c->sink, &pos, &state) || (c->ck_written && rc_pos_compare(&pos, &c->ck.pos) == 0)) return 0;
     c->ck.pos = pos, c->ck.sink = state;
     c->ck_written = true;
     if (!c->ck_path) {

@@ -104,14 +104,17 @@ void rc_pipeline_fini(rc_pipeline *c)
 
 /* Serves the sink's delivery reports without waiting, and tells the source (and the
  * checkpoint) what they acknowledged: the source is idle (and the metrics endpoint gets the
- * numbers after them: a single-threaded source on a pipe has no idle tick). */
-static int serve_sink(rc_pipeline *c)
+ * numbers after them: a single-threaded source on a pipe has no idle tick). `idle`: nothing
+ * came for a while, so the checkpoint waits for a file sink's fsync and is stored at once
+ * (during the run it comes an interval behind; an --until stops when everything is
+ * acknowledged, which would wait two intervals for it). */
+static int serve_sink(rc_pipeline *c, bool idle)
 {
     rc_error perr;
     rc_error_clear(&perr);
     if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) {
         rc_pipeline_publish(c);
-        return rc_pipeline_checkpoint(c, false) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
+        return rc_pipeline_checkpoint(c, idle) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
     }
     rc_pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", perr.message);
@@ -154,12 +157,12 @@ int rc_pipeline_run(rc_pipeline *c)
         }
         if (!b) { /* idle: nothing read for a while */
             if (*c->stop) break; /* stopped by a signal while waiting for input */
-            rc = serve_sink(c);
+            rc = serve_sink(c, true);
             continue;
         }
         rc = rc_pipeline_output(c, b);
         bool last = b->last;
-        if (rc == RC_EXIT_OK && !last && b->n < RC_BATCH_ITEMS) rc = serve_sink(c); /* the input is idle: let the output out */
+        if (rc == RC_EXIT_OK && !last && b->n < RC_BATCH_ITEMS) rc = serve_sink(c, false); /* the input is idle: let the output out */
         c->src->ops->release(c->src, b);
         if (last || *c->stop) break;
     }

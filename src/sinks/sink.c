@@ -82,12 +82,13 @@ rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err)
     return st;
 }
 
-bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state)
+/* `wait`: the sink's sync, else its sync_start when it has one */
+static bool checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state, bool wait)
 {
     rc_error e;
     rc_error_clear(&e);
     /* the files' data durable before a checkpoint names their sizes; on failure nothing new */
-    if (s->ops->sync && s->ops->sync(s, &e) != RC_OK) return false;
+    if (s->ops->sync && (!wait && s->ops->sync_start ? s->ops->sync_start : s->ops->sync)(s, &e) != RC_OK) return false;
     if (s->dead_unsynced && s->state.dead_letter.set) {
         if (fsync(fileno(s->cfg.dead_letter)) != 0) return false;
         s->dead_unsynced = false;
@@ -99,6 +100,9 @@ bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state)
     state->dead_letter.size = s->tr.safe_sizes.dead_letter;
     return true;
 }
+
+bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state) { return checkpoint(s, pos, state, true); }
+bool rc_sink_checkpoint_soon(rc_sink *s, rc_pos *pos, rc_sink_state *state) { return checkpoint(s, pos, state, false); }
 
 void rc_sink_state_now(const rc_sink *s, rc_sink_state *out) { *out = s->state; }
 

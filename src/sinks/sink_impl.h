@@ -16,6 +16,9 @@ typedef struct sink_ops {
      * come from the destination. */
     rc_status (*sync)(rc_sink *s, rc_error *err);
     void (*close)(rc_sink *s);
+    /* The checkpoint's sync, when it need not wait (NULL: sync): asks for durability of what
+     * was sent and acknowledges what is durable already. */
+    rc_status (*sync_start)(rc_sink *s, rc_error *err);
 } sink_ops;
 
 struct rc_sink {

@@ -52,6 +52,13 @@ void rc_tracker_ack_all(tracker *t)
     settle(t);
 }
 
+void rc_tracker_ack_below(tracker *t, uint64_t end)
+{
+    if (end > t->next) end = t->next;
+    while (t->base < end || (t->base < t->next && t->done[t->base & t->mask])) t->done[t->base++ & t->mask] = 0;
+    settle(t);
+}
+
 void rc_tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes)
 {
     if (t->mtail != t->mhead) {

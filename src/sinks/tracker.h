@@ -43,6 +43,8 @@ static inline uint64_t tracker_take(tracker *t) { return t->next++; }
 static inline void tracker_untake(tracker *t) { t->next--; }
 void rc_tracker_ack(tracker *t, uint64_t seq);
 void rc_tracker_ack_all(tracker *t);
+/* Acknowledges every record below `end` (those sent, if fewer). */
+void rc_tracker_ack_below(tracker *t, uint64_t end);
 void rc_tracker_mark_at(tracker *t, const rc_pos *pos, tracker_sizes sizes);
 static inline uint64_t tracker_outstanding(const tracker *t) { return t->next - t->base; }
 

@@ -1,7 +1,7 @@
 /* Sink pieces that need no server: Kafka's murmur2 partitioner against the values Kafka's own
  * tests publish, the acknowledgement tracker behind checkpoints, topic templates, the
- * checkpoint file's text (versions 1 and 2), a file sink's state and its cut on resume,
- * librdkafka's log in rowcast's words. */
+ * checkpoint file's text (versions 1 and 2), a file sink's state and its cut on resume, its
+ * writing thread, librdkafka's log in rowcast's words. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include "check.h"
 #include "rowcast/pipeline.h"
 #include "rowcast/sink.h"
+#include "sinks/file_writer.h"
 #include "sinks/kafka_log.h"
 #include "sinks/tracker.h"
 
@@ -232,6 +233,72 @@ static void test_file_state(void **state)
     free(real);
 }
 
+/* A file sink's writing thread (sinks/file_writer.c): records larger than its buffers
+ * and records of no bytes, past the end of its ring of four; every byte in order; a checkpoint
+ * taken without waiting (rc_sink_checkpoint_soon) comes, and never names more bytes than the
+ * file holds; /dev/full stops the send that filled the first buffer. */
+static void test_file_writer(void **state)
+{
+    char dir[] = "/tmp/rc_sink_XXXXXX", path[64], url[80];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out", dir);
+    snprintf(url, sizeof url, "file:%s", path);
+    rc_options opts = {NULL, 0};
+    rc_sink_config cfg = {.layout = RC_LAYOUT_VALUES, .binary = true};
+    rc_sink *s;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
+    enum { N = 40, BIG = 300001 };
+    char *want = malloc((size_t)N * BIG), *got = malloc((size_t)N * BIG + 1);
+    assert_non_null(want);
+    assert_non_null(got);
+    size_t total = 0;
+    for (int i = 0; i < N; i++) {
+        size_t n = i % 3 == 2 ? 0 : i % 3 ? BIG : 17; /* 0 bytes: binary, no newline */
+        for (size_t k = 0; k < n; k++) want[total + k] = (char)('a' + (i + k) % 26);
+        rc_record r = {.value = want + total, .value_len = n};
+        assert_int_equal(rc_sink_send(s, &r, &err), RC_OK);
+        total += n;
+        rc_sink_mark(s, AT(total, i + 1));
+    }
+    static rc_sink_state ck;
+    rc_pos at = {0};
+    FILE *f;
+    for (int tries = 0; rc_pos_lines_line(&at) != N; tries++) { /* observed, no sleep: the thread's pace */
+        assert_true(tries < 10000000);
+        if (!rc_sink_checkpoint_soon(s, &at, &ck)) continue;
+        assert_int_equal(ck.output.size, rc_pos_lines_offset(&at));
+        assert_non_null(f = fopen(path, "rb"));
+        fseek(f, 0, SEEK_END);
+        assert_true((uint64_t)ftell(f) >= ck.output.size);
+        fclose(f);
+    }
+    assert_int_equal(ck.output.size, total);
+    rc_sink_stats ss;
+    rc_sink_get_stats(s, &ss);
+    assert_int_equal(ss.delivered, N);
+    rc_sink_close(s);
+    assert_non_null(f = fopen(path, "rb"));
+    assert_int_equal(fread(got, 1, (size_t)N * BIG + 1, f), total);
+    fclose(f);
+    assert_memory_equal(got, want, total);
+    unlink(path);
+    rmdir(dir);
+    /* a file that cannot be written: the send that fills the first buffer fails */
+    assert_int_equal(rc_sink_open("file:/dev/full", &opts, &cfg, &s, &err), RC_OK);
+    rc_record r = {.value = want, .value_len = BIG};
+    int sent = 0;
+    rc_status st;
+    while ((st = rc_sink_send(s, &r, &err)) == RC_OK) sent++;
+    assert_int_equal(st, RC_ERR_IO);
+    assert_int_equal(sent, RC_FW_BUF / BIG);
+    assert_string_equal(err.message, "writing /dev/full: No space left on device");
+    rc_sink_close(s);
+    free(want);
+    free(got);
+}
+
 static void topic(const char *spec, const char *db, const char *schema, const char *table, const char *want)
 {
     const char *tmpl;
@@ -317,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_tracker_sizes),
         cmocka_unit_test(test_checkpoint_text),
         cmocka_unit_test(test_file_state),
+        cmocka_unit_test(test_file_writer),
         cmocka_unit_test(test_topics),
         cmocka_unit_test(test_kafka_log),
     };

@@ -7,31 +7,48 @@ static int hex(char c)
     return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
 }
 
-/* Undoes the escapes of field f[0..n) into the arena. */
+/* Undoes the escapes of field f[0..n) into the arena: the runs between backslashes copied
+ * whole (byte at a time, this was 3.1k instructions of a snapshot row's 14k: bytea's \\x and
+ * text with tabs have escapes in every row). */
 static char *unescape(rc_arena *a, const char *f, size_t n, uint32_t *out_len)
 {
     char *o = rc_arena_alloc(a, n + 1), *w = o;
     if (!o) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (f[i] != '\\' || i + 1 == n) {
-            *w++ = f[i];
-            continue;
+    const char *p = f, *end = f + n;
+    for (;;) {
+        const char *bs = memchr(p, '\\', (size_t)(end - p));
+        size_t run = (size_t)((bs ? bs : end) - p);
+        memcpy(w, p, run);
+        w += run, p += run;
+        if (!bs) break;
+        if (++p == end) { /* a backslash that ends the field stays */
+            *w++ = '\\';
+            break;
         }
-        char c = f[++i];
-        static const char from[] = "bfnrtv", to[] = "\b\f\n\r\t\v";
-        const char *k = strchr(from, c);
-        if (c && k) {
-            *w++ = to[k - from];
-        } else if (c == 'x' && i + 1 < n && hex(f[i + 1]) >= 0) {
-            int v = hex(f[++i]);
-            if (i + 1 < n && hex(f[i + 1]) >= 0) v = v * 16 + hex(f[++i]);
-            *w++ = (char)v;
-        } else if (c >= '0' && c <= '7') {
+        char c = *p++;
+        switch (c) {
+        case 'b': *w++ = '\b'; break;
+        case 'f': *w++ = '\f'; break;
+        case 'n': *w++ = '\n'; break;
+        case 'r': *w++ = '\r'; break;
+        case 't': *w++ = '\t'; break;
+        case 'v': *w++ = '\v'; break;
+        case 'x':
+            if (p < end && hex(*p) >= 0) {
+                int v = hex(*p++);
+                if (p < end && hex(*p) >= 0) v = v * 16 + hex(*p++);
+                *w++ = (char)v;
+            } else {
+                *w++ = c;
+            }
+            break;
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
             int v = c - '0';
-            for (int d = 0; d < 2 && i + 1 < n && f[i + 1] >= '0' && f[i + 1] <= '7'; d++) v = v * 8 + (f[++i] - '0');
+            for (int d = 0; d < 2 && p < end && *p >= '0' && *p <= '7'; d++) v = v * 8 + (*p++ - '0');
             *w++ = (char)v;
-        } else {
-            *w++ = c;
+            break;
+        }
+        default: *w++ = c;
         }
     }
     *out_len = (uint32_t)(w - o);

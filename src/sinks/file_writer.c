@@ -1,0 +1,159 @@
+/* See file_writer.h. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "file_writer.h"
+
+/* 0, or the errno of the write that failed */
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return k < 0 ? errno : ENOSPC;
+        p += k, n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* The thread: an fsync as soon as every record it was asked for is written (so a sink that
+ * keeps the queue full still gets its acknowledgements), else the next buffer. After an error
+ * buffers are let go unwritten, so that the sink never waits for a free one forever. */
+static void *run(void *arg)
+{
+    rc_file_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        if (!w->err && w->sync_want > w->synced && w->rec_written >= w->sync_want) {
+            uint64_t want = w->sync_want;
+            pthread_mutex_unlock(&w->mu);
+            /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
+            int e = w->durable && fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
+            pthread_mutex_lock(&w->mu);
+            if (e) w->err = e;
+            else w->synced = want;
+            pthread_cond_broadcast(&w->done);
+        } else if (w->written != w->filled) {
+            rc_fw_buf *b = &w->bufs[w->written % RC_FW_NBUF];
+            int failed = w->err;
+            pthread_mutex_unlock(&w->mu);
+            int e = failed ? 0 : write_all(w->fd, b->data, b->len);
+            pthread_mutex_lock(&w->mu);
+            if (e) w->err = e;
+            else if (!failed && !w->durable) w->rec_written = w->synced = b->records;
+            else if (!failed) w->rec_written = b->records;
+            w->written++;
+            pthread_cond_broadcast(&w->done);
+        } else if (w->quit) {
+            break;
+        } else {
+            pthread_cond_wait(&w->work, &w->mu);
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = fd, w->durable = durable;
+    for (int i = 0; i < RC_FW_NBUF; i++)
+        if (!(w->bufs[i].data = malloc(RC_FW_BUF))) goto fail;
+    w->cur = w->bufs[0].data;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->work, NULL);
+    pthread_cond_init(&w->done, NULL);
+    /* signals (SIGINT, SIGTERM) go to the thread that waits for the source, which stops */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigdelset(&all, SIGPIPE); /* a closed pipe ends the process as it did without the thread */
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int e = pthread_create(&w->thread, NULL, run, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!e) return RC_OK;
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->work);
+    pthread_cond_destroy(&w->done);
+fail:
+    for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
+    return RC_ERR_NOMEM;
+}
+
+/* Under mu: the sink's buffer to the thread (also when it holds only records of no bytes, so
+ * that a sync waits for nothing it cannot see), then a free one. */
+static void hand_over(rc_file_writer *w)
+{
+    rc_fw_buf *b = &w->bufs[w->filled % RC_FW_NBUF];
+    b->len = w->len, b->records = w->handed = w->records;
+    w->filled++;
+    pthread_cond_signal(&w->work);
+    /* the first buffer is waited for: a file that cannot be written at all (/dev/full, a full
+     * disk) stops the run at the message that filled it; a later failure at the first message
+     * after the thread reports it */
+    while (w->filled == 1 && !w->written) pthread_cond_wait(&w->done, &w->mu);
+    while (w->filled - w->written >= RC_FW_NBUF) pthread_cond_wait(&w->done, &w->mu);
+    w->cur = w->bufs[w->filled % RC_FW_NBUF].data;
+    w->len = 0;
+    w->seen_err = w->err;
+}
+
+/* Under mu: whether the sink's buffer holds anything the thread has not been given. */
+static bool pending(const rc_file_writer *w)
+{
+    return w->len || w->handed != w->records;
+}
+
+void rc_fw_next(rc_file_writer *w)
+{
+    pthread_mutex_lock(&w->mu);
+    hand_over(w);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Under mu: asks for an fsync of every record put. */
+static void want_sync(rc_file_writer *w)
+{
+    if (pending(w)) hand_over(w);
+    if (w->records > w->sync_want) {
+        w->sync_want = w->records;
+        pthread_cond_signal(&w->work);
+    }
+}
+
+uint64_t rc_fw_push(rc_file_writer *w, bool sync, int *err)
+{
+    pthread_mutex_lock(&w->mu);
+    if (sync) want_sync(w);
+    else if (w->written == w->filled && pending(w)) hand_over(w);
+    uint64_t synced = w->synced;
+    *err = w->seen_err = w->err;
+    pthread_mutex_unlock(&w->mu);
+    return synced;
+}
+
+int rc_fw_wait(rc_file_writer *w)
+{
+    pthread_mutex_lock(&w->mu);
+    want_sync(w);
+    while (!w->err && w->synced < w->sync_want) pthread_cond_wait(&w->done, &w->mu);
+    int e = w->seen_err = w->err;
+    pthread_mutex_unlock(&w->mu);
+    return e;
+}
+
+int rc_fw_stop(rc_file_writer *w)
+{
+    pthread_mutex_lock(&w->mu);
+    if (pending(w)) hand_over(w);
+    w->quit = true;
+    pthread_cond_signal(&w->work);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->work);
+    pthread_cond_destroy(&w->done);
+    for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
+    return w->err;
+}
