@@ -28,6 +28,9 @@
 #  5. setup errors by exact message and exit status: wrong password, no REPLICATION privilege,
 #     binlog off (a second server), binlog_format STATEMENT, a database that does not exist,
 #     --include that matches no table; --slot refused; a password never printed.
+#  6. character sets converted by iconv(3): gbk, big5, cp1251, utf16, sjis, euckr, koi8r and
+#     latin2 columns, two rows in the snapshot and the same inserted again: every value read
+#     from the binlog equals SELECT CONVERT(column USING utf8mb4).
 # usage: my_capture_test.sh path/to/rowcast   (RC_UPDATE_GOLDEN=1 rewrites the golden files)
 set -u
 RC=${1:?path to rowcast}
@@ -342,6 +345,27 @@ else
     bad "the second server did not start"
 fi
 MY_DIR=${saved[0]} MY_PORT=${saved[1]} MY_SOCK=${saved[2]} MY_URL=${saved[3]}
+
+# ---- 6. character sets other than utf8mb4, latin1, ascii and binary
+my_sql <<'SQL' || bad "the charset table failed"
+CREATE TABLE shop.cs (id int PRIMARY KEY, g varchar(20) CHARACTER SET gbk, b5 varchar(20) CHARACTER SET big5,
+  w text CHARACTER SET cp1251, u16 varchar(20) CHARACTER SET utf16, sj char(10) CHARACTER SET sjis,
+  kr varchar(20) CHARACTER SET euckr, k8 varchar(20) CHARACTER SET koi8r, l2 varchar(20) CHARACTER SET latin2);
+INSERT INTO shop.cs VALUES (1, '中文 gbk\\', '中文 big5', 'Привет, мир', '𝄞 utf16 ü', '日本語\\~', '한글 갂', 'Привет', 'Łódź ąę'),
+  (2, '', '', '', '', '', '', '', '');
+SQL
+cap cs.1 "$U" --include 'shop.cs' --checkpoint "$W/cs.ck" --until caught-up
+expect_rc "charsets: the snapshot" "$st" 0
+my_sql -e "INSERT INTO shop.cs SELECT id + 10, g, b5, w, u16, sj, kr, k8, l2 FROM shop.cs" || bad "the charset inserts failed"
+cap cs.2 "$U" --include 'shop.cs' --checkpoint "$W/cs.ck" --until caught-up
+expect_rc "charsets: the stream" "$st" 0
+same "charsets: the values from the binlog = SELECT CONVERT(... USING utf8mb4)" \
+    "$(my_sql --raw -e "SELECT JSON_ARRAY(id, CONVERT(g USING utf8mb4), CONVERT(b5 USING utf8mb4), CONVERT(w USING utf8mb4),
+        CONVERT(u16 USING utf8mb4), CONVERT(sj USING utf8mb4), CONVERT(kr USING utf8mb4), CONVERT(k8 USING utf8mb4),
+        CONVERT(l2 USING utf8mb4)) FROM shop.cs WHERE id > 10 ORDER BY id" | jq -c .)" \
+    "$(jq -c 'select(.op == "insert") | .after' "$W/cs.2.out")"
+same "charsets: the snapshot = the binlog" "$(jq -c 'select(.op == "read") | .after[1:]' "$W/cs.1.out")" \
+    "$(jq -c 'select(.op == "insert") | .after[1:]' "$W/cs.2.out")"
 
 echo "my_capture: $pass passed, $fail failed"
 [ "$fail" = 0 ]
