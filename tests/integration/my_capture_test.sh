@@ -27,7 +27,9 @@
 #     SELECT.
 #  5. setup errors by exact message and exit status: wrong password, no REPLICATION privilege,
 #     binlog off (a second server), binlog_format STATEMENT, a database that does not exist,
-#     --include that matches no table; --slot refused; a password never printed.
+#     --include that matches no table; --slot refused; a password never printed; -q says
+#     warnings only (not the derived replica id); nothing listening at the address: exit 3
+#     at once, naming it.
 #  6. character sets converted by iconv(3): gbk, big5, cp1251, utf16, sjis, euckr, koi8r and
 #     latin2 columns, two rows in the snapshot and the same inserted again: every value read
 #     from the binlog equals SELECT CONVERT(column USING utf8mb4).
@@ -320,6 +322,21 @@ cap notable "$U" --include shop.nosuch --snapshot initial_only
 expect_err notable 0 <<EOF
 rowcast: warning: no table on $U matches --include shop.nosuch (a table created later is captured from its CREATE TABLE)
 $(summary notable 0)
+EOF
+# -q: no notice (the derived replica id among them), warnings still said
+"$RC" capture "$U" --include shop.mini --snapshot initial_only -q >"$W/quiet.out" 2>"$W/quiet.err"
+st=$?
+expect_err quiet 0 </dev/null
+"$RC" capture "$U" --include shop.nosuch --snapshot initial_only --quiet >"$W/quietwarn.out" 2>"$W/quietwarn.err"
+st=$?
+expect_err quietwarn 0 <<EOF
+rowcast: warning: no table on $U matches --include shop.nosuch (a table created later is captured from its CREATE TABLE)
+EOF
+# nothing listens: an error at once, the address and what to check
+noport=$(my_free_port)
+cap refused "mysql://root@127.0.0.1:$noport" --include shop.mini
+expect_err refused 3 <<EOF
+rowcast capture: cannot connect to mysql://root@127.0.0.1:$noport: Can't connect to server on '127.0.0.1' (115) (nothing accepted the connection at 127.0.0.1 port $noport: check that the server runs, its port and bind-address, and any firewall on the way)
 EOF
 my_sql -e "SET GLOBAL binlog_format = 'STATEMENT'"
 cap stmt "$U"

@@ -71,10 +71,18 @@ rc_status rc_my_connect(const rc_my_url *u, MYSQL **out, rc_error *err)
     tls_options(m, u);
     if (!mysql_real_connect(m, u->host, u->user, u->password, u->db, u->port, NULL, CLIENT_MULTI_STATEMENTS)) {
         unsigned e = mysql_errno(m);
-        const char *fix = e == ER_ACCESS_DENIED_ERROR || e == ER_ACCESS_DENIED_NO_PASSWORD_ERROR
-                              ? " (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=)"
-                          : e == ER_BAD_DB_ERROR ? " (the database after the port is one the server has, or none)"
-                                                 : "";
+        char fix[320] = "";
+        if (e == ER_ACCESS_DENIED_ERROR || e == ER_ACCESS_DENIED_NO_PASSWORD_ERROR)
+            snprintf(fix, sizeof fix, " (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=)");
+        else if (e == ER_BAD_DB_ERROR)
+            snprintf(fix, sizeof fix, " (the database after the port is one the server has, or none)");
+        else if (e == CR_CONN_HOST_ERROR || e == CR_CONNECTION_ERROR)
+            /* at the start not retried: a wrong address is said at once (a supervisor restarts
+             * a capture that a server still starting refused) */
+            snprintf(fix, sizeof fix, " (nothing accepted the connection at %s port %u: check that the server runs, its port "
+                     "and bind-address, and any firewall on the way)", u->host ? u->host : "localhost", u->port);
+        else if (e == CR_UNKNOWN_HOST)
+            snprintf(fix, sizeof fix, " (check the host name %s)", u->host ? u->host : "");
         rc_error_set(err, rc_my_errno_lost(e) ? RC_ERR_RETRY : RC_ERR_USAGE, RC_NO_OFFSET, "cannot connect to %s: %s%s",
                      u->shown, mysql_error(m), fix);
         mysql_close(m);
