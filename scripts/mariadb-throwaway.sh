@@ -26,7 +26,8 @@ my_free_port() {
 
 # my_throwaway_start DIR [MARIADBD OPTION...]: a new server in DIR (created), started with
 # the options below and then the extra ones (which override them: --binlog-row-image=MINIMAL);
-# sets MY_DIR, MY_PORT, MY_SOCK, MY_URL. The server log is DIR/log.
+# sets MY_DIR, MY_PORT, MY_SOCK, MY_URL. The server log is DIR/log.err (mariadbd adds .err to
+# --log-error's name). It waits up to 30 s: on a loaded machine InnoDB's start takes its time.
 my_throwaway_start() {
     local dir=$1
     shift
@@ -50,7 +51,7 @@ my_throwaway_start() {
         mariadbd "${MY_OPTS[@]}" >/dev/null 2>&1 &
         MY_PID=$!
         local i
-        for i in $(seq 1 200); do
+        for i in $(seq 1 600); do
             if mariadb --no-defaults -S "$dir/sock" -uroot -e 'SELECT 1' >/dev/null 2>&1; then
                 MY_DIR=$dir MY_PORT=$port MY_SOCK=$dir/sock MY_URL="mysql://root@127.0.0.1:$port"
                 echo "$MY_PID" >"$dir/mariadbd.pid"
@@ -61,10 +62,10 @@ my_throwaway_start() {
         done
         kill "$MY_PID" 2>/dev/null
         wait "$MY_PID" 2>/dev/null
-        grep -q 'Address already in use\|Do you already have another' "$dir/log" 2>/dev/null || break
+        grep -q 'Address already in use\|Do you already have another' "$dir/log.err" 2>/dev/null || break
     done
     echo "MariaDB did not start (try $try, port $port); its log:" >&2
-    tail -30 "$dir/log" >&2 2>/dev/null
+    tail -30 "$dir/log.err" >&2 2>/dev/null
     return 1
 }
 
@@ -108,7 +109,7 @@ my_throwaway_restart() {
         sleep 0.05
     done
     echo "MariaDB did not restart; its log:" >&2
-    tail -20 "$dir/log" >&2
+    tail -20 "$dir/log.err" >&2
     return 1
 }
 
