@@ -26,7 +26,8 @@ my_free_port() {
 
 # my_throwaway_start DIR [MARIADBD OPTION...]: a new server in DIR (created), started with
 # the options below and then the extra ones (which override them: --binlog-row-image=MINIMAL);
-# sets MY_DIR, MY_PORT, MY_SOCK, MY_URL. The server log is DIR/log.
+# sets MY_DIR, MY_PORT, MY_SOCK, MY_URL. The server log is DIR/log.err (mariadbd adds .err to
+# --log-error's name). It waits up to 30 s: on a loaded machine InnoDB's start takes its time.
 my_throwaway_start() {
     local dir=$1
     shift
@@ -65,10 +66,10 @@ my_throwaway_start() {
         done
         kill "$MY_PID" 2>/dev/null
         wait "$MY_PID" 2>/dev/null
-        grep -q 'Address already in use\|Do you already have another' "$dir/log" 2>/dev/null || break
+        grep -q 'Address already in use\|Do you already have another' "$dir/log.err" 2>/dev/null || break
     done
     echo "MariaDB did not start (try $try, port $port); its log:" >&2
-    tail -30 "$dir/log" >&2 2>/dev/null
+    tail -30 "$dir/log.err" >&2 2>/dev/null
     return 1
 }
 
@@ -112,7 +113,7 @@ my_throwaway_restart() {
         sleep 0.05
     done
     echo "MariaDB did not restart; its log:" >&2
-    tail -20 "$dir/log" >&2
+    tail -20 "$dir/log.err" >&2
     return 1
 }
 

@@ -44,7 +44,9 @@ void cli_usage_capture(void)
           "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
           "--server, --keys, --records, --tombstones, --no-tombstones, --drop, --on-error,\n"
           "--flush-timeout, --progress, --quiet. The default topic is Debezium's\n"
-          "{server}.{schema}.{table}, the default server name rowcast.\n"
+          "{server}.{schema}.{table}, the default server name rowcast. --quiet also keeps the\n"
+          "source's notices (snapshot done, resuming, the derived replica id, reconnecting)\n"
+          "off stderr: warnings and errors only.\n"
           "\n"
           "  -o postgres.streaming=true\n"
           "                         protocol 2: large transactions arrive while in progress\n"
@@ -80,6 +82,8 @@ void cli_usage_capture(void)
           "                         position (0-1-14)\n"
           "  --server-id N          the replica id announced to the server (default: derived\n"
           "                         from the host, port and checkpoint path, and printed)\n"
+          "A server that cannot be reached at the start is an error at once (exit 3, the\n"
+          "address in the message); a connection lost later is retried with backoff.\n"
           "The password comes from the URL, ?password-file=PATH, MYSQL_PWD, or the [client]\n"
           "group of ?defaults-file=PATH; TLS with ssl-mode=, ssl-ca=, ssl-cert=, ssl-key=,\n"
           "ssl-verify-server-cert= in PARAMS. The password is never printed.\n"
@@ -139,8 +143,12 @@ static int not_a_url(cli_run *r, const char *arg)
                                   "for rowcast convert)", arg);
 }
 
+/* --quiet: the warnings only (what the source does, the replica id it chose, a connection it
+ * got back, are not said); errors are the run's own messages */
 static void source_notice(void *ctx, const char *msg)
 {
+    const rc_pipeline *c = ctx;
+    if (c->quiet && strncmp(msg, "warning: ", 9)) return;
     rc_pipeline_sink_notice(ctx, RC_SINK_NOTICE_BROKER, msg); /* said on a line of its own, as the sink's notices */
 }
 

@@ -38,8 +38,9 @@ static const struct {
     {RC_MY_VECTOR, 4, NULL},             {RC_MY_TYPED_ARRAY, 0, NULL},     {RC_MY_NULL, 0, NULL},
 };
 /* collations tried: none, binary, utf8mb4, latin1, ascii, ucs2, utf16, utf16le, utf32, gbk,
- * an unknown id, MariaDB's uca1400 */
-static const uint16_t collations[] = {0, 63, 45, 8, 11, 35, 54, 56, 60, 28, 4000, 2304, 255, 1069, 33, 83};
+ * an unknown id, MariaDB's uca1400; through iconv: big5, sjis (corrected code points), tis620
+ * and armscii8 (corrected bytes), gb18030 (4-byte sequences), cp1251; keybcs2 (refused) */
+static const uint16_t collations[] = {0, 63, 45, 8, 11, 35, 54, 56, 60, 28, 4000, 2304, 255, 1069, 33, 83, 1, 13, 18, 32, 248, 51, 37};
 
 /* the catalog has no inet6/uuid yet: the reader matches the declared type's name */
 static const rc_type_info inet6_info = {.name = "inet6", .family = RC_FAM_MYSQL, .vkind = RC_V_TEXT};

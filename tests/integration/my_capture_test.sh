@@ -27,7 +27,16 @@
 #     SELECT.
 #  5. setup errors by exact message and exit status: wrong password, no REPLICATION privilege,
 #     binlog off (a second server), binlog_format STATEMENT, a database that does not exist,
-#     --include that matches no table; --slot refused; a password never printed.
+#     --include that matches no table; --slot refused; a password never printed; -q says
+#     warnings only (not the derived replica id); nothing listening at the address: exit 3
+#     at once, naming it.
+#  7. TLS: a second server with certificates made by openssl here and require_secure_transport:
+#     capture over TLS (VERIFY_IDENTITY, the snapshot and the stream), TLS by default when the
+#     server has it, the exact messages without TLS, with a wrong CA, for a REQUIRE X509 user
+#     without a certificate; defaults-file and password-file (section 5) by exact behaviour.
+#  6. character sets converted by iconv(3): gbk, big5, cp1251, utf16, sjis, euckr, koi8r and
+#     latin2 columns, two rows in the snapshot and the same inserted again: every value read
+#     from the binlog equals SELECT CONVERT(column USING utf8mb4).
 # usage: my_capture_test.sh path/to/rowcast   (RC_UPDATE_GOLDEN=1 rewrites the golden files)
 set -u
 RC=${1:?path to rowcast}
@@ -293,7 +302,7 @@ GRANT SELECT ON *.* TO 'norepl'@'127.0.0.1';
 SQL
 cap wrongpw "mysql://pw:wrong-secret@$HP?ssl-mode=DISABLED" --include shop.mini
 expect_err wrongpw 1 <<EOF
-rowcast capture: cannot connect to mysql://pw@$HP?ssl-mode=DISABLED: Access denied for user 'pw'@'127.0.0.1' (using password: YES) (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=)
+rowcast capture: cannot connect to mysql://pw@$HP?ssl-mode=DISABLED: Access denied for user 'pw'@'127.0.0.1' (using password: YES) (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=; or TLS, which the user (REQUIRE SSL) or the server (require_secure_transport) may require: ssl-mode=REQUIRED)
 EOF
 printf 'right-secret\n' >"$W/pw"
 cap pwfile "mysql://pw@$HP?password-file=$W/pw" --include shop.mini --snapshot initial_only
@@ -303,6 +312,34 @@ rowcast: 1 event decoded: 1 encoded, 0 filtered out, 0 not expressible in native
 rowcast: 1 message written ($(msg_bytes pwfile) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
 rowcast: T s, R events/s
 EOF
+# the [client] group of a defaults-file; a wrong password there; a file that is not there
+printf '[client]\npassword=right-secret\n' >"$W/ok.cnf"
+printf '[client]\npassword=wrong-secret\n' >"$W/bad.cnf"
+cap dflt "mysql://pw@$HP?defaults-file=$W/ok.cnf" --include shop.mini --snapshot initial_only -q
+expect_err dflt 0 </dev/null
+cap dfltbad "mysql://pw@$HP?defaults-file=$W/bad.cnf" --include shop.mini --snapshot initial_only
+expect_err dfltbad 1 <<EOF
+rowcast capture: cannot connect to mysql://pw@$HP?defaults-file=$W/bad.cnf: Access denied for user 'pw'@'127.0.0.1' (using password: YES) (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=)
+EOF
+cap dfltnone "mysql://pw@$HP?defaults-file=$W/none.cnf" --include shop.mini --snapshot initial_only
+expect_err dfltnone 1 <<EOF
+rowcast capture: cannot connect to mysql://pw@$HP?defaults-file=$W/none.cnf: defaults-file $W/none.cnf: No such file or directory
+EOF
+# the password-file's line, not the URL's path, is the password; a wrong one; an empty file
+printf 'wrong-secret\n' >"$W/pwbad"
+cap pwfilebad "mysql://pw@$HP?password-file=$W/pwbad" --include shop.mini --snapshot initial_only
+expect_err pwfilebad 1 <<EOF
+rowcast capture: cannot connect to mysql://pw@$HP: Access denied for user 'pw'@'127.0.0.1' (using password: YES) (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=)
+EOF
+: >"$W/pwempty"
+cap pwempty "mysql://pw@$HP?password-file=$W/pwempty" --include shop.mini --snapshot initial_only
+expect_err pwempty 1 <<EOF
+rowcast capture: mysql://pw@$HP: password-file $W/pwempty is empty
+EOF
+# no password in any message or output, nor in the checkpoint
+cap pwck "mysql://pw:right-secret@$HP" --include shop.mini --checkpoint "$W/pw.ck" --until caught-up
+expect_rc "a password in the URL" "$st" 0
+same "no password printed or stored" "" "$(cat "$W"/*.err "$W"/*.out "$W/pw.ck" | grep -c -e right-secret -e wrong-secret | grep -v '^0$')"
 MYSQL_PWD=right-secret cap pwenv "mysql://pw@$HP/shop" --include shop.mini --snapshot initial_only
 expect_rc "MYSQL_PWD" "$st" 0
 cap norepl "mysql://norepl:x@$HP"
@@ -317,6 +354,21 @@ cap notable "$U" --include shop.nosuch --snapshot initial_only
 expect_err notable 0 <<EOF
 rowcast: warning: no table on $U matches --include shop.nosuch (a table created later is captured from its CREATE TABLE)
 $(summary notable 0)
+EOF
+# -q: no notice (the derived replica id among them), warnings still said
+"$RC" capture "$U" --include shop.mini --snapshot initial_only -q >"$W/quiet.out" 2>"$W/quiet.err"
+st=$?
+expect_err quiet 0 </dev/null
+"$RC" capture "$U" --include shop.nosuch --snapshot initial_only --quiet >"$W/quietwarn.out" 2>"$W/quietwarn.err"
+st=$?
+expect_err quietwarn 0 <<EOF
+rowcast: warning: no table on $U matches --include shop.nosuch (a table created later is captured from its CREATE TABLE)
+EOF
+# nothing listens: an error at once, the address and what to check
+noport=$(my_free_port)
+cap refused "mysql://root@127.0.0.1:$noport" --include shop.mini
+expect_err refused 3 <<EOF
+rowcast capture: cannot connect to mysql://root@127.0.0.1:$noport: Can't connect to server on '127.0.0.1' (115) (nothing accepted the connection at 127.0.0.1 port $noport: check that the server runs, its port and bind-address, and any firewall on the way)
 EOF
 my_sql -e "SET GLOBAL binlog_format = 'STATEMENT'"
 cap stmt "$U"
@@ -359,6 +411,86 @@ expect_rc maxwell.snap "$st" 0
 # (the snapshot's position is the binlog's end, which section 4's writer moves from run to run)
 { cat "$W/maxwell.stream.out"; sed -E 's/"position":"bin[.][0-9]+:[0-9]+"/"position":"P"/' "$W/maxwell.snap.out"; } >"$W/maxwell.out"
 golden "types.maxwell" "$W/maxwell.out"
+# ---- 7. character sets other than utf8mb4, latin1, ascii and binary
+my_sql <<'SQL' || bad "the charset table failed"
+CREATE TABLE shop.cs (id int PRIMARY KEY, g varchar(20) CHARACTER SET gbk, b5 varchar(20) CHARACTER SET big5,
+  w text CHARACTER SET cp1251, u16 varchar(20) CHARACTER SET utf16, sj char(10) CHARACTER SET sjis,
+  kr varchar(20) CHARACTER SET euckr, k8 varchar(20) CHARACTER SET koi8r, l2 varchar(20) CHARACTER SET latin2);
+INSERT INTO shop.cs VALUES (1, '中文 gbk\\', '中文 big5', 'Привет, мир', '𝄞 utf16 ü', '日本語\\~', '한글 갂', 'Привет', 'Łódź ąę'),
+  (2, '', '', '', '', '', '', '', '');
+SQL
+cap cs.1 "$U" --include 'shop.cs' --checkpoint "$W/cs.ck" --until caught-up
+expect_rc "charsets: the snapshot" "$st" 0
+my_sql -e "INSERT INTO shop.cs SELECT id + 10, g, b5, w, u16, sj, kr, k8, l2 FROM shop.cs" || bad "the charset inserts failed"
+cap cs.2 "$U" --include 'shop.cs' --checkpoint "$W/cs.ck" --until caught-up
+expect_rc "charsets: the stream" "$st" 0
+same "charsets: the values from the binlog = SELECT CONVERT(... USING utf8mb4)" \
+    "$(my_sql --raw -e "SELECT JSON_ARRAY(id, CONVERT(g USING utf8mb4), CONVERT(b5 USING utf8mb4), CONVERT(w USING utf8mb4),
+        CONVERT(u16 USING utf8mb4), CONVERT(sj USING utf8mb4), CONVERT(kr USING utf8mb4), CONVERT(k8 USING utf8mb4),
+        CONVERT(l2 USING utf8mb4)) FROM shop.cs WHERE id > 10 ORDER BY id" | jq -c .)" \
+    "$(jq -c 'select(.op == "insert") | .after' "$W/cs.2.out")"
+same "charsets: the snapshot = the binlog" "$(jq -c 'select(.op == "read") | .after[1:]' "$W/cs.1.out")" \
+    "$(jq -c 'select(.op == "insert") | .after[1:]' "$W/cs.2.out")"
+
+# ---- 8. TLS: a second server with a certificate of a CA made here, require_secure_transport
+T=$W/tls
+mkdir -p "$T"
+tls_cert() { # NAME CN [EXTFILE]: NAME.key, NAME.pem signed by ca
+    openssl req -newkey rsa:2048 -nodes -keyout "$T/$1.key" -out "$T/$1.csr" -subj "/CN=$2" 2>/dev/null &&
+        openssl x509 -req -in "$T/$1.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" -CAcreateserial -out "$T/$1.pem" -days 2 ${3:+-extfile "$3"} 2>/dev/null
+}
+printf 'subjectAltName=IP:127.0.0.1\n' >"$T/san.ext"
+if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/ca.key" -out "$T/ca.pem" -days 2 -subj "/CN=rowcast test CA" 2>/dev/null &&
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/other.key" -out "$T/other.pem" -days 2 -subj "/CN=another CA" 2>/dev/null &&
+    tls_cert server 127.0.0.1 "$T/san.ext" && tls_cert client "rowcast client" && chmod 644 "$T"/*.key &&
+    my_throwaway_start "$W/tlsdb" --ssl-ca="$T/ca.pem" --ssl-cert="$T/server.pem" --ssl-key="$T/server.key" \
+        --require-secure-transport=ON >/dev/null; then
+    TU=mysql://root@127.0.0.1:$MY_PORT
+    TS=$MY_SOCK
+    mariadb --no-defaults -S "$TS" -uroot <<'SQL' || bad "the TLS server's setup failed"
+CREATE DATABASE d;
+CREATE TABLE d.t (id int PRIMARY KEY, v varchar(10));
+INSERT INTO d.t VALUES (1, 'snap');
+CREATE USER 'x509'@'127.0.0.1' REQUIRE X509;
+GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO 'x509'@'127.0.0.1';
+SQL
+    # over TLS (the CA verified, the host name too): the snapshot, then the binlog stream
+    cap tls1 "$TU?ssl-mode=VERIFY_IDENTITY&ssl-ca=$T/ca.pem" --include d.t --checkpoint "$W/tls.ck" --until caught-up
+    expect_rc "TLS: the snapshot" "$st" 0
+    mariadb --no-defaults -S "$TS" -uroot -e "INSERT INTO d.t VALUES (2, 'stream')"
+    cap tls2 "$TU?ssl-mode=VERIFY_IDENTITY&ssl-ca=$T/ca.pem" --include d.t --checkpoint "$W/tls.ck" --until caught-up
+    expect_rc "TLS: the stream" "$st" 0
+    same "TLS: the rows" '["read",[1,"snap"]] ["insert",[2,"stream"]]' \
+        "$(cat "$W/tls1.out" "$W/tls2.out" | jq -c 'select(.after) | [.op, .after]' | paste -sd' ')"
+    # without ssl-mode: TLS when the server has it (PREFERRED)
+    cap tlspref "$TU" --include d.t --snapshot initial_only -q
+    expect_err tlspref 0 </dev/null
+    # without TLS; with a CA that did not sign the server's certificate
+    cap notls "$TU?ssl-mode=DISABLED&ssl-ca=$T/ca.pem" --include d.t --snapshot initial_only
+    expect_err notls 1 <<EOF
+rowcast capture: cannot connect to $TU?ssl-mode=DISABLED&ssl-ca=$T/ca.pem: Access denied for user 'root'@'127.0.0.1' (using password: NO) (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=; or TLS, which the user (REQUIRE SSL) or the server (require_secure_transport) may require: ssl-mode=REQUIRED)
+EOF
+    cap wrongca "$TU?ssl-mode=VERIFY_CA&ssl-ca=$T/other.pem" --include d.t --snapshot initial_only
+    expect_err wrongca 1 <<EOF
+rowcast capture: cannot connect to $TU?ssl-mode=VERIFY_CA&ssl-ca=$T/other.pem: TLS/SSL error: self-signed certificate in certificate chain (check ?ssl-ca=: the CA that signed the server's certificate; ?ssl-cert= and ?ssl-key=: a certificate and its key; or ?ssl-mode=)
+EOF
+    # a user that requires a client certificate: with ssl-cert and ssl-key, without
+    XU=mysql://x509@127.0.0.1:$MY_PORT
+    cap x509 "$XU?ssl-mode=VERIFY_CA&ssl-ca=$T/ca.pem&ssl-cert=$T/client.pem&ssl-key=$T/client.key" --include d.t --snapshot initial_only -q
+    expect_err x509 0 </dev/null
+    cap nocert "$XU?ssl-mode=REQUIRED" --include d.t --snapshot initial_only
+    expect_err nocert 1 <<EOF
+rowcast capture: cannot connect to $XU?ssl-mode=REQUIRED: Access denied for user 'x509'@'127.0.0.1' (using password: NO) (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=; or a client certificate, which the user may require (REQUIRE X509): ?ssl-cert= and ?ssl-key=)
+EOF
+    cap nokey "$XU?ssl-mode=REQUIRED&ssl-cert=$T/client.pem&ssl-key=$T/none.key" --include d.t --snapshot initial_only
+    expect_err nokey 1 <<EOF
+rowcast capture: cannot connect to $XU?ssl-mode=REQUIRED&ssl-cert=$T/client.pem&ssl-key=$T/none.key: ssl-key $T/none.key: No such file or directory
+EOF
+    my_throwaway_stop "$W/tlsdb"
+else
+    bad "the TLS server did not start (or openssl failed)"
+fi
+MY_DIR=${saved[0]} MY_PORT=${saved[1]} MY_SOCK=${saved[2]} MY_URL=${saved[3]}
 
 echo "my_capture: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -223,12 +223,13 @@ static void test_strings(void **state)
     c = col(RC_MY_BLOB, 4);
     c.collation = 46;
     check_hex(&c, "0300000061ff62", "invalid:a\\xFFb");
-    /* errors name the collation, and what to do */
+    /* errors name the collation, and what to do: keybcs2, which glibc's iconv cannot convert */
     c = col(RC_MY_VARCHAR, 10);
-    c.collation = 28;
+    c.collation = 37;
     check_err(&c, "0141", RC_ERR_UNSUPPORTED,
-              "column c (VARCHAR): character set gbk (collation 28, gbk_chinese_ci) is not converted to UTF-8 by rowcast (utf8mb4, "
-              "utf8mb3, latin1, ascii, ucs2, utf16, utf16le, utf32 and binary are); ALTER the column to utf8mb4 to capture it");
+              "column c (VARCHAR): character set keybcs2 (collation 37, keybcs2_general_ci) is not converted to UTF-8 by rowcast "
+              "(glibc's iconv has no converter for it; every other character set of MySQL and MariaDB is); ALTER the column to "
+              "utf8mb4 to capture it");
     c.collation = 4000;
     check_err(&c, "0141", RC_ERR_UNSUPPORTED,
               "column c (VARCHAR): collation id 4000 is not one of MySQL's or MariaDB's that this reader knows; its bytes cannot "
@@ -248,6 +249,61 @@ static void test_strings(void **state)
     assert_int_equal(rc_coltype_parse(RC_FAM_MYSQL, "varbinary(10)", 13, &t, &err), RC_OK);
     c.collation = 45;
     check_hex(&c, "01e9", "bytes:e9");
+}
+
+/* The character sets iconv(3) converts: each value is what MariaDB 10.11's
+ * SELECT CONVERT(CAST(X'..' AS CHAR CHARACTER SET cs) USING utf8mb4) gives (gb18030, which
+ * MariaDB does not have: glibc's GB18030, as MySQL's table is the standard's). */
+static void test_charsets_iconv(void **state)
+{
+    (void)state;
+    check_str(28, "d6d0cec4", "text:\xe4\xb8\xad\xe6\x96\x87");                  /* gbk 中文 */
+    check_str(1052, "d6d0cec4", "text:\xe4\xb8\xad\xe6\x96\x87");                /* gbk_chinese_nopad_ci */
+    check_str(1, "a4a4a4e5", "text:\xe4\xb8\xad\xe6\x96\x87");                   /* big5 中文 */
+    check_str(51, "cff0e8e2e5f2", "text:\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"); /* cp1251 Привет */
+    check_str(7, "f0d2c9d7c5d4", "text:\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"); /* koi8r Привет */
+    check_str(13, "93fa967b5c7e", "text:\xe6\x97\xa5\xe6\x9c\xac\\~");          /* sjis 日本\~ (ASCII, not yen) */
+    check_str(19, "c7d1b1db8141", "text:\xed\x95\x9c\xea\xb8\x80\xea\xb0\x82"); /* euckr 한글 and UHC's 갂 */
+    check_str(12, "c6fccbdc", "text:\xe6\x97\xa5\xe6\x9c\xac");                  /* ujis 日本 */
+    check_str(9, "b1e6ea", "text:\xc4\x85\xc4\x87\xc4\x99");                      /* latin2 ąćę */
+    check_str(26, "9a9ee8", "text:\xc5\xa1\xc5\xbe\xc4\x8d");                     /* cp1250 šžč */
+    check_str(25, "e1e2e3", "text:\xce\xb1\xce\xb2\xce\xb3");                     /* greek αβγ */
+    check_str(16, "e0e1", "text:\xd7\x90\xd7\x91");                                 /* hebrew אב */
+    check_str(95, "8782", "text:\xe2\x84\x96");                                      /* cp932 № */
+    check_str(97, "ada1", "text:\xe2\x91\xa0");                                      /* eucjpms ① */
+    check_str(24, "b9fabcd2", "text:\xe5\x9b\xbd\xe5\xae\xb6");                   /* gb2312 国家 */
+    check_str(57, "c7e1da", "text:\xd8\xa7\xd9\x84\xd8\xb9");                     /* cp1256 الع */
+    check_str(18, "a1a2", "text:\xe0\xb8\x81\xe0\xb8\x82");                       /* tis620 กข */
+    check_str(39, "8a", "text:\xc3\xa4");                                             /* macroman ä */
+    check_str(4, "81", "text:\xc3\xbc");                                              /* cp850 ü */
+    check_str(32, "b2", "text:\xd4\xb1");                                             /* armscii8 Ա */
+    check_str(22, "a4", "text:\xd1\x94");                                             /* koi8u є */
+    /* where glibc's tables and the server's differ, the server's */
+    check_str(13, "815f8160", "text:\\\xe3\x80\x9c");                               /* sjis: MariaDB's \ for U+005C, 〜 */
+    check_str(12, "a1c0", "text:\\");                                                 /* ujis */
+    check_str(18, "85", "text:\xc2\x85");                                             /* tis620: a C1 control */
+    check_str(10, "40", "text:\xc3\x89");                                             /* swe7 É */
+    check_str(36, "fc", "text:\xe2\x81\xbf");                                        /* cp866 ⁿ */
+    check_str(248, "d6d08139ef30", "text:\xe4\xb8\xad\xe3\x90\x81");              /* gb18030, a 4-byte sequence */
+    /* invalid bytes: each escaped, the rest converted, backslashes doubled; a multi-byte
+     * character the value ends inside */
+    check_str(28, "41ff42", "invalid:A\\xFFB");
+    check_str(28, "5cd6d0d6", "invalid:\\\\\xe4\xb8\xad\\xD6");
+    check_str(1, "ffa4a4", "invalid:\\xFF\xe4\xb8\xad");
+    /* the declaration's character set when the binlog has no collation */
+    rc_coltype t;
+    rc_error err;
+    rc_error_clear(&err);
+    const char *d = "varchar(10) character set gbk";
+    assert_int_equal(rc_coltype_parse(RC_FAM_MYSQL, d, strlen(d), &t, &err), RC_OK);
+    rc_my_col c = col(RC_MY_VARCHAR, 10);
+    c.decl = &t;
+    check_hex(&c, "02d6d0", "text:\xe4\xb8\xad");
+    d = "varchar(10) character set geostd8";
+    assert_int_equal(rc_coltype_parse(RC_FAM_MYSQL, d, strlen(d), &t, &err), RC_OK);
+    check_err(&c, "0141", RC_ERR_UNSUPPORTED,
+              "column c (VARCHAR): character set geostd8 is not converted to UTF-8 by rowcast (glibc's iconv has no converter "
+              "for it; every other character set of MySQL and MariaDB is); ALTER the column to utf8mb4 to capture it");
 }
 
 static void test_enum_set(void **state)
@@ -666,7 +722,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),     cmocka_unit_test(test_floats_bits_year), cmocka_unit_test(test_decimal),
-        cmocka_unit_test(test_temporal),     cmocka_unit_test(test_strings),          cmocka_unit_test(test_enum_set),
+        cmocka_unit_test(test_temporal),     cmocka_unit_test(test_strings), cmocka_unit_test(test_charsets_iconv),          cmocka_unit_test(test_enum_set),
         cmocka_unit_test(test_ext_types),    cmocka_unit_test(test_peer_decimal),     cmocka_unit_test(test_peer_temporal),
         cmocka_unit_test(test_peer_columns), cmocka_unit_test(test_peer_rows),     cmocka_unit_test(test_peer_count),
     };

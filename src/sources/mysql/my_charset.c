@@ -3,19 +3,95 @@
  * A collation id (TABLE_MAP charset metadata, or the schema history) names the character set.
  * Converted: utf8mb4 and utf8mb3 (validated), latin1 (MySQL's latin1 is Windows-1252, with the
  * five bytes 1252 leaves undefined as the C1 controls U+0081 U+008D U+008F U+0090 U+009D, as
- * MySQL converts them), ascii, ucs2, utf16, utf16le, utf32; binary is not text (BYTES).
- * Other character sets the servers have (gbk, big5, cp1251, ...) are refused by name; an id
- * no server has is refused as unknown.
+ * MySQL converts them), ascii, ucs2, utf16, utf16le, utf32 here; binary is not text (BYTES).
+ * The other character sets the servers have (gbk, big5, cp1251, sjis, ...) are converted by
+ * glibc's iconv(3) under the names of the table below; keybcs2 and geostd8, which glibc has
+ * no converter for, are refused by name; an id no server has is refused as unknown.
  *
  * Bytes that are not valid in their character set are never dropped or replaced: such a value
  * is RC_V_INVALID, whose text is the value with every valid character in UTF-8, every byte of
  * an invalid sequence written as \xHH (upper-case hex) and every backslash doubled, so that
  * the stored bytes can be told from the text (docs/sources/mysql-types.md). */
+#include <errno.h>
+#include <iconv.h>
 #include <mysql.h>
+#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 #include "rowcast/jsonw.h"
 #include "my_value_int.h"
+
+/* Where glibc's table and the server's differ (found by converting every byte and every
+ * two-byte sequence both ways, docs/sources/mysql-types.md): `subs` replaces a code point
+ * iconv writes by the server's (pairs, 0-terminated); `bytes` gives the code point of single
+ * bytes iconv refuses and the server maps (lo, hi, code point of lo; 0-terminated). */
+static const uint32_t cp932_subs[] = {0xFF3C, 0x5C,   0xFF5E, 0x301C, 0x2225, 0x2016, 0xFF0D,
+                                      0x2212, 0xFFE0, 0xA2,   0xFFE1, 0xA3,   0xFFE2, 0xAC, 0}; /* sjis, ujis: JIS X 0208's */
+static const uint32_t armscii8_subs[] = {0x587, 0xA7, 0x58A, 0x55F, 0x55A, 0x2019, 0};
+static const uint32_t armscii8_bytes[] = {0xA1, 0xA1, 0x2741, 0xFF, 0xFF, 0x27, 0};
+static const uint32_t cp866_subs[] = {0x2116, 0x207F, 0xA4, 0xB2, 0};
+static const uint32_t dec8_bytes[] = {0xA0, 0xA0, 0xA0, 0};
+static const uint32_t greek_subs[] = {0x2018, 0x2BD, 0x2019, 0x2BC, 0};
+static const uint32_t hebrew_subs[] = {0xAF, 0x203E, 0};
+static const uint32_t koi8u_subs[] = {0x2219, 0x2022, 0};
+static const uint32_t macroman_subs[] = {0x394, 0x2206, 0xE01E, 0xF8FF, 0};
+static const uint32_t swe7_subs[] = {0xA4, 0x24, 0x40, 0xC9, 0x5E, 0xDC, 0x60, 0xE9, 0x203E, 0xFC, 0};
+static const uint32_t tis620_bytes[] = {0x80, 0x9F, 0x80, 0}; /* the C1 controls */
+
+/* MySQL's and MariaDB's character set names -> glibc iconv's (SHOW CHARACTER SET of MySQL 8.4
+ * and MariaDB 10.11-11.x; iconv -l), each the glibc table closest to the server's own: euckr
+ * is CP949 (MySQL's euckr has the UHC extension), sjis is CP932 (0x5C and 0x7E stay ASCII, as
+ * in MySQL; SHIFT_JIS makes them yen and overline), ujis is EUC-JP-MS (its user-defined rows).
+ * Rows 0.. are RC_MY_CS_ICONV + the row's index. */
+static const struct {
+    const char *my, *iconv;
+    const uint32_t *subs, *bytes;
+} iconv_names[] = {
+    {"big5", "BIG5", NULL, NULL},
+    {"dec8", "DEC-MCS", NULL, dec8_bytes},
+    {"cp850", "CP850", NULL, NULL},
+    {"hp8", "HP-ROMAN8", NULL, NULL},
+    {"koi8r", "KOI8-R", NULL, NULL},
+    {"latin2", "ISO-8859-2", NULL, NULL},
+    {"swe7", "ISO646-SE", swe7_subs, NULL},
+    {"ujis", "EUC-JP-MS", cp932_subs, NULL},
+    {"sjis", "CP932", cp932_subs, NULL},
+    {"hebrew", "ISO-8859-8", hebrew_subs, NULL},
+    {"tis620", "TIS-620", NULL, tis620_bytes},
+    {"euckr", "CP949", NULL, NULL},
+    {"koi8u", "KOI8-U", koi8u_subs, NULL},
+    {"gb2312", "GB2312", NULL, NULL},
+    {"greek", "ISO-8859-7", greek_subs, NULL},
+    {"cp1250", "CP1250", NULL, NULL},
+    {"gbk", "GBK", NULL, NULL},
+    {"latin5", "ISO-8859-9", NULL, NULL},
+    {"armscii8", "ARMSCII-8", armscii8_subs, armscii8_bytes},
+    {"cp866", "CP866", cp866_subs, NULL},
+    {"macce", "MAC-CENTRALEUROPE", NULL, NULL},
+    {"macroman", "MACINTOSH", macroman_subs, NULL},
+    {"cp852", "CP852", NULL, NULL},
+    {"latin7", "ISO-8859-13", NULL, NULL},
+    {"cp1251", "CP1251", NULL, NULL},
+    {"cp1256", "CP1256", NULL, NULL},
+    {"cp1257", "CP1257", NULL, NULL},
+    {"cp932", "CP932", NULL, NULL},
+    {"eucjpms", "EUC-JP-MS", NULL, NULL},
+    {"gb18030", "GB18030", NULL, NULL},
+};
+enum { NICONV = sizeof iconv_names / sizeof iconv_names[0] };
+
+const char *rc_my_cs_iconv_name(rc_my_cs cs)
+{
+    return cs >= RC_MY_CS_ICONV && cs < RC_MY_CS_ICONV + NICONV ? iconv_names[cs - RC_MY_CS_ICONV].iconv : NULL;
+}
+
+/* The character set the client library names for a collation id. */
+static rc_my_cs client_cs(uint16_t id)
+{
+    MARIADB_CHARSET_INFO *ci = id ? mariadb_get_charset_by_nr(id) : NULL;
+    if (!ci || !ci->csname) return RC_MY_CS_UNKNOWN;
+    return rc_my_charset_by_name(ci->csname, strlen(ci->csname));
+}
 
 /* Ids below 1024, from MySQL 8.4's and MariaDB 10.11's SHOW COLLATION. */
 static rc_my_cs base_cs(uint16_t id)
@@ -45,11 +121,30 @@ static rc_my_cs base_cs(uint16_t id)
         return RC_MY_CS_BINARY;
     default:
         /* the client library knows every other character set the servers have */
-        return id && mariadb_get_charset_by_nr(id) ? RC_MY_CS_UNSUPPORTED : RC_MY_CS_UNKNOWN;
+        return client_cs(id);
     }
 }
 
+static rc_my_cs collation_cs(uint16_t id);
+
+/* rc_my_collation_cs of every id below 4096, computed once: the chain of ranges and the client
+ * library's table were looked through for every text value. */
+static uint8_t cs_of[4096];
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void cs_init(void)
+{
+    for (uint32_t id = 0; id < sizeof cs_of; id++) cs_of[id] = (uint8_t)collation_cs((uint16_t)id);
+}
+
 rc_my_cs rc_my_collation_cs(uint16_t id)
+{
+    if (id >= sizeof cs_of) return collation_cs(id);
+    pthread_once(&cs_once, cs_init);
+    return (rc_my_cs)cs_of[id];
+}
+
+static rc_my_cs collation_cs(uint16_t id)
 {
     /* MariaDB 10.10+: the UCA 14.0 collations, 256 ids per character set from 2048 */
     static const rc_my_cs uca1400[] = {RC_MY_CS_UTF8, RC_MY_CS_UTF8, RC_MY_CS_UCS2, RC_MY_CS_UTF16, RC_MY_CS_UTF32};
@@ -57,8 +152,7 @@ rc_my_cs rc_my_collation_cs(uint16_t id)
     /* MariaDB's NO PAD collations are their PAD SPACE collation's id + 1024 */
     if (id >= 1024) {
         rc_my_cs cs = base_cs((uint16_t)(id - 1024));
-        if (cs != RC_MY_CS_UNKNOWN || !mariadb_get_charset_by_nr(id)) return cs;
-        return RC_MY_CS_UNSUPPORTED;
+        return cs != RC_MY_CS_UNKNOWN ? cs : client_cs(id);
     }
     return base_cs(id);
 }
@@ -85,6 +179,8 @@ rc_my_cs rc_my_charset_by_name(const char *s, size_t n)
                  {"utf16le", RC_MY_CS_UTF16LE}, {"utf32", RC_MY_CS_UTF32}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strlen(names[i].name) == n && !strncasecmp(names[i].name, s, n)) return names[i].cs;
+    for (size_t i = 0; i < NICONV; i++)
+        if (strlen(iconv_names[i].my) == n && !strncasecmp(iconv_names[i].my, s, n)) return (rc_my_cs)(RC_MY_CS_ICONV + i);
     return RC_MY_CS_UNSUPPORTED;
 }
 
@@ -169,9 +265,117 @@ static size_t convert(rc_my_cs cs, const uint8_t *p, size_t n, char *w, bool esc
     return o;
 }
 
+/* The code point for the UTF-8 character at c (complete: iconv writes whole characters). */
+static size_t get_utf8(const char *c, uint32_t *u)
+{
+    const uint8_t *p = (const uint8_t *)c;
+    size_t k = p[0] < 0x80 ? 1 : p[0] < 0xE0 ? 2 : p[0] < 0xF0 ? 3 : 4;
+    *u = k == 1 ? p[0] : (uint32_t)(p[0] & (0x7F >> k));
+    for (size_t i = 1; i < k; i++) *u = *u << 6 | (p[i] & 0x3F);
+    return k;
+}
+
+static uint32_t lookup_sub(const uint32_t *subs, uint32_t u)
+{
+    for (; subs && subs[0]; subs += 2)
+        if (subs[0] == u) return subs[1];
+    return u;
+}
+
+static uint32_t lookup_byte(const uint32_t *bytes, uint8_t b)
+{
+    for (; bytes && bytes[0]; bytes += 3)
+        if (b >= bytes[0] && b <= bytes[1]) return bytes[2] + (b - bytes[0]);
+    return BAD;
+}
+
+/* convert() through iconv for row i of iconv_names, with its corrections: the same invalid
+ * form, an invalid byte escaped alone and the conversion resumed at the next byte. cap: w's
+ * room; (size_t)-2 when it is too small (a converter writing more than 4 bytes a character). */
+static size_t convert_iconv(iconv_t cd, size_t i, const uint8_t *p, size_t n, char *w, size_t cap, bool escaping)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    char *in = (char *)p;
+    size_t left = n, o = 0;
+    iconv(cd, NULL, NULL, NULL, NULL);
+    while (left) {
+        char chunk[256], *cw = chunk;
+        size_t room = sizeof chunk;
+        size_t r = iconv(cd, &in, &left, &cw, &room);
+        int e = r == (size_t)-1 ? errno : 0;
+        for (const char *c = chunk; c < cw;) { /* the converted characters, corrected; backslashes doubled */
+            uint32_t u;
+            c += get_utf8(c, &u);
+            u = lookup_sub(iconv_names[i].subs, u);
+            if (o + 4 > cap) return (size_t)-2;
+            if (u == '\\' && escaping) w[o++] = '\\';
+            o += put_utf8(w + o, u);
+        }
+        if (!e || e == E2BIG) continue;
+        uint8_t b = (uint8_t)*in++; /* EILSEQ, or EINVAL (a sequence the value ends inside) */
+        left--;
+        iconv(cd, NULL, NULL, NULL, NULL);
+        uint32_t u = lookup_byte(iconv_names[i].bytes, b);
+        if (o + 4 > cap) return (size_t)-2;
+        if (u != BAD) {
+            o += put_utf8(w + o, u);
+            continue;
+        }
+        if (!escaping) return (size_t)-1;
+        w[o++] = '\\', w[o++] = 'x', w[o++] = hex[b >> 4], w[o++] = hex[b & 15];
+    }
+    /* the shift state's closing bytes (none for the character sets of the table) */
+    char *cw = w + o;
+    size_t room = cap - o;
+    if (iconv(cd, NULL, NULL, &cw, &room) == (size_t)-1) return (size_t)-2;
+    return (size_t)(cw - w);
+}
+
+/* rc_my_text for the character sets iconv converts. The converter is opened per value:
+ * values of these character sets are rare next to utf8mb4's, and an iconv_t is not for two
+ * threads at once. */
+static rc_status text_iconv(rc_my_cs cs, const uint8_t *p, size_t n, rc_value *out, rc_arena *a)
+{
+    iconv_t cd = iconv_open("UTF-8", rc_my_cs_iconv_name(cs));
+    if (cd == (iconv_t)-1) return RC_ERR_UNSUPPORTED;
+    rc_status st = RC_OK;
+    for (size_t cap = 4 * n + 16;; cap *= 2) {
+        char *w = rc_arena_alloc(a, cap + 1);
+        if (!w) {
+            st = RC_ERR_NOMEM;
+            break;
+        }
+        rc_vkind kind = RC_V_TEXT;
+        size_t len = convert_iconv(cd, cs - RC_MY_CS_ICONV, p, n, w, cap, false);
+        if (len == (size_t)-1) len = convert_iconv(cd, cs - RC_MY_CS_ICONV, p, n, w, cap, true), kind = RC_V_INVALID;
+        if (len == (size_t)-2) continue;
+        w[len] = '\0';
+        *out = (rc_value){.kind = kind, .s = {w, len}};
+        break;
+    }
+    iconv_close(cd);
+    return st;
+}
+
+/* Every byte below 0x80, eight at a time: most text is, and is valid UTF-8 without a look at
+ * each sequence. */
+static bool ascii(const uint8_t *p, size_t n)
+{
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        any |= w;
+    }
+    for (; i < n; i++) any |= p[i];
+    return !(any & 0x8080808080808080u);
+}
+
 rc_status rc_my_text(rc_my_cs cs, const uint8_t *p, size_t n, rc_value *out, rc_arena *a)
 {
-    if (cs == RC_MY_CS_UTF8 && rc_utf8_valid_prefix((const char *)p, n) == n) { /* the common case: a copy */
+    if (rc_my_cs_iconv_name(cs)) return text_iconv(cs, p, n, out, a);
+    if (cs == RC_MY_CS_UTF8 && (ascii(p, n) || rc_utf8_valid_prefix((const char *)p, n) == n)) { /* the common case: a copy */
         char *s = rc_arena_memdup(a, p, n);
         if (!s) return RC_ERR_NOMEM;
         *out = (rc_value){.kind = RC_V_TEXT, .s = {s, n}};

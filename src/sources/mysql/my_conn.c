@@ -1,5 +1,6 @@
 /* The MySQL/MariaDB session of the capture source (my_conn.h): connecting, pinning the
  * session, and the server checks whose messages say what to change. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,12 @@ rc_status rc_my_select(MYSQL *m, const rc_my_url *u, const char *sql, MYSQL_RES 
     return RC_OK;
 }
 
-/* The TLS parameters as libmariadb options. */
+/* The TLS parameters as libmariadb options. Without ssl-mode: PREFERRED, as MySQL's clients
+ * and Debezium's connector (libmariadb's own default is no TLS at all). */
 static void tls_options(MYSQL *m, const rc_my_url *u)
 {
+    if (u->ssl_mode == RC_MY_SSL_DISABLED) return; /* a CA's path alone would turn TLS on in libmariadb */
+    mysql_ssl_set(m, NULL, NULL, NULL, NULL, NULL); /* TLS when the server offers it */
     if (u->ssl_ca) mysql_optionsv(m, MYSQL_OPT_SSL_CA, u->ssl_ca);
     if (u->ssl_cert) mysql_optionsv(m, MYSQL_OPT_SSL_CERT, u->ssl_cert);
     if (u->ssl_key) mysql_optionsv(m, MYSQL_OPT_SSL_KEY, u->ssl_key);
@@ -56,9 +60,27 @@ static void tls_options(MYSQL *m, const rc_my_url *u)
 static const char session_sql[] = "SET time_zone = '+00:00', NAMES utf8mb4, SESSION net_write_timeout = 3600, "
                                   "SESSION net_read_timeout = 3600";
 
+/* The files the URL names, readable: libmariadb ignores a defaults-file it cannot open (the
+ * password then missing, "using password: NO") and says only "TLS/SSL error" of a CA file. */
+static rc_status check_files(const rc_my_url *u, rc_error *err)
+{
+    const struct {
+        const char *key, *path;
+    } files[] = {{"defaults-file", u->defaults_file}, {"ssl-ca", u->ssl_ca}, {"ssl-cert", u->ssl_cert}, {"ssl-key", u->ssl_key}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        FILE *f = files[i].path ? fopen(files[i].path, "r") : NULL;
+        if (files[i].path && !f)
+            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "cannot connect to %s: %s %s: %s", u->shown, files[i].key,
+                                files[i].path, strerror(errno));
+        if (f) fclose(f);
+    }
+    return RC_OK;
+}
+
 rc_status rc_my_connect(const rc_my_url *u, MYSQL **out, rc_error *err)
 {
     *out = NULL;
+    if (check_files(u, err) != RC_OK) return err->code;
     MYSQL *m = mysql_init(NULL);
     if (!m) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     unsigned timeout = 10;
@@ -71,10 +93,30 @@ rc_status rc_my_connect(const rc_my_url *u, MYSQL **out, rc_error *err)
     tls_options(m, u);
     if (!mysql_real_connect(m, u->host, u->user, u->password, u->db, u->port, NULL, CLIENT_MULTI_STATEMENTS)) {
         unsigned e = mysql_errno(m);
-        const char *fix = e == ER_ACCESS_DENIED_ERROR || e == ER_ACCESS_DENIED_NO_PASSWORD_ERROR
-                              ? " (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=)"
-                          : e == ER_BAD_DB_ERROR ? " (the database after the port is one the server has, or none)"
-                                                 : "";
+        char fix[320] = "";
+        if (e == ER_ACCESS_DENIED_ERROR || e == ER_ACCESS_DENIED_NO_PASSWORD_ERROR)
+            /* the servers say the same when the user or the server requires TLS or a client
+             * certificate the connection did not have (without ssl-mode, TLS is used when
+             * the server has it) */
+            snprintf(fix, sizeof fix, " (check the user and the password: MYSQL_PWD, ?password-file= or ?defaults-file=%s)",
+                     u->ssl_mode == RC_MY_SSL_DISABLED
+                         ? "; or TLS, which the user (REQUIRE SSL) or the server (require_secure_transport) may require: "
+                           "ssl-mode=REQUIRED"
+                     : u->ssl_mode >= RC_MY_SSL_REQUIRED && !u->ssl_cert
+                         ? "; or a client certificate, which the user may require (REQUIRE X509): ?ssl-cert= and ?ssl-key="
+                         : "");
+        else if (e == CR_SSL_CONNECTION_ERROR)
+            snprintf(fix, sizeof fix, " (check ?ssl-ca=: the CA that signed the server's certificate; ?ssl-cert= and "
+                                      "?ssl-key=: a certificate and its key; or ?ssl-mode=)");
+        else if (e == ER_BAD_DB_ERROR)
+            snprintf(fix, sizeof fix, " (the database after the port is one the server has, or none)");
+        else if (e == CR_CONN_HOST_ERROR || e == CR_CONNECTION_ERROR)
+            /* at the start not retried: a wrong address is said at once (a supervisor restarts
+             * a capture that a server still starting refused) */
+            snprintf(fix, sizeof fix, " (nothing accepted the connection at %s port %u: check that the server runs, its port "
+                     "and bind-address, and any firewall on the way)", u->host ? u->host : "localhost", u->port);
+        else if (e == CR_UNKNOWN_HOST)
+            snprintf(fix, sizeof fix, " (check the host name %s)", u->host ? u->host : "");
         rc_error_set(err, rc_my_errno_lost(e) ? RC_ERR_RETRY : RC_ERR_USAGE, RC_NO_OFFSET, "cannot connect to %s: %s%s",
                      u->shown, mysql_error(m), fix);
         mysql_close(m);

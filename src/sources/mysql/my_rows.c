@@ -88,8 +88,9 @@ static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8
                        rc_value *vals, json_ref *raw_json, const bool *partial, const json_ref *before_json, rc_arena *a,
                        rc_buf *scratch, rc_error *err)
 {
-    uint32_t held = 0;
-    for (uint32_t c = 0; c < r->ncols; c++) held += bit(present, c);
+    uint32_t held = 0; /* the bits of the columns, a byte at a time (the last byte's bits past ncols not counted) */
+    for (uint32_t j = 0; j < r->ncols / 8; j++) held += (uint32_t)__builtin_popcount(present[j]);
+    if (r->ncols % 8) held += (uint32_t)__builtin_popcount(present[r->ncols / 8] & ((1u << (r->ncols % 8)) - 1));
     size_t nb = (held + 7) / 8, i = *pos;
     if (n - i < nb) return rows_truncated(r->type, i, err);
     const uint8_t *nulls = b + i;
@@ -134,8 +135,8 @@ static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8
             }
         }
         size_t used = 0;
-        rc_error e2;
-        rc_error_clear(&e2);
+        rc_error e2; /* set by the decoder when it fails (no call per value to clear it) */
+        e2.offset = RC_NO_OFFSET;
         if (rc_my_value_decode(col, b + i, n - i, &used, &vals[c], a, &e2) != RC_OK) {
             size_t at = e2.offset == RC_NO_OFFSET ? i : i + e2.offset;
             return rc_error_set(err, e2.code, at, "%s: %s", col_label(m, c, lab, sizeof lab), e2.message);

@@ -53,7 +53,11 @@ typedef enum rc_my_cs {
     RC_MY_CS_UTF16,       /* UTF-16 big-endian */
     RC_MY_CS_UTF16LE,
     RC_MY_CS_UTF32,       /* UTF-32 big-endian */
+    RC_MY_CS_ICONV,       /* RC_MY_CS_ICONV + i: the i-th of my_charset.c's table, converted by iconv(3) */
 } rc_my_cs;
+
+/* The iconv(3) name of an RC_MY_CS_ICONV character set (NULL for the others). */
+const char *rc_my_cs_iconv_name(rc_my_cs cs);
 
 /* The character set's and the collation's names the client library knows for an id ("?"). */
 const char *rc_my_charset_name(uint16_t id);
@@ -65,7 +69,8 @@ rc_my_cs rc_my_collation_cs(uint16_t id);
 rc_my_cs rc_my_charset_by_name(const char *s, size_t n);
 
 /* Bytes of charset cs as UTF-8: RC_V_TEXT in the arena when every byte is valid; otherwise
- * RC_V_INVALID whose text keeps every byte (docs/sources/mysql-types.md, "Character sets"). */
+ * RC_V_INVALID whose text keeps every byte (docs/sources/mysql-types.md, "Character sets").
+ * RC_ERR_NOMEM, or RC_ERR_UNSUPPORTED when iconv(3) has no converter for cs here. */
 rc_status rc_my_text(rc_my_cs cs, const uint8_t *p, size_t n, rc_value *out, rc_arena *a);
 
 #endif

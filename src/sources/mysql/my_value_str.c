@@ -12,6 +12,11 @@
 #include "rowcast/error.h"
 #include "my_value_int.h"
 
+/* keybcs2 and geostd8: glibc's iconv has no converter for them */
+#define NOT_CONVERTED                                                                                                         \
+    "is not converted to UTF-8 by rowcast (glibc's iconv has no converter for it; every other character set of MySQL "       \
+    "and MariaDB is); ALTER the column to utf8mb4 to capture it"
+
 /* The column's character set: its collation, else the declared `character set`, else utf8mb4
  * (what a binlog without charset metadata and a history without a declaration leaves). A
  * declared binary type (BINARY, VARBINARY, BLOB) is binary whatever the collation says. */
@@ -28,22 +33,17 @@ static rc_status column_cs(const rc_my_col *c, rc_my_cs *cs, rc_error *err)
                                 RC_MY_COLFMT ": collation id %u is not one of MySQL's or MariaDB's that this reader knows; "
                                              "its bytes cannot be read as text",
                                 RC_MY_COLARG(c), c->collation);
-        if (*cs == RC_MY_CS_UNSUPPORTED) {
+        if (*cs == RC_MY_CS_UNSUPPORTED)
             return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
-                                RC_MY_COLFMT ": character set %s (collation %u, %s) is not converted to UTF-8 by rowcast "
-                                             "(utf8mb4, utf8mb3, latin1, ascii, ucs2, utf16, utf16le, utf32 and binary are); "
-                                             "ALTER the column to utf8mb4 to capture it",
-                                RC_MY_COLARG(c), rc_my_charset_name(c->collation), c->collation, rc_my_collation_name(c->collation));
-        }
+                                RC_MY_COLFMT ": character set %s (collation %u, %s) " NOT_CONVERTED, RC_MY_COLARG(c),
+                                rc_my_charset_name(c->collation), c->collation, rc_my_collation_name(c->collation));
         return RC_OK;
     }
     if (c->decl && c->decl->charset.n) {
         *cs = rc_my_charset_by_name(c->decl->charset.p, c->decl->charset.n);
         if (*cs == RC_MY_CS_UNSUPPORTED)
-            return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
-                                RC_MY_COLFMT ": character set %.*s is not converted to UTF-8 by rowcast (utf8mb4, utf8mb3, latin1, "
-                                             "ascii, ucs2, utf16, utf16le, utf32 and binary are); ALTER the column to utf8mb4 to capture it",
-                                RC_MY_COLARG(c), (int)c->decl->charset.n, c->decl->charset.p);
+            return rc_error_set(err, RC_ERR_UNSUPPORTED, 0, RC_MY_COLFMT ": character set %.*s " NOT_CONVERTED, RC_MY_COLARG(c),
+                                (int)c->decl->charset.n, c->decl->charset.p);
         return RC_OK;
     }
     *cs = RC_MY_CS_UTF8;
@@ -68,8 +68,11 @@ static rc_status chars(const rc_my_col *c, const uint8_t *p, size_t len, size_t 
     rc_my_cs cs;
     if (column_cs(c, &cs, err) != RC_OK) return err->code;
     if (cs == RC_MY_CS_BINARY) return bytes_value(c, p, len, size, out, a, err);
-    if (rc_my_text(cs, p, len, out, a) != RC_OK)
-        return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
+    rc_status st = rc_my_text(cs, p, len, out, a);
+    if (st == RC_ERR_UNSUPPORTED)
+        return rc_error_set(err, st, 0, RC_MY_COLFMT ": iconv(3) cannot convert from %s here (glibc's gconv modules missing?)",
+                            RC_MY_COLARG(c), rc_my_cs_iconv_name(cs));
+    if (st != RC_OK) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
     return RC_OK;
 }
 
