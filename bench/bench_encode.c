@@ -38,7 +38,9 @@ static const target targets[] = {
     {"cloudevents", "cloudevents", {{0}}},
     {"debezium upstream", "debezium", {{"debezium.flavor", "upstream"}}},
     {"debezium upstream (schemas)", "debezium", {{"debezium.flavor", "upstream"}, {"debezium.schemas", "true"}}},
-    {"maxwell", "maxwell", {{0}}},
+    /* without commit info: the row is written at once (with it, the pipeline releases a held row
+     * when the next event comes, which this loop of bare encode calls does not do) */
+    {"maxwell", "maxwell", {{"maxwell.output_commit_info", "false"}}},
     {"ogg-json", "ogg-json", {{0}}},
 };
 enum { NTARGETS = sizeof targets / sizeof *targets };

@@ -158,12 +158,29 @@ static int fmt_decimal(char *buf, size_t cap, const rc_decimal *d)
                     (int)(d->ndigits - ip), d->digits + ip);
 }
 
-static json_t *canal_value(const rc_value *v)
+/* Real Canal writes an ENUM as its 1-based index among the declared labels (the binlog holds
+ * the index): found here from the declaration text "enum('a','b',...)", 0 when not there. */
+static int enum_index(const rc_column *col, rc_str label)
+{
+    const char *d = col->type.decl.p, *end = d + col->type.decl.n;
+    int idx = 0;
+    for (const char *q = memchr(d, '\'', (size_t)(end - d)); q && q < end;) {
+        const char *e = memchr(q + 1, '\'', (size_t)(end - q - 1));
+        if (!e) break;
+        idx++;
+        if ((size_t)(e - q - 1) == label.n && !memcmp(q + 1, label.p, label.n)) return idx;
+        q = memchr(e + 1, '\'', (size_t)(end - e - 1));
+    }
+    return 0;
+}
+
+static json_t *canal_value(const rc_column *col, const rc_value *v)
 {
     char buf[512];
     int n;
     switch (v->kind) {
     case RC_V_NULL: return json_null();
+    case RC_V_ENUM: n = snprintf(buf, sizeof buf, "%d", enum_index(col, v->s)); break;
     case RC_V_INT: n = snprintf(buf, sizeof buf, "%lld", (long long)v->i); break;
     case RC_V_DECIMAL: n = fmt_decimal(buf, sizeof buf, &v->dec); break;
     case RC_V_FLOAT64: n = fmt_double_java(buf, sizeof buf, v->f64); break;
@@ -190,7 +207,7 @@ static json_t *canal_row(const rc_event *ev, const rc_value *img, const uint8_t 
         if (only && !only[i]) continue;
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)ev->cols[i].name.n, ev->cols[i].name.p);
-        json_object_set_new(o, name, canal_value(&img[i]));
+        json_object_set_new(o, name, canal_value(&ev->cols[i], &img[i]));
     }
     return o;
 }
