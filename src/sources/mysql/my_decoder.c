@@ -49,6 +49,10 @@ struct rc_my_decoder {
     size_t gtid_len;
     uint64_t thread;
     bool has_thread;
+    /* Debezium's MySQL transaction id of the open BEGIN…COMMIT (MySqlOffsetContext): the GTID,
+     * or without one "file=<binlog>,pos=<offset of the BEGIN>" */
+    char txid_text[128];
+    size_t txid_len;
     rc_buf query; /* the last ANNOTATE_ROWS / ROWS_QUERY statement */
     tm_entry *maps;
     size_t nmaps, capmaps;
@@ -197,6 +201,11 @@ static rc_event *new_event(rc_my_decoder *d, rc_op op, rc_event_list *out, rc_ar
     }
     ev->pos.server_id = d->ev_server, ev->pos.has_server_id = true;
     if (d->has_thread) ev->pos.thread = d->thread, ev->pos.has_thread = true;
+    if (d->in_begin && d->txid_len) {
+        char *t = rc_arena_memdup(a, d->txid_text, d->txid_len);
+        if (!t) return NULL;
+        ev->pos.txid = (rc_str){t, d->txid_len};
+    }
     ev->ts_us = (int64_t)d->ev_ts * 1000000, ev->has_ts = true;
     return ev;
 }
@@ -251,6 +260,14 @@ static rc_str after_word(rc_str s, size_t k)
     return r;
 }
 
+/* A BEGIN (QUERY BEGIN, or MariaDB's GTID event) opens the transaction: its id. */
+static void tx_id(rc_my_decoder *d)
+{
+    int k = d->gtid_len ? snprintf(d->txid_text, sizeof d->txid_text, "%.*s", (int)d->gtid_len, d->gtid_text)
+                        : snprintf(d->txid_text, sizeof d->txid_text, "file=%s,pos=%llu", d->file, (unsigned long long)d->ev_offset);
+    d->txid_len = k > 0 && (size_t)k < sizeof d->txid_text ? (size_t)k : 0;
+}
+
 static rc_status emit_tx(rc_my_decoder *d, rc_op op, rc_event_list *out, rc_arena *a, rc_error *err)
 {
     return new_event(d, op, out, a) ? RC_OK : nomem(err);
@@ -267,6 +284,7 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
         if (d->in_begin) return RC_OK; /* MariaDB's GTID event began it */
         tx_begin(d);
         d->in_begin = true;
+        tx_id(d);
         return emit_tx(d, RC_OP_BEGIN, out, a, err);
     }
     if (starts_word(s, "COMMIT") || (starts_word(s, "XA") && starts_word(after_word(s, 2), "PREPARE"))) {
@@ -675,6 +693,7 @@ static rc_status on_gtid(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
      * transaction is one statement of its own (a DDL) */
     if (type == RC_MYEV_MARIA_GTID && !d->standalone) {
         d->in_begin = true;
+        tx_id(d);
         return emit_tx(d, RC_OP_BEGIN, out, a, err);
     }
     return RC_OK;
