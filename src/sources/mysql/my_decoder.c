@@ -14,6 +14,7 @@
 #include "my_event.h"
 #include "my_rows.h"
 #include "my_tablemap.h"
+#include "my_value_int.h"
 #include "rowcast/colcache.h"
 #include "rowcast/fmt.h"
 
@@ -217,6 +218,42 @@ static rc_str arena_str(rc_arena *a, rc_str s)
     return p ? (rc_str){p, s.n} : (rc_str){NULL, 0};
 }
 
+/* A collation's character set name, n 0 when unknown. */
+static rc_str charset_of(uint16_t collation)
+{
+    const char *n = collation ? rc_my_charset_name(collation) : "?";
+    return strcmp(n, "?") ? (rc_str){n, strlen(n)} : (rc_str){"", 0};
+}
+
+/* The table's structure after a DDL statement, from the history, as the DDL event's columns
+ * (what Debezium's schema-change topic writes as tableChanges): copied into the event's arena,
+ * since the history changes with the next statement. A table the history does not know (a
+ * DROP) leaves the event without columns. */
+static rc_status ddl_structure(rc_my_decoder *d, rc_event *ev, rc_arena *a, rc_error *err)
+{
+    const rc_my_table *t = d->cfg.history && ev->src.table.n ? rc_my_history_get(d->cfg.history, ev->src.db, ev->src.table) : NULL;
+    if (!t) return RC_OK;
+    rc_column *cols = rc_arena_alloc(a, sizeof *cols * (t->ncols ? t->ncols : 1));
+    if (!cols) return nomem(err);
+    for (uint32_t i = 0; i < t->ncols; i++) {
+        const rc_my_table_col *c = &t->cols[i];
+        memset(&cols[i], 0, sizeof cols[i]);
+        cols[i].type = c->type;
+        cols[i].name = arena_str(a, c->name);
+        cols[i].type.decl = arena_str(a, c->type.decl);
+        cols[i].type.labels = arena_str(a, c->type.labels);
+        if (c->type.charset.n) cols[i].type.charset = arena_str(a, c->type.charset);
+        else cols[i].type.charset = charset_of(c->collation);
+        cols[i].pk = c->pk;
+        cols[i].nullable = c->nullable;
+        if (!cols[i].name.p || !cols[i].type.decl.p || !cols[i].type.labels.p || !cols[i].type.charset.p) return nomem(err);
+    }
+    ev->cols = cols;
+    ev->ncols = t->ncols;
+    ev->table_charset = charset_of(t->collation);
+    return RC_OK;
+}
+
 /* --- QUERY --- */
 
 /* The statement after leading blanks and comments. */
@@ -326,6 +363,7 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
     ev->ddl = arena_str(a, q.sql);
     ev->ddl_kind = (rc_str){res.kind, strlen(res.kind)};
     if (!ev->ddl.p || !ev->src.db.p) return nomem(err);
+    if ((st = ddl_structure(d, ev, a, err)) != RC_OK) return st;
     if (!d->in_begin) return tx_end(d, err);
     return RC_OK;
 }
