@@ -162,12 +162,16 @@ static rc_status declaration(const tctx *c, uint32_t col, rc_buf *d)
     if (is_type(c, ev, RC_J_ARRAY) && node(c, ev)->count) {
         rc_buf_putc(d, '(');
         for (uint32_t v = node(c, ev)->first; v; v = node(c, v)->next) {
+            /* Debezium's options are unquoted, a comma in one escaped as \, */
             rc_str s = str_of(c, v);
             if (v != node(c, ev)->first) rc_buf_putc(d, ',');
-            bool quoted = s.n >= 2 && s.p[0] == '\'';
-            if (!quoted) rc_buf_putc(d, '\'');
-            rc_buf_put(d, s.p, s.n);
-            if (!quoted) rc_buf_putc(d, '\'');
+            rc_buf_putc(d, '\'');
+            for (size_t i = 0; i < s.n; i++) {
+                if (s.p[i] == '\\' && i + 1 < s.n && s.p[i + 1] == ',') continue;
+                if (s.p[i] == '\'') rc_buf_putc(d, '\'');
+                rc_buf_putc(d, s.p[i]);
+            }
+            rc_buf_putc(d, '\'');
         }
         rc_buf_putc(d, ')');
     } else if (has_len && len >= 0 && base == name.n) {

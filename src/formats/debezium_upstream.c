@@ -44,7 +44,7 @@ typedef struct up_memo {
 
 typedef struct up_enc {
     int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
-    bool schemas, tx_meta, tombstones;
+    bool schemas, tx_meta, tombstones, schema_changes;
     int dec_mode, bin_mode, time_mode;
     bool unsigned_precise;
     const char *server, *version;
@@ -71,13 +71,9 @@ typedef struct up_enc {
     rc_buf key_old, key_new, hdr, hval; /* an update's keys (rc_dbz_up_split) */
     uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
-    /* the transaction of the last event written, and its events per table so far */
+    /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
-    struct tx_table {
-        uint64_t hash;
-        uint64_t count;
-    } *tx_tables;
-    size_t tx_ntables, tx_cap;
+    rc_dbz_tx *tx;
     uint32_t tx_extra; /* messages of the transaction beyond one per event (rc_dbz_up_split) */
 } up_enc;
 
@@ -94,7 +90,9 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
     {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
-    {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order}"},
+    {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order} and the BEGIN/END messages of the <server>.transaction topic"},
+    {"debezium.transactions", "false|true", "the same as debezium.provide.transaction.metadata"},
+    {"debezium.include.schema.changes", "true|false", "write DDL events of MySQL sources as the <server> schema-change topic's messages (default true)"},
     {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
     {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2 and 3, as Debezium 2.x skips truncates; none otherwise)"},
     {0},
@@ -130,10 +128,13 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     int compat = 3;
     int unsig = 0;
     e->tombstones = true;
+    e->schema_changes = true;
     rc_status st;
     if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2|3", &compat, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
+        (st = rc_options_bool(o, "debezium.transactions", &e->tx_meta, err)) != RC_OK ||
+        (st = rc_options_bool(o, "debezium.include.schema.changes", &e->schema_changes, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.tombstones.on.delete", &e->tombstones, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
@@ -154,8 +155,9 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     }
     e->skip_set = skip != NULL;
     while (rc_type_catalog[e->ncatalog].name) e->ncatalog++;
-    if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1))) {
-        rc_name_registry_free(e->names), rc_type_cache_free(e->types);
+    if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1)) ||
+        !(e->tx = rc_dbz_tx_new())) {
+        rc_name_registry_free(e->names), rc_type_cache_free(e->types), free(e->pg_kind);
         free(e);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -190,7 +192,7 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->key_old), rc_buf_fini(&e->key_new), rc_buf_fini(&e->hdr), rc_buf_fini(&e->hval);
     str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
     for (int i = 0; i < 3; i++) rc_buf_fini(&memos[i]->raw), rc_buf_fini(&memos[i]->json);
-    free(e->tx_tables);
+    rc_dbz_tx_free(e->tx);
     free(e);
 }
 
@@ -1364,36 +1366,27 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
 
 /* ---- messages ---- */
 
-/* The event's position among the events of its table in its transaction, from 1: counted per
- * table since the transaction's first event (the events of one transaction come together). */
-/* The per-transaction counts start again when the event's transaction is not the last one's. */
+/* The per-transaction count of extra messages starts again when the event's transaction is
+ * not the last one's. */
 static void tx_enter(up_enc *e, const rc_event *ev)
 {
     rc_str tx = ev->pos.txid;
     if (e->tx_of.len != tx.n || memcmp(e->tx_of.data, tx.p, tx.n)) {
         rc_buf_reset(&e->tx_of);
         rc_buf_put(&e->tx_of, tx.p, tx.n);
-        e->tx_ntables = 0;
         e->tx_extra = 0;
     }
 }
 
-static uint64_t table_order(up_enc *e, const rc_event *ev)
+/* The transaction id as Debezium writes it (the body of a JSON string). */
+static void put_tx_id(up_enc *e, rc_buf *b, const rc_event *ev)
 {
-    tx_enter(e, ev);
-    uint64_t h = ev->src.table.n ? rc_hash64(ev->src.table.p, ev->src.table.n, 1) : 1; /* absent names have p NULL */
-    if (ev->src.schema.n) h = rc_hash64(ev->src.schema.p, ev->src.schema.n, h);
-    if (ev->src.db.n) h = rc_hash64(ev->src.db.p, ev->src.db.n, h);
-    for (size_t i = 0; i < e->tx_ntables; i++)
-        if (e->tx_tables[i].hash == h) return ++e->tx_tables[i].count;
-    if (e->tx_ntables == e->tx_cap) {
-        size_t cap = e->tx_cap ? e->tx_cap * 2 : 8;
-        struct tx_table *t = realloc(e->tx_tables, cap * sizeof *t);
-        if (!t) return ev->pos.has_tx_index ? (uint64_t)ev->pos.tx_index + 1 : 1;
-        e->tx_tables = t, e->tx_cap = cap;
+    uint64_t lsn;
+    rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
+    if (e->compat >= 20 && connector_of(ev->src.kind) == CONN_POSTGRES && lsn_value(ev->pos.lsn, &lsn)) {
+        rc_buf_putc(b, ':');
+        rc_fmt_u64(b, lsn);
     }
-    e->tx_tables[e->tx_ntables++] = (struct tx_table){h, 1};
-    return 1;
 }
 
 /* The transaction block, or null when metadata is off or the event has no transaction. The
@@ -1409,17 +1402,12 @@ static void put_tx(up_enc *e, rc_buf *b, const rc_event *ev)
     /* the messages before it in the transaction: its index and one more for each key-changing
      * update before it (rc_dbz_up_split), modulo 2^32 as the index is */
     uint64_t order = ev->pos.has_tx_index ? (uint64_t)(uint32_t)(ev->pos.tx_index + e->tx_extra) + 1 : 1;
-    uint64_t lsn;
     RC_BUF_LIT(b, "{\"id\":\"");
-    rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
-    if (e->compat >= 20 && connector_of(ev->src.kind) == CONN_POSTGRES && lsn_value(ev->pos.lsn, &lsn)) {
-        rc_buf_putc(b, ':');
-        rc_fmt_u64(b, lsn);
-    }
+    put_tx_id(e, b, ev);
     RC_BUF_LIT(b, "\",\"total_order\":");
     rc_fmt_u64(b, order);
     RC_BUF_LIT(b, ",\"data_collection_order\":");
-    rc_fmt_u64(b, table_order(e, ev));
+    rc_fmt_u64(b, rc_dbz_tx_count(e->tx, ev));
     rc_buf_putc(b, '}');
 }
 
@@ -1474,7 +1462,7 @@ rc_status rc_dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     up_enc *e = p;
     const char *op = rc_dbz_up_op(ev);
     if (ev->op == RC_OP_HEARTBEAT) return rc_dbz_hb_value(p, ev, b, err);
-    if (!op) return RC_SKIP;
+    if (!op) return rc_dbz_topics_value(p, e->tx, ev, b, err);
     int conn = connector_of(ev->src.kind);
     if (skipped(e, ev, conn)) return RC_SKIP;
     if (conn < 0)
@@ -1539,6 +1527,7 @@ rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
     if (ev->op == RC_OP_HEARTBEAT) return rc_dbz_hb_key(p, ev, b, err);
+    if (!rc_dbz_up_op(ev)) return rc_dbz_topics_key(p, ev, b, err);
     const rc_value *img = ev->op == RC_OP_DELETE ? ev->before : ev->after;
     if (!img || !rc_oms_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
     int conn = connector_of(ev->src.kind);
@@ -1688,6 +1677,14 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
 }
 
 void rc_dbz_up_put_transaction(void *p, rc_buf *b, const rc_event *ev) { put_tx(p, b, ev); }
+
+void rc_dbz_up_put_tx_id(void *p, rc_buf *b, const rc_event *ev) { put_tx_id(p, b, ev); }
+
+void rc_dbz_up_put_source_schema(void *p, rc_buf *b, const rc_event *ev) { source_schema(p, b, connector_of(ev->src.kind)); }
+
+bool rc_dbz_up_tx_meta(void *p) { return ((up_enc *)p)->tx_meta; }
+
+bool rc_dbz_up_schema_changes(void *p) { return ((up_enc *)p)->schema_changes; }
 
 void rc_dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field)
 {

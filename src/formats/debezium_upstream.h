@@ -24,6 +24,25 @@ rc_status rc_dbz_hb_value(void *enc, const rc_event *ev, rc_buf *out, rc_error *
 rc_status rc_dbz_hb_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status rc_dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
 
+/* Debezium's transaction-metadata and schema-change topics (debezium_topics.c): the open
+ * transaction's per-table counts, and the messages of BEGIN/COMMIT markers and DDL events
+ * (RC_SKIP for other events, or when the options leave them out). */
+typedef struct rc_dbz_tx rc_dbz_tx;
+rc_dbz_tx *rc_dbz_tx_new(void);
+void rc_dbz_tx_free(rc_dbz_tx *t);
+/* Counts a message of row event ev in its transaction: its order among its table's, from 1. */
+uint64_t rc_dbz_tx_count(rc_dbz_tx *t, const rc_event *ev);
+bool rc_dbz_topics_has(void *enc, const rc_event *ev);
+rc_status rc_dbz_topics_value(void *enc, rc_dbz_tx *t, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status rc_dbz_topics_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+rc_status rc_dbz_topics_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
+/* What they need of the encoder: the options, the transaction id as written, the source
+ * block's schema. */
+bool rc_dbz_up_tx_meta(void *enc);
+bool rc_dbz_up_schema_changes(void *enc);
+void rc_dbz_up_put_tx_id(void *enc, rc_buf *b, const rc_event *ev);
+void rc_dbz_up_put_source_schema(void *enc, rc_buf *b, const rc_event *ev);
+
 /* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
  * "sqlserver") or NULL when the event's source has no upstream layout. */
 const char *rc_dbz_up_connector(const rc_event *ev);
