@@ -6,49 +6,44 @@
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
+/* {"schema": <a struct of one required field, as JsonConverter writes it>, "payload": */
 static void open_schema(rc_buf *b, bool schemas, bool versioned, const char *type, const char *field, const char *name)
 {
     if (!schemas) return;
-    RC_BUF_LIT(b, "{\"schema\":");
-    rc_dbz_up_put_struct1_schema(b, name, versioned, type, field);
-    RC_BUF_LIT(b, ",\"payload\":");
+    RC_BUF_LIT(b, "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"type\":\"");
+    rc_buf_puts(b, type);
+    RC_BUF_LIT(b, "\",\"optional\":false,\"field\":\"");
+    rc_buf_puts(b, field);
+    RC_BUF_LIT(b, "\"}],\"optional\":false,\"name\":\"");
+    rc_buf_puts(b, name);
+    rc_buf_putc(b, '"');
+    if (versioned) RC_BUF_LIT(b, ",\"version\":1");
+    RC_BUF_LIT(b, "},\"payload\":");
 }
 
-static rc_status done(rc_buf *b, bool schemas, rc_error *err)
+rc_status rc_dbz_hb_value(rc_buf *b, const rc_event *ev, bool schemas, bool versioned)
 {
-    if (schemas) rc_buf_putc(b, '}');
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
-}
-
-rc_status rc_dbz_hb_value(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
-{
-    bool schemas = rc_dbz_up_schemas(enc);
-    open_schema(b, schemas, rc_dbz_up_compat(enc) >= 30, "int64", "ts_ms", "io.debezium.connector.common.Heartbeat");
+    open_schema(b, schemas, versioned, "int64", "ts_ms", "io.debezium.connector.common.Heartbeat");
     RC_BUF_LIT(b, "{\"ts_ms\":");
     int64_t t = ev->has_ts ? ev->ts_us : ev->has_proc ? ev->proc_us : 0;
     rc_fmt_i64(b, t / 1000);
     rc_buf_putc(b, '}');
-    return done(b, schemas, err);
+    if (schemas) rc_buf_putc(b, '}');
+    return RC_OK;
 }
 
-rc_status rc_dbz_hb_key(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_dbz_hb_key(rc_buf *b, rc_str server, bool schemas, bool versioned)
 {
-    bool schemas = rc_dbz_up_schemas(enc);
-    open_schema(b, schemas, rc_dbz_up_compat(enc) >= 30, "string", "serverName", "io.debezium.connector.common.ServerNameKey");
-    rc_str server = rc_dbz_up_server(enc, ev);
+    open_schema(b, schemas, versioned, "string", "serverName", "io.debezium.connector.common.ServerNameKey");
     RC_BUF_LIT(b, "{\"serverName\":");
     rc_jw_str(b, server.p, server.n);
     rc_buf_putc(b, '}');
-    return done(b, schemas, err);
+    if (schemas) rc_buf_putc(b, '}');
+    return RC_OK;
 }
 
-rc_status rc_dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition)
+void rc_dbz_hb_topic(rc_buf *topic, rc_str server)
 {
-    if (ev->op != RC_OP_HEARTBEAT) return RC_SKIP;
-    rc_str server = rc_dbz_up_server(enc, ev);
     RC_BUF_LIT(topic, "__debezium-heartbeat.");
     rc_buf_put(topic, server.p, server.n);
-    *partition = 0;
-    return RC_OK;
 }

@@ -377,9 +377,7 @@ static size_t dbz_any_split(void *p, const rc_event *ev, rc_event_part *parts, r
 static rc_status dbz_any_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
     dbz_any *a = p;
-    if (!a->upstream) return RC_SKIP;
-    rc_status st = rc_dbz_hb_route(a->impl, ev, topic, partition);
-    return st == RC_SKIP ? rc_dbz_topics_route(a->impl, ev, topic, partition) : st;
+    return a->upstream ? rc_dbz_hb_route(a->impl, ev, topic, partition) : RC_SKIP;
 }
 
 static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "debezium_upstream.h"
+#include "formats/debezium_up_enc.h"
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -100,17 +100,6 @@ uint64_t rc_dbz_tx_count(rc_dbz_tx *t, const rc_event *ev)
 
 /* ---- schemas ---- */
 
-static void field(rc_buf *b, const char *type, bool optional, const char *name)
-{
-    RC_BUF_LIT(b, "{\"type\":\"");
-    rc_buf_puts(b, type);
-    RC_BUF_LIT(b, "\",\"optional\":");
-    rc_buf_puts(b, optional ? "true" : "false");
-    RC_BUF_LIT(b, ",\"field\":\"");
-    rc_buf_puts(b, name);
-    RC_BUF_LIT(b, "\"}");
-}
-
 /* The end of a struct schema: "],"optional":..,"name":..[,"version":1]" and the field name. */
 static void close_struct(rc_buf *b, bool optional, const char *name, bool versioned, const char *fieldname)
 {
@@ -134,21 +123,21 @@ static void tx_value_schema(rc_buf *b, int compat)
 {
     bool v = compat >= 30;
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
-    field(b, "string", false, "status");
+    rc_dbz_put_simple_field(b, "string", false, "status");
     rc_buf_putc(b, ',');
-    field(b, "string", false, "id");
+    rc_dbz_put_simple_field(b, "string", false, "id");
     rc_buf_putc(b, ',');
-    field(b, "int64", true, "event_count");
+    rc_dbz_put_simple_field(b, "int64", true, "event_count");
     RC_BUF_LIT(b, ",{\"type\":\"array\",\"items\":{\"type\":\"struct\",\"fields\":[");
-    field(b, "string", false, "data_collection");
+    rc_dbz_put_simple_field(b, "string", false, "data_collection");
     rc_buf_putc(b, ',');
-    field(b, "int64", false, "event_count");
+    rc_dbz_put_simple_field(b, "int64", false, "event_count");
     /* 2.x: SchemaFactory's optional "event.collection"; 1.x: TransactionMonitor's unnamed struct */
     close_struct(b, compat >= 20, compat >= 20 ? "event.collection" : NULL, v, NULL);
     RC_BUF_LIT(b, ",\"optional\":true,\"field\":\"data_collections\"}");
     if (compat >= 20) {
         rc_buf_putc(b, ',');
-        field(b, "int64", false, "ts_ms");
+        rc_dbz_put_simple_field(b, "int64", false, "ts_ms");
     }
     close_struct(b, false, "io.debezium.connector.common.TransactionMetadataValue", v, NULL);
 }
@@ -165,38 +154,38 @@ static void column_schema(rc_buf *b, bool v)
                 {"string", "comment", true},        {"string", "defaultValueExpression", true}};
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
-        field(b, cols[i].type, cols[i].optional, cols[i].name);
+        rc_dbz_put_simple_field(b, cols[i].type, cols[i].optional, cols[i].name);
         rc_buf_putc(b, ',');
     }
     RC_BUF_LIT(b, "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"optional\":false},\"optional\":true,\"field\":\"enumValues\"}");
     close_struct(b, false, "io.debezium.connector.schema.Column", v, NULL);
 }
 
-static void schema_change_schema(void *enc, rc_buf *b, const rc_event *ev, const char *connector)
+static void schema_change_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *connector)
 {
-    bool v = rc_dbz_up_compat(enc) >= 30;
+    bool v = e->compat >= 30;
     char name[96];
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
-    rc_dbz_up_put_source_schema(enc, b, ev);
+    rc_dbz_source_schema(e, b, connector_of(ev->src.kind));
     rc_buf_putc(b, ',');
-    field(b, "int64", false, "ts_ms");
+    rc_dbz_put_simple_field(b, "int64", false, "ts_ms");
     rc_buf_putc(b, ',');
-    field(b, "string", true, "databaseName");
+    rc_dbz_put_simple_field(b, "string", true, "databaseName");
     rc_buf_putc(b, ',');
-    field(b, "string", true, "schemaName");
+    rc_dbz_put_simple_field(b, "string", true, "schemaName");
     rc_buf_putc(b, ',');
-    field(b, "string", true, "ddl");
+    rc_dbz_put_simple_field(b, "string", true, "ddl");
     RC_BUF_LIT(b, ",{\"type\":\"array\",\"items\":{\"type\":\"struct\",\"fields\":[");
-    field(b, "string", false, "type");
+    rc_dbz_put_simple_field(b, "string", false, "type");
     rc_buf_putc(b, ',');
-    field(b, "string", false, "id");
+    rc_dbz_put_simple_field(b, "string", false, "id");
     RC_BUF_LIT(b, ",{\"type\":\"struct\",\"fields\":[");
-    field(b, "string", true, "defaultCharsetName");
+    rc_dbz_put_simple_field(b, "string", true, "defaultCharsetName");
     RC_BUF_LIT(b, ",{\"type\":\"array\",\"items\":{\"type\":\"string\",\"optional\":false},\"optional\":true,\"field\":\"primaryKeyColumnNames\"}"
                   ",{\"type\":\"array\",\"items\":");
     column_schema(b, v);
     RC_BUF_LIT(b, ",\"optional\":false,\"field\":\"columns\"},");
-    field(b, "string", true, "comment");
+    rc_dbz_put_simple_field(b, "string", true, "comment");
     close_struct(b, v, "io.debezium.connector.schema.Table", v, "table");
     close_struct(b, false, "io.debezium.connector.schema.Change", v, NULL);
     RC_BUF_LIT(b, ",\"optional\":false,\"field\":\"tableChanges\"}");
@@ -225,10 +214,11 @@ static int64_t ms_of(const rc_event *ev)
     return us / 1000 - (us % 1000 < 0);
 }
 
-static rc_status tx_value(void *enc, rc_dbz_tx *t, const rc_event *ev, rc_buf *b, rc_error *err)
+static rc_status tx_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
 {
-    bool schemas = rc_dbz_up_schemas(enc), end = ev->op == RC_OP_COMMIT;
-    int compat = rc_dbz_up_compat(enc);
+    bool schemas = e->schemas, end = ev->op == RC_OP_COMMIT;
+    int compat = e->compat;
+    rc_dbz_tx *t = e->tx;
     if (schemas) {
         RC_BUF_LIT(b, "{\"schema\":");
         tx_value_schema(b, compat);
@@ -237,7 +227,7 @@ static rc_status tx_value(void *enc, rc_dbz_tx *t, const rc_event *ev, rc_buf *b
     RC_BUF_LIT(b, "{\"status\":\"");
     rc_buf_puts(b, end ? "END" : "BEGIN");
     RC_BUF_LIT(b, "\",\"id\":\"");
-    rc_dbz_up_put_tx_id(enc, b, ev);
+    rc_dbz_put_tx_id(e, b, ev);
     RC_BUF_LIT(b, "\",\"event_count\":");
     if (!end) {
         RC_BUF_LIT(b, "null,\"data_collections\":null");
@@ -402,21 +392,21 @@ static void put_table_change(rc_buf *b, const rc_event *ev)
     RC_BUF_LIT(b, "],\"comment\":null}}");
 }
 
-static rc_status schema_change_value(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
+static rc_status schema_change_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     const char *conn = rc_dbz_up_connector(ev);
     if (!conn)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "upstream Debezium has no schema-change layout for %s sources here",
                             rc_dbkind_name(ev->src.kind));
     if (!ev->ddl.n) return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "a schema-change message needs the statement text");
-    bool schemas = rc_dbz_up_schemas(enc);
+    bool schemas = e->schemas;
     if (schemas) {
         RC_BUF_LIT(b, "{\"schema\":");
-        schema_change_schema(enc, b, ev, conn);
+        schema_change_schema(e, b, ev, conn);
         RC_BUF_LIT(b, ",\"payload\":");
     }
     RC_BUF_LIT(b, "{\"source\":");
-    rc_dbz_up_put_source(enc, b, ev);
+    rc_dbz_put_source(e, b, ev, connector_of(ev->src.kind));
     RC_BUF_LIT(b, ",\"ts_ms\":");
     int64_t us = ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0;
     rc_fmt_i64(b, us / 1000 - (us % 1000 < 0));
@@ -434,36 +424,31 @@ static rc_status schema_change_value(void *enc, const rc_event *ev, rc_buf *b, r
     return done(b, schemas, err);
 }
 
-/* ---- the hooks of the upstream encoder ---- */
+/* ---- what rc_dbz_up_encode, rc_dbz_up_key and rc_dbz_hb_route call ---- */
 
-bool rc_dbz_topics_has(void *enc, const rc_event *ev)
+bool rc_dbz_topics_has(const up_enc *e, const rc_event *ev)
 {
     if (ev->op == RC_OP_DDL) { /* Debezium's PostgreSQL connector writes no schema changes */
         const char *conn = rc_dbz_up_connector(ev);
-        return rc_dbz_up_schema_changes(enc) && conn && strcmp(conn, "postgresql");
+        return e->schema_changes && conn && strcmp(conn, "postgresql");
     }
-    return (ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) && rc_dbz_up_tx_meta(enc) && ev->pos.txid.n;
+    return (ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) && e->tx_meta && ev->pos.txid.n;
 }
 
-rc_status rc_dbz_topics_value(void *enc, rc_dbz_tx *t, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_dbz_topics_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
 {
-    if (!rc_dbz_topics_has(enc, ev)) return RC_SKIP;
-    return ev->op == RC_OP_DDL ? schema_change_value(enc, ev, b, err) : tx_value(enc, t, ev, b, err);
+    return ev->op == RC_OP_DDL ? schema_change_value(e, ev, b, err) : tx_value(e, ev, b, err);
 }
 
-rc_status rc_dbz_topics_key(void *enc, const rc_event *ev, rc_buf *b, rc_error *err)
+rc_status rc_dbz_topics_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
 {
-    if (!rc_dbz_topics_has(enc, ev)) return RC_SKIP;
-    bool schemas = rc_dbz_up_schemas(enc), v = rc_dbz_up_compat(enc) >= 30;
+    bool v = e->compat >= 30;
     char name[96];
-    if (ev->op == RC_OP_DDL) {
-        const char *conn = rc_dbz_up_connector(ev);
-        snprintf(name, sizeof name, "io.debezium.connector.%s.SchemaChangeKey", conn ? conn : "mysql");
-    }
-    if (schemas) {
-        RC_BUF_LIT(b, "{\"schema\":");
-        rc_dbz_up_put_struct1_schema(b, ev->op == RC_OP_DDL ? name : "io.debezium.connector.common.TransactionMetadataKey", v, "string",
-                                     ev->op == RC_OP_DDL ? "databaseName" : "id");
+    if (ev->op == RC_OP_DDL) snprintf(name, sizeof name, "io.debezium.connector.%s.SchemaChangeKey", rc_dbz_up_connector(ev));
+    if (e->schemas) {
+        RC_BUF_LIT(b, "{\"schema\":{\"type\":\"struct\",\"fields\":[");
+        rc_dbz_put_simple_field(b, "string", false, ev->op == RC_OP_DDL ? "databaseName" : "id");
+        close_struct(b, false, ev->op == RC_OP_DDL ? name : "io.debezium.connector.common.TransactionMetadataKey", v, NULL);
         RC_BUF_LIT(b, ",\"payload\":");
     }
     if (ev->op == RC_OP_DDL) {
@@ -472,16 +457,15 @@ rc_status rc_dbz_topics_key(void *enc, const rc_event *ev, rc_buf *b, rc_error *
         rc_buf_putc(b, '}');
     } else {
         RC_BUF_LIT(b, "{\"id\":\"");
-        rc_dbz_up_put_tx_id(enc, b, ev);
+        rc_dbz_put_tx_id(e, b, ev);
         RC_BUF_LIT(b, "\"}");
     }
-    return done(b, schemas, err);
+    return done(b, e->schemas, err);
 }
 
-rc_status rc_dbz_topics_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition)
+void rc_dbz_topics_topic(up_enc *e, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
-    if (!rc_dbz_topics_has(enc, ev)) return RC_SKIP;
-    rc_str server = rc_dbz_up_server(enc, ev);
+    rc_str server = server_of(e, ev);
     rc_buf_put(topic, server.p, server.n);
     if (ev->op == RC_OP_DDL) {
         *partition = 0; /* the schema-change topic has one partition: its order is the history's */
@@ -489,5 +473,4 @@ rc_status rc_dbz_topics_route(void *enc, const rc_event *ev, rc_buf *topic, int3
         RC_BUF_LIT(topic, ".transaction");
         *partition = -1;
     }
-    return RC_OK;
 }

@@ -16,32 +16,15 @@ rc_status rc_dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error 
 rc_status rc_dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 bool rc_dbz_up_tombstone(void *enc, const rc_event *ev);
 size_t rc_dbz_up_split(void *enc, const rc_event *ev, rc_event_part *parts, rc_arena *a); /* rc_format.split */
-bool rc_dbz_up_schemas(void *enc);
-int rc_dbz_up_compat(void *enc); /* 10, 16, 20, 30 */
-
-/* Heartbeats (debezium_heartbeat.c): the value, the key, and the topic and partition. */
-rc_status rc_dbz_hb_value(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
-rc_status rc_dbz_hb_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
+/* The topic and partition of the messages that do not go to their table's topic (heartbeats);
+ * RC_SKIP for the others. */
 rc_status rc_dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
 
-/* Debezium's transaction-metadata and schema-change topics (debezium_topics.c): the open
- * transaction's per-table counts, and the messages of BEGIN/COMMIT markers and DDL events
- * (RC_SKIP for other events, or when the options leave them out). */
-typedef struct rc_dbz_tx rc_dbz_tx;
-rc_dbz_tx *rc_dbz_tx_new(void);
-void rc_dbz_tx_free(rc_dbz_tx *t);
-/* Counts a message of row event ev in its transaction: its order among its table's, from 1. */
-uint64_t rc_dbz_tx_count(rc_dbz_tx *t, const rc_event *ev);
-bool rc_dbz_topics_has(void *enc, const rc_event *ev);
-rc_status rc_dbz_topics_value(void *enc, rc_dbz_tx *t, const rc_event *ev, rc_buf *out, rc_error *err);
-rc_status rc_dbz_topics_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
-rc_status rc_dbz_topics_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
-/* What they need of the encoder: the options, the transaction id as written, the source
- * block's schema. */
-bool rc_dbz_up_tx_meta(void *enc);
-bool rc_dbz_up_schema_changes(void *enc);
-void rc_dbz_up_put_tx_id(void *enc, rc_buf *b, const rc_event *ev);
-void rc_dbz_up_put_source_schema(void *enc, rc_buf *b, const rc_event *ev);
+/* Heartbeats (debezium_heartbeat.c): the value, the key ({"schema", "payload"} with schemas;
+ * versioned: the schemas carry "version":1), and the topic. */
+rc_status rc_dbz_hb_value(rc_buf *out, const rc_event *ev, bool schemas, bool versioned);
+rc_status rc_dbz_hb_key(rc_buf *out, rc_str server, bool schemas, bool versioned);
+void rc_dbz_hb_topic(rc_buf *topic, rc_str server);
 
 /* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
  * "sqlserver") or NULL when the event's source has no upstream layout. */
@@ -54,13 +37,11 @@ rc_str rc_dbz_up_server(void *enc, const rc_event *ev);
 /* The source block / one row image as JSON, exactly as in the envelope. */
 void rc_dbz_up_put_source(void *enc, rc_buf *b, const rc_event *ev);
 rc_status rc_dbz_up_put_image(void *enc, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
-/* The Kafka Connect schema of a struct with one required field, as JsonConverter writes it. */
 /* A time value goes into milliseconds (ms) or microseconds, a wall-clock time into epoch
  * numbers without a zone: RC_OK when value `nanos` (and `zone`) of column c fit, else RC_SKIP
  * with the reason in err, followed by `hint` (what to do; NULL for none): the event is not
  * expressible, never cut. */
 rc_status rc_dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err);
-void rc_dbz_up_put_struct1_schema(rc_buf *b, const char *name, bool versioned, const char *ftype, const char *field);
 /* The transaction block or null. */
 void rc_dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);
 /* Avro binary of the record {before: [null, Value], after: [null, Value]} whose Value fields

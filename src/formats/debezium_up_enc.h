@@ -1,0 +1,253 @@
+/* The upstream Debezium encoder's state and the rules its files share (debezium_up_*.c and
+ * debezium_upstream.c). Internal to those files; the rest of rowcast uses debezium_upstream.h. */
+#ifndef RC_FORMATS_DEBEZIUM_UP_ENC_H
+#define RC_FORMATS_DEBEZIUM_UP_ENC_H
+
+#include <string.h>
+#include "formats/debezium_upstream.h"
+#include "rowcast/fmt.h"
+#include "rowcast/names.h"
+#include "rowcast/wkb.h"
+
+enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
+enum { BIN_BYTES, BIN_BASE64, BIN_HEX };
+enum { TIME_ADAPTIVE, TIME_CONNECT };
+enum { CONN_MYSQL, CONN_POSTGRES, CONN_SQLSERVER };
+enum { SCHEMA_SLOTS = 256 };
+
+typedef struct up_slot {
+    uint64_t hash;
+    char *sig, *text;
+    size_t sig_n, text_n;
+} up_slot;
+
+/* A JSON string of a name that repeats from event to event (db, schema, table): its escaped
+ * text kept with a copy of the name. */
+typedef struct str_memo {
+    rc_buf raw, json;
+} str_memo;
+
+/* The slot the last message of a cached column list (rc_event.cols_id) and table name used. */
+typedef struct up_memo {
+    const void *cols_id; /* NULL: none */
+    int conn;
+    size_t pn;
+    char prefix[256];
+    const up_slot *slot;
+} up_memo;
+
+typedef struct up_enc {
+    int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
+    bool schemas, tx_meta, tombstones, schema_changes;
+    int dec_mode, bin_mode, time_mode;
+    bool unsigned_precise;
+    const char *server, *version;
+    rc_name_registry *names;
+    rc_buf sig, scratch, name;
+    rc_buf digits, cvtext; /* a decimal rescaled (rc_dbz_rescale); a value's text made for it (dbz_cv) */
+    rc_buf name_of; /* the parts `name` was made from (table_name): a run of one table is named once */
+    rc_buf src_head, src_head_of; /* the source block up to "ts_ms": and the connector and server it was made for */
+    /* the columns' names as JSON keys ("name":), for the cached column list keys_of
+     * (rc_event.cols_id); keys_off[i] is where column i's key starts, keys_off[n] the end */
+    rc_buf keys;
+    uint32_t *keys_off;
+    size_t keys_cap;
+    const void *keys_of;
+    up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
+    up_memo value_memo, key_memo;
+    str_memo memo_db, memo_schema, memo_table; /* the source block's names */
+    /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
+     * and what arrays are split into */
+    uint8_t *pg_kind;
+    size_t ncatalog;
+    rc_type_cache *types;
+    rc_arena types_arena, elems;
+    rc_buf pgbuf;
+    rc_buf key_old, key_new, hdr, hval; /* an update's keys (rc_dbz_up_split) */
+    uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
+    bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
+    /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
+    rc_buf tx_of;
+    struct rc_dbz_tx *tx;
+    uint32_t tx_extra; /* messages of the transaction beyond one per event (rc_dbz_up_split) */
+} up_enc;
+
+/* The connector layout of a source kind (CONN_*), -1 for none. */
+static inline int connector_of(rc_dbkind k)
+{
+    switch (k) {
+    case RC_DB_POSTGRES: return CONN_POSTGRES;
+    case RC_DB_SQLSERVER: return CONN_SQLSERVER;
+    case RC_DB_MYSQL:
+    case RC_DB_MARIADB:
+    case RC_DB_OB_MYSQL:
+    case RC_DB_UNKNOWN: return CONN_MYSQL;
+    default: return -1;
+    }
+}
+
+/* The logical server name: debezium.server, else the event's, else "rowcast". */
+static inline rc_str server_of(const up_enc *e, const rc_event *ev)
+{
+    return e->server ? (rc_str){e->server, strlen(e->server)} : ev->src.server.n ? ev->src.server : RC_STR("rowcast");
+}
+
+/* ---- column types (debezium_up_types.c): the rules both the schemas and the values follow ---- */
+
+/* What one column looks like in Kafka Connect: type, optional logical name and version,
+ * parameters (JSON object text, or NULL). */
+typedef struct col_schema {
+    const char *type;
+    const char *name;
+    int version;
+    rc_buf *params; /* NULL when none */
+} col_schema;
+
+/* What the PostgreSQL connector does with column c beyond its value kind (DBZ_PG_NONE for
+ * other sources). */
+static inline dbz_pg_kind pg_kind(const up_enc *e, const rc_column *c)
+{
+    const rc_type_info *t = c->type.info;
+    if (t->family != RC_FAM_PG) return DBZ_PG_NONE;
+    size_t i = (size_t)(t - rc_type_catalog);
+    return t >= rc_type_catalog && i < e->ncatalog ? (dbz_pg_kind)e->pg_kind[i] : rc_dbz_pg_kind_of(t);
+}
+
+static inline int32_t dec_scale(const rc_column *c, const rc_decimal *d) { return c->type.p2 >= 0 ? c->type.p2 : (d ? d->scale : 0); }
+
+/* How a DATETIME column is written: Oracle's DATE/TIMESTAMP as a zoned string, Kafka
+ * Connect's Timestamp (ms), Debezium's Timestamp (ms, precision 0-3) or MicroTimestamp. */
+typedef enum { DT_ZONED, DT_CONNECT, DT_MILLIS, DT_MICROS } dt_as;
+static inline dt_as datetime_as(const up_enc *e, const rc_column *c)
+{
+    if (c->type.info->vclass == RC_VC_DATETIME && c->type.info->family == RC_FAM_ORACLE) return DT_ZONED;
+    if (e->time_mode == TIME_CONNECT) return DT_CONNECT;
+    int prec = c->type.p1 < 0 ? (c->type.info->family == RC_FAM_PG ? 6 : 0) : c->type.p1;
+    return prec <= 3 ? DT_MILLIS : DT_MICROS;
+}
+
+/* A TIME column in milliseconds: Kafka Connect's Time, or Debezium's Time for a PostgreSQL
+ * time(0-3) (time.precision.mode adaptive, the PostgreSQL connector's default). */
+static inline bool time_millis(const up_enc *e, const rc_column *c)
+{
+    return e->time_mode == TIME_CONNECT || (c->type.info->family == RC_FAM_PG && c->type.p1 >= 0 && c->type.p1 <= 3);
+}
+
+
+/* Column c's Kafka Connect schema (params: its parameters' text, reset first). */
+void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params);
+bool rc_dbz_array_elem(up_enc *e, const rc_column *c, rc_column *out);
+void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, const char *field, size_t fn);
+void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params);
+void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const char *field);
+
+/* ---- values (debezium_up_values.c; Avro: debezium_up_avro.c) ---- */
+
+/* A column's value as Kafka Connect holds it once every rule of the connector and the handling
+ * modes is applied (rc_dbz_connect_value): the JSON and the Avro writers only encode it. */
+typedef enum dbz_cv_kind {
+    CV_NULL,
+    CV_BOOL,     /* b */
+    CV_INT,      /* i: int16, int32, int64 */
+    CV_UINT,     /* u (at most INT64_MAX): int64 */
+    CV_FLOAT,    /* f32: float32 */
+    CV_DOUBLE,   /* f64 */
+    CV_TEXT,     /* s: a string */
+    CV_ASCII,    /* a string needing no JSON escape: s, or what fmt writes (formatted when written) */
+    CV_BYTES,    /* s: bytes */
+    CV_DECIMAL,  /* dec: Decimal bytes (the unscaled value's two's complement) */
+    CV_VSDECIMAL, /* dec: VariableScaleDecimal {scale, value} */
+    CV_POINT,    /* io.debezium.data.geometry.Point {x, y, wkb, srid}: geo and the WKB in e->scratch */
+    CV_GEOMETRY, /* io.debezium.data.geometry.Geometry {wkb, srid} */
+    CV_ARRAY,    /* s: a PostgreSQL array literal (JSON only) */
+    CV_JSON,     /* s: its JSON text (upstream's placeholder array) */
+} dbz_cv_kind;
+typedef enum { CV_FMT_NONE, CV_FMT_DEC_PLAIN, CV_FMT_DEC_JAVA, CV_FMT_TIMESTAMP, CV_FMT_DATETIME, CV_FMT_HEX, CV_FMT_BASE64 } dbz_cv_fmt;
+typedef struct dbz_cv {
+    dbz_cv_kind kind;
+    dbz_cv_fmt fmt; /* CV_ASCII */
+    union {
+        bool b;
+        int64_t i;
+        uint64_t u;
+        float f32;
+        double f64;
+        rc_str s;
+        rc_decimal dec;
+        const rc_value *v; /* CV_ASCII with fmt: the value formatted */
+        rc_wkb_info geo;
+    };
+    char own[24]; /* bytes the value points into (an unsigned's digits, bits) */
+} dbz_cv;
+
+bool rc_dbz_rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decimal *out);
+/* Value v of column c as Kafka Connect holds it; RC_SKIP (the reason in err) when upstream
+ * Debezium cannot write it. The cv may point into e's buffers until the next value. */
+rc_status rc_dbz_connect_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_cv *cv, rc_error *err);
+/* The error of an unchanged TOAST value (RC_V_UNAVAILABLE) where no placeholder fits. */
+rc_status rc_dbz_unavailable_error(const rc_column *c, bool avro, rc_error *err);
+/* A CV_ASCII's text without quotes. */
+void rc_dbz_put_ascii(up_enc *e, rc_buf *b, const dbz_cv *cv);
+/* Value v of column c in JSON. */
+rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err);
+
+/* ---- the source block (debezium_up_source.c) ---- */
+
+/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
+typedef struct us_text {
+    char s[24];
+    size_t n;
+} us_text;
+
+static inline void us_text_of(us_text *t, int64_t us)
+{
+    rc_buf tmp = {t->s, 0, sizeof t->s, sizeof t->s, RC_OK};
+    rc_fmt_i64(&tmp, us);
+    t->n = tmp.len;
+}
+
+/* Milliseconds as C's us / 1000 (toward zero): the µs digits without the last three. */
+static inline void put_ms(rc_buf *b, const us_text *t)
+{
+    if (t->n - (t->s[0] == '-') <= 3) rc_buf_putc(b, '0');
+    else rc_buf_put(b, t->s, t->n - 3);
+}
+
+/* Nanoseconds from microseconds as exact digits (us followed by 000): no int64 overflow
+ * beyond the year 2262. */
+static inline void put_ns(rc_buf *b, const us_text *t)
+{
+    rc_buf_put(b, t->s, t->n);
+    if (t->n != 1 || t->s[0] != '0') RC_BUF_LIT(b, "000");
+}
+
+bool rc_dbz_lsn_value(rc_str s, uint64_t *out);
+void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn);
+void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn); /* its Kafka Connect schema */
+
+/* ---- names and schemas (debezium_up_schemas.c), keys (debezium_up_keys.c), transactions
+ * (debezium_up_tx.c) ---- */
+
+rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, char *prefix, size_t cap, size_t *pn,
+                               rc_buf *b, rc_error *err);
+rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
+void rc_dbz_tx_enter(up_enc *e, const rc_event *ev);
+/* The transaction id as Debezium writes it, the body of a JSON string. */
+void rc_dbz_put_tx_id(up_enc *e, rc_buf *b, const rc_event *ev);
+
+/* ---- the transaction-metadata and schema-change topics (debezium_topics.c) ---- */
+
+/* The open transaction's per-table counts. */
+typedef struct rc_dbz_tx rc_dbz_tx;
+rc_dbz_tx *rc_dbz_tx_new(void);
+void rc_dbz_tx_free(rc_dbz_tx *t);
+/* Counts a message of row event ev in its transaction: its order among its table's, from 1. */
+uint64_t rc_dbz_tx_count(rc_dbz_tx *t, const rc_event *ev);
+/* Whether ev (a BEGIN/COMMIT marker, a DDL event) has a message in one of these topics with
+ * the options given; its value, key and topic (partition) then. */
+bool rc_dbz_topics_has(const up_enc *e, const rc_event *ev);
+rc_status rc_dbz_topics_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
+rc_status rc_dbz_topics_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
+void rc_dbz_topics_topic(up_enc *e, const rc_event *ev, rc_buf *topic, int32_t *partition);
+
+#endif

@@ -1,0 +1,226 @@
+/* Upstream Debezium: the tables' schema names and their envelope and key schemas, made once per
+ * table and kept. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/debezium_up_enc.h"
+#include "rowcast/hash.h"
+#include "rowcast/jsonw.h"
+
+/* "<server>.<db>.<table>" (MySQL), "<server>.<schema>.<table>" (PostgreSQL, SQL Server 1.x),
+ * "<server>.<db>.<schema>.<table>" (SQL Server 2.x and later), as a valid Avro name. */
+/* The name parts as one key: each part's length, then its bytes (names may hold any byte). */
+static void put_parts(rc_buf *b, const rc_str *parts, size_t n)
+{
+    rc_buf_reset(b);
+    for (size_t i = 0; i < n; i++) {
+        rc_buf_put(b, &parts[i].n, sizeof parts[i].n);
+        rc_buf_put(b, parts[i].p, parts[i].n);
+    }
+}
+
+/* Whether key (put_parts) holds exactly these parts: compared in place, as most events name the
+ * table of the event before them. */
+static bool parts_match(const rc_buf *key, const rc_str *parts, size_t n)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        if (key->len - at < sizeof len) return false;
+        memcpy(&len, key->data + at, sizeof len);
+        at += sizeof len;
+        if (len != parts[i].n || key->len - at < len || (len && memcmp(key->data + at, parts[i].p, len))) return false;
+        at += len;
+    }
+    return at == key->len;
+}
+
+/* The table's Avro full name into e->name, checked against the names of other tables once per
+ * run of events of one table (the name depends only on the parts compared here). */
+static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_error *err)
+{
+    rc_buf *out = &e->name;
+    rc_str server = server_of(e, ev);
+    rc_str parts[4];
+    size_t n = 0;
+    parts[n++] = server;
+    if (conn == CONN_MYSQL) parts[n++] = ev->src.db;
+    else if (conn == CONN_POSTGRES) parts[n++] = ev->src.schema;
+    else {
+        if (e->compat >= 20) parts[n++] = ev->src.db;
+        parts[n++] = ev->src.schema;
+    }
+    parts[n++] = ev->src.table;
+    if (e->name_of.len && parts_match(&e->name_of, parts, n)) return RC_OK;
+    rc_buf_reset(&e->name_of); /* named again below; kept only when that succeeds */
+    rc_buf_reset(out);
+    if (!rc_avro_fullname(out, parts, n)) {
+        /* remember where the adjusted name came from, to catch two tables meeting in one name */
+        rc_buf_reset(&e->scratch);
+        for (size_t i = 0; i < n; i++) {
+            if (i) rc_buf_putc(&e->scratch, '.');
+            rc_buf_put(&e->scratch, parts[i].p, parts[i].n);
+        }
+        rc_status st = rc_name_registry_add(e->names, e->scratch.data, e->scratch.len, out->data, out->len, err);
+        if (st == RC_OK) put_parts(&e->name_of, parts, n);
+        return st;
+    }
+    rc_status st = rc_name_registry_add(e->names, out->data, out->len, out->data, out->len, err);
+    if (st == RC_OK) put_parts(&e->name_of, parts, n);
+    return st;
+}
+
+static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *prefix, size_t pn, const char *field,
+                         rc_buf *params)
+{
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        rc_dbz_put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params);
+    }
+    RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");
+    rc_jw_str_body(b, prefix, pn);
+    RC_BUF_LIT(b, ".Value\",\"field\":\"");
+    rc_buf_puts(b, field);
+    RC_BUF_LIT(b, "\"}");
+}
+
+static void transaction_schema(up_enc *e, rc_buf *b)
+{
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[{\"type\":\"string\",\"optional\":false,\"field\":\"id\"},"
+                  "{\"type\":\"int64\",\"optional\":false,\"field\":\"total_order\"},"
+                  "{\"type\":\"int64\",\"optional\":false,\"field\":\"data_collection_order\"}],\"optional\":true");
+    if (e->compat >= 20) RC_BUF_LIT(b, ",\"name\":\"event.block\",\"version\":1");
+    RC_BUF_LIT(b, ",\"field\":\"transaction\"}");
+}
+
+static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, const char *prefix, size_t pn)
+{
+    rc_buf params;
+    rc_buf_init(&params, 0);
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    image_schema(e, b, ev, prefix, pn, "before", &params);
+    rc_buf_putc(b, ',');
+    image_schema(e, b, ev, prefix, pn, "after", &params);
+    rc_buf_putc(b, ',');
+    rc_dbz_source_schema(e, b, conn);
+    rc_buf_putc(b, ',');
+    if (e->compat >= 20) {
+        transaction_schema(e, b);
+        rc_buf_putc(b, ',');
+    }
+    rc_dbz_put_simple_field(b, "string", false, "op");
+    rc_buf_putc(b, ',');
+    rc_dbz_put_simple_field(b, "int64", true, "ts_ms");
+    if (e->compat >= 20) {
+        rc_buf_putc(b, ',');
+        rc_dbz_put_simple_field(b, "int64", true, "ts_us");
+        rc_buf_putc(b, ',');
+        rc_dbz_put_simple_field(b, "int64", true, "ts_ns");
+    } else {
+        rc_buf_putc(b, ',');
+        transaction_schema(e, b);
+    }
+    RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
+    rc_jw_str_body(b, prefix, pn);
+    RC_BUF_LIT(b, ".Envelope\"");
+    if (e->compat >= 20) RC_BUF_LIT(b, ",\"version\":2");
+    rc_buf_putc(b, '}');
+    rc_buf_fini(&params);
+}
+
+static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *prefix, size_t pn)
+{
+    rc_buf params;
+    rc_buf_init(&params, 0);
+    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
+    if (n > 64) n = 64;
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_dbz_put_column_schema(e, b, &ev->cols[idx[k]], false, &params);
+    }
+    RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
+    rc_jw_str_body(b, prefix, pn);
+    RC_BUF_LIT(b, ".Key\"}");
+    rc_buf_fini(&params);
+}
+
+/* Cached schema text: the signature is the prefix, connector and every column's name, type
+ * declaration, nullability and key position. */
+static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, const char *prefix,
+                               size_t pn, const char **text, size_t *n, rc_error *err)
+{
+    /* the same cached column list and name as the last message's: its slot, without the
+     * signature (most of the work here) */
+    up_memo *m = key ? &e->key_memo : &e->value_memo;
+    if (ev->cols_id && m->cols_id == ev->cols_id && m->conn == conn && m->pn == pn && !memcmp(m->prefix, prefix, pn)) {
+        *text = m->slot->text;
+        *n = m->slot->text_n;
+        return RC_OK;
+    }
+    rc_buf *s = &e->sig;
+    rc_buf_reset(s);
+    rc_buf_put(s, prefix, pn);
+    rc_buf_putc(s, (char)('0' + conn));
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        rc_buf_putc(s, '\0');
+        rc_buf_put(s, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(s, '\0');
+        rc_buf_put(s, ev->cols[i].type.decl.p, ev->cols[i].type.decl.n);
+        rc_buf_putc(s, ev->cols[i].nullable ? '?' : '!');
+        rc_fmt_u64(s, ev->cols[i].pk);
+    }
+    if (s->err != RC_OK) return rc_error_set(err, s->err, RC_NO_OFFSET, "out of memory");
+    uint64_t h = rc_hash64(s->data, s->len, 0);
+    up_slot *sl = &slots[h % SCHEMA_SLOTS];
+    if (!(sl->text && sl->hash == h && sl->sig_n == s->len && !memcmp(sl->sig, s->data, s->len))) {
+        rc_buf t;
+        rc_buf_init(&t, 0);
+        if (key) key_schema(e, &t, ev, prefix, pn);
+        else envelope_schema(e, &t, ev, conn, prefix, pn);
+        char *sig = malloc(s->len + 1);
+        if (!sig || t.err != RC_OK) {
+            free(sig);
+            rc_buf_fini(&t);
+            return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        }
+        memcpy(sig, s->data, s->len);
+        free(sl->sig), free(sl->text);
+        *sl = (up_slot){h, sig, t.data, s->len, t.len};
+        e->value_memo.cols_id = e->key_memo.cols_id = NULL; /* a memo may have named this slot */
+    }
+    *text = sl->text;
+    *n = sl->text_n;
+    if (ev->cols_id && pn <= sizeof m->prefix) {
+        m->cols_id = ev->cols_id, m->conn = conn, m->pn = pn, m->slot = sl;
+        memcpy(m->prefix, prefix, pn);
+    }
+    return RC_OK;
+}
+
+/* The table's schema-name prefix into `out` (NUL-terminated, at most cap-1 bytes). */
+static rc_status prefix_of(up_enc *e, const rc_event *ev, int conn, char *out, size_t cap, size_t *n, rc_error *err)
+{
+    rc_status st = table_name(e, ev, conn, err);
+    if (st != RC_OK) return st;
+    *n = e->name.len < cap ? e->name.len : cap - 1;
+    memcpy(out, e->name.data, *n);
+    out[*n] = '\0';
+    return RC_OK;
+}
+
+/* The table's topic prefix into prefix[0..*pn) and, with schemas on, the opening of
+ * {"schema": <the table's cached value or key schema>, "payload": ... */
+rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, char *prefix, size_t cap, size_t *pn,
+                               rc_buf *b, rc_error *err)
+{
+    rc_status st = prefix_of(e, ev, conn, prefix, cap, pn, err);
+    if (st != RC_OK || !e->schemas) return st;
+    const char *text = NULL;
+    size_t n = 0;
+    if ((st = cached_schema(e, slots, key, ev, conn, prefix, *pn, &text, &n, err)) != RC_OK) return st;
+    RC_BUF_LIT(b, "{\"schema\":");
+    rc_buf_put(b, text, n);
+    RC_BUF_LIT(b, ",\"payload\":");
+    return RC_OK;
+}

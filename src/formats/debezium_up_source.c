@@ -1,0 +1,238 @@
+/* Upstream Debezium: the source block (its schema and its value) of the MySQL, PostgreSQL and
+ * SQL Server connectors. */
+#include <string.h>
+#include "formats/debezium_up_enc.h"
+#include "rowcast/jsonw.h"
+
+typedef struct src_field {
+    const char *name, *type;
+    bool optional;
+} src_field;
+
+static const char *const connector_names[] = {"mysql", "postgresql", "sqlserver"};
+static const char *const source_names[] = {"io.debezium.connector.mysql.Source", "io.debezium.connector.postgresql.Source",
+                                           "io.debezium.connector.sqlserver.Source"};
+
+/* Fields after the common head (version, connector, name, ts_ms, snapshot, db[, sequence,
+ * ts_us, ts_ns]) per connector. */
+static const src_field mysql_tail[] = {{"table", "string", true},  {"server_id", "int64", false}, {"gtid", "string", true},
+                                       {"file", "string", false},  {"pos", "int64", false},       {"row", "int32", false},
+                                       {"thread", "int64", true},  {"query", "string", true},     {0}};
+static const src_field pg_tail[] = {{"schema", "string", false}, {"table", "string", false}, {"txId", "int64", true},
+                                    {"lsn", "int64", true},       {"xmin", "int64", true},    {0}};
+static const src_field ss_tail[] = {{"schema", "string", false},    {"table", "string", false},
+                                    {"change_lsn", "string", true}, {"commit_lsn", "string", true},
+                                    {"event_serial_no", "int64", true}, {0}};
+static const src_field *const tails[] = {mysql_tail, pg_tail, ss_tail};
+
+void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn)
+{
+    RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
+    rc_dbz_put_simple_field(b, "string", false, "version");
+    rc_buf_putc(b, ',');
+    rc_dbz_put_simple_field(b, "string", false, "connector");
+    rc_buf_putc(b, ',');
+    rc_dbz_put_simple_field(b, "string", false, "name");
+    rc_buf_putc(b, ',');
+    rc_dbz_put_simple_field(b, "int64", false, "ts_ms");
+    RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
+    /* SnapshotRecord's values: 2.x adds first, first_in_data_collection, last_in_data_collection */
+    rc_buf_puts(b, e->compat < 16   ? "true,last,false"
+                   : e->compat < 20 ? "true,last,false,incremental"
+                                    : "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
+    RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"},");
+    rc_dbz_put_simple_field(b, "string", false, "db");
+    if (e->compat >= 16) {
+        RC_BUF_LIT(b, ",");
+        rc_dbz_put_simple_field(b, "string", true, "sequence");
+    }
+    if (e->compat >= 20) {
+        RC_BUF_LIT(b, ",");
+        rc_dbz_put_simple_field(b, "int64", true, "ts_us");
+        RC_BUF_LIT(b, ",");
+        rc_dbz_put_simple_field(b, "int64", true, "ts_ns");
+    }
+    for (const src_field *f = tails[conn]; f->name; f++) {
+        rc_buf_putc(b, ',');
+        rc_dbz_put_simple_field(b, f->type, f->optional, f->name);
+    }
+    RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
+    rc_buf_puts(b, source_names[conn]);
+    rc_buf_putc(b, '"');
+    if (e->compat >= 30) RC_BUF_LIT(b, ",\"version\":1");
+    RC_BUF_LIT(b, ",\"field\":\"source\"}");
+}
+
+static void str_or_null(rc_buf *b, rc_str s)
+{
+    if (s.n) rc_jw_str(b, s.p, s.n);
+    else RC_BUF_LIT(b, "null");
+}
+
+/* PostgreSQL LSN "X/Y" (hex) or a decimal number, as Debezium's int64. */
+bool rc_dbz_lsn_value(rc_str s, uint64_t *out)
+{
+    uint64_t hi = 0, lo = 0;
+    size_t i = 0;
+    bool slash = false;
+    for (; i < s.n; i++) {
+        char c = s.p[i];
+        if (c == '/') {
+            if (slash) return false;
+            slash = true;
+            continue;
+        }
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0) return false;
+        if (slash) lo = lo * 16 + (uint64_t)d;
+        else hi = hi * 16 + (uint64_t)d;
+    }
+    if (!s.n) return false;
+    if (slash) {
+        *out = hi << 32 | lo;
+        return true;
+    }
+    return rc_parse_u64(s.p, s.n, out) == RC_OK;
+}
+
+/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
+
+static void put_str_memo(rc_buf *b, str_memo *m, rc_str s)
+{
+    if (!m->json.len || m->raw.len != s.n || (s.n && memcmp(m->raw.data, s.p, s.n))) {
+        rc_buf_reset(&m->raw), rc_buf_reset(&m->json);
+        rc_buf_put(&m->raw, s.p, s.n);
+        rc_jw_str(&m->json, s.p, s.n);
+        if (m->raw.err != RC_OK || m->json.err != RC_OK) {
+            rc_buf_reset(&m->json);
+            rc_jw_str(b, s.p, s.n);
+            return;
+        }
+    }
+    rc_buf_put(b, m->json.data, m->json.len);
+}
+
+/* A snapshot marker Debezium 2.0 added (DBZ-5136: first, first_in_data_collection,
+ * last_in_data_collection); 1.x writes "true" for those rows. */
+static bool snapshot_2x(rc_str m)
+{
+    return (m.n == 5 && !memcmp(m.p, "first", 5)) || (m.n == 24 && !memcmp(m.p, "first_in_data_collection", 24)) ||
+           (m.n == 23 && !memcmp(m.p, "last_in_data_collection", 23));
+}
+
+void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
+{
+    us_text ts;
+    us_text_of(&ts, ev->has_ts ? ev->ts_us : 0);
+    /* the head depends on the connector and the server name only: made again when they change */
+    rc_str server = server_of(e, ev);
+    rc_buf *h = &e->src_head, *of = &e->src_head_of;
+    if (!h->len || of->len != server.n + 1 || of->data[0] != (char)conn || memcmp(of->data + 1, server.p, server.n) != 0) {
+        rc_buf_reset(h), rc_buf_reset(of);
+        rc_buf_putc(of, (char)conn);
+        rc_buf_put(of, server.p, server.n);
+        RC_BUF_LIT(h, "{\"version\":");
+        rc_jw_str(h, e->version, strlen(e->version));
+        RC_BUF_LIT(h, ",\"connector\":\"");
+        rc_buf_puts(h, connector_names[conn]);
+        RC_BUF_LIT(h, "\",\"name\":");
+        rc_jw_str(h, server.p, server.n);
+        RC_BUF_LIT(h, ",\"ts_ms\":");
+        if ((h->err != RC_OK || of->err != RC_OK) && b->err == RC_OK) b->err = RC_ERR_NOMEM; /* the message fails */
+        if (h->err != RC_OK || of->err != RC_OK) rc_buf_reset(h);
+    }
+    rc_buf_put(b, h->data, h->len);
+    put_ms(b, &ts);
+    RC_BUF_LIT(b, ",\"snapshot\":");
+    if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(b, "\"true\"");
+    else if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
+    else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
+    RC_BUF_LIT(b, ",\"db\":");
+    put_str_memo(b, &e->memo_db, ev->src.db);
+    uint64_t lsn = 0;
+    bool has_lsn = conn == CONN_POSTGRES && rc_dbz_lsn_value(ev->pos.lsn, &lsn);
+    if (e->compat >= 16 && conn == CONN_POSTGRES) {
+        /* SourceInfo.sequence(): the JSON array text ["<last commit LSN>","<LSN>"], decimal, null
+         * for what is not known (Jackson's layout: no spaces) */
+        uint64_t v;
+        RC_BUF_LIT(b, ",\"sequence\":\"[");
+        if (rc_dbz_lsn_value(ev->pos.last_commit_lsn, &v)) {
+            RC_BUF_LIT(b, "\\\"");
+            rc_fmt_u64(b, v);
+            RC_BUF_LIT(b, "\\\"");
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+        rc_buf_putc(b, ',');
+        if (has_lsn) {
+            RC_BUF_LIT(b, "\\\"");
+            rc_fmt_u64(b, lsn);
+            RC_BUF_LIT(b, "\\\"");
+        } else {
+            RC_BUF_LIT(b, "null");
+        }
+        RC_BUF_LIT(b, "]\"");
+    } else if (e->compat >= 16) {
+        RC_BUF_LIT(b, ",\"sequence\":null");
+    }
+    if (e->compat >= 20) {
+        RC_BUF_LIT(b, ",\"ts_us\":");
+        rc_buf_put(b, ts.s, ts.n);
+        RC_BUF_LIT(b, ",\"ts_ns\":");
+        put_ns(b, &ts);
+    }
+    const rc_position *p = &ev->pos;
+    if (conn == CONN_MYSQL) {
+        RC_BUF_LIT(b, ",\"table\":");
+        str_or_null(b, ev->src.table);
+        RC_BUF_LIT(b, ",\"server_id\":");
+        rc_fmt_u64(b, p->has_server_id ? p->server_id : 0);
+        RC_BUF_LIT(b, ",\"gtid\":");
+        str_or_null(b, p->gtid);
+        RC_BUF_LIT(b, ",\"file\":");
+        rc_jw_str(b, p->file.p, p->file.n);
+        RC_BUF_LIT(b, ",\"pos\":");
+        rc_fmt_u64(b, p->has_offset ? p->offset : 0);
+        RC_BUF_LIT(b, ",\"row\":");
+        rc_fmt_u64(b, p->has_row ? p->row : 0);
+        RC_BUF_LIT(b, ",\"thread\":");
+        if (p->has_thread) rc_fmt_u64(b, p->thread);
+        else RC_BUF_LIT(b, "null");
+        RC_BUF_LIT(b, ",\"query\":");
+        str_or_null(b, p->query);
+    } else {
+        RC_BUF_LIT(b, ",\"schema\":");
+        put_str_memo(b, &e->memo_schema, ev->src.schema);
+        RC_BUF_LIT(b, ",\"table\":");
+        put_str_memo(b, &e->memo_table, ev->src.table);
+        if (conn == CONN_POSTGRES) {
+            uint64_t v;
+            RC_BUF_LIT(b, ",\"txId\":");
+            if (p->txid.n && rc_parse_u64(p->txid.p, p->txid.n, &v) == RC_OK) rc_fmt_u64(b, v);
+            else RC_BUF_LIT(b, "null");
+            RC_BUF_LIT(b, ",\"lsn\":");
+            if (has_lsn) rc_fmt_u64(b, lsn);
+            else RC_BUF_LIT(b, "null");
+            RC_BUF_LIT(b, ",\"xmin\":");
+            if (p->has_xmin) rc_fmt_u64(b, p->xmin);
+            else RC_BUF_LIT(b, "null");
+        } else {
+            RC_BUF_LIT(b, ",\"change_lsn\":");
+            str_or_null(b, p->lsn);
+            RC_BUF_LIT(b, ",\"commit_lsn\":");
+            str_or_null(b, p->lsn);
+            RC_BUF_LIT(b, ",\"event_serial_no\":");
+            if (p->has_row) rc_fmt_u64(b, p->row);
+            else RC_BUF_LIT(b, "null");
+        }
+    }
+    rc_buf_putc(b, '}');
+}
+
+const char *rc_dbz_up_connector(const rc_event *ev)
+{
+    int conn = connector_of(ev->src.kind);
+    return conn < 0 ? NULL : connector_names[conn];
+}
+
+void rc_dbz_up_put_source(void *p, rc_buf *b, const rc_event *ev) { rc_dbz_put_source(p, b, ev, connector_of(ev->src.kind)); }

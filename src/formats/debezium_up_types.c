@@ -1,0 +1,229 @@
+/* Upstream Debezium: what each column type is in Kafka Connect (its schema, as JsonConverter
+ * writes it), by the connector's rules and the handling modes. */
+#include <string.h>
+#include "formats/debezium_up_enc.h"
+#include "rowcast/jsonw.h"
+
+/* The element column of a PostgreSQL array column ("numeric(10,2)[]": numeric(10,2)); false
+ * when its declaration does not parse. */
+bool rc_dbz_array_elem(up_enc *e, const rc_column *c, rc_column *out)
+{
+    rc_str d = c->type.decl;
+    const rc_coltype *t;
+    rc_error err;
+    rc_error_clear(&err);
+    if (d.n < 3 || memcmp(d.p + d.n - 2, "[]", 2) ||
+        rc_type_cache_get(e->types, &e->types_arena, RC_FAM_PG, d.p, d.n - 2, 0, &t, &err) != RC_OK)
+        return false;
+    *out = (rc_column){.name = c->name, .type = *t, .nullable = true};
+    return true;
+}
+
+/* Decimal {scale[, connect.decimal.precision]} parameters. */
+static void decimal_params(rc_buf *params, int32_t scale, int32_t prec)
+{
+    RC_BUF_LIT(params, "{\"scale\":\"");
+    rc_fmt_i64(params, scale);
+    rc_buf_putc(params, '"');
+    if (prec > 0) {
+        RC_BUF_LIT(params, ",\"connect.decimal.precision\":\"");
+        rc_fmt_i64(params, prec);
+        rc_buf_putc(params, '"');
+    }
+    rc_buf_putc(params, '}');
+}
+
+/* The schema of a PostgreSQL column whose type the connector writes in a way of its own; false
+ * for the others (their value kind decides). */
+static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
+{
+    switch (pg_kind(e, c)) {
+    case DBZ_PG_UUID: s->type = "string", s->name = "io.debezium.data.Uuid", s->version = 1; return true;
+    case DBZ_PG_XML: s->type = "string", s->name = "io.debezium.data.Xml", s->version = 1; return true;
+    case DBZ_PG_TSVECTOR: s->type = "string", s->name = "io.debezium.data.TsVector", s->version = 1; return true;
+    case DBZ_PG_TIMETZ: s->type = "string", s->name = "io.debezium.time.ZonedTime", s->version = 1; return true;
+    case DBZ_PG_INTERVAL: s->type = "int64", s->name = "io.debezium.time.MicroDuration", s->version = 1; return true;
+    case DBZ_PG_FLOAT4: s->type = "float"; return true;
+    case DBZ_PG_POINT: s->type = "struct", s->name = "io.debezium.data.geometry.Point", s->version = 1; return true;
+    case DBZ_PG_MONEY:
+        if (e->dec_mode == DEC_STRING) s->type = "string";
+        else if (e->dec_mode == DEC_DOUBLE) s->type = "double";
+        else {
+            s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
+            decimal_params(params, 2, -1); /* Decimal.builder(money.fraction.digits): no precision */
+            s->params = params;
+        }
+        return true;
+    case DBZ_PG_BITS:
+        if (c->type.p1 == 1) {
+            s->type = "boolean";
+            return true;
+        }
+        s->type = "bytes", s->name = "io.debezium.data.Bits", s->version = 1;
+        RC_BUF_LIT(params, "{\"length\":\"");
+        rc_fmt_i64(params, c->type.p1);
+        RC_BUF_LIT(params, "\"}");
+        s->params = params;
+        return true;
+    case DBZ_PG_ARRAY: s->type = "array"; return true;
+    default: return false;
+    }
+}
+
+
+void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
+{
+    const rc_type_info *t = c->type.info;
+    memset(s, 0, sizeof *s);
+    rc_buf_reset(params);
+    if (pg_col_schema(e, c, s, params)) return;
+    switch (t->vkind) {
+    case RC_V_BOOL: s->type = "boolean"; return;
+    case RC_V_INT:
+        s->type = t->connect; /* int16 / int32 / int64 by the column's width */
+        if (t->avro == RC_AVRO_DATETIME) s->name = "io.debezium.time.Year", s->version = 1;
+        return;
+    case RC_V_UINT:
+        if (!e->unsigned_precise) {
+            s->type = "int64";
+            return;
+        }
+        /* precise unsigned is a Decimal of scale 0 */
+        __attribute__((fallthrough));
+    case RC_V_DECIMAL:
+        if (e->dec_mode == DEC_STRING) s->type = "string";
+        else if (e->dec_mode == DEC_DOUBLE) s->type = "double";
+        else if (t->vkind == RC_V_DECIMAL && c->type.p2 < 0 && c->type.info->family == RC_FAM_PG) {
+            s->type = "struct", s->name = "io.debezium.data.VariableScaleDecimal", s->version = 1;
+        } else {
+            s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
+            /* Debezium writes no precision for unsigned */
+            decimal_params(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL), t->vkind == RC_V_UINT ? -1 : c->type.p1);
+            s->params = params;
+        }
+        return;
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: s->type = "double"; return;
+    case RC_V_BITS:
+        if (c->type.p1 <= 1) {
+            s->type = "boolean";
+            return;
+        }
+        s->type = "bytes", s->name = "io.debezium.data.Bits", s->version = 1;
+        RC_BUF_LIT(params, "{\"length\":\"");
+        rc_fmt_i64(params, c->type.p1);
+        RC_BUF_LIT(params, "\"}");
+        s->params = params;
+        return;
+    case RC_V_BYTES: s->type = e->bin_mode == BIN_BYTES ? "bytes" : "string"; return;
+    case RC_V_DATE:
+        s->type = "int32";
+        if (e->time_mode == TIME_CONNECT) s->name = "org.apache.kafka.connect.data.Date", s->version = 1;
+        else s->name = "io.debezium.time.Date", s->version = 1;
+        return;
+    case RC_V_TIME:
+        if (e->time_mode == TIME_CONNECT) s->type = "int32", s->name = "org.apache.kafka.connect.data.Time", s->version = 1;
+        else if (time_millis(e, c)) s->type = "int32", s->name = "io.debezium.time.Time", s->version = 1;
+        else s->type = "int64", s->name = "io.debezium.time.MicroTime", s->version = 1;
+        return;
+    case RC_V_DATETIME:
+        s->type = "int64", s->version = 1;
+        switch (datetime_as(e, c)) {
+        case DT_ZONED: s->type = "string", s->name = "io.debezium.time.ZonedTimestamp"; return;
+        case DT_CONNECT: s->name = "org.apache.kafka.connect.data.Timestamp"; return;
+        case DT_MILLIS: s->name = "io.debezium.time.Timestamp"; return;
+        case DT_MICROS: s->name = "io.debezium.time.MicroTimestamp"; return;
+        }
+        return;
+    case RC_V_TIMESTAMP: s->type = "string", s->name = "io.debezium.time.ZonedTimestamp", s->version = 1; return;
+    case RC_V_ENUM:
+    case RC_V_SET: {
+        s->type = "string", s->version = 1;
+        s->name = t->vkind == RC_V_ENUM ? "io.debezium.data.Enum" : "io.debezium.data.EnumSet";
+        RC_BUF_LIT(params, "{\"allowed\":\"");
+        rc_str l;
+        for (unsigned i = 0; rc_coltype_label(&c->type, i, &l); i++) {
+            if (i) rc_buf_putc(params, ',');
+            rc_jw_str_body(params, l.p, l.n);
+        }
+        RC_BUF_LIT(params, "\"}");
+        s->params = params;
+        return;
+    }
+    case RC_V_JSON: s->type = "string", s->name = "io.debezium.data.Json", s->version = 1; return;
+    case RC_V_GEOMETRY:
+        s->type = "struct", s->version = 1;
+        s->name = !strcmp(t->name, "point") ? "io.debezium.data.geometry.Point" : "io.debezium.data.geometry.Geometry";
+        return;
+    default: s->type = "string"; return;
+    }
+}
+
+/* A field's schema in JsonConverter key order: type, (fields), optional, name, version,
+ * parameters, field. */
+void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, const char *field, size_t fn)
+{
+    RC_BUF_LIT(b, "{\"type\":\"");
+    rc_buf_puts(b, s->type);
+    rc_buf_putc(b, '"');
+    bool point = s->name && !strcmp(s->name, "io.debezium.data.geometry.Point");
+    bool geometry = s->name && !strcmp(s->name, "io.debezium.data.geometry.Geometry");
+    if (point)
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"double\",\"optional\":false,\"field\":\"x\"},{\"type\":\"double\",\"optional\":false,\"field\":\"y\"},"
+                      "{\"type\":\"bytes\",\"optional\":true,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
+    else if (geometry)
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"bytes\",\"optional\":false,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
+    else if (!strcmp(s->type, "struct")) /* VariableScaleDecimal */
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"int32\",\"optional\":false,\"field\":\"scale\"},{\"type\":\"bytes\",\"optional\":false,\"field\":\"value\"}]");
+    RC_BUF_LIT(b, ",\"optional\":");
+    rc_buf_puts(b, optional ? "true" : "false");
+    if (s->name) {
+        RC_BUF_LIT(b, ",\"name\":\"");
+        rc_buf_puts(b, s->name);
+        rc_buf_putc(b, '"');
+    }
+    if (s->version) {
+        RC_BUF_LIT(b, ",\"version\":");
+        rc_fmt_i64(b, s->version);
+    }
+    if (s->name && !strcmp(s->name, "io.debezium.data.VariableScaleDecimal")) RC_BUF_LIT(b, ",\"doc\":\"Variable scaled decimal\"");
+    if (point) RC_BUF_LIT(b, ",\"doc\":\"Geometry (POINT)\"");
+    if (geometry) RC_BUF_LIT(b, ",\"doc\":\"Geometry\"");
+    if (s->params) {
+        RC_BUF_LIT(b, ",\"parameters\":");
+        rc_buf_put(b, s->params->data, s->params->len);
+    }
+    if (field) {
+        RC_BUF_LIT(b, ",\"field\":");
+        rc_jw_str(b, field, fn);
+    }
+    rc_buf_putc(b, '}');
+}
+
+/* A column's field schema; a PostgreSQL array is {"type":"array","items":<the element's
+ * optional schema>,...} as JsonConverter writes it. */
+void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params)
+{
+    col_schema s;
+    rc_dbz_col_schema(e, c, &s, params);
+    rc_column elem;
+    if (!strcmp(s.type, "array") && rc_dbz_array_elem(e, c, &elem)) {
+        RC_BUF_LIT(b, "{\"type\":\"array\",\"items\":");
+        col_schema es;
+        rc_dbz_col_schema(e, &elem, &es, params);
+        rc_dbz_put_field_schema(b, &es, true, NULL, 0);
+        RC_BUF_LIT(b, ",\"optional\":");
+        rc_buf_puts(b, optional ? "true" : "false");
+        RC_BUF_LIT(b, ",\"field\":");
+        rc_jw_str(b, c->name.p, c->name.n);
+        rc_buf_putc(b, '}');
+        return;
+    }
+    rc_dbz_put_field_schema(b, &s, optional, c->name.p, c->name.n);
+}
+
+void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const char *field)
+{
+    col_schema s = {type, NULL, 0, NULL};
+    rc_dbz_put_field_schema(b, &s, optional, field, strlen(field));
+}
