@@ -215,7 +215,12 @@ static rc_status table_columns(const tctx *c, uint32_t table, rc_family fam, rc_
         if (h && jdbc >= INT16_MIN && jdbc <= INT16_MAX) out[i].jdbc = (int16_t)jdbc, out[i].has_jdbc = true;
         if ((st = declaration(c, k, &d)) != RC_OK) break;
         const rc_coltype *t;
-        if ((st = rc_type_cache_get(c->types, c->a, fam, d.data, d.len, node(c, k)->off, &t, c->err)) != RC_OK) break;
+        rc_error terr;
+        rc_error_clear(&terr);
+        if ((st = rc_type_cache_get(c->types, c->a, fam, d.data, d.len, node(c, k)->off, &t, &terr)) != RC_OK) {
+            rc_error_set(c->err, terr.code, terr.offset, "table change column \"%.*s\": %s", (int)out[i].name.n, out[i].name.p, terr.message);
+            break;
+        }
         out[i].type = *t;
         if (is_type(c, pks, RC_J_ARRAY)) {
             uint16_t pos = 1;
@@ -242,7 +247,7 @@ static rc_status schema_change(const tctx *c, uint32_t payload, rc_dbz_source_fn
         return rc_error_set(c->err, RC_ERR_SCHEMA, src ? node(c, src)->off : node(c, payload)->off, "a schema change without a \"source\" object");
     rc_status st = source(sctx, src, &ev);
     rc_str db, schema;
-    if (st == RC_OK) st = want_str(c, payload, "ddl", false, &ev.ddl);
+    if (st == RC_OK) st = want_str(c, payload, "ddl", false, &ev.ddl); /* a schema change without its statement */
     if (st == RC_OK) st = want_str(c, payload, "databaseName", true, &db);
     if (st == RC_OK) st = want_str(c, payload, "schemaName", true, &schema);
     if (st == RC_OK)
