@@ -201,20 +201,23 @@ static void str_or_null(rc_buf *b, rc_str s)
     else RC_BUF_LIT(b, "null");
 }
 
-static rc_status done(rc_buf *b, bool schemas, rc_error *err)
+/* The end of a message: the envelope's brace with schemas (the caller checks the buffer). */
+static rc_status done(rc_buf *b, bool schemas)
 {
     if (schemas) rc_buf_putc(b, '}');
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
     return RC_OK;
 }
 
-static int64_t ms_of(const rc_event *ev)
+/* Milliseconds of the event's time (the marker's; else processing time), as the envelope's. */
+static void put_event_ms(rc_buf *b, const rc_event *ev, bool proc_first)
 {
-    int64_t us = ev->has_ts ? ev->ts_us : ev->has_proc ? ev->proc_us : 0;
-    return us / 1000 - (us % 1000 < 0);
+    us_text t;
+    int64_t us = proc_first ? (ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0) : (ev->has_ts ? ev->ts_us : ev->has_proc ? ev->proc_us : 0);
+    us_text_of(&t, us);
+    put_ms(b, &t);
 }
 
-static rc_status tx_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
+static rc_status tx_value(up_enc *e, const rc_event *ev, rc_buf *b)
 {
     bool schemas = e->schemas, end = ev->op == RC_OP_COMMIT;
     int compat = e->compat;
@@ -257,10 +260,10 @@ static rc_status tx_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *er
     }
     if (compat >= 20) {
         RC_BUF_LIT(b, ",\"ts_ms\":");
-        rc_fmt_i64(b, ms_of(ev));
+        put_event_ms(b, ev, false);
     }
     rc_buf_putc(b, '}');
-    return done(b, schemas, err);
+    return done(b, schemas);
 }
 
 /* Debezium's MySQL type name and java.sql.Types code (MySqlAntlrDdlParser's DataTypeResolver)
@@ -296,8 +299,8 @@ static void put_column(rc_buf *b, const rc_event *ev, uint32_t i)
     size_t k = 0;
     for (; t->name[k] && t->name[k] != ' ' && k + 1 < sizeof base; k++) base[k] = t->name[k];
     base[k] = 0;
-    bool mysql = rc_dbkind_family(ev->src.kind) == RC_FAM_MYSQL;
-    int16_t jdbc = c->has_jdbc ? c->jdbc : mysql && mysql_jdbc(base) ? mysql_jdbc(base) : t->jdbc;
+    int16_t my = rc_dbkind_family(ev->src.kind) == RC_FAM_MYSQL ? mysql_jdbc(base) : 0;
+    int16_t jdbc = c->has_jdbc ? c->jdbc : my ? my : t->jdbc;
     bool text = t->vkind == RC_V_TEXT || t->vkind == RC_V_ENUM || t->vkind == RC_V_SET; /* the character types */
     bool decimal = !strcmp(base, "decimal") || !strcmp(base, "numeric");
     int32_t len = c->type.p1 >= 0 ? c->type.p1 : decimal ? 10 : -1, scale = c->type.p2 >= 0 ? c->type.p2 : decimal ? 0 : -1;
@@ -408,8 +411,7 @@ static rc_status schema_change_value(up_enc *e, const rc_event *ev, rc_buf *b, r
     RC_BUF_LIT(b, "{\"source\":");
     rc_dbz_put_source(e, b, ev, connector_of(ev->src.kind));
     RC_BUF_LIT(b, ",\"ts_ms\":");
-    int64_t us = ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0;
-    rc_fmt_i64(b, us / 1000 - (us % 1000 < 0));
+    put_event_ms(b, ev, true);
     RC_BUF_LIT(b, ",\"databaseName\":");
     str_or_null(b, ev->src.db);
     RC_BUF_LIT(b, ",\"schemaName\":");
@@ -421,7 +423,7 @@ static rc_status schema_change_value(up_enc *e, const rc_event *ev, rc_buf *b, r
     RC_BUF_LIT(b, ",\"tableChanges\":[");
     if (ev->ncols && ev->src.table.n) put_table_change(b, ev);
     RC_BUF_LIT(b, "]}");
-    return done(b, schemas, err);
+    return done(b, schemas);
 }
 
 /* ---- what rc_dbz_up_encode, rc_dbz_up_key and rc_dbz_hb_route call ---- */
@@ -437,7 +439,7 @@ bool rc_dbz_topics_has(const up_enc *e, const rc_event *ev)
 
 rc_status rc_dbz_topics_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
 {
-    return ev->op == RC_OP_DDL ? schema_change_value(e, ev, b, err) : tx_value(e, ev, b, err);
+    return ev->op == RC_OP_DDL ? schema_change_value(e, ev, b, err) : tx_value(e, ev, b);
 }
 
 rc_status rc_dbz_topics_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
@@ -460,7 +462,7 @@ rc_status rc_dbz_topics_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *
         rc_dbz_put_tx_id(e, b, ev);
         RC_BUF_LIT(b, "\"}");
     }
-    return done(b, e->schemas, err);
+    return done(b, e->schemas);
 }
 
 void rc_dbz_topics_topic(up_enc *e, const rc_event *ev, rc_buf *topic, int32_t *partition)
