@@ -62,11 +62,20 @@ static void tx_enter(rc_dbz_tx *t, const rc_event *ev)
     t->total = 0;
 }
 
-/* Debezium's data collection name (TableId.identifier()): db.table for MySQL, schema.table for
- * PostgreSQL, db.schema.table for SQL Server. */
+/* The parts of Debezium's TableId: db.table for MySQL, schema.table for PostgreSQL,
+ * db.schema.table for SQL Server (absent parts have n 0). */
+static void table_parts(const rc_event *ev, rc_str parts[3])
+{
+    parts[0] = ev->src.kind == RC_DB_POSTGRES ? (rc_str){0} : ev->src.db;
+    parts[1] = ev->src.schema;
+    parts[2] = ev->src.table;
+}
+
+/* The data collection name (TableId.identifier()). */
 static void collection_name(const rc_event *ev, rc_buf *b)
 {
-    rc_str parts[3] = {ev->src.kind == RC_DB_POSTGRES ? (rc_str){0} : ev->src.db, ev->src.schema, ev->src.table};
+    rc_str parts[3];
+    table_parts(ev, parts);
     bool first = true;
     for (int i = 0; i < 3; i++) {
         if (!parts[i].n) continue;
@@ -352,13 +361,14 @@ static void put_column(rc_buf *b, const rc_event *ev, uint32_t i)
     rc_buf_putc(b, '}');
 }
 
-/* A TableId as Debezium quotes it: "db"."table" (MySQL), "schema"."table" (PostgreSQL). */
+/* A TableId as Debezium quotes it (toDoubleQuotedString): "db"."table" for MySQL. */
 static void put_table_id(rc_buf *b, const rc_event *ev)
 {
     rc_buf id;
     rc_buf_init(&id, 0);
-    rc_str parts[2] = {ev->src.kind == RC_DB_POSTGRES ? ev->src.schema : ev->src.db, ev->src.table};
-    for (int i = 0; i < 2; i++) {
+    rc_str parts[3];
+    table_parts(ev, parts);
+    for (int i = 0; i < 3; i++) {
         if (!parts[i].n) continue;
         if (id.len) rc_buf_putc(&id, '.');
         rc_buf_putc(&id, '"');

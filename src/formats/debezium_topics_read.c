@@ -105,9 +105,10 @@ static rc_status tx_marker(const tctx *c, uint32_t payload, uint32_t status, rc_
 
 /* ---- schema changes ---- */
 
-/* The parts of a TableId as Debezium quotes it ("db"."table", "db"."schema"."table"): the last
- * into *table, the one before into *parent (n 0 when none). Quotes inside are doubled. */
-static rc_status table_id(const tctx *c, uint32_t idn, rc_str *parent, rc_str *table)
+/* The names of a TableId as Debezium quotes it ("db"."table" MySQL, "schema"."table"
+ * PostgreSQL, "db"."schema"."table" SQL Server; quotes inside doubled) into the event's db,
+ * schema and table; a db or schema the event has already stays. */
+static rc_status table_id(const tctx *c, uint32_t idn, rc_event *ev)
 {
     rc_str id = str_of(c, idn);
     rc_str parts[3] = {{0}};
@@ -131,8 +132,11 @@ static rc_status table_id(const tctx *c, uint32_t idn, rc_str *parent, rc_str *t
         if (i < id.n && id.p[i++] != '.') goto bad;
     }
     if (!np) goto bad;
-    *table = parts[np - 1];
-    *parent = np > 1 ? parts[np - 2] : (rc_str){0};
+    ev->src.table = parts[np - 1];
+    rc_str *first = rc_dbkind_family(ev->src.kind) == RC_FAM_PG ? &ev->src.schema : &ev->src.db;
+    if (np == 3 && !ev->src.db.n) ev->src.db = parts[0];
+    if (np == 3 && !ev->src.schema.n) ev->src.schema = parts[1];
+    if (np == 2 && !first->n) *first = parts[0];
     return RC_OK;
 bad:
     return rc_error_set(c->err, RC_ERR_SCHEMA, idn ? node(c, idn)->off : 0, "a table change \"id\" must be quoted names joined by dots (\"db\".\"table\")");
@@ -271,10 +275,7 @@ static rc_status schema_change(const tctx *c, uint32_t payload, rc_dbz_source_fn
         else
             return rc_error_set(c->err, RC_ERR_SCHEMA, type ? node(c, type)->off : node(c, t)->off,
                                 "a table change \"type\" must be \"CREATE\", \"ALTER\" or \"DROP\"");
-        rc_str parent;
-        if ((st = table_id(c, rc_json_get(c->j, t, "id"), &parent, &one.src.table)) != RC_OK) return st;
-        if (parent.n && rc_dbkind_family(one.src.kind) == RC_FAM_PG) one.src.schema = parent;
-        else if (parent.n && !one.src.db.n) one.src.db = parent;
+        if ((st = table_id(c, rc_json_get(c->j, t, "id"), &one)) != RC_OK) return st;
         if (!rc_event_list_accepts(out, one.src.db.n ? one.src.db : one.src.schema, one.src.table)) continue;
         if (is_type(c, table, RC_J_OBJECT)) {
             if ((st = table_columns(c, table, rc_dbkind_family(one.src.kind), &one)) != RC_OK) return st;
