@@ -14,6 +14,7 @@ enum { BIN_BYTES, BIN_BASE64, BIN_HEX };
 enum { TIME_ADAPTIVE, TIME_CONNECT };
 enum { CONN_MYSQL, CONN_POSTGRES, CONN_SQLSERVER };
 enum { SCHEMA_SLOTS = 256 };
+enum { DBZ_ADJUST_NONE, DBZ_ADJUST_AVRO, DBZ_ADJUST_AVRO_UNICODE }; /* *.name.adjustment.mode */
 
 typedef struct up_slot {
     uint64_t hash;
@@ -37,13 +38,16 @@ typedef struct up_memo {
 } up_memo;
 
 typedef struct up_enc {
-    int compat; /* 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.x), 30 (3.x) */
+    int compat; /* the layout: 0 (0.x), 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.0-2.5), 26 (2.6-2.7), 30 (3.x) */
     bool schemas, tx_meta, tombstones, schema_changes;
     int dec_mode, bin_mode, time_mode;
+    int schema_adjust, field_adjust; /* DBZ_ADJUST_* */
     bool unsigned_precise;
+    bool dec_numeric; /* decimal.format=numeric: Decimal fields as JSON numbers */
     const char *server, *version;
     rc_name_registry *names;
     rc_buf sig, scratch, name;
+    rc_buf fieldname; /* a field name adjusted (rc_dbz_field_name) */
     rc_buf digits, cvtext; /* a decimal rescaled (rc_dbz_rescale); a value's text made for it (dbz_cv) */
     rc_buf name_of; /* the parts `name` was made from (table_name): a run of one table is named once */
     rc_buf src_head, src_head_of; /* the source block up to "ts_ms": and the connector and server it was made for */
@@ -124,6 +128,14 @@ static inline dt_as datetime_as(const up_enc *e, const rc_column *c)
     if (e->time_mode == TIME_CONNECT) return DT_CONNECT;
     int prec = c->type.p1 < 0 ? (c->type.info->family == RC_FAM_PG ? 6 : 0) : c->type.p1;
     return prec <= 3 ? DT_MILLIS : DT_MICROS;
+}
+
+/* A MySQL FLOAT or FLOAT(p) as Kafka Connect's float32: Debezium 2.0 stopped widening it to a
+ * double (DBZ-3865), so 12345.123 is written 12345.123, not 12345.123046875; FLOAT(M,D) stays
+ * a double. */
+static inline bool float32_kept(const up_enc *e, const rc_column *c)
+{
+    return e->compat >= 20 && c->type.info->family == RC_FAM_MYSQL && c->type.p2 < 0;
 }
 
 /* A TIME column in milliseconds: Kafka Connect's Time, or Debezium's Time for a PostgreSQL
@@ -224,6 +236,20 @@ static inline void put_ns(rc_buf *b, const us_text *t)
 bool rc_dbz_lsn_value(rc_str s, uint64_t *out);
 void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn);
 void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn); /* its Kafka Connect schema */
+
+/* ---- name adjustment (debezium_up_names.c) ---- */
+
+/* Name s adjusted as Debezium's SchemaNameAdjuster does in `mode` (field: a field name, where a
+ * dot is replaced too) appended to out; true when it differs from s. */
+bool rc_dbz_adjust_name(rc_buf *out, const char *s, size_t n, int mode, bool field);
+/* A column's field name under field.name.adjustment.mode (valid until the next call). */
+static inline rc_str rc_dbz_field_name(up_enc *e, rc_str name)
+{
+    if (e->field_adjust == DBZ_ADJUST_NONE) return name;
+    rc_buf_reset(&e->fieldname);
+    rc_dbz_adjust_name(&e->fieldname, name.p, name.n, e->field_adjust, true);
+    return e->fieldname.err == RC_OK ? (rc_str){e->fieldname.data, e->fieldname.len} : name;
+}
 
 /* ---- names and schemas (debezium_up_schemas.c), keys (debezium_up_keys.c), transactions
  * (debezium_up_tx.c) ---- */

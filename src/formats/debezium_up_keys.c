@@ -14,7 +14,8 @@ rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const 
     rc_buf_putc(b, '{');
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
+        rc_str name = rc_dbz_field_name(e, ev->cols[idx[k]].name);
+        rc_jw_str(b, name.p, name.n);
         rc_buf_putc(b, ':');
         /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
         rc_status st = rc_dbz_put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err);
@@ -75,7 +76,8 @@ static bool header_key(up_enc *e, const rc_event *ev, const rc_value *img, rc_ar
         const rc_column *c = &ev->cols[idx[k]];
         const rc_value *v = &img[idx[k]];
         if (k) rc_buf_putc(h, ',');
-        values_str(h, c->name.p, c->name.n);
+        rc_str name = rc_dbz_field_name(e, c->name);
+        values_str(h, name.p, name.n);
         rc_buf_putc(h, ':');
         rc_decimal d;
         rc_error err;

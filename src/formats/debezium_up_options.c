@@ -9,10 +9,13 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
     {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
     {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
-    {"debezium.compat", "1|1.6|2|3", "upstream layout of that Debezium version: 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2 (2.x, ts_us/ts_ns as 2.6 adds them), 3 (default)"},
+    {"debezium.compat", "0.10|1|1.6|2.0|2.6|2|3", "upstream layout of that Debezium version: 0.10 (0.x, MySQL: snapshot a boolean, no transaction), 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x, the default); without it debezium.version's release decides"},
     {"debezium.server", "name", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic; default: the event's server, else \"rowcast\""},
-    {"debezium.version", "text", "connector version written in source.version (default \"rowcast\")"},
+    {"debezium.version", "text", "connector version written in source.version (default \"rowcast\"); a release (2.4.0.Final) also picks its layout unless debezium.compat is given"},
+    {"debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", "schema names (<server>.<db>.<table>.Envelope) as they are, with characters Avro does not allow as _, or as _uXXXX (the underscore too); default avro before 2.0, none from 2.0 (DBZ-5541)"},
+    {"debezium.field.name.adjustment.mode", "none|avro|avro_unicode", "the same for the columns' field names (no dots there); default none"},
     {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
+    {"debezium.decimal.format", "base64|numeric", "Kafka Connect JsonConverter's decimal.format: Decimal fields as base64 of their bytes (default) or as JSON numbers (BigDecimal.toString(), 1.50, 1E-7)"},
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
     {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
@@ -20,7 +23,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.transactions", "false|true", "the same as debezium.provide.transaction.metadata"},
     {"debezium.include.schema.changes", "true|false", "write DDL events of MySQL sources as the <server> schema-change topic's messages (default true)"},
     {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
-    {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2 and 3, as Debezium 2.x skips truncates; none otherwise)"},
+    {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)"},
     {0},
 };
 const rc_option_desc *const rc_dbz_up_options = rc_dbz_all_options + DBZ_COMMON_OPTIONS;
@@ -47,16 +50,31 @@ bad:
                         "-o debezium.skipped.operations=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", v);
 }
 
+/* The layout of a Debezium release "X.Y[.Z[.Final]]" (-1: not a release number): where Debezium
+ * changed what it writes, see docs/formats/debezium.md. */
+static int layout_of_release(const char *v)
+{
+    char *end;
+    long major = strtol(v, &end, 10);
+    if (end == v || *end != '.' || end[1] < '0' || end[1] > '9') return -1;
+    long minor = strtol(end + 1, &end, 10);
+    if (*end && *end != '.') return -1;
+    if (major == 0) return 0;
+    if (major == 1) return minor < 6 ? 10 : 16;
+    if (major == 2) return minor < 6 ? 20 : 26;
+    return major >= 3 ? 30 : -1;
+}
+
 rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
     up_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    int compat = 3;
-    int unsig = 0;
+    int compat = 6; /* "3" */
+    int unsig = 0, dec_format = 0;
     e->tombstones = true;
     e->schema_changes = true;
     rc_status st;
-    if ((st = rc_options_choice(o, "debezium.compat", "1|1.6|2|3", &compat, err)) != RC_OK ||
+    if ((st = rc_options_choice(o, "debezium.compat", "0.10|1|1.6|2.0|2.6|2|3", &compat, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.transactions", &e->tx_meta, err)) != RC_OK ||
@@ -65,15 +83,26 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
         (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.time.precision.mode", "adaptive_time_microseconds|connect", &e->time_mode, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.bigint.unsigned.handling.mode", "long|precise", &unsig, err)) != RC_OK) {
+        (st = rc_options_choice(o, "debezium.bigint.unsigned.handling.mode", "long|precise", &unsig, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.field.name.adjustment.mode", "none|avro|avro_unicode", &e->field_adjust, err)) != RC_OK ||
+        (st = rc_options_choice(o, "debezium.decimal.format", "base64|numeric", &dec_format, err)) != RC_OK) {
         free(e);
         return st;
     }
-    e->compat = compat == 0 ? 10 : compat == 1 ? 16 : compat == 2 ? 20 : 30;
+    static const int layouts[] = {0, 10, 16, 20, 26, 26, 30};
+    e->compat = layouts[compat];
     e->unsigned_precise = unsig == 1;
+    e->dec_numeric = dec_format == 1;
     e->server = rc_options_get(o, "debezium.server");
     e->version = rc_options_get(o, "debezium.version");
     if (!e->version) e->version = "rowcast";
+    int release = layout_of_release(e->version);
+    if (!rc_options_get(o, "debezium.compat") && release >= 0) e->compat = release;
+    e->schema_adjust = e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
+    if ((st = rc_options_choice(o, "debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", &e->schema_adjust, err)) != RC_OK) {
+        free(e);
+        return st;
+    }
     const char *skip = rc_options_get(o, "debezium.skipped.operations");
     if (skip && (st = parse_skipped(skip, &e->skip_ops, err)) != RC_OK) {
         free(e);
@@ -94,7 +123,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
     for (int i = 0; i < 3; i++) rc_buf_init(&memos[i]->raw, 0), rc_buf_init(&memos[i]->json, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
-    rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0);
+    rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0), rc_buf_init(&e->fieldname, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
     return RC_OK;
@@ -110,7 +139,7 @@ void rc_dbz_up_free(void *p)
     }
     rc_name_registry_free(e->names);
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
-    rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext);
+    rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
     free(e->keys_off);
     free(e->pg_kind);

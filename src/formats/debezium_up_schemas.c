@@ -7,7 +7,8 @@
 #include "rowcast/jsonw.h"
 
 /* "<server>.<db>.<table>" (MySQL), "<server>.<schema>.<table>" (PostgreSQL, SQL Server 1.x),
- * "<server>.<db>.<schema>.<table>" (SQL Server 2.x and later), as a valid Avro name. */
+ * "<server>.<db>.<schema>.<table>" (SQL Server 2.x and later), adjusted by
+ * schema.name.adjustment.mode. */
 /* The name parts as one key: each part's length, then its bytes (names may hold any byte). */
 static void put_parts(rc_buf *b, const rc_str *parts, size_t n)
 {
@@ -53,18 +54,17 @@ static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_error *e
     if (e->name_of.len && parts_match(&e->name_of, parts, n)) return RC_OK;
     rc_buf_reset(&e->name_of); /* named again below; kept only when that succeeds */
     rc_buf_reset(out);
-    if (!rc_avro_fullname(out, parts, n)) {
-        /* remember where the adjusted name came from, to catch two tables meeting in one name */
-        rc_buf_reset(&e->scratch);
-        for (size_t i = 0; i < n; i++) {
-            if (i) rc_buf_putc(&e->scratch, '.');
-            rc_buf_put(&e->scratch, parts[i].p, parts[i].n);
-        }
-        rc_status st = rc_name_registry_add(e->names, e->scratch.data, e->scratch.len, out->data, out->len, err);
-        if (st == RC_OK) put_parts(&e->name_of, parts, n);
-        return st;
+    rc_buf *joined = &e->scratch;
+    rc_buf_reset(joined);
+    for (size_t i = 0; i < n; i++) {
+        if (i) rc_buf_putc(joined, '.');
+        rc_buf_put(joined, parts[i].p, parts[i].n);
     }
-    rc_status st = rc_name_registry_add(e->names, out->data, out->len, out->data, out->len, err);
+    rc_dbz_adjust_name(out, joined->data, joined->len, e->schema_adjust, false);
+    if (joined->err != RC_OK || out->err != RC_OK) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    /* where each adjusted name came from, to catch two tables meeting in one name, as
+     * Debezium's adjuster does */
+    rc_status st = rc_name_registry_add(e->names, joined->data, joined->len, out->data, out->len, err);
     if (st == RC_OK) put_parts(&e->name_of, parts, n);
     return st;
 }
@@ -104,26 +104,28 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     rc_buf_putc(b, ',');
     rc_dbz_source_schema(e, b, conn);
     rc_buf_putc(b, ',');
-    if (e->compat >= 20) {
+    if (e->compat >= 26) { /* 2.6 (DBZ-7107) adds ts_us and ts_ns, after a transaction moved up */
         transaction_schema(e, b);
         rc_buf_putc(b, ',');
     }
     rc_dbz_put_simple_field(b, "string", false, "op");
     rc_buf_putc(b, ',');
     rc_dbz_put_simple_field(b, "int64", true, "ts_ms");
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         rc_buf_putc(b, ',');
         rc_dbz_put_simple_field(b, "int64", true, "ts_us");
         rc_buf_putc(b, ',');
         rc_dbz_put_simple_field(b, "int64", true, "ts_ns");
-    } else {
+    } else if (e->compat >= 10) { /* 0.x has no transaction block */
         rc_buf_putc(b, ',');
         transaction_schema(e, b);
     }
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
     RC_BUF_LIT(b, ".Envelope\"");
-    if (e->compat >= 20) RC_BUF_LIT(b, ",\"version\":2");
+    /* 2.0 versions its schemas (DBZ-5044), 2.6 the envelope again for ts_us/ts_ns */
+    if (e->compat >= 26) RC_BUF_LIT(b, ",\"version\":2");
+    else if (e->compat >= 20) RC_BUF_LIT(b, ",\"version\":1");
     rc_buf_putc(b, '}');
     rc_buf_fini(&params);
 }

@@ -35,18 +35,25 @@ void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn)
     rc_dbz_put_simple_field(b, "string", false, "name");
     rc_buf_putc(b, ',');
     rc_dbz_put_simple_field(b, "int64", false, "ts_ms");
+    if (e->compat < 10) { /* 0.x: a boolean */
+        RC_BUF_LIT(b, ",{\"type\":\"boolean\",\"optional\":true,\"default\":false,\"field\":\"snapshot\"}");
+        goto db;
+    }
     RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
-    /* SnapshotRecord's values: 2.x adds first, first_in_data_collection, last_in_data_collection */
+    /* SnapshotRecord's values: 2.0 writes first, first_in_data_collection and
+     * last_in_data_collection (DBZ-5136), but the schema lists them from 2.6 on (2.4.0's does not) */
     rc_buf_puts(b, e->compat < 16   ? "true,last,false"
-                   : e->compat < 20 ? "true,last,false,incremental"
+                   : e->compat < 26 ? "true,last,false,incremental" /* still in 2.4.0's schema */
                                     : "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
-    RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"},");
+    RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"}");
+db:
+    rc_buf_putc(b, ',');
     rc_dbz_put_simple_field(b, "string", false, "db");
     if (e->compat >= 16) {
         RC_BUF_LIT(b, ",");
         rc_dbz_put_simple_field(b, "string", true, "sequence");
     }
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",");
         rc_dbz_put_simple_field(b, "int64", true, "ts_us");
         RC_BUF_LIT(b, ",");
@@ -144,7 +151,9 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     rc_buf_put(b, h->data, h->len);
     put_ms(b, &ts);
     RC_BUF_LIT(b, ",\"snapshot\":");
-    if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(b, "\"true\"");
+    if (e->compat < 10) /* 0.x: true for every row of a snapshot */
+        rc_buf_puts(b, (ev->snapshot.n ? !(ev->snapshot.n == 5 && !memcmp(ev->snapshot.p, "false", 5)) : ev->op == RC_OP_READ) ? "true" : "false");
+    else if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(b, "\"true\"");
     else if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
     else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(b, ",\"db\":");
@@ -175,7 +184,7 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     } else if (e->compat >= 16) {
         RC_BUF_LIT(b, ",\"sequence\":null");
     }
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_buf_put(b, ts.s, ts.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");

@@ -102,7 +102,7 @@ void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *par
             s->params = params;
         }
         return;
-    case RC_V_FLOAT32:
+    case RC_V_FLOAT32: s->type = float32_kept(e, c) ? "float" : "double"; return;
     case RC_V_FLOAT64: s->type = "double"; return;
     case RC_V_BITS:
         if (c->type.p1 <= 1) {
@@ -215,11 +215,13 @@ void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool opt
         RC_BUF_LIT(b, ",\"optional\":");
         rc_buf_puts(b, optional ? "true" : "false");
         RC_BUF_LIT(b, ",\"field\":");
-        rc_jw_str(b, c->name.p, c->name.n);
+        rc_str name = rc_dbz_field_name(e, c->name);
+        rc_jw_str(b, name.p, name.n);
         rc_buf_putc(b, '}');
         return;
     }
-    rc_dbz_put_field_schema(b, &s, optional, c->name.p, c->name.n);
+    rc_str name = rc_dbz_field_name(e, c->name);
+    rc_dbz_put_field_schema(b, &s, optional, name.p, name.n);
 }
 
 void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const char *field)

@@ -282,7 +282,10 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
         /* the PostgreSQL connector writes BigDecimal.toString() (SpecialValueDecimal: 1E-7 for
          * 0.0000001), the others toPlainString() */
         return decimal_cv(e, c, &v->dec, dec_scale(c, &v->dec), t->family == RC_FAM_PG, cv, err);
-    case RC_V_FLOAT32: cv->kind = CV_DOUBLE, cv->f64 = (double)v->f32; return RC_OK; /* widened, as Debezium does (3.14f is 3.140000104904175) */
+    case RC_V_FLOAT32:
+        if (float32_kept(e, c)) cv->kind = CV_FLOAT, cv->f32 = v->f32;
+        else cv->kind = CV_DOUBLE, cv->f64 = (double)v->f32; /* widened, as Debezium 1.x does (3.14f is 3.140000104904175) */
+        return RC_OK;
     case RC_V_FLOAT64: cv->kind = CV_DOUBLE, cv->f64 = v->f64; return RC_OK;
     case RC_V_BITS:
         if (c->type.p1 <= 1) {
@@ -443,6 +446,10 @@ static inline __attribute__((always_inline)) rc_status json_value(up_enc *e, rc_
         rc_buf_putc(b, '"');
         return RC_OK;
     case CV_DECIMAL:
+        if (e->dec_numeric) { /* JsonConverter's numberNode(BigDecimal), written by toString() */
+            rc_fmt_dec_java(b, &cv.dec);
+            return RC_OK;
+        }
         rc_buf_putc(b, '"');
         put_dec_b64(e, b, &cv.dec);
         rc_buf_putc(b, '"');
@@ -497,7 +504,8 @@ static bool column_keys(up_enc *e, const rc_event *ev)
     rc_buf_reset(&e->keys);
     for (uint32_t i = 0; i < ev->ncols; i++) {
         e->keys_off[i] = (uint32_t)e->keys.len;
-        rc_jw_str(&e->keys, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
+        rc_jw_str(&e->keys, name.p, name.n);
         rc_buf_putc(&e->keys, ':');
     }
     e->keys_off[ev->ncols] = (uint32_t)e->keys.len;
@@ -520,7 +528,8 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         if (keys) {
             rc_buf_put(b, e->keys.data + e->keys_off[i], e->keys_off[i + 1] - e->keys_off[i]);
         } else {
-            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
+            rc_jw_str(b, name.p, name.n);
             rc_buf_putc(b, ':');
         }
         rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);

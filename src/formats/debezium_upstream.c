@@ -2,10 +2,11 @@
  * events here, heartbeats in debezium_heartbeat.c, transaction markers and DDL events in
  * debezium_topics.c); the envelope, source blocks, key and Kafka
  * Connect JSON schemas are those of Debezium's MySQL, PostgreSQL and SQL Server connectors, in
- * the layout of Debezium 1.x, 2.x or 3.x (debezium.compat). The parts: debezium_up_options.c
- * (options, the encoder), debezium_up_types.c (column types), debezium_up_values.c and
+ * the layout of the Debezium release asked for (debezium.compat, debezium.version). The parts:
+ * debezium_up_options.c (options, the encoder), debezium_up_types.c (column types), debezium_up_values.c and
  * debezium_up_avro.c (values), debezium_up_source.c (source blocks), debezium_up_schemas.c
- * (names, schemas), debezium_up_tx.c (transaction blocks), debezium_up_keys.c (keys).
+ * (names, schemas), debezium_up_names.c (name adjustment), debezium_up_tx.c (transaction
+ * blocks), debezium_up_keys.c (keys).
  * See docs/formats/debezium.md. */
 #include <string.h>
 #include "formats/debezium_up_enc.h"
@@ -45,6 +46,11 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
     if (conn < 0)
         return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "upstream Debezium has no connector layout for %s sources here",
                             rc_dbkind_name(ev->src.kind));
+    if (e->compat < 10 && conn != CONN_MYSQL)
+        return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                            "rowcast knows the Debezium 0.x layout of the MySQL connector only; -o debezium.compat=1 writes %s events "
+                            "in the 1.0 layout",
+                            rc_dbkind_name(ev->src.kind));
     char prefix[256];
     size_t pn;
     rc_status st = rc_dbz_open_envelope(e, e->value_slots, false, ev, conn, prefix, sizeof prefix, &pn, b, err);
@@ -57,7 +63,7 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
     if ((st = rc_dbz_up_put_image(e, b, ev, has_after ? ev->after : NULL, err)) != RC_OK) return st;
     RC_BUF_LIT(b, ",\"source\":");
     rc_dbz_put_source(e, b, ev, conn);
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
     }
@@ -67,12 +73,12 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
     us_text proc;
     us_text_of(&proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
     put_ms(b, &proc);
-    if (e->compat >= 20) {
+    if (e->compat >= 26) {
         RC_BUF_LIT(b, ",\"ts_us\":");
         rc_buf_put(b, proc.s, proc.n);
         RC_BUF_LIT(b, ",\"ts_ns\":");
         put_ns(b, &proc);
-    } else {
+    } else if (e->compat >= 10) {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
     }
