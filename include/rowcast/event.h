@@ -48,6 +48,12 @@ typedef struct rc_column {
     bool has_jdbc;
 } rc_column;
 
+/* One table's share of a transaction (Debezium's END message: data_collections). */
+typedef struct rc_tx_collection {
+    rc_str name;    /* "db.table" or "schema.table" as the input names it */
+    uint64_t count; /* the transaction's events of that table */
+} rc_tx_collection;
+
 /* Where the event came from in its source. Absent strings have n == 0. */
 typedef struct rc_origin {
     rc_dbkind kind;
@@ -79,6 +85,12 @@ typedef struct rc_position {
     bool has_tx_index;
     uint32_t tx_count; /* number of events in the transaction, valid when has_tx_count */
     bool has_tx_count;
+    /* COMMIT: the transaction's events per table as the input stated them (Debezium's END
+     * data_collections), so that a writer of such counts gives them back even when the rows
+     * it saw are not all of the transaction's; NULL when not stated (ncollections 0 with a
+     * non-NULL pointer: an empty list) */
+    const rc_tx_collection *collections;
+    uint32_t ncollections;
     /* MySQL binlog details Debezium reports: server id, row index in the rows event, thread
      * id, the statement text (when binlog_rows_query_log_events is on) */
     uint64_t server_id, thread, xmin; /* xmin: PostgreSQL */
@@ -110,6 +122,8 @@ typedef struct rc_event {
                              * empty: "true" for snapshot reads, "false" otherwise */
     rc_str ddl;             /* DDL statement text */
     rc_str ddl_kind;        /* e.g. "CREATE_TABLE", "ALTER_TABLE" */
+    rc_str table_charset;   /* DDL with cols (the table's structure after the statement): the
+                             * table's default character set, n 0 when unknown */
 } rc_event;
 
 const char *rc_op_name(rc_op op);       /* "insert", "update", ... */

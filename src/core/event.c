@@ -117,7 +117,12 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
     if (!image_equal(a, b, a->after, b->after, "after", why, whylen)) return false;
     if ((a->changed == NULL) != (b->changed == NULL)) return DIFF("changed set present in only one event"), false;
     if (a->changed && memcmp(a->changed, b->changed, a->ncols) != 0) return DIFF("changed set differs"), false;
-    if (!str_eq(a->ddl, b->ddl) || !str_eq(a->ddl_kind, b->ddl_kind)) return DIFF("ddl differs"), false;
+    if (!str_eq(a->ddl, b->ddl) || !str_eq(a->ddl_kind, b->ddl_kind) || !str_eq(a->table_charset, b->table_charset))
+        return DIFF("ddl differs"), false;
+    if (!p->collections != !q->collections || p->ncollections != q->ncollections) return DIFF("collections differ"), false;
+    for (uint32_t i = 0; i < p->ncollections; i++)
+        if (!str_eq(p->collections[i].name, q->collections[i].name) || p->collections[i].count != q->collections[i].count)
+            return DIFF("collection %u differs", i), false;
     if (!str_eq(a->snapshot, b->snapshot)) return DIFF("snapshot marker differs"), false;
     if (a->before_key_only != b->before_key_only) return DIFF("before_key_only differs"), false;
     return true;

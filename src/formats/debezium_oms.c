@@ -260,13 +260,20 @@ static void build_schema(rc_buf *b, const rc_event *ev)
     static const char *const src[][2] = {{"version", "string"}, {"connector", "string"}, {"name", "string"}, {"ts_ms", "int64"},
                                         {"db", "string"},      {"table", "string"},     {"server_id", "int64"}, {"pos", "string"}};
     RC_BUF_LIT(b, "{\"optional\":false,\"type\":\"STRUCT\",\"fields\":[");
-    image_schema(b, "before", ev);
-    rc_buf_putc(b, ',');
-    image_schema(b, "after", ev);
-    RC_BUF_LIT(b, ",{\"field\":\"source\",\"optional\":false,\"type\":\"struct\",\"fields\":[");
+    /* a heartbeat's payload has no images: its schema has no before and after, which a
+     * consumer would otherwise require (they are not optional) */
+    if (ev->op != RC_OP_HEARTBEAT) {
+        image_schema(b, "before", ev);
+        rc_buf_putc(b, ',');
+        image_schema(b, "after", ev);
+        rc_buf_putc(b, ',');
+    }
+    RC_BUF_LIT(b, "{\"field\":\"source\",\"optional\":false,\"type\":\"struct\",\"fields\":[");
     for (size_t i = 0; i < sizeof src / sizeof *src; i++) {
         if (i) rc_buf_putc(b, ',');
-        field_schema(b, src[i][0], strlen(src[i][0]), false, src[i][1]);
+        /* a heartbeat names no table: its db and table are null */
+        bool nul = ev->op == RC_OP_HEARTBEAT && (!strcmp(src[i][0], "db") || !strcmp(src[i][0], "table"));
+        field_schema(b, src[i][0], strlen(src[i][0]), nul, src[i][1]);
     }
     RC_BUF_LIT(b, "]},{\"field\":\"op\",\"optional\":false,\"type\":\"string\"},{\"field\":\"ts_ms\",\"optional\":false,\"type\":\"int64\"}]}");
 }
@@ -276,6 +283,7 @@ static rc_status schema_for(dbz_enc *e, const rc_event *ev, const char **text, s
 {
     rc_buf *s = &e->sig;
     rc_buf_reset(s);
+    rc_buf_putc(s, ev->op == RC_OP_HEARTBEAT ? 'H' : 'R'); /* the heartbeat's schema is another */
     for (uint32_t i = 0; i < ev->ncols; i++) {
         rc_buf_put(s, ev->cols[i].name.p, ev->cols[i].name.n);
         rc_buf_putc(s, '\0');
@@ -331,7 +339,7 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
         put_payload(b, ev, op);
     } else {
         rc_buf_putc(b, '{');
-        if (e->schemas && ev->ncols) {
+        if (e->schemas && (ev->ncols || ev->op == RC_OP_HEARTBEAT)) {
             const char *text = NULL;
             size_t n = 0;
             rc_status st = schema_for(e, ev, &text, &n, err);

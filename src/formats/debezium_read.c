@@ -514,6 +514,14 @@ static rc_status source(const ctx *c, uint32_t s, rc_event *ev)
     UINT_MEMBER("row", p->row, p->has_row, uint32_t);
     UINT_MEMBER("thread", p->thread, p->has_thread, uint64_t);
     UINT_MEMBER("xmin", p->xmin, p->has_xmin, uint64_t);
+    /* PostgreSQL's sequence: the JSON text ["<last commit LSN>","<LSN>"] (decimal, null when
+     * unknown); the first is what the event cannot tell otherwise */
+    uint32_t seq = rc_json_get(c->j, s, "sequence");
+    if (seq && node(c, seq)->type == RC_J_STRING && node(c, seq)->n > 3 && node(c, seq)->s[0] == '[' && node(c, seq)->s[1] == '"') {
+        const char *q = node(c, seq)->s + 2, *end = node(c, seq)->s + node(c, seq)->n;
+        const char *close = memchr(q, '"', (size_t)(end - q));
+        if (close && close > q) p->last_commit_lsn = (rc_str){rc_arena_memdup(c->a, q, (size_t)(close - q)), (size_t)(close - q)};
+    }
     uint32_t tx = rc_json_get(c->j, s, "txId"), lsn = rc_json_get(c->j, s, "lsn");
     if (tx && node(c, tx)->type == RC_J_NUMBER) p->txid = (rc_str){rc_arena_memdup(c->a, node(c, tx)->s, node(c, tx)->n), node(c, tx)->n};
     if (lsn && (node(c, lsn)->type == RC_J_NUMBER || node(c, lsn)->type == RC_J_STRING))
@@ -521,6 +529,8 @@ static rc_status source(const ctx *c, uint32_t s, rc_event *ev)
     return RC_OK;
 }
 #undef UINT_MEMBER
+
+static rc_status source_cb(void *p, uint32_t s, rc_event *ev) { return source(p, s, ev); }
 
 /* The Value struct's fields in the envelope schema into *out (0 with no schema); a schema
  * that describes no row is an error rather than a reason to guess types. */
@@ -564,6 +574,17 @@ static rc_status heartbeat(const ctx *c, uint32_t payload, rc_event_list *out)
     return RC_OK;
 }
 
+/* Whether a transaction id is "<digits>:<lsn>" (PostgreSQL 2.x). */
+static bool pg_tx_id(rc_str id, rc_str lsn)
+{
+    const char *colon = id.n ? memchr(id.p, ':', id.n) : NULL;
+    if (!colon || colon == id.p) return false;
+    for (const char *q = id.p; q < colon; q++)
+        if (*q < '0' || *q > '9') return false;
+    size_t rest = id.n - (size_t)(colon + 1 - id.p);
+    return rest == lsn.n && !memcmp(colon + 1, lsn.p, rest);
+}
+
 rc_status rc_dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dz_dec *d = p;
@@ -584,6 +605,7 @@ rc_status rc_dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     }
     uint32_t opn = rc_json_get(c.j, payload, "op");
     if (!opn && is_heartbeat(&c, payload, schema)) return heartbeat(&c, payload, out);
+    if (!opn && (st = rc_dbz_read_topics(c.j, payload, a, d->jd.types, source_cb, &c, out, err)) != RC_SKIP) return st;
     if (!opn) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "a Debezium payload without \"op\"");
     rc_event ev;
     memset(&ev, 0, sizeof ev);
@@ -615,7 +637,10 @@ rc_status rc_dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     }
     uint32_t tx = rc_json_get(c.j, payload, "transaction");
     if (tx && node(&c, tx)->type == RC_J_OBJECT) {
-        ev.pos.txid = copy_str(&c, rc_json_get(c.j, tx, "id"));
+        /* PostgreSQL 2.x: "<txId>:<the event's LSN>", which the writer builds again from
+         * source.txId and lsn: the id is kept only when source has no txId */
+        rc_str id = copy_str(&c, rc_json_get(c.j, tx, "id"));
+        if (!(ev.src.kind == RC_DB_POSTGRES && ev.pos.txid.n && pg_tx_id(id, ev.pos.lsn))) ev.pos.txid = id;
         if ((st = rc_jsondec_i64(c.j, tx, "total_order", &x, &h, err)) != RC_OK) return st;
         if (h && x >= 1) ev.pos.tx_index = (uint32_t)(x - 1), ev.pos.has_tx_index = true;
     }
@@ -751,7 +776,9 @@ rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_are
             if (!ev->src.server.n) ev->src.server = copy_str(&kc, rc_json_get(kc.j, krow, "serverName"));
             continue;
         }
-        if (ev->op == RC_OP_TRUNCATE) continue; /* a key names a row */
+        /* a key names a row: the schema-change topic's {"databaseName"} and the transaction
+         * topic's {"id"} name none */
+        if (ev->op == RC_OP_TRUNCATE || ev->op == RC_OP_DDL || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) continue;
         if ((st = apply_key(&kc, kfields, krow, ev)) != RC_OK) goto key_error;
     }
     return RC_OK;

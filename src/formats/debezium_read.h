@@ -3,6 +3,7 @@
 #define RC_FORMATS_DEBEZIUM_READ_H
 
 #include "rowcast/format.h"
+#include "rowcast/json.h"
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err);
 void rc_dbz_dec_free(void *dec);
@@ -12,5 +13,12 @@ rc_status rc_dbz_decode_record(void *dec, const rc_record_in *r, rc_arena *a, rc
 /* The key of record r applied to the events out[first..) that its value made (for formats
  * whose key is Debezium's: CloudEvents). */
 rc_status rc_dbz_record_key(void *dec, const rc_record_in *r, size_t first, rc_arena *a, rc_event_list *out, rc_error *err);
+
+/* Debezium's transaction-metadata and schema-change messages (debezium_topics_read.c): appends
+ * the BEGIN/COMMIT marker or the DDL events of `payload`, or returns RC_SKIP when it is neither.
+ * `source` fills an event's origin and position from a "source" object (the reader's own). */
+typedef rc_status (*rc_dbz_source_fn)(void *ctx, uint32_t source, rc_event *ev);
+rc_status rc_dbz_read_topics(const rc_json *j, uint32_t payload, rc_arena *a, rc_type_cache *types, rc_dbz_source_fn source,
+                             void *sctx, rc_event_list *out, rc_error *err);
 
 #endif

@@ -39,7 +39,7 @@ typedef struct up_memo {
 
 typedef struct up_enc {
     int compat; /* the layout: 0 (0.x), 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.0-2.5), 26 (2.6-2.7), 30 (3.x) */
-    bool schemas, tx_meta, tombstones;
+    bool schemas, tx_meta, tombstones, schema_changes;
     int dec_mode, bin_mode, time_mode;
     int schema_adjust, field_adjust; /* DBZ_ADJUST_* */
     bool unsigned_precise;
@@ -70,13 +70,9 @@ typedef struct up_enc {
     rc_buf key_old, key_new, hdr, hval; /* an update's keys (rc_dbz_up_split) */
     uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
-    /* the transaction of the last event written, and its events per table so far */
+    /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
-    struct tx_table {
-        uint64_t hash;
-        uint64_t count;
-    } *tx_tables;
-    size_t tx_ntables, tx_cap;
+    struct rc_dbz_tx *tx;
     uint32_t tx_extra; /* messages of the transaction beyond one per event (rc_dbz_up_split) */
 } up_enc;
 
@@ -262,5 +258,22 @@ rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_eve
                                rc_buf *b, rc_error *err);
 rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
 void rc_dbz_tx_enter(up_enc *e, const rc_event *ev);
+/* The transaction id as Debezium writes it, the body of a JSON string. */
+void rc_dbz_put_tx_id(up_enc *e, rc_buf *b, const rc_event *ev);
+
+/* ---- the transaction-metadata and schema-change topics (debezium_topics.c) ---- */
+
+/* The open transaction's per-table counts. */
+typedef struct rc_dbz_tx rc_dbz_tx;
+rc_dbz_tx *rc_dbz_tx_new(void);
+void rc_dbz_tx_free(rc_dbz_tx *t);
+/* Counts a message of row event ev in its transaction: its order among its table's, from 1. */
+uint64_t rc_dbz_tx_count(rc_dbz_tx *t, const rc_event *ev);
+/* Whether ev (a BEGIN/COMMIT marker, a DDL event) has a message in one of these topics with
+ * the options given; its value, key and topic (partition) then. */
+bool rc_dbz_topics_has(const up_enc *e, const rc_event *ev);
+rc_status rc_dbz_topics_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
+rc_status rc_dbz_topics_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
+void rc_dbz_topics_topic(up_enc *e, const rc_event *ev, rc_buf *topic, int32_t *partition);
 
 #endif

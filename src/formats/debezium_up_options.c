@@ -19,7 +19,9 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
     {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
     {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
-    {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order}"},
+    {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order} and the BEGIN/END messages of the <server>.transaction topic"},
+    {"debezium.transactions", "false|true", "the same as debezium.provide.transaction.metadata"},
+    {"debezium.include.schema.changes", "true|false", "write DDL events of MySQL sources as the <server> schema-change topic's messages (default true)"},
     {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
     {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)"},
     {0},
@@ -70,10 +72,13 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     int compat = 6; /* "3" */
     int unsig = 0, dec_format = 0;
     e->tombstones = true;
+    e->schema_changes = true;
     rc_status st;
     if ((st = rc_options_choice(o, "debezium.compat", "0.10|1|1.6|2.0|2.6|2|3", &compat, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
+        (st = rc_options_bool(o, "debezium.transactions", &e->tx_meta, err)) != RC_OK ||
+        (st = rc_options_bool(o, "debezium.include.schema.changes", &e->schema_changes, err)) != RC_OK ||
         (st = rc_options_bool(o, "debezium.tombstones.on.delete", &e->tombstones, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
         (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
@@ -105,8 +110,9 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     }
     e->skip_set = skip != NULL;
     while (rc_type_catalog[e->ncatalog].name) e->ncatalog++;
-    if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1))) {
-        rc_name_registry_free(e->names), rc_type_cache_free(e->types);
+    if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1)) ||
+        !(e->tx = rc_dbz_tx_new())) {
+        rc_name_registry_free(e->names), rc_type_cache_free(e->types), free(e->pg_kind);
         free(e);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -143,6 +149,6 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->key_old), rc_buf_fini(&e->key_new), rc_buf_fini(&e->hdr), rc_buf_fini(&e->hval);
     str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
     for (int i = 0; i < 3; i++) rc_buf_fini(&memos[i]->raw), rc_buf_fini(&memos[i]->json);
-    free(e->tx_tables);
+    rc_dbz_tx_free(e->tx);
     free(e);
 }

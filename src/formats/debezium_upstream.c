@@ -1,5 +1,6 @@
 /* Upstream Debezium: the encoder's entry. Each event kind goes to the writer of its message (change
- * events here, heartbeats in debezium_heartbeat.c); the envelope, source blocks, key and Kafka
+ * events here, heartbeats in debezium_heartbeat.c, transaction markers and DDL events in
+ * debezium_topics.c); the envelope, source blocks, key and Kafka
  * Connect JSON schemas are those of Debezium's MySQL, PostgreSQL and SQL Server connectors, in
  * the layout of the Debezium release asked for (debezium.compat, debezium.version). The parts:
  * debezium_up_options.c (options, the encoder), debezium_up_types.c (column types), debezium_up_values.c and
@@ -117,7 +118,10 @@ rc_status rc_dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     if (op) return written(change_value(e, ev, op, b, err), b, err);
     switch (ev->op) {
     case RC_OP_HEARTBEAT: return written(rc_dbz_hb_value(b, ev, e->schemas, e->compat >= 30), b, err);
-    default: return RC_SKIP; /* DDL and transaction markers: no message in this topic */
+    case RC_OP_DDL:
+    case RC_OP_BEGIN:
+    case RC_OP_COMMIT: return rc_dbz_topics_has(e, ev) ? written(rc_dbz_topics_value(e, ev, b, err), b, err) : RC_SKIP;
+    default: return RC_SKIP;
     }
 }
 
@@ -126,6 +130,9 @@ rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     up_enc *e = p;
     switch (ev->op) {
     case RC_OP_HEARTBEAT: return written(rc_dbz_hb_key(b, server_of(e, ev), e->schemas, e->compat >= 30), b, err);
+    case RC_OP_DDL:
+    case RC_OP_BEGIN:
+    case RC_OP_COMMIT: return rc_dbz_topics_has(e, ev) ? written(rc_dbz_topics_key(e, ev, b, err), b, err) : RC_SKIP;
     default: return written(change_key(e, ev, b, err), b, err);
     }
 }
@@ -135,6 +142,12 @@ rc_status rc_dbz_hb_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *p
 {
     switch (ev->op) {
     case RC_OP_HEARTBEAT: rc_dbz_hb_topic(topic, server_of(p, ev)); *partition = 0; return RC_OK;
+    case RC_OP_DDL:
+    case RC_OP_BEGIN:
+    case RC_OP_COMMIT:
+        if (!rc_dbz_topics_has(p, ev)) return RC_SKIP;
+        rc_dbz_topics_topic(p, ev, topic, partition);
+        return RC_OK;
     default: return RC_SKIP;
     }
 }

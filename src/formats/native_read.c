@@ -14,9 +14,10 @@ enum { KS_EVENT, KS_SOURCE, KS_POS, KS_COLUMN, KS_DDL, KS_INVALID, KS_N };
 static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_us", "columns", "before", "after", "changed", "ddl", "snapshot", "before_key_only"};
 static const char *const source_keys[] = {"kind", "server", "version", "tenant", "db", "schema", "table"};
 static const char *const pos_keys[] = {"file", "offset", "gtid", "lsn", "scn", "txid", "seq", "index",
-                                       "checkpoint", "count", "server_id", "row", "thread", "query", "xmin", "last_commit_lsn"};
+                                       "checkpoint", "count", "server_id", "row", "thread", "query", "xmin", "last_commit_lsn",
+                                       "collections"};
 static const char *const column_keys[] = {"name", "type", "pk", "nullable", "jdbc"};
-static const char *const ddl_keys[] = {"kind", "text"};
+static const char *const ddl_keys[] = {"kind", "text", "charset"};
 static const char *const invalid_keys[] = {"invalid", "unavailable"};
 #define KEYS(a) {a, sizeof a / sizeof *a}
 static const struct {
@@ -438,9 +439,30 @@ static rc_status source(const ctx *c, uint32_t i, rc_event *ev)
     return RC_OK;
 }
 
+/* pos "collections": [["<table>", <events>], ...] (Debezium's END data_collections) */
+static rc_status decode_collections(const ctx *c, uint32_t i, rc_position *p)
+{
+    rc_status st = want(c, i, RC_J_ARRAY, "pos \"collections\"");
+    if (st != RC_OK) return st;
+    uint32_t n = node(c, i)->count, k = 0;
+    rc_tx_collection *cs = rc_arena_alloc(c->a, sizeof *cs * (n ? n : 1));
+    if (!cs) return rc_error_set(c->err, RC_ERR_NOMEM, node(c, i)->off, "out of memory");
+    for (uint32_t e = node(c, i)->first; e; e = node(c, e)->next, k++) {
+        uint32_t name = node(c, e)->type == RC_J_ARRAY ? node(c, e)->first : 0, count = name ? node(c, name)->next : 0;
+        if (!count || node(c, count)->next)
+            return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, e)->off, "a pos \"collections\" entry must be [\"<table>\", <events>]");
+        if ((st = take_str(c, name, "a collection's table", &cs[k].name)) != RC_OK ||
+            (st = take_u64(c, count, "a collection's events", UINT64_MAX, &cs[k].count)) != RC_OK)
+            return st;
+    }
+    p->collections = cs;
+    p->ncollections = n;
+    return RC_OK;
+}
+
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
-    uint32_t f[16];
+    uint32_t f[17];
     rc_status st = members(c, i, "\"pos\"", KS_POS, f);
     if (st != RC_OK) return st;
     rc_position *p = &ev->pos;
@@ -488,6 +510,7 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
         p->has_xmin = true;
     }
     if (f[15] && (st = take_str(c, f[15], "pos \"last_commit_lsn\"", &p->last_commit_lsn)) != RC_OK) return st;
+    if (f[16]) return decode_collections(c, f[16], p);
     return RC_OK;
 }
 
@@ -556,8 +579,9 @@ rc_status rc_native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         ev.before_key_only = true;
     }
     if (f[F_DDL]) {
-        uint32_t g[2];
+        uint32_t g[3];
         if ((st = members(&c, f[F_DDL], "\"ddl\"", KS_DDL, g)) != RC_OK) return st;
+        if (g[2] && (st = take_str(&c, g[2], "ddl \"charset\"", &ev.table_charset)) != RC_OK) return st;
         if (g[0] && (st = take_str(&c, g[0], "ddl \"kind\"", &ev.ddl_kind)) != RC_OK) return st;
         if (g[1] && (st = take_str(&c, g[1], "ddl \"text\"", &ev.ddl)) != RC_OK) return st;
     }

@@ -231,7 +231,7 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
 
     const rc_position *p = &ev->pos;
     if (p->file.n || p->has_offset || p->gtid.n || p->lsn.n || p->last_commit_lsn.n || p->scn.n || p->txid.n || p->checkpoint.n || p->has_seq || p->has_tx_index || p->has_tx_count ||
-        p->has_server_id || p->has_thread || p->has_row || p->has_xmin || p->query.n) {
+        p->has_server_id || p->has_thread || p->has_row || p->has_xmin || p->query.n || p->collections) {
         key(b, "pos", &first);
         f2 = true;
         rc_buf_putc(b, '{');
@@ -251,6 +251,18 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
         str_field(b, "query", p->query, &f2);
         if (p->has_xmin) u64_field(b, "xmin", p->xmin, &f2);
         str_field(b, "last_commit_lsn", p->last_commit_lsn, &f2);
+        if (p->collections) {
+            key(b, "collections", &f2);
+            rc_buf_putc(b, '[');
+            for (uint32_t i = 0; i < p->ncollections; i++) {
+                rc_buf_puts(b, i ? ",[" : "[");
+                rc_jw_str(b, p->collections[i].name.p, p->collections[i].name.n);
+                rc_buf_putc(b, ',');
+                rc_fmt_u64(b, p->collections[i].count);
+                rc_buf_putc(b, ']');
+            }
+            rc_buf_putc(b, ']');
+        }
         rc_buf_putc(b, '}');
     }
     str_field(b, "snapshot", ev->snapshot, &first);
@@ -300,6 +312,7 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
         rc_buf_putc(b, '{');
         str_field(b, "kind", ev->ddl_kind, &f2);
         str_field(b, "text", ev->ddl, &f2);
+        str_field(b, "charset", ev->table_charset, &f2);
         rc_buf_putc(b, '}');
     }
     rc_buf_putc(b, '}');

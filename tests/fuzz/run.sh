@@ -23,7 +23,8 @@ for f in ../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/tes
     ../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/debezium/table/schema/alltype/*.txt \
     ../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/canal/table/*/*.txt \
     ../shared/testdata/peers/apache__seatunnel/seatunnel-e2e/seatunnel-connector-v2-e2e/connector-kafka-e2e/src/test/resources/canal/canal_data.txt \
-    ../shared/testdata/peers/pingcap__tiflow/extracted/pkg/sink/codec/canal/*.jsonl; do
+    ../shared/testdata/peers/pingcap__tiflow/extracted/pkg/sink/codec/canal/*.jsonl \
+    ../shared/testdata/peers/risingwavelabs__risingwave/extracted/src/connector/src/parser/*.jsonl; do
     [ -f "$f" ] || continue
     while IFS= read -r line; do
         i=$((i + 1))

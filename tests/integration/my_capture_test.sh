@@ -21,7 +21,8 @@
 #  3. DDL mid-stream: ADD / DROP / MODIFY / RENAME COLUMN, RENAME TABLE, a DDL between two row
 #     events of the same table; a restart from a copy of the checkpoint taken before the ALTERs
 #     gives the same events (the rows before each ALTER decode with the structure before it):
-#     golden data/my_capture.ddl.native.golden.
+#     golden data/my_capture.ddl.native.golden; the same as upstream Debezium with its
+#     schema-change and transaction topics (data/my_capture.ddl.debezium.golden).
 #  4. snapshot then streaming under a concurrent writer: no gap, no overlap (each INSERT finds
 #     no row, each UPDATE the row with w one less, each DELETE the row), the replay equals
 #     SELECT.
@@ -224,6 +225,7 @@ golden minimal.native "$W/mini.2.out"
 my_sql -e "CREATE TABLE shop.evolve (id int PRIMARY KEY, a varchar(10), b int)"
 cap ddl.1 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck" --until caught-up
 cp "$W/ddl.ck" "$W/ddl.ck.before"
+cp "$W/ddl.ck" "$W/ddl.ck.dbz"
 my_sql <<'SQL' || bad "the DDL workload failed"
 INSERT INTO shop.evolve VALUES (1, 'a', 1);
 ALTER TABLE shop.evolve ADD COLUMN c text;
@@ -243,6 +245,12 @@ golden ddl.native "$W/ddl.2.out"
 # from the checkpoint before the ALTERs: each row decodes with the structure it was written with
 cap ddl.3 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck.before" --until caught-up
 expect_eq "restart before the ALTERs = the first pass" "$W/ddl.2.out" "$W/ddl.3.out"
+# the same stream as upstream Debezium writes it with its other topics: each DDL on the
+# schema-change topic <server> (tableChanges: the table after it, from the schema history), each
+# transaction's BEGIN and END on <server>.transaction (id: the GTID), as Kafka records
+cap ddl.4 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck.dbz" --until caught-up --records \
+    --to debezium -o debezium.flavor=upstream -o debezium.transactions=true
+golden ddl.debezium "$W/ddl.4.out"
 
 # ---- 4. snapshot, then the stream, under a concurrent writer: no gap, no overlap
 my_sql <<'SQL' || exit 1

@@ -50,13 +50,15 @@ expect_err() {
 }
 # mask: what differs per run, as placeholders in order of appearance: LSNs L1, L2, ... (native
 # "lsn"/"checkpoint" text, Debezium's "lsn" number and the LSNs in its "sequence"), xids X1, ... ("txid" text, "txId"
-# number), commit times T (native ts_us; Debezium's ts_ms/ts_us/ts_ns where not 0). The same
+# number; Debezium 2.x's transaction id "<xid>:<LSN>" as "X1:L1"), commit times T (native ts_us;
+# Debezium's ts_ms/ts_us/ts_ns where not 0). The same
 # LSN or xid gets the same placeholder, so the masked text still shows which events share them.
 mask() {
     perl -pe 's/"(lsn|checkpoint|last_commit_lsn)":("?)([0-9A-F]+\/[0-9A-F]+|\d+)\2/"\"$1\":\"L" . ($l{$3} \/\/= ++$nl) . "\""/ge;
       s/\\"(\d+)\\"/"\\\"L" . ($l{$1} \/\/= ++$nl) . "\\\""/ge;
       s/"(txid|txId)":("?)(\d+)\2/"\"$1\":\"X" . ($x{$3} \/\/= ++$nx) . "\""/ge;
-      s/"ts_(us|ms|ns)":[1-9]\d*/"\"ts_$1\":\"T\""/ge' "$@"
+      s/"ts_(us|ms|ns)":[1-9]\d*/"\"ts_$1\":\"T\""/ge;
+      s/"id":"(\d+):(\d+)"/"\"id\":\"X" . ($x{$1} \/\/= ++$nx) . ":L" . ($l{$2} \/\/= ++$nl) . "\""/ge' "$@"
 }
 # golden NAME FILE: FILE masked equals data/pg_capture.NAME.golden
 golden() {
@@ -108,6 +110,8 @@ selected() {
 }
 # msg_bytes NAME: what the summary counts of NAME's stdout: the messages without their newlines
 msg_bytes() { echo $(($(wc -c <"$W/$1.out") - $(wc -l <"$W/$1.out"))); }
+# rec_bytes NAME: the same of --records output: the keys' and values' lengths (-1: none)
+rec_bytes() { awk -F'\t' '$2 > 0 { n += $2 } $4 > 0 { n += $4 } END { print n + 0 }' "$W/$1.out"; }
 # same NAME WANT GOT: the two texts are equal
 same() { if [ "$2" = "$3" ]; then ok; else bad "$1"; diff <(echo "$2") <(echo "$3") >&2; fi; }
 slot_lsn() { pg_test_sql -c "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '$1'"; }
@@ -144,6 +148,18 @@ rowcast: snapshot of 8 tables (4 rows) delivered; replication slot rowcast creat
 rowcast: 4 messages read: 4 converted, 0 filtered out, 0 bad
 rowcast: 4 events decoded: 4 encoded, 0 filtered out, 0 not expressible in native
 rowcast: 4 messages written ($(msg_bytes native1) bytes): 4 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+# a third consumer: upstream Debezium with its transaction topic, as Kafka records (its slot
+# made before dbz's, whose first LSNs the debezium golden shows)
+DBZTX=(--to debezium -o debezium.flavor=upstream -o debezium.transactions=true --records)
+cap dbztx1 "$U" --slot dbztx --include 'public.*' --until caught-up "${DBZTX[@]}"
+expect_err dbztx1 0 <<EOF
+$warnings
+rowcast: snapshot of 8 tables (4 rows) delivered; replication slot dbztx created
+rowcast: 4 messages read: 4 converted, 0 filtered out, 0 bad
+rowcast: 4 events decoded: 4 encoded, 0 filtered out, 0 not expressible in debezium
+rowcast: 4 messages written ($(rec_bytes dbztx1) bytes): 4 delivered, 0 dead-lettered, 0 refused, 0 undelivered
 rowcast: T s, R events/s
 EOF
 DBZ=(--to debezium -o debezium.flavor=upstream)
@@ -205,6 +221,20 @@ rowcast: 52 events decoded: 19 encoded, 0 filtered out, 1 not expressible in deb
 rowcast: 20 messages written ($(msg_bytes dbz2) bytes): 20 delivered, 0 dead-lettered, 0 refused, 0 undelivered
 rowcast: T s, R events/s
 EOF
+cap dbztx2 "$U" --slot dbztx --include 'public.*' --until caught-up "${DBZTX[@]}"
+# every marker has its message now (32 BEGIN/COMMIT), the key-changing update two
+expect_err dbztx2 0 <<EOF
+$warnings
+rowcast: 52 messages read: 52 converted, 0 filtered out, 0 bad
+rowcast: 52 events decoded: 51 encoded, 0 filtered out, 1 not expressible in debezium
+rowcast: 52 messages written ($(rec_bytes dbztx2) bytes): 52 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+pg_test_sql -c "SELECT pg_drop_replication_slot('dbztx')" >/dev/null || bad "cannot drop the slot dbztx"
+# each transaction's BEGIN and END on rowcast.transaction (id "<xid>:<LSN>"; END: event_count and
+# data_collections of the rows written), the rows' transaction blocks
+cut -f1,3,5 "$W/dbztx2.out" >"$W/dbztx.records"
+golden debezium.transactions "$W/dbztx.records"
 cat "$W/native1.out" "$W/native2.out" >"$W/native.out"
 cat "$W/dbz1.out" "$W/dbz2.out" >"$W/dbz.out"
 golden native "$W/native.out"

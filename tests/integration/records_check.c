@@ -7,8 +7,9 @@
  *   KCAT_RECORDS  kcat -C -f '%p\t%t\t%K\t%k\t%S\t%s\t%h\n' of every topic
  * Checks, byte for byte: the same records (topic, key, value, headers) in both; every record in
  * the partition Kafka's murmur2 partitioner gives its key (keyless: "db.table" from the
- * headers; Debezium heartbeats: partition 0); in each partition, the records in the order the file has them. Lengths make the
+ * headers; Debezium heartbeats and schema changes: partition 0); in each partition, the records in the order the file has them. Lengths make the
  * parse binary-safe (Avro values). Exit 0 when all holds, 1 with the first difference. */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,9 @@ static int partition_of(const rec *r, int parts)
 {
     static const char hb[] = "__debezium-heartbeat.";
     if (r->tl >= (long)sizeof hb - 1 && !memcmp(r->topic, hb, sizeof hb - 1)) return 0; /* Debezium: partition 0 */
+    static const char sc[] = "{\"databaseName\":", scs[] = ".SchemaChangeKey\"";
+    if (r->kl >= (long)sizeof sc - 1 && (!memcmp(r->key, sc, sizeof sc - 1) || memmem(r->key, (size_t)r->kl, scs, sizeof scs - 1)))
+        return 0; /* Debezium's schema changes: partition 0 too */
     if (r->kl >= 0) return rc_murmur2_partition(r->key, (size_t)r->kl, parts);
     const char *db = "", *tb = "";
     long dl = header(r, "rowcast.db", &db), tl = header(r, "rowcast.table", &tb);

@@ -14,6 +14,7 @@
 #include "my_event.h"
 #include "my_rows.h"
 #include "my_tablemap.h"
+#include "my_value_int.h"
 #include "rowcast/colcache.h"
 #include "rowcast/fmt.h"
 
@@ -49,6 +50,10 @@ struct rc_my_decoder {
     size_t gtid_len;
     uint64_t thread;
     bool has_thread;
+    /* Debezium's MySQL transaction id of the open BEGIN…COMMIT (MySqlOffsetContext): the GTID,
+     * or without one "file=<binlog>,pos=<offset of the BEGIN>" */
+    char txid_text[128];
+    size_t txid_len;
     rc_buf query; /* the last ANNOTATE_ROWS / ROWS_QUERY statement */
     tm_entry *maps;
     size_t nmaps, capmaps;
@@ -197,6 +202,11 @@ static rc_event *new_event(rc_my_decoder *d, rc_op op, rc_event_list *out, rc_ar
     }
     ev->pos.server_id = d->ev_server, ev->pos.has_server_id = true;
     if (d->has_thread) ev->pos.thread = d->thread, ev->pos.has_thread = true;
+    if (d->in_begin && d->txid_len) {
+        char *t = rc_arena_memdup(a, d->txid_text, d->txid_len);
+        if (!t) return NULL;
+        ev->pos.txid = (rc_str){t, d->txid_len};
+    }
     ev->ts_us = (int64_t)d->ev_ts * 1000000, ev->has_ts = true;
     return ev;
 }
@@ -206,6 +216,42 @@ static rc_str arena_str(rc_arena *a, rc_str s)
     if (!s.n) return (rc_str){"", 0};
     const char *p = rc_arena_memdup(a, s.p, s.n);
     return p ? (rc_str){p, s.n} : (rc_str){NULL, 0};
+}
+
+/* A collation's character set name, n 0 when unknown. */
+static rc_str charset_of(uint16_t collation)
+{
+    const char *n = collation ? rc_my_charset_name(collation) : "?";
+    return strcmp(n, "?") ? (rc_str){n, strlen(n)} : (rc_str){"", 0};
+}
+
+/* The table's structure after a DDL statement, from the history, as the DDL event's columns
+ * (what Debezium's schema-change topic writes as tableChanges): copied into the event's arena,
+ * since the history changes with the next statement. A table the history does not know (a
+ * DROP) leaves the event without columns. */
+static rc_status ddl_structure(rc_my_decoder *d, rc_event *ev, rc_arena *a, rc_error *err)
+{
+    const rc_my_table *t = d->cfg.history && ev->src.table.n ? rc_my_history_get(d->cfg.history, ev->src.db, ev->src.table) : NULL;
+    if (!t) return RC_OK;
+    rc_column *cols = rc_arena_alloc(a, sizeof *cols * (t->ncols ? t->ncols : 1));
+    if (!cols) return nomem(err);
+    for (uint32_t i = 0; i < t->ncols; i++) {
+        const rc_my_table_col *c = &t->cols[i];
+        memset(&cols[i], 0, sizeof cols[i]);
+        cols[i].type = c->type;
+        cols[i].name = arena_str(a, c->name);
+        cols[i].type.decl = arena_str(a, c->type.decl);
+        cols[i].type.labels = arena_str(a, c->type.labels);
+        if (c->type.charset.n) cols[i].type.charset = arena_str(a, c->type.charset);
+        else cols[i].type.charset = charset_of(c->collation);
+        cols[i].pk = c->pk;
+        cols[i].nullable = c->nullable;
+        if (!cols[i].name.p || !cols[i].type.decl.p || !cols[i].type.labels.p || !cols[i].type.charset.p) return nomem(err);
+    }
+    ev->cols = cols;
+    ev->ncols = t->ncols;
+    ev->table_charset = charset_of(t->collation);
+    return RC_OK;
 }
 
 /* --- QUERY --- */
@@ -251,6 +297,14 @@ static rc_str after_word(rc_str s, size_t k)
     return r;
 }
 
+/* A BEGIN (QUERY BEGIN, or MariaDB's GTID event) opens the transaction: its id. */
+static void tx_id(rc_my_decoder *d)
+{
+    int k = d->gtid_len ? snprintf(d->txid_text, sizeof d->txid_text, "%.*s", (int)d->gtid_len, d->gtid_text)
+                        : snprintf(d->txid_text, sizeof d->txid_text, "file=%s,pos=%llu", d->file, (unsigned long long)d->ev_offset);
+    d->txid_len = k > 0 && (size_t)k < sizeof d->txid_text ? (size_t)k : 0;
+}
+
 static rc_status emit_tx(rc_my_decoder *d, rc_op op, rc_event_list *out, rc_arena *a, rc_error *err)
 {
     return new_event(d, op, out, a) ? RC_OK : nomem(err);
@@ -267,6 +321,7 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
         if (d->in_begin) return RC_OK; /* MariaDB's GTID event began it */
         tx_begin(d);
         d->in_begin = true;
+        tx_id(d);
         return emit_tx(d, RC_OP_BEGIN, out, a, err);
     }
     if (starts_word(s, "COMMIT") || (starts_word(s, "XA") && starts_word(after_word(s, 2), "PREPARE"))) {
@@ -308,6 +363,7 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
     ev->ddl = arena_str(a, q.sql);
     ev->ddl_kind = (rc_str){res.kind, strlen(res.kind)};
     if (!ev->ddl.p || !ev->src.db.p) return nomem(err);
+    if ((st = ddl_structure(d, ev, a, err)) != RC_OK) return st;
     if (!d->in_begin) return tx_end(d, err);
     return RC_OK;
 }
@@ -675,6 +731,7 @@ static rc_status on_gtid(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
      * transaction is one statement of its own (a DDL) */
     if (type == RC_MYEV_MARIA_GTID && !d->standalone) {
         d->in_begin = true;
+        tx_id(d);
         return emit_tx(d, RC_OP_BEGIN, out, a, err);
     }
     return RC_OK;

@@ -20,7 +20,9 @@
  * (names "@1", "@2"… and types from the binlog alone when neither has them); position: the
  * binlog file name, the event's offset, the GTID of its transaction, server id, thread id (the
  * BEGIN's), row index in its rows event, the statement (ANNOTATE_ROWS / ROWS_QUERY) when
- * cfg.with_query; ts_us the event's timestamp. Columns a partial row image leaves out
+ * cfg.with_query; ts_us the event's timestamp. The events from a BEGIN to its COMMIT (those
+ * included) have the transaction id Debezium's MySQL connector gives them: the GTID, else
+ * "file=<binlog>,pos=<the BEGIN's offset>" (a DDL of its own has none). Columns a partial row image leaves out
  * (binlog_row_image=MINIMAL/NOBLOB) are RC_V_UNAVAILABLE, never NULL.
  *
  * A TABLE_MAP that disagrees with the history (column count, or a column's binlog type that
