@@ -225,8 +225,8 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
     m->rows = 0;
     m->has_old = false;
     m->is_ddl = ddl;
-    m->es = rc_oms_es_ms(ev);
-    m->ts = rc_oms_ts_ms(ev);
+    m->es = rc_enc_es_ms(ev);
+    m->ts = rc_enc_ts_ms(ev);
     m->id = ev->pos.has_seq ? ev->pos.seq : e->flavor == FLAVOR_TICDC ? 0 : e->next_id; /* TiCDC writes 0 */
     e->next_id++;
     put_name(&m->database, ev->src.db);
@@ -235,23 +235,23 @@ static void start_message(canal_enc *e, const rc_event *ev, const char *type, bo
     rc_buf_puts(&m->type, type);
     rc_buf_putc(&m->type, '"');
     if (ddl) {
-        rc_oms_put_ddl_text(&m->sql, ev);
+        rc_enc_put_ddl_text(&m->sql, ev);
         return;
     }
     RC_BUF_LIT(&m->sql, "\"\"");
     if (same) return;
     put_types(e, ev);
-    rc_oms_put_pk_array(&m->pknames, ev);
+    rc_enc_put_pk_array(&m->pknames, ev);
 }
 
 static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
 {
     canal_msg *m = &e->m;
     if (m->rows++) rc_buf_putc(&m->data, ',');
-    put_row(e, &m->data, ev, rc_oms_row(ev), NULL);
+    put_row(e, &m->data, ev, rc_enc_row(ev), NULL);
     if (ev->op != RC_OP_UPDATE) return RC_OK;
     /* old: the previous values of the changed columns only; TiCDC's the whole previous row */
-    const uint8_t *changed = e->flavor == FLAVOR_TICDC ? NULL : rc_oms_changed(ev, &e->row);
+    const uint8_t *changed = e->flavor == FLAVOR_TICDC ? NULL : rc_enc_changed(ev, &e->row);
     if (!changed && e->flavor != FLAVOR_TICDC) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (m->has_old) rc_buf_putc(&m->old, ',');
     m->has_old = true;
@@ -261,13 +261,13 @@ static rc_status add_row(canal_enc *e, const rc_event *ev, rc_error *err)
 
 static inline void put_field(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool *first)
 {
-    oms_key(b, k, kn, first);
+    rc_enc_key(b, k, kn, first);
     rc_buf_put(b, v->data, v->len);
 }
 
 static inline void put_list_or_null(rc_buf *b, const char *k, size_t kn, const rc_buf *items, bool present, bool *first)
 {
-    oms_key(b, k, kn, first);
+    rc_enc_key(b, k, kn, first);
     if (!present) {
         RC_BUF_LIT(b, "null");
         return;
@@ -279,7 +279,7 @@ static inline void put_list_or_null(rc_buf *b, const char *k, size_t kn, const r
 
 static inline void put_null_or(rc_buf *b, const char *k, size_t kn, const rc_buf *v, bool is_null, bool *first)
 {
-    oms_key(b, k, kn, first);
+    rc_enc_key(b, k, kn, first);
     if (is_null) RC_BUF_LIT(b, "null");
     else rc_buf_put(b, v->data, v->len);
 }
@@ -291,57 +291,57 @@ static rc_status emit(canal_enc *e, rc_buf *b, rc_error *err)
     bool first = true, ddl = m->is_ddl;
     rc_buf_putc(b, '{');
     if (e->flavor == FLAVOR_OMS) {
-        put_field(b, OMS_K("database"), &m->database, &first);
-        put_null_or(b, OMS_K("sqlType"), &m->sqltype, ddl, &first);
-        put_list_or_null(b, OMS_K("data"), &m->data, !ddl, &first);
-        put_null_or(b, OMS_K("pkNames"), &m->pknames, ddl, &first);
-        put_list_or_null(b, OMS_K("old"), &m->old, m->has_old, &first);
-        put_null_or(b, OMS_K("mysqlType"), &m->mysqltype, ddl, &first);
-        put_field(b, OMS_K("type"), &m->type, &first);
-        put_field(b, OMS_K("table"), &m->table, &first);
-        oms_key(b, OMS_K("es"), &first);
+        put_field(b, RC_ENC_K("database"), &m->database, &first);
+        put_null_or(b, RC_ENC_K("sqlType"), &m->sqltype, ddl, &first);
+        put_list_or_null(b, RC_ENC_K("data"), &m->data, !ddl, &first);
+        put_null_or(b, RC_ENC_K("pkNames"), &m->pknames, ddl, &first);
+        put_list_or_null(b, RC_ENC_K("old"), &m->old, m->has_old, &first);
+        put_null_or(b, RC_ENC_K("mysqlType"), &m->mysqltype, ddl, &first);
+        put_field(b, RC_ENC_K("type"), &m->type, &first);
+        put_field(b, RC_ENC_K("table"), &m->table, &first);
+        rc_enc_key(b, RC_ENC_K("es"), &first);
         rc_fmt_i64(b, m->es);
-        oms_key(b, OMS_K("isDdl"), &first);
+        rc_enc_key(b, RC_ENC_K("isDdl"), &first);
         rc_buf_puts(b, ddl ? "true" : "false");
-        oms_key(b, OMS_K("ts"), &first);
+        rc_enc_key(b, RC_ENC_K("ts"), &first);
         rc_fmt_i64(b, m->ts);
-        put_field(b, OMS_K("sql"), &m->sql, &first);
+        put_field(b, RC_ENC_K("sql"), &m->sql, &first);
     } else if (e->flavor == FLAVOR_TICDC) { /* TiCDC's canal-json: its struct's field order */
-        oms_key(b, OMS_K("id"), &first);
+        rc_enc_key(b, RC_ENC_K("id"), &first);
         rc_fmt_u64(b, m->id);
-        put_field(b, OMS_K("database"), &m->database, &first);
-        put_field(b, OMS_K("table"), &m->table, &first);
-        put_null_or(b, OMS_K("pkNames"), &m->pknames, ddl, &first);
-        oms_key(b, OMS_K("isDdl"), &first);
+        put_field(b, RC_ENC_K("database"), &m->database, &first);
+        put_field(b, RC_ENC_K("table"), &m->table, &first);
+        put_null_or(b, RC_ENC_K("pkNames"), &m->pknames, ddl, &first);
+        rc_enc_key(b, RC_ENC_K("isDdl"), &first);
         rc_buf_puts(b, ddl ? "true" : "false");
-        put_field(b, OMS_K("type"), &m->type, &first);
-        oms_key(b, OMS_K("es"), &first);
+        put_field(b, RC_ENC_K("type"), &m->type, &first);
+        rc_enc_key(b, RC_ENC_K("es"), &first);
         rc_fmt_i64(b, m->es);
-        oms_key(b, OMS_K("ts"), &first);
+        rc_enc_key(b, RC_ENC_K("ts"), &first);
         rc_fmt_i64(b, m->ts);
-        put_field(b, OMS_K("sql"), &m->sql, &first);
-        put_null_or(b, OMS_K("sqlType"), &m->sqltype, ddl, &first);
-        put_null_or(b, OMS_K("mysqlType"), &m->mysqltype, ddl, &first);
-        put_list_or_null(b, OMS_K("data"), &m->data, !ddl, &first);
-        put_list_or_null(b, OMS_K("old"), &m->old, m->has_old, &first);
+        put_field(b, RC_ENC_K("sql"), &m->sql, &first);
+        put_null_or(b, RC_ENC_K("sqlType"), &m->sqltype, ddl, &first);
+        put_null_or(b, RC_ENC_K("mysqlType"), &m->mysqltype, ddl, &first);
+        put_list_or_null(b, RC_ENC_K("data"), &m->data, !ddl, &first);
+        put_list_or_null(b, RC_ENC_K("old"), &m->old, m->has_old, &first);
     } else {
-        put_list_or_null(b, OMS_K("data"), &m->data, !ddl, &first);
-        put_field(b, OMS_K("database"), &m->database, &first);
-        oms_key(b, OMS_K("es"), &first);
+        put_list_or_null(b, RC_ENC_K("data"), &m->data, !ddl, &first);
+        put_field(b, RC_ENC_K("database"), &m->database, &first);
+        rc_enc_key(b, RC_ENC_K("es"), &first);
         rc_fmt_i64(b, m->es);
-        oms_key(b, OMS_K("id"), &first);
+        rc_enc_key(b, RC_ENC_K("id"), &first);
         rc_fmt_u64(b, m->id);
-        oms_key(b, OMS_K("isDdl"), &first);
+        rc_enc_key(b, RC_ENC_K("isDdl"), &first);
         rc_buf_puts(b, ddl ? "true" : "false");
-        put_null_or(b, OMS_K("mysqlType"), &m->mysqltype, ddl, &first);
-        put_list_or_null(b, OMS_K("old"), &m->old, m->has_old, &first);
-        put_null_or(b, OMS_K("pkNames"), &m->pknames, ddl, &first);
-        put_field(b, OMS_K("sql"), &m->sql, &first);
-        put_null_or(b, OMS_K("sqlType"), &m->sqltype, ddl, &first);
-        put_field(b, OMS_K("table"), &m->table, &first);
-        oms_key(b, OMS_K("ts"), &first);
+        put_null_or(b, RC_ENC_K("mysqlType"), &m->mysqltype, ddl, &first);
+        put_list_or_null(b, RC_ENC_K("old"), &m->old, m->has_old, &first);
+        put_null_or(b, RC_ENC_K("pkNames"), &m->pknames, ddl, &first);
+        put_field(b, RC_ENC_K("sql"), &m->sql, &first);
+        put_null_or(b, RC_ENC_K("sqlType"), &m->sqltype, ddl, &first);
+        put_field(b, RC_ENC_K("table"), &m->table, &first);
+        rc_enc_key(b, RC_ENC_K("ts"), &first);
         rc_fmt_i64(b, m->ts);
-        put_field(b, OMS_K("type"), &m->type, &first);
+        put_field(b, RC_ENC_K("type"), &m->type, &first);
     }
     rc_buf_putc(b, '}');
     e->pending = false;
@@ -375,12 +375,12 @@ static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *
     case RC_OP_DELETE: type = "DELETE"; break;
     case RC_OP_DDL:
     case RC_OP_TRUNCATE:
-        if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "canal", ev, "a DDL message needs the statement text");
+        if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_enc_unsupported(err, "canal", ev, "a DDL message needs the statement text");
         type = ddl_type(rc_ddl_classify(ev)), ddl = true;
         break;
     default: return RC_SKIP; /* heartbeat, begin, commit: Canal has no message (docs/formats/: each page's "no message" list) */
     }
-    rc_status st = rc_oms_need_before(ev, "canal", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err);
+    rc_status st = rc_enc_need_before(ev, "canal", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err);
     if (st != RC_OK) return st;
     if (!e->group) {
         start_message(e, ev, type, ddl);

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "formats/cloudevents_read.h"
 #include "formats/debezium_upstream.h"
-#include "formats/oms_common.h"
+#include "formats/enc_event.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsonw.h"

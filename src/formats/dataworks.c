@@ -97,7 +97,7 @@ static int64_t checkpoint_seconds(const rc_event *ev)
 {
     int64_t v;
     if (ev->pos.checkpoint.n && rc_parse_i64(ev->pos.checkpoint.p, ev->pos.checkpoint.n, &v) == RC_OK) return v;
-    int64_t ms = rc_oms_es_ms(ev);
+    int64_t ms = rc_enc_es_ms(ev);
     return rc_floor_div(ms, 1000);
 }
 
@@ -109,27 +109,27 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     if (ev->op == RC_OP_HEARTBEAT || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) {
         /* the short form of the OMS documentation's heartbeat message */
         RC_BUF_LIT(b, "{\"version\":\"2.0\",\"payload\":{\"timestamp\":{\"eventTime\":");
-        rc_fmt_i64(b, rc_oms_es_ms(ev));
+        rc_fmt_i64(b, rc_enc_es_ms(ev));
         RC_BUF_LIT(b, "},\"op\":\"");
         rc_buf_puts(b, op);
         RC_BUF_LIT(b, "\"}}");
         goto done;
     }
     bool ddl = ev->op == RC_OP_DDL || ev->op == RC_OP_TRUNCATE;
-    rc_status need = rc_oms_need_before(ev, "dataworks", "payload.before", false, err);
+    rc_status need = rc_enc_need_before(ev, "dataworks", "payload.before", false, err);
     if (need != RC_OK) return need;
-    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "dataworks", ev, "a DDL message needs the statement text");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_enc_unsupported(err, "dataworks", ev, "a DDL message needs the statement text");
 
     RC_BUF_LIT(b, "{\"version\":\"2.0\",\"schema\":{\"source\":{\"dbType\":\"");
     rc_buf_puts(b, rc_oms_dbtype(ev->src.kind, true));
     RC_BUF_LIT(b, "\",\"dbVersion\":");
-    rc_oms_put_str_or_null(b, ev->src.version);
+    rc_enc_put_str_or_null(b, ev->src.version);
     RC_BUF_LIT(b, ",\"dbName\":");
-    rc_oms_put_str_or_null(b, ev->src.db);
+    rc_enc_put_str_or_null(b, ev->src.db);
     RC_BUF_LIT(b, ",\"schema\":");
-    rc_oms_put_str_or_null(b, ev->src.schema);
+    rc_enc_put_str_or_null(b, ev->src.schema);
     RC_BUF_LIT(b, ",\"table\":");
-    rc_oms_put_str_or_null(b, ev->src.table);
+    rc_enc_put_str_or_null(b, ev->src.table);
     RC_BUF_LIT(b, "},\"column\":");
     if (ddl) {
         RC_BUF_LIT(b, "null,\"pk\":null");
@@ -144,7 +144,7 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
             RC_BUF_LIT(b, "\"}");
         }
         RC_BUF_LIT(b, "],\"pk\":");
-        rc_oms_put_pk_array(b, ev);
+        rc_enc_put_pk_array(b, ev);
     }
     RC_BUF_LIT(b, "},\"payload\":{\"before\":");
     put_image(b, ev, ddl || ev->op == RC_OP_INSERT || ev->op == RC_OP_READ ? NULL : ev->before, &e->style);
@@ -153,15 +153,15 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     RC_BUF_LIT(b, ",\"op\":\"");
     rc_buf_puts(b, op);
     RC_BUF_LIT(b, "\",\"timestamp\":{\"eventTime\":");
-    rc_fmt_i64(b, rc_oms_es_ms(ev));
+    rc_fmt_i64(b, rc_enc_es_ms(ev));
     RC_BUF_LIT(b, ",\"systemTime\":");
-    rc_fmt_i64(b, rc_oms_ts_ms(ev));
+    rc_fmt_i64(b, rc_enc_ts_ms(ev));
     RC_BUF_LIT(b, ",\"checkpointTime\":");
     rc_fmt_i64(b, checkpoint_seconds(ev));
     RC_BUF_LIT(b, "},\"ddl\":");
     if (ddl) {
         RC_BUF_LIT(b, "{\"text\":");
-        rc_oms_put_ddl_text(b, ev);
+        rc_enc_put_ddl_text(b, ev);
         rc_buf_putc(b, '}');
     } else {
         RC_BUF_LIT(b, "null");

@@ -189,12 +189,12 @@ static rc_status dwa_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     dwa_enc *e = p;
     if (ev->op == RC_OP_HEARTBEAT || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) return RC_SKIP; /* no message (docs page) */
     if (ev->op != RC_OP_INSERT && ev->op != RC_OP_READ && ev->op != RC_OP_UPDATE && ev->op != RC_OP_DELETE) {
-        rc_oms_unsupported(err, "dataworks-aliyun", ev, "only row changes are written (the layout of DataWorks' DDL messages is not known here)");
+        rc_enc_unsupported(err, "dataworks-aliyun", ev, "only row changes are written (the layout of DataWorks' DDL messages is not known here)");
         return RC_SKIP;
     }
     if (rc_event_refuse_unavailable(ev, "dataworks-aliyun", err) != RC_OK) return RC_SKIP;
     if (check_dates(e, ev, err) != RC_OK) return RC_SKIP;
-    if (ev->op == RC_OP_DELETE && !ev->before) return rc_oms_need_before(ev, "dataworks-aliyun", "payload.before", false, err);
+    if (ev->op == RC_OP_DELETE && !ev->before) return rc_enc_need_before(ev, "dataworks-aliyun", "payload.before", false, err);
     RC_BUF_LIT(b, "{\"schema\":{\"dataColumn\":[");
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
@@ -205,18 +205,18 @@ static rc_status dwa_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
         RC_BUF_LIT(b, "\"}");
     }
     RC_BUF_LIT(b, "],\"primaryKey\":");
-    if (rc_oms_has_pk(ev)) rc_oms_put_pk_array(b, ev);
+    if (rc_enc_has_pk(ev)) rc_enc_put_pk_array(b, ev);
     else RC_BUF_LIT(b, "[]");
     RC_BUF_LIT(b, ",\"source\":{\"dbType\":\"");
     rc_buf_puts(b, rc_dwa_dbtype(ev->src.kind));
     RC_BUF_LIT(b, "\",\"dbName\":");
-    rc_oms_put_str_or_null(b, ev->src.db);
+    rc_enc_put_str_or_null(b, ev->src.db);
     if (ev->src.schema.n) {
         RC_BUF_LIT(b, ",\"schemaName\":");
         rc_jw_str(b, ev->src.schema.p, ev->src.schema.n);
     }
     RC_BUF_LIT(b, ",\"tableName\":");
-    rc_oms_put_str_or_null(b, ev->src.table);
+    rc_enc_put_str_or_null(b, ev->src.table);
     RC_BUF_LIT(b, "}},\"payload\":{\"before\":");
     put_image(b, e, ev, ev->op == RC_OP_INSERT || ev->op == RC_OP_READ ? NULL : ev->before);
     RC_BUF_LIT(b, ",\"after\":");

@@ -214,11 +214,11 @@ static void put_payload(rc_buf *b, const rc_event *ev, const char *op)
     RC_BUF_LIT(b, "\",\"pos\":");
     put_pos(b, ev);
     RC_BUF_LIT(b, ",\"name\":\"OMS\",\"version\":\"\",\"ts_ms\":");
-    rc_fmt_i64(b, rc_oms_es_ms(ev));
+    rc_fmt_i64(b, rc_enc_es_ms(ev));
     RC_BUF_LIT(b, ",\"db\":");
-    rc_oms_put_str_or_null(b, ev->src.db);
+    rc_enc_put_str_or_null(b, ev->src.db);
     RC_BUF_LIT(b, ",\"table\":");
-    rc_oms_put_str_or_null(b, ev->src.table);
+    rc_enc_put_str_or_null(b, ev->src.table);
     rc_buf_putc(b, '}');
     if (ev->after && ev->op != RC_OP_DELETE && ev->op != RC_OP_HEARTBEAT) {
         RC_BUF_LIT(b, ",\"after\":");
@@ -226,7 +226,7 @@ static void put_payload(rc_buf *b, const rc_event *ev, const char *op)
         rc_buf_putc(b, '}');
     }
     RC_BUF_LIT(b, ",\"ts_ms\":");
-    rc_fmt_i64(b, rc_oms_ts_ms(ev));
+    rc_fmt_i64(b, rc_enc_ts_ms(ev));
     rc_buf_putc(b, '}');
 }
 
@@ -325,13 +325,13 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     case RC_OP_HEARTBEAT: op = "HEARTBEAT"; break;
     default: return RC_SKIP; /* DDL, truncate, begin, commit: no message (docs/formats/: each page's "no message" list) */
     }
-    rc_status need = rc_oms_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
+    rc_status need = rc_enc_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
     if (need != RC_OK && !(e->kind == DBZ_SMT && ev->op == RC_OP_UPDATE)) return need;
     rc_error_clear(err);
     if ((need = check_units(ev, err)) != RC_OK) return need;
     if (e->kind == DBZ_SMT) {
         if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
-        put_image(b, ev, rc_oms_row(ev));
+        put_image(b, ev, rc_enc_row(ev));
         RC_BUF_LIT(b, ",\"__deleted\":\"");
         rc_buf_puts(b, ev->op == RC_OP_DELETE ? "true" : "false");
         RC_BUF_LIT(b, "\"}");

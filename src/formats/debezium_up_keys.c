@@ -2,7 +2,7 @@
  * with the __debezium.oldkey / newkey headers). */
 #include <string.h>
 #include "formats/debezium_up_enc.h"
-#include "formats/oms_common.h"
+#include "formats/enc_event.h"
 #include "rowcast/json.h"
 #include "rowcast/jsonw.h"
 
@@ -108,7 +108,7 @@ static bool header_key(up_enc *e, const rc_event *ev, const rc_value *img, rc_ar
 size_t rc_dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *a)
 {
     up_enc *e = p;
-    if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !rc_oms_has_pk(ev)) return 0;
+    if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !rc_enc_has_pk(ev)) return 0;
     uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
     if (n > 64) n = 64;
     for (uint32_t k = 0; k < n; k++) /* a key column's old value not sent: the old key is not known */

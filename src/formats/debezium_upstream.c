@@ -10,7 +10,7 @@
  * See docs/formats/debezium.md. */
 #include <string.h>
 #include "formats/debezium_up_enc.h"
-#include "formats/oms_common.h"
+#include "formats/enc_event.h"
 
 /* skipped.operations; by default Debezium 2.x's "t" for PostgreSQL (its truncate events). */
 static bool skipped(const up_enc *e, const rc_event *ev, int conn)
@@ -91,7 +91,7 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
 static rc_status change_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     const rc_value *img = ev->op == RC_OP_DELETE ? ev->before : ev->after;
-    if (!img || !rc_oms_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
+    if (!img || !rc_enc_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
     int conn = connector_of(ev->src.kind);
     if (conn < 0) return RC_SKIP;
     char prefix[256];

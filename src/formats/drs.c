@@ -154,9 +154,9 @@ static rc_status drs_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
         break;
     default: return RC_SKIP; /* heartbeat, begin, commit: DRS has no message (docs/formats/: each page's "no message" list) */
     }
-    rc_status need = rc_oms_need_before(ev, fmt, e->json_c && ev->op == RC_OP_DELETE ? "\"data\"" : "\"old\"", false, err);
+    rc_status need = rc_enc_need_before(ev, fmt, e->json_c && ev->op == RC_OP_DELETE ? "\"data\"" : "\"old\"", false, err);
     if (need != RC_OK) return need;
-    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, fmt, ev, "a DDL message needs the statement text");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_enc_unsupported(err, fmt, ev, "a DDL message needs the statement text");
     bool mysql = rc_dbkind_family(ev->src.kind) == RC_FAM_MYSQL;
     uint64_t id = ev->pos.has_seq ? ev->pos.seq : e->next_id;
     e->next_id++;
@@ -181,9 +181,9 @@ static rc_status drs_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     RC_BUF_LIT(b, ",\"id\":");
     rc_fmt_u64(b, id);
     RC_BUF_LIT(b, ",\"es\":");
-    rc_fmt_i64(b, rc_oms_es_ms(ev));
+    rc_fmt_i64(b, rc_enc_es_ms(ev));
     RC_BUF_LIT(b, ",\"ts\":");
-    rc_fmt_i64(b, rc_oms_ts_ms(ev));
+    rc_fmt_i64(b, rc_enc_ts_ms(ev));
     RC_BUF_LIT(b, ",\"database\":");
     rc_jw_str(b, ev->src.db.p, ev->src.db.n);
     RC_BUF_LIT(b, ",\"table\":");
@@ -193,7 +193,7 @@ static rc_status drs_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     RC_BUF_LIT(b, "\",\"isDdl\":");
     rc_buf_puts(b, ddl ? "true" : "false");
     RC_BUF_LIT(b, ",\"sql\":");
-    if (ddl) rc_oms_put_ddl_text(b, ev);
+    if (ddl) rc_enc_put_ddl_text(b, ev);
     else RC_BUF_LIT(b, "\"\"");
     RC_BUF_LIT(b, ",\"sqlType\":");
     if (ddl) RC_BUF_LIT(b, "null");
@@ -209,7 +209,7 @@ static rc_status drs_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     else RC_BUF_LIT(b, "null");
     RC_BUF_LIT(b, ",\"pkNames\":");
     if (ddl) RC_BUF_LIT(b, "null");
-    else rc_oms_put_pk_array(b, ev);
+    else rc_enc_put_pk_array(b, ev);
     rc_buf_putc(b, '}');
     if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
     return RC_OK;

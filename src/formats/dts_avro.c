@@ -125,7 +125,7 @@ static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_err
     rc_dts_record_of(ev, e->seq++, &e->pos, &r);
     if (r.op < 0) return RC_SKIP;
     bool ddl = r.op == DTS_OP_DDL, row = ev->ncols > 0 && !ddl;
-    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "avro", ev, "a DDL record needs the statement text");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_enc_unsupported(err, "avro", ev, "a DDL record needs the statement text");
     rc_avro_long(b, 1); /* version */
     rc_avro_long(b, r.id);
     rc_avro_long(b, r.source_ts);
@@ -143,7 +143,7 @@ static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_err
     rc_avro_long(b, 1);
     rc_avro_long(b, r.process_ms);
     rc_avro_long(b, 0);
-    if (row && rc_oms_has_pk(ev)) { /* tags */
+    if (row && rc_enc_has_pk(ev)) { /* tags */
         rc_buf_reset(&e->text);
         rc_dts_pk_info(&e->text, ev);
         rc_avro_long(b, 1);
@@ -183,7 +183,7 @@ static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *e
 {
     avro_enc *e = p;
     if (rc_event_refuse_unavailable(ev, "avro", err) != RC_OK) return RC_SKIP;
-    rc_status need = rc_oms_need_before(ev, "avro", "beforeImages", false, err);
+    rc_status need = rc_enc_need_before(ev, "avro", "beforeImages", false, err);
     if (need != RC_OK) return need;
     rc_buf_reset(&e->rec);
     rc_status st = build_record(e, ev, &e->rec, err);

@@ -147,9 +147,9 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 {
     aj_enc *e = p;
     if (rc_event_refuse_unavailable(ev, "avro-json", err) != RC_OK) return RC_SKIP;
-    rc_status need = rc_oms_need_before(ev, "avro-json", "beforeImages", false, err);
+    rc_status need = rc_enc_need_before(ev, "avro-json", "beforeImages", false, err);
     if (need != RC_OK) return need;
-    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "avro-json", ev, "a DDL record needs the statement text");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_enc_unsupported(err, "avro-json", ev, "a DDL record needs the statement text");
     dts_record r;
     rc_dts_record_of(ev, e->seq++, &e->pos, &r);
     if (r.op < 0) return RC_SKIP;
@@ -177,7 +177,7 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     RC_BUF_LIT(b, ",\"processTimestamps\":[");
     rc_fmt_i64(b, r.process_ms);
     RC_BUF_LIT(b, "],\"tags\":{");
-    if (row && rc_oms_has_pk(ev)) {
+    if (row && rc_enc_has_pk(ev)) {
         rc_buf_reset(&e->text);
         rc_dts_pk_info(&e->text, ev);
         RC_BUF_LIT(b, "\"pk_uk_info\":");

@@ -6,7 +6,7 @@
  * rest as strings. The reader is ogg_json_read.c. */
 #include <stdlib.h>
 #include <string.h>
-#include "formats/oms_common.h"
+#include "formats/enc_event.h"
 #include "formats/ogg_json.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -198,16 +198,16 @@ static rc_status ogg_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     case RC_OP_DELETE: op = 'D'; break;
     case RC_OP_TRUNCATE: op = 'T'; break;
     case RC_OP_DDL: /* said on stderr and counted as not expressible; the run goes on */
-        rc_oms_unsupported(err, "ogg-json", ev, "OGG's JSON formatter writes no DDL message");
+        rc_enc_unsupported(err, "ogg-json", ev, "OGG's JSON formatter writes no DDL message");
         return RC_SKIP;
     default: return RC_SKIP; /* heartbeat, begin, commit: no message (docs/formats/ogg-json.md) */
     }
     if (op == 'I' && !ev->after) {
-        rc_oms_unsupported(err, "ogg-json", ev, "an insert needs its row (\"after\")");
+        rc_enc_unsupported(err, "ogg-json", ev, "an insert needs its row (\"after\")");
         return RC_SKIP;
     }
     if (op != 'T' && op != 'I') {
-        rc_status need = rc_oms_need_before(ev, "ogg-json", "\"before\"", false, err);
+        rc_status need = rc_enc_need_before(ev, "ogg-json", "\"before\"", false, err);
         if (need != RC_OK) return need;
     }
     RC_BUF_LIT(b, "{\"table\":");
@@ -224,7 +224,7 @@ static rc_status ogg_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     put_pos(b, ev);
     if (e->keys != KEYS_NONE) {
         rc_buf_puts(b, e->keys == KEYS_PRIMARY ? ",\"primary_keys\":" : ",\"priamry_keys\":");
-        if (rc_oms_has_pk(ev)) rc_oms_put_pk_array(b, ev);
+        if (rc_enc_has_pk(ev)) rc_enc_put_pk_array(b, ev);
         else RC_BUF_LIT(b, "[]"); /* an array even without a key: Paimon refuses a null one */
     }
     if (op == 'U' || op == 'D') {

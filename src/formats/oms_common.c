@@ -1,4 +1,6 @@
-/* OMS family: value rendering (docs/formats/oms-values.md) and shared metadata. */
+/* OMS family: value rendering (docs/formats/oms-values.md), rows, the database name and type,
+ * primary-key text and the OMS message key. What any format reads from an event is in
+ * enc_event.c. */
 #include <stdio.h>
 #include <string.h>
 #include "formats/oms_common.h"
@@ -159,25 +161,6 @@ const char *rc_oms_dbtype(rc_dbkind k, bool lower)
     return lower ? low[k] : upper[k];
 }
 
-void rc_oms_put_ddl_text(rc_buf *b, const rc_event *ev)
-{
-    if (ev->ddl.n) {
-        rc_jw_str(b, ev->ddl.p, ev->ddl.n);
-        return;
-    }
-    RC_BUF_LIT(b, "\"TRUNCATE TABLE ");
-    rc_jw_str_body(b, ev->src.db.p, ev->src.db.n);
-    if (ev->src.db.n) rc_buf_putc(b, '.');
-    rc_jw_str_body(b, ev->src.table.p, ev->src.table.n);
-    rc_buf_putc(b, '"');
-}
-
-void rc_oms_put_str_or_null(rc_buf *b, rc_str s)
-{
-    if (s.n) rc_jw_str(b, s.p, s.n);
-    else RC_BUF_LIT(b, "null");
-}
-
 void rc_oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant)
 {
     bool ob = ev->src.kind == RC_DB_OB_MYSQL || ev->src.kind == RC_DB_OB_ORACLE;
@@ -189,33 +172,17 @@ void rc_oms_put_db(rc_buf *b, const rc_event *ev, bool with_tenant)
         rc_buf_putc(b, '"');
         return;
     }
-    rc_oms_put_str_or_null(b, ev->src.db);
-}
-
-bool rc_oms_has_pk(const rc_event *ev)
-{
-    for (uint32_t i = 0; i < ev->ncols; i++)
-        if (ev->cols[i].pk) return true;
-    return false;
-}
-
-enum { PK_MAX = 64 };
-
-/* Key columns in key order (at most PK_MAX; wider keys are cut, which no database allows). */
-static uint32_t pk_order(const rc_event *ev, uint32_t idx[PK_MAX])
-{
-    uint32_t n = rc_event_pk(ev, idx, PK_MAX);
-    return n > PK_MAX ? PK_MAX : n;
+    rc_enc_put_str_or_null(b, ev->src.db);
 }
 
 void rc_oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
 {
-    if (!rc_oms_has_pk(ev)) {
+    if (!rc_enc_has_pk(ev)) {
         RC_BUF_LIT(b, "null");
         return;
     }
     rc_buf_putc(b, '"');
-    uint32_t idx[PK_MAX], n = pk_order(ev, idx);
+    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_jw_str_body(b, sep, strlen(sep));
         rc_jw_str_body(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
@@ -226,7 +193,7 @@ void rc_oms_put_pk_names(rc_buf *b, const rc_event *ev, const char *sep)
 /* pk values as raw text joined by sep, appended to `b` unescaped. */
 static void pk_values_raw(rc_buf *b, const rc_event *ev, const rc_value *img, const char *sep, const oms_style *st)
 {
-    uint32_t idx[PK_MAX], n = pk_order(ev, idx);
+    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_puts(b, sep);
         rc_oms_value(b, &ev->cols[idx[k]], &img[idx[k]], st, false);
@@ -236,7 +203,7 @@ static void pk_values_raw(rc_buf *b, const rc_event *ev, const rc_value *img, co
 void rc_oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                             const oms_style *st)
 {
-    if (!img || !rc_oms_has_pk(ev)) return;
+    if (!img || !rc_enc_has_pk(ev)) return;
     rc_buf_reset(scratch);
     pk_values_raw(scratch, ev, img, sep, st);
     if (scratch->err != RC_OK) {
@@ -249,7 +216,7 @@ void rc_oms_put_pk_values_body(rc_buf *b, rc_buf *scratch, const rc_event *ev, c
 void rc_oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const rc_value *img, const char *sep,
                        const oms_style *st)
 {
-    if (!img || !rc_oms_has_pk(ev)) {
+    if (!img || !rc_enc_has_pk(ev)) {
         RC_BUF_LIT(b, "null");
         return;
     }
@@ -258,63 +225,13 @@ void rc_oms_put_pk_values(rc_buf *b, rc_buf *scratch, const rc_event *ev, const 
     rc_buf_putc(b, '"');
 }
 
-const uint8_t *rc_oms_changed(const rc_event *ev, rc_buf *scratch)
-{
-    if (ev->changed) return ev->changed;
-    rc_buf_reset(scratch);
-    uint8_t *flags = (uint8_t *)rc_buf_reserve(scratch, ev->ncols ? ev->ncols : 1);
-    if (!flags) return NULL;
-    for (uint32_t i = 0; i < ev->ncols; i++) flags[i] = !rc_value_equal(&ev->before[i], &ev->after[i]);
-    rc_buf_commit(scratch, ev->ncols);
-    return flags;
-}
-
-void rc_oms_put_pk_array(rc_buf *b, const rc_event *ev)
-{
-    if (!rc_oms_has_pk(ev)) {
-        RC_BUF_LIT(b, "null");
-        return;
-    }
-    rc_buf_putc(b, '[');
-    uint32_t idx[PK_MAX], n = pk_order(ev, idx);
-    for (uint32_t k = 0; k < n; k++) {
-        if (k) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
-    }
-    rc_buf_putc(b, ']');
-}
-
-int64_t rc_oms_es_ms(const rc_event *ev) { return ev->has_ts ? rc_floor_div(ev->ts_us, 1000) : 0; }
-int64_t rc_oms_ts_ms(const rc_event *ev) { return ev->has_proc ? rc_floor_div(ev->proc_us, 1000) : rc_oms_es_ms(ev); }
-
-const rc_value *rc_oms_row(const rc_event *ev) { return ev->op == RC_OP_DELETE ? ev->before : ev->after; }
-
 rc_status rc_oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err)
 {
-    const rc_value *img = rc_oms_row(ev);
-    if (!img || !rc_oms_has_pk(ev)) return RC_SKIP;
+    const rc_value *img = rc_enc_row(ev);
+    if (!img || !rc_enc_has_pk(ev)) return RC_SKIP;
     static const oms_style st = {0};
     pk_values_raw(out, ev, img, "\x01", &st);
     if (out->err != RC_OK) return rc_error_set(err, out->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(out->err));
     return RC_OK;
 }
 
-rc_status rc_oms_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err)
-{
-    if (ev->before || !(ev->op == RC_OP_UPDATE || (ev->op == RC_OP_DELETE && !update_only))) return RC_OK;
-    char why[320];
-    int n = snprintf(why, sizeof why, "%s %s the before image (%s), which the event lacks", ev->op == RC_OP_UPDATE ? "an UPDATE" : "a DELETE",
-                     "needs", what);
-    if (ev->src.kind == RC_DB_POSTGRES && n > 0 && (size_t)n < sizeof why) /* the server sends it when told to */
-        snprintf(why + n, sizeof why - (size_t)n, ": ALTER TABLE %.*s.%.*s REPLICA IDENTITY FULL makes PostgreSQL send the whole old row",
-                 (int)ev->src.schema.n, ev->src.schema.p, (int)ev->src.table.n, ev->src.table.p);
-    return rc_oms_unsupported(err, format, ev, why);
-}
-
-rc_status rc_oms_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why)
-{
-    /* PostgreSQL names a table by its schema */
-    const rc_str *ns = ev->src.kind == RC_DB_POSTGRES && ev->src.schema.n ? &ev->src.schema : &ev->src.db;
-    return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "%s cannot write this %s event of %.*s.%.*s: %s", format,
-                        rc_op_name(ev->op), (int)ns->n, ns->p, (int)ev->src.table.n, ev->src.table.p, why);
-}

@@ -79,7 +79,7 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const 
 static void put_ddl_image(rc_buf *b, const rc_event *ev, const dflt_enc *e)
 {
     RC_BUF_LIT(b, "{\"ddl\":");
-    rc_oms_put_ddl_text(b, ev);
+    rc_enc_put_ddl_text(b, ev);
     if (e->light_type) RC_BUF_LIT(b, ",\"__light_type\":{\"ddl\":{\"schemaType\":\"VAR_STRING\"}}");
     rc_buf_putc(b, '}');
 }
@@ -91,7 +91,7 @@ static void put_seconds_string(rc_buf *b, const rc_event *ev)
         return;
     }
     rc_buf_putc(b, '"');
-    rc_fmt_i64(b, rc_floor_div(rc_oms_es_ms(ev), 1000));
+    rc_fmt_i64(b, rc_floor_div(rc_enc_es_ms(ev), 1000));
     rc_buf_putc(b, '"');
 }
 
@@ -107,14 +107,14 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     case RC_OP_READ: type = "INSERT"; break;
     case RC_OP_UPDATE:
     case RC_OP_DELETE: {
-        rc_status st = rc_oms_need_before(ev, fmt, "prevStruct", false, err);
+        rc_status st = rc_enc_need_before(ev, fmt, "prevStruct", false, err);
         if (st != RC_OK) return st;
         type = ev->op == RC_OP_UPDATE ? "UPDATE" : "DELETE";
         break;
     }
     case RC_OP_DDL:
     case RC_OP_TRUNCATE:
-        if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, fmt, ev, "a DDL record needs the statement text");
+        if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_enc_unsupported(err, fmt, ev, "a DDL record needs the statement text");
         type = "DDL", ddl = true;
         break;
     case RC_OP_HEARTBEAT: type = "HEARTBEAT", hb = true; break;
@@ -128,12 +128,12 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     else put_image(b, ev, row && ev->op != RC_OP_DELETE ? ev->after : NULL, e);
 
     RC_BUF_LIT(b, ",\"allMetaData\":{\"checkpoint\":");
-    rc_oms_put_str_or_null(b, ev->pos.checkpoint);
+    rc_enc_put_str_or_null(b, ev->pos.checkpoint);
     RC_BUF_LIT(b, ",\"record_primary_key\":");
     if (row) rc_oms_put_pk_names(b, ev, "\x01");
     else RC_BUF_LIT(b, "null");
     RC_BUF_LIT(b, ",\"record_primary_value\":");
-    if (row) rc_oms_put_pk_values(b, &e->scratch, ev, rc_oms_row(ev), "\x01", &e->style);
+    if (row) rc_oms_put_pk_values(b, &e->scratch, ev, rc_enc_row(ev), "\x01", &e->style);
     else RC_BUF_LIT(b, "null");
     RC_BUF_LIT(b, ",\"source_identity\":null,\"dbType\":\"");
     rc_buf_puts(b, rc_oms_dbtype(ev->src.kind, false));
@@ -142,7 +142,7 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
         RC_BUF_LIT(b, ",\"storeDataSequence\":");
         if (e->sequence && ev->has_ts) {
             /* {timestamp in seconds}{increasing sequence, 5 digits} */
-            int64_t sec = rc_oms_es_ms(ev) / 1000;
+            int64_t sec = rc_enc_es_ms(ev) / 1000;
             rc_fmt_i64(b, sec);
             char d[6];
             uint32_t s = e->seq++ % 100000;
@@ -153,7 +153,7 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
         }
     }
     RC_BUF_LIT(b, ",\"table_name\":");
-    rc_oms_put_str_or_null(b, ev->src.table);
+    rc_enc_put_str_or_null(b, ev->src.table);
     RC_BUF_LIT(b, ",\"db\":");
     rc_oms_put_db(b, ev, true);
     RC_BUF_LIT(b, ",\"timestamp\":");

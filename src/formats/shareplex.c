@@ -76,29 +76,29 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     default: return RC_SKIP; /* heartbeat, begin, commit: no message (docs/formats/: each page's "no message" list) */
     }
     bool ddl = op[0] == 'd' && op[1] == 'd';
-    rc_status need = rc_oms_need_before(ev, "shareplex", ev->op == RC_OP_UPDATE ? "\"key\"" : "\"data\"", false, err);
+    rc_status need = rc_enc_need_before(ev, "shareplex", ev->op == RC_OP_UPDATE ? "\"key\"" : "\"data\"", false, err);
     if (need != RC_OK) return need;
-    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_oms_unsupported(err, "shareplex", ev, "a DDL message needs the statement text");
+    if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_enc_unsupported(err, "shareplex", ev, "a DDL message needs the statement text");
 
     RC_BUF_LIT(b, "{\"data\":");
     if (ddl) {
         RC_BUF_LIT(b, "{}");
     } else if (ev->op == RC_OP_UPDATE) {
-        const uint8_t *changed = rc_oms_changed(ev, &e->changed);
+        const uint8_t *changed = rc_enc_changed(ev, &e->changed);
         if (!changed) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         rc_oms_put_row(b, ev, ev->after, changed, &e->style);
     } else {
-        rc_oms_put_row(b, ev, rc_oms_row(ev), NULL, &e->style);
+        rc_oms_put_row(b, ev, rc_enc_row(ev), NULL, &e->style);
     }
     RC_BUF_LIT(b, ",\"meta\":{\"posttime\":");
-    put_time(b, rc_oms_ts_ms(ev), &e->tz);
+    put_time(b, rc_enc_ts_ms(ev), &e->tz);
     RC_BUF_LIT(b, ",\"op\":\"");
     rc_buf_puts(b, op);
     RC_BUF_LIT(b, "\",\"size\":");
     bool tx = ev->pos.has_tx_index && ev->pos.has_tx_count;
     rc_fmt_u64(b, tx ? ev->pos.tx_count : 0);
     RC_BUF_LIT(b, ",\"time\":");
-    put_time(b, rc_oms_es_ms(ev), &e->tz);
+    put_time(b, rc_enc_es_ms(ev), &e->tz);
     RC_BUF_LIT(b, ",\"idx\":\"");
     rc_fmt_u64(b, tx ? (uint64_t)ev->pos.tx_index + 1 : 0);
     rc_buf_putc(b, '/');
@@ -110,9 +110,9 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     RC_BUF_LIT(b, "\",\"rowid\":\"");
     put_db_table(b, ev);
     rc_buf_putc(b, '-');
-    if (!ddl) rc_oms_put_pk_values_body(b, &e->scratch, ev, rc_oms_row(ev), "\x01", &e->style);
+    if (!ddl) rc_oms_put_pk_values_body(b, &e->scratch, ev, rc_enc_row(ev), "\x01", &e->style);
     RC_BUF_LIT(b, "\",\"trans\":");
-    rc_oms_put_str_or_null(b, ev->pos.txid);
+    rc_enc_put_str_or_null(b, ev->pos.txid);
     RC_BUF_LIT(b, ",\"scn\":");
     if (ev->pos.scn.n) rc_jw_str(b, ev->pos.scn.p, ev->pos.scn.n);
     else RC_BUF_LIT(b, "\"null\"");
@@ -123,7 +123,7 @@ static rc_status sp_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     }
     if (ddl) {
         RC_BUF_LIT(b, ",\"sql\":{\"ddl\":");
-        rc_oms_put_ddl_text(b, ev);
+        rc_enc_put_ddl_text(b, ev);
         rc_buf_putc(b, '}');
     }
     rc_buf_putc(b, '}');

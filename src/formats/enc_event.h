@@ -1,0 +1,69 @@
+/* What every encoder reads from an event, whatever its format (the OMS family's own rules are
+ * in oms_common.h): the row image, times in milliseconds, the changed columns, the primary key,
+ * JSON keys, the DDL text, and the errors for an event a format cannot write. */
+#ifndef RC_FORMATS_ENC_EVENT_H
+#define RC_FORMATS_ENC_EVENT_H
+
+#include <stdbool.h>
+#include <string.h>
+#include "rowcast/buf.h"
+#include "rowcast/event.h"
+#include "rowcast/format.h"
+
+enum { RC_ENC_PK_MAX = 64 };
+
+/* Key columns in key order (at most RC_ENC_PK_MAX; wider keys are cut, which no database
+ * allows): their indexes in idx, their count returned. */
+uint32_t rc_enc_pk_order(const rc_event *ev, uint32_t idx[RC_ENC_PK_MAX]);
+
+/* Whether the table has a primary key. */
+bool rc_enc_has_pk(const rc_event *ev);
+
+/* Which columns an UPDATE changed: the event's own set, or the columns whose before and after
+ * values differ. The flags live in `scratch` until its next use. */
+const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch);
+
+/* pk names as a JSON array, or null. */
+void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev);
+
+/* Times in ms: change time, and processing time (the change time when the event has none). */
+int64_t rc_enc_es_ms(const rc_event *ev);
+int64_t rc_enc_ts_ms(const rc_event *ev);
+
+/* The image a DML event describes: after, or before for a delete. */
+const rc_value *rc_enc_row(const rc_event *ev);
+
+/* Formats that write whole before images: an UPDATE or DELETE whose event has none (e.g.
+ * PostgreSQL without REPLICA IDENTITY FULL) is an error naming `what` the format needs.
+ * RC_OK when the event is fine. `update_only` skips the DELETE check. */
+rc_status rc_enc_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err);
+
+/* Common error for an event a format cannot write. */
+rc_status rc_enc_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
+
+/* `"key":` with a leading comma unless first. */
+static inline void rc_enc_key(rc_buf *b, const char *k, size_t kn, bool *first)
+{
+    char *w = rc_buf_reserve(b, kn + 4); /* one reservation for ,"k": */
+    if (!w) return;
+    size_t o = 0;
+    if (!*first) w[o++] = ',';
+    *first = false;
+    w[o++] = '"';
+    memcpy(w + o, k, kn);
+    o += kn;
+    w[o++] = '"';
+    w[o++] = ':';
+    rc_buf_commit(b, o);
+}
+/* A literal key and its length, for rc_enc_key and the functions that pass keys on to it. */
+#define RC_ENC_K(lit) (lit), sizeof(lit) - 1
+
+/* The DDL statement as a JSON string; a truncate without text gets the statement it stands
+ * for, "TRUNCATE TABLE db.table". */
+void rc_enc_put_ddl_text(rc_buf *b, const rc_event *ev);
+
+/* A JSON string from an rc_str, or null when empty. */
+void rc_enc_put_str_or_null(rc_buf *b, rc_str s);
+
+#endif
