@@ -305,7 +305,11 @@ static rc_status params(ps *p, rc_buf *d, long *first)
     for (int k = 0;; k++) {
         if (p->t.kind != RC_MY_TK_NUMBER || k >= 2) return unexpected(p, "a number");
         rc_str num = {p->sql.p + p->t.off, p->t.n};
-        if (k == 0) *first = num.n < 10 ? strtol(num.p, NULL, 10) : 1000000000L;
+        if (k == 0) { /* its leading digits, read within the token (the statement is not NUL-terminated) */
+            long v = 0;
+            for (size_t i = 0; i < num.n && num.p[i] >= '0' && num.p[i] <= '9'; i++) v = v * 10 + (num.p[i] - '0');
+            *first = num.n < 10 ? v : 1000000000L;
+        }
         if (k) rc_buf_putc(d, ',');
         rc_buf_put(d, num.p, num.n);
         adv(p);
