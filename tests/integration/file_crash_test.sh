@@ -133,13 +133,16 @@ crash_chain() {
     expect_rc "$name-final-run" $? 0
     expect_eq "$name: output after $KILLS kills" "$ref" "$out"
     [ "$dead" = 1 ] && expect_eq "$name: dead-letter file after $KILLS kills" "$ref.dead" "$T/$name.dead"
-    # the kills were mid-run and spread: checkpoint lines in the first and the last third
+    # the kills were mid-run and spread: checkpoint lines in the first and the last third (the
+    # last kill point is near the end of the output: since the sink writes on a thread of its
+    # own, the run can have stored its checkpoint at the last line when the kill comes, which the
+    # output check above shows is fine)
     local n min max distinct
     n=$(wc -l <"$T/$name.kills")
     min=$(awk 'NR == 1 || $2 < m {m = $2} END {print m + 0}' "$T/$name.kills")
     max=$(awk '$2 > m {m = $2} END {print m + 0}' "$T/$name.kills")
     distinct=$(awk '{print $2}' "$T/$name.kills" | sort -u | wc -l)
-    [ "$n" = "$KILLS" ] && [ "$min" -lt $((N / 3)) ] && [ "$max" -gt $((N * 2 / 3)) ] && [ "$max" -lt "$N" ] &&
+    [ "$n" = "$KILLS" ] && [ "$min" -lt $((N / 3)) ] && [ "$max" -gt $((N * 2 / 3)) ] && [ "$max" -le "$N" ] &&
         [ "$distinct" -ge $((KILLS / 2)) ] && ok ||
         bad "$name: kills not spread: $n kills, checkpoint lines $min..$max, $distinct distinct"
     TORN=$((TORN + torn))
