@@ -27,7 +27,7 @@ my_free_port() {
 # my_throwaway_start DIR [MARIADBD OPTION...]: a new server in DIR (created), started with
 # the options below and then the extra ones (which override them: --binlog-row-image=MINIMAL);
 # sets MY_DIR, MY_PORT, MY_SOCK, MY_URL. The server log is DIR/log.err (mariadbd adds .err to
-# --log-error's name). It waits up to 30 s: on a loaded machine InnoDB's start takes its time.
+# --log-error's name). It waits up to a minute: on a loaded machine InnoDB's start takes its time.
 my_throwaway_start() {
     local dir=$1
     shift

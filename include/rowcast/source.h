@@ -24,6 +24,9 @@
 #include "rowcast/format.h"
 #include "rowcast/position.h"
 
+/* Why a comment block between messages is a bad item (rc_source_item.comment_fault). */
+enum { RC_COMMENT_UNCLOSED_END = 1, RC_COMMENT_UNCLOSED_NEXT, RC_COMMENT_TEXT_AFTER };
+
 /* One item of a batch. */
 typedef struct rc_source_item {
     const char *file;  /* the name errors use (an input file, "<stdin>") */
@@ -34,8 +37,11 @@ typedef struct rc_source_item {
     uint64_t lineno, file_off, end_off; /* item (line) number; stream offsets of its start and end */
     rc_pos end;   /* the position after it */
     bool blank;
-    bool comment;  /* a comment block between messages (blank too): skipped, counted */
-    unsigned lines;            /* how many lines of the input it spans (a pretty-printed message) */
+    bool comment;  /* a comment block between messages (blank too when skipped, and counted) */
+    uint8_t comment_fault;     /* RC_COMMENT_*: a comment block that is a bad item */
+    size_t comment_at;         /* RC_COMMENT_TEXT_AFTER: the offset of that text */
+    bool pretty;               /* a JSON message pretty-printed over several lines */
+    unsigned lines;            /* how many lines of the input it spans (pretty-printed, a record) */
     bool filtered;             /* the source skipped its message: a table --include leaves out */
     size_t ev_first, ev_count; /* its events in the batch's list */
     rc_status st;              /* the decoder's verdict */

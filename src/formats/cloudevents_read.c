@@ -76,12 +76,13 @@ static const char *const numeric[] = {"ts_ms", "ts_us", "ts_ns", "server_id", "p
 /* The transaction block's attributes (iodebeziumtx<field>; the source's txId is iodebeziumtxId) */
 static const char *const tx_fields[][2] = {{"txid", "id"}, {"txtotalorder", "total_order"}, {"txdatacollectionorder", "data_collection_order"}};
 
-static bool is_name(const rc_jnode *k, const char *s) { return k->n == strlen(s) && !memcmp(k->s, s, k->n); }
+static bool same(const char *p, size_t n, const char *s) { return n == strlen(s) && !memcmp(p, s, n); }
+static bool is_name(const rc_jnode *k, const char *s) { return same(k->s, k->n, s); }
 
-static bool in_list(const char *name, const char *const *list, size_t n)
+static bool in_list(rc_str name, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(list[i], name)) return true;
+        if (same(name.p, name.n, list[i])) return true;
     return false;
 }
 
@@ -105,18 +106,15 @@ static void put_block(const rc_json *j, bool tx, rc_buf *b)
     for (uint32_t k = j->nodes[0].first; k; k = j->nodes[j->nodes[k].next].next) {
         const rc_jnode *key = &j->nodes[k], *v = &j->nodes[key->next];
         if (key->n <= 10 || memcmp(key->s, "iodebezium", 10) || is_name(key, "iodebeziumop")) continue;
-        char name[64];
-        size_t nl = key->n - 10 < sizeof name - 1 ? key->n - 10 : sizeof name - 1;
-        memcpy(name, key->s + 10, nl);
-        name[nl] = '\0';
-        const char *field = name;
+        /* the field name is the rest of the attribute's, whatever its length (not copied) */
+        rc_str name = {key->s + 10, key->n - 10}, field = name;
         bool is_tx = false;
         for (size_t i = 0; i < sizeof tx_fields / sizeof *tx_fields; i++)
-            if (!strcmp(name, tx_fields[i][0])) is_tx = true, field = tx_fields[i][1];
+            if (same(name.p, name.n, tx_fields[i][0])) is_tx = true, field = (rc_str){tx_fields[i][1], strlen(tx_fields[i][1])};
         if (is_tx != tx) continue;
         for (size_t i = 0; !tx && i < sizeof renamed / sizeof *renamed; i++)
-            if (!strcmp(name, renamed[i][0])) field = renamed[i][1];
-        put_member(b, field, strlen(field), v, tx ? strcmp(field, "id") != 0 : in_list(field, numeric, sizeof numeric / sizeof *numeric));
+            if (same(name.p, name.n, renamed[i][0])) field = (rc_str){renamed[i][1], strlen(renamed[i][1])};
+        put_member(b, field.p, field.n, v, tx ? !same(field.p, field.n, "id") : in_list(field, numeric, sizeof numeric / sizeof *numeric));
     }
     rc_buf_putc(b, '}');
 }

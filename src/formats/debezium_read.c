@@ -696,7 +696,7 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
     if (st == RC_OK) st = row_values(kc, krow, &k, field_of, &kimg);
     if (st != RC_OK) return st;
     uint32_t n = ev->ncols, *at = rc_arena_alloc(kc->a, sizeof *at * k.ncols);
-    if (!at) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (!at) return rc_error_set(kc->err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     for (uint32_t i = 0; i < k.ncols; i++) { /* where each key column is in the row */
         at[i] = n;
         for (uint32_t j = 0; j < ev->ncols; j++)
@@ -704,7 +704,7 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
         if (at[i] == n) at[i] = n++;
     }
     rc_column *cols = rc_arena_alloc(kc->a, sizeof *cols * n);
-    if (!cols) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (!cols) return rc_error_set(kc->err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (ev->ncols) memcpy(cols, ev->cols, sizeof *cols * ev->ncols);
     for (uint32_t j = 0; j < ev->ncols; j++) cols[j].pk = 0; /* the key says which columns are the key */
     for (uint32_t i = 0; i < k.ncols; i++) {
@@ -717,7 +717,7 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
     for (int m = 0; m < 2 && n > ev->ncols; m++) {
         if (!*imgs[m] && !(m == 0 && keyed_delete)) continue;
         rc_value *img = rc_arena_alloc(kc->a, sizeof *img * n);
-        if (!img) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+        if (!img) return rc_error_set(kc->err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         memset(img, 0, sizeof *img * n);
         if (*imgs[m] && ev->ncols) memcpy(img, *imgs[m], sizeof *img * ev->ncols);
         for (uint32_t i = 0; i < k.ncols; i++)
@@ -726,7 +726,7 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
     }
     if (ev->changed && n > ev->ncols) {
         uint8_t *ch = rc_arena_alloc(kc->a, n);
-        if (!ch) return rc_error_set(kc->err, RC_ERR_NOMEM, 0, "out of memory");
+        if (!ch) return rc_error_set(kc->err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         memcpy(ch, ev->changed, ev->ncols);
         memset(ch + ev->ncols, 0, n - ev->ncols);
         ev->changed = ch;

@@ -204,12 +204,6 @@ static void schema_change_schema(up_enc *e, rc_buf *b, const rc_event *ev, const
 
 /* ---- values ---- */
 
-static void str_or_null(rc_buf *b, rc_str s)
-{
-    if (s.n) rc_jw_str(b, s.p, s.n);
-    else RC_BUF_LIT(b, "null");
-}
-
 /* The end of a message: the envelope's brace with schemas (the caller checks the buffer). */
 static rc_status done(rc_buf *b, bool schemas)
 {
@@ -322,7 +316,7 @@ static void put_column(rc_buf *b, const rc_event *ev, uint32_t i)
     RC_BUF_LIT(b, "\",\"typeExpression\":\"");
     upper(b, t->name);
     RC_BUF_LIT(b, "\",\"charsetName\":");
-    str_or_null(b, text ? (c->type.charset.n ? c->type.charset : ev->table_charset) : (rc_str){0});
+    rc_enc_put_str_or_null(b, text ? (c->type.charset.n ? c->type.charset : ev->table_charset) : (rc_str){0});
     RC_BUF_LIT(b, ",\"length\":");
     if (len >= 0) rc_fmt_i64(b, len);
     else RC_BUF_LIT(b, "null");
@@ -390,10 +384,10 @@ static void put_table_change(rc_buf *b, const rc_event *ev)
     RC_BUF_LIT(b, "\",\"id\":");
     put_table_id(b, ev);
     RC_BUF_LIT(b, ",\"table\":{\"defaultCharsetName\":");
-    str_or_null(b, ev->table_charset);
+    rc_enc_put_str_or_null(b, ev->table_charset);
     RC_BUF_LIT(b, ",\"primaryKeyColumnNames\":[");
-    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
-    for (uint32_t i = 0; i < n && i < 64; i++) {
+    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
+    for (uint32_t i = 0; i < n; i++) {
         if (i) rc_buf_putc(b, ',');
         rc_jw_str(b, ev->cols[idx[i]].name.p, ev->cols[idx[i]].name.n);
     }
@@ -423,9 +417,9 @@ static rc_status schema_change_value(up_enc *e, const rc_event *ev, rc_buf *b, r
     RC_BUF_LIT(b, ",\"ts_ms\":");
     put_event_ms(b, ev, true);
     RC_BUF_LIT(b, ",\"databaseName\":");
-    str_or_null(b, ev->src.db);
+    rc_enc_put_str_or_null(b, ev->src.db);
     RC_BUF_LIT(b, ",\"schemaName\":");
-    str_or_null(b, ev->src.kind == RC_DB_MYSQL || ev->src.kind == RC_DB_MARIADB ? (rc_str){0} : ev->src.schema);
+    rc_enc_put_str_or_null(b, ev->src.kind == RC_DB_MYSQL || ev->src.kind == RC_DB_MARIADB ? (rc_str){0} : ev->src.schema);
     RC_BUF_LIT(b, ",\"ddl\":");
     rc_jw_str(b, ev->ddl.p, ev->ddl.n);
     /* the structure after the statement; a statement of no table, or one whose structure the

@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include "formats/debezium_upstream.h"
+#include "formats/enc_event.h"
 #include "rowcast/fmt.h"
 #include "rowcast/names.h"
 #include "rowcast/wkb.h"
@@ -32,8 +33,7 @@ typedef struct str_memo {
 typedef struct up_memo {
     const void *cols_id; /* NULL: none */
     int conn;
-    size_t pn;
-    char prefix[256];
+    rc_buf prefix; /* the table's schema-name prefix, whole (a name is never cut) */
     const up_slot *slot;
 } up_memo;
 
@@ -254,8 +254,14 @@ static inline rc_str rc_dbz_field_name(up_enc *e, rc_str name)
 /* ---- names and schemas (debezium_up_schemas.c), keys (debezium_up_keys.c), transactions
  * (debezium_up_tx.c) ---- */
 
-rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, char *prefix, size_t cap, size_t *pn,
-                               rc_buf *b, rc_error *err);
+/* The table's schema name prefix (whole, in e->name) and, with schemas on, the opening of
+ * {"schema": <the table's cached value or key schema>, "payload": ... */
+rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, rc_buf *b, rc_error *err);
+/* The JSON "name": texts of a cached column list (rc_event.cols_id), made once per list into
+ * e->keys: false when the list is not cached; rc_dbz_put_col_key writes column i's, from them
+ * when `cached`. */
+bool rc_dbz_column_keys(up_enc *e, const rc_event *ev);
+void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool cached);
 rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
 void rc_dbz_tx_enter(up_enc *e, const rc_event *ev);
 /* The transaction id as Debezium writes it, the body of a JSON string. */

@@ -9,14 +9,12 @@
 /* The key payload {"<key column>":<value>,...} of image img. */
 rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
 {
-    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
-    if (n > 64) n = 64;
+    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
+    bool keys = rc_dbz_column_keys(e, ev); /* the column list's "name": texts, made once per list */
     rc_buf_putc(b, '{');
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        rc_str name = rc_dbz_field_name(e, ev->cols[idx[k]].name);
-        rc_jw_str(b, name.p, name.n);
-        rc_buf_putc(b, ':');
+        rc_dbz_put_col_key(e, b, ev, idx[k], keys);
         /* a key value the format cannot hold is an error here: RC_SKIP would mean a null key */
         rc_status st = rc_dbz_put_value(e, b, &ev->cols[idx[k]], &img[idx[k]], err);
         if (st != RC_OK) return st == RC_SKIP ? err->code : st;
@@ -64,8 +62,7 @@ static void values_text(rc_buf *b, const rc_json *j, uint32_t i)
  * text of the Struct: {"id":2}), copied into `a`; a Decimal is its BigDecimal's toString(). */
 static bool header_key(up_enc *e, const rc_event *ev, const rc_value *img, rc_arena *a, rc_str *out)
 {
-    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
-    if (n > 64) n = 64;
+    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
     rc_buf *h = &e->hdr;
     rc_buf_reset(h);
     rc_json j;
@@ -109,8 +106,7 @@ size_t rc_dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_are
 {
     up_enc *e = p;
     if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !rc_enc_has_pk(ev)) return 0;
-    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
-    if (n > 64) n = 64;
+    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
     for (uint32_t k = 0; k < n; k++) /* a key column's old value not sent: the old key is not known */
         if (ev->before[idx[k]].kind == RC_V_NULL || ev->before[idx[k]].kind == RC_V_UNAVAILABLE) return 0;
     rc_error err;

@@ -123,6 +123,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
     str_memo *memos[] = {&e->memo_db, &e->memo_schema, &e->memo_table};
     for (int i = 0; i < 3; i++) rc_buf_init(&memos[i]->raw, 0), rc_buf_init(&memos[i]->json, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
+    rc_buf_init(&e->value_memo.prefix, 0), rc_buf_init(&e->key_memo.prefix, 0);
     rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0), rc_buf_init(&e->fieldname, 0);
     rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
     *out = e;
@@ -139,6 +140,7 @@ void rc_dbz_up_free(void *p)
     }
     rc_name_registry_free(e->names);
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
+    rc_buf_fini(&e->value_memo.prefix), rc_buf_fini(&e->key_memo.prefix);
     rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
     free(e->keys_off);

@@ -134,8 +134,7 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
 {
     rc_buf params;
     rc_buf_init(&params, 0);
-    uint32_t idx[64], n = rc_event_pk(ev, idx, 64);
-    if (n > 64) n = 64;
+    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
@@ -155,7 +154,7 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
     /* the same cached column list and name as the last message's: its slot, without the
      * signature (most of the work here) */
     up_memo *m = key ? &e->key_memo : &e->value_memo;
-    if (ev->cols_id && m->cols_id == ev->cols_id && m->conn == conn && m->pn == pn && !memcmp(m->prefix, prefix, pn)) {
+    if (ev->cols_id && m->cols_id == ev->cols_id && m->conn == conn && m->prefix.len == pn && !memcmp(m->prefix.data, prefix, pn)) {
         *text = m->slot->text;
         *n = m->slot->text_n;
         return RC_OK;
@@ -193,34 +192,22 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
     }
     *text = sl->text;
     *n = sl->text_n;
-    if (ev->cols_id && pn <= sizeof m->prefix) {
-        m->cols_id = ev->cols_id, m->conn = conn, m->pn = pn, m->slot = sl;
-        memcpy(m->prefix, prefix, pn);
+    if (ev->cols_id) {
+        rc_buf_reset(&m->prefix);
+        rc_buf_put(&m->prefix, prefix, pn);
+        if (m->prefix.err == RC_OK) m->cols_id = ev->cols_id, m->conn = conn, m->slot = sl;
+        else rc_buf_reset(&m->prefix), m->prefix.err = RC_OK, m->cols_id = NULL;
     }
     return RC_OK;
 }
 
-/* The table's schema-name prefix into `out` (NUL-terminated, at most cap-1 bytes). */
-static rc_status prefix_of(up_enc *e, const rc_event *ev, int conn, char *out, size_t cap, size_t *n, rc_error *err)
+rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, rc_buf *b, rc_error *err)
 {
-    rc_status st = table_name(e, ev, conn, err);
-    if (st != RC_OK) return st;
-    *n = e->name.len < cap ? e->name.len : cap - 1;
-    memcpy(out, e->name.data, *n);
-    out[*n] = '\0';
-    return RC_OK;
-}
-
-/* The table's topic prefix into prefix[0..*pn) and, with schemas on, the opening of
- * {"schema": <the table's cached value or key schema>, "payload": ... */
-rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_event *ev, int conn, char *prefix, size_t cap, size_t *pn,
-                               rc_buf *b, rc_error *err)
-{
-    rc_status st = prefix_of(e, ev, conn, prefix, cap, pn, err);
+    rc_status st = table_name(e, ev, conn, err); /* into e->name, which nothing below rewrites */
     if (st != RC_OK || !e->schemas) return st;
     const char *text = NULL;
     size_t n = 0;
-    if ((st = cached_schema(e, slots, key, ev, conn, prefix, *pn, &text, &n, err)) != RC_OK) return st;
+    if ((st = cached_schema(e, slots, key, ev, conn, e->name.data, e->name.len, &text, &n, err)) != RC_OK) return st;
     RC_BUF_LIT(b, "{\"schema\":");
     rc_buf_put(b, text, n);
     RC_BUF_LIT(b, ",\"payload\":");

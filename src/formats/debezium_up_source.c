@@ -70,12 +70,6 @@ db:
     RC_BUF_LIT(b, ",\"field\":\"source\"}");
 }
 
-static void str_or_null(rc_buf *b, rc_str s)
-{
-    if (s.n) rc_jw_str(b, s.p, s.n);
-    else RC_BUF_LIT(b, "null");
-}
-
 /* PostgreSQL LSN "X/Y" (hex) or a decimal number, as Debezium's int64. */
 bool rc_dbz_lsn_value(rc_str s, uint64_t *out)
 {
@@ -193,11 +187,11 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     const rc_position *p = &ev->pos;
     if (conn == CONN_MYSQL) {
         RC_BUF_LIT(b, ",\"table\":");
-        str_or_null(b, ev->src.table);
+        rc_enc_put_str_or_null(b, ev->src.table);
         RC_BUF_LIT(b, ",\"server_id\":");
         rc_fmt_u64(b, p->has_server_id ? p->server_id : 0);
         RC_BUF_LIT(b, ",\"gtid\":");
-        str_or_null(b, p->gtid);
+        rc_enc_put_str_or_null(b, p->gtid);
         RC_BUF_LIT(b, ",\"file\":");
         rc_jw_str(b, p->file.p, p->file.n);
         RC_BUF_LIT(b, ",\"pos\":");
@@ -208,7 +202,7 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         if (p->has_thread) rc_fmt_u64(b, p->thread);
         else RC_BUF_LIT(b, "null");
         RC_BUF_LIT(b, ",\"query\":");
-        str_or_null(b, p->query);
+        rc_enc_put_str_or_null(b, p->query);
     } else {
         RC_BUF_LIT(b, ",\"schema\":");
         put_str_memo(b, &e->memo_schema, ev->src.schema);
@@ -227,9 +221,9 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
             else RC_BUF_LIT(b, "null");
         } else {
             RC_BUF_LIT(b, ",\"change_lsn\":");
-            str_or_null(b, p->lsn);
+            rc_enc_put_str_or_null(b, p->lsn);
             RC_BUF_LIT(b, ",\"commit_lsn\":");
-            str_or_null(b, p->lsn);
+            rc_enc_put_str_or_null(b, p->lsn);
             RC_BUF_LIT(b, ",\"event_serial_no\":");
             if (p->has_row) rc_fmt_u64(b, p->row);
             else RC_BUF_LIT(b, "null");

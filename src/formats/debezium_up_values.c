@@ -491,7 +491,7 @@ rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
 
 /* ---- row images ---- */
 
-static bool column_keys(up_enc *e, const rc_event *ev)
+bool rc_dbz_column_keys(up_enc *e, const rc_event *ev)
 {
     if (!ev->cols_id) return false;
     if (ev->cols_id == e->keys_of) return true;
@@ -514,6 +514,17 @@ static bool column_keys(up_enc *e, const rc_event *ev)
     return true;
 }
 
+void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool cached)
+{
+    if (cached) {
+        rc_buf_put(b, e->keys.data + e->keys_off[i], e->keys_off[i + 1] - e->keys_off[i]);
+        return;
+    }
+    rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
+    rc_jw_str(b, name.p, name.n);
+    rc_buf_putc(b, ':');
+}
+
 rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
 {
     up_enc *e = p;
@@ -521,17 +532,11 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         RC_BUF_LIT(b, "null");
         return RC_OK;
     }
-    bool keys = column_keys(e, ev);
+    bool keys = rc_dbz_column_keys(e, ev);
     rc_buf_putc(b, '{');
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
-        if (keys) {
-            rc_buf_put(b, e->keys.data + e->keys_off[i], e->keys_off[i + 1] - e->keys_off[i]);
-        } else {
-            rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
-            rc_jw_str(b, name.p, name.n);
-            rc_buf_putc(b, ':');
-        }
+        rc_dbz_put_col_key(e, b, ev, i, keys);
         rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
         if (st != RC_OK) return st;
     }

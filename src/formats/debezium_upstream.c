@@ -51,9 +51,7 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
                             "rowcast knows the Debezium 0.x layout of the MySQL connector only; -o debezium.compat=1 writes %s events "
                             "in the 1.0 layout",
                             rc_dbkind_name(ev->src.kind));
-    char prefix[256];
-    size_t pn;
-    rc_status st = rc_dbz_open_envelope(e, e->value_slots, false, ev, conn, prefix, sizeof prefix, &pn, b, err);
+    rc_status st = rc_dbz_open_envelope(e, e->value_slots, false, ev, conn, b, err);
     if (st != RC_OK) return st;
     bool has_before = ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE;
     bool has_after = ev->op == RC_OP_INSERT || ev->op == RC_OP_READ || ev->op == RC_OP_UPDATE;
@@ -94,9 +92,7 @@ static rc_status change_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *
     if (!img || !rc_enc_has_pk(ev)) return RC_SKIP; /* no key: Debezium writes a null key */
     int conn = connector_of(ev->src.kind);
     if (conn < 0) return RC_SKIP;
-    char prefix[256];
-    size_t pn;
-    rc_status st = rc_dbz_open_envelope(e, e->key_slots, true, ev, conn, prefix, sizeof prefix, &pn, b, err);
+    rc_status st = rc_dbz_open_envelope(e, e->key_slots, true, ev, conn, b, err);
     if (st != RC_OK) return st;
     if ((st = rc_dbz_put_key_fields(e, b, ev, img, err)) != RC_OK) return st;
     if (e->schemas) rc_buf_putc(b, '}');

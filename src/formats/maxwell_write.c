@@ -10,6 +10,7 @@
  * that causes them (rc_format.split). */
 #include <stdlib.h>
 #include <string.h>
+#include "formats/enc_event.h"
 #include "formats/maxwell.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -181,19 +182,7 @@ static void put_value(rc_buf *b, const rc_column *col, const rc_value *v)
     case RC_V_BITS: rc_fmt_u64(b, v->u); return; /* BitColumnDef: a Long, a BigInteger beyond */
     case RC_V_DECIMAL: rc_fmt_dec_java(b, &v->dec); return; /* Jackson writes BigDecimal.toString() */
     case RC_V_FLOAT32:
-    case RC_V_FLOAT64: {
-        double d = v->kind == RC_V_FLOAT32 ? v->f32 : v->f64;
-        if (rc_f64_special(d)) { /* Jackson quotes NaN and the infinities */
-            rc_buf_putc(b, '"');
-            rc_buf_puts(b, d != d ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
-            rc_buf_putc(b, '"');
-        } else if (v->kind == RC_V_FLOAT32) {
-            rc_fmt_f32_java(b, v->f32);
-        } else {
-            rc_fmt_f64_java(b, v->f64);
-        }
-        return;
-    }
+    case RC_V_FLOAT64: rc_fmt_json_float(b, v); return; /* Java's toString; Jackson quotes NaN and the infinities */
     case RC_V_BYTES: /* StringColumnDef: a binary string as base64 */
     case RC_V_DATE:
     case RC_V_TIME:
@@ -302,9 +291,7 @@ static void put_position(const mx_enc *e, rc_buf *b, const rc_event *ev)
  * whose data is empty (Maxwell writes a null for each key column there) */
 static void put_keys(const mx_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img)
 {
-    uint32_t pk[64];
-    uint32_t npk = rc_event_pk(ev, pk, 64);
-    if (npk > 64) npk = 64;
+    uint32_t pk[RC_ENC_PK_MAX], npk = rc_enc_pk_order(ev, pk);
     if (e->pks) {
         RC_BUF_LIT(b, ",\"primary_key\":[");
         for (uint32_t k = 0; k < npk; k++) {
@@ -335,18 +322,14 @@ static void put_ids(const mx_enc *e, rc_buf *b, const rc_event *ev)
 /* From "position" to the end of a row message */
 static void put_tail(mx_enc *e, rc_buf *b, const rc_event *ev)
 {
-    const rc_value *img = ev->op == RC_OP_DELETE ? ev->before : ev->after;
+    const rc_value *img = rc_enc_row(ev);
     put_ids(e, b, ev);
     put_keys(e, b, ev, img);
     put_map(e, b, "data", ev, img, NULL);
     if (ev->op == RC_OP_UPDATE) { /* "old": the changed columns' previous values */
-        rc_buf_reset(&e->scratch);
-        uint8_t *changed = ev->ncols ? (uint8_t *)rc_buf_reserve(&e->scratch, ev->ncols) : NULL;
+        const uint8_t *changed = rc_enc_changed(ev, &e->scratch);
         bool any = false;
-        for (uint32_t i = 0; changed && i < ev->ncols; i++) {
-            changed[i] = ev->changed ? ev->changed[i] : !rc_value_equal(&ev->before[i], &ev->after[i]);
-            any |= changed[i];
-        }
+        for (uint32_t i = 0; changed && i < ev->ncols; i++) any |= changed[i] != 0;
         if (any) put_map(e, b, "old", ev, ev->before, changed);
     }
     rc_buf_putc(b, '}');
@@ -402,12 +385,9 @@ static rc_status expressible(const mx_enc *e, const rc_event *ev, rc_error *err)
     case RC_OP_DELETE:
     case RC_OP_READ:
         if (rc_event_refuse_unavailable(ev, "maxwell", err) != RC_OK) return RC_SKIP;
-        if (ev->op == RC_OP_UPDATE && !ev->before)
-            return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "an update without the row before it: Maxwell's "
-                                "\"old\" holds the changed columns' previous values"), RC_SKIP;
-        if (!(ev->op == RC_OP_DELETE ? ev->before : ev->after))
-            return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "a %s without its row: Maxwell's \"data\" holds it",
-                                rc_op_name(ev->op)), RC_SKIP;
+        /* "old" holds the changed columns' previous values, "data" a delete's row */
+        if (rc_enc_need_before(ev, "maxwell", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err) != RC_OK) return RC_SKIP;
+        if (!rc_enc_row(ev)) return rc_enc_unsupported(err, "maxwell", ev, "its row (Maxwell's \"data\") is missing"), RC_SKIP;
         return RC_OK;
     case RC_OP_DDL:
         if (!e->ddl) return RC_SKIP;

@@ -297,7 +297,7 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
             continue;
         }
         c->n.lines++;
-        c->n.multiline += ln->lines > 1;
+        c->n.multiline += ln->pretty;
         rc_error err = ln->err;
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;

@@ -185,12 +185,12 @@ static bool continues_message(const char *p, size_t n)
     return e == '{' || e == '[' || e == ',' || e == ':';
 }
 
-/* True when p holds the end of a comment. */
-static bool closes_comment(const char *p, size_t n)
+/* Where the end of a comment ("*" "/") in p[0..n) is, just after it; NULL when p holds none. */
+static const char *comment_end(const char *p, size_t n)
 {
     for (const char *q; n >= 2 && (q = memchr(p, '*', n - 1)); n -= (size_t)(q + 1 - p), p = q + 1)
-        if (q[1] == '/') return true;
-    return false;
+        if (q[1] == '/') return q + 2;
+    return NULL;
 }
 
 /* A line that begins a comment block outside a message. */
@@ -265,16 +265,30 @@ static bool add_rest(lines_source *c, rc_batch *b)
     rc_source_item *ln = &b->lines[b->n - 1];
     const char *first = b->text + ln->off;
     if (opens_comment(first, ln->n)) {
+        /* a comment block: skipped only when it closes and nothing follows it on its last line;
+         * otherwise the item is bad and says why (comment_fault), so no message is lost unseen */
         ln->comment = true;
-        size_t from = 2;
-        while (!closes_comment(first + from, ln->n - from)) {
+        size_t from = (size_t)((const char *)memchr(first, '*', ln->n) - first) + 1;
+        const char *end;
+        while (!(end = comment_end(first + from, ln->n - from))) {
             ssize_t got = read_line(c);
-            if (got <= 0) return true; /* no end: the item stays a bad line */
+            if (got <= 0) { /* the input ended inside it */
+                ln->comment_fault = RC_COMMENT_UNCLOSED_END;
+                return true;
+            }
+            if (c->linebuf[0] == '{' || c->linebuf[0] == '[') { /* a message: the comment was not closed before it */
+                c->pending = got;
+                ln->comment_fault = RC_COMMENT_UNCLOSED_NEXT;
+                return true;
+            }
             from = ln->raw;
             if (!add_line(c, b, c->linebuf, (size_t)got, true)) return false;
             first = b->text + ln->off;
         }
-        ln->blank = true;
+        size_t k = (size_t)(end - first);
+        while (k < ln->n && (first[k] == ' ' || first[k] == '\t' || first[k] == '\r')) k++;
+        if (k < ln->n) ln->comment_fault = RC_COMMENT_TEXT_AFTER, ln->comment_at = k;
+        else ln->blank = true;
         return true;
     }
     if (!continues_message(first, ln->n)) return true;
@@ -288,9 +302,21 @@ static bool add_rest(lines_source *c, rc_batch *b)
             return true;
         }
         if (!add_line(c, b, c->linebuf, (size_t)got, true)) return false;
+        ln->pretty = true;
         json_depth_scan(&d, c->linebuf, (size_t)got);
     }
     return true;
+}
+
+/* A comment block that could not be skipped: never closed, or closed with text after it. */
+static rc_status comment_error(rc_source_item *ln)
+{
+    if (ln->comment_fault != RC_COMMENT_TEXT_AFTER)
+        return rc_error_set(&ln->err, RC_ERR_SYNTAX, 0, "a comment (/*) that is not closed before %s: close it with */",
+                            ln->comment_fault == RC_COMMENT_UNCLOSED_NEXT ? "the next message (a line that starts with '{' or '[')"
+                                                                          : "the end of the input");
+    return rc_error_set(&ln->err, RC_ERR_SYNTAX, ln->comment_at,
+                        "text after the end of a comment (*/): a message starts on a line of its own, or it is not read");
 }
 
 static rc_status decode_record(lines_source *c, rc_batch *b, rc_source_item *ln)
@@ -341,6 +367,7 @@ static void fill(lines_source *c, rc_batch *b)
             c->in_line += extra;
             rc_source_item *ln = &b->lines[b->n - 1];
             ln->end = rc_pos_lines(ln->end_off, c->in_line);
+            ln->lines += (unsigned)extra; /* an error names the line within the record */
         }
     }
     rc_arena_reset(&b->arena);
@@ -350,7 +377,12 @@ static void fill(lines_source *c, rc_batch *b)
         ln->ev_first = b->events.count;
         rc_error_clear(&ln->err);
         size_t rejected = b->events.rejected;
-        ln->st = ln->blank ? RC_OK : c->cfg.records ? decode_record(c, b, ln) : c->cfg.from->decode(c->cfg.dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
+        if (ln->comment_fault)
+            ln->st = comment_error(ln);
+        else
+            ln->st = ln->blank          ? RC_OK
+                     : c->cfg.records ? decode_record(c, b, ln)
+                                      : c->cfg.from->decode(c->cfg.dec, b->text + ln->off, ln->n, &b->arena, &b->events, &ln->err);
         ln->filtered = b->events.rejected != rejected;
         if (ln->st != RC_OK) {
             b->events.count = ln->ev_first; /* a failed line keeps no events */

@@ -56,10 +56,23 @@ printf '/*\n * Licensed to the Apache Software Foundation\n */\n{"op":"heartbeat
 printf 'rowcast: 1 line read: 1 converted, 0 filtered out, 0 bad; 2 comment blocks skipped\n' >"$T/want_sum"
 expect_eq comment-summary "$T/want_sum" "$T/sum"
 expect_eq comment-output "$T/want_out" "$T/out"
+# a comment that is not closed before the next message is one bad item, and the message after
+# it is read; one not closed at all, or with text after its end, is bad too: nothing is skipped
+# that could hold a message
 printf '/*\n * never closed\n{"op":"heartbeat"}\n' >"$T/comment-open.json"
-expect comment-open 2 convert -q comment-open.json <<'EOF'
-rowcast: comment-open.json:1:1 (file offset 0): syntax error: value expected (found '/')
+expect comment-open 0 convert -q --on-error=skip comment-open.json <<'EOF'
+rowcast: comment-open.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the next message (a line that starts with '{' or '['): close it with */
 EOF
+expect_eq comment-open-next "$T/want_out" "$T/out"
+printf '/*\n * never closed\n' >"$T/comment-end.json"
+expect comment-end 2 convert -q comment-end.json <<'EOF'
+rowcast: comment-end.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the end of the input: close it with */
+EOF
+printf '/* licence */ {"op":"heartbeat"}\n{"op":"heartbeat"}\n' >"$T/comment-text.json"
+expect comment-text 0 convert -q --on-error=skip comment-text.json <<'EOF'
+rowcast: comment-text.json:1:15 (file offset 14): syntax error: text after the end of a comment (*/): a message starts on a line of its own, or it is not read
+EOF
+expect_eq comment-text-next "$T/want_out" "$T/out"
 printf '[\n  {"op": "heartbeat"},\n  {"op": "heartbeat"}\n]\n' >"$T/array.json"
 expect pretty-array 2 convert -q array.json <<'EOF'
 rowcast: array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'

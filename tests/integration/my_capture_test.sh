@@ -31,13 +31,15 @@
 #     --include that matches no table; --slot refused; a password never printed; -q says
 #     warnings only (not the derived replica id); nothing listening at the address: exit 3
 #     at once, naming it.
-#  7. TLS: a second server with certificates made by openssl here and require_secure_transport:
+#  6. --to maxwell: section 1's binlog and a snapshot of shop.types, every MariaDB type as
+#     Maxwell renders it, xoffset and commit: golden data/my_capture.types.maxwell.golden.
+#  7. character sets converted by iconv(3): gbk, big5, cp1251, utf16, sjis, euckr, koi8r and
+#     latin2 columns, two rows in the snapshot and the same inserted again: every value read
+#     from the binlog equals SELECT CONVERT(column USING utf8mb4).
+#  8. TLS: a second server with certificates made by openssl here and require_secure_transport:
 #     capture over TLS (VERIFY_IDENTITY, the snapshot and the stream), TLS by default when the
 #     server has it, the exact messages without TLS, with a wrong CA, for a REQUIRE X509 user
 #     without a certificate; defaults-file and password-file (section 5) by exact behaviour.
-#  6. character sets converted by iconv(3): gbk, big5, cp1251, utf16, sjis, euckr, koi8r and
-#     latin2 columns, two rows in the snapshot and the same inserted again: every value read
-#     from the binlog equals SELECT CONVERT(column USING utf8mb4).
 # usage: my_capture_test.sh path/to/rowcast   (RC_UPDATE_GOLDEN=1 rewrites the golden files)
 set -u
 RC=${1:?path to rowcast}
