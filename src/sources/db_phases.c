@@ -2,6 +2,12 @@
 #include <time.h>
 #include "sources/db_phases.h"
 
+void rc_db_phase_nap(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL); /* a signal ends it early: the caller looks at its stop flag */
+}
+
 rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_batch *b, int timeout_ms, rc_batch **out,
                            rc_error *err)
 {
@@ -31,9 +37,7 @@ rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phas
     if (*ph == PH_DONE) b->last = true;
     if (b->n || b->last) *out = b;
     else if (*ph != PH_STREAM && *ph != PH_SNAPSHOT) {
-        /* waiting (for acknowledgements, or to reconnect): not a busy loop */
-        struct timespec ts = {0, (timeout_ms < 20 ? timeout_ms : 20) * 1000000L};
-        nanosleep(&ts, NULL);
+        rc_db_phase_nap(timeout_ms < 20 ? timeout_ms : 20); /* waiting (for acknowledgements, or to reconnect) */
     }
     return RC_OK;
 }

@@ -30,4 +30,7 @@ typedef struct rc_db_phase_ops {
 rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_batch *b, int timeout_ms, rc_batch **out,
                            rc_error *err);
 
+/* Sleeps ms milliseconds: a source that waits rather than reads (not a busy loop). */
+void rc_db_phase_nap(int ms);
+
 #endif

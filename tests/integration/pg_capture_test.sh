@@ -355,6 +355,35 @@ rowcast: 0 messages written (0 bytes): 0 delivered, 0 dead-lettered, 0 refused, 
 rowcast: T s, R events/s
 EOF
 
+# --until LSN: the transactions committed before the LSN and nothing after it, though the WAL
+# holds more. A transaction open across the LSN (its first row before it, its commit after it)
+# is after it: it was handed out whole before, which overshot the target. The slot stays at the
+# last commit handed, so the next run has the rest.
+cap until0 "$U" --slot s_until --snapshot never --until caught-up
+expect_rc until0 "$st" 0
+mkfifo "$W/txa"
+pg_test_sql <"$W/txa" >"$W/txa.out" 2>&1 &
+txa=$!
+exec 3>"$W/txa"
+step() { echo "$1" >&3; echo "\\! touch $W/txa.$2" >&3; wait_for 20 test -e "$W/txa.$2" || bad "--until LSN: transaction A stuck at $2"; }
+step "SET synchronous_commit = on; BEGIN; INSERT INTO ev VALUES (20);" 1
+pg_test_sql -c "INSERT INTO ev VALUES (11)" -c "INSERT INTO ev SELECT g FROM generate_series(1000, 5999) g" >/dev/null
+step "INSERT INTO ev VALUES (21);" 2
+target=$(pg_test_sql -c "SELECT pg_current_wal_insert_lsn()")
+step "COMMIT;" 3
+exec 3>&-
+wait $txa
+pg_test_sql -c "SET synchronous_commit = on" -c "INSERT INTO ev VALUES (14)" >/dev/null
+cap until1 "$U" --slot s_until --until "$target"
+expect_rc until1 "$st" 0
+rows() { jq -rs '[.[] | select(.op == "insert") | .after[0]] | "\(length) rows: \(.[0]) ... \(.[-1])"' "$1"; }
+same "--until LSN: only what committed before it" "5001 rows: 11 ... 5999" "$(rows "$W/until1.out")"
+same "--until LSN: the slot at the last commit handed" "$(jq -r 'select(.op == "commit") | .pos.checkpoint' "$W/until1.out" | tail -1)" "$(slot_lsn s_until)"
+cap until2 "$U" --slot s_until --until caught-up
+expect_rc until2 "$st" 0
+same "after --until LSN: the rest" "begin,insert 20,insert 21,commit,begin,insert 14,commit" "$(ops "$W/until2.out")"
+pg_test_sql -c "SELECT pg_drop_replication_slot('s_until')" >/dev/null || bad "cannot drop the slot s_until"
+
 # ---- one transaction of 100,000 rows: memory stays flat, streamed (protocol 2, spilled past a
 # small threshold) or not; every row captured once, in one transaction
 pg_test_sql -c "ALTER SYSTEM SET logical_decoding_work_mem = '64kB'" -c "SELECT pg_reload_conf()" \

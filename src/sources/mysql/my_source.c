@@ -613,12 +613,15 @@ static rc_status stream_batch(my_source *s, int timeout_ms, rc_error *err)
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     in_tx = p.in_transaction;
-    /* at the target, waiting only for the sink's acknowledgement: no long read (the next event
-     * may be the next heartbeat, a second away) */
-    if (at_target(s, in_tx) && wait > 10) wait = 10;
     while (b->n < RC_BATCH_ITEMS && s->ph == PH_STREAM) {
         if (caught_up(s, in_tx)) {
             s->ph = PH_DONE;
+            break;
+        }
+        /* at the target, waiting only for the sink's acknowledgement: nothing past it is read
+         * (it is the next run's; the checkpoint stays at the target) */
+        if (at_target(s, in_tx)) {
+            if (!b->n) rc_db_phase_nap(wait < 10 ? wait : 10);
             break;
         }
         rc_my_raw_event raw;

@@ -72,6 +72,7 @@ typedef struct pg_source {
     rc_pos last_pos;     /* the last item's position */
     uint64_t until_lsn;  /* stop once caught up to here (0: never) */
     uint64_t wal_end;    /* the server's, from its last keepalive */
+    bool past_target;    /* a transaction committed at or after --until began: it is not handed */
     uint64_t row_events;
     int backoff_ms;
     double retry_at;
@@ -350,11 +351,24 @@ static rc_status stream_start(pg_source *s, rc_error *err)
     return RC_OK;
 }
 
-/* Caught up to --until: nothing open, everything acknowledged, the server past the target. */
-static bool caught_up(const pg_source *s)
+/* At the --until target: everything committed before it handed out and nothing open, or the
+ * next transaction commits at or after it. Nothing more is read from here (the changes after
+ * the target are the next run's: the slot is acknowledged only up to the last one handed). */
+static bool at_target(const pg_source *s)
 {
-    return s->until_lsn && rc_pg_events_idle(s->ev) && s->acked_all &&
-           (s->handed_lsn >= s->until_lsn || s->wal_end >= s->until_lsn);
+    return s->until_lsn && (s->past_target || (rc_pg_events_idle(s->ev) && (s->handed_lsn >= s->until_lsn || s->wal_end >= s->until_lsn)));
+}
+
+/* Caught up to --until: at the target and everything handed out acknowledged. */
+static bool caught_up(const pg_source *s) { return s->acked_all && at_target(s); }
+
+/* Commits at or after --until: its Begin (or Stream Commit) is not handed, and reading stops. */
+static bool after_target(pg_source *s, const rc_pgo_msg *m)
+{
+    uint64_t lsn = m->kind == RC_PGO_BEGIN ? m->u.begin.final_lsn : m->kind == RC_PGO_STREAM_COMMIT ? m->u.commit.commit_lsn : 0;
+    if (!s->until_lsn || !lsn || lsn < s->until_lsn || rc_pg_events_pending(s->ev)) return false;
+    s->past_target = true;
+    return true;
 }
 
 static void keepalive(pg_source *s, const rc_pg_msg *m)
@@ -390,6 +404,10 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
     if (st == RC_OK && msg.kind == RC_PGO_TYPE) {
         rc_pg_rc rc = rc_pg_catalog_types(s->conn, s->types, msg.u.type.type->oid, err);
         if (rc != RC_PG_OK) return pg_fail(err, rc);
+    }
+    if (st == RC_OK && after_target(s, &msg)) {
+        b->n--; /* the next run's */
+        return RC_OK;
     }
     if (st == RC_OK) st = rc_pg_events_add(s->ev, &msg, m->data, m->len, &b->arena, &b->events, &ierr);
     if (st == RC_OK && (msg.kind == RC_PGO_COMMIT || msg.kind == RC_PGO_STREAM_COMMIT)) {
@@ -459,6 +477,10 @@ static rc_status stream_batch(pg_source *s, int timeout_ms, rc_error *err)
     while (b->n < RC_BATCH_ITEMS && s->ph == PH_STREAM) {
         if (caught_up(s)) {
             s->ph = PH_DONE;
+            break;
+        }
+        if (at_target(s)) { /* waiting only for the sink's acknowledgement: read no further */
+            if (!b->n) rc_db_phase_nap(wait < 10 ? wait : 10);
             break;
         }
         if (rc_pg_events_pending(s->ev)) {
