@@ -17,24 +17,14 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* The thread: an fsync as soon as every record it was asked for is written (so a sink that
- * keeps the queue full still gets its acknowledgements), else the next buffer. After an error
- * buffers are let go unwritten, so that the sink never waits for a free one forever. */
+/* The writing thread: the next buffer, else waits. After an error buffers are let go
+ * unwritten, so that the sink never waits for a free one forever. */
 static void *run(void *arg)
 {
     rc_file_writer *w = arg;
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        if (!w->err && w->sync_want > w->synced && w->rec_written >= w->sync_want) {
-            uint64_t want = w->sync_want;
-            pthread_mutex_unlock(&w->mu);
-            /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
-            int e = w->durable && fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
-            pthread_mutex_lock(&w->mu);
-            if (e) w->err = e;
-            else w->synced = want;
-            pthread_cond_broadcast(&w->done);
-        } else if (w->written != w->filled) {
+        if (w->written != w->filled) {
             rc_fw_buf *b = &w->bufs[w->written % RC_FW_NBUF];
             int failed = w->err;
             pthread_mutex_unlock(&w->mu);
@@ -45,10 +35,40 @@ static void *run(void *arg)
             else if (!failed) w->rec_written = b->records;
             w->written++;
             pthread_cond_broadcast(&w->done);
+            if (w->durable) pthread_cond_signal(&w->sync_work);
         } else if (w->quit) {
             break;
         } else {
             pthread_cond_wait(&w->work, &w->mu);
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* The syncing thread of a durable file: an fsync as soon as every record asked for is written,
+ * beside the writing thread, which goes on writing meanwhile (an fsync of a second's Debezium
+ * output takes most of a second here: done by the writer, the sink and then the source stood
+ * still for it). The fsync covers every record written before it started, so that count is
+ * durable when it returns; records written during it wait for the next. */
+static void *sync_run(void *arg)
+{
+    rc_file_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        if (!w->err && w->sync_want > w->synced && w->rec_written >= w->sync_want) {
+            uint64_t upto = w->rec_written;
+            pthread_mutex_unlock(&w->mu);
+            /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
+            int e = fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
+            pthread_mutex_lock(&w->mu);
+            if (e) w->err = e;
+            else w->synced = upto;
+            pthread_cond_broadcast(&w->done);
+        } else if (w->quit) {
+            break;
+        } else {
+            pthread_cond_wait(&w->sync_work, &w->mu);
         }
     }
     pthread_mutex_unlock(&w->mu);
@@ -65,17 +85,26 @@ rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable)
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->work, NULL);
     pthread_cond_init(&w->done, NULL);
+    pthread_cond_init(&w->sync_work, NULL);
     /* signals (SIGINT, SIGTERM) go to the thread that waits for the source, which stops */
     sigset_t all, old;
     sigfillset(&all);
     sigdelset(&all, SIGPIPE); /* a closed pipe ends the process as it did without the thread */
     pthread_sigmask(SIG_BLOCK, &all, &old);
     int e = pthread_create(&w->thread, NULL, run, w);
+    if (!e && durable && (e = pthread_create(&w->syncer, NULL, sync_run, w)) != 0) {
+        pthread_mutex_lock(&w->mu);
+        w->quit = true;
+        pthread_cond_signal(&w->work);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->thread, NULL);
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!e) return RC_OK;
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->work);
     pthread_cond_destroy(&w->done);
+    pthread_cond_destroy(&w->sync_work);
 fail:
     for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
     return RC_ERR_NOMEM;
@@ -118,7 +147,7 @@ static void want_sync(rc_file_writer *w)
     if (pending(w)) hand_over(w);
     if (w->records > w->sync_want) {
         w->sync_want = w->records;
-        pthread_cond_signal(&w->work);
+        if (w->durable) pthread_cond_signal(&w->sync_work); /* else each write makes its records count */
     }
 }
 
@@ -149,11 +178,14 @@ int rc_fw_stop(rc_file_writer *w)
     if (pending(w)) hand_over(w);
     w->quit = true;
     pthread_cond_signal(&w->work);
+    pthread_cond_signal(&w->sync_work);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
+    if (w->durable) pthread_join(w->syncer, NULL);
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->work);
     pthread_cond_destroy(&w->done);
+    pthread_cond_destroy(&w->sync_work);
     for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
     return w->err;
 }

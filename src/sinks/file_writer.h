@@ -1,7 +1,8 @@
 /* The writing thread of a file or stdout sink. The sink copies each record's bytes into four
  * 256 KiB buffers (1 MiB in all, as the stdio buffer before); the thread
- * writes full buffers and fsyncs a file when asked, so that the copy into the page cache and
- * the write-back run beside the encoder instead of after it (for a 4 KB upstream Debezium
+ * writes full buffers and a second one fsyncs a file when asked, so that the copy into the page
+ * cache and the write-back run beside the encoder, and the writing beside the write-back,
+ * instead of one after the other (for a 4 KB upstream Debezium
  * message with its schema they cost half as much CPU as encoding it). Memory is bounded: when
  * every buffer is waiting to be written, the sink waits for one.
  *
@@ -31,9 +32,10 @@ typedef struct rc_fw_buf {
 typedef struct rc_file_writer {
     int fd;
     bool durable;                 /* fsync before a record counts as durable */
-    pthread_t thread;
+    pthread_t thread, syncer;     /* the writing thread; the syncing one (durable only) */
     pthread_mutex_t mu;
-    pthread_cond_t work, done;    /* the thread has work; a buffer or a sync is done */
+    pthread_cond_t work, done;    /* the writer has work; a buffer or a sync is done */
+    pthread_cond_t sync_work;     /* the syncer may have work */
     rc_fw_buf bufs[RC_FW_NBUF];   /* a ring: [written, filled) wait for the thread, filled is the sink's */
     uint64_t written, filled;     /* buffer numbers; the thread owns written until it is written */
     /* the sink's side, without the lock */
