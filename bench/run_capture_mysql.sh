@@ -92,6 +92,11 @@ expect() {
         { echo "$1 delivered inserts $2 updates $3 deletes $4, the load made $E_INS $E_UPD $E_DEL" >&2; exit 1; }
 }
 count() { grep -o "$1" "$2" | wc -l || true; }
+# delivered LABEL NAME COUNT: a run to /dev/null delivered COUNT messages (its summary says)
+delivered() {
+    grep -q "^rowcast: $3 messages written .*: $3 delivered," "$W/$2.err" ||
+        { echo "$1 did not deliver $3 messages:" >&2; cat "$W/$2.err" >&2; exit 1; }
+}
 # done_with NAME FILE: notes the size of a reader's output (MB) and removes it
 done_with() { du -m "$2" | cut -f1 >"$W/$1.mb"; rm -f "$2"; }
 
@@ -117,6 +122,13 @@ measure rc_dbz "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --u
 expect "rowcast debezium" "$(count '"op":"c"' "$W/rc_dbz.json")" "$(count '"op":"u"' "$W/rc_dbz.json")" \
     "$(count '"op":"d"' "$W/rc_dbz.json")"
 done_with rc_dbz "$W/rc_dbz.json"
+# the same to standard output into /dev/null: the rate without writing the 4 GB file, whose
+# bound on this disk the next line shows (dd of as many bytes, fsynced, into the same directory)
+OUT=/dev/null measure rc_dbz_null "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --until caught-up --server-id 14 \
+    --to debezium -o debezium.flavor=upstream -o debezium.schemas=true --sink stdout
+delivered "rowcast debezium to /dev/null" rc_dbz_null "$((E_INS + E_UPD + E_DEL))"
+OUT=/dev/null measure dd dd if=/dev/zero of="$W/dd.out" bs=1M count="$(cat "$W/rc_dbz.mb")" conv=fsync
+rm -f "$W/dd.out"
 
 sql bench -e 'SELECT count(*) FROM orders_snap' >/dev/null # the table in the buffer pool for both
 [ "$(sql bench -e 'SELECT count(*) FROM orders_snap')" = "$S" ] || { echo "orders_snap does not hold $S rows" >&2; exit 1; }
@@ -124,13 +136,12 @@ OUT=/dev/null measure client mariadb --no-defaults --quick -S "$MY_SOCK" -uroot 
 # to standard output into /dev/null (file:/dev/null's fsync fails); the summary on stderr says
 # how many were delivered
 OUT=/dev/null measure rc_snap "$RC" capture "$URL" --include bench.orders_snap --snapshot initial_only --server-id 13 --to native
-grep -q "^rowcast: $S messages written .*: $S delivered," "$W/rc_snap.err" ||
-    { echo "rowcast's snapshot did not deliver $S rows:" >&2; cat "$W/rc_snap.err" >&2; exit 1; }
+delivered "rowcast's snapshot" rc_snap "$S"
 
 # report ---------------------------------------------------------------------------------------
 if [ "${QUICK:-0}" = 1 ]; then
-    readers="mariadb-binlog, rowcast native, rowcast debezium"
-    [ $ZJ = 1 ] && readers="mariadb-binlog, zongji, rowcast native, rowcast debezium"
+    readers="mariadb-binlog, rowcast native, rowcast debezium (file and /dev/null)"
+    [ $ZJ = 1 ] && readers="mariadb-binlog, zongji, rowcast native, rowcast debezium (file and /dev/null)"
     echo "quick run: every reader ($readers) delivered $E_INS inserts, $E_UPD updates, $E_DEL deletes; the snapshot $S rows"
     [ $ZJ = 1 ] || echo "quick run: zongji skipped (no node, or npm could not install @vlasky/zongji)"
     exit 0
@@ -151,6 +162,8 @@ row mariadb-binlog mbinlog "$N"
 [ $ZJ = 1 ] && row 'zongji (decode)' zongji "$N"
 row 'rowcast native' rc_native "$N"
 row 'rowcast debezium' rc_dbz "$N"
+row '  to /dev/null' rc_dbz_null "$N"
+row "  dd $(cat "$W/rc_dbz.mb") MB fsync" dd "$N"
 echo "snapshot: $S rows"
 row 'mariadb --quick' client "$S"
 row 'rowcast native' rc_snap "$S"
@@ -158,7 +171,7 @@ ratio() { calc "%.2f" "$1 / $2"; }
 echo "targets:"
 echo "  rowcast native / mariadb-binlog rows/s >= 1.0:  $(ratio "${RATE[rc_native]}" "${RATE[mbinlog]}")"
 if [ $ZJ = 1 ]; then
-    echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")"
+    echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")   (to /dev/null: $(ratio "${RATE[rc_dbz_null]}" "${RATE[zongji]}"); dd of its bytes alone: $(ratio "${RATE[dd]}" "${RATE[zongji]}"))"
 else
     echo "  rowcast debezium / zongji: skipped (zongji not installed)"
 fi

@@ -147,6 +147,9 @@ for r in $(seq "$R"); do
         "$(count '"op":"d"' "$W/rc_dbz.json")"
     done_with rc_dbz "$W/rc_dbz.json"
 done
+# the disk's part: dd of as many bytes as the Debezium file, fsynced, into the same directory
+OUT=/dev/null measure dd dd if=/dev/zero of="$W/dd.out" bs=1M count="$(cat "$W/rc_dbz.mb")" conv=fsync
+rm -f "$W/dd.out"
 
 sql -c 'SELECT count(*) FROM orders_snap' >/dev/null # the table in the page cache for both
 # shellcheck disable=SC2016
@@ -183,6 +186,7 @@ row min-client min "$N"
 row recvlogical+w2j recvlogical "$N"
 row 'rowcast native' rc_native "$N"
 row 'rowcast debezium' rc_dbz "$N"
+row "  dd $(cat "$W/rc_dbz.mb") MB fsync" dd "$N"
 [ "$R" = 1 ] || for t in "${readers[@]}"; do
     [ -f "$W/$t.runs" ] && echo "  $t, each round: $(cut -d' ' -f1 "$W/$t.runs" | tr '\n' ' ')s wall, $(cut -d' ' -f2 "$W/$t.runs" | tr '\n' ' ')s client CPU, $(cut -d' ' -f3 "$W/$t.runs" | tr '\n' ' ')s server CPU"
 done
@@ -192,6 +196,7 @@ row 'rowcast native' rc_snap "$S"
 ratio() { calc "%.2f" "$1 / $2"; }
 echo "targets:"
 echo "  streaming rows/s, rowcast / min-client >= 0.9:  native $(ratio "${RATE[rc_native]}" "${RATE[min]}")  debezium $(ratio "${RATE[rc_dbz]}" "${RATE[min]}")   (1:1: native $(ratio "${RATE1[rc_native]}" "${RATE1[min]}")  debezium $(ratio "${RATE1[rc_dbz]}" "${RATE1[min]}"))"
+echo "  the Debezium file's bytes alone (dd, fsync) / min-client rows/s:  $(ratio "${RATE[dd]}" "${RATE[min]}")"
 echo "  CPU per row (client + walsender), rowcast debezium / recvlogical+wal2json <= 1.0:  $(ratio "${CPUM[rc_dbz]}" "${CPUM[recvlogical]}")"
 echo "  snapshot rows/s, rowcast / COPY >= 0.7:  $(ratio "${RATE[rc_snap]}" "${RATE[copy]}")   (1:1: $(ratio "${RATE1[rc_snap]}" "${RATE1[copy]}"))"
 echo "  peak RSS < 64 MB:  native $((KIB[rc_native] / 1024)) MB, debezium $((KIB[rc_dbz] / 1024)) MB, snapshot $((KIB[rc_snap] / 1024)) MB"
