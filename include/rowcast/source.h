@@ -138,6 +138,11 @@ typedef struct rc_source_ops {
     /* For the metrics endpoint, asked on the pipeline's thread after each batch and idle tick;
      * NULL: the source has none (the lines source). */
     void (*stats)(const rc_source *s, rc_source_stats *out);
+    /* True while the source reads nothing more until what it handed out is acknowledged (the
+     * end of a snapshot, an --until target): an idle pipeline then stores the checkpoint at
+     * once rather than at its interval, so that the wait is short. NULL: never (the lines
+     * source: an idle input keeps the interval, a trickle of lines is not a checkpoint each). */
+    bool (*waiting)(const rc_source *s);
 } rc_source_ops;
 
 struct rc_source {

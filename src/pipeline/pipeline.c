@@ -104,17 +104,17 @@ void rc_pipeline_fini(rc_pipeline *c)
 
 /* Serves the sink's delivery reports without waiting, and tells the source (and the
  * checkpoint) what they acknowledged: the source is idle (and the metrics endpoint gets the
- * numbers after them: a single-threaded source on a pipe has no idle tick). `idle`: nothing
- * came for a while, so the checkpoint waits for a file sink's fsync and is stored at once
- * (during the run it comes an interval behind; an --until stops when everything is
- * acknowledged, which would wait two intervals for it). */
-static int serve_sink(rc_pipeline *c, bool idle)
+ * numbers after them: a single-threaded source on a pipe has no idle tick). `now`: the source
+ * waits only for acknowledgements (rc_source_ops.waiting), so the checkpoint waits for a file
+ * sink's fsync and is stored at once (during the run it comes an interval behind; an --until
+ * stops when everything is acknowledged, which would wait two intervals for it). */
+static int serve_sink(rc_pipeline *c, bool now)
 {
     rc_error perr;
     rc_error_clear(&perr);
     if (rc_sink_poll(c->sink, 0, &perr) == RC_OK) {
         rc_pipeline_publish(c);
-        return rc_pipeline_checkpoint(c, idle) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
+        return rc_pipeline_checkpoint(c, now) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
     }
     rc_pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", perr.message);
@@ -157,7 +157,7 @@ int rc_pipeline_run(rc_pipeline *c)
         }
         if (!b) { /* idle: nothing read for a while */
             if (*c->stop) break; /* stopped by a signal while waiting for input */
-            rc = serve_sink(c, true);
+            rc = serve_sink(c, c->src->ops->waiting && c->src->ops->waiting(c->src));
             continue;
         }
         rc = rc_pipeline_output(c, b);

@@ -266,6 +266,21 @@ expect_eq early-resume-messages "$E.want" "$E.err"
 expect_eq early-resume-output <(echo old; cat "$T/plain.ref") "$E.out"
 echo "early: killed at $X bytes before the first interval; the resume cut back to the 4 bytes there before and completed"
 
+# a trickle of lines keeps the interval: each pause of the (threaded) input was a checkpoint (a rename and
+# two fsyncs) before. Ten lines 150 ms apart on a pipe, interval 1 hour: the checkpoint file is
+# the start's (replaced at the end only), its inode seen every 20 ms
+Q=$T/trickle
+mkfifo "$Q.in"
+"$RC" convert -q --threads 2 --to canal --sink "file:$Q.out" --checkpoint "$Q.ck" --checkpoint-interval 3600000 "$Q.in" 2>"$Q.err" &
+pid=$!
+for i in $(seq 10); do sed -n "${i}p" "$T/in.ndjson"; sleep 0.15; done >"$Q.in" &
+feeder=$!
+while kill -0 $feeder 2>/dev/null; do stat -c %i "$Q.ck" 2>/dev/null; sleep 0.02; done | sort -u >"$Q.inodes"
+wait $pid
+expect_rc trickle $? 0
+[ "$(wc -l <"$Q.inodes")" = 1 ] && ok || bad "trickle: $(wc -l <"$Q.inodes") checkpoint files seen during ten lines, 1 expected"
+[ "$(ck_field "$Q.ck" line)" = 10 ] && ok || bad "trickle: checkpoint at the end $(cat "$Q.ck")"
+
 awk -v B=$BADEVERY 'NR % B == 500 { print "{\"op\":\"insert\",\"source\":" ; next } { print }' "$T/in.ndjson" >"$T/bad.ndjson"
 crash_chain dead "$T/bad.ndjson" 1
 

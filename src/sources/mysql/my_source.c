@@ -960,6 +960,16 @@ static void my_stats(const rc_source *src, rc_source_stats *out)
     out->snapshot_rows_estimate = s->snap_estimate;
 }
 
+static bool my_waiting(const rc_source *src)
+{
+    const my_source *s = (const my_source *)src;
+    if (s->ph == PH_SNAPSHOT_ACK) return true;
+    if (s->ph != PH_STREAM) return false;
+    rc_my_decoder_pos p;
+    rc_my_decoder_position(s->dec, &p);
+    return at_target(s, p.in_transaction);
+}
+
 #define MY_SOURCE_OPS(var, nm, prefix)                                                                                 \
     const rc_source_ops var = {.name = nm,                                                                             \
                                .scheme = prefix,                                                                       \
@@ -969,6 +979,7 @@ static void my_stats(const rc_source *src, rc_source_stats *out)
                                .ack = my_ack,                                                                          \
                                .progress = my_progress,                                                                \
                                .close = my_close,                                                                      \
-                               .stats = my_stats}
+                               .stats = my_stats,                                                                      \
+                               .waiting = my_waiting}
 MY_SOURCE_OPS(rc_source_mysql, "mysql", "mysql://");
 MY_SOURCE_OPS(rc_source_mariadb, "mariadb", "mariadb://");

@@ -738,6 +738,12 @@ static void pg_stats(const rc_source *src, rc_source_stats *out)
     out->snapshot_rows_estimate = s->snap_estimate;
 }
 
+static bool pg_waiting(const rc_source *src)
+{
+    const pg_source *s = (const pg_source *)src;
+    return s->ph == PH_SNAPSHOT_ACK || (s->ph == PH_STREAM && at_target(s));
+}
+
 #define PG_SOURCE_OPS(var, prefix)                                                                                     \
     const rc_source_ops var = {.name = "postgres",                                                                     \
                                .scheme = prefix,                                                                       \
@@ -747,6 +753,7 @@ static void pg_stats(const rc_source *src, rc_source_stats *out)
                                .ack = pg_ack,                                                                          \
                                .progress = pg_progress,                                                                \
                                .close = pg_close,                                                                      \
-                               .stats = pg_stats}
+                               .stats = pg_stats,                                                                      \
+                               .waiting = pg_waiting}
 PG_SOURCE_OPS(rc_source_postgres, "postgres://");
 PG_SOURCE_OPS(rc_source_postgresql, "postgresql://");
