@@ -3,31 +3,7 @@
 #include <string.h>
 #include "formats/debezium_up_enc.h"
 
-/* skipped.operations: "none" or a comma-separated list of c, u, d, t (Debezium's letters). */
-static rc_status parse_skipped(const char *key, const char *v, void *field, rc_error *err)
-{
-    (void)key;
-    rc_dbz_skip *skip = field;
-    uint8_t *ops = &skip->ops;
-    skip->given = true;
-    *ops = 0;
-    if (!strcmp(v, "none")) return RC_OK;
-    for (const char *p = v; *p; p++) {
-        switch (*p) {
-        case 'c': *ops |= 1u << RC_OP_INSERT; break;
-        case 'u': *ops |= 1u << RC_OP_UPDATE; break;
-        case 'd': *ops |= 1u << RC_OP_DELETE; break;
-        case 't': *ops |= 1u << RC_OP_TRUNCATE; break;
-        default: goto bad;
-        }
-        if (p[1] == ',' && p[2]) p++;
-        else if (p[1]) goto bad;
-    }
-    return RC_OK;
-bad:
-    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                        "-o debezium.skipped.operations=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", v);
-}
+static rc_status parse_skipped(const char *key, const char *v, void *field, rc_error *err);
 
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
  * the rest to the upstream flavour only. */
@@ -55,6 +31,31 @@ const rc_option_desc rc_dbz_all_options[] = {
 };
 #undef OFF
 const rc_option_desc *const rc_dbz_up_options = rc_dbz_all_options + DBZ_COMMON_OPTIONS;
+
+/* skipped.operations: "none" or a comma-separated list of c, u, d, t (Debezium's letters). */
+static rc_status parse_skipped(const char *key, const char *v, void *field, rc_error *err)
+{
+    rc_dbz_skip *skip = field;
+    uint8_t *ops = &skip->ops;
+    skip->given = true;
+    *ops = 0;
+    if (!strcmp(v, "none")) return RC_OK;
+    for (const char *p = v; *p; p++) {
+        switch (*p) {
+        case 'c': *ops |= 1u << RC_OP_INSERT; break;
+        case 'u': *ops |= 1u << RC_OP_UPDATE; break;
+        case 'd': *ops |= 1u << RC_OP_DELETE; break;
+        case 't': *ops |= 1u << RC_OP_TRUNCATE; break;
+        default: goto bad;
+        }
+        if (p[1] == ',' && p[2]) p++;
+        else if (p[1]) goto bad;
+    }
+    return RC_OK;
+bad:
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "-o %s=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", key, v);
+}
 
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err)
 {
