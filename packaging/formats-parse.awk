@@ -1,15 +1,16 @@
 # Splits `rowcast formats --options` into records for gen-man.sh and gen-completion.sh (one
 # parser for both, as help-parse.awk is for the help text). The table is a header line, then
 # for each format "NAME ENCODE DECODE SUMMARY" at column 0, followed by its options as
-# "    -o KEY=VALUES" with the option's help on the next line ("        HELP"):
+# "    -o KEY=VALUES", its type and default on the next line ("        TYPE; default: DEFAULT")
+# and its help on the lines after that ("        HELP"):
 #
 #   F <name> <encode: yes|no> <decode: yes|no> <summary>
-#   O <key> <values> <help>          one -o option of the format above
+#   O <key> <values> <help> <type and default>    one -o option of the format above
 #
 # Fields are separated by tabs.
 
 function flush_opt() {
-    if (key != "") print "O\t" key "\t" values "\t" help
+    if (key != "") print "O\t" key "\t" values "\t" help "\t" meta
     key = ""
 }
 NR == 1 { next }
@@ -27,11 +28,13 @@ NR == 1 { next }
     key = substr(opt, 1, eq - 1)
     values = substr(opt, eq + 1)
     help = ""
+    meta = ""
     next
 }
 /^        / {
     t = $0
     sub(/^ +/, "", t)
-    help = help == "" ? t : help " " t
+    if (meta == "") meta = t
+    else help = help == "" ? t : help " " t
 }
 END { flush_opt() }

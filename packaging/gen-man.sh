@@ -94,8 +94,12 @@ function end_sub() { if (sub_open) { print ".RE"; sub_open = 0 } }
     } else if (f[1] == "O") {
         if (!sub_open) { print ".RS"; sub_open = 1 }
         print ".TP"
-        print "\\fB\\-o " esc(f[2]) "\\fR=\\fI" esc(f[3]) "\\fR"
+        # a long list of values may break after each bar (no hyphen there), nowhere else
+        vals = esc(f[3])
+        gsub(/\|/, "|\\:", vals)
+        print "\\fB\\-o " esc(f[2]) "\\fR=\\fI" vals "\\fR"
         line(f[4])
+        line(toupper(substr(f[5], 1, 1)) substr(f[5], 2) ".")
     } else if (f[1] == "V") {
         if (last != "V") { print ".PP"; print ".nf" }
         line(f[2])

@@ -41,11 +41,34 @@ rc_status rc_option_secret_read(const char *key, const char *spec, char **out, r
 /* Wipes and frees a value from rc_option_secret_read; NULL is a no-op. */
 void rc_option_secret_free(char *value);
 
-/* Description of one option a format understands, for --help and validation. */
+/* The type of an option's value, and of the field rc_options_parse stores it in. */
+typedef enum rc_opt_type {
+    RC_OPT_BOOL,   /* bool: true|1|yes or false|0|no */
+    RC_OPT_CHOICE, /* int: the index of the value in `values` ("a|b|c") */
+    RC_OPT_INT,    /* long, from min to max */
+    RC_OPT_TZ,     /* rc_tz: "UTC", "+08:00", "Asia/Shanghai" (rowcast/tz.h) */
+    RC_OPT_STRING, /* const char *: the value as given (it lives as long as the options) */
+    RC_OPT_FUNC,   /* a value with rules of its own: `parse` reads it into the field */
+} rc_opt_type;
+
+/* One option a format understands: its format's table of these is the only place the key, its
+ * type and choices and its default are written; rc_options_parse reads the options by it and
+ * `rowcast formats --options` prints it. */
 typedef struct rc_option_desc {
     const char *key;
-    const char *values; /* e.g. "typed|string" */
+    rc_opt_type type;
+    /* CHOICE: the values, "a|b|c"; otherwise what --options shows after "=" (NULL: by type) */
+    const char *values;
+    /* The default, read as a given value would be. NULL (none), or a text in parentheses that
+     * says what decides it ("(by debezium.version, else 3)"), when it is not one value: the
+     * parse then leaves the field as the format set it before (its "not given" state, a CHOICE
+     * -1, a STRING NULL) and the format resolves it after the parse. */
+    const char *def;
     const char *help;
+    size_t off;     /* offsetof the field in the format's options struct */
+    long min, max;  /* INT */
+    /* FUNC: reads `value` of option `key` into `field`; a bad value is RC_ERR_USAGE */
+    rc_status (*parse)(const char *key, const char *value, void *field, rc_error *err);
 } rc_option_desc;
 
 /* A growable list of events a decoder fills from one input message (some formats carry
@@ -164,5 +187,15 @@ rc_status rc_options_tz(const rc_options *o, const char *key, rc_tz *out, rc_err
  * formats to reject typos. */
 rc_status rc_options_check(const rc_options *o, const char *prefix, const rc_option_desc *known,
                            rc_error *err);
+
+/* Reads the options of `table` (terminated by {NULL}) from `o` into the struct at `target`:
+ * rejects a key of `prefix` that is not in the table (rc_options_check), stores every option's
+ * default, then every given value (the last occurrence of a key wins) by its type. A bad value
+ * is RC_ERR_USAGE naming the key and what it accepts. */
+rc_status rc_options_parse(const rc_options *o, const char *prefix, const rc_option_desc *table, void *target, rc_error *err);
+/* What --options shows after "-o KEY=": the choices, or what the value is ("N", "ZONE"). */
+const char *rc_option_values(const rc_option_desc *d);
+/* The type as --options names it: "boolean", "choice", "integer from 0 to 9", ... (in buf). */
+const char *rc_option_type_name(const rc_option_desc *d, char *buf, size_t cap);
 
 #endif

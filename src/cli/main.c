@@ -49,7 +49,14 @@ int cli_formats(int argc, char **argv)
         if (!opts) continue;
         const rc_option_desc *d = (*f)->options;
         if (!d || !d->key) printf("    (no options)\n");
-        for (; d && d->key; d++) printf("    -o %s=%s\n        %s\n", d->key, d->values, d->help);
+        for (; d && d->key; d++) {
+            char type[64];
+            const char *def = d->def ? d->def : "";
+            int dn = (int)strlen(def);
+            if (def[0] == '(' && def[dn - 1] == ')') def++, dn -= 2; /* what decides it, not a value */
+            printf("    -o %s=%s\n        %s; %s%.*s\n        %s\n", d->key, rc_option_values(d), rc_option_type_name(d, type, sizeof type),
+                   d->def ? "default: " : "no default", dn, def, d->help);
+        }
     }
     return EXIT_OK;
 }

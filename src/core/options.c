@@ -146,19 +146,16 @@ void rc_event_list_fini(rc_event_list *l)
 /* A value as an error message may show it: a secret's never is. */
 static const char *shown(const char *key, const char *v) { return rc_option_is_secret(key) ? "(secret)" : v; }
 
-rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err)
+/* The typed readers of one value `v` of option `key`. */
+static rc_status read_bool(const char *key, const char *v, bool *out, rc_error *err)
 {
-    const char *v = rc_options_get(o, key);
-    if (!v) return RC_OK;
     if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes")) return *out = true, RC_OK;
     if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no")) return *out = false, RC_OK;
     return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be true or false, not '%s'", key, shown(key, v));
 }
 
-rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err)
+static rc_status read_choice(const char *key, const char *v, const char *choices, int *out, rc_error *err)
 {
-    const char *v = rc_options_get(o, key);
-    if (!v) return RC_OK;
     size_t vl = strlen(v);
     int idx = 0;
     for (const char *p = choices;; idx++) {
@@ -171,21 +168,94 @@ rc_status rc_options_choice(const rc_options *o, const char *key, const char *ch
     return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be one of %s, not '%s'", key, choices, shown(key, v));
 }
 
-rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err)
+static rc_status read_int(const char *key, const char *v, long min, long max, long *out, rc_error *err)
 {
-    const char *v = rc_options_get(o, key);
-    if (!v) return RC_OK;
     char *end;
+    errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || x < min || x > max)
+    if (!*v || *end || errno || x < min || x > max)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be an integer from %ld to %ld, not '%s'", key, min,
                             max, shown(key, v));
     *out = x;
     return RC_OK;
 }
 
+rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err)
+{
+    const char *v = rc_options_get(o, key);
+    return v ? read_bool(key, v, out, err) : RC_OK;
+}
+
+rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err)
+{
+    const char *v = rc_options_get(o, key);
+    return v ? read_choice(key, v, choices, out, err) : RC_OK;
+}
+
+rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err)
+{
+    const char *v = rc_options_get(o, key);
+    return v ? read_int(key, v, min, max, out, err) : RC_OK;
+}
+
 rc_status rc_options_tz(const rc_options *o, const char *key, rc_tz *out, rc_error *err)
 {
     const char *v = rc_options_get(o, key);
     return v ? rc_tz_parse(v, key, out, err) : RC_OK;
+}
+
+/* Reads value `v` of option d into its field. */
+static rc_status read_value(const rc_option_desc *d, const char *v, char *field, rc_error *err)
+{
+    switch (d->type) {
+    case RC_OPT_BOOL: return read_bool(d->key, v, (bool *)field, err);
+    case RC_OPT_CHOICE: return read_choice(d->key, v, d->values, (int *)field, err);
+    case RC_OPT_INT: return read_int(d->key, v, d->min, d->max, (long *)field, err);
+    case RC_OPT_TZ: return rc_tz_parse(v, d->key, (rc_tz *)field, err);
+    case RC_OPT_STRING: *(const char **)field = v; return RC_OK;
+    case RC_OPT_FUNC: return d->parse(d->key, v, field, err);
+    }
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s has no type", d->key);
+}
+
+/* A default that is one value (not NULL, not a "(...)" text saying what decides it). */
+static bool default_is_value(const rc_option_desc *d) { return d->def && d->def[0] != '('; }
+
+rc_status rc_options_parse(const rc_options *o, const char *prefix, const rc_option_desc *table, void *target, rc_error *err)
+{
+    rc_status st = rc_options_check(o, prefix, table, err);
+    if (st != RC_OK) return st;
+    /* every default first: two keys may share a field (an alias), and a given value of either wins */
+    for (const rc_option_desc *d = table; d->key; d++) {
+        if (default_is_value(d) && (st = read_value(d, d->def, (char *)target + d->off, err)) != RC_OK) return st;
+    }
+    for (const rc_option_desc *d = table; d->key; d++) {
+        const char *v = rc_options_get(o, d->key);
+        if (v && (st = read_value(d, v, (char *)target + d->off, err)) != RC_OK) return st;
+    }
+    return RC_OK;
+}
+
+const char *rc_option_values(const rc_option_desc *d)
+{
+    if (d->values) return d->values;
+    switch (d->type) {
+    case RC_OPT_BOOL: return "true|false";
+    case RC_OPT_INT: return "N";
+    case RC_OPT_TZ: return "UTC|+HH:MM|Area/City";
+    default: return "TEXT";
+    }
+}
+
+const char *rc_option_type_name(const rc_option_desc *d, char *buf, size_t cap)
+{
+    switch (d->type) {
+    case RC_OPT_BOOL: return "boolean";
+    case RC_OPT_CHOICE: return "choice";
+    case RC_OPT_INT: snprintf(buf, cap, "integer from %ld to %ld", d->min, d->max); return buf;
+    case RC_OPT_TZ: return "time zone";
+    case RC_OPT_STRING: return "text";
+    case RC_OPT_FUNC: break;
+    }
+    return "text";
 }

@@ -39,14 +39,16 @@ typedef struct canal_enc {
     rc_buf geo;   /* scratch: a geometry's binlog value */
 } canal_enc;
 
-static const rc_option_desc canal_options[] = {
-    {"canal.flavor", "oms|canal|ticdc", "oms: as OMS writes it (default); canal: as Canal itself writes it (all strings, alphabetical keys, id); ticdc: TiCDC's canal-json (its key order, id 0, old the whole previous row)"},
-    {"canal.values", "typed|string", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)"},
-    {"canal.timezone", "UTC|+HH:MM|Area/City", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss (default UTC)"},
-    {"canal.group", "false|true", "put the rows of one statement (consecutive events at one source position) in one message"},
-    {"canal.init", "false|true", "write snapshot reads as type INIT (as DTS does) instead of INSERT"},
+#define OFF(f) offsetof(rc_canal_opts, f)
+const rc_option_desc rc_canal_options[] = {
+    {"canal.flavor", RC_OPT_CHOICE, "oms|canal|ticdc", "oms", "oms: as OMS writes it; canal: as Canal itself writes it (all strings, alphabetical keys, id); ticdc: TiCDC's canal-json (its key order, id 0, old the whole previous row)", .off = OFF(flavor)},
+    {"canal.values", RC_OPT_CHOICE, "typed|string", "(by canal.flavor: typed for oms, string for canal and ticdc)", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)", .off = OFF(values)},
+    {"canal.timezone", RC_OPT_TZ, NULL, "UTC", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss", .off = OFF(tz)},
+    {"canal.group", RC_OPT_BOOL, NULL, "false", "put the rows of one statement (consecutive events at one source position) in one message", .off = OFF(group)},
+    {"canal.init", RC_OPT_BOOL, NULL, "false", "write snapshot reads as type INIT (as DTS does) instead of INSERT", .off = OFF(init)},
     {0},
 };
+#undef OFF
 
 static rc_buf *msg_bufs(canal_msg *m, size_t *n)
 {
@@ -56,21 +58,14 @@ static rc_buf *msg_bufs(canal_msg *m, size_t *n)
 
 static rc_status canal_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "canal", canal_options, err);
+    rc_canal_opts co = {.values = -1};
+    rc_status st = rc_options_parse(o, "canal", rc_canal_options, &co, err);
     if (st != RC_OK) return st;
     canal_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    int values = -1;
-    if ((st = rc_options_choice(o, "canal.flavor", "oms|canal|ticdc", &e->flavor, err)) != RC_OK ||
-        (st = rc_options_choice(o, "canal.values", "typed|string", &values, err)) != RC_OK ||
-        (st = rc_options_tz(o, "canal.timezone", &e->style.tz, err)) != RC_OK ||
-        (st = rc_options_bool(o, "canal.group", &e->group, err)) != RC_OK ||
-        (st = rc_options_bool(o, "canal.init", &e->init_type, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
+    e->flavor = co.flavor, e->style.tz = co.tz, e->group = co.group, e->init_type = co.init;
     e->style.canal = true;
-    e->style.all_strings = values < 0 ? e->flavor != FLAVOR_OMS : values == 1;
+    e->style.all_strings = co.values < 0 ? e->flavor != FLAVOR_OMS : co.values == 1;
     e->next_id = 1;
     size_t n;
     rc_buf *b = msg_bufs(&e->m, &n);
@@ -416,7 +411,7 @@ const rc_format rc_format_canal = {
     .name = "canal",
     .summary = "Canal flat message JSON (OMS flavour by default; -o canal.flavor=canal for Canal's own)",
     .content_type = "application/json",
-    .options = canal_options,
+    .options = rc_canal_options,
     .enc_new = canal_new,
     .enc_free = canal_free,
     .encode_value = canal_encode,

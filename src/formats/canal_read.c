@@ -56,7 +56,9 @@ rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err)
     rc_jkeys_init(&d->keys, member_names, K_N);
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
-    rc_status st = rc_options_tz(o, "canal.timezone", &d->vopts.ts_tz, err);
+    rc_canal_opts co = {.values = -1};
+    rc_status st = rc_options_parse(o, "canal", rc_canal_options, &co, err);
+    d->vopts.ts_tz = co.tz;
     if (st != RC_OK) {
         rc_canal_dec_free(d);
         return st;
@@ -70,19 +72,15 @@ rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err)
 
 static rc_status drs_new(const rc_options *o, void **out, rc_error *err, bool json_c)
 {
-    static const rc_option_desc json_opts[] = {{"drs-json.dbtype", "", ""}, {0}};
-    static const rc_option_desc jsonc_opts[] = {{"drs-json-c.dbtype", "", ""}, {"drs-json-c.timezone", "", ""}, {0}};
-    rc_status st = rc_options_check(o, json_c ? "drs-json-c" : "drs-json", json_c ? jsonc_opts : json_opts, err);
+    rc_drs_opts dro = {0};
+    rc_status st = rc_options_parse(o, json_c ? "drs-json-c" : "drs-json", json_c ? rc_drs_jsonc_options : rc_drs_json_options, &dro, err);
     if (st != RC_OK) return st;
     rc_options none = {0};
     if ((st = rc_canal_dec_new(&none, out, err)) != RC_OK) return st;
     canal_dec *d = *out;
     d->drs = true, d->json_c = json_c, d->what = "DRS";
     d->vopts.bytes = RC_BYTES_JAVA_LIST;
-    if (json_c && (st = rc_options_tz(o, "drs-json-c.timezone", &d->vopts.ts_tz, err)) != RC_OK) {
-        rc_canal_dec_free(d);
-        return st;
-    }
+    d->vopts.ts_tz = dro.tz;
     return RC_OK;
 }
 rc_status rc_drs_json_dec_new(const rc_options *o, void **out, rc_error *err) { return drs_new(o, out, err, false); }

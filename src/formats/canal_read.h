@@ -4,6 +4,20 @@
 
 #include "rowcast/format.h"
 
+/* The options of the canal format (canal.c's table), which both sides read. */
+typedef struct rc_canal_opts {
+    int flavor, values; /* values: -1 when not given (the flavour decides) */
+    rc_tz tz;
+    bool group, init;
+} rc_canal_opts;
+extern const rc_option_desc rc_canal_options[];
+/* The options of drs-json and drs-json-c (drs.c's tables), which both sides read. */
+typedef struct rc_drs_opts {
+    const char *dbtype;
+    rc_tz tz; /* drs-json-c only */
+} rc_drs_opts;
+extern const rc_option_desc rc_drs_json_options[], rc_drs_jsonc_options[];
+
 rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err);
 void rc_canal_dec_free(void *dec);
 /* Huawei DRS json and json-c, read as the Canal-shaped messages they are (same free/decode). */

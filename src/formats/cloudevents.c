@@ -25,57 +25,55 @@ typedef struct ce_enc {
     rc_json json;
 } ce_enc;
 
+typedef struct ce_opts {
+    int data;
+    const char *dataschema, *schema_file;
+    long schema_id;
+    rc_dbz_opts dbz; /* the upstream encoder's and reader's, from the debezium.* options they stand for */
+} ce_opts;
+
+#define OFF(f) offsetof(ce_opts, f)
 static const rc_option_desc ce_options[] = {
-    {"cloudevents.data", "json|avro", "data as JSON (default) or as base64 Avro binary in the Confluent wire format"},
-    {"cloudevents.dataschema", "URL", "with data=avro: the dataschema attribute (the schema's registry URL)"},
-    {"cloudevents.schema.id", "N", "with data=avro: the schema id written after the magic byte (default 1)"},
-    {"cloudevents.schema.file", "PATH", "reading Avro data: the .avsc of the data record {before, after} (as the registry holds it)"},
-    {"cloudevents.compat", "1|2|3", "Debezium major version whose source block to reproduce (default 3)"},
-    {"cloudevents.server", "name", "logical server name (default: the event's server, else \"rowcast\")"},
-    {"cloudevents.version", "text", "connector version (iodebeziumversion)"},
-    {"cloudevents.transactions", "false|true", "add the iodebeziumtx* attributes of the transaction block"},
-    {"cloudevents.decimal.handling.mode", "precise|string|double", "as debezium.decimal.handling.mode"},
-    {"cloudevents.binary.handling.mode", "bytes|base64|hex", "as debezium.binary.handling.mode"},
-    {"cloudevents.time.precision.mode", "adaptive_time_microseconds|connect", "as debezium.time.precision.mode"},
-    {"cloudevents.bigint.unsigned.handling.mode", "long|precise", "as debezium.bigint.unsigned.handling.mode"},
+    {"cloudevents.data", RC_OPT_CHOICE, "json|avro", "json", "data as JSON or as base64 Avro binary in the Confluent wire format", .off = OFF(data)},
+    {"cloudevents.dataschema", RC_OPT_STRING, "URL", NULL, "with data=avro: the dataschema attribute (the schema's registry URL)", .off = OFF(dataschema)},
+    {"cloudevents.schema.id", RC_OPT_INT, "N", "1", "with data=avro: the schema id written after the magic byte", .off = OFF(schema_id), .min = 0, .max = 0x7fffffff},
+    {"cloudevents.schema.file", RC_OPT_STRING, "PATH", NULL, "reading Avro data: the .avsc of the data record {before, after} (as the registry holds it)", .off = OFF(schema_file)},
+    {"cloudevents.compat", RC_OPT_CHOICE, DBZ_COMPAT_CHOICES, "(by cloudevents.version's release, else 3)", "as debezium.compat: the Debezium version whose source block to reproduce", .off = OFF(dbz.compat)},
+    {"cloudevents.server", RC_OPT_STRING, "NAME", "(the event's server, else rowcast)", "logical server name", .off = OFF(dbz.server)},
+    {"cloudevents.version", RC_OPT_STRING, "TEXT", "(as debezium.version)", "connector version (iodebeziumversion)", .off = OFF(dbz.version)},
+    {"cloudevents.transactions", RC_OPT_BOOL, NULL, "(as debezium.provide.transaction.metadata)", "add the iodebeziumtx* attributes of the transaction block", .off = OFF(dbz.tx_meta)},
+    {"cloudevents.decimal.handling.mode", RC_OPT_CHOICE, DBZ_DECIMAL_CHOICES, "(as debezium.decimal.handling.mode)", "as debezium.decimal.handling.mode", .off = OFF(dbz.dec_mode)},
+    {"cloudevents.binary.handling.mode", RC_OPT_CHOICE, DBZ_BINARY_CHOICES, "(as debezium.binary.handling.mode)", "as debezium.binary.handling.mode", .off = OFF(dbz.bin_mode)},
+    {"cloudevents.time.precision.mode", RC_OPT_CHOICE, DBZ_TIME_CHOICES, "(as debezium.time.precision.mode)", "as debezium.time.precision.mode", .off = OFF(dbz.time_mode)},
+    {"cloudevents.bigint.unsigned.handling.mode", RC_OPT_CHOICE, DBZ_UNSIGNED_CHOICES, "(as debezium.bigint.unsigned.handling.mode)", "as debezium.bigint.unsigned.handling.mode", .off = OFF(dbz.unsig)},
     {0},
 };
+#undef OFF
+
+/* The reader takes the writer's options (the same command line reads and writes). The
+ * debezium.* options they stand for start at Debezium's defaults. */
+static rc_status ce_opts_parse(const rc_options *o, ce_opts *c, rc_error *err)
+{
+    static const rc_options none;
+    *c = (ce_opts){0};
+    rc_status st = rc_dbz_opts_parse(&none, &c->dbz, err);
+    return st != RC_OK ? st : rc_options_parse(o, "cloudevents", ce_options, c, err);
+}
 
 static rc_status ce_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "cloudevents", ce_options, err);
+    ce_opts c;
+    rc_status st = ce_opts_parse(o, &c, err);
     if (st != RC_OK) return st;
-    int data = 0;
-    long id = 1;
-    if ((st = rc_options_choice(o, "cloudevents.data", "json|avro", &data, err)) != RC_OK ||
-        (st = rc_options_int(o, "cloudevents.schema.id", 0, 0x7fffffff, &id, err)) != RC_OK)
-        return st;
-    /* the upstream encoder's options, translated */
-    static const char *const map[][2] = {{"cloudevents.compat", "debezium.compat"},
-                                         {"cloudevents.server", "debezium.server"},
-                                         {"cloudevents.version", "debezium.version"},
-                                         {"cloudevents.transactions", "debezium.provide.transaction.metadata"},
-                                         {"cloudevents.decimal.handling.mode", "debezium.decimal.handling.mode"},
-                                         {"cloudevents.binary.handling.mode", "debezium.binary.handling.mode"},
-                                         {"cloudevents.time.precision.mode", "debezium.time.precision.mode"},
-                                         {"cloudevents.bigint.unsigned.handling.mode", "debezium.bigint.unsigned.handling.mode"}};
-    enum { NMAP = sizeof map / sizeof *map };
-    rc_option items[NMAP];
-    size_t n = 0;
-    for (size_t i = 0; i < NMAP; i++) {
-        const char *v = rc_options_get(o, map[i][0]);
-        if (v) items[n++] = (rc_option){map[i][1], v};
-    }
-    rc_options up_opts = {items, n};
     ce_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    if ((st = rc_dbz_up_new(&up_opts, &e->up, err)) != RC_OK) {
+    if ((st = rc_dbz_up_open(&c.dbz, &e->up, err)) != RC_OK) {
         free(e);
         return st;
     }
-    e->avro = data == 1;
-    e->schema_id = (uint32_t)id;
-    e->dataschema = rc_options_get(o, "cloudevents.dataschema");
+    e->avro = c.data == 1;
+    e->schema_id = (uint32_t)c.schema_id;
+    e->dataschema = c.dataschema;
     rc_buf_init(&e->src, 0), rc_buf_init(&e->data, 0);
     rc_arena_init(&e->arena);
     rc_json_init(&e->json, &e->arena);
@@ -240,11 +238,12 @@ static rc_status ce_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     return rc_dbz_up_key(e->up, ev, b, err);
 }
 
-/* The reader takes the writer's options (the same command line reads and writes) */
 static rc_status ce_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "cloudevents", ce_options, err);
-    return st != RC_OK ? st : rc_ce_dec_new(o, out, err);
+    ce_opts c;
+    rc_status st = ce_opts_parse(o, &c, err);
+    c.dbz.flavor = 1; /* upstream */
+    return st != RC_OK ? st : rc_ce_dec_open(c.data == 1, c.schema_file, &c.dbz, out, err);
 }
 
 const rc_format rc_format_cloudevents = {

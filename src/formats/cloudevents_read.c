@@ -23,20 +23,15 @@ typedef struct ce_dec {
     rc_ce_avro *avro; /* the schema of Avro data (cloudevents.schema.file), or NULL */
 } ce_dec;
 
-rc_status rc_ce_dec_new(const rc_options *o, void **out, rc_error *err)
+rc_status rc_ce_dec_open(bool avro_data, const char *avsc, const struct rc_dbz_opts *dbz, void **out, rc_error *err)
 {
-    const char *data = rc_options_get(o, "cloudevents.data"), *avsc = rc_options_get(o, "cloudevents.schema.file");
-    if (data && !strcmp(data, "avro") && !avsc)
+    if (avro_data && !avsc)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "reading Avro data (cloudevents.data=avro) needs its schema: -o cloudevents.schema.file=PATH, the .avsc "
                             "of the data record {before, after} as the schema registry holds it");
     rc_ce_avro *avro = NULL;
     rc_status st = avsc ? rc_ce_avro_load(avsc, &avro, err) : RC_OK;
     if (st != RC_OK) return st;
-    /* the Debezium reader's options: the upstream flavour, binary values as the writer wrote them */
-    rc_option items[2] = {{"debezium.flavor", "upstream"}, {"debezium.binary.handling.mode", NULL}};
-    items[1].value = rc_options_get(o, "cloudevents.binary.handling.mode");
-    rc_options dopts = {items, items[1].value ? 2 : 1};
     ce_dec *d = calloc(1, sizeof *d);
     if (!d || !rc_jsondec_init(&d->jd)) {
         free(d);
@@ -44,7 +39,7 @@ rc_status rc_ce_dec_new(const rc_options *o, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     d->avro = avro;
-    if ((st = rc_dbz_dec_new(&dopts, &d->dbz, err)) != RC_OK) {
+    if ((st = rc_dbz_dec_open(dbz, &d->dbz, err)) != RC_OK) {
         rc_jsondec_fini(&d->jd);
         rc_ce_avro_free(avro);
         free(d);

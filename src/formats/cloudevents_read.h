@@ -4,8 +4,10 @@
 
 #include "rowcast/format.h"
 
-/* The options were checked by the caller (cloudevents.c holds their list). */
-rc_status rc_ce_dec_new(const rc_options *o, void **out, rc_error *err);
+/* The reader of options read by the caller (cloudevents.c holds their table): data in Avro
+ * (with the .avsc at `avsc`) or JSON, and the Debezium reader's options. */
+struct rc_dbz_opts;
+rc_status rc_ce_dec_open(bool avro_data, const char *avsc, const struct rc_dbz_opts *dbz, void **out, rc_error *err);
 void rc_ce_dec_free(void *dec);
 rc_status rc_ce_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
 rc_status rc_ce_decode_record(void *dec, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);

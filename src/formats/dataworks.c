@@ -15,30 +15,36 @@ typedef struct dw_enc {
     size_t extend_n;
 } dw_enc;
 
-static const rc_option_desc dw_options[] = {
-    {"dataworks.extend", "JSON object", "the free-form \"extend\" object written in every message (default {})"},
-    {0},
-};
-
-static rc_status dw_new(const rc_options *o, void **out, rc_error *err)
+/* dataworks.extend: a JSON object, kept as given (it is written as it is) */
+static rc_status parse_extend(const char *key, const char *ext, void *field, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "dataworks", dw_options, err);
-    if (st != RC_OK) return st;
-    const char *ext = rc_options_get(o, "dataworks.extend");
-    if (!ext) ext = "{}";
     rc_arena a;
     rc_arena_init(&a);
     rc_json j;
     rc_json_init(&j, &a);
     rc_error jerr;
     rc_error_clear(&jerr);
-    st = rc_json_parse(&j, ext, strlen(ext), &jerr);
+    rc_status st = rc_json_parse(&j, ext, strlen(ext), &jerr);
     bool obj = st == RC_OK && j.nodes[0].type == RC_J_OBJECT;
     rc_json_fini(&j);
     rc_arena_fini(&a);
     if (!obj)
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option dataworks.extend must be a JSON object%s%s",
-                            st != RC_OK ? ": " : "", st != RC_OK ? jerr.message : "");
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be a JSON object%s%s", key, st != RC_OK ? ": " : "",
+                            st != RC_OK ? jerr.message : "");
+    *(const char **)field = ext;
+    return RC_OK;
+}
+
+static const rc_option_desc dw_options[] = {
+    {"dataworks.extend", RC_OPT_FUNC, "JSON object", "{}", "the free-form \"extend\" object written in every message", .parse = parse_extend},
+    {0},
+};
+
+static rc_status dw_new(const rc_options *o, void **out, rc_error *err)
+{
+    const char *ext; /* the options struct: dataworks.extend alone */
+    rc_status st = rc_options_parse(o, "dataworks", dw_options, &ext, err);
+    if (st != RC_OK) return st;
     dw_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     e->style.decimal_plain = true;
@@ -51,6 +57,15 @@ static rc_status dw_new(const rc_options *o, void **out, rc_error *err)
     memcpy(e->extend, ext, e->extend_n + 1);
     *out = e;
     return RC_OK;
+}
+
+/* The reader takes the writer's options (one command line reads and writes): a bad one is an
+ * error on either side. */
+static rc_status dw_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    const char *ext;
+    rc_status st = rc_options_parse(o, "dataworks", dw_options, &ext, err);
+    return st != RC_OK ? st : rc_dw_dec_new(o, out, err);
 }
 
 static void dw_free(void *p)
@@ -187,7 +202,7 @@ const rc_format rc_format_dataworks = {
     .enc_free = dw_free,
     .encode_value = dw_encode,
     .encode_key = rc_oms_encode_key,
-    .dec_new = rc_dw_dec_new,
+    .dec_new = dw_dec_new,
     .dec_free = rc_dw_dec_free,
     .decode = rc_dw_decode,
 };

@@ -17,28 +17,37 @@ typedef struct dwa_enc {
     bool split; /* an UPDATE as UPDATE_BEFORE + UPDATE_AFTER messages */
 } dwa_enc;
 
+typedef struct dwa_opts {
+    rc_tz tz;
+    int update;
+} dwa_opts;
 static const rc_option_desc dwa_options[] = {
-    {"dataworks-aliyun.timezone", "zone", "zone of DATE and DATETIME values written as DATE epoch milliseconds (default UTC)"},
-    {"dataworks-aliyun.update", "one|split",
-     "an UPDATE as one UPDATE_AFTER message with before and after (one, default) or as UPDATE_BEFORE then UPDATE_AFTER (split)"},
+    {"dataworks-aliyun.timezone", RC_OPT_TZ, NULL, "UTC", "zone of DATE and DATETIME values written as DATE epoch milliseconds", .off = offsetof(dwa_opts, tz)},
+    {"dataworks-aliyun.update", RC_OPT_CHOICE, "one|split", "one",
+     "an UPDATE as one UPDATE_AFTER message with before and after (one) or as UPDATE_BEFORE then UPDATE_AFTER (split)", .off = offsetof(dwa_opts, update)},
     {0},
 };
 
 static rc_status dwa_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "dataworks-aliyun", dwa_options, err);
+    dwa_opts d;
+    rc_status st = rc_options_parse(o, "dataworks-aliyun", dwa_options, &d, err);
     if (st != RC_OK) return st;
-    dwa_enc e = {0};
-    int split = 0;
-    if ((st = rc_options_tz(o, "dataworks-aliyun.timezone", &e.tz, err)) != RC_OK ||
-        (st = rc_options_choice(o, "dataworks-aliyun.update", "one|split", &split, err)) != RC_OK)
-        return st;
-    e.split = split == 1;
+    dwa_enc e = {.tz = d.tz, .split = d.update == 1};
     dwa_enc *p = malloc(sizeof *p);
     if (!p) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     *p = e;
     *out = p;
     return RC_OK;
+}
+
+/* The reader takes the writer's options (one command line reads and writes): a bad one is an
+ * error on either side. */
+static rc_status dwa_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    dwa_opts d;
+    rc_status st = rc_options_parse(o, "dataworks-aliyun", dwa_options, &d, err);
+    return st != RC_OK ? st : rc_dwa_dec_new(o, out, err);
 }
 
 static void dwa_free(void *p) { free(p); }
@@ -262,7 +271,7 @@ const rc_format rc_format_dataworks_aliyun = {
     .encode_value = dwa_encode,
     .encode_key = rc_oms_encode_key,
     .split = dwa_split,
-    .dec_new = rc_dwa_dec_new,
+    .dec_new = dwa_dec_new,
     .dec_free = rc_dwa_dec_free,
     .decode = rc_dwa_decode,
 };

@@ -36,18 +36,17 @@ typedef struct dbz_enc {
 
 static const rc_option_desc none_options[] = {{0}};
 
-static rc_status new_kind(const rc_options *o, void **out, rc_error *err, int kind)
+/* The OMS encoder of that kind; `schemas`: debezium.schemas (DBZ_ENVELOPE, whose options the
+ * caller read). */
+static rc_status new_kind(const rc_options *o, void **out, rc_error *err, int kind, bool schemas)
 {
     static const char *const prefix[] = {"debezium", "debeziumflatten", "debeziumsmt"};
-    rc_status st = rc_options_check(o, prefix[kind], kind == DBZ_ENVELOPE ? rc_dbz_all_options : none_options, err);
+    rc_status st = kind == DBZ_ENVELOPE ? RC_OK : rc_options_check(o, prefix[kind], none_options, err);
     if (st != RC_OK) return st;
     dbz_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     e->kind = kind;
-    if (kind == DBZ_ENVELOPE && (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
+    e->schemas = schemas;
     rc_buf_init(&e->sig, 0);
     rc_buf_init(&e->scratch, 0);
     *out = e;
@@ -62,18 +61,17 @@ typedef struct dbz_any {
 
 static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
 {
-    int flavor = 0;
-    rc_status st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
+    rc_dbz_opts opt;
+    rc_status st = rc_dbz_opts_parse(o, &opt, err);
     if (st != RC_OK) return st;
-    if (!flavor) /* the upstream-only options make no sense for OMS; the server name is still the topic prefix */
+    if (!opt.flavor) /* the upstream-only options make no sense for OMS; the server name is still the topic prefix */
         for (const rc_option_desc *d = rc_dbz_up_options; d->key; d++)
             if (rc_options_get(o, d->key) && strcmp(d->key, "debezium.server"))
                 return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s needs -o debezium.flavor=upstream", d->key);
     dbz_any *a = calloc(1, sizeof *a);
     if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    a->upstream = flavor == 1;
-    st = a->upstream ? (rc_options_check(o, "debezium", rc_dbz_all_options, err) == RC_OK ? rc_dbz_up_new(o, &a->impl, err) : err->code)
-                     : new_kind(o, &a->impl, err, DBZ_ENVELOPE);
+    a->upstream = opt.flavor == 1;
+    st = a->upstream ? rc_dbz_up_open(&opt, &a->impl, err) : new_kind(o, &a->impl, err, DBZ_ENVELOPE, opt.schemas);
     if (st != RC_OK) {
         free(a);
         return st;
@@ -81,8 +79,8 @@ static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
     *out = a;
     return RC_OK;
 }
-static rc_status flatten_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_FLATTEN); }
-static rc_status smt_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_SMT); }
+static rc_status flatten_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_FLATTEN, false); }
+static rc_status smt_new(const rc_options *o, void **out, rc_error *err) { return new_kind(o, out, err, DBZ_SMT, false); }
 
 static void dbz_free(void *p);
 

@@ -23,6 +23,13 @@ typedef struct dz_dec {
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
 {
+    rc_dbz_opts opt;
+    rc_status st = rc_dbz_opts_parse(o, &opt, err);
+    return st != RC_OK ? st : rc_dbz_dec_open(&opt, out, err);
+}
+
+rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
+{
     dz_dec *d = calloc(1, sizeof *d);
     if (!d || !rc_jsondec_init(&d->jd) || !rc_jsondec_init(&d->kjd)) {
         if (d) rc_jsondec_fini(&d->jd);
@@ -30,16 +37,8 @@ rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     /* binary text: OMS writes upper-case hex; Debezium base64 unless its binary mode says hex */
-    int flavor = 0, bin = 0;
-    rc_status st = rc_options_check(o, "debezium", rc_dbz_all_options, err);
-    if (st == RC_OK) st = rc_options_bool(o, "debezium.heartbeats", &d->heartbeats, err);
-    if (st == RC_OK) st = rc_options_choice(o, "debezium.flavor", "oms|upstream", &flavor, err);
-    if (st == RC_OK) st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &bin, err);
-    d->bytes = !flavor || bin == 2 ? RC_BYTES_HEX : RC_BYTES_BASE64;
-    if (st != RC_OK) {
-        rc_dbz_dec_free(d);
-        return st;
-    }
+    d->heartbeats = opt->heartbeats;
+    d->bytes = !opt->flavor || opt->bin_mode == 2 ? RC_BYTES_HEX : RC_BYTES_BASE64;
     rc_buf_init(&d->text, 0);
     *out = d;
     return RC_OK;

@@ -6,6 +6,10 @@
 #include "rowcast/json.h"
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err);
+/* The reader of options already read (rc_dbz_opts_parse; CloudEvents gives its own): it takes
+ * debezium.heartbeats, debezium.flavor and debezium.binary.handling.mode. */
+struct rc_dbz_opts;
+rc_status rc_dbz_dec_open(const struct rc_dbz_opts *opt, void **out, rc_error *err);
 void rc_dbz_dec_free(void *dec);
 rc_status rc_dbz_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
 /* A record's value with its key: the key struct's columns are the event's primary key. */

@@ -3,34 +3,41 @@
 #include <string.h>
 #include "formats/debezium_up_enc.h"
 
+static rc_status parse_skipped(const char *key, const char *v, void *field, rc_error *err);
+
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
  * the rest to the upstream flavour only. */
+#define OFF(f) offsetof(rc_dbz_opts, f)
 const rc_option_desc rc_dbz_all_options[] = {
-    {"debezium.flavor", "oms|upstream", "oms: as OMS writes it (default); upstream: as Debezium itself writes it (debezium.compat and the options below)"},
-    {"debezium.schemas", "false|true", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (default: payload only)"},
-    {"debezium.heartbeats", "false|true", "reading: pass HEARTBEAT messages on as heartbeat events (default: skip them)"},
-    {"debezium.compat", "0.10|1|1.6|2.0|2.6|2|3", "upstream layout of that Debezium version: 0.10 (0.x, MySQL: snapshot a boolean, no transaction), 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x, the default); without it debezium.version's release decides"},
-    {"debezium.server", "name", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic; default: the event's server, else \"rowcast\""},
-    {"debezium.version", "text", "connector version written in source.version (default \"rowcast\"); a release (2.4.0.Final) also picks its layout unless debezium.compat is given"},
-    {"debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", "schema names (<server>.<db>.<table>.Envelope) as they are, with characters Avro does not allow as _, or as _uXXXX (the underscore too); default avro before 2.0, none from 2.0 (DBZ-5541)"},
-    {"debezium.field.name.adjustment.mode", "none|avro|avro_unicode", "the same for the columns' field names (no dots there); default none"},
-    {"debezium.decimal.handling.mode", "precise|string|double", "DECIMAL as Kafka Connect Decimal bytes (default), a string, or a double"},
-    {"debezium.decimal.format", "base64|numeric", "Kafka Connect JsonConverter's decimal.format: Decimal fields as base64 of their bytes (default) or as JSON numbers (BigDecimal.toString(), 1.50, 1E-7)"},
-    {"debezium.binary.handling.mode", "bytes|base64|hex", "binary columns as bytes (base64 in JSON, default), a base64 string or a hex string"},
-    {"debezium.time.precision.mode", "adaptive_time_microseconds|connect", "time types as Debezium's MicroTime/Timestamp types (default) or Kafka Connect's"},
-    {"debezium.bigint.unsigned.handling.mode", "long|precise", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal"},
-    {"debezium.provide.transaction.metadata", "false|true", "write the transaction block {id, total_order, data_collection_order} and the BEGIN/END messages of the <server>.transaction topic"},
-    {"debezium.transactions", "false|true", "the same as debezium.provide.transaction.metadata"},
-    {"debezium.include.schema.changes", "true|false", "write DDL events of MySQL sources as the <server> schema-change topic's messages (default true)"},
-    {"debezium.tombstones.on.delete", "true|false", "a tombstone (same key, null value) follows every delete (default true)"},
-    {"debezium.skipped.operations", "none|c,u,d,t", "ops not written (default: t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)"},
+    {"debezium.flavor", RC_OPT_CHOICE, "oms|upstream", "oms", "oms: as OMS writes it; upstream: as Debezium itself writes it (debezium.compat and the options below)", .off = OFF(flavor)},
+    {"debezium.schemas", RC_OPT_BOOL, NULL, "false", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (false: payload only)", .off = OFF(schemas)},
+    {"debezium.heartbeats", RC_OPT_BOOL, NULL, "false", "reading: pass HEARTBEAT messages on as heartbeat events (false: skip them)", .off = OFF(heartbeats)},
+    {"debezium.compat", RC_OPT_CHOICE, DBZ_COMPAT_CHOICES, "(by debezium.version's release, else 3)", "upstream layout of that Debezium version: 0.10 (0.x, MySQL: snapshot a boolean, no transaction), 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x)", .off = OFF(compat)},
+    {"debezium.server", RC_OPT_STRING, "NAME", "(the event's server, else rowcast)", "logical server name (topic.prefix): the topics' {server}, source.name and the heartbeat topic", .off = OFF(server)},
+    {"debezium.version", RC_OPT_STRING, "TEXT", "rowcast", "connector version written in source.version; a release (2.4.0.Final) also picks its layout unless debezium.compat is given", .off = OFF(version)},
+    {"debezium.schema.name.adjustment.mode", RC_OPT_CHOICE, "none|avro|avro_unicode", "(by the layout: avro before 2.0, none from 2.0, DBZ-5541)", "schema names (<server>.<db>.<table>.Envelope) as they are, with characters Avro does not allow as _, or as _uXXXX (the underscore too)", .off = OFF(schema_adjust)},
+    {"debezium.field.name.adjustment.mode", RC_OPT_CHOICE, "none|avro|avro_unicode", "none", "the same for the columns' field names (no dots there)", .off = OFF(field_adjust)},
+    {"debezium.decimal.handling.mode", RC_OPT_CHOICE, DBZ_DECIMAL_CHOICES, "precise", "DECIMAL as Kafka Connect Decimal bytes, a string, or a double", .off = OFF(dec_mode)},
+    {"debezium.decimal.format", RC_OPT_CHOICE, "base64|numeric", "base64", "Kafka Connect JsonConverter's decimal.format: Decimal fields as base64 of their bytes or as JSON numbers (BigDecimal.toString(), 1.50, 1E-7)", .off = OFF(dec_format)},
+    {"debezium.binary.handling.mode", RC_OPT_CHOICE, DBZ_BINARY_CHOICES, "bytes", "binary columns as bytes (base64 in JSON), a base64 string or a hex string", .off = OFF(bin_mode)},
+    {"debezium.time.precision.mode", RC_OPT_CHOICE, DBZ_TIME_CHOICES, "adaptive_time_microseconds", "time types as Debezium's MicroTime/Timestamp types or Kafka Connect's", .off = OFF(time_mode)},
+    {"debezium.bigint.unsigned.handling.mode", RC_OPT_CHOICE, DBZ_UNSIGNED_CHOICES, "long", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal", .off = OFF(unsig)},
+    {"debezium.provide.transaction.metadata", RC_OPT_BOOL, NULL, "false", "write the transaction block {id, total_order, data_collection_order} and the BEGIN/END messages of the <server>.transaction topic", .off = OFF(tx_meta)},
+    {"debezium.transactions", RC_OPT_BOOL, NULL, "false", "the same as debezium.provide.transaction.metadata", .off = OFF(tx_meta)},
+    {"debezium.include.schema.changes", RC_OPT_BOOL, NULL, "true", "write DDL events of MySQL sources as the <server> schema-change topic's messages", .off = OFF(schema_changes)},
+    {"debezium.tombstones.on.delete", RC_OPT_BOOL, NULL, "true", "a tombstone (same key, null value) follows every delete", .off = OFF(tombstones)},
+    {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
 };
+#undef OFF
 const rc_option_desc *const rc_dbz_up_options = rc_dbz_all_options + DBZ_COMMON_OPTIONS;
 
 /* skipped.operations: "none" or a comma-separated list of c, u, d, t (Debezium's letters). */
-static rc_status parse_skipped(const char *v, uint8_t *ops, rc_error *err)
+static rc_status parse_skipped(const char *key, const char *v, void *field, rc_error *err)
 {
+    rc_dbz_skip *skip = field;
+    uint8_t *ops = &skip->ops;
+    skip->given = true;
     *ops = 0;
     if (!strcmp(v, "none")) return RC_OK;
     for (const char *p = v; *p; p++) {
@@ -47,7 +54,13 @@ static rc_status parse_skipped(const char *v, uint8_t *ops, rc_error *err)
     return RC_OK;
 bad:
     return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                        "-o debezium.skipped.operations=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", v);
+                        "-o %s=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", key, v);
+}
+
+rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err)
+{
+    *out = (rc_dbz_opts){.compat = -1, .schema_adjust = -1}; /* their "not given" */
+    return rc_options_parse(o, "debezium", rc_dbz_all_options, out, err);
 }
 
 /* The layout of a Debezium release "X.Y[.Z[.Final]]" (-1: not a release number): where Debezium
@@ -67,48 +80,27 @@ static int layout_of_release(const char *v)
 
 rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
+    rc_dbz_opts opt;
+    rc_status st = rc_dbz_opts_parse(o, &opt, err);
+    return st != RC_OK ? st : rc_dbz_up_open(&opt, out, err);
+}
+
+rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
+{
     up_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    int compat = 6; /* "3" */
-    int unsig = 0, dec_format = 0;
-    e->tombstones = true;
-    e->schema_changes = true;
-    rc_status st;
-    if ((st = rc_options_choice(o, "debezium.compat", "0.10|1|1.6|2.0|2.6|2|3", &compat, err)) != RC_OK ||
-        (st = rc_options_bool(o, "debezium.schemas", &e->schemas, err)) != RC_OK ||
-        (st = rc_options_bool(o, "debezium.provide.transaction.metadata", &e->tx_meta, err)) != RC_OK ||
-        (st = rc_options_bool(o, "debezium.transactions", &e->tx_meta, err)) != RC_OK ||
-        (st = rc_options_bool(o, "debezium.include.schema.changes", &e->schema_changes, err)) != RC_OK ||
-        (st = rc_options_bool(o, "debezium.tombstones.on.delete", &e->tombstones, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.decimal.handling.mode", "precise|string|double", &e->dec_mode, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.binary.handling.mode", "bytes|base64|hex", &e->bin_mode, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.time.precision.mode", "adaptive_time_microseconds|connect", &e->time_mode, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.bigint.unsigned.handling.mode", "long|precise", &unsig, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.field.name.adjustment.mode", "none|avro|avro_unicode", &e->field_adjust, err)) != RC_OK ||
-        (st = rc_options_choice(o, "debezium.decimal.format", "base64|numeric", &dec_format, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
-    static const int layouts[] = {0, 10, 16, 20, 26, 26, 30};
-    e->compat = layouts[compat];
-    e->unsigned_precise = unsig == 1;
-    e->dec_numeric = dec_format == 1;
-    e->server = rc_options_get(o, "debezium.server");
-    e->version = rc_options_get(o, "debezium.version");
-    if (!e->version) e->version = "rowcast";
+    e->schemas = opt->schemas, e->tx_meta = opt->tx_meta, e->schema_changes = opt->schema_changes, e->tombstones = opt->tombstones;
+    e->dec_mode = opt->dec_mode, e->bin_mode = opt->bin_mode, e->time_mode = opt->time_mode, e->field_adjust = opt->field_adjust;
+    e->unsigned_precise = opt->unsig == 1;
+    e->dec_numeric = opt->dec_format == 1;
+    e->server = opt->server;
+    e->version = opt->version;
+    static const int layouts[] = {0, 10, 16, 20, 26, 26, 30}; /* of debezium.compat's choices */
     int release = layout_of_release(e->version);
-    if (!rc_options_get(o, "debezium.compat") && release >= 0) e->compat = release;
-    e->schema_adjust = e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
-    if ((st = rc_options_choice(o, "debezium.schema.name.adjustment.mode", "none|avro|avro_unicode", &e->schema_adjust, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
-    const char *skip = rc_options_get(o, "debezium.skipped.operations");
-    if (skip && (st = parse_skipped(skip, &e->skip_ops, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
-    e->skip_set = skip != NULL;
+    e->compat = opt->compat >= 0 ? layouts[opt->compat] : release >= 0 ? release : 30;
+    e->schema_adjust = opt->schema_adjust >= 0 ? opt->schema_adjust : e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
+    e->skip_ops = opt->skip.ops;
+    e->skip_set = opt->skip.given;
     while (rc_type_catalog[e->ncatalog].name) e->ncatalog++;
     if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1)) ||
         !(e->tx = rc_dbz_tx_new())) {

@@ -7,10 +7,36 @@
 #include "rowcast/format.h"
 
 enum { DBZ_COMMON_OPTIONS = 3 };
+/* The choices of the options CloudEvents shares (cloudevents.compat, ...), written once */
+#define DBZ_COMPAT_CHOICES "0.10|1|1.6|2.0|2.6|2|3"
+#define DBZ_DECIMAL_CHOICES "precise|string|double"
+#define DBZ_BINARY_CHOICES "bytes|base64|hex"
+#define DBZ_TIME_CHOICES "adaptive_time_microseconds|connect"
+#define DBZ_UNSIGNED_CHOICES "long|precise"
 extern const rc_option_desc rc_dbz_all_options[];      /* every option of the `debezium` format */
 extern const rc_option_desc *const rc_dbz_up_options; /* the upstream flavour's own */
 
+/* The debezium.* options as rc_dbz_opts_parse reads them (choices as their index). */
+typedef struct rc_dbz_skip {
+    uint8_t ops; /* by rc_op bit */
+    bool given;  /* else the layout decides (truncates of PostgreSQL at compat >= 2.0) */
+} rc_dbz_skip;
+typedef struct rc_dbz_opts {
+    int flavor; /* 0 oms, 1 upstream */
+    bool schemas, heartbeats;
+    int compat; /* index in debezium.compat's choices; -1: by debezium.version's release, else 3 */
+    const char *server, *version;
+    int schema_adjust; /* DBZ_ADJUST_*; -1: by the layout */
+    int field_adjust, dec_mode, dec_format, bin_mode, time_mode, unsig;
+    bool tx_meta, schema_changes, tombstones;
+    rc_dbz_skip skip;
+} rc_dbz_opts;
+/* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
+rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);
+
 rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err);
+/* The upstream encoder of options already read (CloudEvents gives its own). */
+rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err);
 void rc_dbz_up_free(void *enc);
 rc_status rc_dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status rc_dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);

@@ -22,30 +22,29 @@ typedef struct drs_enc {
     rc_buf text;
 } drs_enc;
 
-static const rc_option_desc json_options[] = {
-    {"drs-json.dbtype", "name", "dbType written for non-MySQL sources (default: PostgreSQL, Oracle, Microsoft SQL Server); e.g. \"GaussDB Primary/Standby\""},
+#define OFF(f) offsetof(rc_drs_opts, f)
+const rc_option_desc rc_drs_json_options[] = {
+    {"drs-json.dbtype", RC_OPT_STRING, "NAME", "(the source's: PostgreSQL, Oracle, Microsoft SQL Server)", "dbType written for non-MySQL sources, e.g. \"GaussDB Primary/Standby\"", .off = OFF(dbtype)},
     {0},
 };
-static const rc_option_desc jsonc_options[] = {
-    {"drs-json-c.dbtype", "name", "as drs-json.dbtype"},
-    {"drs-json-c.timezone", "UTC|+HH:MM|Area/City", "zone of TIMESTAMP values written as yyyy-mm-dd hh:mm:ss (default UTC)"},
+const rc_option_desc rc_drs_jsonc_options[] = {
+    {"drs-json-c.dbtype", RC_OPT_STRING, "NAME", "(the source's: PostgreSQL, Oracle, Microsoft SQL Server)", "as drs-json.dbtype", .off = OFF(dbtype)},
+    {"drs-json-c.timezone", RC_OPT_TZ, NULL, "UTC", "zone of TIMESTAMP values written as yyyy-mm-dd hh:mm:ss", .off = OFF(tz)},
     {0},
 };
+#undef OFF
 
 static rc_status enc_new(const rc_options *o, void **out, rc_error *err, bool json_c)
 {
     const char *prefix = json_c ? "drs-json-c" : "drs-json";
-    rc_status st = rc_options_check(o, prefix, json_c ? jsonc_options : json_options, err);
+    rc_drs_opts dro = {0};
+    rc_status st = rc_options_parse(o, prefix, json_c ? rc_drs_jsonc_options : rc_drs_json_options, &dro, err);
     if (st != RC_OK) return st;
     drs_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     e->json_c = json_c;
     e->next_id = 1;
-    e->dbtype = rc_options_get(o, json_c ? "drs-json-c.dbtype" : "drs-json.dbtype");
-    if (json_c && (st = rc_options_tz(o, "drs-json-c.timezone", &e->tz, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
+    e->dbtype = dro.dbtype, e->tz = dro.tz;
     rc_buf_init(&e->text, 0);
     *out = e;
     return RC_OK;
@@ -219,7 +218,7 @@ const rc_format rc_format_drs_json = {
     .name = "drs-json",
     .summary = "Huawei DRS json: Canal-shaped, every value a string (MySQL and other-database layouts)",
     .content_type = "application/json",
-    .options = json_options,
+    .options = rc_drs_json_options,
     .enc_new = json_new,
     .enc_free = drs_free,
     .encode_value = drs_encode,
@@ -233,7 +232,7 @@ const rc_format rc_format_drs_json_c = {
     .name = "drs-json-c",
     .summary = "Huawei DRS json-c: as drs-json, deleted rows in data, TIMESTAMP as yyyy-mm-dd hh:mm:ss",
     .content_type = "application/json",
-    .options = jsonc_options,
+    .options = rc_drs_jsonc_options,
     .enc_new = jsonc_new,
     .enc_free = drs_free,
     .encode_value = drs_encode,

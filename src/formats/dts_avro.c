@@ -21,25 +21,24 @@ typedef struct avro_enc {
 /* A fixed sync marker keeps the output reproducible (golden tests compare bytes). */
 static const uint8_t sync_marker[16] = {'r', 'o', 'w', 'c', 'a', 's', 't', '-', 'd', 't', 's', '-', 's', 'y', 'n', 'c'};
 
+typedef struct avro_opts {
+    int framing, schema;
+} avro_opts;
 static const rc_option_desc avro_options[] = {
-    {"avro.framing", "container|raw|length-prefixed", "container: an Avro object container file (default); raw: bare Avro binary per message (Kafka); length-prefixed: each record after its 4-byte big-endian length"},
-    {"avro.schema", "seed|full", "seed: the field list of the OMS documentation's examples (default); full: with the trailing bornTimestamp of the DTS demo schema"},
+    {"avro.framing", RC_OPT_CHOICE, "container|raw|length-prefixed", "container", "container: an Avro object container file; raw: bare Avro binary per message (Kafka, where --sink kafka makes it the default); length-prefixed: each record after its 4-byte big-endian length", .off = offsetof(avro_opts, framing)},
+    {"avro.schema", RC_OPT_CHOICE, "seed|full", "seed", "seed: the field list of the OMS documentation's examples; full: with the trailing bornTimestamp of the DTS demo schema", .off = offsetof(avro_opts, schema)},
     {0},
 };
 
 static rc_status avro_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "avro", avro_options, err);
+    avro_opts ao;
+    rc_status st = rc_options_parse(o, "avro", avro_options, &ao, err);
     if (st != RC_OK) return st;
     avro_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    int layout = 0;
-    if ((st = rc_options_choice(o, "avro.framing", "container|raw|length-prefixed", &e->framing, err)) != RC_OK ||
-        (st = rc_options_choice(o, "avro.schema", "seed|full", &layout, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
-    e->full = layout == 1;
+    e->framing = ao.framing;
+    e->full = ao.schema == 1;
     rc_buf_init(&e->rec, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->pos, 0), rc_buf_init(&e->text, 0);
     *out = e;
     return RC_OK;

@@ -2,21 +2,22 @@
  * read. */
 #include "formats/maxwell.h"
 
-/* Maxwell's own output_* options (its docs/config.md); the first of each one's values is
- * Maxwell's default. The writer's flags follow this order (maxwell_write.c, flag_offs). */
+/* Maxwell's own output_* options (its docs/config.md), with Maxwell's defaults. */
+#define OFF(f) offsetof(rc_mx_opts, f)
 const rc_option_desc rc_mx_options[] = {
-    {"maxwell.output_commit_info", "true|false", "write xid and, on the last row of a transaction, \"commit\":true (default true)"},
-    {"maxwell.output_xoffset", "false|true", "write \"xoffset\", the row's place in its transaction, on every row but the last"},
-    {"maxwell.output_binlog_position", "false|true", "write \"position\" (binlog file:offset) when the event has one"},
-    {"maxwell.output_gtid_position", "false|true", "write \"gtid\" when the event has one"},
-    {"maxwell.output_server_id", "false|true", "write \"server_id\" when the event has one"},
-    {"maxwell.output_thread_id", "false|true", "write \"thread_id\" when the event has one"},
-    {"maxwell.output_primary_keys", "false|true", "write \"primary_key\", the values of the key columns"},
-    {"maxwell.output_primary_key_columns", "false|true", "write \"primary_key_columns\", the names of the key columns"},
-    {"maxwell.output_nulls", "true|false", "write columns whose value is NULL (false: leave them out of data and old)"},
-    {"maxwell.output_ddl", "false|true", "write DDL messages (table-create, table-alter, ...) where the event carries what they hold"},
+    {"maxwell.output_commit_info", RC_OPT_BOOL, NULL, "true", "write xid and, on the last row of a transaction, \"commit\":true", .off = OFF(commit_info)},
+    {"maxwell.output_xoffset", RC_OPT_BOOL, NULL, "false", "write \"xoffset\", the row's place in its transaction, on every row but the last", .off = OFF(xoffset)},
+    {"maxwell.output_binlog_position", RC_OPT_BOOL, NULL, "false", "write \"position\" (binlog file:offset) when the event has one", .off = OFF(position)},
+    {"maxwell.output_gtid_position", RC_OPT_BOOL, NULL, "false", "write \"gtid\" when the event has one", .off = OFF(gtid)},
+    {"maxwell.output_server_id", RC_OPT_BOOL, NULL, "false", "write \"server_id\" when the event has one", .off = OFF(server_id)},
+    {"maxwell.output_thread_id", RC_OPT_BOOL, NULL, "false", "write \"thread_id\" when the event has one", .off = OFF(thread_id)},
+    {"maxwell.output_primary_keys", RC_OPT_BOOL, NULL, "false", "write \"primary_key\", the values of the key columns", .off = OFF(pks)},
+    {"maxwell.output_primary_key_columns", RC_OPT_BOOL, NULL, "false", "write \"primary_key_columns\", the names of the key columns", .off = OFF(pk_cols)},
+    {"maxwell.output_nulls", RC_OPT_BOOL, NULL, "true", "write columns whose value is NULL (false: leave them out of data and old)", .off = OFF(nulls)},
+    {"maxwell.output_ddl", RC_OPT_BOOL, NULL, "false", "write DDL messages (table-create, table-alter, ...) where the event carries what they hold", .off = OFF(ddl)},
     {0},
 };
+#undef OFF
 
 const rc_format rc_format_maxwell = {
     .name = "maxwell",

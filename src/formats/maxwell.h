@@ -7,6 +7,9 @@
 
 /* The maxwell.* options, read by both sides so that one command line serves
  * `--from maxwell` and `--to maxwell` (the writer's output_* switches, Maxwell's names). */
+typedef struct rc_mx_opts {
+    bool commit_info, xoffset, position, gtid, server_id, thread_id, pks, pk_cols, nulls, ddl;
+} rc_mx_opts;
 extern const rc_option_desc rc_mx_options[];
 
 rc_status rc_mx_dec_new(const rc_options *o, void **out, rc_error *err);

@@ -20,7 +20,8 @@ typedef struct mx_dec {
 
 rc_status rc_mx_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "maxwell", rc_mx_options, err);
+    rc_mx_opts unused; /* the writer's switches: read here only so that a bad one is an error on either side */
+    rc_status st = rc_options_parse(o, "maxwell", rc_mx_options, &unused, err);
     if (st != RC_OK) return st;
     mx_dec *d = calloc(1, sizeof *d);
     if (!d || !rc_jsondec_init(&d->jd)) {

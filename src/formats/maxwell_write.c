@@ -16,7 +16,7 @@
 #include "rowcast/jsonw.h"
 
 typedef struct mx_enc {
-    bool commit_info, xoffset, position, gtid, server_id, thread_id, pks, pk_cols, nulls, ddl;
+    rc_mx_opts opt;
     /* the held row: its message before "xoffset"/"commit" in head, from "position" on in tail */
     bool held;
     uint32_t held_index;
@@ -34,14 +34,6 @@ typedef struct mx_enc {
 static const char MARK_RELEASE[] = "maxwell:release", MARK_START[] = "maxwell:bootstrap-start",
                   MARK_COMPLETE[] = "maxwell:bootstrap-complete";
 
-/* The flags rc_mx_options (maxwell.c) sets, in its order; each one's default is the first of
- * its values ("true|false": true). */
-static const size_t flag_offs[] = {
-    offsetof(mx_enc, commit_info), offsetof(mx_enc, xoffset),   offsetof(mx_enc, position), offsetof(mx_enc, gtid),
-    offsetof(mx_enc, server_id),   offsetof(mx_enc, thread_id), offsetof(mx_enc, pks),      offsetof(mx_enc, pk_cols),
-    offsetof(mx_enc, nulls),       offsetof(mx_enc, ddl),
-};
-
 enum { NBUFS = 8 };
 static void bufs(mx_enc *e, rc_buf *out[NBUFS])
 {
@@ -51,18 +43,12 @@ static void bufs(mx_enc *e, rc_buf *out[NBUFS])
 
 rc_status rc_mx_enc_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "maxwell", rc_mx_options, err);
+    rc_mx_opts opt;
+    rc_status st = rc_options_parse(o, "maxwell", rc_mx_options, &opt, err);
     if (st != RC_OK) return st;
     mx_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    for (size_t k = 0; k < sizeof flag_offs / sizeof *flag_offs && rc_mx_options[k].key; k++) {
-        bool *flag = (bool *)((char *)e + flag_offs[k]);
-        *flag = !strncmp(rc_mx_options[k].values, "true", 4);
-        if ((st = rc_options_bool(o, rc_mx_options[k].key, flag, err)) != RC_OK) {
-            free(e);
-            return st;
-        }
-    }
+    e->opt = opt;
     rc_buf *b[NBUFS];
     bufs(e, b);
     for (int k = 0; k < NBUFS; k++) rc_buf_init(b[k], 0);
@@ -214,7 +200,7 @@ static void put_map(const mx_enc *e, rc_buf *b, const char *name, const rc_event
     rc_buf_put(b, ":{", 2);
     bool first = true;
     for (uint32_t i = 0; img && i < ev->ncols; i++) {
-        if ((only && !only[i]) || (!e->nulls && img[i].kind == RC_V_NULL)) continue;
+        if ((only && !only[i]) || (!e->opt.nulls && img[i].kind == RC_V_NULL)) continue;
         if (!first) rc_buf_putc(b, ',');
         first = false;
         rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
@@ -274,14 +260,14 @@ static void put_head(rc_buf *b, const rc_event *ev, const char *type, bool ddl)
 /* "position" and "gtid" as the options ask and the event has them */
 static void put_position(const mx_enc *e, rc_buf *b, const rc_event *ev)
 {
-    if (e->position && ev->pos.file.n && ev->pos.has_offset) {
+    if (e->opt.position && ev->pos.file.n && ev->pos.has_offset) {
         RC_BUF_LIT(b, ",\"position\":\"");
         rc_jw_str_body(b, ev->pos.file.p, ev->pos.file.n);
         rc_buf_putc(b, ':');
         rc_fmt_u64(b, ev->pos.offset);
         rc_buf_putc(b, '"');
     }
-    if (e->gtid && ev->pos.gtid.n) {
+    if (e->opt.gtid && ev->pos.gtid.n) {
         RC_BUF_LIT(b, ",\"gtid\":");
         rc_jw_str(b, ev->pos.gtid.p, ev->pos.gtid.n);
     }
@@ -292,7 +278,7 @@ static void put_position(const mx_enc *e, rc_buf *b, const rc_event *ev)
 static void put_keys(const mx_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img)
 {
     uint32_t pk[RC_ENC_PK_MAX], npk = rc_enc_pk_order(ev, pk);
-    if (e->pks) {
+    if (e->opt.pks) {
         RC_BUF_LIT(b, ",\"primary_key\":[");
         for (uint32_t k = 0; k < npk; k++) {
             if (k) rc_buf_putc(b, ',');
@@ -301,7 +287,7 @@ static void put_keys(const mx_enc *e, rc_buf *b, const rc_event *ev, const rc_va
         }
         rc_buf_putc(b, ']');
     }
-    if (e->pk_cols) {
+    if (e->opt.pk_cols) {
         RC_BUF_LIT(b, ",\"primary_key_columns\":[");
         for (uint32_t k = 0; k < npk; k++) {
             if (k) rc_buf_putc(b, ',');
@@ -315,8 +301,8 @@ static void put_keys(const mx_enc *e, rc_buf *b, const rc_event *ev, const rc_va
 static void put_ids(const mx_enc *e, rc_buf *b, const rc_event *ev)
 {
     put_position(e, b, ev);
-    if (e->server_id && ev->pos.has_server_id) put_num_field(b, "server_id", ev->pos.server_id);
-    if (e->thread_id && ev->pos.has_thread) put_num_field(b, "thread_id", ev->pos.thread);
+    if (e->opt.server_id && ev->pos.has_server_id) put_num_field(b, "server_id", ev->pos.server_id);
+    if (e->opt.thread_id && ev->pos.has_thread) put_num_field(b, "thread_id", ev->pos.thread);
 }
 
 /* From "position" to the end of a row message */
@@ -349,8 +335,8 @@ static const char *row_type(rc_op op)
 static void release(mx_enc *e, rc_buf *out, bool commit)
 {
     rc_buf_put(out, e->head.data, e->head.len);
-    if (e->commit_info && !commit && e->xoffset) put_num_field(out, "xoffset", e->held_index);
-    if (e->commit_info && commit) RC_BUF_LIT(out, ",\"commit\":true");
+    if (e->opt.commit_info && !commit && e->opt.xoffset) put_num_field(out, "xoffset", e->held_index);
+    if (e->opt.commit_info && commit) RC_BUF_LIT(out, ",\"commit\":true");
     rc_buf_put(out, e->tail.data, e->tail.len);
     e->held = false;
 }
@@ -390,7 +376,7 @@ static rc_status expressible(const mx_enc *e, const rc_event *ev, rc_error *err)
         if (!rc_enc_row(ev)) return rc_enc_unsupported(err, "maxwell", ev, "its row (Maxwell's \"data\") is missing"), RC_SKIP;
         return RC_OK;
     case RC_OP_DDL:
-        if (!e->ddl) return RC_SKIP;
+        if (!e->opt.ddl) return RC_SKIP;
         if (!ddl_type(ev)) return refuse_ddl(ev, err), RC_SKIP;
         return RC_OK;
     default: return RC_SKIP; /* BEGIN, COMMIT (they mark rows), heartbeats, truncates: Maxwell writes none */
@@ -511,7 +497,7 @@ rc_status rc_mx_encode(void *p, const rc_event *ev, rc_buf *out, rc_error *err)
     rc_buf_reset(&e->head);
     rc_buf_reset(&e->tail);
     put_head(&e->head, ev, row_type(ev->op), false);
-    if (e->commit_info && all_digits(ev->pos.txid)) { /* Maxwell's xid is the XID event's number */
+    if (e->opt.commit_info && all_digits(ev->pos.txid)) { /* Maxwell's xid is the XID event's number */
         RC_BUF_LIT(&e->head, ",\"xid\":");
         rc_buf_put(&e->head, ev->pos.txid.p, ev->pos.txid.n);
     }
@@ -521,8 +507,8 @@ rc_status rc_mx_encode(void *p, const rc_event *ev, rc_buf *out, rc_error *err)
     e->tx_rows++;
     e->held = true;
     /* nothing to wait for: no commit info asked, or the event says where it stands */
-    if (!e->commit_info || (ev->pos.has_tx_index && ev->pos.has_tx_count)) {
-        release(e, out, e->commit_info && ev->pos.tx_index + 1 == ev->pos.tx_count);
+    if (!e->opt.commit_info || (ev->pos.has_tx_index && ev->pos.has_tx_count)) {
+        release(e, out, e->opt.commit_info && ev->pos.tx_index + 1 == ev->pos.tx_count);
         return RC_OK;
     }
     return RC_PENDING;

@@ -11,16 +11,19 @@
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
+#define OFF(f) offsetof(rc_ogg_common, f)
 const rc_option_desc rc_ogg_options[] = {
-    {"ogg-json.keys", "primary_keys|priamry_keys|none",
-     "name of the key-columns array (default primary_keys; priamry_keys is Flink's test-data spelling; none leaves it out)"},
-    {"ogg-json.numbers", "number|string", "numbers as JSON numbers (default, OGG's treatAllColumnsAsStrings=false) or as strings (=true)"},
-    {"ogg-json.current_ts", "iso|sql|none", "current_ts as 2020-05-13T15:40:06.000000 (default, OGG's iso8601Format=true), with a space, or left out"},
-    {"ogg-json.timezone", "UTC|+HH:MM|Area/City", "zone of op_ts and current_ts (written and read) and of TIMESTAMP values (written); default UTC"},
-    {"ogg-json.source", "unknown|mysql|oracle|postgresql|...",
-     "reading: the source database the events name (also mariadb, ob_mysql, ob_oracle, sqlserver), which picks the type names (default unknown: MySQL's generic names)"},
+    {"ogg-json.keys", RC_OPT_CHOICE, "primary_keys|priamry_keys|none", "primary_keys",
+     "name of the key-columns array (priamry_keys is Flink's test-data spelling; none leaves it out)", .off = OFF(keys)},
+    {"ogg-json.numbers", RC_OPT_CHOICE, "number|string", "number", "numbers as JSON numbers (OGG's treatAllColumnsAsStrings=false) or as strings (=true)", .off = OFF(numbers)},
+    {"ogg-json.current_ts", RC_OPT_CHOICE, "iso|sql|none", "iso", "current_ts as 2020-05-13T15:40:06.000000 (OGG's iso8601Format=true), with a space, or left out", .off = OFF(current_ts)},
+    {"ogg-json.timezone", RC_OPT_TZ, NULL, "UTC", "zone of op_ts and current_ts (written and read) and of TIMESTAMP values (written)", .off = OFF(tz)},
+    /* the choices are rc_dbkind's names in its order (rc_dbkind_name) */
+    {"ogg-json.source", RC_OPT_CHOICE, "unknown|mysql|mariadb|ob_mysql|ob_oracle|oracle|postgresql|sqlserver", "unknown",
+     "reading: the source database the events name, which picks the type names (unknown: MySQL's generic names)", .off = OFF(source)},
     {0},
 };
+#undef OFF
 
 enum { KEYS_PRIMARY, KEYS_PRIAMRY, KEYS_NONE };
 enum { CTS_ISO, CTS_SQL, CTS_NONE };
@@ -34,27 +37,22 @@ typedef struct ogg_enc {
 rc_status rc_ogg_common_parse(const rc_options *o, rc_ogg_common *out, rc_error *err)
 {
     memset(out, 0, sizeof *out);
-    rc_status st = rc_options_check(o, "ogg-json", rc_ogg_options, err);
-    if (st != RC_OK || (st = rc_options_tz(o, "ogg-json.timezone", &out->tz, err)) != RC_OK) return st;
-    const char *src = rc_options_get(o, "ogg-json.source");
-    if (src && !rc_dbkind_parse(src, strlen(src), &out->kind))
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "ogg-json.source: unknown database kind \"%s\" (expected unknown, mysql, mariadb, ob_mysql, ob_oracle, oracle, postgresql or sqlserver)", src);
-    return RC_OK;
+    rc_status st = rc_options_parse(o, "ogg-json", rc_ogg_options, out, err);
+    out->kind = (rc_dbkind)out->source;
+    return st;
 }
 
 static rc_status ogg_new(const rc_options *o, void **out, rc_error *err)
 {
     ogg_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    int numbers = 0;
-    rc_status st;
-    if ((st = rc_ogg_common_parse(o, &e->o, err)) != RC_OK || (st = rc_options_choice(o, "ogg-json.keys", "primary_keys|priamry_keys|none", &e->keys, err)) != RC_OK ||
-        (st = rc_options_choice(o, "ogg-json.numbers", "number|string", &numbers, err)) != RC_OK ||
-        (st = rc_options_choice(o, "ogg-json.current_ts", "iso|sql|none", &e->current_ts, err)) != RC_OK) {
+    rc_status st = rc_ogg_common_parse(o, &e->o, err);
+    if (st != RC_OK) {
         free(e);
         return st;
     }
-    e->strings = numbers == 1;
+    e->keys = e->o.keys, e->current_ts = e->o.current_ts;
+    e->strings = e->o.numbers == 1;
     *out = e;
     return RC_OK;
 }

@@ -9,11 +9,14 @@
  * what is written. */
 extern const rc_option_desc rc_ogg_options[];
 
-/* The options both sides read: the zone of op_ts / current_ts and the source database kind
- * that the reader gives events (OGG's messages do not name it). */
+/* The options (rc_ogg_options). Both sides read the zone of op_ts / current_ts and the source
+ * database kind that the reader gives events (OGG's messages do not name it); the rest change
+ * only what is written. */
 typedef struct rc_ogg_common {
     rc_tz tz;
-    rc_dbkind kind;
+    rc_dbkind kind;              /* ogg-json.source */
+    int source;                  /* its choice: the rc_dbkind */
+    int keys, numbers, current_ts; /* their choices */
 } rc_ogg_common;
 rc_status rc_ogg_common_parse(const rc_options *o, rc_ogg_common *out, rc_error *err);
 

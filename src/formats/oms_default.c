@@ -17,34 +17,50 @@ typedef struct dflt_enc {
     rc_buf scratch;
 } dflt_enc;
 
+typedef struct dflt_opts {
+    bool sequence;
+} dflt_opts;
 static const rc_option_desc default_options[] = {
-    {"default.sequence", "false|true", "write allMetaData.storeDataSequence ({timestamp}{5-digit sequence}) as OMS does with sequenceEnabled"},
+    {"default.sequence", RC_OPT_BOOL, NULL, "false", "write allMetaData.storeDataSequence ({timestamp}{5-digit sequence}) as OMS does with sequenceEnabled", .off = offsetof(dflt_opts, sequence)},
     {0},
 };
 static const rc_option_desc extend_options[] = {
-    {"defaultextendcolumntype.sequence", "false|true", "as default.sequence"},
+    {"defaultextendcolumntype.sequence", RC_OPT_BOOL, NULL, "false", "as default.sequence", .off = offsetof(dflt_opts, sequence)},
     {0},
 };
 
+static rc_status read_options(const rc_options *o, bool light, dflt_opts *d, rc_error *err)
+{
+    return rc_options_parse(o, light ? "defaultextendcolumntype" : "default", light ? extend_options : default_options, d, err);
+}
+
 static rc_status enc_new(const rc_options *o, void **out, rc_error *err, bool light)
 {
-    const char *prefix = light ? "defaultextendcolumntype" : "default";
-    rc_status st = rc_options_check(o, prefix, light ? extend_options : default_options, err);
+    dflt_opts d;
+    rc_status st = read_options(o, light, &d, err);
     if (st != RC_OK) return st;
     dflt_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     e->light_type = light;
     rc_buf_init(&e->scratch, 0);
-    if ((st = rc_options_bool(o, light ? "defaultextendcolumntype.sequence" : "default.sequence", &e->sequence, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
+    e->sequence = d.sequence;
     *out = e;
     return RC_OK;
 }
 
 static rc_status default_new(const rc_options *o, void **out, rc_error *err) { return enc_new(o, out, err, false); }
 static rc_status extend_new(const rc_options *o, void **out, rc_error *err) { return enc_new(o, out, err, true); }
+
+/* The readers take the writer's options (one command line reads and writes): a bad one is an
+ * error on either side. */
+static rc_status dec_new(const rc_options *o, void **out, rc_error *err, bool light)
+{
+    dflt_opts d;
+    rc_status st = read_options(o, light, &d, err);
+    return st != RC_OK ? st : rc_dflt_dec_new(o, out, err);
+}
+static rc_status default_dec_new(const rc_options *o, void **out, rc_error *err) { return dec_new(o, out, err, false); }
+static rc_status extend_dec_new(const rc_options *o, void **out, rc_error *err) { return dec_new(o, out, err, true); }
 
 static void enc_free(void *p)
 {
@@ -189,7 +205,7 @@ const rc_format rc_format_default = {
     .enc_free = enc_free,
     .encode_value = encode,
     .encode_key = rc_oms_encode_key,
-    .dec_new = rc_dflt_dec_new,
+    .dec_new = default_dec_new,
     .dec_free = rc_dflt_dec_free,
     .decode = rc_dflt_decode,
 };
@@ -203,7 +219,7 @@ const rc_format rc_format_defaultextendcolumntype = {
     .enc_free = enc_free,
     .encode_value = encode,
     .encode_key = rc_oms_encode_key,
-    .dec_new = rc_dflt_dec_new,
+    .dec_new = extend_dec_new,
     .dec_free = rc_dflt_dec_free,
     .decode = rc_dflt_decode,
 };

@@ -15,21 +15,19 @@ typedef struct sp_enc {
     rc_buf changed;
 } sp_enc;
 
-static const rc_option_desc sp_options[] = {
-    {"shareplex.timezone", "UTC|+HH:MM|Area/City", "zone of meta.time and meta.posttime (default UTC)"},
+const rc_option_desc rc_sp_options[] = {
+    {"shareplex.timezone", RC_OPT_TZ, NULL, "UTC", "zone of meta.time and meta.posttime", .off = offsetof(rc_sp_opts, tz)},
     {0},
 };
 
 static rc_status sp_new(const rc_options *o, void **out, rc_error *err)
 {
-    rc_status st = rc_options_check(o, "shareplex", sp_options, err);
+    rc_sp_opts so = {0};
+    rc_status st = rc_options_parse(o, "shareplex", rc_sp_options, &so, err);
     if (st != RC_OK) return st;
     sp_enc *e = calloc(1, sizeof *e);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    if ((st = rc_options_tz(o, "shareplex.timezone", &e->tz, err)) != RC_OK) {
-        free(e);
-        return st;
-    }
+    e->tz = so.tz;
     rc_buf_init(&e->scratch, 0);
     rc_buf_init(&e->changed, 0);
     *out = e;
@@ -135,7 +133,7 @@ const rc_format rc_format_shareplex = {
     .name = "shareplex",
     .summary = "OMS SharePlex JSON: data / meta / key / sql",
     .content_type = "application/json",
-    .options = sp_options,
+    .options = rc_sp_options,
     .enc_new = sp_new,
     .enc_free = sp_free,
     .encode_value = sp_encode,

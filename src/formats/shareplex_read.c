@@ -21,7 +21,9 @@ rc_status rc_sp_dec_new(const rc_options *o, void **out, rc_error *err)
         free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    rc_status st = rc_options_tz(o, "shareplex.timezone", &d->tz, err);
+    rc_sp_opts so = {0};
+    rc_status st = rc_options_parse(o, "shareplex", rc_sp_options, &so, err);
+    d->tz = so.tz;
     if (st != RC_OK) {
         rc_sp_dec_free(d);
         return st;

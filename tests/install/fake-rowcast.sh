@@ -57,11 +57,14 @@ alpha                    yes    yes    the first format
     (no options)
 beta-2                   yes    no     the second: -o beta-2.x=y
     -o beta-2.mode=one|two
+        choice; default: one
         the mode
     -o beta-2.zone=UTC|+HH:MM
+        time zone; default: UTC
         a zone
 gamma                    no     yes    read only
     -o gamma.flag=false|true
+        boolean; default: by beta-2.mode
         a flag
 TEXT
     ;;

@@ -201,6 +201,17 @@ EOF
 expect option-typo 1 convert --to canal -o canal.valuse=string shop.ndjson <<'EOF'
 rowcast convert: unknown option 'canal.valuse': did you mean 'canal.values'? (rowcast formats --options)
 EOF
+# the reader reads its format's table too: a typo or a bad value is an error on either side
+# (they were ignored when reading), and an option read for another encoder names its own key
+expect option-typo-reader 1 convert --from canal -o canal.timezon=+08:00 shop.ndjson <<'EOF'
+rowcast convert: unknown option 'canal.timezon': did you mean 'canal.timezone'? (rowcast formats --options)
+EOF
+expect option-bad-value-reader 1 convert --from maxwell -o maxwell.output_nulls=maybe shop.ndjson <<'EOF'
+rowcast convert: option maxwell.output_nulls must be true or false, not 'maybe'
+EOF
+expect option-bad-value-own-key 1 convert --to cloudevents -o cloudevents.compat=4 shop.ndjson <<'EOF'
+rowcast convert: option cloudevents.compat must be one of 0.10|1|1.6|2.0|2.6|2|3, not '4'
+EOF
 expect option-prefix-typo 1 convert --to canal -o canl.values=string shop.ndjson <<'EOF'
 rowcast convert: option 'canl.values' belongs to neither the input nor the output format: did you mean 'canal.values'?
 (see rowcast help convert)
