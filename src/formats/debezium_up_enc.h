@@ -23,8 +23,9 @@ typedef struct up_slot {
     size_t sig_n, text_n;
 } up_slot;
 
-/* A JSON string of a name that repeats from event to event (db, schema, table): its escaped
- * text kept with a copy of the name. */
+/* A piece of the source block that repeats from event to event (the fields of one table in
+ * one transaction): its text (json) kept with the fields it was made from (raw: each one's
+ * length and bytes). */
 typedef struct str_memo {
     rc_buf raw, json;
 } str_memo;
@@ -59,7 +60,9 @@ typedef struct up_enc {
     const void *keys_of;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
     up_memo value_memo, key_memo;
-    str_memo memo_db, memo_schema, memo_table; /* the source block's names */
+    /* the source block from "snapshot" to the sequence's LSN, and from "schema" (MySQL: "table")
+     * to the LSN (MySQL: "pos") */
+    str_memo src_mid, src_tail;
     /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
      * and what arrays are split into */
     uint8_t *pg_kind;
