@@ -56,8 +56,12 @@ typedef struct up_enc {
      * (rc_event.cols_id); keys_off[i] is where column i's key starts, keys_off[n] the end */
     rc_buf keys;
     uint32_t *keys_off;
+    uint8_t *col_fast; /* per column of keys_of: how a row image writes its value (FAST_*) */
     size_t keys_cap;
     const void *keys_of;
+    int64_t ts_day; /* the day of the last timestamp written (put_image), and its date's text */
+    char ts_ymd[24];
+    size_t ts_ymd_n;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
     up_memo value_memo, key_memo;
     /* the source block from "snapshot" to the sequence's LSN, and from "schema" (MySQL: "table")

@@ -144,6 +144,7 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
     free(e->keys_off);
+    free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);
     rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
