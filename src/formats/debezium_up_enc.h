@@ -38,6 +38,31 @@ typedef struct up_memo {
     const up_slot *slot;
 } up_memo;
 
+/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
+typedef struct us_text {
+    char s[24];
+    size_t n;
+} us_text;
+
+static inline void us_text_of(us_text *t, int64_t us)
+{
+    rc_buf tmp = {t->s, 0, sizeof t->s, sizeof t->s, RC_OK};
+    rc_fmt_i64(&tmp, us);
+    t->n = tmp.len;
+}
+
+/* The same through a memo of the last time formatted: the source block's time and the
+ * envelope's are the commit's, the same for every event of a transaction. */
+typedef struct us_memo {
+    int64_t us;
+    us_text t; /* t.n 0: none yet */
+} us_memo;
+static inline void us_text_memo(us_memo *m, us_text *t, int64_t us)
+{
+    if (!m->t.n || m->us != us) us_text_of(&m->t, us), m->us = us;
+    *t = m->t;
+}
+
 typedef struct up_enc {
     int compat; /* the layout: 0 (0.x), 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.0-2.5), 26 (2.6-2.7), 30 (3.x) */
     bool schemas, tx_meta, tombstones, schema_changes;
@@ -59,6 +84,7 @@ typedef struct up_enc {
     uint8_t *col_fast; /* per column of keys_of: how a row image writes its value (FAST_*) */
     size_t keys_cap;
     const void *keys_of;
+    us_memo us_last; /* the last time written as µs text (us_text_memo) */
     int64_t ts_day; /* the day of the last timestamp written (put_image), and its date's text */
     char ts_ymd[24];
     size_t ts_ymd_n;
@@ -211,19 +237,6 @@ void rc_dbz_put_ascii(up_enc *e, rc_buf *b, const dbz_cv *cv);
 rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err);
 
 /* ---- the source block (debezium_up_source.c) ---- */
-
-/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
-typedef struct us_text {
-    char s[24];
-    size_t n;
-} us_text;
-
-static inline void us_text_of(us_text *t, int64_t us)
-{
-    rc_buf tmp = {t->s, 0, sizeof t->s, sizeof t->s, RC_OK};
-    rc_fmt_i64(&tmp, us);
-    t->n = tmp.len;
-}
 
 /* Milliseconds as C's us / 1000 (toward zero): the µs digits without the last three. */
 static inline void put_ms(rc_buf *b, const us_text *t)

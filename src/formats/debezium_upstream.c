@@ -69,7 +69,7 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
     rc_buf_puts(b, op);
     RC_BUF_LIT(b, "\",\"ts_ms\":");
     us_text proc;
-    us_text_of(&proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
+    us_text_memo(&e->us_last, &proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
     put_ms(b, &proc);
     if (e->compat >= 26) {
         RC_BUF_LIT(b, ",\"ts_us\":");
