@@ -252,21 +252,15 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         rc_fmt_u64(&tmp, lsn_v);
         lsn.n = tmp.len;
     }
-    if (e->compat >= 16 && conn == CONN_POSTGRES) {
-        if (has_lsn) {
-            RC_BUF_LIT(b, "\\\"");
-            rc_buf_put(b, lsn.s, lsn.n);
-            RC_BUF_LIT(b, "\\\"]\"");
-        } else {
-            RC_BUF_LIT(b, "null]\"");
-        }
-    }
+    char *w = rc_buf_reserve(b, 160); /* the sequence's end and the times: at most 100 bytes, and 24 of slack */
+    if (!w) return;                   /* the buffer's error: the message fails */
+    char *o = w;
+    if (e->compat >= 16 && conn == CONN_POSTGRES) o = has_lsn ? RAW_LIT(raw_us(RAW_LIT(o, "\\\""), &lsn), "\\\"]\"") : RAW_LIT(o, "null]\"");
     if (e->compat >= 26) {
-        RC_BUF_LIT(b, ",\"ts_us\":");
-        rc_buf_put(b, ts.s, ts.n);
-        RC_BUF_LIT(b, ",\"ts_ns\":");
-        put_ns(b, &ts);
+        o = raw_us(RAW_LIT(o, ",\"ts_us\":"), &ts);
+        o = raw_ns(RAW_LIT(o, ",\"ts_ns\":"), &ts);
     }
+    rc_buf_commit(b, (size_t)(o - w));
     uint64_t sid = p->has_server_id ? p->server_id : 0;
     rc_str tail_my[] = {{tag, 1}, ev->src.table, p->gtid, p->file, {(const char *)&sid, sizeof sid}};
     rc_str tail[] = {{tag, 1}, ev->src.schema, ev->src.table, p->txid};
