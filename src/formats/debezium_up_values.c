@@ -498,12 +498,15 @@ rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
 enum {
     FAST_NONE,     /* json_value for every value */
     FAST_INT,      /* RC_V_INT: int16, int32, int64 */
+    FAST_UINT,     /* RC_V_UINT up to INT64_MAX in bigint.unsigned.handling.mode long: int64 */
+    FAST_DOUBLE,   /* RC_V_FLOAT64: float64 */
     FAST_BOOL,     /* RC_V_BOOL */
-    FAST_TEXT,     /* RC_V_TEXT, RC_V_JSON: a string */
+    FAST_TEXT,     /* RC_V_TEXT, RC_V_JSON, RC_V_ENUM, RC_V_SET: a string */
     FAST_DECIMAL,  /* RC_V_DECIMAL of a declared scale in precise mode: Decimal bytes in base64 */
     FAST_BYTES,    /* RC_V_BYTES in binary.handling.mode bytes: base64 */
     FAST_DATE,     /* RC_V_DATE: days */
     FAST_MICROS,   /* RC_V_DATETIME as MicroTimestamp, when it fits microseconds */
+    FAST_MILLIS,   /* RC_V_DATETIME as Timestamp in milliseconds, when it fits them */
     FAST_ZONED_TS, /* RC_V_TIMESTAMP: ZonedTimestamp, ISO 8601 in UTC */
 };
 
@@ -513,13 +516,20 @@ static uint8_t fast_kind(const up_enc *e, const rc_column *c)
     if (pg_kind(e, c) != DBZ_PG_NONE) return FAST_NONE;
     switch (t->vkind) {
     case RC_V_INT: return FAST_INT;
+    case RC_V_UINT: return e->unsigned_precise ? FAST_NONE : FAST_UINT;
+    case RC_V_FLOAT64: return FAST_DOUBLE;
     case RC_V_BOOL: return FAST_BOOL;
     case RC_V_TEXT:
-    case RC_V_JSON: return FAST_TEXT;
+    case RC_V_JSON:
+    case RC_V_ENUM:
+    case RC_V_SET: return FAST_TEXT;
     case RC_V_DECIMAL: return e->dec_mode == DEC_PRECISE && !e->dec_numeric && c->type.p2 >= 0 ? FAST_DECIMAL : FAST_NONE;
     case RC_V_BYTES: return e->bin_mode == BIN_BYTES ? FAST_BYTES : FAST_NONE;
     case RC_V_DATE: return FAST_DATE;
-    case RC_V_DATETIME: return datetime_as(e, c) == DT_MICROS ? FAST_MICROS : FAST_NONE;
+    case RC_V_DATETIME: {
+        dt_as as = datetime_as(e, c);
+        return as == DT_MICROS ? FAST_MICROS : as == DT_ZONED ? FAST_NONE : FAST_MILLIS;
+    }
     case RC_V_TIMESTAMP: return FAST_ZONED_TS;
     default: return FAST_NONE;
     }
@@ -621,13 +631,21 @@ static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column 
         if (v->kind != RC_V_INT) return false;
         rc_fmt_i64(b, v->i);
         return true;
+    case FAST_UINT:
+        if (v->kind != RC_V_UINT || v->u > INT64_MAX) return false;
+        rc_fmt_u64(b, v->u);
+        return true;
+    case FAST_DOUBLE:
+        if (v->kind != RC_V_FLOAT64) return false;
+        put_double(b, v->f64);
+        return true;
     case FAST_BOOL:
         if (v->kind != RC_V_BOOL) return false;
         if (v->b) RC_BUF_LIT(b, "true");
         else RC_BUF_LIT(b, "false");
         return true;
     case FAST_TEXT:
-        if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON) return false;
+        if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON && v->kind != RC_V_ENUM && v->kind != RC_V_SET) return false;
         rc_jw_str(b, v->s.p, v->s.n);
         return true;
     case FAST_DECIMAL: {
@@ -654,6 +672,10 @@ static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column 
         rc_fmt_i64(b, us);
         return true;
     }
+    case FAST_MILLIS:
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) return false;
+        rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
+        return true;
     case FAST_ZONED_TS:
         if (v->kind != RC_V_TIMESTAMP) return false;
         put_zoned_ts(e, b, &v->ts);
