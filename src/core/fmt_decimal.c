@@ -103,8 +103,27 @@ void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d)
     else rc_fmt_dec_java(b, d);
 }
 
+/* The same for an unscaled value below 10^18 (not -0, whose bytes the loop below makes): the
+ * fewest big-endian two's complement bytes of the int64. */
+static bool unscaled_small(rc_buf *b, const rc_decimal *d)
+{
+    if (d->ndigits > 18) return false;
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < d->ndigits; i++) m = m * 10 + (unsigned)(d->digits[i] - '0');
+    if (d->neg && !m) return false;
+    int64_t x = d->neg ? -(int64_t)m : (int64_t)m;
+    unsigned n = 1;
+    while (n < 8 && (x < -((int64_t)1 << (8 * n - 1)) || x >= ((int64_t)1 << (8 * n - 1)))) n++;
+    char *w = rc_buf_reserve(b, n);
+    if (!w) return true;
+    for (unsigned k = 0; k < n; k++) w[k] = (char)(unsigned char)((uint64_t)x >> (8 * (n - 1 - k)));
+    rc_buf_commit(b, n);
+    return true;
+}
+
 void rc_dec_unscaled_bytes(rc_buf *b, const rc_decimal *d)
 {
+    if (unscaled_small(b, d)) return;
     /* magnitude in base 256, little-endian, by repeated multiply-by-10-and-add */
     size_t cap = d->ndigits / 2 + 2, n = 1;
     unsigned char stack[192], *mag = cap <= sizeof stack ? stack : malloc(cap);

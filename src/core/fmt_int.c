@@ -1,4 +1,5 @@
 /* Integer text: writing with a two-digit table, parsing with exact range checks. */
+#include <string.h>
 #include "rowcast/fmt.h"
 
 static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -34,6 +35,15 @@ static unsigned ndigits(uint64_t v)
     return t + 1u - (v < pow10s[t]);
 }
 
+/* Four digits of v < 10000 ending at p (two pairs from the table, each a two-byte copy). */
+static inline char *put4(char *p, uint32_t v)
+{
+    uint32_t hi = v / 100, lo = v - hi * 100;
+    memcpy(p - 2, digits2 + lo * 2, 2);
+    memcpy(p - 4, digits2 + hi * 2, 2);
+    return p - 4;
+}
+
 void rc_fmt_u64(rc_buf *b, uint64_t v)
 {
     if (v < 10) {
@@ -43,32 +53,27 @@ void rc_fmt_u64(rc_buf *b, uint64_t v)
     unsigned len = ndigits(v);
     char *w = rc_buf_reserve(b, len);
     if (!w) return;
-    char *p = w + len; /* written backwards, two digits at a time, straight into the buffer */
+    char *p = w + len; /* written backwards, four digits at a time, straight into the buffer */
     while (v >= 100000000u) { /* eight digits split off, then 32-bit arithmetic for them */
         uint32_t lo = (uint32_t)(v % 100000000u);
         v /= 100000000u;
-        for (int k = 0; k < 4; k++) {
-            unsigned r = (lo % 100) * 2;
-            lo /= 100;
-            *--p = digits2[r + 1];
-            *--p = digits2[r];
-        }
+        uint32_t hi4 = lo / 10000;
+        p = put4(put4(p, lo - hi4 * 10000), hi4);
     }
     uint32_t v32 = (uint32_t)v; /* below 10^8 */
-    while (v32 >= 100) {
-        unsigned r = (v32 % 100) * 2;
-        v32 /= 100;
-        *--p = digits2[r + 1];
-        *--p = digits2[r];
+    while (v32 >= 10000) {
+        uint32_t q = v32 / 10000;
+        p = put4(p, v32 - q * 10000);
+        v32 = q;
     }
-    v = v32;
-    if (v >= 10) {
-        unsigned r = (unsigned)v * 2;
-        *--p = digits2[r + 1];
-        *--p = digits2[r];
-    } else {
-        *--p = (char)('0' + v);
+    if (v32 >= 100) {
+        uint32_t q = v32 / 100;
+        memcpy(p - 2, digits2 + (v32 - q * 100) * 2, 2);
+        p -= 2;
+        v32 = q;
     }
+    if (v32 >= 10) memcpy(p - 2, digits2 + v32 * 2, 2);
+    else p[-1] = (char)('0' + v32);
     rc_buf_commit(b, len);
 }
 

@@ -61,19 +61,26 @@ static void put2(char *w, unsigned v)
     w[1] = (char)('0' + v % 10);
 }
 
-void rc_fmt_frac(rc_buf *b, uint32_t nanos)
+/* The fraction of rc_fmt_frac at f (room for 10 bytes); its length. */
+static size_t frac_at(char *f, uint32_t nanos)
 {
-    if (!nanos) return;
-    char f[10];
+    if (!nanos) return 0;
     f[0] = '.';
     for (int i = 8; i >= 2; i -= 2) { /* nine digits, two at a time */
         put2(f + i, nanos % 100);
         nanos /= 100;
     }
     f[1] = (char)('0' + nanos);
-    int len = 10;
+    size_t len = 10;
     while (f[len - 1] == '0') len--;
-    rc_buf_put(b, f, (size_t)len);
+    return len;
+}
+
+void rc_fmt_frac(rc_buf *b, uint32_t nanos)
+{
+    char f[10];
+    size_t len = frac_at(f, nanos);
+    if (len) rc_buf_put(b, f, len);
 }
 
 static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
@@ -100,12 +107,11 @@ static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
 
 static void put_hms(rc_buf *b, uint64_t h, unsigned mi, unsigned s, uint32_t nanos)
 {
-    if (h < 100 && mi < 100 && s < 100) { /* the usual case in one reservation */
-        char *w = rc_buf_reserve(b, 8);
+    if (h < 100 && mi < 100 && s < 100) { /* the usual case in one reservation, the fraction's room included */
+        char *w = rc_buf_reserve(b, 18);
         if (!w) return;
         put2(w, (unsigned)h), w[2] = ':', put2(w + 3, mi), w[5] = ':', put2(w + 6, s);
-        rc_buf_commit(b, 8);
-        rc_fmt_frac(b, nanos);
+        rc_buf_commit(b, 8 + frac_at(w + 8, nanos));
         return;
     }
     put_num(b, h, 2);

@@ -88,6 +88,11 @@ static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *co
             memcpy(o, p + i, 16); /* fits: 6 bytes are reserved per input byte */
             o += k, i += k;
             if (k == 16) continue;
+        } else if (i + 8 <= n) { /* the tail: eight at a time */
+            unsigned k = rc_scan8_stop((const char *)p + i);
+            memcpy(o, p + i, 8);
+            o += k, i += k;
+            if (k == 8) continue;
         }
         unsigned c = p[i];
         uint8_t cls = esc_class[c];
@@ -110,6 +115,11 @@ static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *co
                 *o++ = 'u', *o++ = '0', *o++ = '0', *o++ = hexdig[c >> 4], *o++ = hexdig[c & 15];
             }
             i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (p[i + 1] & 0xC0) == 0x80) { /* two bytes (Latin letters): checked here */
+            o[0] = (char)c, o[1] = (char)p[i + 1];
+            o += 2, i += 2;
             continue;
         }
         size_t bad, k = utf8_seq(p + i, n - i, &bad);
@@ -174,11 +184,12 @@ void rc_jw_str(rc_buf *b, const char *p, size_t n)
         rc_buf_commit(b, n + 2);
         return;
     }
-    if (n < CHUNK_IN) { /* a string of a few hundred bytes: one reservation, quotes included */
+    if (n < CHUNK_IN) { /* a string of a few hundred bytes: one reservation, quotes included; the plain bytes found are copied */
         char *w = rc_buf_reserve(b, n * 6 + 2);
         if (!w) return;
-        size_t used, len = escape_chunk(w + 1, (const unsigned char *)p, n, &used);
         w[0] = '"';
+        memcpy(w + 1, p, i);
+        size_t used, len = i + escape_chunk(w + 1 + i, (const unsigned char *)p + i, n - i, &used);
         w[len + 1] = '"';
         rc_buf_commit(b, len + 2);
         return;

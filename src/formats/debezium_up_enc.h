@@ -23,8 +23,9 @@ typedef struct up_slot {
     size_t sig_n, text_n;
 } up_slot;
 
-/* A JSON string of a name that repeats from event to event (db, schema, table): its escaped
- * text kept with a copy of the name. */
+/* A piece of the source block that repeats from event to event (the fields of one table in
+ * one transaction): its text (json) kept with the fields it was made from (raw: each one's
+ * length and bytes). */
 typedef struct str_memo {
     rc_buf raw, json;
 } str_memo;
@@ -36,6 +37,31 @@ typedef struct up_memo {
     rc_buf prefix; /* the table's schema-name prefix, whole (a name is never cut) */
     const up_slot *slot;
 } up_memo;
+
+/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
+typedef struct us_text {
+    char s[24];
+    size_t n;
+} us_text;
+
+static inline void us_text_of(us_text *t, int64_t us)
+{
+    rc_buf tmp = {t->s, 0, sizeof t->s, sizeof t->s, RC_OK};
+    rc_fmt_i64(&tmp, us);
+    t->n = tmp.len;
+}
+
+/* The same through a memo of the last time formatted: the source block's time and the
+ * envelope's are the commit's, the same for every event of a transaction. */
+typedef struct us_memo {
+    int64_t us;
+    us_text t; /* t.n 0: none yet */
+} us_memo;
+static inline void us_text_memo(us_memo *m, us_text *t, int64_t us)
+{
+    if (!m->t.n || m->us != us) us_text_of(&m->t, us), m->us = us;
+    *t = m->t;
+}
 
 typedef struct up_enc {
     int compat; /* the layout: 0 (0.x), 10 (1.0-1.5), 16 (1.6-1.9), 20 (2.0-2.5), 26 (2.6-2.7), 30 (3.x) */
@@ -55,11 +81,18 @@ typedef struct up_enc {
      * (rc_event.cols_id); keys_off[i] is where column i's key starts, keys_off[n] the end */
     rc_buf keys;
     uint32_t *keys_off;
+    uint8_t *col_fast; /* per column of keys_of: how a row image writes its value (FAST_*) */
     size_t keys_cap;
     const void *keys_of;
+    us_memo us_last; /* the last time written as µs text (us_text_memo) */
+    int64_t ts_day; /* the day of the last timestamp written (put_image), and its date's text */
+    char ts_ymd[24];
+    size_t ts_ymd_n;
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
     up_memo value_memo, key_memo;
-    str_memo memo_db, memo_schema, memo_table; /* the source block's names */
+    /* the source block from "snapshot" to the sequence's LSN, and from "schema" (MySQL: "table")
+     * to the LSN (MySQL: "pos") */
+    str_memo src_mid, src_tail;
     /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
      * and what arrays are split into */
     uint8_t *pg_kind;
@@ -205,19 +238,6 @@ rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
 
 /* ---- the source block (debezium_up_source.c) ---- */
 
-/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
-typedef struct us_text {
-    char s[24];
-    size_t n;
-} us_text;
-
-static inline void us_text_of(us_text *t, int64_t us)
-{
-    rc_buf tmp = {t->s, 0, sizeof t->s, sizeof t->s, RC_OK};
-    rc_fmt_i64(&tmp, us);
-    t->n = tmp.len;
-}
-
 /* Milliseconds as C's us / 1000 (toward zero): the µs digits without the last three. */
 static inline void put_ms(rc_buf *b, const us_text *t)
 {
@@ -231,6 +251,32 @@ static inline void put_ns(rc_buf *b, const us_text *t)
 {
     rc_buf_put(b, t->s, t->n);
     if (t->n != 1 || t->s[0] != '0') RC_BUF_LIT(b, "000");
+}
+
+/* The same written at w, which has room for 24 bytes more than they take (a whole us_text is
+ * copied, a fixed size the compiler inlines): each returns the end. For the fields of an event
+ * written after one reservation. */
+static inline char *raw_put(char *w, const char *s, size_t n)
+{
+    memcpy(w, s, n);
+    return w + n;
+}
+#define RAW_LIT(w, lit) raw_put((w), (lit), sizeof(lit) - 1)
+static inline char *raw_us(char *w, const us_text *t)
+{
+    memcpy(w, t->s, sizeof t->s);
+    return w + t->n;
+}
+static inline char *raw_ms(char *w, const us_text *t)
+{
+    if (t->n - (t->s[0] == '-') <= 3) return raw_put(w, "0", 1);
+    memcpy(w, t->s, sizeof t->s);
+    return w + t->n - 3;
+}
+static inline char *raw_ns(char *w, const us_text *t)
+{
+    w = raw_us(w, t);
+    return t->n != 1 || t->s[0] != '0' ? RAW_LIT(w, "000") : w;
 }
 
 bool rc_dbz_lsn_value(rc_str s, uint64_t *out);

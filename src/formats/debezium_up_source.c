@@ -73,42 +73,76 @@ db:
 /* PostgreSQL LSN "X/Y" (hex) or a decimal number, as Debezium's int64. */
 bool rc_dbz_lsn_value(rc_str s, uint64_t *out)
 {
-    uint64_t hi = 0, lo = 0;
-    size_t i = 0;
-    bool slash = false;
-    for (; i < s.n; i++) {
-        char c = s.p[i];
+    uint64_t hi = 0, lo = 0, *acc = &hi;
+    for (size_t i = 0; i < s.n; i++) {
+        unsigned char c = (unsigned char)s.p[i];
         if (c == '/') {
-            if (slash) return false;
-            slash = true;
+            if (acc == &lo) return false;
+            acc = &lo;
             continue;
         }
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (d < 0) return false;
-        if (slash) lo = lo * 16 + (uint64_t)d;
-        else hi = hi * 16 + (uint64_t)d;
+        unsigned d = c - (unsigned)'0';
+        if (d > 9) { /* A-F or a-f (| 0x20 folds the case); anything else is no digit */
+            d = (c | 0x20u) - (unsigned)'a';
+            if (d > 5) return false;
+            d += 10;
+        }
+        *acc = *acc * 16 + d;
     }
     if (!s.n) return false;
-    if (slash) {
+    if (acc == &lo) {
         *out = hi << 32 | lo;
         return true;
     }
     return rc_parse_u64(s.p, s.n, out) == RC_OK;
 }
 
-/* A time in µs, formatted once for the ms, µs and ns fields that repeat it. */
+/* ---- the source block's value: the fields that repeat from event to event (one table in one
+ * transaction) are made once into memos, the per-event ones (times, LSN, position) written
+ * around them ---- */
 
-static void put_str_memo(rc_buf *b, str_memo *m, rc_str s)
+/* Bytes a and b of n, compared in place, eight at a time: the fields are a few bytes, shorter
+ * than a call. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
-    if (!m->json.len || m->raw.len != s.n || (s.n && memcmp(m->raw.data, s.p, s.n))) {
-        rc_buf_reset(&m->raw), rc_buf_reset(&m->json);
-        rc_buf_put(&m->raw, s.p, s.n);
-        rc_jw_str(&m->json, s.p, s.n);
-        if (m->raw.err != RC_OK || m->json.err != RC_OK) {
-            rc_buf_reset(&m->json);
-            rc_jw_str(b, s.p, s.n);
-            return;
-        }
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8), memcpy(&y, b, 8);
+        if (x != y) return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+/* Whether memo m was made from fields f[0..n) (kept in m->raw, each as its length and its
+ * bytes); if not, m takes them and is emptied, and the caller makes its text. */
+static bool memo_hit(str_memo *m, const rc_str *f, size_t n)
+{
+    const char *p = m->raw.data, *end = p + m->raw.len;
+    bool same = m->json.len != 0;
+    for (size_t i = 0; i < n && same; i++) {
+        size_t len;
+        if ((size_t)(end - p) < sizeof len) break;
+        memcpy(&len, p, sizeof len);
+        p += sizeof len;
+        same = len == f[i].n && (size_t)(end - p) >= len && same_bytes(p, f[i].p, len);
+        p += len;
+    }
+    if (same && p == end) return true;
+    rc_buf_reset(&m->raw), rc_buf_reset(&m->json);
+    for (size_t i = 0; i < n; i++) rc_buf_put(&m->raw, &f[i].n, sizeof f[i].n), rc_buf_put(&m->raw, f[i].p, f[i].n);
+    return false;
+}
+
+/* Memo m's text; one that could not be made (out of memory) fails the message, and is made
+ * again for the next one. */
+static void put_memo(rc_buf *b, str_memo *m)
+{
+    if (m->raw.err != RC_OK || m->json.err != RC_OK) {
+        if (b->err == RC_OK) b->err = RC_ERR_NOMEM;
+        rc_buf_reset(&m->json);
+        return;
     }
     rc_buf_put(b, m->json.data, m->json.len);
 }
@@ -121,10 +155,71 @@ static bool snapshot_2x(rc_str m)
            (m.n == 23 && !memcmp(m.p, "last_in_data_collection", 23));
 }
 
+/* ,"snapshot":..,"db":..[,"sequence":"[<last commit LSN>,] (PostgreSQL; others: ,"sequence":null) */
+static void put_mid(up_enc *e, rc_buf *t, const rc_event *ev, int conn)
+{
+    RC_BUF_LIT(t, ",\"snapshot\":");
+    if (e->compat < 10) /* 0.x: true for every row of a snapshot */
+        rc_buf_puts(t, (ev->snapshot.n ? !(ev->snapshot.n == 5 && !memcmp(ev->snapshot.p, "false", 5)) : ev->op == RC_OP_READ) ? "true" : "false");
+    else if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(t, "\"true\"");
+    else if (ev->snapshot.n) rc_jw_str(t, ev->snapshot.p, ev->snapshot.n);
+    else rc_buf_puts(t, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
+    RC_BUF_LIT(t, ",\"db\":");
+    rc_jw_str(t, ev->src.db.p, ev->src.db.n);
+    if (e->compat >= 16 && conn == CONN_POSTGRES) {
+        /* SourceInfo.sequence(): the JSON array text ["<last commit LSN>","<LSN>"], decimal, null
+         * for what is not known (Jackson's layout: no spaces) */
+        uint64_t v;
+        RC_BUF_LIT(t, ",\"sequence\":\"[");
+        if (rc_dbz_lsn_value(ev->pos.last_commit_lsn, &v)) {
+            RC_BUF_LIT(t, "\\\"");
+            rc_fmt_u64(t, v);
+            RC_BUF_LIT(t, "\\\"");
+        } else {
+            RC_BUF_LIT(t, "null");
+        }
+        rc_buf_putc(t, ',');
+    } else if (e->compat >= 16) {
+        RC_BUF_LIT(t, ",\"sequence\":null");
+    }
+}
+
+/* PostgreSQL: ,"schema":..,"table":..,"txId":..,"lsn":  MySQL: ,"table":..,"server_id":..,"gtid":..,"file":..,"pos":
+ * SQL Server: ,"schema":..,"table":..,"change_lsn": */
+static void put_tail(rc_buf *t, const rc_event *ev, int conn)
+{
+    const rc_position *p = &ev->pos;
+    if (conn == CONN_MYSQL) {
+        RC_BUF_LIT(t, ",\"table\":");
+        rc_enc_put_str_or_null(t, ev->src.table);
+        RC_BUF_LIT(t, ",\"server_id\":");
+        rc_fmt_u64(t, p->has_server_id ? p->server_id : 0);
+        RC_BUF_LIT(t, ",\"gtid\":");
+        rc_enc_put_str_or_null(t, p->gtid);
+        RC_BUF_LIT(t, ",\"file\":");
+        rc_jw_str(t, p->file.p, p->file.n);
+        RC_BUF_LIT(t, ",\"pos\":");
+        return;
+    }
+    RC_BUF_LIT(t, ",\"schema\":");
+    rc_jw_str(t, ev->src.schema.p, ev->src.schema.n);
+    RC_BUF_LIT(t, ",\"table\":");
+    rc_jw_str(t, ev->src.table.p, ev->src.table.n);
+    if (conn == CONN_POSTGRES) {
+        uint64_t v;
+        RC_BUF_LIT(t, ",\"txId\":");
+        if (p->txid.n && rc_parse_u64(p->txid.p, p->txid.n, &v) == RC_OK) rc_fmt_u64(t, v);
+        else RC_BUF_LIT(t, "null");
+        RC_BUF_LIT(t, ",\"lsn\":");
+    } else {
+        RC_BUF_LIT(t, ",\"change_lsn\":");
+    }
+}
+
 void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
 {
     us_text ts;
-    us_text_of(&ts, ev->has_ts ? ev->ts_us : 0);
+    us_text_memo(&e->us_last, &ts, ev->has_ts ? ev->ts_us : 0);
     /* the head depends on the connector and the server name only: made again when they change */
     rc_str server = server_of(e, ev);
     rc_buf *h = &e->src_head, *of = &e->src_head_of;
@@ -144,57 +239,35 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     }
     rc_buf_put(b, h->data, h->len);
     put_ms(b, &ts);
-    RC_BUF_LIT(b, ",\"snapshot\":");
-    if (e->compat < 10) /* 0.x: true for every row of a snapshot */
-        rc_buf_puts(b, (ev->snapshot.n ? !(ev->snapshot.n == 5 && !memcmp(ev->snapshot.p, "false", 5)) : ev->op == RC_OP_READ) ? "true" : "false");
-    else if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(b, "\"true\"");
-    else if (ev->snapshot.n) rc_jw_str(b, ev->snapshot.p, ev->snapshot.n);
-    else rc_buf_puts(b, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
-    RC_BUF_LIT(b, ",\"db\":");
-    put_str_memo(b, &e->memo_db, ev->src.db);
-    uint64_t lsn = 0;
-    bool has_lsn = conn == CONN_POSTGRES && rc_dbz_lsn_value(ev->pos.lsn, &lsn);
-    if (e->compat >= 16 && conn == CONN_POSTGRES) {
-        /* SourceInfo.sequence(): the JSON array text ["<last commit LSN>","<LSN>"], decimal, null
-         * for what is not known (Jackson's layout: no spaces) */
-        uint64_t v;
-        RC_BUF_LIT(b, ",\"sequence\":\"[");
-        if (rc_dbz_lsn_value(ev->pos.last_commit_lsn, &v)) {
-            RC_BUF_LIT(b, "\\\"");
-            rc_fmt_u64(b, v);
-            RC_BUF_LIT(b, "\\\"");
-        } else {
-            RC_BUF_LIT(b, "null");
-        }
-        rc_buf_putc(b, ',');
-        if (has_lsn) {
-            RC_BUF_LIT(b, "\\\"");
-            rc_fmt_u64(b, lsn);
-            RC_BUF_LIT(b, "\\\"");
-        } else {
-            RC_BUF_LIT(b, "null");
-        }
-        RC_BUF_LIT(b, "]\"");
-    } else if (e->compat >= 16) {
-        RC_BUF_LIT(b, ",\"sequence\":null");
-    }
-    if (e->compat >= 26) {
-        RC_BUF_LIT(b, ",\"ts_us\":");
-        rc_buf_put(b, ts.s, ts.n);
-        RC_BUF_LIT(b, ",\"ts_ns\":");
-        put_ns(b, &ts);
-    }
     const rc_position *p = &ev->pos;
+    char tag[2] = {(char)conn, (char)(ev->op == RC_OP_READ)};
+    rc_str mid[] = {{tag, 2}, ev->snapshot, ev->src.db, p->last_commit_lsn};
+    if (!memo_hit(&e->src_mid, mid, conn == CONN_POSTGRES ? 4 : 3)) put_mid(e, &e->src_mid.json, ev, conn);
+    put_memo(b, &e->src_mid);
+    us_text lsn; /* written twice */
+    uint64_t lsn_v = 0;
+    bool has_lsn = conn == CONN_POSTGRES && rc_dbz_lsn_value(p->lsn, &lsn_v);
+    if (has_lsn) {
+        rc_buf tmp = {lsn.s, 0, sizeof lsn.s, sizeof lsn.s, RC_OK};
+        rc_fmt_u64(&tmp, lsn_v);
+        lsn.n = tmp.len;
+    }
+    char *w = rc_buf_reserve(b, 160); /* the sequence's end and the times: at most 100 bytes, and 24 of slack */
+    if (!w) return;                   /* the buffer's error: the message fails */
+    char *o = w;
+    if (e->compat >= 16 && conn == CONN_POSTGRES) o = has_lsn ? RAW_LIT(raw_us(RAW_LIT(o, "\\\""), &lsn), "\\\"]\"") : RAW_LIT(o, "null]\"");
+    if (e->compat >= 26) {
+        o = raw_us(RAW_LIT(o, ",\"ts_us\":"), &ts);
+        o = raw_ns(RAW_LIT(o, ",\"ts_ns\":"), &ts);
+    }
+    rc_buf_commit(b, (size_t)(o - w));
+    uint64_t sid = p->has_server_id ? p->server_id : 0;
+    rc_str tail_my[] = {{tag, 1}, ev->src.table, p->gtid, p->file, {(const char *)&sid, sizeof sid}};
+    rc_str tail[] = {{tag, 1}, ev->src.schema, ev->src.table, p->txid};
+    bool hit = conn == CONN_MYSQL ? memo_hit(&e->src_tail, tail_my, 5) : memo_hit(&e->src_tail, tail, conn == CONN_POSTGRES ? 4 : 3);
+    if (!hit) put_tail(&e->src_tail.json, ev, conn);
+    put_memo(b, &e->src_tail);
     if (conn == CONN_MYSQL) {
-        RC_BUF_LIT(b, ",\"table\":");
-        rc_enc_put_str_or_null(b, ev->src.table);
-        RC_BUF_LIT(b, ",\"server_id\":");
-        rc_fmt_u64(b, p->has_server_id ? p->server_id : 0);
-        RC_BUF_LIT(b, ",\"gtid\":");
-        rc_enc_put_str_or_null(b, p->gtid);
-        RC_BUF_LIT(b, ",\"file\":");
-        rc_jw_str(b, p->file.p, p->file.n);
-        RC_BUF_LIT(b, ",\"pos\":");
         rc_fmt_u64(b, p->has_offset ? p->offset : 0);
         RC_BUF_LIT(b, ",\"row\":");
         rc_fmt_u64(b, p->has_row ? p->row : 0);
@@ -203,31 +276,19 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         else RC_BUF_LIT(b, "null");
         RC_BUF_LIT(b, ",\"query\":");
         rc_enc_put_str_or_null(b, p->query);
+    } else if (conn == CONN_POSTGRES) {
+        if (has_lsn) rc_buf_put(b, lsn.s, lsn.n);
+        else RC_BUF_LIT(b, "null");
+        RC_BUF_LIT(b, ",\"xmin\":");
+        if (p->has_xmin) rc_fmt_u64(b, p->xmin);
+        else RC_BUF_LIT(b, "null");
     } else {
-        RC_BUF_LIT(b, ",\"schema\":");
-        put_str_memo(b, &e->memo_schema, ev->src.schema);
-        RC_BUF_LIT(b, ",\"table\":");
-        put_str_memo(b, &e->memo_table, ev->src.table);
-        if (conn == CONN_POSTGRES) {
-            uint64_t v;
-            RC_BUF_LIT(b, ",\"txId\":");
-            if (p->txid.n && rc_parse_u64(p->txid.p, p->txid.n, &v) == RC_OK) rc_fmt_u64(b, v);
-            else RC_BUF_LIT(b, "null");
-            RC_BUF_LIT(b, ",\"lsn\":");
-            if (has_lsn) rc_fmt_u64(b, lsn);
-            else RC_BUF_LIT(b, "null");
-            RC_BUF_LIT(b, ",\"xmin\":");
-            if (p->has_xmin) rc_fmt_u64(b, p->xmin);
-            else RC_BUF_LIT(b, "null");
-        } else {
-            RC_BUF_LIT(b, ",\"change_lsn\":");
-            rc_enc_put_str_or_null(b, p->lsn);
-            RC_BUF_LIT(b, ",\"commit_lsn\":");
-            rc_enc_put_str_or_null(b, p->lsn);
-            RC_BUF_LIT(b, ",\"event_serial_no\":");
-            if (p->has_row) rc_fmt_u64(b, p->row);
-            else RC_BUF_LIT(b, "null");
-        }
+        rc_enc_put_str_or_null(b, p->lsn);
+        RC_BUF_LIT(b, ",\"commit_lsn\":");
+        rc_enc_put_str_or_null(b, p->lsn);
+        RC_BUF_LIT(b, ",\"event_serial_no\":");
+        if (p->has_row) rc_fmt_u64(b, p->row);
+        else RC_BUF_LIT(b, "null");
     }
     rc_buf_putc(b, '}');
 }

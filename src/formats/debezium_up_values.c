@@ -491,6 +491,52 @@ rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
 
 /* ---- row images ---- */
 
+/* How a row image writes a column's value when the value has the kind its type gives
+ * (rc_type_info.vkind) and the column's PostgreSQL kind is DBZ_PG_NONE: the outcome of
+ * connect_value for such a value, chosen once per cached column list. Any other value (NULL
+ * included, and one of another kind) goes through json_value. */
+enum {
+    FAST_NONE,     /* json_value for every value */
+    FAST_INT,      /* RC_V_INT: int16, int32, int64 */
+    FAST_UINT,     /* RC_V_UINT up to INT64_MAX in bigint.unsigned.handling.mode long: int64 */
+    FAST_DOUBLE,   /* RC_V_FLOAT64: float64 */
+    FAST_BOOL,     /* RC_V_BOOL */
+    FAST_TEXT,     /* RC_V_TEXT, RC_V_JSON, RC_V_ENUM, RC_V_SET: a string */
+    FAST_DECIMAL,  /* RC_V_DECIMAL of a declared scale in precise mode: Decimal bytes in base64 */
+    FAST_BYTES,    /* RC_V_BYTES in binary.handling.mode bytes: base64 */
+    FAST_DATE,     /* RC_V_DATE: days */
+    FAST_MICROS,   /* RC_V_DATETIME as MicroTimestamp, when it fits microseconds */
+    FAST_MILLIS,   /* RC_V_DATETIME as Timestamp in milliseconds, when it fits them */
+    FAST_ZONED_TS, /* RC_V_TIMESTAMP: ZonedTimestamp, ISO 8601 in UTC */
+};
+
+static uint8_t fast_kind(const up_enc *e, const rc_column *c)
+{
+    const rc_type_info *t = c->type.info;
+    if (pg_kind(e, c) != DBZ_PG_NONE) return FAST_NONE;
+    switch (t->vkind) {
+    case RC_V_INT: return FAST_INT;
+    case RC_V_UINT: return e->unsigned_precise ? FAST_NONE : FAST_UINT;
+    case RC_V_FLOAT64: return FAST_DOUBLE;
+    case RC_V_BOOL: return FAST_BOOL;
+    case RC_V_TEXT:
+    case RC_V_JSON:
+    case RC_V_ENUM:
+    case RC_V_SET: return FAST_TEXT;
+    case RC_V_DECIMAL: return e->dec_mode == DEC_PRECISE && !e->dec_numeric && c->type.p2 >= 0 ? FAST_DECIMAL : FAST_NONE;
+    case RC_V_BYTES: return e->bin_mode == BIN_BYTES ? FAST_BYTES : FAST_NONE;
+    case RC_V_DATE: return FAST_DATE;
+    case RC_V_DATETIME: {
+        dt_as as = datetime_as(e, c);
+        return as == DT_MICROS ? FAST_MICROS : as == DT_ZONED ? FAST_NONE : FAST_MILLIS;
+    }
+    case RC_V_TIMESTAMP: return FAST_ZONED_TS;
+    default: return FAST_NONE;
+    }
+}
+
+enum { KEY_PAD = 16 }; /* zero bytes after the keys: a short key is copied as 16 bytes */
+
 bool rc_dbz_column_keys(up_enc *e, const rc_event *ev)
 {
     if (!ev->cols_id) return false;
@@ -499,7 +545,10 @@ bool rc_dbz_column_keys(up_enc *e, const rc_event *ev)
     if (ev->ncols + 1 > e->keys_cap) {
         uint32_t *no = realloc(e->keys_off, sizeof *no * (ev->ncols + 1));
         if (!no) return false;
-        e->keys_off = no, e->keys_cap = ev->ncols + 1;
+        e->keys_off = no;
+        uint8_t *nf = realloc(e->col_fast, ev->ncols + 1);
+        if (!nf) return false;
+        e->col_fast = nf, e->keys_cap = ev->ncols + 1;
     }
     rc_buf_reset(&e->keys);
     for (uint32_t i = 0; i < ev->ncols; i++) {
@@ -507,8 +556,11 @@ bool rc_dbz_column_keys(up_enc *e, const rc_event *ev)
         rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
         rc_jw_str(&e->keys, name.p, name.n);
         rc_buf_putc(&e->keys, ':');
+        e->col_fast[i] = fast_kind(e, &ev->cols[i]);
     }
     e->keys_off[ev->ncols] = (uint32_t)e->keys.len;
+    static const char pad[KEY_PAD];
+    rc_buf_put(&e->keys, pad, sizeof pad);
     if (e->keys.err != RC_OK || e->keys.len > UINT32_MAX) return false;
     e->keys_of = ev->cols_id;
     return true;
@@ -525,6 +577,113 @@ void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bo
     rc_buf_putc(b, ':');
 }
 
+/* Separator sep and cached column i's key: one reservation, and a key of up to 16 bytes
+ * copied as a fixed 16 (the keys end in KEY_PAD bytes) rather than by a call. */
+static inline void put_sep_key(const up_enc *e, rc_buf *b, char sep, uint32_t i)
+{
+    const char *k = e->keys.data + e->keys_off[i];
+    size_t n = e->keys_off[i + 1] - e->keys_off[i];
+    char *w = rc_buf_reserve(b, 1 + (n > KEY_PAD ? n : KEY_PAD));
+    if (!w) return;
+    w[0] = sep;
+    if (n <= KEY_PAD) memcpy(w + 1, k, KEY_PAD);
+    else memcpy(w + 1, k, n);
+    rc_buf_commit(b, 1 + n);
+}
+
+/* A timestamp as ZonedTimestamp (rc_fmt_ts_iso's text) in quotes, the date's text made once
+ * for a run of values of one day. */
+static void put_zoned_ts(up_enc *e, rc_buf *b, const rc_timestamp *ts)
+{
+    int64_t days = rc_floor_div(ts->sec, 86400);
+    if (!e->ts_ymd_n || days != e->ts_day) {
+        int32_t y;
+        unsigned m, d;
+        rc_civil_from_days(days, &y, &m, &d);
+        rc_buf t = {e->ts_ymd, 0, sizeof e->ts_ymd, sizeof e->ts_ymd, RC_OK};
+        rc_fmt_date(&t, &(rc_date){y, (uint8_t)m, (uint8_t)d});
+        e->ts_ymd_n = t.err == RC_OK ? t.len : 0;
+        e->ts_day = days;
+        if (!e->ts_ymd_n) { /* a year that needs more room: written whole */
+            rc_buf_putc(b, '"');
+            rc_fmt_ts_iso(b, ts);
+            rc_buf_putc(b, '"');
+            return;
+        }
+    }
+    int64_t rem = ts->sec - days * 86400;
+    char *w = rc_buf_reserve(b, e->ts_ymd_n + 2);
+    if (!w) return;
+    w[0] = '"';
+    memcpy(w + 1, e->ts_ymd, e->ts_ymd_n);
+    w[1 + e->ts_ymd_n] = 'T';
+    rc_buf_commit(b, e->ts_ymd_n + 2);
+    rc_fmt_time(b, &(rc_time){(uint32_t)(rem / 3600), (uint8_t)(rem / 60 % 60), (uint8_t)(rem % 60), false, ts->nanos});
+    RC_BUF_LIT(b, "Z\"");
+}
+
+/* Value v of cached column i written as col_fast says; false when it is not of that kind
+ * (json_value writes it then). */
+static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column *c, const rc_value *v)
+{
+    switch (fast) {
+    case FAST_INT:
+        if (v->kind != RC_V_INT) return false;
+        rc_fmt_i64(b, v->i);
+        return true;
+    case FAST_UINT:
+        if (v->kind != RC_V_UINT || v->u > INT64_MAX) return false;
+        rc_fmt_u64(b, v->u);
+        return true;
+    case FAST_DOUBLE:
+        if (v->kind != RC_V_FLOAT64) return false;
+        put_double(b, v->f64);
+        return true;
+    case FAST_BOOL:
+        if (v->kind != RC_V_BOOL) return false;
+        if (v->b) RC_BUF_LIT(b, "true");
+        else RC_BUF_LIT(b, "false");
+        return true;
+    case FAST_TEXT:
+        if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON && v->kind != RC_V_ENUM && v->kind != RC_V_SET) return false;
+        rc_jw_str(b, v->s.p, v->s.n);
+        return true;
+    case FAST_DECIMAL: {
+        rc_decimal d;
+        if (v->kind != RC_V_DECIMAL || !rc_dbz_rescale(&v->dec, c->type.p2, &e->digits, &d)) return false;
+        rc_buf_putc(b, '"');
+        put_dec_b64(e, b, &d);
+        rc_buf_putc(b, '"');
+        return true;
+    }
+    case FAST_BYTES:
+        if (v->kind != RC_V_BYTES) return false;
+        rc_buf_putc(b, '"');
+        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
+        rc_buf_putc(b, '"');
+        return true;
+    case FAST_DATE:
+        if (v->kind != RC_V_DATE) return false;
+        rc_fmt_i64(b, rc_date_epoch_days(&v->date));
+        return true;
+    case FAST_MICROS: {
+        int64_t us;
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) return false;
+        rc_fmt_i64(b, us);
+        return true;
+    }
+    case FAST_MILLIS:
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) return false;
+        rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
+        return true;
+    case FAST_ZONED_TS:
+        if (v->kind != RC_V_TIMESTAMP) return false;
+        put_zoned_ts(e, b, &v->ts);
+        return true;
+    default: return false;
+    }
+}
+
 rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
 {
     up_enc *e = p;
@@ -532,14 +691,30 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         RC_BUF_LIT(b, "null");
         return RC_OK;
     }
-    bool keys = rc_dbz_column_keys(e, ev);
-    rc_buf_putc(b, '{');
+    if (!rc_dbz_column_keys(e, ev)) {
+        rc_buf_putc(b, '{');
+        for (uint32_t i = 0; i < ev->ncols; i++) {
+            if (i) rc_buf_putc(b, ',');
+            rc_dbz_put_col_key(e, b, ev, i, false);
+            rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
+            if (st != RC_OK) return st;
+        }
+        rc_buf_putc(b, '}');
+        return RC_OK;
+    }
     for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (i) rc_buf_putc(b, ',');
-        rc_dbz_put_col_key(e, b, ev, i, keys);
-        rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
+        put_sep_key(e, b, i ? ',' : '{', i);
+        uint8_t fast = e->col_fast[i];
+        const rc_value *v = &img[i];
+        if (fast != FAST_NONE && v->kind == RC_V_NULL) {
+            RC_BUF_LIT(b, "null");
+            continue;
+        }
+        if (put_fast(e, b, fast, &ev->cols[i], v)) continue;
+        rc_status st = json_value(e, b, &ev->cols[i], v, err);
         if (st != RC_OK) return st;
     }
+    if (!ev->ncols) rc_buf_putc(b, '{');
     rc_buf_putc(b, '}');
     return RC_OK;
 }

@@ -65,18 +65,19 @@ static rc_status change_value(up_enc *e, const rc_event *ev, const char *op, rc_
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
     }
-    RC_BUF_LIT(b, ",\"op\":\"");
-    rc_buf_puts(b, op);
-    RC_BUF_LIT(b, "\",\"ts_ms\":");
     us_text proc;
-    us_text_of(&proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
-    put_ms(b, &proc);
+    us_text_memo(&e->us_last, &proc, ev->has_proc ? ev->proc_us : ev->has_ts ? ev->ts_us : 0);
+    char *w = rc_buf_reserve(b, 160); /* op and times: at most 110 bytes, and 24 of slack */
+    if (!w) return RC_OK;             /* the buffer's error: written() reports it */
+    char *o = RAW_LIT(w, ",\"op\":\"");
+    o = raw_put(o, op, strlen(op));
+    o = raw_ms(RAW_LIT(o, "\",\"ts_ms\":"), &proc);
     if (e->compat >= 26) {
-        RC_BUF_LIT(b, ",\"ts_us\":");
-        rc_buf_put(b, proc.s, proc.n);
-        RC_BUF_LIT(b, ",\"ts_ns\":");
-        put_ns(b, &proc);
-    } else if (e->compat >= 10) {
+        o = raw_us(RAW_LIT(o, ",\"ts_us\":"), &proc);
+        o = raw_ns(RAW_LIT(o, ",\"ts_ns\":"), &proc);
+    }
+    rc_buf_commit(b, (size_t)(o - w));
+    if (e->compat < 26 && e->compat >= 10) {
         RC_BUF_LIT(b, ",\"transaction\":");
         put_tx(e, b, ev);
     }

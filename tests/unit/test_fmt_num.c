@@ -135,6 +135,20 @@ static void test_decimal_precise(void **state)
     /* 10^38 = 0x4B3B4CA85A86C47A098A224000000000 */
     precise("100000000000000000000000000000000000000", "SztMqFqGxHoJiiJAAAAAAA==");
     precise("-100000000000000000000000000000000000000", "tMSzV6V5O4X2dd3AAAAAAA==");
+    /* the widths where values below 10^18 (written from an int64) change byte count, and the
+     * 18/19-digit edge where the byte loop takes over */
+    precise("8388607", "f///");                  /* 7F FF FF */
+    precise("8388608", "AIAAAA==");              /* 00 80 00 00 */
+    precise("-8388608", "gAAA");                 /* 80 00 00 */
+    precise("-8388609", "/3///w==");             /* FF 7F FF FF */
+    precise("36028797018963967", "f////////w=="); /* 2^55 - 1: 7F FF FF FF FF FF FF */
+    precise("36028797018963968", "AIAAAAAAAAA="); /* 2^55: 00 80 00 ... */
+    precise("-36028797018963968", "gAAAAAAAAA=="); /* -2^55: 80 00 ... (7 bytes) */
+    precise("999999999999999999", "DeC2s6dj//8="); /* 10^18 - 1 = 0D E0 B6 B3 A7 63 FF FF */
+    precise("-999999999999999999", "8h9JTFicAAE="); /* F2 1F 49 4C 58 9C 00 01 */
+    precise("1000000000000000000", "DeC2s6dkAAA="); /* 10^18 = 0D E0 B6 B3 A7 64 00 00 */
+    precise("9223372036854775808", "AIAAAAAAAAAA"); /* 2^63: 00 80 00 ... (9 bytes) */
+    precise("-0", "AA==");                       /* read as zero */
 }
 
 /* 300-digit values against an independent computation: the bytes read back as the number. */
