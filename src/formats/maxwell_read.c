@@ -1,8 +1,8 @@
 /* Maxwell's daemon JSON, the reader (docs/formats/maxwell.md): one event per message, and a
  * COMMIT after a row marked "commit":true (the last of its transaction). Maxwell
- * writes no column types, so each column's type is inferred from its JSON value: integers are
- * BIGINT (DECIMAL beyond 64 bits), other numbers DECIMAL with their exact digits, strings TEXT,
- * booleans BOOLEAN, objects and arrays JSON; a column that is null in the message is TEXT. */
+ * writes no column types, so each column's type is the one its JSON value implies, as for the
+ * OMS default reader (rc_oms_infer_type: exact numbers stay exact, Java's doubles are DOUBLE);
+ * a column that is null in the message is TEXT. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "rowcast/nameidx.h"
 #include "rowcast/vparse.h"
 #include "formats/maxwell.h"
+#include "formats/oms_default_read.h"
 
 /* The root members read, found in one pass (rc_json_members). */
 enum { K_TYPE, K_DATABASE, K_TABLE, K_TS, K_XID, K_XOFFSET, K_SERVER_ID, K_THREAD_ID, K_POSITION, K_SQL, K_DATA, K_PKS, K_OLD, K_COMMIT, K_N };
@@ -76,23 +77,6 @@ static rc_status take_u64(const ctx *c, int k, uint64_t *out, bool *has)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a non-negative integer", member_names[k]);
     *has = true;
     return RC_OK;
-}
-
-/* The declaration a JSON value implies. */
-static const char *inferred_type(const rc_jnode *v)
-{
-    switch (v->type) {
-    case RC_J_NUMBER: {
-        int64_t i;
-        if (rc_parse_i64(v->s, v->n, &i) == RC_OK) return "bigint";
-        return "decimal";
-    }
-    case RC_J_TRUE:
-    case RC_J_FALSE: return "boolean";
-    case RC_J_OBJECT:
-    case RC_J_ARRAY: return "json";
-    default: return "text";
-    }
 }
 
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
@@ -204,7 +188,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         if (rc_nameidx_add(&names, key->s, key->n, i) != UINT32_MAX)
             return rc_error_set(err, RC_ERR_SCHEMA, key->off, "\"data\" names column \"%.*s\" twice", (int)key->n, key->s);
         cols[i].nullable = true;
-        const char *t = inferred_type(node(&c, key->next));
+        const char *t = rc_oms_infer_type(node(&c, key->next));
         const rc_coltype *ct;
         if ((st = rc_type_cache_get(d->jd.types, a, RC_FAM_MYSQL, t, strlen(t), key->off, &ct, err)) != RC_OK) return st;
         cols[i].type = *ct;
