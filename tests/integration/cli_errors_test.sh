@@ -288,5 +288,15 @@ expect ogg-json-as-maxwell 2 convert -q --from maxwell ogg.ndjson <<'EOF'
 rowcast: ogg.ndjson:1:1 (file offset 0): schema error: a Maxwell message without "type"; this looks like Oracle GoldenGate JSON: use --from ogg-json
 EOF
 
+# a file sink whose writing thread cannot start (no room for its stack under these limits): the
+# sink and the reason, not "out of memory" (not in a sanitizer build, which needs far more
+# address space than the limit leaves)
+if [ "$(ldd "$RC" 2>/dev/null | grep -c libasan)" = 0 ]; then
+    (cd "$T" && ulimit -v 200000 && ulimit -s 400000 && exec "$RC" convert -q --sink file:out.ndjson shop.ndjson) 2>"$T/err"
+    expect_rc file-thread $? 3
+    echo "rowcast convert: out.ndjson: cannot start the thread that writes it: Resource temporarily unavailable (check ulimit -v, -s and -u: they bound the memory of a thread's stack and the number of threads)" >"$T/want"
+    expect_eq file-thread "$T/want" "$T/err"
+fi
+
 echo "cli_errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]
