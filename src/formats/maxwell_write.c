@@ -96,11 +96,7 @@ static void put_frac(rc_buf *b, const rc_column *col, uint32_t nanos)
         rc_fmt_frac(b, nanos);
         return;
     }
-    char f[10];
-    f[0] = '.';
-    uint32_t v = nanos / unit;
-    for (int i = digits; i >= 1; i--, v /= 10) f[i] = (char)('0' + v % 10);
-    rc_buf_put(b, f, (size_t)digits + 1);
+    rc_fmt_frac_digits(b, nanos / unit, digits);
 }
 
 /* A SET's labels ("a,b") as Maxwell's list: ["a","b"] */

@@ -74,9 +74,7 @@ static void put_time(rc_buf *b, int64_t us, const rc_tz *tz, char sep)
     int64_t frac = us - ts.sec * 1000000;
     rc_buf_putc(b, '"');
     rc_fmt_ts_local(b, &ts, rc_tz_offset_at(tz, ts.sec), sep);
-    char d[8] = {'.'};
-    for (int i = 6; i >= 1; i--, frac /= 10) d[i] = (char)('0' + frac % 10);
-    rc_buf_put(b, d, 7);
+    rc_fmt_frac_digits(b, (uint32_t)frac, 6);
     rc_buf_putc(b, '"');
 }
 
