@@ -60,12 +60,7 @@ typedef struct ctx {
 
 static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
 
-static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what)
-{
-    if (node(c, i)->type == t) return RC_OK;
-    return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, i)->off, "\"%s\" must be a JSON %s (found %s)", what, rc_jtype_name(t),
-                        rc_jtype_name((rc_jtype)node(c, i)->type));
-}
+static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what) { return rc_jsondec_want(c->j, i, t, what, c->err); }
 
 static rc_status take_str(const ctx *c, int k, rc_str *out) { return rc_jsondec_str_at(c->j, c->m[k], member_names[k], out, c->err); }
 
@@ -173,7 +168,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
                             (int)(type.n > 40 ? 40 : type.n), type.p);
     uint32_t data = c.m[K_DATA];
     if (!data) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell %.*s without \"data\"", (int)type.n, type.p);
-    if ((st = want(&c, data, RC_J_OBJECT, "data")) != RC_OK) return st;
+    if ((st = want(&c, data, RC_J_OBJECT, "\"data\"")) != RC_OK) return st;
     uint32_t nc = node(&c, data)->count;
     if (!nc) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"data\" has no columns");
     rc_column *cols = rc_arena_alloc(a, sizeof *cols * (nc ? nc : 1));
@@ -202,7 +197,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (pks && node(&c, pks)->type == RC_J_ARRAY) {
         uint16_t pos = 0;
         for (uint32_t q = node(&c, pks)->first; q; q = node(&c, q)->next) {
-            if ((st = want(&c, q, RC_J_STRING, "primary_key_columns entry")) != RC_OK) return st;
+            if ((st = want(&c, q, RC_J_STRING, "a \"primary_key_columns\" entry")) != RC_OK) return st;
             uint32_t ci = rc_nameidx_find(&names, node(&c, q)->s, node(&c, q)->n);
             if (ci == UINT32_MAX)
                 return rc_error_set(err, RC_ERR_SCHEMA, node(&c, q)->off, "primary_key_columns names \"%.*s\", which is not in data",
@@ -216,7 +211,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (ev.op == RC_OP_UPDATE) {
         uint32_t old = c.m[K_OLD];
         if (!old) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell update without \"old\"");
-        if ((st = want(&c, old, RC_J_OBJECT, "old")) != RC_OK) return st;
+        if ((st = want(&c, old, RC_J_OBJECT, "\"old\"")) != RC_OK) return st;
         rc_value *before = rc_arena_alloc(a, sizeof *before * (nc ? nc : 1));
         uint8_t *changed = rc_arena_alloc(a, nc ? nc : 1);
         if (!before || !changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

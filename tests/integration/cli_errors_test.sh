@@ -75,11 +75,11 @@ EOF
 expect_eq comment-text-next "$T/want_out" "$T/out"
 printf '[\n  {"op": "heartbeat"},\n  {"op": "heartbeat"}\n]\n' >"$T/array.json"
 expect pretty-array 2 convert -q array.json <<'EOF'
-rowcast: array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
+rowcast: array.json:1:1 (file offset 0): schema error: the event must be a JSON object (found array); the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
 EOF
 printf '[{"op":"heartbeat"},{"op":"heartbeat"}]\n' >"$T/one-array.json"
 expect array-on-one-line 2 convert -q one-array.json <<'EOF'
-rowcast: one-array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
+rowcast: one-array.json:1:1 (file offset 0): schema error: the event must be a JSON object (found array); the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
 EOF
 # a torn line (cut inside a value) is not taken for pretty-printed JSON
 printf '{"op":"heartbeat","ts_us":17\n' >"$T/torn.json"
