@@ -159,18 +159,13 @@ static int fmt_decimal(char *buf, size_t cap, const rc_decimal *d)
 }
 
 /* Real Canal writes an ENUM as its 1-based index among the declared labels (the binlog holds
- * the index): found here from the declaration text "enum('a','b',...)", 0 when not there. */
+ * the index): its place among the column type's labels, 0 when not there. */
 static int enum_index(const rc_column *col, rc_str label)
 {
-    const char *d = col->type.decl.p, *end = d + col->type.decl.n;
-    int idx = 0;
-    for (const char *q = memchr(d, '\'', (size_t)(end - d)); q && q < end;) {
-        const char *e = memchr(q + 1, '\'', (size_t)(end - q - 1));
-        if (!e) break;
-        idx++;
-        if ((size_t)(e - q - 1) == label.n && !memcmp(q + 1, label.p, label.n)) return idx;
-        q = memchr(e + 1, '\'', (size_t)(end - e - 1));
-    }
+    size_t pos = 0;
+    rc_str l;
+    for (int idx = 1; rc_coltype_label_next(&col->type, &pos, &l); idx++)
+        if (l.n == label.n && !memcmp(l.p, label.p, label.n)) return idx;
     return 0;
 }
 

@@ -80,6 +80,9 @@ bool rc_date_valid(int32_t y, unsigned m, unsigned d);
 
 /* Fraction of a second: "" for 0, else "." + up to 9 digits, trailing zeros removed. */
 void rc_fmt_frac(rc_buf *b, uint32_t nanos);
+/* "." + v in exactly `digits` digits (1-9), zeros in front: a fraction as a layout with a fixed
+ * number of digits writes it (v < 10^digits). */
+void rc_fmt_frac_digits(rc_buf *b, uint32_t v, int digits);
 void rc_fmt_date(rc_buf *b, const rc_date *d);         /* 2024-02-29 */
 void rc_fmt_time(rc_buf *b, const rc_time *t);         /* -838:59:59, 12:00:00.5 */
 /* 2020-11-25 00:01:02.012345 [zone]; `sep` is ' ' or 'T'; the zone follows after a space

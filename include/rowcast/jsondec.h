@@ -34,6 +34,9 @@ rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_
  * rc_json_members; `key` names it in errors. */
 rc_status rc_jsondec_str_at(const rc_json *j, uint32_t v, const char *key, rc_str *out, rc_error *err);
 rc_status rc_jsondec_i64_at(const rc_json *j, uint32_t v, const char *key, int64_t *out, bool *has, rc_error *err);
+/* RC_OK when node i is of type t; else a schema error at its byte: "<what> must be a JSON <t>
+ * (found <its type>)", `what` as the message names the member ("\"data\"", "a \"changed\" entry"). */
+rc_status rc_jsondec_want(const rc_json *j, uint32_t i, rc_jtype t, const char *what, rc_error *err);
 /* An integer member counting `unit` microseconds (1000: milliseconds, 1000000: seconds), as
  * microseconds; a range error naming it when that does not fit in int64. */
 rc_status rc_jsondec_us_at(const rc_json *j, uint32_t v, const char *key, int64_t unit, int64_t *us, bool *has, rc_error *err);

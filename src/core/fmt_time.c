@@ -83,6 +83,14 @@ void rc_fmt_frac(rc_buf *b, uint32_t nanos)
     if (len) rc_buf_put(b, f, len);
 }
 
+void rc_fmt_frac_digits(rc_buf *b, uint32_t v, int digits)
+{
+    char f[10];
+    f[0] = '.';
+    for (int i = digits; i >= 1; i--, v /= 10) f[i] = (char)('0' + v % 10);
+    rc_buf_put(b, f, (size_t)digits + 1);
+}
+
 static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
 {
     if (y >= 0 && y <= 9999 && m < 100 && d < 100) { /* the usual case in one reservation */

@@ -59,6 +59,13 @@ rc_status rc_jsondec_str_at(const rc_json *j, uint32_t v, const char *key, rc_st
     return RC_OK;
 }
 
+rc_status rc_jsondec_want(const rc_json *j, uint32_t i, rc_jtype t, const char *what, rc_error *err)
+{
+    const rc_jnode *n = &j->nodes[i];
+    if (n->type == t) return RC_OK;
+    return rc_error_set(err, RC_ERR_SCHEMA, n->off, "%s must be a JSON %s (found %s)", what, rc_jtype_name(t), rc_jtype_name((rc_jtype)n->type));
+}
+
 rc_status rc_jsondec_i64(const rc_json *j, uint32_t obj, const char *key, int64_t *out, bool *has, rc_error *err)
 {
     return rc_jsondec_i64_at(j, rc_json_get(j, obj, key), key, out, has, err);

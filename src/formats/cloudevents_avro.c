@@ -14,22 +14,24 @@
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsonw.h"
+#include "rowcast/nameidx.h"
 
 struct rc_ce_avro {
     char *text; /* the .avsc */
     rc_arena arena;
     rc_json json;
     uint32_t before, after; /* the union types of the two fields */
+    rc_nameidx names;       /* the named types by name and by full name (namespace.name) */
     rc_buf schema;          /* the Connect envelope schema made of it */
     const char *path;
 };
 
 typedef struct rd {
     const rc_ce_avro *s;
-    const unsigned char *p, *end;
+    const unsigned char *start, *p, *end;
     rc_buf *out;
     rc_error *err;
-    size_t off; /* where errors point: the data attribute */
+    size_t off; /* the offset of the base64 text's first character, which errors count from */
     int depth;
 } rd;
 
@@ -45,21 +47,34 @@ static uint32_t member(const rc_ce_avro *s, uint32_t i, const char *key)
 
 static const char *const primitives[] = {"null", "boolean", "int", "long", "float", "double", "bytes", "string"};
 
-/* A named type used by its name: the record of that name defined earlier in the schema */
-static uint32_t named(const rc_ce_avro *s, const rc_jnode *name)
+/* s->names: every object with a "name" by that name and by namespace.name, the first object
+ * of a name in the schema's order winning; false when out of memory. */
+static bool index_names(rc_ce_avro *s)
 {
+    uint32_t objects = 0;
+    for (uint32_t i = 1; i < s->json.nnodes; i++) objects += jn(s, i)->type == RC_J_OBJECT;
+    if (!rc_nameidx_init(&s->names, 2 * objects, &s->arena)) return false;
     for (uint32_t i = 1; i < s->json.nnodes; i++) {
         if (jn(s, i)->type != RC_J_OBJECT) continue;
         uint32_t n = member(s, i, "name"), ns = member(s, i, "namespace");
         if (!n || jn(s, n)->type != RC_J_STRING) continue;
         const rc_jnode *nn = jn(s, n);
-        if (nn->n == name->n && !memcmp(nn->s, name->s, name->n)) return i;
-        if (ns && jn(s, ns)->type == RC_J_STRING && jn(s, ns)->n + 1 + nn->n == name->n &&
-            !memcmp(name->s, jn(s, ns)->s, jn(s, ns)->n) && name->s[jn(s, ns)->n] == '.' &&
-            !memcmp(name->s + jn(s, ns)->n + 1, nn->s, nn->n))
-            return i;
+        rc_nameidx_add(&s->names, nn->s, nn->n, i);
+        if (!ns || jn(s, ns)->type != RC_J_STRING) continue;
+        const rc_jnode *nsn = jn(s, ns);
+        char *full = rc_arena_alloc(&s->arena, nsn->n + 1 + nn->n);
+        if (!full) return false;
+        memcpy(full, nsn->s, nsn->n), full[nsn->n] = '.', memcpy(full + nsn->n + 1, nn->s, nn->n);
+        rc_nameidx_add(&s->names, full, nsn->n + 1 + nn->n, i);
     }
-    return 0;
+    return true;
+}
+
+/* A named type used by its name: the record of that name defined in the schema */
+static uint32_t named(const rc_ce_avro *s, const rc_jnode *name)
+{
+    uint32_t i = rc_nameidx_find(&s->names, name->s, name->n);
+    return i == UINT32_MAX ? 0 : i;
 }
 
 /* The type node t resolved: a primitive name (a string node), a record or a union (array);
@@ -209,6 +224,10 @@ rc_status rc_ce_avro_load(const char *path, rc_ce_avro **out, rc_error *err)
         rc_ce_avro_free(s);
         return RC_ERR_USAGE;
     }
+    if (!index_names(s)) {
+        rc_ce_avro_free(s);
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    }
     uint32_t fs = member(s, 0, "fields");
     if (fs && jn(s, fs)->type == RC_J_ARRAY)
         for (uint32_t fl = jn(s, fs)->first; fl; fl = jn(s, fl)->next) {
@@ -239,29 +258,42 @@ rc_status rc_ce_avro_load(const char *path, rc_ce_avro **out, rc_error *err)
 
 /* ---- the binary ---- */
 
-static rc_status truncated(rd *r) { return rc_error_set(r->err, RC_ERR_VALUE, r->off, "the Avro data ends before its schema's record does"); }
+/* The offset of the base64 character that holds the first bits of data byte q (3 bytes are 4
+ * characters; the end of the data: the character after its last). */
+static size_t at(const rd *r, const unsigned char *q)
+{
+    size_t i = (size_t)(q - r->start);
+    return r->off + i / 3 * 4 + i % 3;
+}
 
+static rc_status truncated(rd *r) { return rc_error_set(r->err, RC_ERR_VALUE, at(r, r->end), "the Avro data ends before its schema's record does"); }
+
+/* A zigzag varint; errors point at its first byte. */
 static rc_status read_long(rd *r, int64_t *out)
 {
+    const unsigned char *first = r->p;
     uint64_t u = 0;
     for (int shift = 0; shift < 64; shift += 7) {
         if (r->p == r->end) return truncated(r);
         unsigned char c = *r->p++;
+        if (shift == 63 && (c & 0x7e)) break; /* the tenth byte has room for one bit */
         u |= (uint64_t)(c & 0x7f) << shift;
         if (!(c & 0x80)) {
             *out = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
             return RC_OK;
         }
     }
-    return rc_error_set(r->err, RC_ERR_VALUE, r->off, "the Avro data holds a number longer than 10 bytes");
+    return rc_error_set(r->err, RC_ERR_VALUE, at(r, first), "the Avro data holds a number beyond 64 bits");
 }
 
 static rc_status read_bytes(rd *r, const unsigned char **p, size_t *n)
 {
+    const unsigned char *first = r->p;
     int64_t len;
     rc_status st = read_long(r, &len);
     if (st != RC_OK) return st;
-    if (len < 0 || len > r->end - r->p) return len < 0 ? rc_error_set(r->err, RC_ERR_VALUE, r->off, "the Avro data holds a negative length") : truncated(r);
+    if (len < 0 || len > r->end - r->p)
+        return len < 0 ? rc_error_set(r->err, RC_ERR_VALUE, at(r, first), "the Avro data holds a negative length") : truncated(r);
     *p = r->p, *n = (size_t)len;
     r->p += len;
     return RC_OK;
@@ -280,7 +312,7 @@ static rc_status typed(rd *r, uint32_t t)
     size_t n;
     rc_status st = RC_OK;
     if (node_is(p, "record")) {
-        if (++r->depth > 8) return rc_error_set(r->err, RC_ERR_VALUE, r->off, "records nested too deep");
+        if (++r->depth > 8) return rc_error_set(r->err, RC_ERR_VALUE, at(r, r->p), "records nested too deep");
         rc_buf_putc(b, '{');
         uint32_t fs = member(s, t, "fields");
         for (uint32_t f = jn(s, fs)->first; f && st == RC_OK; f = jn(s, f)->next) {
@@ -296,7 +328,10 @@ static rc_status typed(rd *r, uint32_t t)
         if (r->p == r->end) return truncated(r);
         rc_buf_puts(b, *r->p++ ? "true" : "false");
     } else if (node_is(p, "int") || node_is(p, "long")) {
-        if ((st = read_long(r, &x)) == RC_OK) rc_fmt_i64(b, x);
+        const unsigned char *first = r->p;
+        if ((st = read_long(r, &x)) == RC_OK && node_is(p, "int") && (x < INT32_MIN || x > INT32_MAX))
+            return rc_error_set(r->err, RC_ERR_VALUE, at(r, first), "the Avro data holds %lld for an int (32 bits)", (long long)x);
+        if (st == RC_OK) rc_fmt_i64(b, x);
     } else if (node_is(p, "float") || node_is(p, "double")) {
         size_t w = node_is(p, "float") ? 4 : 8;
         if ((size_t)(r->end - r->p) < w) return truncated(r);
@@ -331,11 +366,12 @@ static rc_status value(rd *r, uint32_t ft)
     uint32_t t = resolve(r->s, ft);
     if (jn(r->s, t)->type != RC_J_ARRAY) return typed(r, t);
     int64_t k;
+    const unsigned char *first = r->p;
     rc_status st = read_long(r, &k);
     if (st != RC_OK) return st;
     uint32_t b = jn(r->s, t)->first;
     for (int64_t i = 0; b && i < k; i++) b = jn(r->s, b)->next;
-    if (k < 0 || !b) return rc_error_set(r->err, RC_ERR_VALUE, r->off, "the Avro data picks branch %lld of a union of %u", (long long)k, jn(r->s, t)->count);
+    if (k < 0 || !b) return rc_error_set(r->err, RC_ERR_VALUE, at(r, first), "the Avro data picks branch %lld of a union of %u", (long long)k, jn(r->s, t)->count);
     return typed(r, resolve(r->s, b));
 }
 
@@ -349,12 +385,12 @@ rc_status rc_ce_avro_images(const rc_ce_avro *s, const unsigned char *p, size_t 
 {
     if (n < 5 || p[0] != 0)
         return rc_error_set(err, RC_ERR_VALUE, off, "Avro data starts with the magic byte 0 and a 4-byte schema id (the Confluent wire format)");
-    rd r = {s, p + 5, p + n, out, err, off, 0};
+    rd r = {s, p, p + 5, p + n, out, err, off, 0};
     RC_BUF_LIT(out, "\"before\":");
     rc_status st = value(&r, s->before);
     RC_BUF_LIT(out, ",\"after\":");
     if (st == RC_OK) st = value(&r, s->after);
     if (st == RC_OK && r.p != r.end)
-        st = rc_error_set(err, RC_ERR_VALUE, off, "%zu bytes of Avro data follow the schema's record", (size_t)(r.end - r.p));
+        st = rc_error_set(err, RC_ERR_VALUE, at(&r, r.p), "%zu bytes of Avro data follow the schema's record", (size_t)(r.end - r.p));
     return st;
 }

@@ -15,7 +15,8 @@ void rc_ce_avro_free(rc_ce_avro *s);
 /* The Kafka Connect envelope schema of the record (a JSON object). */
 const char *rc_ce_avro_schema(const rc_ce_avro *s, size_t *n);
 /* Appends "before":...,"after":... read from the wire format bytes p[0..n) (magic byte, schema
- * id, the record); errors point at `off`. */
+ * id, the record), decoded from base64 text whose first character is at offset `off`: an
+ * error points at the character that holds the bad byte. */
 rc_status rc_ce_avro_images(const rc_ce_avro *s, const unsigned char *p, size_t n, size_t off, rc_buf *out, rc_error *err);
 
 #endif

@@ -171,7 +171,7 @@ rc_status rc_ce_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         size_t bad;
         if (rc_base64_decode(dn->s, dn->n, a, &raw, &bad) != RC_OK)
             return rc_error_set(err, RC_ERR_VALUE, dn->off + 1 + bad, "the Avro data is not base64 here");
-        if ((st = rc_ce_avro_images(d->avro, (const unsigned char *)raw.p, raw.n, dn->off, b, err)) != RC_OK) return st;
+        if ((st = rc_ce_avro_images(d->avro, (const unsigned char *)raw.p, raw.n, dn->off + 1, b, err)) != RC_OK) return st;
         RC_BUF_LIT(b, "}}");
     } else {
         rc_buf_put(b, dn->s + 1, dn->n - 1); /* data's members and its closing brace */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include "formats/dataworks_aliyun.h"
+#include "formats/enc_event.h"
 #include "formats/oms_common.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -15,6 +16,11 @@
 typedef struct dwa_enc {
     rc_tz tz;   /* wall-clock DATE / DATETIME values are in this zone */
     bool split; /* an UPDATE as UPDATE_BEFORE + UPDATE_AFTER messages */
+    /* what a cached column list (rc_event.cols_id) writes the same in each message: the
+     * images' "name": keys, and schema.dataColumn and primaryKey (made for schema_of) */
+    rc_enc_colkeys keys;
+    const void *schema_of;
+    rc_buf schema;
 } dwa_enc;
 
 typedef struct dwa_opts {
@@ -50,7 +56,12 @@ static rc_status dwa_dec_new(const rc_options *o, void **out, rc_error *err)
     return st != RC_OK ? st : rc_dwa_dec_new(o, out, err);
 }
 
-static void dwa_free(void *p) { free(p); }
+static void dwa_free(void *p)
+{
+    dwa_enc *e = p;
+    if (e) rc_enc_colkeys_fini(&e->keys), rc_buf_fini(&e->schema);
+    free(e);
+}
 
 const char *rc_dwa_type(const rc_coltype *t)
 {
@@ -142,20 +153,50 @@ static void put_value(rc_buf *b, const dwa_enc *e, const rc_column *c, const rc_
     }
 }
 
-static void put_image(rc_buf *b, const dwa_enc *e, const rc_event *ev, const rc_value *img)
+static void put_image(rc_buf *b, dwa_enc *e, const rc_event *ev, const rc_value *img)
 {
     if (!img) {
         RC_BUF_LIT(b, "null");
         return;
     }
     RC_BUF_LIT(b, "{\"dataColumn\":{");
+    bool cached = rc_enc_colkeys_for(&e->keys, ev);
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
+        rc_enc_put_colkey(b, &e->keys, ev, i, cached);
         put_value(b, e, &ev->cols[i], &img[i]);
     }
     RC_BUF_LIT(b, "}}");
+}
+
+/* schema.dataColumn's array and "primaryKey" */
+static void put_schema_columns(rc_buf *b, const rc_event *ev)
+{
+    rc_buf_putc(b, '[');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        RC_BUF_LIT(b, "{\"name\":");
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        RC_BUF_LIT(b, ",\"type\":\"");
+        rc_buf_puts(b, rc_dwa_type(&ev->cols[i].type));
+        RC_BUF_LIT(b, "\"}");
+    }
+    RC_BUF_LIT(b, "],\"primaryKey\":");
+    if (rc_enc_has_pk(ev)) rc_enc_put_pk_array(b, ev);
+    else RC_BUF_LIT(b, "[]");
+}
+
+/* put_schema_columns, made once for a cached column list */
+static void put_schema(rc_buf *b, dwa_enc *e, const rc_event *ev)
+{
+    if (ev->cols_id && e->schema_of != ev->cols_id) {
+        if (!e->schema.max) rc_buf_init(&e->schema, 0); /* zeroed until the first cached list */
+        rc_buf_reset(&e->schema);
+        put_schema_columns(&e->schema, ev);
+        e->schema_of = e->schema.err == RC_OK ? ev->cols_id : NULL;
+    }
+    if (ev->cols_id && e->schema_of == ev->cols_id) rc_buf_put(b, e->schema.data, e->schema.len);
+    else put_schema_columns(b, ev);
 }
 
 /* schema.source.dbType as the real messages spell it ("MySQL"); the reader maps it back */
@@ -204,18 +245,8 @@ static rc_status dwa_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     if (rc_event_refuse_unavailable(ev, "dataworks-aliyun", err) != RC_OK) return RC_SKIP;
     if (check_dates(e, ev, err) != RC_OK) return RC_SKIP;
     if (ev->op == RC_OP_DELETE && !ev->before) return rc_enc_need_before(ev, "dataworks-aliyun", "payload.before", false, err);
-    RC_BUF_LIT(b, "{\"schema\":{\"dataColumn\":[");
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (i) rc_buf_putc(b, ',');
-        RC_BUF_LIT(b, "{\"name\":");
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        RC_BUF_LIT(b, ",\"type\":\"");
-        rc_buf_puts(b, rc_dwa_type(&ev->cols[i].type));
-        RC_BUF_LIT(b, "\"}");
-    }
-    RC_BUF_LIT(b, "],\"primaryKey\":");
-    if (rc_enc_has_pk(ev)) rc_enc_put_pk_array(b, ev);
-    else RC_BUF_LIT(b, "[]");
+    RC_BUF_LIT(b, "{\"schema\":{\"dataColumn\":");
+    put_schema(b, e, ev);
     RC_BUF_LIT(b, ",\"source\":{\"dbType\":\"");
     rc_buf_puts(b, rc_dwa_dbtype(ev->src.kind));
     RC_BUF_LIT(b, "\",\"dbName\":");

@@ -13,6 +13,7 @@
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
+#include "rowcast/nameidx.h"
 #include "rowcast/vparse.h"
 
 typedef struct dwa_dec {
@@ -39,6 +40,7 @@ typedef struct ctx {
     const rc_json *j;
     rc_arena *a;
     rc_error *err;
+    rc_nameidx in_before, in_after; /* the images' dataColumn members by name */
 } ctx;
 
 static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
@@ -50,8 +52,8 @@ static rc_status object(const ctx *c, uint32_t obj, const char *key, bool requir
     return rc_dw_object(c->j, obj, key, required, out, c->err);
 }
 
-/* payload.<key>.dataColumn, 0 when the image is null or absent */
-static rc_status image_obj(const ctx *c, uint32_t payload, const char *key, uint32_t *out)
+/* payload.<key>.dataColumn, 0 when the image is null or absent, and its members by name */
+static rc_status image_obj(const ctx *c, uint32_t payload, const char *key, uint32_t *out, rc_nameidx *names)
 {
     uint32_t img;
     rc_status st = object(c, payload, key, false, &img);
@@ -60,17 +62,13 @@ static rc_status image_obj(const ctx *c, uint32_t payload, const char *key, uint
     uint32_t dc = rc_json_get(c->j, img, "dataColumn");
     if (!dc || node(c, dc)->type != RC_J_OBJECT)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s needs a \"dataColumn\" object", key);
+    if (!rc_nameidx_object(names, c->j, dc, c->a)) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     *out = dc;
     return RC_OK;
 }
 
-/* The value node of column `name` in image object `img` (0: none). */
-static uint32_t member(const ctx *c, uint32_t img, rc_str name)
-{
-    for (uint32_t k = img ? node(c, img)->first : 0; k; k = node(c, node(c, k)->next)->next)
-        if (node(c, k)->n == name.n && !memcmp(node(c, k)->s, name.p, name.n)) return node(c, k)->next;
-    return 0;
-}
+/* The value node of column `name` in image object `img` (0: none), `names` its members. */
+static uint32_t member(uint32_t img, const rc_nameidx *names, rc_str name) { return img ? rc_nameidx_member(names, name.p, name.n) : 0; }
 
 typedef struct decl_ctx {
     const ctx *c;
@@ -86,7 +84,7 @@ static const char *declared(const void *p, const rc_json *j, uint32_t ty, rc_str
     const decl_ctx *dc = p;
     const rc_jnode *t = &j->nodes[ty];
     bool big = false, str = false;
-    const uint32_t v[2] = {member(dc->c, dc->before, name), member(dc->c, dc->after, name)};
+    const uint32_t v[2] = {member(dc->before, &dc->c->in_before, name), member(dc->after, &dc->c->in_after, name)};
     for (int k = 0; k < 2; k++) {
         const rc_jnode *val = v[k] ? node(dc->c, v[k]) : NULL;
         uint64_t u;
@@ -143,7 +141,7 @@ static rc_status value(const ctx *c, const rc_column *col, const rc_jnode *v, rc
     return RC_OK;
 }
 
-static rc_status image(const ctx *c, uint32_t img, const char *which, const rc_event *ev, const rc_value **out)
+static rc_status image(const ctx *c, uint32_t img, const rc_nameidx *names, const char *which, const rc_event *ev, const rc_value **out)
 {
     *out = NULL;
     if (!img) return RC_OK;
@@ -153,7 +151,7 @@ static rc_status image(const ctx *c, uint32_t img, const char *which, const rc_e
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s.dataColumn has %u columns, schema.dataColumn %u", which,
                             node(c, img)->count, ev->ncols);
     for (uint32_t i = 0; i < ev->ncols; i++) {
-        uint32_t v = member(c, img, ev->cols[i].name);
+        uint32_t v = member(img, names, ev->cols[i].name);
         if (!v)
             return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s.dataColumn has no column \"%.*s\"", which,
                                 (int)ev->cols[i].name.n, ev->cols[i].name.p);
@@ -223,14 +221,16 @@ static rc_status decode_one(ctx *c, rc_event *ev, dwa_op *op, bool *skip, rc_eve
         *skip = true;
         return RC_OK;
     }
-    if ((st = image_obj(c, payload, "before", &before)) != RC_OK || (st = image_obj(c, payload, "after", &after)) != RC_OK) return st;
+    if ((st = image_obj(c, payload, "before", &before, &c->in_before)) != RC_OK || (st = image_obj(c, payload, "after", &after, &c->in_after)) != RC_OK)
+        return st;
     static const char *const need[] = {[OP_INSERT] = "after", [OP_UPDATE_BEFORE] = "before", [OP_UPDATE_AFTER] = "after", [OP_DELETE] = "before"};
     if (!(*op == OP_INSERT || *op == OP_UPDATE_AFTER ? after : before))
         return rc_error_set(err, RC_ERR_SCHEMA, node(c, payload)->off, "an op %.*s message needs payload.%s", (int)o->n, o->s, need[*op]);
     if (*op == OP_INSERT) before = 0;
     if (*op == OP_DELETE || *op == OP_UPDATE_BEFORE) after = 0;
     if ((st = columns(c, schema, rc_dbkind_family(ev->src.kind), before, after, ev)) != RC_OK ||
-        (st = image(c, before, "before", ev, &ev->before)) != RC_OK || (st = image(c, after, "after", ev, &ev->after)) != RC_OK)
+        (st = image(c, before, &c->in_before, "before", ev, &ev->before)) != RC_OK ||
+        (st = image(c, after, &c->in_after, "after", ev, &ev->after)) != RC_OK)
         return st;
     return RC_OK;
 }
@@ -284,7 +284,7 @@ rc_status rc_dwa_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     dwa_dec *d = p;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->jd.json, a, err};
+    ctx c = {d, &d->jd.json, a, err, {0}, {0}};
     rc_event ev;
     dwa_op op;
     bool skip;

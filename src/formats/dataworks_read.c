@@ -9,6 +9,7 @@
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
+#include "rowcast/nameidx.h"
 
 typedef struct dw_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */
@@ -59,7 +60,8 @@ rc_status rc_dw_columns(const rc_json *j, uint32_t schema, const rc_dw_names *na
     uint32_t n = N[list].count, i = 0;
     if (!n) return rc_error_set(err, RC_ERR_SCHEMA, N[list].off, "schema.%s names no column", names->list_key);
     rc_column *cols = rc_arena_alloc(a, sizeof *cols * n);
-    if (!cols) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    rc_nameidx by_name;
+    if (!cols || !rc_nameidx_init(&by_name, n, a)) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
     for (uint32_t f = N[list].first; f; f = N[f].next, i++) {
         uint32_t nm = N[f].type == RC_J_OBJECT ? rc_json_get(j, f, "name") : 0, ty = nm ? rc_json_get(j, f, "type") : 0;
         if (!nm || N[nm].type != RC_J_STRING || !ty || N[ty].type != RC_J_STRING)
@@ -67,7 +69,7 @@ rc_status rc_dw_columns(const rc_json *j, uint32_t schema, const rc_dw_names *na
         memset(&cols[i], 0, sizeof cols[i]);
         cols[i].name = (rc_str){rc_arena_memdup(a, N[nm].s, N[nm].n), N[nm].n};
         if (!cols[i].name.p) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
-        if (rc_column_name_taken(cols, i, cols[i].name))
+        if (rc_nameidx_add(&by_name, cols[i].name.p, cols[i].name.n, i) != UINT32_MAX)
             return rc_error_set(err, RC_ERR_SCHEMA, N[nm].off, "schema.%s names \"%.*s\" twice", names->list_key, (int)N[nm].n, N[nm].s);
         cols[i].nullable = true;
         const char *d = decl(dctx, j, ty, cols[i].name);
@@ -82,9 +84,8 @@ rc_status rc_dw_columns(const rc_json *j, uint32_t schema, const rc_dw_names *na
     if (pk && N[pk].type == RC_J_ARRAY) {
         uint16_t pos = 0;
         for (uint32_t p = N[pk].first; p; p = N[p].next) {
-            uint32_t q = 0;
-            while (N[p].type == RC_J_STRING && q < n && !(cols[q].name.n == N[p].n && !memcmp(cols[q].name.p, N[p].s, N[p].n))) q++;
-            if (N[p].type != RC_J_STRING || q == n)
+            uint32_t q = N[p].type == RC_J_STRING ? rc_nameidx_find(&by_name, N[p].s, N[p].n) : UINT32_MAX;
+            if (q == UINT32_MAX)
                 return rc_error_set(err, RC_ERR_SCHEMA, N[p].off, "schema.%s names no column of schema.%s", names->pk_key, names->list_key);
             if (cols[q].pk) return rc_error_set(err, RC_ERR_SCHEMA, N[p].off, "schema.%s names a column twice", names->pk_key);
             cols[q].pk = ++pos;

@@ -10,6 +10,7 @@
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
+#include "rowcast/nameidx.h"
 #include "rowcast/vparse.h"
 #include "rowcast/wkb.h"
 
@@ -368,7 +369,8 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
     if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, value_fields ? value_fields : row)->off, "a row with no columns");
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
     uint32_t *fields = rc_arena_alloc(c->a, sizeof *fields * (n ? n : 1));
-    if (!cols || !fields) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    rc_nameidx names; /* the columns by name, for a repeated one */
+    if (!cols || !fields || !rc_nameidx_init(&names, n, c->a)) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;
     rc_buf decl;
     rc_buf_init(&decl, 0);
@@ -382,7 +384,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
             }
             memset(&cols[i], 0, sizeof cols[i]);
             cols[i].name = copy_str(c, fn);
-            if (rc_column_name_taken(cols, i, cols[i].name)) {
+            if (rc_nameidx_add(&names, cols[i].name.p, cols[i].name.n, i) != UINT32_MAX) {
                 st = rc_error_set(c->err, RC_ERR_SCHEMA, node(c, fn)->off, "the schema names field \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
                 break;
             }
@@ -397,7 +399,7 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
         for (uint32_t k = node(c, row)->first; k && st == RC_OK; k = node(c, node(c, k)->next)->next, i++) {
             memset(&cols[i], 0, sizeof cols[i]);
             cols[i].name = copy_str(c, k);
-            if (rc_column_name_taken(cols, i, cols[i].name)) {
+            if (rc_nameidx_add(&names, cols[i].name.p, cols[i].name.n, i) != UINT32_MAX) {
                 st = rc_error_set(c->err, RC_ERR_SCHEMA, node(c, k)->off, "the row names column \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
                 break;
             }

@@ -330,21 +330,19 @@ static void put_column(rc_buf *b, const rc_event *ev, uint32_t i)
     /* the structure carries no auto-increment, generation, comment or default */
     RC_BUF_LIT(b, ",\"autoIncremented\":false,\"generated\":false,\"comment\":null,\"defaultValueExpression\":null,\"enumValues\":");
     if (c->type.labels.n) { /* 'a','b' -> ["a","b"], unquoted and escaped as Debezium's parser does */
-        rc_str l = c->type.labels;
         rc_buf one;
         rc_buf_init(&one, 0);
         rc_buf_putc(b, '[');
-        bool first = true;
-        for (size_t p = 0; p < l.n; p++) {
-            if (l.p[p] != '\'') continue;
+        size_t pos = 0;
+        rc_str l;
+        for (bool first = true; rc_coltype_label_next(&c->type, &pos, &l); first = false) {
             rc_buf_reset(&one);
-            for (p++; p < l.n && !(l.p[p] == '\'' && !(p + 1 < l.n && l.p[p + 1] == '\'')); p++) {
-                if (l.p[p] == '\'') p++; /* '' is one quote */
+            for (size_t p = 0; p < l.n; p++) {
+                if (l.p[p] == '\'' && p + 1 < l.n) p++; /* '' is one quote */
                 if (l.p[p] == ',') rc_buf_putc(&one, '\\'); /* Debezium's escapeOption */
                 rc_buf_putc(&one, l.p[p]);
             }
             if (!first) rc_buf_putc(b, ',');
-            first = false;
             rc_jw_str(b, one.len ? one.data : "", one.len);
         }
         rc_buf_putc(b, ']');

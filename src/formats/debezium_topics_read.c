@@ -37,11 +37,10 @@ static rc_status nomem(const tctx *c) { return rc_error_set(c->err, RC_ERR_NOMEM
 static rc_status want_str(const tctx *c, uint32_t obj, const char *key, bool nullable, rc_str *out)
 {
     uint32_t v = rc_json_get(c->j, obj, key);
-    *out = (rc_str){0};
-    if (is_type(c, v, RC_J_STRING)) return *out = str_of(c, v), RC_OK;
-    if (nullable && (!v || node(c, v)->type == RC_J_NULL)) return RC_OK;
-    return rc_error_set(c->err, RC_ERR_SCHEMA, v ? node(c, v)->off : node(c, obj)->off, "\"%s\" must be a string%s", key,
-                        nullable ? " or null" : "");
+    rc_status st = rc_jsondec_str_at(c->j, v, key, out, c->err);
+    if (st != RC_OK || out->p || nullable) return st;
+    if (v) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a string (found null)", key);
+    return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, obj)->off, "\"%s\" is missing: it must be a string", key);
 }
 
 static rc_status push(const tctx *c, const rc_event *ev, rc_event_list *out)

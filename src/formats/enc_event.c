@@ -2,6 +2,7 @@
  * milliseconds, the changed columns, the primary key, the DDL text, and the errors for an
  * event a format cannot write (enc_event.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "formats/enc_event.h"
 #include "rowcast/fmt.h"
@@ -88,4 +89,44 @@ rc_status rc_enc_unsupported(rc_error *err, const char *format, const rc_event *
     const rc_str *ns = ev->src.kind == RC_DB_POSTGRES && ev->src.schema.n ? &ev->src.schema : &ev->src.db;
     return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "%s cannot write this %s event of %.*s.%.*s: %s", format,
                         rc_op_name(ev->op), (int)ns->n, ns->p, (int)ev->src.table.n, ev->src.table.p, why);
+}
+
+void rc_enc_colkeys_fini(rc_enc_colkeys *k)
+{
+    rc_buf_fini(&k->text);
+    free(k->off);
+    memset(k, 0, sizeof *k);
+}
+
+bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev)
+{
+    if (!ev->cols_id) return false;
+    if (ev->cols_id == k->of) return true;
+    k->of = NULL;
+    if (!k->text.max) rc_buf_init(&k->text, 0); /* zeroed until the first cached list */
+    if (ev->ncols + 1 > k->cap) {
+        uint32_t *no = realloc(k->off, sizeof *no * (ev->ncols + 1));
+        if (!no) return false;
+        k->off = no, k->cap = ev->ncols + 1;
+    }
+    rc_buf_reset(&k->text);
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        k->off[i] = (uint32_t)k->text.len;
+        rc_jw_str(&k->text, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_buf_putc(&k->text, ':');
+    }
+    k->off[ev->ncols] = (uint32_t)k->text.len;
+    if (k->text.err != RC_OK || k->text.len > UINT32_MAX) return false;
+    k->of = ev->cols_id;
+    return true;
+}
+
+void rc_enc_put_colkey(rc_buf *b, const rc_enc_colkeys *k, const rc_event *ev, uint32_t i, bool cached)
+{
+    if (cached) {
+        rc_buf_put(b, k->text.data + k->off[i], k->off[i + 1] - k->off[i]);
+        return;
+    }
+    rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+    rc_buf_putc(b, ':');
 }

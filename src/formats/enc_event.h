@@ -59,6 +59,23 @@ static inline void rc_enc_key(rc_buf *b, const char *k, size_t kn, bool *first)
 /* A literal key and its length, for rc_enc_key and the functions that pass keys on to it. */
 #define RC_ENC_K(lit) (lit), sizeof(lit) - 1
 
+/* The JSON keys "name": of a table's columns, made once per cached column list
+ * (rc_event.cols_id) and kept while the events repeat it, for encoders that write every
+ * column's name in each message (Maxwell, OGG JSON, DataWorks aliyun). A zeroed one is ready
+ * (encoders' state is zero-initialised); rc_enc_colkeys_fini frees it. */
+typedef struct rc_enc_colkeys {
+    const void *of; /* the cols_id the keys were made for; NULL: none */
+    rc_buf text;
+    uint32_t *off; /* column i's key: text[off[i], off[i + 1]) */
+    uint32_t cap;
+} rc_enc_colkeys;
+void rc_enc_colkeys_fini(rc_enc_colkeys *k);
+/* Whether k holds the keys of ev's columns, made now when ev's cached list is new to it;
+ * false for a list that is not cached (or out of memory): rc_enc_put_colkey escapes then. */
+bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev);
+/* Column i's key "name":, from k when `cached` (what rc_enc_colkeys_for said). */
+void rc_enc_put_colkey(rc_buf *b, const rc_enc_colkeys *k, const rc_event *ev, uint32_t i, bool cached);
+
 /* The DDL statement as a JSON string; a truncate without text gets the statement it stands
  * for, "TRUNCATE TABLE db.table". */
 void rc_enc_put_ddl_text(rc_buf *b, const rc_event *ev);

@@ -1,8 +1,8 @@
 /* Maxwell's daemon JSON, the reader (docs/formats/maxwell.md): one event per message, and a
  * COMMIT after a row marked "commit":true (the last of its transaction). Maxwell
- * writes no column types, so each column's type is inferred from its JSON value: integers are
- * BIGINT (DECIMAL beyond 64 bits), other numbers DECIMAL with their exact digits, strings TEXT,
- * booleans BOOLEAN, objects and arrays JSON; a column that is null in the message is TEXT. */
+ * writes no column types, so each column's type is the one its JSON value implies, as for the
+ * OMS default reader (rc_oms_infer_type: exact numbers stay exact, Java's doubles are DOUBLE);
+ * a column that is null in the message is TEXT. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +10,19 @@
 #include "rowcast/format.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
+#include "rowcast/nameidx.h"
 #include "rowcast/vparse.h"
 #include "formats/maxwell.h"
+#include "formats/oms_default_read.h"
+
+/* The root members read, found in one pass (rc_json_members). */
+enum { K_TYPE, K_DATABASE, K_TABLE, K_TS, K_XID, K_XOFFSET, K_SERVER_ID, K_THREAD_ID, K_POSITION, K_SQL, K_DATA, K_PKS, K_OLD, K_COMMIT, K_N };
+static const char *const member_names[K_N] = {"type",      "database", "table", "ts",   "xid",                 "xoffset", "server_id",
+                                              "thread_id", "position", "sql",   "data", "primary_key_columns", "old",     "commit"};
 
 typedef struct mx_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */
+    rc_jkeys keys; /* member_names */
     rc_buf text;
 } mx_dec;
 
@@ -29,6 +37,7 @@ rc_status rc_mx_dec_new(const rc_options *o, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     rc_buf_init(&d->text, 0);
+    rc_jkeys_init(&d->keys, member_names, K_N);
     *out = d;
     return RC_OK;
 }
@@ -47,44 +56,23 @@ typedef struct ctx {
     const rc_json *j;
     rc_arena *a;
     rc_error *err;
+    uint32_t m[K_N]; /* the root members (value nodes) */
 } ctx;
 
 static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
 
-static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what)
-{
-    if (node(c, i)->type == t) return RC_OK;
-    return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, i)->off, "\"%s\" must be a JSON %s (found %s)", what, rc_jtype_name(t),
-                        rc_jtype_name((rc_jtype)node(c, i)->type));
-}
+static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what) { return rc_jsondec_want(c->j, i, t, what, c->err); }
 
-static rc_status take_str(const ctx *c, const char *key, rc_str *out) { return rc_jsondec_str(c->j, 0, key, c->a, out, c->err); }
+static rc_status take_str(const ctx *c, int k, rc_str *out) { return rc_jsondec_str_at(c->j, c->m[k], member_names[k], out, c->err); }
 
-static rc_status take_u64(const ctx *c, const char *key, uint64_t *out, bool *has)
+static rc_status take_u64(const ctx *c, int k, uint64_t *out, bool *has)
 {
-    uint32_t v = rc_json_get(c->j, 0, key);
+    uint32_t v = c->m[k];
     if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
     if (node(c, v)->type != RC_J_NUMBER || rc_parse_u64(node(c, v)->s, node(c, v)->n, out) != RC_OK)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a non-negative integer", key);
+        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a non-negative integer", member_names[k]);
     *has = true;
     return RC_OK;
-}
-
-/* The declaration a JSON value implies. */
-static const char *inferred_type(const rc_jnode *v)
-{
-    switch (v->type) {
-    case RC_J_NUMBER: {
-        int64_t i;
-        if (rc_parse_i64(v->s, v->n, &i) == RC_OK) return "bigint";
-        return "decimal";
-    }
-    case RC_J_TRUE:
-    case RC_J_FALSE: return "boolean";
-    case RC_J_OBJECT:
-    case RC_J_ARRAY: return "json";
-    default: return "text";
-    }
 }
 
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
@@ -110,36 +98,30 @@ static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value
     return RC_OK;
 }
 
-static uint32_t find_col(const rc_event *ev, const char *s, size_t n)
-{
-    for (uint32_t i = 0; i < ev->ncols; i++)
-        if (ev->cols[i].name.n == n && !memcmp(ev->cols[i].name.p, s, n)) return i;
-    return UINT32_MAX;
-}
-
 rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     mx_dec *d = p;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->jd.json, a, err};
+    ctx c = {d, &d->jd.json, a, err, {0}};
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
+    rc_json_members(c.j, 0, &d->keys, c.m);
     rc_event ev;
     memset(&ev, 0, sizeof ev);
     ev.src.kind = RC_DB_MYSQL;
     rc_str type = {0};
-    if ((st = take_str(&c, "type", &type)) != RC_OK || (st = take_str(&c, "database", &ev.src.db)) != RC_OK ||
-        (st = take_str(&c, "table", &ev.src.table)) != RC_OK)
+    if ((st = take_str(&c, K_TYPE, &type)) != RC_OK || (st = take_str(&c, K_DATABASE, &ev.src.db)) != RC_OK ||
+        (st = take_str(&c, K_TABLE, &ev.src.table)) != RC_OK)
         return st;
     if (!type.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell message without \"type\"");
     if (!rc_event_list_accepts(out, ev.src.db, ev.src.table)) return RC_OK;
     uint64_t ts = 0, xid = 0, xoffset = 0, server_id = 0, thread = 0;
     bool has_ts = false, has_xid = false, has_xoff = false;
-    if ((st = take_u64(&c, "ts", &ts, &has_ts)) != RC_OK || (st = take_u64(&c, "xid", &xid, &has_xid)) != RC_OK ||
-        (st = take_u64(&c, "xoffset", &xoffset, &has_xoff)) != RC_OK ||
-        (st = take_u64(&c, "server_id", &server_id, &ev.pos.has_server_id)) != RC_OK ||
-        (st = take_u64(&c, "thread_id", &thread, &ev.pos.has_thread)) != RC_OK)
+    if ((st = take_u64(&c, K_TS, &ts, &has_ts)) != RC_OK || (st = take_u64(&c, K_XID, &xid, &has_xid)) != RC_OK ||
+        (st = take_u64(&c, K_XOFFSET, &xoffset, &has_xoff)) != RC_OK ||
+        (st = take_u64(&c, K_SERVER_ID, &server_id, &ev.pos.has_server_id)) != RC_OK ||
+        (st = take_u64(&c, K_THREAD_ID, &thread, &ev.pos.has_thread)) != RC_OK)
         return st;
     ev.pos.server_id = server_id;
     ev.pos.thread = thread;
@@ -148,7 +130,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     bool ddl = (type.n > 6 && !memcmp(type.p, "table-", 6)) || (type.n > 9 && !memcmp(type.p, "database-", 9));
     uint64_t unit = ddl ? 1000 : 1000000;
     if (has_ts && ts > INT64_MAX / unit)
-        return rc_error_set(err, RC_ERR_RANGE, node(&c, rc_json_get(c.j, 0, "ts"))->off, "\"ts\" is out of range: %llu %s is beyond int64 microseconds",
+        return rc_error_set(err, RC_ERR_RANGE, node(&c, c.m[K_TS])->off, "\"ts\" is out of range: %llu %s is beyond int64 microseconds",
                             (unsigned long long)ts, ddl ? "milliseconds" : "seconds");
     if (has_ts) ev.ts_us = (int64_t)(ts * unit), ev.has_ts = true;
     if (has_xid) {
@@ -158,7 +140,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     }
     if (has_xoff) ev.pos.tx_index = (uint32_t)xoffset, ev.pos.has_tx_index = true;
     rc_str position = {0};
-    if ((st = take_str(&c, "position", &position)) != RC_OK) return st;
+    if ((st = take_str(&c, K_POSITION, &position)) != RC_OK) return st;
     const char *colon = position.n ? memchr(position.p, ':', position.n) : NULL;
     if (colon && rc_parse_u64(colon + 1, position.n - (size_t)(colon + 1 - position.p), &ev.pos.offset) == RC_OK) {
         ev.pos.file = (rc_str){position.p, (size_t)(colon - position.p)};
@@ -166,7 +148,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     }
     if (ddl) {
         ev.op = RC_OP_DDL;
-        if ((st = take_str(&c, "sql", &ev.ddl)) != RC_OK) return st;
+        if ((st = take_str(&c, K_SQL, &ev.ddl)) != RC_OK) return st;
         if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell DDL message (%.*s) without \"sql\"", (int)type.n, type.p);
         static const char *const kinds[][2] = {{"table-create", "CREATE_TABLE"}, {"table-alter", "ALTER_TABLE"}, {"table-drop", "DROP_TABLE"},
                                               {"database-create", "CREATE_DATABASE"}, {"database-drop", "DROP_DATABASE"}};
@@ -183,42 +165,41 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     else if (type.n == 16 && !memcmp(type.p, "bootstrap-insert", 16)) ev.op = RC_OP_READ;
     else if (type.n > 10 && !memcmp(type.p, "bootstrap-", 10)) return RC_OK; /* bootstrap-start / -complete: markers */
     else
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, 0, "type"))->off, "unknown Maxwell type \"%.*s\"",
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, c.m[K_TYPE])->off, "unknown Maxwell type \"%.*s\"",
                             (int)(type.n > 40 ? 40 : type.n), type.p);
-    uint32_t data = rc_json_get(c.j, 0, "data");
+    uint32_t data = c.m[K_DATA];
     if (!data) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell %.*s without \"data\"", (int)type.n, type.p);
-    if ((st = want(&c, data, RC_J_OBJECT, "data")) != RC_OK) return st;
+    if ((st = want(&c, data, RC_J_OBJECT, "\"data\"")) != RC_OK) return st;
     uint32_t nc = node(&c, data)->count;
     if (!nc) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"data\" has no columns");
     rc_column *cols = rc_arena_alloc(a, sizeof *cols * (nc ? nc : 1));
     rc_value *img = rc_arena_alloc(a, sizeof *img * (nc ? nc : 1));
-    if (!cols || !img) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    rc_nameidx names; /* the columns by name */
+    if (!cols || !img || !rc_nameidx_init(&names, nc, a)) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;
     for (uint32_t k = node(&c, data)->first; k; k = node(&c, node(&c, k)->next)->next, i++) {
         const rc_jnode *key = node(&c, k);
         memset(&cols[i], 0, sizeof cols[i]);
-        cols[i].name = (rc_str){rc_arena_memdup(a, key->s, key->n), key->n};
-        if (rc_column_name_taken(cols, i, cols[i].name))
+        cols[i].name = (rc_str){key->s, key->n}; /* the message's bytes (or the arena's): they outlive the event */
+        if (rc_nameidx_add(&names, key->s, key->n, i) != UINT32_MAX)
             return rc_error_set(err, RC_ERR_SCHEMA, key->off, "\"data\" names column \"%.*s\" twice", (int)key->n, key->s);
         cols[i].nullable = true;
-        const char *t = inferred_type(node(&c, key->next));
+        const char *t = rc_oms_infer_type(node(&c, key->next));
         const rc_coltype *ct;
         if ((st = rc_type_cache_get(d->jd.types, a, RC_FAM_MYSQL, t, strlen(t), key->off, &ct, err)) != RC_OK) return st;
         cols[i].type = *ct;
     }
     ev.cols = cols;
     ev.ncols = nc;
-    for (i = 0; i < nc; i++) {
-        uint32_t k = node(&c, data)->first;
-        for (uint32_t q = 0; q < i; q++) k = node(&c, node(&c, k)->next)->next;
+    i = 0;
+    for (uint32_t k = node(&c, data)->first; k; k = node(&c, node(&c, k)->next)->next, i++)
         if ((st = value(&c, &cols[i], node(&c, k)->next, &img[i])) != RC_OK) return st;
-    }
-    uint32_t pks = rc_json_get(c.j, 0, "primary_key_columns");
+    uint32_t pks = c.m[K_PKS];
     if (pks && node(&c, pks)->type == RC_J_ARRAY) {
         uint16_t pos = 0;
         for (uint32_t q = node(&c, pks)->first; q; q = node(&c, q)->next) {
-            if ((st = want(&c, q, RC_J_STRING, "primary_key_columns entry")) != RC_OK) return st;
-            uint32_t ci = find_col(&ev, node(&c, q)->s, node(&c, q)->n);
+            if ((st = want(&c, q, RC_J_STRING, "a \"primary_key_columns\" entry")) != RC_OK) return st;
+            uint32_t ci = rc_nameidx_find(&names, node(&c, q)->s, node(&c, q)->n);
             if (ci == UINT32_MAX)
                 return rc_error_set(err, RC_ERR_SCHEMA, node(&c, q)->off, "primary_key_columns names \"%.*s\", which is not in data",
                                     (int)node(&c, q)->n, node(&c, q)->s);
@@ -229,9 +210,9 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (ev.op == RC_OP_DELETE) ev.before = img;
     else ev.after = img;
     if (ev.op == RC_OP_UPDATE) {
-        uint32_t old = rc_json_get(c.j, 0, "old");
+        uint32_t old = c.m[K_OLD];
         if (!old) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell update without \"old\"");
-        if ((st = want(&c, old, RC_J_OBJECT, "old")) != RC_OK) return st;
+        if ((st = want(&c, old, RC_J_OBJECT, "\"old\"")) != RC_OK) return st;
         rc_value *before = rc_arena_alloc(a, sizeof *before * (nc ? nc : 1));
         uint8_t *changed = rc_arena_alloc(a, nc ? nc : 1);
         if (!before || !changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
@@ -239,7 +220,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         memset(changed, 0, nc);
         for (uint32_t k = node(&c, old)->first; k; k = node(&c, node(&c, k)->next)->next) {
             const rc_jnode *key = node(&c, k);
-            uint32_t ci = find_col(&ev, key->s, key->n);
+            uint32_t ci = rc_nameidx_find(&names, key->s, key->n);
             if (ci == UINT32_MAX)
                 return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in data", (int)key->n, key->s);
             /* the old value may be null where the new one has a type, or the other way round */
@@ -254,7 +235,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     *e = ev;
     /* "commit":true: the transaction ends with this row, which is what a COMMIT says in the
      * canonical stream (MySQL capture's XID), so that writers of transaction boundaries see it */
-    uint32_t commit = rc_json_get(c.j, 0, "commit");
+    uint32_t commit = c.m[K_COMMIT];
     if (commit && node(&c, commit)->type == RC_J_TRUE) {
         rc_event *t = rc_event_list_push(out);
         if (!t) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

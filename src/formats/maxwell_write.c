@@ -28,6 +28,7 @@ typedef struct mx_enc {
     rc_buf boot_keys; /* its markers' primary_key and primary_key_columns (as the options ask) */
     rc_event boot_ev; /* its last row (names pointing into boot_db/boot_table, no columns) */
     rc_buf scratch;
+    rc_enc_colkeys keys; /* "name": of the columns of the last cached list */
 } mx_enc;
 
 /* Parts of an event (rc_mx_split), told apart by the address of their snapshot mark */
@@ -63,6 +64,7 @@ void rc_mx_enc_free(void *p)
     rc_buf *b[NBUFS];
     bufs(e, b);
     for (int k = 0; k < NBUFS; k++) rc_buf_fini(b[k]);
+    rc_enc_colkeys_fini(&e->keys);
     free(e);
 }
 
@@ -80,11 +82,7 @@ static void put_frac(rc_buf *b, const rc_column *col, uint32_t nanos)
         rc_fmt_frac(b, nanos);
         return;
     }
-    char f[10];
-    f[0] = '.';
-    uint32_t v = nanos / unit;
-    for (int i = digits; i >= 1; i--, v /= 10) f[i] = (char)('0' + v % 10);
-    rc_buf_put(b, f, (size_t)digits + 1);
+    rc_fmt_frac_digits(b, nanos / unit, digits);
 }
 
 /* A SET's labels ("a,b") as Maxwell's list: ["a","b"] */
@@ -193,18 +191,17 @@ static void put_value(rc_buf *b, const rc_column *col, const rc_value *v)
 
 /* "name":value of the columns whose flag is set (all when flags is NULL), nulls left out
  * unless output_nulls */
-static void put_map(const mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, const rc_value *img, const uint8_t *only)
+static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, const rc_value *img, const uint8_t *only)
 {
     rc_buf_putc(b, ',');
     rc_jw_str(b, name, strlen(name));
     rc_buf_put(b, ":{", 2);
-    bool first = true;
+    bool first = true, cached = rc_enc_colkeys_for(&e->keys, ev);
     for (uint32_t i = 0; img && i < ev->ncols; i++) {
         if ((only && !only[i]) || (!e->opt.nulls && img[i].kind == RC_V_NULL)) continue;
         if (!first) rc_buf_putc(b, ',');
         first = false;
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
+        rc_enc_put_colkey(b, &e->keys, ev, i, cached);
         put_value(b, &ev->cols[i], &img[i]);
     }
     rc_buf_putc(b, '}');

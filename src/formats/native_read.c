@@ -78,13 +78,7 @@ typedef struct ctx {
 
 static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
 
-static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what)
-{
-    const rc_jnode *nd = node(c, i);
-    if (nd->type == t) return RC_OK;
-    return rc_error_set(c->err, RC_ERR_SCHEMA, nd->off, "%s must be a JSON %s, found %s", what, rc_jtype_name(t),
-                        rc_jtype_name((rc_jtype)nd->type));
-}
+static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what) { return rc_jsondec_want(c->j, i, t, what, c->err); }
 
 /* Copies a string node into the event arena (the JSON scratch is reused per line). */
 static rc_status take_str(const ctx *c, uint32_t i, const char *what, rc_str *out)

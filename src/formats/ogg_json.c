@@ -32,6 +32,7 @@ typedef struct ogg_enc {
     rc_ogg_common o;
     int keys, current_ts;
     bool strings;
+    rc_enc_colkeys colkeys; /* "name": of the columns of the last cached list */
 } ogg_enc;
 
 rc_status rc_ogg_common_parse(const rc_options *o, rc_ogg_common *out, rc_error *err)
@@ -57,7 +58,12 @@ static rc_status ogg_new(const rc_options *o, void **out, rc_error *err)
     return RC_OK;
 }
 
-static void ogg_free(void *p) { free(p); }
+static void ogg_free(void *p)
+{
+    ogg_enc *e = p;
+    if (e) rc_enc_colkeys_fini(&e->colkeys);
+    free(e);
+}
 
 /* "YYYY-MM-DD HH:MM:SS.ffffff" of an instant in µs, always six fraction digits as OGG writes. */
 static void put_time(rc_buf *b, int64_t us, const rc_tz *tz, char sep)
@@ -66,9 +72,7 @@ static void put_time(rc_buf *b, int64_t us, const rc_tz *tz, char sep)
     int64_t frac = us - ts.sec * 1000000;
     rc_buf_putc(b, '"');
     rc_fmt_ts_local(b, &ts, rc_tz_offset_at(tz, ts.sec), sep);
-    char d[8] = {'.'};
-    for (int i = 6; i >= 1; i--, frac /= 10) d[i] = (char)('0' + frac % 10);
-    rc_buf_put(b, d, 7);
+    rc_fmt_frac_digits(b, (uint32_t)frac, 6);
     rc_buf_putc(b, '"');
 }
 
@@ -108,16 +112,15 @@ static void put_value(rc_buf *b, const ogg_enc *e, const rc_value *v)
 /* {"col":value,...}; columns the source did not send are left out, as OGG leaves out the
  * columns missing from its trail record: unavailable values, and in a before image that holds
  * only the key (key_only) every other column, whose NULL says nothing. */
-static void put_image(rc_buf *b, const ogg_enc *e, const rc_event *ev, const rc_value *img, bool key_only)
+static void put_image(rc_buf *b, ogg_enc *e, const rc_event *ev, const rc_value *img, bool key_only)
 {
     rc_buf_putc(b, '{');
-    bool first = true;
+    bool first = true, cached = rc_enc_colkeys_for(&e->colkeys, ev);
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (img[i].kind == RC_V_UNAVAILABLE || (key_only && !ev->cols[i].pk)) continue;
         if (!first) rc_buf_putc(b, ',');
         first = false;
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        rc_buf_putc(b, ':');
+        rc_enc_put_colkey(b, &e->colkeys, ev, i, cached);
         put_value(b, e, &img[i]);
     }
     rc_buf_putc(b, '}');

@@ -11,10 +11,16 @@
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
+#include "rowcast/nameidx.h"
+
+/* The root members read, found in one pass (rc_json_members). */
+enum { K_TABLE, K_OP_TYPE, K_OP_TS, K_CURRENT_TS, K_POS, K_BEFORE, K_AFTER, K_PRIMARY_KEYS, K_PRIAMRY_KEYS, K_N };
+static const char *const member_names[K_N] = {"table", "op_type", "op_ts", "current_ts", "pos", "before", "after", "primary_keys", "priamry_keys"};
 
 typedef struct ogg_dec {
     rc_jsondec jd; /* first: rc_jsondec_new/free; the parsed message and the type cache */
     rc_ogg_common o;
+    rc_jkeys keys; /* member_names */
 } ogg_dec;
 
 rc_status rc_ogg_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -24,6 +30,7 @@ rc_status rc_ogg_dec_new(const rc_options *o, void **out, rc_error *err)
     if (st != RC_OK) return st;
     if ((st = rc_jsondec_new(sizeof(ogg_dec), out, err)) != RC_OK) return st;
     ((ogg_dec *)*out)->o = common;
+    rc_jkeys_init(&((ogg_dec *)*out)->keys, member_names, K_N);
     return RC_OK;
 }
 
@@ -34,14 +41,16 @@ typedef struct ctx {
     const rc_json *j;
     rc_arena *a;
     rc_error *err;
+    uint32_t m[K_N];   /* the root members (value nodes) */
+    rc_nameidx names; /* the columns by name */
 } ctx;
 
 static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
 
-/* The member `key` of the root when present and not null; 0 otherwise. */
-static uint32_t member(const ctx *c, const char *key)
+/* Root member k when present and not null; 0 otherwise. */
+static uint32_t member(const ctx *c, int k)
 {
-    uint32_t v = rc_json_get(c->j, 0, key);
+    uint32_t v = c->m[k];
     return v && node(c, v)->type != RC_J_NULL ? v : 0;
 }
 
@@ -67,9 +76,10 @@ static void split_table(rc_str t, rc_origin *o)
 
 /* op_ts / current_ts: "YYYY-MM-DD HH:MM:SS[.ffffff]" (current_ts with a 'T' in OGG's default
  * ISO-8601 layout), wall clock in ogg-json.timezone; µs since the epoch. */
-static rc_status take_time(const ctx *c, const char *key, int64_t *us, bool *has)
+static rc_status take_time(const ctx *c, int k, int64_t *us, bool *has)
 {
-    uint32_t v = member(c, key);
+    const char *key = member_names[k];
+    uint32_t v = member(c, k);
     if (!v) return RC_OK;
     const rc_jnode *t = node(c, v);
     rc_datetime dt;
@@ -89,22 +99,6 @@ static rc_status take_time(const ctx *c, const char *key, int64_t *us, bool *has
     return RC_OK;
 }
 
-static uint32_t find_col(const rc_column *cols, uint32_t n, const char *s, size_t len)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (cols[i].name.n == len && !memcmp(cols[i].name.p, s, len)) return i;
-    return UINT32_MAX;
-}
-
-/* The value of column `name` in image `img` (an object or 0), or 0. */
-static uint32_t value_in(const ctx *c, uint32_t img, const rc_jnode *name)
-{
-    if (!img) return 0;
-    for (uint32_t k = node(c, img)->first; k; k = node(c, node(c, k)->next)->next)
-        if (node(c, k)->n == name->n && !memcmp(node(c, k)->s, name->s, name->n)) return node(c, k)->next;
-    return 0;
-}
-
 static rc_status want_image(const ctx *c, uint32_t v, const char *which)
 {
     if (!v || node(c, v)->type == RC_J_OBJECT) return RC_OK;
@@ -112,24 +106,29 @@ static rc_status want_image(const ctx *c, uint32_t v, const char *which)
                         rc_jtype_name((rc_jtype)node(c, v)->type));
 }
 
-/* Appends the columns of `img` not yet in cols[0..*n); a null value takes its type from the
- * same column in `other`, which may hold a value. */
-static rc_status add_columns(const ctx *c, uint32_t img, const char *which, uint32_t other, rc_column *cols, uint32_t *n)
+/* Appends the columns of `img` not yet in cols[0..*n) (and c->names); a null value takes its
+ * type from the same column in `other`, which may hold a value. */
+static rc_status add_columns(ctx *c, uint32_t img, const char *which, uint32_t other, rc_column *cols, uint32_t *n)
 {
     rc_family fam = rc_dbkind_family(c->d->o.kind);
+    rc_nameidx in_other = {0}; /* other's members by name, made at the first null */
+    uint32_t i = UINT32_MAX;
     for (uint32_t k = img ? node(c, img)->first : 0; k; k = node(c, node(c, k)->next)->next) {
         const rc_jnode *key = node(c, k);
-        if (find_col(cols, *n, key->s, key->n) != UINT32_MAX) {
+        /* the second image (other is img) mostly repeats the first's columns in their order */
+        if (img == other && (i = rc_nameidx_column(&c->names, cols, *n, i + 1, key->s, key->n, c->a)) != UINT32_MAX) continue;
+        if (rc_nameidx_add(&c->names, key->s, key->n, *n) != UINT32_MAX) {
             if (img == other) continue;
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" names column \"%.*s\" twice", which, (int)key->n, key->s);
         }
         rc_column *col = &cols[(*n)++];
         memset(col, 0, sizeof *col);
-        col->name = (rc_str){rc_arena_memdup(c->a, key->s, key->n), key->n};
-        if (!col->name.p && key->n) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+        col->name = (rc_str){key->s, key->n}; /* the message's bytes (or the arena's): they outlive the event */
         col->nullable = true;
         const rc_jnode *v = node(c, key->next);
-        uint32_t o = v->type == RC_J_NULL ? value_in(c, other, key) : 0;
+        if (v->type == RC_J_NULL && other && !in_other.slot && !rc_nameidx_object(&in_other, c->j, other, c->a))
+            return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+        uint32_t o = v->type == RC_J_NULL && other ? rc_nameidx_member(&in_other, key->s, key->n) : 0;
         const char *decl = rc_oms_infer_type(o ? node(c, o) : v);
         if (fam == RC_FAM_ORACLE && !strcmp(decl, "boolean")) decl = "number(1)"; /* Oracle before 23ai has no BOOLEAN */
         decl = rc_type_in_family(fam, decl);
@@ -144,9 +143,9 @@ static rc_status add_columns(const ctx *c, uint32_t img, const char *which, uint
 /* primary_keys (or Flink's fixture spelling priamry_keys): the key columns in key order. */
 static rc_status mark_keys(const ctx *c, rc_column *cols, uint32_t n)
 {
-    uint32_t pk = member(c, "primary_keys");
+    uint32_t pk = member(c, K_PRIMARY_KEYS);
     const char *name = "primary_keys";
-    if (!pk) pk = member(c, "priamry_keys"), name = "priamry_keys";
+    if (!pk) pk = member(c, K_PRIAMRY_KEYS), name = "priamry_keys";
     if (!pk) return RC_OK;
     if (node(c, pk)->type != RC_J_ARRAY)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, pk)->off, "\"%s\" must be an array of column names (found %s)", name,
@@ -155,7 +154,7 @@ static rc_status mark_keys(const ctx *c, rc_column *cols, uint32_t n)
     for (uint32_t q = node(c, pk)->first; q; q = node(c, q)->next) {
         const rc_jnode *e = node(c, q);
         if (e->type != RC_J_STRING) return rc_error_set(c->err, RC_ERR_SCHEMA, e->off, "\"%s\" must hold column names (found %s)", name, rc_jtype_name((rc_jtype)e->type));
-        uint32_t i = find_col(cols, n, e->s, e->n);
+        uint32_t i = rc_nameidx_find(&c->names, e->s, e->n);
         if (i == UINT32_MAX && n) /* a truncate has no columns: its key names are kept nowhere */
             return rc_error_set(c->err, RC_ERR_SCHEMA, e->off, "\"%s\" names \"%.*s\", which is not a column of the row", name, (int)(e->n > 64 ? 64 : e->n), e->s);
         if (i == UINT32_MAX) continue;
@@ -187,14 +186,16 @@ rc_status rc_ogg_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     ogg_dec *d = p;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->jd.json, a, err};
+    ctx c = {d, &d->jd.json, a, err, {0}, {0}};
     if (node(&c, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
+    rc_json_members(c.j, 0, &d->keys, c.m);
     rc_event ev;
     memset(&ev, 0, sizeof ev);
     ev.src.kind = d->o.kind;
     rc_str table, op;
-    if ((st = rc_jsondec_str(c.j, 0, "table", a, &table, err)) != RC_OK || (st = rc_jsondec_str(c.j, 0, "op_type", a, &op, err)) != RC_OK) return st;
+    if ((st = rc_jsondec_str_at(c.j, c.m[K_TABLE], "table", &table, err)) != RC_OK || (st = rc_jsondec_str_at(c.j, c.m[K_OP_TYPE], "op_type", &op, err)) != RC_OK)
+        return st;
     if (!table.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON message without \"table\" (\"SCHEMA.TABLE\")");
     if (!op.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON message without \"op_type\" (I, U, D or T)");
     split_table(table, &ev.src);
@@ -203,13 +204,13 @@ rc_status rc_ogg_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     static const rc_op kinds[] = {RC_OP_INSERT, RC_OP_UPDATE, RC_OP_DELETE, RC_OP_TRUNCATE};
     const char *k = op.n == 1 ? memchr(ops, op.p[0], 4) : NULL;
     if (!k)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, 0, "op_type"))->off, "unknown \"op_type\" \"%.*s\" (expected I, U, D or T)",
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, c.m[K_OP_TYPE])->off, "unknown \"op_type\" \"%.*s\" (expected I, U, D or T)",
                             (int)(op.n > 20 ? 20 : op.n), op.p);
     ev.op = kinds[k - ops];
-    if ((st = take_time(&c, "op_ts", &ev.ts_us, &ev.has_ts)) != RC_OK || (st = take_time(&c, "current_ts", &ev.proc_us, &ev.has_proc)) != RC_OK ||
-        (st = rc_jsondec_str(c.j, 0, "pos", a, &ev.pos.checkpoint, err)) != RC_OK)
+    if ((st = take_time(&c, K_OP_TS, &ev.ts_us, &ev.has_ts)) != RC_OK || (st = take_time(&c, K_CURRENT_TS, &ev.proc_us, &ev.has_proc)) != RC_OK ||
+        (st = rc_jsondec_str_at(c.j, c.m[K_POS], "pos", &ev.pos.checkpoint, err)) != RC_OK)
         return st;
-    uint32_t before = member(&c, "before"), after = member(&c, "after");
+    uint32_t before = member(&c, K_BEFORE), after = member(&c, K_AFTER);
     if ((st = want_image(&c, before, "before")) != RC_OK || (st = want_image(&c, after, "after")) != RC_OK) return st;
     if (ev.op == RC_OP_TRUNCATE) before = after = 0; /* OGG writes none; nothing to read if one came */
     if (ev.op == RC_OP_INSERT) before = 0;
@@ -219,7 +220,7 @@ rc_status rc_ogg_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if (ev.op == RC_OP_DELETE && !before) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON delete message (op_type D) without \"before\"");
     uint32_t most = (after ? node(&c, after)->count : 0) + (before ? node(&c, before)->count : 0);
     rc_column *cols = rc_arena_alloc(a, sizeof *cols * (most ? most : 1));
-    if (!cols) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
+    if (!cols || !rc_nameidx_init(&c.names, most, a)) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t nc = 0;
     if ((st = add_columns(&c, after ? after : before, after ? "after" : "before", after ? before : 0, cols, &nc)) != RC_OK) return st;
     if (after && before && (st = add_columns(&c, before, "before", before, cols, &nc)) != RC_OK) return st;

@@ -9,6 +9,7 @@
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
 #include "rowcast/jsondec.h"
+#include "rowcast/nameidx.h"
 #include "rowcast/vparse.h"
 
 typedef struct dflt_dec {
@@ -162,13 +163,13 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
     if (base) memcpy(img, base, sizeof *img * ev->ncols);
     else memset(img, 0, sizeof *img * (ev->ncols ? ev->ncols : 1));
     static const rc_vparse_opts vo = {.bytes = RC_BYTES_BASE64};
-    uint32_t seen = 0;
+    uint32_t seen = 0, i = UINT32_MAX;
+    rc_nameidx names = {0}; /* the columns by name, made when a row lists them in another order */
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
         const rc_jnode *key = node(c, k), *v = node(c, key->next);
         if (key->n == 12 && !memcmp(key->s, "__light_type", 12)) continue;
-        uint32_t i = 0;
-        while (i < ev->ncols && !(ev->cols[i].name.n == key->n && !memcmp(ev->cols[i].name.p, key->s, key->n))) i++;
-        if (i == ev->ncols)
+        i = rc_nameidx_column(&names, ev->cols, ev->ncols, i + 1, key->s, key->n, c->a);
+        if (i == UINT32_MAX)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" has column \"%.*s\", which the other image lacks", which, (int)key->n, key->s);
         if (got[i]++)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" names column \"%.*s\" twice", which, (int)key->n, key->s);

@@ -22,10 +22,12 @@ static rc_status open_stream(rc_sink *s, FILE *f, const char *path, rc_error *er
     file_sink *fs = calloc(1, sizeof *fs);
     char *p = path ? strdup(path) : NULL;
     fflush(f); /* anything stdio holds goes first */
-    if (!fs || (path && !p) || rc_fw_start(&fs->w, fileno(f), path != NULL) != RC_OK) {
+    rc_status st = !fs || (path && !p) ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory")
+                                       : rc_fw_start(&fs->w, fileno(f), path != NULL, path ? path : "stdout", err);
+    if (st != RC_OK) {
         free(fs), free(p);
         if (path) fclose(f);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        return st;
     }
     fs->f = f, fs->path = p;
     s->impl = fs;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "file_writer.h"
 
@@ -75,7 +76,7 @@ static void *sync_run(void *arg)
     return NULL;
 }
 
-rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable)
+rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable, const char *what, rc_error *err)
 {
     memset(w, 0, sizeof *w);
     w->fd = fd, w->durable = durable;
@@ -105,9 +106,14 @@ rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable)
     pthread_cond_destroy(&w->work);
     pthread_cond_destroy(&w->done);
     pthread_cond_destroy(&w->sync_work);
+    for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
+    /* usually EAGAIN: no room for the thread's stack (ulimit -v, ulimit -s) or the process
+     * limit on threads */
+    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s: cannot start the thread that writes it: %s (check ulimit -v, -s and -u: they bound the memory of a thread's stack and the number of threads)",
+                        what, strerror(e));
 fail:
     for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
-    return RC_ERR_NOMEM;
+    return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
 /* Under mu: the sink's buffer to the thread (also when it holds only records of no bytes, so

@@ -50,8 +50,9 @@ typedef struct rc_file_writer {
     bool quit;
 } rc_file_writer;
 
-/* Starts the thread for `fd` (a file open for appending: `durable`). */
-rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable);
+/* Starts the thread for `fd` (a file open for appending: `durable`), which errors name as
+ * `what` (the file's path, or "stdout"). */
+rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable, const char *what, rc_error *err);
 /* Hands the current buffer over, then waits for a free one; the slow path of rc_fw_put. */
 void rc_fw_next(rc_file_writer *w);
 

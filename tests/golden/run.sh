@@ -11,6 +11,9 @@
 # pretty-printed message: the output (one line) must be that message but for whitespace, its
 # members in the same order (json_same --ordered; with <case>.unordered in any order). A <case>.expect-sed lists, as a sed script
 # run on the expected lines, a difference between the peer's file and rowcast that is inherent.
+# The convert's stderr must equal <case>.err byte for byte (the events reported as not
+# expressible, the messages skipped); a case without one must print nothing on stderr, and
+# neither may the two converts of a <case>.roundtrip.
 # A case whose input or expected file is peer data in ../shared is skipped (and counted) when
 # ../shared is not beside the repository (tests/common/peers.sh).
 # usage: run.sh path/to/rowcast path/to/json_same   (from the repository root)
@@ -22,7 +25,8 @@ pass=0
 fail=0
 tmp=$(mktemp)
 tmpin=$(mktemp)
-trap 'rm -f "$tmp" "$tmpin"' EXIT
+tmperr=$(mktemp)
+trap 'rm -f "$tmp" "$tmpin" "$tmperr"' EXIT
 # the JSON lines of a peer fixture: Paimon's open with a licence comment, and its DataWorks
 # file indents its one message by a space, which is not part of the message
 json_lines() { grep '^ *{' "$1" | sed 's/^ *//'; }
@@ -49,8 +53,18 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
     [ -f "$case_.from" ] && from=$(cat "$case_.from")          # a decode case: <from> -> <format>
     if [ -f "$case_.args" ]; then while IFS= read -r a; do [ -n "$a" ] && opts+=("$a"); done <"$case_.args"; fi
     [ -f "$case_.format" ] && to=$(cat "$case_.format")
-    if ! "$RC" convert -q --from "$from" --to "$to" "${opts[@]}" "$in" >"$tmp"; then
+    if ! "$RC" convert -q --from "$from" --to "$to" "${opts[@]}" "$in" >"$tmp" 2>"$tmperr"; then
         echo "FAIL: $case_: convert exited non-zero" >&2
+        head -5 "$tmperr" | cut -c1-300 >&2
+        fail=$((fail + 1))
+        continue
+    fi
+    # what the run said on stderr: exactly <case>.err, or nothing
+    experr=/dev/null
+    [ -f "$case_.err" ] && experr=$case_.err
+    if ! cmp -s "$tmperr" "$experr"; then
+        echo "FAIL: $case_: stderr differs from $experr" >&2
+        diff "$experr" "$tmperr" | head -10 | cut -c1-300 >&2
         fail=$((fail + 1))
         continue
     fi
@@ -122,10 +136,12 @@ for in in tests/golden/*/*.in tests/golden/*/*.src; do
         rt=$case_.out
         # a peer fixture: its JSON lines (Paimon's files open with a licence comment)
         [ -f "$case_.expect" ] && { json_lines "$src" >"$tmpin"; rt=$tmpin; }
-        if ! "$RC" convert -q --from "$to" --to native "${opts[@]}" "$rt" | "$RC" convert -q --to "$to" "${opts[@]}" >"$tmp" ||
-            ! cmp -s "$tmp" "$rt"; then
-            echo "FAIL: $case_: $to -> native -> $to does not reproduce $rt" >&2
+        if ! "$RC" convert -q --from "$to" --to native "${opts[@]}" "$rt" 2>"$tmperr" |
+            "$RC" convert -q --to "$to" "${opts[@]}" >"$tmp" 2>>"$tmperr" ||
+            ! cmp -s "$tmp" "$rt" || [ -s "$tmperr" ]; then
+            echo "FAIL: $case_: $to -> native -> $to does not reproduce $rt (or says something on stderr)" >&2
             diff "$rt" "$tmp" | head -6 | cut -c1-300 >&2
+            head -5 "$tmperr" | cut -c1-300 >&2
             fail=$((fail + 1))
             continue
         fi

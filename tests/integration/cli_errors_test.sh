@@ -75,11 +75,11 @@ EOF
 expect_eq comment-text-next "$T/want_out" "$T/out"
 printf '[\n  {"op": "heartbeat"},\n  {"op": "heartbeat"}\n]\n' >"$T/array.json"
 expect pretty-array 2 convert -q array.json <<'EOF'
-rowcast: array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
+rowcast: array.json:1:1 (file offset 0): schema error: the event must be a JSON object (found array); the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
 EOF
 printf '[{"op":"heartbeat"},{"op":"heartbeat"}]\n' >"$T/one-array.json"
 expect array-on-one-line 2 convert -q one-array.json <<'EOF'
-rowcast: one-array.json:1:1 (file offset 0): schema error: the event must be a JSON object, found array; the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
+rowcast: one-array.json:1:1 (file offset 0): schema error: the event must be a JSON object (found array); the line is a JSON array of messages: one message per line: pipe through jq -c '.[]'
 EOF
 # a torn line (cut inside a value) is not taken for pretty-printed JSON
 printf '{"op":"heartbeat","ts_us":17\n' >"$T/torn.json"
@@ -298,6 +298,16 @@ printf '{"table":"OGG.T","op_type":"I","op_ts":"2020-05-13 15:40:06.000000","pos
 expect ogg-json-as-maxwell 2 convert -q --from maxwell ogg.ndjson <<'EOF'
 rowcast: ogg.ndjson:1:1 (file offset 0): schema error: a Maxwell message without "type"; this looks like Oracle GoldenGate JSON: use --from ogg-json
 EOF
+
+# a file sink whose writing thread cannot start (no room for its stack under these limits): the
+# sink and the reason, not "out of memory" (not in a sanitizer build, which needs far more
+# address space than the limit leaves)
+if [ "$(ldd "$RC" 2>/dev/null | grep -c libasan)" = 0 ]; then
+    (cd "$T" && ulimit -v 200000 && ulimit -s 400000 && exec "$RC" convert -q --sink file:out.ndjson shop.ndjson) 2>"$T/err"
+    expect_rc file-thread $? 3
+    echo "rowcast convert: out.ndjson: cannot start the thread that writes it: Resource temporarily unavailable (check ulimit -v, -s and -u: they bound the memory of a thread's stack and the number of threads)" >"$T/want"
+    expect_eq file-thread "$T/want" "$T/err"
+fi
 
 echo "cli_errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -70,10 +70,9 @@ expect_eq encoder-errors $D/encoder-bad.expected "$T/enc"
 "$RC" convert -q --on-error=skip --to debezium -o debezium.flavor=upstream -o debezium.schemas=true \
     -o debezium.schema.name.adjustment.mode=avro $D/name-collision.ndjson >"$T/out" 2>"$T/err"
 expect_rc name-collision $? 0
-grep -q 'schema name collision: "srv.shop.a-b" and "srv.shop.a_b" both become the Avro name "srv.shop.a_b"' "$T/err" && ok ||
-    bad "collision message: $(cat "$T/err")"
-grep -q '"name":"srv.shop.a_b.Envelope"' "$T/out" && ok || bad "first table's envelope name"
-grep -q '"name":"_9srv.shop.t.Envelope"' "$T/out" && ok || bad "invalid first character: $(cut -c1-200 "$T/out")"
+expect_eq name-collision-message $D/name-collision.expected-err "$T/err"
+# the first table's envelope srv.shop.a_b.Envelope, the third's _9srv.shop.t.Envelope
+expect_eq name-collision-output $D/name-collision.expected-out "$T/out"
 
 # --- Canal input that cannot be read: one clear message per line, naming the byte
 # --- the Canal decoder keeps tables' column lists between messages (and skips a mysqlType or

@@ -50,6 +50,11 @@ static void test_date_time_layouts(void **state)
     EXPECT_TEXT("10:00:00.000000001", rc_fmt_time(&b, &t3));
     rc_time t4 = {10, 1, 0, false, 0};
     assert_true(rc_time_micros(&t4) == 36060000000LL); /* seed 000 debezium example c23 */
+    /* a fixed number of fraction digits, zeros kept on both sides */
+    EXPECT_TEXT(".000500", rc_fmt_frac_digits(&b, 500, 6));
+    EXPECT_TEXT(".5", rc_fmt_frac_digits(&b, 5, 1));
+    EXPECT_TEXT(".999999999", rc_fmt_frac_digits(&b, 999999999, 9));
+    EXPECT_TEXT(".000", rc_fmt_frac_digits(&b, 0, 3));
 }
 
 static void test_datetime_layouts(void **state)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "rowcast/colcache.h"
 #include "rowcast/json.h"
+#include "rowcast/nameidx.h"
 
 typedef struct fixture {
     rc_arena a;
@@ -273,6 +274,51 @@ static void test_members_strict(void **state)
     assert_memory_equal(rc_json_node(&f->j, out[0])->s, "1", 1);
 }
 
+/* The name index of the readers: every name of a wide row found, a repeated one reported
+ * with the index it had, names that differ only in their last bytes or their length apart,
+ * the empty name, and the column lookup with its order hint. */
+static void test_nameidx(void **state)
+{
+    fixture *f = *state;
+    enum { N = 600 };
+    static char names[N][32];
+    static rc_column cols[N];
+    rc_nameidx x;
+    assert_true(rc_nameidx_init(&x, N, &f->a));
+    for (uint32_t i = 0; i < N; i++) {
+        /* short, 8-to-16-byte and long names, the same but for their last digits */
+        int n = snprintf(names[i], sizeof names[i], i % 3 == 0 ? "c%u" : i % 3 == 1 ? "column_%u" : "a_longer_column_name_%u", i);
+        cols[i].name = (rc_str){names[i], (size_t)n};
+        assert_int_equal(rc_nameidx_add(&x, names[i], (size_t)n, i), UINT32_MAX);
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        assert_int_equal(rc_nameidx_find(&x, cols[i].name.p, cols[i].name.n), i);
+        assert_int_equal(rc_nameidx_add(&x, cols[i].name.p, cols[i].name.n, 9999), i);
+    }
+    assert_int_equal(rc_nameidx_find(&x, "column_1", 7), UINT32_MAX); /* a prefix is another name */
+    assert_int_equal(rc_nameidx_find(&x, "c0\0", 3), UINT32_MAX);
+    assert_int_equal(rc_nameidx_find(&x, "", 0), UINT32_MAX);
+    rc_nameidx e;
+    assert_true(rc_nameidx_init(&e, 0, &f->a));
+    assert_int_equal(rc_nameidx_add(&e, "", 0, 7), UINT32_MAX);
+    assert_int_equal(rc_nameidx_add(&e, "", 0, 8), 7);
+    /* the column lookup: the hinted column, any other (the index made at the first miss) */
+    rc_nameidx lazy = {0};
+    assert_int_equal(rc_nameidx_column(&lazy, cols, N, 5, cols[5].name.p, cols[5].name.n, &f->a), 5);
+    assert_null(lazy.slot);
+    assert_int_equal(rc_nameidx_column(&lazy, cols, N, 5, cols[499].name.p, cols[499].name.n, &f->a), 499);
+    assert_non_null(lazy.slot);
+    assert_int_equal(rc_nameidx_column(&lazy, cols, N, N, "nope", 4, &f->a), UINT32_MAX);
+    /* an object's members: the first of a repeated name, 0 for none */
+    const char *obj = "{\"a\":1,\"b\":2,\"a\":3}";
+    assert_int_equal(parse(f, obj), RC_OK);
+    rc_nameidx o;
+    assert_true(rc_nameidx_object(&o, &f->j, 0, &f->a));
+    assert_memory_equal(rc_json_node(&f->j, rc_nameidx_member(&o, "a", 1))->s, "1", 1);
+    assert_memory_equal(rc_json_node(&f->j, rc_nameidx_member(&o, "b", 1))->s, "2", 1);
+    assert_int_equal(rc_nameidx_member(&o, "c", 1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_colcache),
         cmocka_unit_test(test_short_eq),
         cmocka_unit_test_setup_teardown(test_members_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nameidx, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -578,7 +578,7 @@ static void test_unavailable_roundtrip(void **state)
     static const char *const bad[][2] = {
         {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\","
          "\"type\":\"text\"}],\"after\":[{\"unavailable\":false}]}",
-         "\"unavailable\" must be a JSON true, found false"},
+         "\"unavailable\" must be a JSON true (found false)"},
         {"{\"op\":\"insert\",\"source\":{\"kind\":\"postgresql\"},\"columns\":[{\"name\":\"a\","
          "\"type\":\"text\"}],\"after\":[{\"unavailable\":true,\"invalid\":\"x\"}]}",
          "invalid-value object needs \"invalid\" (or only \"unavailable\":true)"},

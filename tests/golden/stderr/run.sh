@@ -2,8 +2,9 @@
 # What rowcast says on stderr, compared exactly: for every tests/golden/stderr/<case>.args
 # (the arguments of `rowcast convert`, one per line; paths relative to the repository root),
 # the run's stderr must equal <case>.err byte for byte and its exit status <case>.rc (0 when
-# absent). For messages that accompany a successful run, such as events reported as not
-# expressible, which the golden cases (stdout only) do not see.
+# absent). For runs that are not a golden case of tests/golden/<format>/ (whose <case>.err
+# holds the stderr of the case's convert): inputs kept here for their messages, such as
+# messages skipped with --on-error skip.
 # usage: run.sh ROWCAST   (from the repository root)
 set -u
 RC=${1:?rowcast}
