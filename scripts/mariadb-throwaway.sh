@@ -67,6 +67,9 @@ my_throwaway_start() {
         kill "$MY_PID" 2>/dev/null
         wait "$MY_PID" 2>/dev/null
         grep -q 'Address already in use\|Do you already have another' "$dir/log.err" 2>/dev/null || break
+        # the port was taken (a server beside this one, ctest -j2): the failed start opened a
+        # binlog already, which the next would follow with bin.000002 (the tests name the files)
+        rm -f "$dir"/data/bin.[0-9]* "$dir/data/bin.index" "$dir/data/bin.state"
     done
     echo "MariaDB did not start (try $try, port $port); its log:" >&2
     tail -30 "$dir/log.err" >&2 2>/dev/null
