@@ -1,9 +1,9 @@
 /* Integer text: writing with a two-digit table, parsing with exact range checks. */
 #include "rowcast/fmt.h"
 
-static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                 "8081828384858687888990919293949596979899";
+const char rc_fmt_digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
 
 static const uint64_t pow10s[20] = {1u,
                                     10u,
@@ -50,22 +50,22 @@ void rc_fmt_u64(rc_buf *b, uint64_t v)
         for (int k = 0; k < 4; k++) {
             unsigned r = (lo % 100) * 2;
             lo /= 100;
-            *--p = digits2[r + 1];
-            *--p = digits2[r];
+            *--p = rc_fmt_digits2[r + 1];
+            *--p = rc_fmt_digits2[r];
         }
     }
     uint32_t v32 = (uint32_t)v; /* below 10^8 */
     while (v32 >= 100) {
         unsigned r = (v32 % 100) * 2;
         v32 /= 100;
-        *--p = digits2[r + 1];
-        *--p = digits2[r];
+        *--p = rc_fmt_digits2[r + 1];
+        *--p = rc_fmt_digits2[r];
     }
     v = v32;
     if (v >= 10) {
         unsigned r = (unsigned)v * 2;
-        *--p = digits2[r + 1];
-        *--p = digits2[r];
+        *--p = rc_fmt_digits2[r + 1];
+        *--p = rc_fmt_digits2[r];
     } else {
         *--p = (char)('0' + v);
     }

@@ -203,7 +203,9 @@ static rc_event *new_event(rc_my_decoder *d, rc_op op, rc_event_list *out, rc_ar
     ev->pos.server_id = d->ev_server, ev->pos.has_server_id = true;
     if (d->has_thread) ev->pos.thread = d->thread, ev->pos.has_thread = true;
     if (d->in_begin && d->txid_len) {
-        char *t = rc_arena_memdup(a, d->txid_text, d->txid_len);
+        /* the transaction id is the GTID when there is one: the same bytes, not a second copy */
+        bool same = d->gtid_len == d->txid_len && !memcmp(d->gtid_text, d->txid_text, d->txid_len);
+        char *t = same ? (char *)ev->pos.gtid.p : rc_arena_memdup(a, d->txid_text, d->txid_len);
         if (!t) return NULL;
         ev->pos.txid = (rc_str){t, d->txid_len};
     }
@@ -619,6 +621,7 @@ static rc_status on_table_map(rc_my_decoder *d, const uint8_t *b, size_t n, rc_e
         e->refused = true; /* its rows would be decoded in a structure known to be wrong */
         return st;
     }
+    for (uint32_t c = 0; c < m->ncols; c++) rc_my_col_prepare(&m->cols[c]);
     return build_columns(d, e, a, &e->cols, &e->cols_id, err);
 }
 

@@ -112,6 +112,11 @@ typedef struct rc_my_col {
      * NULL when there is none: then the binlog type alone decides the value's kind. */
     const rc_coltype *decl;
     rc_str name;         /* COLUMN_NAME metadata or the history's; n == 0: unknown ("@1") */
+    /* What rc_my_col_prepare (my_value.h) worked out once per TABLE_MAP instead of per value;
+     * a column it did not see (prepared false) has it worked out at each value. */
+    bool prepared;
+    bool fixed16;        /* MariaDB's inet6 or uuid (the declared type's name) */
+    uint8_t text_cs;     /* the rc_my_cs of its text + 1; 0: none, or its values are an error */
 } rc_my_col;
 
 #endif

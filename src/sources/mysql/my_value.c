@@ -45,9 +45,8 @@ const char *rc_my_type_name(uint8_t type)
     }
 }
 
-rc_status rc_my_need(const rc_my_col *c, size_t need, size_t n, rc_error *err)
+rc_status rc_my_need_fail(const rc_my_col *c, size_t need, size_t n, rc_error *err)
 {
-    if (need <= n) return RC_OK;
     return rc_error_set(err, RC_ERR_VALUE, n, RC_MY_COLFMT ": value truncated: it needs %zu bytes, the row image has %zu left",
                         RC_MY_COLARG(c), need, n);
 }
