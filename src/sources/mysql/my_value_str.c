@@ -56,12 +56,11 @@ static bool is_fixed16(const rc_my_col *c)
     return !strcmp(dn, "inet6") || !strcmp(dn, "uuid");
 }
 
-void rc_my_col_prepare(rc_my_col *c)
+void rc_my_str_prepare(rc_my_col *c)
 {
     rc_my_cs cs;
     c->fixed16 = is_fixed16(c);
     c->text_cs = column_cs(c, &cs, NULL) == RC_OK ? (uint8_t)(cs + 1) : 0;
-    c->prepared = true;
 }
 
 /* len bytes as a BYTES value, zero-padded to `size` (>= len). */
