@@ -20,6 +20,9 @@
 /* ---- integers ---- */
 void rc_fmt_i64(rc_buf *b, int64_t v);
 void rc_fmt_u64(rc_buf *b, uint64_t v);
+/* "00" "01" ... "99": the two digits of i at rc_fmt_digits2[2 * i] (decimal digits written two
+ * at a time). */
+extern const char rc_fmt_digits2[201];
 /* Parses a JSON-grammar integer ("-12"); RC_ERR_RANGE beyond the type, RC_ERR_VALUE when not
  * an integer. */
 rc_status rc_parse_i64(const char *s, size_t n, int64_t *out);

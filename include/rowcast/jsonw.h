@@ -11,6 +11,8 @@
 #define ROWCAST_JSONW_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include "rowcast/buf.h"
 
 /* Writes `"` + escaped text + `"`. */
@@ -22,5 +24,19 @@ void rc_jw_latin1(rc_buf *b, const unsigned char *p, size_t n);
 
 /* Length of the longest valid UTF-8 prefix; equals n when the whole text is valid. */
 size_t rc_utf8_valid_prefix(const char *p, size_t n);
+
+/* Length of the prefix of bytes below 0x80, eight at a time (most text is ASCII). */
+static inline size_t rc_ascii_prefix(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        if (x & 0x8080808080808080u) break;
+    }
+    while (i < n && p[i] < 0x80) i++;
+    return i;
+}
 
 #endif

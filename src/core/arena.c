@@ -53,10 +53,8 @@ void rc_arena_fini(rc_arena *a)
     rc_arena_init(a);
 }
 
-void *rc_arena_alloc(rc_arena *a, size_t n)
+void *rc_arena_alloc_block(rc_arena *a, size_t n)
 {
-    n = (n + 7) & ~(size_t)7;
-    if (n == 0) n = 8;
     if ((size_t)(a->end - a->ptr) < n || !a->ptr) {
         size_t size = ARENA_MIN_BLOCK;
         if (a->head && a->head->size * 2 > size) size = a->head->size * 2;

@@ -2,9 +2,9 @@
 #include <string.h>
 #include "rowcast/fmt.h"
 
-static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                 "8081828384858687888990919293949596979899";
+const char rc_fmt_digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
 
 static const uint64_t pow10s[20] = {1u,
                                     10u,
@@ -39,8 +39,8 @@ static unsigned ndigits(uint64_t v)
 static inline char *put4(char *p, uint32_t v)
 {
     uint32_t hi = v / 100, lo = v - hi * 100;
-    memcpy(p - 2, digits2 + lo * 2, 2);
-    memcpy(p - 4, digits2 + hi * 2, 2);
+    memcpy(p - 2, rc_fmt_digits2 + lo * 2, 2);
+    memcpy(p - 4, rc_fmt_digits2 + hi * 2, 2);
     return p - 4;
 }
 
@@ -68,11 +68,11 @@ void rc_fmt_u64(rc_buf *b, uint64_t v)
     }
     if (v32 >= 100) {
         uint32_t q = v32 / 100;
-        memcpy(p - 2, digits2 + (v32 - q * 100) * 2, 2);
+        memcpy(p - 2, rc_fmt_digits2 + (v32 - q * 100) * 2, 2);
         p -= 2;
         v32 = q;
     }
-    if (v32 >= 10) memcpy(p - 2, digits2 + v32 * 2, 2);
+    if (v32 >= 10) memcpy(p - 2, rc_fmt_digits2 + v32 * 2, 2);
     else p[-1] = (char)('0' + v32);
     rc_buf_commit(b, len);
 }

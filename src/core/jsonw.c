@@ -56,19 +56,7 @@ size_t rc_utf8_valid_prefix(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
-    while (i < n) {
-        if (i + 8 <= n) { /* eight ASCII bytes at a time */
-            uint64_t x;
-            memcpy(&x, p + i, 8);
-            if (!(x & 0x8080808080808080u)) {
-                i += 8;
-                continue;
-            }
-        }
-        if (p[i] < 0x80) {
-            i++;
-            continue;
-        }
+    while ((i += rc_ascii_prefix(s + i, n - i)) < n) {
         size_t bad, k = utf8_seq(p + i, n - i, &bad);
         if (!k) return i;
         i += k;

@@ -642,9 +642,15 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *vals)
     rc_buf_putc(b, ')');
 }
 
+/* How decode_file hands the events over: as the file reader does (the decoder sums them), as
+ * the live stream does (rc_my_decoder_feed_summed with the CRC32 its reader thread computes),
+ * or the latter with a sum one off (what a corrupted event looks like to the decoder). */
+enum feed_mode { FEED_PLAIN, FEED_SUMMED, FEED_SUM_OFF };
+
 /* Feeds every event of a binlog file to a fresh decoder and writes one line per event made
- * ("insert db.t (a=1,b="x") @OFFSET gtid") and per error; the position at the end. */
-static void decode_file(const char *name, rc_buf *out)
+ * ("insert db.t (a=1,b="x") @OFFSET gtid") and per error; the position at the end. flip: the
+ * file's byte at that offset inverted first (0: none). */
+static void decode_file_as(const char *name, enum feed_mode mode, size_t flip, rc_buf *out)
 {
     char path[512];
     snprintf(path, sizeof path, "%s%s", PEERS, name);
@@ -657,6 +663,10 @@ static void decode_file(const char *name, rc_buf *out)
     size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
     assert_true(n > 4 && n < sizeof buf && !memcmp(buf, "\xfe" "bin", 4));
+    if (flip) {
+        assert_true(flip < n);
+        buf[flip] = (uint8_t)~buf[flip];
+    }
     const char *base = strrchr(name, '/') + 1;
     rc_my_decoder_config cfg = {.file = base, .server = RC_STR("s1"), .with_query = true};
     rc_my_decoder *d;
@@ -675,7 +685,9 @@ static void decode_file(const char *name, rc_buf *out)
         }
         l.count = 0;
         rc_error_clear(&err);
-        if (rc_my_decoder_feed(d, buf + at, size, at, &l, &a, &err) != RC_OK) {
+        uint32_t sum = rc_my_crc32(0, buf + at, size - 4) + (mode == FEED_SUM_OFF);
+        if ((mode == FEED_PLAIN ? rc_my_decoder_feed(d, buf + at, size, at, &l, &a, &err)
+                                : rc_my_decoder_feed_summed(d, buf + at, size, at, sum, &l, &a, &err)) != RC_OK) {
             rc_buf_puts(out, "error: ");
             rc_buf_puts(out, err.message);
             rc_buf_putc(out, '\n');
@@ -714,7 +726,10 @@ static void decode_file(const char *name, rc_buf *out)
     rc_event_list_fini(&l);
     rc_arena_fini(&a);
     rc_my_decoder_free(d);
+    if (flip) buf[flip] = (uint8_t)~buf[flip];
 }
+
+static void decode_file(const char *name, rc_buf *out) { decode_file_as(name, FEED_PLAIN, 0, out); }
 
 static void expect_file(const char *name, const char *want)
 {
@@ -722,6 +737,54 @@ static void expect_file(const char *name, const char *want)
     rc_buf_init(&b, 0);
     decode_file(name, &b);
     if (strcmp(b.data, want)) fail_msg("%s decoded to\n%s\nexpected\n%s", name, b.data, want);
+    rc_buf_fini(&b);
+}
+
+/* The file decoded as `mode` with byte `flip` inverted is `want`. */
+static void expect_file_as(const char *name, enum feed_mode mode, size_t flip, const char *want)
+{
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    decode_file_as(name, mode, flip, &b);
+    if (strcmp(b.data, want)) fail_msg("%s (mode %d, byte %zu flipped) decoded to\n%s\nexpected\n%s", name, mode, flip, b.data, want);
+    rc_buf_fini(&b);
+}
+
+/* The live stream's reader thread computes each event's CRC32 (rc_my_decoder_feed_summed): the
+ * same events, and for a corrupted event the same message, naming the same offset, as the
+ * decoder's own check. */
+static void test_decoder_summed(void **state)
+{
+    const char *name = "Percona-Lab__percona-binlog-server/mtr/binlog_streaming/std_data/data_80045_gtid.zip-members/data_80045_gtid/binlog.000002";
+    rc_buf plain;
+    rc_buf_init(&plain, 0);
+    decode_file_as(name, FEED_PLAIN, 0, &plain);
+    expect_file_as(name, FEED_SUMMED, 0, plain.data);
+    rc_buf_reset(&plain);
+    decode_file_as(name, FEED_PLAIN, 480, &plain); /* a byte of the UPDATE_ROWS at 408 */
+    expect_file_as(name, FEED_SUMMED, 480, plain.data);
+    rc_buf_fini(&plain);
+    expect_file_as(name, FEED_SUMMED, 480,
+                   "begin @276 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
+                   "error: binlog.000002 at offset 408: checksum mismatch in UPDATE_ROWS_EVENT (stored 3cbd79b1, computed 033591e0): "
+                   "the event is corrupted\n"
+                   "commit @498 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
+                   "begin @608 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
+                   "delete test.t1(@1=4) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
+                   "delete test.t1(@1=5) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
+                   "delete test.t1(@1=6) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
+                   "commit @793 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
+                   "at binlog.000002:847 396e294c-1ca4-11f1-9ae7-00155da79c6b:1-6\n");
+    /* the decoder compares with the sum it is given, it does not compute its own (the first
+     * events; the message of a whole file is longer than cmocka prints) */
+    const char *off = "error: binlog.000002 at offset 126: checksum mismatch in PREVIOUS_GTIDS_LOG_EVENT (stored 699caa6f, computed "
+                      "699caa70): the event is corrupted\n"
+                      "error: binlog.000002 at offset 197: checksum mismatch in GTID_LOG_EVENT (stored 3d2933f2, computed 3d2933f3): "
+                      "the event is corrupted\n";
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    decode_file_as(name, FEED_SUM_OFF, 0, &b);
+    if (strncmp(b.data, off, strlen(off))) fail_msg("a sum one off decoded to\n%.400s\nexpected it to start with\n%s", b.data, off);
     rc_buf_fini(&b);
 }
 
@@ -936,6 +999,7 @@ int main(void)
         cmocka_unit_test(test_table_maps),
         cmocka_unit_test(test_rows_extra_data),
         cmocka_unit_test(test_decoder_files),
+        cmocka_unit_test(test_decoder_summed),
         cmocka_unit_test(test_query_status_vars),
         cmocka_unit_test(test_refusals),
     };

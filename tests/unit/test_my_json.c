@@ -81,6 +81,9 @@ static void test_strings_opaque(void **state)
     check_json("0f0c0800000019761f9519", "\"2015-01-15 23:24:25.000000\"");
     check_json("0f0b08c0d4011976010000", "\"23:24:25.120000\"");
     check_json("0f0b0840a2ffe689feffff", "\"-23:24:25.024000\"");
+    /* the most negative packed value: its magnitude is negated unsigned (fuzz_my_value: a signed
+     * negation that overflows); the bits say -00:00:00 */
+    check_json("0f0b080000000000000080", "\"-00:00:00.000000\"");
     check_json("0f0f02cafe", "\"base64:type15:yv4=\"");
     check_json("0f1002cafe", "\"base64:type16:yv4=\"");
     check_json("", "null"); /* a NOT NULL JSON column left unset */

@@ -19,8 +19,9 @@ static rc_arena arena;
 
 static rc_my_col col(uint8_t type, uint16_t meta) { return (rc_my_col){.type = type, .meta = meta, .name = RC_STR("c")}; }
 
-/* Decodes hex as column c: must use every byte and give `want` (show()'s "kind:text"). */
-static void check_hex(const rc_my_col *c, const char *hex, const char *want)
+/* Decodes hex as column c: must use every byte and give `want` (show()'s "kind:text"); the same
+ * once more with the column prepared as the event decoder prepares it (rc_my_col_prepare). */
+static void check_hex_once(const rc_my_col *c, const char *hex, const char *want)
 {
     uint8_t b[4096];
     size_t n = unhex(hex, strlen(hex), b, sizeof b), used = 0;
@@ -29,7 +30,16 @@ static void check_hex(const rc_my_col *c, const char *hex, const char *want)
     rc_error_clear(&err);
     if (rc_my_value_decode(c, b, n, &used, &v, &arena, &err) != RC_OK) fail_msg("%s as %s: %s", hex, rc_my_type_name(c->type), err.message);
     if (used != n) fail_msg("%s as %s: used %zu of %zu bytes", hex, rc_my_type_name(c->type), used, n);
-    if (strcmp(show(&v), want)) fail_msg("%s as %s:\n  got  %s\n  want %s", hex, rc_my_type_name(c->type), show(&v), want);
+    if (strcmp(show(&v), want))
+        fail_msg("%s as %s%s:\n  got  %s\n  want %s", hex, rc_my_type_name(c->type), c->prepared ? " (prepared)" : "", show(&v), want);
+}
+
+static void check_hex(const rc_my_col *c, const char *hex, const char *want)
+{
+    check_hex_once(c, hex, want);
+    rc_my_col p = *c;
+    rc_my_col_prepare(&p);
+    check_hex_once(&p, hex, want);
 }
 #define CHECK(type, meta, hex, want)                                                                                            \
     do {                                                                                                                        \
@@ -37,8 +47,8 @@ static void check_hex(const rc_my_col *c, const char *hex, const char *want)
         check_hex(&c_, hex, want);                                                                                              \
     } while (0)
 
-/* Decoding hex as c fails with exactly `msg`. */
-static void check_err(const rc_my_col *c, const char *hex, rc_status code, const char *msg)
+/* Decoding hex as c fails with exactly `msg`, prepared or not. */
+static void check_err_once(const rc_my_col *c, const char *hex, rc_status code, const char *msg)
 {
     uint8_t b[4096];
     size_t n = unhex(hex, strlen(hex), b, sizeof b), used = 0;
@@ -49,6 +59,14 @@ static void check_err(const rc_my_col *c, const char *hex, rc_status code, const
     if (st == RC_OK) fail_msg("%s as %s: accepted as %s, expected: %s", hex, rc_my_type_name(c->type), show(&v), msg);
     assert_int_equal(st, code);
     assert_string_equal(err.message, msg);
+}
+
+static void check_err(const rc_my_col *c, const char *hex, rc_status code, const char *msg)
+{
+    check_err_once(c, hex, code, msg);
+    rc_my_col p = *c;
+    rc_my_col_prepare(&p);
+    check_err_once(&p, hex, code, msg);
 }
 
 static void test_integers(void **state)
@@ -190,6 +208,10 @@ static void test_strings(void **state)
     check_str(8, "e9", "text:\xc3\xa9");                 /* latin1 é */
     check_str(8, "80819f", "text:\xe2\x82\xac\xc2\x81\xc5\xb8"); /* Windows-1252: €, U+0081, Ÿ */
     check_str(11, "41", "text:A");                       /* ascii */
+    check_str(8, "415c7e", "text:A\\~");                /* latin1, ASCII only: copied */
+    check_str(13, "415c7e", "text:A\\~");               /* sjis, ASCII only (0x5C 0x7E stay ASCII): copied */
+    check_str(10, "4140", "text:A\xc3\x89");             /* swe7, ASCII only: converted (0x40 is É) */
+    check_str(35, "0041", "text:A");                     /* ucs2: ASCII bytes are never copied */
     check_str(54, "d83cdf4d", "text:\xf0\x9f\x8d\x8d"); /* utf16 surrogate pair */
     check_str(56, "4100e900", "text:A\xc3\xa9");        /* utf16le */
     check_str(35, "00e9", "text:\xc3\xa9");             /* ucs2 */

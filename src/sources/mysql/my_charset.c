@@ -244,18 +244,25 @@ static size_t put_utf8(char *w, uint32_t u)
     return 4;
 }
 
+/* An invalid byte in the invalid form: \xHH (4 bytes at w). */
+static size_t put_hex(char *w, uint8_t b)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    w[0] = '\\', w[1] = 'x', w[2] = hex[b >> 4], w[3] = hex[b & 15];
+    return 4;
+}
+
 /* Converts into w (room for 4 bytes per input byte: \xHH); escaping: the invalid form. Returns
  * the length, or (size_t)-1 when !escaping and a byte is invalid. */
 static size_t convert(rc_my_cs cs, const uint8_t *p, size_t n, char *w, bool escaping)
 {
-    static const char hex[] = "0123456789ABCDEF";
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         uint32_t cp;
         size_t k = next_cp(cs, p + i, n - i, &cp);
         if (cp == BAD) {
             if (!escaping) return (size_t)-1;
-            for (size_t j = 0; j < k; j++) w[o++] = '\\', w[o++] = 'x', w[o++] = hex[p[i + j] >> 4], w[o++] = hex[p[i + j] & 15];
+            for (size_t j = 0; j < k; j++) o += put_hex(w + o, p[i + j]);
         } else if (cp == '\\' && escaping) {
             w[o++] = '\\', w[o++] = '\\';
         } else {
@@ -295,7 +302,6 @@ static uint32_t lookup_byte(const uint32_t *bytes, uint8_t b)
  * room; (size_t)-2 when it is too small (a converter writing more than 4 bytes a character). */
 static size_t convert_iconv(iconv_t cd, size_t i, const uint8_t *p, size_t n, char *w, size_t cap, bool escaping)
 {
-    static const char hex[] = "0123456789ABCDEF";
     char *in = (char *)p;
     size_t left = n, o = 0;
     iconv(cd, NULL, NULL, NULL, NULL);
@@ -323,7 +329,7 @@ static size_t convert_iconv(iconv_t cd, size_t i, const uint8_t *p, size_t n, ch
             continue;
         }
         if (!escaping) return (size_t)-1;
-        w[o++] = '\\', w[o++] = 'x', w[o++] = hex[b >> 4], w[o++] = hex[b & 15];
+        o += put_hex(w + o, b);
     }
     /* the shift state's closing bytes (none for the character sets of the table) */
     char *cw = w + o;
@@ -338,6 +344,7 @@ static size_t convert_iconv(iconv_t cd, size_t i, const uint8_t *p, size_t n, ch
  * binlog reader and a snapshot may decode at the same time). */
 typedef struct iconv_cache {
     iconv_t cd[NICONV];
+    int8_t ascii_same[NICONV]; /* 1: ASCII converts to itself, -1: not (swe7's 0x40 is É), 0: not yet tried */
 } iconv_cache;
 
 static pthread_key_t cache_key;
@@ -353,29 +360,56 @@ static void cache_free(void *p)
 
 static void cache_init(void) { (void)pthread_key_create(&cache_key, cache_free); }
 
-/* This thread's converter from character set i to UTF-8; (iconv_t)-1 when there is none. */
-static iconv_t converter(size_t i)
+/* This thread's converter from character set i to UTF-8 (and its cache); (iconv_t)-1 when
+ * there is none. */
+static iconv_t converter(size_t i, iconv_cache **cache)
 {
     pthread_once(&cache_once, cache_init);
     iconv_cache *c = pthread_getspecific(cache_key);
     if (!c) {
         if (!(c = malloc(sizeof *c))) return (iconv_t)-1;
-        for (size_t k = 0; k < NICONV; k++) c->cd[k] = (iconv_t)-1;
+        for (size_t k = 0; k < NICONV; k++) c->cd[k] = (iconv_t)-1, c->ascii_same[k] = 0;
         if (pthread_setspecific(cache_key, c) != 0) {
             free(c);
             return (iconv_t)-1;
         }
     }
     if (c->cd[i] == (iconv_t)-1) c->cd[i] = iconv_open("UTF-8", iconv_names[i].iconv);
+    *cache = c;
     return c->cd[i];
+}
+
+/* Whether character set i converts each of the 128 ASCII bytes to itself, as the converter and
+ * its corrections say (asked once per thread): then ASCII text needs no conversion. */
+static bool ascii_same(iconv_cache *c, iconv_t cd, size_t i)
+{
+    if (!c->ascii_same[i]) {
+        uint8_t in[128];
+        char out[4 * sizeof in];
+        for (size_t k = 0; k < sizeof in; k++) in[k] = (uint8_t)k;
+        size_t len = convert_iconv(cd, i, in, sizeof in, out, sizeof out, false);
+        c->ascii_same[i] = len == sizeof in && !memcmp(in, out, sizeof in) ? 1 : -1;
+    }
+    return c->ascii_same[i] > 0;
+}
+
+/* A copy of text that needs no conversion. */
+static rc_status text_copy(const uint8_t *p, size_t n, rc_value *out, rc_arena *a)
+{
+    char *s = rc_arena_memdup(a, p, n);
+    if (!s) return RC_ERR_NOMEM;
+    *out = (rc_value){.kind = RC_V_TEXT, .s = {s, n}};
+    return RC_OK;
 }
 
 /* rc_my_text for the character sets iconv converts (convert_iconv resets the converter's
  * state before each value). */
 static rc_status text_iconv(rc_my_cs cs, const uint8_t *p, size_t n, rc_value *out, rc_arena *a)
 {
-    iconv_t cd = converter(cs - RC_MY_CS_ICONV);
+    iconv_cache *c;
+    iconv_t cd = converter(cs - RC_MY_CS_ICONV, &c);
     if (cd == (iconv_t)-1) return RC_ERR_UNSUPPORTED;
+    if (rc_ascii_prefix((const char *)p, n) == n && ascii_same(c, cd, cs - RC_MY_CS_ICONV)) return text_copy(p, n, out, a);
     for (size_t cap = 4 * n + 16;; cap *= 2) {
         char *w = rc_arena_alloc(a, cap + 1);
         if (!w) return RC_ERR_NOMEM;
@@ -389,30 +423,12 @@ static rc_status text_iconv(rc_my_cs cs, const uint8_t *p, size_t n, rc_value *o
     }
 }
 
-/* Every byte below 0x80, eight at a time: most text is, and is valid UTF-8 without a look at
- * each sequence. */
-static bool ascii(const uint8_t *p, size_t n)
-{
-    uint64_t any = 0;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        any |= w;
-    }
-    for (; i < n; i++) any |= p[i];
-    return !(any & 0x8080808080808080u);
-}
-
 rc_status rc_my_text(rc_my_cs cs, const uint8_t *p, size_t n, rc_value *out, rc_arena *a)
 {
     if (rc_my_cs_iconv_name(cs)) return text_iconv(cs, p, n, out, a);
-    if (cs == RC_MY_CS_UTF8 && (ascii(p, n) || rc_utf8_valid_prefix((const char *)p, n) == n)) { /* the common case: a copy */
-        char *s = rc_arena_memdup(a, p, n);
-        if (!s) return RC_ERR_NOMEM;
-        *out = (rc_value){.kind = RC_V_TEXT, .s = {s, n}};
-        return RC_OK;
-    }
+    /* the common cases: a copy (ASCII is itself in latin1 and ascii; never in UCS-2, UTF-16, UTF-32) */
+    if (cs == RC_MY_CS_UTF8 && rc_utf8_valid_prefix((const char *)p, n) == n) return text_copy(p, n, out, a);
+    if ((cs == RC_MY_CS_LATIN1 || cs == RC_MY_CS_ASCII) && rc_ascii_prefix((const char *)p, n) == n) return text_copy(p, n, out, a);
     char *w = rc_arena_alloc(a, 4 * n + 1);
     if (!w) return RC_ERR_NOMEM;
     size_t len = convert(cs, p, n, w, false);

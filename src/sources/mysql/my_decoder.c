@@ -203,7 +203,9 @@ static rc_event *new_event(rc_my_decoder *d, rc_op op, rc_event_list *out, rc_ar
     ev->pos.server_id = d->ev_server, ev->pos.has_server_id = true;
     if (d->has_thread) ev->pos.thread = d->thread, ev->pos.has_thread = true;
     if (d->in_begin && d->txid_len) {
-        char *t = rc_arena_memdup(a, d->txid_text, d->txid_len);
+        /* the transaction id is the GTID when there is one: the same bytes, not a second copy */
+        bool same = d->gtid_len == d->txid_len && !memcmp(d->gtid_text, d->txid_text, d->txid_len);
+        char *t = same ? (char *)ev->pos.gtid.p : rc_arena_memdup(a, d->txid_text, d->txid_len);
         if (!t) return NULL;
         ev->pos.txid = (rc_str){t, d->txid_len};
     }
@@ -619,6 +621,7 @@ static rc_status on_table_map(rc_my_decoder *d, const uint8_t *b, size_t n, rc_e
         e->refused = true; /* its rows would be decoded in a structure known to be wrong */
         return st;
     }
+    for (uint32_t c = 0; c < m->ncols; c++) rc_my_col_prepare(&m->cols[c]);
     return build_columns(d, e, a, &e->cols, &e->cols_id, err);
 }
 
@@ -671,7 +674,10 @@ static rc_status on_rows(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
 
 /* --- one event --- */
 
-static rc_status feed_one(rc_my_decoder *d, const uint8_t *ev, size_t n, bool checked, rc_event_list *out, rc_arena *a, rc_error *err);
+/* checked: the event ends in the CRC32 the FDE announces (the events inside a payload have
+ * none); sum: that CRC32 of ev[0..n-4) as the caller computed it, NULL: computed here. */
+static rc_status feed_one(rc_my_decoder *d, const uint8_t *ev, size_t n, bool checked, const uint32_t *sum, rc_event_list *out,
+                          rc_arena *a, rc_error *err);
 
 static rc_status on_payload(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event_list *out, rc_arena *a, rc_error *err)
 {
@@ -691,7 +697,7 @@ static rc_status on_payload(rc_my_decoder *d, const uint8_t *b, size_t n, rc_eve
                               "bytes does not fit in them", i, pn);
             break;
         }
-        st = feed_one(d, p + i, h.size, false, out, a, err);
+        st = feed_one(d, p + i, h.size, false, NULL, out, a, err);
         if (st != RC_OK) {
             char inner[sizeof err->message];
             snprintf(inner, sizeof inner, "%s", err->message);
@@ -825,7 +831,8 @@ static rc_status dispatch(rc_my_decoder *d, const rc_my_header *h, const uint8_t
     }
 }
 
-static rc_status feed_one(rc_my_decoder *d, const uint8_t *ev, size_t n, bool checked, rc_event_list *out, rc_arena *a, rc_error *err)
+static rc_status feed_one(rc_my_decoder *d, const uint8_t *ev, size_t n, bool checked, const uint32_t *sum, rc_event_list *out,
+                          rc_arena *a, rc_error *err)
 {
     rc_my_header h;
     rc_status st = rc_my_header_parse(ev, n, &h, err);
@@ -849,7 +856,7 @@ static rc_status feed_one(rc_my_decoder *d, const uint8_t *ev, size_t n, bool ch
     size_t tail = checked && d->fde.checksum ? RC_MY_CHECKSUM_LEN : 0;
     if (n < hl + tail) return rc_error_set(err, RC_ERR_VALUE, 0, "%zu-byte event is shorter than its header and checksum", n);
     if (tail) {
-        uint32_t want = (uint32_t)rc_my_le(ev + n - 4, 4), got = rc_my_crc32(0, ev, n - 4);
+        uint32_t want = (uint32_t)rc_my_le(ev + n - 4, 4), got = sum ? *sum : rc_my_crc32(0, ev, n - 4);
         if (want != got) {
             const char *name = rc_my_event_name(h.type);
             char t[16];
@@ -862,14 +869,14 @@ static rc_status feed_one(rc_my_decoder *d, const uint8_t *ev, size_t n, bool ch
     return dispatch(d, &h, ev + hl, n - hl - tail, out, a, err);
 }
 
-rc_status rc_my_decoder_feed(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t offset, rc_event_list *out, rc_arena *a,
-                             rc_error *err)
+static rc_status feed_at(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t offset, const uint32_t *sum, rc_event_list *out,
+                         rc_arena *a, rc_error *err)
 {
     d->ev_offset = offset;
     size_t first = out->count;
     rc_error e2;
     rc_error_clear(&e2);
-    rc_status st = feed_one(d, ev, n, true, out, a, &e2);
+    rc_status st = feed_one(d, ev, n, true, sum, out, a, &e2);
     if (st != RC_OK) {
         out->count = first; /* a failed event keeps no events */
         return rc_error_set(err, st, RC_NO_OFFSET, "%s at offset %llu: %s", d->file, (unsigned long long)offset, e2.message);
@@ -877,4 +884,16 @@ rc_status rc_my_decoder_feed(rc_my_decoder *d, const uint8_t *ev, size_t n, uint
     if (!d->in_tx && !d->rotated) d->bfile = d->file, d->boffset = offset + n;
     d->rotated = false;
     return RC_OK;
+}
+
+rc_status rc_my_decoder_feed(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t offset, rc_event_list *out, rc_arena *a,
+                             rc_error *err)
+{
+    return feed_at(d, ev, n, offset, NULL, out, a, err);
+}
+
+rc_status rc_my_decoder_feed_summed(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t offset, uint32_t sum, rc_event_list *out,
+                                    rc_arena *a, rc_error *err)
+{
+    return feed_at(d, ev, n, offset, &sum, out, a, err);
 }

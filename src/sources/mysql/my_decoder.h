@@ -68,6 +68,11 @@ void rc_my_decoder_free(rc_my_decoder *d);
  * decoded. */
 rc_status rc_my_decoder_feed(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t offset, rc_event_list *out, rc_arena *a,
                              rc_error *err);
+/* The same with the event's CRC32 (of ev[0..n-4)) computed by the caller: the live stream's
+ * reader thread sums each event while the pipeline decodes the one before. The stored
+ * checksum is compared with `sum` when the FDE says events have one, with the same error. */
+rc_status rc_my_decoder_feed_summed(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t offset, uint32_t sum, rc_event_list *out,
+                                    rc_arena *a, rc_error *err);
 
 /* The binlog file the next events come from, when the caller knows it without a ROTATE (an
  * offline reader opening its next input); copied. */

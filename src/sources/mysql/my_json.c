@@ -136,7 +136,7 @@ static void packed_temporal(rc_buf *b, uint8_t field, int64_t v)
 {
     char s[64];
     bool neg = v < 0;
-    uint64_t m = neg ? (uint64_t)-v : (uint64_t)v;
+    uint64_t m = neg ? -(uint64_t)v : (uint64_t)v; /* unsigned: INT64_MIN has no signed negation */
     uint64_t frac = m % (1 << 24), hi = m >> 24;
     if (field == 11) { /* TIME */
         snprintf(s, sizeof s, "%s%02u:%02u:%02u.%06u", neg ? "-" : "", (unsigned)(hi >> 12) % 1024, (unsigned)(hi >> 6) % 64,

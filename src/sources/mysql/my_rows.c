@@ -20,6 +20,15 @@ static rc_status rows_truncated(uint8_t type, size_t at, rc_error *err)
 
 static bool bit(const uint8_t *bm, uint32_t i) { return (bm[i / 8] >> (i % 8)) & 1; }
 
+/* The columns a bitmap of ncols bits holds (its last byte's bits past ncols not counted). */
+static uint32_t held(const uint8_t *present, uint32_t ncols)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < ncols / 8; j++) k += (uint32_t)__builtin_popcount(present[j]);
+    if (ncols % 8) k += (uint32_t)__builtin_popcount(present[ncols / 8] & ((1u << (ncols % 8)) - 1));
+    return k;
+}
+
 /* "column 3 (name) of db.t", or "column @3 of db.t" without a name, for messages. */
 static const char *col_label(const rc_my_tablemap *m, uint32_t c, char *t, size_t tn)
 {
@@ -72,6 +81,8 @@ rc_status rc_my_rows_parse(const rc_my_fde *f, uint8_t type, const uint8_t *b, s
     if (r->op == RC_OP_INSERT) r->present_after = first;
     else r->present_before = first;
     if (is_update(type)) r->present_after = b + i, i += bm;
+    if (r->present_before) r->held_before = held(r->present_before, r->ncols);
+    if (r->present_after) r->held_after = held(r->present_after, r->ncols);
     r->rows_off = i;
     return RC_OK;
 }
@@ -84,14 +95,11 @@ typedef struct json_ref {
     size_t n;
 } json_ref;
 
-static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8_t *present, const uint8_t *b, size_t n, size_t *pos,
-                       rc_value *vals, json_ref *raw_json, const bool *partial, const json_ref *before_json, rc_arena *a,
+static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8_t *present, uint32_t nheld, const uint8_t *b, size_t n,
+                       size_t *pos, rc_value *vals, json_ref *raw_json, const bool *partial, const json_ref *before_json, rc_arena *a,
                        rc_buf *scratch, rc_error *err)
 {
-    uint32_t held = 0; /* the bits of the columns, a byte at a time (the last byte's bits past ncols not counted) */
-    for (uint32_t j = 0; j < r->ncols / 8; j++) held += (uint32_t)__builtin_popcount(present[j]);
-    if (r->ncols % 8) held += (uint32_t)__builtin_popcount(present[r->ncols / 8] & ((1u << (r->ncols % 8)) - 1));
-    size_t nb = (held + 7) / 8, i = *pos;
+    size_t nb = (nheld + 7) / 8, i = *pos;
     if (n - i < nb) return rows_truncated(r->type, i, err);
     const uint8_t *nulls = b + i;
     i += nb;
@@ -136,8 +144,9 @@ static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8
         }
         size_t used = 0;
         rc_error e2; /* set by the decoder when it fails */
-        rc_error_clear(&e2);
-        if (rc_my_value_decode(col, b + i, n - i, &used, &vals[c], a, &e2) != RC_OK) {
+        rc_my_value_err_reset(&e2);
+        if ((col->decode ? col->decode(col, b + i, n - i, &used, &vals[c], a, &e2)
+                         : rc_my_value_decode(col, b + i, n - i, &used, &vals[c], a, &e2)) != RC_OK) {
             size_t at = e2.offset == RC_NO_OFFSET ? i : i + e2.offset;
             return rc_error_set(err, e2.code, at, "%s: %s", col_label(m, c, lab, sizeof lab), e2.message);
         }
@@ -161,7 +170,7 @@ rc_status rc_my_rows_next(const rc_my_rows *r, const rc_my_tablemap *m, const ui
         memset(bj, 0, (r->ncols ? r->ncols : 1) * sizeof *bj);
     }
     rc_status st;
-    if (r->present_before && (st = image(r, m, r->present_before, b, n, pos, before, bj, NULL, NULL, a, scratch, err)) != RC_OK) return st;
+    if (r->present_before && (st = image(r, m, r->present_before, r->held_before, b, n, pos, before, bj, NULL, NULL, a, scratch, err)) != RC_OK) return st;
     bool *partial = NULL;
     if (r->partial) { /* value options; with PARTIAL_JSON, one bit per JSON column of the after image */
         uint64_t opts;
@@ -181,6 +190,6 @@ rc_status rc_my_rows_next(const rc_my_rows *r, const rc_my_tablemap *m, const ui
             *pos += nb;
         }
     }
-    if (r->present_after && (st = image(r, m, r->present_after, b, n, pos, after, NULL, partial, bj, a, scratch, err)) != RC_OK) return st;
+    if (r->present_after && (st = image(r, m, r->present_after, r->held_after, b, n, pos, after, NULL, partial, bj, a, scratch, err)) != RC_OK) return st;
     return RC_OK;
 }

@@ -21,6 +21,7 @@ typedef struct rc_my_rows {
     uint16_t flags; /* 1: STMT_END_F (the statement's last rows event) */
     uint32_t ncols;
     const uint8_t *present_before, *present_after; /* column bitmaps (NULL when the event has no such image) */
+    uint32_t held_before, held_after;              /* the columns each bitmap holds (one NULL bit each per row) */
     /* version 2's extra data */
     bool has_partition;
     uint32_t partition_id, source_partition_id;

@@ -569,8 +569,8 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
     if (raw->type == ROTATE_EVENT && s->seen_fde) s->rotated = true;
     if (raw->type == STOP_EVENT) s->stopped = true;
     if (raw->type == FORMAT_DESCRIPTION_EVENT) s->seen_fde = true;
-    if (raw->type == ROTATE_EVENT && !s->seen_fde && n > 23 && n - 4 <= sizeof rotate &&
-        rc_my_crc32(0, data, n - 4) == rc_my_le(data + n - 4, 4)) {
+    if (raw->type == ROTATE_EVENT && !s->seen_fde && n > 23 && n - 4 <= sizeof rotate && raw->summed &&
+        raw->sum == rc_my_le(data + n - 4, 4)) {
         /* the server's first event, the artificial ROTATE, ends in the CRC32 that
          * @master_binlog_checksum asked for, before the FORMAT_DESCRIPTION that tells the
          * decoder events have one: handed over without it (its size field too) */
@@ -579,7 +579,8 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
         rotate[9] = (uint8_t)n, rotate[10] = (uint8_t)(n >> 8), rotate[11] = (uint8_t)(n >> 16), rotate[12] = (uint8_t)(n >> 24);
         data = rotate;
     }
-    rc_status st = rc_my_decoder_feed(s->dec, data, n, offset, &b->events, &b->arena, &ierr);
+    rc_status st = raw->summed && data == raw->data ? rc_my_decoder_feed_summed(s->dec, data, n, offset, raw->sum, &b->events, &b->arena, &ierr)
+                                                    : rc_my_decoder_feed(s->dec, data, n, offset, &b->events, &b->arena, &ierr);
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     *in_tx = p.in_transaction;

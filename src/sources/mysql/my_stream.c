@@ -1,5 +1,6 @@
 /* The binlog stream (my_stream.h): a reader thread per connection, a byte-bounded queue. */
 #include "sources/mysql/my_stream.h"
+#include "sources/mysql/my_event.h"
 #include <errno.h>
 #include <mariadb_rpl.h>
 #include <pthread.h>
@@ -14,6 +15,8 @@ enum { QUEUE_BYTES = 8 << 20 }; /* events held between the thread and the source
 typedef struct node {
     struct node *next;
     size_t n;
+    bool summed;
+    uint32_t sum; /* the CRC32 of data[0..n-4), when summed */
     uint8_t data[];
 } node;
 
@@ -51,10 +54,27 @@ static const uint8_t *frame(const MARIADB_RPL_EVENT *ev, size_t *n)
     return ev->raw_data;
 }
 
+/* The CRC32 of the event without its last four bytes, on the reader's thread: per-event byte
+ * work that needs no decoder state, done while the pipeline decodes the events before it.
+ * Every event is summed until a FORMAT_DESCRIPTION says the stream has no checksums (the
+ * server's first, artificial ROTATE comes before it and carries one). */
+static void sum_event(node *nd, bool *sums)
+{
+    if (nd->n >= RC_MY_HEADER_LEN && nd->data[4] == RC_MYEV_FORMAT_DESCRIPTION) {
+        rc_my_fde f;
+        rc_error e;
+        rc_error_clear(&e);
+        if (rc_my_fde_parse(nd->data, nd->n, &f, &e) == RC_OK) *sums = f.checksum;
+    }
+    nd->summed = *sums && nd->n >= RC_MY_HEADER_LEN + RC_MY_CHECKSUM_LEN;
+    if (nd->summed) nd->sum = rc_my_crc32(0, nd->data, nd->n - RC_MY_CHECKSUM_LEN);
+}
+
 static void *reader(void *arg)
 {
     rc_my_stream *s = arg;
     MARIADB_RPL_EVENT *ev = NULL;
+    bool sums = true;
     for (;;) {
         ev = mariadb_rpl_fetch(s->rpl, ev);
         pthread_mutex_lock(&s->mu);
@@ -71,14 +91,17 @@ static void *reader(void *arg)
         size_t n;
         const uint8_t *p = frame(ev, &n);
         node *nd = malloc(sizeof *nd + n);
+        if (nd) {
+            memcpy(nd->data, p, n);
+            nd->n = n, nd->next = NULL;
+            sum_event(nd, &sums);
+        }
         pthread_mutex_lock(&s->mu);
         if (!nd) {
             s->end_code = RC_ERR_NOMEM;
             snprintf(s->end_msg, sizeof s->end_msg, "out of memory");
             break;
         }
-        memcpy(nd->data, p, n);
-        nd->n = n, nd->next = NULL;
         while (!s->stop && s->bytes && s->bytes + n > QUEUE_BYTES) pthread_cond_wait(&s->cv, &s->mu);
         if (s->stop) {
             free(nd);
@@ -179,7 +202,7 @@ rc_status rc_my_stream_next(rc_my_stream *s, int timeout_ms, rc_my_raw_event *ev
     if (nd) {
         s->given = nd;
         const uint8_t *p = nd->data;
-        *ev = (rc_my_raw_event){.data = p, .n = nd->n, .type = nd->n >= 19 ? p[4] : 0,
+        *ev = (rc_my_raw_event){.data = p, .n = nd->n, .type = nd->n >= 19 ? p[4] : 0, .summed = nd->summed, .sum = nd->sum,
                                 .log_pos = nd->n >= 19 ? ((uint64_t)p[13] | (uint64_t)p[14] << 8 | (uint64_t)p[15] << 16 | (uint64_t)p[16] << 24) : 0};
         *got = true;
         return RC_OK;

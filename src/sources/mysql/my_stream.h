@@ -5,7 +5,7 @@
  * sink is slower than the server.
  *
  * Before the dump request the session sets @master_binlog_checksum (the events then carry
- * their CRC32, which the decoder verifies), @mariadb_slave_capability=4 (MariaDB's GTID and
+ * their CRC32, which the thread computes and the decoder compares with the stored one), @mariadb_slave_capability=4 (MariaDB's GTID and
  * annotate events), @master_heartbeat_period, and for a start by GTID @slave_connect_state
  * (ARCHITECTURE.md §8). */
 #ifndef ROWCAST_SOURCES_MY_STREAM_H
@@ -30,6 +30,8 @@ typedef struct rc_my_raw_event {
     size_t n;
     uint8_t type;
     uint64_t log_pos; /* the header's end position (0 in artificial events) */
+    bool summed;      /* the reader thread computed sum: the CRC32 of data[0..n-4) */
+    uint32_t sum;
 } rc_my_raw_event;
 
 typedef struct rc_my_stream rc_my_stream;

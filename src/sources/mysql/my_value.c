@@ -45,9 +45,8 @@ const char *rc_my_type_name(uint8_t type)
     }
 }
 
-rc_status rc_my_need(const rc_my_col *c, size_t need, size_t n, rc_error *err)
+rc_status rc_my_need_fail(const rc_my_col *c, size_t need, size_t n, rc_error *err)
 {
-    if (need <= n) return RC_OK;
     return rc_error_set(err, RC_ERR_VALUE, n, RC_MY_COLFMT ": value truncated: it needs %zu bytes, the row image has %zu left",
                         RC_MY_COLARG(c), need, n);
 }
@@ -57,10 +56,10 @@ const char *rc_my_decl_name(const rc_my_col *c)
     return c->decl && c->decl->info && c->decl->info->name ? c->decl->info->name : "";
 }
 
-rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
-                             rc_error *err)
+/* The reader of a binlog type's group, NULL for a type this reader does not know. */
+static rc_my_decode_fn *reader_of(uint8_t type)
 {
-    switch (c->type) {
+    switch (type) {
     case RC_MY_TINY:
     case RC_MY_SHORT:
     case RC_MY_INT24:
@@ -70,9 +69,9 @@ rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, siz
     case RC_MY_DOUBLE:
     case RC_MY_BIT:
     case RC_MY_YEAR:
-        return rc_my_num_decode(c, p, n, used, out, a, err);
+        return rc_my_num_decode;
     case RC_MY_NEWDECIMAL:
-        return rc_my_dec_decode(c, p, n, used, out, a, err);
+        return rc_my_dec_decode;
     case RC_MY_DATE:
     case RC_MY_NEWDATE:
     case RC_MY_TIME:
@@ -81,13 +80,13 @@ rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, siz
     case RC_MY_DATETIME2:
     case RC_MY_TIMESTAMP:
     case RC_MY_TIMESTAMP2:
-        return rc_my_time_decode(c, p, n, used, out, a, err);
+        return rc_my_time_decode;
     case RC_MY_VARCHAR:
     case RC_MY_VAR_STRING:
     case RC_MY_STRING:
     case RC_MY_ENUM:
     case RC_MY_SET:
-        return rc_my_str_decode(c, p, n, used, out, a, err);
+        return rc_my_str_decode;
     case RC_MY_TINY_BLOB:
     case RC_MY_MEDIUM_BLOB:
     case RC_MY_LONG_BLOB:
@@ -95,11 +94,26 @@ rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, siz
     case RC_MY_JSON:
     case RC_MY_GEOMETRY:
     case RC_MY_VECTOR:
-        return rc_my_blob_decode(c, p, n, used, out, a, err);
+        return rc_my_blob_decode;
     default:
-        return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
-                            RC_MY_COLFMT ": binlog column type %u is not one this reader knows (no MySQL or MariaDB server "
-                                         "writes it in row images)",
-                            RC_MY_COLARG(c), c->type);
+        return NULL;
     }
+}
+
+void rc_my_col_prepare(rc_my_col *c)
+{
+    rc_my_str_prepare(c);
+    c->decode = reader_of(c->type);
+    c->prepared = true;
+}
+
+rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
+                             rc_error *err)
+{
+    rc_my_decode_fn *fn = c->decode ? c->decode : reader_of(c->type);
+    if (fn) return fn(c, p, n, used, out, a, err);
+    return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
+                        RC_MY_COLFMT ": binlog column type %u is not one this reader knows (no MySQL or MariaDB server "
+                                     "writes it in row images)",
+                        RC_MY_COLARG(c), c->type);
 }

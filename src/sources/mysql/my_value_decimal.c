@@ -8,6 +8,7 @@
  * JSON as DECIMAL(73,10)). */
 #include <string.h>
 #include "rowcast/error.h"
+#include "rowcast/fmt.h"
 #include "my_value_int.h"
 
 static const uint8_t dig2bytes[10] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
@@ -20,12 +21,14 @@ size_t rc_my_packed_decimal_size(unsigned precision, unsigned scale)
     return (size_t)(intg / 9) * 4 + dig2bytes[intg % 9] + (size_t)(scale / 9) * 4 + dig2bytes[scale % 9];
 }
 
-/* Appends the group's `ndig` digits (zero-padded) at w; false when the group is not a number
- * of that many digits. */
+/* Appends the group's `ndig` digits (zero-padded) at w, two at a time (a digit at a time was a
+ * third of a value's instructions); false when the group is not a number of that many digits. */
 static bool put_group(char *w, uint32_t v, unsigned ndig)
 {
     if (v >= pow10[ndig]) return false;
-    for (unsigned i = ndig; i-- > 0; v /= 10) w[i] = (char)('0' + v % 10);
+    unsigned i = ndig;
+    for (; i >= 2; v /= 100) i -= 2, memcpy(w + i, rc_fmt_digits2 + 2 * (v % 100), 2);
+    if (i) w[0] = (char)('0' + v);
     return true;
 }
 
@@ -84,7 +87,7 @@ rc_status rc_my_dec_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_
 {
     unsigned precision = c->meta >> 8, scale = c->meta & 0xff;
     rc_error e;
-    rc_error_clear(&e);
+    rc_my_value_err_reset(&e);
     out->kind = RC_V_DECIMAL;
     if (rc_my_packed_decimal(p, n, precision, scale, used, &out->dec, a, &e) != RC_OK)
         return rc_error_set(err, e.code, e.offset, RC_MY_COLFMT ": %s", RC_MY_COLARG(c), e.message);

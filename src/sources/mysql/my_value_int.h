@@ -13,8 +13,13 @@
 #define RC_MY_COLFMT "column %.*s%s (%s)"
 #define RC_MY_COLARG(c) (int)(c)->name.n, (c)->name.p ? (c)->name.p : "", (c)->name.n ? "" : "@?", rc_my_type_name((c)->type)
 
-/* RC_ERR_VALUE "value truncated" when fewer than `need` of the `n` bytes are left. */
-rc_status rc_my_need(const rc_my_col *c, size_t need, size_t n, rc_error *err);
+/* RC_ERR_VALUE "value truncated" when fewer than `need` of the `n` bytes are left (inline: every
+ * value asks, and a call was a tenth of an integer's decoding). */
+rc_status rc_my_need_fail(const rc_my_col *c, size_t need, size_t n, rc_error *err);
+static inline rc_status rc_my_need(const rc_my_col *c, size_t need, size_t n, rc_error *err)
+{
+    return need <= n ? RC_OK : rc_my_need_fail(c, need, n, err);
+}
 
 /* The declared type's name when the history gave one ("" otherwise), for type checks that
  * the catalog entries of MariaDB's own types (inet6, uuid) and MySQL's vector decide. */
@@ -26,6 +31,8 @@ rc_status rc_my_dec_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_
 rc_status rc_my_time_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err);
 rc_status rc_my_str_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err);
 rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err);
+/* rc_my_col_prepare's part for character columns (my_value_str.c): fixed16 and text_cs. */
+void rc_my_str_prepare(rc_my_col *c);
 
 /* The payload (after the length) of JSON, GEOMETRY and VECTOR columns, and the 16 bytes of
  * MariaDB's INET6 and UUID columns (my_value_ext.c, my_json.c). */

@@ -50,6 +50,19 @@ static rc_status column_cs(const rc_my_col *c, rc_my_cs *cs, rc_error *err)
     return RC_OK;
 }
 
+static bool is_fixed16(const rc_my_col *c)
+{
+    const char *dn = rc_my_decl_name(c);
+    return !strcmp(dn, "inet6") || !strcmp(dn, "uuid");
+}
+
+void rc_my_str_prepare(rc_my_col *c)
+{
+    rc_my_cs cs;
+    c->fixed16 = is_fixed16(c);
+    c->text_cs = column_cs(c, &cs, NULL) == RC_OK ? (uint8_t)(cs + 1) : 0;
+}
+
 /* len bytes as a BYTES value, zero-padded to `size` (>= len). */
 static rc_status bytes_value(const rc_my_col *c, const uint8_t *p, size_t len, size_t size, rc_value *out, rc_arena *a, rc_error *err)
 {
@@ -66,7 +79,8 @@ static rc_status bytes_value(const rc_my_col *c, const uint8_t *p, size_t len, s
 static rc_status chars(const rc_my_col *c, const uint8_t *p, size_t len, size_t size, rc_value *out, rc_arena *a, rc_error *err)
 {
     rc_my_cs cs;
-    if (column_cs(c, &cs, err) != RC_OK) return err->code;
+    if (c->text_cs) cs = (rc_my_cs)(c->text_cs - 1);
+    else if (column_cs(c, &cs, err) != RC_OK) return err->code;
     if (cs == RC_MY_CS_BINARY) return bytes_value(c, p, len, size, out, a, err);
     rc_status st = rc_my_text(cs, p, len, out, a);
     if (st == RC_ERR_UNSUPPORTED)
@@ -176,8 +190,7 @@ rc_status rc_my_str_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_
     if (len > maxlen)
         return rc_error_set(err, RC_ERR_VALUE, 0, RC_MY_COLFMT ": value of %zu bytes in a column of at most %u", RC_MY_COLARG(c), len,
                             maxlen);
-    const char *dn = rc_my_decl_name(c);
-    if (!strcmp(dn, "inet6") || !strcmp(dn, "uuid")) return rc_my_fixed16_value(c, body, len, out, a, err);
+    if (c->prepared ? c->fixed16 : is_fixed16(c)) return rc_my_fixed16_value(c, body, len, out, a, err);
     /* BINARY(n): the servers leave the trailing zero bytes out; SELECT has them */
     return chars(c, body, len, c->type == RC_MY_STRING ? maxlen : len, out, a, err);
 }
