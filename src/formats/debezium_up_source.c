@@ -119,7 +119,7 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
  * bytes); if not, m takes them and is emptied, and the caller makes its text. */
 static bool memo_hit(str_memo *m, const rc_str *f, size_t n)
 {
-    const char *p = m->raw.data, *end = p + m->raw.len;
+    const char *p = m->raw.data, *end = p ? p + m->raw.len : p; /* no memo yet: no bytes (NULL + 0 is undefined) */
     bool same = m->json.len != 0;
     for (size_t i = 0; i < n && same; i++) {
         size_t len;
