@@ -108,6 +108,8 @@ static void put_image(rc_buf *b, const rc_event *ev, const rc_value *img, const 
 }
 
 /* checkpointTime: the source's checkpoint in seconds, or the change time. */
+static const char *dw_type(const rc_coltype *t) { return t->info->dataworks; }
+
 static int64_t checkpoint_seconds(const rc_event *ev)
 {
     int64_t v;
@@ -149,16 +151,8 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     if (ddl) {
         RC_BUF_LIT(b, "null,\"pk\":null");
     } else {
-        rc_buf_putc(b, '[');
-        for (uint32_t i = 0; i < ev->ncols; i++) {
-            if (i) rc_buf_putc(b, ',');
-            RC_BUF_LIT(b, "{\"name\":");
-            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-            RC_BUF_LIT(b, ",\"type\":\"");
-            rc_buf_puts(b, ev->cols[i].type.info->dataworks);
-            RC_BUF_LIT(b, "\"}");
-        }
-        RC_BUF_LIT(b, "],\"pk\":");
+        rc_enc_put_name_types(b, ev, dw_type);
+        RC_BUF_LIT(b, ",\"pk\":");
         rc_enc_put_pk_array(b, ev);
     }
     RC_BUF_LIT(b, "},\"payload\":{\"before\":");

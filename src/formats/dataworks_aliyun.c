@@ -172,16 +172,8 @@ static void put_image(rc_buf *b, dwa_enc *e, const rc_event *ev, const rc_value 
 /* schema.dataColumn's array and "primaryKey" */
 static void put_schema_columns(rc_buf *b, const rc_event *ev)
 {
-    rc_buf_putc(b, '[');
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (i) rc_buf_putc(b, ',');
-        RC_BUF_LIT(b, "{\"name\":");
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        RC_BUF_LIT(b, ",\"type\":\"");
-        rc_buf_puts(b, rc_dwa_type(&ev->cols[i].type));
-        RC_BUF_LIT(b, "\"}");
-    }
-    RC_BUF_LIT(b, "],\"primaryKey\":");
+    rc_enc_put_name_types(b, ev, rc_dwa_type);
+    RC_BUF_LIT(b, ",\"primaryKey\":");
     if (rc_enc_has_pk(ev)) rc_enc_put_pk_array(b, ev);
     else RC_BUF_LIT(b, "[]");
 }

@@ -51,6 +51,20 @@ const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch)
     return flags;
 }
 
+void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t))
+{
+    rc_buf_putc(b, '[');
+    for (uint32_t i = 0; i < ev->ncols; i++) {
+        if (i) rc_buf_putc(b, ',');
+        RC_BUF_LIT(b, "{\"name\":");
+        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+        RC_BUF_LIT(b, ",\"type\":\"");
+        rc_buf_puts(b, type(&ev->cols[i].type));
+        RC_BUF_LIT(b, "\"}");
+    }
+    rc_buf_putc(b, ']');
+}
+
 void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev)
 {
     if (!rc_enc_has_pk(ev)) {
