@@ -134,13 +134,3 @@ bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev)
     k->of = ev->cols_id;
     return true;
 }
-
-void rc_enc_put_colkey(rc_buf *b, const rc_enc_colkeys *k, const rc_event *ev, uint32_t i, bool cached)
-{
-    if (cached) {
-        rc_buf_put(b, k->text.data + k->off[i], k->off[i + 1] - k->off[i]);
-        return;
-    }
-    rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-    rc_buf_putc(b, ':');
-}

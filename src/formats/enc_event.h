@@ -9,6 +9,7 @@
 #include "rowcast/buf.h"
 #include "rowcast/event.h"
 #include "rowcast/format.h"
+#include "rowcast/jsonw.h"
 
 enum { RC_ENC_PK_MAX = 64 };
 
@@ -75,8 +76,17 @@ void rc_enc_colkeys_fini(rc_enc_colkeys *k);
 /* Whether k holds the keys of ev's columns, made now when ev's cached list is new to it;
  * false for a list that is not cached (or out of memory): rc_enc_put_colkey escapes then. */
 bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev);
-/* Column i's key "name":, from k when `cached` (what rc_enc_colkeys_for said). */
-void rc_enc_put_colkey(rc_buf *b, const rc_enc_colkeys *k, const rc_event *ev, uint32_t i, bool cached);
+/* Column i's key "name":, from k when `cached` (what rc_enc_colkeys_for said); inline, so that
+ * the uncached path costs what escaping the name in place did. */
+static inline void rc_enc_put_colkey(rc_buf *b, const rc_enc_colkeys *k, const rc_event *ev, uint32_t i, bool cached)
+{
+    if (cached) {
+        rc_buf_put(b, k->text.data + k->off[i], k->off[i + 1] - k->off[i]);
+        return;
+    }
+    rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+    rc_buf_putc(b, ':');
+}
 
 /* The DDL statement as a JSON string; a truncate without text gets the statement it stands
  * for, "TRUNCATE TABLE db.table". */
