@@ -85,6 +85,7 @@ void rc_fmt_frac(rc_buf *b, uint32_t nanos)
 
 void rc_fmt_frac_digits(rc_buf *b, uint32_t v, int digits)
 {
+    if (digits < 1 || digits > 9) return; /* no fraction has more digits than nanoseconds */
     char f[10];
     f[0] = '.';
     for (int i = digits; i >= 1; i--, v /= 10) f[i] = (char)('0' + v % 10);

@@ -229,9 +229,16 @@ rc_status rc_options_parse(const rc_options *o, const char *prefix, const rc_opt
     for (const rc_option_desc *d = table; d->key; d++) {
         if (default_is_value(d) && (st = read_value(d, d->def, (char *)target + d->off, err)) != RC_OK) return st;
     }
-    for (const rc_option_desc *d = table; d->key; d++) {
-        const char *v = rc_options_get(o, d->key);
-        if (v && (st = read_value(d, v, (char *)target + d->off, err)) != RC_OK) return st;
+    /* then the given values in command-line order, each key's last occurrence only: of two
+     * aliases the one given last wins, as of one key given twice */
+    for (size_t i = 0; o && i < o->count; i++) {
+        const char *k = o->items[i].key;
+        size_t j = i + 1;
+        while (j < o->count && strcmp(o->items[j].key, k)) j++;
+        if (j < o->count) continue; /* given again later */
+        const rc_option_desc *d = table;
+        while (d->key && strcmp(d->key, k)) d++;
+        if (d->key && (st = read_value(d, o->items[i].value, (char *)target + d->off, err)) != RC_OK) return st;
     }
     return RC_OK;
 }

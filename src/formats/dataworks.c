@@ -29,8 +29,9 @@ static rc_status parse_extend(const char *key, const char *ext, void *field, rc_
     rc_json_fini(&j);
     rc_arena_fini(&a);
     if (!obj)
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be a JSON object%s%s", key, st != RC_OK ? ": " : "",
-                            st != RC_OK ? jerr.message : "");
+        return st != RC_OK ? rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be a JSON object: at byte %zu of its value: %s", key,
+                                          (size_t)jerr.offset, jerr.message)
+                           : rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s must be a JSON object", key);
     *(const char **)field = ext;
     return RC_OK;
 }

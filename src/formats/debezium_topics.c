@@ -384,11 +384,7 @@ static void put_table_change(rc_buf *b, const rc_event *ev)
     RC_BUF_LIT(b, ",\"table\":{\"defaultCharsetName\":");
     rc_enc_put_str_or_null(b, ev->table_charset);
     RC_BUF_LIT(b, ",\"primaryKeyColumnNames\":[");
-    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
-    for (uint32_t i = 0; i < n; i++) {
-        if (i) rc_buf_putc(b, ',');
-        rc_jw_str(b, ev->cols[idx[i]].name.p, ev->cols[idx[i]].name.n);
-    }
+    rc_enc_put_pk_items(b, ev);
     RC_BUF_LIT(b, "],\"columns\":[");
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');

@@ -72,12 +72,17 @@ void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev)
         return;
     }
     rc_buf_putc(b, '[');
+    rc_enc_put_pk_items(b, ev);
+    rc_buf_putc(b, ']');
+}
+
+void rc_enc_put_pk_items(rc_buf *b, const rc_event *ev)
+{
     uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
         rc_jw_str(b, ev->cols[idx[k]].name.p, ev->cols[idx[k]].name.n);
     }
-    rc_buf_putc(b, ']');
 }
 
 int64_t rc_enc_es_ms(const rc_event *ev) { return ev->has_ts ? rc_floor_div(ev->ts_us, 1000) : 0; }

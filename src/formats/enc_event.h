@@ -26,6 +26,8 @@ const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch);
 
 /* pk names as a JSON array, or null. */
 void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev);
+/* pk names in key order as JSON strings separated by commas (the array's items). */
+void rc_enc_put_pk_items(rc_buf *b, const rc_event *ev);
 /* The columns as [{"name":N,"type":"T"},...], T the column's type by `type` (DataWorks). */
 void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t));
 

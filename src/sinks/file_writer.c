@@ -47,7 +47,7 @@ static void *run(void *arg)
     return NULL;
 }
 
-/* The syncing thread of a durable file: an fsync as soon as every record asked for is written,
+/* The syncing thread of a durable file: an fsync as soon as a record asked for is written,
  * beside the writing thread, which goes on writing meanwhile (an fsync of a second's Debezium
  * output takes most of a second here: done by the writer, the sink and then the source stood
  * still for it). The fsync covers every record written before it started, so that count is
@@ -57,7 +57,9 @@ static void *sync_run(void *arg)
     rc_file_writer *w = arg;
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        if (!w->err && w->sync_want > w->synced && w->rec_written >= w->sync_want) {
+        /* what is written so far, not waiting for all that was asked: a writer that never
+         * catches up with the requests (write-back throttling) would otherwise never sync */
+        if (!w->err && w->sync_want > w->synced && w->rec_written > w->synced) {
             uint64_t upto = w->rec_written;
             pthread_mutex_unlock(&w->mu);
             /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */

@@ -753,6 +753,17 @@ static void expect_file_as(const char *name, enum feed_mode mode, size_t flip, c
 /* The live stream's reader thread computes each event's CRC32 (rc_my_decoder_feed_summed): the
  * same events, and for a corrupted event the same message, naming the same offset, as the
  * decoder's own check. */
+
+/* data_80045_gtid's binlog.000002 from the first commit on: what every reading of it ends with */
+#define DATA_80045_REST                                                                                               \
+    "commit @498 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"                                                           \
+    "begin @608 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"                                                            \
+    "delete test.t1(@1=4) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"                                             \
+    "delete test.t1(@1=5) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"                                             \
+    "delete test.t1(@1=6) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"                                             \
+    "commit @793 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"                                                           \
+    "at binlog.000002:847 396e294c-1ca4-11f1-9ae7-00155da79c6b:1-6\n"
+
 static void test_decoder_summed(void **state)
 {
     const char *name = "Percona-Lab__percona-binlog-server/mtr/binlog_streaming/std_data/data_80045_gtid.zip-members/data_80045_gtid/binlog.000002";
@@ -768,13 +779,7 @@ static void test_decoder_summed(void **state)
                    "begin @276 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
                    "error: binlog.000002 at offset 408: checksum mismatch in UPDATE_ROWS_EVENT (stored 3cbd79b1, computed 033591e0): "
                    "the event is corrupted\n"
-                   "commit @498 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
-                   "begin @608 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                   "delete test.t1(@1=4) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                   "delete test.t1(@1=5) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                   "delete test.t1(@1=6) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                   "commit @793 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                   "at binlog.000002:847 396e294c-1ca4-11f1-9ae7-00155da79c6b:1-6\n");
+                   DATA_80045_REST);
     /* the decoder compares with the sum it is given, it does not compute its own (the first
      * events; the message of a whole file is longer than cmocka prints) */
     const char *off = "error: binlog.000002 at offset 126: checksum mismatch in PREVIOUS_GTIDS_LOG_EVENT (stored 699caa6f, computed "
@@ -804,13 +809,7 @@ static void test_decoder_files(void **state)
                 "update test.t1(@1=1)(@1=101) @408 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
                 "update test.t1(@1=2)(@1=102) @408 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
                 "update test.t1(@1=3)(@1=103) @408 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
-                "commit @498 396e294c-1ca4-11f1-9ae7-00155da79c6b:5\n"
-                "begin @608 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                "delete test.t1(@1=4) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                "delete test.t1(@1=5) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                "delete test.t1(@1=6) @731 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                "commit @793 396e294c-1ca4-11f1-9ae7-00155da79c6b:6\n"
-                "at binlog.000002:847 396e294c-1ca4-11f1-9ae7-00155da79c6b:1-6\n");
+                DATA_80045_REST);
     /* a relay log (two FDEs, two ROTATEs); the image leaves out the hidden generated column of
      * the functional index (the second) */
     expect_file("blackbeam__rust_mysql_common/test-data/binlogs/rpl_unfiltered_hidden_gcol.000001",

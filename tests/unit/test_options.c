@@ -226,6 +226,18 @@ static void test_parse_last_wins(void **state)
     assert_true(x.alias); /* a default of the other key of the field does not undo it */
 }
 
+/* of two keys of one field the one given last wins, whichever comes first in the table */
+static void test_parse_alias_order(void **state)
+{
+    x_opts x;
+    rc_option a[] = {{"x.alias", "true"}, {"x.alias.long", "false"}};
+    assert_int_equal(parse_x(a, 2, &x, NULL), RC_OK);
+    assert_false(x.alias);
+    rc_option b[] = {{"x.alias.long", "false"}, {"x.alias", "true"}};
+    assert_int_equal(parse_x(b, 2, &x, NULL), RC_OK);
+    assert_true(x.alias);
+}
+
 static void test_parse_errors(void **state)
 {
     x_opts x;
@@ -315,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_parse_defaults),
         cmocka_unit_test(test_parse_values),
         cmocka_unit_test(test_parse_last_wins),
+        cmocka_unit_test(test_parse_alias_order),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_type_names),
         cmocka_unit_test(test_format_tables),
