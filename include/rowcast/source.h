@@ -9,8 +9,8 @@
  * `next` waits at most timeout_ms for a batch and answers no batch (and no error) when the
  * source is idle, so that the pipeline still serves delivery reports (and, for database
  * sources, status updates and heartbeats) while nothing comes. Each batch is given back with
- * `release` before the batch after the next one is asked for (a source may decode the next
- * batch on a thread of its own meanwhile). `ack` tells the source that everything up to a
+ * `release` before the next one is asked for, or, with a source that says `two_batches`,
+ * before the batch after the next one. `ack` tells the source that everything up to a
  * position is delivered and stored (PostgreSQL: the flush LSN; the lines source keeps nothing:
  * its checkpoint file is the pipeline's). */
 #ifndef ROWCAST_SOURCE_H
@@ -96,7 +96,8 @@ typedef struct rc_source_config {
     const rc_format *from; /* the lines source's decoder */
     void *dec;
     const rc_options *opts;
-    bool threaded;           /* decode the next batch on a thread of its own */
+    bool threaded;           /* decode the next batch on a thread of its own (the lines source's
+                              * own; a two_batches source's: sources/prefetch.c) */
     bool records;            /* the lines source: each item a Kafka record (rowcast/records_in.h) */
     bool (*accept)(void *ctx, rc_str db, rc_str table); /* tables the source keeps (--include), NULL: all */
     void *accept_ctx;
@@ -143,6 +144,11 @@ typedef struct rc_source_ops {
      * once rather than at its interval, so that the wait is short. NULL: never (the lines
      * source: an idle input keeps the interval, a trickle of lines is not a checkpoint each). */
     bool (*waiting)(const rc_source *s);
+    /* The pipeline may hold the batch `next` gave last (encoding it on a thread of its own)
+     * while it asks for the next one: the source fills a second batch meanwhile, and nothing
+     * the held batch's events point at changes (sources/db_phases.h). False: each batch is
+     * given back before the next is asked for. */
+    bool two_batches;
 } rc_source_ops;
 
 struct rc_source {

@@ -35,6 +35,9 @@ void cli_usage_capture(void)
           "  --until caught-up|LSN  stop once every change committed before the start (or up\n"
           "                         to LSN, as 0/16B3748) is delivered and acknowledged\n"
           "  --max-events N         stop after N row events\n"
+          "  --threads 1|2          2 (default): read and decode the next batch of changes on\n"
+          "                         a thread of its own while the last one is encoded and\n"
+          "                         sent; 1: both on one thread. The output is the same\n"
           "  --include SCHEMA.TABLE\n"
           "                         the tables to capture (shell patterns: public.*, *.orders;\n"
           "                         without a dot: a schema); repeatable\n"
@@ -95,7 +98,7 @@ void cli_usage_capture(void)
 }
 
 static const char *const capture_flags[] = {"--slot", "--publication", "--snapshot", "--until", "--max-events",
-                                            "--checkpoint", "--start", "--server-id", NULL};
+                                            "--checkpoint", "--start", "--server-id", "--threads", NULL};
 static const char *const source_prefixes[] = {"postgres.", NULL};
 
 static const char *const source_keys[] = {"postgres.streaming", "postgres.heartbeat.interval", "postgres.stream.spill_bytes",
@@ -161,6 +164,7 @@ int cli_capture(int argc, char **argv)
     const char *url = NULL, *pg_only = NULL, *my_only = NULL;
     const char **patterns = calloc((size_t)argc + 1, sizeof *patterns);
     int rc = cli_run_init(&r, &c, "capture", capture_flags, argc);
+    c.threaded = true;
     if (rc == EXIT_OK && !patterns) {
         fprintf(stderr, "rowcast capture: out of memory\n");
         rc = EXIT_IO;
@@ -197,6 +201,9 @@ int cli_capture(int argc, char **argv)
             if (!strcmp(v, "caught-up")) cc.until_caught_up = true;
             else if (!rc_pg_lsn_parse(v, &cc.until_lsn) || !cc.until_lsn)
                 rc = cli_run_usage_error(&r, "--until is caught-up or an LSN such as 0/16B3748, not '%s'", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) {
+            if (strcmp(v, "1") && strcmp(v, "2")) rc = cli_run_usage_error(&r, "--threads is 1 or 2, not '%s'", v);
+            c.threaded = !strcmp(v, "2");
         } else if ((v = cli_opt_value(argc, argv, &i, "--max-events"))) {
             unsigned long long n = strtoull(v, &end, 10);
             if (*end || !n || v[0] == '-') rc = cli_run_usage_error(&r, "--max-events needs a positive number, got '%s'", v);

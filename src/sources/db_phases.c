@@ -1,6 +1,56 @@
 /* The phase driver of the database sources (db_phases.h). */
+#include <stdlib.h>
 #include <time.h>
 #include "sources/db_phases.h"
+
+bool rc_db_batches_init(rc_db_batches *bs, bool (*accept)(void *ctx, rc_str db, rc_str table), void *accept_ctx)
+{
+    bool ok = true;
+    for (int i = 0; i < 2; i++) {
+        rc_batch *b = &bs->b[i];
+        rc_arena_init(&b->arena);
+        b->events.accept = accept, b->events.accept_ctx = accept_ctx;
+        ok &= (b->lines = calloc(RC_BATCH_ITEMS, sizeof *b->lines)) != NULL;
+    }
+    bs->cur = 0, bs->handed = false;
+    return ok;
+}
+
+/* Frees what waits in `later` given before `before` batches were handed out (all: UINT64_MAX). */
+static void later_run(rc_db_batches *bs, uint64_t before)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < bs->nlater; i++) {
+        if (bs->later[i].at < before) bs->later[i].free(bs->later[i].p);
+        else bs->later[k++] = bs->later[i];
+    }
+    bs->nlater = k;
+}
+
+void rc_db_batches_later(rc_db_batches *bs, void (*free_fn)(void *p), void *p)
+{
+    if (!p) return;
+    if (bs->nlater == bs->caplater) {
+        size_t cap = bs->caplater ? bs->caplater * 2 : 4;
+        rc_db_later *t = realloc(bs->later, cap * sizeof *t);
+        if (!t) return;
+        bs->later = t, bs->caplater = cap;
+    }
+    bs->later[bs->nlater++] = (rc_db_later){free_fn, p, bs->nhanded};
+}
+
+void rc_db_batches_fini(rc_db_batches *bs)
+{
+    later_run(bs, UINT64_MAX);
+    free(bs->later);
+    for (int i = 0; i < 2; i++) {
+        rc_batch *b = &bs->b[i];
+        free(b->text);
+        free(b->lines);
+        rc_arena_fini(&b->arena);
+        rc_event_list_fini(&b->events);
+    }
+}
 
 void rc_db_phase_nap(int ms)
 {
@@ -8,10 +58,16 @@ void rc_db_phase_nap(int ms)
     nanosleep(&ts, NULL); /* a signal ends it early: the caller looks at its stop flag */
 }
 
-rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_batch *b, int timeout_ms, rc_batch **out,
-                           rc_error *err)
+rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_db_batches *bs, int timeout_ms,
+                           rc_batch **out, rc_error *err)
 {
     *out = NULL;
+    if (bs->handed) bs->cur ^= 1; /* the pipeline may still hold the last one: the other was given back */
+    bs->handed = false;
+    /* given when h were handed out: batches up to h + 1 may point at it; every one but the
+     * last handed out (nhanded) came back, so h + 2 <= nhanded is free to go */
+    if (bs->nlater && bs->nhanded >= 2) later_run(bs, bs->nhanded - 1);
+    rc_batch *b = rc_db_batch(bs);
     b->n = 0, b->len = 0, b->last = false, b->rc = 0;
     b->events.count = 0;
     rc_arena_reset(&b->arena);
@@ -35,7 +91,7 @@ rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phas
     }
     if (st != RC_OK) return st;
     if (*ph == PH_DONE) b->last = true;
-    if (b->n || b->last) *out = b;
+    if (b->n || b->last) *out = b, bs->handed = true, bs->nhanded++;
     else if (*ph != PH_STREAM && *ph != PH_SNAPSHOT) {
         rc_db_phase_nap(timeout_ms < 20 ? timeout_ms : 20); /* waiting (for acknowledgements, or to reconnect) */
     }

@@ -24,11 +24,42 @@ typedef struct rc_db_phase_ops {
     rc_status (*stream_batch)(void *s, int timeout_ms, rc_error *err);
 } rc_db_phase_ops;
 
-/* One `next` of the source `s` whose phase is *ph and batch b: b emptied, the phase's work
- * done, *out = b when it holds items or is the last, else a short sleep when the source is
- * waiting rather than reading (not a busy loop). */
-rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_batch *b, int timeout_ms, rc_batch **out,
-                           rc_error *err);
+/* A database source's two batches: the pipeline may still hold the one handed out last
+ * (encoding it on a thread of its own, rc_source_ops.two_batches) while the source fills the
+ * other. Events point into their batch's arena and into the decoder's memory that outlives
+ * every batch (replaced table maps and relations are kept), never into the connection's
+ * buffers. */
+typedef struct rc_db_later {
+    void (*free)(void *p);
+    void *p;
+    uint64_t at; /* batches handed out when it was given */
+} rc_db_later;
+
+typedef struct rc_db_batches {
+    rc_batch b[2];
+    unsigned cur;  /* the one being filled */
+    bool handed;   /* b[cur] was handed out by the last next: the next fills the other */
+    uint64_t nhanded;        /* batches handed out so far */
+    rc_db_later *later;      /* memory events may still point at (rc_db_batches_later) */
+    size_t nlater, caplater;
+} rc_db_batches;
+
+/* false: out of memory. accept: the events lists' table filter (NULL: none). */
+bool rc_db_batches_init(rc_db_batches *bs, bool (*accept)(void *ctx, rc_str db, rc_str table), void *accept_ctx);
+void rc_db_batches_fini(rc_db_batches *bs); /* frees what waits in `later` too */
+/* free(p) once no batch that can point at it is held: the batches handed out until then and
+ * the one being filled; freed when a next starts after two more were handed out (the one
+ * being filled then came back, and only the last is held). For memory the events point at and
+ * the source lets go (a decoder replaced when the stream restarts). Out of memory: p is never
+ * freed (a leak, not a use after free). */
+void rc_db_batches_later(rc_db_batches *bs, void (*free)(void *p), void *p);
+static inline rc_batch *rc_db_batch(rc_db_batches *bs) { return &bs->b[bs->cur]; }
+
+/* One `next` of the source `s` whose phase is *ph: the batch to fill chosen and emptied, the
+ * phase's work done, *out = the batch when it holds items or is the last, else a short sleep
+ * when the source is waiting rather than reading (not a busy loop). */
+rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_db_batches *bs, int timeout_ms,
+                           rc_batch **out, rc_error *err);
 
 /* Sleeps ms milliseconds: a source that waits rather than reads (not a busy loop). */
 void rc_db_phase_nap(int ms);

@@ -7,6 +7,7 @@
 #include "sources/mysql/my_binlog_file.h"
 #include "sources/mysql/my_source.h"
 #include "sources/pg/pg_source.h"
+#include "sources/prefetch.h"
 
 static const rc_source_ops *const all_sources[] = {&rc_source_lines, &rc_source_postgres, &rc_source_postgresql,
                                                    &rc_source_mysql, &rc_source_mariadb};
@@ -32,5 +33,8 @@ rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     if (cfg->source && !ops) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "no source is named %s", cfg->source);
     if (!ops) ops = rc_source_find(cfg->nurls ? cfg->urls[0] : "-");
     if (!ops) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "no source reads %s", cfg->urls[0]);
+    /* a source that lends two batches at once is read on a thread of its own (prefetch.c); the
+     * lines source has its own */
+    if (cfg->threaded && ops->two_batches) return rc_source_prefetch_open(ops, cfg, resume, out, err);
     return ops->open(cfg, resume, out, err);
 }

@@ -228,6 +228,7 @@ my_sql -e "CREATE TABLE shop.evolve (id int PRIMARY KEY, a varchar(10), b int)"
 cap ddl.1 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck" --until caught-up
 cp "$W/ddl.ck" "$W/ddl.ck.before"
 cp "$W/ddl.ck" "$W/ddl.ck.dbz"
+cp "$W/ddl.ck" "$W/ddl.ck.one"
 my_sql <<'SQL' || bad "the DDL workload failed"
 INSERT INTO shop.evolve VALUES (1, 'a', 1);
 ALTER TABLE shop.evolve ADD COLUMN c text;
@@ -247,6 +248,10 @@ golden ddl.native "$W/ddl.2.out"
 # from the checkpoint before the ALTERs: each row decodes with the structure it was written with
 cap ddl.3 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck.before" --until caught-up
 expect_eq "restart before the ALTERs = the first pass" "$W/ddl.2.out" "$W/ddl.3.out"
+# one thread (decoding, then encoding, each batch): the same as the default's two
+cap ddl.one "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck.one" --until caught-up --threads 1
+mask "$W/ddl.one.out" >"$W/ddl.one.masked"
+expect_eq "--threads 1 = the default (2)" "$W/ddl.native.masked" "$W/ddl.one.masked"
 # the same stream as upstream Debezium writes it with its other topics: each DDL on the
 # schema-change topic <server> (tableChanges: the table after it, from the schema history), each
 # transaction's BEGIN and END on <server>.transaction (id: the GTID), as Kafka records

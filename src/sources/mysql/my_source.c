@@ -43,6 +43,10 @@
 #include "sources/mysql/my_stream.h"
 
 enum { SNAPSHOT_CHUNK = 10000, STOP_EVENT = 3, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
+/* A batch ends after this many events (a ROWS event holds tens of rows, so 64 of them would be
+ * thousands): the pipeline holds two batches and their messages at a time, which keeps that
+ * memory to a few MB (a Debezium message with its schema is ~4 KB). */
+enum { BATCH_EVENTS = 512 };
 
 typedef rc_db_phase phase; /* sources/db_phases.h */
 
@@ -66,7 +70,7 @@ typedef struct my_source {
     rc_my_decoder *dec;
     rc_my_stream *stream;
     phase ph;
-    rc_batch batch;
+    rc_db_batches batches; /* the one being filled: rc_db_batch */
     /* snapshot */
     rc_my_snap_table *tables;
     size_t ntables, table_i, tables_done, tables_included;
@@ -159,7 +163,7 @@ static rc_status hand(my_source *s, const char *file, uint64_t offset, const cha
 
 static rc_source_item *item_new(my_source *s)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     rc_source_item *it = &b->lines[b->n++];
     memset(it, 0, sizeof *it);
     it->file = s->url.shown;
@@ -171,7 +175,7 @@ static rc_source_item *item_new(my_source *s)
 
 static void item_end(my_source *s, rc_source_item *it)
 {
-    it->ev_count = s->batch.events.count - it->ev_first;
+    it->ev_count = rc_db_batch(&s->batches)->events.count - it->ev_first;
     it->end = s->ph == PH_SNAPSHOT ? rc_pos_mysql(0, 0, s->snap_rows) : s->handed;
     s->last_pos = it->end;
     s->acked_all = false;
@@ -181,7 +185,7 @@ static void item_end(my_source *s, rc_source_item *it)
  * event as hex after its place). */
 static void item_bad(my_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     b->events.count = it->ev_first;
     it->st = err->code ? err->code : RC_ERR_SYNTAX;
     it->err = *err;
@@ -267,7 +271,7 @@ static rc_status push(rc_event_list *out, const rc_event *ev, rc_error *err)
 /* The read event of the row ahead. */
 static rc_status read_event(my_source *s, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     const rc_my_snap_table *t = &s->tables[s->ahead_table];
     rc_value *vals = rc_arena_alloc(&b->arena, (t->t->ncols ? t->t->ncols : 1) * sizeof *vals);
     if (!vals) return nomem(err);
@@ -288,7 +292,7 @@ static rc_status read_event(my_source *s, rc_error *err)
 
 static rc_status snapshot_batch(my_source *s, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     static const char *const marks[] = {"first", "true", "last"};
     while (b->n < RC_BATCH_ITEMS && s->has_ahead) {
         if (*s->stop) return RC_OK;
@@ -405,9 +409,13 @@ static rc_status checkpoint_here(my_source *s, rc_error *err)
 
 /* ---- stream ---- */
 
+static void decoder_free(void *d) { rc_my_decoder_free(d); }
+
 static rc_status decoder_start(my_source *s, rc_error *err)
 {
-    rc_my_decoder_free(s->dec);
+    /* the events handed out point at the decoder (the file name, the column lists): it goes
+     * once their batches came back */
+    rc_db_batches_later(&s->batches, decoder_free, s->dec);
     s->dec = NULL;
     rc_my_decoder_config dc = {.file = s->file ? s->file : "", .server = s->server, .history = s->hist};
     if (rc_my_decoder_new(&dc, &s->dec, err) != RC_OK) return err->code;
@@ -545,7 +553,7 @@ static bool caught_up(const my_source *s, bool in_tx) { return s->acked_all && a
  * the next boundary kept carries the history. */
 static void count_events(my_source *s, size_t first)
 {
-    const rc_batch *b = &s->batch;
+    const rc_batch *b = rc_db_batch(&s->batches);
     for (size_t i = first; i < b->events.count; i++) {
         rc_op op = b->events.items[i].op;
         if (op == RC_OP_DDL) s->hist_dirty = true;
@@ -557,7 +565,7 @@ static void count_events(my_source *s, size_t first)
 /* One binlog event: its events as an item. */
 static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in_tx, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     size_t first = b->events.count;
     rc_source_item *it = item_new(s);
     rc_error ierr;
@@ -608,13 +616,13 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
 
 static rc_status stream_batch(my_source *s, int timeout_ms, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     int wait = timeout_ms;
     bool in_tx = false;
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     in_tx = p.in_transaction;
-    while (b->n < RC_BATCH_ITEMS && s->ph == PH_STREAM) {
+    while (b->n < RC_BATCH_ITEMS && b->events.count < BATCH_EVENTS && s->ph == PH_STREAM) {
         if (caught_up(s, in_tx)) {
             s->ph = PH_DONE;
             break;
@@ -681,7 +689,7 @@ static const rc_db_phase_ops phase_ops = {ph_snapshot_batch, ph_snapshot_acked, 
 static rc_status my_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
 {
     my_source *s = (my_source *)src;
-    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batch, timeout_ms, out, err);
+    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batches, timeout_ms, out, err);
 }
 
 static void my_release(rc_source *src, rc_batch *b)
@@ -723,10 +731,7 @@ static void my_close(rc_source *src)
     rc_my_checkpoint_fini(&s->acked);
     free(s->file), free(s->gtids);
     free(s->ahead), free(s->ahead_fields), free(s->ahead_lens);
-    free(s->batch.text);
-    free(s->batch.lines);
-    rc_arena_fini(&s->batch.arena);
-    rc_event_list_fini(&s->batch.events);
+    rc_db_batches_fini(&s->batches);
     rc_my_url_fini(&s->url);
     free(s);
 }
@@ -932,11 +937,9 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
     s->server = (rc_str){s->cfg.server ? s->cfg.server : "rowcast", strlen(s->cfg.server ? s->cfg.server : "rowcast")};
-    rc_arena_init(&s->batch.arena);
-    s->batch.lines = calloc(RC_BATCH_ITEMS, sizeof *s->batch.lines);
+    bool batches = rc_db_batches_init(&s->batches, cfg->accept, cfg->accept_ctx);
     s->hist = rc_my_history_new();
-    if (cfg->accept) s->batch.events.accept = cfg->accept, s->batch.events.accept_ctx = cfg->accept_ctx;
-    rc_status st = s->batch.lines && s->hist ? setup(s, cfg, err) : nomem(err);
+    rc_status st = batches && s->hist ? setup(s, cfg, err) : nomem(err);
     if (st != RC_OK) {
         my_close(&s->base);
         return st;
@@ -981,6 +984,7 @@ static bool my_waiting(const rc_source *src)
                                .progress = my_progress,                                                                \
                                .close = my_close,                                                                      \
                                .stats = my_stats,                                                                      \
-                               .waiting = my_waiting}
+                               .waiting = my_waiting,                                                              \
+                               .two_batches = true}
 MY_SOURCE_OPS(rc_source_mysql, "mysql", "mysql://");
 MY_SOURCE_OPS(rc_source_mariadb, "mariadb", "mariadb://");

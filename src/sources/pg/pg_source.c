@@ -50,7 +50,7 @@ typedef struct pg_source {
     char shown[512]; /* the URL without password: the name items (and errors) carry */
     char temp_slot[64];
     phase ph;
-    rc_batch batch;
+    rc_db_batches batches; /* the one being filled: rc_db_batch */
     /* snapshot */
     rc_pg_table *tables;
     size_t ntables, table_i, tables_done;
@@ -96,7 +96,7 @@ static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
 
 static rc_source_item *item_new(pg_source *s)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     rc_source_item *it = &b->lines[b->n++];
     memset(it, 0, sizeof *it);
     it->file = s->shown;
@@ -108,7 +108,7 @@ static rc_source_item *item_new(pg_source *s)
 
 static void item_end(pg_source *s, rc_source_item *it)
 {
-    it->ev_count = s->batch.events.count - it->ev_first;
+    it->ev_count = rc_db_batch(&s->batches)->events.count - it->ev_first;
     it->end = s->ph == PH_STREAM ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->snap_rows);
     s->last_pos = it->end;
     s->acked_all = false;
@@ -118,7 +118,7 @@ static void item_end(pg_source *s, rc_source_item *it)
 static void item_bad(pg_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len,
                      bool hex)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     b->events.count = it->ev_first;
     it->st = err->code ? err->code : RC_ERR_SYNTAX;
     it->err = *err;
@@ -241,7 +241,7 @@ static const char *snapshot_mark(const pg_source *s, size_t ti, bool first_in_ta
 
 static rc_status snapshot_batch(pg_source *s, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     while (b->n < RC_BATCH_ITEMS && s->ahead) {
         if (*s->stop) return RC_OK;
         const rc_pg_table *t = &s->tables[s->ahead_table];
@@ -384,7 +384,7 @@ static void keepalive(pg_source *s, const rc_pg_msg *m)
 /* Row events among the batch's events from `first` on: --max-events counts them. */
 static void count_rows(pg_source *s, size_t first)
 {
-    const rc_batch *b = &s->batch;
+    const rc_batch *b = rc_db_batch(&s->batches);
     for (size_t i = first; i < b->events.count; i++) {
         rc_op op = b->events.items[i].op;
         if (op != RC_OP_BEGIN && op != RC_OP_COMMIT) s->row_events++;
@@ -394,7 +394,7 @@ static void count_rows(pg_source *s, size_t first)
 
 static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     rc_pgo_msg msg;
     rc_error ierr;
     rc_error_clear(&ierr);
@@ -431,7 +431,7 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
  * the last one, with the COMMIT, moves the position to its end. */
 static rc_status drain(pg_source *s, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     size_t first = b->events.count;
     rc_source_item *it = item_new(s);
     rc_error ierr;
@@ -471,7 +471,7 @@ static rc_status heartbeat(pg_source *s, rc_error *err)
 
 static rc_status stream_batch(pg_source *s, int timeout_ms, rc_error *err)
 {
-    rc_batch *b = &s->batch;
+    rc_batch *b = rc_db_batch(&s->batches);
     int wait = timeout_ms;
     if (heartbeat(s, err) != RC_OK) return err->code;
     while (b->n < RC_BATCH_ITEMS && s->ph == PH_STREAM) {
@@ -527,7 +527,7 @@ static const rc_db_phase_ops phase_ops = {ph_snapshot_batch, ph_snapshot_acked, 
 static rc_status pg_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
 {
     pg_source *s = (pg_source *)src;
-    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batch, timeout_ms, out, err);
+    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batches, timeout_ms, out, err);
 }
 
 static void pg_release(rc_source *src, rc_batch *b)
@@ -574,10 +574,7 @@ static void pg_close(rc_source *src)
     rc_pgo_free(s->dec);
     rc_pg_close(s->conn); /* a temporary slot goes with the session */
     rc_pg_types_free(s->types);
-    free(s->batch.text);
-    free(s->batch.lines);
-    rc_arena_fini(&s->batch.arena);
-    rc_event_list_fini(&s->batch.events);
+    rc_db_batches_fini(&s->batches);
     free(s);
 }
 
@@ -696,8 +693,7 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     s->base.ops = &rc_source_postgres;
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
-    rc_arena_init(&s->batch.arena);
-    s->batch.lines = calloc(RC_BATCH_ITEMS, sizeof *s->batch.lines);
+    bool batches = rc_db_batches_init(&s->batches, NULL, NULL);
     rc_pg_events_opts eo = {.server = s->cfg.server,
                             .spill_bytes = (size_t)s->cfg.spill_bytes,
                             .stream_max_bytes = (size_t)s->cfg.stream_max_bytes,
@@ -707,7 +703,7 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     s->types = rc_pg_types_new();
     s->dec = rc_pgo_new(s->cfg.streaming ? 2 : 1);
     snprintf(s->shown, sizeof s->shown, "%s", cfg->urls[0]);
-    rc_status st = s->batch.lines && s->types && s->dec ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    rc_status st = batches && s->types && s->dec ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (st == RC_OK) st = setup(s, cfg->urls[0], err);
     if (st == RC_OK) {
         eo.db = PQdb(rc_pg_sql(s->conn));
@@ -754,6 +750,7 @@ static bool pg_waiting(const rc_source *src)
                                .progress = pg_progress,                                                                \
                                .close = pg_close,                                                                      \
                                .stats = pg_stats,                                                                      \
-                               .waiting = pg_waiting}
+                               .waiting = pg_waiting,                                                              \
+                               .two_batches = true}
 PG_SOURCE_OPS(rc_source_postgres, "postgres://");
 PG_SOURCE_OPS(rc_source_postgresql, "postgresql://");

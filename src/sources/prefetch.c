@@ -1,0 +1,266 @@
+/* A source read on a thread of its own (rc_source_config.threaded, for a source that says
+ * two_batches: the database sources). The thread asks the source for its next batch while the
+ * pipeline encodes and sends the last one, so that decoding (a MySQL row image, a pgoutput
+ * tuple) runs beside encoding instead of before it.
+ *
+ * What runs where. The thread calls the source's `next` (and, for batches the pipeline gave
+ * back, `release`); the pipeline's thread calls `ack`, `waiting`, `stats` and `progress`, each
+ * under the lock the thread holds for `next`, so the source is never entered twice at once. At
+ * most two batches are out (the source's promise): the one the pipeline holds and the one
+ * waiting for it. What the source says as it happens (rc_capture_config.notice) is queued and
+ * said on the pipeline's thread, in order, when it next asks for a batch: stderr is written by
+ * one thread. A failure of `next` reaches the pipeline after the batches read before it.
+ * Signals go to the pipeline's thread (this one blocks them), which stops the run. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rowcast/buf.h"
+#include "sources/prefetch.h"
+
+enum { POLL_MS = 10 }; /* the longest `next` the thread makes: how long an ack may wait for the lock */
+
+typedef struct prefetch {
+    rc_source base;
+    rc_source *in;
+    rc_capture_config cap; /* the source's, with notices queued here */
+    void (*notice)(void *ctx, const char *msg);
+    void *notice_ctx;
+    pthread_t thread;
+    bool started;
+    pthread_mutex_t src_mu; /* held while the source is entered */
+    pthread_mutex_t mu;     /* the fields below */
+    pthread_cond_t cv;
+    rc_batch *ready;        /* read, not yet taken */
+    rc_batch *back[2];      /* released by the pipeline, not yet released to the source */
+    unsigned nback;
+    unsigned out;           /* batches the source handed out and did not get back */
+    bool ended;             /* the last batch was read, or next failed: */
+    rc_status st;           /*   its status and error, said after `ready` */
+    rc_error err;
+    bool quit;
+    unsigned waiters;       /* the pipeline's thread waits for src_mu: the thread lets it in first */
+    rc_buf notices;         /* '\0'-ended messages */
+} prefetch;
+
+/* The pipeline's thread enters the source: after the call the thread is in, before its next
+ * (a mutex is not fair: the thread, which takes it again at once, would keep it for long). */
+static void enter(prefetch *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->waiters++;
+    pthread_mutex_unlock(&p->mu);
+    pthread_mutex_lock(&p->src_mu);
+    pthread_mutex_lock(&p->mu);
+    p->waiters--;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void leave(prefetch *p) { pthread_mutex_unlock(&p->src_mu); }
+
+static void queue_notice(void *ctx, const char *msg)
+{
+    prefetch *p = ctx;
+    pthread_mutex_lock(&p->mu);
+    rc_buf_puts(&p->notices, msg);
+    rc_buf_putc(&p->notices, '\0');
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Says the queued notices (the pipeline's thread). */
+static void say_notices(prefetch *p)
+{
+    if (!p->notice) return;
+    pthread_mutex_lock(&p->mu);
+    if (!p->notices.len) {
+        pthread_mutex_unlock(&p->mu);
+        return;
+    }
+    rc_buf q = p->notices;
+    rc_buf_init(&p->notices, 0);
+    pthread_mutex_unlock(&p->mu);
+    for (size_t at = 0; at < q.len; at += strlen(q.data + at) + 1) p->notice(p->notice_ctx, q.data + at);
+    rc_buf_fini(&q);
+}
+
+static void *run(void *arg)
+{
+    prefetch *p = arg;
+    pthread_mutex_lock(&p->mu);
+    while (!p->quit && !p->ended) {
+        /* the pipeline's thread first; else a batch given back, else the next when fewer than
+         * two are out */
+        if (p->waiters || (!p->nback && (p->ready || p->out >= 2))) {
+            pthread_cond_wait(&p->cv, &p->mu);
+            continue;
+        }
+        rc_batch *back = NULL;
+        if (p->nback) back = p->back[0], p->back[0] = p->back[1], p->nback--; /* in the order given back */
+        pthread_mutex_unlock(&p->mu);
+        pthread_mutex_lock(&p->src_mu);
+        if (back) p->in->ops->release(p->in, back);
+        rc_batch *b = NULL;
+        rc_error err;
+        rc_error_clear(&err);
+        rc_status st = back ? RC_OK : p->in->ops->next(p->in, POLL_MS, &b, &err);
+        pthread_mutex_unlock(&p->src_mu);
+        pthread_mutex_lock(&p->mu);
+        if (back) p->out--;
+        if (st != RC_OK) p->ended = true, p->st = st, p->err = err;
+        if (b) p->ready = b, p->out++, p->ended |= b->last;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static rc_status pf_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
+{
+    prefetch *p = (prefetch *)src;
+    say_notices(p);
+    *out = NULL;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&p->mu);
+    while (!p->ready && !p->ended)
+        if (pthread_cond_timedwait(&p->cv, &p->mu, &until) == ETIMEDOUT) break;
+    rc_status st = RC_OK;
+    if (p->ready) {
+        *out = p->ready;
+        p->ready = NULL;
+        pthread_cond_broadcast(&p->cv);
+    } else if (p->ended && p->st != RC_OK) {
+        st = p->st;
+        *err = p->err;
+    }
+    pthread_mutex_unlock(&p->mu);
+    say_notices(p); /* those of the batch, before it is handled */
+    return st;
+}
+
+static void pf_release(rc_source *src, rc_batch *b)
+{
+    prefetch *p = (prefetch *)src;
+    pthread_mutex_lock(&p->mu);
+    if (p->ended || !p->started) { /* no thread to hand it to */
+        pthread_mutex_unlock(&p->mu);
+        enter(p);
+        p->in->ops->release(p->in, b);
+        leave(p);
+        pthread_mutex_lock(&p->mu);
+        p->out--;
+    } else {
+        p->back[p->nback++] = b; /* at most the two out */
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void pf_ack(rc_source *src, const rc_pos *pos)
+{
+    prefetch *p = (prefetch *)src;
+    enter(p);
+    p->in->ops->ack(p->in, pos);
+    leave(p);
+}
+
+static void pf_progress(const rc_source *src, uint64_t *size, uint64_t *start)
+{
+    prefetch *p = (prefetch *)src;
+    enter(p);
+    p->in->ops->progress(p->in, size, start);
+    leave(p);
+}
+
+static void pf_stats(const rc_source *src, rc_source_stats *out)
+{
+    prefetch *p = (prefetch *)src;
+    memset(out, 0, sizeof *out);
+    enter(p);
+    if (p->in->ops->stats) p->in->ops->stats(p->in, out);
+    leave(p);
+}
+
+static bool pf_waiting(const rc_source *src)
+{
+    prefetch *p = (prefetch *)src;
+    enter(p);
+    bool w = p->in->ops->waiting && p->in->ops->waiting(p->in);
+    leave(p);
+    return w;
+}
+
+static void pf_close(rc_source *src)
+{
+    prefetch *p = (prefetch *)src;
+    if (!p) return;
+    if (p->started) {
+        pthread_mutex_lock(&p->mu);
+        p->quit = true;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->thread, NULL);
+    }
+    say_notices(p);
+    if (p->in) p->in->ops->close(p->in); /* batches still out go with it */
+    pthread_mutex_destroy(&p->src_mu);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    rc_buf_fini(&p->notices);
+    free(p);
+}
+
+static const rc_source_ops prefetch_ops = {.name = "prefetch",
+                                           .next = pf_next,
+                                           .release = pf_release,
+                                           .ack = pf_ack,
+                                           .progress = pf_progress,
+                                           .close = pf_close,
+                                           .stats = pf_stats,
+                                           .waiting = pf_waiting,
+                                           .two_batches = true};
+
+rc_status rc_source_prefetch_open(const rc_source_ops *ops, const rc_source_config *cfg, const rc_pos *resume, rc_source **out,
+                                  rc_error *err)
+{
+    prefetch *p = calloc(1, sizeof *p);
+    if (!p) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    p->base.ops = &prefetch_ops;
+    pthread_mutex_init(&p->src_mu, NULL);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    rc_buf_init(&p->notices, 0);
+    rc_source_config in = *cfg;
+    if (cfg->capture && cfg->capture->notice) {
+        p->cap = *cfg->capture;
+        p->notice = p->cap.notice, p->notice_ctx = p->cap.notice_ctx;
+        p->cap.notice = queue_notice, p->cap.notice_ctx = p;
+        in.capture = &p->cap;
+    }
+    rc_status st = ops->open(&in, resume, &p->in, err);
+    say_notices(p); /* what the source said while opening (the derived replica id, resuming) */
+    if (st != RC_OK) {
+        pf_close(&p->base);
+        return st;
+    }
+    /* signals go to the pipeline's thread */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int e = pthread_create(&p->thread, NULL, run, p);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e) {
+        pf_close(&p->base);
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot start the thread that reads the source: %s (check ulimit -v, -s and -u: they bound the memory of a thread's stack and the number of threads)",
+                            strerror(e));
+    }
+    p->started = true;
+    *out = &p->base;
+    return RC_OK;
+}
