@@ -166,6 +166,7 @@ typedef struct rc_pipeline {
     bool topic_cached;
     rc_out_rec *recs;
     size_t nrecs, caprecs;
+    size_t block_max; /* the sink takes an item's records as one block of up to this many (0: no) */
     rc_held held;   /* the Canal statement grouping (canal.group): the group held, */
     bool held_pending; /* and whether the encoder holds one now */
     bool sink_failed;

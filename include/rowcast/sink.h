@@ -112,6 +112,14 @@ bool rc_sink_is_kafka(const rc_sink *s);
 /* Hands one record over. Blocks (serving delivery reports) while the destination's queue is
  * full: back-pressure, never a drop. Fails only on an error that stops the run. */
 rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err);
+/* Records in blocks: the most a block may hold (0: this sink takes records one at a time), and
+ * one block of n records, whose bytes are what the sink writes for them (a stdout or file sink
+ * with the values layout of a text format: each value, "null" for a tombstone, then "\n"). The
+ * sink may keep block's memory and give it memory of its own in exchange (block's len is 0
+ * after). As rc_sink_send otherwise (back-pressure); `bytes`: the records' key and value bytes,
+ * for the counts. */
+size_t rc_sink_block_max(const rc_sink *s);
+rc_status rc_sink_send_block(rc_sink *s, rc_buf *block, size_t n, uint64_t bytes, rc_error *err);
 /* Every record sent so far belongs to the source's stream before `pos`; the sizes of the files
  * the sink appends to are recorded with the mark. */
 void rc_sink_mark(rc_sink *s, const rc_pos *pos);

@@ -121,6 +121,7 @@ static rc_status encode_part(rc_pipeline *c, const rc_event *ev, const char *hea
     rc_out_rec *r = push_rec(c);
     if (!r) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     r->voff = mark, r->vlen = c->msg.len - mark;
+    if (c->block_max) rc_buf_putc(&c->msg, '\n'); /* the line as the sink writes it (send_records) */
     if (was_holding) {
         held_origin(c, a, r); /* the group the encoder held: several rows, no one key */
         return RC_OK;
@@ -136,6 +137,7 @@ static rc_status encode_part(rc_pipeline *c, const rc_event *ev, const char *hea
         if (!t) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         *t = c->recs[c->nrecs - 2]; /* with the message's header, as Debezium's tombstone */
         t->null_value = true;
+        if (c->block_max) rc_buf_puts(&c->msg, "null\n");
     }
     return RC_OK;
 }
@@ -242,9 +244,31 @@ static bool route_of(rc_pipeline *c, const rc_out_rec *o)
     return c->topic.err == RC_OK && c->topic_key.err == RC_OK;
 }
 
-/* Sends the records of one line (or the final group) to the sink. */
+/* With a sink that takes blocks (c->block_max): whether c->msg holds the records and nothing
+ * else, each line as the sink writes it (the value and "\n", "null\n" for a tombstone), and
+ * their bytes. Not so for a group an encoder wrote at the end (flush), nor one it held. */
+static bool one_block(const rc_pipeline *c, uint64_t *bytes)
+{
+    size_t at = 0;
+    *bytes = 0;
+    for (size_t i = 0; i < c->nrecs; i++) {
+        const rc_out_rec *o = &c->recs[i];
+        if (o->null_value ? at + 5 > c->msg.len || memcmp(c->msg.data + at, "null\n", 5)
+                          : o->voff != at || at + o->vlen >= c->msg.len || c->msg.data[at + o->vlen] != '\n')
+            return false;
+        at += o->null_value ? 5 : o->vlen + 1;
+        *bytes += o->null_value ? 0 : o->vlen;
+    }
+    return at == c->msg.len;
+}
+
+/* Sends the records of one line (or the final group) to the sink: as one block when the sink
+ * takes them so (a file's: written without a copy), else one at a time. */
 static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_off, rc_error *err)
 {
+    uint64_t bytes;
+    if (c->block_max && c->nrecs && c->nrecs <= c->block_max && one_block(c, &bytes))
+        return rc_sink_send_block(c->sink, &c->msg, c->nrecs, bytes, err);
     if (c->routed) { /* the source position header: input file and line offset */
         rc_buf_reset(&c->pos);
         rc_buf_puts(&c->pos, file);

@@ -146,6 +146,8 @@ int rc_pipeline_run(rc_pipeline *c)
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
         return err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
+    /* values alone, one after the other: an item's lines go to a file sink as one block */
+    c->block_max = c->need_keys || c->routed ? 0 : rc_sink_block_max(c->sink);
     rc_pipeline_report_start(c);
     while (rc == RC_EXIT_OK) {
         rc_batch *b = NULL;

@@ -82,9 +82,11 @@ rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable, const char *what,
 {
     memset(w, 0, sizeof *w);
     w->fd = fd, w->durable = durable;
-    for (int i = 0; i < RC_FW_NBUF; i++)
+    for (int i = 0; i < RC_FW_NBUF; i++) {
         if (!(w->bufs[i].data = malloc(RC_FW_BUF))) goto fail;
-    w->cur = w->bufs[0].data;
+        w->bufs[i].cap = RC_FW_BUF;
+    }
+    w->cur = w->bufs[0].data, w->cap = RC_FW_BUF;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->work, NULL);
     pthread_cond_init(&w->done, NULL);
@@ -132,6 +134,7 @@ static void hand_over(rc_file_writer *w)
     while (w->filled == 1 && !w->written) pthread_cond_wait(&w->done, &w->mu);
     while (w->filled - w->written >= RC_FW_NBUF) pthread_cond_wait(&w->done, &w->mu);
     w->cur = w->bufs[w->filled % RC_FW_NBUF].data;
+    w->cap = w->bufs[w->filled % RC_FW_NBUF].cap;
     w->len = 0;
     w->seen_err = w->err;
 }
@@ -146,6 +149,21 @@ void rc_fw_next(rc_file_writer *w)
 {
     pthread_mutex_lock(&w->mu);
     hand_over(w);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void rc_fw_give(rc_file_writer *w, char **data, size_t *cap, size_t len, uint64_t records)
+{
+    pthread_mutex_lock(&w->mu);
+    if (w->len) hand_over(w); /* what was put before goes first: cur is then a free, empty buffer */
+    rc_fw_buf *b = &w->bufs[w->filled % RC_FW_NBUF];
+    char *mine = b->data;
+    size_t mycap = b->cap;
+    b->data = *data, b->cap = *cap;
+    w->cur = b->data, w->cap = b->cap, w->len = len;
+    w->records = records;
+    hand_over(w);
+    *data = mine, *cap = mycap;
     pthread_mutex_unlock(&w->mu);
 }
 

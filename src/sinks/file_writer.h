@@ -25,7 +25,7 @@ enum { RC_FW_BUF = 1 << 18, RC_FW_NBUF = 4 };
 
 typedef struct rc_fw_buf {
     char *data;
-    size_t len;
+    size_t len, cap; /* cap: RC_FW_BUF, or a given buffer's (rc_fw_give) */
     uint64_t records; /* records wholly in this buffer or earlier ones */
 } rc_fw_buf;
 
@@ -40,7 +40,7 @@ typedef struct rc_file_writer {
     uint64_t written, filled;     /* buffer numbers; the thread owns written until it is written */
     /* the sink's side, without the lock */
     char *cur;                    /* bufs[filled % RC_FW_NBUF].data */
-    size_t len;                   /* bytes in cur */
+    size_t len, cap;              /* bytes in cur, and its size */
     uint64_t records;             /* records wholly put */
     uint64_t handed;              /* records wholly in the buffers handed over */
     int seen_err;                 /* the thread's error, as of the last hand-over */
@@ -58,8 +58,8 @@ void rc_fw_next(rc_file_writer *w);
 
 static inline void rc_fw_put(rc_file_writer *w, const void *p, size_t n)
 {
-    while (n > RC_FW_BUF - w->len) {
-        size_t k = RC_FW_BUF - w->len;
+    while (n > w->cap - w->len) {
+        size_t k = w->cap - w->len;
         memcpy(w->cur + w->len, p, k);
         w->len += k, p = (const char *)p + k, n -= k;
         rc_fw_next(w);
@@ -68,6 +68,11 @@ static inline void rc_fw_put(rc_file_writer *w, const void *p, size_t n)
     w->len += n;
 }
 
+/* Hands the caller's buffer (*data, len bytes of *cap, malloc'd) to the thread as it is, after
+ * what was put before, and gives the caller a free buffer in exchange (*data, *cap): a large
+ * block of records is written without being copied. `records`: the records wholly put once it
+ * is in. */
+void rc_fw_give(rc_file_writer *w, char **data, size_t *cap, size_t len, uint64_t records);
 /* Hands the current buffer over when the thread has nothing else to write (the input is idle:
  * what was put shows in the file soon), and asks for an fsync of every record put when `sync`;
  * does not wait. Returns the records made durable so far, and sets *err to the thread's error. */

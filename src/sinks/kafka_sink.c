@@ -347,4 +347,4 @@ static void kafka_close(rc_sink *s)
     free(ks);
 }
 
-const sink_ops rc_sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close, NULL};
+const sink_ops rc_sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close, NULL, NULL, NULL};

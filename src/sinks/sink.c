@@ -49,14 +49,22 @@ rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_co
 const char *rc_sink_topic_template(const rc_sink *s) { return s->topic_template; }
 bool rc_sink_is_kafka(const rc_sink *s) { return s->ops == &rc_sink_kafka_ops; }
 
-rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
+/* Waits (serving acknowledgements) until n more records may be numbered. */
+static rc_status wait_room(rc_sink *s, size_t n, rc_error *err)
 {
-    while (!tracker_room(&s->tr)) {
+    while (s->tr.next + n - s->tr.base > s->tr.mask + 1) {
         rc_status st = s->ops->sync ? s->ops->sync(s, err) : s->ops->poll(s, 100, err);
         if (st != RC_OK) return st;
         if (s->cfg.stop && *s->cfg.stop)
             return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "stopped by a signal while waiting for acknowledgements");
     }
+    return RC_OK;
+}
+
+rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
+{
+    rc_status wst = wait_room(s, 1, err);
+    if (wst != RC_OK) return wst;
     uint64_t seq = tracker_take(&s->tr);
     rc_status st = s->ops->send(s, r, seq, err);
     if (st != RC_OK) {
@@ -65,6 +73,26 @@ rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err)
     }
     s->stats.sent++;
     s->stats.bytes += r->key_len + r->value_len;
+    return RC_OK;
+}
+
+size_t rc_sink_block_max(const rc_sink *s)
+{
+    return s->ops->send_block && (!s->ops->blocks || s->ops->blocks(s)) ? (size_t)s->tr.mask + 1 : 0;
+}
+
+rc_status rc_sink_send_block(rc_sink *s, rc_buf *block, size_t n, uint64_t bytes, rc_error *err)
+{
+    rc_status st = wait_room(s, n, err);
+    if (st != RC_OK) return st;
+    uint64_t seq = s->tr.next;
+    s->tr.next += n;
+    if ((st = s->ops->send_block(s, block, seq, n, err)) != RC_OK) {
+        s->tr.next = seq; /* never handed over */
+        return st;
+    }
+    s->stats.sent += n;
+    s->stats.bytes += bytes;
     return RC_OK;
 }
 

@@ -19,6 +19,11 @@ typedef struct sink_ops {
     /* The checkpoint's sync, when it need not wait (NULL: sync): asks for durability of what
      * was sent and acknowledges what is durable already. */
     rc_status (*sync_start)(rc_sink *s, rc_error *err);
+    /* Records seq .. seq+n-1 as one block of the bytes the sink writes for them (values, each
+     * with its "\n"): the sink may take block's memory and give it other memory of its own
+     * (rc_sink_send_block). NULL: records one at a time only; also when blocks() says no. */
+    rc_status (*send_block)(rc_sink *s, rc_buf *block, uint64_t seq, size_t n, rc_error *err);
+    bool (*blocks)(const rc_sink *s);
 } sink_ops;
 
 struct rc_sink {

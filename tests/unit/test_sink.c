@@ -299,6 +299,83 @@ static void test_file_writer(void **state)
     free(got);
 }
 
+/* Records in blocks (rc_sink_send_block): small blocks copied, large ones handed to the
+ * writing thread as they are (rc_fw_give) past its ring of four, between single records;
+ * every byte in order, the marks' sizes right, the block emptied and its (exchanged) memory
+ * usable; only a text values layout takes blocks. */
+static void test_file_blocks(void **state)
+{
+    char dir[] = "/tmp/rc_sink_XXXXXX", path[64], url[80];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out", dir);
+    snprintf(url, sizeof url, "file:%s", path);
+    rc_options opts = {NULL, 0};
+    rc_sink_config cfg = {.layout = RC_LAYOUT_VALUES};
+    rc_sink *s;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
+    assert_true(rc_sink_block_max(s) > 0);
+    enum { N = 24 };
+    static const size_t sizes[] = {10, RC_FW_BUF / 4 + 1, 3 * RC_FW_BUF, 0, RC_FW_BUF / 2, 100};
+    rc_buf want, block;
+    rc_buf_init(&want, 0), rc_buf_init(&block, 0);
+    uint64_t records = 0;
+    for (int i = 0; i < N; i++) {
+        size_t n = sizes[i % 6];
+        if (i % 4 == 3) { /* a record on its own between blocks */
+            rc_record r = {.value = "{\"one\":1}", .value_len = 9};
+            assert_int_equal(rc_sink_send(s, &r, &err), RC_OK);
+            rc_buf_puts(&want, "{\"one\":1}\n");
+            records++;
+        }
+        /* a block of n bytes: lines of at most 99 bytes and "\n" */
+        size_t lines = 0;
+        for (size_t k = 0; k < n; k++) {
+            char ch = (k + 1) % 100 == 0 || k + 1 == n ? '\n' : (char)('a' + (i + k) % 26);
+            rc_buf_putc(&block, ch);
+            lines += ch == '\n';
+        }
+        rc_buf_put(&want, block.data, block.len);
+        assert_int_equal(rc_sink_send_block(s, &block, lines, block.len - lines, &err), RC_OK);
+        assert_int_equal(block.len, 0);
+        records += lines;
+        rc_sink_mark(s, AT(want.len, i + 1));
+    }
+    assert_int_equal(want.err, RC_OK);
+    assert_int_equal(block.err, RC_OK);
+    static rc_sink_state ck;
+    rc_pos at = {0};
+    for (int tries = 0; rc_pos_lines_line(&at) != N; tries++) { /* observed, no sleep */
+        assert_true(tries < 10000000);
+        if (rc_sink_checkpoint_soon(s, &at, &ck)) assert_int_equal(ck.output.size, rc_pos_lines_offset(&at));
+    }
+    assert_int_equal(ck.output.size, want.len);
+    rc_sink_stats ss;
+    rc_sink_get_stats(s, &ss);
+    assert_int_equal(ss.sent, records);
+    assert_int_equal(ss.delivered, records);
+    rc_sink_close(s);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *got = malloc(want.len + 1);
+    assert_non_null(got);
+    assert_int_equal(fread(got, 1, want.len + 1, f), want.len);
+    fclose(f);
+    assert_memory_equal(got, want.data, want.len);
+    free(got);
+    rc_buf_fini(&want), rc_buf_fini(&block);
+    unlink(path);
+    rmdir(dir);
+    /* records as the sink writes them, one at a time only: a binary format's, keys, records */
+    rc_sink_config other[] = {{.layout = RC_LAYOUT_VALUES, .binary = true}, {.layout = RC_LAYOUT_KEYS}, {.layout = RC_LAYOUT_RECORDS}};
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+        assert_int_equal(rc_sink_open("stdout", &opts, &other[i], &s, &err), RC_OK);
+        assert_int_equal(rc_sink_block_max(s), 0);
+        rc_sink_close(s);
+    }
+}
+
 static void topic(const char *spec, const char *db, const char *schema, const char *table, const char *want)
 {
     const char *tmpl;
@@ -385,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_checkpoint_text),
         cmocka_unit_test(test_file_state),
         cmocka_unit_test(test_file_writer),
+        cmocka_unit_test(test_file_blocks),
         cmocka_unit_test(test_topics),
         cmocka_unit_test(test_kafka_log),
     };
