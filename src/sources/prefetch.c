@@ -4,8 +4,9 @@
  * tuple) runs beside encoding instead of before it.
  *
  * What runs where. The thread calls the source's `next` (and, for batches the pipeline gave
- * back, `release`); the pipeline's thread calls `ack`, `waiting`, `stats` and `progress`, each
- * under the lock the thread holds for `next`, so the source is never entered twice at once. At
+ * back, `release`) and `stats` after each `next` (the pipeline gets that copy); the pipeline's
+ * thread calls `ack`, `waiting` and `progress` under the lock the thread holds for `next`, so
+ * the source is never entered twice at once. At
  * most two batches are out (the source's promise): the one the pipeline holds and the one
  * waiting for it. What the source says as it happens (rc_capture_config.notice) is queued and
  * said on the pipeline's thread, in order, when it next asks for a batch: stderr is written by
@@ -42,6 +43,8 @@ typedef struct prefetch {
     rc_error err;
     bool quit;
     unsigned waiters;       /* the pipeline's thread waits for src_mu: the thread lets it in first */
+    rc_source_stats stats;  /* the source's, as of its last next (asked after every batch with
+                             * --metrics: not worth a wait for the lock) */
     rc_buf notices;         /* '\0'-ended messages */
 } prefetch;
 
@@ -106,8 +109,11 @@ static void *run(void *arg)
         rc_error err;
         rc_error_clear(&err);
         rc_status st = back ? RC_OK : p->in->ops->next(p->in, POLL_MS, &b, &err);
+        rc_source_stats stats;
+        if (!back && p->in->ops->stats) p->in->ops->stats(p->in, &stats);
         pthread_mutex_unlock(&p->src_mu);
         pthread_mutex_lock(&p->mu);
+        if (!back && p->in->ops->stats) p->stats = stats;
         if (back) p->out--;
         if (st != RC_OK) p->ended = true, p->st = st, p->err = err;
         if (b) p->ready = b, p->out++, p->ended |= b->last;
@@ -165,9 +171,15 @@ static void pf_release(rc_source *src, rc_batch *b)
 static void pf_ack(rc_source *src, const rc_pos *pos)
 {
     prefetch *p = (prefetch *)src;
+    rc_source_stats stats;
     enter(p);
     p->in->ops->ack(p->in, pos);
+    if (p->in->ops->stats) p->in->ops->stats(p->in, &stats); /* the position acknowledged, also once the thread ended */
     leave(p);
+    if (!p->in->ops->stats) return;
+    pthread_mutex_lock(&p->mu);
+    p->stats = stats;
+    pthread_mutex_unlock(&p->mu);
 }
 
 static void pf_progress(const rc_source *src, uint64_t *size, uint64_t *start)
@@ -181,10 +193,9 @@ static void pf_progress(const rc_source *src, uint64_t *size, uint64_t *start)
 static void pf_stats(const rc_source *src, rc_source_stats *out)
 {
     prefetch *p = (prefetch *)src;
-    memset(out, 0, sizeof *out);
-    enter(p);
-    if (p->in->ops->stats) p->in->ops->stats(p->in, out);
-    leave(p);
+    pthread_mutex_lock(&p->mu);
+    *out = p->stats;
+    pthread_mutex_unlock(&p->mu);
 }
 
 static bool pf_waiting(const rc_source *src)
@@ -249,6 +260,7 @@ rc_status rc_source_prefetch_open(const rc_source_ops *ops, const rc_source_conf
         pf_close(&p->base);
         return st;
     }
+    if (p->in->ops->stats) p->in->ops->stats(p->in, &p->stats);
     /* signals go to the pipeline's thread */
     sigset_t all, old;
     sigfillset(&all);
