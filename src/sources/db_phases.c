@@ -39,6 +39,26 @@ void rc_db_batches_later(rc_db_batches *bs, void (*free_fn)(void *p), void *p)
     bs->later[bs->nlater++] = (rc_db_later){free_fn, p, bs->nhanded};
 }
 
+rc_batch *rc_db_batches_take(rc_db_batches *bs)
+{
+    if (bs->handed) bs->cur ^= 1; /* the pipeline may still hold the last one: the other was given back */
+    bs->handed = false;
+    /* given when h were handed out: batches up to h + 1 may point at it; every one but the
+     * last handed out (nhanded) came back, so h + 2 <= nhanded is free to go */
+    if (bs->nlater && bs->nhanded >= 2) later_run(bs, bs->nhanded - 1);
+    rc_batch *b = rc_db_batch(bs);
+    b->n = 0, b->len = 0, b->last = false, b->rc = 0;
+    b->events.count = 0;
+    rc_arena_reset(&b->arena);
+    return b;
+}
+
+rc_batch *rc_db_batches_hand(rc_db_batches *bs)
+{
+    bs->handed = true, bs->nhanded++;
+    return rc_db_batch(bs);
+}
+
 void rc_db_batches_fini(rc_db_batches *bs)
 {
     later_run(bs, UINT64_MAX);
@@ -62,15 +82,7 @@ rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phas
                            rc_batch **out, rc_error *err)
 {
     *out = NULL;
-    if (bs->handed) bs->cur ^= 1; /* the pipeline may still hold the last one: the other was given back */
-    bs->handed = false;
-    /* given when h were handed out: batches up to h + 1 may point at it; every one but the
-     * last handed out (nhanded) came back, so h + 2 <= nhanded is free to go */
-    if (bs->nlater && bs->nhanded >= 2) later_run(bs, bs->nhanded - 1);
-    rc_batch *b = rc_db_batch(bs);
-    b->n = 0, b->len = 0, b->last = false, b->rc = 0;
-    b->events.count = 0;
-    rc_arena_reset(&b->arena);
+    rc_batch *b = rc_db_batches_take(bs);
     rc_status st = RC_OK;
     switch (*ph) {
     case PH_SNAPSHOT:
@@ -91,7 +103,7 @@ rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phas
     }
     if (st != RC_OK) return st;
     if (*ph == PH_DONE) b->last = true;
-    if (b->n || b->last) *out = b, bs->handed = true, bs->nhanded++;
+    if (b->n || b->last) *out = rc_db_batches_hand(bs);
     else if (*ph != PH_STREAM && *ph != PH_SNAPSHOT) {
         rc_db_phase_nap(timeout_ms < 20 ? timeout_ms : 20); /* waiting (for acknowledgements, or to reconnect) */
     }

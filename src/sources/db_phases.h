@@ -54,6 +54,10 @@ void rc_db_batches_fini(rc_db_batches *bs); /* frees what waits in `later` too *
  * freed (a leak, not a use after free). */
 void rc_db_batches_later(rc_db_batches *bs, void (*free)(void *p), void *p);
 static inline rc_batch *rc_db_batch(rc_db_batches *bs) { return &bs->b[bs->cur]; }
+/* The batch to fill now, emptied (the other one when the last was handed out); then, when it
+ * is handed out, rc_db_batches_hand (which returns it). */
+rc_batch *rc_db_batches_take(rc_db_batches *bs);
+rc_batch *rc_db_batches_hand(rc_db_batches *bs);
 
 /* One `next` of the source `s` whose phase is *ph: the batch to fill chosen and emptied, the
  * phase's work done, *out = the batch when it holds items or is the last, else a short sleep

@@ -70,6 +70,14 @@ for f in $FILES; do
     golden "$n.native" "$W/$n.native"
     golden "$n.stderr" "$W/$n.stderr"
 done
+# every file in one run, decoded on a thread of its own (--threads 2): the same output and messages
+all=()
+for f in $FILES; do all+=("$P/$f"); done
+for t in 1 2; do
+    "$R" convert -q --on-error=skip --from mysql-binlog --threads $t --to native "${all[@]}" >"$W/all.$t" 2>"$W/all.$t.err"
+    echo "exit $?" >>"$W/all.$t.err"
+done
+if cmp -s "$W/all.1" "$W/all.2" && cmp -s "$W/all.1.err" "$W/all.2.err" && [ -s "$W/all.1" ]; then ok; else bad "--threads 2 differs from --threads 1"; fi
 
 # jqf FILE FILTER EXPECTED: jq -c FILTER over FILE's native events (slurped) prints EXPECTED
 jqf() {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "my_binlog_file.h"
+#include "sources/db_phases.h"
 #include "my_decoder.h"
 #include "my_event.h"
 #include "my_schema.h"
@@ -32,7 +33,7 @@ typedef struct binlog_source {
     size_t evcap;
     rc_my_history *history;
     rc_my_decoder *dec;
-    rc_batch batch;
+    rc_db_batches batches; /* two: read on a thread of its own with --threads 2 (sources/prefetch.c) */
     char *inbuf;
     bool done;
 } binlog_source;
@@ -47,13 +48,11 @@ static rc_status binlog_open(const rc_source_config *cfg, const rc_pos *resume, 
     if (!s) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     s->base.ops = &rc_source_mysql_binlog;
     s->cfg = *cfg;
-    rc_arena_init(&s->batch.arena);
-    s->batch.lines = calloc(RC_BATCH_ITEMS, sizeof *s->batch.lines);
+    bool batches = rc_db_batches_init(&s->batches, cfg->accept, cfg->accept_ctx);
     s->history = rc_my_history_new();
     s->inbuf = malloc(IN_BUF);
-    if (cfg->accept) s->batch.events.accept = cfg->accept, s->batch.events.accept_ctx = cfg->accept_ctx;
     rc_my_decoder_config dc = {.file = "", .history = s->history};
-    if (!s->batch.lines || !s->history || !s->inbuf || rc_my_decoder_new(&dc, &s->dec, err) != RC_OK) {
+    if (!batches || !s->history || !s->inbuf || rc_my_decoder_new(&dc, &s->dec, err) != RC_OK) {
         binlog_close(&s->base);
         return err && err->code ? err->code : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
@@ -102,11 +101,11 @@ static int open_next(binlog_source *s)
 }
 
 /* A bad item: named "FILE at offset N" (in the batch's arena), with the message `m`. */
-static void bad_item(binlog_source *s, rc_source_item *it, rc_status st, const char *m, uint64_t at)
+static void bad_item(binlog_source *s, rc_batch *b, rc_source_item *it, rc_status st, const char *m, uint64_t at)
 {
     char name[600];
     snprintf(name, sizeof name, "%s at offset %llu", s->path, (unsigned long long)at);
-    const char *p = rc_arena_memdup(&s->batch.arena, name, strlen(name));
+    const char *p = rc_arena_memdup(&b->arena, name, strlen(name));
     it->file = p ? p : s->path;
     it->st = st;
     rc_error_clear(&it->err);
@@ -160,11 +159,6 @@ static size_t read_event(binlog_source *s, rc_error *err)
 
 static void fill(binlog_source *s, rc_batch *b)
 {
-    b->len = b->n = 0;
-    b->last = false;
-    b->rc = RC_EXIT_OK;
-    rc_arena_reset(&b->arena);
-    b->events.count = 0;
     while (b->n < RC_BATCH_ITEMS) {
         if (*s->cfg.stop) {
             b->last = true;
@@ -198,14 +192,14 @@ static void fill(binlog_source *s, rc_batch *b)
         it->ev_first = b->events.count;
         size_t rejected = b->events.rejected;
         if (size == (size_t)-1) { /* the framing is lost: the rest of this file cannot be read */
-            bad_item(s, it, err.code, err.message, at);
+            bad_item(s, b, it, err.code, err.message, at);
             close_input(s);
         } else {
             s->off += size;
             it->raw = size, it->end_off = s->off;
             rc_status st = rc_my_decoder_feed(s->dec, s->ev, size, at, &b->events, &b->arena, &err);
             it->filtered = b->events.rejected != rejected;
-            if (st != RC_OK) bad_item(s, it, st, decoder_message(&err), at);
+            if (st != RC_OK) bad_item(s, b, it, st, decoder_message(&err), at);
         }
         if (it->st != RC_OK && it->raw) { /* the event's bytes, for a dead-letter file */
             if (b->len + it->raw > b->cap) {
@@ -235,9 +229,10 @@ static rc_status binlog_next(rc_source *src, int timeout_ms, rc_batch **out, rc_
         *out = NULL;
         return RC_OK;
     }
-    fill(s, &s->batch);
-    s->done = s->batch.last;
-    *out = &s->batch;
+    rc_batch *b = rc_db_batches_take(&s->batches);
+    fill(s, b);
+    s->done = b->last;
+    *out = rc_db_batches_hand(&s->batches);
     return RC_OK;
 }
 
@@ -267,10 +262,7 @@ static void binlog_close(rc_source *src)
     rc_my_history_free(s->history);
     free(s->ev);
     free(s->inbuf);
-    free(s->batch.text);
-    free(s->batch.lines);
-    rc_arena_fini(&s->batch.arena);
-    rc_event_list_fini(&s->batch.events);
+    rc_db_batches_fini(&s->batches);
     free(s);
 }
 
@@ -283,4 +275,5 @@ const rc_source_ops rc_source_mysql_binlog = {
     .ack = binlog_ack,
     .progress = binlog_progress,
     .close = binlog_close,
+    .two_batches = true,
 };
