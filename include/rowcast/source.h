@@ -59,7 +59,10 @@ typedef struct rc_batch {
     int rc;    /* reading failed: the exit status (the source printed the message) */
 } rc_batch;
 
-enum { RC_BATCH_ITEMS = 64 }; /* a full batch; fewer: the source had no more at hand */
+/* A full batch: RC_BATCH_ITEMS items, or (a database's items hold many rows: a MySQL ROWS
+ * event tens) RC_BATCH_EVENTS events; less: the source had no more at hand. */
+enum { RC_BATCH_ITEMS = 64, RC_BATCH_EVENTS = 512 };
+static inline bool rc_batch_full(const rc_batch *b) { return b->n >= RC_BATCH_ITEMS || b->events.count >= RC_BATCH_EVENTS; }
 
 /* What `capture` asks of a database source (--snapshot, --until, ...). */
 enum rc_snapshot_mode {

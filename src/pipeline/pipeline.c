@@ -164,7 +164,7 @@ int rc_pipeline_run(rc_pipeline *c)
         }
         rc = rc_pipeline_output(c, b);
         bool last = b->last;
-        if (rc == RC_EXIT_OK && !last && b->n < RC_BATCH_ITEMS) rc = serve_sink(c, false); /* the input is idle: let the output out */
+        if (rc == RC_EXIT_OK && !last && !rc_batch_full(b)) rc = serve_sink(c, false); /* the input is idle: let the output out */
         c->src->ops->release(c->src, b);
         if (last || *c->stop) break;
     }

@@ -159,7 +159,7 @@ static size_t read_event(binlog_source *s, rc_error *err)
 
 static void fill(binlog_source *s, rc_batch *b)
 {
-    while (b->n < RC_BATCH_ITEMS) {
+    while (!rc_batch_full(b)) {
         if (*s->cfg.stop) {
             b->last = true;
             break;

@@ -43,10 +43,6 @@
 #include "sources/mysql/my_stream.h"
 
 enum { SNAPSHOT_CHUNK = 10000, STOP_EVENT = 3, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
-/* A batch ends after this many events (a ROWS event holds tens of rows, so 64 of them would be
- * thousands): the pipeline holds two batches and their messages at a time, which keeps that
- * memory to a few MB (a Debezium message with its schema is ~4 KB). */
-enum { BATCH_EVENTS = 512 };
 
 typedef rc_db_phase phase; /* sources/db_phases.h */
 
@@ -622,7 +618,7 @@ static rc_status stream_batch(my_source *s, int timeout_ms, rc_error *err)
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     in_tx = p.in_transaction;
-    while (b->n < RC_BATCH_ITEMS && b->events.count < BATCH_EVENTS && s->ph == PH_STREAM) {
+    while (!rc_batch_full(b) && s->ph == PH_STREAM) { /* two batches are out at a time: a few MB */
         if (caught_up(s, in_tx)) {
             s->ph = PH_DONE;
             break;
