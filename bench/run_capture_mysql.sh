@@ -127,6 +127,10 @@ done_with rc_dbz "$W/rc_dbz.json"
 OUT=/dev/null measure rc_dbz_null "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --until caught-up --server-id 14 \
     --to debezium -o debezium.flavor=upstream -o debezium.schemas=true --sink stdout
 delivered "rowcast debezium to /dev/null" rc_dbz_null "$((E_INS + E_UPD + E_DEL))"
+# and on one thread (capture --threads 1: decoding, then encoding, each batch)
+OUT=/dev/null measure rc_dbz_null1 "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --until caught-up --server-id 15 \
+    --to debezium -o debezium.flavor=upstream -o debezium.schemas=true --threads 1 --sink stdout
+delivered "rowcast debezium to /dev/null, --threads 1" rc_dbz_null1 "$((E_INS + E_UPD + E_DEL))"
 OUT=/dev/null measure dd dd if=/dev/zero of="$W/dd.out" bs=1M count="$(cat "$W/rc_dbz.mb")" conv=fsync
 rm -f "$W/dd.out"
 
@@ -163,6 +167,7 @@ row mariadb-binlog mbinlog "$N"
 row 'rowcast native' rc_native "$N"
 row 'rowcast debezium' rc_dbz "$N"
 row '  to /dev/null' rc_dbz_null "$N"
+row '    --threads 1' rc_dbz_null1 "$N"
 row "  dd $(cat "$W/rc_dbz.mb") MB fsync" dd "$N"
 echo "snapshot: $S rows"
 row 'mariadb --quick' client "$S"
@@ -171,7 +176,7 @@ ratio() { calc "%.2f" "$1 / $2"; }
 echo "targets:"
 echo "  rowcast native / mariadb-binlog rows/s >= 1.0:  $(ratio "${RATE[rc_native]}" "${RATE[mbinlog]}")"
 if [ $ZJ = 1 ]; then
-    echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")   (to /dev/null: $(ratio "${RATE[rc_dbz_null]}" "${RATE[zongji]}"); dd of its bytes alone: $(ratio "${RATE[dd]}" "${RATE[zongji]}"))"
+    echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")   (to /dev/null: $(ratio "${RATE[rc_dbz_null]}" "${RATE[zongji]}"), --threads 1: $(ratio "${RATE[rc_dbz_null1]}" "${RATE[zongji]}"); dd of its bytes alone: $(ratio "${RATE[dd]}" "${RATE[zongji]}"))"
 else
     echo "  rowcast debezium / zongji: skipped (zongji not installed)"
 fi

@@ -64,7 +64,7 @@ echo "==> $S rows for the snapshot, 10000 base rows, $N changes ($R round(s))" >
 sql -c "INSERT INTO orders_snap SELECT * FROM bench_rows(1, $S)" -c 'VACUUM (FREEZE, ANALYZE) orders_snap'
 sql -c 'INSERT INTO orders SELECT * FROM bench_rows(1, 10000)' -c 'VACUUM (FREEZE, ANALYZE) orders' \
     -c 'CREATE PUBLICATION bench_pub FOR TABLE orders' -c 'CREATE PUBLICATION bench_snap_pub FOR TABLE orders_snap'
-readers=(min recvlogical rc_native rc_dbz)
+readers=(min recvlogical rc_native rc_dbz rc_dbz1)
 for r in $(seq "$R"); do
     for t in "${readers[@]}"; do
         plugin=pgoutput
@@ -146,6 +146,13 @@ for r in $(seq "$R"); do
     expect "rowcast debezium" "$(count '"op":"c"' "$W/rc_dbz.json")" "$(count '"op":"u"' "$W/rc_dbz.json")" \
         "$(count '"op":"d"' "$W/rc_dbz.json")"
     done_with rc_dbz "$W/rc_dbz.json"
+    # the same on one thread (capture --threads 1: decoding, then encoding, each batch)
+    measure rc_dbz1 "$RC" capture "$PG_URL" --slot "rc_dbz1_$r" --publication bench_pub --snapshot never \
+        --until "$LSN1" --to debezium -o debezium.flavor=upstream -o debezium.schemas=true --threads 1 \
+        --sink "file:$W/rc_dbz1.json" --quiet
+    expect "rowcast debezium --threads 1" "$(count '"op":"c"' "$W/rc_dbz1.json")" "$(count '"op":"u"' "$W/rc_dbz1.json")" \
+        "$(count '"op":"d"' "$W/rc_dbz1.json")"
+    done_with rc_dbz1 "$W/rc_dbz1.json"
 done
 # the disk's part: dd of as many bytes as the Debezium file, fsynced, into the same directory
 OUT=/dev/null measure dd dd if=/dev/zero of="$W/dd.out" bs=1M count="$(cat "$W/rc_dbz.mb")" conv=fsync
@@ -186,6 +193,7 @@ row min-client min "$N"
 row recvlogical+w2j recvlogical "$N"
 row 'rowcast native' rc_native "$N"
 row 'rowcast debezium' rc_dbz "$N"
+row '  --threads 1' rc_dbz1 "$N"
 row "  dd $(cat "$W/rc_dbz.mb") MB fsync" dd "$N"
 [ "$R" = 1 ] || for t in "${readers[@]}"; do
     [ -f "$W/$t.runs" ] && echo "  $t, each round: $(cut -d' ' -f1 "$W/$t.runs" | tr '\n' ' ')s wall, $(cut -d' ' -f2 "$W/$t.runs" | tr '\n' ' ')s client CPU, $(cut -d' ' -f3 "$W/$t.runs" | tr '\n' ' ')s server CPU"
