@@ -12,7 +12,9 @@
 #                       written; installed with npm into ~/.cache/rowcast-bench, skipped with a
 #                       note when npm cannot install it);
 #     rowcast native    rowcast capture --start FILE:POS --until caught-up --to native into a file;
-#     rowcast debezium  the same with --to debezium, upstream flavour with schemas.
+#     rowcast debezium  the same with --to debezium, upstream flavour with schemas; then the
+#                       same into a file on tmpfs (/dev/shm: no disk), to /dev/null, and to
+#                       /dev/null with --threads 1 (decoding and encoding on one thread).
 # snapshot: a SNAPSHOT_ROWS-row table (written with sql_log_bin=0) read by
 #   `mariadb --quick -e 'SELECT * FROM ...'` into /dev/null and by rowcast capture --snapshot
 #   initial_only --to native to stdout into /dev/null.
@@ -122,6 +124,21 @@ measure rc_dbz "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --u
 expect "rowcast debezium" "$(count '"op":"c"' "$W/rc_dbz.json")" "$(count '"op":"u"' "$W/rc_dbz.json")" \
     "$(count '"op":"d"' "$W/rc_dbz.json")"
 done_with rc_dbz "$W/rc_dbz.json"
+# the same into a file in memory (tmpfs, /dev/shm): the file sink and the kernel's write path
+# without the disk, when /dev/shm is a tmpfs with room for the file (skipped otherwise)
+SHM=
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
+    [ "$(df -k --output=avail /dev/shm | tail -1)" -gt $(($(cat "$W/rc_dbz.mb") * 1024 * 3 / 2)) ]; then
+    SHM=$(mktemp -d /dev/shm/rowcast-bench.XXXXXX)
+    trap 'rm -rf "$SHM"; my_throwaway_stop "$W/my"; rm -rf "$W"' EXIT
+    measure rc_dbz_shm "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --until caught-up --server-id 16 \
+        --to debezium -o debezium.flavor=upstream -o debezium.schemas=true --sink "file:$SHM/rc_dbz.json" --quiet
+    expect "rowcast debezium into tmpfs" "$(count '"op":"c"' "$SHM/rc_dbz.json")" "$(count '"op":"u"' "$SHM/rc_dbz.json")" \
+        "$(count '"op":"d"' "$SHM/rc_dbz.json")"
+    done_with rc_dbz_shm "$SHM/rc_dbz.json"
+else
+    echo "==> /dev/shm is no tmpfs with room for $(cat "$W/rc_dbz.mb") MB: the tmpfs row is skipped" >&2
+fi
 # the same to standard output into /dev/null: the rate without writing the 4 GB file, whose
 # bound on this disk the next line shows (dd of as many bytes, fsynced, into the same directory)
 OUT=/dev/null measure rc_dbz_null "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --until caught-up --server-id 14 \
@@ -166,6 +183,7 @@ row mariadb-binlog mbinlog "$N"
 [ $ZJ = 1 ] && row 'zongji (decode)' zongji "$N"
 row 'rowcast native' rc_native "$N"
 row 'rowcast debezium' rc_dbz "$N"
+[ -n "$SHM" ] && row '  into tmpfs' rc_dbz_shm "$N"
 row '  to /dev/null' rc_dbz_null "$N"
 row '    --threads 1' rc_dbz_null1 "$N"
 row "  dd $(cat "$W/rc_dbz.mb") MB fsync" dd "$N"
@@ -176,7 +194,7 @@ ratio() { calc "%.2f" "$1 / $2"; }
 echo "targets:"
 echo "  rowcast native / mariadb-binlog rows/s >= 1.0:  $(ratio "${RATE[rc_native]}" "${RATE[mbinlog]}")"
 if [ $ZJ = 1 ]; then
-    echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")   (to /dev/null: $(ratio "${RATE[rc_dbz_null]}" "${RATE[zongji]}"), --threads 1: $(ratio "${RATE[rc_dbz_null1]}" "${RATE[zongji]}"); dd of its bytes alone: $(ratio "${RATE[dd]}" "${RATE[zongji]}"))"
+    echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")   ($([ -n "$SHM" ] && echo "into a tmpfs file: $(ratio "${RATE[rc_dbz_shm]}" "${RATE[zongji]}"); ")to /dev/null: $(ratio "${RATE[rc_dbz_null]}" "${RATE[zongji]}"), --threads 1: $(ratio "${RATE[rc_dbz_null1]}" "${RATE[zongji]}"); dd of its bytes alone: $(ratio "${RATE[dd]}" "${RATE[zongji]}"))"
 else
     echo "  rowcast debezium / zongji: skipped (zongji not installed)"
 fi
