@@ -90,8 +90,9 @@ static rc_status chars(const rc_my_col *c, const uint8_t *p, size_t len, size_t 
     return RC_OK;
 }
 
-/* A length-prefixed value: `lb` bytes of little-endian length, then that many bytes. */
-static rc_status prefixed(const rc_my_col *c, const uint8_t *p, size_t n, unsigned lb, size_t *used, const uint8_t **body,
+/* A length-prefixed value: `lb` bytes of little-endian length, then that many bytes (inline:
+ * every VARCHAR, TEXT and BLOB value asks, and the call was a fifth of their decoding). */
+static inline __attribute__((always_inline)) rc_status prefixed(const rc_my_col *c, const uint8_t *p, size_t n, unsigned lb, size_t *used, const uint8_t **body,
                           size_t *len, rc_error *err)
 {
     if (rc_my_need(c, lb, n, err) != RC_OK) return RC_ERR_VALUE;
