@@ -117,6 +117,19 @@ uint32_t rc_my_crc32(uint32_t crc, const uint8_t *p, size_t n)
     return ~crc;
 }
 
+bool rc_my_event_sum(const uint8_t *p, size_t n, bool *sums, uint32_t *sum)
+{
+    if (n >= RC_MY_HEADER_LEN && p[4] == RC_MYEV_FORMAT_DESCRIPTION) {
+        rc_my_fde f;
+        rc_error e;
+        rc_error_clear(&e);
+        if (rc_my_fde_parse(p, n, &f, &e) == RC_OK) *sums = f.checksum;
+    }
+    if (!*sums || n < RC_MY_HEADER_LEN + RC_MY_CHECKSUM_LEN) return false;
+    *sum = rc_my_crc32(0, p, n - RC_MY_CHECKSUM_LEN);
+    return true;
+}
+
 /* --- integers --- */
 
 bool rc_my_packed(const uint8_t *p, size_t n, size_t *i, uint64_t *v)
