@@ -102,8 +102,9 @@ static rc_my_decode_fn *reader_of(uint8_t type)
 
 void rc_my_col_prepare(rc_my_col *c)
 {
-    rc_my_str_prepare(c);
     c->decode = reader_of(c->type);
+    rc_my_str_prepare(c); /* these two may choose a reader of the column's own */
+    rc_my_num_prepare(c);
     c->prepared = true;
 }
 
