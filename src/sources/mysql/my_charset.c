@@ -128,21 +128,18 @@ static rc_my_cs base_cs(uint16_t id)
 
 static rc_my_cs collation_cs(uint16_t id);
 
-/* rc_my_collation_cs of every id below 4096, computed once: the chain of ranges and the client
- * library's table were looked through for every text value. */
+/* rc_my_collation_cs of the ids below 4096 as they are first asked (the character set + 1; 0:
+ * not yet): the chain of ranges and the client library's table were looked through for every
+ * text value, and all 4,096 at once cost 5 million instructions before the first row. Threads
+ * that ask at once store the same byte; the accesses are atomic so that this is no race. */
 static uint8_t cs_of[4096];
-static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
-
-static void cs_init(void)
-{
-    for (uint32_t id = 0; id < sizeof cs_of; id++) cs_of[id] = (uint8_t)collation_cs((uint16_t)id);
-}
 
 rc_my_cs rc_my_collation_cs(uint16_t id)
 {
     if (id >= sizeof cs_of) return collation_cs(id);
-    pthread_once(&cs_once, cs_init);
-    return (rc_my_cs)cs_of[id];
+    uint8_t v = __atomic_load_n(&cs_of[id], __ATOMIC_RELAXED);
+    if (!v) __atomic_store_n(&cs_of[id], v = (uint8_t)(collation_cs(id) + 1), __ATOMIC_RELAXED);
+    return (rc_my_cs)(v - 1);
 }
 
 static rc_my_cs collation_cs(uint16_t id)
