@@ -853,7 +853,8 @@ static void feed_stream(const char *const *names, bool reader, unsigned flip_fil
             if (is_summed) {
                 summed[fi]++;
                 if (!flip && sum != (uint32_t)rc_my_le(buf + at + size - 4, 4))
-                    fail_msg("%s: the event at %zu summed to %08x, it stores %08x", names[fi], at, sum, (uint32_t)rc_my_le(buf + at + size - 4, 4));
+                    fail_msg("%s: the event at %zu summed to %08x, it stores %08x", names[fi], at, sum,
+                             (uint32_t)rc_my_le(buf + at + size - 4, 4));
             }
             rc_status st = is_summed ? rc_my_decoder_feed_summed(d, buf + at, size, at, sum, &l, &a, &err)
                                      : rc_my_decoder_feed(d, buf + at, size, at, &l, &a, &err);
@@ -1088,7 +1089,8 @@ static void test_crc32(void **state)
     for (size_t i = 0; i < sizeof b; i++) b[i] = (uint8_t)(i * 131 + 7);
     uint32_t bitwise = ~0u;
     for (size_t i = 0; i < sizeof b; i++) {
-        if (rc_my_crc32(0, b, i) != ~bitwise) fail_msg("the CRC32 of the first %zu bytes is %08x, not %08x", i, rc_my_crc32(0, b, i), ~bitwise);
+        if (rc_my_crc32(0, b, i) != ~bitwise)
+            fail_msg("the CRC32 of the first %zu bytes is %08x, not %08x", i, rc_my_crc32(0, b, i), ~bitwise);
         bitwise ^= b[i];
         for (int k = 0; k < 8; k++) bitwise = bitwise & 1 ? 0xEDB88320u ^ (bitwise >> 1) : bitwise >> 1;
     }

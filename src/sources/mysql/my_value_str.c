@@ -73,13 +73,15 @@ static rc_status bytes_value(const rc_my_col *c, const uint8_t *p, size_t len, s
     char *s = rc_arena_alloc(a, size + 1);
     if (!s) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding " RC_MY_COLFMT, RC_MY_COLARG(c));
     if (len) memcpy(s, p, len);
-    memset(s + len, 0, size + 1 - len);
+    if (size > len) memset(s + len, 0, size - len);
+    s[size] = '\0';
     *out = (rc_value){.kind = RC_V_BYTES, .s = {s, size}};
     return RC_OK;
 }
 
 /* The bytes of a column in character set cs (not binary) as its text. */
-static rc_status text_value(const rc_my_col *c, rc_my_cs cs, const uint8_t *p, size_t len, rc_value *out, rc_arena *a, rc_error *err)
+static inline __attribute__((always_inline)) rc_status text_value(const rc_my_col *c, rc_my_cs cs, const uint8_t *p, size_t len,
+                                                                 rc_value *out, rc_arena *a, rc_error *err)
 {
     rc_status st = rc_my_text(cs, p, len, out, a);
     if (st == RC_ERR_UNSUPPORTED)
@@ -102,8 +104,8 @@ static rc_status chars(const rc_my_col *c, const uint8_t *p, size_t len, size_t 
 
 /* A length-prefixed value: `lb` bytes of little-endian length, then that many bytes (inline:
  * every VARCHAR, TEXT and BLOB value asks, and the call was a fifth of their decoding). */
-static inline __attribute__((always_inline)) rc_status prefixed(const rc_my_col *c, const uint8_t *p, size_t n, unsigned lb, size_t *used, const uint8_t **body,
-                          size_t *len, rc_error *err)
+static inline __attribute__((always_inline)) rc_status prefixed(const rc_my_col *c, const uint8_t *p, size_t n, unsigned lb,
+                                                               size_t *used, const uint8_t **body, size_t *len, rc_error *err)
 {
     if (rc_my_need(c, lb, n, err) != RC_OK) return RC_ERR_VALUE;
     *len = (size_t)rc_my_le(p, lb);
@@ -238,7 +240,8 @@ rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size
 /* The readers rc_my_str_prepare gives the common columns: what rc_my_str_decode and
  * rc_my_blob_decode decide per value (the real type, INET6/UUID, JSON, the character set)
  * decided once, for VARCHAR in UTF-8 or binary (VARBINARY) and TEXT in UTF-8. */
-static rc_status varchar_value(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, const uint8_t **body, size_t *len,
+static inline __attribute__((always_inline)) rc_status varchar_value(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used,
+                                                                    const uint8_t **body, size_t *len,
                                rc_error *err)
 {
     if (prefixed(c, p, n, c->meta > 255 ? 2 : 1, used, body, len, err) != RC_OK) return RC_ERR_VALUE;
