@@ -241,8 +241,7 @@ rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size
  * rc_my_blob_decode decide per value (the real type, INET6/UUID, JSON, the character set)
  * decided once, for VARCHAR in UTF-8 or binary (VARBINARY) and TEXT in UTF-8. */
 static inline __attribute__((always_inline)) rc_status varchar_value(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used,
-                                                                    const uint8_t **body, size_t *len,
-                               rc_error *err)
+                                                                    const uint8_t **body, size_t *len, rc_error *err)
 {
     if (prefixed(c, p, n, c->meta > 255 ? 2 : 1, used, body, len, err) != RC_OK) return RC_ERR_VALUE;
     return *len > c->meta ? too_long(c, *len, c->meta, err) : RC_OK;
