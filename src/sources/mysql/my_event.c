@@ -131,9 +131,8 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t crc_fold(uint32_t crc, 
     x = _mm_xor_si128(x, _mm_clmulepi64_si128(q, poly, 0x00));
     return (uint32_t)_mm_extract_epi32(x, 1);
 }
+static bool have_clmul; /* set once with the tables (crc_init_all) */
 #endif
-
-static bool have_clmul;
 
 static void crc_init_all(void)
 {
