@@ -54,7 +54,14 @@ const char *rc_status_name(rc_status s);
 rc_status rc_error_set(rc_error *err, rc_status code, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Clears an error record before reuse. */
-void rc_error_clear(rc_error *err);
+/* Clears an error record before reuse (inline: the MySQL row decoder clears one per value, and
+ * a call each was 2% of its instructions). */
+static inline void rc_error_clear(rc_error *err)
+{
+    if (!err) return;
+    err->code = RC_OK;
+    err->offset = RC_NO_OFFSET;
+    err->message[0] = '\0';
+}
 
 #endif

@@ -38,11 +38,3 @@ rc_status rc_error_set(rc_error *err, rc_status code, size_t offset, const char 
     va_end(ap);
     return code;
 }
-
-void rc_error_clear(rc_error *err)
-{
-    if (!err) return;
-    err->code = RC_OK;
-    err->offset = RC_NO_OFFSET;
-    err->message[0] = '\0';
-}

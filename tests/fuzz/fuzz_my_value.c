@@ -4,7 +4,9 @@
  * may crash; an error has a message and names a byte inside the input; an accepted value uses
  * no more bytes than it was given, has a kind its declared type allows (or invalid), holds
  * valid UTF-8 where it is text, and the native writer writes it. The same bytes go to the
- * binary JSON reader and, split at the second byte's value, to the JSON diff applier. */
+ * binary JSON reader and, split at the second byte's value, to the JSON diff applier. The column
+ * prepared as the event decoder prepares it (rc_my_col_prepare: readers of a column's own)
+ * decodes the same: the same status and message, or the same value and size. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +77,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.decl = &t;
     }
     if (c.type == RC_MY_VECTOR && data[1] & 0x40) c.vector_dim = data[1] >> 4;
-    size_t used = (size_t)-1;
-    rc_value v;
-    if (rc_my_value_decode(&c, p, n, &used, &v, &a, &err) != RC_OK) {
+    size_t used = (size_t)-1, pused = (size_t)-1;
+    rc_value v, pv;
+    rc_my_col pc = c;
+    rc_my_col_prepare(&pc);
+    rc_error perr;
+    rc_error_clear(&perr);
+    rc_status pst = rc_my_value_decode(&pc, p, n, &pused, &pv, &a, &perr);
+    rc_status st = rc_my_value_decode(&c, p, n, &used, &v, &a, &err);
+    if (st != pst || strcmp(err.message, perr.message) || (st == RC_OK && (used != pused || !rc_value_equal(&v, &pv)))) abort();
+    if (st != RC_OK) {
         if (err.code == RC_OK || !err.message[0] || err.offset > n) abort();
     } else {
         if (used > n) abort();

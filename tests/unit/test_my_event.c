@@ -650,7 +650,9 @@ enum feed_mode { FEED_PLAIN, FEED_SUMMED, FEED_SUM_OFF };
 /* Feeds every event of a binlog file to a fresh decoder and writes one line per event made
  * ("insert db.t (a=1,b="x") @OFFSET gtid") and per error; the position at the end. flip: the
  * file's byte at that offset inverted first (0: none). */
-static void decode_file_as(const char *name, enum feed_mode mode, size_t flip, rc_buf *out)
+/* The peers' binlog file `name` into buf (cap bytes, more than the file); the test is skipped
+ * without ../shared. */
+static size_t load_peer(const char *name, uint8_t *buf, size_t cap)
 {
     char path[512];
     snprintf(path, sizeof path, "%s%s", PEERS, name);
@@ -659,10 +661,68 @@ static void decode_file_as(const char *name, enum feed_mode mode, size_t flip, r
         print_message("skipped: %s is not here (../shared)\n", path);
         skip();
     }
-    static uint8_t buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
+    size_t n = fread(buf, 1, cap, f);
     fclose(f);
-    assert_true(n > 4 && n < sizeof buf && !memcmp(buf, "\xfe" "bin", 4));
+    assert_true(n > 4 && n < cap && !memcmp(buf, "\xfe" "bin", 4));
+    return n;
+}
+
+/* The size of the event at buf[at..n), 0 when it does not fit. */
+static size_t event_size(const uint8_t *buf, size_t n, size_t at)
+{
+    rc_my_header h;
+    size_t size = n - at >= RC_MY_HEADER_LEN && rc_my_header_parse(buf + at, n - at, &h, NULL) == RC_OK ? h.size : 0;
+    return size < RC_MY_HEADER_LEN || size > n - at ? 0 : size;
+}
+
+/* One line per event of l (see decode_file_as), and the error of the event that made them. */
+static void put_events(rc_buf *out, rc_status st, const rc_error *err, const rc_event_list *l)
+{
+    if (st != RC_OK) {
+        rc_buf_puts(out, "error: ");
+        rc_buf_puts(out, err->message);
+        rc_buf_putc(out, '\n');
+    }
+    for (size_t i = 0; i < l->count; i++) {
+        const rc_event *ev = &l->items[i];
+        rc_buf_puts(out, rc_op_name(ev->op));
+        if (ev->src.table.n) {
+            rc_buf_putc(out, ' ');
+            rc_buf_put(out, ev->src.db.p, ev->src.db.n);
+            rc_buf_putc(out, '.');
+            rc_buf_put(out, ev->src.table.p, ev->src.table.n);
+        }
+        if (ev->before) put_image(out, ev, ev->before);
+        if (ev->after) put_image(out, ev, ev->after);
+        rc_buf_puts(out, " @");
+        rc_fmt_u64(out, ev->pos.offset);
+        if (ev->pos.gtid.n) {
+            rc_buf_putc(out, ' ');
+            rc_buf_put(out, ev->pos.gtid.p, ev->pos.gtid.n);
+        }
+        rc_buf_putc(out, '\n');
+    }
+}
+
+/* "at FILE:OFFSET GTIDS" and the NUL that ends the text. */
+static void put_position(rc_buf *out, rc_my_decoder *d)
+{
+    rc_my_decoder_pos p;
+    rc_my_decoder_position(d, &p);
+    rc_buf_puts(out, "at ");
+    rc_buf_puts(out, p.file);
+    rc_buf_putc(out, ':');
+    rc_fmt_u64(out, p.offset);
+    rc_buf_putc(out, ' ');
+    rc_my_gtid_set_format(p.gtids, out);
+    rc_buf_putc(out, '\n');
+    rc_buf_putc(out, 0);
+}
+
+static void decode_file_as(const char *name, enum feed_mode mode, size_t flip, rc_buf *out)
+{
+    static uint8_t buf[1 << 16];
+    size_t n = load_peer(name, buf, sizeof buf);
     if (flip) {
         assert_true(flip < n);
         buf[flip] = (uint8_t)~buf[flip];
@@ -677,52 +737,20 @@ static void decode_file_as(const char *name, enum feed_mode mode, size_t flip, r
     rc_arena_init(&a);
     rc_event_list l = {0};
     for (size_t at = 4; at < n;) {
-        rc_my_header h;
-        size_t size = n - at >= RC_MY_HEADER_LEN && rc_my_header_parse(buf + at, n - at, &h, NULL) == RC_OK ? h.size : 0;
-        if (size < RC_MY_HEADER_LEN || size > n - at) {
+        size_t size = event_size(buf, n, at);
+        if (!size) {
             rc_buf_puts(out, "cut\n");
             break;
         }
         l.count = 0;
         rc_error_clear(&err);
         uint32_t sum = rc_my_crc32(0, buf + at, size - 4) + (mode == FEED_SUM_OFF);
-        if ((mode == FEED_PLAIN ? rc_my_decoder_feed(d, buf + at, size, at, &l, &a, &err)
-                                : rc_my_decoder_feed_summed(d, buf + at, size, at, sum, &l, &a, &err)) != RC_OK) {
-            rc_buf_puts(out, "error: ");
-            rc_buf_puts(out, err.message);
-            rc_buf_putc(out, '\n');
-        }
-        for (size_t i = 0; i < l.count; i++) {
-            const rc_event *ev = &l.items[i];
-            rc_buf_puts(out, rc_op_name(ev->op));
-            if (ev->src.table.n) {
-                rc_buf_putc(out, ' ');
-                rc_buf_put(out, ev->src.db.p, ev->src.db.n);
-                rc_buf_putc(out, '.');
-                rc_buf_put(out, ev->src.table.p, ev->src.table.n);
-            }
-            if (ev->before) put_image(out, ev, ev->before);
-            if (ev->after) put_image(out, ev, ev->after);
-            rc_buf_puts(out, " @");
-            rc_fmt_u64(out, ev->pos.offset);
-            if (ev->pos.gtid.n) {
-                rc_buf_putc(out, ' ');
-                rc_buf_put(out, ev->pos.gtid.p, ev->pos.gtid.n);
-            }
-            rc_buf_putc(out, '\n');
-        }
+        rc_status st = mode == FEED_PLAIN ? rc_my_decoder_feed(d, buf + at, size, at, &l, &a, &err)
+                                          : rc_my_decoder_feed_summed(d, buf + at, size, at, sum, &l, &a, &err);
+        put_events(out, st, &err, &l);
         at += size;
     }
-    rc_my_decoder_pos p;
-    rc_my_decoder_position(d, &p);
-    rc_buf_puts(out, "at ");
-    rc_buf_puts(out, p.file);
-    rc_buf_putc(out, ':');
-    rc_fmt_u64(out, p.offset);
-    rc_buf_putc(out, ' ');
-    rc_my_gtid_set_format(p.gtids, out);
-    rc_buf_putc(out, '\n');
-    rc_buf_putc(out, 0);
+    put_position(out, d);
     rc_event_list_fini(&l);
     rc_arena_fini(&a);
     rc_my_decoder_free(d);
@@ -791,6 +819,89 @@ static void test_decoder_summed(void **state)
     decode_file_as(name, FEED_SUM_OFF, 0, &b);
     if (strncmp(b.data, off, strlen(off))) fail_msg("a sum one off decoded to\n%.400s\nexpected it to start with\n%s", b.data, off);
     rc_buf_fini(&b);
+}
+
+/* The files of a stream, fed one after the other to one decoder as a server sends them: each
+ * event summed by the live stream's own rc_my_event_sum (reader: true) and handed over as
+ * my_source.c does (summed or not), or handed over for the decoder to sum (reader: false).
+ * Byte `flip` of file `flip_file` is inverted first (flip 0: none). Per file, the events and
+ * those summed, each of whose sums is checked against the one the event stores. */
+#define STREAM_FILES 3
+static void feed_stream(const char *const *names, bool reader, unsigned flip_file, size_t flip, rc_buf *out, size_t *events,
+                        size_t *summed)
+{
+    static uint8_t buf[1 << 16];
+    rc_my_decoder_config cfg = {.file = "binlog.000001", .server = RC_STR("s1"), .with_query = true};
+    rc_my_decoder *d;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_my_decoder_new(&cfg, &d, &err), RC_OK);
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_event_list l = {0};
+    bool sums = true; /* the stream's state, as my_stream.c's reader thread starts it */
+    for (unsigned fi = 0; fi < STREAM_FILES; fi++) {
+        size_t n = load_peer(names[fi], buf, sizeof buf);
+        if (flip && fi == flip_file) buf[flip] = (uint8_t)~buf[flip];
+        events[fi] = summed[fi] = 0;
+        for (size_t at = 4, size; at < n && (size = event_size(buf, n, at)); at += size) {
+            l.count = 0;
+            rc_error_clear(&err);
+            uint32_t sum = 0;
+            bool is_summed = reader && rc_my_event_sum(buf + at, size, &sums, &sum);
+            events[fi]++;
+            if (is_summed) {
+                summed[fi]++;
+                if (!flip && sum != (uint32_t)rc_my_le(buf + at + size - 4, 4))
+                    fail_msg("%s: the event at %zu summed to %08x, it stores %08x", names[fi], at, sum,
+                             (uint32_t)rc_my_le(buf + at + size - 4, 4));
+            }
+            rc_status st = is_summed ? rc_my_decoder_feed_summed(d, buf + at, size, at, sum, &l, &a, &err)
+                                     : rc_my_decoder_feed(d, buf + at, size, at, &l, &a, &err);
+            put_events(out, st, &err, &l);
+        }
+    }
+    put_position(out, d);
+    rc_event_list_fini(&l);
+    rc_arena_fini(&a);
+    rc_my_decoder_free(d);
+}
+
+/* rc_my_event_sum over real dumps as a stream: a file with checksums that ends in a ROTATE,
+ * a file whose FORMAT_DESCRIPTION says binlog_checksum=NONE, and a file with checksums again.
+ * Every event of the two with checksums is summed (and its sum is the stored one), no event of
+ * the other; the events decode as when the decoder sums them; a corrupted byte is reported
+ * with the file and the event's offset. */
+static void test_reader_sums(void **state)
+{
+    const char *const names[STREAM_FILES] = {
+        "Percona-Lab__percona-binlog-server/mtr/binlog_streaming/std_data/data_80045_gtid.zip-members/data_80045_gtid/binlog.000001",
+        "osheroff__mysql-binlog-connector-java/src/test/resources/mysql-bin.checksum-none",
+        "Percona-Lab__percona-binlog-server/mtr/binlog_streaming/std_data/data_80045_gtid.zip-members/data_80045_gtid/binlog.000002",
+    };
+    size_t events[STREAM_FILES], summed[STREAM_FILES], pevents[STREAM_FILES], psummed[STREAM_FILES];
+    rc_buf plain, got;
+    rc_buf_init(&plain, 0);
+    rc_buf_init(&got, 0);
+    feed_stream(names, false, 0, 0, &plain, pevents, psummed);
+    feed_stream(names, true, 0, 0, &got, events, summed);
+    if (strcmp(got.data, plain.data)) fail_msg("summed by the reader decoded to\n%.600s\nexpected\n%.600s", got.data, plain.data);
+    for (unsigned fi = 0; fi < STREAM_FILES; fi++) print_message("%s: %zu events, %zu summed\n", strrchr(names[fi], '/') + 1, events[fi], summed[fi]);
+    assert_true(events[0] > 10 && events[1] > 10 && events[2] > 10);
+    assert_int_equal(summed[0], events[0]);
+    assert_int_equal(summed[1], 0);
+    assert_int_equal(summed[2], events[2]);
+    /* a byte of binlog.000002's UPDATE_ROWS at 408 */
+    const char *want = "error: binlog.000002 at offset 408: checksum mismatch in UPDATE_ROWS_EVENT (stored 3cbd79b1, computed "
+                       "033591e0): the event is corrupted\n";
+    rc_buf_reset(&plain);
+    rc_buf_reset(&got);
+    feed_stream(names, false, 2, 480, &plain, pevents, psummed);
+    feed_stream(names, true, 2, 480, &got, events, summed);
+    if (strcmp(got.data, plain.data)) fail_msg("corrupted, summed by the reader decoded to\n%.600s\nexpected\n%.600s", got.data, plain.data);
+    if (!strstr(got.data, want)) fail_msg("corrupted, summed by the reader decoded to\n%s\nwithout\n%s", got.data, want);
+    rc_buf_fini(&plain);
+    rc_buf_fini(&got);
 }
 
 static void test_decoder_files(void **state)
@@ -971,18 +1082,21 @@ static void test_crc32(void **state)
     /* the check value of CRC-32/ISO-HDLC (zlib's crc32) */
     assert_int_equal(rc_my_crc32(0, (const uint8_t *)"123456789", 9), 0xCBF43926u);
     assert_int_equal(rc_my_crc32(0, (const uint8_t *)"", 0), 0);
-    /* eight bytes at a time, then the rest: = the bitwise definition over 1,000 bytes, and the
-     * same in two pieces at each of the first 17 cuts */
+    /* folded 16 bytes at a time (64 bytes and more, where the CPU multiplies without carries),
+     * eight at a time, then the rest: = the bitwise definition for every prefix of 1,000 bytes,
+     * and the same in two pieces at every cut */
     uint8_t b[1000];
     for (size_t i = 0; i < sizeof b; i++) b[i] = (uint8_t)(i * 131 + 7);
     uint32_t bitwise = ~0u;
     for (size_t i = 0; i < sizeof b; i++) {
+        if (rc_my_crc32(0, b, i) != ~bitwise)
+            fail_msg("the CRC32 of the first %zu bytes is %08x, not %08x", i, rc_my_crc32(0, b, i), ~bitwise);
         bitwise ^= b[i];
         for (int k = 0; k < 8; k++) bitwise = bitwise & 1 ? 0xEDB88320u ^ (bitwise >> 1) : bitwise >> 1;
     }
     uint32_t whole = rc_my_crc32(0, b, sizeof b);
     assert_int_equal(whole, ~bitwise);
-    for (size_t cut = 0; cut <= 17; cut++) assert_int_equal(rc_my_crc32(rc_my_crc32(0, b, cut), b + cut, sizeof b - cut), whole);
+    for (size_t cut = 0; cut <= sizeof b; cut++) assert_int_equal(rc_my_crc32(rc_my_crc32(0, b, cut), b + cut, sizeof b - cut), whole);
 }
 
 int main(void)
@@ -999,6 +1113,7 @@ int main(void)
         cmocka_unit_test(test_rows_extra_data),
         cmocka_unit_test(test_decoder_files),
         cmocka_unit_test(test_decoder_summed),
+        cmocka_unit_test(test_reader_sums),
         cmocka_unit_test(test_query_status_vars),
         cmocka_unit_test(test_refusals),
     };

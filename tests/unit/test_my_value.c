@@ -14,6 +14,7 @@
 #include <string.h>
 #include "my_vectors.h"
 #include "sources/mysql/my_value.h"
+#include "sources/mysql/my_value_int.h"
 
 static rc_arena arena;
 
@@ -127,6 +128,45 @@ static void test_floats_bits_year(void **state)
     CHECK(YEAR, 0, "00", "int:0");
 }
 
+/* UTF-8 text is copied eight bytes at a time as it is checked, the tail as an overlapping
+ * eight: a sequence at every place of every length up to 24, valid ones kept byte for byte,
+ * invalid ones (a stray byte, an overlong, a surrogate, a sequence cut at the end) INVALID. */
+static void test_utf8_windows(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *seq;
+        bool valid;
+    } seqs[] = {{"\xc3\xa9", true}, {"\xe2\x82\xac", true}, {"\xf0\x9f\x98\x80", true},
+                {"\xff", false},     {"\xc0\x80", false},     {"\xed\xa0\x80", false}, {"\xe2\x82", false}};
+    for (size_t k = 0; k < sizeof seqs / sizeof *seqs; k++) {
+        size_t sl = strlen(seqs[k].seq);
+        for (size_t len = sl; len <= 24; len++) {
+            for (size_t at = 0; at + sl <= len; at++) {
+                if (!seqs[k].valid && seqs[k].seq[0] == '\xe2' && at + sl != len) continue; /* cut: at the end only */
+                char b[32];
+                memset(b, 'a', len);
+                memcpy(b + at, seqs[k].seq, sl);
+                rc_value v;
+                assert_int_equal(rc_my_text(RC_MY_CS_UTF8, (const uint8_t *)b, len, &v, &arena), RC_OK);
+                if (v.kind != (seqs[k].valid ? RC_V_TEXT : RC_V_INVALID))
+                    fail_msg("sequence %zu at %zu of %zu bytes: kind %s", k, at, len, rc_vkind_name(v.kind));
+                if (seqs[k].valid && (v.s.n != len || memcmp(v.s.p, b, len) || v.s.p[len]))
+                    fail_msg("sequence %zu at %zu of %zu bytes: the text is not the bytes", k, at, len);
+            }
+        }
+    }
+    /* and ASCII of every length, nothing else in it */
+    for (size_t len = 0; len <= 24; len++) {
+        char b[32];
+        for (size_t i = 0; i < len; i++) b[i] = (char)('A' + i);
+        rc_value v;
+        assert_int_equal(rc_my_text(RC_MY_CS_UTF8, (const uint8_t *)b, len, &v, &arena), RC_OK);
+        assert_int_equal(v.kind, RC_V_TEXT);
+        assert_true(v.s.n == len && !memcmp(v.s.p, b, len) && !v.s.p[len]);
+    }
+}
+
 static void test_decimal(void **state)
 {
     (void)state;
@@ -137,6 +177,14 @@ static void test_decimal(void **state)
           "decimal:99999999999999999999999999999999999.999999999999999999999999999999");
     CHECK(NEWDECIMAL, 10 << 8 | 2, "8000000000", "decimal:0.00");
     CHECK(NEWDECIMAL, 10 << 8 | 2, "7ffffffffe", "decimal:-0.01");
+    /* up to 18 digits the groups are summed in 64 bits: its edges, and the first size past it */
+    CHECK(NEWDECIMAL, 18 << 8 | 0, "bb9ac9ff3b9ac9ff", "decimal:999999999999999999");
+    CHECK(NEWDECIMAL, 18 << 8 | 0, "85f5e10000000000", "decimal:100000000000000000");
+    CHECK(NEWDECIMAL, 18 << 8 | 9, "78a432eaf8a432ea", "decimal:-123456789.123456789");
+    CHECK(NEWDECIMAL, 18 << 8 | 9, "8000000000000001", "decimal:0.000000001");
+    CHECK(NEWDECIMAL, 12 << 8 | 2, "7ffffffffffa", "decimal:-0.05");
+    CHECK(NEWDECIMAL, 1 << 8 | 0, "78", "decimal:-7");
+    CHECK(NEWDECIMAL, 19 << 8 | 0, "810dfb38d2075bcd15", "decimal:1234567890123456789");
     rc_my_col c = col(RC_MY_NEWDECIMAL, 10 << 8 | 2);
     check_err(&c, "80000000ff", RC_ERR_VALUE,
               "column c (NEWDECIMAL): malformed packed DECIMAL(10,2): the digit group at byte 4 is 255, more than 2 digits");
@@ -743,7 +791,7 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_integers),     cmocka_unit_test(test_floats_bits_year), cmocka_unit_test(test_decimal),
+        cmocka_unit_test(test_integers),     cmocka_unit_test(test_floats_bits_year), cmocka_unit_test(test_decimal), cmocka_unit_test(test_utf8_windows),
         cmocka_unit_test(test_temporal),     cmocka_unit_test(test_strings), cmocka_unit_test(test_charsets_iconv),          cmocka_unit_test(test_enum_set),
         cmocka_unit_test(test_ext_types),    cmocka_unit_test(test_peer_decimal),     cmocka_unit_test(test_peer_temporal),
         cmocka_unit_test(test_peer_columns), cmocka_unit_test(test_peer_rows),     cmocka_unit_test(test_peer_count),

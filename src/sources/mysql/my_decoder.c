@@ -36,6 +36,7 @@ struct rc_my_decoder {
     bool have_fde;
     rc_str version;       /* the FDE's server version, in keep */
     const char *file;     /* current binlog file (in keep) */
+    size_t file_len;      /* its strlen, for every event's position */
     const char *bfile;    /* the boundary's */
     uint64_t boffset;
     bool in_tx, in_begin; /* a transaction is open; it began with BEGIN (so a DDL does not end it) */
@@ -91,7 +92,7 @@ rc_status rc_my_decoder_new(const rc_my_decoder_config *cfg, rc_my_decoder **out
     d->gtids = rc_my_gtid_set_new();
     d->cols = rc_colcache_new();
     const char *f = cfg->file ? cfg->file : "";
-    d->file = d->bfile = keep_str(d, f, strlen(f));
+    d->file = d->bfile = keep_str(d, f, d->file_len = strlen(f));
     d->boffset = 4;
     if (cfg->server.n) d->cfg.server = (rc_str){keep_str(d, cfg->server.p, cfg->server.n), cfg->server.n};
     if (!d->gtids || !d->cols || !d->file) {
@@ -152,9 +153,10 @@ void rc_my_decoder_position(const rc_my_decoder *d, rc_my_decoder_pos *out)
 
 rc_status rc_my_decoder_set_file(rc_my_decoder *d, const char *file, rc_error *err)
 {
-    const char *f = keep_str(d, file, strlen(file));
+    size_t fn = strlen(file);
+    const char *f = keep_str(d, file, fn);
     if (!f) return nomem(err);
-    d->file = f;
+    d->file = f, d->file_len = fn;
     if (!d->in_tx) d->bfile = f, d->boffset = 4;
     return RC_OK;
 }
@@ -186,14 +188,13 @@ static rc_status tx_end(rc_my_decoder *d, rc_error *err)
 /* An event with the origin and position every event of this decoder has. */
 static rc_event *new_event(rc_my_decoder *d, rc_op op, rc_event_list *out, rc_arena *a)
 {
-    rc_event *ev = rc_event_list_push(out);
+    rc_event *ev = rc_event_list_push(out); /* zeroed */
     if (!ev) return NULL;
-    memset(ev, 0, sizeof *ev);
     ev->op = op;
     ev->src.kind = d->fde.mariadb ? RC_DB_MARIADB : RC_DB_MYSQL;
     ev->src.server = d->cfg.server;
     ev->src.version = d->version;
-    ev->pos.file = (rc_str){d->file, strlen(d->file)};
+    ev->pos.file = (rc_str){d->file, d->file_len};
     ev->pos.offset = d->ev_offset, ev->pos.has_offset = true;
     if (d->gtid_len) {
         char *g = rc_arena_memdup(a, d->gtid_text, d->gtid_len);
@@ -789,7 +790,7 @@ static rc_status dispatch(rc_my_decoder *d, const rc_my_header *h, const uint8_t
         if ((st = rc_my_rotate_parse(&d->fde, b, n, &r, err)) != RC_OK) return st;
         const char *f = keep_str(d, r.file.p, r.file.n);
         if (!f) return nomem(err);
-        d->file = f;
+        d->file = f, d->file_len = strlen(f); /* a NUL in the name ends it, as everywhere the name is used */
         if (!d->in_tx) d->bfile = f, d->boffset = r.position, d->rotated = true;
         return RC_OK;
     }

@@ -103,11 +103,58 @@ static void crc_init(void)
         for (int k = 1; k < 8; k++) crc_table[k][i] = crc_table[k - 1][i] >> 8 ^ crc_table[0][crc_table[k - 1][i] & 0xff];
 }
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+/* Folding with carry-less multiplication (Gopal et al., "Fast CRC Computation for Generic
+ * Polynomials Using PCLMULQDQ Instruction", Intel, 2009): a 128-bit remainder is moved 128
+ * bits on by multiplying its halves by k3 = x^(128+32) and k4 = x^(128-32) mod P, and the
+ * next 16 bytes are added; at the end it is reduced to 64 bits (k4, then k5 = x^64 mod P) and
+ * to 32 by Barrett's method (mu = x^64 / P). All bit-reflected and shifted left by one, as
+ * the instruction wants for a reflected CRC; each constant was recomputed from P = 0x104C11DB7
+ * by polynomial division. About a twelfth of slicing by 8's instructions a byte. `crc` is the
+ * running state (inverted, as the table loop keeps it); n a multiple of 16, at least 16. */
+__attribute__((target("pclmul,sse4.1"))) static uint32_t crc_fold(uint32_t crc, const uint8_t *p, size_t n)
+{
+    const __m128i k3k4 = _mm_set_epi64x(0x0ccaa009eLL, 0x1751997d0LL), k5 = _mm_set_epi64x(0, 0x163cd6124LL);
+    const __m128i poly = _mm_set_epi64x(0x1f7011641LL, 0x1db710641LL), low32 = _mm_setr_epi32(~0, 0, ~0, 0);
+    __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
+    for (p += 16, n -= 16; n >= 16; p += 16, n -= 16) {
+        __m128i lo = _mm_clmulepi64_si128(x, k3k4, 0x00), hi = _mm_clmulepi64_si128(x, k3k4, 0x11);
+        x = _mm_xor_si128(_mm_xor_si128(lo, hi), _mm_loadu_si128((const __m128i *)p));
+    }
+    /* 128 -> 64 bits: the low half times k4 added to the high half */
+    x = _mm_xor_si128(_mm_srli_si128(x, 8), _mm_clmulepi64_si128(x, k3k4, 0x10));
+    /* 64 -> 32 + 32: the low 32 bits times k5 added to the rest */
+    x = _mm_xor_si128(_mm_srli_si128(x, 4), _mm_clmulepi64_si128(_mm_and_si128(x, low32), k5, 0x00));
+    /* Barrett: q = (low 32 bits * mu) mod x^32, remainder = x + q * P */
+    __m128i q = _mm_and_si128(_mm_clmulepi64_si128(_mm_and_si128(x, low32), poly, 0x10), low32);
+    x = _mm_xor_si128(x, _mm_clmulepi64_si128(q, poly, 0x00));
+    return (uint32_t)_mm_extract_epi32(x, 1);
+}
+static bool have_clmul; /* set once with the tables (crc_init_all) */
+#endif
+
+static void crc_init_all(void)
+{
+    crc_init();
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    have_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+#endif
+}
+
 uint32_t rc_my_crc32(uint32_t crc, const uint8_t *p, size_t n)
 {
-    pthread_once(&crc_once, crc_init);
+    pthread_once(&crc_once, crc_init_all);
     const uint32_t(*t)[256] = crc_table;
     crc = ~crc;
+#if defined(__x86_64__)
+    if (have_clmul && n >= 64) { /* shorter ones: the table is as quick */
+        size_t m = n & ~(size_t)15;
+        crc = crc_fold(crc, p, m);
+        p += m, n -= m;
+    }
+#endif
     for (; n >= 8; p += 8, n -= 8) {
         uint32_t lo = crc ^ (uint32_t)rc_my_le(p, 4), hi = (uint32_t)rc_my_le(p + 4, 4);
         crc = t[7][lo & 0xff] ^ t[6][lo >> 8 & 0xff] ^ t[5][lo >> 16 & 0xff] ^ t[4][lo >> 24] ^ t[3][hi & 0xff] ^
@@ -115,6 +162,19 @@ uint32_t rc_my_crc32(uint32_t crc, const uint8_t *p, size_t n)
     }
     for (; n; p++, n--) crc = t[0][(crc ^ *p) & 0xff] ^ (crc >> 8);
     return ~crc;
+}
+
+bool rc_my_event_sum(const uint8_t *p, size_t n, bool *sums, uint32_t *sum)
+{
+    if (n >= RC_MY_HEADER_LEN && p[4] == RC_MYEV_FORMAT_DESCRIPTION) {
+        rc_my_fde f;
+        rc_error e;
+        rc_error_clear(&e);
+        if (rc_my_fde_parse(p, n, &f, &e) == RC_OK) *sums = f.checksum;
+    }
+    if (!*sums || n < RC_MY_HEADER_LEN + RC_MY_CHECKSUM_LEN) return false;
+    *sum = rc_my_crc32(0, p, n - RC_MY_CHECKSUM_LEN);
+    return true;
 }
 
 /* --- integers --- */

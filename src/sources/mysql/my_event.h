@@ -98,6 +98,13 @@ rc_status rc_my_fde_parse(const uint8_t *ev, size_t n, rc_my_fde *f, rc_error *e
 
 uint32_t rc_my_crc32(uint32_t crc, const uint8_t *p, size_t n);
 
+/* The live stream's reader thread sums each event as it comes (my_stream.c), so that the
+ * decoder only compares: true, with the CRC32 of p[0..n-4) in *sum, for an event of a stream
+ * whose events end in one. *sums is the stream's state, true at its start (the server's first,
+ * artificial ROTATE comes before any FORMAT_DESCRIPTION and carries one); each
+ * FORMAT_DESCRIPTION sets it. */
+bool rc_my_event_sum(const uint8_t *p, size_t n, bool *sums, uint32_t *sum);
+
 /* MySQL's packed integer (length-encoded: < 0xfb one byte, 0xfc 2, 0xfd 3, 0xfe 8). False when
  * it runs past n or starts with 0xfb/0xff. */
 bool rc_my_packed(const uint8_t *p, size_t n, size_t *i, uint64_t *v);

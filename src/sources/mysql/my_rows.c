@@ -144,9 +144,8 @@ static rc_status image(const rc_my_rows *r, const rc_my_tablemap *m, const uint8
         }
         size_t used = 0;
         rc_error e2; /* set by the decoder when it fails */
-        rc_my_value_err_reset(&e2);
-        if ((col->decode ? col->decode(col, b + i, n - i, &used, &vals[c], a, &e2)
-                         : rc_my_value_decode(col, b + i, n - i, &used, &vals[c], a, &e2)) != RC_OK) {
+        rc_error_clear(&e2);
+        if (rc_my_value_decode(col, b + i, n - i, &used, &vals[c], a, &e2) != RC_OK) {
             size_t at = e2.offset == RC_NO_OFFSET ? i : i + e2.offset;
             return rc_error_set(err, e2.code, at, "%s: %s", col_label(m, c, lab, sizeof lab), e2.message);
         }

@@ -58,17 +58,7 @@ static const uint8_t *frame(const MARIADB_RPL_EVENT *ev, size_t *n)
  * work that needs no decoder state, done while the pipeline decodes the events before it.
  * Every event is summed until a FORMAT_DESCRIPTION says the stream has no checksums (the
  * server's first, artificial ROTATE comes before it and carries one). */
-static void sum_event(node *nd, bool *sums)
-{
-    if (nd->n >= RC_MY_HEADER_LEN && nd->data[4] == RC_MYEV_FORMAT_DESCRIPTION) {
-        rc_my_fde f;
-        rc_error e;
-        rc_error_clear(&e);
-        if (rc_my_fde_parse(nd->data, nd->n, &f, &e) == RC_OK) *sums = f.checksum;
-    }
-    nd->summed = *sums && nd->n >= RC_MY_HEADER_LEN + RC_MY_CHECKSUM_LEN;
-    if (nd->summed) nd->sum = rc_my_crc32(0, nd->data, nd->n - RC_MY_CHECKSUM_LEN);
-}
+static void sum_event(node *nd, bool *sums) { nd->summed = rc_my_event_sum(nd->data, nd->n, sums, &nd->sum); }
 
 static void *reader(void *arg)
 {

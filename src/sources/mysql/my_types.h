@@ -139,7 +139,7 @@ struct rc_my_col {
     bool prepared;
     bool fixed16;        /* MariaDB's inet6 or uuid (the declared type's name) */
     uint8_t text_cs;     /* the rc_my_cs of its text + 1; 0: none, or its values are an error */
-    rc_my_decode_fn *decode; /* the reader of its type (NULL: rc_my_value_decode finds it) */
+    rc_my_decode_fn *decode; /* the reader of its type or of its own (NULL: rc_my_value_decode finds it) */
 };
 
 #endif

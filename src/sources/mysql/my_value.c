@@ -102,15 +102,16 @@ static rc_my_decode_fn *reader_of(uint8_t type)
 
 void rc_my_col_prepare(rc_my_col *c)
 {
-    rc_my_str_prepare(c);
     c->decode = reader_of(c->type);
+    rc_my_str_prepare(c); /* these two may choose a reader of the column's own */
+    rc_my_num_prepare(c);
     c->prepared = true;
 }
 
-rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
-                             rc_error *err)
+rc_status rc_my_value_by_type(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
+                              rc_error *err)
 {
-    rc_my_decode_fn *fn = c->decode ? c->decode : reader_of(c->type);
+    rc_my_decode_fn *fn = reader_of(c->type);
     if (fn) return fn(c, p, n, used, out, a, err);
     return rc_error_set(err, RC_ERR_UNSUPPORTED, 0,
                         RC_MY_COLFMT ": binlog column type %u is not one this reader knows (no MySQL or MariaDB server "

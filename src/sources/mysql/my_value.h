@@ -13,20 +13,19 @@
 #include "rowcast/value.h"
 #include "my_types.h"
 
-/* Decodes the non-NULL value of column `c` that starts at p[0], with n bytes left in the row
+/* rc_my_value_decode decodes the non-NULL value of column `c` that starts at p[0], with n bytes left in the row
  * image: its size in *used (so the caller can step to the next column), the value in *out
  * (text, bytes and decimal digits allocated in `a`). Errors (value truncated, malformed
  * packed decimal, a type this reader does not know) use offsets relative to p; the caller
  * adds the position in the event. */
-rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
-                             rc_error *err);
-
-/* rc_error_clear inline, for the error of each value (a call per value was 2% of the decoder). */
-static inline void rc_my_value_err_reset(rc_error *e)
+rc_status rc_my_value_by_type(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
+                              rc_error *err);
+/* Inline: a prepared column's reader is one indirect call per value; a column not prepared
+ * (rc_my_col_prepare) finds its reader by type in rc_my_value_by_type. */
+static inline rc_status rc_my_value_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a,
+                                           rc_error *err)
 {
-    e->code = RC_OK;
-    e->offset = RC_NO_OFFSET;
-    e->message[0] = '\0';
+    return c->decode ? c->decode(c, p, n, used, out, a, err) : rc_my_value_by_type(c, p, n, used, out, a, err);
 }
 
 /* Works out once what every value of the column needs (its character set, MariaDB's 16-byte

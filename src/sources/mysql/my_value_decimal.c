@@ -21,15 +21,34 @@ size_t rc_my_packed_decimal_size(unsigned precision, unsigned scale)
     return (size_t)(intg / 9) * 4 + dig2bytes[intg % 9] + (size_t)(scale / 9) * 4 + dig2bytes[scale % 9];
 }
 
-/* Appends the group's `ndig` digits (zero-padded) at w, two at a time (a digit at a time was a
- * third of a value's instructions); false when the group is not a number of that many digits. */
-static bool put_group(char *w, uint32_t v, unsigned ndig)
+/* Writes v as `ndig` digits (zero-padded) at w, two at a time (a digit at a time was a third of
+ * a value's instructions). */
+static void put_digits(char *w, uint32_t v, unsigned ndig)
 {
-    if (v >= pow10[ndig]) return false;
     unsigned i = ndig;
     for (; i >= 2; v /= 100) i -= 2, memcpy(w + i, rc_fmt_digits2 + 2 * (v % 100), 2);
     if (i) w[0] = (char)('0' + v);
-    return true;
+}
+
+/* The digits of v (1 for 0), v below 10^9. */
+static unsigned digits_of(uint32_t v)
+{
+    unsigned d = 1;
+    while (d < 9 && v >= pow10[d]) d++;
+    return d;
+}
+
+/* The group of nb (1 to 4) big-endian bytes at p with its bits XORed with x (a negative
+ * number's bytes are inverted), read in place: no copy of the value is inverted first. */
+static uint32_t group_at(const uint8_t *p, unsigned nb, uint32_t x)
+{
+    uint32_t v;
+    switch (nb) {
+    case 1: return (p[0] ^ x) & 0xff;
+    case 2: return (((uint32_t)p[0] << 8 | p[1]) ^ x) & 0xffff;
+    case 3: return (((uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]) ^ x) & 0xffffff;
+    default: memcpy(&v, p, 4); return __builtin_bswap32(v) ^ x;
+    }
 }
 
 rc_status rc_my_packed_decimal(const uint8_t *p, size_t n, unsigned precision, unsigned scale, size_t *used, rc_decimal *out,
@@ -42,12 +61,8 @@ rc_status rc_my_packed_decimal(const uint8_t *p, size_t n, unsigned precision, u
     if (size > n)
         return rc_error_set(err, RC_ERR_VALUE, n, "packed DECIMAL(%u,%u) truncated: it needs %zu bytes, %zu are left", precision, scale,
                             size, n);
-    uint8_t buf[40]; /* 81 digits take at most 37 bytes */
-    memcpy(buf, p, size);
-    bool neg = !(buf[0] & 0x80);
-    buf[0] ^= 0x80;
-    if (neg)
-        for (size_t i = 0; i < size; i++) buf[i] = (uint8_t)~buf[i];
+    bool neg = !(p[0] & 0x80);
+    uint32_t x = neg ? 0xffffffffu : 0;
     char *digits = rc_arena_alloc(a, precision + 1);
     if (!digits) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory decoding a DECIMAL");
     unsigned intg = precision - scale;
@@ -55,30 +70,28 @@ rc_status rc_my_packed_decimal(const uint8_t *p, size_t n, unsigned precision, u
      * fraction groups, trailing partial fraction group */
     unsigned groups[4][2] = {{intg % 9, 1}, {9, intg / 9}, {9, scale / 9}, {scale % 9, 1}};
     size_t at = 0;
-    unsigned nd = 0;
+    unsigned nd = 0;     /* digits written: none before the first that is not 0 (rc_decimal has no leading zeros) */
+    uint32_t flip = 0x80; /* the sign bit, in the first byte, which the first group read holds */
     for (int g = 0; g < 4; g++) {
         unsigned ndig = groups[g][0];
         if (!ndig) continue;
+        unsigned nb = dig2bytes[ndig];
         for (unsigned k = 0; k < groups[g][1]; k++) {
-            unsigned nb = dig2bytes[ndig];
-            uint32_t v = (uint32_t)rc_my_be(buf + at, nb);
-            if (!put_group(digits + nd, v, ndig))
+            uint32_t v = group_at(p + at, nb, x) ^ flip << 8 * (nb - 1);
+            flip = 0;
+            if (v >= pow10[ndig])
                 return rc_error_set(err, RC_ERR_VALUE, at,
                                     "malformed packed DECIMAL(%u,%u): the digit group at byte %zu is %u, more than %u digits", precision,
                                     scale, at, v, ndig);
-            at += nb, nd += ndig;
+            if (nd) put_digits(digits + nd, v, ndig), nd += ndig;
+            else if (v) nd = digits_of(v), put_digits(digits, v, nd);
+            at += nb;
         }
     }
-    /* no leading zeros; zero is "0" and never negative (rc_decimal's rule) */
-    unsigned lead = 0;
-    while (lead < nd && digits[lead] == '0') lead++;
-    if (lead == nd) {
-        digits[0] = '0';
-        *out = (rc_decimal){.digits = digits, .ndigits = 1, .scale = (int32_t)scale, .neg = false};
-    } else {
-        *out = (rc_decimal){.digits = digits + lead, .ndigits = nd - lead, .scale = (int32_t)scale, .neg = neg};
-    }
+    /* zero is "0" and never negative (rc_decimal's rule) */
+    if (!nd) digits[0] = '0', nd = 1, neg = false;
     digits[nd] = '\0';
+    *out = (rc_decimal){.digits = digits, .ndigits = nd, .scale = (int32_t)scale, .neg = neg};
     *used = size;
     return RC_OK;
 }
@@ -87,7 +100,7 @@ rc_status rc_my_dec_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_
 {
     unsigned precision = c->meta >> 8, scale = c->meta & 0xff;
     rc_error e;
-    rc_my_value_err_reset(&e);
+    rc_error_clear(&e);
     out->kind = RC_V_DECIMAL;
     if (rc_my_packed_decimal(p, n, precision, scale, used, &out->dec, a, &e) != RC_OK)
         return rc_error_set(err, e.code, e.offset, RC_MY_COLFMT ": %s", RC_MY_COLARG(c), e.message);

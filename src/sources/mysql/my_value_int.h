@@ -31,8 +31,11 @@ rc_status rc_my_dec_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_
 rc_status rc_my_time_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err);
 rc_status rc_my_str_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err);
 rc_status rc_my_blob_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err);
-/* rc_my_col_prepare's part for character columns (my_value_str.c): fixed16 and text_cs. */
+/* rc_my_col_prepare's part for character columns (my_value_str.c): fixed16 and text_cs, and
+ * for the common ones (VARCHAR and TEXT in UTF-8, VARBINARY) a reader of their own in decode. */
 void rc_my_str_prepare(rc_my_col *c);
+/* Its part for integer columns (my_value_num.c): a reader with the signedness decided. */
+void rc_my_num_prepare(rc_my_col *c);
 
 /* The payload (after the length) of JSON, GEOMETRY and VECTOR columns, and the 16 bytes of
  * MariaDB's INET6 and UUID columns (my_value_ext.c, my_json.c). */

@@ -24,13 +24,15 @@ static unsigned int_size(uint8_t type)
     }
 }
 
-static rc_status integer(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_error *err)
+/* The integer as its binlog type and signedness say, before the declaration has its say. */
+static inline rc_status int_plain(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, bool uns,
+                                  rc_error *err)
 {
     unsigned size = int_size(c->type);
     if (rc_my_need(c, size, n, err) != RC_OK) return RC_ERR_VALUE;
     *used = size;
     uint64_t u = rc_my_le(p, size);
-    if (is_unsigned(c)) {
+    if (uns) {
         /* BIGINT UNSIGNED needs the whole 64 bits; the narrower ones fit a signed int */
         if (c->type == RC_MY_LONGLONG) *out = (rc_value){.kind = RC_V_UINT, .u = u};
         else *out = (rc_value){.kind = RC_V_INT, .i = (int64_t)u};
@@ -38,6 +40,26 @@ static rc_status integer(const rc_my_col *c, const uint8_t *p, size_t n, size_t 
         unsigned shift = 64 - 8 * size; /* sign-extend from the value's top bit */
         *out = (rc_value){.kind = RC_V_INT, .i = (int64_t)(u << shift) >> shift};
     }
+    return RC_OK;
+}
+
+/* The readers rc_my_num_prepare gives an integer column whose declaration asks nothing more
+ * of its values (no BOOL, no declared unsigned kind): the decisions of integer() made once. */
+static rc_status int_signed(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
+{
+    (void)a;
+    return int_plain(c, p, n, used, out, false, err);
+}
+
+static rc_status int_unsigned(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
+{
+    (void)a;
+    return int_plain(c, p, n, used, out, true, err);
+}
+
+static rc_status integer(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_error *err)
+{
+    if (int_plain(c, p, n, used, out, is_unsigned(c), err) != RC_OK) return RC_ERR_VALUE;
     /* a BOOL/BOOLEAN declaration (MariaDB reports tinyint(1) as such only when asked to) is a
      * bool for 0 and 1; any other number it holds is a range error, never truncated to true */
     if (c->decl && c->decl->info && c->decl->info->vkind == RC_V_BOOL) {
@@ -52,6 +74,17 @@ static rc_status integer(const rc_my_col *c, const uint8_t *p, size_t n, size_t 
     if (c->decl && c->decl->info && c->decl->info->vkind == RC_V_UINT && out->kind == RC_V_INT && out->i >= 0)
         *out = (rc_value){.kind = RC_V_UINT, .u = (uint64_t)out->i};
     return RC_OK;
+}
+
+void rc_my_num_prepare(rc_my_col *c)
+{
+    switch (c->type) {
+    case RC_MY_TINY: case RC_MY_SHORT: case RC_MY_INT24: case RC_MY_LONG: case RC_MY_LONGLONG:
+        if (c->decl && c->decl->info && (c->decl->info->vkind == RC_V_BOOL || c->decl->info->vkind == RC_V_UINT)) return;
+        c->decode = is_unsigned(c) ? int_unsigned : int_signed;
+        return;
+    default: return;
+    }
 }
 
 rc_status rc_my_num_decode(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
