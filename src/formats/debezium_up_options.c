@@ -117,7 +117,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->value_memo.prefix, 0), rc_buf_init(&e->key_memo.prefix, 0);
     rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0), rc_buf_init(&e->fieldname, 0);
-    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
+    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0);
     *out = e;
     return RC_OK;
 }
@@ -134,8 +134,8 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
     rc_buf_fini(&e->value_memo.prefix), rc_buf_fini(&e->key_memo.prefix);
     rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
-    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
-    free(e->keys_off);
+    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of);
+    rc_enc_colkeys_fini(&e->keys);
     free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);

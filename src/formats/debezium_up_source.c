@@ -70,68 +70,59 @@ db:
     RC_BUF_LIT(b, ",\"field\":\"source\"}");
 }
 
-/* PostgreSQL LSN "X/Y" (hex) or a decimal number, as Debezium's int64. */
-bool rc_dbz_lsn_value(rc_str s, uint64_t *out)
+/* Hex digits p[0..n) as a 32-bit number: false when there are none, one is not a hex digit,
+ * or the value does not fit (leading zeros are fine). */
+static bool hex32(const char *p, size_t n, uint32_t *out)
 {
-    uint64_t hi = 0, lo = 0, *acc = &hi;
-    for (size_t i = 0; i < s.n; i++) {
-        unsigned char c = (unsigned char)s.p[i];
-        if (c == '/') {
-            if (acc == &lo) return false;
-            acc = &lo;
-            continue;
-        }
+    uint32_t v = 0;
+    if (!n) return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
         unsigned d = c - (unsigned)'0';
         if (d > 9) { /* A-F or a-f (| 0x20 folds the case); anything else is no digit */
             d = (c | 0x20u) - (unsigned)'a';
             if (d > 5) return false;
             d += 10;
         }
-        *acc = *acc * 16 + d;
+        if (v >> 28) return false; /* a fifth nibble past 32 bits */
+        v = v << 4 | d;
     }
-    if (!s.n) return false;
-    if (acc == &lo) {
-        *out = hi << 32 | lo;
-        return true;
-    }
-    return rc_parse_u64(s.p, s.n, out) == RC_OK;
+    *out = v;
+    return true;
+}
+
+/* PostgreSQL LSN "X/Y" (each half 32 bits in hex, as pg_lsn writes them) or a decimal
+ * number, as Debezium's int64 (X << 32 | Y); false for anything else, a half of more than 32
+ * bits included. */
+bool rc_dbz_lsn_value(rc_str s, uint64_t *out)
+{
+    const char *slash = s.n ? memchr(s.p, '/', s.n) : NULL;
+    if (!slash) return s.n && rc_parse_u64(s.p, s.n, out) == RC_OK;
+    uint32_t hi, lo;
+    size_t hn = (size_t)(slash - s.p);
+    if (!hex32(s.p, hn, &hi) || !hex32(slash + 1, s.n - hn - 1, &lo)) return false;
+    *out = (uint64_t)hi << 32 | lo;
+    return true;
 }
 
 /* ---- the source block's value: the fields that repeat from event to event (one table in one
  * transaction) are made once into memos, the per-event ones (times, LSN, position) written
  * around them ---- */
 
-/* Bytes a and b of n, compared in place, eight at a time: the fields are a few bytes, shorter
- * than a call. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-        uint64_t x, y;
-        memcpy(&x, a, 8), memcpy(&y, b, 8);
-        if (x != y) return false;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) return false;
-    return true;
-}
-
-/* Whether memo m was made from fields f[0..n) (kept in m->raw, each as its length and its
- * bytes); if not, m takes them and is emptied, and the caller makes its text. */
+/* Whether memo m was made from fields f[0..n) (n <= MEMO_FIELDS); if not, m takes them and
+ * is emptied, and the caller makes its text. The lengths are compared before any byte, and
+ * the bytes in place (rc_short_eq: the fields are a few bytes, shorter than a call). */
 static bool memo_hit(str_memo *m, const rc_str *f, size_t n)
 {
-    const char *p = m->raw.data, *end = p ? p + m->raw.len : p; /* no memo yet: no bytes (NULL + 0 is undefined) */
-    bool same = m->json.len != 0;
-    for (size_t i = 0; i < n && same; i++) {
-        size_t len;
-        if ((size_t)(end - p) < sizeof len) break;
-        memcpy(&len, p, sizeof len);
-        p += sizeof len;
-        same = len == f[i].n && (size_t)(end - p) >= len && same_bytes(p, f[i].p, len);
-        p += len;
+    if (m->json.len && m->nf == n) {
+        size_t i = 0, off = 0;
+        for (; i < n; off += f[i].n, i++) /* a field of 0 bytes reads none (raw.data may be NULL) */
+            if (m->lens[i] != f[i].n || (f[i].n && !rc_short_eq(m->raw.data + off, f[i].p, f[i].n))) break;
+        if (i == n) return true;
     }
-    if (same && p == end) return true;
     rc_buf_reset(&m->raw), rc_buf_reset(&m->json);
-    for (size_t i = 0; i < n; i++) rc_buf_put(&m->raw, &f[i].n, sizeof f[i].n), rc_buf_put(&m->raw, f[i].p, f[i].n);
+    m->nf = n;
+    for (size_t i = 0; i < n; i++) m->lens[i] = f[i].n, rc_buf_put(&m->raw, f[i].p, f[i].n);
     return false;
 }
 

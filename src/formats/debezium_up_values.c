@@ -370,12 +370,18 @@ static rc_status elem_value(up_enc *e, const rc_column *ec, rc_str text, rc_valu
 }
 
 /* A decimal's unscaled value as Kafka Connect's Decimal bytes in base64 (JsonConverter's
- * rendering of bytes), without the quotes. */
+ * rendering of bytes), a JSON string. */
 static void put_dec_b64(up_enc *e, rc_buf *b, const rc_decimal *d)
 {
+    unsigned char small[8];
+    size_t n = rc_dec_unscaled_small(d, small);
+    if (n) { /* most values: no scratch buffer */
+        rc_fmt_base64_quoted(b, small, n);
+        return;
+    }
     rc_buf_reset(&e->scratch);
     rc_dec_unscaled_bytes(&e->scratch, d);
-    rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+    rc_fmt_base64_quoted(b, (const unsigned char *)e->scratch.data, e->scratch.len);
 }
 
 /* A PostgreSQL array as a JSON array of its elements, each as the element type is written. */
@@ -440,26 +446,20 @@ static inline __attribute__((always_inline)) rc_status json_value(up_enc *e, rc_
         rc_dbz_put_ascii(e, b, &cv);
         rc_buf_putc(b, '"');
         return RC_OK;
-    case CV_BYTES:
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)cv.s.p, cv.s.n);
-        rc_buf_putc(b, '"');
-        return RC_OK;
+    case CV_BYTES: rc_fmt_base64_quoted(b, (const unsigned char *)cv.s.p, cv.s.n); return RC_OK;
     case CV_DECIMAL:
         if (e->dec_numeric) { /* JsonConverter's numberNode(BigDecimal), written by toString() */
             rc_fmt_dec_java(b, &cv.dec);
             return RC_OK;
         }
-        rc_buf_putc(b, '"');
         put_dec_b64(e, b, &cv.dec);
-        rc_buf_putc(b, '"');
         return RC_OK;
     case CV_VSDECIMAL:
         RC_BUF_LIT(b, "{\"scale\":");
         rc_fmt_i64(b, cv.dec.scale);
-        RC_BUF_LIT(b, ",\"value\":\"");
+        RC_BUF_LIT(b, ",\"value\":");
         put_dec_b64(e, b, &cv.dec);
-        RC_BUF_LIT(b, "\"}");
+        rc_buf_putc(b, '}');
         return RC_OK;
     case CV_POINT:
     case CV_GEOMETRY:
@@ -537,39 +537,25 @@ static uint8_t fast_kind(const up_enc *e, const rc_column *c)
 
 enum { KEY_PAD = 16 }; /* zero bytes after the keys: a short key is copied as 16 bytes */
 
+static rc_str field_name(void *e, rc_str name) { return rc_dbz_field_name(e, name); }
+
 bool rc_dbz_column_keys(up_enc *e, const rc_event *ev)
 {
-    if (!ev->cols_id) return false;
-    if (ev->cols_id == e->keys_of) return true;
-    e->keys_of = NULL;
-    if (ev->ncols + 1 > e->keys_cap) {
-        uint32_t *no = realloc(e->keys_off, sizeof *no * (ev->ncols + 1));
-        if (!no) return false;
-        e->keys_off = no;
+    if (ev->cols_id && ev->cols_id == e->keys.of) return true;
+    if (!rc_enc_colkeys_make(&e->keys, ev, field_name, e, KEY_PAD)) return false;
+    if (ev->ncols + 1 > e->fast_cap) {
         uint8_t *nf = realloc(e->col_fast, ev->ncols + 1);
-        if (!nf) return false;
-        e->col_fast = nf, e->keys_cap = ev->ncols + 1;
+        if (!nf) return e->keys.of = NULL, false;
+        e->col_fast = nf, e->fast_cap = ev->ncols + 1;
     }
-    rc_buf_reset(&e->keys);
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        e->keys_off[i] = (uint32_t)e->keys.len;
-        rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
-        rc_jw_str(&e->keys, name.p, name.n);
-        rc_buf_putc(&e->keys, ':');
-        e->col_fast[i] = fast_kind(e, &ev->cols[i]);
-    }
-    e->keys_off[ev->ncols] = (uint32_t)e->keys.len;
-    static const char pad[KEY_PAD];
-    rc_buf_put(&e->keys, pad, sizeof pad);
-    if (e->keys.err != RC_OK || e->keys.len > UINT32_MAX) return false;
-    e->keys_of = ev->cols_id;
+    for (uint32_t i = 0; i < ev->ncols; i++) e->col_fast[i] = fast_kind(e, &ev->cols[i]);
     return true;
 }
 
 void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool cached)
 {
     if (cached) {
-        rc_buf_put(b, e->keys.data + e->keys_off[i], e->keys_off[i + 1] - e->keys_off[i]);
+        rc_enc_put_colkey(b, &e->keys, ev, i, true);
         return;
     }
     rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
@@ -581,45 +567,14 @@ void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bo
  * copied as a fixed 16 (the keys end in KEY_PAD bytes) rather than by a call. */
 static inline void put_sep_key(const up_enc *e, rc_buf *b, char sep, uint32_t i)
 {
-    const char *k = e->keys.data + e->keys_off[i];
-    size_t n = e->keys_off[i + 1] - e->keys_off[i];
+    const char *k = e->keys.text.data + e->keys.off[i];
+    size_t n = e->keys.off[i + 1] - e->keys.off[i];
     char *w = rc_buf_reserve(b, 1 + (n > KEY_PAD ? n : KEY_PAD));
     if (!w) return;
     w[0] = sep;
     if (n <= KEY_PAD) memcpy(w + 1, k, KEY_PAD);
     else memcpy(w + 1, k, n);
     rc_buf_commit(b, 1 + n);
-}
-
-/* A timestamp as ZonedTimestamp (rc_fmt_ts_iso's text) in quotes, the date's text made once
- * for a run of values of one day. */
-static void put_zoned_ts(up_enc *e, rc_buf *b, const rc_timestamp *ts)
-{
-    int64_t days = rc_floor_div(ts->sec, 86400);
-    if (!e->ts_ymd_n || days != e->ts_day) {
-        int32_t y;
-        unsigned m, d;
-        rc_civil_from_days(days, &y, &m, &d);
-        rc_buf t = {e->ts_ymd, 0, sizeof e->ts_ymd, sizeof e->ts_ymd, RC_OK};
-        rc_fmt_date(&t, &(rc_date){y, (uint8_t)m, (uint8_t)d});
-        e->ts_ymd_n = t.err == RC_OK ? t.len : 0;
-        e->ts_day = days;
-        if (!e->ts_ymd_n) { /* a year that needs more room: written whole */
-            rc_buf_putc(b, '"');
-            rc_fmt_ts_iso(b, ts);
-            rc_buf_putc(b, '"');
-            return;
-        }
-    }
-    int64_t rem = ts->sec - days * 86400;
-    char *w = rc_buf_reserve(b, e->ts_ymd_n + 2);
-    if (!w) return;
-    w[0] = '"';
-    memcpy(w + 1, e->ts_ymd, e->ts_ymd_n);
-    w[1 + e->ts_ymd_n] = 'T';
-    rc_buf_commit(b, e->ts_ymd_n + 2);
-    rc_fmt_time(b, &(rc_time){(uint32_t)(rem / 3600), (uint8_t)(rem / 60 % 60), (uint8_t)(rem % 60), false, ts->nanos});
-    RC_BUF_LIT(b, "Z\"");
 }
 
 /* Value v of cached column i written as col_fast says; false when it is not of that kind
@@ -651,16 +606,12 @@ static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column 
     case FAST_DECIMAL: {
         rc_decimal d;
         if (v->kind != RC_V_DECIMAL || !rc_dbz_rescale(&v->dec, c->type.p2, &e->digits, &d)) return false;
-        rc_buf_putc(b, '"');
         put_dec_b64(e, b, &d);
-        rc_buf_putc(b, '"');
         return true;
     }
     case FAST_BYTES:
         if (v->kind != RC_V_BYTES) return false;
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
-        rc_buf_putc(b, '"');
+        rc_fmt_base64_quoted(b, (const unsigned char *)v->s.p, v->s.n);
         return true;
     case FAST_DATE:
         if (v->kind != RC_V_DATE) return false;
@@ -678,7 +629,7 @@ static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column 
         return true;
     case FAST_ZONED_TS:
         if (v->kind != RC_V_TIMESTAMP) return false;
-        put_zoned_ts(e, b, &v->ts);
+        rc_fmt_ts_iso_memo(b, &v->ts, &e->ts_day, true); /* ZonedTimestamp */
         return true;
     default: return false;
     }

@@ -78,6 +78,10 @@ void rc_enc_colkeys_fini(rc_enc_colkeys *k);
 /* Whether k holds the keys of ev's columns, made now when ev's cached list is new to it;
  * false for a list that is not cached (or out of memory): rc_enc_put_colkey escapes then. */
 bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev);
+/* The same with each column's name mapped by name(ctx, column name) when name is not NULL
+ * (the result is copied at once), and pad zero bytes after the last key (so that a writer may
+ * copy a short key as a fixed size). */
+bool rc_enc_colkeys_make(rc_enc_colkeys *k, const rc_event *ev, rc_str (*name)(void *ctx, rc_str col), void *ctx, size_t pad);
 /* Column i's key "name":, from k when `cached` (what rc_enc_colkeys_for said); inline, so that
  * the uncached path costs what escaping the name in place did. */
 static inline void rc_enc_put_colkey(rc_buf *b, const rc_enc_colkeys *k, const rc_event *ev, uint32_t i, bool cached)
