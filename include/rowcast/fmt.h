@@ -20,6 +20,10 @@
 /* ---- integers ---- */
 void rc_fmt_i64(rc_buf *b, int64_t v);
 void rc_fmt_u64(rc_buf *b, uint64_t v);
+/* The same at w, which has room for RC_FMT_INT_MAX bytes; each returns the end. */
+char *rc_fmt_i64_at(char *w, int64_t v);
+char *rc_fmt_u64_at(char *w, uint64_t v);
+#define RC_FMT_INT_MAX 20 /* UINT64_MAX's digits, INT64_MIN's sign and digits */
 /* "00" "01" ... "99": the two digits of i at rc_fmt_digits2[2 * i] (decimal digits written two
  * at a time). */
 extern const char rc_fmt_digits2[201];

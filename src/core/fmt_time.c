@@ -56,11 +56,7 @@ static void put_num(rc_buf *b, uint64_t v, int width)
 }
 
 /* Two decimal digits of v < 100 at w. */
-static void put2(char *w, unsigned v)
-{
-    w[0] = (char)('0' + v / 10);
-    w[1] = (char)('0' + v % 10);
-}
+static void put2(char *w, unsigned v) { memcpy(w, rc_fmt_digits2 + 2 * v, 2); }
 
 /* The fraction of rc_fmt_frac at f (room for 10 bytes); its length. */
 static size_t frac_at(char *f, uint32_t nanos)

@@ -17,7 +17,14 @@ static const uint8_t esc_class[256] = {
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
-static const char hexdig[] = "0123456789ABCDEF";
+/* The escapes of the control characters, each in 6 bytes, and their lengths. */
+static const char ctrl_esc[32][7] = {
+    "\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005", "\\u0006", "\\u0007",
+    "\\b",     "\\t",     "\\n",     "\\u000B", "\\f",     "\\r",     "\\u000E", "\\u000F",
+    "\\u0010", "\\u0011", "\\u0012", "\\u0013", "\\u0014", "\\u0015", "\\u0016", "\\u0017",
+    "\\u0018", "\\u0019", "\\u001A", "\\u001B", "\\u001C", "\\u001D", "\\u001E", "\\u001F",
+};
+static const uint8_t ctrl_len[32] = {6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 6, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
 
 enum { CHUNK_IN = 4096 };
 
@@ -89,18 +96,13 @@ static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *co
             i++;
             continue;
         }
-        if (cls == 1) {
-            *o++ = '\\';
-            switch (c) {
-            case '"': *o++ = '"'; break;
-            case '\\': *o++ = '\\'; break;
-            case '\b': *o++ = 'b'; break;
-            case '\f': *o++ = 'f'; break;
-            case '\n': *o++ = 'n'; break;
-            case '\r': *o++ = 'r'; break;
-            case '\t': *o++ = 't'; break;
-            default:
-                *o++ = 'u', *o++ = '0', *o++ = '0', *o++ = hexdig[c >> 4], *o++ = hexdig[c & 15];
+        if (cls == 1) { /* a quote or a backslash (the usual ones) after a backslash; a control from the table */
+            if (c >= 0x20) {
+                o[0] = '\\', o[1] = (char)c; /* '"' or '\\' */
+                o += 2;
+            } else {
+                memcpy(o, ctrl_esc[c], 6); /* fits: 6 bytes are reserved per input byte */
+                o += ctrl_len[c];
             }
             i++;
             continue;

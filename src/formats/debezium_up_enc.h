@@ -84,6 +84,7 @@ typedef struct up_enc {
     rc_enc_colkeys keys;
     uint8_t *col_fast; /* per column of keys.of: how a row image writes its value (FAST_*) */
     size_t fast_cap;
+    rc_enc_pk_memo pk; /* the key columns' order (the keys, an update's split) */
     us_memo us_last; /* the last time written as µs text (us_text_memo) */
     rc_day_memo ts_day; /* the date of the last timestamp written (put_image) */
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];

@@ -563,41 +563,55 @@ void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bo
     rc_buf_putc(b, ':');
 }
 
-/* Separator sep and cached column i's key: one reservation, and a key of up to 16 bytes
- * copied as a fixed 16 (the keys end in KEY_PAD bytes) rather than by a call. */
-static inline void put_sep_key(const up_enc *e, rc_buf *b, char sep, uint32_t i)
+/* Room after a key for a value of fixed width (FAST_INT to FAST_MILLIS: at most an int64's text). */
+enum { VAL_ROOM = RC_FMT_INT_MAX };
+
+/* Separator sep and cached column i's key in a reservation with VAL_ROOM bytes more, a key of
+ * up to 16 bytes copied as a fixed 16 (the keys end in KEY_PAD bytes) rather than by a call:
+ * where the value goes, nothing committed (NULL: the buffer's error). */
+static inline char *sep_key_at(const up_enc *e, rc_buf *b, char sep, uint32_t i)
 {
     const char *k = e->keys.text.data + e->keys.off[i];
     size_t n = e->keys.off[i + 1] - e->keys.off[i];
-    char *w = rc_buf_reserve(b, 1 + (n > KEY_PAD ? n : KEY_PAD));
-    if (!w) return;
+    char *w = rc_buf_reserve(b, 1 + (n > KEY_PAD ? n : KEY_PAD) + VAL_ROOM);
+    if (!w) return NULL;
     w[0] = sep;
     if (n <= KEY_PAD) memcpy(w + 1, k, KEY_PAD);
     else memcpy(w + 1, k, n);
-    rc_buf_commit(b, 1 + n);
+    return w + 1 + n;
 }
 
-/* Value v of cached column i written as col_fast says; false when it is not of that kind
- * (json_value writes it then). */
+/* Value v of a fixed-width kind (col_fast) at o, in the key's reservation: the end, NULL when
+ * the column's kind is not one of them or v is not of it. */
+static inline char *fixed_at(char *o, uint8_t fast, const rc_value *v)
+{
+    switch (fast) {
+    case FAST_INT: return v->kind == RC_V_INT ? rc_fmt_i64_at(o, v->i) : NULL;
+    case FAST_UINT: return v->kind == RC_V_UINT && v->u <= INT64_MAX ? rc_fmt_u64_at(o, v->u) : NULL;
+    case FAST_BOOL:
+        if (v->kind != RC_V_BOOL) return NULL;
+        return v->b ? RAW_LIT(o, "true") : RAW_LIT(o, "false");
+    case FAST_DATE: return v->kind == RC_V_DATE ? rc_fmt_i64_at(o, rc_date_epoch_days(&v->date)) : NULL;
+    case FAST_MICROS: {
+        int64_t us;
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) return NULL;
+        return rc_fmt_i64_at(o, us);
+    }
+    case FAST_MILLIS:
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) return NULL;
+        return rc_fmt_i64_at(o, rc_datetime_epoch_ms(&v->dt));
+    default: return NULL;
+    }
+}
+
+/* Value v of cached column i written as col_fast says, for the kinds of no fixed width; false
+ * when it is not of that kind (json_value writes it then). */
 static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column *c, const rc_value *v)
 {
     switch (fast) {
-    case FAST_INT:
-        if (v->kind != RC_V_INT) return false;
-        rc_fmt_i64(b, v->i);
-        return true;
-    case FAST_UINT:
-        if (v->kind != RC_V_UINT || v->u > INT64_MAX) return false;
-        rc_fmt_u64(b, v->u);
-        return true;
     case FAST_DOUBLE:
         if (v->kind != RC_V_FLOAT64) return false;
         put_double(b, v->f64);
-        return true;
-    case FAST_BOOL:
-        if (v->kind != RC_V_BOOL) return false;
-        if (v->b) RC_BUF_LIT(b, "true");
-        else RC_BUF_LIT(b, "false");
         return true;
     case FAST_TEXT:
         if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON && v->kind != RC_V_ENUM && v->kind != RC_V_SET) return false;
@@ -612,20 +626,6 @@ static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column 
     case FAST_BYTES:
         if (v->kind != RC_V_BYTES) return false;
         rc_fmt_base64_quoted(b, (const unsigned char *)v->s.p, v->s.n);
-        return true;
-    case FAST_DATE:
-        if (v->kind != RC_V_DATE) return false;
-        rc_fmt_i64(b, rc_date_epoch_days(&v->date));
-        return true;
-    case FAST_MICROS: {
-        int64_t us;
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) return false;
-        rc_fmt_i64(b, us);
-        return true;
-    }
-    case FAST_MILLIS:
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) return false;
-        rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
         return true;
     case FAST_ZONED_TS:
         if (v->kind != RC_V_TIMESTAMP) return false;
@@ -654,14 +654,14 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         return RC_OK;
     }
     for (uint32_t i = 0; i < ev->ncols; i++) {
-        put_sep_key(e, b, i ? ',' : '{', i);
+        char *o = sep_key_at(e, b, i ? ',' : '{', i), *end;
+        if (!o) return RC_OK; /* the buffer's error: the encoder's caller reports it */
         uint8_t fast = e->col_fast[i];
         const rc_value *v = &img[i];
-        if (fast != FAST_NONE && v->kind == RC_V_NULL) {
-            RC_BUF_LIT(b, "null");
-            continue;
-        }
-        if (put_fast(e, b, fast, &ev->cols[i], v)) continue;
+        if (fast != FAST_NONE && v->kind == RC_V_NULL) end = RAW_LIT(o, "null");
+        else end = fixed_at(o, fast, v);
+        rc_buf_commit(b, (size_t)((end ? end : o) - (b->data + b->len)));
+        if (end || put_fast(e, b, fast, &ev->cols[i], v)) continue;
         rc_status st = json_value(e, b, &ev->cols[i], v, err);
         if (st != RC_OK) return st;
     }

@@ -40,6 +40,16 @@ uint32_t rc_enc_pk_order(const rc_event *ev, uint32_t idx[RC_ENC_PK_MAX])
     return n > RC_ENC_PK_MAX ? RC_ENC_PK_MAX : n;
 }
 
+const uint32_t *rc_enc_pk_memo_order(rc_enc_pk_memo *m, const rc_event *ev, uint32_t *n)
+{
+    if (!ev->cols_id || ev->cols_id != m->of) {
+        m->n = rc_enc_pk_order(ev, m->idx);
+        m->of = ev->cols_id;
+    }
+    *n = m->n;
+    return m->idx;
+}
+
 const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch)
 {
     if (ev->changed) return ev->changed;

@@ -16,6 +16,14 @@ enum { RC_ENC_PK_MAX = 64 };
 /* Key columns in key order (at most RC_ENC_PK_MAX; wider keys are cut, which no database
  * allows): their indexes in idx, their count returned. */
 uint32_t rc_enc_pk_order(const rc_event *ev, uint32_t idx[RC_ENC_PK_MAX]);
+/* The same kept for a cached column list (rc_event.cols_id) while the events repeat it: the
+ * order is found once per list, not per event. A zeroed one is ready. */
+typedef struct rc_enc_pk_memo {
+    const void *of; /* the cols_id idx was found for; NULL: none */
+    uint32_t n, idx[RC_ENC_PK_MAX];
+} rc_enc_pk_memo;
+/* ev's key columns in key order (m->idx, valid until the next call), their count in *n. */
+const uint32_t *rc_enc_pk_memo_order(rc_enc_pk_memo *m, const rc_event *ev, uint32_t *n);
 
 /* Whether the table has a primary key. */
 bool rc_enc_has_pk(const rc_event *ev);
