@@ -71,6 +71,20 @@ size_t rc_utf8_valid_prefix(const char *s, size_t n)
     return n;
 }
 
+/* Copies k < 16 bytes as two fixed-size copies that overlap (no call, no byte loop). */
+static inline void copy_short(char *o, const unsigned char *s, size_t k)
+{
+    if (k >= 8) {
+        memcpy(o, s, 8), memcpy(o + k - 8, s + k - 8, 8);
+    } else if (k >= 4) {
+        memcpy(o, s, 4), memcpy(o + k - 4, s + k - 4, 4);
+    } else if (k >= 2) {
+        memcpy(o, s, 2), memcpy(o + k - 2, s + k - 2, 2);
+    } else if (k) {
+        *o = (char)*s;
+    }
+}
+
 /* Escapes one chunk of input into space reserved for its worst case (6 output bytes per
  * input byte: \u00XX), so the inner loop writes through a pointer with no checks. */
 static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *consumed)
@@ -83,7 +97,12 @@ static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *co
             memcpy(o, p + i, 16); /* fits: 6 bytes are reserved per input byte */
             o += k, i += k;
             if (k == 16) continue;
-        } else if (i + 8 <= n) { /* the tail: eight at a time */
+        } else if (n >= 16) { /* the tail of 16 bytes or more: the last 16 scanned, from where it is */
+            unsigned k = rc_scan16_stop_from((const char *)p + n - 16, (unsigned)(i + 16 - n));
+            copy_short(o, p + i, k);
+            o += k, i += k;
+            if (i == n) break;
+        } else if (i + 8 <= n) { /* a short text: eight at a time */
             unsigned k = rc_scan8_stop((const char *)p + i);
             memcpy(o, p + i, 8);
             o += k, i += k;
@@ -148,6 +167,12 @@ void rc_jw_str(rc_buf *b, const char *p, size_t n)
         if (!w) return;
         size_t i = 0;
         w[0] = '"';
+        if (n >= 8 && rc_scan8_stop(p) == 8 && rc_scan8_stop(p + n - 8) == 8) { /* two scans that overlap: clean */
+            copy_short(w + 1, (const unsigned char *)p, n);
+            w[n + 1] = '"';
+            rc_buf_commit(b, n + 2);
+            return;
+        }
         while (i < n && esc_class[(unsigned char)p[i]] == 0) {
             w[1 + i] = p[i];
             i++;

@@ -26,7 +26,7 @@ typedef struct up_slot {
 /* A piece of the source block that repeats from event to event (the fields of one table in
  * one transaction): its text (json) kept with the fields it was made from (lens[i]: field i's
  * length, raw: their bytes one after the other). */
-enum { MEMO_FIELDS = 5 };
+enum { MEMO_FIELDS = 9 };
 typedef struct str_memo {
     rc_buf raw, json;
     size_t nf, lens[MEMO_FIELDS];
@@ -92,6 +92,7 @@ typedef struct up_enc {
     /* the source block from "snapshot" to the sequence's LSN, and from "schema" (MySQL: "table")
      * to the LSN (MySQL: "pos") */
     str_memo src_mid, src_tail;
+    str_memo src_my; /* MySQL: the whole source block up to "pos": */
     /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
      * and what arrays are split into */
     uint8_t *pg_kind;

@@ -207,10 +207,11 @@ static void put_tail(rc_buf *t, const rc_event *ev, int conn)
     }
 }
 
-void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
+/* The source block up to its per-event fields (MySQL: "pos":, PostgreSQL: "lsn":, SQL
+ * Server: "change_lsn":), the LSN's digits in *lsn (PostgreSQL; lsn->n 0 for none). */
+static void put_head_to_pos(up_enc *e, rc_buf *b, const rc_event *ev, int conn, const us_text *tsp, us_text *lsn)
 {
-    us_text ts;
-    us_text_memo(&e->us_last, &ts, ev->has_ts ? ev->ts_us : 0);
+    us_text ts = *tsp;
     /* the head depends on the connector and the server name only: made again when they change */
     rc_str server = server_of(e, ev);
     rc_buf *h = &e->src_head, *of = &e->src_head_of;
@@ -235,18 +236,18 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     rc_str mid[] = {{tag, 2}, ev->snapshot, ev->src.db, p->last_commit_lsn};
     if (!memo_hit(&e->src_mid, mid, conn == CONN_POSTGRES ? 4 : 3)) put_mid(e, &e->src_mid.json, ev, conn);
     put_memo(b, &e->src_mid);
-    us_text lsn; /* written twice */
     uint64_t lsn_v = 0;
     bool has_lsn = conn == CONN_POSTGRES && rc_dbz_lsn_value(p->lsn, &lsn_v);
+    lsn->n = 0;
     if (has_lsn) {
-        rc_buf tmp = {lsn.s, 0, sizeof lsn.s, sizeof lsn.s, RC_OK};
+        rc_buf tmp = {lsn->s, 0, sizeof lsn->s, sizeof lsn->s, RC_OK};
         rc_fmt_u64(&tmp, lsn_v);
-        lsn.n = tmp.len;
+        lsn->n = tmp.len;
     }
     char *w = rc_buf_reserve(b, 160); /* the sequence's end and the times: at most 100 bytes, and 24 of slack */
     if (!w) return;                   /* the buffer's error: the message fails */
     char *o = w;
-    if (e->compat >= 16 && conn == CONN_POSTGRES) o = has_lsn ? RAW_LIT(raw_us(RAW_LIT(o, "\\\""), &lsn), "\\\"]\"") : RAW_LIT(o, "null]\"");
+    if (e->compat >= 16 && conn == CONN_POSTGRES) o = has_lsn ? RAW_LIT(raw_us(RAW_LIT(o, "\\\""), lsn), "\\\"]\"") : RAW_LIT(o, "null]\"");
     if (e->compat >= 26) {
         o = raw_us(RAW_LIT(o, ",\"ts_us\":"), &ts);
         o = raw_ns(RAW_LIT(o, ",\"ts_ns\":"), &ts);
@@ -258,6 +259,26 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     bool hit = conn == CONN_MYSQL ? memo_hit(&e->src_tail, tail_my, 5) : memo_hit(&e->src_tail, tail, conn == CONN_POSTGRES ? 4 : 3);
     if (!hit) put_tail(&e->src_tail.json, ev, conn);
     put_memo(b, &e->src_tail);
+}
+
+void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
+{
+    us_text ts, lsn = {.n = 0};
+    us_text_memo(&e->us_last, &ts, ev->has_ts ? ev->ts_us : 0);
+    const rc_position *p = &ev->pos;
+    if (conn == CONN_MYSQL) { /* all before "pos": is the same for a transaction's events of one table: one memo */
+        char tag[2] = {(char)conn, (char)(ev->op == RC_OP_READ)};
+        rc_str server = server_of(e, ev);
+        int64_t us = ev->has_ts ? ev->ts_us : 0;
+        uint64_t sid = p->has_server_id ? p->server_id : 0;
+        rc_str f[] = {{tag, 2}, {(const char *)&us, sizeof us}, {(const char *)&sid, sizeof sid}, server, ev->snapshot,
+                      ev->src.db, ev->src.table, p->gtid, p->file};
+        if (!memo_hit(&e->src_my, f, sizeof f / sizeof *f)) put_head_to_pos(e, &e->src_my.json, ev, conn, &ts, &lsn);
+        put_memo(b, &e->src_my);
+    } else {
+        put_head_to_pos(e, b, ev, conn, &ts, &lsn);
+    }
+    bool has_lsn = lsn.n != 0;
     if (conn == CONN_MYSQL) {
         rc_fmt_u64(b, p->has_offset ? p->offset : 0);
         RC_BUF_LIT(b, ",\"row\":");
