@@ -1,4 +1,5 @@
 /* JSON string escaping from one table, UTF-8 validation, Latin-1 rendering. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include "core/scan8.h"
@@ -87,61 +88,81 @@ static inline void copy_short(char *o, const unsigned char *s, size_t k)
 
 /* Escapes one chunk of input into space reserved for its worst case (6 output bytes per
  * input byte: \u00XX), so the inner loop writes through a pointer with no checks. */
+/* The byte at p[*i], one a scan stopped at (c is it, a control, quote, backslash or non-ASCII
+ * byte), escaped or validated at o: the end of the output and *i past what it took; NULL when
+ * it is a sequence the chunk boundary cut (the next chunk finishes it). */
+static inline char *escape_stop(char *o, const unsigned char *p, size_t n, size_t *ip, unsigned c)
+{
+    size_t i = *ip;
+    if (c == '"' || c == '\\') { /* the usual ones: themselves after a backslash */
+        o[0] = '\\', o[1] = (char)c;
+        *ip = i + 1;
+        return o + 2;
+    }
+    if (c < 0x20) { /* a control: from the table */
+        memcpy(o, ctrl_esc[c], 6); /* fits: 6 bytes are reserved per input byte */
+        *ip = i + 1;
+        return o + ctrl_len[c];
+    }
+    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (p[i + 1] & 0xC0) == 0x80) { /* two bytes (Latin letters): checked here */
+        o[0] = (char)c, o[1] = (char)p[i + 1];
+        *ip = i + 2;
+        return o + 2;
+    }
+    size_t bad, k = utf8_seq(p + i, n - i, &bad);
+    if (k) {
+        for (size_t j = 0; j < k; j++) *o++ = (char)p[i + j];
+        *ip = i + k;
+        return o;
+    }
+    if (i + 4 > n && n == CHUNK_IN && bad == n - i) return NULL;
+    *ip = i + bad;
+    o[0] = (char)0xEF, o[1] = (char)0xBF, o[2] = (char)0xBD; /* U+FFFD */
+    return o + 3;
+}
+
+/* Escapes one chunk of input into space reserved for its worst case (6 output bytes per
+ * input byte: \u00XX), so the loops write through a pointer with no checks. */
 static size_t escape_chunk(char *w, const unsigned char *p, size_t n, size_t *consumed)
 {
     char *o = w;
     size_t i = 0;
-    while (i < n) {
-        if (i + 16 <= n) { /* sixteen plain bytes at a time: copy all, keep those before a stop */
-            unsigned k = rc_scan16_stop((const char *)p + i);
-            memcpy(o, p + i, 16); /* fits: 6 bytes are reserved per input byte */
-            o += k, i += k;
-            if (k == 16) continue;
-        } else if (n >= 16) { /* the tail of 16 bytes or more: the last 16 scanned, from where it is */
-            unsigned k = rc_scan16_stop_from((const char *)p + n - 16, (unsigned)(i + 16 - n));
-            copy_short(o, p + i, k);
-            o += k, i += k;
-            if (i == n) break;
-        } else if (i + 8 <= n) { /* a short text: eight at a time */
-            unsigned k = rc_scan8_stop((const char *)p + i);
-            memcpy(o, p + i, 8);
-            o += k, i += k;
-            if (k == 8) continue;
-        }
-        unsigned c = p[i];
-        uint8_t cls = esc_class[c];
-        if (cls == 0) {
-            *o++ = (char)c;
-            i++;
+    while (i + 16 <= n) { /* sixteen bytes at a time: copied whole, kept up to the first stop */
+        unsigned bits = rc_scan16_bits((const char *)p + i);
+        memcpy(o, p + i, 16); /* fits: 6 bytes are reserved per input byte */
+        if (!bits) {
+            o += 16, i += 16;
             continue;
         }
-        if (cls == 1) { /* a quote or a backslash (the usual ones) after a backslash; a control from the table */
-            if (c >= 0x20) {
-                o[0] = '\\', o[1] = (char)c; /* '"' or '\\' */
-                o += 2;
-            } else {
-                memcpy(o, ctrl_esc[c], 6); /* fits: 6 bytes are reserved per input byte */
-                o += ctrl_len[c];
-            }
-            i++;
-            continue;
-        }
-        if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (p[i + 1] & 0xC0) == 0x80) { /* two bytes (Latin letters): checked here */
-            o[0] = (char)c, o[1] = (char)p[i + 1];
-            o += 2, i += 2;
-            continue;
-        }
-        size_t bad, k = utf8_seq(p + i, n - i, &bad);
-        if (k) {
-            for (size_t j = 0; j < k; j++) *o++ = (char)p[i + j];
-            i += k;
-        } else if (i + 4 > n && n == CHUNK_IN && bad == n - i) {
-            break; /* a sequence cut by the chunk boundary: finish it in the next chunk */
-        } else {
-            *o++ = (char)0xEF, *o++ = (char)0xBF, *o++ = (char)0xBD;
-            i += bad;
-        }
+        unsigned k = (unsigned)__builtin_ctz(bits);
+        o += k, i += k;
+        char *end = escape_stop(o, p, n, &i, p[i]);
+        if (!end) goto done;
+        o = end;
     }
+    while (i < n) {
+        unsigned k;
+        bool stop;
+        if (n >= 16) { /* the tail of 16 bytes or more: the last 16 scanned, from where it is */
+            k = rc_scan16_stop_from((const char *)p + n - 16, (unsigned)(i + 16 - n));
+            copy_short(o, p + i, k);
+            stop = true; /* at i + k, unless that is the end */
+        } else if (i + 8 <= n) { /* a short text: eight at a time */
+            k = rc_scan8_stop((const char *)p + i);
+            memcpy(o, p + i, 8);
+            stop = k < 8;
+        } else {
+            k = esc_class[p[i]] == 0;
+            *o = (char)p[i];
+            stop = !k;
+        }
+        o += k, i += k;
+        if (i == n || !stop) continue;
+        char *end = escape_stop(o, p, n, &i, p[i]);
+        if (!end) break;
+        o = end;
+    }
+done: /* i: the end, or a sequence the chunk boundary cut, which the next chunk finishes */
     *consumed = i;
     return (size_t)(o - w);
 }
