@@ -224,7 +224,8 @@ void rc_jw_str(rc_buf *b, const char *p, size_t n)
         char *w = rc_buf_reserve(b, n * 6 + 2);
         if (!w) return;
         w[0] = '"';
-        memcpy(w + 1, p, i);
+        if (i < 16) copy_short(w + 1, (const unsigned char *)p, i); /* the usual: a stop near the start */
+        else memcpy(w + 1, p, i);
         size_t used, len = i + escape_chunk(w + 1 + i, (const unsigned char *)p + i, n - i, &used);
         w[len + 1] = '"';
         rc_buf_commit(b, len + 2);
