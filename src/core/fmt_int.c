@@ -45,7 +45,7 @@ static inline char *put4(char *p, uint32_t v)
 }
 
 /* Decimal digits of v: len of them (ndigits(v), or 1 for v < 10) at w; the end. */
-static inline char *digits_at(char *w, uint64_t v, unsigned len)
+static inline __attribute__((always_inline)) char *digits_at(char *w, uint64_t v, unsigned len)
 {
     char *p = w + len; /* written backwards, four digits at a time */
     while (v >= 100000000u) { /* eight digits split off, then 32-bit arithmetic for them */
@@ -77,9 +77,10 @@ char *rc_fmt_u64_at(char *w, uint64_t v) { return digits_at(w, v, len_of(v)); }
 
 char *rc_fmt_i64_at(char *w, int64_t v)
 {
-    if (v >= 0) return rc_fmt_u64_at(w, (uint64_t)v);
-    *w = '-';
-    return rc_fmt_u64_at(w + 1, (uint64_t)0 - (uint64_t)v);
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    *w = '-'; /* overwritten by the digits when not negative */
+    w += v < 0;
+    return digits_at(w, m, len_of(m));
 }
 
 /* The buffer's writers reserve what the digits take, not RC_FMT_INT_MAX: a buffer near its

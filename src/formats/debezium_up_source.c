@@ -279,14 +279,15 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         put_head_to_pos(e, b, ev, conn, &ts, &lsn);
     }
     bool has_lsn = lsn.n != 0;
-    if (conn == CONN_MYSQL) {
-        rc_fmt_u64(b, p->has_offset ? p->offset : 0);
-        RC_BUF_LIT(b, ",\"row\":");
-        rc_fmt_u64(b, p->has_row ? p->row : 0);
-        RC_BUF_LIT(b, ",\"thread\":");
-        if (p->has_thread) rc_fmt_u64(b, p->thread);
-        else RC_BUF_LIT(b, "null");
-        RC_BUF_LIT(b, ",\"query\":");
+    if (conn == CONN_MYSQL) { /* pos, row and thread in one reservation */
+        char *w = rc_buf_reserve(b, 3 * RC_FMT_INT_MAX + 32);
+        if (!w) return; /* the buffer's error: the message fails */
+        char *o = rc_fmt_u64_at(w, p->has_offset ? p->offset : 0);
+        o = rc_fmt_u64_at(RAW_LIT(o, ",\"row\":"), p->has_row ? p->row : 0);
+        o = RAW_LIT(o, ",\"thread\":");
+        o = p->has_thread ? rc_fmt_u64_at(o, p->thread) : RAW_LIT(o, "null");
+        o = RAW_LIT(o, ",\"query\":");
+        rc_buf_commit(b, (size_t)(o - w));
         rc_enc_put_str_or_null(b, p->query);
     } else if (conn == CONN_POSTGRES) {
         if (has_lsn) rc_buf_put(b, lsn.s, lsn.n);
