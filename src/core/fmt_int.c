@@ -87,7 +87,11 @@ char *rc_fmt_i64_at(char *w, int64_t v)
  * limit takes a number that fits. */
 void rc_fmt_u64(rc_buf *b, uint64_t v)
 {
-    unsigned len = len_of(v);
+    if (v < 10) { /* one digit (flags, key positions, small counts): no digit count */
+        rc_buf_putc(b, (char)('0' + v));
+        return;
+    }
+    unsigned len = ndigits(v);
     char *w = rc_buf_reserve(b, len);
     if (w) digits_at(w, v, len), rc_buf_commit(b, len);
 }

@@ -92,7 +92,9 @@ typedef struct up_enc {
     /* the source block from "snapshot" to the sequence's LSN, and from "schema" (MySQL: "table")
      * to the LSN (MySQL: "pos") */
     str_memo src_mid, src_tail;
-    str_memo src_my; /* MySQL: the whole source block up to "pos": */
+    str_memo src_my; /* MySQL: the whole source block up to "pos":, used from an event's time's second event on */
+    int64_t src_my_us;
+    bool src_my_us_set; /* src_my_us: the last event's time */
     /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
      * and what arrays are split into */
     uint8_t *pg_kind;

@@ -266,10 +266,12 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     us_text ts, lsn = {.n = 0};
     us_text_memo(&e->us_last, &ts, ev->has_ts ? ev->ts_us : 0);
     const rc_position *p = &ev->pos;
-    if (conn == CONN_MYSQL) { /* all before "pos": is the same for a transaction's events of one table: one memo */
+    int64_t us = ev->has_ts ? ev->ts_us : 0;
+    bool same_ts = e->src_my_us_set && us == e->src_my_us; /* a run of events of one time (a binlog's: seconds) */
+    e->src_my_us = us, e->src_my_us_set = true;
+    if (conn == CONN_MYSQL && same_ts) { /* all before "pos": is the same for a transaction's events of one table: one memo */
         char tag[2] = {(char)conn, (char)(ev->op == RC_OP_READ)};
         rc_str server = server_of(e, ev);
-        int64_t us = ev->has_ts ? ev->ts_us : 0;
         uint64_t sid = p->has_server_id ? p->server_id : 0;
         rc_str f[] = {{tag, 2}, {(const char *)&us, sizeof us}, {(const char *)&sid, sizeof sid}, server, ev->snapshot,
                       ev->src.db, ev->src.table, p->gtid, p->file};

@@ -563,7 +563,7 @@ void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bo
     rc_buf_putc(b, ':');
 }
 
-/* Room after a key for a value of fixed width (FAST_INT to FAST_MILLIS: at most an int64's text). */
+/* Room after a key for a value of fixed width (FAST_INT to FAST_MILLIS, null: at most an int64's text). */
 enum { VAL_ROOM = RC_FMT_INT_MAX };
 
 /* Separator sep and cached column i's key in a reservation with VAL_ROOM bytes more, a key of
@@ -581,58 +581,81 @@ static inline char *sep_key_at(const up_enc *e, rc_buf *b, char sep, uint32_t i)
     return w + 1 + n;
 }
 
-/* Value v of a fixed-width kind (col_fast) at o, in the key's reservation: the end, NULL when
- * the column's kind is not one of them or v is not of it. */
-static inline char *fixed_at(char *o, uint8_t fast, const rc_value *v)
+/* Commits what was written at b's end up to p. */
+static inline void commit_to(rc_buf *b, const char *p) { rc_buf_commit(b, (size_t)(p - (b->data + b->len))); }
+
+/* Value v of cached column i as col_fast says: the kinds of fixed width (FAST_INT to
+ * FAST_MILLIS, and NULL) at o, in the key's reservation, the others through the buffer once o
+ * is committed. False, o committed, when v is not of the column's kind (json_value writes it
+ * then). One switch for all: the usual value is one test of its kind away. */
+static inline bool put_fast(up_enc *e, rc_buf *b, char *o, uint8_t fast, const rc_column *c, const rc_value *v)
 {
+    char *end;
     switch (fast) {
-    case FAST_INT: return v->kind == RC_V_INT ? rc_fmt_i64_at(o, v->i) : NULL;
-    case FAST_UINT: return v->kind == RC_V_UINT && v->u <= INT64_MAX ? rc_fmt_u64_at(o, v->u) : NULL;
+    case FAST_INT:
+        if (v->kind != RC_V_INT) break;
+        end = rc_fmt_i64_at(o, v->i);
+        goto fixed;
+    case FAST_UINT:
+        if (v->kind != RC_V_UINT || v->u > INT64_MAX) break;
+        end = rc_fmt_u64_at(o, v->u);
+        goto fixed;
     case FAST_BOOL:
-        if (v->kind != RC_V_BOOL) return NULL;
-        return v->b ? RAW_LIT(o, "true") : RAW_LIT(o, "false");
-    case FAST_DATE: return v->kind == RC_V_DATE ? rc_fmt_i64_at(o, rc_date_epoch_days(&v->date)) : NULL;
+        if (v->kind != RC_V_BOOL) break;
+        end = v->b ? RAW_LIT(o, "true") : RAW_LIT(o, "false");
+        goto fixed;
+    case FAST_DATE:
+        if (v->kind != RC_V_DATE) break;
+        end = rc_fmt_i64_at(o, rc_date_epoch_days(&v->date));
+        goto fixed;
     case FAST_MICROS: {
         int64_t us;
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) return NULL;
-        return rc_fmt_i64_at(o, us);
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) break;
+        end = rc_fmt_i64_at(o, us);
+        goto fixed;
     }
     case FAST_MILLIS:
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) return NULL;
-        return rc_fmt_i64_at(o, rc_datetime_epoch_ms(&v->dt));
-    default: return NULL;
-    }
-}
-
-/* Value v of cached column i written as col_fast says, for the kinds of no fixed width; false
- * when it is not of that kind (json_value writes it then). */
-static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column *c, const rc_value *v)
-{
-    switch (fast) {
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) break;
+        end = rc_fmt_i64_at(o, rc_datetime_epoch_ms(&v->dt));
+        goto fixed;
     case FAST_DOUBLE:
-        if (v->kind != RC_V_FLOAT64) return false;
+        if (v->kind != RC_V_FLOAT64) break;
+        commit_to(b, o);
         put_double(b, v->f64);
         return true;
     case FAST_TEXT:
-        if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON && v->kind != RC_V_ENUM && v->kind != RC_V_SET) return false;
+        if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON && v->kind != RC_V_ENUM && v->kind != RC_V_SET) break;
+        commit_to(b, o);
         rc_jw_str(b, v->s.p, v->s.n);
         return true;
     case FAST_DECIMAL: {
         rc_decimal d;
-        if (v->kind != RC_V_DECIMAL || !rc_dbz_rescale(&v->dec, c->type.p2, &e->digits, &d)) return false;
+        if (v->kind != RC_V_DECIMAL || !rc_dbz_rescale(&v->dec, c->type.p2, &e->digits, &d)) break;
+        commit_to(b, o);
         put_dec_b64(e, b, &d);
         return true;
     }
     case FAST_BYTES:
-        if (v->kind != RC_V_BYTES) return false;
+        if (v->kind != RC_V_BYTES) break;
+        commit_to(b, o);
         rc_fmt_base64_quoted(b, (const unsigned char *)v->s.p, v->s.n);
         return true;
     case FAST_ZONED_TS:
-        if (v->kind != RC_V_TIMESTAMP) return false;
+        if (v->kind != RC_V_TIMESTAMP) break;
+        commit_to(b, o);
         rc_fmt_ts_iso_memo(b, &v->ts, &e->ts_day, true); /* ZonedTimestamp */
         return true;
-    default: return false;
+    default: break;
     }
+    if (fast != FAST_NONE && v->kind == RC_V_NULL) {
+        end = RAW_LIT(o, "null");
+        goto fixed;
+    }
+    commit_to(b, o);
+    return false;
+fixed:
+    commit_to(b, end);
+    return true;
 }
 
 rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
@@ -654,15 +677,10 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         return RC_OK;
     }
     for (uint32_t i = 0; i < ev->ncols; i++) {
-        char *o = sep_key_at(e, b, i ? ',' : '{', i), *end;
+        char *o = sep_key_at(e, b, i ? ',' : '{', i);
         if (!o) return RC_OK; /* the buffer's error: the encoder's caller reports it */
-        uint8_t fast = e->col_fast[i];
-        const rc_value *v = &img[i];
-        if (fast != FAST_NONE && v->kind == RC_V_NULL) end = RAW_LIT(o, "null");
-        else end = fixed_at(o, fast, v);
-        rc_buf_commit(b, (size_t)((end ? end : o) - (b->data + b->len)));
-        if (end || put_fast(e, b, fast, &ev->cols[i], v)) continue;
-        rc_status st = json_value(e, b, &ev->cols[i], v, err);
+        if (put_fast(e, b, o, e->col_fast[i], &ev->cols[i], &img[i])) continue;
+        rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
         if (st != RC_OK) return st;
     }
     if (!ev->ncols) rc_buf_putc(b, '{');
