@@ -3,7 +3,8 @@
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-char *rc_fmt_base64_at(char *o, const unsigned char *p, size_t n)
+/* rc_fmt_base64_at's loop, inlined into each writer. */
+static inline __attribute__((always_inline)) char *b64_at(char *o, const unsigned char *p, size_t n)
 {
     size_t i = 0;
     for (; i + 3 <= n; i += 3, o += 4) {
@@ -18,11 +19,13 @@ char *rc_fmt_base64_at(char *o, const unsigned char *p, size_t n)
     return o;
 }
 
+char *rc_fmt_base64_at(char *o, const unsigned char *p, size_t n) { return b64_at(o, p, n); }
+
 void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n)
 {
     char *w = rc_buf_reserve(b, RC_BASE64_LEN(n));
     if (!w) return;
-    rc_buf_commit(b, (size_t)(rc_fmt_base64_at(w, p, n) - w));
+    rc_buf_commit(b, (size_t)(b64_at(w, p, n) - w));
 }
 
 void rc_fmt_base64_quoted(rc_buf *b, const unsigned char *p, size_t n)
@@ -30,7 +33,7 @@ void rc_fmt_base64_quoted(rc_buf *b, const unsigned char *p, size_t n)
     char *w = rc_buf_reserve(b, RC_BASE64_LEN(n) + 2);
     if (!w) return;
     w[0] = '"';
-    char *o = rc_fmt_base64_at(w + 1, p, n);
+    char *o = b64_at(w + 1, p, n);
     *o++ = '"';
     rc_buf_commit(b, (size_t)(o - w));
 }

@@ -98,6 +98,10 @@ void rc_fmt_u64(rc_buf *b, uint64_t v)
 
 void rc_fmt_i64(rc_buf *b, int64_t v)
 {
+    if (v >= 0 && v < 10) {
+        rc_buf_putc(b, (char)('0' + v));
+        return;
+    }
     uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     unsigned len = len_of(m), neg = v < 0;
     char *w = rc_buf_reserve(b, len + neg);
