@@ -86,8 +86,6 @@ static inline void copy_short(char *o, const unsigned char *s, size_t k)
     }
 }
 
-/* Escapes one chunk of input into space reserved for its worst case (6 output bytes per
- * input byte: \u00XX), so the inner loop writes through a pointer with no checks. */
 /* The byte at p[*i], one a scan stopped at (c is it, a control, quote, backslash or non-ASCII
  * byte), escaped or validated at o: the end of the output and *i past what it took; NULL when
  * it is a sequence the chunk boundary cut (the next chunk finishes it). */
