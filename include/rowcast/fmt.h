@@ -20,6 +20,10 @@
 /* ---- integers ---- */
 void rc_fmt_i64(rc_buf *b, int64_t v);
 void rc_fmt_u64(rc_buf *b, uint64_t v);
+/* The same at w, which has room for RC_FMT_INT_MAX bytes; each returns the end. */
+char *rc_fmt_i64_at(char *w, int64_t v);
+char *rc_fmt_u64_at(char *w, uint64_t v);
+#define RC_FMT_INT_MAX 20 /* UINT64_MAX's digits, INT64_MIN's sign and digits */
 /* "00" "01" ... "99": the two digits of i at rc_fmt_digits2[2 * i] (decimal digits written two
  * at a time). */
 extern const char rc_fmt_digits2[201];
@@ -43,6 +47,9 @@ void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d);
  * fewest bytes that keep the sign (0 is 00, 128 is 00 80, -129 is FF 7F). This is Kafka
  * Connect's Decimal and Debezium's decimal.handling.mode=precise. */
 void rc_dec_unscaled_bytes(rc_buf *b, const rc_decimal *d);
+/* The same bytes at out for a value of at most 18 digits (not -0): their count, 0 for any
+ * other value (rc_dec_unscaled_bytes writes those). */
+size_t rc_dec_unscaled_small(const rc_decimal *d, unsigned char out[8]);
 /* Longest digit string rc_dec_unscaled_bytes is given (its cost grows with the square). */
 #define RC_DEC_MAX_BINARY_DIGITS 8192
 
@@ -64,6 +71,11 @@ void rc_fmt_json_float(rc_buf *b, const rc_value *v);
 
 /* ---- bytes ---- */
 void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n);
+/* The same in double quotes (a JSON string: base64 needs no escape), one reservation. */
+void rc_fmt_base64_quoted(rc_buf *b, const unsigned char *p, size_t n);
+/* The base64 of p[0..n) at o, which has room for RC_BASE64_LEN(n) bytes; returns the end. */
+char *rc_fmt_base64_at(char *o, const unsigned char *p, size_t n);
+#define RC_BASE64_LEN(n) (((n) + 2) / 3 * 4)
 /* Decodes standard base64 with padding into the arena; RC_ERR_VALUE names the bad byte in
  * *bad (offset into s). */
 rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad);
@@ -92,6 +104,15 @@ void rc_fmt_time(rc_buf *b, const rc_time *t);         /* -838:59:59, 12:00:00.5
  * when `with_zone` and the value has one. */
 void rc_fmt_datetime(rc_buf *b, const rc_datetime *dt, char sep, bool with_zone);
 void rc_fmt_ts_iso(rc_buf *b, const rc_timestamp *ts);   /* 2022-11-15T05:12:11.5Z (UTC) */
+/* The date's text of the last day rc_fmt_ts_iso_memo wrote (n 0: none yet). */
+typedef struct rc_day_memo {
+    int64_t day;
+    size_t n;
+    char ymd[24];
+} rc_day_memo;
+/* rc_fmt_ts_iso's text (in double quotes when quoted: a JSON string), the date's text made
+ * once for a run of timestamps of one day, one reservation. */
+void rc_fmt_ts_iso_memo(rc_buf *b, const rc_timestamp *ts, rc_day_memo *m, bool quoted);
 void rc_fmt_ts_epoch(rc_buf *b, const rc_timestamp *ts); /* 1606233662.012345 */
 /* Wall clock of the instant at a fixed UTC offset: 2020-11-25 00:01:02[.f] */
 void rc_fmt_ts_local(rc_buf *b, const rc_timestamp *ts, int32_t offset_sec, char sep);

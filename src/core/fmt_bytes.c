@@ -3,26 +3,38 @@
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n)
+/* rc_fmt_base64_at's loop, inlined into each writer. */
+static inline __attribute__((always_inline)) char *b64_at(char *o, const unsigned char *p, size_t n)
 {
-    char *w = rc_buf_reserve(b, (n + 2) / 3 * 4);
-    if (!w) return;
-    char *o = w;
     size_t i = 0;
-    for (; i + 3 <= n; i += 3) {
+    for (; i + 3 <= n; i += 3, o += 4) {
         unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
-        *o++ = b64[v >> 18];
-        *o++ = b64[(v >> 12) & 63];
-        *o++ = b64[(v >> 6) & 63];
-        *o++ = b64[v & 63];
+        o[0] = b64[v >> 18], o[1] = b64[(v >> 12) & 63], o[2] = b64[(v >> 6) & 63], o[3] = b64[v & 63];
     }
     if (i < n) {
         unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0);
-        *o++ = b64[v >> 18];
-        *o++ = b64[(v >> 12) & 63];
-        *o++ = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-        *o++ = '=';
+        o[0] = b64[v >> 18], o[1] = b64[(v >> 12) & 63], o[2] = i + 1 < n ? b64[(v >> 6) & 63] : '=', o[3] = '=';
+        o += 4;
     }
+    return o;
+}
+
+char *rc_fmt_base64_at(char *o, const unsigned char *p, size_t n) { return b64_at(o, p, n); }
+
+void rc_fmt_base64(rc_buf *b, const unsigned char *p, size_t n)
+{
+    char *w = rc_buf_reserve(b, RC_BASE64_LEN(n));
+    if (!w) return;
+    rc_buf_commit(b, (size_t)(b64_at(w, p, n) - w));
+}
+
+void rc_fmt_base64_quoted(rc_buf *b, const unsigned char *p, size_t n)
+{
+    char *w = rc_buf_reserve(b, RC_BASE64_LEN(n) + 2);
+    if (!w) return;
+    w[0] = '"';
+    char *o = b64_at(w + 1, p, n);
+    *o++ = '"';
     rc_buf_commit(b, (size_t)(o - w));
 }
 

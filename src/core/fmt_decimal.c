@@ -103,44 +103,61 @@ void rc_fmt_dec_canonical(rc_buf *b, const rc_decimal *d)
     else rc_fmt_dec_java(b, d);
 }
 
-/* The same for an unscaled value below 10^18 (not -0, whose bytes the loop below makes): the
- * fewest big-endian two's complement bytes of the int64. */
-static bool unscaled_small(rc_buf *b, const rc_decimal *d)
+/* The value of k < 20 decimal digits. */
+static uint64_t digits_u64(const char *s, uint32_t k)
 {
-    if (d->ndigits > 18) return false;
     uint64_t m = 0;
-    for (uint32_t i = 0; i < d->ndigits; i++) m = m * 10 + (unsigned)(d->digits[i] - '0');
-    if (d->neg && !m) return false;
+    for (uint32_t i = 0; i < k; i++) m = m * 10 + (unsigned)(s[i] - '0');
+    return m;
+}
+
+size_t rc_dec_unscaled_small(const rc_decimal *d, unsigned char out[8])
+{
+    if (d->ndigits > 18) return 0;
+    uint64_t m = digits_u64(d->digits, d->ndigits);
+    if (d->neg && !m) return 0; /* -0: the long path's bytes */
     int64_t x = d->neg ? -(int64_t)m : (int64_t)m;
-    unsigned n = 1;
-    while (n < 8 && (x < -((int64_t)1 << (8 * n - 1)) || x >= ((int64_t)1 << (8 * n - 1)))) n++;
-    char *w = rc_buf_reserve(b, n);
-    if (!w) return true;
-    for (unsigned k = 0; k < n; k++) w[k] = (char)(unsigned char)((uint64_t)x >> (8 * (n - 1 - k)));
-    rc_buf_commit(b, n);
-    return true;
+    uint64_t mag = x < 0 ? ~(uint64_t)x : (uint64_t)x; /* the bits besides the sign's */
+    unsigned bits = mag ? 64u - (unsigned)__builtin_clzll(mag) : 0;
+    size_t n = bits / 8 + 1; /* the fewest bytes that keep a sign bit */
+    for (size_t k = 0; k < n; k++) out[k] = (unsigned char)((uint64_t)x >> (8 * (n - 1 - k)));
+    return n;
 }
 
 void rc_dec_unscaled_bytes(rc_buf *b, const rc_decimal *d)
 {
-    if (unscaled_small(b, d)) return;
-    /* magnitude in base 256, little-endian, by repeated multiply-by-10-and-add */
-    size_t cap = d->ndigits / 2 + 2, n = 1;
-    unsigned char stack[192], *mag = cap <= sizeof stack ? stack : malloc(cap);
-    if (!mag) {
+    unsigned char small[8];
+    size_t ns = rc_dec_unscaled_small(d, small);
+    if (ns) {
+        rc_buf_put(b, small, ns);
+        return;
+    }
+    /* the magnitude in 32-bit limbs, little-endian: times 10^9 and plus the next nine digits
+     * (the first group: what is left over), one pass over the limbs per group */
+    size_t cap = d->ndigits / 9 + 2, n = 1;
+    uint32_t stack[64], *limb = cap <= sizeof stack / sizeof *stack ? stack : malloc(cap * sizeof *limb);
+    unsigned char mstack[sizeof stack + 1], *mag = cap * 4 + 1 <= sizeof mstack ? mstack : malloc(cap * 4 + 1);
+    if (!limb || !mag) {
+        if (limb != stack) free(limb);
+        if (mag != mstack) free(mag);
         b->err = RC_ERR_NOMEM;
         return;
     }
-    mag[0] = 0;
-    for (uint32_t i = 0; i < d->ndigits; i++) {
-        unsigned carry = (unsigned)(d->digits[i] - '0');
-        for (size_t k = 0; k < n; k++) {
-            unsigned v = mag[k] * 10u + carry;
-            mag[k] = (unsigned char)v;
-            carry = v >> 8;
+    static const uint32_t pow10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+    limb[0] = 0;
+    for (uint32_t i = 0, k = d->ndigits % 9 ? d->ndigits % 9 : 9; i < d->ndigits; i += k, k = 9) {
+        uint64_t carry = digits_u64(d->digits + i, k);
+        for (size_t j = 0; j < n; j++) {
+            uint64_t v = (uint64_t)limb[j] * pow10[k] + carry;
+            limb[j] = (uint32_t)v;
+            carry = v >> 32;
         }
-        if (carry) mag[n++] = (unsigned char)carry;
+        if (carry) limb[n++] = (uint32_t)carry;
     }
+    size_t nb = n * 4;
+    for (size_t j = 0; j < nb; j++) mag[j] = (unsigned char)(limb[j / 4] >> (8 * (j % 4)));
+    if (limb != stack) free(limb);
+    n = nb;
     while (n > 1 && mag[n - 1] == 0) n--;
     if (d->neg) { /* two's complement: invert and add one */
         unsigned carry = 1;
@@ -160,5 +177,5 @@ void rc_dec_unscaled_bytes(rc_buf *b, const rc_decimal *d)
         for (size_t k = 0; k < n; k++) w[k] = (char)mag[n - 1 - k];
         rc_buf_commit(b, n);
     }
-    if (mag != stack) free(mag);
+    if (mag != mstack) free(mag);
 }

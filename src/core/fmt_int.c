@@ -44,16 +44,10 @@ static inline char *put4(char *p, uint32_t v)
     return p - 4;
 }
 
-void rc_fmt_u64(rc_buf *b, uint64_t v)
+/* Decimal digits of v: len of them (ndigits(v), or 1 for v < 10) at w; the end. */
+static inline __attribute__((always_inline)) char *digits_at(char *w, uint64_t v, unsigned len)
 {
-    if (v < 10) {
-        rc_buf_putc(b, (char)('0' + v));
-        return;
-    }
-    unsigned len = ndigits(v);
-    char *w = rc_buf_reserve(b, len);
-    if (!w) return;
-    char *p = w + len; /* written backwards, four digits at a time, straight into the buffer */
+    char *p = w + len; /* written backwards, four digits at a time */
     while (v >= 100000000u) { /* eight digits split off, then 32-bit arithmetic for them */
         uint32_t lo = (uint32_t)(v % 100000000u);
         v /= 100000000u;
@@ -74,17 +68,46 @@ void rc_fmt_u64(rc_buf *b, uint64_t v)
     }
     if (v32 >= 10) memcpy(p - 2, rc_fmt_digits2 + v32 * 2, 2);
     else p[-1] = (char)('0' + v32);
-    rc_buf_commit(b, len);
+    return w + len;
+}
+
+static inline unsigned len_of(uint64_t v) { return v < 10 ? 1 : ndigits(v); }
+
+char *rc_fmt_u64_at(char *w, uint64_t v) { return digits_at(w, v, len_of(v)); }
+
+char *rc_fmt_i64_at(char *w, int64_t v)
+{
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    *w = '-'; /* overwritten by the digits when not negative */
+    w += v < 0;
+    return digits_at(w, m, len_of(m));
+}
+
+/* The buffer's writers reserve what the digits take, not RC_FMT_INT_MAX: a buffer near its
+ * limit takes a number that fits. */
+void rc_fmt_u64(rc_buf *b, uint64_t v)
+{
+    if (v < 10) { /* one digit (flags, key positions, small counts): no digit count */
+        rc_buf_putc(b, (char)('0' + v));
+        return;
+    }
+    unsigned len = ndigits(v);
+    char *w = rc_buf_reserve(b, len);
+    if (w) digits_at(w, v, len), rc_buf_commit(b, len);
 }
 
 void rc_fmt_i64(rc_buf *b, int64_t v)
 {
-    if (v < 0) {
-        rc_buf_putc(b, '-');
-        rc_fmt_u64(b, (uint64_t)0 - (uint64_t)v);
-    } else {
-        rc_fmt_u64(b, (uint64_t)v);
+    if (v >= 0 && v < 10) {
+        rc_buf_putc(b, (char)('0' + v));
+        return;
     }
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    unsigned len = len_of(m), neg = v < 0;
+    char *w = rc_buf_reserve(b, len + neg);
+    if (!w) return;
+    *w = '-'; /* overwritten by the digits when not negative */
+    digits_at(w + neg, m, len), rc_buf_commit(b, len + neg);
 }
 
 /* One pass over s[0..n): an optional '-' (*neg), then digits without a leading zero (JSON

@@ -1,4 +1,5 @@
 /* Calendar arithmetic and the date/time layouts of docs/formats/oms-values.md and debezium.md. */
+#include <string.h>
 #include "rowcast/fmt.h"
 
 /* Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian). */
@@ -55,11 +56,7 @@ static void put_num(rc_buf *b, uint64_t v, int width)
 }
 
 /* Two decimal digits of v < 100 at w. */
-static void put2(char *w, unsigned v)
-{
-    w[0] = (char)('0' + v / 10);
-    w[1] = (char)('0' + v % 10);
-}
+static void put2(char *w, unsigned v) { memcpy(w, rc_fmt_digits2 + 2 * v, 2); }
 
 /* The fraction of rc_fmt_frac at f (room for 10 bytes); its length. */
 static size_t frac_at(char *f, uint32_t nanos)
@@ -114,13 +111,19 @@ static void put_ymd(rc_buf *b, int32_t y, unsigned m, unsigned d)
     put_num(b, d, 2);
 }
 
+/* HH:MM:SS and the fraction at w (room for 18 bytes), each of h, mi, s below 100; the end. */
+static char *hms_at(char *w, unsigned h, unsigned mi, unsigned s, uint32_t nanos)
+{
+    put2(w, h), w[2] = ':', put2(w + 3, mi), w[5] = ':', put2(w + 6, s);
+    return w + 8 + frac_at(w + 8, nanos);
+}
+
 static void put_hms(rc_buf *b, uint64_t h, unsigned mi, unsigned s, uint32_t nanos)
 {
     if (h < 100 && mi < 100 && s < 100) { /* the usual case in one reservation, the fraction's room included */
         char *w = rc_buf_reserve(b, 18);
         if (!w) return;
-        put2(w, (unsigned)h), w[2] = ':', put2(w + 3, mi), w[5] = ':', put2(w + 6, s);
-        rc_buf_commit(b, 8 + frac_at(w + 8, nanos));
+        rc_buf_commit(b, (size_t)(hms_at(w, (unsigned)h, mi, s, nanos) - w));
         return;
     }
     put_num(b, h, 2);
@@ -168,6 +171,36 @@ void rc_fmt_ts_iso(rc_buf *b, const rc_timestamp *ts)
 {
     put_instant(b, ts->sec, ts->nanos, 'T');
     rc_buf_putc(b, 'Z');
+}
+
+void rc_fmt_ts_iso_memo(rc_buf *b, const rc_timestamp *ts, rc_day_memo *m, bool quoted)
+{
+    int64_t days = rc_floor_div(ts->sec, 86400);
+    if (!m->n || days != m->day) {
+        int32_t y;
+        unsigned mo, d;
+        rc_civil_from_days(days, &y, &mo, &d);
+        rc_buf t = {m->ymd, 0, sizeof m->ymd, sizeof m->ymd, RC_OK};
+        put_ymd(&t, y, mo, d);
+        m->n = t.err == RC_OK ? t.len : 0, m->day = days;
+    }
+    char *w = m->n ? rc_buf_reserve(b, sizeof m->ymd + 22) : NULL; /* quotes, T, clock, fraction, Z */
+    if (!w) { /* no memo (a year too long for it, never in practice) or the buffer's error */
+        if (quoted) rc_buf_putc(b, '"');
+        rc_fmt_ts_iso(b, ts);
+        if (quoted) rc_buf_putc(b, '"');
+        return;
+    }
+    char *o = w;
+    if (quoted) *o++ = '"';
+    memcpy(o, m->ymd, sizeof m->ymd); /* a fixed size: no call */
+    o += m->n;
+    *o++ = 'T';
+    unsigned rem = (unsigned)(ts->sec - days * 86400);
+    o = hms_at(o, rem / 3600, rem / 60 % 60, rem % 60, ts->nanos);
+    *o++ = 'Z';
+    if (quoted) *o++ = '"';
+    rc_buf_commit(b, (size_t)(o - w));
 }
 
 void rc_fmt_ts_local(rc_buf *b, const rc_timestamp *ts, int32_t offset_sec, char sep)

@@ -31,20 +31,39 @@ static inline unsigned rc_scan8_stop(const char *p)
 #endif
 }
 
-/* The same over 16 bytes (SSE2 where the compiler has it: one signed compare finds control
- * characters and non-ASCII bytes together), 16 when there is no stop. */
-static inline unsigned rc_scan16_stop(const char *p)
+/* Bit k set for each of the 16 bytes at p that rc_scan8_stop would stop at (SSE2 where the
+ * compiler has it: one signed compare finds control characters and non-ASCII bytes together). */
+static inline unsigned rc_scan16_bits(const char *p)
 {
 #if defined(__SSE2__)
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
                              _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
-    unsigned bits = (unsigned)_mm_movemask_epi8(m);
-    return bits ? (unsigned)__builtin_ctz(bits) : 16;
+    return (unsigned)_mm_movemask_epi8(m);
 #else
-    unsigned k = rc_scan8_stop(p);
-    return k < 8 ? k : 8 + rc_scan8_stop(p + 8);
+    unsigned bits = 0;
+    for (unsigned k = 0; k < 16; k++) {
+        unsigned char c = (unsigned char)p[k];
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) bits |= 1u << k;
+    }
+    return bits;
 #endif
+}
+
+/* The offset of the first stop among the 16 bytes at p, 16 when there is none. */
+static inline unsigned rc_scan16_stop(const char *p)
+{
+    unsigned bits = rc_scan16_bits(p);
+    return bits ? (unsigned)__builtin_ctz(bits) : 16;
+}
+
+/* The same from byte `from` of the 16 at p (the bytes before it already looked at): the
+ * offset of the first stop counted from `from`, 16 - from when there is none. For the last
+ * bytes of a text of 16 or more, scanned as the 16 that end it. */
+static inline unsigned rc_scan16_stop_from(const char *p, unsigned from)
+{
+    unsigned bits = rc_scan16_bits(p) >> from;
+    return bits ? (unsigned)__builtin_ctz(bits) : 16 - from;
 }
 
 #endif

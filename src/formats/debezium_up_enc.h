@@ -24,10 +24,12 @@ typedef struct up_slot {
 } up_slot;
 
 /* A piece of the source block that repeats from event to event (the fields of one table in
- * one transaction): its text (json) kept with the fields it was made from (raw: each one's
- * length and bytes). */
+ * one transaction): its text (json) kept with the fields it was made from (lens[i]: field i's
+ * length, raw: their bytes one after the other). */
+enum { MEMO_FIELDS = 9 };
 typedef struct str_memo {
     rc_buf raw, json;
+    size_t nf, lens[MEMO_FIELDS];
 } str_memo;
 
 /* The slot the last message of a cached column list (rc_event.cols_id) and table name used. */
@@ -77,22 +79,22 @@ typedef struct up_enc {
     rc_buf digits, cvtext; /* a decimal rescaled (rc_dbz_rescale); a value's text made for it (dbz_cv) */
     rc_buf name_of; /* the parts `name` was made from (table_name): a run of one table is named once */
     rc_buf src_head, src_head_of; /* the source block up to "ts_ms": and the connector and server it was made for */
-    /* the columns' names as JSON keys ("name":), for the cached column list keys_of
-     * (rc_event.cols_id); keys_off[i] is where column i's key starts, keys_off[n] the end */
-    rc_buf keys;
-    uint32_t *keys_off;
-    uint8_t *col_fast; /* per column of keys_of: how a row image writes its value (FAST_*) */
-    size_t keys_cap;
-    const void *keys_of;
+    /* the columns' names as JSON keys ("name":, adjusted), for the cached column list keys.of
+     * (rc_event.cols_id) */
+    rc_enc_colkeys keys;
+    uint8_t *col_fast; /* per column of keys.of: how a row image writes its value (FAST_*) */
+    size_t fast_cap;
+    rc_enc_pk_memo pk; /* the key columns' order (the keys, an update's split) */
     us_memo us_last; /* the last time written as µs text (us_text_memo) */
-    int64_t ts_day; /* the day of the last timestamp written (put_image), and its date's text */
-    char ts_ymd[24];
-    size_t ts_ymd_n;
+    rc_day_memo ts_day; /* the date of the last timestamp written (put_image) */
     up_slot value_slots[SCHEMA_SLOTS], key_slots[SCHEMA_SLOTS];
     up_memo value_memo, key_memo;
     /* the source block from "snapshot" to the sequence's LSN, and from "schema" (MySQL: "table")
      * to the LSN (MySQL: "pos") */
     str_memo src_mid, src_tail;
+    str_memo src_my; /* MySQL: the whole source block up to "pos":, used from an event's time's second event on */
+    int64_t src_my_us;
+    bool src_my_us_set; /* src_my_us: the last event's time */
     /* PostgreSQL columns: the catalog rows' dbz_pg_kind (by row index), array element types,
      * and what arrays are split into */
     uint8_t *pg_kind;

@@ -9,7 +9,8 @@
 /* The key payload {"<key column>":<value>,...} of image img. */
 rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
 {
-    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
+    uint32_t n;
+    const uint32_t *idx = rc_enc_pk_memo_order(&e->pk, ev, &n);
     bool keys = rc_dbz_column_keys(e, ev); /* the column list's "name": texts, made once per list */
     rc_buf_putc(b, '{');
     for (uint32_t k = 0; k < n; k++) {
@@ -62,7 +63,8 @@ static void values_text(rc_buf *b, const rc_json *j, uint32_t i)
  * text of the Struct: {"id":2}), copied into `a`; a Decimal is its BigDecimal's toString(). */
 static bool header_key(up_enc *e, const rc_event *ev, const rc_value *img, rc_arena *a, rc_str *out)
 {
-    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
+    uint32_t n;
+    const uint32_t *idx = rc_enc_pk_memo_order(&e->pk, ev, &n);
     rc_buf *h = &e->hdr;
     rc_buf_reset(h);
     rc_json j;
@@ -106,9 +108,14 @@ size_t rc_dbz_up_split(void *p, const rc_event *ev, rc_event_part *parts, rc_are
 {
     up_enc *e = p;
     if (ev->op != RC_OP_UPDATE || !ev->before || !ev->after || connector_of(ev->src.kind) < 0 || !rc_enc_has_pk(ev)) return 0;
-    uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
-    for (uint32_t k = 0; k < n; k++) /* a key column's old value not sent: the old key is not known */
+    uint32_t n;
+    const uint32_t *idx = rc_enc_pk_memo_order(&e->pk, ev, &n);
+    bool same = true; /* the same values (most updates): the same key text, no need to write it */
+    for (uint32_t k = 0; k < n; k++) { /* a key column's old value not sent: the old key is not known */
         if (ev->before[idx[k]].kind == RC_V_NULL || ev->before[idx[k]].kind == RC_V_UNAVAILABLE) return 0;
+        same = same && rc_value_equal(&ev->before[idx[k]], &ev->after[idx[k]]);
+    }
+    if (same) return 0;
     rc_error err;
     rc_error_clear(&err);
     rc_buf_reset(&e->key_old), rc_buf_reset(&e->key_new);

@@ -112,12 +112,12 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
     rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
     rc_buf_init(&e->key_old, 0), rc_buf_init(&e->key_new, 0), rc_buf_init(&e->hdr, 0), rc_buf_init(&e->hval, 0);
-    str_memo *memos[] = {&e->src_mid, &e->src_tail};
-    for (int i = 0; i < 2; i++) rc_buf_init(&memos[i]->raw, 0), rc_buf_init(&memos[i]->json, 0);
+    str_memo *memos[] = {&e->src_mid, &e->src_tail, &e->src_my};
+    for (size_t i = 0; i < sizeof memos / sizeof *memos; i++) rc_buf_init(&memos[i]->raw, 0), rc_buf_init(&memos[i]->json, 0);
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->value_memo.prefix, 0), rc_buf_init(&e->key_memo.prefix, 0);
     rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0), rc_buf_init(&e->fieldname, 0);
-    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->keys, 0);
+    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0);
     *out = e;
     return RC_OK;
 }
@@ -134,16 +134,16 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
     rc_buf_fini(&e->value_memo.prefix), rc_buf_fini(&e->key_memo.prefix);
     rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
-    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->keys);
-    free(e->keys_off);
+    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of);
+    rc_enc_colkeys_fini(&e->keys);
     free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);
     rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
     rc_buf_fini(&e->pgbuf), rc_buf_fini(&e->tx_of);
     rc_buf_fini(&e->key_old), rc_buf_fini(&e->key_new), rc_buf_fini(&e->hdr), rc_buf_fini(&e->hval);
-    str_memo *memos[] = {&e->src_mid, &e->src_tail};
-    for (int i = 0; i < 2; i++) rc_buf_fini(&memos[i]->raw), rc_buf_fini(&memos[i]->json);
+    str_memo *memos[] = {&e->src_mid, &e->src_tail, &e->src_my};
+    for (size_t i = 0; i < sizeof memos / sizeof *memos; i++) rc_buf_fini(&memos[i]->raw), rc_buf_fini(&memos[i]->json);
     rc_dbz_tx_free(e->tx);
     free(e);
 }

@@ -19,8 +19,8 @@ static void put_parts(rc_buf *b, const rc_str *parts, size_t n)
     }
 }
 
-/* Whether key (put_parts) holds exactly these parts: compared in place, as most events name the
- * table of the event before them. */
+/* Whether key (put_parts) holds exactly these parts: compared in place (rc_short_eq: names are
+ * shorter than a call), as most events name the table of the event before them. */
 static bool parts_match(const rc_buf *key, const rc_str *parts, size_t n)
 {
     size_t at = 0;
@@ -29,7 +29,7 @@ static bool parts_match(const rc_buf *key, const rc_str *parts, size_t n)
         if (key->len - at < sizeof len) return false;
         memcpy(&len, key->data + at, sizeof len);
         at += sizeof len;
-        if (len != parts[i].n || key->len - at < len || (len && memcmp(key->data + at, parts[i].p, len))) return false;
+        if (len != parts[i].n || key->len - at < len || (len && !rc_short_eq(key->data + at, parts[i].p, len))) return false;
         at += len;
     }
     return at == key->len;
@@ -154,7 +154,7 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
     /* the same cached column list and name as the last message's: its slot, without the
      * signature (most of the work here) */
     up_memo *m = key ? &e->key_memo : &e->value_memo;
-    if (ev->cols_id && m->cols_id == ev->cols_id && m->conn == conn && m->prefix.len == pn && !memcmp(m->prefix.data, prefix, pn)) {
+    if (ev->cols_id && m->cols_id == ev->cols_id && m->conn == conn && m->prefix.len == pn && (!pn || rc_short_eq(m->prefix.data, prefix, pn))) {
         *text = m->slot->text;
         *n = m->slot->text_n;
         return RC_OK;

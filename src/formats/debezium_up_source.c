@@ -70,68 +70,59 @@ db:
     RC_BUF_LIT(b, ",\"field\":\"source\"}");
 }
 
-/* PostgreSQL LSN "X/Y" (hex) or a decimal number, as Debezium's int64. */
-bool rc_dbz_lsn_value(rc_str s, uint64_t *out)
+/* Hex digits p[0..n) as a 32-bit number: false when there are none, one is not a hex digit,
+ * or the value does not fit (leading zeros are fine). */
+static bool hex32(const char *p, size_t n, uint32_t *out)
 {
-    uint64_t hi = 0, lo = 0, *acc = &hi;
-    for (size_t i = 0; i < s.n; i++) {
-        unsigned char c = (unsigned char)s.p[i];
-        if (c == '/') {
-            if (acc == &lo) return false;
-            acc = &lo;
-            continue;
-        }
+    uint32_t v = 0;
+    if (!n) return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
         unsigned d = c - (unsigned)'0';
         if (d > 9) { /* A-F or a-f (| 0x20 folds the case); anything else is no digit */
             d = (c | 0x20u) - (unsigned)'a';
             if (d > 5) return false;
             d += 10;
         }
-        *acc = *acc * 16 + d;
+        if (v >> 28) return false; /* a fifth nibble past 32 bits */
+        v = v << 4 | d;
     }
-    if (!s.n) return false;
-    if (acc == &lo) {
-        *out = hi << 32 | lo;
-        return true;
-    }
-    return rc_parse_u64(s.p, s.n, out) == RC_OK;
+    *out = v;
+    return true;
+}
+
+/* PostgreSQL LSN "X/Y" (each half 32 bits in hex, as pg_lsn writes them) or a decimal
+ * number, as Debezium's int64 (X << 32 | Y); false for anything else, a half of more than 32
+ * bits included. */
+bool rc_dbz_lsn_value(rc_str s, uint64_t *out)
+{
+    const char *slash = s.n ? memchr(s.p, '/', s.n) : NULL;
+    if (!slash) return s.n && rc_parse_u64(s.p, s.n, out) == RC_OK;
+    uint32_t hi, lo;
+    size_t hn = (size_t)(slash - s.p);
+    if (!hex32(s.p, hn, &hi) || !hex32(slash + 1, s.n - hn - 1, &lo)) return false;
+    *out = (uint64_t)hi << 32 | lo;
+    return true;
 }
 
 /* ---- the source block's value: the fields that repeat from event to event (one table in one
  * transaction) are made once into memos, the per-event ones (times, LSN, position) written
  * around them ---- */
 
-/* Bytes a and b of n, compared in place, eight at a time: the fields are a few bytes, shorter
- * than a call. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-        uint64_t x, y;
-        memcpy(&x, a, 8), memcpy(&y, b, 8);
-        if (x != y) return false;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) return false;
-    return true;
-}
-
-/* Whether memo m was made from fields f[0..n) (kept in m->raw, each as its length and its
- * bytes); if not, m takes them and is emptied, and the caller makes its text. */
+/* Whether memo m was made from fields f[0..n) (n <= MEMO_FIELDS); if not, m takes them and
+ * is emptied, and the caller makes its text. The lengths are compared before any byte, and
+ * the bytes in place (rc_short_eq: the fields are a few bytes, shorter than a call). */
 static bool memo_hit(str_memo *m, const rc_str *f, size_t n)
 {
-    const char *p = m->raw.data, *end = p ? p + m->raw.len : p; /* no memo yet: no bytes (NULL + 0 is undefined) */
-    bool same = m->json.len != 0;
-    for (size_t i = 0; i < n && same; i++) {
-        size_t len;
-        if ((size_t)(end - p) < sizeof len) break;
-        memcpy(&len, p, sizeof len);
-        p += sizeof len;
-        same = len == f[i].n && (size_t)(end - p) >= len && same_bytes(p, f[i].p, len);
-        p += len;
+    if (m->json.len && m->nf == n) {
+        size_t i = 0, off = 0;
+        for (; i < n; off += f[i].n, i++) /* a field of 0 bytes reads none (raw.data may be NULL) */
+            if (m->lens[i] != f[i].n || (f[i].n && !rc_short_eq(m->raw.data + off, f[i].p, f[i].n))) break;
+        if (i == n) return true;
     }
-    if (same && p == end) return true;
     rc_buf_reset(&m->raw), rc_buf_reset(&m->json);
-    for (size_t i = 0; i < n; i++) rc_buf_put(&m->raw, &f[i].n, sizeof f[i].n), rc_buf_put(&m->raw, f[i].p, f[i].n);
+    m->nf = n;
+    for (size_t i = 0; i < n; i++) m->lens[i] = f[i].n, rc_buf_put(&m->raw, f[i].p, f[i].n);
     return false;
 }
 
@@ -216,10 +207,11 @@ static void put_tail(rc_buf *t, const rc_event *ev, int conn)
     }
 }
 
-void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
+/* The source block up to its per-event fields (MySQL: "pos":, PostgreSQL: "lsn":, SQL
+ * Server: "change_lsn":), the LSN's digits in *lsn (PostgreSQL; lsn->n 0 for none). */
+static void put_head_to_pos(up_enc *e, rc_buf *b, const rc_event *ev, int conn, const us_text *tsp, us_text *lsn)
 {
-    us_text ts;
-    us_text_memo(&e->us_last, &ts, ev->has_ts ? ev->ts_us : 0);
+    us_text ts = *tsp;
     /* the head depends on the connector and the server name only: made again when they change */
     rc_str server = server_of(e, ev);
     rc_buf *h = &e->src_head, *of = &e->src_head_of;
@@ -244,18 +236,18 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     rc_str mid[] = {{tag, 2}, ev->snapshot, ev->src.db, p->last_commit_lsn};
     if (!memo_hit(&e->src_mid, mid, conn == CONN_POSTGRES ? 4 : 3)) put_mid(e, &e->src_mid.json, ev, conn);
     put_memo(b, &e->src_mid);
-    us_text lsn; /* written twice */
     uint64_t lsn_v = 0;
     bool has_lsn = conn == CONN_POSTGRES && rc_dbz_lsn_value(p->lsn, &lsn_v);
+    lsn->n = 0;
     if (has_lsn) {
-        rc_buf tmp = {lsn.s, 0, sizeof lsn.s, sizeof lsn.s, RC_OK};
+        rc_buf tmp = {lsn->s, 0, sizeof lsn->s, sizeof lsn->s, RC_OK};
         rc_fmt_u64(&tmp, lsn_v);
-        lsn.n = tmp.len;
+        lsn->n = tmp.len;
     }
     char *w = rc_buf_reserve(b, 160); /* the sequence's end and the times: at most 100 bytes, and 24 of slack */
     if (!w) return;                   /* the buffer's error: the message fails */
     char *o = w;
-    if (e->compat >= 16 && conn == CONN_POSTGRES) o = has_lsn ? RAW_LIT(raw_us(RAW_LIT(o, "\\\""), &lsn), "\\\"]\"") : RAW_LIT(o, "null]\"");
+    if (e->compat >= 16 && conn == CONN_POSTGRES) o = has_lsn ? RAW_LIT(raw_us(RAW_LIT(o, "\\\""), lsn), "\\\"]\"") : RAW_LIT(o, "null]\"");
     if (e->compat >= 26) {
         o = raw_us(RAW_LIT(o, ",\"ts_us\":"), &ts);
         o = raw_ns(RAW_LIT(o, ",\"ts_ns\":"), &ts);
@@ -267,14 +259,37 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
     bool hit = conn == CONN_MYSQL ? memo_hit(&e->src_tail, tail_my, 5) : memo_hit(&e->src_tail, tail, conn == CONN_POSTGRES ? 4 : 3);
     if (!hit) put_tail(&e->src_tail.json, ev, conn);
     put_memo(b, &e->src_tail);
-    if (conn == CONN_MYSQL) {
-        rc_fmt_u64(b, p->has_offset ? p->offset : 0);
-        RC_BUF_LIT(b, ",\"row\":");
-        rc_fmt_u64(b, p->has_row ? p->row : 0);
-        RC_BUF_LIT(b, ",\"thread\":");
-        if (p->has_thread) rc_fmt_u64(b, p->thread);
-        else RC_BUF_LIT(b, "null");
-        RC_BUF_LIT(b, ",\"query\":");
+}
+
+void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
+{
+    us_text ts, lsn = {.n = 0};
+    us_text_memo(&e->us_last, &ts, ev->has_ts ? ev->ts_us : 0);
+    const rc_position *p = &ev->pos;
+    int64_t us = ev->has_ts ? ev->ts_us : 0;
+    bool same_ts = e->src_my_us_set && us == e->src_my_us; /* a run of events of one time (a binlog's: seconds) */
+    e->src_my_us = us, e->src_my_us_set = true;
+    if (conn == CONN_MYSQL && same_ts) { /* all before "pos": is the same for a transaction's events of one table: one memo */
+        char tag[2] = {(char)conn, (char)(ev->op == RC_OP_READ)};
+        rc_str server = server_of(e, ev);
+        uint64_t sid = p->has_server_id ? p->server_id : 0;
+        rc_str f[] = {{tag, 2}, {(const char *)&us, sizeof us}, {(const char *)&sid, sizeof sid}, server, ev->snapshot,
+                      ev->src.db, ev->src.table, p->gtid, p->file};
+        if (!memo_hit(&e->src_my, f, sizeof f / sizeof *f)) put_head_to_pos(e, &e->src_my.json, ev, conn, &ts, &lsn);
+        put_memo(b, &e->src_my);
+    } else {
+        put_head_to_pos(e, b, ev, conn, &ts, &lsn);
+    }
+    bool has_lsn = lsn.n != 0;
+    if (conn == CONN_MYSQL) { /* pos, row and thread in one reservation */
+        char *w = rc_buf_reserve(b, 3 * RC_FMT_INT_MAX + 32);
+        if (!w) return; /* the buffer's error: the message fails */
+        char *o = rc_fmt_u64_at(w, p->has_offset ? p->offset : 0);
+        o = rc_fmt_u64_at(RAW_LIT(o, ",\"row\":"), p->has_row ? p->row : 0);
+        o = RAW_LIT(o, ",\"thread\":");
+        o = p->has_thread ? rc_fmt_u64_at(o, p->thread) : RAW_LIT(o, "null");
+        o = RAW_LIT(o, ",\"query\":");
+        rc_buf_commit(b, (size_t)(o - w));
         rc_enc_put_str_or_null(b, p->query);
     } else if (conn == CONN_POSTGRES) {
         if (has_lsn) rc_buf_put(b, lsn.s, lsn.n);

@@ -370,12 +370,18 @@ static rc_status elem_value(up_enc *e, const rc_column *ec, rc_str text, rc_valu
 }
 
 /* A decimal's unscaled value as Kafka Connect's Decimal bytes in base64 (JsonConverter's
- * rendering of bytes), without the quotes. */
+ * rendering of bytes), a JSON string. */
 static void put_dec_b64(up_enc *e, rc_buf *b, const rc_decimal *d)
 {
+    unsigned char small[8];
+    size_t n = rc_dec_unscaled_small(d, small);
+    if (n) { /* most values: no scratch buffer */
+        rc_fmt_base64_quoted(b, small, n);
+        return;
+    }
     rc_buf_reset(&e->scratch);
     rc_dec_unscaled_bytes(&e->scratch, d);
-    rc_fmt_base64(b, (const unsigned char *)e->scratch.data, e->scratch.len);
+    rc_fmt_base64_quoted(b, (const unsigned char *)e->scratch.data, e->scratch.len);
 }
 
 /* A PostgreSQL array as a JSON array of its elements, each as the element type is written. */
@@ -440,26 +446,20 @@ static inline __attribute__((always_inline)) rc_status json_value(up_enc *e, rc_
         rc_dbz_put_ascii(e, b, &cv);
         rc_buf_putc(b, '"');
         return RC_OK;
-    case CV_BYTES:
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)cv.s.p, cv.s.n);
-        rc_buf_putc(b, '"');
-        return RC_OK;
+    case CV_BYTES: rc_fmt_base64_quoted(b, (const unsigned char *)cv.s.p, cv.s.n); return RC_OK;
     case CV_DECIMAL:
         if (e->dec_numeric) { /* JsonConverter's numberNode(BigDecimal), written by toString() */
             rc_fmt_dec_java(b, &cv.dec);
             return RC_OK;
         }
-        rc_buf_putc(b, '"');
         put_dec_b64(e, b, &cv.dec);
-        rc_buf_putc(b, '"');
         return RC_OK;
     case CV_VSDECIMAL:
         RC_BUF_LIT(b, "{\"scale\":");
         rc_fmt_i64(b, cv.dec.scale);
-        RC_BUF_LIT(b, ",\"value\":\"");
+        RC_BUF_LIT(b, ",\"value\":");
         put_dec_b64(e, b, &cv.dec);
-        RC_BUF_LIT(b, "\"}");
+        rc_buf_putc(b, '}');
         return RC_OK;
     case CV_POINT:
     case CV_GEOMETRY:
@@ -537,39 +537,25 @@ static uint8_t fast_kind(const up_enc *e, const rc_column *c)
 
 enum { KEY_PAD = 16 }; /* zero bytes after the keys: a short key is copied as 16 bytes */
 
+static rc_str field_name(void *e, rc_str name) { return rc_dbz_field_name(e, name); }
+
 bool rc_dbz_column_keys(up_enc *e, const rc_event *ev)
 {
-    if (!ev->cols_id) return false;
-    if (ev->cols_id == e->keys_of) return true;
-    e->keys_of = NULL;
-    if (ev->ncols + 1 > e->keys_cap) {
-        uint32_t *no = realloc(e->keys_off, sizeof *no * (ev->ncols + 1));
-        if (!no) return false;
-        e->keys_off = no;
+    if (ev->cols_id && ev->cols_id == e->keys.of) return true;
+    if (!rc_enc_colkeys_make(&e->keys, ev, field_name, e, KEY_PAD)) return false;
+    if (ev->ncols + 1 > e->fast_cap) {
         uint8_t *nf = realloc(e->col_fast, ev->ncols + 1);
-        if (!nf) return false;
-        e->col_fast = nf, e->keys_cap = ev->ncols + 1;
+        if (!nf) return e->keys.of = NULL, false;
+        e->col_fast = nf, e->fast_cap = ev->ncols + 1;
     }
-    rc_buf_reset(&e->keys);
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        e->keys_off[i] = (uint32_t)e->keys.len;
-        rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
-        rc_jw_str(&e->keys, name.p, name.n);
-        rc_buf_putc(&e->keys, ':');
-        e->col_fast[i] = fast_kind(e, &ev->cols[i]);
-    }
-    e->keys_off[ev->ncols] = (uint32_t)e->keys.len;
-    static const char pad[KEY_PAD];
-    rc_buf_put(&e->keys, pad, sizeof pad);
-    if (e->keys.err != RC_OK || e->keys.len > UINT32_MAX) return false;
-    e->keys_of = ev->cols_id;
+    for (uint32_t i = 0; i < ev->ncols; i++) e->col_fast[i] = fast_kind(e, &ev->cols[i]);
     return true;
 }
 
 void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool cached)
 {
     if (cached) {
-        rc_buf_put(b, e->keys.data + e->keys_off[i], e->keys_off[i + 1] - e->keys_off[i]);
+        rc_enc_put_colkey(b, &e->keys, ev, i, true);
         return;
     }
     rc_str name = rc_dbz_field_name(e, ev->cols[i].name);
@@ -577,111 +563,99 @@ void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bo
     rc_buf_putc(b, ':');
 }
 
-/* Separator sep and cached column i's key: one reservation, and a key of up to 16 bytes
- * copied as a fixed 16 (the keys end in KEY_PAD bytes) rather than by a call. */
-static inline void put_sep_key(const up_enc *e, rc_buf *b, char sep, uint32_t i)
+/* Room after a key for a value of fixed width (FAST_INT to FAST_MILLIS, null: at most an int64's text). */
+enum { VAL_ROOM = RC_FMT_INT_MAX };
+
+/* Separator sep and cached column i's key in a reservation with VAL_ROOM bytes more, a key of
+ * up to 16 bytes copied as a fixed 16 (the keys end in KEY_PAD bytes) rather than by a call:
+ * where the value goes, nothing committed (NULL: the buffer's error). */
+static inline char *sep_key_at(const up_enc *e, rc_buf *b, char sep, uint32_t i)
 {
-    const char *k = e->keys.data + e->keys_off[i];
-    size_t n = e->keys_off[i + 1] - e->keys_off[i];
-    char *w = rc_buf_reserve(b, 1 + (n > KEY_PAD ? n : KEY_PAD));
-    if (!w) return;
+    const char *k = e->keys.text.data + e->keys.off[i];
+    size_t n = e->keys.off[i + 1] - e->keys.off[i];
+    char *w = rc_buf_reserve(b, 1 + (n > KEY_PAD ? n : KEY_PAD) + VAL_ROOM);
+    if (!w) return NULL;
     w[0] = sep;
     if (n <= KEY_PAD) memcpy(w + 1, k, KEY_PAD);
     else memcpy(w + 1, k, n);
-    rc_buf_commit(b, 1 + n);
+    return w + 1 + n;
 }
 
-/* A timestamp as ZonedTimestamp (rc_fmt_ts_iso's text) in quotes, the date's text made once
- * for a run of values of one day. */
-static void put_zoned_ts(up_enc *e, rc_buf *b, const rc_timestamp *ts)
-{
-    int64_t days = rc_floor_div(ts->sec, 86400);
-    if (!e->ts_ymd_n || days != e->ts_day) {
-        int32_t y;
-        unsigned m, d;
-        rc_civil_from_days(days, &y, &m, &d);
-        rc_buf t = {e->ts_ymd, 0, sizeof e->ts_ymd, sizeof e->ts_ymd, RC_OK};
-        rc_fmt_date(&t, &(rc_date){y, (uint8_t)m, (uint8_t)d});
-        e->ts_ymd_n = t.err == RC_OK ? t.len : 0;
-        e->ts_day = days;
-        if (!e->ts_ymd_n) { /* a year that needs more room: written whole */
-            rc_buf_putc(b, '"');
-            rc_fmt_ts_iso(b, ts);
-            rc_buf_putc(b, '"');
-            return;
-        }
-    }
-    int64_t rem = ts->sec - days * 86400;
-    char *w = rc_buf_reserve(b, e->ts_ymd_n + 2);
-    if (!w) return;
-    w[0] = '"';
-    memcpy(w + 1, e->ts_ymd, e->ts_ymd_n);
-    w[1 + e->ts_ymd_n] = 'T';
-    rc_buf_commit(b, e->ts_ymd_n + 2);
-    rc_fmt_time(b, &(rc_time){(uint32_t)(rem / 3600), (uint8_t)(rem / 60 % 60), (uint8_t)(rem % 60), false, ts->nanos});
-    RC_BUF_LIT(b, "Z\"");
-}
+/* Commits what was written at b's end up to p. */
+static inline void commit_to(rc_buf *b, const char *p) { rc_buf_commit(b, (size_t)(p - (b->data + b->len))); }
 
-/* Value v of cached column i written as col_fast says; false when it is not of that kind
- * (json_value writes it then). */
-static inline bool put_fast(up_enc *e, rc_buf *b, uint8_t fast, const rc_column *c, const rc_value *v)
+/* Value v of cached column i as col_fast says: the kinds of fixed width (FAST_INT to
+ * FAST_MILLIS, and NULL) at o, in the key's reservation, the others through the buffer once o
+ * is committed. False, o committed, when v is not of the column's kind (json_value writes it
+ * then). One switch for all: the usual value is one test of its kind away. */
+static inline bool put_fast(up_enc *e, rc_buf *b, char *o, uint8_t fast, const rc_column *c, const rc_value *v)
 {
+    char *end;
     switch (fast) {
     case FAST_INT:
-        if (v->kind != RC_V_INT) return false;
-        rc_fmt_i64(b, v->i);
-        return true;
+        if (v->kind != RC_V_INT) break;
+        end = rc_fmt_i64_at(o, v->i);
+        goto fixed;
     case FAST_UINT:
-        if (v->kind != RC_V_UINT || v->u > INT64_MAX) return false;
-        rc_fmt_u64(b, v->u);
-        return true;
+        if (v->kind != RC_V_UINT || v->u > INT64_MAX) break;
+        end = rc_fmt_u64_at(o, v->u);
+        goto fixed;
+    case FAST_BOOL:
+        if (v->kind != RC_V_BOOL) break;
+        end = v->b ? RAW_LIT(o, "true") : RAW_LIT(o, "false");
+        goto fixed;
+    case FAST_DATE:
+        if (v->kind != RC_V_DATE) break;
+        end = rc_fmt_i64_at(o, rc_date_epoch_days(&v->date));
+        goto fixed;
+    case FAST_MICROS: {
+        int64_t us;
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) break;
+        end = rc_fmt_i64_at(o, us);
+        goto fixed;
+    }
+    case FAST_MILLIS:
+        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) break;
+        end = rc_fmt_i64_at(o, rc_datetime_epoch_ms(&v->dt));
+        goto fixed;
     case FAST_DOUBLE:
-        if (v->kind != RC_V_FLOAT64) return false;
+        if (v->kind != RC_V_FLOAT64) break;
+        commit_to(b, o);
         put_double(b, v->f64);
         return true;
-    case FAST_BOOL:
-        if (v->kind != RC_V_BOOL) return false;
-        if (v->b) RC_BUF_LIT(b, "true");
-        else RC_BUF_LIT(b, "false");
-        return true;
     case FAST_TEXT:
-        if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON && v->kind != RC_V_ENUM && v->kind != RC_V_SET) return false;
+        if (v->kind != RC_V_TEXT && v->kind != RC_V_JSON && v->kind != RC_V_ENUM && v->kind != RC_V_SET) break;
+        commit_to(b, o);
         rc_jw_str(b, v->s.p, v->s.n);
         return true;
     case FAST_DECIMAL: {
         rc_decimal d;
-        if (v->kind != RC_V_DECIMAL || !rc_dbz_rescale(&v->dec, c->type.p2, &e->digits, &d)) return false;
-        rc_buf_putc(b, '"');
+        if (v->kind != RC_V_DECIMAL || !rc_dbz_rescale(&v->dec, c->type.p2, &e->digits, &d)) break;
+        commit_to(b, o);
         put_dec_b64(e, b, &d);
-        rc_buf_putc(b, '"');
         return true;
     }
     case FAST_BYTES:
-        if (v->kind != RC_V_BYTES) return false;
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
-        rc_buf_putc(b, '"');
-        return true;
-    case FAST_DATE:
-        if (v->kind != RC_V_DATE) return false;
-        rc_fmt_i64(b, rc_date_epoch_days(&v->date));
-        return true;
-    case FAST_MICROS: {
-        int64_t us;
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) return false;
-        rc_fmt_i64(b, us);
-        return true;
-    }
-    case FAST_MILLIS:
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) return false;
-        rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt));
+        if (v->kind != RC_V_BYTES) break;
+        commit_to(b, o);
+        rc_fmt_base64_quoted(b, (const unsigned char *)v->s.p, v->s.n);
         return true;
     case FAST_ZONED_TS:
-        if (v->kind != RC_V_TIMESTAMP) return false;
-        put_zoned_ts(e, b, &v->ts);
+        if (v->kind != RC_V_TIMESTAMP) break;
+        commit_to(b, o);
+        rc_fmt_ts_iso_memo(b, &v->ts, &e->ts_day, true); /* ZonedTimestamp */
         return true;
-    default: return false;
+    default: break;
     }
+    if (fast != FAST_NONE && v->kind == RC_V_NULL) {
+        end = RAW_LIT(o, "null");
+        goto fixed;
+    }
+    commit_to(b, o);
+    return false;
+fixed:
+    commit_to(b, end);
+    return true;
 }
 
 rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)
@@ -703,15 +677,10 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         return RC_OK;
     }
     for (uint32_t i = 0; i < ev->ncols; i++) {
-        put_sep_key(e, b, i ? ',' : '{', i);
-        uint8_t fast = e->col_fast[i];
-        const rc_value *v = &img[i];
-        if (fast != FAST_NONE && v->kind == RC_V_NULL) {
-            RC_BUF_LIT(b, "null");
-            continue;
-        }
-        if (put_fast(e, b, fast, &ev->cols[i], v)) continue;
-        rc_status st = json_value(e, b, &ev->cols[i], v, err);
+        char *o = sep_key_at(e, b, i ? ',' : '{', i);
+        if (!o) return RC_OK; /* the buffer's error: the encoder's caller reports it */
+        if (put_fast(e, b, o, e->col_fast[i], &ev->cols[i], &img[i])) continue;
+        rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
         if (st != RC_OK) return st;
     }
     if (!ev->ncols) rc_buf_putc(b, '{');

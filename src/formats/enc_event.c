@@ -40,6 +40,16 @@ uint32_t rc_enc_pk_order(const rc_event *ev, uint32_t idx[RC_ENC_PK_MAX])
     return n > RC_ENC_PK_MAX ? RC_ENC_PK_MAX : n;
 }
 
+const uint32_t *rc_enc_pk_memo_order(rc_enc_pk_memo *m, const rc_event *ev, uint32_t *n)
+{
+    if (!ev->cols_id || ev->cols_id != m->of) {
+        m->n = rc_enc_pk_order(ev, m->idx);
+        m->of = ev->cols_id;
+    }
+    *n = m->n;
+    return m->idx;
+}
+
 const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch)
 {
     if (ev->changed) return ev->changed;
@@ -117,7 +127,7 @@ void rc_enc_colkeys_fini(rc_enc_colkeys *k)
     memset(k, 0, sizeof *k);
 }
 
-bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev)
+bool rc_enc_colkeys_make(rc_enc_colkeys *k, const rc_event *ev, rc_str (*name)(void *ctx, rc_str col), void *ctx, size_t pad)
 {
     if (!ev->cols_id) return false;
     if (ev->cols_id == k->of) return true;
@@ -131,11 +141,17 @@ bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev)
     rc_buf_reset(&k->text);
     for (uint32_t i = 0; i < ev->ncols; i++) {
         k->off[i] = (uint32_t)k->text.len;
-        rc_jw_str(&k->text, ev->cols[i].name.p, ev->cols[i].name.n);
+        rc_str n = name ? name(ctx, ev->cols[i].name) : ev->cols[i].name;
+        rc_jw_str(&k->text, n.p, n.n);
         rc_buf_putc(&k->text, ':');
     }
     k->off[ev->ncols] = (uint32_t)k->text.len;
+    char *z = rc_buf_reserve(&k->text, pad);
+    if (z) memset(z, 0, pad);
     if (k->text.err != RC_OK || k->text.len > UINT32_MAX) return false;
+    rc_buf_commit(&k->text, pad);
     k->of = ev->cols_id;
     return true;
 }
+
+bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev) { return rc_enc_colkeys_make(k, ev, NULL, NULL, 0); }

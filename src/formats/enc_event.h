@@ -16,6 +16,14 @@ enum { RC_ENC_PK_MAX = 64 };
 /* Key columns in key order (at most RC_ENC_PK_MAX; wider keys are cut, which no database
  * allows): their indexes in idx, their count returned. */
 uint32_t rc_enc_pk_order(const rc_event *ev, uint32_t idx[RC_ENC_PK_MAX]);
+/* The same kept for a cached column list (rc_event.cols_id) while the events repeat it: the
+ * order is found once per list, not per event. A zeroed one is ready. */
+typedef struct rc_enc_pk_memo {
+    const void *of; /* the cols_id idx was found for; NULL: none */
+    uint32_t n, idx[RC_ENC_PK_MAX];
+} rc_enc_pk_memo;
+/* ev's key columns in key order (m->idx, valid until the next call), their count in *n. */
+const uint32_t *rc_enc_pk_memo_order(rc_enc_pk_memo *m, const rc_event *ev, uint32_t *n);
 
 /* Whether the table has a primary key. */
 bool rc_enc_has_pk(const rc_event *ev);
@@ -78,6 +86,10 @@ void rc_enc_colkeys_fini(rc_enc_colkeys *k);
 /* Whether k holds the keys of ev's columns, made now when ev's cached list is new to it;
  * false for a list that is not cached (or out of memory): rc_enc_put_colkey escapes then. */
 bool rc_enc_colkeys_for(rc_enc_colkeys *k, const rc_event *ev);
+/* The same with each column's name mapped by name(ctx, column name) when name is not NULL
+ * (the result is copied at once), and pad zero bytes after the last key (so that a writer may
+ * copy a short key as a fixed size). */
+bool rc_enc_colkeys_make(rc_enc_colkeys *k, const rc_event *ev, rc_str (*name)(void *ctx, rc_str col), void *ctx, size_t pad);
 /* Column i's key "name":, from k when `cached` (what rc_enc_colkeys_for said); inline, so that
  * the uncached path costs what escaping the name in place did. */
 static inline void rc_enc_put_colkey(rc_buf *b, const rc_enc_colkeys *k, const rc_event *ev, uint32_t i, bool cached)

@@ -39,6 +39,49 @@ static void test_integers(void **state)
     }
 }
 
+/* The four integer writers against snprintf: every digit count at its edges, every bit
+ * length, and pseudo-random values of every length, signed and not; the writers at a pointer
+ * write nothing past RC_FMT_INT_MAX bytes. */
+static void check_int(uint64_t u)
+{
+    char want[32], at[RC_FMT_INT_MAX + 8];
+    snprintf(want, sizeof want, "%llu", (unsigned long long)u);
+    EXPECT_TEXT(want, rc_fmt_u64(&b, u));
+    memset(at, '#', sizeof at);
+    size_t n = (size_t)(rc_fmt_u64_at(at, u) - at);
+    assert_int_equal(n, strlen(want));
+    assert_memory_equal(at, want, n);
+    for (size_t k = RC_FMT_INT_MAX; k < sizeof at; k++) assert_int_equal(at[k], '#');
+    int64_t vals[2] = {(int64_t)u, -(int64_t)(u & INT64_MAX)};
+    for (int q = 0; q < 2; q++) {
+        snprintf(want, sizeof want, "%lld", (long long)vals[q]);
+        EXPECT_TEXT(want, rc_fmt_i64(&b, vals[q]));
+        memset(at, '#', sizeof at);
+        n = (size_t)(rc_fmt_i64_at(at, vals[q]) - at);
+        assert_int_equal(n, strlen(want));
+        assert_memory_equal(at, want, n);
+        for (size_t k = RC_FMT_INT_MAX; k < sizeof at; k++) assert_int_equal(at[k], '#');
+    }
+}
+
+static void test_integers_against_printf(void **state)
+{
+    for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+        for (uint64_t d = 0; d < 3; d++) check_int(p - 1 + d), check_int(p * 9 + d), check_int(p * 5 - d);
+        if (k == 19) break;
+    }
+    for (int bits = 0; bits < 64; bits++) {
+        uint64_t v = (uint64_t)1 << bits;
+        check_int(v), check_int(v - 1), check_int(v | (v - 1));
+    }
+    check_int(UINT64_MAX), check_int((uint64_t)INT64_MAX + 1);
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 30000; i++) { /* xorshift64, cut to a random number of bits */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        check_int(x >> (x % 64));
+    }
+}
+
 static void test_integer_parsing(void **state)
 {
     int64_t i;
@@ -343,7 +386,7 @@ static void test_hex(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_integers),      cmocka_unit_test(test_integer_parsing),
+        cmocka_unit_test(test_integers),      cmocka_unit_test(test_integers_against_printf), cmocka_unit_test(test_integer_parsing),
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_decimal_errors),
         cmocka_unit_test(test_decimal_precise), cmocka_unit_test(test_decimal_precise_long),
         cmocka_unit_test(test_floats_java),   cmocka_unit_test(test_floats_significant), cmocka_unit_test(test_float_fast_path_agrees),

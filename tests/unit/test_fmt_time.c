@@ -93,6 +93,33 @@ static void test_timestamps(void **state)
     EXPECT_TEXT("2000-02-29T00:00:00Z", rc_fmt_ts_iso(&b, &leap));
 }
 
+/* rc_fmt_ts_iso_memo writes rc_fmt_ts_iso's text through its day memo: a day again, the next
+ * day, a day before the epoch, a year of more than four digits and back. */
+static void test_timestamps_memo(void **state)
+{
+    rc_day_memo m = {0};
+    rc_timestamp ts[] = {{1606233662, 12345000}, {1606233663, 0},         {1606262399, 999999999}, {1606262400, 1},
+                         {-1, 500000000},        {-86401, 0},              {253402300800, 0},       {-62167219201, 0},
+                         {1606233662, 12345000}, {INT64_MAX / 2, 999000000}};
+    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
+        rc_buf want, got;
+        rc_buf_init(&want, 0), rc_buf_init(&got, 0);
+        rc_buf_putc(&want, '"');
+        rc_fmt_ts_iso(&want, &ts[i]);
+        rc_buf_putc(&want, '"');
+        rc_fmt_ts_iso_memo(&got, &ts[i], &m, true);
+        assert_int_equal(got.len, want.len);
+        assert_memory_equal(got.data, want.data, want.len);
+        rc_buf_reset(&got);
+        rc_fmt_ts_iso_memo(&got, &ts[i], &m, false);
+        assert_int_equal(got.len, want.len - 2);
+        assert_memory_equal(got.data, want.data + 1, got.len);
+        rc_buf_fini(&want), rc_buf_fini(&got);
+    }
+    EXPECT_TEXT("\"1969-12-31T23:59:59.5Z\"", rc_fmt_ts_iso_memo(&b, &(rc_timestamp){-1, 500000000}, &m, true));
+    EXPECT_TEXT("10000-01-01T00:00:00Z", rc_fmt_ts_iso_memo(&b, &(rc_timestamp){253402300800, 0}, &m, false));
+}
+
 static void test_parsers(void **state)
 {
     rc_date d;
@@ -158,7 +185,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_civil),           cmocka_unit_test(test_validity),
         cmocka_unit_test(test_date_time_layouts), cmocka_unit_test(test_datetime_layouts),
-        cmocka_unit_test(test_timestamps),      cmocka_unit_test(test_parsers),
+        cmocka_unit_test(test_timestamps), cmocka_unit_test(test_timestamps_memo),      cmocka_unit_test(test_parsers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
