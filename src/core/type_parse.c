@@ -147,7 +147,7 @@ static size_t mysql_synonym(char *base, size_t blen, rc_coltype *out)
 rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *out, rc_error *err)
 {
     tparser tp = {s, n, 0, err};
-    char base[BASE_MAX + 8];
+    char base[BASE_MAX + sizeof " unsigned"]; /* the name, and " unsigned" after it for the lookup */
     size_t blen = 0;
     memset(out, 0, sizeof *out);
     out->p1 = out->p2 = -1;

@@ -185,8 +185,11 @@ static void test_other_families(void **state)
 
 static void test_errors(void **state)
 {
+    /* a base name of the longest length (64) that is then looked up with " unsigned" after it:
+     * the lookup's buffer was a byte short (fuzz_native, ASan: stack-buffer-overflow) */
     const char *bad[] = {"", "foo", "varchar(", "varchar(x)", "decimal(1,2,3)", "enum('a'", "varchar(20) character set",
-                         "int4[]", "timestamp(6) with time", "varchar(99999999999)", "int$"};
+                         "int4[]", "timestamp(6) with time", "varchar(99999999999)", "int$",
+                         "decimal(8,3) unsxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxigned unsigned zerofill"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         rc_coltype t;
         rc_error err;
