@@ -61,9 +61,34 @@ expect_eq comment-output "$T/want_out" "$T/out"
 # that could hold a message
 printf '/*\n * never closed\n{"op":"heartbeat"}\n' >"$T/comment-open.json"
 expect comment-open 0 convert -q --on-error=skip comment-open.json <<'EOF'
-rowcast: comment-open.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the next message (a line that starts with '{' or '['): close it with */
+rowcast: comment-open.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the next message (line 3 starts with '{' or '['): close it with */ before that line; a line that starts so is read as a message, also in a comment (indent it to keep it there)
 EOF
 expect_eq comment-open-next "$T/want_out" "$T/out"
+# a comment block that holds a line starting with '{' (a message commented out): that line is
+# a message, as everywhere (a comment that swallowed it could swallow the rest of the input), so
+# the comment is not closed before it, and its end is a bad item of its own that says why
+printf '/* not this one:
+{"op":"heartbeat","ts_us":1}
+*/
+  */
+{"op":"heartbeat"}
+' >"$T/comment-message.json"
+expect comment-message 0 convert -q --on-error=skip comment-message.json <<'EOF'
+rowcast: comment-message.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the next message (line 2 starts with '{' or '['): close it with */ before that line; a line that starts so is read as a message, also in a comment (indent it to keep it there)
+rowcast: comment-message.json:3:1 (file offset 46): syntax error: the end of a comment (*/) with no comment open: a line that starts with '{' or '[' is read as a message, also in a comment, and ends it (indent such lines to keep them in the comment)
+rowcast: comment-message.json:4:3 (file offset 51): syntax error: the end of a comment (*/) with no comment open: a line that starts with '{' or '[' is read as a message, also in a comment, and ends it (indent such lines to keep them in the comment)
+EOF
+printf '{"op":"heartbeat","source":{"kind":"unknown"},"ts_us":1}
+' | cat - "$T/want_out" >"$T/want_msg"
+expect_eq comment-message-next "$T/want_msg" "$T/out"
+# indented, the line stays in the comment, which is skipped
+printf '/* not this one:
+ {"op":"heartbeat","ts_us":1}
+*/
+{"op":"heartbeat"}
+' >"$T/comment-indented.json"
+expect comment-indented 0 convert -q comment-indented.json </dev/null
+expect_eq comment-indented-next "$T/want_out" "$T/out"
 printf '/*\n * never closed\n' >"$T/comment-end.json"
 expect comment-end 2 convert -q comment-end.json <<'EOF'
 rowcast: comment-end.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the end of the input: close it with */
