@@ -374,6 +374,26 @@ cat >"$T/want_out" <<'EOF'
 EOF
 expect_eq lsn-debezium-good "$T/want_out" "$T/out"
 
+# capture's PostgreSQL source options (src/cli/capture.c's table): an unknown key with the list
+# of them, a value of the wrong type; all refused before any connection is tried
+PG=postgres://u@127.0.0.1:1/db
+expect pg-option-unknown 1 capture "$PG" -o postgres.streamin=1 <<'EOF'
+rowcast capture: unknown source option 'postgres.streamin': postgres.streaming, postgres.heartbeat.interval, postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir
+(see rowcast help capture)
+EOF
+expect pg-option-bool 1 capture "$PG" -o postgres.streaming=maybe <<'EOF'
+rowcast capture: option postgres.streaming must be true or false, not 'maybe'
+(see rowcast help capture)
+EOF
+expect pg-option-int 1 capture "$PG" -o postgres.heartbeat.interval=1.5 <<'EOF'
+rowcast capture: option postgres.heartbeat.interval must be an integer from 0 to 86400, not '1.5'
+(see rowcast help capture)
+EOF
+expect pg-option-size 1 capture "$PG" -o postgres.stream.spill_bytes=-1 <<'EOF'
+rowcast capture: option postgres.stream.spill_bytes must be an integer from 0 to 9223372036854775807, not '-1'
+(see rowcast help capture)
+EOF
+
 # a file sink whose writing thread cannot start (no room for its stack under these limits): the
 # sink and the reason, not "out of memory" (not in a sanitizer build, which needs far more
 # address space than the limit leaves)
