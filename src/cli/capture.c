@@ -114,7 +114,7 @@ static const rc_option_desc pg_option_table[] = {
     PG_OPT("postgres.stream.spill_bytes", RC_OPT_INT, LONG_MAX, spill_bytes),
     PG_OPT("postgres.stream.max_bytes", RC_OPT_INT, LONG_MAX, max_bytes),
     PG_OPT("postgres.stream.spill_dir", RC_OPT_STRING, 0, spill_dir),
-    {NULL},
+    {0},
 };
 #undef PG_OPT
 
