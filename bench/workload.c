@@ -115,6 +115,7 @@ void workload_make(uint64_t seed, size_t n, rc_arena *a, rc_event *events)
         ev->has_ts = true;
         ev->ncols = WORKLOAD_COLS;
         ev->cols = cols;
+        ev->cols_id = cols; /* one column list for all, as a decoder's cache or a capture's table gives it */
         uint64_t id = ev->op == RC_OP_INSERT ? next_id++ : 1 + below(&r, (unsigned)(next_id - 1));
         rc_value *img = rc_arena_alloc(a, sizeof *img * WORKLOAD_COLS);
         for (unsigned c = 0; c < WORKLOAD_COLS; c++) value(&r, a, cols, c, id, &img[c]);

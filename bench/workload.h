@@ -1,6 +1,7 @@
 /* The standard benchmark workload: one `orders` table of 12 columns of mixed types,
  * 50% inserts, 40% updates, 10% deletes, generated from a fixed seed so that every run and
- * every benchmark sees the same events. */
+ * every benchmark sees the same events. The events share one column list with a cols_id, as
+ * the readers' and the captures' events do, so the encoders' per-table caches are used. */
 #ifndef RC_BENCH_WORKLOAD_H
 #define RC_BENCH_WORKLOAD_H
 

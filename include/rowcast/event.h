@@ -154,6 +154,13 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
  * twice (a JSON object with a repeated key), since every format keys values by name. */
 bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name);
 
+/* RC_OK when s is a PostgreSQL LSN as rc_position.lsn and last_commit_lsn hold it: "X/Y", the
+ * halves 1 to 8 hex digits ("0/16B3748", PostgreSQL's own text), or the same number in decimal
+ * (Debezium's source.lsn), without sign or leading zero, below 2^64. Otherwise RC_ERR_VALUE at
+ * byte `off`: "<what> must be a PostgreSQL LSN, ..., found "<s>"". Readers refuse anything else,
+ * so that no writer meets a position it would have to drop or wrap. */
+rc_status rc_lsn_text_check(rc_str s, const char *what, size_t off, rc_error *err);
+
 /* For encoders that have no way to write RC_V_UNAVAILABLE (a value the source did not send,
  * such as PostgreSQL's unchanged TOAST values): RC_SKIP with a message naming the first such
  * column and `format` when the event holds one, so that the event is reported as not

@@ -20,7 +20,8 @@ typedef struct rc_nameidx {
     uint32_t mask;
 } rc_nameidx;
 
-/* Room for up to n names; false when out of memory. */
+/* Room for up to n names; false when out of memory (or n past 2^31: the table would not have
+ * 32-bit slot numbers). */
 bool rc_nameidx_init(rc_nameidx *x, uint32_t n, rc_arena *a);
 /* Adds p[0..len) with index idx unless the name is there already: returns the index the name
  * has, or UINT32_MAX when it was added. */
@@ -39,7 +40,9 @@ static inline uint32_t rc_nameidx_member(const rc_nameidx *x, const char *p, siz
 
 /* The column of cols[0..n) named p[0..len), UINT32_MAX when none: cols[hint] when it is that
  * one (a row's values usually come in the order of its columns), else the index x, which a
- * first miss builds over cols (x->slot NULL until then; out of memory, a pass over cols). */
+ * first miss builds over cols (x is {0} until then). When that runs out of memory, x says so
+ * (slot NULL, mask UINT32_MAX) and every lookup is a pass over cols, with no allocation tried
+ * again. */
 uint32_t rc_nameidx_column(rc_nameidx *x, const rc_column *cols, uint32_t n, uint32_t hint, const char *p, size_t len, rc_arena *a);
 
 #endif

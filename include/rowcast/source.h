@@ -24,8 +24,10 @@
 #include "rowcast/format.h"
 #include "rowcast/position.h"
 
-/* Why a comment block between messages is a bad item (rc_source_item.comment_fault). */
-enum { RC_COMMENT_UNCLOSED_END = 1, RC_COMMENT_UNCLOSED_NEXT, RC_COMMENT_TEXT_AFTER };
+/* Why a comment block between messages is a bad item (rc_source_item.comment_fault);
+ * RC_COMMENT_STRAY_END: a line that starts with the end of a comment when none is open (the
+ * end of a comment that a message line inside it closed before). */
+enum { RC_COMMENT_UNCLOSED_END = 1, RC_COMMENT_UNCLOSED_NEXT, RC_COMMENT_TEXT_AFTER, RC_COMMENT_STRAY_END };
 
 /* One item of a batch. */
 typedef struct rc_source_item {
@@ -39,7 +41,7 @@ typedef struct rc_source_item {
     bool blank;
     bool comment;  /* a comment block between messages (blank too when skipped, and counted) */
     uint8_t comment_fault;     /* RC_COMMENT_*: a comment block that is a bad item */
-    size_t comment_at;         /* RC_COMMENT_TEXT_AFTER: the offset of that text */
+    size_t comment_at;         /* RC_COMMENT_TEXT_AFTER, _STRAY_END: the offset of that text */
     bool pretty;               /* a JSON message pretty-printed over several lines */
     unsigned lines;            /* how many lines of the input it spans (pretty-printed, a record) */
     bool filtered;             /* the source skipped its message: a table --include leaves out */

@@ -2,6 +2,7 @@
  * driven by the pipeline, with the output options convert has (run_opts.c). */
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,31 +102,49 @@ static const char *const capture_flags[] = {"--slot", "--publication", "--snapsh
                                             "--checkpoint", "--start", "--server-id", "--threads", NULL};
 static const char *const source_prefixes[] = {"postgres.", NULL};
 
-static const char *const source_keys[] = {"postgres.streaming", "postgres.heartbeat.interval", "postgres.stream.spill_bytes",
-                                          "postgres.stream.max_bytes", "postgres.stream.spill_dir", NULL};
+/* The PostgreSQL source's -o options, read by rc_options_parse from the table below (0: the
+ * source's default) and then put in rc_capture_config. */
+typedef struct pg_options {
+    bool streaming;
+    long heartbeat_s, spill_bytes, max_bytes;
+    const char *spill_dir;
+} pg_options;
 
-/* The source's -o options. */
+#define PG_OPT(key, type, max, field) {key, type, NULL, NULL, NULL, offsetof(pg_options, field), 0, max, NULL}
+static const rc_option_desc pg_option_table[] = {
+    PG_OPT("postgres.streaming", RC_OPT_BOOL, 0, streaming),
+    PG_OPT("postgres.heartbeat.interval", RC_OPT_INT, 86400, heartbeat_s),
+    PG_OPT("postgres.stream.spill_bytes", RC_OPT_INT, LONG_MAX, spill_bytes),
+    PG_OPT("postgres.stream.max_bytes", RC_OPT_INT, LONG_MAX, max_bytes),
+    PG_OPT("postgres.stream.spill_dir", RC_OPT_STRING, 0, spill_dir),
+    {0},
+};
+#undef PG_OPT
+
+/* The source's -o options. An unknown key is refused with the list of them, where the formats'
+ * "did you mean" sends the user to `rowcast formats --options`, which does not list these. */
 static int source_options(cli_run *r, rc_capture_config *cc)
 {
-    rc_error err;
-    rc_error_clear(&err);
-    long hb = 0, spill = 0, max = 0;
-    if (rc_options_bool(&r->opts, "postgres.streaming", &cc->streaming, &err) != RC_OK ||
-        rc_options_int(&r->opts, "postgres.heartbeat.interval", 0, 86400, &hb, &err) != RC_OK ||
-        rc_options_int(&r->opts, "postgres.stream.spill_bytes", 0, LONG_MAX, &spill, &err) != RC_OK ||
-        rc_options_int(&r->opts, "postgres.stream.max_bytes", 0, LONG_MAX, &max, &err) != RC_OK)
-        return cli_run_usage_error(r, "%s", err.message);
-    cc->heartbeat_s = (double)hb;
-    cc->spill_bytes = (uint64_t)spill, cc->stream_max_bytes = (uint64_t)max;
-    cc->spill_dir = rc_options_get(&r->opts, "postgres.stream.spill_dir");
     for (size_t k = 0; k < r->opts.count; k++) {
         const char *key = r->opts.items[k].key;
-        size_t i = 0;
-        while (source_keys[i] && strcmp(source_keys[i], key)) i++;
-        if (!strncmp(key, "postgres.", 9) && !source_keys[i])
-            return cli_run_usage_error(r, "unknown source option '%s': postgres.streaming, postgres.heartbeat.interval, "
-                                          "postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir", key);
+        const rc_option_desc *d = pg_option_table;
+        while (d->key && strcmp(d->key, key)) d++;
+        if (strncmp(key, "postgres.", 9) || d->key) continue;
+        char fmt[256] = "unknown source option '%s': "; /* the keys hold no '%' */
+        for (d = pg_option_table; d->key; d++) {
+            size_t n = strlen(fmt);
+            snprintf(fmt + n, sizeof fmt - n, "%s%s", d == pg_option_table ? "" : ", ", d->key);
+        }
+        return cli_run_usage_error(r, fmt, key);
     }
+    rc_error err;
+    rc_error_clear(&err);
+    pg_options o = {0};
+    if (rc_options_parse(&r->opts, "postgres", pg_option_table, &o, &err) != RC_OK) return cli_run_usage_error(r, "%s", err.message);
+    cc->streaming = o.streaming;
+    cc->heartbeat_s = (double)o.heartbeat_s;
+    cc->spill_bytes = (uint64_t)o.spill_bytes, cc->stream_max_bytes = (uint64_t)o.max_bytes;
+    cc->spill_dir = o.spill_dir;
     return EXIT_OK;
 }
 

@@ -1,7 +1,9 @@
-/* Operation and database-kind names, and event equality for tests and round trips. */
+/* Operation and database-kind names, event equality for tests and round trips, and the LSN
+ * text readers accept. */
 #include <stdio.h>
 #include <string.h>
 #include "rowcast/event.h"
+#include "rowcast/fmt.h"
 
 static const char *const op_names[RC_OP_COUNT] = {"insert", "update", "delete", "read", "ddl",
                                                   "truncate", "heartbeat", "begin", "commit"};
@@ -133,6 +135,39 @@ bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name)
     for (uint32_t q = 0; q < n; q++)
         if (cols[q].name.n == name.n && memcmp(cols[q].name.p, name.p, name.n) == 0) return true;
     return false;
+}
+
+/* Up to 8 hex digits from s[*i], stopping at '/' or the end; false on anything else. */
+static bool lsn_half(rc_str s, size_t *i)
+{
+    size_t start = *i;
+    for (; *i < s.n && s.p[*i] != '/'; (*i)++) {
+        unsigned char c = (unsigned char)s.p[*i];
+        bool hex = (c >= '0' && c <= '9') || ((c | 0x20u) >= 'a' && (c | 0x20u) <= 'f'); /* | 0x20 folds the case */
+        if (!hex || *i - start == 8) return false;
+    }
+    return *i > start;
+}
+
+static bool lsn_text_ok(rc_str s)
+{
+    if (!memchr(s.p ? s.p : "", '/', s.n)) { /* decimal: rc_parse_u64 would also take "-0" */
+        uint64_t v;
+        return s.n && s.p[0] >= '0' && s.p[0] <= '9' && rc_parse_u64(s.p, s.n, &v) == RC_OK;
+    }
+    size_t i = 0;
+    if (!lsn_half(s, &i)) return false;
+    i++; /* the '/' */
+    return lsn_half(s, &i) && i == s.n;
+}
+
+rc_status rc_lsn_text_check(rc_str s, const char *what, size_t off, rc_error *err)
+{
+    if (lsn_text_ok(s)) return RC_OK;
+    return rc_error_set(err, RC_ERR_VALUE, off,
+                        "%s must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side (\"0/16B3748\") or its "
+                        "decimal number, found \"%.*s\"%s",
+                        what, (int)(s.n > 40 ? 40 : s.n), s.p ? s.p : "", s.n > 40 ? "..." : "");
 }
 
 rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err)

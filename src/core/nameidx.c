@@ -7,12 +7,12 @@
 
 bool rc_nameidx_init(rc_nameidx *x, uint32_t n, rc_arena *a)
 {
-    uint32_t cap = 8;
+    uint64_t cap = 8; /* 64 bits: for n past 2^31 a 32-bit cap wrapped to 0 and the loop never ended */
     while (cap < 2 * (uint64_t)n) cap *= 2;
-    x->slot = rc_arena_alloc(a, sizeof *x->slot * cap);
-    x->mask = cap - 1;
+    x->slot = cap <= (uint64_t)UINT32_MAX + 1 ? rc_arena_alloc(a, sizeof *x->slot * cap) : NULL;
+    x->mask = (uint32_t)(cap - 1);
     if (!x->slot) return false;
-    for (uint32_t i = 0; i < cap; i++) x->slot[i].idx = UINT32_MAX;
+    for (uint64_t i = 0; i < cap; i++) x->slot[i].idx = UINT32_MAX;
     return true;
 }
 
@@ -70,14 +70,15 @@ bool rc_nameidx_object(rc_nameidx *x, const rc_json *j, uint32_t obj, rc_arena *
 uint32_t rc_nameidx_column(rc_nameidx *x, const rc_column *cols, uint32_t n, uint32_t hint, const char *p, size_t len, rc_arena *a)
 {
     if (hint < n && cols[hint].name.n == len && rc_short_eq(cols[hint].name.p, p, len)) return hint;
-    if (!x->slot) {
-        if (!rc_nameidx_init(x, n, a)) {
-            x->slot = NULL;
-            for (uint32_t i = 0; i < n; i++)
-                if (cols[i].name.n == len && rc_short_eq(cols[i].name.p, p, len)) return i;
-            return UINT32_MAX;
+    if (!x->slot && x->mask != UINT32_MAX) { /* the first miss: the index, once */
+        if (rc_nameidx_init(x, n, a)) {
+            for (uint32_t i = 0; i < n; i++) rc_nameidx_add(x, cols[i].name.p, cols[i].name.n, i);
+        } else {
+            x->mask = UINT32_MAX; /* out of memory: not tried again for every later name of the row */
         }
-        for (uint32_t i = 0; i < n; i++) rc_nameidx_add(x, cols[i].name.p, cols[i].name.n, i);
     }
-    return rc_nameidx_find(x, p, len);
+    if (x->slot) return rc_nameidx_find(x, p, len);
+    for (uint32_t i = 0; i < n; i++)
+        if (cols[i].name.n == len && rc_short_eq(cols[i].name.p, p, len)) return i;
+    return UINT32_MAX;
 }

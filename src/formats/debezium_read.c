@@ -522,11 +522,14 @@ static rc_status source(const ctx *c, uint32_t s, rc_event *ev)
         const char *q = node(c, seq)->s + 2, *end = node(c, seq)->s + node(c, seq)->n;
         const char *close = memchr(q, '"', (size_t)(end - q));
         if (close && close > q) p->last_commit_lsn = (rc_str){rc_arena_memdup(c->a, q, (size_t)(close - q)), (size_t)(close - q)};
+        if (p->last_commit_lsn.n && (st = rc_lsn_text_check(p->last_commit_lsn, "the first LSN of source \"sequence\"", node(c, seq)->off, c->err)) != RC_OK)
+            return st;
     }
     uint32_t tx = rc_json_get(c->j, s, "txId"), lsn = rc_json_get(c->j, s, "lsn");
     if (tx && node(c, tx)->type == RC_J_NUMBER) p->txid = (rc_str){rc_arena_memdup(c->a, node(c, tx)->s, node(c, tx)->n), node(c, tx)->n};
     if (lsn && (node(c, lsn)->type == RC_J_NUMBER || node(c, lsn)->type == RC_J_STRING))
         p->lsn = (rc_str){rc_arena_memdup(c->a, node(c, lsn)->s, node(c, lsn)->n), node(c, lsn)->n};
+    if (p->lsn.p && (st = rc_lsn_text_check(p->lsn, "source \"lsn\"", node(c, lsn)->off, c->err)) != RC_OK) return st;
     return RC_OK;
 }
 #undef UINT_MEMBER

@@ -115,6 +115,14 @@ static rc_status take_i64(const ctx *c, uint32_t i, const char *what, int64_t *o
     return RC_OK;
 }
 
+/* A string that must be an LSN: an encoder would otherwise wrap it or drop it from the
+ * position it writes. */
+static rc_status take_lsn(const ctx *c, uint32_t i, const char *what, rc_str *out)
+{
+    rc_status st = take_str(c, i, what, out);
+    return st != RC_OK ? st : rc_lsn_text_check(*out, what, node(c, i)->off, c->err);
+}
+
 /* Finds the members of object obj named in key set ks: out[k] = the value node of
  * key_sets[ks].names[k], 0 when absent. An unknown or repeated name is an error. */
 static rc_status members(const ctx *c, uint32_t obj, const char *what, int ks, uint32_t *out)
@@ -460,9 +468,10 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
     rc_status st = members(c, i, "\"pos\"", KS_POS, f);
     if (st != RC_OK) return st;
     rc_position *p = &ev->pos;
-    rc_str *strs[] = {&p->file, NULL, &p->gtid, &p->lsn, &p->scn, &p->txid};
+    rc_str *strs[] = {&p->file, NULL, &p->gtid, NULL, &p->scn, &p->txid};
     for (int k = 0; k < 6; k++)
         if (strs[k] && f[k] && (st = take_str(c, f[k], pos_keys[k], strs[k])) != RC_OK) return st;
+    if (f[3] && (st = take_lsn(c, f[3], "pos \"lsn\"", &p->lsn)) != RC_OK) return st;
     if (f[8] && (st = take_str(c, f[8], "pos \"checkpoint\"", &p->checkpoint)) != RC_OK) return st;
     if (f[1]) {
         if ((st = take_u64(c, f[1], "pos \"offset\"", UINT64_MAX, &p->offset)) != RC_OK) return st;
@@ -503,7 +512,7 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
         if ((st = take_u64(c, f[14], "pos \"xmin\"", UINT64_MAX, &p->xmin)) != RC_OK) return st;
         p->has_xmin = true;
     }
-    if (f[15] && (st = take_str(c, f[15], "pos \"last_commit_lsn\"", &p->last_commit_lsn)) != RC_OK) return st;
+    if (f[15] && (st = take_lsn(c, f[15], "pos \"last_commit_lsn\"", &p->last_commit_lsn)) != RC_OK) return st;
     if (f[16]) return decode_collections(c, f[16], p);
     return RC_OK;
 }

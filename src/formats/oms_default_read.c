@@ -90,7 +90,13 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
     uint32_t n = node(c, row)->count - (light ? 1 : 0);
     if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a row image with no columns");
     rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
-    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    /* the row's names, __light_type's and (made at the first null) the other image's, each
+     * found in constant time, not by a pass per column; of a repeated member the first counts,
+     * as rc_json_get takes it */
+    rc_nameidx names, light_names, other_names = {0};
+    if (!cols || !rc_nameidx_init(&names, n, c->a) || (light && !rc_nameidx_object(&light_names, c->j, light, c->a)))
+        return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    bool other_indexed = false;
     uint32_t i = 0;
     for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
         const rc_jnode *key = node(c, k);
@@ -98,15 +104,13 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
         memset(&cols[i], 0, sizeof cols[i]);
         cols[i].name = (rc_str){rc_arena_memdup(c->a, key->s, key->n), key->n};
         if (!cols[i].name.p) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-        if (rc_column_name_taken(cols, i, cols[i].name))
+        if (rc_nameidx_add(&names, cols[i].name.p, key->n, i) != UINT32_MAX)
             return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "the row names column \"%.*s\" twice", (int)key->n, key->s);
         cols[i].nullable = true;
         const char *decl;
         size_t off = key->off;
         if (light) {
-            uint32_t lt = 0, st = 0; /* the column's entry, by name */
-            for (uint32_t q = node(c, light)->first; q; q = node(c, node(c, q)->next)->next)
-                if (node(c, q)->n == key->n && !memcmp(node(c, q)->s, key->s, key->n)) lt = node(c, q)->next;
+            uint32_t lt = rc_nameidx_member(&light_names, key->s, key->n), st = 0; /* the column's entry */
             if (lt && node(c, lt)->type == RC_J_OBJECT) st = rc_json_get(c->j, lt, "schemaType");
             if (!st || node(c, st)->type != RC_J_STRING)
                 return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, light)->off, "__light_type has no schemaType for column \"%.*s\"",
@@ -119,9 +123,13 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
         } else {
             /* a null says nothing: the other image's value of the column may */
             const rc_jnode *v = node(c, key->next);
-            if (v->type == RC_J_NULL && other && node(c, other)->type == RC_J_OBJECT)
-                for (uint32_t q = node(c, other)->first; q; q = node(c, node(c, q)->next)->next)
-                    if (node(c, q)->n == key->n && !memcmp(node(c, q)->s, key->s, key->n)) v = node(c, node(c, q)->next);
+            if (v->type == RC_J_NULL && other && node(c, other)->type == RC_J_OBJECT) {
+                if (!other_indexed && !rc_nameidx_object(&other_names, c->j, other, c->a))
+                    return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+                other_indexed = true;
+                uint32_t ov = rc_nameidx_member(&other_names, key->s, key->n);
+                if (ov) v = node(c, ov);
+            }
             decl = rc_type_in_family(fam, inferred(v)); /* dbType ORACLE or POSTGRESQL: that family's names */
         }
         const rc_coltype *t;
@@ -135,9 +143,8 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
     for (size_t s = 0; pk.n && s <= pk.n;) {
         const char *e = memchr(pk.p + s, '\x01', pk.n - s);
         size_t len = e ? (size_t)(e - (pk.p + s)) : pk.n - s;
-        uint32_t q = 0;
-        while (q < i && !(cols[q].name.n == len && !memcmp(cols[q].name.p, pk.p + s, len))) q++;
-        if (q == i)
+        uint32_t q = rc_nameidx_find(&names, pk.p + s, len);
+        if (q == UINT32_MAX)
             return rc_error_set(c->err, RC_ERR_SCHEMA, pk_off, "record_primary_key names \"%.*s\", which is not a column of the row", (int)len, pk.p + s);
         if (cols[q].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, pk_off, "record_primary_key names \"%.*s\" twice", (int)len, pk.p + s);
         cols[q].pk = ++pos;

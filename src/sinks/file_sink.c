@@ -62,7 +62,8 @@ static void put(rc_sink *s, rc_file_writer *w, const void *p, size_t n)
 
 static rc_status write_error(const file_sink *fs, int e, rc_error *err)
 {
-    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing %s: %s", fs->path ? fs->path : "output", strerror(e));
+    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s %s: %s", fs->w.err_in_sync ? "syncing" : "writing",
+                        fs->path ? fs->path : "output", strerror(e));
 }
 
 /* Acknowledges the records below `durable` (the writer's answer). */

@@ -31,7 +31,7 @@ static void *run(void *arg)
             pthread_mutex_unlock(&w->mu);
             int e = failed ? 0 : write_all(w->fd, b->data, b->len);
             pthread_mutex_lock(&w->mu);
-            if (e) w->err = e;
+            if (e) w->err = w->err ? w->err : e; /* the first failure, which err_in_sync describes */
             else if (!failed && !w->durable) w->rec_written = w->synced = b->records;
             else if (!failed) w->rec_written = b->records;
             w->written++;
@@ -65,8 +65,8 @@ static void *sync_run(void *arg)
             /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
             int e = fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
             pthread_mutex_lock(&w->mu);
-            if (e) w->err = e;
-            else w->synced = upto;
+            if (e && !w->err) w->err = e, w->err_in_sync = true;
+            else if (!e) w->synced = upto;
             pthread_cond_broadcast(&w->done);
         } else if (w->quit) {
             break;

@@ -47,6 +47,8 @@ typedef struct rc_file_writer {
     /* under mu */
     uint64_t rec_written, sync_want, synced;
     int err;                      /* errno of the first failed write or fsync; 0 */
+    bool err_in_sync;             /* that failure was the fsync's; set with err, never changed
+                                   * after, so the sink may read it unlocked once it saw err */
     bool quit;
 } rc_file_writer;
 

@@ -193,11 +193,12 @@ static const char *comment_end(const char *p, size_t n)
     return NULL;
 }
 
-/* A line that begins a comment block outside a message. */
-static bool opens_comment(const char *p, size_t n)
+/* A line that begins with c0 c1 after its blanks (*at: where): "/" "*" begins a comment block
+ * outside a message, "*" "/" ends one. */
+static bool starts_with(const char *p, size_t n, char c0, char c1, size_t *at)
 {
-    size_t a, z;
-    return line_ends(p, n, &a, &z) && z > a && p[a] == '/' && p[a + 1] == '*';
+    size_t z;
+    return line_ends(p, n, at, &z) && z > *at && p[*at] == c0 && p[*at + 1] == c1;
 }
 
 /* Appends one line read into b (to its last item when `join`: the next line of a message
@@ -264,7 +265,14 @@ static bool add_rest(lines_source *c, rc_batch *b)
 {
     rc_source_item *ln = &b->lines[b->n - 1];
     const char *first = b->text + ln->off;
-    if (opens_comment(first, ln->n)) {
+    /* no message starts so: the end of a comment whose lines that start with "{" or "[" were
+     * read as messages (a comment never holds one, docs/cli.md); a bad item that says so */
+    size_t at;
+    if (starts_with(first, ln->n, '*', '/', &at)) {
+        ln->comment_fault = RC_COMMENT_STRAY_END, ln->comment_at = at;
+        return true;
+    }
+    if (starts_with(first, ln->n, '/', '*', &at)) {
         /* a comment block: skipped only when it closes and nothing follows it on its last line;
          * otherwise the item is bad and says why (comment_fault), so no message is lost unseen */
         ln->comment = true;
@@ -308,15 +316,27 @@ static bool add_rest(lines_source *c, rc_batch *b)
     return true;
 }
 
-/* A comment block that could not be skipped: never closed, or closed with text after it. */
+/* A comment block that could not be skipped: never closed, or closed with text after it; or
+ * the end of one with none open. */
 static rc_status comment_error(rc_source_item *ln)
 {
-    if (ln->comment_fault != RC_COMMENT_TEXT_AFTER)
-        return rc_error_set(&ln->err, RC_ERR_SYNTAX, 0, "a comment (/*) that is not closed before %s: close it with */",
-                            ln->comment_fault == RC_COMMENT_UNCLOSED_NEXT ? "the next message (a line that starts with '{' or '[')"
-                                                                          : "the end of the input");
-    return rc_error_set(&ln->err, RC_ERR_SYNTAX, ln->comment_at,
-                        "text after the end of a comment (*/): a message starts on a line of its own, or it is not read");
+    switch (ln->comment_fault) {
+    case RC_COMMENT_UNCLOSED_END:
+        return rc_error_set(&ln->err, RC_ERR_SYNTAX, 0, "a comment (/*) that is not closed before the end of the input: close it with */");
+    case RC_COMMENT_UNCLOSED_NEXT: /* that message is the line after the comment's last */
+        return rc_error_set(&ln->err, RC_ERR_SYNTAX, 0,
+                            "a comment (/*) that is not closed before the next message (line %llu starts with '{' or '['): "
+                            "close it with */ before that line; a line that starts so is read as a message, also in a "
+                            "comment (indent it to keep it there)",
+                            (unsigned long long)(ln->lineno + ln->lines));
+    case RC_COMMENT_STRAY_END:
+        return rc_error_set(&ln->err, RC_ERR_SYNTAX, ln->comment_at,
+                            "the end of a comment (*/) with no comment open: a line that starts with '{' or '[' is read "
+                            "as a message, also in a comment, and ends it (indent such lines to keep them in the comment)");
+    default:
+        return rc_error_set(&ln->err, RC_ERR_SYNTAX, ln->comment_at,
+                            "text after the end of a comment (*/): a message starts on a line of its own, or it is not read");
+    }
 }
 
 static rc_status decode_record(lines_source *c, rc_batch *b, rc_source_item *ln)

@@ -61,9 +61,34 @@ expect_eq comment-output "$T/want_out" "$T/out"
 # that could hold a message
 printf '/*\n * never closed\n{"op":"heartbeat"}\n' >"$T/comment-open.json"
 expect comment-open 0 convert -q --on-error=skip comment-open.json <<'EOF'
-rowcast: comment-open.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the next message (a line that starts with '{' or '['): close it with */
+rowcast: comment-open.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the next message (line 3 starts with '{' or '['): close it with */ before that line; a line that starts so is read as a message, also in a comment (indent it to keep it there)
 EOF
 expect_eq comment-open-next "$T/want_out" "$T/out"
+# a comment block that holds a line starting with '{' (a message commented out): that line is
+# a message, as everywhere (a comment that swallowed it could swallow the rest of the input), so
+# the comment is not closed before it, and its end is a bad item of its own that says why
+printf '/* not this one:
+{"op":"heartbeat","ts_us":1}
+*/
+  */
+{"op":"heartbeat"}
+' >"$T/comment-message.json"
+expect comment-message 0 convert -q --on-error=skip comment-message.json <<'EOF'
+rowcast: comment-message.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the next message (line 2 starts with '{' or '['): close it with */ before that line; a line that starts so is read as a message, also in a comment (indent it to keep it there)
+rowcast: comment-message.json:3:1 (file offset 46): syntax error: the end of a comment (*/) with no comment open: a line that starts with '{' or '[' is read as a message, also in a comment, and ends it (indent such lines to keep them in the comment)
+rowcast: comment-message.json:4:3 (file offset 51): syntax error: the end of a comment (*/) with no comment open: a line that starts with '{' or '[' is read as a message, also in a comment, and ends it (indent such lines to keep them in the comment)
+EOF
+printf '{"op":"heartbeat","source":{"kind":"unknown"},"ts_us":1}
+' | cat - "$T/want_out" >"$T/want_msg"
+expect_eq comment-message-next "$T/want_msg" "$T/out"
+# indented, the line stays in the comment, which is skipped
+printf '/* not this one:
+ {"op":"heartbeat","ts_us":1}
+*/
+{"op":"heartbeat"}
+' >"$T/comment-indented.json"
+expect comment-indented 0 convert -q comment-indented.json </dev/null
+expect_eq comment-indented-next "$T/want_out" "$T/out"
 printf '/*\n * never closed\n' >"$T/comment-end.json"
 expect comment-end 2 convert -q comment-end.json <<'EOF'
 rowcast: comment-end.json:1:1 (file offset 0): syntax error: a comment (/*) that is not closed before the end of the input: close it with */
@@ -297,6 +322,76 @@ EOF
 printf '{"table":"OGG.T","op_type":"I","op_ts":"2020-05-13 15:40:06.000000","pos":"00000000000000000143","after":{"id":1}}\n' >"$T/ogg.ndjson"
 expect ogg-json-as-maxwell 2 convert -q --from maxwell ogg.ndjson <<'EOF'
 rowcast: ogg.ndjson:1:1 (file offset 0): schema error: a Maxwell message without "type"; this looks like Oracle GoldenGate JSON: use --from ogg-json
+EOF
+
+# a position's LSN that is no LSN (not X/Y in hex, a half past 8 digits, a sign, text): refused
+# at its byte, as a bad offset is, where it used to reach the encoders, which wrapped or dropped
+# it; the good forms, hex either case and Debezium's decimal, pass unchanged
+H='{"op":"heartbeat","source":{"kind":"postgresql"},"pos":'
+cat >"$T/lsn.ndjson" <<EOF
+$H{"lsn":"0/16B3G48"}}
+$H{"lsn":"123456789/0"}}
+$H{"lsn":"0/"}}
+$H{"lsn":"-5"}}
+$H{"lsn":"018446744073709551615"}}
+$H{"lsn":"18446744073709551616"}}
+$H{"lsn":"16/B374D848 "}}
+$H{"lsn":"0/16B3748","last_commit_lsn":"the commit before"}}
+$H{"lsn":"0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF"}}
+$H{"lsn":"FFFFFFFF/ffffffff","last_commit_lsn":"0/0"}}
+$H{"lsn":"18446744073709551615"}}
+EOF
+expect lsn-bad 0 convert -q --on-error=skip lsn.ndjson <<'EOF'
+rowcast: lsn.ndjson:1:63 (file offset 62): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "0/16B3G48"
+rowcast: lsn.ndjson:2:63 (file offset 138): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "123456789/0"
+rowcast: lsn.ndjson:3:63 (file offset 216): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "0/"
+rowcast: lsn.ndjson:4:63 (file offset 285): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "-5"
+rowcast: lsn.ndjson:5:63 (file offset 354): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "018446744073709551615"
+rowcast: lsn.ndjson:6:63 (file offset 442): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "18446744073709551616"
+rowcast: lsn.ndjson:7:63 (file offset 529): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "16/B374D848 "
+rowcast: lsn.ndjson:8:93 (file offset 638): value error: pos "last_commit_lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "the commit before"
+rowcast: lsn.ndjson:9:63 (file offset 722): value error: pos "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "0123456789ABCDEF0123456789ABCDEF01234567"...
+EOF
+tail -2 "$T/lsn.ndjson" >"$T/want_out"
+expect_eq lsn-good "$T/want_out" "$T/out"
+# Debezium's source.lsn and the first LSN of its source.sequence: the same check
+D='{"payload":{"op":"c","after":{"id":1},"source":{"connector":"postgresql","db":"d","schema":"public","table":"t",'
+cat >"$T/lsn-dbz.ndjson" <<EOF
+$D"lsn":-1}}}
+$D"lsn":1.5}}}
+$D"lsn":"0/1G"}}}
+$D"lsn":33227720,"sequence":"[\"x\",\"33227720\"]"}}}
+$D"lsn":33227720,"sequence":"[\"33227000\",\"33227720\"]"}}}
+EOF
+expect lsn-debezium 0 convert -q --from debezium -o debezium.flavor=upstream --on-error=skip lsn-dbz.ndjson <<'EOF'
+rowcast: lsn-dbz.ndjson:1:119 (file offset 118): value error: source "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "-1"
+rowcast: lsn-dbz.ndjson:2:119 (file offset 242): value error: source "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "1.5"
+rowcast: lsn-dbz.ndjson:3:119 (file offset 367): value error: source "lsn" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "0/1G"
+rowcast: lsn-dbz.ndjson:4:139 (file offset 515): value error: the first LSN of source "sequence" must be a PostgreSQL LSN, X/Y in hex with 1 to 8 digits each side ("0/16B3748") or its decimal number, found "x"
+EOF
+cat >"$T/want_out" <<'EOF'
+{"op":"insert","source":{"kind":"postgresql","db":"d","schema":"public","table":"t"},"pos":{"lsn":"33227720","last_commit_lsn":"33227000"},"columns":[{"name":"id","type":"bigint","nullable":true}],"after":[1]}
+EOF
+expect_eq lsn-debezium-good "$T/want_out" "$T/out"
+
+# capture's PostgreSQL source options (src/cli/capture.c's table): an unknown key with the list
+# of them, a value of the wrong type; all refused before any connection is tried
+PG=postgres://u@127.0.0.1:1/db
+expect pg-option-unknown 1 capture "$PG" -o postgres.streamin=1 <<'EOF'
+rowcast capture: unknown source option 'postgres.streamin': postgres.streaming, postgres.heartbeat.interval, postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir
+(see rowcast help capture)
+EOF
+expect pg-option-bool 1 capture "$PG" -o postgres.streaming=maybe <<'EOF'
+rowcast capture: option postgres.streaming must be true or false, not 'maybe'
+(see rowcast help capture)
+EOF
+expect pg-option-int 1 capture "$PG" -o postgres.heartbeat.interval=1.5 <<'EOF'
+rowcast capture: option postgres.heartbeat.interval must be an integer from 0 to 86400, not '1.5'
+(see rowcast help capture)
+EOF
+expect pg-option-size 1 capture "$PG" -o postgres.stream.spill_bytes=-1 <<'EOF'
+rowcast capture: option postgres.stream.spill_bytes must be an integer from 0 to 9223372036854775807, not '-1'
+(see rowcast help capture)
 EOF
 
 # a file sink whose writing thread cannot start (no room for its stack under these limits): the

@@ -176,6 +176,16 @@ void randev_value(randev_rng *r, rc_arena *a, const rc_column *col, rc_value *v)
 
 void randev_decl(randev_rng *r, const rc_type_info *t, char *out, size_t cap) { rand_decl(r, t, out, cap); }
 
+/* An LSN as the readers accept it (rc_lsn_text_check): "X/Y" in hex, either case, or decimal. */
+static rc_str rand_lsn(randev_rng *r, rc_arena *a)
+{
+    char buf[24];
+    uint64_t v = randev_next(r) >> below(r, 64);
+    int n = chance(r, 30) ? snprintf(buf, sizeof buf, "%llu", (unsigned long long)v)
+                          : snprintf(buf, sizeof buf, chance(r, 80) ? "%X/%X" : "%x/%x", (unsigned)(v >> 32), (unsigned)v);
+    return str_copy(a, buf, (size_t)n);
+}
+
 void randev_make(randev_rng *r, rc_arena *a, rc_event *ev)
 {
     static const rc_dbkind kinds[] = {RC_DB_MYSQL, RC_DB_MARIADB, RC_DB_OB_MYSQL, RC_DB_OB_ORACLE, RC_DB_POSTGRES, RC_DB_UNKNOWN};
@@ -183,9 +193,11 @@ void randev_make(randev_rng *r, rc_arena *a, rc_event *ev)
     ev->op = (rc_op)below(r, RC_OP_COUNT);
     ev->src.kind = kinds[below(r, 6)];
     rc_str *strs[] = {&ev->src.server, &ev->src.version, &ev->src.tenant, &ev->src.db, &ev->src.schema, &ev->src.table,
-                      &ev->pos.file, &ev->pos.gtid, &ev->pos.lsn, &ev->pos.scn, &ev->pos.txid, &ev->pos.checkpoint};
+                      &ev->pos.file, &ev->pos.gtid, &ev->pos.scn, &ev->pos.txid, &ev->pos.checkpoint};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         if (chance(r, 60)) *strs[i] = rand_text(r, a, 12);
+    if (chance(r, 60)) ev->pos.lsn = rand_lsn(r, a);
+    if (chance(r, 20)) ev->pos.last_commit_lsn = rand_lsn(r, a);
     if ((ev->pos.has_offset = chance(r, 50))) ev->pos.offset = randev_next(r);
     if ((ev->pos.has_seq = chance(r, 50))) ev->pos.seq = randev_next(r) >> below(r, 64);
     if ((ev->pos.has_tx_index = chance(r, 50))) ev->pos.tx_index = (uint32_t)randev_next(r);

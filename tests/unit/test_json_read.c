@@ -309,6 +309,17 @@ static void test_nameidx(void **state)
     assert_int_equal(rc_nameidx_column(&lazy, cols, N, 5, cols[499].name.p, cols[499].name.n, &f->a), 499);
     assert_non_null(lazy.slot);
     assert_int_equal(rc_nameidx_column(&lazy, cols, N, N, "nope", 4, &f->a), UINT32_MAX);
+    /* an index that ran out of memory once: every lookup a pass over the columns, and no
+     * allocation tried again (the arena does not move) */
+    rc_nameidx failed = {NULL, UINT32_MAX};
+    const char *at = f->a.ptr;
+    assert_int_equal(rc_nameidx_column(&failed, cols, N, 5, cols[499].name.p, cols[499].name.n, &f->a), 499);
+    assert_int_equal(rc_nameidx_column(&failed, cols, N, 5, "nope", 4, &f->a), UINT32_MAX);
+    assert_null(failed.slot);
+    assert_ptr_equal(f->a.ptr, at);
+    /* room for more names than 32-bit slot numbers reach: refused (the size doubled to 0 before) */
+    rc_nameidx huge;
+    assert_false(rc_nameidx_init(&huge, UINT32_MAX, &f->a));
     /* an object's members: the first of a repeated name, 0 for none */
     const char *obj = "{\"a\":1,\"b\":2,\"a\":3}";
     assert_int_equal(parse(f, obj), RC_OK);

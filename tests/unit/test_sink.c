@@ -3,6 +3,8 @@
  * checkpoint file's text (versions 1 and 2), a file sink's state and its cut on resume, its
  * writing thread, librdkafka's log in rowcast's words. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
+#define _DEFAULT_SOURCE   /* syscall */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "check.h"
 #include "rowcast/pipeline.h"
@@ -18,6 +21,16 @@
 #include "sinks/file_writer.h"
 #include "sinks/kafka_log.h"
 #include "sinks/tracker.h"
+
+/* fsync for this whole program (the executable's definition comes before libc's, also for the
+ * library's calls): fails with EIO while fail_fsync is set, so that a durable file sink meets a
+ * sync that fails; the real one otherwise. */
+static _Atomic bool fail_fsync;
+int fsync(int fd)
+{
+    if (fail_fsync) return errno = EIO, -1;
+    return (int)syscall(SYS_fsync, fd);
+}
 
 /* A lines-source position, as a pointer (what marks take). */
 #define AT(off, line) ((const rc_pos[]){rc_pos_lines(off, line)})
@@ -236,7 +249,8 @@ static void test_file_state(void **state)
 /* A file sink's writing thread (sinks/file_writer.c): records larger than its buffers
  * and records of no bytes, past the end of its ring of four; every byte in order; a checkpoint
  * taken without waiting (rc_sink_checkpoint_soon) comes, and never names more bytes than the
- * file holds; /dev/full stops the send that filled the first buffer. */
+ * file holds; /dev/full stops the send that filled the first buffer; a failed fsync is
+ * reported as the sync's. */
 static void test_file_writer(void **state)
 {
     char dir[] = "/tmp/rc_sink_XXXXXX", path[64], url[80];
@@ -295,6 +309,23 @@ static void test_file_writer(void **state)
     assert_int_equal(sent, RC_FW_BUF / BIG);
     assert_string_equal(err.message, "writing /dev/full: No space left on device");
     rc_sink_close(s);
+    /* a file whose fsync fails: the message says it was the sync, not the write */
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/rc_sink_XXXXXX")));
+    snprintf(path, sizeof path, "%s/out", dir);
+    snprintf(url, sizeof url, "file:%s", path);
+    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
+    r.value_len = 17;
+    assert_int_equal(rc_sink_send(s, &r, &err), RC_OK);
+    fail_fsync = true;
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_flush(s, 1000, &err), RC_ERR_IO);
+    fail_fsync = false;
+    char want_msg[128];
+    snprintf(want_msg, sizeof want_msg, "syncing %s: Input/output error", path);
+    assert_string_equal(err.message, want_msg);
+    rc_sink_close(s);
+    unlink(path);
+    rmdir(dir);
     free(want);
     free(got);
 }
