@@ -245,6 +245,9 @@ int cli_capture(int argc, char **argv)
     if (rc == EXIT_OK && !mysql && my_only)
         rc = cli_run_usage_error(&r, "%s is MySQL's and MariaDB's: PostgreSQL's position is its replication slot (--slot)",
                                  my_only);
+    for (size_t k = 0; rc == EXIT_OK && mysql && k < r.opts.count; k++)
+        if (!strncmp(r.opts.items[k].key, "postgres.", 9))
+            rc = cli_run_usage_error(&r, "-o %s is PostgreSQL's: MySQL and MariaDB have no postgres.* options", r.opts.items[k].key);
     if (rc == EXIT_OK && mysql && cc.until_lsn)
         rc = cli_run_usage_error(&r, "--until takes caught-up for MySQL and MariaDB (an LSN is PostgreSQL's)%s", "");
     /* before connecting: a bad name would fail only after the publication was created */

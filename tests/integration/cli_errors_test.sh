@@ -393,6 +393,11 @@ expect pg-option-size 1 capture "$PG" -o postgres.stream.spill_bytes=-1 <<'EOF'
 rowcast capture: option postgres.stream.spill_bytes must be an integer from 0 to 9223372036854775807, not '-1'
 (see rowcast help capture)
 EOF
+# ... and MySQL's capture takes none of them (it used to ignore them)
+expect my-pg-option 1 capture mysql://u@127.0.0.1:1 -o postgres.streaming=true <<'EOF'
+rowcast capture: -o postgres.streaming is PostgreSQL's: MySQL and MariaDB have no postgres.* options
+(see rowcast help capture)
+EOF
 
 # a file sink whose writing thread cannot start (no room for its stack under these limits): the
 # sink and the reason, not "out of memory" (not in a sanitizer build, which needs far more
