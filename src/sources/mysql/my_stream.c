@@ -31,6 +31,7 @@ struct rc_my_stream {
     node *head, *tail;
     size_t bytes;
     bool stop, ended;    /* the source closes; the thread ended (error below) */
+    bool full;           /* the thread waits for room: woken once half the queue is free */
     unsigned server_errno;
     rc_status end_code;
     char end_msg[1200];
@@ -92,7 +93,13 @@ static void *reader(void *arg)
             snprintf(s->end_msg, sizeof s->end_msg, "out of memory");
             break;
         }
-        while (!s->stop && s->bytes && s->bytes + n > QUEUE_BYTES) pthread_cond_wait(&s->cv, &s->mu);
+        /* a full queue waits until half of it was taken: woken for every event taken, the thread
+         * (which reads faster than events are decoded) slept and woke once an event */
+        while (!s->stop && s->bytes && s->bytes + n > QUEUE_BYTES) {
+            s->full = true;
+            pthread_cond_wait(&s->cv, &s->mu);
+        }
+        s->full = false;
         if (s->stop) {
             free(nd);
             break;
@@ -185,7 +192,7 @@ rc_status rc_my_stream_next(rc_my_stream *s, int timeout_ms, rc_my_raw_event *ev
         s->head = nd->next;
         if (!s->head) s->tail = NULL;
         s->bytes -= nd->n;
-        pthread_cond_broadcast(&s->cv);
+        if (s->full && s->bytes <= QUEUE_BYTES / 2) pthread_cond_broadcast(&s->cv);
     }
     bool ended = s->ended;
     pthread_mutex_unlock(&s->mu);
