@@ -21,7 +21,7 @@
 #include <string.h>
 #include "rowcast/error.h"
 
-enum { RC_FW_BUF = 1 << 18, RC_FW_NBUF = 4 };
+enum { RC_FW_BUF = 1 << 18, RC_FW_NBUF = 8 };
 
 typedef struct rc_fw_buf {
     char *data;
