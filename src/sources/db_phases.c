@@ -10,7 +10,7 @@ bool rc_db_batches_init(rc_db_batches *bs, bool (*accept)(void *ctx, rc_str db, 
         rc_batch *b = &bs->b[i];
         rc_arena_init(&b->arena);
         b->events.accept = accept, b->events.accept_ctx = accept_ctx;
-        ok &= (b->lines = calloc(RC_BATCH_ITEMS, sizeof *b->lines)) != NULL;
+        ok &= (b->lines = calloc(RC_DB_BATCH_ITEMS, sizeof *b->lines)) != NULL;
     }
     bs->cur = 0, bs->handed = false;
     return ok;

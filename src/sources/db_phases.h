@@ -29,6 +29,10 @@ typedef struct rc_db_phase_ops {
  * other. Events point into their batch's arena and into the decoder's memory that outlives
  * every batch (replaced table maps and relations are kept), never into the connection's
  * buffers. */
+/* A database source's batch holds up to this many items (a snapshot row, a PostgreSQL change
+ * each): passed between two threads, a batch of 64 rows was a hand-over every 64 rows. */
+enum { RC_DB_BATCH_ITEMS = RC_BATCH_EVENTS };
+
 typedef struct rc_db_later {
     void (*free)(void *p);
     void *p;

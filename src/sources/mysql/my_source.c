@@ -290,7 +290,7 @@ static rc_status snapshot_batch(my_source *s, rc_error *err)
 {
     rc_batch *b = rc_db_batch(&s->batches);
     static const char *const marks[] = {"first", "true", "last"};
-    while (b->n < RC_BATCH_ITEMS && s->has_ahead) {
+    while (b->n < RC_DB_BATCH_ITEMS && s->has_ahead) {
         if (*s->stop) return RC_OK;
         rc_source_item *it = item_new(s);
         rc_error ierr;

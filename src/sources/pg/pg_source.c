@@ -242,7 +242,7 @@ static const char *snapshot_mark(const pg_source *s, size_t ti, bool first_in_ta
 static rc_status snapshot_batch(pg_source *s, rc_error *err)
 {
     rc_batch *b = rc_db_batch(&s->batches);
-    while (b->n < RC_BATCH_ITEMS && s->ahead) {
+    while (b->n < RC_DB_BATCH_ITEMS && s->ahead) {
         if (*s->stop) return RC_OK;
         const rc_pg_table *t = &s->tables[s->ahead_table];
         rc_source_item *it = item_new(s);
@@ -474,7 +474,7 @@ static rc_status stream_batch(pg_source *s, int timeout_ms, rc_error *err)
     rc_batch *b = rc_db_batch(&s->batches);
     int wait = timeout_ms;
     if (heartbeat(s, err) != RC_OK) return err->code;
-    while (b->n < RC_BATCH_ITEMS && s->ph == PH_STREAM) {
+    while (b->n < RC_DB_BATCH_ITEMS && b->events.count < RC_BATCH_EVENTS && s->ph == PH_STREAM) {
         if (caught_up(s)) {
             s->ph = PH_DONE;
             break;
