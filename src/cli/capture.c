@@ -36,9 +36,11 @@ void cli_usage_capture(void)
           "  --until caught-up|LSN  stop once every change committed before the start (or up\n"
           "                         to LSN, as 0/16B3748) is delivered and acknowledged\n"
           "  --max-events N         stop after N row events\n"
-          "  --threads 1|2          2 (default): read and decode the next batch of changes on\n"
-          "                         a thread of its own while the last one is encoded and\n"
-          "                         sent; 1: both on one thread. The output is the same\n"
+          "  --threads 1|2          2: read and decode the next batch of changes on a thread\n"
+          "                         of its own while the last one is encoded and sent; 1: both\n"
+          "                         on one thread (default: 2 for MySQL and MariaDB, 1 for\n"
+          "                         PostgreSQL, as measured faster). The output is the same\n"
+          "                         either way\n"
           "  --include SCHEMA.TABLE\n"
           "                         the tables to capture (shell patterns: public.*, *.orders;\n"
           "                         without a dot: a schema); repeatable\n"
@@ -183,7 +185,7 @@ int cli_capture(int argc, char **argv)
     const char *url = NULL, *pg_only = NULL, *my_only = NULL;
     const char **patterns = calloc((size_t)argc + 1, sizeof *patterns);
     int rc = cli_run_init(&r, &c, "capture", capture_flags, argc);
-    c.threaded = true;
+    const char *threads = NULL; /* --threads as given; else 2 for MySQL and MariaDB, 1 for PostgreSQL */
     if (rc == EXIT_OK && !patterns) {
         fprintf(stderr, "rowcast capture: out of memory\n");
         rc = EXIT_IO;
@@ -222,7 +224,7 @@ int cli_capture(int argc, char **argv)
                 rc = cli_run_usage_error(&r, "--until is caught-up or an LSN such as 0/16B3748, not '%s'", v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) {
             if (strcmp(v, "1") && strcmp(v, "2")) rc = cli_run_usage_error(&r, "--threads is 1 or 2, not '%s'", v);
-            c.threaded = !strcmp(v, "2");
+            threads = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--max-events"))) {
             unsigned long long n = strtoull(v, &end, 10);
             if (*end || !n || v[0] == '-') rc = cli_run_usage_error(&r, "--max-events needs a positive number, got '%s'", v);
@@ -248,6 +250,10 @@ int cli_capture(int argc, char **argv)
     for (size_t k = 0; rc == EXIT_OK && mysql && k < r.opts.count; k++)
         if (!strncmp(r.opts.items[k].key, "postgres.", 9))
             rc = cli_run_usage_error(&r, "-o %s is PostgreSQL's: MySQL and MariaDB have no postgres.* options", r.opts.items[k].key);
+    /* measured (docs/BENCHMARKS.md, session 10): a binlog's decoding runs beside its encoding on
+     * the second core; PostgreSQL's walsender needs that core, and the hand-overs cost more than
+     * the overlap gives */
+    c.threaded = threads ? !strcmp(threads, "2") : mysql;
     if (rc == EXIT_OK && mysql && cc.until_lsn)
         rc = cli_run_usage_error(&r, "--until takes caught-up for MySQL and MariaDB (an LSN is PostgreSQL's)%s", "");
     /* before connecting: a bad name would fail only after the publication was created */
