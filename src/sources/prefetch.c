@@ -42,9 +42,12 @@ typedef struct prefetch {
     rc_status st;           /*   its status and error, said after `ready` */
     rc_error err;
     bool quit;
+    bool done;              /* the thread returned: pf_release gives batches back itself */
     unsigned waiters;       /* the pipeline's thread waits for src_mu: the thread lets it in first */
     rc_source_stats stats;  /* the source's, as of its last next (asked after every batch with
                              * --metrics: not worth a wait for the lock) */
+    uint64_t acks;          /* acknowledgements so far (src_mu) */
+    uint64_t stats_acks;    /* ... when `stats` was copied (mu) */
     rc_buf notices;         /* '\0'-ended messages */
 } prefetch;
 
@@ -111,14 +114,29 @@ static void *run(void *arg)
         rc_status st = back ? RC_OK : p->in->ops->next(p->in, POLL_MS, &b, &err);
         rc_source_stats stats;
         if (!back && p->in->ops->stats) p->in->ops->stats(p->in, &stats);
+        uint64_t acks = p->acks;
         pthread_mutex_unlock(&p->src_mu);
         pthread_mutex_lock(&p->mu);
-        if (!back && p->in->ops->stats) p->stats = stats;
+        /* not over a newer copy an acknowledgement made meanwhile (pf_ack) */
+        if (!back && p->in->ops->stats && acks == p->stats_acks) p->stats = stats;
         if (back) p->out--;
         if (st != RC_OK) p->ended = true, p->st = st, p->err = err;
         if (b) p->ready = b, p->out++, p->ended |= b->last;
         pthread_cond_broadcast(&p->cv);
     }
+    /* batches given back while the last next ran go to the source now (later ones pf_release
+     * gives back itself) */
+    while (p->nback) {
+        rc_batch *back = p->back[0];
+        p->back[0] = p->back[1], p->nback--;
+        pthread_mutex_unlock(&p->mu);
+        pthread_mutex_lock(&p->src_mu);
+        p->in->ops->release(p->in, back);
+        pthread_mutex_unlock(&p->src_mu);
+        pthread_mutex_lock(&p->mu);
+        p->out--;
+    }
+    p->done = true;
     pthread_mutex_unlock(&p->mu);
     return NULL;
 }
@@ -154,7 +172,7 @@ static void pf_release(rc_source *src, rc_batch *b)
 {
     prefetch *p = (prefetch *)src;
     pthread_mutex_lock(&p->mu);
-    if (p->ended || !p->started) { /* no thread to hand it to */
+    if (p->done || !p->started) { /* no thread to hand it to */
         pthread_mutex_unlock(&p->mu);
         enter(p);
         p->in->ops->release(p->in, b);
@@ -175,10 +193,11 @@ static void pf_ack(rc_source *src, const rc_pos *pos)
     enter(p);
     p->in->ops->ack(p->in, pos);
     if (p->in->ops->stats) p->in->ops->stats(p->in, &stats); /* the position acknowledged, also once the thread ended */
+    uint64_t acks = ++p->acks;
     leave(p);
     if (!p->in->ops->stats) return;
     pthread_mutex_lock(&p->mu);
-    p->stats = stats;
+    if (acks > p->stats_acks) p->stats = stats, p->stats_acks = acks; /* two acks' copies in their order */
     pthread_mutex_unlock(&p->mu);
 }
 

@@ -90,7 +90,7 @@ rc_status rc_my_decoder_new(const rc_my_decoder_config *cfg, rc_my_decoder **out
     rc_buf_init(&d->key, 1 << 24);
     rc_my_fde_default(&d->fde);
     d->gtids = rc_my_gtid_set_new();
-    d->cols = rc_colcache_new();
+    d->cols = cfg->cols ? cfg->cols : rc_colcache_new();
     const char *f = cfg->file ? cfg->file : "";
     d->file = d->bfile = keep_str(d, f, d->file_len = strlen(f));
     d->boffset = 4;
@@ -132,7 +132,7 @@ void rc_my_decoder_free(rc_my_decoder *d)
     free(d->maps);
     for (size_t i = 0; i < d->nretired; i++) rc_my_tablemap_free(d->retired[i]);
     free(d->retired);
-    rc_colcache_free(d->cols);
+    if (d->cols != d->cfg.cols) rc_colcache_free(d->cols);
     rc_my_gtid_set_free(d->gtids);
     rc_buf_fini(&d->query);
     rc_buf_fini(&d->scratch);

@@ -45,6 +45,11 @@ typedef struct rc_my_decoder_config {
     rc_str server;            /* logical server name (rc_origin.server) */
     rc_my_history *history;   /* NULL: none (offline files without schema) */
     bool with_query;          /* the row events' statement text into pos.query */
+    /* the column lists' cache, when it must outlive the decoder (a stream restarted at a
+     * rotation makes a new decoder: its lists are rc_event.cols_id, which encoders remember
+     * by address, so a freed one's address must not come back for another table); NULL: the
+     * decoder's own */
+    struct rc_colcache *cols;
 } rc_my_decoder_config;
 
 /* Where the decoder stands: the last transaction boundary (what a checkpoint may hold: never

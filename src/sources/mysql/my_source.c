@@ -33,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 #include <errmsg.h>
+#include "rowcast/colcache.h"
 #include "sources/mysql/my_checkpoint.h"
 #include "sources/mysql/my_conn.h"
 #include "sources/mysql/my_decoder.h"
@@ -64,6 +65,7 @@ typedef struct my_source {
     MYSQL *sql;
     rc_my_history *hist;
     rc_my_decoder *dec;
+    rc_colcache *cols; /* the decoders' column lists (a restart's decoder keeps them) */
     rc_my_stream *stream;
     phase ph;
     rc_db_batches batches; /* the one being filled: rc_db_batch */
@@ -413,7 +415,7 @@ static rc_status decoder_start(my_source *s, rc_error *err)
      * once their batches came back */
     rc_db_batches_later(&s->batches, decoder_free, s->dec);
     s->dec = NULL;
-    rc_my_decoder_config dc = {.file = s->file ? s->file : "", .server = s->server, .history = s->hist};
+    rc_my_decoder_config dc = {.file = s->file ? s->file : "", .server = s->server, .history = s->hist, .cols = s->cols};
     if (rc_my_decoder_new(&dc, &s->dec, err) != RC_OK) return err->code;
     if (s->gtids && s->gtids[0]) {
         rc_my_gtid_set *g = rc_my_gtid_set_new();
@@ -727,7 +729,8 @@ static void my_close(rc_source *src)
     rc_my_checkpoint_fini(&s->acked);
     free(s->file), free(s->gtids);
     free(s->ahead), free(s->ahead_fields), free(s->ahead_lens);
-    rc_db_batches_fini(&s->batches);
+    rc_db_batches_fini(&s->batches); /* the decoders still waiting to be freed */
+    rc_colcache_free(s->cols);
     rc_my_url_fini(&s->url);
     free(s);
 }
@@ -935,7 +938,8 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->server = (rc_str){s->cfg.server ? s->cfg.server : "rowcast", strlen(s->cfg.server ? s->cfg.server : "rowcast")};
     bool batches = rc_db_batches_init(&s->batches, cfg->accept, cfg->accept_ctx);
     s->hist = rc_my_history_new();
-    rc_status st = batches && s->hist ? setup(s, cfg, err) : nomem(err);
+    s->cols = rc_colcache_new();
+    rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : nomem(err);
     if (st != RC_OK) {
         my_close(&s->base);
         return st;
