@@ -246,17 +246,24 @@ static void test_file_state(void **state)
     free(real);
 }
 
+/* A new directory from the template dir (its XXXXXX replaced), path its file "out" (64
+ * bytes) and url the sink's "file:" URL of it (80 bytes). */
+static void out_file(char *dir, char *path, char *url)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, 64, "%s/out", dir);
+    snprintf(url, 80, "file:%s", path);
+}
+
 /* A file sink's writing thread (sinks/file_writer.c): records larger than its buffers
- * and records of no bytes, past the end of its ring of four; every byte in order; a checkpoint
+ * and records of no bytes, past the end of its ring; every byte in order; a checkpoint
  * taken without waiting (rc_sink_checkpoint_soon) comes, and never names more bytes than the
  * file holds; /dev/full stops the send that filled the first buffer; a failed fsync is
  * reported as the sync's. */
 static void test_file_writer(void **state)
 {
     char dir[] = "/tmp/rc_sink_XXXXXX", path[64], url[80];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/out", dir);
-    snprintf(url, sizeof url, "file:%s", path);
+    out_file(dir, path, url);
     rc_options opts = {NULL, 0};
     rc_sink_config cfg = {.layout = RC_LAYOUT_VALUES, .binary = true};
     rc_sink *s;
@@ -331,15 +338,13 @@ static void test_file_writer(void **state)
 }
 
 /* Records in blocks (rc_sink_send_block): small blocks copied, large ones handed to the
- * writing thread as they are (rc_fw_give) past its ring of four, between single records;
+ * writing thread as they are (rc_fw_give) past its ring of eight, between single records;
  * every byte in order, the marks' sizes right, the block emptied and its (exchanged) memory
  * usable; only a text values layout takes blocks. */
 static void test_file_blocks(void **state)
 {
     char dir[] = "/tmp/rc_sink_XXXXXX", path[64], url[80];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/out", dir);
-    snprintf(url, sizeof url, "file:%s", path);
+    out_file(dir, path, url);
     rc_options opts = {NULL, 0};
     rc_sink_config cfg = {.layout = RC_LAYOUT_VALUES};
     rc_sink *s;
