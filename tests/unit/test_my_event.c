@@ -704,6 +704,17 @@ static void put_events(rc_buf *out, rc_status st, const rc_error *err, const rc_
     }
 }
 
+/* A decoder of the peers' dumps: server s1, the statements kept, its first file `file`. */
+static rc_my_decoder *peer_decoder(const char *file)
+{
+    rc_my_decoder_config cfg = {.file = file, .server = RC_STR("s1"), .with_query = true};
+    rc_my_decoder *d;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_my_decoder_new(&cfg, &d, &err), RC_OK);
+    return d;
+}
+
 /* "at FILE:OFFSET GTIDS" and the NUL that ends the text. */
 static void put_position(rc_buf *out, rc_my_decoder *d)
 {
@@ -727,12 +738,9 @@ static void decode_file_as(const char *name, enum feed_mode mode, size_t flip, r
         assert_true(flip < n);
         buf[flip] = (uint8_t)~buf[flip];
     }
-    const char *base = strrchr(name, '/') + 1;
-    rc_my_decoder_config cfg = {.file = base, .server = RC_STR("s1"), .with_query = true};
-    rc_my_decoder *d;
+    rc_my_decoder *d = peer_decoder(strrchr(name, '/') + 1);
     rc_error err;
     rc_error_clear(&err);
-    assert_int_equal(rc_my_decoder_new(&cfg, &d, &err), RC_OK);
     rc_arena a;
     rc_arena_init(&a);
     rc_event_list l = {0};
@@ -831,11 +839,9 @@ static void feed_stream(const char *const *names, bool reader, unsigned flip_fil
                         size_t *summed)
 {
     static uint8_t buf[1 << 16];
-    rc_my_decoder_config cfg = {.file = "binlog.000001", .server = RC_STR("s1"), .with_query = true};
-    rc_my_decoder *d;
+    rc_my_decoder *d = peer_decoder("binlog.000001");
     rc_error err;
     rc_error_clear(&err);
-    assert_int_equal(rc_my_decoder_new(&cfg, &d, &err), RC_OK);
     rc_arena a;
     rc_arena_init(&a);
     rc_event_list l = {0};

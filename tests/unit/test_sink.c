@@ -246,6 +246,17 @@ static void test_file_state(void **state)
     free(real);
 }
 
+/* The sink of url with cfg and no options, which must open. */
+static rc_sink *sink_ok(const char *url, const rc_sink_config *cfg)
+{
+    rc_options opts = {NULL, 0};
+    rc_sink *s;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_sink_open(url, &opts, cfg, &s, &err), RC_OK);
+    return s;
+}
+
 /* A new directory from the template dir (its XXXXXX replaced), path its file "out" (64
  * bytes) and url the sink's "file:" URL of it (80 bytes). */
 static void out_file(char *dir, char *path, char *url)
@@ -345,12 +356,9 @@ static void test_file_blocks(void **state)
 {
     char dir[] = "/tmp/rc_sink_XXXXXX", path[64], url[80];
     out_file(dir, path, url);
-    rc_options opts = {NULL, 0};
-    rc_sink_config cfg = {.layout = RC_LAYOUT_VALUES};
-    rc_sink *s;
+    rc_sink *s = sink_ok(url, &(rc_sink_config){.layout = RC_LAYOUT_VALUES});
     rc_error err;
     rc_error_clear(&err);
-    assert_int_equal(rc_sink_open(url, &opts, &cfg, &s, &err), RC_OK);
     assert_true(rc_sink_block_max(s) > 0);
     enum { N = 24 };
     static const size_t sizes[] = {10, RC_FW_BUF / 4 + 1, 3 * RC_FW_BUF, 0, RC_FW_BUF / 2, 100};
@@ -406,7 +414,7 @@ static void test_file_blocks(void **state)
     /* records as the sink writes them, one at a time only: a binary format's, keys, records */
     rc_sink_config other[] = {{.layout = RC_LAYOUT_VALUES, .binary = true}, {.layout = RC_LAYOUT_KEYS}, {.layout = RC_LAYOUT_RECORDS}};
     for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
-        assert_int_equal(rc_sink_open("stdout", &opts, &other[i], &s, &err), RC_OK);
+        s = sink_ok("stdout", &other[i]);
         assert_int_equal(rc_sink_block_max(s), 0);
         rc_sink_close(s);
     }
