@@ -16,21 +16,21 @@ run_ctest() {
     grep -h 'cases skipped$' "$2/Testing/Temporary/LastTest.log" 2>/dev/null || true
 }
 
-echo "==> build (normal: -Wall -Wextra -Werror)"
+echo "==> build (Release, as users build it; warnings are errors here: RC_WERROR)"
 mkdir -p build
-rc_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRC_TESTS=ON -DRC_BENCH=ON -DRC_SANITIZE=OFF
+rc_build build -DCMAKE_BUILD_TYPE=Release -DRC_WERROR=ON -DRC_TESTS=ON -DRC_BENCH=ON -DRC_SANITIZE=OFF
 run_ctest normal build
 
 echo "==> build (sanitizers: ASan + UBSan)"
 mkdir -p build-asan
-rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_SANITIZE=ON -DRC_TESTS=ON -DRC_BENCH=OFF
+rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_WERROR=ON -DRC_SANITIZE=ON -DRC_TESTS=ON -DRC_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest sanitizers build-asan
 
 secs=${FUZZ_SECONDS:-20}
 if [ "$secs" != 0 ]; then
     echo "==> fuzz (libFuzzer, ${secs}s per target)"
     mkdir -p build-fuzz
-    CC=clang rc_build build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRC_FUZZ=ON -DRC_TESTS=OFF -DRC_BENCH=OFF
+    CC=clang rc_build build-fuzz -DCMAKE_BUILD_TYPE=Debug -DRC_WERROR=ON -DRC_FUZZ=ON -DRC_TESTS=OFF -DRC_BENCH=OFF
     bash tests/fuzz/run.sh build-fuzz "$secs" || status=1
 fi
 

@@ -120,6 +120,8 @@ size_t rc_dec_unscaled_small(const rc_decimal *d, unsigned char out[8])
     uint64_t mag = x < 0 ? ~(uint64_t)x : (uint64_t)x; /* the bits besides the sign's */
     unsigned bits = mag ? 64u - (unsigned)__builtin_clzll(mag) : 0;
     size_t n = bits / 8 + 1; /* the fewest bytes that keep a sign bit */
+    /* m < 10^18 < 2^60, so n <= 8; said for GCC -O3, whose stringop-overflow sees n up to 9 */
+    if (n > 8) return 0;
     for (size_t k = 0; k < n; k++) out[k] = (unsigned char)((uint64_t)x >> (8 * (n - 1 - k)));
     return n;
 }

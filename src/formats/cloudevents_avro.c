@@ -289,7 +289,7 @@ static rc_status read_long(rd *r, int64_t *out)
 static rc_status read_bytes(rd *r, const unsigned char **p, size_t *n)
 {
     const unsigned char *first = r->p;
-    int64_t len;
+    int64_t len = 0; /* read_long sets it when it returns RC_OK; GCC -O3 does not see that */
     rc_status st = read_long(r, &len);
     if (st != RC_OK) return st;
     if (len < 0 || len > r->end - r->p)

@@ -173,7 +173,8 @@ static void note(run *r, char mark, const char *label, const char *what, const c
         if (!strcmp(r->lines[i], line)) return;
     if (r->nlines == MAX_LINES) return;
     strcpy(r->lines[r->nlines], line);
-    snprintf(r->examples[r->nlines], sizeof r->examples[0], "%s", example);
+    /* an example for the report: its first bytes are enough */
+    snprintf(r->examples[r->nlines], sizeof r->examples[0], "%.*s", (int)sizeof r->examples[0] - 1, example);
     r->nlines++;
 }
 

@@ -453,7 +453,7 @@ static rc_pg_rc publication_sql(rc_pg_conn *c, const char *name, const char *con
 rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include,
                                   size_t n_include, bool *created, rc_error *err)
 {
-    bool exists;
+    bool exists = false; /* publication_exists sets it on RC_PG_OK; GCC -O3 does not see that */
     if (created) *created = false;
     rc_pg_rc rc = publication_exists(c, name, &exists, err);
     if (rc != RC_PG_OK || exists) return rc;
@@ -669,7 +669,7 @@ static rc_pg_rc start_once(rc_pg_conn *c, const char *cmd, bool *active, char *m
 
 rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error *err)
 {
-    bool exists;
+    bool exists = false; /* publication_exists sets it on RC_PG_OK; GCC -O3 does not see that */
     if (c->streaming)
         return fail(err, RC_PG_FATAL, "a replication stream already runs on %s", c->shown);
     rc_pg_rc rc = sessions(c, err);

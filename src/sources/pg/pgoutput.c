@@ -514,7 +514,9 @@ enum { REL_COLUMN_MIN_BYTES = 1 + 1 + 4 + 4 }; /* flags, empty name, type OID, t
 
 static rc_status read_relation(rc_pgo_decoder *d, rd *r, rc_arena *a, rc_pgo_msg *m)
 {
-    rc_pg_relation tmp; /* the parsed message, strings in the input, columns in the arena */
+    /* the parsed message, strings in the input, columns in the arena; zeroed because GCC -O3
+       does not see that each rd_* sets its field whenever it returns RC_OK */
+    rc_pg_relation tmp = {0};
     size_t at = r->pos;
     uint8_t ri = 0;
     uint16_t n = 0;
@@ -581,7 +583,7 @@ static rc_status read_type(rc_pgo_decoder *d, rd *r, rc_pgo_msg *m)
 {
     size_t at = r->pos;
     uint32_t oid = 0;
-    const char *nsp, *name;
+    const char *nsp = NULL, *name = NULL; /* rd_str sets each on RC_OK; GCC -O3 does not see that */
     rc_status st;
     if ((st = rd_u32(r, "type OID", &oid)) != RC_OK) return st;
     if (oid == 0) return rd_fail(r, RC_ERR_SYNTAX, at, "type OID 0 is not a valid OID");
