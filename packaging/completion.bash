@@ -35,7 +35,10 @@ _rowcast_named_formats() {
     done
 }
 
-_rowcast_convert() {
+# _rowcast_run OPTIONS KEYS FIRST : convert's and capture's words. OPTIONS: the command's
+# options; KEYS: -o keys besides the formats' (capture's postgres.*); FIRST: what a word that
+# is not an option's is (files for convert, the URL's scheme for capture's first)
+_rowcast_run() {
     local fmt keys named
     if [[ $prev == "=" && $COMP_CWORD -ge 4 && ${COMP_WORDS[COMP_CWORD - 3]} == "-o" ]]; then
         _rowcast_key_words "${COMP_WORDS[COMP_CWORD - 2]}"
@@ -48,8 +51,8 @@ _rowcast_convert() {
     -o)
         # the options of the formats named so far; all of them when none is
         _rowcast_named_formats
-        named=$REPLY keys=
-        [[ -n $named ]] || keys=$_rowcast_all_keys
+        named=$REPLY keys=$2
+        [[ -n $named ]] || keys+=" $_rowcast_all_keys"
         for fmt in $named; do
             _rowcast_format_keys "$fmt"
             keys+=" $REPLY"
@@ -63,13 +66,17 @@ _rowcast_convert() {
         elif [[ -n $REPLY ]]; then
             _rowcast_offer "$REPLY"
         elif [[ $cur == -* ]]; then
-            _rowcast_offer "$_rowcast_convert_options"
+            _rowcast_offer "$1"
         elif [[ $prev == ":" && ${COMP_WORDS[COMP_CWORD - 2]} == @(file|dead-letter) ]]; then
             _rowcast_files # file:PATH, dead-letter:PATH
         elif [[ " $_rowcast_value_options " == *" $opt "* ]]; then
             COMPREPLY=() # the value of an option that takes free text (--topic TEMPLATE)
-        else
+        elif [[ $3 == files ]]; then
             _rowcast_files # input FILEs
+        elif [[ $COMP_CWORD -eq 2 ]]; then
+            _rowcast_offer "postgres:// mysql:// mariadb://" # capture's URL
+        else
+            COMPREPLY=()
         fi
         ;;
     esac
@@ -85,7 +92,8 @@ _rowcast() {
         return
     fi
     case ${COMP_WORDS[1]} in
-    convert) _rowcast_convert ;;
+    convert) _rowcast_run "$_rowcast_convert_options" "" files ;;
+    capture) _rowcast_run "$_rowcast_capture_options" "$_rowcast_capture_keys" url ;;
     *)
         _rowcast_command_words "${COMP_WORDS[1]}"
         _rowcast_offer "$REPLY"

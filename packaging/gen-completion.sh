@@ -1,7 +1,8 @@
 #!/bin/sh
 # gen-completion.sh ROWCAST > rowcast.bash : writes rowcast's bash completion from what the
 # built binary prints, so its lists are those of that binary: the commands from --help, the
-# options of convert and their values from `rowcast help convert`, the formats and their -o
+# options of convert and capture and their values from `rowcast help convert` and `rowcast help
+# capture` (capture's `-o postgres.*` source options too), the formats and their -o
 # options from `rowcast formats --options` (through help-parse.awk and formats-parse.awk, the
 # parsers the man page uses). The completion function itself is completion.bash, appended
 # after the lists. Run by the build (CMakeLists.txt); tests/install/ checks the result.
@@ -40,12 +41,34 @@ function command_words(rest,    n, w, i, out, c) {
 { src = $0; sub(/\t.*/, "", src); split(substr($0, length(src) + 2), f, "\t") }
 src == "help" && f[1] == "I" && f[2] ~ /^rowcast / {
     n = split(f[2], w, " ")
-    commands = add(commands, w[2])
     rest = substr(f[2], length(w[1]) + length(w[2]) + 3)
     if ((c = command_words(rest)) != "") cmd_words[w[2]] = c
-    cmd_order[++ncmd] = w[2]
+    # a command shown twice (capture postgres://..., capture mysql://...) is offered once
+    if (!(w[2] in cmd_seen)) { cmd_seen[w[2]] = 1; commands = add(commands, w[2]); cmd_order[++ncmd] = w[2] }
 }
-src == "convert" && f[1] == "I" && f[2] ~ /^-/ {
+# "-o postgres.streaming=true" in help capture: a source option, offered after -o with the format options
+src == "capture" && f[1] == "I" && f[2] ~ /^-o / {
+    key = substr(f[2], 4)
+    sub(/=.*/, "", key)
+    capture_keys = add(capture_keys, key "=")
+    nopt = 0
+    next
+}
+# "The output options are those of convert (...): --to, -o, --sink, ..." in help
+# capture (so it says today): the paragraph names the options of convert that capture takes too
+src == "capture" && f[1] == "P" && f[2] ~ /options are convert.s/ { shared_par = 1 }
+src == "capture" && f[1] == "B" { shared_par = 0 }
+src == "capture" && f[1] == "P" && shared_par {
+    n = split(f[2], w, " ")
+    for (i = 1; i <= n; i++) {
+        word = w[i]
+        sub(/[,.:;]$/, "", word)
+        if (word !~ /^--?[a-z][-a-z]*$/) continue
+        if (index(" " options " ", " " word "= ")) word = word "=" # offered as convert offers it
+        if (!index(" " capture_options " ", " " word " ")) capture_options = add(capture_options, word)
+    }
+}
+(src == "convert" || src == "capture") && f[1] == "I" && f[2] ~ /^-/ {
     n = split(f[2], names, ", ")
     nopt = 0
     for (i = 1; i <= n; i++) {
@@ -57,17 +80,18 @@ src == "convert" && f[1] == "I" && f[2] ~ /^-/ {
         sub(/^(\[?=| )/, "", arg)
         sub(/\]$/, "", arg)
         if (substr(rest, 1, 1) == "=") name = name "="
-        options = add(options, name)
+        if (src == "convert") options = add(options, name)
+        else if (!index(" " capture_options " ", " " name " ")) capture_options = add(capture_options, name)
         sub(/=$/, "", name)
         opt[++nopt] = name
         if ((c = choices(arg)) != "") opt_words[name] = c
         else if (arg ~ /^(FILE|PATH)/) opt_words[name] = "@files"
         if (!(name in opt_seen)) { opt_seen[name] = 1; opt_order[++nopts] = name }
         # "--progress[=SECS]": the next word is not its value
-        if (arg != "" && substr(rest, 1, 1) != "[") with_value = add(with_value, name)
+        if (arg != "" && substr(rest, 1, 1) != "[" && !index(" " with_value " ", " " name " ")) with_value = add(with_value, name)
     }
 }
-src == "convert" && f[1] == "S" {
+(src == "convert" || src == "capture") && f[1] == "S" {
     w1 = f[2]
     sub(/[A-Z[].*$/, "", w1)
     for (i = 1; i <= nopt; i++) opt_words[opt[i]] = add(opt_words[opt[i]] == "@files" ? "" : opt_words[opt[i]], w1)
@@ -95,6 +119,8 @@ END {
     print "_rowcast_commands=" q(commands)
     case_fn("_rowcast_command_words", ncmd, cmd_order, cmd_words)
     print "_rowcast_convert_options=" q(options)
+    print "_rowcast_capture_options=" q(capture_options)
+    print "_rowcast_capture_keys=" q(capture_keys)
     print "_rowcast_value_options=" q(with_value)
     case_fn("_rowcast_option_words", nopts, opt_order, opt_words)
     print "_rowcast_encoders=" q(encoders)
@@ -110,6 +136,7 @@ echo "# rowcast help convert and rowcast formats --options: edit those, not this
 {
     "$bin" --help | awk -f "$here/help-parse.awk" | sed 's/^/help\t/'
     "$bin" help convert | awk -f "$here/help-parse.awk" | sed 's/^/convert\t/'
+    "$bin" help capture | awk -f "$here/help-parse.awk" | sed 's/^/capture\t/'
     "$bin" formats --options | awk -f "$here/formats-parse.awk" | sed 's/^/formats\t/'
 } | awk "$lists"
 cat "$here/completion.bash"

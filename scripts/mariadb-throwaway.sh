@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck shell=bash
-# A throwaway MariaDB 10.11 in a directory of its own (ARCHITECTURE.md §8): mariadb-install-db
+# A throwaway MariaDB 10.11 in a directory of its own (docs/sources/mysql.md): mariadb-install-db
 # into DIR/data, mariadbd --no-defaults on a free loopback port with its socket in DIR, the
 # binlog in ROW format with full images and full metadata, no fsync. For tests
 # (tests/integration/mariadb_lib.sh sources this file) and the README's demo. root's password

@@ -17,9 +17,10 @@ static void usage(FILE *f)
           "                                   in another, one message per line on stdout\n"
           "  rowcast capture postgres://USER@HOST:PORT/DB [OPTIONS]\n"
           "                                   capture a PostgreSQL database's changes (snapshot,\n"
-          "                                   then logical replication) in any output format; a\n"
-          "                                   MySQL or MariaDB one's with mysql://USER@HOST:PORT\n"
-          "                                   (snapshot, then the binlog)\n"
+          "                                   then logical replication) in any output format\n"
+          "  rowcast capture mysql://USER@HOST:PORT[/DB] [OPTIONS]\n"
+          "                                   capture a MySQL or MariaDB server's changes\n"
+          "                                   (snapshot, then the binlog; mariadb:// too)\n"
           "  rowcast types [--markdown] [mysql|oracle|postgresql]\n"
           "                                   the type catalog: value class, java.sql.Types, MySQL\n"
           "                                   type code and per-format type names of every type\n"
@@ -27,7 +28,7 @@ static void usage(FILE *f)
           "  rowcast --version\n"
           "\n"
           "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop, or every line\n"
-          "bad), 3 I/O error.\n",
+          "bad), 3 I/O error or undelivered messages, 128+N stopped by signal N (after flushing).\n",
           f);
 }
 

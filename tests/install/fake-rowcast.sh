@@ -48,6 +48,11 @@ TEXT
 usage: rowcast capture URL [OPTIONS]
 
   --slot NAME            the slot
+  --mode=MODE            shared with convert
+  -o src.depth=N         a source option
+
+The output options are convert's (rowcast help convert): --to,
+--quiet.
 TEXT
     ;;
 "formats --options")

@@ -136,6 +136,12 @@ complete_words rowcast convert --sink ''
 complete_words rowcast convert --to CANAL -o ''
 complete_words rowcast convert --to canal -o canal.flavor = ''
 complete_words rowcast formats ''
+complete_words rowcast capture ''
+complete_words rowcast capture postgres://h/db --
+complete_words rowcast capture postgres://h/db --sl
+complete_words rowcast capture postgres://h/db --threads ''
+complete_words rowcast capture postgres://h/db -o postgres.str
+complete_words rowcast capture postgres://h/db --to canal -o canal.g
 EOF
 cat >"$tmp/complete.expected" <<'EOF'
 rowcast | formats convert capture types help --version
@@ -148,6 +154,12 @@ rowcast convert --sink | stdout file: kafka://
 rowcast convert --to CANAL -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
 rowcast convert --to canal -o canal.flavor = | oms canal ticdc
 rowcast formats | --options
+rowcast capture | postgres:// mysql:// mariadb://
+rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --to --sink --topic --server --keys --records --tombstones --no-tombstones --drop --on-error= --flush-timeout --progress --quiet --help --checkpoint --start --server-id
+rowcast capture postgres://h/db --sl| --slot
+rowcast capture postgres://h/db --threads | 1 2
+rowcast capture postgres://h/db -o postgres.str| postgres.streaming= postgres.stream.spill_bytes= postgres.stream.spill_dir= postgres.stream.max_bytes=
+rowcast capture postgres://h/db --to canal -o canal.g| canal.group=
 EOF
 # input files, a name with a space among them
 mkdir "$tmp/input"

@@ -3,7 +3,8 @@
 # prints (from the formats' typed tables) is named in its format's page, docs/formats/<format>.md
 # (as `KEY` or `KEY=...`), and a choice option's values are there too: a list the page writes as
 # `KEY=A|B|C` is exactly the table's, and without one each value is on a line that names the key
-# (as `VALUE` or KEY=VALUE). Run from the source tree: docs_options_test.sh ROWCAST
+# (as `VALUE` or KEY=VALUE), and a default a page's table gives is the table's. Run from the
+# source tree: docs_options_test.sh ROWCAST
 set -u
 RC=$1
 fail=0 n=0
@@ -46,5 +47,28 @@ while IFS=$'\t' read -r kind a b c d; do
     done
 done <<<"$records"
 [ "$n" -gt 50 ] || { echo "FAIL: only $n options listed"; fail=1; }
-[ $fail = 0 ] && echo "ok: all $n options of rowcast formats --options are in docs/formats/, with their choices"
+
+# Defaults: where a page's table gives an option's default (| `KEY` | `a`, `b` | `a` |, a cell
+# "`a` (default)", or | `KEY` | a | what |), it is the default `rowcast formats --options` prints
+# (a default in words, "by canal.flavor: ...", is not compared).
+ndef=0
+while IFS=$'\t' read -r kind a b c d; do
+    [ "$kind" = F ] && { fmt=$a; continue; }
+    key=$a default=${d#*default: }
+    [[ $d == *"default: "* && $default =~ ^[A-Za-z0-9_.+:/-]+$ ]] || continue
+    page=docs/formats/$fmt.md
+    [ -f "$page" ] || continue
+    while IFS= read -r claim; do
+        ndef=$((ndef + 1))
+        [ "$claim" = "$default" ] ||
+            { echo "FAIL: $page gives $claim as the default of $key, rowcast formats --options says $default"; fail=1; }
+    done < <(awk -v k="$key" -F ' *[|] *' '
+        $2 == "`" k "`" {
+            for (i = 3; i < NF; i++) if (match($i, /`[^`]*` [(]default[)]/)) { c = substr($i, RSTART + 1, RLENGTH - 12); print c; next }
+            if ($4 ~ /^`[^`]*`$/ && $3 ~ /`/) { print substr($4, 2, length($4) - 2); next }
+            if (NF == 5 && $3 ~ /^[a-z0-9_.-]+$/) print $3
+        }' "$page")
+done <<<"$records"
+[ "$ndef" -gt 20 ] || { echo "FAIL: only $ndef defaults found in the pages' tables"; fail=1; }
+[ $fail = 0 ] && echo "ok: all $n options of rowcast formats --options are in docs/formats/, with their choices; $ndef defaults in their tables agree"
 exit $fail

@@ -7,7 +7,7 @@
  * Before the dump request the session sets @master_binlog_checksum (the events then carry
  * their CRC32, which the thread computes and the decoder compares with the stored one), @mariadb_slave_capability=4 (MariaDB's GTID and
  * annotate events), @master_heartbeat_period, and for a start by GTID @slave_connect_state
- * (ARCHITECTURE.md §8). */
+ * (docs/sources/mysql.md). */
 #ifndef ROWCAST_SOURCES_MY_STREAM_H
 #define ROWCAST_SOURCES_MY_STREAM_H
 
