@@ -78,11 +78,16 @@ void rc_kafka_log_line(kafka_log *l, int level, const char *fac, const char *tex
     size_t n = after ? (size_t)(after - text) : strlen(text);
     const char *colon = strstr(text, ": ");
     if (!strcmp(fac, "FAIL") && colon && (size_t)(colon - text) < n) {
-        /* "HOST:PORT/NAME: what": the broker without librdkafka's /bootstrap or /ID suffix */
-        size_t hl = (size_t)(colon - text);
-        const char *slash = memchr(text, '/', hl);
+        /* "HOST:PORT/NAME: what", or with a security protocol other than PLAINTEXT
+         * "sasl_plaintext://HOST:PORT/NAME: what": the broker as HOST:PORT, without the
+         * protocol and librdkafka's /bootstrap or /ID suffix */
+        const char *host = text;
+        const char *scheme = strstr(text, "://");
+        if (scheme && scheme < colon) host = scheme + 3;
+        size_t hl = (size_t)(colon - host);
+        const char *slash = memchr(host, '/', hl);
         const char *what = colon + 2;
-        broker_failed(l, text, slash ? (size_t)(slash - text) : hl, what, (size_t)(text + n - what));
+        broker_failed(l, host, slash ? (size_t)(slash - host) : hl, what, (size_t)(text + n - what));
         return;
     }
     /* debug lines (-o kafka.debug=...) are asked for: every one is shown */

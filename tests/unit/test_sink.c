@@ -480,6 +480,8 @@ static void test_kafka_log(void **state)
     rc_kafka_log_line(&l, 3, "FAIL", "[thrd:10.1.2.3:9092/bootstrap]: 10.1.2.3:9092/bootstrap: Connection setup timed out in state CONNECT (after 30029ms in state CONNECT)");
     rc_kafka_log_line(&l, 3, "FAIL", "[thrd:k1:9093/bootstrap]: k1:9093/bootstrap: Disconnected while requesting ApiVersion: might be caused by incorrect security.protocol configuration (connecting to a SSL listener?) or broker version is < 0.10 (see api.version.request) (after 3ms in state APIVERSION_QUERY)");
     rc_kafka_log_line(&l, 6, "FAIL", "[thrd:127.0.0.1:1/bootstrap]: 127.0.0.1:1/1: Disconnected: verify that security.protocol is correctly configured, broker might require SASL authentication (after 545ms in state UP)");
+    /* with a SASL or SSL listener librdkafka names the broker with its protocol */
+    rc_kafka_log_line(&l, 3, "FAIL", "[thrd:sasl_plaintext://k2:9094/bootstrap]: sasl_plaintext://k2:9094/bootstrap: SASL authentication error: Authentication failed: Invalid username or password (after 5ms in state AUTH_REQ)");
     rc_kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
     rc_kafka_log_line(&l, 4, "CONFWARN", "[thrd:app]: Configuration property batch.size is a producer property");
     rc_buf_putc(&b, '\0');
@@ -489,11 +491,12 @@ static void test_kafka_log(void **state)
         "B kafka: broker 10.1.2.3:9092: no answer; check the address in --sink and any firewall on the way (librdkafka keeps trying)\n"
         "B kafka: broker k1:9093: closed the connection while connecting; check -o kafka.security.protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL) against the broker's listener on that port\n"
         "B kafka: broker 127.0.0.1:1: lost the connection; librdkafka reconnects and resends (check the broker if this goes on)\n"
+        "B kafka: broker k2:9094: authentication failed; check -o kafka.sasl.mechanism, kafka.sasl.username and kafka.sasl.password\n"
         "B kafka: librdkafka CONFWARN: Configuration property batch.size is a producer property\n");
     char out[512] = "";
     assert_true(rc_kafka_log_unreachable(&l, out, sizeof out));
     assert_string_equal(out, "127.0.0.1:1 (lost the connection), nosuch:9092 (host name not found), 10.1.2.3:9092 (no answer), "
-                             "k1:9093 (closed the connection while connecting)");
+                             "k1:9093 (closed the connection while connecting), k2:9094 (authentication failed)");
     rc_buf_fini(&b);
 }
 
