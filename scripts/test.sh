@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, command 2: installs what is missing (apt-get), builds and runs every test:
-# unit, CLI and golden tests in the normal build and again under ASan+UBSan, then a bounded
-# libFuzzer run of every fuzz target. Exit status 0 only when everything passed.
+# unit, CLI and golden tests in the normal build (Release) and again under ASan+UBSan, the
+# README's first command as written (tests/integration/demo_test.sh), then a bounded libFuzzer
+# run of every fuzz target. Exit status 0 only when everything passed.
 # Environment: FUZZ_SECONDS (per target, default 20; 0 skips fuzzing).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,9 @@ echo "==> build (Release, as users build it; warnings are errors here: RC_WERROR
 mkdir -p build
 rc_build build -DCMAKE_BUILD_TYPE=Release -DRC_WERROR=ON -DRC_TESTS=ON -DRC_BENCH=ON -DRC_SANITIZE=OFF
 run_ctest normal build
+
+echo "==> the README's first command, as written (scripts/demo.sh native: its own build in build-demo)"
+bash tests/integration/demo_test.sh || status=1
 
 echo "==> build (sanitizers: ASan + UBSan)"
 mkdir -p build-asan

@@ -76,6 +76,7 @@ extract() {
 
 # run: each block as one script in $R; after each command its status is checked
 n=0
+demo_n=
 prev=
 script=
 run_block() {
@@ -100,6 +101,7 @@ while IFS=$'\t' read -r doc line block text; do
         : >"$script"
     fi
     n=$((n + 1))
+    [ "$cmd" = "scripts/demo.sh native" ] && demo_n=$n # its output is checked against its golden below
     where="$doc:$line: $(printf '%s' "$cmd" | sed -e ':a' -e '/\\$/{N;s/ *\\\n */ /;ba' -e '}')"
     {
         echo "{"
@@ -110,6 +112,12 @@ while IFS=$'\t' read -r doc line block text; do
     } >>"$script"
 done < <(extract "${DOCS[@]}")
 run_block
+# the README's first command writes what its golden holds (as tests/integration/demo_test.sh
+# checks it with the demo's own build, in scripts/test.sh)
+if [ -n "$demo_n" ] && [ -s "$W/cmd-$demo_n.out" ]; then
+    bash tests/integration/demo_same.sh tests/golden/demo/native.out "$W/cmd-$demo_n.out" >/dev/null 2>"$W/demo.diff" ||
+        { echo "FAIL: README.md: scripts/demo.sh native:"; cat "$W/demo.diff"; } >>"$W/results"
+fi
 
 # the docs and the help cite documents a reader has: the vendors' by title, the rules in docs/
 # (not the project's working notes outside the repository: "seed 000", "FORMATS.md §4")
