@@ -128,6 +128,19 @@ for h in --help "help convert" formats "formats --options" "types"; do
     "$RC" $h 2>&1 | grep -E "$cited" | while IFS= read -r hit; do echo "FAIL: rowcast $h: $hit: cites a document that is not in the repository"; done >>"$W/results"
 done
 
+# the builds docs/development.md's table shows are the ones scripts/test.sh makes: the row of
+# each build directory has every -D option of its rc_build line; no doc says the normal build
+# has -Werror but through RC_WERROR
+grep -o 'rc_build build[a-z-]* .*' scripts/test.sh | while read -r _ dir opts; do
+    row=$(grep -F "cmake -S . -B $dir " docs/development.md | head -1)
+    for o in $opts; do
+        case $o in -D*) [[ $row == *"$o"* ]] || echo "FAIL: docs/development.md: the row of $dir lacks $o (scripts/test.sh builds with it)" ;; esac
+    done
+done >>"$W/results"
+grep -n -- '-Werror' README.md docs/development.md | grep -v RC_WERROR | while IFS= read -r hit; do
+    echo "FAIL: $hit: -Werror is the RC_WERROR option, on in scripts/test.sh only"
+done >>"$W/results"
+
 pass=$(grep -c '^ok$' "$W/results")
 fail=$((fail + $(grep -c '^FAIL: ' "$W/results")))
 grep -v '^ok$' "$W/results" >&2
