@@ -9,6 +9,7 @@
 PEER_SKIPPED=0
 # the exit status of a test whose every case needs the peer data, when ../shared is absent: ctest
 # shows the test as skipped (its SKIP_RETURN_CODE, tests/CMakeLists.txt), not as passed
+# shellcheck disable=SC2034 # read by the scripts that source this file
 PEER_ALL_SKIPPED=77
 
 # peer_need CASE [-n N] FILE... : status 0 when CASE can run (every FILE under ../shared/ exists;
