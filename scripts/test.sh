@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
 # Quick start, command 2: installs what is missing (apt-get), builds and runs every test:
-# unit, CLI and golden tests in the normal build and again under ASan+UBSan, then a bounded
-# libFuzzer run of every fuzz target. Exit status 0 only when everything passed.
+# unit, CLI and golden tests in the normal build (Release) and again under ASan+UBSan, the
+# README's first command as written (tests/integration/demo_test.sh), then a bounded libFuzzer
+# run of every fuzz target; last, how many cases were skipped for want of ../shared (the peer
+# data). Exit status 0 only when everything passed.
 # Environment: FUZZ_SECONDS (per target, default 20; 0 skips fuzzing).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 rc_install "${BUILD_PKGS[@]}" "${TEST_PKGS[@]}"
 
+. tests/common/peers.sh
+
 status=0
+peer_skipped=()
 run_ctest() {
     echo "==> ctest ($1)"
     (cd "$2" && ctest --output-on-failure -j2) || status=1
-    # cases skipped for want of ../shared (the peer data) say so here too, not only in the log
-    grep -h 'cases skipped$' "$2/Testing/Temporary/LastTest.log" 2>/dev/null || true
+    # cases skipped for want of ../shared (the peer data), counted at the end
+    peer_skipped+=("$(peer_total "$2/Testing/Temporary/LastTest.log") in $1")
 }
 
 echo "==> build (Release, as users build it; warnings are errors here: RC_WERROR)"
 mkdir -p build
 rc_build build -DCMAKE_BUILD_TYPE=Release -DRC_WERROR=ON -DRC_TESTS=ON -DRC_BENCH=ON -DRC_SANITIZE=OFF
 run_ctest normal build
+
+echo "==> the README's first command, as written (scripts/demo.sh native: its own build in build-demo)"
+bash tests/integration/demo_test.sh || status=1
 
 echo "==> build (sanitizers: ASan + UBSan)"
 mkdir -p build-asan
@@ -34,5 +42,11 @@ if [ "$secs" != 0 ]; then
     bash tests/fuzz/run.sh build-fuzz "$secs" || status=1
 fi
 
+# one closing count: every case the peer data's absence skipped, in both builds
+peers="$(cd .. && pwd)/shared"
+[ -d ../shared ] || peers="$peers (not found)"
+total=0
+for c in "${peer_skipped[@]}"; do total=$((total + ${c%% *})); done
+echo "==> peer data $peers: $total cases skipped ($(printf '%s, ' "${peer_skipped[@]}" | sed 's/, $//'))"
 if [ $status = 0 ]; then echo "==> all tests passed"; else echo "==> FAILED"; fi
 exit $status

@@ -2,10 +2,14 @@
 # Runs every fuzz target for a bounded time, seeded with one file per line of the examples,
 # the golden inputs and the integration test data. A crash or a failed check is a failure;
 # the crashing input is left in BUILD/crash-* and printed.
+# Every input, the seeds and tests/fuzz/regressions included, has UNIT_SECS to run: one that
+# runs longer fails like a crash (libFuzzer's -timeout; a slow path would otherwise only show
+# as a low count of runs, as fuzz_sniff's did: issue 22, item 6).
 # usage: tests/fuzz/run.sh BUILD_DIR SECONDS   (from the repository root)
 set -u
 B=${1:?build dir}
 SECS=${2:-20}
+UNIT_SECS=3
 seeds="$B/fuzz-seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"
@@ -69,13 +73,14 @@ for t in "$B"/tests/fuzz/fuzz_*; do
     corpus="$B/corpus-$name"
     mkdir -p "$corpus"
     echo "--- $name: ${SECS}s"
-    if ! ASAN_OPTIONS=detect_leaks=1 "$t" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -artifact_prefix="$B/crash-$name-" -print_final_stats=0 "$corpus" "$seeds" >"$B/$name.log" 2>&1; then
+    if ! ASAN_OPTIONS=detect_leaks=1 "$t" -max_total_time="$SECS" -timeout="$UNIT_SECS" -rss_limit_mb=2048 -max_len=65536 \
+        -artifact_prefix="$B/crash-$name-" -print_final_stats=1 "$corpus" "$seeds" >"$B/$name.log" 2>&1; then
         echo "FAIL: $name found a problem:" >&2
+        grep -aq 'libFuzzer: timeout' "$B/$name.log" && echo "FAIL: $name: an input ran for over ${UNIT_SECS}s" >&2
         tail -40 "$B/$name.log" >&2
         status=1
     else
-        grep -aE '^#[0-9]+ +DONE|Done [0-9]+ runs' "$B/$name.log" | tail -1
+        echo "$(grep -aE 'Done [0-9]+ runs' "$B/$name.log" | tail -1), slowest input $(grep -a 'slowest_unit_time_sec' "$B/$name.log" | awk '{print $2}')s"
     fi
 done
 if [ $status = 0 ]; then echo "fuzz: $(ls "$B"/tests/fuzz/fuzz_* | wc -l) passed, 0 failed"; fi

@@ -76,6 +76,7 @@ extract() {
 
 # run: each block as one script in $R; after each command its status is checked
 n=0
+demo_n=
 prev=
 script=
 run_block() {
@@ -100,6 +101,7 @@ while IFS=$'\t' read -r doc line block text; do
         : >"$script"
     fi
     n=$((n + 1))
+    [ "$cmd" = "scripts/demo.sh native" ] && demo_n=$n # its output is checked against its golden below
     where="$doc:$line: $(printf '%s' "$cmd" | sed -e ':a' -e '/\\$/{N;s/ *\\\n */ /;ba' -e '}')"
     {
         echo "{"
@@ -110,6 +112,12 @@ while IFS=$'\t' read -r doc line block text; do
     } >>"$script"
 done < <(extract "${DOCS[@]}")
 run_block
+# the README's first command writes what its golden holds (as tests/integration/demo_test.sh
+# checks it with the demo's own build, in scripts/test.sh)
+if [ -n "$demo_n" ] && [ -s "$W/cmd-$demo_n.out" ]; then
+    bash tests/integration/demo_same.sh tests/golden/demo/native.out "$W/cmd-$demo_n.out" >/dev/null 2>"$W/demo.diff" ||
+        { echo "FAIL: README.md: scripts/demo.sh native:"; cat "$W/demo.diff"; } >>"$W/results"
+fi
 
 # the docs and the help cite documents a reader has: the vendors' by title, the rules in docs/
 # (not the project's working notes outside the repository: "seed 000", "FORMATS.md §4")
@@ -119,6 +127,19 @@ for h in --help "help convert" formats "formats --options" "types"; do
     # shellcheck disable=SC2086
     "$RC" $h 2>&1 | grep -E "$cited" | while IFS= read -r hit; do echo "FAIL: rowcast $h: $hit: cites a document that is not in the repository"; done >>"$W/results"
 done
+
+# the builds docs/development.md's table shows are the ones scripts/test.sh makes: the row of
+# each build directory has every -D option of its rc_build line; no doc says the normal build
+# has -Werror but through RC_WERROR
+grep -o 'rc_build build[a-z-]* .*' scripts/test.sh | while read -r _ dir opts; do
+    row=$(grep -F "cmake -S . -B $dir " docs/development.md | head -1)
+    for o in $opts; do
+        case $o in -D*) [[ $row == *"$o"* ]] || echo "FAIL: docs/development.md: the row of $dir lacks $o (scripts/test.sh builds with it)" ;; esac
+    done
+done >>"$W/results"
+grep -n -- '-Werror' README.md docs/development.md | grep -v RC_WERROR | while IFS= read -r hit; do
+    echo "FAIL: $hit: -Werror is the RC_WERROR option, on in scripts/test.sh only"
+done >>"$W/results"
 
 pass=$(grep -c '^ok$' "$W/results")
 fail=$((fail + $(grep -c '^FAIL: ' "$W/results")))

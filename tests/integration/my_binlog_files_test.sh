@@ -4,7 +4,9 @@
 # messages equal a reviewed golden (tests/integration/data/mysql-binlog/), every expectation
 # SOURCES.md states for a file holds (values, counts, GTIDs), and no event is rejected but
 # those the golden stderr names with their reason. Then corrupted input: a cut file, a flipped
-# byte, a TABLE_MAP that disagrees with an earlier CREATE TABLE: the exact messages.
+# byte, a TABLE_MAP that disagrees with an earlier CREATE TABLE: the exact messages. A MariaDB
+# file of the repository's own comes first; without ../shared the peers' files are skipped and
+# counted (tests/common/peers.sh).
 # usage: my_binlog_files_test.sh ROWCAST   (from the repository root; RC_UPDATE_GOLDEN=1
 # rewrites the goldens)
 set -u
@@ -19,10 +21,6 @@ bad() {
     echo "FAIL: $*" >&2
     fails=$((fails + 1))
 }
-if [ ! -d "$P" ]; then
-    echo "skipped: $P is not here (the peer data beside the repository)"
-    exit 0
-fi
 
 B=blackbeam__rust_mysql_common/test-data/binlogs
 O=osheroff__mysql-binlog-connector-java/src/test/resources
@@ -61,6 +59,38 @@ name() {
     echo "$owner.$base"
 }
 
+# --- a MariaDB 10.11 file written here (data/mariadb-10.11.binlog.sql says how): v1 rows events,
+# GTID events that begin transactions, GTID_LIST, BINLOG_CHECKPOINT, ANNOTATE_ROWS, a DDL between
+# rows of one table, then binlog_row_metadata=MINIMAL (names from the history) and MINIMAL images
+M=tests/integration/data/mariadb-10.11.binlog
+"$R" convert -q --from mysql-binlog --to native "$M" >"$W/mariadb.native" 2>"$W/mariadb.stderr"
+echo "exit $?" >>"$W/mariadb.stderr"
+golden mariadb-10.11.binlog.native "$W/mariadb.native"
+golden mariadb-10.11.binlog.stderr "$W/mariadb.stderr"
+mj() {
+    local got
+    got=$(jq -c -s "$1" "$W/mariadb.native" 2>&1)
+    if [ "$got" = "$2" ]; then ok; else bad "$M: $1: expected $2, got $got"; fi
+}
+mj 'map(select(.op!="ddl"))|map(.op)|join(" ")' '"begin insert commit begin update commit begin insert delete commit begin insert commit begin update commit begin delete delete commit"'
+mj 'map(select(.op=="ddl"))|map([.ddl.kind,.source.table,.pos.gtid])' '[["CREATE_DATABASE",null,"0-7-1"],["CREATE_TABLE","t2","0-7-2"],["ALTER_TABLE","t2","0-7-5"],["RENAME_TABLE","t3","0-7-7"]]'
+mj 'map(select(.op=="insert"))|.[0].after|del(.[14])' '[1,"-12345678901234567890.123456789012345678901234567890",3.14,10,2155,"-838:59:59","9999-12-31 23:59:59.999999","2020-03-29T01:30:00.5Z","é","b","x,y","{\"k\": \"ü\"}","SRID=0;POINT(1 2)","AP8=","😀"]'
+mj 'map(select(.op=="update"))|.[0]|[.before[2],.after[2],.after[8]]' '[3.14,null,"zz"]'
+mj 'map(select(.op=="insert"))|.[2]|[.source.table,(.columns|map(.name)|join(" ")),.after[0],.after[8],.after[9],.after[16]]' '["t3","id d f b y tm dt ts c e s j g bl bn em extra",3,"x","a",5]'
+mj 'map(select(.op=="update"))|.[1]|[.before[0],.before[8],.after[8],(.after|map(select(.=={"unavailable":true}))|length)]' '[3,{"unavailable":true},"m",16]'
+
+# --- the peers' files: without ../shared the rest is skipped, each file counted as a case ---
+. tests/common/peers.sh
+peer_need "real binlog files" -n "$(echo $FILES | wc -w)" "$P/$B/master-bin.000001"
+case $? in
+1)
+    peer_report my_binlog_files
+    echo "my_binlog_files: $oks passed, $fails failed"
+    [ $fails = 0 ]
+    exit
+    ;;
+2) exit 1 ;;
+esac
 mkdir -p "$G"
 for f in $FILES; do
     n=$(name "$P/$f")
@@ -138,26 +168,6 @@ want='123,12345,1234567,123456789,1234567890987654321,12345.679,1.23456789098765
 if [ "$r3" = "$want" ]; then ok; else bad "rusuly row: expected $want, got $r3"; fi
 # go-mysql's DECIMAL file: 17 rows of eleven DECIMAL columns
 jqf go-mysql-org__go-mysql/replication/t/tcb-eval002c-bin.003320 "$rows|length" 17
-
-# --- a MariaDB 10.11 file written here (data/mariadb-10.11.binlog.sql says how): v1 rows events,
-# GTID events that begin transactions, GTID_LIST, BINLOG_CHECKPOINT, ANNOTATE_ROWS, a DDL between
-# rows of one table, then binlog_row_metadata=MINIMAL (names from the history) and MINIMAL images
-M=tests/integration/data/mariadb-10.11.binlog
-"$R" convert -q --from mysql-binlog --to native "$M" >"$W/mariadb.native" 2>"$W/mariadb.stderr"
-echo "exit $?" >>"$W/mariadb.stderr"
-golden mariadb-10.11.binlog.native "$W/mariadb.native"
-golden mariadb-10.11.binlog.stderr "$W/mariadb.stderr"
-mj() {
-    local got
-    got=$(jq -c -s "$1" "$W/mariadb.native" 2>&1)
-    if [ "$got" = "$2" ]; then ok; else bad "$M: $1: expected $2, got $got"; fi
-}
-mj 'map(select(.op!="ddl"))|map(.op)|join(" ")' '"begin insert commit begin update commit begin insert delete commit begin insert commit begin update commit begin delete delete commit"'
-mj 'map(select(.op=="ddl"))|map([.ddl.kind,.source.table,.pos.gtid])' '[["CREATE_DATABASE",null,"0-7-1"],["CREATE_TABLE","t2","0-7-2"],["ALTER_TABLE","t2","0-7-5"],["RENAME_TABLE","t3","0-7-7"]]'
-mj 'map(select(.op=="insert"))|.[0].after|del(.[14])' '[1,"-12345678901234567890.123456789012345678901234567890",3.14,10,2155,"-838:59:59","9999-12-31 23:59:59.999999","2020-03-29T01:30:00.5Z","é","b","x,y","{\"k\": \"ü\"}","SRID=0;POINT(1 2)","AP8=","😀"]'
-mj 'map(select(.op=="update"))|.[0]|[.before[2],.after[2],.after[8]]' '[3.14,null,"zz"]'
-mj 'map(select(.op=="insert"))|.[2]|[.source.table,(.columns|map(.name)|join(" ")),.after[0],.after[8],.after[9],.after[16]]' '["t3","id d f b y tm dt ts c e s j g bl bn em extra",3,"x","a",5]'
-mj 'map(select(.op=="update"))|.[1]|[.before[0],.before[8],.after[8],(.after|map(select(.=={"unavailable":true}))|length)]' '[3,{"unavailable":true},"m",16]'
 
 # --- several files, in the order the server wrote them ---
 # Canal's two files: the CREATE TABLE in the first names the second's columns, and its ALTERs
