@@ -487,6 +487,11 @@ cap nosel "postgres://nosel@$HP/postgres" --slot s_nosel --publication p_hidden
 expect_err nosel 1 <<EOF
 rowcast capture: snapshot of public.hidden on postgres://nosel@$HP/postgres: permission denied for table hidden (GRANT SELECT ON public.hidden TO nosel)
 EOF
+# a role that may not create a publication: the server's words, without "ERROR:"
+cap nopub_priv "postgres://nosel@$HP/postgres" --slot s_nosel --publication p_nosel --include public.ev
+expect_err nopub_priv 1 <<EOF
+rowcast capture: creating the publication on postgres://nosel@$HP/postgres: permission denied for database postgres
+EOF
 pg_test_sql -c "DROP PUBLICATION p_hidden" -c "DROP TABLE hidden" >/dev/null
 
 # ---- 2. setup errors and usage

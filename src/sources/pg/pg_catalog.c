@@ -10,7 +10,8 @@ rc_pg_rc rc_pg_query_fail(rc_pg_conn *c, PGresult *res, const char *what, rc_err
     PGconn *sql = rc_pg_sql(c);
     bool lost = PQstatus(sql) == CONNECTION_BAD;
     char msg[200];
-    snprintf(msg, sizeof msg, "%s", res ? PQresultErrorMessage(res) : PQerrorMessage(sql));
+    const char *prim = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL; /* without "ERROR:  " */
+    snprintf(msg, sizeof msg, "%s", prim ? prim : res ? PQresultErrorMessage(res) : PQerrorMessage(sql));
     msg[strcspn(msg, "\n")] = '\0';
     PQclear(res);
     rc_error_set(err, lost ? RC_ERR_IO : RC_ERR_USAGE, RC_NO_OFFSET, "%s on %s: %s", what,
