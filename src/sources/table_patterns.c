@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool rc_table_pattern_match(const char *pattern, const char *schema, size_t schema_n, const char *table,
-                            size_t table_n)
+bool rc_table_pattern_match(const char *pattern, const char *schema, size_t schema_n,
+                            const char *table, size_t table_n)
 {
-    char buf[512], *name = buf; /* "schema.table"; a longer one (no database allows it) on the heap */
+    /* "schema.table"; a longer one (no database allows it) on the heap */
+    char buf[512], *name = buf;
     size_t need = schema_n + table_n + 2;
     if (need > sizeof buf && !(name = malloc(need))) return false;
     memcpy(name, schema, schema_n);
@@ -20,11 +21,14 @@ bool rc_table_pattern_match(const char *pattern, const char *schema, size_t sche
     return m;
 }
 
-void rc_table_pattern_unmatched(char *out, size_t cap, const char *pattern, const char *where, const char *kind)
+void rc_table_pattern_unmatched(char *out, size_t cap, const char *pattern, const char *where,
+                                const char *kind)
 {
     if (strchr(pattern, '.'))
         snprintf(out, cap, "--include '%s' matched no table on %s", pattern, where);
     else
-        snprintf(out, cap, "--include '%s' matched no table on %s (as %s.*: a pattern without a dot names %s)", pattern,
-                 where, pattern, kind);
+        snprintf(
+            out, cap,
+            "--include '%s' matched no table on %s (as %s.*: a pattern without a dot names %s)",
+            pattern, where, pattern, kind);
 }

@@ -9,11 +9,12 @@
 #include <stddef.h>
 
 /* Whether schema.table (lengths given: the names need no NUL) matches `pattern`. */
-bool rc_table_pattern_match(const char *pattern, const char *schema, size_t schema_n, const char *table,
-                            size_t table_n);
+bool rc_table_pattern_match(const char *pattern, const char *schema, size_t schema_n,
+                            const char *table, size_t table_n);
 
 /* "--include 'P' matched no table on WHERE", and for a pattern without a dot " (as P.*: a
  * pattern without a dot names KIND)" (KIND: "schemas", "databases"), into out. */
-void rc_table_pattern_unmatched(char *out, size_t cap, const char *pattern, const char *where, const char *kind);
+void rc_table_pattern_unmatched(char *out, size_t cap, const char *pattern, const char *where,
+                                const char *kind);
 
 #endif

@@ -225,10 +225,11 @@ static rc_pg_rc connect_one(rc_pg_conn *c, bool replication, PGconn **out, rc_er
                 err, rc,
                 "cannot connect to %s: %s (check the password: PGPASSWORD, ~/.pgpass or passfile=)",
                 c->shown, msg);
-        if (strstr(msg, "no password supplied")) /* libpq's fe_sendauth: the server asked, none was found */
+        /* libpq's fe_sendauth: the server asked for a password, none was found */
+        if (strstr(msg, "no password supplied"))
             return fail(err, rc,
-                        "cannot connect to %s: %s (the server asks for a password: set PGPASSWORD, add a "
-                        "line to ~/.pgpass, or give passfile=PATH in the URL)",
+                        "cannot connect to %s: %s (the server asks for a password: set "
+                        "PGPASSWORD, add a line to ~/.pgpass, or give passfile=PATH in the URL)",
                         c->shown, msg);
         return fail(err, rc, "cannot connect to %s: %s", c->shown, msg);
     }
@@ -576,7 +577,7 @@ static rc_pg_rc start_once(rc_pg_conn *c, const char *cmd, bool *active, char *m
 
 rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error *err)
 {
-    bool exists = false; /* rc_pg_publication_exists sets it on RC_PG_OK; GCC -O3 does not see that */
+    bool exists = false; /* set on RC_PG_OK; GCC -O3 does not see that */
     if (c->streaming)
         return fail(err, RC_PG_FATAL, "a replication stream already runs on %s", c->shown);
     rc_pg_rc rc = sessions(c, err);

@@ -12,16 +12,18 @@
  * whether the publication or its companion ($1, $2) publishes it (a partitioned table: any of
  * its partitions, which pg_publication_tables lists instead of it), and whether it is a
  * partition (a publication rowcast creates names the partitioned table only, as before). */
-#define TABLES_SQL                                                                                                  \
-    "SELECT n.nspname, c.relname, c.relreplident, "                                                                 \
-    "c.relreplident = 'f' OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid AND "             \
-    "CASE c.relreplident WHEN 'd' THEN i.indisprimary WHEN 'i' THEN i.indisreplident ELSE false END), "             \
-    "EXISTS (SELECT 1 FROM pg_catalog.pg_publication_tables pt JOIN pg_catalog.pg_namespace pn ON "                  \
-    "pn.nspname = pt.schemaname JOIN pg_catalog.pg_class pc ON pc.relnamespace = pn.oid AND pc.relname = "          \
-    "pt.tablename WHERE pt.pubname IN ($1, $2) AND (pc.oid = c.oid OR (c.relkind = 'p' AND pc.oid IN "              \
-    "(SELECT relid FROM pg_catalog.pg_partition_tree(c.oid))))), c.relispartition "                                 \
-    "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "                          \
-    "WHERE c.relkind IN ('r', 'p') AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_' ORDER BY 1, 2"
+#define TABLES_SQL                                                                                 \
+    "SELECT n.nspname, c.relname, c.relreplident, c.relreplident = 'f' OR EXISTS (SELECT 1 "       \
+    "FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid AND CASE c.relreplident "                 \
+    "WHEN 'd' THEN i.indisprimary WHEN 'i' THEN i.indisreplident ELSE false END), "                \
+    "EXISTS (SELECT 1 FROM pg_catalog.pg_publication_tables pt "                                   \
+    "JOIN pg_catalog.pg_namespace pn ON pn.nspname = pt.schemaname "                               \
+    "JOIN pg_catalog.pg_class pc ON pc.relnamespace = pn.oid AND pc.relname = pt.tablename "       \
+    "WHERE pt.pubname IN ($1, $2) AND (pc.oid = c.oid OR (c.relkind = 'p' AND pc.oid IN "          \
+    "(SELECT relid FROM pg_catalog.pg_partition_tree(c.oid))))), c.relispartition "                \
+    "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "         \
+    "WHERE c.relkind IN ('r', 'p') AND n.nspname <> 'information_schema' "                         \
+    "AND n.nspname !~ '^pg_' ORDER BY 1, 2"
 enum { COL_SCHEMA, COL_TABLE, COL_REPLIDENT, COL_IDENTITY, COL_PUBLISHED, COL_PARTITION };
 
 static rc_pg_rc pub_fail(rc_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -41,21 +43,28 @@ void rc_pg_publication_companion(const char *name, char out[RC_PG_PUB_MAX])
     snprintf(out, RC_PG_PUB_MAX, "%.*s_inserts", RC_PG_PUB_MAX - 9, name);
 }
 
-void rc_pg_identity_fix(char *out, size_t cap, const char *schema, const char *table, char relreplident)
+void rc_pg_identity_fix(char *out, size_t cap, const char *schema, const char *table,
+                        char relreplident)
 {
     char q[300], qs[140], qt[140];
     rc_pg_quote_ident(qs, sizeof qs, schema);
     rc_pg_quote_ident(qt, sizeof qt, table);
     snprintf(q, sizeof q, "%s.%s", qs, qt);
-    /* the fix depends on the cause: NOTHING was chosen (the table may have a key), the others lack one */
+    /* the fix depends on the cause: NOTHING was chosen (the table may have a key), the others
+     * lack one */
     if (relreplident == 'n')
-        snprintf(out, cap, "REPLICA IDENTITY NOTHING): ALTER TABLE %s REPLICA IDENTITY FULL, or DEFAULT if it has a "
-                 "primary key", q);
+        snprintf(out, cap,
+                 "REPLICA IDENTITY NOTHING): ALTER TABLE %s REPLICA IDENTITY FULL, or DEFAULT if "
+                 "it has a primary key",
+                 q);
     else if (relreplident == 'i')
-        snprintf(out, cap, "its identity index is gone): ALTER TABLE %s REPLICA IDENTITY USING INDEX another unique "
-                 "index, or FULL", q);
+        snprintf(out, cap,
+                 "its identity index is gone): ALTER TABLE %s REPLICA IDENTITY USING INDEX another "
+                 "unique index, or FULL",
+                 q);
     else
-        snprintf(out, cap, "no primary key): add a primary key, or ALTER TABLE %s REPLICA IDENTITY FULL", q);
+        snprintf(out, cap,
+                 "no primary key): add a primary key, or ALTER TABLE %s REPLICA IDENTITY FULL", q);
 }
 
 static bool row_match(const PGresult *r, int i, const char *pattern)
@@ -64,12 +73,15 @@ static bool row_match(const PGresult *r, int i, const char *pattern)
     return rc_table_pattern_match(pattern, s, strlen(s), t, strlen(t));
 }
 
-static bool flag(const PGresult *r, int i, int col) { return PQgetvalue(r, i, col)[0] == 't'; }
+static bool flag(const PGresult *r, int i, int col)
+{
+    return PQgetvalue(r, i, col)[0] == 't';
+}
 
 /* A pattern that no captured table matches: why, and what to run. `exists`: the publication was
  * there before this run (else it is the one about to be created, with every table it can take). */
-static rc_pg_rc unmatched(rc_pg_conn *c, const PGresult *r, const char *name, const char *pattern, bool exists,
-                          rc_error *err)
+static rc_pg_rc unmatched(rc_pg_conn *c, const PGresult *r, const char *name, const char *pattern,
+                          bool exists, rc_error *err)
 {
     int i = 0;
     while (i < PQntuples(r) && !row_match(r, i, pattern)) i++;
@@ -85,21 +97,23 @@ static rc_pg_rc unmatched(rc_pg_conn *c, const PGresult *r, const char *name, co
     rc_pg_quote_ident(qp, sizeof qp, name);
     if (flag(r, i, COL_IDENTITY))
         return pub_fail(err,
-                        "--include '%s': publication \"%s\" on %s has no table it matches (%s.%s is not in it): run "
-                        "ALTER PUBLICATION %s ADD TABLE %s.%s, or leave the pattern out",
+                        "--include '%s': publication \"%s\" on %s has no table it matches (%s.%s "
+                        "is not in it): run ALTER PUBLICATION %s ADD TABLE %s.%s, or leave the "
+                        "pattern out",
                         pattern, name, rc_pg_url(c), schema, table, qp, qs, qt);
     char fix[600];
     rc_pg_identity_fix(fix, sizeof fix, schema, table, PQgetvalue(r, i, COL_REPLIDENT)[0]);
     if (exists)
         return pub_fail(err,
-                        "--include '%s': table %s.%s is not in publication \"%s\" and has no replica identity (%s, "
-                        "then ALTER PUBLICATION %s ADD TABLE %s.%s",
+                        "--include '%s': table %s.%s is not in publication \"%s\" and has no "
+                        "replica identity (%s, then ALTER PUBLICATION %s ADD TABLE %s.%s",
                         pattern, schema, table, name, fix, qp, qs, qt);
-    return pub_fail(err,
-                    "--include '%s': table %s.%s has no replica identity (%s; published without one, the "
-                    "application's UPDATEs and DELETEs on it would fail, so rowcast does not publish it "
-                    "(-o postgres.publish.no_identity=insert_only: its INSERTs only)",
-                    pattern, schema, table, fix);
+    return pub_fail(
+        err,
+        "--include '%s': table %s.%s has no replica identity (%s; published without one, the "
+        "application's UPDATEs and DELETEs on it would fail, so rowcast does not publish it "
+        "(-o postgres.publish.no_identity=insert_only: its INSERTs only)",
+        pattern, schema, table, fix);
 }
 
 /* Whether row i is a table a publication rowcast creates would name: matched by a pattern, not
@@ -114,8 +128,8 @@ static bool candidate(const PGresult *r, int i, const char *const *include, size
 
 /* Appends "CREATE PUBLICATION q FOR TABLE a, b WITH;" of the candidate tables with (or without)
  * a replica identity; nothing when there is none and `always` is false. */
-static void create_sql(rc_buf *b, const PGresult *r, const char *name, const char *const *include, size_t n,
-                       bool identity, const char *with, bool always)
+static void create_sql(rc_buf *b, const PGresult *r, const char *name, const char *const *include,
+                       size_t n, bool identity, const char *with, bool always)
 {
     char q[140];
     size_t start = b->len;
@@ -142,9 +156,10 @@ static void create_sql(rc_buf *b, const PGresult *r, const char *name, const cha
     rc_buf_puts(b, ";\n");
 }
 
-/* Says each table the patterns match that has no replica identity: left out, or in the companion. */
-static void say_left_out(rc_pg_conn *c, const PGresult *r, const char *name, const char *const *include, size_t n,
-                         bool inserts)
+/* Says each table the patterns match that has no replica identity: left out, or in the
+ * companion. */
+static void say_left_out(rc_pg_conn *c, const PGresult *r, const char *name,
+                         const char *const *include, size_t n, bool inserts)
 {
     char companion[RC_PG_PUB_MAX];
     rc_pg_publication_companion(name, companion);
@@ -159,23 +174,25 @@ static void say_left_out(rc_pg_conn *c, const PGresult *r, const char *name, con
         rc_pg_quote_ident(qt, sizeof qt, table);
         if (inserts)
             snprintf(msg, sizeof msg,
-                     "table %s.%s has no replica identity: its INSERTs and TRUNCATEs only are captured, through "
-                     "publication %s (publish = 'insert, truncate')",
+                     "table %s.%s has no replica identity: its INSERTs and TRUNCATEs only are "
+                     "captured, through publication %s (publish = 'insert, truncate')",
                      schema, table, companion);
         else
             snprintf(msg, sizeof msg,
-                     "warning: table %s.%s is left out of publication %s: it has no replica identity (%s, then "
-                     "ALTER PUBLICATION %s ADD TABLE %s.%s; published without one, the application's UPDATEs and "
-                     "DELETEs on it would fail (-o postgres.publish.no_identity=insert_only: its INSERTs only)",
+                     "warning: table %s.%s is left out of publication %s: it has no replica "
+                     "identity (%s, then ALTER PUBLICATION %s ADD TABLE %s.%s; published without "
+                     "one, the application's UPDATEs and DELETEs on it would fail "
+                     "(-o postgres.publish.no_identity=insert_only: its INSERTs only)",
                      schema, table, name, fix, qp, qs, qt);
         rc_pg_notice(c, msg);
     }
 }
 
-rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include, size_t n_include,
-                                  bool no_identity_inserts, bool *created, rc_error *err)
+rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include,
+                                  size_t n_include, bool no_identity_inserts, bool *created,
+                                  rc_error *err)
 {
-    bool exists = false; /* rc_pg_publication_exists sets it on RC_PG_OK; GCC -O3 does not see that */
+    bool exists = false; /* set on RC_PG_OK; GCC -O3 does not see that */
     if (created) *created = false;
     rc_pg_rc rc = rc_pg_publication_exists(c, name, &exists, err);
     if (rc != RC_PG_OK || (exists && !n_include)) return rc;
@@ -184,14 +201,16 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
     rc_pg_publication_companion(name, companion);
     const char *args[] = {name, companion};
     PGresult *r = PQexecParams(rc_pg_sql(c), TABLES_SQL, 2, NULL, args, NULL, NULL, 0);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "listing the tables", err);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        return rc_pg_query_fail(c, r, "listing the tables", err);
     /* each pattern matches a table the run captures: published, or to be */
     for (size_t k = 0; rc == RC_PG_OK && k < n_include; k++) {
         int i = 0;
         while (i < PQntuples(r) &&
                !(row_match(r, i, include[k]) &&
                  (exists ? flag(r, i, COL_PUBLISHED)
-                         : !flag(r, i, COL_PARTITION) && (no_identity_inserts || flag(r, i, COL_IDENTITY)))))
+                         : !flag(r, i, COL_PARTITION) &&
+                               (no_identity_inserts || flag(r, i, COL_IDENTITY)))))
             i++;
         if (i == PQntuples(r)) rc = unmatched(c, r, name, include[k], exists, err);
     }
@@ -203,7 +222,9 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
     rc_buf_init(&sql, 0);
     rc_buf_puts(&sql, "BEGIN;\n");
     create_sql(&sql, r, name, include, n_include, true, "", true);
-    if (no_identity_inserts) create_sql(&sql, r, companion, include, n_include, false, " WITH (publish = 'insert, truncate')", false);
+    if (no_identity_inserts)
+        create_sql(&sql, r, companion, include, n_include, false,
+                   " WITH (publish = 'insert, truncate')", false);
     rc_buf_puts(&sql, "COMMIT");
     rc_buf_putc(&sql, '\0');
     if (sql.err) {
@@ -228,7 +249,8 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
     return RC_PG_OK;
 }
 
-rc_pg_rc rc_pg_publication_companion_find(rc_pg_conn *c, const char *name, char out[RC_PG_PUB_MAX], rc_error *err)
+rc_pg_rc rc_pg_publication_companion_find(rc_pg_conn *c, const char *name, char out[RC_PG_PUB_MAX],
+                                          rc_error *err)
 {
     bool exists = false;
     rc_pg_publication_companion(name, out);
@@ -237,8 +259,8 @@ rc_pg_rc rc_pg_publication_companion_find(rc_pg_conn *c, const char *name, char 
     return rc;
 }
 
-rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn, void *ud,
-                                       rc_error *err)
+rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn,
+                                       void *ud, rc_error *err)
 {
     const char *args[] = {publication};
     PGresult *res = PQexecParams(
@@ -253,7 +275,8 @@ rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, r
         "OR (c.relreplident = 'i' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
         "WHERE i.indrelid = c.oid AND i.indisreplident))) ORDER BY 1, 2",
         1, NULL, args, NULL, NULL, 0);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, res, "reading the replica identities", err);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        return rc_pg_query_fail(c, res, "reading the replica identities", err);
     for (int i = 0; i < PQntuples(res); i++)
         fn(ud, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), PQgetvalue(res, i, 2)[0]);
     PQclear(res);

@@ -21,22 +21,25 @@ void rc_pg_publication_companion(const char *name, char out[RC_PG_PUB_MAX]);
  * saying through the connection's notice which tables are left out and why. A missing
  * publication without patterns, or a pattern matching no table that would be captured, is
  * RC_PG_FATAL with the message. *created: the publication was created now. */
-rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include, size_t n_include,
-                                  bool no_identity_inserts, bool *created, rc_error *err);
+rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include,
+                                  size_t n_include, bool no_identity_inserts, bool *created,
+                                  rc_error *err);
 
 /* The companion's name into out when it exists, else "". */
-rc_pg_rc rc_pg_publication_companion_find(rc_pg_conn *c, const char *name, char out[RC_PG_PUB_MAX], rc_error *err);
+rc_pg_rc rc_pg_publication_companion_find(rc_pg_conn *c, const char *name, char out[RC_PG_PUB_MAX],
+                                          rc_error *err);
 
 /* Calls fn for each table that `publication` publishes UPDATEs or DELETEs of and whose UPDATE
  * and DELETE carry no key: replica identity NOTHING, DEFAULT without a primary key, or INDEX
  * on a dropped index (relreplident 'n', 'd' or 'i'). Only a publication made by someone else
  * has such tables; the caller warns (rc_pg_identity_fix says what to do). */
 typedef void rc_pg_table_fn(void *ud, const char *schema, const char *table, char relreplident);
-rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn, void *ud,
-                                       rc_error *err);
+rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn,
+                                       void *ud, rc_error *err);
 
 /* "no primary key): add a primary key, or ALTER TABLE s.t REPLICA IDENTITY FULL" for a
  * table without replica identity: its cause in words, a ')', and the fix, by relreplident. */
-void rc_pg_identity_fix(char *out, size_t cap, const char *schema, const char *table, char relreplident);
+void rc_pg_identity_fix(char *out, size_t cap, const char *schema, const char *table,
+                        char relreplident);
 
 #endif
