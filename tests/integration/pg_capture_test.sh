@@ -17,7 +17,8 @@
 #     publication rowcast creates, with the fixes (the application's UPDATE and DELETE of it
 #     work afterwards); every table lacking identity: exit 1, nothing created; an --include
 #     pattern that matches no table, or none of an existing publication (ALTER PUBLICATION
-#     ... ADD TABLE said): exit 1, each message exact; a pattern without a dot: a schema.
+#     ... ADD TABLE said): exit 1, each message exact; a pattern without a dot: a schema; a
+#     publication made by someone else holding such a table: used, with the warning and fix.
 #  2. setup errors and usage, by exact message and exit status: wrong password (`password`
 #     authentication for one role), a role without REPLICATION, a slot of test_decoding, a
 #     missing publication without --include, a publication dropped while capturing (and
@@ -326,7 +327,14 @@ expect_err app_schema2 0 <<EOF
 rowcast: warning: table app.nopk is left out of publication p_schema: it has no replica identity (no primary key): add a primary key, or ALTER TABLE app.nopk REPLICA IDENTITY FULL, then ALTER PUBLICATION p_schema ADD TABLE app.nopk; published without one, the application's UPDATEs and DELETEs on it would fail (-o postgres.publish.no_identity=insert_only: its INSERTs only)
 EOF
 same "p_schema's tables (a pattern without a dot: a schema)" "app.keyed,app.later,app.parted_1" "$(pub_tables p_schema)"
-pg_test_sql -c "SELECT pg_drop_replication_slot('s_app')" -c "DROP PUBLICATION p_app" -c "DROP PUBLICATION p_schema" >/dev/null || bad "cannot drop s_app"
+# a publication someone else made with such a table: used as it is, with a warning and the fix
+pg_test_sql -c "CREATE PUBLICATION p_user FOR TABLE app.keyed, app.nopk" >/dev/null
+cap app_user "$U" --publication p_user --include app.keyed --snapshot initial_only -q
+expect_err app_user 0 <<EOF
+rowcast: warning: table app.nopk has no replica identity (no primary key): add a primary key, or ALTER TABLE app.nopk REPLICA IDENTITY FULL: while a publication publishes its UPDATEs and DELETEs, PostgreSQL refuses them ("cannot update table ... because it does not have a replica identity")
+EOF
+pg_test_sql -c "SELECT pg_drop_replication_slot('s_app')" -c "DROP PUBLICATION p_app" -c "DROP PUBLICATION p_schema" \
+    -c "DROP PUBLICATION p_user" >/dev/null || bad "cannot drop s_app"
 
 # ---- 3. snapshot modes, --max-events, SIGTERM
 # initial_only: the snapshot (the same final state), then exit 0; no slot is kept, not even
