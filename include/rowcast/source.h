@@ -85,6 +85,7 @@ typedef struct rc_capture_config {
     uint64_t spill_bytes, stream_max_bytes; /* held streamed changes: in memory, in all (0: defaults) */
     const char *spill_dir;          /* where they spill (NULL: $TMPDIR, else /tmp) */
     double heartbeat_s;             /* a heartbeat write this often; 0: none */
+    bool no_identity_inserts;       /* tables without replica identity: their INSERTs (else left out) */
     const char *const *include;     /* --include patterns (SCHEMA.TABLE, fnmatch) */
     size_t ninclude;
     /* MySQL/MariaDB: the checkpoint file (NULL: none), --start (NULL: current), the replica id

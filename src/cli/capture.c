@@ -28,7 +28,8 @@ void cli_usage_capture(void)
           "                         it exists, else created (permanent, pgoutput)\n"
           "  --publication NAME     the publication (default rowcast): used as it is when it\n"
           "                         exists, else created FOR TABLE the tables --include\n"
-          "                         matches (never FOR ALL TABLES)\n"
+          "                         matches (never FOR ALL TABLES). Each pattern must match\n"
+          "                         a table it publishes: else exit 1, saying why\n"
           "  --snapshot MODE        initial: when the slot is created, first every row of the\n"
           "                         published tables as op read events (default); never:\n"
           "                         changes only; initial_only: the snapshot, then stop (no\n"
@@ -68,6 +69,14 @@ void cli_usage_capture(void)
           "  -o postgres.heartbeat.interval=SECS\n"
           "                         write a logical message this often, so that the slot\n"
           "                         advances even when nothing on the server changes\n"
+          "  -o postgres.publish.no_identity=skip|insert_only\n"
+          "                         a table without replica identity (no primary key) in a\n"
+          "                         publication rowcast creates: skip leaves it out, with a\n"
+          "                         warning saying the fixes (default: in a publication of\n"
+          "                         UPDATEs, PostgreSQL would refuse the application's own\n"
+          "                         UPDATEs and DELETEs on it); insert_only captures its\n"
+          "                         INSERTs and TRUNCATEs through a second publication\n"
+          "                         NAME_inserts (publish = 'insert, truncate')\n"
           "  --help, -h             this text\n"
           "\n"
           "The password comes from libpq: PGPASSWORD, ~/.pgpass, passfile=; TLS with\n"
@@ -79,7 +88,9 @@ void cli_usage_capture(void)
           "as a replica (binlog_format=ROW; privileges REPLICATION SLAVE, REPLICATION CLIENT,\n"
           "SELECT). --snapshot, --until caught-up, --max-events, --include as above (the\n"
           "snapshot is taken unless --start is given); --slot and --publication are\n"
-          "PostgreSQL's. Without --checkpoint, every run starts afresh.\n"
+          "PostgreSQL's. Without --checkpoint, every run starts afresh (said at the start).\n"
+          "A pattern that matches no table is a warning here (a table created later is\n"
+          "captured), an error for PostgreSQL.\n"
           "  --checkpoint PATH      the position of the last transaction the sink acknowledged\n"
           "                         and the schema history there, written atomically; a run\n"
           "                         that finds the file resumes from it (--start ignored)\n"
@@ -107,6 +118,7 @@ static const char *const source_prefixes[] = {"postgres.", NULL};
 /* The PostgreSQL source's -o options, read by rc_options_parse from the table below (0: the
  * source's default) and then put in rc_capture_config. */
 typedef struct pg_options {
+    int no_identity; /* 0 skip, 1 insert_only */
     bool streaming;
     long heartbeat_s, spill_bytes, max_bytes;
     const char *spill_dir;
@@ -119,6 +131,8 @@ static const rc_option_desc pg_option_table[] = {
     PG_OPT("postgres.stream.spill_bytes", RC_OPT_INT, LONG_MAX, spill_bytes),
     PG_OPT("postgres.stream.max_bytes", RC_OPT_INT, LONG_MAX, max_bytes),
     PG_OPT("postgres.stream.spill_dir", RC_OPT_STRING, 0, spill_dir),
+    {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL,
+     offsetof(pg_options, no_identity), 0, 0, NULL},
     {0},
 };
 #undef PG_OPT
@@ -147,6 +161,7 @@ static int source_options(cli_run *r, rc_capture_config *cc)
     cc->heartbeat_s = (double)o.heartbeat_s;
     cc->spill_bytes = (uint64_t)o.spill_bytes, cc->stream_max_bytes = (uint64_t)o.max_bytes;
     cc->spill_dir = o.spill_dir;
+    cc->no_identity_inserts = o.no_identity == 1;
     return EXIT_OK;
 }
 

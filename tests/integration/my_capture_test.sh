@@ -28,7 +28,8 @@
 #     SELECT.
 #  5. setup errors by exact message and exit status: wrong password, no REPLICATION privilege,
 #     binlog off (a second server), binlog_format STATEMENT, a database that does not exist,
-#     --include that matches no table; --slot refused; a password never printed; -q says
+#     --include that matches no table (each such pattern, beside one that matches); --slot
+#     refused; without --checkpoint, the line saying that every run starts over (not with -q); a password never printed; -q says
 #     warnings only (not the derived replica id); nothing listening at the address: exit 3
 #     at once, naming it.
 #  6. --to maxwell: section 1's binlog and a snapshot of shop.types, every MariaDB type as
@@ -367,9 +368,26 @@ rowcast capture: cannot connect to $U/nosuch: Unknown database 'nosuch' (the dat
 EOF
 cap notable "$U" --include shop.nosuch --snapshot initial_only
 expect_err notable 0 <<EOF
-rowcast: warning: no table on $U matches --include shop.nosuch (a table created later is captured from its CREATE TABLE)
+rowcast: warning: --include 'shop.nosuch' matched no table on $U; a table created later is captured from its CREATE TABLE
 $(summary notable 0)
 EOF
+# each pattern that matches nothing, beside one that matches (convert's words); a database
+cap notable2 "$U" --include shop.mini --include 'shop.nosuch*' --include nodb --snapshot initial_only
+expect_rc notable2 "$st" 0
+same "a pattern that matched nothing beside one that matched" "rowcast: warning: --include 'shop.nosuch*' matched no table on $U; a table created later is captured from its CREATE TABLE
+rowcast: warning: --include 'nodb' matched no table on $U (as nodb.*: a pattern without a dot names databases); a table created later is captured from its CREATE TABLE" "$(grep warning "$W/notable2.err")"
+# without --checkpoint, every run starts over: said first (after the server's checks)
+cap nock "$U" --include shop.mini --snapshot never --until caught-up
+expect_err nock 0 <<EOF
+rowcast: no --checkpoint: every run streams from the binlog's end, not where the last one stopped (--checkpoint PATH keeps the position)
+$(summary nock 0)
+EOF
+cap nock2 "$U" --include shop.mini --until caught-up
+expect_rc nock2 "$st" 0
+same "without --checkpoint and with a snapshot" "rowcast: no --checkpoint: every run takes a new snapshot (every row again) and streams from it, not where the last one stopped (--checkpoint PATH keeps the position)" "$(head -1 "$W/nock2.err")"
+"$RC" capture "$U" --include shop.mini --until caught-up -q >"$W/nock3.out" 2>"$W/nock3.err"
+st=$?
+expect_err nock3 0 </dev/null
 # -q: no notice (the derived replica id among them), warnings still said
 "$RC" capture "$U" --include shop.mini --snapshot initial_only -q >"$W/quiet.out" 2>"$W/quiet.err"
 st=$?
@@ -377,7 +395,7 @@ expect_err quiet 0 </dev/null
 "$RC" capture "$U" --include shop.nosuch --snapshot initial_only --quiet >"$W/quietwarn.out" 2>"$W/quietwarn.err"
 st=$?
 expect_err quietwarn 0 <<EOF
-rowcast: warning: no table on $U matches --include shop.nosuch (a table created later is captured from its CREATE TABLE)
+rowcast: warning: --include 'shop.nosuch' matched no table on $U; a table created later is captured from its CREATE TABLE
 EOF
 # nothing listens: an error at once, the address and what to check
 noport=$(my_free_port)

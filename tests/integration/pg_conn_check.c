@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include "sources/pg/pg_conn.h"
+#include "sources/pg/pg_publication.h"
 
 static int report(rc_pg_rc rc, const rc_error *err)
 {
@@ -187,13 +188,13 @@ static int scenario(const char *url)
     printf("server encoding: %s\n", rc_pg_server_encoding(c));
     const char *inc[] = {"public.t*"};
     bool created;
-    if ((r = report(rc_pg_publication_ensure(c, "rc_pub", inc, 1, &created, &err), &err))) return r;
+    if ((r = report(rc_pg_publication_ensure(c, "rc_pub", inc, 1, false, &created, &err), &err))) return r;
     printf("publication created: %s; tables: %s\n", created ? "yes" : "no",
            sql1(side, "SELECT string_agg(schemaname || '.' || tablename, ', ' ORDER BY tablename) "
                       "FROM pg_publication_tables WHERE pubname = 'rc_pub'"));
     printf("all tables: %s\n",
            sql1(side, "SELECT puballtables FROM pg_publication WHERE pubname = 'rc_pub'"));
-    if ((r = report(rc_pg_publication_ensure(c, "rc_pub", inc, 1, &created, &err), &err))) return r;
+    if ((r = report(rc_pg_publication_ensure(c, "rc_pub", inc, 1, false, &created, &err), &err))) return r;
     printf("publication created again: %s\n", created ? "yes" : "no");
     if ((r = report(rc_pg_tables_without_identity(c, "rc_pub", no_identity, NULL, &err), &err)))
         return r;
@@ -220,7 +221,7 @@ static int scenario(const char *url)
            sql1(rc_pg_sql(c), "SELECT string_agg(id::text, ',' ORDER BY id) FROM t"));
     sql("BEGIN; UPDATE t SET v = 'z' WHERE id = 1; DELETE FROM t WHERE id = 2; COMMIT");
 
-    rc_pg_stream_opts so = {"rc_slot", "rc_pub", cp, 1, false, true};
+    rc_pg_stream_opts so = {"rc_slot", "rc_pub", NULL, cp, 1, false, true};
     if ((r = report(rc_pg_stream_start(c, &so, &err), &err))) return r;
     stream_seen s = {0};
     if ((r = read_for(c, 10000, 2, &s, true))) return r;
@@ -273,7 +274,7 @@ static int stream_cmd(rc_pg_conn *c, const char *cmd, const char *slot, const ch
     rc_error err;
     rc_error_clear(&err);
     rc_pg_slot s;
-    rc_pg_stream_opts so = {slot, pub, 0, 1, false, false};
+    rc_pg_stream_opts so = {slot, pub, NULL, 0, 1, false, false};
     int rc;
     bool hold = strcmp(cmd, "hold") == 0;
     if (hold && (rc = report(rc_pg_slot_ensure(c, slot, false, &s, &err), &err))) return rc;
@@ -362,7 +363,7 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "pub") == 0 && argc >= 4) {
         bool created;
         if (!(rc = report(rc_pg_publication_ensure(c, argv[3], (const char *const *)argv + 4,
-                                                   (size_t)argc - 4, &created, &err),
+                                                   (size_t)argc - 4, false, &created, &err),
                           &err)))
             printf("publication %s: %s\n", argv[3], created ? "created" : "exists");
     } else if ((strcmp(cmd, "start") == 0 || strcmp(cmd, "hold") == 0 ||

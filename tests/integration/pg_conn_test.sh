@@ -3,7 +3,8 @@
 # PostgreSQL 15, one server for the suite, every message compared by exact text:
 #  1. URLs rendered without their password; LSNs as text;
 #  2. a slot's life (pg_conn_check scenario): publication created FOR TABLE the matching
-#     tables (never FOR ALL TABLES), tables without a replica identity named, slot created with
+#     tables (never FOR ALL TABLES), tables without a replica identity left out and named (and
+#     every --include pattern matching a table of it, else an error), slot created with
 #     an exported snapshot that holds the rows before it and not the row after, the stream's
 #     message types in order, values in the pinned text although the server and libpq's
 #     environment say otherwise, confirmed_flush_lsn moved only by acknowledgements (not by
@@ -69,11 +70,12 @@ ffffffff/ffffffff: 18446744073709551615 FFFFFFFF/FFFFFFFF
 
 # 2. the life of a slot; PGTZ and PGDATESTYLE would win over startup options
 expect scenario "server encoding: UTF8
-publication created: yes; tables: public.t, public.tfull, public.tnokey, public.tnothing
+notice: publication rc_pub created
+notice: warning: table public.tnokey is left out of publication rc_pub: it has no replica identity (no primary key): add a primary key, or ALTER TABLE public.tnokey REPLICA IDENTITY FULL, then ALTER PUBLICATION rc_pub ADD TABLE public.tnokey; published without one, the application's UPDATEs and DELETEs on it would fail (-o postgres.publish.no_identity=insert_only: its INSERTs only)
+notice: warning: table public.tnothing is left out of publication rc_pub: it has no replica identity (REPLICA IDENTITY NOTHING): ALTER TABLE public.tnothing REPLICA IDENTITY FULL, or DEFAULT if it has a primary key, then ALTER PUBLICATION rc_pub ADD TABLE public.tnothing; published without one, the application's UPDATEs and DELETEs on it would fail (-o postgres.publish.no_identity=insert_only: its INSERTs only)
+publication created: yes; tables: public.t, public.tfull
 all tables: f
 publication created again: no
-no identity: public.tnokey (d)
-no identity: public.tnothing (n)
 slot created: yes; snapshot exported: yes
 confirmed_flush_lsn = the consistent point
 snapshot: 1 2020-01-01 21:34:05.123456+00 1 year 2 mons 3 days 04:05:06, 2 - -
@@ -129,10 +131,15 @@ expect "bad slot name" "fatal: replication slot name \"Bad-Name\" is not valid: 
 missing="fatal: publication \"nopub\" does not exist on $U: name its tables with --include SCHEMA.TABLE (rowcast creates it FOR TABLE those) or create it yourself"
 expect "publication missing, no tables named" "$missing" "$CHECK" pub "$U" nopub
 expect "publication missing at start" "$missing" "$CHECK" start "$U" rc_slot nopub 1000
-expect "no table matches" "fatal: publication \"nopub\" does not exist on $U and no table matches the included patterns (first: nosuch.*): check --include SCHEMA.TABLE" \
-    "$CHECK" pub "$U" nopub 'nosuch.*'
-expect "publication created" "publication p2: created" "$CHECK" pub "$U" p2 'public.oth*'
-expect "publication exists" "publication p2: exists" "$CHECK" pub "$U" p2 'public.t*'
+expect "no table matches" "fatal: --include 'nosuch.*' matched no table on $U" "$CHECK" pub "$U" nopub 'nosuch.*'
+expect "every matched table lacks identity" "fatal: --include 'public.oth*': table public.other has no replica identity (no primary key): add a primary key, or ALTER TABLE public.other REPLICA IDENTITY FULL; published without one, the application's UPDATEs and DELETEs on it would fail, so rowcast does not publish it (-o postgres.publish.no_identity=insert_only: its INSERTs only)" \
+    "$CHECK" pub "$U" p2 'public.oth*'
+pg_test_sql -c "ALTER TABLE other REPLICA IDENTITY FULL" >/dev/null
+expect "publication created" "notice: publication p2 created
+publication p2: created" "$CHECK" pub "$U" p2 'public.oth*'
+expect "publication exists" "publication p2: exists" "$CHECK" pub "$U" p2 'public.o*'
+expect "a pattern the publication has no table of" "fatal: --include 'public.t': publication \"p2\" on $U has no table it matches (public.t is not in it): run ALTER PUBLICATION p2 ADD TABLE public.t, or leave the pattern out" \
+    "$CHECK" pub "$U" p2 'public.t'
 expect "publication's tables" "public.other" pg_test_sql -c "SELECT string_agg(schemaname || '.' || tablename, ',') FROM pg_publication_tables WHERE pubname = 'p2'"
 
 # 4. "active for PID"

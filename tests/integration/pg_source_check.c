@@ -25,6 +25,7 @@
 #include "formats/native.h"
 #include "rowcast/buf.h"
 #include "sources/pg/pg_conn.h"
+#include "sources/pg/pg_publication.h"
 #include "sources/pg/pg_events.h"
 
 static int failed(const char *what, const rc_error *err)
@@ -120,7 +121,7 @@ static int stream(rc_pg_conn *c, const char *slot, const char *pub, uint64_t unt
     rc_error_clear(&err);
     rc_pg_types *reg = rc_pg_types_new();
     if (!reg || load_types(rc_pg_sql(c), reg)) return 1;
-    rc_pg_stream_opts so = {slot, pub, 0, 2, true, true};
+    rc_pg_stream_opts so = {slot, pub, NULL, 0, 2, true, true};
     if (rc_pg_stream_start(c, &so, &err) != RC_PG_OK) return failed("start", &err);
     rc_pgo_decoder *d = rc_pgo_new(2);
     rc_pg_events_opts eo = {.server = "pg",
@@ -213,7 +214,7 @@ int main(int argc, char **argv)
         const char *inc[] = {"public.*"};
         bool created;
         rc_pg_slot s;
-        if (rc_pg_publication_ensure(c, argv[4], inc, 1, &created, &err) != RC_PG_OK)
+        if (rc_pg_publication_ensure(c, argv[4], inc, 1, false, &created, &err) != RC_PG_OK)
             rc = failed("publication", &err);
         else if (rc_pg_slot_ensure(c, argv[3], false, &s, &err) != RC_PG_OK)
             rc = failed("slot", &err);

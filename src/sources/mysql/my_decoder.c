@@ -342,7 +342,8 @@ static rc_status on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event
     for (const char *const *w = dml; *w; w++)
         if (starts_word(s, *w))
             return rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET, "statement-based %s (%.*s%s) cannot be captured: its rows are not in "
-                                "the binlog; set binlog_format=ROW on the server", *w, (int)(s.n > 60 ? 60 : s.n), s.p,
+                                "the binlog; set binlog_format=ROW on the server (--on-error=skip goes on past the statement: "
+                                "its rows are then missing from the output, the statement counted bad)", *w, (int)(s.n > 60 ? 60 : s.n), s.p,
                                 s.n > 60 ? "..." : "");
     /* a DDL (or another statement of its own, such as GRANT) */
     rc_my_ddl_result res = {.kind = "OTHER", .db = q.db};

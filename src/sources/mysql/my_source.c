@@ -42,6 +42,7 @@
 #include "sources/mysql/my_schema.h"
 #include "sources/mysql/my_snapshot.h"
 #include "sources/mysql/my_stream.h"
+#include "sources/table_patterns.h"
 
 enum { SNAPSHOT_CHUNK = 10000, STOP_EVENT = 3, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
 
@@ -752,12 +753,16 @@ static rc_status load_structures(my_source *s, const rc_source_config *cfg, rc_e
         return err->code;
     for (size_t i = 0; i < s->ntables; i++)
         if (s->tables[i].included) s->tables_included++, s->snap_estimate += s->tables[i].rows_estimate;
-    if (!s->tables_included && s->cfg.ninclude) {
-        char pats[300] = "";
-        for (size_t i = 0, n = 0; i < s->cfg.ninclude && n < sizeof pats; i++)
-            n += (size_t)snprintf(pats + n, sizeof pats - n, "%s%s", i ? " " : "", s->cfg.include[i]);
-        notice(s, "warning: no table on %s matches --include %s (a table created later is captured from its CREATE TABLE)",
-               s->url.shown, pats);
+    for (size_t k = 0; k < s->cfg.ninclude; k++) { /* each pattern that matched no table, as PostgreSQL's */
+        const char *p = s->cfg.include[k];
+        size_t i = 0;
+        while (i < s->ntables && !rc_table_pattern_match(p, s->tables[i].t->db.p, s->tables[i].t->db.n,
+                                                         s->tables[i].t->name.p, s->tables[i].t->name.n))
+            i++;
+        if (i < s->ntables) continue;
+        char msg[600];
+        rc_table_pattern_unmatched(msg, sizeof msg, p, s->url.shown, "databases");
+        notice(s, "warning: %s; a table created later is captured from its CREATE TABLE", msg);
     }
     return RC_OK;
 }
@@ -896,6 +901,10 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "--start and --snapshot %s: a snapshot streams from its own position (use --snapshot never "
                             "with --start)", s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY ? "initial_only" : "initial");
+    if (!s->cfg.checkpoint && s->cfg.snapshot != RC_SNAPSHOT_INITIAL_ONLY) /* a restart starts over: said once */
+        notice(s, "no --checkpoint: every run %s, not where the last one stopped (--checkpoint PATH keeps the "
+               "position)", snapshot ? "takes a new snapshot (every row again) and streams from it"
+               : s->cfg.start ? "streams from --start" : "streams from the binlog's end");
     if (!snapshot) {
         /* the structures as they are now: a --start in the past decodes with them (documented) */
         if (load_structures(s, cfg, err) != RC_OK || start_position(s, s->cfg.start, err) != RC_OK ||

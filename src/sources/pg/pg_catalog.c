@@ -1,17 +1,17 @@
 /* Catalog reads of the PostgreSQL source (pg_catalog.h). */
 #include "sources/pg/pg_catalog.h"
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sources/table_patterns.h"
 
-/* A failed query: RETRY when the session is gone, FATAL otherwise; the server's message. */
-static rc_pg_rc query_fail(rc_pg_conn *c, PGresult *res, const char *what, rc_error *err)
+rc_pg_rc rc_pg_query_fail(rc_pg_conn *c, PGresult *res, const char *what, rc_error *err)
 {
     PGconn *sql = rc_pg_sql(c);
     bool lost = PQstatus(sql) == CONNECTION_BAD;
     char msg[200];
-    snprintf(msg, sizeof msg, "%s", res ? PQresultErrorMessage(res) : PQerrorMessage(sql));
+    const char *prim = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL; /* without "ERROR:  " */
+    snprintf(msg, sizeof msg, "%s", prim ? prim : res ? PQresultErrorMessage(res) : PQerrorMessage(sql));
     msg[strcspn(msg, "\n")] = '\0';
     PQclear(res);
     rc_error_set(err, lost ? RC_ERR_IO : RC_ERR_USAGE, RC_NO_OFFSET, "%s on %s: %s", what,
@@ -37,7 +37,7 @@ static rc_pg_rc add_enums(rc_pg_conn *c, rc_pg_types *reg, const char *oid, rc_e
                         "SELECT enumtypid, enumlabel FROM pg_catalog.pg_enum "
                         "WHERE $1::oid = 0 OR enumtypid = $1::oid ORDER BY enumtypid, enumsortorder",
                         1, args);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading enum types", err);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading enum types", err);
     int n = PQntuples(r);
     const char **labels = malloc(((size_t)n + 1) * sizeof *labels);
     size_t *lens = malloc(((size_t)n + 1) * sizeof *lens);
@@ -69,7 +69,7 @@ rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_e
         "WHERE ($1::oid = 0 OR t.oid = $1::oid) AND (t.typtype = 'd' OR (t.typcategory = 'A' AND "
         "t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd'))))",
         1, args);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading domain types", err);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading domain types", err);
     rc_status st = RC_OK;
     for (int i = 0; st == RC_OK && i < PQntuples(r); i++) {
         if (PQgetvalue(r, i, 1)[0] == 'd')
@@ -84,13 +84,9 @@ rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_e
 
 static bool included(const char *const *include, size_t n, const char *schema, const char *table)
 {
-    if (!n) return true;
-    char name[300];
-    snprintf(name, sizeof name, "%s.%s", schema, table);
     for (size_t i = 0; i < n; i++)
-        if (fnmatch(include[i], name, 0) == 0 || (!strchr(include[i], '.') && fnmatch(include[i], schema, 0) == 0))
-            return true;
-    return false;
+        if (rc_table_pattern_match(include[i], schema, strlen(schema), table, strlen(table))) return true;
+    return !n;
 }
 
 /* The columns of relation `oid` as a Relation message lists them: the key flag is the
@@ -108,7 +104,7 @@ static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, 
         "pg_catalog.pg_attribute a ON a.attrelid = c.oid WHERE c.oid = $1::oid AND a.attnum > 0 "
         "AND NOT a.attisdropped AND a.attgenerated = '' ORDER BY a.attnum",
         1, args);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading table columns", err);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading table columns", err);
     int n = PQntuples(r);
     rc_pg_column *cols = calloc((size_t)n + 1, sizeof *cols);
     if (!cols) {
@@ -136,18 +132,19 @@ static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, 
     return RC_PG_FATAL;
 }
 
-rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *const *include,
-                              size_t n_include, rc_pg_table **out, size_t *n, rc_error *err)
+rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *publication2,
+                              const char *const *include, size_t n_include, rc_pg_table **out, size_t *n,
+                              rc_error *err)
 {
     *out = NULL, *n = 0;
-    const char *args[] = {publication};
+    const char *args[] = {publication, publication2 ? publication2 : ""};
     PGresult *r = query(c,
                         "SELECT c.oid, n.nspname, c.relname, c.relreplident, c.relkind, c.reltuples "
                         "FROM pg_catalog.pg_publication_tables pt JOIN pg_catalog.pg_namespace n ON "
                         "n.nspname = pt.schemaname JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid "
-                        "AND c.relname = pt.tablename WHERE pt.pubname = $1 ORDER BY 2, 3",
-                        1, args);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "listing the publication's tables", err);
+                        "AND c.relname = pt.tablename WHERE pt.pubname IN ($1, $2) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3",
+                        2, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "listing the publication's tables", err);
     rc_pg_table *t = calloc((size_t)PQntuples(r) + 1, sizeof *t);
     if (!t) {
         PQclear(r);
@@ -200,7 +197,7 @@ rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uin
                         "AS k(attnum, n) JOIN pg_catalog.pg_attribute a ON a.attnum = k.attnum "
                         "WHERE a.attrelid = i.indrelid AND i.indrelid = $1::oid AND i.indisprimary",
                         1, args);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return query_fail(c, r, "reading the primary key", err);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading the primary key", err);
     memset(rank, 0, rel->ncols * sizeof *rank);
     *found = PQntuples(r) > 0;
     for (int k = 0; k < PQntuples(r); k++)

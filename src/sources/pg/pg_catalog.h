@@ -10,6 +10,10 @@
 #include "sources/pg/pg_value.h"
 #include "sources/pg/pgoutput.h"
 
+/* A failed query: RETRY when the session is gone, FATAL otherwise; "WHAT on URL: the server's
+ * message". Clears res. */
+rc_pg_rc rc_pg_query_fail(rc_pg_conn *c, PGresult *res, const char *what, rc_error *err);
+
 /* Registers every enum (labels in sort order) and domain of the database, and the array types
  * over them, in reg; `oid` != 0: only that type (a Type message announced it). */
 rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_error *err);
@@ -21,10 +25,12 @@ typedef struct rc_pg_table {
     double reltuples;          /* the planner's estimate (-1: never analyzed) */
 } rc_pg_table;
 
-/* The tables of `publication` ("schema.table" matching one of `include`, fnmatch, when n > 0),
- * sorted by schema and name. *out is the caller's: rc_pg_tables_free. */
-rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *const *include,
-                              size_t n_include, rc_pg_table **out, size_t *n, rc_error *err);
+/* The tables of `publication` and `publication2` (NULL or "": none) matching one of `include`
+ * (table_patterns.h; all when n_include is 0), sorted by schema and name. *out is the
+ * caller's: rc_pg_tables_free. */
+rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *publication2,
+                              const char *const *include, size_t n_include, rc_pg_table **out, size_t *n,
+                              rc_error *err);
 void rc_pg_tables_free(rc_pg_table *t, size_t n);
 
 /* The primary key of relation `rel` (by its OID) as rank[i] for its column i: the 1-based

@@ -4,7 +4,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -63,8 +62,7 @@ static void put_u64(uint8_t *p, uint64_t v)
     for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
 }
 
-/* An identifier as SQL needs it: bare when it is lower-case letters, digits and _. */
-static void quote_ident(char *out, size_t cap, const char *id)
+void rc_pg_quote_ident(char *out, size_t cap, const char *id)
 {
     bool plain = *id && !isdigit((unsigned char)*id);
     for (const char *s = id; *s && plain; s++)
@@ -139,6 +137,11 @@ static rc_pg_rc server_fail(rc_pg_conn *c, PGconn *conn, PGresult *res, rc_error
     rc_pg_rc rc = classify(conn, res);
     PQclear(res);
     return fail(err, rc, "%s on %s: %s", what, c->shown, msg);
+}
+
+void rc_pg_notice(rc_pg_conn *c, const char *msg)
+{
+    if (c->opts.notice) c->opts.notice(c->opts.notice_ud, msg);
 }
 
 static void notice(rc_pg_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -222,6 +225,12 @@ static rc_pg_rc connect_one(rc_pg_conn *c, bool replication, PGconn **out, rc_er
                 err, rc,
                 "cannot connect to %s: %s (check the password: PGPASSWORD, ~/.pgpass or passfile=)",
                 c->shown, msg);
+        /* libpq's fe_sendauth: the server asked for a password, none was found */
+        if (strstr(msg, "no password supplied"))
+            return fail(err, rc,
+                        "cannot connect to %s: %s (the server asks for a password: set "
+                        "PGPASSWORD, add a line to ~/.pgpass, or give passfile=PATH in the URL)",
+                        c->shown, msg);
         return fail(err, rc, "cannot connect to %s: %s", c->shown, msg);
     }
     *out = conn;
@@ -247,7 +256,7 @@ static rc_pg_rc check_server(rc_pg_conn *c, rc_error *err)
             c->shown, level);
     } else if (strcmp(PQgetvalue(res, 0, 1), "t") != 0) {
         char role[140];
-        quote_ident(role, sizeof role, PQgetvalue(res, 0, 2));
+        rc_pg_quote_ident(role, sizeof role, PQgetvalue(res, 0, 2));
         rc = fail(err, RC_PG_FATAL,
                   "role %s has no REPLICATION privilege on %s: run ALTER ROLE %s REPLICATION as a "
                   "superuser",
@@ -366,7 +375,7 @@ static rc_pg_rc sessions(rc_pg_conn *c, rc_error *err)
 
 /* ---- publication ---- */
 
-static rc_pg_rc publication_exists(rc_pg_conn *c, const char *name, bool *exists, rc_error *err)
+rc_pg_rc rc_pg_publication_exists(rc_pg_conn *c, const char *name, bool *exists, rc_error *err)
 {
     const char *args[] = {name};
     PGresult *res =
@@ -379,114 +388,13 @@ static rc_pg_rc publication_exists(rc_pg_conn *c, const char *name, bool *exists
     return RC_PG_OK;
 }
 
-static rc_pg_rc missing_publication(rc_pg_conn *c, const char *name, rc_error *err)
+rc_pg_rc rc_pg_publication_missing(rc_pg_conn *c, const char *name, rc_error *err)
 {
     return fail(
         err, RC_PG_FATAL,
         "publication \"%s\" does not exist on %s: name its tables with --include SCHEMA.TABLE "
         "(rowcast creates it FOR TABLE those) or create it yourself",
         name, c->shown);
-}
-
-static bool matches(const char *const *include, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (fnmatch(include[i], name, 0) == 0) return true;
-    return false;
-}
-
-/* "CREATE PUBLICATION p FOR TABLE a.b, ..." of the tables matching the patterns (malloc'd;
- * NULL and *none set when no table matches). */
-static rc_pg_rc publication_sql(rc_pg_conn *c, const char *name, const char *const *include,
-                                size_t n, char **out, rc_error *err)
-{
-    *out = NULL;
-    PGresult *res = PQexec(
-        c->sql, "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c "
-                "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-                "WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition "
-                "AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_' ORDER BY 1, 2");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK)
-        return server_fail(c, c->sql, res, err, "listing the tables");
-    char qname[140];
-    quote_ident(qname, sizeof qname, name);
-    size_t cap = strlen(qname) + 64, len = 0;
-    char *sql = malloc(cap);
-    if (!sql) {
-        PQclear(res);
-        return fail(err, RC_PG_FATAL, "out of memory");
-    }
-    len = (size_t)snprintf(sql, cap, "CREATE PUBLICATION %s FOR TABLE ", qname);
-    int found = 0;
-    for (int i = 0; i < PQntuples(res); i++) {
-        char full[300], qs[140], qt[140];
-        snprintf(full, sizeof full, "%s.%s", PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
-        if (!matches(include, n, full)) continue;
-        quote_ident(qs, sizeof qs, PQgetvalue(res, i, 0));
-        quote_ident(qt, sizeof qt, PQgetvalue(res, i, 1));
-        size_t need = len + strlen(qs) + strlen(qt) + 4;
-        if (need > cap) {
-            cap = need * 2;
-            char *g = realloc(sql, cap);
-            if (!g) {
-                free(sql);
-                PQclear(res);
-                return fail(err, RC_PG_FATAL, "out of memory");
-            }
-            sql = g;
-        }
-        len += (size_t)snprintf(sql + len, cap - len, "%s%s.%s", found++ ? ", " : "", qs, qt);
-    }
-    PQclear(res);
-    if (!found) {
-        free(sql);
-        return fail(
-            err, RC_PG_FATAL,
-            "publication \"%s\" does not exist on %s and no table matches the included patterns "
-            "(first: %s): check --include SCHEMA.TABLE",
-            name, c->shown, include[0]);
-    }
-    *out = sql;
-    return RC_PG_OK;
-}
-
-rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include,
-                                  size_t n_include, bool *created, rc_error *err)
-{
-    bool exists = false; /* publication_exists sets it on RC_PG_OK; GCC -O3 does not see that */
-    if (created) *created = false;
-    rc_pg_rc rc = publication_exists(c, name, &exists, err);
-    if (rc != RC_PG_OK || exists) return rc;
-    if (n_include == 0) return missing_publication(c, name, err);
-    char *sql;
-    if ((rc = publication_sql(c, name, include, n_include, &sql, err)) != RC_PG_OK) return rc;
-    rc = exec_ok(c, c->sql, sql, err, "creating the publication");
-    free(sql);
-    if (rc == RC_PG_OK && created) *created = true;
-    return rc;
-}
-
-rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn,
-                                       void *ud, rc_error *err)
-{
-    const char *args[] = {publication};
-    PGresult *res = PQexecParams(
-        c->sql,
-        "SELECT t.schemaname, t.tablename, c.relreplident FROM pg_catalog.pg_publication_tables t "
-        "JOIN pg_catalog.pg_namespace n ON n.nspname = t.schemaname "
-        "JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = t.tablename "
-        "WHERE t.pubname = $1 AND (c.relreplident = 'n' "
-        "OR (c.relreplident = 'd' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
-        "WHERE i.indrelid = c.oid AND i.indisprimary)) "
-        "OR (c.relreplident = 'i' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
-        "WHERE i.indrelid = c.oid AND i.indisreplident))) ORDER BY 1, 2",
-        1, NULL, args, NULL, NULL, 0);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK)
-        return server_fail(c, c->sql, res, err, "reading the replica identities");
-    for (int i = 0; i < PQntuples(res); i++)
-        fn(ud, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), PQgetvalue(res, i, 2)[0]);
-    PQclear(res);
-    return RC_PG_OK;
 }
 
 /* ---- slot ---- */
@@ -669,17 +577,22 @@ static rc_pg_rc start_once(rc_pg_conn *c, const char *cmd, bool *active, char *m
 
 rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error *err)
 {
-    bool exists = false; /* publication_exists sets it on RC_PG_OK; GCC -O3 does not see that */
+    bool exists = false; /* set on RC_PG_OK; GCC -O3 does not see that */
     if (c->streaming)
         return fail(err, RC_PG_FATAL, "a replication stream already runs on %s", c->shown);
     rc_pg_rc rc = sessions(c, err);
-    if (rc == RC_PG_OK) rc = publication_exists(c, o->publication, &exists, err);
+    if (rc == RC_PG_OK) rc = rc_pg_publication_exists(c, o->publication, &exists, err);
     if (rc != RC_PG_OK) return rc;
-    if (!exists) return missing_publication(c, o->publication, err);
+    if (!exists) return rc_pg_publication_missing(c, o->publication, err);
     if (!slot_name_ok(o->slot))
         return fail(err, RC_PG_FATAL, "replication slot name \"%s\" is not valid", o->slot);
-    char qpub[140], lsn[RC_PG_LSN_MAX];
-    quote_ident(qpub, sizeof qpub, o->publication);
+    char qpub[300], lsn[RC_PG_LSN_MAX];
+    rc_pg_quote_ident(qpub, 140, o->publication);
+    if (o->publication2 && *o->publication2) { /* pgoutput reads a comma-separated list */
+        size_t n = strlen(qpub);
+        qpub[n++] = ',';
+        rc_pg_quote_ident(qpub + n, 140, o->publication2);
+    }
     char *lit = PQescapeLiteral(c->repl, qpub, strlen(qpub));
     if (!lit) return fail(err, RC_PG_FATAL, "out of memory");
     rc_pg_lsn_format(o->start_lsn, lsn);

@@ -72,19 +72,13 @@ PGconn *rc_pg_sql(rc_pg_conn *c);
 /* The database's encoding: pgoutput sends text in it, whatever client_encoding says. */
 const char *rc_pg_server_encoding(const rc_pg_conn *c);
 
-/* Uses the publication `name` as it is when it exists; creates it FOR TABLE every table whose
- * "schema.table" matches one of the `include` shell patterns (fnmatch) when it does not.
- * Never FOR ALL TABLES: without patterns a missing publication is an error. */
-rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include,
-                                  size_t n_include, bool *created, rc_error *err);
-
-/* Calls fn for each table of the publication whose UPDATE and DELETE carry no key: replica
- * identity NOTHING, DEFAULT without a primary key, or INDEX on a dropped index (relreplident
- * is 'n', 'd' or 'i'). The caller warns: their changes have no before image, and the
- * application's own UPDATE/DELETE on them fail while the publication publishes those. */
-typedef void rc_pg_table_fn(void *ud, const char *schema, const char *table, char relreplident);
-rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn,
-                                       void *ud, rc_error *err);
+/* Whether the publication `name` exists; the error when it does not (what to do). */
+rc_pg_rc rc_pg_publication_exists(rc_pg_conn *c, const char *name, bool *exists, rc_error *err);
+rc_pg_rc rc_pg_publication_missing(rc_pg_conn *c, const char *name, rc_error *err);
+/* An identifier as SQL needs it: bare when it is lower-case letters, digits and _, else quoted. */
+void rc_pg_quote_ident(char *out, size_t cap, const char *id);
+/* Says msg through rc_pg_opts.notice (nothing without one). */
+void rc_pg_notice(rc_pg_conn *c, const char *msg);
 
 typedef struct rc_pg_slot {
     bool created;            /* the slot was missing and has been created now */
@@ -125,6 +119,7 @@ rc_pg_rc rc_pg_snapshot_begin(rc_pg_conn *c, const char *snapshot, rc_error *err
 
 typedef struct rc_pg_stream_opts {
     const char *slot, *publication;
+    const char *publication2; /* read beside it (the companion, pg_publication.h); NULL or "": none */
     uint64_t start_lsn; /* 0: the slot's confirmed position (the server never starts before it) */
     int proto_version;  /* 1, or 2 with streaming of large in-progress transactions; 0: 1 */
     bool streaming;     /* proto_version 2 only */

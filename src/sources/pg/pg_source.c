@@ -36,6 +36,7 @@
 #include "sources/pg/pg_conn.h"
 #include "sources/pg/pg_copy.h"
 #include "sources/pg/pg_events.h"
+#include "sources/pg/pg_publication.h"
 
 typedef rc_db_phase phase; /* sources/db_phases.h */
 
@@ -49,6 +50,7 @@ typedef struct pg_source {
     rc_pg_events *ev;
     char shown[512]; /* the URL without password: the name items (and errors) carry */
     char temp_slot[64];
+    char companion[RC_PG_PUB_MAX]; /* the publication's companion, read beside it ("": none) */
     phase ph;
     rc_db_batches batches; /* the one being filled: rc_db_batch */
     /* snapshot */
@@ -333,6 +335,7 @@ static rc_status stream_start(pg_source *s, rc_error *err)
     if (now_s() < s->retry_at) return RC_OK;
     rc_pg_stream_opts o = {.slot = s->cfg.slot,
                            .publication = s->cfg.publication,
+                           .publication2 = s->companion,
                            .start_lsn = s->handed_lsn,
                            .proto_version = s->cfg.streaming ? 2 : 1,
                            .streaming = s->cfg.streaming};
@@ -599,28 +602,16 @@ static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank)
     return found;
 }
 
+/* a publication made by someone else: rowcast never puts such a table in one it creates */
 static void warn_identity(void *ud, const char *schema, const char *table, char relreplident)
 {
-    pg_source *s = ud;
-    /* the fix depends on the cause: NOTHING was chosen (the table may have a key), the others lack one */
-    char fix[300];
-    if (relreplident == 'n')
-        snprintf(fix, sizeof fix, "ALTER TABLE %s.%s REPLICA IDENTITY FULL, or DEFAULT if it has a primary key", schema,
-                 table);
-    else if (relreplident == 'i')
-        snprintf(fix, sizeof fix, "ALTER TABLE %s.%s REPLICA IDENTITY USING INDEX another unique index, or FULL",
-                 schema, table);
-    else
-        snprintf(fix, sizeof fix, "add a primary key, or ALTER TABLE %s.%s REPLICA IDENTITY FULL", schema, table);
-    notice(s,
-           "warning: table %s.%s has no replica identity (%s): while a publication publishes its UPDATEs and "
+    char fix[600];
+    rc_pg_identity_fix(fix, sizeof fix, schema, table, relreplident);
+    notice(ud,
+           "warning: table %s.%s has no replica identity (%s: while a publication publishes its UPDATEs and "
            "DELETEs, PostgreSQL refuses them (\"cannot update table ... because it does not have a replica "
-           "identity\"); %s",
-           schema, table,
-           relreplident == 'n' ? "REPLICA IDENTITY NOTHING"
-           : relreplident == 'i' ? "its identity index is gone"
-                                  : "no primary key",
-           fix);
+           "identity\")",
+           schema, table, fix);
 }
 
 /* Connects and decides the phase: snapshot on a temporary slot, or the stream of the slot. */
@@ -631,11 +622,11 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
     rc_pg_rc rc = rc_pg_open(url, &po, &s->conn, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     snprintf(s->shown, sizeof s->shown, "%s", rc_pg_url(s->conn));
-    bool created = false;
-    rc = rc_pg_publication_ensure(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude, &created, err);
+    rc = rc_pg_publication_ensure(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude,
+                                  s->cfg.no_identity_inserts, NULL, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
-    if (created) notice(s, "publication %s created", s->cfg.publication);
-    if ((rc = rc_pg_tables_without_identity(s->conn, s->cfg.publication, warn_identity, s, err)) != RC_PG_OK ||
+    if ((rc = rc_pg_publication_companion_find(s->conn, s->cfg.publication, s->companion, err)) != RC_PG_OK ||
+        (rc = rc_pg_tables_without_identity(s->conn, s->cfg.publication, warn_identity, s, err)) != RC_PG_OK ||
         (rc = rc_pg_catalog_types(s->conn, s->types, 0, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     rc_pg_slot slot;
@@ -664,7 +655,7 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
     snprintf(s->temp_slot, sizeof s->temp_slot, "rowcast_snapshot_%ld", (long)getpid());
     if ((rc = rc_pg_slot_create(s->conn, s->temp_slot, true, true, &slot, err)) != RC_PG_OK ||
         (rc = rc_pg_snapshot_begin(s->conn, slot.snapshot, err)) != RC_PG_OK ||
-        (rc = rc_pg_catalog_tables(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude, &s->tables,
+        (rc = rc_pg_catalog_tables(s->conn, s->cfg.publication, s->companion, s->cfg.include, s->cfg.ninclude, &s->tables,
                                    &s->ntables, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     for (size_t i = 0; i < s->ntables; i++)

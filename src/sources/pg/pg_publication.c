@@ -1,0 +1,284 @@
+/* The publication the PostgreSQL source reads (pg_publication.h). */
+#include "sources/pg/pg_publication.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/buf.h"
+#include "sources/pg/pg_catalog.h"
+#include "sources/table_patterns.h"
+
+/* The database's tables, whether each has a replica identity (UPDATE and DELETE carry a key),
+ * whether the publication or its companion ($1, $2) publishes it (a partitioned table: any of
+ * its partitions, which pg_publication_tables lists instead of it), and whether it is a
+ * partition (a publication rowcast creates names the partitioned table only, as before). */
+#define TABLES_SQL                                                                                 \
+    "SELECT n.nspname, c.relname, c.relreplident, c.relreplident = 'f' OR EXISTS (SELECT 1 "       \
+    "FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid AND CASE c.relreplident "                 \
+    "WHEN 'd' THEN i.indisprimary WHEN 'i' THEN i.indisreplident ELSE false END), "                \
+    "EXISTS (SELECT 1 FROM pg_catalog.pg_publication_tables pt "                                   \
+    "JOIN pg_catalog.pg_namespace pn ON pn.nspname = pt.schemaname "                               \
+    "JOIN pg_catalog.pg_class pc ON pc.relnamespace = pn.oid AND pc.relname = pt.tablename "       \
+    "WHERE pt.pubname IN ($1, $2) AND (pc.oid = c.oid OR (c.relkind = 'p' AND pc.oid IN "          \
+    "(SELECT relid FROM pg_catalog.pg_partition_tree(c.oid))))), c.relispartition "                \
+    "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "         \
+    "WHERE c.relkind IN ('r', 'p') AND n.nspname <> 'information_schema' "                         \
+    "AND n.nspname !~ '^pg_' ORDER BY 1, 2"
+enum { COL_SCHEMA, COL_TABLE, COL_REPLIDENT, COL_IDENTITY, COL_PUBLISHED, COL_PARTITION };
+
+static rc_pg_rc pub_fail(rc_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static rc_pg_rc pub_fail(rc_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char msg[sizeof err->message];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s", msg);
+    return RC_PG_FATAL;
+}
+
+void rc_pg_publication_companion(const char *name, char out[RC_PG_PUB_MAX])
+{
+    snprintf(out, RC_PG_PUB_MAX, "%.*s_inserts", RC_PG_PUB_MAX - 9, name);
+}
+
+void rc_pg_identity_fix(char *out, size_t cap, const char *schema, const char *table,
+                        char relreplident)
+{
+    char q[300], qs[140], qt[140];
+    rc_pg_quote_ident(qs, sizeof qs, schema);
+    rc_pg_quote_ident(qt, sizeof qt, table);
+    snprintf(q, sizeof q, "%s.%s", qs, qt);
+    /* the fix depends on the cause: NOTHING was chosen (the table may have a key), the others
+     * lack one */
+    if (relreplident == 'n')
+        snprintf(out, cap,
+                 "REPLICA IDENTITY NOTHING): ALTER TABLE %s REPLICA IDENTITY FULL, or DEFAULT if "
+                 "it has a primary key",
+                 q);
+    else if (relreplident == 'i')
+        snprintf(out, cap,
+                 "its identity index is gone): ALTER TABLE %s REPLICA IDENTITY USING INDEX another "
+                 "unique index, or FULL",
+                 q);
+    else
+        snprintf(out, cap,
+                 "no primary key): add a primary key, or ALTER TABLE %s REPLICA IDENTITY FULL", q);
+}
+
+static bool row_match(const PGresult *r, int i, const char *pattern)
+{
+    const char *s = PQgetvalue(r, i, COL_SCHEMA), *t = PQgetvalue(r, i, COL_TABLE);
+    return rc_table_pattern_match(pattern, s, strlen(s), t, strlen(t));
+}
+
+static bool flag(const PGresult *r, int i, int col)
+{
+    return PQgetvalue(r, i, col)[0] == 't';
+}
+
+/* A pattern that no captured table matches: why, and what to run. `exists`: the publication was
+ * there before this run (else it is the one about to be created, with every table it can take). */
+static rc_pg_rc unmatched(rc_pg_conn *c, const PGresult *r, const char *name, const char *pattern,
+                          bool exists, rc_error *err)
+{
+    int i = 0;
+    while (i < PQntuples(r) && !row_match(r, i, pattern)) i++;
+    if (i == PQntuples(r)) {
+        char msg[600];
+        rc_table_pattern_unmatched(msg, sizeof msg, pattern, rc_pg_url(c), "schemas");
+        return pub_fail(err, "%s", msg);
+    }
+    const char *schema = PQgetvalue(r, i, COL_SCHEMA), *table = PQgetvalue(r, i, COL_TABLE);
+    char qs[140], qt[140], qp[140];
+    rc_pg_quote_ident(qs, sizeof qs, schema);
+    rc_pg_quote_ident(qt, sizeof qt, table);
+    rc_pg_quote_ident(qp, sizeof qp, name);
+    if (flag(r, i, COL_IDENTITY))
+        return pub_fail(err,
+                        "--include '%s': publication \"%s\" on %s has no table it matches (%s.%s "
+                        "is not in it): run ALTER PUBLICATION %s ADD TABLE %s.%s, or leave the "
+                        "pattern out",
+                        pattern, name, rc_pg_url(c), schema, table, qp, qs, qt);
+    char fix[600];
+    rc_pg_identity_fix(fix, sizeof fix, schema, table, PQgetvalue(r, i, COL_REPLIDENT)[0]);
+    if (exists)
+        return pub_fail(err,
+                        "--include '%s': table %s.%s is not in publication \"%s\" and has no "
+                        "replica identity (%s, then ALTER PUBLICATION %s ADD TABLE %s.%s",
+                        pattern, schema, table, name, fix, qp, qs, qt);
+    return pub_fail(
+        err,
+        "--include '%s': table %s.%s has no replica identity (%s; published without one, the "
+        "application's UPDATEs and DELETEs on it would fail, so rowcast does not publish it "
+        "(-o postgres.publish.no_identity=insert_only: its INSERTs only)",
+        pattern, schema, table, fix);
+}
+
+/* Whether row i is a table a publication rowcast creates would name: matched by a pattern, not
+ * a partition (its partitioned table is named). */
+static bool candidate(const PGresult *r, int i, const char *const *include, size_t n)
+{
+    if (flag(r, i, COL_PARTITION)) return false;
+    for (size_t k = 0; k < n; k++)
+        if (row_match(r, i, include[k])) return true;
+    return false;
+}
+
+/* Appends "CREATE PUBLICATION q FOR TABLE a, b WITH;" of the candidate tables with (or without)
+ * a replica identity; nothing when there is none and `always` is false. */
+static void create_sql(rc_buf *b, const PGresult *r, const char *name, const char *const *include,
+                       size_t n, bool identity, const char *with, bool always)
+{
+    char q[140];
+    size_t start = b->len;
+    rc_pg_quote_ident(q, sizeof q, name);
+    rc_buf_puts(b, "CREATE PUBLICATION ");
+    rc_buf_puts(b, q);
+    bool any = false;
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (!candidate(r, i, include, n) || flag(r, i, COL_IDENTITY) != identity) continue;
+        char qs[140], qt[140];
+        rc_pg_quote_ident(qs, sizeof qs, PQgetvalue(r, i, COL_SCHEMA));
+        rc_pg_quote_ident(qt, sizeof qt, PQgetvalue(r, i, COL_TABLE));
+        rc_buf_puts(b, any ? ", " : " FOR TABLE ");
+        rc_buf_puts(b, qs);
+        rc_buf_putc(b, '.');
+        rc_buf_puts(b, qt);
+        any = true;
+    }
+    if (!any && !always) {
+        b->len = start;
+        return;
+    }
+    rc_buf_puts(b, with);
+    rc_buf_puts(b, ";\n");
+}
+
+/* Says each table the patterns match that has no replica identity: left out, or in the
+ * companion. */
+static void say_left_out(rc_pg_conn *c, const PGresult *r, const char *name,
+                         const char *const *include, size_t n, bool inserts)
+{
+    char companion[RC_PG_PUB_MAX];
+    rc_pg_publication_companion(name, companion);
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (!candidate(r, i, include, n) || flag(r, i, COL_IDENTITY)) continue;
+        const char *schema = PQgetvalue(r, i, COL_SCHEMA), *table = PQgetvalue(r, i, COL_TABLE);
+        char fix[400], msg[1600];
+        rc_pg_identity_fix(fix, sizeof fix, schema, table, PQgetvalue(r, i, COL_REPLIDENT)[0]);
+        char qp[140], qs[140], qt[140];
+        rc_pg_quote_ident(qp, sizeof qp, name);
+        rc_pg_quote_ident(qs, sizeof qs, schema);
+        rc_pg_quote_ident(qt, sizeof qt, table);
+        if (inserts)
+            snprintf(msg, sizeof msg,
+                     "table %s.%s has no replica identity: its INSERTs and TRUNCATEs only are "
+                     "captured, through publication %s (publish = 'insert, truncate')",
+                     schema, table, companion);
+        else
+            snprintf(msg, sizeof msg,
+                     "warning: table %s.%s is left out of publication %s: it has no replica "
+                     "identity (%s, then ALTER PUBLICATION %s ADD TABLE %s.%s; published without "
+                     "one, the application's UPDATEs and DELETEs on it would fail "
+                     "(-o postgres.publish.no_identity=insert_only: its INSERTs only)",
+                     schema, table, name, fix, qp, qs, qt);
+        rc_pg_notice(c, msg);
+    }
+}
+
+rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *const *include,
+                                  size_t n_include, bool no_identity_inserts, bool *created,
+                                  rc_error *err)
+{
+    bool exists = false; /* set on RC_PG_OK; GCC -O3 does not see that */
+    if (created) *created = false;
+    rc_pg_rc rc = rc_pg_publication_exists(c, name, &exists, err);
+    if (rc != RC_PG_OK || (exists && !n_include)) return rc;
+    if (!n_include) return rc_pg_publication_missing(c, name, err);
+    char companion[RC_PG_PUB_MAX];
+    rc_pg_publication_companion(name, companion);
+    const char *args[] = {name, companion};
+    PGresult *r = PQexecParams(rc_pg_sql(c), TABLES_SQL, 2, NULL, args, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        return rc_pg_query_fail(c, r, "listing the tables", err);
+    /* each pattern matches a table the run captures: published, or to be */
+    for (size_t k = 0; rc == RC_PG_OK && k < n_include; k++) {
+        int i = 0;
+        while (i < PQntuples(r) &&
+               !(row_match(r, i, include[k]) &&
+                 (exists ? flag(r, i, COL_PUBLISHED)
+                         : !flag(r, i, COL_PARTITION) &&
+                               (no_identity_inserts || flag(r, i, COL_IDENTITY)))))
+            i++;
+        if (i == PQntuples(r)) rc = unmatched(c, r, name, include[k], exists, err);
+    }
+    if (rc != RC_PG_OK || exists) {
+        PQclear(r);
+        return rc;
+    }
+    rc_buf sql;
+    rc_buf_init(&sql, 0);
+    rc_buf_puts(&sql, "BEGIN;\n");
+    create_sql(&sql, r, name, include, n_include, true, "", true);
+    if (no_identity_inserts)
+        create_sql(&sql, r, companion, include, n_include, false,
+                   " WITH (publish = 'insert, truncate')", false);
+    rc_buf_puts(&sql, "COMMIT");
+    rc_buf_putc(&sql, '\0');
+    if (sql.err) {
+        rc_buf_fini(&sql);
+        PQclear(r);
+        return pub_fail(err, "out of memory");
+    }
+    PGresult *res = PQexec(rc_pg_sql(c), sql.data);
+    rc_buf_fini(&sql);
+    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+        PQclear(r);
+        PQclear(PQexec(rc_pg_sql(c), "ROLLBACK"));
+        return rc_pg_query_fail(c, res, "creating the publication", err);
+    }
+    PQclear(res);
+    if (created) *created = true;
+    char msg[RC_PG_PUB_MAX + 32];
+    snprintf(msg, sizeof msg, "publication %s created", name);
+    rc_pg_notice(c, msg);
+    say_left_out(c, r, name, include, n_include, no_identity_inserts);
+    PQclear(r);
+    return RC_PG_OK;
+}
+
+rc_pg_rc rc_pg_publication_companion_find(rc_pg_conn *c, const char *name, char out[RC_PG_PUB_MAX],
+                                          rc_error *err)
+{
+    bool exists = false;
+    rc_pg_publication_companion(name, out);
+    rc_pg_rc rc = rc_pg_publication_exists(c, out, &exists, err);
+    if (rc != RC_PG_OK || !exists) out[0] = '\0';
+    return rc;
+}
+
+rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, rc_pg_table_fn *fn,
+                                       void *ud, rc_error *err)
+{
+    const char *args[] = {publication};
+    PGresult *res = PQexecParams(
+        rc_pg_sql(c),
+        "SELECT t.schemaname, t.tablename, c.relreplident FROM pg_catalog.pg_publication_tables t "
+        "JOIN pg_catalog.pg_publication p ON p.pubname = t.pubname "
+        "JOIN pg_catalog.pg_namespace n ON n.nspname = t.schemaname "
+        "JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = t.tablename "
+        "WHERE t.pubname = $1 AND (p.pubupdate OR p.pubdelete) AND (c.relreplident = 'n' "
+        "OR (c.relreplident = 'd' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
+        "WHERE i.indrelid = c.oid AND i.indisprimary)) "
+        "OR (c.relreplident = 'i' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
+        "WHERE i.indrelid = c.oid AND i.indisreplident))) ORDER BY 1, 2",
+        1, NULL, args, NULL, NULL, 0);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        return rc_pg_query_fail(c, res, "reading the replica identities", err);
+    for (int i = 0; i < PQntuples(res); i++)
+        fn(ud, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), PQgetvalue(res, i, 2)[0]);
+    PQclear(res);
+    return RC_PG_OK;
+}
