@@ -189,7 +189,8 @@ typedef struct rc_format {
      * Events may point into msg and into `a` (and into caches the decoder keeps for its whole
      * life), so the caller keeps both until it is done with the events; nothing points into
      * memory the decoder reuses for the next message. Error offsets are byte offsets into
-     * msg. */
+     * msg. Returning RC_OK, it may leave a notice in err (rc_error_notice: what the reader
+     * cannot know and the user should), which the caller says once. */
     rc_status (*decode)(void *dec, const char *msg, size_t n, rc_arena *a,
                         rc_event_list *out, rc_error *err);
     /* Decodes a record's value with its key, for formats whose key tells what the value does

@@ -331,6 +331,10 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;
         rc_counts n = {0};
+        if (st == RC_OK && err.message[0]) { /* the reader's notice (rc_error_notice), not an error */
+            rc_pipeline_progress_clear(c);
+            fprintf(stderr, "rowcast: %s:%llu: warning: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
+        }
         if (st == RC_OK && ln->filtered && !ln->ev_count) {
             c->n.lines_filtered++;
         } else if (st == RC_OK && (st = convert_line(c, ln, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &n, &err)) == RC_OK) {
