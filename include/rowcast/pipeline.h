@@ -45,6 +45,7 @@ typedef struct rc_counts {
     uint64_t not_expressible; /*   the target format has no message for them, of which */
     uint64_t markers;         /*     transaction BEGIN/COMMIT markers (formats without them) */
     uint64_t refused;         /*   rows with a value the format cannot hold (--on-loss) */
+    uint64_t cut;             /* encoded rows with a value cut to what the format holds (--on-loss=cut) */
     uint64_t bytes;           /* input bytes of the lines handled, blank lines included */
     uint64_t by_op[RC_OP_COUNT]; /* events of the converted lines by operation */
     uint64_t multiline;       /* items that are one message over several lines (pretty-printed) */

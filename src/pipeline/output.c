@@ -194,7 +194,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             continue;
         }
         if (st != RC_OK && st != RC_PENDING) return st;
-        if (c->cuts.npending && rc_cut_commit(&c->cuts, &ev->src) != RC_OK)
+        if (c->cuts.npending && (n->cut++, rc_cut_commit(&c->cuts, &ev->src)) != RC_OK)
             return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory counting the values cut");
         c->held_pending = c->to->holding && c->to->holding(c->enc);
         if ((ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) && held_before && !c->held_pending) {
@@ -349,7 +349,7 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
             c->n.converted++;
             c->n.events += n.events, c->n.encoded += n.encoded;
             c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible, c->n.markers += n.markers;
-            c->n.refused += n.refused;
+            c->n.refused += n.refused, c->n.cut += n.cut;
             for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
             rc_pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
         }
