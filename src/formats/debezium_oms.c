@@ -164,15 +164,21 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
  * what OMS writes (e->cuts: the finer digits cut off, noted there). */
 static rc_status check_units(const dbz_enc *e, const rc_event *ev, rc_error *err)
 {
+    /* what keeps the value: upstream Debezium's microseconds (an option of this format, another
+     * format for the flattened ones), or OMS's own cut */
+    static const char *const keep[] = {
+        "-o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds",
+        "--to debezium -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds",
+    };
     const rc_value *imgs[2] = {ev->before, ev->after};
     for (int k = 0; k < 2; k++)
         for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
             const rc_value *v = &imgs[k][i];
             rc_status st = RC_OK;
             if (v->kind == RC_V_DATETIME)
-                st = rc_dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, "-o debezium.flavor=upstream writes datetime(4-6) in microseconds",
-                                      e->cuts, err);
-            else if (v->kind == RC_V_TIME) st = rc_dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, NULL, e->cuts, err);
+                st = rc_dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, keep[e->kind != DBZ_ENVELOPE], e->cuts, err);
+            else if (v->kind == RC_V_TIME)
+                st = rc_dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, "--on-loss=cut writes OMS's microseconds", e->cuts, err);
             if (st != RC_OK) return st;
         }
     return RC_OK;

@@ -229,7 +229,7 @@ LOSS=tests/golden/stderr/loss.ndjson
 expect_rc loss-stop $? 2
 [ "$(wc -l <"$T/out")" = 1 ] && ok || bad "loss-stop: $(wc -l <"$T/out") messages, expected the one before the row"
 expect loss-stop-summary "$T/err" <<EOF
-rowcast: $LOSS:2: range error: table shop.visits: column "at" (datetime(6)): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds; the row is not written, and the run stops here (--on-loss=stop)
+rowcast: $LOSS:2: range error: table shop.visits: column "at" (datetime(6)): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
 rowcast: 2 lines read: 1 converted, 0 filtered out, 0 bad, 1 interrupted
 rowcast: 2 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 1 row with a value it cannot hold (stopped there: --on-loss)
 rowcast: 1 message written ($(($(wc -c <"$T/out") - 1)) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered

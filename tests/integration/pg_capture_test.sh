@@ -411,7 +411,7 @@ pg_test_sql -c "INSERT INTO loss VALUES (1, '2024-05-01 10:00:00.25')" -c "INSER
 cap loss "$U" --slot s_loss --publication p_loss --until caught-up --to debezium
 sed -i -E 's/ at LSN [0-9A-F]+\/[0-9A-F]+:/ at LSN L:/' "$W/loss.err"
 expect_err loss 2 <<EOF
-rowcast: $U at LSN L: range error: table public.loss: column "at" (timestamp(6) without time zone): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds; the row is not written, and the run stops here (--on-loss=stop)
+rowcast: $U at LSN L: range error: table public.loss: column "at" (timestamp(6) without time zone): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
 rowcast: 5 messages read: 4 converted, 0 filtered out, 0 bad, 1 interrupted
 rowcast: 5 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 3 transaction markers (BEGIN/COMMIT) it has no message for, 1 row with a value it cannot hold (stopped there: --on-loss)
 rowcast: 1 message written ($(msg_bytes loss) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
