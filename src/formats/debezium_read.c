@@ -453,24 +453,19 @@ static bool b64_decimal(const ctx *c, const char *s, size_t n)
 /* Column col of ev holds such text: noted for the message's notice, once per column a run. */
 static void b64_note(const ctx *c, const rc_event *ev, const rc_column *col)
 {
-    rc_buf *k = &c->d->text, *said = &c->d->b64_said;
+    rc_buf *said = &c->d->b64_said, *now = &c->d->b64_now;
     rc_str db = ev->src.db.n ? ev->src.db : ev->src.schema;
-    rc_buf_reset(k);
-    rc_buf_put(k, db.p, db.n);
-    rc_buf_putc(k, '.');
-    rc_buf_put(k, ev->src.table.p, ev->src.table.n);
-    rc_buf_putc(k, '.');
-    rc_buf_put(k, col->name.p, col->name.n);
-    rc_buf_putc(k, '\n');
-    if (k->err != RC_OK) return;
-    for (size_t at = 0; at < said->len;) { /* "db.table.column\n" each */
+    char k[512]; /* "db.table.column\n" */
+    int kn = snprintf(k, sizeof k, "%.*s.%.*s.%.*s\n", (int)db.n, db.p, (int)ev->src.table.n, ev->src.table.p, (int)col->name.n,
+                      col->name.p);
+    if (kn < 0 || (size_t)kn >= sizeof k) return;
+    for (size_t at = 0; at < said->len;) { /* the keys said, one a line */
         size_t n = (size_t)((const char *)memchr(said->data + at, '\n', said->len - at) - (said->data + at)) + 1;
-        if (n == k->len && !memcmp(said->data + at, k->data, n)) return;
+        if (n == (size_t)kn && !memcmp(said->data + at, k, n)) return;
         at += n;
     }
-    rc_buf_put(said, k->data, k->len);
-    snprintf(c->d->b64_table, sizeof c->d->b64_table, "%.*s", (int)(k->len - col->name.n - 2), k->data);
-    rc_buf *now = &c->d->b64_now;
+    rc_buf_put(said, k, (size_t)kn);
+    snprintf(c->d->b64_table, sizeof c->d->b64_table, "%.*s", (int)((size_t)kn - col->name.n - 2), k);
     if (now->len) rc_buf_puts(now, ", ");
     rc_buf_put(now, col->name.p, col->name.n);
 }

@@ -41,9 +41,11 @@ int rc_pipeline_loss(rc_pipeline *c, const rc_source_item *ln, const rc_event *e
     bool stop = c->on_loss == RC_LOSS_STOP || c->on_loss == RC_LOSS_CUT;
     if (stop) /* the item is cut short, its row counted (a refused row the run goes on after counts with its item) */
         c->n.interrupted++, c->n.events++, c->n.refused++;
-    if (rc_pipeline_error_shown(c) || stop)
+    if (rc_pipeline_error_shown(c) || stop) { /* the one that stops the run is said past the first 50 too */
+        rc_pipeline_progress_clear(c);
         fprintf(stderr, "rowcast: %s%s: %s error: table %.*s%s%.*s: %s; %s\n", ln->file, at, rc_status_name(err->code), (int)db.n, db.p,
                 db.n ? "." : "", (int)ev->src.table.n, ev->src.table.p, err->message, fate[c->on_loss]);
+    }
     if (stop) return RC_EXIT_DATA;
     if (c->on_loss != RC_LOSS_DEAD) return RC_EXIT_OK;
     rc_error derr;

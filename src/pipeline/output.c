@@ -182,7 +182,7 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             c->msg.len = mark, c->nrecs = nrecs;
             rc_cut_drop(&c->cuts);
             if (err->message[0] && ev->op <= RC_OP_READ) { /* a row with a value the format cannot hold */
-                if ((c->loss_rc = rc_pipeline_loss(c, ln, ev, err)) != RC_EXIT_OK) return err->code;
+                if ((c->loss_rc = rc_pipeline_loss(c, ln, ev, err)) != RC_EXIT_OK) return err->code ? err->code : RC_ERR_UNSUPPORTED;
                 n->refused++;
                 rc_error_clear(err);
                 continue;
@@ -193,7 +193,10 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             rc_error_clear(err);
             continue;
         }
-        if (st != RC_OK && st != RC_PENDING) return st;
+        if (st != RC_OK && st != RC_PENDING) {
+            rc_cut_drop(&c->cuts); /* the line is bad: nothing of it is written, nothing cut */
+            return st;
+        }
         if (c->cuts.npending && (n->cut++, rc_cut_commit(&c->cuts, &ev->src)) != RC_OK)
             return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory counting the values cut");
         c->held_pending = c->to->holding && c->to->holding(c->enc);
