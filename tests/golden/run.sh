@@ -12,7 +12,7 @@
 # members in the same order (json_same --ordered; with <case>.unordered in any order). A <case>.expect-sed lists, as a sed script
 # run on the expected lines, a difference between the peer's file and rowcast that is inherent.
 # The convert's stderr must equal <case>.err byte for byte (the events reported as not
-# expressible, the messages skipped); a case without one must print nothing on stderr, and
+# expressible, the rows --on-loss refused (.args: --on-loss=skip), the messages skipped); a case without one must print nothing on stderr, and
 # neither may the two converts of a <case>.roundtrip.
 # A case whose input or expected file is peer data in ../shared is skipped (and counted) when
 # ../shared is not beside the repository (tests/common/peers.sh).
