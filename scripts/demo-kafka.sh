@@ -17,7 +17,8 @@ trap 'kill $mock; rm -rf "$W"' EXIT
 for _ in $(seq 100); do [ -s "$W/bootstrap" ] && break; sleep 0.05; done
 B=$(cat "$W/bootstrap")
 echo "==> mock cluster at $B"
-"$ROWCAST" convert "${fmt[@]}" "$@" --sink "kafka://$B/{server}.{db}.{table}" --on-error=skip "$ROOT/examples/shop.ndjson"
+# (the sample's edge values a format cannot hold are said and left out, as demo-convert.sh does)
+"$ROWCAST" convert "${fmt[@]}" --on-loss=skip "$@" --sink "kafka://$B/{server}.{db}.{table}" --on-error=skip "$ROOT/examples/shop.ndjson"
 for t in $(kcat -L -b "$B" | sed -n 's/^  topic "\(.*\)" with.*/\1/p' | sort); do
     echo "==> topic $t (partition offset key value headers)"
     kcat -C -b "$B" -t "$t" -e -q -f '%p %o %k %s %h\n'

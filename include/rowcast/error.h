@@ -54,6 +54,10 @@ const char *rc_status_name(rc_status s);
 rc_status rc_error_set(rc_error *err, rc_status code, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* A notice, not an error: the code stays RC_OK and the message is set (when it is empty). A
+ * decoder that returns RC_OK may leave one (rowcast/format.h, decode): the caller says it. */
+void rc_error_notice(rc_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Clears an error record before reuse (inline: the MySQL row decoder clears one per value, and
  * a call each was 2% of its instructions). */
 static inline void rc_error_clear(rc_error *err)

@@ -112,6 +112,34 @@ typedef struct rc_record_in {
 rc_status rc_record_value(rc_status (*decode)(void *, const char *, size_t, rc_arena *, rc_event_list *, rc_error *), void *dec,
                           const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);
 
+/* --on-loss=cut (rc_format.set_cut): the values an encoder wrote as the vendor's own tool does,
+ * cutting what the format cannot hold (a datetime's microseconds to OMS Debezium's
+ * milliseconds), counted per table and column for the summary. The encoder notes each cut of
+ * the event it is encoding (rc_cut_note); the pipeline then adds the event's notes to the totals
+ * (rc_cut_commit) when the event is written, or forgets them (rc_cut_drop). */
+enum { RC_CUT_PENDING = 16 };
+typedef struct rc_cut_col {
+    char *table, *column; /* "db.table", the column's name: owned */
+    const char *unit;     /* what the values were cut to ("milliseconds"): static */
+    uint64_t rows;
+} rc_cut_col;
+typedef struct rc_cut_log {
+    struct {
+        rc_str column;
+        const char *unit;
+    } pending[RC_CUT_PENDING]; /* the event's cuts, one per column */
+    size_t npending;
+    rc_cut_col *cols;
+    size_t ncols, cap;
+} rc_cut_log;
+/* A value of column c cut to `unit` (a static string) in the event being encoded. */
+void rc_cut_note(rc_cut_log *log, const rc_column *c, const char *unit);
+/* The event was written: its cuts count for table `src` (RC_ERR_NOMEM when the totals cannot
+ * grow: the cut is then not counted, which the caller says). */
+rc_status rc_cut_commit(rc_cut_log *log, const rc_origin *src);
+static inline void rc_cut_drop(rc_cut_log *log) { log->npending = 0; }
+void rc_cut_fini(rc_cut_log *log);
+
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {
     const char *name;
@@ -148,6 +176,11 @@ typedef struct rc_format {
      * name and sets *partition (-1: the partitioner decides); RC_SKIP: the table's topic. NULL
      * for formats that always use the table's topic. */
     rc_status (*route)(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
+    /* --on-loss=cut: from now on write what the vendor's own tool writes where the value does
+     * not fit the format and the tool is known to cut it, noting each cut in `cuts` (which
+     * outlives the encoder); a value with no known cut is still refused. NULL: the format cuts
+     * nothing. */
+    void (*set_cut)(void *enc, rc_cut_log *cuts);
 
     /* Decoder side (NULL when the format cannot be read). */
     rc_status (*dec_new)(const rc_options *opts, void **out, rc_error *err);
@@ -156,7 +189,8 @@ typedef struct rc_format {
      * Events may point into msg and into `a` (and into caches the decoder keeps for its whole
      * life), so the caller keeps both until it is done with the events; nothing points into
      * memory the decoder reuses for the next message. Error offsets are byte offsets into
-     * msg. */
+     * msg. Returning RC_OK, it may leave a notice in err (rc_error_notice: what the reader
+     * cannot know and the user should), which the caller says once. */
     rc_status (*decode)(void *dec, const char *msg, size_t n, rc_arena *a,
                         rc_event_list *out, rc_error *err);
     /* Decodes a record's value with its key, for formats whose key tells what the value does

@@ -22,6 +22,12 @@
 #include "rowcast/source.h"
 
 enum rc_on_error { RC_ON_STOP, RC_ON_SKIP, RC_ON_DEAD };
+/* --on-loss: what becomes of a row the output format cannot hold (a value it has no way to
+ * write, docs/cli.md "Rows the format cannot hold"): the run stops before it (exit 2, nothing
+ * of it written nor acknowledged), it is left out (counted), it goes to the dead-letter file
+ * as a native line, or the value is written as the vendor's own tool writes it (cut), where
+ * the format knows that (rc_format.set_cut), the run stopping at any other. */
+enum rc_on_loss { RC_LOSS_STOP, RC_LOSS_SKIP, RC_LOSS_DEAD, RC_LOSS_CUT };
 
 /* What a run counts, in the words of docs/cli.md ("Counting"): each total is the sum of the
  * parts after it. The summary and the progress line read it (the sink counts what it was
@@ -32,12 +38,14 @@ typedef struct rc_counts {
     uint64_t converted;       /*   decoded and encoded, their messages written */
     uint64_t lines_filtered;  /*   the reader skipped the message (--include) */
     uint64_t bad;             /*   could not be converted (--on-error) */
-    uint64_t interrupted;     /*   cut short by a sink failure or a signal */
+    uint64_t interrupted;     /*   cut short by a sink failure, a signal or --on-loss=stop */
     uint64_t events;          /* events of the converted lines: */
     uint64_t encoded;         /*   handed to the encoder */
     uint64_t filtered;        /*   excluded by --include or dropped by --drop */
     uint64_t not_expressible; /*   the target format has no message for them, of which */
     uint64_t markers;         /*     transaction BEGIN/COMMIT markers (formats without them) */
+    uint64_t refused;         /*   rows with a value the format cannot hold (--on-loss) */
+    uint64_t cut;             /* encoded rows with a value cut to what the format holds (--on-loss=cut) */
     uint64_t bytes;           /* input bytes of the lines handled, blank lines included */
     uint64_t by_op[RC_OP_COUNT]; /* events of the converted lines by operation */
     uint64_t multiline;       /* items that are one message over several lines (pretty-printed) */
@@ -130,6 +138,7 @@ typedef struct rc_pipeline {
     const rc_options *opts;     /* the -o options (the source's hints read them) */
     void *dec, *enc;
     enum rc_on_error on_error;
+    enum rc_on_loss on_loss;
     const char *dead_path;
     FILE *dead;
     bool quiet;
@@ -186,6 +195,11 @@ typedef struct rc_pipeline {
     double t0, last_progress;
     struct rc_metrics *metrics; /* the --metrics server, from the start of the run to fini */
     rc_lag lag;
+    rc_cut_log cuts;  /* --on-loss=cut: the values the encoder cut (given to it by set_cut) */
+    const rc_format *loss_fmt; /* --on-loss=dead-letter: native, */
+    void *loss_enc;   /*   its encoder of the rows refused, */
+    rc_buf loss_msg;  /*   and the line it wrote */
+    int loss_rc;      /* the exit status --on-loss stopped the run with (0: it did not) */
 } rc_pipeline;
 
 /* Sets the defaults and the buffers (before the configuration is filled in). */

@@ -50,7 +50,7 @@ void cli_usage_capture(void)
           "\n"
           "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
           "--server, --keys, --records, --tombstones, --no-tombstones, --drop, --on-error,\n"
-          "--flush-timeout, --progress, --quiet. The default topic is Debezium's\n"
+          "--on-loss, --flush-timeout, --progress, --quiet. The default topic is Debezium's\n"
           "{server}.{schema}.{table}, the default server name rowcast. --quiet also keeps the\n"
           "source's notices (snapshot done, resuming, the derived replica id, reconnecting)\n"
           "off stderr: warnings and errors only.\n"
@@ -106,7 +106,8 @@ void cli_usage_capture(void)
           "ssl-verify-server-cert= in PARAMS. The password is never printed.\n"
           "\n"
           "Exit status: 0 done (--until, --max-events, initial_only); 1 usage or setup error\n"
-          "(the message says what to change); 2 bad data (--on-error=stop); 3 I/O or delivery\n"
+          "(the message says what to change); 2 bad data (--on-error=stop) or a row refused\n"
+          "(--on-loss=stop or cut: the position stays before it); 3 I/O or delivery\n"
           "failure; 128+N stopped by signal N after flushing.\n",
           stdout);
 }

@@ -26,7 +26,7 @@ static void on_signal(int sig)
 }
 
 static const char *const shared_flags[] = {"--to", "--sink", "--topic", "--server", "--keys", "--records", "--tombstones",
-                                           "--no-tombstones", "--flush-timeout", "--on-error", "--include", "--drop",
+                                           "--no-tombstones", "--flush-timeout", "--on-error", "--on-loss", "--include", "--drop",
                                            "--progress", "--metrics", "--quiet", "--help", NULL};
 
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg)
@@ -65,7 +65,7 @@ int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const char *const 
 {
     memset(r, 0, sizeof *r);
     r->cmd = cmd, r->flags = flags, r->c = c;
-    r->to = "native", r->on_error = "stop", r->sink_url = "stdout", r->topic = "debezium";
+    r->to = "native", r->on_error = "stop", r->on_loss = "stop", r->sink_url = "stdout", r->topic = "debezium";
     r->tomb = -1;
     r->flush_secs = 30;
     r->opts = (rc_options){r->opt_items, 0};
@@ -152,6 +152,8 @@ bool cli_run_flag(cli_run *r, int argc, char **argv, int *i, int *rc)
         r->to = v;
     } else if ((v = cli_opt_value(argc, argv, i, "--on-error"))) {
         r->on_error = v;
+    } else if ((v = cli_opt_value(argc, argv, i, "--on-loss"))) {
+        r->on_loss = v;
     } else if ((v = cli_opt_value(argc, argv, i, "--sink"))) {
         r->sink_url = v;
     } else if ((v = cli_opt_value(argc, argv, i, "--topic"))) {
@@ -277,14 +279,36 @@ static int open_sink(cli_run *r)
     return EXIT_OK;
 }
 
-int cli_run_setup(cli_run *r)
+/* --on-error and --on-loss: one dead-letter file for both, named by either (by both the same);
+ * --on-loss=dead-letter alone takes --on-error's. */
+static int failure_policies(cli_run *r)
 {
     rc_pipeline *c = r->c;
-    const char *oe = r->on_error;
+    const char *oe = r->on_error, *ol = r->on_loss;
     if (!strcmp(oe, "stop")) c->on_error = RC_ON_STOP;
     else if (!strcmp(oe, "skip")) c->on_error = RC_ON_SKIP;
     else if (!strncmp(oe, "dead-letter:", 12) && oe[12]) c->on_error = RC_ON_DEAD, c->dead_path = oe + 12;
     else return cli_run_usage_error(r, "--on-error must be stop, skip or dead-letter:PATH, not '%s'", oe);
+    if (!strcmp(ol, "stop")) c->on_loss = RC_LOSS_STOP;
+    else if (!strcmp(ol, "skip")) c->on_loss = RC_LOSS_SKIP;
+    else if (!strcmp(ol, "cut")) c->on_loss = RC_LOSS_CUT;
+    else if (strncmp(ol, "dead-letter", 11) || (ol[11] && (ol[11] != ':' || !ol[12])))
+        return cli_run_usage_error(r, "--on-loss must be stop, skip, dead-letter, dead-letter:PATH or cut, not '%s'", ol);
+    else if (!ol[11] && !c->dead_path)
+        return cli_run_usage_error(r, "--on-loss=dead-letter needs a dead-letter file: --on-loss=dead-letter:PATH, or "
+                                      "--on-error=dead-letter:PATH%s", "");
+    else if (ol[11] && c->dead_path && strcmp(c->dead_path, ol + 12))
+        return cli_run_usage_error(r, "--on-error and --on-loss name two dead-letter files; a run writes one: give one "
+                                      "PATH, or --on-loss=dead-letter to use --on-error's%s", "");
+    else c->on_loss = RC_LOSS_DEAD, c->dead_path = ol[11] ? ol + 12 : c->dead_path;
+    return EXIT_OK;
+}
+
+int cli_run_setup(cli_run *r)
+{
+    rc_pipeline *c = r->c;
+    int rc = failure_policies(r);
+    if (rc != EXIT_OK) return rc;
     r->kafka = !strncmp(r->sink_url, "kafka://", 8);
     if (r->keys && r->records) return cli_run_usage_error(r, "--keys and --records exclude each other%s", "");
     if (r->kafka && (r->keys || r->records))
@@ -296,7 +320,7 @@ int cli_run_setup(cli_run *r)
     c->to = rc_format_find(r->to);
     if (!c->to || !c->to->encode_value) return format_error(r, c->to, r->to, "written");
     /* every -o key must belong to one of the formats, to the Kafka sink, or to the source */
-    int rc = check_options(r);
+    rc = check_options(r);
     if (rc != EXIT_OK) return rc;
     /* one Avro record per Kafka message: an object container per message makes no sense there */
     if (r->kafka && !strcmp(c->to->name, "avro") && !rc_options_get(&r->opts, "avro.framing") && r->opts.count < CLI_MAX_OPTS)
@@ -311,7 +335,7 @@ int cli_run_setup(cli_run *r)
         fprintf(stderr, "rowcast %s: %s\n", r->cmd, err.message);
         return EXIT_USAGE;
     }
-    if (c->on_error == RC_ON_DEAD && !(c->dead = fopen(c->dead_path, "a"))) {
+    if (c->dead_path && !(c->dead = fopen(c->dead_path, "a"))) {
         fprintf(stderr, "rowcast %s: cannot open dead-letter file %s: %s\n", r->cmd, c->dead_path, strerror(errno));
         return EXIT_IO;
     }

@@ -1,5 +1,5 @@
 /* The options `convert` and `capture` share — the output side of a run: --to, -o, --sink,
- * --topic, --server, --keys, --records, --tombstones, --include, --drop, --on-error,
+ * --topic, --server, --keys, --records, --tombstones, --include, --drop, --on-error, --on-loss,
  * --flush-timeout, --progress, --quiet, --metrics — parsed into an rc_pipeline, checked, and
  * turned into an encoder and an open sink (run_opts.c). Each command parses its own flags
  * first and hands every other one to cli_run_flag. */
@@ -17,7 +17,7 @@ typedef struct cli_run {
     const char *const *flags; /* the command's own flags, for "did you mean" */
     const char *const *source_prefixes; /* -o KEY prefixes the source reads ("postgres."), NULL-ended */
     rc_pipeline *c;
-    const char *from, *to, *on_error, *sink_url, *topic;
+    const char *from, *to, *on_error, *on_loss, *sink_url, *topic;
     int tomb; /* -1: the sink's default */
     bool keys, records, kafka;
     long flush_secs;

@@ -38,3 +38,12 @@ rc_status rc_error_set(rc_error *err, rc_status code, size_t offset, const char 
     va_end(ap);
     return code;
 }
+
+void rc_error_notice(rc_error *err, const char *fmt, ...)
+{
+    if (!err || err->code != RC_OK || err->message[0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}

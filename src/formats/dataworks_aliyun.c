@@ -21,6 +21,7 @@ typedef struct dwa_enc {
     rc_enc_colkeys keys;
     const void *schema_of;
     rc_buf schema;
+    rc_cut_log *cuts; /* --on-loss=cut (epoch_ms); NULL: refuse */
 } dwa_enc;
 
 typedef struct dwa_opts {
@@ -82,7 +83,9 @@ const char *rc_dwa_type(const rc_coltype *t)
 }
 
 /* A DATE, DATETIME or TIMESTAMP value as epoch milliseconds; false (with the reason in err)
- * when the value has digits below the millisecond, which DataWorks' DATE cannot carry. */
+ * when the value has digits below the millisecond, which DataWorks' DATE cannot carry, unless
+ * --on-loss=cut asked for what DataWorks writes (e->cuts: the digits cut off, noted there when
+ * err is given, which check_dates does). */
 static bool epoch_ms(const dwa_enc *e, const rc_column *c, const rc_value *v, int64_t *ms, rc_error *err)
 {
     uint32_t nanos = 0;
@@ -93,20 +96,20 @@ static bool epoch_ms(const dwa_enc *e, const rc_column *c, const rc_value *v, in
         local_sec = rc_datetime_epoch_sec(&v->dt);
         nanos = v->dt.nanos;
         break;
-    case RC_V_TIMESTAMP:
-        if (v->ts.nanos % 1000000u) break;
-        *ms = v->ts.sec * 1000 + v->ts.nanos / 1000000;
-        return true;
+    case RC_V_TIMESTAMP: nanos = v->ts.nanos; break;
     default: return false;
     }
-    if (v->kind == RC_V_TIMESTAMP || nanos % 1000000u) {
-        rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
-                     "column \"%.*s\" (%.*s): the value's fraction of a second .%09u is finer than the milliseconds of a DataWorks DATE",
-                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p,
-                     (unsigned)(v->kind == RC_V_TIMESTAMP ? v->ts.nanos : nanos));
-        return false;
+    if (nanos % 1000000u) {
+        if (!e->cuts) {
+            rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
+                         "column \"%.*s\" (%.*s): the value's fraction of a second .%09u is finer than the milliseconds of a DataWorks DATE",
+                         (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (unsigned)nanos);
+            return false;
+        }
+        if (err) rc_cut_note(e->cuts, c, "milliseconds");
     }
-    *ms = (local_sec - rc_tz_offset_of_local(&e->tz, local_sec)) * 1000 + nanos / 1000000;
+    if (v->kind == RC_V_TIMESTAMP) *ms = v->ts.sec * 1000 + nanos / 1000000;
+    else *ms = (local_sec - rc_tz_offset_of_local(&e->tz, local_sec)) * 1000 + nanos / 1000000;
     return true;
 }
 
@@ -284,6 +287,12 @@ static size_t dwa_split(void *p, const rc_event *ev, rc_event_part *parts, rc_ar
     return 2;
 }
 
+static void dwa_set_cut(void *p, rc_cut_log *cuts)
+{
+    dwa_enc *e = p;
+    e->cuts = cuts;
+}
+
 const rc_format rc_format_dataworks_aliyun = {
     .name = "dataworks-aliyun",
     .summary = "DataWorks real-time sync JSON (\"aliyun\", version 0.0.1): schema {dataColumn, primaryKey, source} / payload {before, after, op}",
@@ -294,6 +303,7 @@ const rc_format rc_format_dataworks_aliyun = {
     .encode_value = dwa_encode,
     .encode_key = rc_oms_encode_key,
     .split = dwa_split,
+    .set_cut = dwa_set_cut,
     .dec_new = dwa_dec_new,
     .dec_free = rc_dwa_dec_free,
     .decode = rc_dwa_decode,

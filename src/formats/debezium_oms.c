@@ -29,6 +29,7 @@ typedef struct schema_slot {
 typedef struct dbz_enc {
     int kind;
     bool schemas;
+    rc_cut_log *cuts; /* --on-loss=cut (check_units); NULL: refuse */
     rc_buf sig;     /* signature of the current event's table */
     rc_buf scratch;
     schema_slot slots[SCHEMA_SLOTS];
@@ -159,17 +160,25 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
 }
 
 /* OMS writes DATETIME as epoch milliseconds and TIME as microseconds: an event with a value
- * those would cut is not expressible (RC_SKIP with the reason), never cut. */
-static rc_status check_units(const rc_event *ev, rc_error *err)
+ * those would cut is not expressible (RC_SKIP with the reason), unless --on-loss=cut asked for
+ * what OMS writes (e->cuts: the finer digits cut off, noted there). */
+static rc_status check_units(const dbz_enc *e, const rc_event *ev, rc_error *err)
 {
+    /* what keeps the value: upstream Debezium's microseconds (an option of this format, another
+     * format for the flattened ones), or OMS's own cut */
+    static const char *const keep[] = {
+        "-o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds",
+        "--to debezium -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds",
+    };
     const rc_value *imgs[2] = {ev->before, ev->after};
     for (int k = 0; k < 2; k++)
         for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
             const rc_value *v = &imgs[k][i];
             rc_status st = RC_OK;
             if (v->kind == RC_V_DATETIME)
-                st = rc_dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, "-o debezium.flavor=upstream writes datetime(4-6) in microseconds", err);
-            else if (v->kind == RC_V_TIME) st = rc_dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, NULL, err);
+                st = rc_dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, keep[e->kind != DBZ_ENVELOPE], e->cuts, err);
+            else if (v->kind == RC_V_TIME)
+                st = rc_dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, "--on-loss=cut writes OMS's microseconds", e->cuts, err);
             if (st != RC_OK) return st;
         }
     return RC_OK;
@@ -326,7 +335,7 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     rc_status need = rc_enc_need_before(ev, names[e->kind], e->kind == DBZ_SMT ? "the row of the delete" : "before", false, err);
     if (need != RC_OK && !(e->kind == DBZ_SMT && ev->op == RC_OP_UPDATE)) return need;
     rc_error_clear(err);
-    if ((need = check_units(ev, err)) != RC_OK) return need;
+    if ((need = check_units(e, ev, err)) != RC_OK) return need;
     if (e->kind == DBZ_SMT) {
         if (ev->op == RC_OP_HEARTBEAT) return RC_SKIP;
         put_image(b, ev, rc_enc_row(ev));
@@ -378,6 +387,19 @@ static rc_status dbz_any_route(void *p, const rc_event *ev, rc_buf *topic, int32
     return a->upstream ? rc_dbz_hb_route(a->impl, ev, topic, partition) : RC_SKIP;
 }
 
+static void dbz_set_cut(void *p, rc_cut_log *cuts)
+{
+    dbz_enc *e = p;
+    e->cuts = cuts;
+}
+
+static void dbz_any_set_cut(void *p, rc_cut_log *cuts)
+{
+    dbz_any *a = p;
+    if (a->upstream) rc_dbz_up_set_cut(a->impl, cuts);
+    else dbz_set_cut(a->impl, cuts);
+}
+
 static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     dbz_any *a = p;
@@ -396,6 +418,7 @@ const rc_format rc_format_debezium = {
     .tombstone = dbz_any_tombstone,
     .split = dbz_any_split,
     .route = dbz_any_route,
+    .set_cut = dbz_any_set_cut,
     .dec_new = rc_dbz_dec_new,
     .dec_free = rc_dbz_dec_free,
     .decode = rc_dbz_decode,
@@ -411,6 +434,7 @@ const rc_format rc_format_debeziumflatten = {
     .enc_free = dbz_free,
     .encode_value = dbz_encode,
     .encode_key = rc_oms_encode_key,
+    .set_cut = dbz_set_cut,
     .dec_new = rc_dbz_dec_new,
     .dec_free = rc_dbz_dec_free,
     .decode = rc_dbz_decode,
@@ -425,4 +449,5 @@ const rc_format rc_format_debeziumsmt = {
     .enc_free = dbz_free,
     .encode_value = dbz_encode,
     .encode_key = rc_oms_encode_key,
+    .set_cut = dbz_set_cut,
 };

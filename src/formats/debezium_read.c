@@ -20,6 +20,10 @@ typedef struct dz_dec {
     rc_buf text;
     bool heartbeats; /* pass heartbeats on instead of skipping them */
     rc_bytes_text bytes; /* how binary columns are written */
+    /* schemaless text that looks like a Decimal's base64 (b64_decimal): the columns said so
+     * already ("db.table.column\n" each), and those of the message being decoded */
+    rc_buf b64_said, b64_now;
+    char b64_table[256]; /* the table of b64_now's columns ("db.table") */
 } dz_dec;
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -41,6 +45,8 @@ rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     d->heartbeats = opt->heartbeats;
     d->bytes = !opt->flavor || opt->bin_mode == 2 ? RC_BYTES_HEX : RC_BYTES_BASE64;
     rc_buf_init(&d->text, 0);
+    rc_buf_init(&d->b64_said, 0);
+    rc_buf_init(&d->b64_now, 0);
     *out = d;
     return RC_OK;
 }
@@ -52,6 +58,8 @@ void rc_dbz_dec_free(void *p)
     rc_jsondec_fini(&d->jd);
     rc_jsondec_fini(&d->kjd);
     rc_buf_fini(&d->text);
+    rc_buf_fini(&d->b64_said);
+    rc_buf_fini(&d->b64_now);
     free(d);
 }
 
@@ -420,6 +428,48 @@ static rc_status columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_f
 
 static rc_status row_values(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out);
 
+/* Whether schemaless text s is, by the reader's evidence, most likely a precise-mode Decimal
+ * (Kafka Connect's Decimal: the unscaled value's two's-complement bytes, as few as
+ * BigInteger.toByteArray() gives, in base64), which without its schema cannot be told from a
+ * string. The rule (docs/formats/debezium.md, "Reading"): 4 to 24 characters (up to 16
+ * bytes: 38 digits), padded with '=' (a plain word has no padding; a Decimal of 3, 6, ... bytes
+ * has none either and is not recognised by that value, but by the column's next padded one),
+ * canonical base64 (the bits after the last byte zero), and the bytes a minimal
+ * two's-complement number. A binary column's base64 (binary.handling.mode=bytes or base64)
+ * often passes too: its type is lost without the schema as well, and the notice says so. */
+static bool b64_decimal(const ctx *c, const char *s, size_t n)
+{
+    if (n < 4 || n > 24 || n % 4 || s[n - 1] != '=') return false;
+    rc_str raw;
+    size_t bad;
+    char again[24];
+    if (rc_base64_decode(s, n, c->a, &raw, &bad) != RC_OK || !raw.n) return false;
+    /* canonical (the bits after the last byte zero): what an encoder writes */
+    if ((size_t)(rc_fmt_base64_at(again, (const unsigned char *)raw.p, raw.n) - again) != n || memcmp(again, s, n)) return false;
+    const unsigned char *b = (const unsigned char *)raw.p;
+    return raw.n < 2 || !((b[0] == 0x00 && !(b[1] & 0x80)) || (b[0] == 0xFF && (b[1] & 0x80)));
+}
+
+/* Column col of ev holds such text: noted for the message's notice, once per column a run. */
+static void b64_note(const ctx *c, const rc_event *ev, const rc_column *col)
+{
+    rc_buf *said = &c->d->b64_said, *now = &c->d->b64_now;
+    rc_str db = ev->src.db.n ? ev->src.db : ev->src.schema;
+    char k[512]; /* "db.table.column\n" */
+    int kn = snprintf(k, sizeof k, "%.*s.%.*s.%.*s\n", (int)db.n, db.p, (int)ev->src.table.n, ev->src.table.p, (int)col->name.n,
+                      col->name.p);
+    if (kn < 0 || (size_t)kn >= sizeof k) return;
+    for (size_t at = 0; at < said->len;) { /* the keys said, one a line */
+        size_t n = (size_t)((const char *)memchr(said->data + at, '\n', said->len - at) - (said->data + at)) + 1;
+        if (n == (size_t)kn && !memcmp(said->data + at, k, n)) return;
+        at += n;
+    }
+    rc_buf_put(said, k, (size_t)kn);
+    snprintf(c->d->b64_table, sizeof c->d->b64_table, "%.*s", (int)((size_t)kn - col->name.n - 2), k);
+    if (now->len) rc_buf_puts(now, ", ");
+    rc_buf_put(now, col->name.p, col->name.n);
+}
+
 static rc_status image(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out)
 {
     *out = NULL;
@@ -443,6 +493,7 @@ static rc_status row_values(const ctx *c, uint32_t row, const rc_event *ev, cons
         rc_status st = field_of[i] ? value_with_schema(c, &ev->cols[i], field_of[i], v, &img[i])
                                    : value_with_schema(c, &ev->cols[i], 0, v, &img[i]);
         if (st != RC_OK) return st;
+        if (!field_of[i] && node(c, v)->type == RC_J_STRING && b64_decimal(c, node(c, v)->s, node(c, v)->n)) b64_note(c, ev, &ev->cols[i]);
     }
     if (node(c, row)->count != ev->ncols)
         return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "the row has %u values but the schema has %u columns",
@@ -589,9 +640,25 @@ static bool pg_tx_id(rc_str id, rc_str lsn)
     return rest == lsn.n && !memcmp(colon + 1, lsn.p, rest);
 }
 
+static rc_status decode_msg(dz_dec *d, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
+
+/* A message; the columns whose schemaless text looked like a Decimal (b64_decimal) for the
+ * first time are said in err's notice (rc_format.decode). */
 rc_status rc_dbz_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     dz_dec *d = p;
+    rc_buf_reset(&d->b64_now);
+    rc_status st = decode_msg(d, msg, n, a, out, err);
+    if (st == RC_OK && d->b64_now.len)
+        rc_error_notice(err, "column%s %.*s (%s): base64 text in a schemaless Debezium message, read as text; a Decimal (or "
+                             "binary value) needs the schema: -o debezium.schemas=true on the writer, or "
+                             "decimal.handling.mode=string",
+                        memchr(d->b64_now.data, ',', d->b64_now.len) ? "s" : "", (int)d->b64_now.len, d->b64_now.data, d->b64_table);
+    return st;
+}
+
+static rc_status decode_msg(dz_dec *d, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
+{
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
     ctx c = {d, &d->jd.json, a, err};

@@ -72,6 +72,7 @@ typedef struct up_enc {
     int schema_adjust, field_adjust; /* DBZ_ADJUST_* */
     bool unsigned_precise;
     bool dec_numeric; /* decimal.format=numeric: Decimal fields as JSON numbers */
+    rc_cut_log *cuts; /* --on-loss=cut (rc_dbz_fits_unit); NULL: refuse */
     const char *server, *version;
     rc_name_registry *names;
     rc_buf sig, scratch, name;

@@ -78,6 +78,12 @@ static int layout_of_release(const char *v)
     return major >= 3 ? 30 : -1;
 }
 
+void rc_dbz_up_set_cut(void *p, rc_cut_log *cuts)
+{
+    up_enc *e = p;
+    e->cuts = cuts;
+}
+
 rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err)
 {
     rc_dbz_opts opt;

@@ -26,10 +26,14 @@ bool rc_dbz_rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decim
     return true;
 }
 
-rc_status rc_dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err)
+rc_status rc_dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_cut_log *cuts, rc_error *err)
 {
     const char *unit = ms ? "milliseconds" : "microseconds";
     if (nanos % (ms ? 1000000u : 1000u)) {
+        if (cuts && !zone.n) { /* --on-loss=cut: the connector's own value, the finer digits cut off */
+            rc_cut_note(cuts, c, unit);
+            return RC_OK;
+        }
         rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): the value's fraction of a second .%09u is finer than the %s Debezium writes for it%s%s",
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (unsigned)nanos, unit, hint ? "; " : "", hint ? hint : "");
         return RC_SKIP;
@@ -270,8 +274,8 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
         }
         if (v->u > INT64_MAX) { /* Debezium wraps it to a negative number; rowcast says so and writes nothing */
             rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
-                         "column \"%.*s\": %llu does not fit an int64 (bigint.unsigned.handling.mode=long; the "
-                         "mode precise keeps it)",
+                         "column \"%.*s\": %llu does not fit an int64 (bigint.unsigned.handling.mode=long; "
+                         "-o debezium.bigint.unsigned.handling.mode=precise keeps it)",
                          (int)c->name.n, c->name.p, (unsigned long long)v->u);
             return RC_SKIP;
         }
@@ -305,7 +309,8 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
     case RC_V_DATE: cv->kind = CV_INT, cv->i = rc_date_epoch_days(&v->date); return RC_OK;
     case RC_V_TIME: {
         bool ms = time_millis(e, c);
-        rc_status st = rc_dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL, err);
+        rc_status st = rc_dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL,
+                                        e->cuts, err);
         cv->kind = CV_INT, cv->i = ms ? rc_time_micros(&v->time) / 1000 : rc_time_micros(&v->time);
         return st;
     }
@@ -316,7 +321,7 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
             return RC_OK;
         }
         const char *hint = as == DT_MILLIS ? "a column declared with the precision its values have (datetime(6)) is written in microseconds" : NULL;
-        rc_status st = rc_dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, err);
+        rc_status st = rc_dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, e->cuts, err);
         if (st != RC_OK) return st;
         cv->kind = CV_INT;
         if (as != DT_MICROS) cv->i = rc_datetime_epoch_ms(&v->dt);

@@ -38,6 +38,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err);
 /* The upstream encoder of options already read (CloudEvents gives its own). */
 rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err);
 void rc_dbz_up_free(void *enc);
+void rc_dbz_up_set_cut(void *enc, rc_cut_log *cuts); /* rc_format.set_cut */
 rc_status rc_dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status rc_dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 bool rc_dbz_up_tombstone(void *enc, const rc_event *ev);
@@ -66,8 +67,10 @@ rc_status rc_dbz_up_put_image(void *enc, rc_buf *b, const rc_event *ev, const rc
 /* A time value goes into milliseconds (ms) or microseconds, a wall-clock time into epoch
  * numbers without a zone: RC_OK when value `nanos` (and `zone`) of column c fit, else RC_SKIP
  * with the reason in err, followed by `hint` (what to do; NULL for none): the event is not
- * expressible, never cut. */
-rc_status rc_dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_error *err);
+ * expressible. With `cuts` (--on-loss=cut) a fraction finer than the unit is RC_OK, noted
+ * there: the caller writes the value cut to the unit, as the connector does; a zone is still
+ * refused. */
+rc_status rc_dbz_fits_unit(const rc_column *c, uint32_t nanos, rc_str zone, bool ms, const char *hint, rc_cut_log *cuts, rc_error *err);
 /* The transaction block or null. */
 void rc_dbz_up_put_transaction(void *enc, rc_buf *b, const rc_event *ev);
 /* Avro binary of the record {before: [null, Value], after: [null, Value]} whose Value fields

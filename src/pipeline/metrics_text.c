@@ -69,6 +69,10 @@ void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
            "Events excluded by --include or dropped by --drop.", n->filtered);
     single(b, "rowcast_events_not_expressible_total", "counter",
            "Events the target format has no message for.", n->not_expressible);
+    single(b, "rowcast_rows_refused_total", "counter",
+           "Rows with a value the target format cannot hold, left out or dead-lettered (--on-loss).", n->refused);
+    single(b, "rowcast_rows_cut_total", "counter",
+           "Rows written with a value cut to what the target format holds (--on-loss=cut).", n->cut);
     single(b, "rowcast_sink_messages_sent_total", "counter", "Messages handed to the sink.",
            s->sent);
     single(b, "rowcast_sink_messages_acknowledged_total", "counter",

@@ -8,7 +8,14 @@
 #include "pipeline_impl.h"
 #include "rowcast/fmt.h"
 
-enum { MAX_SHOWN_ERRORS = 50 };
+bool rc_pipeline_error_shown(rc_pipeline *c)
+{
+    if (++c->errors_shown > RC_MAX_SHOWN_ERRORS + 1) return false;
+    rc_pipeline_progress_clear(c);
+    if (c->errors_shown <= RC_MAX_SHOWN_ERRORS) return true;
+    fprintf(stderr, "rowcast: further errors are not shown\n");
+    return false;
+}
 
 /* A bad item's error, at its line and byte: in a message over several lines (pretty-printed
  * JSON), the line of the input the offset falls in and the byte within that line. */
@@ -19,13 +26,7 @@ static void report(rc_pipeline *c, const rc_source_item *ln, const char *text, c
     if (ln->lines > 1 && err->offset != RC_NO_OFFSET)
         for (size_t i = 0; i < err->offset && i < ln->n; i++)
             if (text[i] == '\n') lineno++, col = err->offset - i - 1;
-    c->errors_shown++;
-    if (c->errors_shown > MAX_SHOWN_ERRORS + 1) return;
-    rc_pipeline_progress_clear(c);
-    if (c->errors_shown == MAX_SHOWN_ERRORS + 1) {
-        fprintf(stderr, "rowcast: further errors are not shown\n");
-        return;
-    }
+    if (!rc_pipeline_error_shown(c)) return;
     if (!lineno) /* a database's message: the error names its place (table, LSN) */
         fprintf(stderr, "rowcast: %s: %s error: %s\n", file, rc_status_name(err->code), err->message);
     else if (err->offset == RC_NO_OFFSET)
@@ -37,19 +38,14 @@ static void report(rc_pipeline *c, const rc_source_item *ln, const char *text, c
                 err->message);
 }
 
-/* An event the encoder declined because a value does not fit the format (err says which and
- * what to do): the line is not bad, the event is counted as not expressible. */
+/* An event the encoder declined because it is of a kind the format has no message for, with
+ * the reason (a DDL in OGG's JSON): the line is not bad, the event is counted as not
+ * expressible. A row goes to --on-loss (loss.c). */
 static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const rc_event *ev, const rc_error *err)
 {
-    if (++c->errors_shown > MAX_SHOWN_ERRORS) {
-        if (c->errors_shown == MAX_SHOWN_ERRORS + 1) fprintf(stderr, "rowcast: further errors are not shown\n");
-        return;
-    }
-    rc_pipeline_progress_clear(c);
-    char at[64] = "";
-    if (ln->lineno) snprintf(at, sizeof at, ":%llu", (unsigned long long)ln->lineno);
-    else if (ev->pos.lsn.n) /* a database's change: where it is in the log */
-        snprintf(at, sizeof at, " at LSN %.*s", (int)(ev->pos.lsn.n < 40 ? ev->pos.lsn.n : 40), ev->pos.lsn.p);
+    if (!rc_pipeline_error_shown(c)) return;
+    char at[128];
+    rc_pipeline_where(ln, ev, at, sizeof at);
     fprintf(stderr, "rowcast: %s%s: %s error: %s; the event is not written (not expressible in %s)\n", ln->file, at,
             rc_status_name(err->code), err->message, c->to->name);
 }
@@ -182,15 +178,27 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
             }
             st = pst;
         }
-        if (st == RC_SKIP) { /* every part of the event, or none: a value the format cannot hold is said, never cut */
+        if (st == RC_SKIP) { /* every part of the event, or none */
             c->msg.len = mark, c->nrecs = nrecs;
+            rc_cut_drop(&c->cuts);
+            if (err->message[0] && ev->op <= RC_OP_READ) { /* a row with a value the format cannot hold */
+                if ((c->loss_rc = rc_pipeline_loss(c, ln, ev, err)) != RC_EXIT_OK) return err->code ? err->code : RC_ERR_UNSUPPORTED;
+                n->refused++;
+                rc_error_clear(err);
+                continue;
+            }
             n->not_expressible++;
             if (!err->message[0] && (ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT)) n->markers++;
             if (err->message[0]) report_unexpressible(c, ln, ev, err);
             rc_error_clear(err);
             continue;
         }
-        if (st != RC_OK && st != RC_PENDING) return st;
+        if (st != RC_OK && st != RC_PENDING) {
+            rc_cut_drop(&c->cuts); /* the line is bad: nothing of it is written, nothing cut */
+            return st;
+        }
+        if (c->cuts.npending && (n->cut++, rc_cut_commit(&c->cuts, &ev->src)) != RC_OK)
+            return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory counting the values cut");
         c->held_pending = c->to->holding && c->to->holding(c->enc);
         if ((ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) && held_before && !c->held_pending) {
             /* a marker whose call only released what the encoder held (Maxwell's last row of a
@@ -326,6 +334,10 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
         rc_buf_reset(&c->msg);
         rc_status st = ln->st;
         rc_counts n = {0};
+        if (st == RC_OK && err.message[0]) { /* the reader's notice (rc_error_notice), not an error */
+            rc_pipeline_progress_clear(c);
+            fprintf(stderr, "rowcast: %s:%llu: warning: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
+        }
         if (st == RC_OK && ln->filtered && !ln->ev_count) {
             c->n.lines_filtered++;
         } else if (st == RC_OK && (st = convert_line(c, ln, b->events.items + ln->ev_first, ln->ev_count, &b->arena, &n, &err)) == RC_OK) {
@@ -340,9 +352,11 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
             c->n.converted++;
             c->n.events += n.events, c->n.encoded += n.encoded;
             c->n.filtered += n.filtered, c->n.not_expressible += n.not_expressible, c->n.markers += n.markers;
+            c->n.refused += n.refused, c->n.cut += n.cut;
             for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
             rc_pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
         }
+        if (c->loss_rc) return c->loss_rc; /* --on-loss: said, nothing of the item written nor marked */
         if (st != RC_OK) {
             c->n.bad++;
             report(c, ln, b->text + ln->off, &err);
@@ -397,11 +411,11 @@ int rc_pipeline_flush_group(rc_pipeline *c)
 }
 
 /* What the sink says as it happens (a broker out of reach, a message dead-lettered and why);
- * dead-letter reasons past the first MAX_SHOWN_ERRORS are counted, and the count said at the end. */
+ * dead-letter reasons past the first RC_MAX_SHOWN_ERRORS are counted, and the count said at the end. */
 void rc_pipeline_sink_notice(void *ctx, rc_sink_notice kind, const char *text)
 {
     rc_pipeline *c = ctx;
-    if (kind == RC_SINK_NOTICE_DEAD_LETTER && ++c->dead_notices > MAX_SHOWN_ERRORS) return;
+    if (kind == RC_SINK_NOTICE_DEAD_LETTER && ++c->dead_notices > RC_MAX_SHOWN_ERRORS) return;
     rc_pipeline_progress_clear(c);
     fprintf(stderr, "rowcast: %s\n", text);
 }
@@ -413,10 +427,10 @@ int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
     rc_error err;
     rc_error_clear(&err);
     rc_status st = rc_sink_flush(c->sink, (int)flush_ms, &err);
-    if (c->dead_notices > MAX_SHOWN_ERRORS)
+    if (c->dead_notices > RC_MAX_SHOWN_ERRORS)
         fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
-                (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - MAX_SHOWN_ERRORS),
-                MAX_SHOWN_ERRORS);
+                (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - RC_MAX_SHOWN_ERRORS),
+                RC_MAX_SHOWN_ERRORS);
     if ((c->ck_path || c->capture) && rc_pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;

@@ -86,6 +86,7 @@ void rc_pipeline_init(rc_pipeline *c)
     rc_buf_init(&c->topic, 1 << 16);
     rc_buf_init(&c->pos, 1 << 13);
     rc_buf_init(&c->topic_key, 1 << 16);
+    rc_buf_init(&c->loss_msg, 0);
 }
 
 void rc_pipeline_fini(rc_pipeline *c)
@@ -93,6 +94,7 @@ void rc_pipeline_fini(rc_pipeline *c)
     if (c->src) c->src->ops->close(c->src);
     c->src = NULL;
     rc_pipeline_metrics_stop(c);
+    rc_pipeline_loss_fini(c);
     free(c->recs);
     c->recs = NULL;
     rc_arena_fini(&c->arena);
@@ -142,6 +144,7 @@ int rc_pipeline_run(rc_pipeline *c)
                              .source = c->source};
     c->t0 = c->last_progress = rc_pipeline_now();
     if (c->metrics_addr && (rc = rc_pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
+    if ((rc = rc_pipeline_loss_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
         return err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;

@@ -10,9 +10,24 @@ bool rc_pipeline_table_included(void *ctx, rc_str db, rc_str table);
 bool rc_pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table);
 
 /* output.c */
+enum { RC_MAX_SHOWN_ERRORS = 50 };
+/* Counts an error message about to be said: true when it is to be shown (the progress line
+ * cleared), false past the first RC_MAX_SHOWN_ERRORS (the first time saying so). */
+bool rc_pipeline_error_shown(rc_pipeline *c);
 int rc_pipeline_output(rc_pipeline *c, rc_batch *b); /* EXIT_OK or the status to stop with */
 int rc_pipeline_flush_group(rc_pipeline *c);
 int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms);
+
+/* loss.c: --on-loss. Where item ln's event ev is, for a message ("FILE:LINE", "FILE at LSN
+ * X"), into at[n]; a row the format refused (err: why): the message, then RC_EXIT_OK when the
+ * run goes on (skipped, dead-lettered), else the status to stop with; the cut values' totals
+ * in the summary; the encoder's cut log and the dead-letter encoder set up (EXIT status) and
+ * freed. */
+void rc_pipeline_where(const rc_source_item *ln, const rc_event *ev, char *at, size_t n);
+int rc_pipeline_loss(rc_pipeline *c, const rc_source_item *ln, const rc_event *ev, const rc_error *err);
+void rc_pipeline_loss_summary(const rc_pipeline *c);
+int rc_pipeline_loss_start(rc_pipeline *c);
+void rc_pipeline_loss_fini(rc_pipeline *c);
 
 /* checkpoint.c: stores the sink's safe position when it moved (at most every interval, or
  * now); 0, or -1 after a message */

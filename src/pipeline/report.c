@@ -262,7 +262,13 @@ void rc_pipeline_summary(rc_pipeline *c)
             (unsigned long long)n->events, plural(n->events), (unsigned long long)n->encoded, (unsigned long long)n->filtered,
             (unsigned long long)(n->not_expressible - n->markers), c->to->name);
     if (n->markers) fprintf(stderr, ", %llu transaction marker%s (BEGIN/COMMIT) it has no message for", (unsigned long long)n->markers, plural(n->markers));
+    if (n->refused) {
+        static const char *const loss_fate[] = {"stopped there", "skipped", "dead-lettered", "stopped there"};
+        fprintf(stderr, ", %llu row%s with a value it cannot hold (%s: --on-loss)", (unsigned long long)n->refused, plural(n->refused),
+                loss_fate[c->on_loss]);
+    }
     fputc('\n', stderr);
+    rc_pipeline_loss_summary(c);
     fprintf(stderr, "rowcast: %llu message%s written (%llu byte%s): %llu delivered, %llu dead-lettered, %llu refused, %llu undelivered\n",
             (unsigned long long)ss.sent, plural(ss.sent), (unsigned long long)ss.bytes, plural(ss.bytes),
             (unsigned long long)ss.delivered, (unsigned long long)ss.dead_lettered, (unsigned long long)ss.failed,

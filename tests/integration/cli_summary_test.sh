@@ -29,8 +29,10 @@ adds_up() {
         function check(total, sum) { if (total != sum) { print "FAIL: " name ": " $0; bad = 1 } }
         /^rowcast: [0-9]+ lines? read: / {
             split($0, w, /[^0-9]+/); check(w[2], w[3] + w[4] + w[5] + (/interrupted/ ? w[6] : 0)) }
-        # encoded + filtered + not expressible + transaction markers without a message
-        /^rowcast: [0-9]+ events? decoded: / { split($0, w, /[^0-9]+/); check(w[2], w[3] + w[4] + w[5] + (/markers/ ? w[6] : 0)) }
+        # encoded + filtered + not expressible + transaction markers without a message + rows
+        # --on-loss left out
+        /^rowcast: [0-9]+ events? decoded: / { split($0, w, /[^0-9]+/)
+            check(w[2], w[3] + w[4] + w[5] + (/markers/ ? w[6] : 0) + (/markers.*cannot hold/ ? w[7] : /cannot hold/ ? w[6] : 0)) }
         /^rowcast: [0-9]+ messages? written / { split($0, w, /[^0-9]+/); check(w[2], w[4] + w[5] + w[6] + w[7]) }
         END { exit bad }' "$2" >&2 && ok || fail=$((fail + 1))
 }
@@ -218,6 +220,64 @@ rowcast: 3 messages written ($(($(wc -c <"$T/mx") - $(wc -l <"$T/mx"))) bytes): 
 rowcast: T s, R events/s
 EOF
 adds_up maxwell "$T/mx.err"
+
+# --- --on-loss: rows with a value the format cannot hold (OMS Debezium's milliseconds, upstream
+# Debezium's int64): stop (the default) exits 2 before the row, its checkpoint before it too;
+# skip and dead-letter count them; cut writes OMS's milliseconds and counts them per column
+LOSS=tests/golden/stderr/loss.ndjson
+"$RC" convert --to debezium --checkpoint "$T/loss.ck" "$LOSS" >"$T/out" 2>"$T/err"
+expect_rc loss-stop $? 2
+[ "$(wc -l <"$T/out")" = 1 ] && ok || bad "loss-stop: $(wc -l <"$T/out") messages, expected the one before the row"
+expect loss-stop-summary "$T/err" <<EOF
+rowcast: $LOSS:2: range error: table shop.visits: column "at" (datetime(6)): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
+rowcast: 2 lines read: 1 converted, 0 filtered out, 0 bad, 1 interrupted
+rowcast: 2 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 1 row with a value it cannot hold (stopped there: --on-loss)
+rowcast: 1 message written ($(($(wc -c <"$T/out") - 1)) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+adds_up loss-stop "$T/err"
+grep -qx 'line 1' "$T/loss.ck" && ok || bad "loss-stop: the checkpoint is not at line 1: $(cat "$T/loss.ck")"
+# resumed with cut: from the refused row on, its value in OMS's milliseconds
+"$RC" convert --to debezium --on-loss=cut --checkpoint "$T/loss.ck" "$LOSS" >"$T/out" 2>"$T/err"
+expect_rc loss-cut $? 0
+"$RC" convert -q --to debezium --on-loss=cut "$LOSS" | tail -n +2 >"$T/want"
+expect_eq loss-cut-resumed "$T/want" "$T/out"
+grep -q '"at":1714557600123}' "$T/out" && ok || bad "loss-cut: .123456 is not 1714557600123 ms"
+expect loss-cut-summary "$T/err" <<EOF
+rowcast: resuming $LOSS at line 2, byte 240 (checkpoint $T/loss.ck); stdout is not cut back: what the stopped run wrote after that is written again
+rowcast: 5 lines read: 5 converted, 0 filtered out, 0 bad
+rowcast: 5 events decoded: 5 encoded, 0 filtered out, 0 not expressible in debezium
+rowcast: cut (--on-loss=cut): shop.visits.at 2 rows (to milliseconds)
+rowcast: 5 messages written ($(($(wc -c <"$T/out") - 5)) bytes): 5 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+adds_up loss-cut "$T/err"
+"$RC" convert --to debezium --on-loss=skip "$LOSS" >"$T/out" 2>"$T/err"
+expect_rc loss-skip $? 0
+grep -v '^rowcast: tests' "$T/err" >"$T/err2"
+expect loss-skip-summary "$T/err2" <<EOF
+rowcast: 6 lines read: 6 converted, 0 filtered out, 0 bad
+rowcast: 6 events decoded: 4 encoded, 0 filtered out, 0 not expressible in debezium, 2 rows with a value it cannot hold (skipped: --on-loss)
+rowcast: 4 messages written ($(($(wc -c <"$T/out") - 4)) bytes): 4 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+adds_up loss-skip "$T/err"
+# dead-letter: the refused rows as native lines, which convert again with the option that keeps
+# them; --on-loss=dead-letter alone takes --on-error's file
+"$RC" convert --to debezium -o debezium.flavor=upstream --on-error=dead-letter:"$T/loss.dead" --on-loss=dead-letter "$LOSS" >"$T/out" 2>"$T/err"
+expect_rc loss-dead-letter $? 0
+sed -n 3p "$LOSS" >"$T/want"
+expect_eq loss-dead-letter-file "$T/want" "$T/loss.dead"
+expect loss-dead-letter-summary "$T/err" <<EOF
+rowcast: $LOSS:3: range error: table shop.counters: column "id": 18446744073709551615 does not fit an int64 (bigint.unsigned.handling.mode=long; -o debezium.bigint.unsigned.handling.mode=precise keeps it); the row is not written: it goes to the dead-letter file as a native line (--on-loss=dead-letter)
+rowcast: 6 lines read: 6 converted, 0 filtered out, 0 bad
+rowcast: 6 events decoded: 5 encoded, 0 filtered out, 0 not expressible in debezium, 1 row with a value it cannot hold (dead-lettered: --on-loss)
+rowcast: 5 messages written ($(($(wc -c <"$T/out") - 5)) bytes): 5 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+adds_up loss-dead-letter "$T/err"
+"$RC" convert -q --to debezium -o debezium.flavor=upstream -o debezium.bigint.unsigned.handling.mode=precise "$T/loss.dead" >"$T/out"
+expect_rc loss-dead-letter-replay $? 0
 
 echo "cli summary: $pass passed, $fail failed"
 [ "$fail" = 0 ]

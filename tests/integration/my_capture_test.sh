@@ -23,6 +23,8 @@
 #     gives the same events (the rows before each ALTER decode with the structure before it):
 #     golden data/my_capture.ddl.native.golden; the same as upstream Debezium with its
 #     schema-change and transaction topics (data/my_capture.ddl.debezium.golden).
+#     --on-loss=stop at a BIGINT UNSIGNED past upstream Debezium's int64: exit 2, naming the
+#     binlog position, table and column; the checkpoint before the row.
 #  4. snapshot then streaming under a concurrent writer: no gap, no overlap (each INSERT finds
 #     no row, each UPDATE the row with w one less, each DELETE the row), the replay equals
 #     SELECT.
@@ -259,6 +261,38 @@ expect_eq "--threads 1 = the default (2)" "$W/ddl.native.masked" "$W/ddl.one.mas
 cap ddl.4 "$U" --include 'shop.evolve*' --checkpoint "$W/ddl.ck.dbz" --until caught-up --records \
     --to debezium -o debezium.flavor=upstream -o debezium.transactions=true
 golden ddl.debezium "$W/ddl.4.out"
+
+# ---- 3b. --on-loss: a BIGINT UNSIGNED past int64 in upstream Debezium's long mode stops the
+# capture with exit 2, naming the row's binlog position, its table and column; the checkpoint
+# stays before the row's transaction: the next run, with the option that keeps the value, has
+# that row. (The source keeps a checkpoint boundary at the end of each batch it hands out, and
+# the three transactions came in one: the transaction before the row comes again, as
+# at-least-once allows.)
+my_sql -e "CREATE TABLE shop.loss (id int PRIMARY KEY, n bigint unsigned)"
+cap loss.0 "$U" --include shop.loss --checkpoint "$W/loss.ck" --until caught-up
+expect_rc loss.0 "$st" 0
+my_sql <<'SQL' || bad "the --on-loss workload failed"
+INSERT INTO shop.loss VALUES (1, 5);
+INSERT INTO shop.loss VALUES (2, 18446744073709551615);
+INSERT INTO shop.loss VALUES (3, 7);
+SQL
+cap loss.1 "$U" --include shop.loss --checkpoint "$W/loss.ck" --until caught-up --to debezium -o debezium.flavor=upstream
+sed -i -E 's/(at |\/)bin\.[0-9]+:[0-9]+/\1bin.N:P/g; s/GTID [0-9-]+/GTID G/' "$W/loss.1.err"
+expect_err loss.1 2 <<EOF
+rowcast: resuming from checkpoint $W/loss.ck at bin.N:P (GTID G)
+rowcast: $U at bin.N:P: range error: table shop.loss: column "n": 18446744073709551615 does not fit an int64 (bigint.unsigned.handling.mode=long; -o debezium.bigint.unsigned.handling.mode=precise keeps it); the row is not written, and the run stops here (--on-loss=stop)
+rowcast: 5 messages read: 4 converted, 0 filtered out, 0 bad, 1 interrupted
+rowcast: 5 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 3 transaction markers (BEGIN/COMMIT) it has no message for, 1 row with a value it cannot hold (stopped there: --on-loss)
+rowcast: 1 message written ($(msg_bytes loss.1) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+same "--on-loss=stop: the row before" "1" "$(jq -r '.after.id' "$W/loss.1.out" | paste -sd,)"
+cap loss.2 "$U" --include shop.loss --checkpoint "$W/loss.ck" --until caught-up --to debezium -o debezium.flavor=upstream \
+    -o debezium.bigint.unsigned.handling.mode=precise
+expect_rc loss.2 "$st" 0
+same "after --on-loss=stop: from before the refused row on" "1,2,3" "$(jq -r '.after.id' "$W/loss.2.out" | paste -sd,)"
+# (a Decimal of scale 0: the bytes 00 FF FF FF FF FF FF FF FF, 2^64-1, in base64)
+same "after --on-loss=stop: the refused value kept" "AP//////////" "$(jq -r 'select(.after.id == 2) | .after.n' "$W/loss.2.out")"
 
 # ---- 4. snapshot, then the stream, under a concurrent writer: no gap, no overlap
 my_sql <<'SQL' || exit 1

@@ -27,7 +27,8 @@
 #     usage errors.
 #  3. --snapshot initial_only (the rows, no slot kept), --snapshot never, --max-events N (mid-
 #     transaction: the next run has that transaction again, whole), SIGTERM while idle: exit
-#     143 with the slot's confirmed_flush_lsn at (or past) the last commit's end; SIGINT: 130.
+#     143 with the slot's confirmed_flush_lsn at (or past) the last commit's end; SIGINT: 130;
+#     --on-loss=stop at a row OMS Debezium cannot hold: exit 2, the slot before its transaction.
 # usage: pg_capture_test.sh path/to/rowcast   (RC_UPDATE_GOLDEN=1 rewrites the golden files)
 set -u
 RC=${1:?path to rowcast}
@@ -461,6 +462,32 @@ cap until2 "$U" --slot s_until --until caught-up
 expect_rc until2 "$st" 0
 same "after --until LSN: the rest" "begin,insert 20,insert 21,commit,begin,insert 14,commit" "$(ops "$W/until2.out")"
 pg_test_sql -c "SELECT pg_drop_replication_slot('s_until')" >/dev/null || bad "cannot drop the slot s_until"
+
+# --on-loss: a row with a value the format cannot hold (a timestamp's microseconds in OMS
+# Debezium's milliseconds) stops the capture with exit 2, naming the row's LSN, its table and
+# column; the slot stays before the row's transaction: a run with --on-loss=cut starts there
+# (the refused row cut to milliseconds, then the next), and never has the row before again
+pg_test_sql -c "CREATE TABLE loss (id int PRIMARY KEY, at timestamp(6))" >/dev/null
+cap loss0 "$U" --slot s_loss --publication p_loss --include public.loss --snapshot never --until caught-up
+expect_rc loss0 "$st" 0
+pg_test_sql -c "INSERT INTO loss VALUES (1, '2024-05-01 10:00:00.25')" -c "INSERT INTO loss VALUES (2, '2024-05-01 10:00:00.123456')" \
+    -c "INSERT INTO loss VALUES (3, '2024-05-01 10:00:01')" >/dev/null
+cap loss "$U" --slot s_loss --publication p_loss --until caught-up --to debezium
+sed -i -E 's/ at LSN [0-9A-F]+\/[0-9A-F]+:/ at LSN L:/' "$W/loss.err"
+expect_err loss 2 <<EOF
+rowcast: $U at LSN L: range error: table public.loss: column "at" (timestamp(6) without time zone): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
+rowcast: 5 messages read: 4 converted, 0 filtered out, 0 bad, 1 interrupted
+rowcast: 5 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 3 transaction markers (BEGIN/COMMIT) it has no message for, 1 row with a value it cannot hold (stopped there: --on-loss)
+rowcast: 1 message written ($(msg_bytes loss) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+same "--on-loss=stop: the row before" "1" "$(jq -r '.payload.after.id' "$W/loss.out" | paste -sd,)"
+cap losscut "$U" --slot s_loss --publication p_loss --until caught-up --to debezium --on-loss=cut
+expect_rc losscut "$st" 0
+same "--on-loss=cut after stop: the refused row cut, then the next" "2 1714557600123,3 1714557601000" \
+    "$(jq -r '"\(.payload.after.id) \(.payload.after.at)"' "$W/losscut.out" | paste -sd,)"
+grep -qx 'rowcast: cut (--on-loss=cut): public.loss.at 1 row (to milliseconds)' "$W/losscut.err" && ok || bad "--on-loss=cut: $(cat "$W/losscut.err")"
+pg_test_sql -c "SELECT pg_drop_replication_slot('s_loss')" >/dev/null || bad "cannot drop the slot s_loss"
 
 # ---- one transaction of 100,000 rows: memory stays flat, streamed (protocol 2, spilled past a
 # small threshold) or not; every row captured once, in one transaction

@@ -72,7 +72,9 @@ INSERT INTO special (id) VALUES (2);
 TRUNCATE special;
 SQL
 capture --slot s1 >"$W/raw" 2>"$W/err" || { bad "capture to native failed: $(cat "$W/err")"; exit 1; }
-capture --slot s2 --to debezium -o debezium.flavor=upstream -o debezium.schemas=true >"$W/dbz" 2>"$W/dbz.err" ||
+# (the special table's rows with values upstream Debezium has no way to write: said and left
+# out, --on-loss=skip, for the golden messages)
+capture --slot s2 --to debezium -o debezium.flavor=upstream -o debezium.schemas=true --on-loss=skip >"$W/dbz" 2>"$W/dbz.err" ||
     bad "capture to debezium failed: $(cat "$W/dbz.err")"
 # the truncate, which Debezium 2.x skips by default, with skipped.operations=none
 grep '"op":"truncate"' "$W/raw" | "$RC" convert -q --from native --to debezium -o debezium.flavor=upstream \

@@ -43,6 +43,14 @@ static const char with_source[] =
     "# HELP rowcast_events_not_expressible_total Events the target format has no message for.\n"
     "# TYPE rowcast_events_not_expressible_total counter\n"
     "rowcast_events_not_expressible_total 3\n"
+    "# HELP rowcast_rows_refused_total Rows with a value the target format cannot hold, left out or "
+    "dead-lettered (--on-loss).\n"
+    "# TYPE rowcast_rows_refused_total counter\n"
+    "rowcast_rows_refused_total 11\n"
+    "# HELP rowcast_rows_cut_total Rows written with a value cut to what the target format holds "
+    "(--on-loss=cut).\n"
+    "# TYPE rowcast_rows_cut_total counter\n"
+    "rowcast_rows_cut_total 12\n"
     "# HELP rowcast_sink_messages_sent_total Messages handed to the sink.\n"
     "# TYPE rowcast_sink_messages_sent_total counter\n"
     "rowcast_sink_messages_sent_total 100\n"
@@ -93,7 +101,7 @@ static const char with_source[] =
 static rc_metrics_values some_values(void)
 {
     rc_metrics_values v = {
-        .n = {.lines = 7, .bad = 1, .bytes = UINT64_MAX, .filtered = 2, .not_expressible = 3},
+        .n = {.lines = 7, .bad = 1, .bytes = UINT64_MAX, .filtered = 2, .not_expressible = 3, .refused = 11, .cut = 12},
         .sink = {.sent = 100, .delivered = 90, .dead_lettered = 4, .failed = 1, .bytes = 12345},
         .has_source = true,
         .source = {.ack_position = 0x16B3748,
