@@ -155,7 +155,7 @@ rowcast convert --to CANAL -o | canal.flavor= canal.values= canal.timezone= cana
 rowcast convert --to canal -o canal.flavor = | oms canal ticdc
 rowcast formats | --options
 rowcast capture | postgres:// mysql:// mariadb://
-rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --to --sink --topic --server --keys --records --tombstones --no-tombstones --drop --on-error= --flush-timeout --progress --quiet --help --checkpoint --start --server-id
+rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --to --sink --topic --server --keys --records --tombstones --no-tombstones --drop --on-error= --on-loss= --flush-timeout --progress --quiet --help --checkpoint --start --server-id
 rowcast capture postgres://h/db --sl| --slot
 rowcast capture postgres://h/db --threads | 1 2
 rowcast capture postgres://h/db -o postgres.str| postgres.streaming= postgres.stream.spill_bytes= postgres.stream.spill_dir= postgres.stream.max_bytes=
