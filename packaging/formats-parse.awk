@@ -4,6 +4,7 @@
 # "    -o KEY=VALUES", its type and default on the next line ("        TYPE; default: DEFAULT")
 # and its help on the lines after that ("        HELP"):
 #
+#   G <vendor>                                     a heading line "VENDOR:" (blank line before)
 #   F <name> <encode: yes|no> <decode: yes|no> <summary>
 #   O <key> <values> <help> <type and default>    one -o option of the format above
 #
@@ -13,7 +14,13 @@ function flush_opt() {
     if (key != "") print "O\t" key "\t" values "\t" help "\t" meta
     key = ""
 }
-NR == 1 { next }
+NR == 1 || /^$/ { next }
+# a vendor's heading, "Debezium:": the formats below it are that vendor's tools' outputs
+/^[^ ].*:$/ {
+    flush_opt()
+    print "G\t" substr($0, 1, length($0) - 1)
+    next
+}
 /^[^ ]/ {
     flush_opt()
     name = $1; enc = $2; dec = $3

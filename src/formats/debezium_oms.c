@@ -67,7 +67,7 @@ static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
     if (!opt.flavor) /* the upstream-only options make no sense for OMS; the server name is still the topic prefix */
         for (const rc_option_desc *d = rc_dbz_up_options; d->key; d++)
             if (rc_options_get(o, d->key) && strcmp(d->key, "debezium.server"))
-                return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s needs -o debezium.flavor=upstream", d->key);
+                return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s is upstream Debezium's (--to debezium), not OMS's", d->key);
     dbz_any *a = calloc(1, sizeof *a);
     if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     a->upstream = opt.flavor == 1;
@@ -386,7 +386,7 @@ static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *e
 
 const rc_format rc_format_debezium = {
     .name = "debezium",
-    .summary = "Debezium envelope: as OMS writes it (default) or as Debezium does (-o debezium.flavor=upstream)",
+    .summary = "Debezium's envelope, keys and Kafka Connect schemas as Debezium 0.10-3.x write them",
     .content_type = "application/json",
     .options = rc_dbz_all_options,
     .enc_new = dbz_new,
@@ -411,7 +411,7 @@ const rc_format rc_format_debeziumflatten = {
     .enc_free = dbz_free,
     .encode_value = dbz_encode,
     .encode_key = rc_oms_encode_key,
-    .dec_new = rc_dbz_dec_new,
+    .dec_new = rc_dbz_flatten_dec_new,
     .dec_free = rc_dbz_dec_free,
     .decode = rc_dbz_decode,
 };
