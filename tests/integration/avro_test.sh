@@ -13,7 +13,7 @@ SCHEMAS=../shared/testdata/peers/derived
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . tests/common/check.sh
-inputs=(examples/shop.ndjson tests/golden/avro-json/*.in)
+inputs=(examples/shop.ndjson tests/golden/oms-avro-json/*.in)
 # cross-format: DRS json messages (the seed's, both layouts) read back into events
 for c in seed-update seed-other-databases; do
     "$RC" convert -q --from drs-json --to native tests/golden/drs-json/$c.out >"$T/drs-$c.ndjson" || bad "drs-json $c: decode"
@@ -33,7 +33,7 @@ done
 # the container file: avrocat reads it
 "$RC" convert -q --to avro examples/shop.ndjson >"$T/shop.avro"
 if avrocat "$T/shop.avro" >"$T/avrocat.txt" 2>"$T/err"; then
-    if cmp -s "$T/avrocat.txt" tests/golden/avro/shop.avrocat; then ok; else bad "avrocat output differs from tests/golden/avro/shop.avrocat"; diff tests/golden/avro/shop.avrocat "$T/avrocat.txt" | head -5 >&2; fi
+    if cmp -s "$T/avrocat.txt" tests/golden/oms-avro/shop.avrocat; then ok; else bad "avrocat output differs from tests/golden/oms-avro/shop.avrocat"; diff tests/golden/oms-avro/shop.avrocat "$T/avrocat.txt" | head -5 >&2; fi
 else
     bad "avrocat cannot read rowcast's container file: $(cat "$T/err")"
 fi
