@@ -170,7 +170,8 @@ static bool shape_hint(const shape *s, const rc_format *from, const rc_options *
     const char *given = rc_options_get(o, key);
     if (!given) given = option_default(from, key);
     if (given && !strcmp(given, want)) return false;
-    if (by_name) snprintf(out, cap, "this looks like %s: use --from %s (%s)", s->what, name, s->option);
+    if (nm && nm->fixed_key) snprintf(out, cap, "this looks like %s: use --from %s", s->what, name);
+    else if (by_name) snprintf(out, cap, "this looks like %s: use --from %s (%s)", s->what, name, s->option);
     else snprintf(out, cap, "this looks like %s: use --from %s -o %s", s->what, name, s->option);
     return true;
 }
