@@ -7,6 +7,8 @@
 #   G <vendor>                                     a heading line "VENDOR:" (blank line before)
 #   F <name> <encode: yes|no> <decode: yes|no> <summary>
 #   O <key> <values> <help> <type and default>    one -o option of the format above
+#   A <format>                                     the format above takes <format>'s options
+#                                                  (a flavour: "    (the options of canal; ...)")
 #
 # Fields are separated by tabs.
 
@@ -26,6 +28,13 @@ NR == 1 || /^$/ { next }
     name = $1; enc = $2; dec = $3
     sub(/^[^ ]+ +[^ ]+ +[^ ]+ +/, "")
     print "F\t" name "\t" enc "\t" dec "\t" $0
+    next
+}
+/^    [(]the options of [^ ;]+;/ {
+    flush_opt()
+    of = substr($0, 21)
+    sub(/;.*/, "", of)
+    print "A\t" of
     next
 }
 /^    -o / {
