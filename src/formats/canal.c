@@ -1,8 +1,9 @@
 /* Canal flat messages (docs/formats/canal.md; Alibaba Canal's FlatMessage).
  *
- * Two flavours: `oms` (default) is what OMS writes — typed values, the seed's key order,
- * OMS type names; `canal` is what Canal itself writes — every value a string, keys in
- * alphabetical order (fastjson), an "id", the declared column types as mysqlType. With
+ * Three flavours: `canal` (default) is what Canal itself writes — every value a string, keys
+ * in alphabetical order (fastjson), an "id", the declared column types as mysqlType; `oms`
+ * (the name oms-canal, registry.c) what OMS writes — typed values, the seed's key order, OMS
+ * type names; `ticdc` TiCDC's canal-json. With
  * canal.group=true the rows of one statement (consecutive events at the same source
  * position) share one message, as Canal does. See docs/formats/canal.md. */
 #include <stdlib.h>

@@ -1,6 +1,8 @@
-/* OMS "debezium", "debeziumflatten" and "debeziumsmt" (docs/formats/debezium.md).
+/* OMS "debezium", "debeziumflatten" and "debeziumsmt" (the names oms-debezium,
+ * oms-debeziumflatten, oms-debeziumsmt; docs/formats/debezium.md), and the `debezium` format,
+ * whose default flavour is upstream Debezium's (debezium_upstream.h).
  *
- * debezium: {"payload": {...}} or, with debezium.schemas=true, {"schema": ..., "payload": ...}
+ * OMS's debezium: {"payload": {...}} or, with debezium.schemas=true, {"schema": ..., "payload": ...}
  * where the Kafka Connect schema is generated from the column types and cached per table.
  * debeziumflatten: the payload object alone. debeziumsmt: the row image plus "__deleted".
  * Values follow the OMS debezium mapping: DATE as epoch days, TIME as µs, DATETIME as ms,
