@@ -67,7 +67,7 @@ const rc_format_name rc_format_names[] = {
     {"debeziumsmt", .now = "oms-debeziumsmt", .summary = "OceanBase OMS's DebeziumSmt serialization"},
     {"avro", .now = "oms-avro", .summary = "OceanBase OMS's Avro serialization"},
     {"avro-json", .now = "oms-avro-json", .summary = "OceanBase OMS's Avro serialization as JSON"},
-    {NULL},
+    {0},
 };
 #undef OMS
 

@@ -80,10 +80,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (rc_format_names[nf].name && nf < 64) nf++;
     if (!ready) {
         for (int i = 0; i < nf; i++) {
-            const rc_format_name *n = &rc_format_names[i];
-            rc_option fixed = {n->fixed_key, n->fixed_value};
-            rc_options fo = {&fixed, n->fixed_key ? 1 : 0};
-            if (!n->now && n->format && n->format->enc_new && n->format->enc_new(&fo, &encs[i], &err) != RC_OK) abort();
+            const rc_format_name *nm = &rc_format_names[i];
+            rc_option fixed = {nm->fixed_key, nm->fixed_value};
+            rc_options fo = {&fixed, nm->fixed_key ? 1 : 0};
+            if (!nm->now && nm->format && nm->format->enc_new && nm->format->enc_new(&fo, &encs[i], &err) != RC_OK) abort();
         }
         static const rc_option up[] = {{"debezium.schemas", "true"}};
         rc_options o = {up, 1};
