@@ -38,8 +38,9 @@ typedef struct shape {
 } shape;
 
 static const shape shapes[] = {
-    /* upstream writes connector names in lower case, OMS its dbType in upper case */
-    {"upstream Debezium", "debezium|debeziumflatten", "debezium.flavor=upstream",
+    /* upstream writes connector names in lower case, OMS its dbType in upper case (and only OMS
+     * writes debeziumflatten, whose reader is OMS's) */
+    {"upstream Debezium", "debezium", "debezium.flavor=upstream",
      {{"op", HAS}, {"source.connector", LOWER}}},
     {"Debezium (as OMS writes it)", "debezium|debeziumflatten", "debezium.flavor=oms",
      {{"op", HAS}, {"source.connector", UPPER}}},
@@ -169,7 +170,7 @@ static bool shape_hint(const shape *s, const rc_format *from, const rc_options *
     if (!s->option) return false; /* read by the right format: the error is the news */
     const char *given = rc_options_get(o, key);
     if (!given) given = option_default(from, key);
-    if (given && !strcmp(given, want)) return false;
+    if (!given || !strcmp(given, want)) return false; /* without the option, `from` reads its own kind */
     if (nm && nm->fixed_key) snprintf(out, cap, "this looks like %s: use --from %s", s->what, name);
     else if (by_name) snprintf(out, cap, "this looks like %s: use --from %s (%s)", s->what, name, s->option);
     else snprintf(out, cap, "this looks like %s: use --from %s -o %s", s->what, name, s->option);

@@ -131,7 +131,7 @@ expect upstream-as-oms-flavor 2 convert -q --from debezium -o debezium.flavor=om
 rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium (debezium.flavor=upstream)
 EOF
 expect upstream-as-flatten 2 convert -q --from oms-debeziumflatten upstream.ndjson <<'EOF'
-rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium (debezium.flavor=upstream)
+rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium
 EOF
 expect upstream-as-canal 2 convert -q --from canal upstream.ndjson <<'EOF'
 rowcast: upstream.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like upstream Debezium: use --from debezium
@@ -149,6 +149,11 @@ EOF
 expect upstream-right-reader 0 convert -q --from debezium upstream.ndjson <<'EOF'
 EOF
 expect oms-right-reader 0 convert -q --from oms-debezium oms.ndjson <<'EOF'
+EOF
+# OMS's debeziumflatten is read as OMS's whatever debezium.flavor says: its own error, no hint
+printf '{"payload":{"before":null,"after":{"b":"0F"},"source":{"connector":"MYSQL","name":"OMS","db":"d","table":"t"},"op":"x","ts_ms":1}}\n' >"$T/oms-bad-op.ndjson"
+expect oms-flatten-no-hint 2 convert -q --from oms-debeziumflatten oms-bad-op.ndjson <<'EOF'
+rowcast: oms-bad-op.ndjson:1:116 (file offset 115): schema error: unknown Debezium op "x" (expected c, u, d, r, t or m)
 EOF
 printf '{"op":"c","source":{"db":"d","table":"t"},"after":{"id":"x"},"ts_ms":1}\n' >"$T/plain-debezium.ndjson"
 expect debezium-no-connector-as-maxwell 2 convert -q --from maxwell plain-debezium.ndjson <<'EOF'
