@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The format names (docs/formats/README.md, src/formats/registry.c):
 #  - `rowcast formats` lists them by vendor exactly as tests/golden/names/formats.out does;
-#  - each old spelling of old-names.txt, as --to and (when it reads) --from, prints one notice
+#  - each old spelling (the table of docs/formats/README.md, "The names of before"), as --to
+#    and (when it reads) --from, prints one notice
 #    "rowcast: --to OLD is now NEW (...)" on stderr and the same bytes as NEW, which are the
 #    golden bytes of tests/golden/NEW/shop.out (the bytes the old spelling wrote before);
 #  - debezium and canal are the tools' own layouts: the flavour option a user wrote before
@@ -23,8 +24,10 @@ SHOP=examples/shop.ndjson
 "$RC" formats >"$T/formats" 2>&1
 same formats tests/golden/names/formats.out "$T/formats"
 
-while read -r old new; do
-    case $old in '#'* | '') continue ;; esac
+nold=0
+while IFS='|' read -r _ old new _; do
+    old=$(tr -d ' `' <<<"$old") new=$(tr -d ' `' <<<"$new")
+    nold=$((nold + 1))
     "$RC" convert -q --to "$new" "$SHOP" >"$T/new" 2>"$T/new.err"
     "$RC" convert -q --to "$old" "$SHOP" >"$T/old" 2>"$T/old.err"
     same "--to $old" "$T/new" "$T/old"
@@ -39,7 +42,8 @@ while read -r old new; do
         [ "$(cat "$T/back-old.err")" = "$(grep -F "rowcast: --from $old is now $new (" "$T/back-old.err")" ] && [ -s "$T/back-old.err" ] &&
             pass=$((pass + 1)) || bad "--from $old: stderr is not the one notice: $(cat "$T/back-old.err")"
     fi
-done <tests/golden/names/old-names.txt
+done < <(sed -n '/^## The names of before/,$p' docs/formats/README.md | grep -E '^\| `[a-z-]+` \| `[a-z-]+` \|')
+[ "$nold" -ge 8 ] || bad "only $nold old names in docs/formats/README.md"
 
 # the tools' own layouts, and the flavour options users wrote before
 U=(-o debezium.bigint.unsigned.handling.mode=precise)
