@@ -114,6 +114,8 @@ rc_status rc_record_value(rc_status (*decode)(void *, const char *, size_t, rc_a
 
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {
+    /* the prefix of its -o keys and its name for rc_format_find; the names --to and --from
+     * take are rc_format_names' (OMS's "default" is oms-default there) */
     const char *name;
     const char *summary;
     const char *content_type;
