@@ -24,12 +24,12 @@ static const target targets[] = {
     {"native", "native", {{0}}},
     {"default", "default", {{0}}},
     {"defaultextendcolumntype", "defaultextendcolumntype", {{0}}},
-    {"canal", "canal", {{0}}},
+    {"canal", "canal", {{"canal.flavor", "oms"}}}, /* oms-canal: OMS's flavour, as measured before the names changed */
     {"canal (canal flavour)", "canal", {{"canal.flavor", "canal"}}},
     {"dataworks", "dataworks", {{0}}},
     {"shareplex", "shareplex", {{0}}},
-    {"debezium", "debezium", {{0}}},
-    {"debezium (schemas)", "debezium", {{"debezium.schemas", "true"}}},
+    {"debezium", "debezium", {{"debezium.flavor", "oms"}}}, /* oms-debezium */
+    {"debezium (schemas)", "debezium", {{"debezium.flavor", "oms"}, {"debezium.schemas", "true"}}},
     {"debeziumflatten", "debeziumflatten", {{0}}},
     {"debeziumsmt", "debeziumsmt", {{0}}},
     {"avro (raw)", "avro", {{"avro.framing", "raw"}}},

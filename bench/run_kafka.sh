@@ -28,8 +28,8 @@ P=$ROOT/bench/kafka
 W=$(mktemp -d)
 trap 'mock_stop; rm -rf "$W"' EXIT
 awk -v N="$N" -f "$ROOT/tests/integration/gen_rows.awk" >"$W/in.nd"
-"$RC" convert -q --to canal --keys "$W/in.nd" >"$W/keys"
-"$RC" convert -q --to canal "$W/in.nd" >"$W/values"
+"$RC" convert -q --to oms-canal --keys "$W/in.nd" >"$W/keys"
+"$RC" convert -q --to oms-canal "$W/in.nd" >"$W/values"
 paste "$W/keys" "$W/values" >"$W/kv"
 mock_start "$MOCK" "$W" 3
 # kcat sends the same five headers rowcast does (constant values of the same sizes)
@@ -43,7 +43,7 @@ R=${ROUNDS:-3}
 rc_all=() kcat_all=() js_all=() jsnh_all=()
 for r in $(seq "$R"); do
     for t in rowcast kcat kafkajs kafkajs-nh; do mock_cmd topic "bench-$t-$r" 16; done
-    rc_all+=("$(secs "$RC" convert -q ${RC_OPTS:-} --to canal --sink "kafka://$BOOTSTRAP/bench-rowcast-$r" "$W/in.nd")")
+    rc_all+=("$(secs "$RC" convert -q ${RC_OPTS:-} --to oms-canal --sink "kafka://$BOOTSTRAP/bench-rowcast-$r" "$W/in.nd")")
     kcat_all+=("$(secs sh -c 'b=$1 t=$2 f=$3; shift 3; exec kcat -P -b "$b" -t "$t" -K "\t" "$@" <"$f"' sh "$BOOTSTRAP" "bench-kcat-$r" "$W/kv" "${HDRS[@]}" "${SETTINGS[@]}")")
     js_all+=("$(secs node "$P/kafkajs_produce.js" "$BOOTSTRAP" "bench-kafkajs-$r" 5000 "${HDR_KV[@]}" <"$W/kv" 2>/dev/null)")
     jsnh_all+=("$(secs node "$P/kafkajs_produce.js" "$BOOTSTRAP" "bench-kafkajs-nh-$r" <"$W/kv" 2>/dev/null)")

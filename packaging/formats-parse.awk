@@ -4,8 +4,11 @@
 # "    -o KEY=VALUES", its type and default on the next line ("        TYPE; default: DEFAULT")
 # and its help on the lines after that ("        HELP"):
 #
+#   G <vendor>                                     a heading line "VENDOR:" (blank line before)
 #   F <name> <encode: yes|no> <decode: yes|no> <summary>
 #   O <key> <values> <help> <type and default>    one -o option of the format above
+#   A <format>                                     the format above takes <format>'s options
+#                                                  (a flavour: "    (the options of canal; ...)")
 #
 # Fields are separated by tabs.
 
@@ -13,12 +16,25 @@ function flush_opt() {
     if (key != "") print "O\t" key "\t" values "\t" help "\t" meta
     key = ""
 }
-NR == 1 { next }
+NR == 1 || /^$/ { next }
+# a vendor's heading, "Debezium:": the formats below it are that vendor's tools' outputs
+/^[^ ].*:$/ {
+    flush_opt()
+    print "G\t" substr($0, 1, length($0) - 1)
+    next
+}
 /^[^ ]/ {
     flush_opt()
     name = $1; enc = $2; dec = $3
     sub(/^[^ ]+ +[^ ]+ +[^ ]+ +/, "")
     print "F\t" name "\t" enc "\t" dec "\t" $0
+    next
+}
+/^    [(]the options of [^ ;]+;/ {
+    flush_opt()
+    of = substr($0, 21)
+    sub(/;.*/, "", of)
+    print "A\t" of
     next
 }
 /^    -o / {

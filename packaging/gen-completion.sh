@@ -102,6 +102,8 @@ src == "formats" && f[1] == "F" {
     if (f[3] == "yes") encoders = add(encoders, fmt)
     if (f[4] == "yes") decoders = add(decoders, fmt)
 }
+# a flavour (oms-canal) takes its format'"'"'s options, listed before it
+src == "formats" && f[1] == "A" { fmt_keys[fmt] = fmt_keys[f[2]] }
 src == "formats" && f[1] == "O" {
     fmt_keys[fmt] = add(fmt_keys[fmt], f[2] "=")
     if (!(f[2] in key_seen)) { key_seen[f[2]] = 1; all_keys = add(all_keys, f[2] "=") }

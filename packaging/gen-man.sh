@@ -85,6 +85,9 @@ function end_sub() { if (sub_open) { print ".RE"; sub_open = 0 } }
         line(f[2])
     } else if (f[1] == "s") {
         line(f[2])
+    } else if (f[1] == "G") {
+        end_sub()
+        print ".SS " esc(f[2])
     } else if (f[1] == "F") {
         end_sub()
         print ".TP"

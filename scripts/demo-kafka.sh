@@ -3,12 +3,12 @@
 # librdkafka's mock cluster as its own process on loopback (rowcast-kafka-mock), converts the
 # sample stream to it in the chosen format and reads every topic back with kcat, then stops the
 # mock. Talks TCP exactly as to a real cluster (point --sink at one to use it).
-# usage: scripts/demo-kafka.sh [FORMAT] [extra convert options...]   (default: debezium upstream)
+# usage: scripts/demo-kafka.sh [FORMAT] [extra convert options...]   (default: debezium, Debezium's own layout)
 # Environment: ROWCAST=path/to/rowcast (and ROWCAST_KAFKA_MOCK, default: beside it) uses those
 # binaries and installs and builds nothing.
 set -eu
 . "$(dirname "$0")/lib.sh"
-if [ $# -gt 0 ]; then fmt=(--to "$1"); shift; else fmt=(--to debezium -o debezium.flavor=upstream -o debezium.bigint.unsigned.handling.mode=precise); fi
+if [ $# -gt 0 ]; then fmt=(--to "$1"); shift; else fmt=(--to debezium -o debezium.bigint.unsigned.handling.mode=precise); fi
 rc_demo_build kcat
 W=$(mktemp -d)
 "$ROWCAST_KAFKA_MOCK" --bootstrap-file "$W/bootstrap" </dev/null >/dev/null &

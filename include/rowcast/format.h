@@ -142,6 +142,8 @@ void rc_cut_fini(rc_cut_log *log);
 
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {
+    /* the prefix of its -o keys and its name for rc_format_find; the names --to and --from
+     * take are rc_format_names' (OMS's "default" is oms-default there) */
     const char *name;
     const char *summary;
     const char *content_type;
@@ -202,9 +204,33 @@ typedef struct rc_format {
 
 /* All registered formats, terminated by NULL. */
 extern const rc_format *const rc_formats[];
-/* The format of that name, matched without case; NULL when there is none. */
+
+/* A name `--from` and `--to` take (docs/formats/README.md): each output is named after the
+ * tool that writes it. A name selects a format, and for a flavour of a format (oms-debezium:
+ * debezium as OceanBase OMS writes it) also fixes one of its options; an old spelling of
+ * before the rule (default, avro, ...) names the current one it stands for. */
+typedef struct rc_format_name {
+    const char *name;
+    const rc_format *format; /* NULL: an input that is not a format of messages (mysql-binlog) */
+    /* the option the name fixes (the flavour): the format reads it as if given last, on the
+     * side (--from or --to) that names it; NULL: none */
+    const char *fixed_key, *fixed_value;
+    const char *vendor;  /* whose tool writes it: `rowcast formats` lists the names by it */
+    const char *summary; /* NULL: the format's; of an old spelling, what it names */
+    const char *now;     /* an old spelling: the current name it stands for; NULL: current */
+} rc_format_name;
+/* Every name, current ones first, in the order `rowcast formats` lists them; ends at a NULL name. */
+extern const rc_format_name rc_format_names[];
+/* The current name that `name` (matched without case) selects, NULL when there is none; *old
+ * (optional) is the old spelling's entry when `name` is one, else NULL. */
+const rc_format_name *rc_format_lookup(const char *name, const rc_format_name **old);
+/* The format of that name (a format's own, or a current name that fixes no option, or an old
+ * spelling of one), matched without case; NULL when there is none. */
 const rc_format *rc_format_find(const char *name);
-/* The registered name closest to an unknown `name` ("did you mean", rowcast/names.h), or NULL. */
+/* The current name of format f that fixes option key=value, else f's name that fixes none
+ * (key NULL: that one); NULL when f has neither. */
+const rc_format_name *rc_format_name_of(const rc_format *f, const char *key, const char *value);
+/* The current name closest to an unknown `name` ("did you mean", rowcast/names.h), or NULL. */
 const char *rc_format_suggest(const char *name);
 
 /* Typed option readers: a missing key leaves *out at its default; a bad value is

@@ -1,7 +1,6 @@
 /* What a message a decoder refused looks like, when the cause is one people hit often: a
  * byte-order mark, compressed data, pretty-printed JSON (one message over many lines), or a
- * message of another format (Debezium read as Canal, upstream Debezium read without
- * -o debezium.flavor=upstream). The answer is a hint appended to the decoder's error, which
+ * message of another format (Debezium read as Canal, OMS's Debezium read as Debezium's). The answer is a hint appended to the decoder's error, which
  * stays as it was: the hint says what to do, the error what is wrong and where. Recognition is
  * by tables in src/formats/sniff.c (magic bytes; the root members of each format's messages),
  * not by the decoders, which stay strict. */

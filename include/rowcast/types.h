@@ -28,7 +28,7 @@ typedef enum rc_vclass {
     RC_VC_COUNT
 } rc_vclass;
 
-/* Record of the DTS Avro schema a value is written as (docs/formats/avro.md). */
+/* Record of the DTS Avro schema a value is written as (docs/formats/oms-avro.md). */
 typedef enum rc_avro_rec {
     RC_AVRO_INTEGER = 0,
     RC_AVRO_FLOAT,

@@ -10,8 +10,9 @@ static void usage(FILE *f)
     fputs("rowcast " RC_VERSION " - change data capture and CDC format conversion\n"
           "\n"
           "usage:\n"
-          "  rowcast formats [--options]      list the formats, whether each encodes and decodes,\n"
-          "                                   and (with --options) the -o options of each\n"
+          "  rowcast formats [--options]      list the formats by vendor, each named after the\n"
+          "                                   tool whose output it is, whether each encodes and\n"
+          "                                   decodes, and (with --options) the -o options of each\n"
           "  rowcast convert [OPTIONS] [FILE...]\n"
           "                                   read messages (one per line) in one format, write them\n"
           "                                   in another, one message per line on stdout\n"
@@ -43,13 +44,23 @@ int cli_formats(int argc, char **argv)
         else fprintf(stderr, "rowcast formats: unknown argument '%s'\n", argv[1]);
         return EXIT_USAGE;
     }
-    printf("%-24s %-6s %-6s %s\n", "FORMAT", "ENCODE", "DECODE", "DESCRIPTION");
-    for (const rc_format *const *f = rc_formats; *f; f++) {
-        printf("%-24s %-6s %-6s %s\n", (*f)->name, (*f)->encode_value ? "yes" : "no", (*f)->decode ? "yes" : "no",
-               (*f)->summary);
+    /* by vendor (rc_format_names' order): each under a line "Vendor:" */
+    printf("%-28s %-6s %-6s %s\n", "FORMAT", "ENCODE", "DECODE", "DESCRIPTION");
+    const char *vendor = NULL;
+    for (const rc_format_name *n = rc_format_names; n->name && !n->now; n++) {
+        const rc_format *f = n->format;
+        if (!vendor || strcmp(vendor, n->vendor)) printf("\n%s:\n", vendor = n->vendor);
+        printf("%-28s %-6s %-6s %s\n", n->name, f && f->encode_value ? "yes" : "no", !f || f->decode ? "yes" : "no",
+               n->summary ? n->summary : f->summary);
         if (!opts) continue;
-        const rc_option_desc *d = (*f)->options;
-        if (!d || !d->key) printf("    (no options)\n");
+        if (n->fixed_key) { /* a flavour: its format's options, one of them fixed */
+            const rc_format_name *plain = rc_format_name_of(f, NULL, NULL);
+            printf("    (the options of %s; %s is %s)\n", plain ? plain->name : f->name, n->fixed_key, n->fixed_value);
+            continue;
+        }
+        const rc_option_desc *d = f ? f->options : NULL;
+        if (!f) printf("    (no -o options of its own)\n");
+        else if (!d || !d->key) printf("    (no options)\n");
         for (; d && d->key; d++) {
             char type[64];
             const char *def = d->def ? d->def : "";

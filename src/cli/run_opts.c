@@ -179,7 +179,7 @@ bool cli_run_flag(cli_run *r, int argc, char **argv, int *i, int *rc)
 }
 
 /* An unknown or unreadable format, with the closest registered name. */
-static int format_error(const cli_run *r, const rc_format *f, const char *name, const char *cannot)
+static int format_error(const cli_run *r, const rc_format_name *f, const char *name, const char *cannot)
 {
     const char *near = f ? NULL : rc_format_suggest(name);
     if (f) fprintf(stderr, "rowcast %s: format '%s' cannot be %s (rowcast formats)\n", r->cmd, f->name, cannot);
@@ -200,6 +200,7 @@ static int foreign_option(const cli_run *r, const char *key)
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%.*s", (int)pl, key);
     const rc_format *other = key[pl] ? rc_format_find(prefix) : NULL;
+    const rc_format_name *other_name = other ? rc_format_name_of(other, NULL, NULL) : NULL;
     rc_suggest sg;
     rc_suggest_init(&sg, key);
     for (const rc_option_desc *d = c->from ? c->from->options : NULL; d && d->key; d++) rc_suggest_offer(&sg, d->key);
@@ -208,9 +209,10 @@ static int foreign_option(const cli_run *r, const char *key)
         snprintf(msg, sizeof msg, "-o %s is a Kafka sink option: add --sink kafka://HOST:PORT/TOPIC", key);
     else if (other && other != c->from && other != c->to && c->from)
         snprintf(msg, sizeof msg, "-o %s is an option of format %s, which is neither the input (--from %s) nor the output (--to %s)",
-                 key, other->name, c->from->name, c->to->name);
+                 key, other_name ? other_name->name : other->name, r->from_name->name, r->to_name->name);
     else if (other && other != c->to)
-        snprintf(msg, sizeof msg, "-o %s is an option of format %s, which is not the output (--to %s)", key, other->name, c->to->name);
+        snprintf(msg, sizeof msg, "-o %s is an option of format %s, which is not the output (--to %s)", key,
+                 other_name ? other_name->name : other->name, r->to_name->name);
     else if (sg.best)
         snprintf(msg, sizeof msg, "option '%s' belongs to neither the input nor the output format: did you mean '%s'?", key, sg.best);
     else
@@ -251,6 +253,35 @@ static int check_options(cli_run *r)
         for (const char *const *p = r->source_prefixes; !ok && p && *p; p++) ok = !strncmp(key, *p, strlen(*p));
         if (!ok) return foreign_option(r, key);
     }
+    return EXIT_OK;
+}
+
+/* The format `given` names for --from or --to (`flag`): an old spelling says what it is now. */
+static const rc_format_name *format_name(const cli_run *r, const char *flag, const char *given)
+{
+    const rc_format_name *old;
+    const rc_format_name *n = rc_format_lookup(given, &old);
+    if (old) fprintf(stderr, "rowcast: %s %s is now %s (%s)\n", flag, old->name, n->name, old->summary);
+    return n;
+}
+
+/* The options side `n`'s format reads: the run's, then the option its name fixes, which wins
+ * as the last occurrence of a key does (so `--from oms-debezium --to debezium` reads OMS's
+ * flavour and writes Debezium's). The user's own value of that key is for the other side, whose
+ * format reads it too; else it contradicts the name. */
+static int side_options(cli_run *r, const rc_format_name *n, const rc_format *other, rc_option *items, rc_options *out)
+{
+    memcpy(items, r->opts.items, r->opts.count * sizeof *items);
+    *out = (rc_options){items, r->opts.count};
+    if (!n->fixed_key) return EXIT_OK;
+    const char *given = rc_options_get(&r->opts, n->fixed_key);
+    if (given && strcmp(given, n->fixed_value) && !(other && has_prefix(n->fixed_key, other->name))) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s is %s with -o %s=%s: -o %s=%s contradicts it", n->name, n->format->name, n->fixed_key, n->fixed_value,
+                 n->fixed_key, given);
+        return cli_run_usage_error(r, "%s", msg);
+    }
+    items[out->count++] = (rc_option){n->fixed_key, n->fixed_value};
     return EXIT_OK;
 }
 
@@ -314,11 +345,13 @@ int cli_run_setup(cli_run *r)
     if (r->kafka && (r->keys || r->records))
         return cli_run_usage_error(r, "--keys and --records are layouts of stdout and file sinks, not of %s", r->sink_url);
     if (r->from) {
-        c->from = rc_format_find(r->from);
-        if (!c->from || !c->from->decode) return format_error(r, c->from, r->from, "read");
+        r->from_name = format_name(r, "--from", r->from);
+        c->from = r->from_name ? r->from_name->format : NULL;
+        if (!c->from || !c->from->decode) return format_error(r, r->from_name, r->from, "read");
     }
-    c->to = rc_format_find(r->to);
-    if (!c->to || !c->to->encode_value) return format_error(r, c->to, r->to, "written");
+    r->to_name = format_name(r, "--to", r->to);
+    c->to = r->to_name ? r->to_name->format : NULL;
+    if (!c->to || !c->to->encode_value) return format_error(r, r->to_name, r->to, "written");
     /* every -o key must belong to one of the formats, to the Kafka sink, or to the source */
     rc = check_options(r);
     if (rc != EXIT_OK) return rc;
@@ -331,7 +364,11 @@ int cli_run_setup(cli_run *r)
     const char *tmpl;
     if (rc_topic_template(r->topic, &tmpl, &err) != RC_OK) return cli_run_usage_error(r, "%s", err.message);
     c->topic_tmpl = tmpl;
-    if ((c->from && c->from->dec_new(&r->opts, &c->dec, &err) != RC_OK) || c->to->enc_new(&r->opts, &c->enc, &err) != RC_OK) {
+    if ((c->from && (rc = side_options(r, r->from_name, c->to, r->side_items[0], &r->from_opts)) != EXIT_OK) ||
+        (rc = side_options(r, r->to_name, c->from, r->side_items[1], &r->to_opts)) != EXIT_OK)
+        return rc;
+    if (c->from) c->opts = &r->from_opts; /* the source's decoder and its hints read them */
+    if ((c->from && c->from->dec_new(&r->from_opts, &c->dec, &err) != RC_OK) || c->to->enc_new(&r->to_opts, &c->enc, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", r->cmd, err.message);
         return EXIT_USAGE;
     }

@@ -24,6 +24,11 @@ typedef struct cli_run {
     rc_option opt_items[CLI_MAX_OPTS];
     char *secrets[CLI_MAX_OPTS]; /* values read from @FILE / env:NAME */
     rc_options opts;
+    /* the names --from and --to gave (rc_format_names), and the options each side's format
+     * reads: opts, then the option its name fixes (oms-debezium's debezium.flavor=oms) */
+    const rc_format_name *from_name, *to_name;
+    rc_option side_items[2][CLI_MAX_OPTS + 1];
+    rc_options from_opts, to_opts;
 } cli_run;
 
 /* The signal a run was stopped by (0: none); the handler's second signal exits at once. */

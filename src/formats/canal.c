@@ -1,8 +1,9 @@
 /* Canal flat messages (docs/formats/canal.md; Alibaba Canal's FlatMessage).
  *
- * Two flavours: `oms` (default) is what OMS writes — typed values, the seed's key order,
- * OMS type names; `canal` is what Canal itself writes — every value a string, keys in
- * alphabetical order (fastjson), an "id", the declared column types as mysqlType. With
+ * Three flavours: `canal` (default) is what Canal itself writes — every value a string, keys
+ * in alphabetical order (fastjson), an "id", the declared column types as mysqlType; `oms`
+ * (the name oms-canal, registry.c) what OMS writes — typed values, the seed's key order, OMS
+ * type names; `ticdc` TiCDC's canal-json. With
  * canal.group=true the rows of one statement (consecutive events at the same source
  * position) share one message, as Canal does. See docs/formats/canal.md. */
 #include <stdlib.h>
@@ -41,7 +42,7 @@ typedef struct canal_enc {
 
 #define OFF(f) offsetof(rc_canal_opts, f)
 const rc_option_desc rc_canal_options[] = {
-    {"canal.flavor", RC_OPT_CHOICE, "oms|canal|ticdc", "oms", "oms: as OMS writes it; canal: as Canal itself writes it (all strings, alphabetical keys, id); ticdc: TiCDC's canal-json (its key order, id 0, old the whole previous row)", .off = OFF(flavor)},
+    {"canal.flavor", RC_OPT_CHOICE, "oms|canal|ticdc", "canal", "canal: as Canal itself writes it (all strings, alphabetical keys, id); oms: as OceanBase OMS writes it (what --to oms-canal is); ticdc: TiCDC's canal-json (its key order, id 0, old the whole previous row)", .off = OFF(flavor)},
     {"canal.values", RC_OPT_CHOICE, "typed|string", "(by canal.flavor: typed for oms, string for canal and ticdc)", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)", .off = OFF(values)},
     {"canal.timezone", RC_OPT_TZ, NULL, "UTC", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss", .off = OFF(tz)},
     {"canal.group", RC_OPT_BOOL, NULL, "false", "put the rows of one statement (consecutive events at one source position) in one message", .off = OFF(group)},
@@ -409,7 +410,7 @@ static rc_status canal_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *
 
 const rc_format rc_format_canal = {
     .name = "canal",
-    .summary = "Canal flat message JSON (OMS flavour by default; -o canal.flavor=canal for Canal's own)",
+    .summary = "Canal flat message JSON as Canal writes it (-o canal.flavor=ticdc: TiCDC's canal-json)",
     .content_type = "application/json",
     .options = rc_canal_options,
     .enc_new = canal_new,

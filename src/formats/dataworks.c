@@ -1,5 +1,5 @@
-/* OMS "dataworks" (DataWorks 2.0; docs/formats/dataworks.md): {version, schema, payload,
- * extend}. DECIMAL is written plain (toPlainString). See docs/formats/dataworks.md. */
+/* OMS "dataworks" (DataWorks 2.0; docs/formats/oms-dataworks.md): {version, schema, payload,
+ * extend}. DECIMAL is written plain (toPlainString). See docs/formats/oms-dataworks.md. */
 #include <stdlib.h>
 #include <string.h>
 #include "formats/dataworks_read.h"

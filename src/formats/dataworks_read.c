@@ -1,4 +1,4 @@
-/* OMS "dataworks", reader side (docs/formats/dataworks.md, "Reading"): {version, schema
+/* OMS "dataworks", reader side (docs/formats/oms-dataworks.md, "Reading"): {version, schema
  * {source, column, pk}, payload {before, after, op, timestamp, ddl, scn}, extend}. Column
  * types come from schema.column; images are read as the default format's. */
 #include <stddef.h>

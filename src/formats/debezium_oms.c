@@ -1,6 +1,8 @@
-/* OMS "debezium", "debeziumflatten" and "debeziumsmt" (docs/formats/debezium.md).
+/* OMS "debezium", "debeziumflatten" and "debeziumsmt" (the names oms-debezium,
+ * oms-debeziumflatten, oms-debeziumsmt; docs/formats/debezium.md), and the `debezium` format,
+ * whose default flavour is upstream Debezium's (debezium_upstream.h).
  *
- * debezium: {"payload": {...}} or, with debezium.schemas=true, {"schema": ..., "payload": ...}
+ * OMS's debezium: {"payload": {...}} or, with debezium.schemas=true, {"schema": ..., "payload": ...}
  * where the Kafka Connect schema is generated from the column types and cached per table.
  * debeziumflatten: the payload object alone. debeziumsmt: the row image plus "__deleted".
  * Values follow the OMS debezium mapping: DATE as epoch days, TIME as µs, DATETIME as ms,
@@ -68,7 +70,7 @@ static rc_status dbz_new(const rc_options *o, void **out, rc_error *err)
     if (!opt.flavor) /* the upstream-only options make no sense for OMS; the server name is still the topic prefix */
         for (const rc_option_desc *d = rc_dbz_up_options; d->key; d++)
             if (rc_options_get(o, d->key) && strcmp(d->key, "debezium.server"))
-                return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s needs -o debezium.flavor=upstream", d->key);
+                return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "option %s is upstream Debezium's (--to debezium), not OMS's", d->key);
     dbz_any *a = calloc(1, sizeof *a);
     if (!a) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     a->upstream = opt.flavor == 1;
@@ -164,19 +166,16 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
  * what OMS writes (e->cuts: the finer digits cut off, noted there). */
 static rc_status check_units(const dbz_enc *e, const rc_event *ev, rc_error *err)
 {
-    /* what keeps the value: upstream Debezium's microseconds (an option of this format, another
-     * format for the flattened ones), or OMS's own cut */
-    static const char *const keep[] = {
-        "-o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds",
-        "--to debezium -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds",
-    };
+    /* what keeps the value: upstream Debezium's microseconds (the format debezium), or OMS's
+     * own cut */
+    static const char keep[] = "--to debezium (upstream Debezium) writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds";
     const rc_value *imgs[2] = {ev->before, ev->after};
     for (int k = 0; k < 2; k++)
         for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
             const rc_value *v = &imgs[k][i];
             rc_status st = RC_OK;
             if (v->kind == RC_V_DATETIME)
-                st = rc_dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, keep[e->kind != DBZ_ENVELOPE], e->cuts, err);
+                st = rc_dbz_fits_unit(&ev->cols[i], v->dt.nanos, v->dt.zone, true, keep, e->cuts, err);
             else if (v->kind == RC_V_TIME)
                 st = rc_dbz_fits_unit(&ev->cols[i], v->time.nanos, (rc_str){0}, false, "--on-loss=cut writes OMS's microseconds", e->cuts, err);
             if (st != RC_OK) return st;
@@ -408,7 +407,7 @@ static rc_status dbz_any_key(void *p, const rc_event *ev, rc_buf *b, rc_error *e
 
 const rc_format rc_format_debezium = {
     .name = "debezium",
-    .summary = "Debezium envelope: as OMS writes it (default) or as Debezium does (-o debezium.flavor=upstream)",
+    .summary = "Debezium's envelope, keys and Kafka Connect schemas as Debezium 0.10-3.x write them",
     .content_type = "application/json",
     .options = rc_dbz_all_options,
     .enc_new = dbz_new,
@@ -435,7 +434,7 @@ const rc_format rc_format_debeziumflatten = {
     .encode_value = dbz_encode,
     .encode_key = rc_oms_encode_key,
     .set_cut = dbz_set_cut,
-    .dec_new = rc_dbz_dec_new,
+    .dec_new = rc_dbz_flatten_dec_new,
     .dec_free = rc_dbz_dec_free,
     .decode = rc_dbz_decode,
 };

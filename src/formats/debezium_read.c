@@ -33,6 +33,14 @@ rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
     return st != RC_OK ? st : rc_dbz_dec_open(&opt, out, err);
 }
 
+rc_status rc_dbz_flatten_dec_new(const rc_options *o, void **out, rc_error *err)
+{
+    rc_dbz_opts opt;
+    rc_status st = rc_dbz_opts_parse(o, &opt, err);
+    opt.flavor = 0; /* oms */
+    return st != RC_OK ? st : rc_dbz_dec_open(&opt, out, err);
+}
+
 rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
 {
     dz_dec *d = calloc(1, sizeof *d);

@@ -6,6 +6,9 @@
 #include "rowcast/json.h"
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err);
+/* The reader of debeziumflatten, which only OMS writes: OMS's flavour whatever debezium.flavor
+ * (the option of a `debezium` on the other side) says. */
+rc_status rc_dbz_flatten_dec_new(const rc_options *o, void **out, rc_error *err);
 /* The reader of options already read (rc_dbz_opts_parse; CloudEvents gives its own): it takes
  * debezium.heartbeats, debezium.flavor and debezium.binary.handling.mode. */
 struct rc_dbz_opts;

@@ -9,7 +9,7 @@ static rc_status parse_skipped(const char *key, const char *v, void *field, rc_e
  * the rest to the upstream flavour only. */
 #define OFF(f) offsetof(rc_dbz_opts, f)
 const rc_option_desc rc_dbz_all_options[] = {
-    {"debezium.flavor", RC_OPT_CHOICE, "oms|upstream", "oms", "oms: as OMS writes it; upstream: as Debezium itself writes it (debezium.compat and the options below)", .off = OFF(flavor)},
+    {"debezium.flavor", RC_OPT_CHOICE, "oms|upstream", "upstream", "upstream: as Debezium itself writes it (debezium.compat and the options below); oms: as OceanBase OMS writes it (what --to oms-debezium is)", .off = OFF(flavor)},
     {"debezium.schemas", RC_OPT_BOOL, NULL, "false", "write {\"schema\", \"payload\"} with the Kafka Connect schema of each table (false: payload only)", .off = OFF(schemas)},
     {"debezium.heartbeats", RC_OPT_BOOL, NULL, "false", "reading: pass HEARTBEAT messages on as heartbeat events (false: skip them)", .off = OFF(heartbeats)},
     {"debezium.compat", RC_OPT_CHOICE, DBZ_COMPAT_CHOICES, "(by debezium.version's release, else 3)", "upstream layout of that Debezium version: 0.10 (0.x, MySQL: snapshot a boolean, no transaction), 1 (1.0-1.5), 1.6 (1.6-1.9: source.sequence), 2.0 (2.0-2.5: envelope schema version 1, FLOAT as float32), 2.6 (2.6-2.7: ts_us/ts_ns; 2 is the same), 3 (3.x)", .off = OFF(compat)},

@@ -1,5 +1,5 @@
-/* The upstream-compatible Debezium flavour (debezium.flavor=upstream): what Debezium itself
- * writes, selected from the `debezium` format. Internal to the debezium files. */
+/* The upstream-compatible Debezium flavour (debezium.flavor=upstream, the default): what
+ * Debezium itself writes, selected from the `debezium` format. Internal to the debezium files. */
 #ifndef RC_FORMATS_DEBEZIUM_UPSTREAM_H
 #define RC_FORMATS_DEBEZIUM_UPSTREAM_H
 

@@ -1,6 +1,6 @@
-/* OMS "avro": Avro binary of the DTS Record (docs/formats/avro.md). One record per message, framed
+/* OMS "avro": Avro binary of the DTS Record (docs/formats/oms-avro.md). One record per message, framed
  * as raw Avro (Kafka), length-prefixed (4-byte big-endian length), or an Avro object container
- * file (default, for files and stdout: avrocat reads it). See docs/formats/avro.md. */
+ * file (default, for files and stdout: avrocat reads it). See docs/formats/oms-avro.md. */
 #include <stdlib.h>
 #include <string.h>
 #include "formats/avro_bin.h"

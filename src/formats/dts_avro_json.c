@@ -1,7 +1,7 @@
 /* "avro-json": the JSON view of the DTS Avro Record, laid out as the OMS manual shows it, for
  * people to read. It carries exactly what the binary `avro` format carries (both use dts_common).
  * Bytes appear as {"bytes": "..."} with each byte as the code point U+0000..U+00FF (the Avro
- * JSON encoding of bytes). See docs/formats/avro.md. */
+ * JSON encoding of bytes). See docs/formats/oms-avro.md. */
 #include <stdlib.h>
 #include <string.h>
 #include "formats/dts_common.h"

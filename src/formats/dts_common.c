@@ -1,4 +1,4 @@
-/* DTS Avro mapping (docs/formats/avro.md), shared by avro and avro-json. */
+/* DTS Avro mapping (docs/formats/oms-avro.md), shared by avro and avro-json. */
 #include <ctype.h>
 #include <string.h>
 #include "formats/dts_common.h"

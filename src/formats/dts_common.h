@@ -1,4 +1,4 @@
-/* The DTS Avro Record (docs/formats/avro.md; avro_test.sh decodes it with avro-c):
+/* The DTS Avro Record (docs/formats/oms-avro.md; avro_test.sh decodes it with avro-c):
  * what rowcast writes for an event and for each value, shared by the binary `avro` and the
  * JSON `avro-json` writers so that both always agree. */
 #ifndef RC_FORMATS_DTS_COMMON_H

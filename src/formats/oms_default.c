@@ -1,6 +1,6 @@
-/* OMS "default" and "defaultextendcolumntype" (docs/formats/default*.md):
+/* OMS "default" and "defaultextendcolumntype" (docs/formats/oms-default*.md):
  * {"prevStruct", "postStruct", "allMetaData", "recordType"}. The extended flavour adds a
- * "__light_type" object to each image. See docs/formats/default.md. */
+ * "__light_type" object to each image. See docs/formats/oms-default.md. */
 #include <stdlib.h>
 #include <string.h>
 #include "formats/oms_common.h"

@@ -1,4 +1,4 @@
-/* OMS "default" and "defaultextendcolumntype", reader side (docs/formats/default.md,
+/* OMS "default" and "defaultextendcolumntype", reader side (docs/formats/oms-default.md,
  * "Reading"): {"prevStruct", "postStruct", "allMetaData", "recordType"}. Column types come
  * from "__light_type" in the extended flavour and from the JSON values otherwise. */
 #include <stddef.h>
@@ -40,7 +40,7 @@ static bool is(const ctx *c, uint32_t i, const char *s)
 
 static bool rc_str_is(rc_str s, const char *lit) { return s.n == strlen(lit) && !memcmp(s.p, lit, s.n); }
 
-/* allMetaData.dbType back to the source kind (docs/formats/default.md). */
+/* allMetaData.dbType back to the source kind (docs/formats/oms-default.md). */
 static bool kind_of(rc_str t, rc_dbkind *out)
 {
     static const struct {

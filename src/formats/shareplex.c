@@ -1,6 +1,6 @@
-/* OMS "shareplex" (docs/formats/shareplex.md): {data, meta, key, sql}. An UPDATE writes only
+/* OMS "shareplex" (docs/formats/oms-shareplex.md): {data, meta, key, sql}. An UPDATE writes only
  * the changed columns' new values in "data" and the before image in "key". Key order follows
- * the seed (OMS writes it so consistently). See docs/formats/shareplex.md. */
+ * the seed (OMS writes it so consistently). See docs/formats/oms-shareplex.md. */
 #include <stdlib.h>
 #include <string.h>
 #include "formats/oms_common.h"

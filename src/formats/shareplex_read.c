@@ -1,4 +1,4 @@
-/* OMS "shareplex", reader side (docs/formats/shareplex.md, "Reading"): {data, meta, key, sql}.
+/* OMS "shareplex", reader side (docs/formats/oms-shareplex.md, "Reading"): {data, meta, key, sql}.
  * No column types: they come from the values, as for the default format. An UPDATE's "key" is
  * the whole before image and its "data" the changed columns. */
 #include <stdlib.h>

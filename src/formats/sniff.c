@@ -28,9 +28,9 @@ enum test { HAS, LOWER, UPPER }; /* present; a string with letters, all lower / 
  * row whose conditions all hold is the message's shape; more specific rows come first. */
 typedef struct shape {
     const char *what;    /* as the hint names it */
-    const char *readers; /* the formats that read it, '|'-separated; the first is suggested */
+    const char *readers; /* the formats that read it, '|'-separated; the first is suggested, by
+                          * its name that reads it right (rc_format_name_of) */
     const char *option;  /* "key=value" the readers need to read it right; NULL: none */
-    bool option_default; /* the value is the default: giving another one is the mistake */
     struct {
         const char *path;
         enum test test;
@@ -38,23 +38,24 @@ typedef struct shape {
 } shape;
 
 static const shape shapes[] = {
-    /* upstream writes connector names in lower case, OMS its dbType in upper case */
-    {"upstream Debezium", "debezium|debeziumflatten", "debezium.flavor=upstream", false,
+    /* upstream writes connector names in lower case, OMS its dbType in upper case (and only OMS
+     * writes debeziumflatten, whose reader is OMS's) */
+    {"upstream Debezium", "debezium", "debezium.flavor=upstream",
      {{"op", HAS}, {"source.connector", LOWER}}},
-    {"Debezium (as OMS writes it)", "debezium|debeziumflatten", "debezium.flavor=oms", true,
+    {"Debezium (as OMS writes it)", "debezium|debeziumflatten", "debezium.flavor=oms",
      {{"op", HAS}, {"source.connector", UPPER}}},
-    {"rowcast's native format", "native", NULL, false, {{"op", HAS}, {"source.kind", HAS}}},
-    {"Debezium", "debezium|debeziumflatten", NULL, false, {{"op", HAS}, {"source", HAS}}},
+    {"rowcast's native format", "native", NULL, {{"op", HAS}, {"source.kind", HAS}}},
+    {"Debezium", "debezium|debeziumflatten", NULL, {{"op", HAS}, {"source", HAS}}},
     /* Canal and DRS messages have the same members; their values tell them apart, not this */
-    {"Canal", "canal|drs-json|drs-json-c", NULL, false, {{"database", HAS}, {"table", HAS}, {"isDdl", HAS}}},
-    {"Maxwell", "maxwell", NULL, false, {{"database", HAS}, {"table", HAS}, {"type", LOWER}, {"ts", HAS}}},
-    {"DataWorks \"aliyun\" JSON", "dataworks-aliyun", NULL, false, {{"version", HAS}, {"schema.dataColumn", HAS}, {"payload.op", HAS}}},
-    {"DataWorks", "dataworks", NULL, false, {{"version", HAS}, {"schema.source", HAS}, {"payload.op", HAS}}},
-    {"OMS default JSON", "default|defaultextendcolumntype", NULL, false, {{"recordType", HAS}, {"allMetaData", HAS}}},
-    {"SharePlex", "shareplex", NULL, false, {{"meta.op", HAS}, {"data", HAS}}},
-    {"DTS Avro as JSON", "avro-json", NULL, false, {{"objectName", HAS}, {"operation", HAS}, {"sourcePosition", HAS}}},
-    {"CloudEvents", "cloudevents", NULL, false, {{"specversion", HAS}, {"source", HAS}, {"type", HAS}}},
-    {"Oracle GoldenGate JSON", "ogg-json", NULL, false, {{"table", HAS}, {"op_type", UPPER}}},
+    {"Canal", "canal|drs-json|drs-json-c", NULL, {{"database", HAS}, {"table", HAS}, {"isDdl", HAS}}},
+    {"Maxwell", "maxwell", NULL, {{"database", HAS}, {"table", HAS}, {"type", LOWER}, {"ts", HAS}}},
+    {"DataWorks \"aliyun\" JSON", "dataworks-aliyun", NULL, {{"version", HAS}, {"schema.dataColumn", HAS}, {"payload.op", HAS}}},
+    {"DataWorks", "dataworks", NULL, {{"version", HAS}, {"schema.source", HAS}, {"payload.op", HAS}}},
+    {"OMS default JSON", "default|defaultextendcolumntype", NULL, {{"recordType", HAS}, {"allMetaData", HAS}}},
+    {"SharePlex", "shareplex", NULL, {{"meta.op", HAS}, {"data", HAS}}},
+    {"DTS Avro as JSON", "avro-json", NULL, {{"objectName", HAS}, {"operation", HAS}, {"sourcePosition", HAS}}},
+    {"CloudEvents", "cloudevents", NULL, {{"specversion", HAS}, {"source", HAS}, {"type", HAS}}},
+    {"Oracle GoldenGate JSON", "ogg-json", NULL, {{"table", HAS}, {"op_type", UPPER}}},
 };
 
 /* The member at `path` ("a" or "a.b") of object node `obj`, 0 when absent. */
@@ -136,29 +137,43 @@ static bool listed(const char *list, const char *name)
     }
 }
 
+/* The default of option `key` of format f, NULL when it has none. */
+static const char *option_default(const rc_format *f, const char *key)
+{
+    for (const rc_option_desc *d = f ? f->options : NULL; d && d->key; d++)
+        if (!strcmp(d->key, key)) return d->def;
+    return NULL;
+}
+
 static bool shape_hint(const shape *s, const rc_format *from, const rc_options *o, char *out, size_t cap)
 {
     size_t fl = strcspn(s->readers, "|");
     char first[32];
     snprintf(first, sizeof first, "%.*s", (int)fl, s->readers);
     const rc_format *reader = rc_format_find(first);
+    size_t kl = s->option ? strcspn(s->option, "=") : 0;
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)kl, s->option ? s->option : "");
+    const char *want = s->option ? s->option + kl + 1 : NULL;
+    /* the name that reads it right: one that fixes the option, else the format's own, by the
+     * option's default or with the option */
+    const rc_format_name *nm = reader ? rc_format_name_of(reader, s->option ? key : NULL, want) : NULL;
+    const char *name = nm ? nm->name : first, *def = s->option ? option_default(reader, key) : NULL;
+    bool by_name = !s->option || (nm && nm->fixed_key) || (def && !strcmp(def, want));
     if (!listed(s->readers, from->name)) {
         if (reader && !reader->decode)
-            snprintf(out, cap, "this looks like %s (%s), which rowcast writes but does not read", s->what, first);
+            snprintf(out, cap, "this looks like %s (%s), which rowcast writes but does not read", s->what, name);
         else
-            snprintf(out, cap, "this looks like %s: use --from %s%s%s", s->what, first, s->option && !s->option_default ? " -o " : "",
-                     s->option && !s->option_default ? s->option : "");
+            snprintf(out, cap, "this looks like %s: use --from %s%s%s", s->what, name, by_name ? "" : " -o ", by_name ? "" : s->option);
         return true;
     }
     if (!s->option) return false; /* read by the right format: the error is the news */
-    size_t kl = strcspn(s->option, "=");
-    char key[64];
-    snprintf(key, sizeof key, "%.*s", (int)kl, s->option);
-    const char *given = rc_options_get(o, key), *want = s->option + kl + 1;
-    if (s->option_default ? !given || !strcmp(given, want) : given && !strcmp(given, want)) return false;
-    if (s->option_default) snprintf(out, cap, "this looks like %s: drop -o %s=%s", s->what, key, given);
-    else if (strcmp(from->name, first) != 0) snprintf(out, cap, "this looks like %s: use --from %s -o %s", s->what, first, s->option);
-    else snprintf(out, cap, "this looks like %s: add -o %s", s->what, s->option);
+    const char *given = rc_options_get(o, key);
+    if (!given) given = option_default(from, key);
+    if (!given || !strcmp(given, want)) return false; /* without the option, `from` reads its own kind */
+    if (nm && nm->fixed_key) snprintf(out, cap, "this looks like %s: use --from %s", s->what, name);
+    else if (by_name) snprintf(out, cap, "this looks like %s: use --from %s (%s)", s->what, name, s->option);
+    else snprintf(out, cap, "this looks like %s: use --from %s -o %s", s->what, name, s->option);
     return true;
 }
 

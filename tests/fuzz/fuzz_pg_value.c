@@ -72,22 +72,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    .ncols = 1, .cols = &col, .after = &v};
     rc_buf_reset(&out);
     if (rc_native_encode(NULL, &ev, &out, &err) != RC_OK) abort();
-    /* every encoder, and upstream Debezium with schemas, writes the value or says why not */
+    /* every name's encoder (oms-debezium's with the option its name fixes), and upstream
+     * Debezium with schemas, writes the value or says why not */
     static void *encs[64], *upstream;
     static bool ready;
+    int nf = 0;
+    while (rc_format_names[nf].name && nf < 64) nf++;
     if (!ready) {
-        for (int i = 0; rc_formats[i] && i < 64; i++)
-            if (rc_formats[i]->enc_new && rc_formats[i]->enc_new(NULL, &encs[i], &err) != RC_OK) abort();
-        static const rc_option up[] = {{"debezium.flavor", "upstream"}, {"debezium.schemas", "true"}};
-        rc_options o = {up, 2};
+        for (int i = 0; i < nf; i++) {
+            const rc_format_name *nm = &rc_format_names[i];
+            rc_option fixed = {nm->fixed_key, nm->fixed_value};
+            rc_options fo = {&fixed, nm->fixed_key ? 1 : 0};
+            if (!nm->now && nm->format && nm->format->enc_new && nm->format->enc_new(&fo, &encs[i], &err) != RC_OK) abort();
+        }
+        static const rc_option up[] = {{"debezium.schemas", "true"}};
+        rc_options o = {up, 1};
         if (rc_format_find("debezium")->enc_new(&o, &upstream, &err) != RC_OK) abort();
         ready = true;
     }
-    int nf = 0;
-    while (rc_formats[nf] && nf < 64) nf++;
-    for (int i = 0; i <= nf; i++) { /* the last one: upstream Debezium */
-        const rc_format *f = i < nf ? rc_formats[i] : rc_format_find("debezium");
+    for (int i = 0; i <= nf; i++) { /* the last one: upstream Debezium with schemas */
+        const rc_format *f = i < nf ? rc_format_names[i].format : rc_format_find("debezium");
         void *enc = i < nf ? encs[i] : upstream;
+        if (!f) continue; /* an old spelling, mysql-binlog */
         if (!f->encode_value) continue;
         rc_buf_reset(&out);
         rc_error_clear(&err);

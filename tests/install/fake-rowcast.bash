@@ -22,12 +22,13 @@ _rowcast_option_words() {
     esac
 }
 _rowcast_encoders='alpha beta-2'
-_rowcast_decoders='alpha gamma'
+_rowcast_decoders='alpha gamma vendor-gamma'
 _rowcast_all_keys='beta-2.mode= beta-2.zone= gamma.flag='
 _rowcast_format_keys() {
     case $1 in
     'beta-2') REPLY='beta-2.mode= beta-2.zone=' ;;
     'gamma') REPLY='gamma.flag=' ;;
+    'vendor-gamma') REPLY='gamma.flag=' ;;
     *) REPLY= ;;
     esac
 }

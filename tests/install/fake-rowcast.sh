@@ -58,8 +58,12 @@ TEXT
 "formats --options")
     cat <<'TEXT'
 FORMAT                   ENCODE DECODE DESCRIPTION
+
+Vendor One:
 alpha                    yes    yes    the first format
     (no options)
+
+Other Vendor:
 beta-2                   yes    no     the second: -o beta-2.x=y
     -o beta-2.mode=one|two
         choice; default: one
@@ -71,6 +75,8 @@ gamma                    no     yes    read only
     -o gamma.flag=false|true
         boolean; default: by beta-2.mode
         a flag
+vendor-gamma             no     yes    gamma as the vendor writes it
+    (the options of gamma; gamma.flag is true)
 TEXT
     ;;
 *)

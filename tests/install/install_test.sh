@@ -78,8 +78,8 @@ if "$cc" -std=c11 -Wall -Wextra -Werror $cflags "$here/use_rowcast.c" -o "$tmp/u
     # the installed command writes the same messages for the event use_rowcast built (its
     # first line is that event in native form)
     head -1 "$here/use_rowcast.out" >"$tmp/event.ndjson"
-    up="-o debezium.flavor=upstream -o debezium.bigint.unsigned.handling.mode=precise"
-    for a in "--to native" "--to canal" "--to canal --keys" "--to debezium $up" "--to debezium $up --keys"; do
+    up="-o debezium.bigint.unsigned.handling.mode=precise"
+    for a in "--to native" "--to oms-canal" "--to oms-canal --keys" "--to debezium $up" "--to debezium $up --keys"; do
         # shellcheck disable=SC2086
         "$p/bin/rowcast" convert -q $a "$tmp/event.ndjson" 2>&1
     done >"$tmp/cli.out"
@@ -130,11 +130,13 @@ complete_words rowcast ''
 complete_words rowcast convert --to ''
 complete_words rowcast convert --from ''
 complete_words rowcast convert --to deb
+complete_words rowcast convert --to oms-deb
 complete_words rowcast convert --qu
 complete_words rowcast convert --on-error = ''
 complete_words rowcast convert --sink ''
 complete_words rowcast convert --to CANAL -o ''
 complete_words rowcast convert --to canal -o canal.flavor = ''
+complete_words rowcast convert --to oms-canal -o ''
 complete_words rowcast formats ''
 complete_words rowcast capture ''
 complete_words rowcast capture postgres://h/db --
@@ -145,14 +147,16 @@ complete_words rowcast capture postgres://h/db --to canal -o canal.g
 EOF
 cat >"$tmp/complete.expected" <<'EOF'
 rowcast | formats convert capture types help --version
-rowcast convert --to | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten debeziumsmt avro avro-json drs-json drs-json-c cloudevents maxwell dataworks-aliyun ogg-json
-rowcast convert --from | native default defaultextendcolumntype canal dataworks shareplex debezium debeziumflatten drs-json drs-json-c cloudevents maxwell dataworks-aliyun ogg-json
-rowcast convert --to deb| debezium debeziumflatten debeziumsmt
+rowcast convert --to | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten oms-debeziumsmt oms-avro oms-avro-json drs-json drs-json-c dataworks-aliyun native
+rowcast convert --from | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten drs-json drs-json-c dataworks-aliyun native mysql-binlog
+rowcast convert --to deb| debezium
+rowcast convert --to oms-deb| oms-debezium oms-debeziumflatten oms-debeziumsmt
 rowcast convert --qu| --quiet
 rowcast convert --on-error = | stop skip dead-letter:
 rowcast convert --sink | stdout file: kafka://
 rowcast convert --to CANAL -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
 rowcast convert --to canal -o canal.flavor = | oms canal ticdc
+rowcast convert --to oms-canal -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
 rowcast formats | --options
 rowcast capture | postgres:// mysql:// mariadb://
 rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --to --sink --topic --server --keys --records --tombstones --no-tombstones --drop --on-error= --on-loss= --flush-timeout --progress --quiet --help --checkpoint --start --server-id

@@ -118,14 +118,17 @@ int main(void)
     };
 
     const rc_options none = {NULL, 0};
-    const rc_option up[] = {{"debezium.flavor", "upstream"},
-                            {"debezium.bigint.unsigned.handling.mode", "precise"}};
-    const rc_options upstream = {up, 2};
+    /* oms-canal is canal with the option its name fixes (rc_format_lookup says which) */
+    const rc_format_name *oms_canal = rc_format_lookup("oms-canal", NULL);
+    const rc_option oms[] = {{oms_canal->fixed_key, oms_canal->fixed_value}};
+    const rc_options oms_opts = {oms, 1};
+    const rc_option up[] = {{"debezium.bigint.unsigned.handling.mode", "precise"}};
+    const rc_options upstream = {up, 1};
     const rc_sink_config cfg = {.layout = RC_LAYOUT_VALUES};
     rc_error err;
     rc_error_clear(&err);
     if (rc_sink_open("stdout", &none, &cfg, &out, &err) != RC_OK) return fail("stdout sink", &err);
-    int rc = encode("native", &none, &ev) || encode("canal", &none, &ev) ||
+    int rc = encode("native", &none, &ev) || encode(oms_canal->format->name, &oms_opts, &ev) ||
              encode("debezium", &upstream, &ev);
     if (!rc && rc_sink_flush(out, 1000, &err) != RC_OK) rc = fail("stdout sink", &err);
     rc_sink_close(out);

@@ -13,7 +13,7 @@ SCHEMAS=../shared/testdata/peers/derived
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . tests/common/check.sh
-inputs=(examples/shop.ndjson tests/golden/avro-json/*.in)
+inputs=(examples/shop.ndjson tests/golden/oms-avro-json/*.in)
 # cross-format: DRS json messages (the seed's, both layouts) read back into events
 for c in seed-update seed-other-databases; do
     "$RC" convert -q --from drs-json --to native tests/golden/drs-json/$c.out >"$T/drs-$c.ndjson" || bad "drs-json $c: decode"
@@ -24,20 +24,20 @@ for in in "${inputs[@]}"; do
         schema=$SCHEMAS/dts-Record.seed-layout.avsc
         [ $layout = full ] && schema=$SCHEMAS/dts-Record.full.avsc
         peer_need "$in ($layout)" "$schema" || { [ $? = 2 ] && fail=$((fail + 1)); continue; }
-        "$RC" convert -q --to avro -o avro.framing=length-prefixed -o avro.schema=$layout "$in" >"$T/rec.bin" || { bad "$in: convert"; continue; }
+        "$RC" convert -q --to oms-avro -o avro.framing=length-prefixed -o avro.schema=$layout "$in" >"$T/rec.bin" || { bad "$in: convert"; continue; }
         if ! "$CHECK" "$schema" "$T/rec.bin" >"$T/decoded.json" 2>"$T/err"; then bad "$in ($layout): avro-c: $(cat "$T/err")"; continue; fi
-        "$RC" convert -q --to avro-json "$in" | { printf '['; paste -sd, -; printf ']'; } >"$T/view.json"
+        "$RC" convert -q --to oms-avro-json "$in" | { printf '['; paste -sd, -; printf ']'; } >"$T/view.json"
         if "$SAME" "$T/decoded.json" "$T/view.json"; then ok; else bad "$in ($layout): avro-c decodes other values than rowcast's avro-json view"; fi
     done
 done
 # the container file: avrocat reads it
-"$RC" convert -q --to avro examples/shop.ndjson >"$T/shop.avro"
+"$RC" convert -q --to oms-avro examples/shop.ndjson >"$T/shop.avro"
 if avrocat "$T/shop.avro" >"$T/avrocat.txt" 2>"$T/err"; then
-    if cmp -s "$T/avrocat.txt" tests/golden/avro/shop.avrocat; then ok; else bad "avrocat output differs from tests/golden/avro/shop.avrocat"; diff tests/golden/avro/shop.avrocat "$T/avrocat.txt" | head -5 >&2; fi
+    if cmp -s "$T/avrocat.txt" tests/golden/oms-avro/shop.avrocat; then ok; else bad "avrocat output differs from tests/golden/oms-avro/shop.avrocat"; diff tests/golden/oms-avro/shop.avrocat "$T/avrocat.txt" | head -5 >&2; fi
 else
     bad "avrocat cannot read rowcast's container file: $(cat "$T/err")"
 fi
-"$RC" convert -q --to avro -o avro.schema=full examples/shop.ndjson >"$T/full.avro"
+"$RC" convert -q --to oms-avro -o avro.schema=full examples/shop.ndjson >"$T/full.avro"
 [ "$(avrocat "$T/full.avro" | grep -c bornTimestamp)" = "$(wc -l <"$T/avrocat.txt")" ] && ok || bad "full layout: avrocat"
 peer_report avro
 echo "avro: $pass passed, $fail failed"

@@ -124,23 +124,36 @@ EOF
 SCHEMA='"schema":{"type":"struct","fields":[{"type":"struct","fields":[{"type":"bytes","optional":true,"field":"b"}],"optional":true,"field":"after"}]}'
 printf '{%s,"payload":{"before":null,"after":{"b":"AP8="},"source":{"connector":"mysql","name":"s1","db":"d","table":"t"},"op":"c","ts_ms":1}}\n' "$SCHEMA" >"$T/upstream.ndjson"
 printf '{%s,"payload":{"before":null,"after":{"b":"0F"},"source":{"connector":"MYSQL","name":"OMS","db":"d","table":"t"},"op":"c","ts_ms":1}}\n' "$SCHEMA" >"$T/oms.ndjson"
-expect upstream-without-flavor 2 convert -q --from debezium upstream.ndjson <<'EOF'
-rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: add -o debezium.flavor=upstream
+expect upstream-as-oms 2 convert -q --from oms-debezium upstream.ndjson <<'EOF'
+rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium (debezium.flavor=upstream)
 EOF
-expect upstream-as-flatten 2 convert -q --from debeziumflatten upstream.ndjson <<'EOF'
-rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium -o debezium.flavor=upstream
+expect upstream-as-oms-flavor 2 convert -q --from debezium -o debezium.flavor=oms upstream.ndjson <<'EOF'
+rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium (debezium.flavor=upstream)
+EOF
+expect upstream-as-flatten 2 convert -q --from oms-debeziumflatten upstream.ndjson <<'EOF'
+rowcast: upstream.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "AP8=" is not hex; this looks like upstream Debezium: use --from debezium
 EOF
 expect upstream-as-canal 2 convert -q --from canal upstream.ndjson <<'EOF'
-rowcast: upstream.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like upstream Debezium: use --from debezium -o debezium.flavor=upstream
+rowcast: upstream.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like upstream Debezium: use --from debezium
 EOF
-expect oms-debezium-as-upstream 2 convert -q --from debezium -o debezium.flavor=upstream oms.ndjson <<'EOF'
-rowcast: oms.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "0F" is not base64; this looks like Debezium (as OMS writes it): drop -o debezium.flavor=upstream
+expect oms-debezium-as-upstream 2 convert -q --from debezium oms.ndjson <<'EOF'
+rowcast: oms.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "0F" is not base64; this looks like Debezium (as OMS writes it): use --from oms-debezium
+EOF
+expect oms-debezium-as-upstream-flavor 2 convert -q --from debezium -o debezium.flavor=upstream oms.ndjson <<'EOF'
+rowcast: oms.ndjson:1:184 (file offset 183): value error: column "b" (varbinary(65535)): "0F" is not base64; this looks like Debezium (as OMS writes it): use --from oms-debezium
 EOF
 expect oms-debezium-as-canal 2 convert -q --from canal oms.ndjson <<'EOF'
-rowcast: oms.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like Debezium (as OMS writes it): use --from debezium
+rowcast: oms.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like Debezium (as OMS writes it): use --from oms-debezium
 EOF
 # the right reader, rightly configured: the error is the news, no hint
-expect upstream-right-reader 0 convert -q --from debezium -o debezium.flavor=upstream upstream.ndjson <<'EOF'
+expect upstream-right-reader 0 convert -q --from debezium upstream.ndjson <<'EOF'
+EOF
+expect oms-right-reader 0 convert -q --from oms-debezium oms.ndjson <<'EOF'
+EOF
+# OMS's debeziumflatten is read as OMS's whatever debezium.flavor says: its own error, no hint
+printf '{"payload":{"before":null,"after":{"b":"0F"},"source":{"connector":"MYSQL","name":"OMS","db":"d","table":"t"},"op":"x","ts_ms":1}}\n' >"$T/oms-bad-op.ndjson"
+expect oms-flatten-no-hint 2 convert -q --from oms-debeziumflatten oms-bad-op.ndjson <<'EOF'
+rowcast: oms-bad-op.ndjson:1:116 (file offset 115): schema error: unknown Debezium op "x" (expected c, u, d, r, t or m)
 EOF
 printf '{"op":"c","source":{"db":"d","table":"t"},"after":{"id":"x"},"ts_ms":1}\n' >"$T/plain-debezium.ndjson"
 expect debezium-no-connector-as-maxwell 2 convert -q --from maxwell plain-debezium.ndjson <<'EOF'
@@ -160,19 +173,19 @@ rowcast: maxwell.ndjson:1:36 (file offset 35): schema error: unknown Canal type 
 EOF
 printf '{"version":"2.0","schema":{"source":{"dbType":"mysql"}},"payload":{"op":"INSERT"},"extend":{}}\n' >"$T/dataworks.ndjson"
 expect dataworks-as-debezium 2 convert -q --from debezium dataworks.ndjson <<'EOF'
-rowcast: dataworks.ndjson:1:73 (file offset 72): schema error: unknown Debezium op "INSERT" (expected c, u, d, r, t or m); this looks like DataWorks: use --from dataworks
+rowcast: dataworks.ndjson:1:73 (file offset 72): schema error: unknown Debezium op "INSERT" (expected c, u, d, r, t or m); this looks like DataWorks: use --from oms-dataworks
 EOF
 printf '{"prevStruct":null,"postStruct":null,"allMetaData":{"db":"d"},"recordType":"INSERT"}\n' >"$T/default.ndjson"
-expect default-as-shareplex 2 convert -q --from shareplex default.ndjson <<'EOF'
-rowcast: default.ndjson:1:1 (file offset 0): schema error: a SharePlex message needs "meta"; this looks like OMS default JSON: use --from default
+expect default-as-shareplex 2 convert -q --from oms-shareplex default.ndjson <<'EOF'
+rowcast: default.ndjson:1:1 (file offset 0): schema error: a SharePlex message needs "meta"; this looks like OMS default JSON: use --from oms-default
 EOF
 printf '{"data":{"ID":"1"},"meta":{"op":"ins","table":"S.T"}}\n' >"$T/shareplex.ndjson"
-expect shareplex-as-default 2 convert -q --from default shareplex.ndjson <<'EOF'
-rowcast: shareplex.ndjson:1:1 (file offset 0): schema error: an OMS default record without "recordType"; this looks like SharePlex: use --from shareplex
+expect shareplex-as-default 2 convert -q --from oms-default shareplex.ndjson <<'EOF'
+rowcast: shareplex.ndjson:1:1 (file offset 0): schema error: an OMS default record without "recordType"; this looks like SharePlex: use --from oms-shareplex
 EOF
 printf '{"version":1,"id":1,"sourcePosition":"4@f","operation":"INSERT","objectName":"d.t"}\n' >"$T/avro-json.ndjson"
 expect avro-json-as-canal 2 convert -q --from canal avro-json.ndjson <<'EOF'
-rowcast: avro-json.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like DTS Avro as JSON (avro-json), which rowcast writes but does not read
+rowcast: avro-json.ndjson:1:1 (file offset 0): schema error: Canal message without "type"; this looks like DTS Avro as JSON (oms-avro-json), which rowcast writes but does not read
 EOF
 # Canal and DRS messages have the same members: reading one as the other gets no hint
 printf '{"data":[{"id":"x1"}],"database":"d","table":"t","type":"INSERT","isDdl":false,"mysqlType":{"id":"int"},"es":1,"ts":1}\n' >"$T/canal-bad.ndjson"
@@ -219,8 +232,8 @@ expect format-unknown 1 convert --from yaml shop.ndjson <<'EOF'
 rowcast convert: unknown format 'yaml' (rowcast formats)
 (see rowcast help convert)
 EOF
-expect format-not-readable 1 convert --from Avro shop.ndjson <<'EOF'
-rowcast convert: format 'avro' cannot be read (rowcast formats)
+expect format-not-readable 1 convert --from OMS-Avro shop.ndjson <<'EOF'
+rowcast convert: format 'oms-avro' cannot be read (rowcast formats)
 (see rowcast help convert)
 EOF
 expect option-typo 1 convert --to canal -o canal.valuse=string shop.ndjson <<'EOF'

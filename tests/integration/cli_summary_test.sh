@@ -39,8 +39,8 @@ adds_up() {
 SHOP=examples/shop.ndjson
 
 # --- --include: a pattern without a dot names databases; one that matched no event is named
-"$RC" convert --to canal "$SHOP" >"$T/all" 2>/dev/null
-"$RC" convert --to canal --include shop "$SHOP" >"$T/out" 2>"$T/err"
+"$RC" convert --to oms-canal "$SHOP" >"$T/all" 2>/dev/null
+"$RC" convert --to oms-canal --include shop "$SHOP" >"$T/out" 2>"$T/err"
 expect_rc include-db $? 0
 cmp -s "$T/all" "$T/out" && ok || bad "--include shop is not every table of database shop"
 expect include-db-summary "$T/err" <<'EOF'
@@ -49,7 +49,7 @@ rowcast: 20 events decoded: 17 encoded, 0 filtered out, 1 not expressible in can
 rowcast: 17 messages written (16909 bytes): 17 delivered, 0 dead-lettered, 0 refused, 0 undelivered
 rowcast: T s, R events/s
 EOF
-"$RC" convert --to canal --include shop1 "$SHOP" >"$T/out" 2>"$T/err"
+"$RC" convert --to oms-canal --include shop1 "$SHOP" >"$T/out" 2>"$T/err"
 expect_rc include-none $? 0
 [ -s "$T/out" ] && bad "--include shop1 wrote messages" || ok
 expect include-none-summary "$T/err" <<'EOF'
@@ -65,8 +65,8 @@ EOF
 # an event with a schema and no database (PostgreSQL as DataWorks writes it): the schema is DB,
 # for the reader's check and for the event's
 echo '{"op":"insert","source":{"kind":"postgresql","schema":"s1","table":"a"},"ts_us":1578924258597000,"columns":[{"name":"pk","type":"int4","pk":true}],"after":[1]}' >"$T/pg"
-"$RC" convert -q --to dataworks "$T/pg" >"$T/pg.dw"
-"$RC" convert --from dataworks --include s1.a "$T/pg.dw" >"$T/out" 2>"$T/err"
+"$RC" convert -q --to oms-dataworks "$T/pg" >"$T/pg.dw"
+"$RC" convert --from oms-dataworks --include s1.a "$T/pg.dw" >"$T/out" 2>"$T/err"
 expect_rc include-schema $? 0
 expect include-schema-summary "$T/err" <<'EOF'
 rowcast: 1 line read: 1 converted, 0 filtered out, 0 bad
@@ -79,7 +79,7 @@ EOF
 # them before parsing rows: lines filtered out), DDL dropped (events filtered out), events canal
 # has no message for (begin, commit, heartbeat)
 { sed -n 1,10p "$SHOP"; echo; echo '{"op":"insert"'; sed -n 11,20p "$SHOP"; echo 'not json'; } >"$T/mixed"
-MIXED=(--to canal --include 'shop.c*' --include shop.orders --include nope --include shop.nothing --drop ddl --on-error=skip)
+MIXED=(--to oms-canal --include 'shop.c*' --include shop.orders --include nope --include shop.nothing --drop ddl --on-error=skip)
 for th in 1 2; do
     "$RC" convert "${MIXED[@]}" --threads $th "$T/mixed" >"$T/out" 2>"$T/err"
     expect_rc mixed-$th $? 0
@@ -120,7 +120,7 @@ rowcast: T s, R events/s
 EOF
 
 # --- a sink that cannot write: written (handed to the sink) is not delivered
-"$RC" convert --to canal --sink file:/dev/full "$SHOP" 2>"$T/err"
+"$RC" convert --to oms-canal --sink file:/dev/full "$SHOP" 2>"$T/err"
 expect_rc dev-full $? 3
 expect dev-full-message "$T/err" <<'EOF'
 rowcast: writing /dev/full: No space left on device
@@ -134,13 +134,13 @@ EOF
 for i in $(seq 80); do
     cat "$SHOP"
 done >"$T/big8"
-"$RC" convert --to canal --sink file:/dev/full "$T/big8" 2>"$T/err"
+"$RC" convert --to oms-canal --sink file:/dev/full "$T/big8" 2>"$T/err"
 expect_rc dev-full-mid-run $? 3
 adds_up dev-full-mid-run "$T/err"
 n=$(sed -n 's/^rowcast: .*big8:\([0-9]*\): writing \/dev\/full: No space left on device$/\1/p' "$T/err")
 grep -q "^rowcast: $n lines read: $((n - 1)) converted, 0 filtered out, 0 bad, 1 interrupted$" "$T/err" && ok ||
     bad "dev-full-mid-run: $(cat "$T/err")"
-"$RC" convert -q --to canal "$SHOP" >/dev/full 2>"$T/err"
+"$RC" convert -q --to oms-canal "$SHOP" >/dev/full 2>"$T/err"
 expect_rc stdout-full $? 3
 expect stdout-full-message "$T/err" <<'EOF'
 rowcast: writing output: No space left on device
@@ -149,7 +149,7 @@ EOF
 
 # --- progress, stderr not a terminal: --progress=0 writes a line after every batch (64 lines)
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$SHOP"; done >"$T/big"
-"$RC" convert --progress=0 --to canal "$T/big" >/dev/null 2>"$T/err"
+"$RC" convert --progress=0 --to oms-canal "$T/big" >/dev/null 2>"$T/err"
 expect_rc progress $? 0
 expect progress-lines "$T/err" <<'EOF'
 rowcast: progress at E s: 64 lines, 73.3 kB of 222.8 kB read (32%), 64 events, R events/s, 55 messages written, ETA X
@@ -179,7 +179,7 @@ EOF
 # --- progress on a terminal (script(1) gives stderr a pty): redrawn with \r, cleared before any
 # other message (here a bad line) and before the summary; the pty turns "\n" into "\r\n"
 { head -100 "$T/big"; echo 'not json'; tail -100 "$T/big"; } >"$T/tty-in"
-script -qec "'$RC' convert --progress=0 --to canal --on-error=skip '$T/tty-in' >/dev/null" /dev/null </dev/null >"$T/tty"
+script -qec "'$RC' convert --progress=0 --to oms-canal --on-error=skip '$T/tty-in' >/dev/null" /dev/null </dev/null >"$T/tty"
 LC_ALL=C sed -e 's/\x1b\[K/<CLR>/g' -e 's/\r$//' -e 's/\r/<CR>/g' "$T/tty" >"$T/tty.txt"
 expect progress-tty "$T/tty.txt" <<EOF
 <CR><CLR>rowcast: 73.3 kB of 222.8 kB read (32%), 64 events, R events/s, ETA X<CR><CLR>rowcast: $T/tty-in:101:1 (file offset 111380): syntax error: not JSON: expected true, false or null (found 'n')
@@ -191,7 +191,7 @@ EOF
 
 # by default (every 1 s, hence an input that takes longer to come): a progress line on the
 # terminal, but none when the messages go to the same terminal, where they would run into it
-SLOW="{ cat '$SHOP'; sleep 1.2; cat '$SHOP'; } | '$RC' convert --to canal"
+SLOW="{ cat '$SHOP'; sleep 1.2; cat '$SHOP'; } | '$RC' convert --to oms-canal"
 script -qec "$SLOW >/dev/null" /dev/null </dev/null >"$T/tty"
 grep -q "^$(printf '\r\033')\[Krowcast: [0-9.]* kB read, [0-9]* events, [0-9]* events/s" "$T/tty" && ok || bad "no progress line on a terminal: $(cat -v "$T/tty")"
 script -qec "$SLOW" /dev/null </dev/null >"$T/tty"
@@ -225,11 +225,11 @@ adds_up maxwell "$T/mx.err"
 # Debezium's int64): stop (the default) exits 2 before the row, its checkpoint before it too;
 # skip and dead-letter count them; cut writes OMS's milliseconds and counts them per column
 LOSS=tests/golden/stderr/loss.ndjson
-"$RC" convert --to debezium --checkpoint "$T/loss.ck" "$LOSS" >"$T/out" 2>"$T/err"
+"$RC" convert --to oms-debezium --checkpoint "$T/loss.ck" "$LOSS" >"$T/out" 2>"$T/err"
 expect_rc loss-stop $? 2
 [ "$(wc -l <"$T/out")" = 1 ] && ok || bad "loss-stop: $(wc -l <"$T/out") messages, expected the one before the row"
 expect loss-stop-summary "$T/err" <<EOF
-rowcast: $LOSS:2: range error: table shop.visits: column "at" (datetime(6)): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
+rowcast: $LOSS:2: range error: table shop.visits: column "at" (datetime(6)): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; --to debezium (upstream Debezium) writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
 rowcast: 2 lines read: 1 converted, 0 filtered out, 0 bad, 1 interrupted
 rowcast: 2 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 1 row with a value it cannot hold (stopped there: --on-loss)
 rowcast: 1 message written ($(($(wc -c <"$T/out") - 1)) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
@@ -238,9 +238,9 @@ EOF
 adds_up loss-stop "$T/err"
 grep -qx 'line 1' "$T/loss.ck" && ok || bad "loss-stop: the checkpoint is not at line 1: $(cat "$T/loss.ck")"
 # resumed with cut: from the refused row on, its value in OMS's milliseconds
-"$RC" convert --to debezium --on-loss=cut --checkpoint "$T/loss.ck" "$LOSS" >"$T/out" 2>"$T/err"
+"$RC" convert --to oms-debezium --on-loss=cut --checkpoint "$T/loss.ck" "$LOSS" >"$T/out" 2>"$T/err"
 expect_rc loss-cut $? 0
-"$RC" convert -q --to debezium --on-loss=cut "$LOSS" | tail -n +2 >"$T/want"
+"$RC" convert -q --to oms-debezium --on-loss=cut "$LOSS" | tail -n +2 >"$T/want"
 expect_eq loss-cut-resumed "$T/want" "$T/out"
 grep -q '"at":1714557600123}' "$T/out" && ok || bad "loss-cut: .123456 is not 1714557600123 ms"
 expect loss-cut-summary "$T/err" <<EOF
@@ -252,7 +252,7 @@ rowcast: 5 messages written ($(($(wc -c <"$T/out") - 5)) bytes): 5 delivered, 0 
 rowcast: T s, R events/s
 EOF
 adds_up loss-cut "$T/err"
-"$RC" convert --to debezium --on-loss=skip "$LOSS" >"$T/out" 2>"$T/err"
+"$RC" convert --to oms-debezium --on-loss=skip "$LOSS" >"$T/out" 2>"$T/err"
 expect_rc loss-skip $? 0
 grep -v '^rowcast: tests' "$T/err" >"$T/err2"
 expect loss-skip-summary "$T/err2" <<EOF

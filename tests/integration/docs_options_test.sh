@@ -11,6 +11,7 @@ fail=0 n=0
 records=$("$RC" formats --options | awk -f packaging/formats-parse.awk) || { echo "FAIL: rowcast formats --options"; exit 1; }
 while IFS=$'\t' read -r kind a b c d; do
     [ "$kind" = F ] && { fmt=$a; continue; }
+    [ "$kind" = O ] || continue
     key=$a values=$b meta=$d
     page=docs/formats/$fmt.md
     n=$((n + 1))
@@ -54,6 +55,7 @@ done <<<"$records"
 ndef=0
 while IFS=$'\t' read -r kind a b c d; do
     [ "$kind" = F ] && { fmt=$a; continue; }
+    [ "$kind" = O ] || continue
     key=$a default=${d#*default: }
     [[ $d == *"default: "* && $default =~ ^[A-Za-z0-9_.+:/-]+$ ]] || continue
     page=docs/formats/$fmt.md
@@ -70,5 +72,40 @@ while IFS=$'\t' read -r kind a b c d; do
         }' "$page")
 done <<<"$records"
 [ "$ndef" -gt 20 ] || { echo "FAIL: only $ndef defaults found in the pages' tables"; fail=1; }
-[ $fail = 0 ] && echo "ok: all $n options of rowcast formats --options are in docs/formats/, with their choices; $ndef defaults in their tables agree"
+
+# The names (docs/formats/README.md): every name `rowcast formats` lists has its row there,
+# "| VENDOR | `NAME` | [PAGE](PAGE) ...", under the vendor it is listed by, and its page
+# exists; every old name of the page's table works as --to (and as --from where its new name
+# reads), says in one line on stderr "rowcast: --to OLD is now NEW (WHAT)" as the table says, and
+# writes the bytes of NEW.
+INDEX=docs/formats/README.md
+nn=0
+while IFS=$'\t' read -r kind a _; do
+    [ "$kind" = G ] && { vendor=$a; continue; }
+    [ "$kind" = F ] || continue
+    nn=$((nn + 1))
+    row=$(grep -F "| $vendor | \`$a\` | [" "$INDEX" | head -1)
+    [ -n "$row" ] || { echo "FAIL: $INDEX has no row | $vendor | \`$a\` | [page] for a name rowcast formats lists"; fail=1; continue; }
+    page=$(sed -E 's/^[^[]*\[[^]]*\]\(([^)]*)\).*/\1/' <<<"$row")
+    [ -f "docs/formats/$page" ] || { echo "FAIL: $INDEX: the page of $a, $page, is not there"; fail=1; }
+done <<<"$records"
+[ "$nn" -ge 20 ] || { echo "FAIL: only $nn names listed by rowcast formats"; fail=1; }
+no=0
+T=$(mktemp -d)
+while IFS='|' read -r _ old new what _; do
+    old=$(tr -d ' `' <<<"$old") new=$(tr -d ' `' <<<"$new") what=$(sed 's/^ *//; s/ *$//' <<<"$what")
+    no=$((no + 1))
+    "$RC" convert -q --to "$new" examples/shop.ndjson >"$T/new" 2>/dev/null
+    "$RC" convert -q --to "$old" examples/shop.ndjson >"$T/old" 2>"$T/err"
+    [ "$(head -1 "$T/err")" = "rowcast: --to $old is now $new ($what)" ] ||
+        { echo "FAIL: --to $old says '$(head -1 "$T/err")', $INDEX: is now $new ($what)"; fail=1; }
+    cmp -s "$T/new" "$T/old" || { echo "FAIL: --to $old does not write what --to $new writes"; fail=1; }
+    if "$RC" convert -q --from "$new" "$T/new" >/dev/null 2>&1; then
+        "$RC" convert -q --from "$old" "$T/new" 2>&1 >/dev/null | grep -qxF "rowcast: --from $old is now $new ($what)" ||
+            { echo "FAIL: --from $old says no notice naming $new"; fail=1; }
+    fi
+done < <(sed -n '/^## The names of before/,$p' "$INDEX" | grep -E '^\| `[a-z-]+` \| `[a-z-]+` \|')
+rm -rf "$T"
+[ "$no" -ge 8 ] || { echo "FAIL: only $no old names in $INDEX"; fail=1; }
+[ $fail = 0 ] && echo "ok: all $n options of rowcast formats --options are in docs/formats/, with their choices and the $ndef defaults their tables give; its $nn names and $no old names in $INDEX"
 exit $fail

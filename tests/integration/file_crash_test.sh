@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # File sinks after a crash: `convert --sink file:F --checkpoint CK` killed with SIGKILL and run
-# again with the same command holds every message exactly once.
+# again with the same command holds every message exactly once. The format is OMS's canal:
+# Canal's own (`--to canal`) numbers its messages from 1 in each run where the input carries no
+# sequence, so a resumed run's ids start over.
 #  1. resume messages and refusals, exact text: where a run resumes, the cut of the output and
 #     dead-letter files, a file shorter than the checkpoint says, another input / another sink,
 #     inputs matched by real path, a version 1 checkpoint, no checkpoint but an existing output;
@@ -70,7 +72,7 @@ crash_chain() {
     local name=$1 in=$2 dead=$3
     local out=$T/$name.out ck=$T/$name.ck ref=$T/$name.ref dl=() rdl=()
     if [ "$dead" = 1 ]; then dl=(--on-error="dead-letter:$T/$name.dead"); rdl=(--on-error="dead-letter:$ref.dead"); fi
-    "$RC" convert -q --to canal --sink "file:$ref" "${rdl[@]}" "$in" 2>/dev/null
+    "$RC" convert -q --to oms-canal --sink "file:$ref" "${rdl[@]}" "$in" 2>/dev/null
     expect_rc "$name-reference" $? 0
     local total
     total=$(size_of "$ref")
@@ -83,7 +85,7 @@ crash_chain() {
         # odd runs: 2 threads, checkpoints every 20 ms (often more than the 1 MiB output buffer
         # between two, so stdio's writes end mid-line: torn tails); even runs: 1 thread, 10 ms
         local threads=$((i % 2 + 1)) every=$((i % 2 * 10 + 10))
-        "$RC" convert -q --threads $threads --to canal --sink "file:$out" --checkpoint "$ck" --checkpoint-interval $every \
+        "$RC" convert -q --threads $threads --to oms-canal --sink "file:$out" --checkpoint "$ck" --checkpoint-interval $every \
             "${dl[@]}" "$in" >/dev/null 2>>"$T/$name.log" &
         local pid=$!
         if [ $((i % 2)) = 1 ]; then # until the output passes a size (what was there + written): a kill between writes
@@ -129,7 +131,7 @@ crash_chain() {
             prefix_ok "$name: kill $i: dead-letter file" "$ref.dead" "$T/$name.dead" "${dsize:-missing}" "$(bad_before "$line")"
         fi
     done
-    "$RC" convert -q --to canal --sink "file:$out" --checkpoint "$ck" "${dl[@]}" "$in" 2>>"$T/$name.log"
+    "$RC" convert -q --to oms-canal --sink "file:$out" --checkpoint "$ck" "${dl[@]}" "$in" 2>>"$T/$name.log"
     expect_rc "$name-final-run" $? 0
     expect_eq "$name: output after $KILLS kills" "$ref" "$out"
     [ "$dead" = 1 ] && expect_eq "$name: dead-letter file after $KILLS kills" "$ref.dead" "$T/$name.dead"
@@ -249,7 +251,7 @@ crash_chain plain "$T/in.ndjson" 0
 # a kill before the first interval: the checkpoint stored at the start cuts back to what was there
 E=$T/early
 printf 'old\n' >"$E.out"
-"$RC" convert -q --to canal --sink "file:$E.out" --checkpoint "$E.ck" --checkpoint-interval 3600000 "$T/in.ndjson" 2>/dev/null &
+"$RC" convert -q --to oms-canal --sink "file:$E.out" --checkpoint "$E.ck" --checkpoint-interval 3600000 "$T/in.ndjson" 2>/dev/null &
 pid=$!
 while [ "$(size_of "$E.out")" -lt 5000000 ] && kill -0 $pid 2>/dev/null; do :; done
 kill -KILL $pid 2>/dev/null
@@ -258,7 +260,7 @@ expect_rc early-kill $? 137
 [ "$(ck_field "$E.ck" line)" = 0 ] && [ "$(ck_field "$E.ck" output)" = 4 ] && ok || bad "early kill: checkpoint $(cat "$E.ck")"
 X=$(size_of "$E.out")
 [ "$(tail -c 1 "$E.out" | od -An -c | tr -d ' ')" != '\n' ] && TORN=$((TORN + 1))
-"$RC" convert -q --to canal --sink "file:$E.out" --checkpoint "$E.ck" "$T/in.ndjson" 2>"$E.err"
+"$RC" convert -q --to oms-canal --sink "file:$E.out" --checkpoint "$E.ck" "$T/in.ndjson" 2>"$E.err"
 expect_rc early-resume $? 0
 { echo "rowcast: resuming $T/in.ndjson at line 1, byte 0 (checkpoint $E.ck)"
   echo "rowcast: cut $E.out back from $X to 4 bytes, where checkpoint $E.ck left it"; } >"$E.want"
@@ -271,7 +273,7 @@ echo "early: killed at $X bytes before the first interval; the resume cut back t
 # the start's (replaced at the end only), its inode seen every 20 ms
 Q=$T/trickle
 mkfifo "$Q.in"
-"$RC" convert -q --threads 2 --to canal --sink "file:$Q.out" --checkpoint "$Q.ck" --checkpoint-interval 3600000 "$Q.in" 2>"$Q.err" &
+"$RC" convert -q --threads 2 --to oms-canal --sink "file:$Q.out" --checkpoint "$Q.ck" --checkpoint-interval 3600000 "$Q.in" 2>"$Q.err" &
 pid=$!
 for i in $(seq 10); do sed -n "${i}p" "$T/in.ndjson"; sleep 0.15; done >"$Q.in" &
 feeder=$!

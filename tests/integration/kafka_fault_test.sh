@@ -19,7 +19,7 @@ RC=$1 MOCK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/kafka_lib.sh"
 kafka_test_start "$MOCK" || exit 1
-CONV=(convert -q --to canal)
+CONV=(convert -q --to oms-canal)
 
 # keys_in TOPIC: "key value" lines as Kafka holds them, partition by partition in offset order
 keys_in() { kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f '%p %k %s\n' | sed 's/ {.*"data":\[{"id":[0-9]*,"v":\([0-9]*\)}.*/ \1/'; }

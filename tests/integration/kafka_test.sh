@@ -22,10 +22,11 @@ kafka_test_start "$MOCK" || exit 1
 
 # 1. every format, Kafka vs --records
 formats=$("$RC" formats | awk 'NR > 1 && $2 == "yes" {print $1}')
-for f in $formats upstream; do
+for f in $formats; do
     opts=(--to "$f")
-    [ "$f" = upstream ] && opts=(--to debezium -o debezium.flavor=upstream -o debezium.bigint.unsigned.handling.mode=precise)
-    [ "$f" = avro ] && opts+=(-o avro.framing=raw) # what the Kafka sink uses by default
+    # upstream Debezium's heartbeats go to one topic whatever the template: one run of it only
+    [ "$f" = debezium ] && opts+=(-o debezium.bigint.unsigned.handling.mode=precise)
+    [ "$f" = oms-avro ] && opts+=(-o avro.framing=raw) # what the Kafka sink uses by default
     tmpl="t-$f.{db}.{table}"
     "$RC" convert -q --on-error=skip --on-loss=skip "${opts[@]}" --records --tombstones --topic "$tmpl" examples/shop.ndjson >"$W/$f.file" 2>"$W/$f.file.err"
     "$RC" convert -q --on-error=skip --on-loss=skip "${opts[@]}" --sink "kafka://$BOOTSTRAP/$tmpl" examples/shop.ndjson 2>"$W/$f.kafka.err" ||

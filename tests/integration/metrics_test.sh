@@ -24,7 +24,7 @@ trap cleanup EXIT
 . tests/common/check.sh
 D=tests/integration/data/metrics
 SHOP=examples/shop.ndjson
-ARGS=(--to canal --on-error=skip --drop ddl)
+ARGS=(--to oms-canal --on-error=skip --drop ddl)
 # the clock of the lag: one minute after the last change of examples/shop.ndjson
 export RC_METRICS_NOW_US=1732960860017000
 

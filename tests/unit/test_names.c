@@ -93,6 +93,41 @@ static void test_format_lookup(void **state)
     assert_string_equal(rc_format_suggest("debezum"), "debezium");
     assert_string_equal(rc_format_suggest("maxwel"), "maxwell");
     assert_null(rc_format_suggest("yaml"));
+    assert_string_equal(rc_format_suggest("defualt"), "oms-default"); /* an old spelling's current name */
+}
+
+/* The names of docs/formats/README.md: each output named after its tool, the old spellings
+ * standing for the current names, the flavours fixing their format's option. */
+static void test_format_names(void **state)
+{
+    const rc_format_name *old, *n = rc_format_lookup("Default", &old);
+    assert_string_equal(n->name, "oms-default");
+    assert_string_equal(old->name, "default");
+    assert_ptr_equal(n->format, rc_format_find("default"));
+    assert_ptr_equal(rc_format_find("oms-default"), rc_format_find("default"));
+    n = rc_format_lookup("oms-debezium", &old);
+    assert_null(old);
+    assert_ptr_equal(n->format, rc_format_find("debezium"));
+    assert_string_equal(n->fixed_key, "debezium.flavor");
+    assert_string_equal(n->fixed_value, "oms");
+    assert_null(rc_format_find("oms-debezium")); /* the format alone would not be OMS's */
+    assert_string_equal(rc_format_name_of(rc_format_find("canal"), "canal.flavor", "oms")->name, "oms-canal");
+    assert_string_equal(rc_format_name_of(rc_format_find("canal"), "canal.flavor", "ticdc")->name, "canal");
+    assert_string_equal(rc_format_name_of(rc_format_find("avro"), NULL, NULL)->name, "oms-avro");
+    assert_null(rc_format_lookup("mysql-binlog", NULL)->format); /* an input of convert, not a format */
+    /* every format has one name that fixes nothing, every old spelling stands for a current name,
+     * and the current names come first */
+    for (const rc_format *const *f = rc_formats; *f; f++) {
+        int plain = 0;
+        for (n = rc_format_names; n->name; n++) plain += n->format == *f && !n->fixed_key && !n->now;
+        assert_int_equal(plain, 1);
+    }
+    bool olds = false;
+    for (n = rc_format_names; n->name; n++) {
+        if (n->now) assert_true(rc_format_lookup(n->now, NULL) && !rc_format_lookup(n->now, NULL)->now && n->summary);
+        else assert_false(olds);
+        olds = olds || n->now;
+    }
 }
 
 int main(void)
@@ -103,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_distance),
         cmocka_unit_test(test_suggest),
         cmocka_unit_test(test_format_lookup),
+        cmocka_unit_test(test_format_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

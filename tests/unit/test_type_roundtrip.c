@@ -40,11 +40,11 @@ typedef struct variant {
 static const variant variants[] = {
     {"default", "default", {{0}}},
     {"defaultextendcolumntype", "defaultextendcolumntype", {{0}}},
-    {"canal", "canal", {{0}}},
+    {"canal", "canal", {{"canal.flavor", "oms"}}}, /* oms-canal */
     {"canal-canal", "canal", {{"canal.flavor", "canal"}}},
     {"dataworks", "dataworks", {{0}}},
     {"shareplex", "shareplex", {{0}}},
-    {"debezium", "debezium", {{0}}},
+    {"debezium", "debezium", {{"debezium.flavor", "oms"}}}, /* oms-debezium */
     {"debezium-upstream", "debezium", {{"debezium.flavor", "upstream"}, {"debezium.bigint.unsigned.handling.mode", "precise"}}},
     {"debezium-upstream-schemas",
      "debezium",
