@@ -472,17 +472,17 @@ cap loss0 "$U" --slot s_loss --publication p_loss --include public.loss --snapsh
 expect_rc loss0 "$st" 0
 pg_test_sql -c "INSERT INTO loss VALUES (1, '2024-05-01 10:00:00.25')" -c "INSERT INTO loss VALUES (2, '2024-05-01 10:00:00.123456')" \
     -c "INSERT INTO loss VALUES (3, '2024-05-01 10:00:01')" >/dev/null
-cap loss "$U" --slot s_loss --publication p_loss --until caught-up --to debezium
+cap loss "$U" --slot s_loss --publication p_loss --until caught-up --to oms-debezium
 sed -i -E 's/ at LSN [0-9A-F]+\/[0-9A-F]+:/ at LSN L:/' "$W/loss.err"
 expect_err loss 2 <<EOF
-rowcast: $U at LSN L: range error: table public.loss: column "at" (timestamp(6) without time zone): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; -o debezium.flavor=upstream writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
+rowcast: $U at LSN L: range error: table public.loss: column "at" (timestamp(6) without time zone): the value's fraction of a second .123456000 is finer than the milliseconds Debezium writes for it; --to debezium (upstream Debezium) writes datetime(4-6) in microseconds, --on-loss=cut OMS's milliseconds; the row is not written, and the run stops here (--on-loss=stop)
 rowcast: 5 messages read: 4 converted, 0 filtered out, 0 bad, 1 interrupted
 rowcast: 5 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 3 transaction markers (BEGIN/COMMIT) it has no message for, 1 row with a value it cannot hold (stopped there: --on-loss)
 rowcast: 1 message written ($(msg_bytes loss) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered
 rowcast: T s, R events/s
 EOF
 same "--on-loss=stop: the row before" "1" "$(jq -r '.payload.after.id' "$W/loss.out" | paste -sd,)"
-cap losscut "$U" --slot s_loss --publication p_loss --until caught-up --to debezium --on-loss=cut
+cap losscut "$U" --slot s_loss --publication p_loss --until caught-up --to oms-debezium --on-loss=cut
 expect_rc losscut "$st" 0
 same "--on-loss=cut after stop: the refused row cut, then the next" "2 1714557600123,3 1714557601000" \
     "$(jq -r '"\(.payload.after.id) \(.payload.after.at)"' "$W/losscut.out" | paste -sd,)"
