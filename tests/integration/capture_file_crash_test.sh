@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# A capture to a file is exact after a crash (issue 22 item 5): `rowcast capture --sink
+# file:OUT` killed with SIGKILL at KILLS observed points and run again each time, against one
+# throwaway PostgreSQL 15 (pg) or MariaDB 10.11 (my), ends with the file an uninterrupted
+# capture writes, byte for byte (native; the snapshot rows' wall-clock time and consistent
+# point normalised: they differ between any two snapshots).
+#  - table t of 100,000 rows; kills during the snapshot (each restarts it: the file is cut
+#    back to what it held before the snapshot), one where the snapshot has just been delivered
+#    (PostgreSQL: the slot appears; MariaDB: the checkpoint gets a binlog position);
+#  - then 10 transactions of 20,000 changes each (updates, inserts, deletes), each committed
+#    while a capture runs, with one or two kills during its capture (most land inside it);
+#  - a last run with --until caught-up; the file is compared with the reference's.
+# The reference is a capture of its own (PostgreSQL: slot ref; MariaDB: its own checkpoint)
+# taken before the first change and caught up after every transaction, never killed: its
+# sizes after each step are where the kills aim. A kill point is an output size the test sees
+# (stat), never a sleep.
+# usage: capture_file_crash_test.sh pg|my ROWCAST      RC_CRASH_SEED=N repeats the kill points
+set -u
+KIND=$1 RC=$2
+RC=$(cd "$(dirname "$RC")" && pwd)/$(basename "$RC")
+HERE=$(cd "$(dirname "$0")" && pwd)
+N=100000 TX=10 PER=20000 KILLS=${RC_CRASH_KILLS:-20}
+SNAPKILLS=$((KILLS * 2 / 5))
+SEED=${RC_CRASH_SEED:-$(($(date +%s) % 100000))}
+RANDOM=$SEED
+echo "capture_file_crash $KIND: seed $SEED (RC_CRASH_SEED=$SEED repeats these kill points)"
+
+if [ "$KIND" = pg ]; then
+    . "$HERE/pg_lib.sh"
+    pg_test_start || exit 1
+    sql() { pg_test_sql -c "$1"; }
+    sql "CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL, s text NOT NULL);
+         INSERT INTO t SELECT g, g, md5(g::text) FROM generate_series(1, $N) g;" || exit 1
+    # capture NAME OUT [ARGS...]: NAME is the slot (the chain's: chain; the reference's: ref)
+    capture() { local name=$1 out=$2; shift 2; exec "$RC" capture "$PG_URL" --slot "$name" --include public.t --to native -q \
+        --sink "file:$out" "$@" 2>>"$W/$name.err"; }
+    # change J: transaction J of TX, PER changes: updates, inserts, deletes
+    change() {
+        local j=$1 a=$(($1 * 9000 + 1)) i=$((N + $1 * 6000))
+        sql "BEGIN; UPDATE t SET v = v + 1, s = s || 'u' WHERE id BETWEEN $a AND $((a + 9999));
+             INSERT INTO t SELECT g, g, md5(g::text) FROM generate_series($((i + 1)), $((i + 6000))) g;
+             DELETE FROM t WHERE id BETWEEN $((a + 5000)) AND $((a + 8999)) OR id IN (SELECT g FROM generate_series($((i + 1)), $((i + 6000)), 6) g);
+             COMMIT;" >/dev/null
+    }
+    # delivered: the chain's snapshot is delivered (its slot exists)
+    delivered() { [ "$(sql "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'chain'")" = 1 ]; }
+else
+    . "$HERE/mariadb_lib.sh"
+    my_test_start || exit 1
+    sql() { my_sql -e "$1"; }
+    sql "CREATE DATABASE d; CREATE DATABASE seq; CREATE TABLE d.t (id int PRIMARY KEY, v int NOT NULL, s varchar(200) NOT NULL);
+         INSERT INTO d.t SELECT seq, seq, md5(seq) FROM seq.seq_1_to_$N;" || exit 1
+    capture() { local name=$1 out=$2; shift 2; exec "$RC" capture "$MY_URL/d" --include d.t --checkpoint "$W/$name.ck" --to native -q \
+        --sink "file:$out" "$@" 2>>"$W/$name.err"; }
+    change() {
+        local j=$1 a=$(($1 * 9000 + 1)) i=$((N + $1 * 6000))
+        sql "BEGIN; UPDATE d.t SET v = v + 1, s = concat(s, 'u') WHERE id BETWEEN $a AND $((a + 9999));
+             INSERT INTO d.t SELECT seq, seq, md5(seq) FROM seq.seq_$((i + 1))_to_$((i + 6000));
+             DELETE FROM d.t WHERE id BETWEEN $((a + 5000)) AND $((a + 8999)) OR (id > $i AND id <= $((i + 6000)) AND id % 6 = $(((i + 1) % 6)));
+             COMMIT;" >/dev/null
+    }
+    # the chain's snapshot is delivered: its checkpoint names a binlog offset
+    delivered() { [ -n "$(awk '$1 == "offset" && $2 > 0' "$W/chain.ck" 2>/dev/null)" ]; }
+fi
+bad() { echo "FAIL: $*" >&2; fail=1; }
+OUT=$W/chain.out REF=$W/ref.out
+size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+norm() { sed -E '/"op":"read"/{s/"ts_us":[0-9]+/"ts_us":T/;s/"(lsn|file|offset|gtid)":("[^"]*"|[0-9]+)/"\1":P/g}' "$1"; }
+
+# kill_at WHAT TARGET [COND [BEFORE]]: a chain run (BEFORE, a command, runs once it started),
+# killed once it wrote something (so it has cut the file back) and OUT holds TARGET bytes, or
+# COND holds; a run that ends by itself, or that gets nowhere in a minute, fails
+kills=0
+written() { local k v; { while read -r k v; do [ "$k" = wchar: ] && [ "$v" -gt 0 ] && return 0; done <"/proc/$1/io"; } 2>/dev/null; return 1; }
+kill_at() {
+    local what=$1 target=$2 cond=${3:-false} before=${4:-} st end=$((SECONDS + 60))
+    capture chain "$OUT" &
+    local pid=$!
+    [ -z "$before" ] || $before
+    until written $pid || ! kill -0 $pid 2>/dev/null; do sleep 0.002; done
+    while [ "$(size_of "$OUT")" -lt "$target" ] && ! $cond && kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.005; done
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    st=$?
+    [ $st = 137 ] && [ $SECONDS -lt $end ] ||
+        { bad "kill $((kills + 1)) ($what, at $target bytes): the run ended with status $st, or got nowhere, before its kill point"; cat "$W/chain.err" >&2; return 1; }
+    kills=$((kills + 1))
+    echo "kill $kills: $what, at $target bytes; $(size_of "$OUT") in the file"
+}
+# a point in [lo, hi) of the reference's bytes, the i-th of n slots
+point() { local lo=$1 hi=$2 i=$3 n=$4 w=$((($2 - $1) / $4)); echo $((lo + w * i + (RANDOM * 32768 + RANDOM) % (w > 0 ? w : 1))); }
+catch_up_ref() { ( capture ref "$REF" --until caught-up ) || bad "reference after transaction $j: exit status $?"; }
+
+# the reference: its snapshot, before any change
+( capture ref "$REF" --until caught-up ) || { bad "reference snapshot: exit status $?"; cat "$W/ref.err" >&2; exit 1; }
+SNAP=$(size_of "$REF")
+echo "reference snapshot: $SNAP bytes"
+# kills during the snapshot (each run takes it again), then one as it is delivered
+for i in $(seq 0 $((SNAPKILLS - 1))); do
+    kill_at "snapshot" "$(point $((SNAP / 50)) $((SNAP * 95 / 100)) "$i" $SNAPKILLS)" delivered || exit 1
+done
+kill_at "snapshot delivered" $((SNAP * 100)) delivered || exit 1
+# the changes: transaction j committed once a run started (the first between two runs), one
+# or two kills during its capture, aimed at the bytes the previous transaction took (they are
+# alike), then the reference catches up: where the next transaction starts
+left=$((KILLS - SNAPKILLS - 1)) last=$SNAP est=0
+for j in $(seq 0 $((TX - 1))); do
+    n=$(((left + TX - 1 - j) / (TX - j)))
+    if [ "$j" = 0 ]; then change 0 || bad "transaction 0 failed"; catch_up_ref; est=$(($(size_of "$REF") - last)); fi
+    for k in $(seq 0 $((n - 1))); do
+        kill_at "transaction $j" "$(point "$last" $((last + est * 95 / 100)) "$k" "$n")" false "$([ "$j" != 0 ] && [ "$k" = 0 ] && echo "change $j")" || exit 1
+    done
+    [ "$j" = 0 ] || catch_up_ref
+    now=$(size_of "$REF")
+    left=$((left - n)) est=$((now - last)) last=$now
+done
+( capture chain "$OUT" --until caught-up ) || bad "last run: exit status $?"
+if cmp -s <(norm "$REF") <(norm "$OUT"); then
+    echo "after $kills kills: the file equals the uninterrupted capture's ($(size_of "$OUT") bytes, $(wc -l <"$OUT") messages)"
+else
+    bad "after $kills kills: the file differs from the uninterrupted capture's: $(wc -l <"$OUT") messages against $(wc -l <"$REF"), $(($(wc -l <"$OUT") - $(sort -u "$OUT" | wc -l))) repeated"
+    cmp <(norm "$REF") <(norm "$OUT") >&2
+fi
+[ "$kills" = "$KILLS" ] || bad "$kills kills, $KILLS expected"
+grep -v '^rowcast: \(resuming\|cut\)' "$W/chain.err" "$W/ref.err" >&2
+[ "$fail" = 0 ] && echo "capture_file_crash $KIND: passed"
+[ "$fail" = 0 ]
