@@ -42,9 +42,9 @@ static bool file_resumable(const rc_pipeline *c, const char *what, const char *p
     }
     if (now->set && now->size < want->size) {
         fprintf(stderr, "rowcast %s: %s %s: %s holds %llu bytes, fewer than the %llu bytes the %s "
-                "recorded: it was changed after the %s was written; restore it, or delete the %s (and the "
-                "file) to start over\n", c->command, what, path, now->path, (unsigned long long)now->size, (unsigned long long)want->size,
-                what, what, what);
+                "recorded: it was changed after the %s was written; restore it, or delete the %s%s\n", c->command, what, path,
+                now->path, (unsigned long long)now->size, (unsigned long long)want->size, what, what, what,
+                c->capture ? " (the capture then appends to the file as it is)" : " (and the file) to start over");
         return false;
     }
     return true;
@@ -52,22 +52,34 @@ static bool file_resumable(const rc_pipeline *c, const char *what, const char *p
 
 int rc_pipeline_cut_back(rc_pipeline *c, const char *what, const char *path, const rc_sink_state *want)
 {
-    rc_sink_state was;
+    rc_sink_state was, to;
     rc_sink_state_now(c->sink, &was);
-    if (!file_resumable(c, what, path, &was.output, &want->output, true) ||
-        !file_resumable(c, what, path, &was.dead_letter, &want->dead_letter, false))
-        return RC_EXIT_USAGE;
+    to = was;
+    /* a file the store did not record (another --sink, or none then) got nothing of what came
+     * before its position: it is appended to as it is (said when the store recorded another) */
+    rc_sink_file *now[2] = {&to.output, &to.dead_letter};
+    const rc_sink_file *rec[2] = {&want->output, &want->dead_letter};
+    for (int i = 0; i < 2; i++) {
+        if (!now[i]->set || !rec[i]->set) continue;
+        if (strcmp(now[i]->path, rec[i]->path) != 0) {
+            fprintf(stderr, "rowcast: %s %s recorded %s, not %s: %s is appended to as it is\n", what, path, rec[i]->path,
+                    now[i]->path, now[i]->path);
+            continue;
+        }
+        if (!file_resumable(c, what, path, now[i], rec[i], i == 0)) return RC_EXIT_USAGE;
+        now[i]->size = rec[i]->size;
+    }
     rc_error err;
     rc_error_clear(&err);
-    if (rc_sink_restore(c->sink, want, &was, &err) != RC_OK) {
+    if (rc_sink_restore(c->sink, &to, &was, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s %s: %s\n", c->command, what, path, err.message);
         return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
-    const rc_sink_file *before[2] = {&was.output, &was.dead_letter}, *after[2] = {&want->output, &want->dead_letter};
+    const rc_sink_file *before[2] = {&was.output, &was.dead_letter};
     for (int i = 0; i < 2; i++)
-        if (before[i]->set && before[i]->size != after[i]->size)
-            fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where %s %s left it\n", after[i]->path,
-                    (unsigned long long)before[i]->size, (unsigned long long)after[i]->size, what, path);
+        if (before[i]->set && before[i]->size != now[i]->size)
+            fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where %s %s left it\n", now[i]->path,
+                    (unsigned long long)before[i]->size, (unsigned long long)now[i]->size, what, path);
     return RC_EXIT_OK;
 }
 

@@ -22,9 +22,9 @@ int rc_pipeline_checkpoint(rc_pipeline *c, bool now);
  * slot's state file, slot_state.c) and gives the source the state it starts from. EXIT
  * status after a message. */
 int rc_pipeline_capture_start(rc_pipeline *c);
-/* Cuts the sink's files back to `want`, the sizes the store `what` PATH recorded ("checkpoint",
- * "state file"): refused with both paths and sizes when they are other files or shorter; each
- * cut said. EXIT status. */
+/* capture: cuts the sink's files back to `want`, the sizes the store `what` PATH recorded
+ * ("checkpoint", "state file"): a file shorter than recorded is refused with both sizes; a
+ * file the store did not record is appended to as it is; each cut said. EXIT status. */
 int rc_pipeline_cut_back(rc_pipeline *c, const char *what, const char *path, const rc_sink_state *want);
 
 /* slot_state.c: the sizes of a capture's output file at the positions of a PostgreSQL slot,

@@ -10,7 +10,8 @@
 #    (PostgreSQL: the slot appears; MariaDB: the checkpoint gets a binlog position);
 #  - then 10 transactions of 20,000 changes each (updates, inserts, deletes), each committed
 #    while a capture runs, with one or two kills during its capture (most land inside it);
-#  - a last run with --until caught-up; the file is compared with the reference's.
+#  - a last run with --until caught-up; the file is compared with the reference's;
+#  - the file made shorter than recorded: the next run refuses it, with both sizes.
 # The reference is a capture of its own (PostgreSQL: slot ref; MariaDB: its own checkpoint)
 # taken before the first change and caught up after every transaction, never killed: its
 # sizes after each step are where the kills aim. A kill point is an output size the test sees
@@ -126,6 +127,15 @@ else
     diff <(norm "$REF") <(norm "$OUT") | grep '^[<>]' | sort -s -k1,1 | awk '$1 != p { n = 0; p = $1 } n++ < 2' | cut -c 1-400 >&2
 fi
 [ "$kills" = "$KILLS" ] || bad "$kills kills, $KILLS expected"
-grep -v '^rowcast: \(resuming\|cut\)' "$W/chain.err" "$W/ref.err" >&2
+# a file shorter than its store recorded: refused, naming the file and both sizes, untouched
+if [ "$KIND" = pg ]; then noun="state file" store=$OUT.rowcast-state; else noun=checkpoint store=$W/chain.ck; fi
+full=$(size_of "$OUT")
+head -c 1000 "$OUT" >"$W/short" && cp "$W/short" "$OUT"
+( capture chain "$OUT" --until caught-up )
+st=$?
+want="rowcast capture: $noun $store: $OUT holds 1000 bytes, fewer than the $full bytes the $noun recorded: it was changed after the $noun was written; restore it, or delete the $noun (the capture then appends to the file as it is)"
+[ $st = 1 ] && [ "$(grep -v '^rowcast: [0-9.]* s\|messages\|events decoded' "$W/chain.err" | tail -1)" = "$want" ] && cmp -s "$W/short" "$OUT" ||
+    bad "a shorter file: exit $st, $(tail -1 "$W/chain.err"), want 1 and: $want"
+grep -v '^rowcast: \(resuming\|cut\)\|holds 1000 bytes' "$W/chain.err" "$W/ref.err" >&2
 [ "$fail" = 0 ] && echo "capture_file_crash $KIND: passed"
 [ "$fail" = 0 ]

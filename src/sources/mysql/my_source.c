@@ -670,7 +670,7 @@ static rc_status snapshot_done(my_source *s, rc_error *err)
     if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY) {
         /* delivered whole: the checkpoint without position (my_ack_state) has nothing to
          * cut back to any more, and no stream follows */
-        if (s->cfg.checkpoint && s->acked.sink) remove(s->cfg.checkpoint);
+        if (s->cfg.checkpoint && s->acked.sink && s->acked.sink[0]) remove(s->cfg.checkpoint);
         s->ph = PH_DONE;
         return RC_OK;
     }
@@ -733,7 +733,7 @@ static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
         return;
     }
     if (!s->cfg.checkpoint) return;
-    if (s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK) {
+    if ((s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK) && t[0]) { /* (no file: nothing to cut back) */
         rc_my_checkpoint begun = {.file = "", .gtids = "", .sink = t};
         rc_error err;
         rc_error_clear(&err);
