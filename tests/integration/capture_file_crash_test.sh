@@ -11,7 +11,9 @@
 #  - then 10 transactions of 20,000 changes each (updates, inserts, deletes), each committed
 #    while a capture runs, with one or two kills during its capture (most land inside it);
 #  - a last run with --until caught-up; the file is compared with the reference's;
-#  - the file made shorter than recorded: the next run refuses it, with both sizes.
+#  - the file made shorter than recorded: the next run refuses it, with both sizes; PostgreSQL:
+#    so is a state file of another slot, or of a slot that is gone.
+# Runs alternate --threads 1 and 2.
 # The reference is a capture of its own (PostgreSQL: slot ref; MariaDB: its own checkpoint)
 # taken before the first change and caught up after every transaction, never killed: its
 # sizes after each step are where the kills aim. A kill point is an output size the test sees
@@ -79,7 +81,7 @@ kills=0
 written() { local k v; { while read -r k v; do [ "$k" = wchar: ] && [ "$v" -gt 0 ] && return 0; done <"/proc/$1/io"; } 2>/dev/null; return 1; }
 kill_at() {
     local what=$1 target=$2 cond=${3:-false} before=${4:-} st end=$((SECONDS + 60))
-    capture chain "$OUT" &
+    capture chain "$OUT" --threads $((kills % 2 + 1)) & # both ways of reading: one thread, two
     local pid=$!
     [ -z "$before" ] || $before
     until written $pid || ! kill -0 $pid 2>/dev/null; do sleep 0.002; done
@@ -136,6 +138,19 @@ st=$?
 want="rowcast capture: $noun $store: $OUT holds 1000 bytes, fewer than the $full bytes the $noun recorded: it was changed after the $noun was written; restore it, or delete the $noun (the capture then appends to the file as it is)"
 [ $st = 1 ] && [ "$(grep -v '^rowcast: [0-9.]* s\|messages\|events decoded' "$W/chain.err" | tail -1)" = "$want" ] && cmp -s "$W/short" "$OUT" ||
     bad "a shorter file: exit $st, $(tail -1 "$W/chain.err"), want 1 and: $want"
-grep -v '^rowcast: \(resuming\|cut\)\|holds 1000 bytes' "$W/chain.err" "$W/ref.err" >&2
+grep -v '^rowcast: \(resuming\|cut\)\|holds 1000 bytes\|state file' "$W/chain.err" "$W/ref.err" >&2
+if [ "$KIND" = pg ]; then # the state file of another slot, of a slot gone: refused, the file untouched
+    cp "$W/short" "$OUT.pre"
+    ( capture other "$OUT" --until caught-up )
+    st=$?
+    want="rowcast capture: state file $OUT.rowcast-state is slot chain's, and this run's slot is other: give --slot chain, or delete the state file to start over ($OUT is then appended to as it is)"
+    [ $st = 1 ] && [ "$(tail -1 "$W/other.err")" = "$want" ] && cmp -s "$W/short" "$OUT" || bad "another slot: exit $st, $(tail -1 "$W/other.err"), want 1 and: $want"
+    sql "SELECT pg_drop_replication_slot('chain')" >/dev/null
+    ( capture chain "$OUT" --until caught-up )
+    st=$?
+    want="rowcast capture: state file $OUT.rowcast-state records positions of slot chain, which does not exist any more: $OUT holds what was captured from it; delete the state file to capture again into $OUT as it is (appended to), or give another --sink"
+    [ $st = 1 ] && [ "$(tail -1 "$W/chain.err")" = "$want" ] && cmp -s "$W/short" "$OUT" || bad "a slot gone: exit $st, $(tail -1 "$W/chain.err"), want 1 and: $want"
+    [ "$(sql "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'chain'")" = 0 ] || bad "a slot gone: the refused run made one"
+fi
 [ "$fail" = 0 ] && echo "capture_file_crash $KIND: passed"
 [ "$fail" = 0 ]
