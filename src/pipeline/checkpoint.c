@@ -142,7 +142,6 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
     }
     rc_checkpoint *ck = &c->ck;
     rc_status got = rc_checkpoint_read(c->ck_path, ck, &err);
-    const char *ckname = "checkpoint";
     if (got != RC_OK && got != RC_SKIP) {
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
         return RC_EXIT_IO;
@@ -169,8 +168,8 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
                     fprintf(stderr, "rowcast %s: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
                             "is; what the stopped run wrote there after line %llu may be there twice\n", c->command, c->ck_path,
                             state_name(c, sink_url, i == 0), (unsigned long long)rc_pos_lines_line(&ck->pos));
-        } else if (!file_resumable(c, ckname, c->ck_path, files[0], &ck->sink.output, true) ||
-                   !file_resumable(c, ckname, c->ck_path, files[1], &ck->sink.dead_letter, false)) {
+        } else if (!file_resumable(c, "checkpoint", c->ck_path, files[0], &ck->sink.output, true) ||
+                   !file_resumable(c, "checkpoint", c->ck_path, files[1], &ck->sink.dead_letter, false)) {
             return RC_EXIT_USAGE;
         } else if (rc_sink_restore(c->sink, &ck->sink, &was, &err) != RC_OK) {
             fprintf(stderr, "rowcast %s: checkpoint %s: %s\n", c->command, c->ck_path, err.message);

@@ -207,9 +207,18 @@ static void pf_ack(rc_source *src, const rc_pos *pos) { acknowledge((prefetch *)
 
 static void pf_ack_state(rc_source *src, const rc_pos *pos, const char *state) { acknowledge((prefetch *)src, pos, state); }
 
-/* set at open and never changed: no lock */
-static const char *pf_stored_state(const rc_source *src) { return ((const prefetch *)src)->in->ops->stored_state(((const prefetch *)src)->in); }
-static bool pf_resumes_at(const rc_source *src, rc_pos *pos) { return ((const prefetch *)src)->in->ops->resumes_at(((const prefetch *)src)->in, pos); }
+/* what these answer is set at open and never changes: no lock */
+static const char *pf_stored_state(const rc_source *src)
+{
+    const prefetch *p = (const prefetch *)src;
+    return p->in->ops->stored_state(p->in);
+}
+
+static bool pf_resumes_at(const rc_source *src, rc_pos *pos)
+{
+    const prefetch *p = (const prefetch *)src;
+    return p->in->ops->resumes_at(p->in, pos);
+}
 
 static void pf_progress(const rc_source *src, uint64_t *size, uint64_t *start)
 {

@@ -18,7 +18,8 @@
 # taken before the first change and caught up after every transaction, never killed: its
 # sizes after each step are where the kills aim. A kill point is an output size the test sees
 # (stat), never a sleep.
-# usage: capture_file_crash_test.sh pg|my ROWCAST      RC_CRASH_SEED=N repeats the kill points
+# usage: capture_file_crash_test.sh pg|pg-streaming|my ROWCAST
+#        RC_CRASH_SEED=N repeats the kill points
 set -u
 KIND=$1 RC=$2
 RC=$(cd "$(dirname "$RC")" && pwd)/$(basename "$RC")
@@ -29,15 +30,20 @@ SEED=${RC_CRASH_SEED:-$(($(date +%s) % 100000))}
 RANDOM=$SEED
 echo "capture_file_crash $KIND: seed $SEED (RC_CRASH_SEED=$SEED repeats these kill points)"
 
-if [ "$KIND" = pg ]; then
+if [ "$KIND" = pg ] || [ "$KIND" = pg-streaming ]; then
+    # pg-streaming: protocol 2 with a small logical_decoding_work_mem, so that each transaction
+    # arrives in chunks while in progress and is released in parts after its commit
+    STREAMING=()
+    if [ "$KIND" = pg-streaming ]; then STREAMING=(-o postgres.streaming=true) conf=(logical_decoding_work_mem=64kB); else conf=(); fi
+    KIND=pg
     . "$HERE/pg_lib.sh"
-    pg_test_start || exit 1
+    pg_test_start "${conf[@]}" || exit 1
     sql() { pg_test_sql -c "$1"; }
     sql "CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL, s text NOT NULL);
          INSERT INTO t SELECT g, g, md5(g::text) FROM generate_series(1, $N) g;" || exit 1
     # capture NAME OUT [ARGS...]: NAME is the slot (the chain's: chain; the reference's: ref)
     capture() { local name=$1 out=$2; shift 2; exec "$RC" capture "$PG_URL" --slot "$name" --include public.t --to native -q \
-        --sink "file:$out" "$@" 2>>"$W/$name.err"; }
+        --sink "file:$out" "${STREAMING[@]}" "$@" 2>>"$W/$name.err"; }
     # change J: transaction J of TX, PER changes: updates, inserts, deletes
     change() {
         local j=$1 a=$(($1 * 9000 + 1)) i=$((N + $1 * 6000))
