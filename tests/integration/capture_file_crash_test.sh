@@ -119,7 +119,8 @@ kill_at "snapshot delivered" $((SNAP * 100)) delivered || exit 1
 left=$((KILLS - SNAPKILLS - 1)) last=$SNAP est=0
 for j in $(seq 0 $((TX - 1))); do
     n=$(((left + TX - 1 - j) / (TX - j)))
-    if [ "$j" = 0 ]; then change 0 || bad "transaction 0 failed"; catch_up_ref; est=$(($(size_of "$REF") - last)); fi
+    if [ "$j" = 0 ] || [ "$n" = 0 ]; then change "$j" || bad "transaction $j failed"; fi # (fewer kills than transactions)
+    if [ "$j" = 0 ]; then catch_up_ref; est=$(($(size_of "$REF") - last)); fi
     for k in $(seq 0 $((n - 1))); do
         kill_at "transaction $j" "$(point "$last" $((last + est * 95 / 100)) "$k" "$n")" false "$([ "$j" != 0 ] && [ "$k" = 0 ] && echo "change $j")" || exit 1
     done
