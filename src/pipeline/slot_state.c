@@ -11,12 +11,12 @@
  *
  * A position is stored (written, fsync'ed, renamed, the directory fsync'ed) before the slot
  * is told it, so the slot is never past the last one stored; the server may lose some of its
- * acknowledgements in a crash of its own (confirmed_flush_lsn is written at its checkpoints),
- * so the last KEEP positions are kept, and a run resumed at the slot's LSN cuts the file to the
- * size of the last position at or before it. Snapshot rows have LSN 0 and their number; the
- * first line of a snapshot's run (0/0 0) is the size before it, kept until the slot exists:
- * a run that dies during the snapshot leaves no slot, and the next takes the snapshot again
- * into a file cut back to that size. */
+ * acknowledgements in a crash or a restart of its own (see KEEP), so the last KEEP positions
+ * are kept, and a run resumed at the slot's LSN cuts the file to the size of the last position
+ * at or before it (one older than the oldest kept is refused: its size is not known). Snapshot
+ * rows have LSN 0 and their number; the first line of a snapshot's run (0/0 0) is the size
+ * before it, kept until the slot exists: a run that dies during the snapshot leaves no slot,
+ * and the next takes the snapshot again into a file cut back to that size. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +28,12 @@
 #include <unistd.h>
 #include "pipeline_impl.h"
 
-enum { KEEP = 32, MAX_FILE = 65536 };
+/* The server writes a slot's confirmed_flush_lsn to disk at its own checkpoints (and when the
+ * slot's restart_lsn moves): after a crash or a restart of the server (15 does not write it at
+ * shutdown: a test saw the slot go back by 40 MB of WAL) the slot can be back by up to a
+ * checkpoint_timeout (5 min by default). Positions are stored about once a second while they
+ * move: ten minutes of them (30 KB; at most 128 KiB). */
+enum { KEEP = 600, MAX_FILE = 1 << 17 };
 
 typedef struct slot_at {
     uint64_t lsn, rows, output, dead;

@@ -11,6 +11,8 @@
 #  - then 10 transactions of 20,000 changes each (updates, inserts, deletes), each committed
 #    while a capture runs, with one or two kills during its capture (most land inside it);
 #  - a last run with --until caught-up; the file is compared with the reference's;
+#  - PostgreSQL: the server restarted (its slot may go back: 15 writes confirmed_flush_lsn at
+#    checkpoints only), and a run after it: the file is still the same;
 #  - the file made shorter than recorded: the next run refuses it, with both sizes; PostgreSQL:
 #    so is a state file of another slot, or of a slot that is gone.
 # Runs alternate --threads 1 and 2.
@@ -136,6 +138,14 @@ else
     diff <(norm "$REF") <(norm "$OUT") | grep '^[<>]' | sort -s -k1,1 | awk '$1 != p { n = 0; p = $1 } n++ < 2' | cut -c 1-400 >&2
 fi
 [ "$kills" = "$KILLS" ] || bad "$kills kills, $KILLS expected"
+if [ "$KIND" = pg ]; then # a server restart can move the slot back (15 writes it at checkpoints only)
+    before=$(sql "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'chain'")
+    pg_test_restart >/dev/null || bad "the server did not restart"
+    after=$(sql "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'chain'")
+    ( capture chain "$OUT" --until caught-up ) || bad "the run after the server's restart: exit status $?"
+    cmp -s <(norm "$REF") <(norm "$OUT") && echo "after a server restart (slot at $before, then at $after): the file is the same" ||
+        bad "after a server restart (slot at $before, then at $after): the file differs: $(wc -l <"$OUT") messages against $(wc -l <"$REF")"
+fi
 # a file shorter than its store recorded: refused, naming the file and both sizes, untouched
 if [ "$KIND" = pg ]; then noun="state file" store=$OUT.rowcast-state; else noun=checkpoint store=$W/chain.ck; fi
 full=$(size_of "$OUT")
