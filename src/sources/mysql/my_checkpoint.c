@@ -132,11 +132,12 @@ rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_
     rc_buf b;
     rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
     char head[1400];
-    int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint %d\nserver %s\nfile %s\noffset %llu\ngtids %s\n", ck->sink ? 2 : 1,
+    bool sink = ck->sink && ck->sink[0]; /* no file tracked (Kafka): version 1, as older rowcast wrote */
+    int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint %d\nserver %s\nfile %s\noffset %llu\ngtids %s\n", sink ? 2 : 1,
                       server, ck->file ? ck->file : "", (unsigned long long)ck->offset, ck->gtids ? ck->gtids : "");
     rc_buf_put(&b, head, (size_t)hn);
     bool cut = (size_t)hn >= sizeof head;
-    if (ck->sink) {
+    if (sink) {
         hn = snprintf(head, sizeof head, "sink %zu\n", strlen(ck->sink));
         rc_buf_put(&b, head, (size_t)hn);
         rc_buf_puts(&b, ck->sink);

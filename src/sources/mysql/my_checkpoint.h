@@ -8,7 +8,7 @@
  *   file mysql-bin.000042
  *   offset 1234
  *   gtids 0-1-14                           (the server's executed-set text; empty without GTIDs)
- *   sink BYTES                             (when the run gave its sink state)
+ *   sink BYTES                             (when the sink tracks a file: else version 1)
  *   <BYTES bytes: the sink's files and their sizes there, the pipeline's text>
  *   history BYTES
  *   <BYTES bytes of rc_my_history_write's text>
