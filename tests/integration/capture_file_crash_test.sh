@@ -138,6 +138,9 @@ else
     diff <(norm "$REF") <(norm "$OUT") | grep '^[<>]' | sort -s -k1,1 | awk '$1 != p { n = 0; p = $1 } n++ < 2' | cut -c 1-400 >&2
 fi
 [ "$kills" = "$KILLS" ] || bad "$kills kills, $KILLS expected"
+# the kills left something to cut: at least half the runs after one cut the file back
+cuts=$(grep -c '^rowcast: cut .* back from' "$W/chain.err")
+[ "$cuts" -ge $((KILLS / 2)) ] && echo "$cuts runs cut the file back" || bad "only $cuts runs cut the file back after $KILLS kills"
 if [ "$KIND" = pg ]; then # a server restart can move the slot back (15 writes it at checkpoints only)
     before=$(sql "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'chain'")
     pg_test_restart >/dev/null || bad "the server did not restart"
