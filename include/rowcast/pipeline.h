@@ -130,6 +130,11 @@ rc_status rc_checkpoint_read(const char *path, rc_checkpoint *ck, rc_error *err)
 /* Writes PATH.tmp (fsync'ed when `sync`), then renames it over PATH: a reader sees the old or
  * the new checkpoint, never a torn one. */
 rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sync, rc_error *err);
+/* A sink state as text, the checkpoint's lines "output SIZE PATH" and "dead-letter SIZE PATH"
+ * (a database source that keeps a checkpoint of its own stores it: rowcast/source.h,
+ * ack_state), and back (an error names the byte). */
+void rc_sink_state_format(const rc_sink_state *st, rc_buf *b);
+rc_status rc_sink_state_parse(const char *text, size_t n, rc_sink_state *st, rc_error *err);
 
 typedef struct rc_pipeline {
     /* configuration (the CLI's) */
@@ -194,6 +199,8 @@ typedef struct rc_pipeline {
     uint64_t dead_notices; /* messages the sink dead-lettered, each with its reason (the first 50 shown) */
     double t0, last_progress;
     struct rc_metrics *metrics; /* the --metrics server, from the start of the run to fini */
+    struct rc_slot_state *slot_state; /* capture from a PostgreSQL slot to a file: the file's sizes
+                                       * at the slot's positions (slot_state.c), run to fini */
     rc_lag lag;
     rc_cut_log cuts;  /* --on-loss=cut: the values the encoder cut (given to it by set_cut) */
     const rc_format *loss_fmt; /* --on-loss=dead-letter: native, */

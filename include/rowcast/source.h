@@ -45,6 +45,10 @@ typedef struct rc_source_item {
     bool pretty;               /* a JSON message pretty-printed over several lines */
     unsigned lines;            /* how many lines of the input it spans (pretty-printed, a record) */
     bool filtered;             /* the source skipped its message: a table --include leaves out */
+    bool inside;               /* `end` is the position before it, not after (a change inside a
+                                * transaction carries the last boundary before it): a run resumed
+                                * there reads it again, so the sink is not marked at it and a
+                                * checkpoint's file sizes never count it */
     size_t ev_first, ev_count; /* its events in the batch's list */
     rc_status st;              /* the decoder's verdict */
     rc_error err;
@@ -155,6 +159,19 @@ typedef struct rc_source_ops {
      * the held batch's events point at changes (sources/db_phases.h). False: each batch is
      * given back before the next is asked for. */
     bool two_batches;
+    /* Optional: a source that stores its position itself (a checkpoint file of its own: MySQL's)
+     * stores the sink state beside it (rc_sink_state_format's text, rowcast/pipeline.h), so that
+     * a resumed run cuts the sink's files back to what they held there. `ack_state` is `ack`
+     * with the sink state at `pos`; with `pos` NULL it is the state where this run starts,
+     * given before anything is written (where a run that stops before its first
+     * acknowledgement is cut back to). `stored_state`: the state the source's checkpoint held
+     * at open (the source keeps it), NULL when it holds none. */
+    void (*ack_state)(rc_source *s, const rc_pos *pos, const char *state);
+    const char *(*stored_state)(const rc_source *s);
+    /* Optional: a source whose position the server keeps (a PostgreSQL slot): true with the
+     * position a run streaming from it resumes after, false for a fresh start (a snapshot, a
+     * new slot). The pipeline keeps the sink state of such a source in a file of its own. */
+    bool (*resumes_at)(const rc_source *s, rc_pos *pos);
 } rc_source_ops;
 
 struct rc_source {

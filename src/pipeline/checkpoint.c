@@ -27,24 +27,97 @@ static const char *state_name(const rc_pipeline *c, const char *sink_url, bool o
     return output ? sink_url + strlen("file:") : c->dead_path;
 }
 
-/* A file of a resumed run against the checkpoint's: the same file (or none on both sides), at
- * least as long as recorded; false after saying why not (both paths, both sizes). */
-static bool file_resumable(const rc_pipeline *c, const rc_sink_file *now, const rc_sink_file *want, bool output)
+/* A file of a resumed run against the one a store (`what` PATH: the checkpoint, a capture's
+ * state file) recorded: the same file (or none on both sides), at least as long as recorded;
+ * false after saying why not (both paths, both sizes). */
+static bool file_resumable(const rc_pipeline *c, const char *what, const char *path, const rc_sink_file *now,
+                           const rc_sink_file *want, bool output)
 {
     const char *opt = output ? "--sink file:" : "--on-error=dead-letter:", *none = output ? "no file sink" : "no dead-letter file";
     if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0)) {
-        fprintf(stderr, "rowcast %s: checkpoint %s: made with %s%s, this run has %s%s: resume with the same %s, or "
-                "delete the checkpoint to start over\n", c->command, c->ck_path, want->set ? opt : none, want->set ? want->path : "",
-                now->set ? opt : none, now->set ? now->path : "", output ? "--sink" : "dead-letter file");
+        fprintf(stderr, "rowcast %s: %s %s: made with %s%s, this run has %s%s: resume with the same %s, or "
+                "delete the %s to start over\n", c->command, what, path, want->set ? opt : none, want->set ? want->path : "",
+                now->set ? opt : none, now->set ? now->path : "", output ? "--sink" : "dead-letter file", what);
         return false;
     }
     if (now->set && now->size < want->size) {
-        fprintf(stderr, "rowcast %s: checkpoint %s: %s holds %llu bytes, fewer than the %llu bytes the checkpoint "
-                "recorded: it was changed after the checkpoint was written; restore it, or delete the checkpoint (and the "
-                "file) to start over\n", c->command, c->ck_path, now->path, (unsigned long long)now->size, (unsigned long long)want->size);
+        fprintf(stderr, "rowcast %s: %s %s: %s holds %llu bytes, fewer than the %llu bytes the %s "
+                "recorded: it was changed after the %s was written; restore it, or delete the %s%s\n", c->command, what, path,
+                now->path, (unsigned long long)now->size, (unsigned long long)want->size, what, what, what,
+                c->capture ? " (the capture then appends to the file as it is)" : " (and the file) to start over");
         return false;
     }
     return true;
+}
+
+int rc_pipeline_cut_back(rc_pipeline *c, const char *what, const char *path, const rc_sink_state *want)
+{
+    rc_sink_state was, to;
+    rc_sink_state_now(c->sink, &was);
+    to = was;
+    /* a file the store did not record (another --sink, or none then) got nothing of what came
+     * before its position: it is appended to as it is (said when the store recorded another) */
+    rc_sink_file *now[2] = {&to.output, &to.dead_letter};
+    const rc_sink_file *rec[2] = {&want->output, &want->dead_letter};
+    for (int i = 0; i < 2; i++) {
+        if (!now[i]->set || !rec[i]->set) continue;
+        if (strcmp(now[i]->path, rec[i]->path) != 0) {
+            fprintf(stderr, "rowcast: %s %s recorded %s, not %s: %s is appended to as it is\n", what, path, rec[i]->path,
+                    now[i]->path, now[i]->path);
+            continue;
+        }
+        if (!file_resumable(c, what, path, now[i], rec[i], i == 0)) return RC_EXIT_USAGE;
+        now[i]->size = rec[i]->size;
+    }
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_sink_restore(c->sink, &to, &was, &err) != RC_OK) {
+        fprintf(stderr, "rowcast %s: %s %s: %s\n", c->command, what, path, err.message);
+        return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
+    }
+    const rc_sink_file *before[2] = {&was.output, &was.dead_letter};
+    for (int i = 0; i < 2; i++)
+        if (before[i]->set && before[i]->size != now[i]->size)
+            fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where %s %s left it\n", now[i]->path,
+                    (unsigned long long)before[i]->size, (unsigned long long)now[i]->size, what, path);
+    return RC_EXIT_OK;
+}
+
+/* The sink state as text to a source that stores it (rowcast/source.h, ack_state). */
+static void ack_state(rc_pipeline *c, const rc_pos *pos, const rc_sink_state *st)
+{
+    rc_buf text;
+    rc_buf_init(&text, 0);
+    rc_sink_state_format(st, &text);
+    rc_buf_putc(&text, '\0');
+    if (text.err == RC_OK) c->src->ops->ack_state(c->src, pos, text.data);
+    rc_buf_fini(&text); /* out of memory: not acknowledged (the checkpoint stays behind) */
+}
+
+int rc_pipeline_capture_start(rc_pipeline *c)
+{
+    const rc_source_ops *ops = c->src->ops;
+    if (ops->ack_state) {
+        const char *stored = ops->stored_state ? ops->stored_state(c->src) : NULL;
+        if (stored) {
+            rc_sink_state want;
+            rc_error err;
+            rc_error_clear(&err);
+            if (rc_sink_state_parse(stored, strlen(stored), &want, &err) != RC_OK) {
+                fprintf(stderr, "rowcast %s: checkpoint %s: %s\n", c->command, c->capture->checkpoint, err.message);
+                return RC_EXIT_USAGE;
+            }
+            int rc = rc_pipeline_cut_back(c, "checkpoint", c->capture->checkpoint, &want);
+            if (rc != RC_EXIT_OK) return rc;
+        }
+        rc_sink_state now;
+        rc_sink_state_now(c->sink, &now);
+        ack_state(c, NULL, &now);
+        return RC_EXIT_OK;
+    }
+    rc_sink_state now;
+    rc_sink_state_now(c->sink, &now);
+    return ops->resumes_at && now.output.set ? rc_pipeline_slot_start(c) : RC_EXIT_OK;
 }
 
 /* --checkpoint at the start, with the sink open: the input must be the checkpoint's (by real
@@ -95,8 +168,8 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
                     fprintf(stderr, "rowcast %s: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
                             "is; what the stopped run wrote there after line %llu may be there twice\n", c->command, c->ck_path,
                             state_name(c, sink_url, i == 0), (unsigned long long)rc_pos_lines_line(&ck->pos));
-        } else if (!file_resumable(c, files[0], &ck->sink.output, true) ||
-                   !file_resumable(c, files[1], &ck->sink.dead_letter, false)) {
+        } else if (!file_resumable(c, "checkpoint", c->ck_path, files[0], &ck->sink.output, true) ||
+                   !file_resumable(c, "checkpoint", c->ck_path, files[1], &ck->sink.dead_letter, false)) {
             return RC_EXIT_USAGE;
         } else if (rc_sink_restore(c->sink, &ck->sink, &was, &err) != RC_OK) {
             fprintf(stderr, "rowcast %s: checkpoint %s: %s\n", c->command, c->ck_path, err.message);
@@ -142,8 +215,11 @@ int rc_pipeline_checkpoint(rc_pipeline *c, bool now)
     if (!(now ? rc_sink_checkpoint : rc_sink_checkpoint_soon)(c->sink, &pos, &state) || (c->ck_written && rc_pos_compare(&pos, &c->ck.pos) == 0)) return 0;
     c->ck.pos = pos, c->ck.sink = state;
     c->ck_written = true;
-    if (!c->ck_path) {
-        if (c->src) c->src->ops->ack(c->src, &pos);
+    if (!c->ck_path) { /* a file's sizes stored before the source (its slot) may move past them */
+        if (!c->src) return 0;
+        if (c->slot_state && rc_pipeline_slot_store(c, &pos, &state) != 0) return -1;
+        if (c->src->ops->ack_state) ack_state(c, &pos, &state);
+        else c->src->ops->ack(c->src, &pos);
         return 0;
     }
     rc_error err;

@@ -90,14 +90,36 @@ static void format_file(rc_buf *b, const char *key, const rc_sink_file *f)
     rc_buf_putc(b, '\n');
 }
 
+void rc_sink_state_format(const rc_sink_state *st, rc_buf *b)
+{
+    format_file(b, "output ", &st->output);
+    format_file(b, "dead-letter ", &st->dead_letter);
+}
+
+rc_status rc_sink_state_parse(const char *text, size_t n, rc_sink_state *st, rc_error *err)
+{
+    memset(st, 0, sizeof *st);
+    for (size_t at = 0; at < n;) {
+        const char *l = text + at, *nl = memchr(l, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - l) : n - at;
+        const char *sp = memchr(l, ' ', len);
+        size_t kl = sp ? (size_t)(sp - l) : len;
+        rc_sink_file *f = key_is(l, kl, "output") ? &st->output : key_is(l, kl, "dead-letter") ? &st->dead_letter : NULL;
+        if (!f || !sp || f->set || !parse_file(sp + 1, len - kl - 1, f))
+            return rc_error_set(err, RC_ERR_SCHEMA, at, "sink state, byte %zu: expected \"output SIZE PATH\" or \"dead-letter SIZE "
+                                "PATH\", each once", at);
+        at += len + (nl != NULL);
+    }
+    return RC_OK;
+}
+
 void rc_checkpoint_format(const rc_checkpoint *ck, rc_buf *b)
 {
     RC_BUF_LIT(b, "rowcast-checkpoint 2\ninput ");
     rc_buf_puts(b, ck->input);
     rc_buf_putc(b, '\n');
     rc_pos_format(&ck->pos, b);
-    format_file(b, "output ", &ck->sink.output);
-    format_file(b, "dead-letter ", &ck->sink.dead_letter);
+    rc_sink_state_format(&ck->sink, b);
 }
 
 rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sync, rc_error *err)

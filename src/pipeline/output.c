@@ -368,9 +368,11 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
                 return RC_EXIT_IO;
             }
         }
-        /* a grouping encoder still holding events: this line is not complete yet */
+        /* a grouping encoder still holding events: this line is not complete yet; an item
+         * inside a transaction ends at no position of its own (the sink's sizes at a mark
+         * are where a resumed run cuts its file back to) */
         if (!c->held_pending) {
-            rc_sink_mark(c->sink, &ln->end);
+            if (!ln->inside) rc_sink_mark(c->sink, &ln->end);
             rc_pipeline_lag_mark(c);
         }
         if (rc_pipeline_checkpoint(c, false) != 0) return RC_EXIT_IO;

@@ -95,6 +95,7 @@ void rc_pipeline_fini(rc_pipeline *c)
     c->src = NULL;
     rc_pipeline_metrics_stop(c);
     rc_pipeline_loss_fini(c);
+    rc_pipeline_slot_free(c);
     free(c->recs);
     c->recs = NULL;
     rc_arena_fini(&c->arena);
@@ -149,6 +150,7 @@ int rc_pipeline_run(rc_pipeline *c)
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
         return err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
+    if (c->capture && (rc = rc_pipeline_capture_start(c)) != RC_EXIT_OK) return rc;
     /* values alone, one after the other: an item's lines go to a file sink as one block */
     c->block_max = c->need_keys || c->routed ? 0 : rc_sink_block_max(c->sink);
     rc_pipeline_report_start(c);
@@ -183,6 +185,7 @@ int rc_pipeline_run(rc_pipeline *c)
         if (rc == RC_EXIT_OK) rc = 128 + *c->stop;
     }
     rc = rc_pipeline_finish(c, rc, c->flush_ms);
+    rc_pipeline_slot_end(c, rc);
     /* closed after the last acknowledgement reached it (a database source tells the server) */
     c->src->ops->close(c->src);
     c->src = NULL;

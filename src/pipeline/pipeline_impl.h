@@ -32,6 +32,25 @@ void rc_pipeline_loss_fini(rc_pipeline *c);
 /* checkpoint.c: stores the sink's safe position when it moved (at most every interval, or
  * now); 0, or -1 after a message */
 int rc_pipeline_checkpoint(rc_pipeline *c, bool now);
+/* capture, with the source open and before any output: cuts the sink's files back to the
+ * sizes stored with the position the source resumes from (MySQL's checkpoint; a PostgreSQL
+ * slot's state file, slot_state.c) and gives the source the state it starts from. EXIT
+ * status after a message. */
+int rc_pipeline_capture_start(rc_pipeline *c);
+/* capture: cuts the sink's files back to `want`, the sizes the store `what` PATH recorded
+ * ("checkpoint", "state file"): a file shorter than recorded is refused with both sizes; a
+ * file the store did not record is appended to as it is; each cut said. EXIT status. */
+int rc_pipeline_cut_back(rc_pipeline *c, const char *what, const char *path, const rc_sink_state *want);
+
+/* slot_state.c: the sizes of a capture's output file at the positions of a PostgreSQL slot,
+ * in a file beside it (docs/sinks.md). start: reads it, cuts the file back to the slot's
+ * position, stores the start (EXIT status after a message); store: adds a position, durable
+ * before the slot is told (0, or -1 after a message); end: after the run (a snapshot-only run
+ * delivered whole leaves nothing to cut back to); free: fini's. */
+int rc_pipeline_slot_start(rc_pipeline *c);
+int rc_pipeline_slot_store(rc_pipeline *c, const rc_pos *pos, const rc_sink_state *st);
+void rc_pipeline_slot_end(rc_pipeline *c, int rc);
+void rc_pipeline_slot_free(rc_pipeline *c);
 
 /* report.c: the progress line and the summary (docs/cli.md) */
 void rc_pipeline_report_start(rc_pipeline *c);   /* before the first line: the clock, the input size */

@@ -25,6 +25,7 @@ enum { POLL_MS = 10 }; /* the longest `next` the thread makes: how long an ack m
 
 typedef struct prefetch {
     rc_source base;
+    rc_source_ops ops; /* prefetch_ops, and the optional ones the source has */
     rc_source *in;
     rc_capture_config cap; /* the source's, with notices queued here */
     void (*notice)(void *ctx, const char *msg);
@@ -186,19 +187,37 @@ static void pf_release(rc_source *src, rc_batch *b)
     pthread_mutex_unlock(&p->mu);
 }
 
-static void pf_ack(rc_source *src, const rc_pos *pos)
+/* ack, or ack_state when `state` is set (with `pos` NULL: no acknowledgement, no stats) */
+static void acknowledge(prefetch *p, const rc_pos *pos, const char *state)
 {
-    prefetch *p = (prefetch *)src;
     rc_source_stats stats;
     enter(p);
-    p->in->ops->ack(p->in, pos);
-    if (p->in->ops->stats) p->in->ops->stats(p->in, &stats); /* the position acknowledged, also once the thread ended */
-    uint64_t acks = ++p->acks;
+    if (state) p->in->ops->ack_state(p->in, pos, state);
+    else p->in->ops->ack(p->in, pos);
+    if (pos && p->in->ops->stats) p->in->ops->stats(p->in, &stats); /* the position acknowledged, also once the thread ended */
+    uint64_t acks = pos ? ++p->acks : p->acks;
     leave(p);
-    if (!p->in->ops->stats) return;
+    if (!pos || !p->in->ops->stats) return;
     pthread_mutex_lock(&p->mu);
     if (acks > p->stats_acks) p->stats = stats, p->stats_acks = acks; /* two acks' copies in their order */
     pthread_mutex_unlock(&p->mu);
+}
+
+static void pf_ack(rc_source *src, const rc_pos *pos) { acknowledge((prefetch *)src, pos, NULL); }
+
+static void pf_ack_state(rc_source *src, const rc_pos *pos, const char *state) { acknowledge((prefetch *)src, pos, state); }
+
+/* what these answer is set at open and never changes: no lock */
+static const char *pf_stored_state(const rc_source *src)
+{
+    const prefetch *p = (const prefetch *)src;
+    return p->in->ops->stored_state(p->in);
+}
+
+static bool pf_resumes_at(const rc_source *src, rc_pos *pos)
+{
+    const prefetch *p = (const prefetch *)src;
+    return p->in->ops->resumes_at(p->in, pos);
 }
 
 static void pf_progress(const rc_source *src, uint64_t *size, uint64_t *start)
@@ -254,14 +273,18 @@ static const rc_source_ops prefetch_ops = {.name = "prefetch",
                                            .close = pf_close,
                                            .stats = pf_stats,
                                            .waiting = pf_waiting,
-                                           .two_batches = true};
+                                           .two_batches = true,
+                                           .ack_state = pf_ack_state,
+                                           .stored_state = pf_stored_state,
+                                           .resumes_at = pf_resumes_at};
 
 rc_status rc_source_prefetch_open(const rc_source_ops *ops, const rc_source_config *cfg, const rc_pos *resume, rc_source **out,
                                   rc_error *err)
 {
     prefetch *p = calloc(1, sizeof *p);
     if (!p) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    p->base.ops = &prefetch_ops;
+    p->ops = prefetch_ops;
+    p->base.ops = &p->ops;
     pthread_mutex_init(&p->src_mu, NULL);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
@@ -280,6 +303,9 @@ rc_status rc_source_prefetch_open(const rc_source_ops *ops, const rc_source_conf
         return st;
     }
     if (p->in->ops->stats) p->in->ops->stats(p->in, &p->stats);
+    if (!p->in->ops->ack_state) p->ops.ack_state = NULL;
+    if (!p->in->ops->stored_state) p->ops.stored_state = NULL;
+    if (!p->in->ops->resumes_at) p->ops.resumes_at = NULL;
     /* signals go to the pipeline's thread */
     sigset_t all, old;
     sigfillset(&all);

@@ -128,6 +128,51 @@ static void checkpoint_round_trip(void **state)
     rmdir(dir);
 }
 
+/* version 2: the sink state beside the position (read back whole), and a checkpoint without
+ * position (a snapshot's, holding the size before it) */
+static void checkpoint_sink(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rc_my_ckXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[100];
+    snprintf(path, sizeof path, "%s/ck", dir);
+    rc_my_checkpoint ck = {.file = "bin.000042", .offset = 1234, .gtids = "0-1-14", .history = "h\n", .history_len = 2,
+                           .sink = "output 120 /o\ndead-letter 7 /d\n"};
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_my_checkpoint_write(path, "mysql://u@h:1", &ck, &err), RC_OK);
+    FILE *f = fopen(path, "r");
+    char text[400];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    assert_string_equal(text, "rowcast-mysql-checkpoint 2\nserver mysql://u@h:1\nfile bin.000042\noffset 1234\ngtids 0-1-14\n"
+                              "sink 31\noutput 120 /o\ndead-letter 7 /d\nhistory 2\nh\n");
+    rc_my_checkpoint back;
+    assert_int_equal(rc_my_checkpoint_read(path, &back, &err), RC_OK);
+    assert_string_equal(back.sink, ck.sink);
+    assert_int_equal(back.offset, 1234);
+    assert_memory_equal(back.history, "h\n", 2);
+    assert_false(rc_my_checkpoint_snapshot_begun(&back));
+    rc_my_checkpoint_fini(&back);
+    rc_my_checkpoint begun = {.file = "", .gtids = "", .sink = "output 5 /o\n"};
+    assert_int_equal(rc_my_checkpoint_write(path, "mysql://u@h:1", &begun, &err), RC_OK);
+    assert_int_equal(rc_my_checkpoint_read(path, &back, &err), RC_OK);
+    assert_true(rc_my_checkpoint_snapshot_begun(&back));
+    assert_string_equal(back.sink, "output 5 /o\n");
+    assert_int_equal(back.history_len, 0);
+    rc_my_checkpoint_fini(&back);
+    /* a sink state cut short is the file's error, at its line */
+    f = fopen(path, "w");
+    fputs("rowcast-mysql-checkpoint 2\nserver x\nfile b.1\noffset 4\ngtids \nsink 99\noutput 1 /o\n", f);
+    fclose(f);
+    assert_int_equal(rc_my_checkpoint_read(path, &back, &err), RC_ERR_USAGE);
+    assert_non_null(strstr(err.message, "line 6 (byte 61): the sink state's size is not a number, or past the end"));
+    unlink(path);
+    rmdir(dir);
+}
+
 static void checkpoint_errors(void **state)
 {
     (void)state;
@@ -167,7 +212,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(url_parts),          cmocka_unit_test(url_password_file), cmocka_unit_test(url_errors),
-        cmocka_unit_test(checkpoint_round_trip), cmocka_unit_test(checkpoint_errors), cmocka_unit_test(server_id),
+        cmocka_unit_test(checkpoint_round_trip), cmocka_unit_test(checkpoint_sink), cmocka_unit_test(checkpoint_errors), cmocka_unit_test(server_id),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* The pipeline's parts below the CLI: opaque positions (rowcast/position.h), the retriable
- * status, the source registry and the lines source's items and positions. */
+ * status, the source registry, the lines source's items and positions, and the sink state as
+ * text (what a MySQL checkpoint stores). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,6 +129,28 @@ static void test_lines_source(void **state)
     }
 }
 
+/* A sink state as text (what MySQL's checkpoint stores) and back; a bad line names its byte. */
+static void test_sink_state_text(void **state)
+{
+    rc_sink_state st = {.output = {.set = true, .size = 120}, .dead_letter = {.set = true, .size = 7}}, back;
+    strcpy(st.output.path, "/o ut"), strcpy(st.dead_letter.path, "/d");
+    EXPECT_TEXT("output 120 /o ut\ndead-letter 7 /d\n", rc_sink_state_format(&st, &b));
+    rc_error err;
+    rc_error_clear(&err);
+    const char *t = "output 120 /o ut\ndead-letter 7 /d\n";
+    assert_int_equal(rc_sink_state_parse(t, strlen(t), &back, &err), RC_OK);
+    assert_true(back.output.set && back.dead_letter.set);
+    assert_int_equal(back.output.size, 120), assert_string_equal(back.output.path, "/o ut");
+    assert_int_equal(back.dead_letter.size, 7), assert_string_equal(back.dead_letter.path, "/d");
+    assert_int_equal(rc_sink_state_parse("", 0, &back, &err), RC_OK); /* no file tracked (Kafka) */
+    assert_false(back.output.set || back.dead_letter.set);
+    t = "output 1 /o\noutput 2 /o\n";
+    assert_int_equal(rc_sink_state_parse(t, strlen(t), &back, &err), RC_ERR_SCHEMA);
+    assert_int_equal(err.offset, 12);
+    t = "output\n";
+    assert_int_equal(rc_sink_state_parse(t, strlen(t), &back, &err), RC_ERR_SCHEMA);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_retry_status),
         cmocka_unit_test(test_source_registry),
         cmocka_unit_test(test_lines_source),
+        cmocka_unit_test(test_sink_state_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 
 void rc_my_checkpoint_fini(rc_my_checkpoint *ck)
 {
-    free(ck->file), free(ck->gtids), free(ck->history);
+    free(ck->file), free(ck->gtids), free(ck->history), free(ck->sink);
     memset(ck, 0, sizeof *ck);
 }
 
@@ -56,9 +56,12 @@ static bool number(const char *s, uint64_t *out)
 rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err)
 {
     memset(ck, 0, sizeof *ck);
-    static const char magic[] = "rowcast-mysql-checkpoint 1\n";
-    if (n < sizeof magic - 1 || memcmp(text, magic, sizeof magic - 1)) return bad(path, 1, 0, "not a rowcast MySQL checkpoint", err);
-    size_t at = sizeof magic - 1;
+    static const char magic[] = "rowcast-mysql-checkpoint ";
+    if (n < sizeof magic + 1 || memcmp(text, magic, sizeof magic - 1) || (text[sizeof magic - 1] != '1' && text[sizeof magic - 1] != '2') ||
+        text[sizeof magic] != '\n')
+        return bad(path, 1, 0, "not a rowcast MySQL checkpoint", err);
+    bool v2 = text[sizeof magic - 1] == '2';
+    size_t at = sizeof magic + 1;
     char *server = field(path, text, n, &at, 2, "server", err), *off = NULL, *hist = NULL;
     if (!server) return err->code;
     free(server);
@@ -70,13 +73,25 @@ rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, r
     free(off);
     if (!ok) return bad(path, 4, off_at, "the offset is not a number", err);
     if (!(ck->gtids = field(path, text, n, &at, 5, "gtids", err))) return err->code;
-    hist_at = at;
-    if (!(hist = field(path, text, n, &at, 6, "history", err))) return err->code;
+    unsigned line = 6;
     uint64_t hl;
+    if (v2 && n - at >= 5 && !memcmp(text + at, "sink ", 5)) { /* the sink state: its size, then its text */
+        size_t sink_at = at;
+        char *sl = field(path, text, n, &at, line, "sink", err);
+        if (!sl) return err->code;
+        ok = number(sl, &hl);
+        free(sl);
+        if (!ok || hl > n - at) return bad(path, line, sink_at, "the sink state's size is not a number, or past the end", err);
+        if (!(ck->sink = strndup(text + at, hl))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        for (size_t i = 0; i < hl; i++) line += text[at + i] == '\n';
+        at += hl, line++;
+    }
+    hist_at = at;
+    if (!(hist = field(path, text, n, &at, line, "history", err))) return err->code;
     ok = number(hist, &hl);
     free(hist);
-    if (!ok) return bad(path, 6, hist_at, "the history's size is not a number", err);
-    if (hl != n - at) return bad(path, 7, at, "the history is not as long as its line says (a torn file?)", err);
+    if (!ok) return bad(path, line, hist_at, "the history's size is not a number", err);
+    if (hl != n - at) return bad(path, line + 1, at, "the history is not as long as its line says (a torn file?)", err);
     if (!(ck->history = malloc(hl + 1))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     memcpy(ck->history, text + at, hl);
     ck->history[hl] = '\0';
@@ -117,12 +132,20 @@ rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_
     rc_buf b;
     rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
     char head[1400];
-    int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint 1\nserver %s\nfile %s\noffset %llu\ngtids %s\nhistory %zu\n",
-                      server, ck->file ? ck->file : "", (unsigned long long)ck->offset, ck->gtids ? ck->gtids : "",
-                      ck->history_len);
+    bool sink = ck->sink && ck->sink[0]; /* no file tracked (Kafka): version 1, as older rowcast wrote */
+    int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint %d\nserver %s\nfile %s\noffset %llu\ngtids %s\n", sink ? 2 : 1,
+                      server, ck->file ? ck->file : "", (unsigned long long)ck->offset, ck->gtids ? ck->gtids : "");
+    rc_buf_put(&b, head, (size_t)hn);
+    bool cut = (size_t)hn >= sizeof head;
+    if (sink) {
+        hn = snprintf(head, sizeof head, "sink %zu\n", strlen(ck->sink));
+        rc_buf_put(&b, head, (size_t)hn);
+        rc_buf_puts(&b, ck->sink);
+    }
+    hn = snprintf(head, sizeof head, "history %zu\n", ck->history_len);
     rc_buf_put(&b, head, (size_t)hn);
     rc_buf_put(&b, ck->history ? ck->history : "", ck->history_len);
-    if (b.err || (size_t)hn >= sizeof head) {
+    if (b.err || cut) {
         rc_buf_fini(&b);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", path);
     }

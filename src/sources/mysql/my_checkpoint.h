@@ -3,18 +3,24 @@
  * the schema history as it was there, so that a restart decodes the rows after it with the
  * structures they were written with. Text:
  *
- *   rowcast-mysql-checkpoint 1
+ *   rowcast-mysql-checkpoint 2
  *   server mysql://USER@HOST:PORT          (the URL without password: a reminder, not checked)
  *   file mysql-bin.000042
  *   offset 1234
  *   gtids 0-1-14                           (the server's executed-set text; empty without GTIDs)
+ *   sink BYTES                             (when the sink tracks a file: else version 1)
+ *   <BYTES bytes: the sink's files and their sizes there, the pipeline's text>
  *   history BYTES
  *   <BYTES bytes of rc_my_history_write's text>
  *
+ * Version 1 (older rowcast) has no sink lines, and is still read. An empty file name with
+ * offset 0 (no binlog offset is below 4) is no position: the run that wrote it was taking its
+ * snapshot, and the next one takes it again; its sink state is where the snapshot began.
  * Written atomically: PATH.tmp, fsync, rename over PATH, fsync of the directory. */
 #ifndef ROWCAST_SOURCES_MY_CHECKPOINT_H
 #define ROWCAST_SOURCES_MY_CHECKPOINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "rowcast/error.h"
 
@@ -24,7 +30,11 @@ typedef struct rc_my_checkpoint {
     char *gtids;
     char *history; /* its text, history_len bytes */
     size_t history_len;
+    char *sink;    /* the sink state's text ('\0'-ended), NULL: none stored */
 } rc_my_checkpoint;
+
+/* A checkpoint without a position: written when a snapshot begins (see above). */
+static inline bool rc_my_checkpoint_snapshot_begun(const rc_my_checkpoint *ck) { return !ck->offset && !(ck->file && ck->file[0]); }
 
 /* RC_OK, RC_SKIP when PATH does not exist, or an error naming PATH, the line and the byte. */
 rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error *err);

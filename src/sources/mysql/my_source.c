@@ -93,7 +93,8 @@ typedef struct my_source {
     bool acked_all;        /* the sink acknowledged the last item */
     boundary *q;
     size_t qn, qcap;
-    rc_my_checkpoint acked; /* what the checkpoint file holds */
+    rc_my_checkpoint acked; /* what the checkpoint file holds (its sink state: the last ack_state's) */
+    char *stored_sink;      /* the sink state the checkpoint held at open (NULL: none) */
     rc_pos acked_pos;
     bool hist_dirty;       /* a DDL since the last boundary kept */
     bool until;            /* --until caught-up: stop at until_file:until_off */
@@ -570,6 +571,7 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
     rc_error ierr;
     rc_error_clear(&ierr);
     uint64_t offset = raw->log_pos >= raw->n ? raw->log_pos - raw->n : 0;
+    rc_pos before = s->handed;
     const uint8_t *data = raw->data;
     size_t n = raw->n;
     uint8_t rotate[600];
@@ -610,6 +612,11 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
     }
     item_end(s, it);
     count_events(s, first);
+    /* an event that did not end a transaction (or a DDL) is inside one: its position is the
+     * boundary before it. Every other item's end is kept, so that each position the sink may
+     * be marked at is one a checkpoint can be stored at, with the sink's sizes there */
+    it->inside = rc_pos_equal(&it->end, &before);
+    if (!it->inside && keep_boundary(s, err) != RC_OK) return err->code;
     return RC_OK;
 }
 
@@ -662,6 +669,9 @@ static rc_status snapshot_done(my_source *s, rc_error *err)
     if (rc_my_snapshot_end(s->sql, &s->url, err) != RC_OK) return err->code;
     s->view_open = false;
     if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY) {
+        /* delivered whole: the checkpoint without position (my_ack_state) has nothing to
+         * cut back to any more, and no stream follows */
+        if (s->cfg.checkpoint && s->acked.sink && s->acked.sink[0]) remove(s->cfg.checkpoint);
         s->ph = PH_DONE;
         return RC_OK;
     }
@@ -708,6 +718,35 @@ static void my_ack(rc_source *src, const rc_pos *pos)
     acknowledge(s, pos);
 }
 
+/* The pipeline's sink state at `pos` goes into the checkpoint written there; the state where
+ * the run starts (pos NULL) is stored at once: a run taking its snapshot writes a checkpoint
+ * without position (my_checkpoint.h), so that the next one, which takes the snapshot again,
+ * cuts the file back to what it held before the snapshot. */
+static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
+{
+    my_source *s = (my_source *)src;
+    char *t = strdup(state);
+    if (!t) return; /* nothing moves: the checkpoint stays behind, with its sizes */
+    free(s->acked.sink);
+    s->acked.sink = t;
+    if (pos) {
+        my_ack(src, pos);
+        return;
+    }
+    if (!s->cfg.checkpoint) return;
+    if ((s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK) && t[0]) { /* (no file: nothing to cut back) */
+        rc_my_checkpoint begun = {.file = "", .gtids = "", .sink = t};
+        rc_error err;
+        rc_error_clear(&err);
+        if (rc_my_checkpoint_write(s->cfg.checkpoint, s->url.shown, &begun, &err) != RC_OK)
+            notice(s, "warning: %s (the previous checkpoint stays)", err.message);
+    } else if (s->acked_pos.kind) {
+        write_checkpoint(s);
+    }
+}
+
+static const char *my_stored_state(const rc_source *src) { return ((const my_source *)src)->stored_sink; }
+
 static void my_progress(const rc_source *src, uint64_t *size, uint64_t *start)
 {
     (void)src;
@@ -728,6 +767,7 @@ static void my_close(rc_source *src)
     for (size_t i = 0; i < s->qn; i++) boundary_free(&s->q[i]);
     free(s->q);
     rc_my_checkpoint_fini(&s->acked);
+    free(s->stored_sink);
     free(s->file), free(s->gtids);
     free(s->ahead), free(s->ahead_fields), free(s->ahead_lens);
     rc_db_batches_fini(&s->batches); /* the decoders still waiting to be freed */
@@ -861,6 +901,7 @@ static rc_status resume(my_source *s, const rc_my_checkpoint *ck, rc_error *err)
     if (!s->acked.file || !s->acked.gtids || !s->acked.history) return nomem(err);
     memcpy(s->acked.history, ck->history, ck->history_len + 1);
     s->acked.history_len = ck->history_len;
+    if (ck->sink && (!(s->stored_sink = strdup(ck->sink)) || !(s->acked.sink = strdup(ck->sink)))) return nomem(err);
     s->acked_pos = s->handed;
     s->ph = PH_STREAM_START;
     return RC_OK;
@@ -888,12 +929,17 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
     rc_my_checkpoint ck;
     if (s->cfg.checkpoint) {
         st = rc_my_checkpoint_read(s->cfg.checkpoint, &ck, err);
-        if (st == RC_OK) {
+        if (st == RC_OK && rc_my_checkpoint_snapshot_begun(&ck)) { /* a snapshot cut short: taken again */
+            notice(s, "checkpoint %s: the snapshot the last run began was not delivered: taking it again", s->cfg.checkpoint);
+            s->stored_sink = ck.sink, ck.sink = NULL;
+            rc_my_checkpoint_fini(&ck);
+        } else if (st == RC_OK) {
             st = resume(s, &ck, err);
             rc_my_checkpoint_fini(&ck);
             return st;
+        } else if (st != RC_SKIP) {
+            return st;
         }
-        if (st != RC_SKIP) return st;
     }
     bool snapshot = s->cfg.snapshot == RC_SNAPSHOT_INITIAL || s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY ||
                     (s->cfg.snapshot == RC_SNAPSHOT_AUTO && !s->cfg.start);
@@ -990,6 +1036,8 @@ static bool my_waiting(const rc_source *src)
                                .next = my_next,                                                                        \
                                .release = my_release,                                                                  \
                                .ack = my_ack,                                                                          \
+                               .ack_state = my_ack_state,                                                              \
+                               .stored_state = my_stored_state,                                                        \
                                .progress = my_progress,                                                                \
                                .close = my_close,                                                                      \
                                .stats = my_stats,                                                                      \

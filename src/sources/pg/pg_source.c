@@ -79,6 +79,7 @@ typedef struct pg_source {
     int backoff_ms;
     double retry_at;
     double heartbeat_at;
+    uint64_t resume_lsn; /* the slot's confirmed position at open, when it existed (0: a fresh start) */
 } pg_source;
 
 static double now_s(void)
@@ -403,6 +404,7 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
     rc_error_clear(&ierr);
     size_t first = b->events.count;
     rc_source_item *it = item_new(s);
+    uint64_t before = s->handed_lsn;
     rc_status st = rc_pgo_decode(s->dec, m->data, m->len, m->wal_start, &b->arena, &msg, &ierr);
     if (st == RC_OK && msg.kind == RC_PGO_TYPE) {
         rc_pg_rc rc = rc_pg_catalog_types(s->conn, s->types, msg.u.type.type->oid, err);
@@ -426,6 +428,7 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
         it->raw = m->len;
     }
     item_end(s, it);
+    it->inside = s->handed_lsn == before; /* no Commit: its position is the last one's */
     count_rows(s, first);
     return RC_OK;
 }
@@ -444,8 +447,10 @@ static rc_status drain(pg_source *s, rc_error *err)
         *err = ierr; /* the transaction cannot be released: stop rather than skip part of it */
         return err->code;
     }
+    uint64_t before = s->handed_lsn;
     if (!rc_pg_events_pending(s->ev)) s->handed_lsn = s->pending_lsn;
     item_end(s, it);
+    it->inside = s->handed_lsn == before;
     count_rows(s, first);
     /* the server hears from us while a large transaction is released (wal_sender_timeout) */
     double t = now_s();
@@ -561,6 +566,13 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
     if (rc_pg_stream_ack(s->conn, lsn, &err) == RC_PG_OK) s->acked_lsn = lsn;
 }
 
+static bool pg_resumes_at(const rc_source *src, rc_pos *pos)
+{
+    const pg_source *s = (const pg_source *)src;
+    *pos = rc_pos_pg(s->resume_lsn, 0);
+    return s->resume_lsn != 0;
+}
+
 static void pg_progress(const rc_source *src, uint64_t *size, uint64_t *start)
 {
     (void)src;
@@ -643,6 +655,7 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
         if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL)
             notice(s, "replication slot %s exists: streaming from its position (LSN %s), no snapshot; drop the "
                    "slot to take a new one", s->cfg.slot, lsn);
+        s->resume_lsn = slot.confirmed_lsn;
         s->ph = PH_STREAM_START;
         return RC_OK;
     }
@@ -738,6 +751,7 @@ static bool pg_waiting(const rc_source *src)
                                .next = pg_next,                                                                        \
                                .release = pg_release,                                                                  \
                                .ack = pg_ack,                                                                          \
+                               .resumes_at = pg_resumes_at,                                                            \
                                .progress = pg_progress,                                                                \
                                .close = pg_close,                                                                      \
                                .stats = pg_stats,                                                                      \
