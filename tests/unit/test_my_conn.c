@@ -96,6 +96,19 @@ static void url_errors(void **state)
     assert_string_equal(out, "mysql://u@h/db?ssl-mode=DISABLED");
 }
 
+/* Writes ck to path (as for server mysql://u@h:1) and reads the file's text back into text. */
+static void write_and_read(const char *path, const rc_my_checkpoint *ck, char *text, size_t cap)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(rc_my_checkpoint_write(path, "mysql://u@h:1", ck, &err), RC_OK);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, cap - 1, f);
+    fclose(f);
+    text[n] = '\0';
+}
+
 static void checkpoint_round_trip(void **state)
 {
     (void)state;
@@ -107,12 +120,8 @@ static void checkpoint_round_trip(void **state)
                            .history = "rowcast-mysql-history 1\nend\t0\t0\n", .history_len = 32};
     rc_error err;
     rc_error_clear(&err);
-    assert_int_equal(rc_my_checkpoint_write(path, "mysql://u@h:1", &ck, &err), RC_OK);
-    FILE *f = fopen(path, "r");
     char text[400];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
+    write_and_read(path, &ck, text, sizeof text);
     assert_string_equal(text, "rowcast-mysql-checkpoint 1\nserver mysql://u@h:1\nfile bin.000042\noffset 1234\n"
                               "gtids 0-1-14,1-2-7\nhistory 32\nrowcast-mysql-history 1\nend\t0\t0\n");
     rc_my_checkpoint back;
@@ -141,12 +150,8 @@ static void checkpoint_sink(void **state)
                            .sink = "output 120 /o\ndead-letter 7 /d\n"};
     rc_error err;
     rc_error_clear(&err);
-    assert_int_equal(rc_my_checkpoint_write(path, "mysql://u@h:1", &ck, &err), RC_OK);
-    FILE *f = fopen(path, "r");
     char text[400];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
+    write_and_read(path, &ck, text, sizeof text);
     assert_string_equal(text, "rowcast-mysql-checkpoint 2\nserver mysql://u@h:1\nfile bin.000042\noffset 1234\ngtids 0-1-14\n"
                               "sink 31\noutput 120 /o\ndead-letter 7 /d\nhistory 2\nh\n");
     rc_my_checkpoint back;
@@ -164,7 +169,7 @@ static void checkpoint_sink(void **state)
     assert_int_equal(back.history_len, 0);
     rc_my_checkpoint_fini(&back);
     /* a sink state cut short is the file's error, at its line */
-    f = fopen(path, "w");
+    FILE *f = fopen(path, "w");
     fputs("rowcast-mysql-checkpoint 2\nserver x\nfile b.1\noffset 4\ngtids \nsink 99\noutput 1 /o\n", f);
     fclose(f);
     assert_int_equal(rc_my_checkpoint_read(path, &back, &err), RC_ERR_USAGE);
