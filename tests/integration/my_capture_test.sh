@@ -160,7 +160,7 @@ for f in $FORMATS; do
     opts="FMT_$f[@]"
     cap "$f.1" "$U" --include 'shop.types' --checkpoint "$W/$f.ck" --until caught-up "${!opts}"
     expect_err "$f.1" 0 <<EOF
-rowcast: snapshot of 1 tables (2 rows) delivered; streaming from bin.000001:3453
+rowcast: snapshot of 1 table (2 rows) delivered; streaming from bin.000001:3453
 $(summary "$f.1" 2 2 2 "$(fmt_name "$f")")
 EOF
 done

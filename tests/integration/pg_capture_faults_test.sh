@@ -316,7 +316,7 @@ start_writer writer_sql t5 $N 1
 wait_until 30 eval '[ "$(pg_test_sql -c "SELECT count(*) FROM t5 WHERE w > 0")" -ge 20 ]' || bad "5: the writer did not start"
 "$RC" capture "$PG_URL" --include public.t5 --publication p5 --slot s5 --server r1 --sink "file:$W/f5" 2>"$W/f5.err" &
 pid=$!
-wait_until 60 eval 'grep -q "snapshot of 1 tables" "$W/f5.err" && [ "$(begins "$W/f5")" -ge 200 ] || ! alive $pid' ||
+wait_until 60 eval 'grep -q "snapshot of 1 table " "$W/f5.err" && [ "$(begins "$W/f5")" -ge 200 ] || ! alive $pid' ||
     bad "5: the snapshot and 200 transactions after it did not arrive"
 stop_writer
 end5=$(wal_now)

@@ -284,7 +284,7 @@ cap app1 "$U" --publication p_app --slot s_app --include 'app.*' --until caught-
 expect_err app1 0 <<EOF
 rowcast: publication p_app created
 rowcast: warning: table app.nopk is left out of publication p_app: it has no replica identity (no primary key): add a primary key, or ALTER TABLE app.nopk REPLICA IDENTITY FULL, then ALTER PUBLICATION p_app ADD TABLE app.nopk; published without one, the application's UPDATEs and DELETEs on it would fail (-o postgres.publish.no_identity=insert_only: its INSERTs only)
-rowcast: snapshot of 2 tables (1 rows) delivered; replication slot s_app created
+rowcast: snapshot of 2 tables (1 row) delivered; replication slot s_app created
 rowcast: 1 message read: 1 converted, 0 filtered out, 0 bad
 rowcast: 1 event decoded: 1 encoded, 0 filtered out, 0 not expressible in native
 rowcast: 1 message written ($(msg_bytes app1) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered

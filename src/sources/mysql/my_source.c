@@ -676,8 +676,8 @@ static rc_status snapshot_done(my_source *s, rc_error *err)
         return RC_OK;
     }
     if (checkpoint_here(s, err) != RC_OK) return err->code;
-    notice(s, "snapshot of %zu tables (%" PRIu64 " rows) delivered; streaming from %s:%" PRIu64, s->tables_included,
-           s->snap_rows, s->file, s->offset);
+    notice(s, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; streaming from %s:%" PRIu64, s->tables_included,
+           s->tables_included == 1 ? "" : "s", s->snap_rows, s->snap_rows == 1 ? "" : "s", s->file, s->offset);
     s->ph = PH_STREAM_START;
     s->retry_at = 0;
     return RC_OK;

@@ -294,8 +294,8 @@ static rc_status snapshot_done(pg_source *s, rc_error *err)
     rc_pg_repl_reset(s->conn); /* drops the temporary slot */
     if (s->cfg.notice) {
         char msg[300];
-        snprintf(msg, sizeof msg, "snapshot of %zu tables (%" PRIu64 " rows) delivered; replication slot %s created",
-                 s->ntables, s->snap_rows, s->cfg.slot);
+        snprintf(msg, sizeof msg, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; replication slot %s created",
+                 s->ntables, s->ntables == 1 ? "" : "s", s->snap_rows, s->snap_rows == 1 ? "" : "s", s->cfg.slot);
         s->cfg.notice(s->cfg.notice_ctx, msg);
     }
     s->ph = PH_STREAM_START;
