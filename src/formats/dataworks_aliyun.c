@@ -2,11 +2,11 @@
  * (docs/formats/dataworks-aliyun.md): {schema {dataColumn, primaryKey, source}, payload
  * {before, after, sequenceId, timestamp, op, ddl}, version}, in the member order of the real
  * messages Paimon keeps. DataWorks maps every column to one of six types (LONG, DOUBLE,
- * STRING, DATE, BYTES, BOOLEAN); the mapping is by the column's value kind, here, since no
- * other format names those types. */
+ * STRING, DATE, BYTES, BOOLEAN); the mapping is by the column's value kind (rc_dwa_type in
+ * dataworks_aliyun_common.c, which the reader uses too), since no other format names those
+ * types. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "formats/dataworks_aliyun.h"
 #include "formats/enc_event.h"
 #include "formats/oms_common.h"
@@ -62,24 +62,6 @@ static void dwa_free(void *p)
     dwa_enc *e = p;
     if (e) rc_enc_colkeys_fini(&e->keys), rc_buf_fini(&e->schema);
     free(e);
-}
-
-const char *rc_dwa_type(const rc_coltype *t)
-{
-    switch (t->info->vkind) {
-    case RC_V_BOOL: return "BOOLEAN";
-    case RC_V_INT:
-    case RC_V_UINT:
-    case RC_V_BITS: return "LONG";
-    case RC_V_DECIMAL:
-    case RC_V_FLOAT32:
-    case RC_V_FLOAT64: return "DOUBLE";
-    case RC_V_BYTES: return "BYTES";
-    case RC_V_DATE:
-    case RC_V_DATETIME:
-    case RC_V_TIMESTAMP: return "DATE";
-    default: return "STRING"; /* text, TIME, JSON, ENUM, SET, geometry, intervals */
-    }
 }
 
 /* A DATE, DATETIME or TIMESTAMP value as epoch milliseconds; false (with the reason in err)
@@ -192,31 +174,6 @@ static void put_schema(rc_buf *b, dwa_enc *e, const rc_event *ev)
     }
     if (ev->cols_id && e->schema_of == ev->cols_id) rc_buf_put(b, e->schema.data, e->schema.len);
     else put_schema_columns(b, ev);
-}
-
-/* schema.source.dbType as the real messages spell it ("MySQL"); the reader maps it back */
-static const struct {
-    const char *name;
-    rc_dbkind kind;
-} dbtypes[] = {{"MySQL", RC_DB_MYSQL},           {"MySQL", RC_DB_MARIADB},    {"PostgreSQL", RC_DB_POSTGRES},
-               {"Oracle", RC_DB_ORACLE},         {"SQLServer", RC_DB_SQLSERVER}, {"OceanBase", RC_DB_OB_MYSQL},
-               {"OceanBase_Oracle", RC_DB_OB_ORACLE}};
-
-const char *rc_dwa_dbtype(rc_dbkind k)
-{
-    for (size_t i = 0; i < sizeof dbtypes / sizeof *dbtypes; i++)
-        if (dbtypes[i].kind == k) return dbtypes[i].name;
-    return "Unknown";
-}
-
-bool rc_dwa_dbkind(rc_str s, rc_dbkind *out)
-{
-    for (size_t i = 0; i < sizeof dbtypes / sizeof *dbtypes; i++)
-        if (strlen(dbtypes[i].name) == s.n && !strncasecmp(dbtypes[i].name, s.p, s.n)) {
-            *out = dbtypes[i].kind;
-            return true;
-        }
-    return false;
 }
 
 static const char *op_name(const rc_event *ev)

@@ -1,5 +1,5 @@
 /* The DataWorks "aliyun" layout (dataworks_aliyun.c, dataworks_aliyun_read.c): what its writer
- * and reader share, and the reader for the format's descriptor. */
+ * and reader share (dataworks_aliyun_common.c), and the reader for the format's descriptor. */
 #ifndef RC_FORMATS_DATAWORKS_ALIYUN_H
 #define RC_FORMATS_DATAWORKS_ALIYUN_H
 

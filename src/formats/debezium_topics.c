@@ -9,7 +9,8 @@
  *    from the structure the event carries.
  * Each with its Kafka Connect schema when schemas are on (names and field order of Debezium's
  * SchemaFactory; "version":1 in the 3.x layouts, as the heartbeat's). The per-table counts of
- * the open transaction (data_collection_order, the END's data_collections) are kept here. */
+ * the open transaction (data_collection_order, the END's data_collections) and the transaction
+ * id are kept here, for this file and the change events' transaction block (debezium_up_tx.c). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,16 @@ uint64_t rc_dbz_tx_count(rc_dbz_tx *t, const rc_event *ev)
     }
     t->tables[t->ntables++] = (struct tx_table){mark, len, 1};
     return 1;
+}
+
+void rc_dbz_put_tx_id(up_enc *e, rc_buf *b, const rc_event *ev)
+{
+    uint64_t lsn;
+    rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
+    if (e->compat >= 20 && connector_of(ev->src.kind) == CONN_POSTGRES && rc_dbz_lsn_value(ev->pos.lsn, &lsn)) {
+        rc_buf_putc(b, ':');
+        rc_fmt_u64(b, lsn);
+    }
 }
 
 /* ---- schemas ---- */

@@ -313,8 +313,6 @@ bool rc_dbz_column_keys(up_enc *e, const rc_event *ev);
 void rc_dbz_put_col_key(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool cached);
 rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err);
 void rc_dbz_tx_enter(up_enc *e, const rc_event *ev);
-/* The transaction id as Debezium writes it, the body of a JSON string. */
-void rc_dbz_put_tx_id(up_enc *e, rc_buf *b, const rc_event *ev);
 
 /* ---- the transaction-metadata and schema-change topics (debezium_topics.c) ---- */
 
@@ -324,6 +322,9 @@ rc_dbz_tx *rc_dbz_tx_new(void);
 void rc_dbz_tx_free(rc_dbz_tx *t);
 /* Counts a message of row event ev in its transaction: its order among its table's, from 1. */
 uint64_t rc_dbz_tx_count(rc_dbz_tx *t, const rc_event *ev);
+/* The transaction id as Debezium writes it, the body of a JSON string (the transaction block's
+ * "id" and the transaction topic's). */
+void rc_dbz_put_tx_id(up_enc *e, rc_buf *b, const rc_event *ev);
 /* Whether ev (a BEGIN/COMMIT marker, a DDL event) has a message in one of these topics with
  * the options given; its value, key and topic (partition) then. */
 bool rc_dbz_topics_has(const up_enc *e, const rc_event *ev);

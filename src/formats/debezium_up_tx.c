@@ -15,16 +15,6 @@ void rc_dbz_tx_enter(up_enc *e, const rc_event *ev)
     }
 }
 
-void rc_dbz_put_tx_id(up_enc *e, rc_buf *b, const rc_event *ev)
-{
-    uint64_t lsn;
-    rc_jw_str_body(b, ev->pos.txid.p, ev->pos.txid.n);
-    if (e->compat >= 20 && connector_of(ev->src.kind) == CONN_POSTGRES && rc_dbz_lsn_value(ev->pos.lsn, &lsn)) {
-        rc_buf_putc(b, ':');
-        rc_fmt_u64(b, lsn);
-    }
-}
-
 /* The transaction block, or null when metadata is off or the event has no transaction. The
  * PostgreSQL connector of 2.x and later writes the id as "<txId>:<this event's LSN>"
  * (PostgresTransactionMonitor), 1.x the txId alone. */

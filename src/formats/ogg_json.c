@@ -11,20 +11,6 @@
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 
-#define OFF(f) offsetof(rc_ogg_common, f)
-const rc_option_desc rc_ogg_options[] = {
-    {"ogg-json.keys", RC_OPT_CHOICE, "primary_keys|priamry_keys|none", "primary_keys",
-     "name of the key-columns array (priamry_keys is Flink's test-data spelling; none leaves it out)", .off = OFF(keys)},
-    {"ogg-json.numbers", RC_OPT_CHOICE, "number|string", "number", "numbers as JSON numbers (OGG's treatAllColumnsAsStrings=false) or as strings (=true)", .off = OFF(numbers)},
-    {"ogg-json.current_ts", RC_OPT_CHOICE, "iso|sql|none", "iso", "current_ts as 2020-05-13T15:40:06.000000 (OGG's iso8601Format=true), with a space, or left out", .off = OFF(current_ts)},
-    {"ogg-json.timezone", RC_OPT_TZ, NULL, "UTC", "zone of op_ts and current_ts (written and read) and of TIMESTAMP values (written)", .off = OFF(tz)},
-    /* the choices are rc_dbkind's names in its order (rc_dbkind_name) */
-    {"ogg-json.source", RC_OPT_CHOICE, "unknown|mysql|mariadb|ob_mysql|ob_oracle|oracle|postgresql|sqlserver", "unknown",
-     "reading: the source database the events name, which picks the type names (unknown: MySQL's generic names)", .off = OFF(source)},
-    {0},
-};
-#undef OFF
-
 enum { KEYS_PRIMARY, KEYS_PRIAMRY, KEYS_NONE };
 enum { CTS_ISO, CTS_SQL, CTS_NONE };
 
@@ -34,14 +20,6 @@ typedef struct ogg_enc {
     bool strings;
     rc_enc_colkeys colkeys; /* "name": of the columns of the last cached list */
 } ogg_enc;
-
-rc_status rc_ogg_common_parse(const rc_options *o, rc_ogg_common *out, rc_error *err)
-{
-    memset(out, 0, sizeof *out);
-    rc_status st = rc_options_parse(o, "ogg-json", rc_ogg_options, out, err);
-    out->kind = (rc_dbkind)out->source;
-    return st;
-}
 
 static rc_status ogg_new(const rc_options *o, void **out, rc_error *err)
 {

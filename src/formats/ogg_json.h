@@ -1,5 +1,5 @@
 /* Oracle GoldenGate JSON (`ogg-json`, docs/formats/ogg-json.md): what the writer (ogg_json.c)
- * and the reader (ogg_json_read.c) share. */
+ * and the reader (ogg_json_read.c) share (ogg_json_common.c). */
 #ifndef RC_FORMATS_OGG_JSON_H
 #define RC_FORMATS_OGG_JSON_H
 

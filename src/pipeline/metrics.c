@@ -9,7 +9,6 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "rowcast/metrics.h"
+#include "core/thread.h"
 
 /* ---- the address ---- */
 
@@ -443,15 +443,9 @@ rc_status rc_metrics_start(const char *spec, rc_metrics **out, rc_error *err)
         return RC_ERR_IO;
     }
     /* signals stay with the pipeline's thread: a SIGINT must interrupt its read, not this poll */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int e = pthread_create(&m->thread, NULL, serve, m);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (e != 0) {
+    if ((st = rc_thread_start(&m->thread, serve, m, 0, err, "--metrics: cannot start the server's thread")) != RC_OK) {
         rc_metrics_free(m);
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET,
-                            "--metrics: cannot start the server's thread: %s", strerror(e));
+        return st;
     }
     m->started = true;
     *out = m;

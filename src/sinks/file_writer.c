@@ -1,9 +1,9 @@
 /* See file_writer.h. */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/thread.h"
 #include "file_writer.h"
 
 /* 0, or the errno of the write that failed */
@@ -91,30 +91,24 @@ rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable, const char *what,
     pthread_cond_init(&w->work, NULL);
     pthread_cond_init(&w->done, NULL);
     pthread_cond_init(&w->sync_work, NULL);
-    /* signals (SIGINT, SIGTERM) go to the thread that waits for the source, which stops */
-    sigset_t all, old;
-    sigfillset(&all);
-    sigdelset(&all, SIGPIPE); /* a closed pipe ends the process as it did without the thread */
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int e = pthread_create(&w->thread, NULL, run, w);
-    if (!e && durable && (e = pthread_create(&w->syncer, NULL, sync_run, w)) != 0) {
+    /* signals (SIGINT, SIGTERM) go to the thread that waits for the source, which stops; a
+     * closed pipe ends the process as it did without the thread */
+    const char *why = "cannot start the thread that writes it";
+    rc_status st = rc_thread_start(&w->thread, run, w, RC_THREAD_SIGPIPE, err, "%s: %s", what, why);
+    if (st == RC_OK && durable && (st = rc_thread_start(&w->syncer, sync_run, w, RC_THREAD_SIGPIPE, err, "%s: %s", what, why)) != RC_OK) {
         pthread_mutex_lock(&w->mu);
         w->quit = true;
         pthread_cond_signal(&w->work);
         pthread_mutex_unlock(&w->mu);
         pthread_join(w->thread, NULL);
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (!e) return RC_OK;
+    if (st == RC_OK) return RC_OK;
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->work);
     pthread_cond_destroy(&w->done);
     pthread_cond_destroy(&w->sync_work);
     for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
-    /* usually EAGAIN: no room for the thread's stack (ulimit -v, ulimit -s) or the process
-     * limit on threads */
-    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s: cannot start the thread that writes it: %s (check ulimit -v, -s and -u: they bound the memory of a thread's stack and the number of threads)",
-                        what, strerror(e));
+    return st;
 fail:
     for (int i = 0; i < RC_FW_NBUF; i++) free(w->bufs[i].data);
     return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");

@@ -26,6 +26,7 @@
 #include "rowcast/records_in.h"
 #include "rowcast/sniff.h"
 #include "rowcast/source.h"
+#include "core/thread.h"
 
 enum { BATCH_BYTES = 1 << 20, BATCHES = 3, IN_BUF = 1 << 20 };
 
@@ -472,7 +473,8 @@ static rc_status lines_open(const rc_source_config *cfg, const rc_pos *resume, r
     if (!c->threaded) return RC_OK;
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
-    if (pthread_create(&c->reader, NULL, reader_main, c) != 0) {
+    /* signals go to the pipeline's thread, which waits at most timeout_ms for a batch */
+    if (rc_thread_start(&c->reader, reader_main, c, 0, NULL, "the lines reader") != RC_OK) {
         c->threaded = false; /* go on with one thread */
         pthread_mutex_destroy(&c->mu);
         pthread_cond_destroy(&c->cv);

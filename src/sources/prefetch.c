@@ -14,11 +14,11 @@
  * Signals go to the pipeline's thread (this one blocks them), which stops the run. */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "rowcast/buf.h"
+#include "core/thread.h"
 #include "sources/prefetch.h"
 
 enum { POLL_MS = 10 }; /* the longest `next` the thread makes: how long an ack may wait for the lock */
@@ -307,15 +307,9 @@ rc_status rc_source_prefetch_open(const rc_source_ops *ops, const rc_source_conf
     if (!p->in->ops->stored_state) p->ops.stored_state = NULL;
     if (!p->in->ops->resumes_at) p->ops.resumes_at = NULL;
     /* signals go to the pipeline's thread */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int e = pthread_create(&p->thread, NULL, run, p);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (e) {
+    if ((st = rc_thread_start(&p->thread, run, p, 0, err, "cannot start the thread that reads the source")) != RC_OK) {
         pf_close(&p->base);
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot start the thread that reads the source: %s (check ulimit -v, -s and -u: they bound the memory of a thread's stack and the number of threads)",
-                            strerror(e));
+        return st;
     }
     p->started = true;
     *out = &p->base;

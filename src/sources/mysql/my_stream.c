@@ -1,6 +1,7 @@
 /* The binlog stream (my_stream.h): a reader thread per connection, a byte-bounded queue. */
 #include "sources/mysql/my_stream.h"
 #include "sources/mysql/my_event.h"
+#include "core/thread.h"
 #include <errno.h>
 #include <mariadb_rpl.h>
 #include <pthread.h>
@@ -159,8 +160,8 @@ rc_status rc_my_stream_open(const rc_my_url *u, const rc_my_stream_start *st, rc
         mariadb_rpl_optionsv(s->rpl, MARIADB_RPL_FLAGS, (unsigned)MARIADB_RPL_BINLOG_SEND_ANNOTATE_ROWS);
         if (mariadb_rpl_open(s->rpl)) r = rc_my_fail(s->m, u, "the binlog dump request", err);
     }
-    if (r == RC_OK && pthread_create(&s->thread, NULL, reader, s))
-        r = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot start the binlog reader thread: %s", strerror(errno));
+    /* signals go to the pipeline's thread; close stops the reader by shutting its socket */
+    if (r == RC_OK) r = rc_thread_start(&s->thread, reader, s, 0, err, "cannot start the binlog reader thread");
     if (r != RC_OK) {
         rc_my_stream_close(s);
         return r;
