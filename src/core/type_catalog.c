@@ -173,12 +173,13 @@ const rc_type_info rc_type_catalog[] = {
     ROW("tstzrange", P, STRING, TEXT, CHARACTER, 1111, 46, 15, "tstzrange", "VARCHAR", "VARCHAR", "string", "tstzrange"),
     ROW("daterange", P, STRING, TEXT, CHARACTER, 1111, 1111, 15, "daterange", "VARCHAR", "VARCHAR", "string", "daterange"),
     ROW("interval", P, STRING, INTERVAL, CHARACTER, 1111, 1111, 15, "interval", "VARCHAR", "VARCHAR", "string", "interval"),
-    /* The rest of PostgreSQL 15's built-in types, as pgoutput names them (src/sources/pg/pg_value.c
-     * maps type OIDs to these declarations). jdbc: the java.sql.Types code pgjdbc's TypeInfoCache
-     * reports (timetz TIME, money DOUBLE, oid BIGINT, the others OTHER); connect: the Kafka Connect
-     * type of the value as rowcast holds it (text for everything but oid). What upstream Debezium
-     * writes for each (PostgresValueConverter: ZonedTime, Decimal for money, Point/Geometry/Line/
-     * Circle structs, TsVector) is in docs/sources/postgres-types.md. */
+    /* The rest of PostgreSQL 15's built-in types, as pgoutput names them
+     * (src/sources/pg/pg_value_types.c maps type OIDs to these declarations). jdbc: the
+     * java.sql.Types code pgjdbc's TypeInfoCache reports (timetz TIME, money DOUBLE, oid BIGINT,
+     * the others OTHER); connect: the Kafka Connect type of the value as rowcast holds it (text
+     * for everything but oid). What upstream Debezium writes for each (PostgresValueConverter:
+     * ZonedTime, Decimal for money, Point/Geometry/Line/Circle structs, TsVector) is in
+     * docs/sources/postgres-types.md. */
     ROW("time with time zone", P, STRING, TEXT, CHARACTER, 92, 92, 15, "timetz", "VARCHAR", "VARCHAR", "string", "time with time zone"),
     ROW("timetz", P, STRING, TEXT, CHARACTER, 92, 92, 15, "timetz", "VARCHAR", "VARCHAR", "string", "time with time zone"),
     ROW("oid", P, LONG, INT, INTEGER, -5, -5, 8, "oid", "INT64", "INT64", "int64", "oid"),

@@ -1,4 +1,4 @@
-/* PostgreSQL types and value texts (src/sources/pg/pg_value.c): every built-in type of §3 of
+/* PostgreSQL types and value texts (src/sources/pg/pg_value_types.c, pg_value.c): every built-in type of §3 of
  * issue 13 with the text PostgreSQL 15 prints for its edge values (taken from a server in the
  * session settings the walsender is pinned to: TimeZone UTC, DateStyle ISO, IntervalStyle
  * postgres, extra_float_digits 3), checked as the declared type, the value's kind and payload,

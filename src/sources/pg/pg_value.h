@@ -11,7 +11,7 @@
  * rc_pg_value_parse reads one value text exactly (numbers never pass through a double
  * unless the column is a float).
  *
- * Built-in types have fixed OIDs (the table in pg_value.c, PostgreSQL 15's pg_type.dat).
+ * Built-in types have fixed OIDs (the table in pg_value_types.c, PostgreSQL 15's pg_type.dat).
  * Enum and domain types, and arrays of them, get their OIDs when created: the connection
  * looks them up in pg_type and registers them in an rc_pg_types, the cache resolve reads. */
 #ifndef RC_SOURCES_PG_VALUE_H

@@ -1,0 +1,49 @@
+/* Internals of the Debezium reader (debezium_read.c): the decoder, one message's context and
+ * the helpers shared with debezium_read_columns.c (column types from the Connect schema, the
+ * columns and their values). Not for the other formats: they use debezium_read.h. */
+#ifndef RC_FORMATS_DEBEZIUM_READ_INT_H
+#define RC_FORMATS_DEBEZIUM_READ_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include "formats/debezium_read.h"
+#include "rowcast/buf.h"
+#include "rowcast/json.h"
+#include "rowcast/jsondec.h"
+#include "rowcast/vparse.h" /* rc_bytes_text */
+
+typedef struct dz_dec {
+    rc_jsondec jd; /* the parsed message, its arena, the type cache */
+    rc_jsondec kjd; /* the parsed record key (decode_record) */
+    rc_buf text;
+    bool heartbeats; /* pass heartbeats on instead of skipping them */
+    rc_bytes_text bytes; /* how binary columns are written */
+    /* schemaless text that looks like a Decimal's base64 (b64_decimal): the columns said so
+     * already ("db.table.column\n" each), and those of the message being decoded */
+    rc_buf b64_said, b64_now;
+    char b64_table[256]; /* the table of b64_now's columns ("db.table") */
+} dz_dec;
+
+typedef struct ctx {
+    dz_dec *d;
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} ctx;
+
+/* Inline (they were static in debezium_read.c): called for every field a message has. */
+static inline const rc_jnode *rc_dbz_read_node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+
+static inline bool rc_dbz_read_is(const ctx *c, uint32_t i, const char *s) { return i && rc_dbz_read_node(c, i)->type == RC_J_STRING && rc_dbz_read_node(c, i)->n == strlen(s) && !memcmp(rc_dbz_read_node(c, i)->s, s, rc_dbz_read_node(c, i)->n); }
+
+/* ---- debezium_read.c ---- */
+rc_str rc_dbz_read_copy_str(const ctx *c, uint32_t i);
+bool rc_dbz_read_num(const ctx *c, uint32_t i, int64_t *out);
+
+/* ---- debezium_read_columns.c ---- */
+rc_status rc_dbz_read_columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_family fam, rc_event *ev, uint32_t **field_of);
+rc_status rc_dbz_read_row_values(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out);
+rc_status rc_dbz_read_image(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out);
+
+#endif

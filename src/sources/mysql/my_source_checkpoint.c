@@ -1,0 +1,90 @@
+/* The MySQL/MariaDB source's checkpoints: the transaction boundaries handed out and kept until
+ * acknowledged, and the checkpoint file written from the last one acknowledged. */
+#include <stdlib.h>
+#include <string.h>
+#include "sources/mysql/my_source_int.h"
+
+/* ---- checkpoints ---- */
+
+void rc_my_source_boundary_free(boundary *e)
+{
+    free(e->file), free(e->gtids), free(e->history);
+}
+
+/* The history's text now (malloc'd). */
+static char *history_text(my_source *s, size_t *len)
+{
+    rc_buf b;
+    rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
+    rc_my_history_write(s->hist, &b);
+    char *t = b.err ? NULL : malloc(b.len + 1);
+    if (t) memcpy(t, b.data ? b.data : "", b.len), t[b.len] = '\0', *len = b.len;
+    rc_buf_fini(&b);
+    return t;
+}
+
+/* Keeps the boundary handed out last, until it is acknowledged. */
+rc_status rc_my_source_keep_boundary(my_source *s, rc_error *err)
+{
+    if (s->qn && rc_pos_compare(&s->q[s->qn - 1].pos, &s->handed) >= 0) return RC_OK;
+    if (!s->qn && s->acked_pos.kind && rc_pos_compare(&s->acked_pos, &s->handed) >= 0) return RC_OK;
+    if (s->qn == s->qcap) {
+        size_t cap = s->qcap ? s->qcap * 2 : 64;
+        boundary *q = realloc(s->q, cap * sizeof *q);
+        if (!q) return rc_my_source_nomem(err);
+        s->q = q, s->qcap = cap;
+    }
+    boundary e = {.pos = s->handed, .file = strdup(s->file ? s->file : ""), .gtids = strdup(s->gtids ? s->gtids : "")};
+    if (s->hist_dirty) e.history = history_text(s, &e.history_len);
+    if (!e.file || !e.gtids || (s->hist_dirty && !e.history)) {
+        rc_my_source_boundary_free(&e);
+        return rc_my_source_nomem(err);
+    }
+    s->hist_dirty = false;
+    s->q[s->qn++] = e;
+    return RC_OK;
+}
+
+void rc_my_source_write_checkpoint(my_source *s)
+{
+    if (!s->cfg.checkpoint) return;
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_my_checkpoint_write(s->cfg.checkpoint, s->url.shown, &s->acked, &err) != RC_OK)
+        rc_my_source_notice(s, "warning: %s (the previous checkpoint stays)", err.message);
+}
+
+/* Everything up to `pos` is acknowledged: the checkpoint moves to the last boundary kept at or
+ * before it. */
+void rc_my_source_acknowledge(my_source *s, const rc_pos *pos)
+{
+    size_t k = 0;
+    while (k < s->qn && rc_pos_compare(&s->q[k].pos, pos) <= 0) k++;
+    if (!k) return;
+    for (size_t i = 0; i < k; i++) {
+        boundary *e = &s->q[i];
+        free(s->acked.file), free(s->acked.gtids);
+        s->acked.file = e->file, s->acked.gtids = e->gtids;
+        s->acked.offset = rc_pos_mysql_offset(&e->pos);
+        if (e->history) {
+            free(s->acked.history);
+            s->acked.history = e->history, s->acked.history_len = e->history_len;
+        }
+        s->acked_pos = e->pos;
+    }
+    memmove(s->q, s->q + k, (s->qn - k) * sizeof *s->q);
+    s->qn -= k;
+    rc_my_source_write_checkpoint(s);
+}
+
+/* The stream starts at the handed boundary with nothing in flight (after the snapshot, or
+ * without one): that is the checkpoint already, history and all. */
+rc_status rc_my_source_checkpoint_here(my_source *s, rc_error *err)
+{
+    s->hist_dirty = true;
+    if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
+    rc_pos p = s->handed;
+    rc_my_source_acknowledge(s, &p);
+    return RC_OK;
+}
+

@@ -1,0 +1,115 @@
+/* Internals of the MySQL/MariaDB source (my_source.c): its state and the helpers its parts
+ * share: the snapshot (my_source_snapshot.c), the boundaries kept and the checkpoint written
+ * (my_source_checkpoint.c), the binlog stream (my_source_stream.c). Not for the rest of the
+ * source: it uses my_source.h. */
+#ifndef ROWCAST_MY_SOURCE_INT_H
+#define ROWCAST_MY_SOURCE_INT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rowcast/colcache.h"
+#include "sources/db_phases.h"
+#include "sources/mysql/my_checkpoint.h"
+#include "sources/mysql/my_conn.h"
+#include "sources/mysql/my_decoder.h"
+#include "sources/mysql/my_event.h"
+#include "sources/mysql/my_gtid.h"
+#include "sources/mysql/my_schema.h"
+#include "sources/mysql/my_snapshot.h"
+#include "sources/mysql/my_source.h"
+#include "sources/mysql/my_stream.h"
+#include "sources/table_patterns.h"
+
+enum { SNAPSHOT_CHUNK = 10000, STOP_EVENT = 3, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
+
+typedef rc_db_phase phase; /* sources/db_phases.h */
+
+/* A transaction boundary handed out and not yet acknowledged. */
+typedef struct boundary {
+    rc_pos pos;
+    char *file, *gtids;
+    char *history; /* the history's text when a DDL came since the boundary before; NULL: unchanged */
+    size_t history_len;
+} boundary;
+
+typedef struct my_source {
+    rc_source base;
+    rc_capture_config cfg;
+    volatile sig_atomic_t *stop;
+    rc_my_url url;
+    rc_my_server srv;
+    rc_str server, version;
+    MYSQL *sql;
+    rc_my_history *hist;
+    rc_my_decoder *dec;
+    rc_colcache *cols; /* the decoders' column lists (a restart's decoder keeps them) */
+    rc_my_stream *stream;
+    phase ph;
+    rc_db_batches batches; /* the one being filled: rc_db_batch */
+    /* snapshot */
+    rc_my_snap_table *tables;
+    size_t ntables, table_i, tables_done, tables_included;
+    rc_my_snap_reader *reader;
+    char *ahead;           /* the next row, read ahead (to mark the last one): its bytes */
+    size_t ahead_cap;
+    char **ahead_fields;   /* into `ahead`, NULL for NULL */
+    unsigned long *ahead_lens;
+    uint32_t ahead_ncols;
+    bool has_ahead;
+    size_t ahead_table;
+    uint64_t snap_rows, snap_acked, snap_estimate;
+    int64_t snap_us;
+    rc_my_snap_pos snap;
+    bool view_open;
+    /* stream */
+    char *file, *gtids;    /* the last boundary handed out: file, GTID set text */
+    uint64_t offset;
+    rc_pos handed;         /* ... as a position */
+    rc_pos last_pos;       /* the last item's position */
+    bool acked_all;        /* the sink acknowledged the last item */
+    boundary *q;
+    size_t qn, qcap;
+    rc_my_checkpoint acked; /* what the checkpoint file holds (its sink state: the last ack_state's) */
+    char *stored_sink;      /* the sink state the checkpoint held at open (NULL: none) */
+    rc_pos acked_pos;
+    bool hist_dirty;       /* a DDL since the last boundary kept */
+    bool until;            /* --until caught-up: stop at until_file:until_off */
+    char until_file[256];
+    uint64_t until_off;
+    uint64_t row_events;
+    uint32_t server_id;
+    int backoff_ms;
+    double retry_at;
+    bool by_gtid;          /* the stream resumes by GTID */
+    bool seen_fde;         /* this stream sent its FORMAT_DESCRIPTION */
+    bool rotated, stopped; /* ... and then a ROTATE to the next file, a STOP (the file's end) */
+} my_source;
+
+/* ---- my_source.c ---- */
+double rc_my_source_now_s(void);
+void rc_my_source_notice(my_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+rc_status rc_my_source_nomem(rc_error *err);
+rc_status rc_my_source_hand(my_source *s, const char *file, uint64_t offset, const char *gtids, rc_error *err);
+rc_source_item *rc_my_source_item_new(my_source *s);
+void rc_my_source_item_end(my_source *s, rc_source_item *it);
+void rc_my_source_item_bad(my_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len);
+
+/* ---- my_source_snapshot.c ---- */
+rc_status rc_my_source_snapshot_fetch(my_source *s, rc_error *err);
+rc_status rc_my_source_snapshot_batch(my_source *s, rc_error *err);
+
+/* ---- my_source_checkpoint.c ---- */
+void rc_my_source_boundary_free(boundary *e);
+rc_status rc_my_source_keep_boundary(my_source *s, rc_error *err);
+void rc_my_source_write_checkpoint(my_source *s);
+void rc_my_source_acknowledge(my_source *s, const rc_pos *pos);
+rc_status rc_my_source_checkpoint_here(my_source *s, rc_error *err);
+
+/* ---- my_source_stream.c ---- */
+rc_status rc_my_source_stream_start(my_source *s, rc_error *err);
+bool rc_my_source_at_target(const my_source *s, bool in_tx);
+rc_status rc_my_source_stream_batch(my_source *s, int timeout_ms, rc_error *err);
+
+#endif
