@@ -19,6 +19,10 @@
 #     pattern that matches no table, or none of an existing publication (ALTER PUBLICATION
 #     ... ADD TABLE said): exit 1, each message exact; a pattern without a dot: a schema; a
 #     publication made by someone else holding such a table: used, with the warning and fix.
+#     A partitioned table named by --include: its rows in both partitions, snapshot and stream,
+#     each once under its name (rowcast's publication: publish_via_partition_root); an existing
+#     publication listing the partitions under their own names: refused with the ALTER
+#     PUBLICATION to run; a partition named by itself: captured under its own name.
 #  2. setup errors and usage, by exact message and exit status: wrong password (`password`
 #     authentication for one role), a role without REPLICATION, a slot of test_decoding, a
 #     missing publication without --include, a publication dropped while capturing (and
@@ -292,8 +296,9 @@ rowcast: T s, R events/s
 EOF
 # pub_tables NAME: the publication's tables, schema.table,...
 pub_tables() { pg_test_sql -c "SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY schemaname, tablename) FROM pg_publication_tables WHERE pubname = '$1'"; }
-# (a partitioned table is named, pg_publication_tables lists its partitions)
-same "p_app's tables" "app.keyed,app.parted_1" "$(pub_tables p_app)"
+# (a partitioned table is named, with publish_via_partition_root: pg_publication_tables lists it,
+# not its partitions)
+same "p_app's tables" "app.keyed,app.parted" "$(pub_tables p_app)"
 cap app_parted "$U" --publication p_app --include app.parted --snapshot initial_only -q
 expect_err app_parted 0 </dev/null
 out=$(pg_test_sql -c "UPDATE app.nopk SET v = 'b'" -c "DELETE FROM app.nopk" -c "UPDATE app.keyed SET v = 'b'" 2>&1)
@@ -327,7 +332,62 @@ cap app_schema2 "$U" --publication p_schema --include app --snapshot initial_onl
 expect_err app_schema2 0 <<EOF
 rowcast: warning: table app.nopk is left out of publication p_schema: it has no replica identity (no primary key): add a primary key, or ALTER TABLE app.nopk REPLICA IDENTITY FULL, then ALTER PUBLICATION p_schema ADD TABLE app.nopk; published without one, the application's UPDATEs and DELETEs on it would fail (-o postgres.publish.no_identity=insert_only: its INSERTs only)
 EOF
-same "p_schema's tables (a pattern without a dot: a schema)" "app.keyed,app.later,app.parted_1" "$(pub_tables p_schema)"
+same "p_schema's tables (a pattern without a dot: a schema)" "app.keyed,app.later,app.parted" "$(pub_tables p_schema)"
+
+# ---- a partitioned table named by --include (part.parent, partitions parent_1 and parent_2):
+# its rows in both partitions, in the snapshot and in the stream, each exactly once, under the
+# name the pattern gave. The publication rowcast creates publishes it through its root
+# (publish_via_partition_root); an existing one that publishes the partitions under their own
+# names is refused with what to run; a partition named by itself is captured as before.
+pg_test_sql -c "CREATE SCHEMA part" \
+    -c "CREATE TABLE part.parent (id int PRIMARY KEY, v text) PARTITION BY RANGE (id)" \
+    -c "CREATE TABLE part.parent_1 PARTITION OF part.parent FOR VALUES FROM (0) TO (100)" \
+    -c "CREATE TABLE part.parent_2 PARTITION OF part.parent FOR VALUES FROM (100) TO (200)" \
+    -c "INSERT INTO part.parent VALUES (1, 'a'), (2, 'b'), (101, 'c'), (102, 'd')" >/dev/null || bad "the part tables"
+# rows NAME: the row events of NAME's native stdout as "op schema.table id v", one a line
+rows() { jq -r 'select(.after or .before) | [.op, .source.schema + "." + .source.table, (.after // .before)[0], (.after // [])[1]] | map(tostring) | join(" ")' "$W/$1.out"; }
+cap part1 "$U" --publication p_part --slot s_part --include part.parent --until caught-up
+expect_err part1 0 <<EOF
+rowcast: publication p_part created
+rowcast: snapshot of 1 table (4 rows) delivered; replication slot s_part created
+rowcast: 4 messages read: 4 converted, 0 filtered out, 0 bad
+rowcast: 4 events decoded: 4 encoded, 0 filtered out, 0 not expressible in native
+rowcast: 4 messages written ($(msg_bytes part1) bytes): 4 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+same "part1: the snapshot" "$(printf '%s\n' 'read part.parent 1 a' 'read part.parent 2 b' 'read part.parent 101 c' 'read part.parent 102 d')" "$(rows part1)"
+pg_test_sql -c "INSERT INTO part.parent VALUES (3, 'e'), (103, 'f')" \
+    -c "UPDATE part.parent SET v = 'a2' WHERE id = 1" -c "UPDATE part.parent SET v = 'c2' WHERE id = 101" \
+    -c "DELETE FROM part.parent WHERE id = 2" -c "DELETE FROM part.parent WHERE id = 102" >/dev/null || bad "part writes"
+cap part2 "$U" --publication p_part --slot s_part --include part.parent --until caught-up -q
+expect_err part2 0 </dev/null
+same "part2: the stream" "$(printf '%s\n' 'insert part.parent 3 e' 'insert part.parent 103 f' 'update part.parent 1 a2' 'update part.parent 101 c2' 'delete part.parent 2 null' 'delete part.parent 102 null')" "$(rows part2)"
+pg_test_sql -c "SELECT pg_drop_replication_slot('s_part')" >/dev/null
+# an existing publication without publish_via_partition_root (its partitions under their own
+# names): a pattern naming the partitioned table alone is refused, with what to run
+pg_test_sql -c "CREATE PUBLICATION p_old FOR TABLE part.parent" >/dev/null || bad "p_old"
+same "p_old's tables" "part.parent_1,part.parent_2" "$(pub_tables p_old)"
+cap part_old "$U" --publication p_old --include part.parent --snapshot initial_only
+expect_err part_old 1 <<EOF
+rowcast capture: --include 'part.parent': publication "p_old" on $U publishes partition part.parent_1 of part.parent under the partition's name, which the pattern does not match: run ALTER PUBLICATION p_old SET (publish_via_partition_root = true) to capture its rows as part.parent, or include the partition too
+EOF
+# a partition named by itself, and every partition with the parent: each row once, as before
+cap part_old1 "$U" --publication p_old --include part.parent_1 --snapshot initial_only -q
+expect_err part_old1 0 </dev/null
+same "part_old1: partition 1's rows" "$(printf '%s\n' 'read part.parent_1 1 a2' 'read part.parent_1 3 e')" "$(rows part_old1 | sort -k3,3n)"
+cap part_oldall "$U" --publication p_old --include 'part.*' --snapshot initial_only -q
+expect_err part_oldall 0 </dev/null
+same "part_oldall: both partitions' rows" "$(printf '%s\n' 'read part.parent_1 1 a2' 'read part.parent_1 3 e' 'read part.parent_2 101 c2' 'read part.parent_2 103 f')" "$(rows part_oldall | sort -k3,3n)"
+# the fix the message names: then the partitioned table's rows, once each
+pg_test_sql -c "ALTER PUBLICATION p_old SET (publish_via_partition_root = true)" >/dev/null || bad "ALTER p_old"
+cap part_old2 "$U" --publication p_old --include part.parent --snapshot initial_only -q
+expect_err part_old2 0 </dev/null
+same "part_old2: the rows after ALTER PUBLICATION" "$(printf '%s\n' 'read part.parent 1 a2' 'read part.parent 3 e' 'read part.parent 101 c2' 'read part.parent 103 f')" "$(rows part_old2 | sort -k3,3n)"
+# a partition named by itself when rowcast creates the publication: published under its own name
+cap part_new1 "$U" --publication p_new1 --include part.parent_1 --snapshot initial_only -q
+expect_err part_new1 0 </dev/null
+same "p_new1's tables" "part.parent_1" "$(pub_tables p_new1)"
+same "part_new1: partition 1's rows" "$(printf '%s\n' 'read part.parent_1 1 a2' 'read part.parent_1 3 e')" "$(rows part_new1 | sort -k3,3n)"
 # a publication someone else made with such a table: used as it is, with a warning and the fix
 pg_test_sql -c "CREATE PUBLICATION p_user FOR TABLE app.keyed, app.nopk" >/dev/null
 cap app_user "$U" --publication p_user --include app.keyed --snapshot initial_only -q

@@ -9,9 +9,10 @@
 #include "sources/table_patterns.h"
 
 /* The database's tables, whether each has a replica identity (UPDATE and DELETE carry a key),
- * whether the publication or its companion ($1, $2) publishes it (a partitioned table: any of
- * its partitions, which pg_publication_tables lists instead of it), and whether it is a
- * partition (a publication rowcast creates names the partitioned table only, as before). */
+ * whether the publication or its companion ($1, $2) publishes it (a partitioned table: itself,
+ * or any of its partitions, which pg_publication_tables lists instead of it when the publication
+ * lacks publish_via_partition_root), whether it is a partition (a publication rowcast creates
+ * names the partitioned table only), its relkind, and a partition's root (schema, table). */
 #define TABLES_SQL                                                                                 \
     "SELECT n.nspname, c.relname, c.relreplident, c.relreplident = 'f' OR EXISTS (SELECT 1 "       \
     "FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid AND CASE c.relreplident "                 \
@@ -20,11 +21,25 @@
     "JOIN pg_catalog.pg_namespace pn ON pn.nspname = pt.schemaname "                               \
     "JOIN pg_catalog.pg_class pc ON pc.relnamespace = pn.oid AND pc.relname = pt.tablename "       \
     "WHERE pt.pubname IN ($1, $2) AND (pc.oid = c.oid OR (c.relkind = 'p' AND pc.oid IN "          \
-    "(SELECT relid FROM pg_catalog.pg_partition_tree(c.oid))))), c.relispartition "                \
+    "(SELECT relid FROM pg_catalog.pg_partition_tree(c.oid))))), c.relispartition, c.relkind, "    \
+    "rn.nspname, rc.relname "                                                                      \
     "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "         \
+    "LEFT JOIN pg_catalog.pg_class rc ON c.relispartition AND rc.oid = "                           \
+    "pg_catalog.pg_partition_root(c.oid) "                                                         \
+    "LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace "                            \
     "WHERE c.relkind IN ('r', 'p') AND n.nspname <> 'information_schema' "                         \
     "AND n.nspname !~ '^pg_' ORDER BY 1, 2"
-enum { COL_SCHEMA, COL_TABLE, COL_REPLIDENT, COL_IDENTITY, COL_PUBLISHED, COL_PARTITION };
+enum {
+    COL_SCHEMA,
+    COL_TABLE,
+    COL_REPLIDENT,
+    COL_IDENTITY,
+    COL_PUBLISHED,
+    COL_PARTITION,
+    COL_KIND,
+    COL_ROOT_SCHEMA,
+    COL_ROOT_TABLE
+};
 
 static rc_pg_rc pub_fail(rc_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static rc_pg_rc pub_fail(rc_error *err, const char *fmt, ...)
@@ -116,21 +131,68 @@ static rc_pg_rc unmatched(rc_pg_conn *c, const PGresult *r, const char *name, co
         pattern, schema, table, fix);
 }
 
+/* An existing publication without publish_via_partition_root publishes a partitioned table's
+ * partitions under their own names: a pattern that matches the partitioned table and not one of
+ * its published partitions would capture none of that partition's rows (the snapshot and the
+ * stream name the partition). Refused, with what to run. */
+static rc_pg_rc partitions_by_name(rc_pg_conn *c, const PGresult *r, const char *name,
+                                   const char *const *include, size_t n, rc_error *err)
+{
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (!flag(r, i, COL_PARTITION) || !flag(r, i, COL_PUBLISHED) ||
+            PQgetisnull(r, i, COL_ROOT_TABLE))
+            continue;
+        bool named = false;
+        for (size_t k = 0; !named && k < n; k++) named = row_match(r, i, include[k]);
+        if (named) continue;
+        const char *rs = PQgetvalue(r, i, COL_ROOT_SCHEMA), *rt = PQgetvalue(r, i, COL_ROOT_TABLE);
+        for (size_t k = 0; k < n; k++) {
+            if (!rc_table_pattern_match(include[k], rs, strlen(rs), rt, strlen(rt))) continue;
+            char qp[140];
+            rc_pg_quote_ident(qp, sizeof qp, name);
+            return pub_fail(err,
+                            "--include '%s': publication \"%s\" on %s publishes partition %s.%s of "
+                            "%s.%s under the partition's name, which the pattern does not match: "
+                            "run ALTER PUBLICATION %s SET (publish_via_partition_root = true) to "
+                            "capture its rows as %s.%s, or include the partition too",
+                            include[k], name, rc_pg_url(c), PQgetvalue(r, i, COL_SCHEMA),
+                            PQgetvalue(r, i, COL_TABLE), rs, rt, qp, rs, rt);
+        }
+    }
+    return RC_PG_OK;
+}
+
+/* Whether row i is a partition whose root a pattern matches (the root is named instead). */
+static bool root_included(const PGresult *r, int i, const char *const *include, size_t n)
+{
+    if (!flag(r, i, COL_PARTITION) || PQgetisnull(r, i, COL_ROOT_TABLE)) return false;
+    const char *rs = PQgetvalue(r, i, COL_ROOT_SCHEMA), *rt = PQgetvalue(r, i, COL_ROOT_TABLE);
+    for (size_t k = 0; k < n; k++)
+        if (rc_table_pattern_match(include[k], rs, strlen(rs), rt, strlen(rt))) return true;
+    return false;
+}
+
 /* Whether row i is a table a publication rowcast creates would name: matched by a pattern, not
- * a partition (its partitioned table is named). */
+ * a partition whose partitioned table a pattern matches (that one is named, published through
+ * its root). A partition named by itself is published under its own name. */
 static bool candidate(const PGresult *r, int i, const char *const *include, size_t n)
 {
-    if (flag(r, i, COL_PARTITION)) return false;
+    if (root_included(r, i, include, n)) return false;
     for (size_t k = 0; k < n; k++)
         if (row_match(r, i, include[k])) return true;
     return false;
 }
 
-/* Appends "CREATE PUBLICATION q FOR TABLE a, b WITH;" of the candidate tables with (or without)
- * a replica identity; nothing when there is none and `always` is false. */
+/* Appends "CREATE PUBLICATION q FOR TABLE a, b WITH (...);" of the candidate tables with (or
+ * without) a replica identity; nothing when there is none and `always` is false. `publish`: the
+ * publish option, or NULL. A partitioned table among them is published through its root
+ * (publish_via_partition_root = true): its partitions' changes come under its name, which the
+ * pattern matched, and pg_publication_tables lists it (the snapshot reads it once, with its
+ * partitions) instead of its partitions. */
 static void create_sql(rc_buf *b, const PGresult *r, const char *name, const char *const *include,
-                       size_t n, bool identity, const char *with, bool always)
+                       size_t n, bool identity, const char *publish, bool always)
 {
+    bool partitioned = false;
     char q[140];
     size_t start = b->len;
     rc_pg_quote_ident(q, sizeof q, name);
@@ -147,12 +209,19 @@ static void create_sql(rc_buf *b, const PGresult *r, const char *name, const cha
         rc_buf_putc(b, '.');
         rc_buf_puts(b, qt);
         any = true;
+        partitioned |= PQgetvalue(r, i, COL_KIND)[0] == 'p';
     }
     if (!any && !always) {
         b->len = start;
         return;
     }
-    rc_buf_puts(b, with);
+    if (publish || partitioned) {
+        rc_buf_puts(b, " WITH (");
+        if (publish) rc_buf_puts(b, publish);
+        if (publish && partitioned) rc_buf_puts(b, ", ");
+        if (partitioned) rc_buf_puts(b, "publish_via_partition_root = true");
+        rc_buf_putc(b, ')');
+    }
     rc_buf_puts(b, ";\n");
 }
 
@@ -209,11 +278,12 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
         while (i < PQntuples(r) &&
                !(row_match(r, i, include[k]) &&
                  (exists ? flag(r, i, COL_PUBLISHED)
-                         : !flag(r, i, COL_PARTITION) &&
+                         : !root_included(r, i, include, n_include) &&
                                (no_identity_inserts || flag(r, i, COL_IDENTITY)))))
             i++;
         if (i == PQntuples(r)) rc = unmatched(c, r, name, include[k], exists, err);
     }
+    if (rc == RC_PG_OK && exists) rc = partitions_by_name(c, r, name, include, n_include, err);
     if (rc != RC_PG_OK || exists) {
         PQclear(r);
         return rc;
@@ -221,10 +291,10 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
     rc_buf sql;
     rc_buf_init(&sql, 0);
     rc_buf_puts(&sql, "BEGIN;\n");
-    create_sql(&sql, r, name, include, n_include, true, "", true);
+    create_sql(&sql, r, name, include, n_include, true, NULL, true);
     if (no_identity_inserts)
-        create_sql(&sql, r, companion, include, n_include, false,
-                   " WITH (publish = 'insert, truncate')", false);
+        create_sql(&sql, r, companion, include, n_include, false, "publish = 'insert, truncate'",
+                   false);
     rc_buf_puts(&sql, "COMMIT");
     rc_buf_putc(&sql, '\0');
     if (sql.err) {
