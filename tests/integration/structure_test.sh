@@ -14,10 +14,9 @@ src/cli/capture.c:sources/mysql/my_conn.h
 src/cli/capture.c:sources/pg/pg_conn.h'
 
 # Known pairs of files that reference each other, to break as issue 23 goes on (each line
-# "a.c b.c", a before b): the splits of my_source.c, my_decoder.c and debezium_read.c share
-# helpers both ways with the file they came from.
-known_pairs='src/formats/debezium_read.c src/formats/debezium_read_columns.c
-src/sources/mysql/my_decoder.c src/sources/mysql/my_decoder_query.c
+# "a.c b.c", a before b): the splits of my_source.c and my_decoder.c share helpers both ways
+# with the file they came from.
+known_pairs='src/sources/mysql/my_decoder.c src/sources/mysql/my_decoder_query.c
 src/sources/mysql/my_decoder.c src/sources/mysql/my_decoder_tablemap.c
 src/sources/mysql/my_source.c src/sources/mysql/my_source_checkpoint.c
 src/sources/mysql/my_source.c src/sources/mysql/my_source_snapshot.c
