@@ -2,10 +2,11 @@
  * -> sink -> acknowledged position (checkpoint), with the Canal statement grouping, the run's
  * counters, the progress line and the summary. `convert` (src/cli) only configures it: it
  * fills an rc_pipeline (formats, sink, options) and calls rc_pipeline_run; `capture` will do
- * the same with a database source. Files: src/pipeline/pipeline.c (the run loop, filters),
- * output.c (encoding, grouping, routing, sending, bad items), checkpoint.c (the checkpoint
- * store), checkpoint_file.c (its text), report.c (progress and summary, and what the metrics
- * endpoint is given), lag.c (the time of the last delivered event); the --metrics endpoint is
+ * the same with a database source. Files: src/pipeline/pipeline.c (the run loop), include.c
+ * (--include), output.c (encoding, grouping, routing, sending, bad items), checkpoint.c (the
+ * checkpoint store), checkpoint_file.c (its text), report.c (progress and summary, and what the
+ * metrics endpoint is given), messages.c (the progress line cleared and the cap on errors shown,
+ * before a message), lag.c (the time of the last delivered event); the --metrics endpoint is
  * rowcast/metrics.h's (metrics.c, metrics_text.c, http_request.c).
  *
  * With --threads 2 the source decodes the next batch while the pipeline encodes the last one:

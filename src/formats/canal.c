@@ -40,17 +40,6 @@ typedef struct canal_enc {
     rc_buf geo;   /* scratch: a geometry's binlog value */
 } canal_enc;
 
-#define OFF(f) offsetof(rc_canal_opts, f)
-const rc_option_desc rc_canal_options[] = {
-    {"canal.flavor", RC_OPT_CHOICE, "oms|canal|ticdc", "canal", "canal: as Canal itself writes it (all strings, alphabetical keys, id); oms: as OceanBase OMS writes it (what --to oms-canal is); ticdc: TiCDC's canal-json (its key order, id 0, old the whole previous row)", .off = OFF(flavor)},
-    {"canal.values", RC_OPT_CHOICE, "typed|string", "(by canal.flavor: typed for oms, string for canal and ticdc)", "override the flavour's value style: JSON numbers (OMS) or every value a string (Canal)", .off = OFF(values)},
-    {"canal.timezone", RC_OPT_TZ, NULL, "UTC", "zone of TIMESTAMP values written as YYYY-MM-DD HH:mm:ss", .off = OFF(tz)},
-    {"canal.group", RC_OPT_BOOL, NULL, "false", "put the rows of one statement (consecutive events at one source position) in one message", .off = OFF(group)},
-    {"canal.init", RC_OPT_BOOL, NULL, "false", "write snapshot reads as type INIT (as DTS does) instead of INSERT", .off = OFF(init)},
-    {0},
-};
-#undef OFF
-
 static rc_buf *msg_bufs(canal_msg *m, size_t *n)
 {
     *n = 9;

@@ -4,14 +4,14 @@
 
 #include "rowcast/format.h"
 
-/* The options of the canal format (canal.c's table), which both sides read. */
+/* The options of the canal format (the table in canal_common.c), which both sides read. */
 typedef struct rc_canal_opts {
     int flavor, values; /* values: -1 when not given (the flavour decides) */
     rc_tz tz;
     bool group, init;
 } rc_canal_opts;
 extern const rc_option_desc rc_canal_options[];
-/* The options of drs-json and drs-json-c (drs.c's tables), which both sides read. */
+/* The options of drs-json and drs-json-c (the tables in canal_common.c), which both sides read. */
 typedef struct rc_drs_opts {
     const char *dbtype;
     rc_tz tz; /* drs-json-c only */

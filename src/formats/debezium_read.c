@@ -57,18 +57,6 @@ void rc_dbz_dec_free(void *p)
     free(d);
 }
 
-rc_str rc_dbz_read_copy_str(const ctx *c, uint32_t i)
-{
-    if (!i || rc_dbz_read_node(c, i)->type != RC_J_STRING) return (rc_str){0};
-    return (rc_str){rc_arena_memdup(c->a, rc_dbz_read_node(c, i)->s, rc_dbz_read_node(c, i)->n), rc_dbz_read_node(c, i)->n};
-}
-
-bool rc_dbz_read_num(const ctx *c, uint32_t i, int64_t *out)
-{
-    return i && rc_dbz_read_node(c, i)->type == RC_J_NUMBER && rc_parse_i64(rc_dbz_read_node(c, i)->s, rc_dbz_read_node(c, i)->n, out) == RC_OK;
-}
-
-
 /* ---- source and envelope ---- */
 
 static rc_dbkind kind_of(const ctx *c, uint32_t conn)

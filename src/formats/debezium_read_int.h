@@ -37,7 +37,7 @@ static inline const rc_jnode *rc_dbz_read_node(const ctx *c, uint32_t i) { retur
 
 static inline bool rc_dbz_read_is(const ctx *c, uint32_t i, const char *s) { return i && rc_dbz_read_node(c, i)->type == RC_J_STRING && rc_dbz_read_node(c, i)->n == strlen(s) && !memcmp(rc_dbz_read_node(c, i)->s, s, rc_dbz_read_node(c, i)->n); }
 
-/* ---- debezium_read.c ---- */
+/* ---- debezium_read_common.c ---- */
 rc_str rc_dbz_read_copy_str(const ctx *c, uint32_t i);
 bool rc_dbz_read_num(const ctx *c, uint32_t i, int64_t *out);
 

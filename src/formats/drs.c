@@ -22,18 +22,6 @@ typedef struct drs_enc {
     rc_buf text;
 } drs_enc;
 
-#define OFF(f) offsetof(rc_drs_opts, f)
-const rc_option_desc rc_drs_json_options[] = {
-    {"drs-json.dbtype", RC_OPT_STRING, "NAME", "(the source's: PostgreSQL, Oracle, Microsoft SQL Server)", "dbType written for non-MySQL sources, e.g. \"GaussDB Primary/Standby\"", .off = OFF(dbtype)},
-    {0},
-};
-const rc_option_desc rc_drs_jsonc_options[] = {
-    {"drs-json-c.dbtype", RC_OPT_STRING, "NAME", "(the source's: PostgreSQL, Oracle, Microsoft SQL Server)", "as drs-json.dbtype", .off = OFF(dbtype)},
-    {"drs-json-c.timezone", RC_OPT_TZ, NULL, "UTC", "zone of TIMESTAMP values written as yyyy-mm-dd hh:mm:ss", .off = OFF(tz)},
-    {0},
-};
-#undef OFF
-
 static rc_status enc_new(const rc_options *o, void **out, rc_error *err, bool json_c)
 {
     const char *prefix = json_c ? "drs-json-c" : "drs-json";

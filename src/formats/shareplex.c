@@ -15,11 +15,6 @@ typedef struct sp_enc {
     rc_buf changed;
 } sp_enc;
 
-const rc_option_desc rc_sp_options[] = {
-    {"shareplex.timezone", RC_OPT_TZ, NULL, "UTC", "zone of meta.time and meta.posttime", .off = offsetof(rc_sp_opts, tz)},
-    {0},
-};
-
 static rc_status sp_new(const rc_options *o, void **out, rc_error *err)
 {
     rc_sp_opts so = {0};

@@ -4,7 +4,7 @@
 
 #include "rowcast/format.h"
 
-/* The options of the shareplex format (shareplex.c's table), which both sides read. */
+/* The options of the shareplex format (the table in shareplex_common.c), which both sides read. */
 typedef struct rc_sp_opts {
     rc_tz tz;
 } rc_sp_opts;

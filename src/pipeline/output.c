@@ -8,15 +8,6 @@
 #include "pipeline_impl.h"
 #include "rowcast/fmt.h"
 
-bool rc_pipeline_error_shown(rc_pipeline *c)
-{
-    if (++c->errors_shown > RC_MAX_SHOWN_ERRORS + 1) return false;
-    rc_pipeline_progress_clear(c);
-    if (c->errors_shown <= RC_MAX_SHOWN_ERRORS) return true;
-    fprintf(stderr, "rowcast: further errors are not shown\n");
-    return false;
-}
-
 /* A bad item's error, at its line and byte: in a message over several lines (pretty-printed
  * JSON), the line of the input the offset falls in and the byte within that line. */
 static void report(rc_pipeline *c, const rc_source_item *ln, const char *text, const rc_error *err)

@@ -4,16 +4,17 @@
 
 #include "rowcast/pipeline.h"
 
-/* pipeline.c: --include, on the source's thread (writes nothing) and on the pipeline's (marks
+/* include.c: --include, on the source's thread (writes nothing) and on the pipeline's (marks
  * the patterns that matched, for the summary) */
 bool rc_pipeline_table_included(void *ctx, rc_str db, rc_str table);
 bool rc_pipeline_event_included(rc_pipeline *c, rc_str db, rc_str table);
 
-/* output.c */
+/* messages.c */
 enum { RC_MAX_SHOWN_ERRORS = 50 };
 /* Counts an error message about to be said: true when it is to be shown (the progress line
  * cleared), false past the first RC_MAX_SHOWN_ERRORS (the first time saying so). */
 bool rc_pipeline_error_shown(rc_pipeline *c);
+/* output.c */
 int rc_pipeline_output(rc_pipeline *c, rc_batch *b); /* EXIT_OK or the status to stop with */
 int rc_pipeline_flush_group(rc_pipeline *c);
 int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms);
@@ -37,6 +38,10 @@ int rc_pipeline_checkpoint(rc_pipeline *c, bool now);
  * slot's state file, slot_state.c) and gives the source the state it starts from. EXIT
  * status after a message. */
 int rc_pipeline_capture_start(rc_pipeline *c);
+/* cut_back.c: a file of a resumed run against the one a store (`what` PATH) recorded: the same
+ * file (or none on both sides), at least as long as recorded; false after saying why not. */
+bool rc_pipeline_file_resumable(const rc_pipeline *c, const char *what, const char *path, const rc_sink_file *now,
+                                const rc_sink_file *want, bool output);
 /* capture: cuts the sink's files back to `want`, the sizes the store `what` PATH recorded
  * ("checkpoint", "state file"): a file shorter than recorded is refused with both sizes; a
  * file the store did not record is appended to as it is; each cut said. EXIT status. */
@@ -55,7 +60,7 @@ void rc_pipeline_slot_free(rc_pipeline *c);
 /* report.c: the progress line and the summary (docs/cli.md) */
 void rc_pipeline_report_start(rc_pipeline *c);   /* before the first line: the clock, the input size */
 void rc_pipeline_progress(rc_pipeline *c);       /* after a batch: a progress line when one is due */
-void rc_pipeline_progress_clear(rc_pipeline *c); /* before any other message on stderr */
+void rc_pipeline_progress_clear(rc_pipeline *c); /* before any other message on stderr (messages.c) */
 void rc_pipeline_summary(rc_pipeline *c);        /* at the end */
 uint64_t rc_pipeline_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
 /* --metrics: starts the server (EXIT status after a message), publishes the numbers (after a

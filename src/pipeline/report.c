@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 #include "pipeline_impl.h"
 #include "rowcast/metrics.h"
@@ -14,6 +15,13 @@
 /* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
 #define PROGRESS_TTY_SECS 1.0
 #define PROGRESS_LOG_SECS 10.0
+
+double rc_pipeline_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
@@ -55,13 +63,6 @@ void rc_pipeline_report_start(rc_pipeline *c)
     /* the input size, for % and ETA, when the source knows it */
     c->src->ops->progress(c->src, &c->input_size, &c->start_off);
     c->t0 = c->last_progress = rc_pipeline_now();
-}
-
-void rc_pipeline_progress_clear(rc_pipeline *c)
-{
-    if (!c->progress_drawn) return;
-    fputs("\r\033[K", stderr);
-    c->progress_drawn = false;
 }
 
 /* n bytes in decimal units with one digit after the point, rounded (1 kB = 1000 B). */

@@ -1,11 +1,8 @@
 /* The sink front: picks the implementation from the URL, numbers records, keeps the
  * acknowledgement tracker and answers the safe checkpoint position. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "sink_impl.h"
 
@@ -134,20 +131,6 @@ bool rc_sink_checkpoint_soon(rc_sink *s, rc_pos *pos, rc_sink_state *state) { re
 
 void rc_sink_state_now(const rc_sink *s, rc_sink_state *out) { *out = s->state; }
 
-rc_status rc_sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err)
-{
-    char real[PATH_MAX];
-    struct stat st;
-    if (!realpath(path, real) || fstat(fd, &st) != 0)
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot find the real path of %s: %s", path, strerror(errno));
-    if (strlen(real) >= sizeof f->path || strchr(real, '\n'))
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s: a path a checkpoint cannot hold (a newline, or too long)", path);
-    strcpy(f->path, real);
-    f->size = (uint64_t)st.st_size;
-    f->set = true;
-    return RC_OK;
-}
-
 /* One tracked file of a resumed run: the same file as the checkpoint's (or none on both sides),
  * at least as long as recorded (the caller says why not, with both paths and sizes; these
  * refusals only guard the cut); it is cut back to the recorded size. */
@@ -196,15 +179,4 @@ void rc_sink_close(rc_sink *s)
     s->ops->close(s);
     rc_tracker_fini(&s->tr);
     free(s);
-}
-
-rc_status rc_sink_dead_letter(rc_sink *s, const void *value, size_t len, rc_error *err)
-{
-    FILE *f = s->cfg.dead_letter;
-    if (!value) value = "null", len = 4;
-    if (fwrite(value, 1, len, f) != len || fputc('\n', f) == EOF || fflush(f) != 0)
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "writing dead-letter file %s: %s", s->cfg.dead_path,
-                            strerror(errno));
-    s->stats.dead_lettered++;
-    return RC_OK;
 }

@@ -42,6 +42,8 @@ struct rc_sink {
 
 extern const sink_ops rc_sink_file_ops, rc_sink_stdout_ops, rc_sink_kafka_ops;
 
+/* The helpers below are in sink_common.c, shared by sink.c and the sinks. */
+
 /* Starts tracking a file the sink appends to (open as `fd`): its real path and its size now. */
 rc_status rc_sink_file_track(rc_sink_file *f, const char *path, int fd, rc_error *err);
 

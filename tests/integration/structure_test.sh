@@ -2,7 +2,9 @@
 # Layering: the formats (src/formats) and the command line (src/cli) do not include the
 # sources' headers (src/sources): a format reads and writes events, whatever made them. Fails on
 # any #include of a sources/ header from those directories but the known exceptions below.
-# usage: structure_test.sh   (run from the repository root)
+# No circles between files: from the library's object files (nm: T/D/R/B/... defined, U used),
+# fails when two files of src/ each use a symbol the other defines, but the known pairs below.
+# usage: structure_test.sh BUILD_DIR   (run from the repository root)
 set -u
 # Known exceptions, to remove as issue 23 moves what they use out of src/sources:
 #  - debezium_up_values.c writes PostgreSQL values with pg_value.h's helpers;
@@ -11,7 +13,20 @@ known='src/formats/debezium_up_values.c:sources/pg/pg_value.h
 src/cli/capture.c:sources/mysql/my_conn.h
 src/cli/capture.c:sources/pg/pg_conn.h'
 
+# Known pairs of files that reference each other, to break as issue 23 goes on (each line
+# "a.c b.c", a before b): the splits of my_source.c and my_decoder.c share helpers both ways
+# with the file they came from.
+known_pairs='src/sources/mysql/my_decoder.c src/sources/mysql/my_decoder_query.c
+src/sources/mysql/my_decoder.c src/sources/mysql/my_decoder_tablemap.c
+src/sources/mysql/my_source.c src/sources/mysql/my_source_checkpoint.c
+src/sources/mysql/my_source.c src/sources/mysql/my_source_snapshot.c
+src/sources/mysql/my_source.c src/sources/mysql/my_source_stream.c'
+
 [ -d src/formats ] && [ -d src/cli ] || { echo "structure_test: run from the repository root" >&2; exit 2; }
+[ $# = 1 ] || { echo "usage: structure_test.sh BUILD_DIR" >&2; exit 2; }
+objdir=$1/CMakeFiles/rowcast.dir
+[ -d "$objdir/src" ] || { echo "structure_test: no object files under $objdir/src (build first)" >&2; exit 2; }
+command -v nm >/dev/null || { echo "structure_test: nm not found" >&2; exit 2; }
 found=$(grep -rEo --include='*.c' --include='*.h' '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]*sources/[^>"]*[>"]' src/formats src/cli |
         sed -E 's/:[^<"]*[<"]([^>"]*)[>"]$/:\1/; s#:(\.\./)+#:#' | sort)
 fail=0
@@ -23,4 +38,25 @@ while IFS= read -r hit; do
     fi
 done <<<"$found"
 [ $fail = 0 ] && echo "structure_test: formats and cli include no sources header but the $(grep -c . <<<"$known") known exceptions"
+
+# Each object's symbols as "D symbol file" (global, defined) and "U symbol file" (used); then
+# every file pair (a, b) where a uses what b defines, and the pairs that appear both ways.
+syms=$(cd "$objdir" && find src -name '*.o' | sort | while IFS= read -r o; do
+           nm "$o" | awk -v f="${o%.o}" '$1 == "U" { print "U", $2, f } NF == 3 && $2 ~ /^[BCDGRSTVW]$/ { print "D", $3, f }'
+       done) || { echo "structure_test: nm failed" >&2; exit 2; }
+pairs=$(awk '$1 == "D" { def[$2] = $3 } $1 == "U" { use[n++] = $3 " " $2 }
+             END { for (i = 0; i < n; i++) { split(use[i], u, " ")
+                       if ((u[2] in def) && def[u[2]] != u[1]) { k = u[1] " " def[u[2]]; uses[k] = uses[k] " " u[2] } }
+                   for (k in uses) { split(k, p, " ")
+                       if (p[1] < p[2] && ((p[2] " " p[1]) in uses)) print k " |" uses[k] " |" uses[p[2] " " p[1]] } }' <<<"$syms" | sort)
+circles=0
+while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    pair=${line%% |*}
+    grep -qxF -- "$pair" <<<"$known_pairs" && continue
+    rest=${line#* |}
+    echo "structure_test: ${pair% *} and ${pair#* } reference each other (${pair% *} uses${rest%% |*}; ${pair#* } uses${rest#* |}): move what both use to a file both use (issue 23)" >&2
+    circles=$((circles + 1))
+done <<<"$pairs"
+[ $circles = 0 ] && echo "structure_test: no two files of src/ reference each other but the $(grep -c . <<<"$known_pairs") known pairs" || fail=1
 exit $fail

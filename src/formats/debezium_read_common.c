@@ -1,0 +1,16 @@
+/* The Debezium reader's helpers that debezium_read.c and debezium_read_columns.c both call: a
+ * JSON string copied to the arena, a JSON integer. Here so that neither file references the
+ * other's helpers (debezium_read.c uses debezium_read_columns.c, which uses this file). */
+#include "formats/debezium_read_int.h"
+#include "rowcast/fmt.h"
+
+rc_str rc_dbz_read_copy_str(const ctx *c, uint32_t i)
+{
+    if (!i || rc_dbz_read_node(c, i)->type != RC_J_STRING) return (rc_str){0};
+    return (rc_str){rc_arena_memdup(c->a, rc_dbz_read_node(c, i)->s, rc_dbz_read_node(c, i)->n), rc_dbz_read_node(c, i)->n};
+}
+
+bool rc_dbz_read_num(const ctx *c, uint32_t i, int64_t *out)
+{
+    return i && rc_dbz_read_node(c, i)->type == RC_J_NUMBER && rc_parse_i64(rc_dbz_read_node(c, i)->s, rc_dbz_read_node(c, i)->n, out) == RC_OK;
+}
