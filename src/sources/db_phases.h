@@ -72,4 +72,37 @@ rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phas
 /* Sleeps ms milliseconds: a source that waits rather than reads (not a busy loop). */
 void rc_db_phase_nap(int ms);
 
+/* ---- what both database sources do alike ---- */
+
+/* Seconds on the monotonic clock (retry and heartbeat times). */
+double rc_db_now_s(void);
+/* Microseconds since 1970 on the wall clock: when a snapshot was taken (its rows' time). */
+int64_t rc_db_wall_us(void);
+/* notice(ctx, the text of fmt) when notice is set, cut to cap - 1 bytes (cap at most 800): each
+ * caller keeps the length its messages had. */
+void rc_db_notice(void (*notice)(void *ctx, const char *msg), void *ctx, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The next item of the batch being filled: named `file` (the URL shown), starting at the
+ * batch's text and events as they are. */
+rc_source_item *rc_db_item_new(rc_db_batches *bs, const char *file);
+/* The item ends at `end` with the events added since rc_db_item_new. */
+void rc_db_item_end(rc_db_batches *bs, rc_source_item *it, rc_pos end);
+/* A bad item: its events dropped, the error kept (RC_ERR_SYNTAX when it has no code), and room
+ * made for a dead-letter line of up to `need` bytes at the end of the batch's text. false: out
+ * of memory, the item has no line. */
+bool rc_db_item_bad(rc_batch *b, rc_source_item *it, const rc_error *err, size_t need);
+/* Appends msg[0..len) as lower-case hex to the line rc_db_item_bad made room for. */
+void rc_db_item_hex(rc_batch *b, const uint8_t *msg, size_t len);
+/* Ends that line: the item's raw bytes are the line with its newline, n without. */
+void rc_db_item_line_end(rc_batch *b, rc_source_item *it);
+
+/* rc_source_ops.release and .progress of a database source: the batches are the source's own
+ * (rc_db_batches), and a database has no size to read through. */
+void rc_db_source_release(rc_source *src, rc_batch *b);
+void rc_db_source_progress(const rc_source *src, uint64_t *size, uint64_t *start);
+/* The snapshot part of rc_source_ops.stats, in phase ph. */
+void rc_db_snapshot_stats(rc_source_stats *out, rc_db_phase ph, size_t tables, size_t tables_done, uint64_t rows,
+                          uint64_t estimate);
+
 #endif

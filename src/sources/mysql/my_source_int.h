@@ -1,7 +1,7 @@
 /* Internals of the MySQL/MariaDB source (my_source.c): its state and the helpers its parts
- * share: the snapshot (my_source_snapshot.c), the boundaries kept and the checkpoint written
- * (my_source_checkpoint.c), the binlog stream (my_source_stream.c). Not for the rest of the
- * source: it uses my_source.h. */
+ * share (my_source_common.c): the snapshot (my_source_snapshot.c), the boundaries kept and
+ * the checkpoint written (my_source_checkpoint.c), the binlog stream (my_source_stream.c).
+ * Not for the rest of the source: it uses my_source.h. */
 #ifndef ROWCAST_MY_SOURCE_INT_H
 #define ROWCAST_MY_SOURCE_INT_H
 
@@ -87,10 +87,11 @@ typedef struct my_source {
     bool rotated, stopped; /* ... and then a ROTATE to the next file, a STOP (the file's end) */
 } my_source;
 
-/* ---- my_source.c ---- */
-double rc_my_source_now_s(void);
-void rc_my_source_notice(my_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- my_source_common.c ---- */
+/* A notice through the capture configuration's (rc_db_notice, up to 800 bytes). */
+#define rc_my_source_notice(s, ...) rc_db_notice((s)->cfg.notice, (s)->cfg.notice_ctx, 800, __VA_ARGS__)
 rc_status rc_my_source_nomem(rc_error *err);
+rc_status rc_my_source_set_text(char **dst, const char *src, rc_error *err); /* a copy of src ("" for NULL) */
 rc_status rc_my_source_hand(my_source *s, const char *file, uint64_t offset, const char *gtids, rc_error *err);
 rc_source_item *rc_my_source_item_new(my_source *s);
 void rc_my_source_item_end(my_source *s, rc_source_item *it);

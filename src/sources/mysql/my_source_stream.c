@@ -38,7 +38,7 @@ static void lost(my_source *s, const rc_error *why)
     s->backoff_ms = s->backoff_ms ? (s->backoff_ms * 2 > 10000 ? 10000 : s->backoff_ms * 2) : 100;
     rc_my_source_notice(s, "%s; reconnecting in %d ms (resuming at %s:%" PRIu64 "%s%s)", why->message, s->backoff_ms, s->file, s->offset,
            s->by_gtid && s->gtids[0] ? ", GTID " : "", s->by_gtid ? s->gtids : "");
-    s->retry_at = rc_my_source_now_s() + s->backoff_ms / 1000.0;
+    s->retry_at = rc_db_now_s() + s->backoff_ms / 1000.0;
     s->ph = PH_STREAM_START;
 }
 
@@ -117,7 +117,7 @@ static rc_status stream_failed(my_source *s, unsigned server_errno, rc_error *wh
 
 rc_status rc_my_source_stream_start(my_source *s, rc_error *err)
 {
-    if (rc_my_source_now_s() < s->retry_at) return RC_OK;
+    if (rc_db_now_s() < s->retry_at) return RC_OK;
     if (s->sql) { /* the SQL session's work (checks, snapshot) is done: the server gets its connection back */
         mysql_close(s->sql);
         s->sql = NULL;

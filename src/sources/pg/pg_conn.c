@@ -1,6 +1,7 @@
 /* The replication connection: URL handling, setup checks, slot and publication, streaming
  * (CopyBoth framing of XLogData / keepalive / standby status). */
 #include "sources/pg/pg_conn.h"
+#include "sources/db_phases.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -142,18 +143,6 @@ static rc_pg_rc server_fail(rc_pg_conn *c, PGconn *conn, PGresult *res, rc_error
 void rc_pg_notice(rc_pg_conn *c, const char *msg)
 {
     if (c->opts.notice) c->opts.notice(c->opts.notice_ud, msg);
-}
-
-static void notice(rc_pg_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void notice(rc_pg_conn *c, const char *fmt, ...)
-{
-    if (!c->opts.notice) return;
-    char msg[300];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    c->opts.notice(c->opts.notice_ud, msg);
 }
 
 /* ---- connecting ---- */
@@ -619,7 +608,7 @@ rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error 
                         "slot",
                         msg, c->shown, c->opts.active_retry_ms);
         if (wait > left) wait = (int)left;
-        notice(c, "%s: retrying in %d ms", msg, wait);
+        rc_db_notice(c->opts.notice, c->opts.notice_ud, 300, "%s: retrying in %d ms", msg, wait);
         sleep_ms(wait);
         wait = wait * 2 > 2000 ? 2000 : wait * 2;
     }

@@ -82,13 +82,6 @@ typedef struct pg_source {
     uint64_t resume_lsn; /* the slot's confirmed position at open, when it existed (0: a fresh start) */
 } pg_source;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
 {
     if (rc == RC_PG_RETRY) err->code = RC_ERR_RETRY;
@@ -97,22 +90,11 @@ static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
 
 /* ---- items ---- */
 
-static rc_source_item *item_new(pg_source *s)
-{
-    rc_batch *b = rc_db_batch(&s->batches);
-    rc_source_item *it = &b->lines[b->n++];
-    memset(it, 0, sizeof *it);
-    it->file = s->shown;
-    it->off = b->len;
-    it->ev_first = b->events.count;
-    rc_error_clear(&it->err);
-    return it;
-}
+static rc_source_item *item_new(pg_source *s) { return rc_db_item_new(&s->batches, s->shown); }
 
 static void item_end(pg_source *s, rc_source_item *it)
 {
-    it->ev_count = rc_db_batch(&s->batches)->events.count - it->ev_first;
-    it->end = s->ph == PH_STREAM ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->snap_rows);
+    rc_db_item_end(&s->batches, it, s->ph == PH_STREAM ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->snap_rows));
     s->last_pos = it->end;
     s->acked_all = false;
 }
@@ -122,30 +104,19 @@ static void item_bad(pg_source *s, rc_source_item *it, const rc_error *err, cons
                      bool hex)
 {
     rc_batch *b = rc_db_batch(&s->batches);
-    b->events.count = it->ev_first;
-    it->st = err->code ? err->code : RC_ERR_SYNTAX;
-    it->err = *err;
     /* a dead-letter line of its own: the COPY line as it came, or the message as hex */
     size_t need = 64 + 2 * len + 2;
-    if (b->len + need > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + need) cap *= 2;
-        char *t = realloc(b->text, cap);
-        if (!t) return;
-        b->text = t, b->cap = cap;
-    }
+    if (!rc_db_item_bad(b, it, err, need)) return;
     if (hex) {
         char lsn[RC_PG_LSN_MAX];
         rc_pg_lsn_format(s->handed_lsn, lsn);
         b->len += (size_t)snprintf(b->text + b->len, need, "pgoutput after %s:", lsn);
-        for (size_t i = 0; i < len; i++) b->len += (size_t)snprintf(b->text + b->len, 3, "%02x", msg[i]);
+        rc_db_item_hex(b, msg, len);
     } else {
         memcpy(b->text + b->len, msg, len);
         b->len += len;
     }
-    b->text[b->len++] = '\n';
-    it->raw = b->len - it->off;
-    it->n = it->raw - 1;
+    rc_db_item_line_end(b, it);
 }
 
 /* ---- snapshot ---- */
@@ -292,12 +263,8 @@ static rc_status snapshot_done(pg_source *s, rc_error *err)
     rc_pg_rc rc = rc_pg_slot_copy(s->conn, s->temp_slot, s->cfg.slot, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     rc_pg_repl_reset(s->conn); /* drops the temporary slot */
-    if (s->cfg.notice) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; replication slot %s created",
+    rc_db_notice(s->cfg.notice, s->cfg.notice_ctx, 300, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; replication slot %s created",
                  s->ntables, s->ntables == 1 ? "" : "s", s->snap_rows, s->snap_rows == 1 ? "" : "s", s->cfg.slot);
-        s->cfg.notice(s->cfg.notice_ctx, msg);
-    }
     s->ph = PH_STREAM_START;
     s->retry_at = 0;
     return RC_OK;
@@ -305,17 +272,8 @@ static rc_status snapshot_done(pg_source *s, rc_error *err)
 
 /* ---- stream ---- */
 
-static void notice(pg_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void notice(pg_source *s, const char *fmt, ...)
-{
-    if (!s->cfg.notice) return;
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    s->cfg.notice(s->cfg.notice_ctx, msg);
-}
+/* A notice through the capture configuration's (rc_db_notice, up to 600 bytes). */
+#define notice(s, ...) rc_db_notice((s)->cfg.notice, (s)->cfg.notice_ctx, 600, __VA_ARGS__)
 
 /* The connection went away while streaming: start again after a pause. */
 static void lost(pg_source *s, const rc_error *why)
@@ -327,13 +285,13 @@ static void lost(pg_source *s, const rc_error *why)
     char lsn[RC_PG_LSN_MAX];
     rc_pg_lsn_format(s->handed_lsn, lsn);
     notice(s, "%s; reconnecting in %d ms (resuming after LSN %s)", why->message, s->backoff_ms, lsn);
-    s->retry_at = now_s() + s->backoff_ms / 1000.0;
+    s->retry_at = rc_db_now_s() + s->backoff_ms / 1000.0;
     s->ph = PH_STREAM_START;
 }
 
 static rc_status stream_start(pg_source *s, rc_error *err)
 {
-    if (now_s() < s->retry_at) return RC_OK;
+    if (rc_db_now_s() < s->retry_at) return RC_OK;
     rc_pg_stream_opts o = {.slot = s->cfg.slot,
                            .publication = s->cfg.publication,
                            .publication2 = s->companion,
@@ -453,7 +411,7 @@ static rc_status drain(pg_source *s, rc_error *err)
     it->inside = s->handed_lsn == before;
     count_rows(s, first);
     /* the server hears from us while a large transaction is released (wal_sender_timeout) */
-    double t = now_s();
+    double t = rc_db_now_s();
     if (t - s->status_at >= 1) {
         s->status_at = t;
         rc_error aerr;
@@ -465,7 +423,7 @@ static rc_status drain(pg_source *s, rc_error *err)
 
 static rc_status heartbeat(pg_source *s, rc_error *err)
 {
-    double t = now_s();
+    double t = rc_db_now_s();
     if (!s->cfg.heartbeat_s || t < s->heartbeat_at) return RC_OK;
     s->heartbeat_at = t + s->cfg.heartbeat_s;
     /* a non-transactional logical message: WAL the slot can move past when nothing else comes */
@@ -538,11 +496,6 @@ static rc_status pg_next(rc_source *src, int timeout_ms, rc_batch **out, rc_erro
     return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batches, timeout_ms, out, err);
 }
 
-static void pg_release(rc_source *src, rc_batch *b)
-{
-    (void)src, (void)b;
-}
-
 static void pg_ack(rc_source *src, const rc_pos *pos)
 {
     pg_source *s = (pg_source *)src;
@@ -571,12 +524,6 @@ static bool pg_resumes_at(const rc_source *src, rc_pos *pos)
     const pg_source *s = (const pg_source *)src;
     *pos = rc_pos_pg(s->resume_lsn, 0);
     return s->resume_lsn != 0;
-}
-
-static void pg_progress(const rc_source *src, uint64_t *size, uint64_t *start)
-{
-    (void)src;
-    *size = 0, *start = 0;
 }
 
 static void pg_close(rc_source *src)
@@ -619,7 +566,7 @@ static void warn_identity(void *ud, const char *schema, const char *table, char 
 {
     char fix[600];
     rc_pg_identity_fix(fix, sizeof fix, schema, table, relreplident);
-    notice(ud,
+    notice((pg_source *)ud,
            "warning: table %s.%s has no replica identity (%s: while a publication publishes its UPDATEs and "
            "DELETEs, PostgreSQL refuses them (\"cannot update table ... because it does not have a replica "
            "identity\")",
@@ -675,9 +622,7 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
         if (s->tables[i].reltuples > 0) s->snap_estimate += (uint64_t)s->tables[i].reltuples;
     s->handed_lsn = slot.consistent_lsn; /* the stream starts here once the slot is copied */
     rc_pg_lsn_format(slot.consistent_lsn, s->snap_lsn);
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    s->snap_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+    s->snap_us = rc_db_wall_us();
     s->ph = PH_SNAPSHOT;
     rc_status st = snapshot_fetch(s, err);
     if (st == RC_OK && !s->ahead) { /* no rows at all */
@@ -731,11 +676,7 @@ static void pg_stats(const rc_source *src, rc_source_stats *out)
     out->has_ack_position = s->acked_lsn != 0;
     out->ack_position = s->acked_lsn;
     rc_pg_lsn_format(s->acked_lsn, out->ack_position_text);
-    out->in_snapshot = s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK;
-    out->snapshot_tables_total = s->ntables;
-    out->snapshot_tables_done = s->tables_done;
-    out->snapshot_rows_read = s->snap_rows;
-    out->snapshot_rows_estimate = s->snap_estimate;
+    rc_db_snapshot_stats(out, s->ph, s->ntables, s->tables_done, s->snap_rows, s->snap_estimate);
 }
 
 static bool pg_waiting(const rc_source *src)
@@ -749,10 +690,10 @@ static bool pg_waiting(const rc_source *src)
                                .scheme = prefix,                                                                       \
                                .open = pg_open,                                                                        \
                                .next = pg_next,                                                                        \
-                               .release = pg_release,                                                                  \
+                               .release = rc_db_source_release,                                                        \
                                .ack = pg_ack,                                                                          \
                                .resumes_at = pg_resumes_at,                                                            \
-                               .progress = pg_progress,                                                                \
+                               .progress = rc_db_source_progress,                                                      \
                                .close = pg_close,                                                                      \
                                .stats = pg_stats,                                                                      \
                                .waiting = pg_waiting,                                                              \
