@@ -132,7 +132,7 @@ int64_t rc_db_wall_us(void)
 void rc_db_notice(void (*notice)(void *ctx, const char *msg), void *ctx, size_t cap, const char *fmt, ...)
 {
     if (!notice) return;
-    char msg[800];
+    char msg[1000];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, cap < sizeof msg ? cap : sizeof msg, fmt, ap);
@@ -156,6 +156,16 @@ void rc_db_item_end(rc_db_batches *bs, rc_source_item *it, rc_pos end)
 {
     it->ev_count = rc_db_batch(bs)->events.count - it->ev_first;
     it->end = end;
+}
+
+bool rc_db_item_none(rc_batch *b, rc_source_item *it, size_t n)
+{
+    if (b->events.count == it->ev_first) {
+        b->n--;
+        return true;
+    }
+    it->raw = n;
+    return false;
 }
 
 bool rc_db_item_bad(rc_batch *b, rc_source_item *it, const rc_error *err, size_t need)

@@ -78,7 +78,7 @@ void rc_db_phase_nap(int ms);
 double rc_db_now_s(void);
 /* Microseconds since 1970 on the wall clock: when a snapshot was taken (its rows' time). */
 int64_t rc_db_wall_us(void);
-/* notice(ctx, the text of fmt) when notice is set, cut to cap - 1 bytes (cap at most 800): each
+/* notice(ctx, the text of fmt) when notice is set, cut to cap - 1 bytes (cap at most 1000): each
  * caller keeps the length its messages had. */
 void rc_db_notice(void (*notice)(void *ctx, const char *msg), void *ctx, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -88,6 +88,10 @@ void rc_db_notice(void (*notice)(void *ctx, const char *msg), void *ctx, size_t 
 rc_source_item *rc_db_item_new(rc_db_batches *bs, const char *file);
 /* The item ends at `end` with the events added since rc_db_item_new. */
 void rc_db_item_end(rc_db_batches *bs, rc_source_item *it, rc_pos end);
+/* After the decoder read an item of n bytes (the last rc_db_item_new of b): true when it made
+ * no event (a message that only tells the decoder something), then taken back out of the batch;
+ * false when it did, its raw length set to n. */
+bool rc_db_item_none(rc_batch *b, rc_source_item *it, size_t n);
 /* A bad item: its events dropped, the error kept (RC_ERR_SYNTAX when it has no code), and room
  * made for a dead-letter line of up to `need` bytes at the end of the batch's text. false: out
  * of memory, the item has no line. */

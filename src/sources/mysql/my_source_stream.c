@@ -202,14 +202,8 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
         rc_buf_fini(&g);
         if (hs != RC_OK) return hs;
     }
-    if (st != RC_OK) {
-        rc_my_source_item_bad(s, it, &ierr, raw->data, raw->n);
-    } else if (b->events.count == first) {
-        b->n--; /* no event (FORMAT_DESCRIPTION, TABLE_MAP, GTID...): no item */
-        return RC_OK;
-    } else {
-        it->raw = raw->n;
-    }
+    if (st != RC_OK) rc_my_source_item_bad(s, it, &ierr, raw->data, raw->n);
+    else if (rc_db_item_none(b, it, raw->n)) return RC_OK; /* no event (FORMAT_DESCRIPTION, TABLE_MAP, GTID...) */
     rc_my_source_item_end(s, it);
     count_events(s, first);
     /* an event that did not end a transaction (or a DDL) is inside one: its position is the

@@ -377,14 +377,8 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
         if (rc_pg_events_pending(s->ev)) s->pending_lsn = msg.u.commit.end_lsn; /* released over the next items */
         else s->handed_lsn = msg.u.commit.end_lsn;
     }
-    if (st != RC_OK) {
-        item_bad(s, it, &ierr, m->data, m->len, true);
-    } else if (b->events.count == first) {
-        b->n--; /* no event (Relation, Type, Origin...): no item */
-        return RC_OK;
-    } else {
-        it->raw = m->len;
-    }
+    if (st != RC_OK) item_bad(s, it, &ierr, m->data, m->len, true);
+    else if (rc_db_item_none(b, it, m->len)) return RC_OK; /* no event (Relation, Type, Origin...) */
     item_end(s, it);
     it->inside = s->handed_lsn == before; /* no Commit: its position is the last one's */
     count_rows(s, first);
