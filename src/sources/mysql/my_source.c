@@ -39,53 +39,36 @@
 
 /* ---- the source interface ---- */
 
-static rc_status snapshot_done(my_source *s, rc_error *err)
+static rc_status snapshot_done(void *p, rc_error *err)
 {
+    my_source *s = p;
     if (rc_my_snapshot_end(s->sql, &s->url, err) != RC_OK) return err->code;
     s->view_open = false;
     if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY) {
         /* delivered whole: the checkpoint without position (my_ack_state) has nothing to
          * cut back to any more, and no stream follows */
         if (s->cfg.checkpoint && s->acked.sink && s->acked.sink[0]) remove(s->cfg.checkpoint);
-        s->ph = PH_DONE;
+        s->db.ph = PH_DONE;
         return RC_OK;
     }
     if (rc_my_source_checkpoint_here(s, err) != RC_OK) return err->code;
     rc_my_source_notice(s, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; streaming from %s:%" PRIu64, s->tables_included,
-           s->tables_included == 1 ? "" : "s", s->snap_rows, s->snap_rows == 1 ? "" : "s", s->file, s->offset);
-    s->ph = PH_STREAM_START;
+           s->tables_included == 1 ? "" : "s", s->db.snap_rows, s->db.snap_rows == 1 ? "" : "s", s->file, s->offset);
+    s->db.ph = PH_STREAM_START;
     s->retry_at = 0;
     return RC_OK;
 }
 
 /* The phases' work for the driver (sources/db_phases.c). */
-static rc_status ph_snapshot_batch(void *s, rc_error *err) { return rc_my_source_snapshot_batch(s, err); }
-static bool ph_snapshot_acked(const void *p)
-{
-    const my_source *s = p;
-    return s->snap_acked >= s->snap_rows;
-}
-static rc_status ph_snapshot_done(void *s, rc_error *err) { return snapshot_done(s, err); }
-static rc_status ph_stream_start(void *s, rc_error *err) { return rc_my_source_stream_start(s, err); }
-static rc_status ph_stream_batch(void *s, int timeout_ms, rc_error *err) { return rc_my_source_stream_batch(s, timeout_ms, err); }
-static const rc_db_phase_ops phase_ops = {ph_snapshot_batch, ph_snapshot_acked, ph_snapshot_done, ph_stream_start, ph_stream_batch};
-
-static rc_status my_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
-{
-    my_source *s = (my_source *)src;
-    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batches, timeout_ms, out, err);
-}
+static const rc_db_phase_ops phase_ops = {rc_my_source_snapshot_batch, snapshot_done, rc_my_source_stream_start,
+                                          rc_my_source_stream_batch};
 
 static void my_ack(rc_source *src, const rc_pos *pos)
 {
     my_source *s = (my_source *)src;
     if (pos->kind != RC_POS_MYSQL) return;
-    s->acked_all = rc_pos_compare(pos, &s->last_pos) >= 0;
-    if (!rc_pos_mysql_file(pos) && !rc_pos_mysql_offset(pos)) {
-        s->snap_acked = rc_pos_mysql_snapshot_rows(pos);
-        return;
-    }
-    rc_my_source_acknowledge(s, pos);
+    bool snapshot = !rc_pos_mysql_file(pos) && !rc_pos_mysql_offset(pos);
+    if (rc_db_source_ack(&s->db, pos, snapshot, rc_pos_mysql_snapshot_rows(pos))) rc_my_source_acknowledge(s, pos);
 }
 
 /* The pipeline's sink state at `pos` goes into the checkpoint written there; the state where
@@ -104,7 +87,7 @@ static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
         return;
     }
     if (!s->cfg.checkpoint) return;
-    if ((s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK) && t[0]) { /* (no file: nothing to cut back) */
+    if ((s->db.ph == PH_SNAPSHOT || s->db.ph == PH_SNAPSHOT_ACK) && t[0]) { /* (no file: nothing to cut back) */
         rc_my_checkpoint begun = {.file = "", .gtids = "", .sink = t};
         rc_error err;
         rc_error_clear(&err);
@@ -134,7 +117,7 @@ static void my_close(rc_source *src)
     free(s->stored_sink);
     free(s->file), free(s->gtids);
     free(s->ahead), free(s->ahead_fields), free(s->ahead_lens);
-    rc_db_batches_fini(&s->batches); /* the decoders still waiting to be freed */
+    rc_db_batches_fini(&s->db.batches); /* the decoders still waiting to be freed */
     rc_colcache_free(s->cols);
     rc_my_url_fini(&s->url);
     free(s);
@@ -267,7 +250,7 @@ static rc_status resume(my_source *s, const rc_my_checkpoint *ck, rc_error *err)
     s->acked.history_len = ck->history_len;
     if (ck->sink && (!(s->stored_sink = strdup(ck->sink)) || !(s->acked.sink = strdup(ck->sink)))) return rc_my_source_nomem(err);
     s->acked_pos = s->handed;
-    s->ph = PH_STREAM_START;
+    s->db.ph = PH_STREAM_START;
     return RC_OK;
 }
 
@@ -320,7 +303,7 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
         if (load_structures(s, cfg, err) != RC_OK || start_position(s, s->cfg.start, err) != RC_OK ||
             rc_my_source_checkpoint_here(s, err) != RC_OK)
             return err->code;
-        s->ph = PH_STREAM_START;
+        s->db.ph = PH_STREAM_START;
         return RC_OK;
     }
     if (rc_my_snapshot_begin(s->sql, &s->url, s->srv.mariadb, &s->snap, err) != RC_OK) return err->code;
@@ -328,9 +311,9 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
     if (load_structures(s, cfg, err) != RC_OK || rc_my_source_hand(s, s->snap.file, s->snap.offset, s->snap.gtids, err) != RC_OK)
         return err->code;
     s->snap_us = rc_db_wall_us();
-    s->ph = PH_SNAPSHOT;
+    s->db.ph = PH_SNAPSHOT;
     if (rc_my_source_snapshot_fetch(s, err) != RC_OK) return err->code;
-    if (!s->has_ahead) s->ph = PH_SNAPSHOT_ACK;
+    if (!s->has_ahead) s->db.ph = PH_SNAPSHOT_ACK;
     return RC_OK;
 }
 
@@ -349,21 +332,16 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     }
     my_source *s = calloc(1, sizeof *s);
     if (!s) return rc_my_source_nomem(err);
-    s->base.ops = ops_of(cfg->urls[0]);
+    s->db.base.ops = ops_of(cfg->urls[0]);
+    s->db.phase_ops = &phase_ops;
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
     s->server = (rc_str){s->cfg.server ? s->cfg.server : "rowcast", strlen(s->cfg.server ? s->cfg.server : "rowcast")};
-    bool batches = rc_db_batches_init(&s->batches, cfg->accept, cfg->accept_ctx);
+    bool batches = rc_db_batches_init(&s->db.batches, cfg->accept, cfg->accept_ctx);
     s->hist = rc_my_history_new();
     s->cols = rc_colcache_new();
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
-    if (st != RC_OK) {
-        my_close(&s->base);
-        return st;
-    }
-    s->acked_all = true;
-    *out = &s->base;
-    return RC_OK;
+    return rc_db_source_opened(&s->db, st, out);
 }
 
 static void my_stats(const rc_source *src, rc_source_stats *out)
@@ -374,14 +352,14 @@ static void my_stats(const rc_source *src, rc_source_stats *out)
     out->ack_position = rc_pos_mysql_offset(&s->acked_pos);
     snprintf(out->ack_position_text, sizeof out->ack_position_text, "%s:%" PRIu64, s->acked.file ? s->acked.file : "",
              s->acked.offset);
-    rc_db_snapshot_stats(out, s->ph, s->tables_included, s->tables_done, s->snap_rows, s->snap_estimate);
+    rc_db_snapshot_stats(out, &s->db, s->tables_included, s->tables_done, s->snap_estimate);
 }
 
 static bool my_waiting(const rc_source *src)
 {
     const my_source *s = (const my_source *)src;
-    if (s->ph == PH_SNAPSHOT_ACK) return true;
-    if (s->ph != PH_STREAM) return false;
+    if (s->db.ph == PH_SNAPSHOT_ACK) return true;
+    if (s->db.ph != PH_STREAM) return false;
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     return rc_my_source_at_target(s, p.in_transaction);
@@ -391,7 +369,7 @@ static bool my_waiting(const rc_source *src)
     const rc_source_ops var = {.name = nm,                                                                             \
                                .scheme = prefix,                                                                       \
                                .open = my_open,                                                                        \
-                               .next = my_next,                                                                        \
+                               .next = rc_db_source_next,                                                              \
                                .release = rc_db_source_release,                                                        \
                                .ack = my_ack,                                                                          \
                                .ack_state = my_ack_state,                                                              \

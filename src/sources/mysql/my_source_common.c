@@ -41,20 +41,18 @@ rc_status rc_my_source_hand(my_source *s, const char *file, uint64_t offset, con
 
 /* ---- items ---- */
 
-rc_source_item *rc_my_source_item_new(my_source *s) { return rc_db_item_new(&s->batches, s->url.shown); }
+rc_source_item *rc_my_source_item_new(my_source *s) { return rc_db_item_new(&s->db, s->url.shown); }
 
 void rc_my_source_item_end(my_source *s, rc_source_item *it)
 {
-    rc_db_item_end(&s->batches, it, s->ph == PH_SNAPSHOT ? rc_pos_mysql(0, 0, s->snap_rows) : s->handed);
-    s->last_pos = it->end;
-    s->acked_all = false;
+    rc_db_item_end(&s->db, it, s->db.ph == PH_SNAPSHOT ? rc_pos_mysql(0, 0, s->db.snap_rows) : s->handed);
 }
 
 /* A bad item: its events dropped, the error kept, and a line for the dead-letter file (the
  * event as hex after its place). */
 void rc_my_source_item_bad(my_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    rc_batch *b = rc_db_batch(&s->db.batches);
     size_t need = 320 + 2 * len + 2;
     if (!rc_db_item_bad(b, it, err, need)) return;
     b->len += (size_t)snprintf(b->text + b->len, need, "binlog event after %s:%" PRIu64 ":", s->file ? s->file : "",

@@ -310,6 +310,11 @@ PGconn *rc_pg_sql(rc_pg_conn *c)
     return c->sql;
 }
 
+PGresult *rc_pg_query(rc_pg_conn *c, const char *sql, int n, const char *const *args)
+{
+    return PQexecParams(c->sql, sql, n, NULL, args, NULL, NULL, 0);
+}
+
 const char *rc_pg_server_encoding(const rc_pg_conn *c)
 {
     const char *e = PQparameterStatus(c->sql, "server_encoding");
@@ -367,9 +372,7 @@ static rc_pg_rc sessions(rc_pg_conn *c, rc_error *err)
 rc_pg_rc rc_pg_publication_exists(rc_pg_conn *c, const char *name, bool *exists, rc_error *err)
 {
     const char *args[] = {name};
-    PGresult *res =
-        PQexecParams(c->sql, "SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1", 1, NULL,
-                     args, NULL, NULL, 0);
+    PGresult *res = rc_pg_query(c, "SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1", 1, args);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "looking up the publication");
     *exists = PQntuples(res) > 0;
@@ -449,13 +452,12 @@ rc_pg_rc rc_pg_slot_find(rc_pg_conn *c, const char *name, rc_pg_slot *out, bool 
                     "_ (at most 63)",
                     name);
     const char *args[] = {name};
-    PGresult *res =
-        PQexecParams(c->sql,
-                     "SELECT slot_type, coalesce(plugin, ''), coalesce(database, ''), "
-                     "coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, ''), "
-                     "coalesce(restart_lsn::text, '') FROM pg_catalog.pg_replication_slots "
-                     "WHERE slot_name = $1",
-                     1, NULL, args, NULL, NULL, 0);
+    PGresult *res = rc_pg_query(c,
+                                "SELECT slot_type, coalesce(plugin, ''), coalesce(database, ''), "
+                                "coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, ''), "
+                                "coalesce(restart_lsn::text, '') FROM pg_catalog.pg_replication_slots "
+                                "WHERE slot_name = $1",
+                                1, args);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "looking up the replication slot");
     if (PQntuples(res) == 1) {
@@ -509,9 +511,7 @@ rc_pg_rc rc_pg_slot_copy(rc_pg_conn *c, const char *from, const char *to, rc_err
     rc_pg_rc rc = sessions(c, err);
     if (rc != RC_PG_OK) return rc;
     const char *args[] = {from, to};
-    PGresult *res = PQexecParams(
-        c->sql, "SELECT pg_catalog.pg_copy_logical_replication_slot($1, $2, false)", 2, NULL,
-        args, NULL, NULL, 0);
+    PGresult *res = rc_pg_query(c, "SELECT pg_catalog.pg_copy_logical_replication_slot($1, $2, false)", 2, args);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "making the replication slot permanent");
     PQclear(res);
