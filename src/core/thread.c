@@ -1,4 +1,4 @@
-/* Starting a worker thread with signals blocked (see thread.h). */
+/* Starting a worker thread with signals blocked, and telling it to stop (see thread.h). */
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,4 +24,12 @@ rc_status rc_thread_start(pthread_t *thread, void *(*run)(void *), void *arg, un
      * limit on threads */
     return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s: %s (check ulimit -v, -s and -u: they bound the memory of a thread's stack and the number of threads)",
                         name, strerror(e));
+}
+
+void rc_thread_tell_stop(pthread_mutex_t *mu, pthread_cond_t *cv, bool *flag)
+{
+    pthread_mutex_lock(mu);
+    *flag = true;
+    pthread_cond_broadcast(cv);
+    pthread_mutex_unlock(mu);
 }

@@ -6,6 +6,7 @@
 #define RC_CORE_THREAD_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include "rowcast/error.h"
 
 /* Leave SIGPIPE unblocked in the new thread: a write to a closed pipe then ends the process
@@ -17,5 +18,10 @@
  * "<what>: <cause> (check ulimit ...)", what being the printf-formatted rest. */
 rc_status rc_thread_start(pthread_t *thread, void *(*run)(void *), void *arg, unsigned flags,
                           rc_error *err, const char *what, ...) __attribute__((format(printf, 6, 7)));
+
+/* Tells a worker to stop: *flag set under mu and every thread waiting on cv woken (the worker
+ * sees the flag when it next looks; the caller then wakes it from a blocking read if it must,
+ * and joins it). */
+void rc_thread_tell_stop(pthread_mutex_t *mu, pthread_cond_t *cv, bool *flag);
 
 #endif

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <strings.h>
 #include "rowcast/types.h"
+#include "core/quoted.h"
 
 static const char *const family_names[RC_FAM_COUNT] = {"mysql", "oracle", "postgresql"};
 const char *rc_family_name(rc_family f) { return (unsigned)f < RC_FAM_COUNT ? family_names[f] : "?"; }
@@ -234,16 +235,7 @@ bool rc_coltype_label_next(const rc_coltype *t, size_t *pos, rc_str *label)
     char q = s[i];
     if (q != '\'' && q != '"') return false;
     size_t st = ++i;
-    while (i < n) {
-        if (s[i] == q) {
-            if (i + 1 < n && s[i + 1] == q) {
-                i += 2;
-                continue;
-            }
-            break;
-        }
-        i++;
-    }
+    i = rc_quoted_end(s, n, st, q, false);
     label->p = s + st;
     label->n = i - st;
     *pos = i + 1;

@@ -67,71 +67,41 @@ static rc_status coord(wp *p, rc_buf *b, double *x, double *y)
     return RC_OK;
 }
 
-/* "(x y, x y, ...)" -> count + points */
-static rc_status coord_list(wp *p, rc_buf *b)
-{
-    if (!eat(p, '(')) return bad(p, "'(' expected");
-    size_t at = b->len;
-    put_u32(b, 0);
-    uint32_t count = 0;
-    do {
-        double x, y;
-        bool paren = eat(p, '('); /* MULTIPOINT((1 2),(3 4)) */
-        rc_status st = coord(p, b, &x, &y);
-        if (st != RC_OK) return st;
-        if (paren && !eat(p, ')')) return bad(p, "')' expected");
-        count++;
-    } while (eat(p, ','));
-    if (!eat(p, ')')) return bad(p, "')' or ',' expected");
-    if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
-    return RC_OK;
-}
-
-/* "((...),(...))" -> count + lists */
-static rc_status ring_list(wp *p, rc_buf *b)
-{
-    if (!eat(p, '(')) return bad(p, "'(' expected");
-    size_t at = b->len;
-    put_u32(b, 0);
-    uint32_t count = 0;
-    do {
-        rc_status st = coord_list(p, b);
-        if (st != RC_OK) return st;
-        count++;
-    } while (eat(p, ','));
-    if (!eat(p, ')')) return bad(p, "')' expected");
-    if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
-    return RC_OK;
-}
-
 static const char *const kinds[] = {NULL, "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
 
 static rc_status geometry(wp *p, rc_buf *b);
 
-/* MULTI* bodies: each member is a full WKB geometry of the single kind */
-static rc_status multi(wp *p, rc_buf *b, uint32_t member)
+/* What a WKT list holds: points "x y" (each may be in parentheses: MULTIPOINT((1 2),(3 4))),
+ * lists of points "(x y, ...)", lists of those (a polygon's rings), geometries. */
+typedef enum wmember { W_POINT, W_POINTS, W_RINGS, W_GEOMETRY } wmember;
+
+/* "(m, m, ...)" -> the count and the members; with a `header` kind each member is a full WKB
+ * geometry of that kind (the members of a MULTI*), else its body alone. */
+static rc_status wkt_list(wp *p, rc_buf *b, wmember m, uint32_t header)
 {
     if (!eat(p, '(')) return bad(p, "'(' expected");
     size_t at = b->len;
     put_u32(b, 0);
     uint32_t count = 0;
     do {
-        rc_buf_putc(b, 1);
-        put_u32(b, member);
-        rc_status st;
-        if (member == 1) {
-            double x, y;
-            bool paren = eat(p, '(');
-            if ((st = coord(p, b, &x, &y)) != RC_OK) return st;
-            if (paren && !eat(p, ')')) return bad(p, "')' expected");
-        } else if (member == 2) {
-            if ((st = coord_list(p, b)) != RC_OK) return st;
-        } else {
-            if ((st = ring_list(p, b)) != RC_OK) return st;
+        if (header) rc_buf_putc(b, 1), put_u32(b, header);
+        rc_status st = RC_OK;
+        double x, y;
+        bool paren;
+        switch (m) {
+        case W_POINT:
+            paren = eat(p, '(');
+            st = coord(p, b, &x, &y);
+            if (st == RC_OK && paren && !eat(p, ')')) return bad(p, "')' expected");
+            break;
+        case W_POINTS: st = wkt_list(p, b, W_POINT, 0); break;
+        case W_RINGS: st = wkt_list(p, b, W_POINTS, 0); break;
+        case W_GEOMETRY: st = geometry(p, b); break;
         }
+        if (st != RC_OK) return st;
         count++;
     } while (eat(p, ','));
-    if (!eat(p, ')')) return bad(p, "')' expected");
+    if (!eat(p, ')')) return bad(p, m == W_POINT && !header ? "')' or ',' expected" : "')' expected");
     if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
     return RC_OK;
 }
@@ -157,23 +127,12 @@ static rc_status geometry(wp *p, rc_buf *b)
         if (!eat(p, ')')) return bad(p, "')' expected");
         if (p->depth == 1) p->info->is_point = true, p->info->x = x, p->info->y = y;
         break;
-    case 2: st = coord_list(p, b); break;
-    case 3: st = ring_list(p, b); break;
-    case 4: st = multi(p, b, 1); break;
-    case 5: st = multi(p, b, 2); break;
-    case 6: st = multi(p, b, 3); break;
-    default: {
-        if (!eat(p, '(')) return bad(p, "'(' expected");
-        size_t at = b->len;
-        put_u32(b, 0);
-        uint32_t count = 0;
-        do {
-            if ((st = geometry(p, b)) != RC_OK) return st;
-            count++;
-        } while (eat(p, ','));
-        if (!eat(p, ')')) return bad(p, "')' expected");
-        if (b->err == RC_OK) memcpy(b->data + at, (char[4]){(char)count, (char)(count >> 8), (char)(count >> 16), (char)(count >> 24)}, 4);
-    }
+    case 2: st = wkt_list(p, b, W_POINT, 0); break;
+    case 3: st = wkt_list(p, b, W_POINTS, 0); break;
+    case 4: st = wkt_list(p, b, W_POINT, 1); break;
+    case 5: st = wkt_list(p, b, W_POINTS, 2); break;
+    case 6: st = wkt_list(p, b, W_RINGS, 3); break;
+    default: st = wkt_list(p, b, W_GEOMETRY, 0); break;
     }
     p->depth--;
     return st;
@@ -249,28 +208,24 @@ static rc_status read_point(rp *r, bool le, rc_buf *b)
     return RC_OK;
 }
 
-static rc_status read_points(rp *r, bool le, rc_buf *b)
-{
-    uint32_t n;
-    if (!u32(r, le, &n) || n > (r->n - r->i) / 16) return rbad(r, "bad point count");
-    rc_buf_putc(b, '(');
-    for (uint32_t k = 0; k < n; k++) {
-        if (k) rc_buf_putc(b, ',');
-        rc_status st = read_point(r, le, b);
-        if (st != RC_OK) return st;
-    }
-    rc_buf_putc(b, ')');
-    return RC_OK;
-}
+/* What a list holds: points (a line string, a ring), rings (a polygon), geometries (a multi or
+ * collection). */
+typedef enum member { M_POINT, M_RING, M_GEOMETRY } member;
 
-static rc_status read_rings(rp *r, bool le, rc_buf *b)
+static rc_status read_geometry(rp *r, rc_buf *b, bool body_only, int depth);
+
+/* A count (`bad`: the error when it is wrong or more than the bytes left hold, `min` bytes a
+ * member) and that many members as "(m,m,...)"; geometries as read_geometry at `depth`. */
+static rc_status read_list(rp *r, bool le, rc_buf *b, uint32_t min, const char *bad, member m, bool body_only, int depth)
 {
     uint32_t n;
-    if (!u32(r, le, &n) || n > (r->n - r->i) / 4) return rbad(r, "bad ring count");
+    if (!u32(r, le, &n) || n > (r->n - r->i) / min) return rbad(r, bad);
     rc_buf_putc(b, '(');
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        rc_status st = read_points(r, le, b);
+        rc_status st = m == M_POINT  ? read_point(r, le, b)
+                       : m == M_RING ? read_list(r, le, b, 16, "bad point count", M_POINT, false, depth)
+                                     : read_geometry(r, b, body_only, depth);
         if (st != RC_OK) return st;
     }
     rc_buf_putc(b, ')');
@@ -292,21 +247,10 @@ static rc_status read_geometry(rp *r, rc_buf *b, bool body_only, int depth)
         rc_buf_putc(b, ')');
         return st;
     }
-    case 2: return read_points(r, le, b);
-    case 3: return read_rings(r, le, b);
-    default: {
-        uint32_t n;
-        if (!u32(r, le, &n) || n > (r->n - r->i) / 5) return rbad(r, "bad member count");
-        rc_buf_putc(b, '(');
-        for (uint32_t k = 0; k < n; k++) {
-            if (k) rc_buf_putc(b, ',');
-            /* MULTIPOINT((1 2),(3 4)) keeps each point's parentheses; other multis their bodies */
-            rc_status st = read_geometry(r, b, type != 7, depth + 1);
-            if (st != RC_OK) return st;
-        }
-        rc_buf_putc(b, ')');
-        return RC_OK;
-    }
+    case 2: return read_list(r, le, b, 16, "bad point count", M_POINT, false, depth);
+    case 3: return read_list(r, le, b, 4, "bad ring count", M_RING, false, depth);
+    /* MULTIPOINT((1 2),(3 4)) keeps each point's parentheses; other multis their bodies */
+    default: return read_list(r, le, b, 5, "bad member count", M_GEOMETRY, type != 7, depth + 1);
     }
 }
 

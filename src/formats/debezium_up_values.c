@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/pg_value_text.h"
 #include "formats/debezium_up_enc.h"
-#include "sources/pg/pg_value.h"
 #include "rowcast/jsonw.h"
 
 /* The unscaled value of a decimal rescaled to `scale` (padding zeros); false when the value

@@ -18,33 +18,43 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* The writing thread: the next buffer, else waits. After an error buffers are let go
- * unwritten, so that the sink never waits for a free one forever. */
-static void *run(void *arg)
+/* A worker thread's loop, under w->mu: step(w) while it finds work (it may let go of the lock
+ * while it works), else ends once asked to quit, else waits on cv. */
+static void *serve(rc_file_writer *w, pthread_cond_t *cv, bool (*step)(rc_file_writer *w))
 {
-    rc_file_writer *w = arg;
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        if (w->written != w->filled) {
-            rc_fw_buf *b = &w->bufs[w->written % RC_FW_NBUF];
-            int failed = w->err;
-            pthread_mutex_unlock(&w->mu);
-            int e = failed ? 0 : write_all(w->fd, b->data, b->len);
-            pthread_mutex_lock(&w->mu);
-            if (e) w->err = w->err ? w->err : e; /* the first failure, which err_in_sync describes */
-            else if (!failed && !w->durable) w->rec_written = w->synced = b->records;
-            else if (!failed) w->rec_written = b->records;
-            w->written++;
-            pthread_cond_broadcast(&w->done);
-            if (w->durable) pthread_cond_signal(&w->sync_work);
-        } else if (w->quit) {
-            break;
-        } else {
-            pthread_cond_wait(&w->work, &w->mu);
-        }
+        if (step(w)) continue;
+        if (w->quit) break;
+        pthread_cond_wait(cv, &w->mu);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
+}
+
+/* The writing thread: the next buffer, else waits. After an error buffers are let go
+ * unwritten, so that the sink never waits for a free one forever. */
+static bool write_next(rc_file_writer *w)
+{
+    if (w->written == w->filled) return false;
+    rc_fw_buf *b = &w->bufs[w->written % RC_FW_NBUF];
+    int failed = w->err;
+    pthread_mutex_unlock(&w->mu);
+    int e = failed ? 0 : write_all(w->fd, b->data, b->len);
+    pthread_mutex_lock(&w->mu);
+    if (e) w->err = w->err ? w->err : e; /* the first failure, which err_in_sync describes */
+    else if (!failed && !w->durable) w->rec_written = w->synced = b->records;
+    else if (!failed) w->rec_written = b->records;
+    w->written++;
+    pthread_cond_broadcast(&w->done);
+    if (w->durable) pthread_cond_signal(&w->sync_work);
+    return true;
+}
+
+static void *run(void *arg)
+{
+    rc_file_writer *w = arg;
+    return serve(w, &w->work, write_next);
 }
 
 /* The syncing thread of a durable file: an fsync as soon as a record asked for is written,
@@ -52,30 +62,26 @@ static void *run(void *arg)
  * output takes most of a second here: done by the writer, the sink and then the source stood
  * still for it). The fsync covers every record written before it started, so that count is
  * durable when it returns; records written during it wait for the next. */
+static bool sync_next(rc_file_writer *w)
+{
+    /* what is written so far, not waiting for all that was asked: a writer that never
+     * catches up with the requests (write-back throttling) would otherwise never sync */
+    if (w->err || w->sync_want <= w->synced || w->rec_written <= w->synced) return false;
+    uint64_t upto = w->rec_written;
+    pthread_mutex_unlock(&w->mu);
+    /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
+    int e = fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
+    pthread_mutex_lock(&w->mu);
+    if (e && !w->err) w->err = e, w->err_in_sync = true;
+    else if (!e) w->synced = upto;
+    pthread_cond_broadcast(&w->done);
+    return true;
+}
+
 static void *sync_run(void *arg)
 {
     rc_file_writer *w = arg;
-    pthread_mutex_lock(&w->mu);
-    for (;;) {
-        /* what is written so far, not waiting for all that was asked: a writer that never
-         * catches up with the requests (write-back throttling) would otherwise never sync */
-        if (!w->err && w->sync_want > w->synced && w->rec_written > w->synced) {
-            uint64_t upto = w->rec_written;
-            pthread_mutex_unlock(&w->mu);
-            /* EINVAL: a special file that cannot be synchronized (/dev/null, a pipe): flushed is all there is */
-            int e = fsync(w->fd) != 0 && errno != EINVAL ? errno : 0;
-            pthread_mutex_lock(&w->mu);
-            if (e && !w->err) w->err = e, w->err_in_sync = true;
-            else if (!e) w->synced = upto;
-            pthread_cond_broadcast(&w->done);
-        } else if (w->quit) {
-            break;
-        } else {
-            pthread_cond_wait(&w->sync_work, &w->mu);
-        }
-    }
-    pthread_mutex_unlock(&w->mu);
-    return NULL;
+    return serve(w, &w->sync_work, sync_next);
 }
 
 rc_status rc_fw_start(rc_file_writer *w, int fd, bool durable, const char *what, rc_error *err)

@@ -1,5 +1,8 @@
 /* The phase driver of the database sources (db_phases.h). */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "sources/db_phases.h"
 
@@ -78,34 +81,157 @@ void rc_db_phase_nap(int ms)
     nanosleep(&ts, NULL); /* a signal ends it early: the caller looks at its stop flag */
 }
 
-rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_db_batches *bs, int timeout_ms,
-                           rc_batch **out, rc_error *err)
+rc_status rc_db_source_opened(rc_db_source *d, rc_status st, rc_source **out)
 {
+    if (st != RC_OK) {
+        d->base.ops->close(&d->base);
+        return st;
+    }
+    d->acked_all = true;
+    *out = &d->base;
+    return RC_OK;
+}
+
+rc_status rc_db_source_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
+{
+    rc_db_source *d = (rc_db_source *)src;
+    const rc_db_phase_ops *ops = d->phase_ops;
     *out = NULL;
-    rc_batch *b = rc_db_batches_take(bs);
+    rc_batch *b = rc_db_batches_take(&d->batches);
     rc_status st = RC_OK;
-    switch (*ph) {
+    switch (d->ph) {
     case PH_SNAPSHOT:
-        st = ops->snapshot_batch(s, err);
+        st = ops->snapshot_batch(d, err);
         break;
     case PH_SNAPSHOT_ACK:
-        if (ops->snapshot_acked(s)) st = ops->snapshot_done(s, err);
+        if (d->snap_acked >= d->snap_rows) st = ops->snapshot_done(d, err);
         break;
     case PH_STREAM_START:
-        st = ops->stream_start(s, err);
-        if (st == RC_OK && *ph == PH_STREAM) st = ops->stream_batch(s, timeout_ms, err);
+        st = ops->stream_start(d, err);
+        if (st == RC_OK && d->ph == PH_STREAM) st = ops->stream_batch(d, timeout_ms, err);
         break;
     case PH_STREAM:
-        st = ops->stream_batch(s, timeout_ms, err);
+        st = ops->stream_batch(d, timeout_ms, err);
         break;
     case PH_DONE:
         break;
     }
     if (st != RC_OK) return st;
-    if (*ph == PH_DONE) b->last = true;
-    if (b->n || b->last) *out = rc_db_batches_hand(bs);
-    else if (*ph != PH_STREAM && *ph != PH_SNAPSHOT) {
+    if (d->ph == PH_DONE) b->last = true;
+    if (b->n || b->last) *out = rc_db_batches_hand(&d->batches);
+    else if (d->ph != PH_STREAM && d->ph != PH_SNAPSHOT) {
         rc_db_phase_nap(timeout_ms < 20 ? timeout_ms : 20); /* waiting (for acknowledgements, or to reconnect) */
     }
     return RC_OK;
+}
+
+bool rc_db_source_ack(rc_db_source *d, const rc_pos *pos, bool snapshot, uint64_t rows)
+{
+    d->acked_all = rc_pos_compare(pos, &d->last_pos) >= 0;
+    if (snapshot) d->snap_acked = rows;
+    return !snapshot;
+}
+
+/* ---- what both database sources do alike ---- */
+
+double rc_db_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int64_t rc_db_wall_us(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
+
+void rc_db_notice(void (*notice)(void *ctx, const char *msg), void *ctx, size_t cap, const char *fmt, ...)
+{
+    if (!notice) return;
+    char msg[1000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, cap < sizeof msg ? cap : sizeof msg, fmt, ap);
+    va_end(ap);
+    notice(ctx, msg);
+}
+
+rc_source_item *rc_db_item_new(rc_db_source *d, const char *file)
+{
+    rc_batch *b = rc_db_batch(&d->batches);
+    rc_source_item *it = &b->lines[b->n++];
+    memset(it, 0, sizeof *it);
+    it->file = file;
+    it->off = b->len;
+    it->ev_first = b->events.count;
+    rc_error_clear(&it->err);
+    return it;
+}
+
+void rc_db_item_end(rc_db_source *d, rc_source_item *it, rc_pos end)
+{
+    it->ev_count = rc_db_batch(&d->batches)->events.count - it->ev_first;
+    it->end = end;
+    d->last_pos = end;
+    d->acked_all = false;
+}
+
+bool rc_db_item_none(rc_batch *b, rc_source_item *it, size_t n)
+{
+    if (b->events.count == it->ev_first) {
+        b->n--;
+        return true;
+    }
+    it->raw = n;
+    return false;
+}
+
+bool rc_db_item_bad(rc_batch *b, rc_source_item *it, const rc_error *err, size_t need)
+{
+    b->events.count = it->ev_first;
+    it->st = err->code ? err->code : RC_ERR_SYNTAX;
+    it->err = *err;
+    if (b->len + need > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + need) cap *= 2;
+        char *t = realloc(b->text, cap);
+        if (!t) return false;
+        b->text = t, b->cap = cap;
+    }
+    return true;
+}
+
+void rc_db_item_hex(rc_batch *b, const uint8_t *msg, size_t len)
+{
+    for (size_t i = 0; i < len; i++) b->len += (size_t)snprintf(b->text + b->len, 3, "%02x", msg[i]);
+}
+
+void rc_db_item_line_end(rc_batch *b, rc_source_item *it)
+{
+    b->text[b->len++] = '\n';
+    it->raw = b->len - it->off;
+    it->n = it->raw - 1;
+}
+
+void rc_db_source_release(rc_source *src, rc_batch *b)
+{
+    (void)src, (void)b;
+}
+
+void rc_db_source_progress(const rc_source *src, uint64_t *size, uint64_t *start)
+{
+    (void)src;
+    *size = 0, *start = 0;
+}
+
+void rc_db_snapshot_stats(rc_source_stats *out, const rc_db_source *d, size_t tables, size_t tables_done, uint64_t estimate)
+{
+    out->in_snapshot = d->ph == PH_SNAPSHOT || d->ph == PH_SNAPSHOT_ACK;
+    out->snapshot_tables_total = tables;
+    out->snapshot_tables_done = tables_done;
+    out->snapshot_rows_read = d->snap_rows;
+    out->snapshot_rows_estimate = estimate;
 }

@@ -16,10 +16,10 @@ typedef enum rc_db_phase {
     PH_DONE,
 } rc_db_phase;
 
+/* What a source does in each phase, called with the source (an rc_db_source first). */
 typedef struct rc_db_phase_ops {
     rc_status (*snapshot_batch)(void *s, rc_error *err);
-    bool (*snapshot_acked)(const void *s); /* the sink acknowledged every snapshot row */
-    rc_status (*snapshot_done)(void *s, rc_error *err);
+    rc_status (*snapshot_done)(void *s, rc_error *err); /* the sink acknowledged every snapshot row */
     rc_status (*stream_start)(void *s, rc_error *err);
     rc_status (*stream_batch)(void *s, int timeout_ms, rc_error *err);
 } rc_db_phase_ops;
@@ -63,13 +63,69 @@ static inline rc_batch *rc_db_batch(rc_db_batches *bs) { return &bs->b[bs->cur];
 rc_batch *rc_db_batches_take(rc_db_batches *bs);
 rc_batch *rc_db_batches_hand(rc_db_batches *bs);
 
-/* One `next` of the source `s` whose phase is *ph: the batch to fill chosen and emptied, the
- * phase's work done, *out = the batch when it holds items or is the last, else a short sleep
- * when the source is waiting rather than reading (not a busy loop). */
-rc_status rc_db_phase_next(const rc_db_phase_ops *ops, void *s, const rc_db_phase *ph, rc_db_batches *bs, int timeout_ms,
-                           rc_batch **out, rc_error *err);
+/* What the driver, the items and the acknowledgements of a database source share: the first
+ * member of the source's struct. */
+typedef struct rc_db_source {
+    rc_source base;
+    const rc_db_phase_ops *phase_ops; /* what the source does in each phase */
+    rc_db_phase ph;
+    rc_db_batches batches;            /* the one being filled: rc_db_batch */
+    rc_pos last_pos;                  /* the last item's position */
+    bool acked_all;                   /* the sink acknowledged the last item */
+    uint64_t snap_rows, snap_acked;   /* snapshot rows handed out, acknowledged */
+} rc_db_source;
+
+/* The end of a database source's open, whose status is st: *out = the source (nothing handed
+ * out yet: nothing to acknowledge), or st after closing it. */
+rc_status rc_db_source_opened(rc_db_source *d, rc_status st, rc_source **out);
+/* rc_source_ops.next of a database source (an rc_db_source): the batch to fill chosen and
+ * emptied, the phase's work done, *out = the batch when it holds items or is the last, else a
+ * short sleep when the source is waiting rather than reading (not a busy loop). */
+rc_status rc_db_source_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err);
+/* The part of rc_source_ops.ack every database source has, for a position of its own kind:
+ * whether it covers the last item handed out (acked_all); a snapshot row's (`snapshot`: pos is
+ * one, the row numbered `rows`) counts the rows acknowledged. true: a stream position, for the
+ * source to act on. */
+bool rc_db_source_ack(rc_db_source *d, const rc_pos *pos, bool snapshot, uint64_t rows);
 
 /* Sleeps ms milliseconds: a source that waits rather than reads (not a busy loop). */
 void rc_db_phase_nap(int ms);
+
+/* ---- what both database sources do alike ---- */
+
+/* Seconds on the monotonic clock (retry and heartbeat times). */
+double rc_db_now_s(void);
+/* Microseconds since 1970 on the wall clock: when a snapshot was taken (its rows' time). */
+int64_t rc_db_wall_us(void);
+/* notice(ctx, the text of fmt) when notice is set, cut to cap - 1 bytes (cap at most 1000): each
+ * caller keeps the length its messages had. */
+void rc_db_notice(void (*notice)(void *ctx, const char *msg), void *ctx, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The next item of the batch being filled: named `file` (the URL shown), starting at the
+ * batch's text and events as they are. */
+rc_source_item *rc_db_item_new(rc_db_source *d, const char *file);
+/* The item ends at `end` with the events added since rc_db_item_new: the last item handed out,
+ * not acknowledged yet. */
+void rc_db_item_end(rc_db_source *d, rc_source_item *it, rc_pos end);
+/* After the decoder read an item of n bytes (the last rc_db_item_new of b): true when it made
+ * no event (a message that only tells the decoder something), then taken back out of the batch;
+ * false when it did, its raw length set to n. */
+bool rc_db_item_none(rc_batch *b, rc_source_item *it, size_t n);
+/* A bad item: its events dropped, the error kept (RC_ERR_SYNTAX when it has no code), and room
+ * made for a dead-letter line of up to `need` bytes at the end of the batch's text. false: out
+ * of memory, the item has no line. */
+bool rc_db_item_bad(rc_batch *b, rc_source_item *it, const rc_error *err, size_t need);
+/* Appends msg[0..len) as lower-case hex to the line rc_db_item_bad made room for. */
+void rc_db_item_hex(rc_batch *b, const uint8_t *msg, size_t len);
+/* Ends that line: the item's raw bytes are the line with its newline, n without. */
+void rc_db_item_line_end(rc_batch *b, rc_source_item *it);
+
+/* rc_source_ops.release and .progress of a database source: the batches are the source's own
+ * (rc_db_batches), and a database has no size to read through. */
+void rc_db_source_release(rc_source *src, rc_batch *b);
+void rc_db_source_progress(const rc_source *src, uint64_t *size, uint64_t *start);
+/* The snapshot part of rc_source_ops.stats. */
+void rc_db_snapshot_stats(rc_source_stats *out, const rc_db_source *d, size_t tables, size_t tables_done, uint64_t estimate);
 
 #endif

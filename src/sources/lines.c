@@ -547,10 +547,7 @@ static void lines_close(rc_source *src)
     lines_source *c = (lines_source *)src;
     if (!c) return;
     if (c->threaded) {
-        pthread_mutex_lock(&c->mu);
-        c->stop = true;
-        pthread_cond_broadcast(&c->cv);
-        pthread_mutex_unlock(&c->mu);
+        rc_thread_tell_stop(&c->mu, &c->cv, &c->stop);
         /* a reader blocked on a pipe that never ends must not keep rowcast alive */
         pthread_cancel(c->reader);
         pthread_join(c->reader, NULL);

@@ -250,10 +250,7 @@ static void pf_close(rc_source *src)
     prefetch *p = (prefetch *)src;
     if (!p) return;
     if (p->started) {
-        pthread_mutex_lock(&p->mu);
-        p->quit = true;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
+        rc_thread_tell_stop(&p->mu, &p->cv, &p->quit);
         pthread_join(p->thread, NULL);
     }
     say_notices(p);

@@ -7,6 +7,7 @@
 #include <errmsg.h>
 #include <mysqld_error.h>
 #include "sources/mysql/my_conn.h"
+#include "sources/db_phases.h"
 
 bool rc_my_errno_lost(unsigned e)
 {
@@ -234,20 +235,15 @@ rc_status rc_my_server_check(MYSQL *m, const rc_my_url *u, rc_my_server *s, void
                             "binlog_format=ROW in the server's configuration (sessions open before keep their format)",
                             s->binlog_format, u->shown);
     if (check_grants(m, u, s, err) != RC_OK) return err->code;
-    char msg[1000];
-    if (notice && s->row_image[0] && strcmp(s->row_image, "FULL")) {
-        snprintf(msg, sizeof msg,
-                 "note: binlog_row_image is %s on %s: columns a change leaves out are unavailable in its events "
-                 "(FULL has every column)",
-                 s->row_image, u->shown);
-        notice(ctx, msg);
-    }
-    if (notice && s->row_metadata[0] && strcmp(s->row_metadata, "FULL")) {
-        snprintf(msg, sizeof msg,
-                 "note: binlog_row_metadata is %s on %s: column names and types come from the schema history "
-                 "(FULL writes them into the binlog too)",
-                 s->row_metadata, u->shown);
-        notice(ctx, msg);
-    }
+    if (s->row_image[0] && strcmp(s->row_image, "FULL"))
+        rc_db_notice(notice, ctx, 1000,
+                     "note: binlog_row_image is %s on %s: columns a change leaves out are unavailable in its events "
+                     "(FULL has every column)",
+                     s->row_image, u->shown);
+    if (s->row_metadata[0] && strcmp(s->row_metadata, "FULL"))
+        rc_db_notice(notice, ctx, 1000,
+                     "note: binlog_row_metadata is %s on %s: column names and types come from the schema history "
+                     "(FULL writes them into the binlog too)",
+                     s->row_metadata, u->shown);
     return RC_OK;
 }

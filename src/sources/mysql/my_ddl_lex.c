@@ -2,6 +2,7 @@
 #include <string.h>
 #include <strings.h>
 #include "sources/mysql/my_ddl_lex.h"
+#include "core/quoted.h"
 
 void rc_my_lex_init(rc_my_lexer *lx, const char *s, size_t n)
 {
@@ -73,23 +74,8 @@ rc_my_tok rc_my_lex_next(rc_my_lexer *lx)
     if (st >= n) return (rc_my_tok){RC_MY_TK_END, 0, n, 0};
     char c = s[st];
     if (c == '`' || c == '\'' || c == '"') {
-        size_t j = st + 1;
-        for (;;) {
-            if (j >= n)
-                return fail(lx, st, c == '`' ? "a quoted name that is not closed" : "a string that is not closed");
-            if (c != '`' && s[j] == '\\') {
-                j += 2;
-                continue;
-            }
-            if (s[j] == c) {
-                if (j + 1 < n && s[j + 1] == c) {
-                    j += 2;
-                    continue;
-                }
-                break;
-            }
-            j++;
-        }
+        size_t j = rc_quoted_end(s, n, st + 1, c, c != '`');
+        if (j >= n) return fail(lx, st, c == '`' ? "a quoted name that is not closed" : "a string that is not closed");
         lx->i = j + 1;
         return (rc_my_tok){c == '`' ? RC_MY_TK_QID : RC_MY_TK_STRING, 0, st, lx->i - st};
     }

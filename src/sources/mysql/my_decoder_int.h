@@ -69,7 +69,7 @@ struct rc_my_decoder {
 };
 
 
-/* ---- my_decoder.c ---- */
+/* ---- my_decoder_common.c ---- */
 rc_status rc_my_decoder_nomem(rc_error *err);
 bool rc_my_decoder_retire(rc_my_decoder *d, rc_my_tablemap *m);
 void rc_my_decoder_tx_begin(rc_my_decoder *d);

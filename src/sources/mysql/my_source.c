@@ -25,9 +25,9 @@
  * asked and the server's oldest binlog. During the snapshot a lost connection is fatal (the
  * next run starts it again).
  *
- * This file holds the shared helpers, the items and the source interface; the snapshot, the
- * checkpoints and the stream are in my_source_snapshot.c, my_source_checkpoint.c and
- * my_source_stream.c (my_source_int.h). */
+ * This file holds the source interface; the helpers its parts share, the snapshot, the
+ * checkpoints and the stream are in my_source_common.c, my_source_snapshot.c,
+ * my_source_checkpoint.c and my_source_stream.c (my_source_int.h). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,155 +37,38 @@
 #include <errmsg.h>
 #include "sources/mysql/my_source_int.h"
 
-double rc_my_source_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void rc_my_source_notice(my_source *s, const char *fmt, ...)
-{
-    if (!s->cfg.notice) return;
-    char msg[800];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    s->cfg.notice(s->cfg.notice_ctx, msg);
-}
-
-rc_status rc_my_source_nomem(rc_error *err)
-{
-    return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-}
-
-/* mysql-bin.000042: 42 (the position's file number; names without digits: 0). */
-static uint64_t file_no(const char *file)
-{
-    const char *dot = file ? strrchr(file, '.') : NULL;
-    return dot ? strtoull(dot + 1, NULL, 10) : 0;
-}
-
-static rc_status set_text(char **dst, const char *src, rc_error *err)
-{
-    char *c = strdup(src ? src : "");
-    if (!c) return rc_my_source_nomem(err);
-    free(*dst);
-    *dst = c;
-    return RC_OK;
-}
-
-/* The boundary handed out becomes file:offset with the GTID set `gtids`. */
-rc_status rc_my_source_hand(my_source *s, const char *file, uint64_t offset, const char *gtids, rc_error *err)
-{
-    if (file != s->file && set_text(&s->file, file, err) != RC_OK) return err->code;
-    if (gtids != s->gtids && set_text(&s->gtids, gtids, err) != RC_OK) return err->code;
-    s->offset = offset;
-    s->handed = rc_pos_mysql(file_no(s->file), offset, 0);
-    return RC_OK;
-}
-
-/* ---- items ---- */
-
-rc_source_item *rc_my_source_item_new(my_source *s)
-{
-    rc_batch *b = rc_db_batch(&s->batches);
-    rc_source_item *it = &b->lines[b->n++];
-    memset(it, 0, sizeof *it);
-    it->file = s->url.shown;
-    it->off = b->len;
-    it->ev_first = b->events.count;
-    rc_error_clear(&it->err);
-    return it;
-}
-
-void rc_my_source_item_end(my_source *s, rc_source_item *it)
-{
-    it->ev_count = rc_db_batch(&s->batches)->events.count - it->ev_first;
-    it->end = s->ph == PH_SNAPSHOT ? rc_pos_mysql(0, 0, s->snap_rows) : s->handed;
-    s->last_pos = it->end;
-    s->acked_all = false;
-}
-
-/* A bad item: its events dropped, the error kept, and a line for the dead-letter file (the
- * event as hex after its place). */
-void rc_my_source_item_bad(my_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len)
-{
-    rc_batch *b = rc_db_batch(&s->batches);
-    b->events.count = it->ev_first;
-    it->st = err->code ? err->code : RC_ERR_SYNTAX;
-    it->err = *err;
-    size_t need = 320 + 2 * len + 2;
-    if (b->len + need > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + need) cap *= 2;
-        char *t = realloc(b->text, cap);
-        if (!t) return;
-        b->text = t, b->cap = cap;
-    }
-    b->len += (size_t)snprintf(b->text + b->len, need, "binlog event after %s:%" PRIu64 ":", s->file ? s->file : "",
-                               s->offset);
-    for (size_t i = 0; i < len; i++) b->len += (size_t)snprintf(b->text + b->len, 3, "%02x", msg[i]);
-    b->text[b->len++] = '\n';
-    it->raw = b->len - it->off;
-    it->n = it->raw - 1;
-}
-
 /* ---- the source interface ---- */
 
-static rc_status snapshot_done(my_source *s, rc_error *err)
+static rc_status snapshot_done(void *p, rc_error *err)
 {
+    my_source *s = p;
     if (rc_my_snapshot_end(s->sql, &s->url, err) != RC_OK) return err->code;
     s->view_open = false;
     if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY) {
         /* delivered whole: the checkpoint without position (my_ack_state) has nothing to
          * cut back to any more, and no stream follows */
         if (s->cfg.checkpoint && s->acked.sink && s->acked.sink[0]) remove(s->cfg.checkpoint);
-        s->ph = PH_DONE;
+        s->db.ph = PH_DONE;
         return RC_OK;
     }
     if (rc_my_source_checkpoint_here(s, err) != RC_OK) return err->code;
     rc_my_source_notice(s, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; streaming from %s:%" PRIu64, s->tables_included,
-           s->tables_included == 1 ? "" : "s", s->snap_rows, s->snap_rows == 1 ? "" : "s", s->file, s->offset);
-    s->ph = PH_STREAM_START;
+           s->tables_included == 1 ? "" : "s", s->db.snap_rows, s->db.snap_rows == 1 ? "" : "s", s->file, s->offset);
+    s->db.ph = PH_STREAM_START;
     s->retry_at = 0;
     return RC_OK;
 }
 
 /* The phases' work for the driver (sources/db_phases.c). */
-static rc_status ph_snapshot_batch(void *s, rc_error *err) { return rc_my_source_snapshot_batch(s, err); }
-static bool ph_snapshot_acked(const void *p)
-{
-    const my_source *s = p;
-    return s->snap_acked >= s->snap_rows;
-}
-static rc_status ph_snapshot_done(void *s, rc_error *err) { return snapshot_done(s, err); }
-static rc_status ph_stream_start(void *s, rc_error *err) { return rc_my_source_stream_start(s, err); }
-static rc_status ph_stream_batch(void *s, int timeout_ms, rc_error *err) { return rc_my_source_stream_batch(s, timeout_ms, err); }
-static const rc_db_phase_ops phase_ops = {ph_snapshot_batch, ph_snapshot_acked, ph_snapshot_done, ph_stream_start, ph_stream_batch};
-
-static rc_status my_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
-{
-    my_source *s = (my_source *)src;
-    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batches, timeout_ms, out, err);
-}
-
-static void my_release(rc_source *src, rc_batch *b)
-{
-    (void)src, (void)b;
-}
+static const rc_db_phase_ops phase_ops = {rc_my_source_snapshot_batch, snapshot_done, rc_my_source_stream_start,
+                                          rc_my_source_stream_batch};
 
 static void my_ack(rc_source *src, const rc_pos *pos)
 {
     my_source *s = (my_source *)src;
     if (pos->kind != RC_POS_MYSQL) return;
-    s->acked_all = rc_pos_compare(pos, &s->last_pos) >= 0;
-    if (!rc_pos_mysql_file(pos) && !rc_pos_mysql_offset(pos)) {
-        s->snap_acked = rc_pos_mysql_snapshot_rows(pos);
-        return;
-    }
-    rc_my_source_acknowledge(s, pos);
+    bool snapshot = !rc_pos_mysql_file(pos) && !rc_pos_mysql_offset(pos);
+    if (rc_db_source_ack(&s->db, pos, snapshot, rc_pos_mysql_snapshot_rows(pos))) rc_my_source_acknowledge(s, pos);
 }
 
 /* The pipeline's sink state at `pos` goes into the checkpoint written there; the state where
@@ -204,7 +87,7 @@ static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
         return;
     }
     if (!s->cfg.checkpoint) return;
-    if ((s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK) && t[0]) { /* (no file: nothing to cut back) */
+    if ((s->db.ph == PH_SNAPSHOT || s->db.ph == PH_SNAPSHOT_ACK) && t[0]) { /* (no file: nothing to cut back) */
         rc_my_checkpoint begun = {.file = "", .gtids = "", .sink = t};
         rc_error err;
         rc_error_clear(&err);
@@ -216,12 +99,6 @@ static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
 }
 
 static const char *my_stored_state(const rc_source *src) { return ((const my_source *)src)->stored_sink; }
-
-static void my_progress(const rc_source *src, uint64_t *size, uint64_t *start)
-{
-    (void)src;
-    *size = 0, *start = 0;
-}
 
 static void my_close(rc_source *src)
 {
@@ -240,7 +117,7 @@ static void my_close(rc_source *src)
     free(s->stored_sink);
     free(s->file), free(s->gtids);
     free(s->ahead), free(s->ahead_fields), free(s->ahead_lens);
-    rc_db_batches_fini(&s->batches); /* the decoders still waiting to be freed */
+    rc_db_batches_fini(&s->db.batches); /* the decoders still waiting to be freed */
     rc_colcache_free(s->cols);
     rc_my_url_fini(&s->url);
     free(s);
@@ -292,12 +169,12 @@ static rc_status binlog_end(my_source *s, char *file, size_t cap, uint64_t *offs
     snprintf(file, cap, "%s", row[0]);
     *offset = strtoull(row[1], NULL, 10);
     const char *g = !s->srv.mariadb && mysql_num_fields(r) >= 5 ? row[4] : NULL;
-    rc_status st = set_text(gtids, g, err);
+    rc_status st = rc_my_source_set_text(gtids, g, err);
     mysql_free_result(r);
     if (st == RC_OK && s->srv.mariadb) {
         if (rc_my_select(s->sql, &s->url, "SELECT @@global.gtid_binlog_pos", &r, err) != RC_OK) return err->code;
         row = mysql_fetch_row(r);
-        st = set_text(gtids, row ? row[0] : "", err);
+        st = rc_my_source_set_text(gtids, row ? row[0] : "", err);
         mysql_free_result(r);
     }
     if (st == RC_OK && *gtids) /* MySQL breaks the set's lines after commas */
@@ -373,7 +250,7 @@ static rc_status resume(my_source *s, const rc_my_checkpoint *ck, rc_error *err)
     s->acked.history_len = ck->history_len;
     if (ck->sink && (!(s->stored_sink = strdup(ck->sink)) || !(s->acked.sink = strdup(ck->sink)))) return rc_my_source_nomem(err);
     s->acked_pos = s->handed;
-    s->ph = PH_STREAM_START;
+    s->db.ph = PH_STREAM_START;
     return RC_OK;
 }
 
@@ -426,19 +303,17 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
         if (load_structures(s, cfg, err) != RC_OK || start_position(s, s->cfg.start, err) != RC_OK ||
             rc_my_source_checkpoint_here(s, err) != RC_OK)
             return err->code;
-        s->ph = PH_STREAM_START;
+        s->db.ph = PH_STREAM_START;
         return RC_OK;
     }
     if (rc_my_snapshot_begin(s->sql, &s->url, s->srv.mariadb, &s->snap, err) != RC_OK) return err->code;
     s->view_open = true;
     if (load_structures(s, cfg, err) != RC_OK || rc_my_source_hand(s, s->snap.file, s->snap.offset, s->snap.gtids, err) != RC_OK)
         return err->code;
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    s->snap_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
-    s->ph = PH_SNAPSHOT;
+    s->snap_us = rc_db_wall_us();
+    s->db.ph = PH_SNAPSHOT;
     if (rc_my_source_snapshot_fetch(s, err) != RC_OK) return err->code;
-    if (!s->has_ahead) s->ph = PH_SNAPSHOT_ACK;
+    if (!s->has_ahead) s->db.ph = PH_SNAPSHOT_ACK;
     return RC_OK;
 }
 
@@ -457,21 +332,16 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     }
     my_source *s = calloc(1, sizeof *s);
     if (!s) return rc_my_source_nomem(err);
-    s->base.ops = ops_of(cfg->urls[0]);
+    s->db.base.ops = ops_of(cfg->urls[0]);
+    s->db.phase_ops = &phase_ops;
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
     s->server = (rc_str){s->cfg.server ? s->cfg.server : "rowcast", strlen(s->cfg.server ? s->cfg.server : "rowcast")};
-    bool batches = rc_db_batches_init(&s->batches, cfg->accept, cfg->accept_ctx);
+    bool batches = rc_db_batches_init(&s->db.batches, cfg->accept, cfg->accept_ctx);
     s->hist = rc_my_history_new();
     s->cols = rc_colcache_new();
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
-    if (st != RC_OK) {
-        my_close(&s->base);
-        return st;
-    }
-    s->acked_all = true;
-    *out = &s->base;
-    return RC_OK;
+    return rc_db_source_opened(&s->db, st, out);
 }
 
 static void my_stats(const rc_source *src, rc_source_stats *out)
@@ -482,18 +352,14 @@ static void my_stats(const rc_source *src, rc_source_stats *out)
     out->ack_position = rc_pos_mysql_offset(&s->acked_pos);
     snprintf(out->ack_position_text, sizeof out->ack_position_text, "%s:%" PRIu64, s->acked.file ? s->acked.file : "",
              s->acked.offset);
-    out->in_snapshot = s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK;
-    out->snapshot_tables_total = s->tables_included;
-    out->snapshot_tables_done = s->tables_done;
-    out->snapshot_rows_read = s->snap_rows;
-    out->snapshot_rows_estimate = s->snap_estimate;
+    rc_db_snapshot_stats(out, &s->db, s->tables_included, s->tables_done, s->snap_estimate);
 }
 
 static bool my_waiting(const rc_source *src)
 {
     const my_source *s = (const my_source *)src;
-    if (s->ph == PH_SNAPSHOT_ACK) return true;
-    if (s->ph != PH_STREAM) return false;
+    if (s->db.ph == PH_SNAPSHOT_ACK) return true;
+    if (s->db.ph != PH_STREAM) return false;
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     return rc_my_source_at_target(s, p.in_transaction);
@@ -503,12 +369,12 @@ static bool my_waiting(const rc_source *src)
     const rc_source_ops var = {.name = nm,                                                                             \
                                .scheme = prefix,                                                                       \
                                .open = my_open,                                                                        \
-                               .next = my_next,                                                                        \
-                               .release = my_release,                                                                  \
+                               .next = rc_db_source_next,                                                              \
+                               .release = rc_db_source_release,                                                        \
                                .ack = my_ack,                                                                          \
                                .ack_state = my_ack_state,                                                              \
                                .stored_state = my_stored_state,                                                        \
-                               .progress = my_progress,                                                                \
+                               .progress = rc_db_source_progress,                                                      \
                                .close = my_close,                                                                      \
                                .stats = my_stats,                                                                      \
                                .waiting = my_waiting,                                                              \

@@ -1,7 +1,7 @@
 /* Internals of the MySQL/MariaDB source (my_source.c): its state and the helpers its parts
- * share: the snapshot (my_source_snapshot.c), the boundaries kept and the checkpoint written
- * (my_source_checkpoint.c), the binlog stream (my_source_stream.c). Not for the rest of the
- * source: it uses my_source.h. */
+ * share (my_source_common.c): the snapshot (my_source_snapshot.c), the boundaries kept and
+ * the checkpoint written (my_source_checkpoint.c), the binlog stream (my_source_stream.c).
+ * Not for the rest of the source: it uses my_source.h. */
 #ifndef ROWCAST_MY_SOURCE_INT_H
 #define ROWCAST_MY_SOURCE_INT_H
 
@@ -24,8 +24,6 @@
 
 enum { SNAPSHOT_CHUNK = 10000, STOP_EVENT = 3, ROTATE_EVENT = 4, FORMAT_DESCRIPTION_EVENT = 15 };
 
-typedef rc_db_phase phase; /* sources/db_phases.h */
-
 /* A transaction boundary handed out and not yet acknowledged. */
 typedef struct boundary {
     rc_pos pos;
@@ -35,7 +33,7 @@ typedef struct boundary {
 } boundary;
 
 typedef struct my_source {
-    rc_source base;
+    rc_db_source db; /* the phase, the batches, the acknowledgements (sources/db_phases.h) */
     rc_capture_config cfg;
     volatile sig_atomic_t *stop;
     rc_my_url url;
@@ -46,8 +44,6 @@ typedef struct my_source {
     rc_my_decoder *dec;
     rc_colcache *cols; /* the decoders' column lists (a restart's decoder keeps them) */
     rc_my_stream *stream;
-    phase ph;
-    rc_db_batches batches; /* the one being filled: rc_db_batch */
     /* snapshot */
     rc_my_snap_table *tables;
     size_t ntables, table_i, tables_done, tables_included;
@@ -59,7 +55,7 @@ typedef struct my_source {
     uint32_t ahead_ncols;
     bool has_ahead;
     size_t ahead_table;
-    uint64_t snap_rows, snap_acked, snap_estimate;
+    uint64_t snap_estimate;
     int64_t snap_us;
     rc_my_snap_pos snap;
     bool view_open;
@@ -67,8 +63,6 @@ typedef struct my_source {
     char *file, *gtids;    /* the last boundary handed out: file, GTID set text */
     uint64_t offset;
     rc_pos handed;         /* ... as a position */
-    rc_pos last_pos;       /* the last item's position */
-    bool acked_all;        /* the sink acknowledged the last item */
     boundary *q;
     size_t qn, qcap;
     rc_my_checkpoint acked; /* what the checkpoint file holds (its sink state: the last ack_state's) */
@@ -87,10 +81,11 @@ typedef struct my_source {
     bool rotated, stopped; /* ... and then a ROTATE to the next file, a STOP (the file's end) */
 } my_source;
 
-/* ---- my_source.c ---- */
-double rc_my_source_now_s(void);
-void rc_my_source_notice(my_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- my_source_common.c ---- */
+/* A notice through the capture configuration's (rc_db_notice, up to 800 bytes). */
+#define rc_my_source_notice(s, ...) rc_db_notice((s)->cfg.notice, (s)->cfg.notice_ctx, 800, __VA_ARGS__)
 rc_status rc_my_source_nomem(rc_error *err);
+rc_status rc_my_source_set_text(char **dst, const char *src, rc_error *err); /* a copy of src ("" for NULL) */
 rc_status rc_my_source_hand(my_source *s, const char *file, uint64_t offset, const char *gtids, rc_error *err);
 rc_source_item *rc_my_source_item_new(my_source *s);
 void rc_my_source_item_end(my_source *s, rc_source_item *it);
@@ -98,7 +93,7 @@ void rc_my_source_item_bad(my_source *s, rc_source_item *it, const rc_error *err
 
 /* ---- my_source_snapshot.c ---- */
 rc_status rc_my_source_snapshot_fetch(my_source *s, rc_error *err);
-rc_status rc_my_source_snapshot_batch(my_source *s, rc_error *err);
+rc_status rc_my_source_snapshot_batch(void *s, rc_error *err); /* rc_db_phase_ops' (s: a my_source) */
 
 /* ---- my_source_checkpoint.c ---- */
 void rc_my_source_boundary_free(boundary *e);
@@ -108,8 +103,8 @@ void rc_my_source_acknowledge(my_source *s, const rc_pos *pos);
 rc_status rc_my_source_checkpoint_here(my_source *s, rc_error *err);
 
 /* ---- my_source_stream.c ---- */
-rc_status rc_my_source_stream_start(my_source *s, rc_error *err);
+rc_status rc_my_source_stream_start(void *s, rc_error *err); /* rc_db_phase_ops' (s: a my_source) */
 bool rc_my_source_at_target(const my_source *s, bool in_tx);
-rc_status rc_my_source_stream_batch(my_source *s, int timeout_ms, rc_error *err);
+rc_status rc_my_source_stream_batch(void *s, int timeout_ms, rc_error *err); /* rc_db_phase_ops' */
 
 #endif

@@ -70,7 +70,7 @@ static rc_status push(rc_event_list *out, const rc_event *ev, rc_error *err)
 /* The read event of the row ahead. */
 static rc_status read_event(my_source *s, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    rc_batch *b = rc_db_batch(&s->db.batches);
     const rc_my_snap_table *t = &s->tables[s->ahead_table];
     rc_value *vals = rc_arena_alloc(&b->arena, (t->t->ncols ? t->t->ncols : 1) * sizeof *vals);
     if (!vals) return rc_my_source_nomem(err);
@@ -89,9 +89,10 @@ static rc_status read_event(my_source *s, rc_error *err)
     return push(&b->events, &ev, err);
 }
 
-rc_status rc_my_source_snapshot_batch(my_source *s, rc_error *err)
+rc_status rc_my_source_snapshot_batch(void *arg, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    my_source *s = arg;
+    rc_batch *b = rc_db_batch(&s->db.batches);
     static const char *const marks[] = {"first", "true", "last"};
     while (b->n < RC_DB_BATCH_ITEMS && s->has_ahead) {
         if (*s->stop) return RC_OK;
@@ -103,8 +104,8 @@ rc_status rc_my_source_snapshot_batch(my_source *s, rc_error *err)
             const char *none = "";
             rc_my_source_item_bad(s, it, &ierr, (const uint8_t *)none, 0);
         }
-        bool first = s->snap_rows == 0;
-        s->snap_rows++;
+        bool first = s->db.snap_rows == 0;
+        s->db.snap_rows++;
         if (rc_my_source_snapshot_fetch(s, err) != RC_OK) return err->code;
         if (st == RC_OK) {
             rc_event *ev = &b->events.items[b->events.count - 1];
@@ -114,11 +115,11 @@ rc_status rc_my_source_snapshot_batch(my_source *s, rc_error *err)
         rc_my_source_item_end(s, it);
         if (st == RC_OK) it->raw = 1; /* counted as one message of the snapshot */
         if (st == RC_OK && s->cfg.max_events && ++s->row_events >= s->cfg.max_events) {
-            s->ph = PH_DONE;
+            s->db.ph = PH_DONE;
             return RC_OK;
         }
     }
-    if (!s->has_ahead) s->ph = PH_SNAPSHOT_ACK;
+    if (!s->has_ahead) s->db.ph = PH_SNAPSHOT_ACK;
     return RC_OK;
 }
 

@@ -15,7 +15,7 @@ static rc_status decoder_start(my_source *s, rc_error *err)
 {
     /* the events handed out point at the decoder (the file name, the column lists): it goes
      * once their batches came back */
-    rc_db_batches_later(&s->batches, decoder_free, s->dec);
+    rc_db_batches_later(&s->db.batches, decoder_free, s->dec);
     s->dec = NULL;
     rc_my_decoder_config dc = {.file = s->file ? s->file : "", .server = s->server, .history = s->hist, .cols = s->cols};
     if (rc_my_decoder_new(&dc, &s->dec, err) != RC_OK) return err->code;
@@ -38,8 +38,8 @@ static void lost(my_source *s, const rc_error *why)
     s->backoff_ms = s->backoff_ms ? (s->backoff_ms * 2 > 10000 ? 10000 : s->backoff_ms * 2) : 100;
     rc_my_source_notice(s, "%s; reconnecting in %d ms (resuming at %s:%" PRIu64 "%s%s)", why->message, s->backoff_ms, s->file, s->offset,
            s->by_gtid && s->gtids[0] ? ", GTID " : "", s->by_gtid ? s->gtids : "");
-    s->retry_at = rc_my_source_now_s() + s->backoff_ms / 1000.0;
-    s->ph = PH_STREAM_START;
+    s->retry_at = rc_db_now_s() + s->backoff_ms / 1000.0;
+    s->db.ph = PH_STREAM_START;
 }
 
 /* The server's oldest binlog (SHOW BINARY LOGS), for the purged-binlog message. */
@@ -93,7 +93,7 @@ static rc_status stream_failed(my_source *s, unsigned server_errno, rc_error *wh
         rc_my_stream_close(s->stream);
         s->stream = NULL;
         s->retry_at = 0;
-        s->ph = PH_STREAM_START;
+        s->db.ph = PH_STREAM_START;
         return RC_OK;
     }
     if (why->code == RC_ERR_RETRY) {
@@ -115,9 +115,10 @@ static rc_status stream_failed(my_source *s, unsigned server_errno, rc_error *wh
     return err->code;
 }
 
-rc_status rc_my_source_stream_start(my_source *s, rc_error *err)
+rc_status rc_my_source_stream_start(void *arg, rc_error *err)
 {
-    if (rc_my_source_now_s() < s->retry_at) return RC_OK;
+    my_source *s = arg;
+    if (rc_db_now_s() < s->retry_at) return RC_OK;
     if (s->sql) { /* the SQL session's work (checks, snapshot) is done: the server gets its connection back */
         mysql_close(s->sql);
         s->sql = NULL;
@@ -134,7 +135,7 @@ rc_status rc_my_source_stream_start(my_source *s, rc_error *err)
     s->seen_fde = s->rotated = s->stopped = false;
     if (s->backoff_ms) rc_my_source_notice(s, "binlog stream from %s resumed", s->url.shown);
     s->backoff_ms = 0;
-    s->ph = PH_STREAM;
+    s->db.ph = PH_STREAM;
     return RC_OK;
 }
 
@@ -147,25 +148,25 @@ bool rc_my_source_at_target(const my_source *s, bool in_tx)
 }
 
 /* Caught up to --until: at the target and everything acknowledged. */
-static bool caught_up(const my_source *s, bool in_tx) { return s->acked_all && rc_my_source_at_target(s, in_tx); }
+static bool caught_up(const my_source *s, bool in_tx) { return s->db.acked_all && rc_my_source_at_target(s, in_tx); }
 
 /* Row events among the batch's events from `first` on: --max-events counts them; a DDL means
  * the next boundary kept carries the history. */
 static void count_events(my_source *s, size_t first)
 {
-    const rc_batch *b = rc_db_batch(&s->batches);
+    const rc_batch *b = rc_db_batch(&s->db.batches);
     for (size_t i = first; i < b->events.count; i++) {
         rc_op op = b->events.items[i].op;
         if (op == RC_OP_DDL) s->hist_dirty = true;
         if (op == RC_OP_INSERT || op == RC_OP_UPDATE || op == RC_OP_DELETE) s->row_events++;
     }
-    if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->ph = PH_DONE;
+    if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->db.ph = PH_DONE;
 }
 
 /* One binlog event: its events as an item. */
 static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in_tx, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    rc_batch *b = rc_db_batch(&s->db.batches);
     size_t first = b->events.count;
     rc_source_item *it = rc_my_source_item_new(s);
     rc_error ierr;
@@ -202,14 +203,8 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
         rc_buf_fini(&g);
         if (hs != RC_OK) return hs;
     }
-    if (st != RC_OK) {
-        rc_my_source_item_bad(s, it, &ierr, raw->data, raw->n);
-    } else if (b->events.count == first) {
-        b->n--; /* no event (FORMAT_DESCRIPTION, TABLE_MAP, GTID...): no item */
-        return RC_OK;
-    } else {
-        it->raw = raw->n;
-    }
+    if (st != RC_OK) rc_my_source_item_bad(s, it, &ierr, raw->data, raw->n);
+    else if (rc_db_item_none(b, it, raw->n)) return RC_OK; /* no event (FORMAT_DESCRIPTION, TABLE_MAP, GTID...) */
     rc_my_source_item_end(s, it);
     count_events(s, first);
     /* an event that did not end a transaction (or a DDL) is inside one: its position is the
@@ -220,17 +215,18 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
     return RC_OK;
 }
 
-rc_status rc_my_source_stream_batch(my_source *s, int timeout_ms, rc_error *err)
+rc_status rc_my_source_stream_batch(void *arg, int timeout_ms, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    my_source *s = arg;
+    rc_batch *b = rc_db_batch(&s->db.batches);
     int wait = timeout_ms;
     bool in_tx = false;
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     in_tx = p.in_transaction;
-    while (!rc_batch_full(b) && s->ph == PH_STREAM) { /* two batches are out at a time: a few MB */
+    while (!rc_batch_full(b) && s->db.ph == PH_STREAM) { /* two batches are out at a time: a few MB */
         if (caught_up(s, in_tx)) {
-            s->ph = PH_DONE;
+            s->db.ph = PH_DONE;
             break;
         }
         /* at the target, waiting only for the sink's acknowledgement: nothing past it is read
@@ -253,9 +249,9 @@ rc_status rc_my_source_stream_batch(my_source *s, int timeout_ms, rc_error *err)
         if (!got) break;
         if (binlog_event(s, &raw, &in_tx, err) != RC_OK) return err->code;
     }
-    if (s->ph != PH_STREAM_START && rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
+    if (s->db.ph != PH_STREAM_START && rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
     /* nothing in flight: the checkpoint may move past events that made no item */
-    if (!b->n && s->acked_all && !in_tx && s->qn) {
+    if (!b->n && s->db.acked_all && !in_tx && s->qn) {
         rc_pos h = s->handed;
         rc_my_source_acknowledge(s, &h);
     }

@@ -214,10 +214,7 @@ void rc_my_stream_close(rc_my_stream *s)
 {
     if (!s) return;
     if (s->started) {
-        pthread_mutex_lock(&s->mu);
-        s->stop = true;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
+        rc_thread_tell_stop(&s->mu, &s->cv, &s->stop);
         /* wakes a fetch blocked on the socket */
         my_socket fd = mysql_get_socket(s->m);
         if (fd >= 0) shutdown(fd, SHUT_RDWR);

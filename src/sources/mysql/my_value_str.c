@@ -247,22 +247,25 @@ static inline __attribute__((always_inline)) rc_status varchar_value(const rc_my
     return *len > c->meta ? too_long(c, *len, c->meta, err) : RC_OK;
 }
 
-static rc_status varchar_utf8(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
+/* A VARCHAR (UTF-8 text) or VARBINARY (bytes) value. */
+static rc_status varchar_as(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err,
+                            bool binary)
 {
     const uint8_t *body;
     size_t len;
     rc_status st = varchar_value(c, p, n, used, &body, &len, err);
     if (st != RC_OK) return st;
-    return text_value(c, RC_MY_CS_UTF8, body, len, out, a, err);
+    return binary ? bytes_value(c, body, len, len, out, a, err) : text_value(c, RC_MY_CS_UTF8, body, len, out, a, err);
+}
+
+static rc_status varchar_utf8(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
+{
+    return varchar_as(c, p, n, used, out, a, err, false);
 }
 
 static rc_status varbinary(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)
 {
-    const uint8_t *body;
-    size_t len;
-    rc_status st = varchar_value(c, p, n, used, &body, &len, err);
-    if (st != RC_OK) return st;
-    return bytes_value(c, body, len, len, out, a, err);
+    return varchar_as(c, p, n, used, out, a, err, true);
 }
 
 static rc_status text_utf8(const rc_my_col *c, const uint8_t *p, size_t n, size_t *used, rc_value *out, rc_arena *a, rc_error *err)

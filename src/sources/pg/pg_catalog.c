@@ -19,11 +19,6 @@ rc_pg_rc rc_pg_query_fail(rc_pg_conn *c, PGresult *res, const char *what, rc_err
     return lost ? RC_PG_RETRY : RC_PG_FATAL;
 }
 
-static PGresult *query(rc_pg_conn *c, const char *sql, int n, const char *const *args)
-{
-    return PQexecParams(rc_pg_sql(c), sql, n, NULL, args, NULL, NULL, 0);
-}
-
 static uint32_t oid_at(const PGresult *r, int row, int col)
 {
     return (uint32_t)strtoul(PQgetvalue(r, row, col), NULL, 10);
@@ -33,10 +28,10 @@ static uint32_t oid_at(const PGresult *r, int row, int col)
 static rc_pg_rc add_enums(rc_pg_conn *c, rc_pg_types *reg, const char *oid, rc_error *err)
 {
     const char *args[] = {oid};
-    PGresult *r = query(c,
-                        "SELECT enumtypid, enumlabel FROM pg_catalog.pg_enum "
-                        "WHERE $1::oid = 0 OR enumtypid = $1::oid ORDER BY enumtypid, enumsortorder",
-                        1, args);
+    PGresult *r = rc_pg_query(c,
+                              "SELECT enumtypid, enumlabel FROM pg_catalog.pg_enum "
+                              "WHERE $1::oid = 0 OR enumtypid = $1::oid ORDER BY enumtypid, enumsortorder",
+                              1, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading enum types", err);
     int n = PQntuples(r);
     const char **labels = malloc(((size_t)n + 1) * sizeof *labels);
@@ -63,7 +58,7 @@ rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_e
     rc_pg_rc rc = add_enums(c, reg, o, err);
     if (rc != RC_PG_OK) return rc;
     const char *args[] = {o};
-    PGresult *r = query(
+    PGresult *r = rc_pg_query(
         c,
         "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, t.typelem FROM pg_catalog.pg_type t "
         "WHERE ($1::oid = 0 OR t.oid = $1::oid) AND (t.typtype = 'd' OR (t.typcategory = 'A' AND "
@@ -95,7 +90,7 @@ static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, 
                             char replident, const rc_pg_relation **out, uint64_t version, rc_error *err)
 {
     const char *args[] = {oid};
-    PGresult *r = query(
+    PGresult *r = rc_pg_query(
         c,
         "SELECT a.attname, a.atttypid, a.atttypmod, CASE c.relreplident WHEN 'f' THEN true "
         "WHEN 'n' THEN false ELSE coalesce(a.attnum = ANY((SELECT i.indkey FROM pg_catalog.pg_index i "
@@ -138,12 +133,12 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
 {
     *out = NULL, *n = 0;
     const char *args[] = {publication, publication2 ? publication2 : ""};
-    PGresult *r = query(c,
-                        "SELECT c.oid, n.nspname, c.relname, c.relreplident, c.relkind, c.reltuples "
-                        "FROM pg_catalog.pg_publication_tables pt JOIN pg_catalog.pg_namespace n ON "
-                        "n.nspname = pt.schemaname JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid "
-                        "AND c.relname = pt.tablename WHERE pt.pubname IN ($1, $2) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3",
-                        2, args);
+    PGresult *r = rc_pg_query(c,
+                              "SELECT c.oid, n.nspname, c.relname, c.relreplident, c.relkind, c.reltuples "
+                              "FROM pg_catalog.pg_publication_tables pt JOIN pg_catalog.pg_namespace n ON "
+                              "n.nspname = pt.schemaname JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid "
+                              "AND c.relname = pt.tablename WHERE pt.pubname IN ($1, $2) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3",
+                              2, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "listing the publication's tables", err);
     rc_pg_table *t = calloc((size_t)PQntuples(r) + 1, sizeof *t);
     if (!t) {
@@ -191,12 +186,12 @@ rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uin
     char oid[16];
     snprintf(oid, sizeof oid, "%u", rel->oid);
     const char *args[] = {oid};
-    PGresult *r = query(c,
-                        /* indkey is an int2vector, subscripts from 0: its order by ORDINALITY */
-                        "SELECT a.attname, k.n FROM pg_catalog.pg_index i, unnest(i.indkey) WITH ORDINALITY "
-                        "AS k(attnum, n) JOIN pg_catalog.pg_attribute a ON a.attnum = k.attnum "
-                        "WHERE a.attrelid = i.indrelid AND i.indrelid = $1::oid AND i.indisprimary",
-                        1, args);
+    PGresult *r = rc_pg_query(c,
+                              /* indkey is an int2vector, subscripts from 0: its order by ORDINALITY */
+                              "SELECT a.attname, k.n FROM pg_catalog.pg_index i, unnest(i.indkey) WITH ORDINALITY "
+                              "AS k(attnum, n) JOIN pg_catalog.pg_attribute a ON a.attnum = k.attnum "
+                              "WHERE a.attrelid = i.indrelid AND i.indrelid = $1::oid AND i.indisprimary",
+                              1, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading the primary key", err);
     memset(rank, 0, rel->ncols * sizeof *rank);
     *found = PQntuples(r) > 0;

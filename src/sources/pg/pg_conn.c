@@ -1,6 +1,7 @@
 /* The replication connection: URL handling, setup checks, slot and publication, streaming
  * (CopyBoth framing of XLogData / keepalive / standby status). */
 #include "sources/pg/pg_conn.h"
+#include "sources/db_phases.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -142,18 +143,6 @@ static rc_pg_rc server_fail(rc_pg_conn *c, PGconn *conn, PGresult *res, rc_error
 void rc_pg_notice(rc_pg_conn *c, const char *msg)
 {
     if (c->opts.notice) c->opts.notice(c->opts.notice_ud, msg);
-}
-
-static void notice(rc_pg_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void notice(rc_pg_conn *c, const char *fmt, ...)
-{
-    if (!c->opts.notice) return;
-    char msg[300];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    c->opts.notice(c->opts.notice_ud, msg);
 }
 
 /* ---- connecting ---- */
@@ -321,6 +310,11 @@ PGconn *rc_pg_sql(rc_pg_conn *c)
     return c->sql;
 }
 
+PGresult *rc_pg_query(rc_pg_conn *c, const char *sql, int n, const char *const *args)
+{
+    return PQexecParams(c->sql, sql, n, NULL, args, NULL, NULL, 0);
+}
+
 const char *rc_pg_server_encoding(const rc_pg_conn *c)
 {
     const char *e = PQparameterStatus(c->sql, "server_encoding");
@@ -378,9 +372,7 @@ static rc_pg_rc sessions(rc_pg_conn *c, rc_error *err)
 rc_pg_rc rc_pg_publication_exists(rc_pg_conn *c, const char *name, bool *exists, rc_error *err)
 {
     const char *args[] = {name};
-    PGresult *res =
-        PQexecParams(c->sql, "SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1", 1, NULL,
-                     args, NULL, NULL, 0);
+    PGresult *res = rc_pg_query(c, "SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1", 1, args);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "looking up the publication");
     *exists = PQntuples(res) > 0;
@@ -460,13 +452,12 @@ rc_pg_rc rc_pg_slot_find(rc_pg_conn *c, const char *name, rc_pg_slot *out, bool 
                     "_ (at most 63)",
                     name);
     const char *args[] = {name};
-    PGresult *res =
-        PQexecParams(c->sql,
-                     "SELECT slot_type, coalesce(plugin, ''), coalesce(database, ''), "
-                     "coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, ''), "
-                     "coalesce(restart_lsn::text, '') FROM pg_catalog.pg_replication_slots "
-                     "WHERE slot_name = $1",
-                     1, NULL, args, NULL, NULL, 0);
+    PGresult *res = rc_pg_query(c,
+                                "SELECT slot_type, coalesce(plugin, ''), coalesce(database, ''), "
+                                "coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, ''), "
+                                "coalesce(restart_lsn::text, '') FROM pg_catalog.pg_replication_slots "
+                                "WHERE slot_name = $1",
+                                1, args);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "looking up the replication slot");
     if (PQntuples(res) == 1) {
@@ -520,9 +511,7 @@ rc_pg_rc rc_pg_slot_copy(rc_pg_conn *c, const char *from, const char *to, rc_err
     rc_pg_rc rc = sessions(c, err);
     if (rc != RC_PG_OK) return rc;
     const char *args[] = {from, to};
-    PGresult *res = PQexecParams(
-        c->sql, "SELECT pg_catalog.pg_copy_logical_replication_slot($1, $2, false)", 2, NULL,
-        args, NULL, NULL, 0);
+    PGresult *res = rc_pg_query(c, "SELECT pg_catalog.pg_copy_logical_replication_slot($1, $2, false)", 2, args);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return server_fail(c, c->sql, res, err, "making the replication slot permanent");
     PQclear(res);
@@ -619,7 +608,7 @@ rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error 
                         "slot",
                         msg, c->shown, c->opts.active_retry_ms);
         if (wait > left) wait = (int)left;
-        notice(c, "%s: retrying in %d ms", msg, wait);
+        rc_db_notice(c->opts.notice, c->opts.notice_ud, 300, "%s: retrying in %d ms", msg, wait);
         sleep_ms(wait);
         wait = wait * 2 > 2000 ? 2000 : wait * 2;
     }

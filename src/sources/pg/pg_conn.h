@@ -69,6 +69,9 @@ void rc_pg_close(rc_pg_conn *c);
 const char *rc_pg_url(const rc_pg_conn *c);
 /* The normal SQL session (the snapshot reads on it); owned by c. */
 PGconn *rc_pg_sql(rc_pg_conn *c);
+/* Runs sql with n text parameters on the SQL session (PQexecParams, text results); the caller
+ * checks and clears the result. */
+PGresult *rc_pg_query(rc_pg_conn *c, const char *sql, int n, const char *const *args);
 /* The database's encoding: pgoutput sends text in it, whatever client_encoding says. */
 const char *rc_pg_server_encoding(const rc_pg_conn *c);
 

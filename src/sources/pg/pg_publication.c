@@ -269,7 +269,7 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
     char companion[RC_PG_PUB_MAX];
     rc_pg_publication_companion(name, companion);
     const char *args[] = {name, companion};
-    PGresult *r = PQexecParams(rc_pg_sql(c), TABLES_SQL, 2, NULL, args, NULL, NULL, 0);
+    PGresult *r = rc_pg_query(c, TABLES_SQL, 2, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         return rc_pg_query_fail(c, r, "listing the tables", err);
     /* each pattern matches a table the run captures: published, or to be */
@@ -333,8 +333,8 @@ rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, r
                                        void *ud, rc_error *err)
 {
     const char *args[] = {publication};
-    PGresult *res = PQexecParams(
-        rc_pg_sql(c),
+    PGresult *res = rc_pg_query(
+        c,
         "SELECT t.schemaname, t.tablename, c.relreplident FROM pg_catalog.pg_publication_tables t "
         "JOIN pg_catalog.pg_publication p ON p.pubname = t.pubname "
         "JOIN pg_catalog.pg_namespace n ON n.nspname = t.schemaname "
@@ -344,7 +344,7 @@ rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, r
         "WHERE i.indrelid = c.oid AND i.indisprimary)) "
         "OR (c.relreplident = 'i' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
         "WHERE i.indrelid = c.oid AND i.indisreplident))) ORDER BY 1, 2",
-        1, NULL, args, NULL, NULL, 0);
+        1, args);
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         return rc_pg_query_fail(c, res, "reading the replica identities", err);
     for (int i = 0; i < PQntuples(res); i++)

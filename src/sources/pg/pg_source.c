@@ -38,10 +38,8 @@
 #include "sources/pg/pg_events.h"
 #include "sources/pg/pg_publication.h"
 
-typedef rc_db_phase phase; /* sources/db_phases.h */
-
 typedef struct pg_source {
-    rc_source base;
+    rc_db_source db; /* the phase, the batches, the acknowledgements (sources/db_phases.h) */
     rc_capture_config cfg;
     volatile sig_atomic_t *stop;
     rc_pg_conn *conn;
@@ -51,8 +49,6 @@ typedef struct pg_source {
     char shown[512]; /* the URL without password: the name items (and errors) carry */
     char temp_slot[64];
     char companion[RC_PG_PUB_MAX]; /* the publication's companion, read beside it ("": none) */
-    phase ph;
-    rc_db_batches batches; /* the one being filled: rc_db_batch */
     /* snapshot */
     rc_pg_table *tables;
     size_t ntables, table_i, tables_done;
@@ -61,7 +57,7 @@ typedef struct pg_source {
     int ahead_len;
     size_t ahead_table;
     size_t last_table; /* the table of the last row handed out */
-    uint64_t snap_rows, snap_acked, snap_estimate;
+    uint64_t snap_estimate;
     int64_t snap_us; /* when the snapshot was taken (wall clock): the change time of its rows */
     char snap_lsn[RC_PG_LSN_MAX]; /* its consistent point: the LSN of its rows, as Debezium's */
     /* stream */
@@ -70,8 +66,6 @@ typedef struct pg_source {
     double status_at;     /* when a status update went out while releasing one */
     uint64_t acked_lsn;  /* the last position the pipeline acknowledged */
     uint64_t ack_later;  /* one acknowledged while reconnecting, for the new stream */
-    bool acked_all;      /* ... and it was the last item's */
-    rc_pos last_pos;     /* the last item's position */
     uint64_t until_lsn;  /* stop once caught up to here (0: never) */
     uint64_t wal_end;    /* the server's, from its last keepalive */
     bool past_target;    /* a transaction committed at or after --until began: it is not handed */
@@ -82,13 +76,6 @@ typedef struct pg_source {
     uint64_t resume_lsn; /* the slot's confirmed position at open, when it existed (0: a fresh start) */
 } pg_source;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
 {
     if (rc == RC_PG_RETRY) err->code = RC_ERR_RETRY;
@@ -97,55 +84,31 @@ static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
 
 /* ---- items ---- */
 
-static rc_source_item *item_new(pg_source *s)
-{
-    rc_batch *b = rc_db_batch(&s->batches);
-    rc_source_item *it = &b->lines[b->n++];
-    memset(it, 0, sizeof *it);
-    it->file = s->shown;
-    it->off = b->len;
-    it->ev_first = b->events.count;
-    rc_error_clear(&it->err);
-    return it;
-}
+static rc_source_item *item_new(pg_source *s) { return rc_db_item_new(&s->db, s->shown); }
 
 static void item_end(pg_source *s, rc_source_item *it)
 {
-    it->ev_count = rc_db_batch(&s->batches)->events.count - it->ev_first;
-    it->end = s->ph == PH_STREAM ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->snap_rows);
-    s->last_pos = it->end;
-    s->acked_all = false;
+    rc_db_item_end(&s->db, it, s->db.ph == PH_STREAM ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->db.snap_rows));
 }
 
 /* A bad item: its events dropped, the error kept, and a line for the dead-letter file. */
 static void item_bad(pg_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len,
                      bool hex)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
-    b->events.count = it->ev_first;
-    it->st = err->code ? err->code : RC_ERR_SYNTAX;
-    it->err = *err;
+    rc_batch *b = rc_db_batch(&s->db.batches);
     /* a dead-letter line of its own: the COPY line as it came, or the message as hex */
     size_t need = 64 + 2 * len + 2;
-    if (b->len + need > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + need) cap *= 2;
-        char *t = realloc(b->text, cap);
-        if (!t) return;
-        b->text = t, b->cap = cap;
-    }
+    if (!rc_db_item_bad(b, it, err, need)) return;
     if (hex) {
         char lsn[RC_PG_LSN_MAX];
         rc_pg_lsn_format(s->handed_lsn, lsn);
         b->len += (size_t)snprintf(b->text + b->len, need, "pgoutput after %s:", lsn);
-        for (size_t i = 0; i < len; i++) b->len += (size_t)snprintf(b->text + b->len, 3, "%02x", msg[i]);
+        rc_db_item_hex(b, msg, len);
     } else {
         memcpy(b->text + b->len, msg, len);
         b->len += len;
     }
-    b->text[b->len++] = '\n';
-    it->raw = b->len - it->off;
-    it->n = it->raw - 1;
+    rc_db_item_line_end(b, it);
 }
 
 /* ---- snapshot ---- */
@@ -242,9 +205,10 @@ static const char *snapshot_mark(const pg_source *s, size_t ti, bool first_in_ta
     return "true";
 }
 
-static rc_status snapshot_batch(pg_source *s, rc_error *err)
+static rc_status snapshot_batch(void *p, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    pg_source *s = p;
+    rc_batch *b = rc_db_batch(&s->db.batches);
     while (b->n < RC_DB_BATCH_ITEMS && s->ahead) {
         if (*s->stop) return RC_OK;
         const rc_pg_table *t = &s->tables[s->ahead_table];
@@ -258,9 +222,9 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
         if (st != RC_OK) item_bad(s, it, &ierr, (const uint8_t *)s->ahead, len, false);
         else it->raw = (size_t)s->ahead_len;
         size_t ti = s->ahead_table;
-        bool first = s->snap_rows == 0 || s->last_table != ti;
+        bool first = s->db.snap_rows == 0 || s->last_table != ti;
         s->last_table = ti;
-        s->snap_rows++;
+        s->db.snap_rows++;
         if (snapshot_fetch(s, err) != RC_OK) return err->code;
         if (st == RC_OK) {
             rc_event *ev = &b->events.items[b->events.count - 1];
@@ -271,51 +235,40 @@ static rc_status snapshot_batch(pg_source *s, rc_error *err)
         }
         item_end(s, it);
         if (st == RC_OK && s->cfg.max_events && ++s->row_events >= s->cfg.max_events) {
-            s->ph = PH_DONE;
+            s->db.ph = PH_DONE;
             return RC_OK;
         }
     }
     if (!s->ahead) {
         PQclear(PQexec(rc_pg_sql(s->conn), "COMMIT"));
-        s->ph = PH_SNAPSHOT_ACK;
+        s->db.ph = PH_SNAPSHOT_ACK;
     }
     return RC_OK;
 }
 
 /* Every snapshot row is acknowledged: make the slot permanent (or stop: initial_only). */
-static rc_status snapshot_done(pg_source *s, rc_error *err)
+static rc_status snapshot_done(void *p, rc_error *err)
 {
+    pg_source *s = p;
     if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY) {
-        s->ph = PH_DONE;
+        s->db.ph = PH_DONE;
         return RC_OK;
     }
     rc_pg_rc rc = rc_pg_slot_copy(s->conn, s->temp_slot, s->cfg.slot, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     rc_pg_repl_reset(s->conn); /* drops the temporary slot */
-    if (s->cfg.notice) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; replication slot %s created",
-                 s->ntables, s->ntables == 1 ? "" : "s", s->snap_rows, s->snap_rows == 1 ? "" : "s", s->cfg.slot);
-        s->cfg.notice(s->cfg.notice_ctx, msg);
-    }
-    s->ph = PH_STREAM_START;
+    rc_db_notice(s->cfg.notice, s->cfg.notice_ctx, 300,
+                 "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; replication slot %s created", s->ntables,
+                 s->ntables == 1 ? "" : "s", s->db.snap_rows, s->db.snap_rows == 1 ? "" : "s", s->cfg.slot);
+    s->db.ph = PH_STREAM_START;
     s->retry_at = 0;
     return RC_OK;
 }
 
 /* ---- stream ---- */
 
-static void notice(pg_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void notice(pg_source *s, const char *fmt, ...)
-{
-    if (!s->cfg.notice) return;
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    s->cfg.notice(s->cfg.notice_ctx, msg);
-}
+/* A notice through the capture configuration's (rc_db_notice, up to 600 bytes). */
+#define notice(s, ...) rc_db_notice((s)->cfg.notice, (s)->cfg.notice_ctx, 600, __VA_ARGS__)
 
 /* The connection went away while streaming: start again after a pause. */
 static void lost(pg_source *s, const rc_error *why)
@@ -327,13 +280,14 @@ static void lost(pg_source *s, const rc_error *why)
     char lsn[RC_PG_LSN_MAX];
     rc_pg_lsn_format(s->handed_lsn, lsn);
     notice(s, "%s; reconnecting in %d ms (resuming after LSN %s)", why->message, s->backoff_ms, lsn);
-    s->retry_at = now_s() + s->backoff_ms / 1000.0;
-    s->ph = PH_STREAM_START;
+    s->retry_at = rc_db_now_s() + s->backoff_ms / 1000.0;
+    s->db.ph = PH_STREAM_START;
 }
 
-static rc_status stream_start(pg_source *s, rc_error *err)
+static rc_status stream_start(void *p, rc_error *err)
 {
-    if (now_s() < s->retry_at) return RC_OK;
+    pg_source *s = p;
+    if (rc_db_now_s() < s->retry_at) return RC_OK;
     rc_pg_stream_opts o = {.slot = s->cfg.slot,
                            .publication = s->cfg.publication,
                            .publication2 = s->companion,
@@ -349,7 +303,7 @@ static rc_status stream_start(pg_source *s, rc_error *err)
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     if (s->backoff_ms) notice(s, "replication from %s resumed", s->shown);
     s->backoff_ms = 0;
-    s->ph = PH_STREAM;
+    s->db.ph = PH_STREAM;
     if (s->ack_later > s->acked_lsn && rc_pg_stream_ack(s->conn, s->ack_later, err) == RC_PG_OK) s->acked_lsn = s->ack_later;
     rc_error_clear(err); /* a failure is the connection's: the next read finds it */
     return RC_OK;
@@ -364,7 +318,7 @@ static bool at_target(const pg_source *s)
 }
 
 /* Caught up to --until: at the target and everything handed out acknowledged. */
-static bool caught_up(const pg_source *s) { return s->acked_all && at_target(s); }
+static bool caught_up(const pg_source *s) { return s->db.acked_all && at_target(s); }
 
 /* Commits at or after --until: its Begin (or Stream Commit) is not handed, and reading stops. */
 static bool after_target(pg_source *s, const rc_pgo_msg *m)
@@ -378,7 +332,7 @@ static bool after_target(pg_source *s, const rc_pgo_msg *m)
 static void keepalive(pg_source *s, const rc_pg_msg *m)
 {
     s->wal_end = m->wal_end;
-    if (!rc_pg_events_idle(s->ev) || !s->acked_all) return;
+    if (!rc_pg_events_idle(s->ev) || !s->db.acked_all) return;
     /* nothing in flight: the server may let go of the WAL up to here (idle tables) */
     rc_error err;
     rc_error_clear(&err);
@@ -388,17 +342,17 @@ static void keepalive(pg_source *s, const rc_pg_msg *m)
 /* Row events among the batch's events from `first` on: --max-events counts them. */
 static void count_rows(pg_source *s, size_t first)
 {
-    const rc_batch *b = rc_db_batch(&s->batches);
+    const rc_batch *b = rc_db_batch(&s->db.batches);
     for (size_t i = first; i < b->events.count; i++) {
         rc_op op = b->events.items[i].op;
         if (op != RC_OP_BEGIN && op != RC_OP_COMMIT) s->row_events++;
     }
-    if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->ph = PH_DONE;
+    if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->db.ph = PH_DONE;
 }
 
 static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    rc_batch *b = rc_db_batch(&s->db.batches);
     rc_pgo_msg msg;
     rc_error ierr;
     rc_error_clear(&ierr);
@@ -419,14 +373,8 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
         if (rc_pg_events_pending(s->ev)) s->pending_lsn = msg.u.commit.end_lsn; /* released over the next items */
         else s->handed_lsn = msg.u.commit.end_lsn;
     }
-    if (st != RC_OK) {
-        item_bad(s, it, &ierr, m->data, m->len, true);
-    } else if (b->events.count == first) {
-        b->n--; /* no event (Relation, Type, Origin...): no item */
-        return RC_OK;
-    } else {
-        it->raw = m->len;
-    }
+    if (st != RC_OK) item_bad(s, it, &ierr, m->data, m->len, true);
+    else if (rc_db_item_none(b, it, m->len)) return RC_OK; /* no event (Relation, Type, Origin...) */
     item_end(s, it);
     it->inside = s->handed_lsn == before; /* no Commit: its position is the last one's */
     count_rows(s, first);
@@ -437,7 +385,7 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
  * the last one, with the COMMIT, moves the position to its end. */
 static rc_status drain(pg_source *s, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    rc_batch *b = rc_db_batch(&s->db.batches);
     size_t first = b->events.count;
     rc_source_item *it = item_new(s);
     rc_error ierr;
@@ -453,7 +401,7 @@ static rc_status drain(pg_source *s, rc_error *err)
     it->inside = s->handed_lsn == before;
     count_rows(s, first);
     /* the server hears from us while a large transaction is released (wal_sender_timeout) */
-    double t = now_s();
+    double t = rc_db_now_s();
     if (t - s->status_at >= 1) {
         s->status_at = t;
         rc_error aerr;
@@ -465,7 +413,7 @@ static rc_status drain(pg_source *s, rc_error *err)
 
 static rc_status heartbeat(pg_source *s, rc_error *err)
 {
-    double t = now_s();
+    double t = rc_db_now_s();
     if (!s->cfg.heartbeat_s || t < s->heartbeat_at) return RC_OK;
     s->heartbeat_at = t + s->cfg.heartbeat_s;
     /* a non-transactional logical message: WAL the slot can move past when nothing else comes */
@@ -477,14 +425,15 @@ static rc_status heartbeat(pg_source *s, rc_error *err)
     return RC_OK;
 }
 
-static rc_status stream_batch(pg_source *s, int timeout_ms, rc_error *err)
+static rc_status stream_batch(void *p, int timeout_ms, rc_error *err)
 {
-    rc_batch *b = rc_db_batch(&s->batches);
+    pg_source *s = p;
+    rc_batch *b = rc_db_batch(&s->db.batches);
     int wait = timeout_ms;
     if (heartbeat(s, err) != RC_OK) return err->code;
-    while (b->n < RC_DB_BATCH_ITEMS && b->events.count < RC_BATCH_EVENTS && s->ph == PH_STREAM) {
+    while (b->n < RC_DB_BATCH_ITEMS && b->events.count < RC_BATCH_EVENTS && s->db.ph == PH_STREAM) {
         if (caught_up(s)) {
-            s->ph = PH_DONE;
+            s->db.ph = PH_DONE;
             break;
         }
         if (at_target(s)) { /* waiting only for the sink's acknowledgement: read no further */
@@ -521,45 +470,20 @@ static rc_status stream_batch(pg_source *s, int timeout_ms, rc_error *err)
 /* ---- the source interface ---- */
 
 /* The phases' work for the driver (sources/db_phases.c). */
-static rc_status ph_snapshot_batch(void *s, rc_error *err) { return snapshot_batch(s, err); }
-static bool ph_snapshot_acked(const void *p)
-{
-    const pg_source *s = p;
-    return s->snap_acked >= s->snap_rows;
-}
-static rc_status ph_snapshot_done(void *s, rc_error *err) { return snapshot_done(s, err); }
-static rc_status ph_stream_start(void *s, rc_error *err) { return stream_start(s, err); }
-static rc_status ph_stream_batch(void *s, int timeout_ms, rc_error *err) { return stream_batch(s, timeout_ms, err); }
-static const rc_db_phase_ops phase_ops = {ph_snapshot_batch, ph_snapshot_acked, ph_snapshot_done, ph_stream_start, ph_stream_batch};
-
-static rc_status pg_next(rc_source *src, int timeout_ms, rc_batch **out, rc_error *err)
-{
-    pg_source *s = (pg_source *)src;
-    return rc_db_phase_next(&phase_ops, s, &s->ph, &s->batches, timeout_ms, out, err);
-}
-
-static void pg_release(rc_source *src, rc_batch *b)
-{
-    (void)src, (void)b;
-}
+static const rc_db_phase_ops phase_ops = {snapshot_batch, snapshot_done, stream_start, stream_batch};
 
 static void pg_ack(rc_source *src, const rc_pos *pos)
 {
     pg_source *s = (pg_source *)src;
     if (pos->kind != RC_POS_PG_LSN) return;
-    s->acked_all = rc_pos_compare(pos, &s->last_pos) >= 0;
     uint64_t lsn = rc_pos_pg_lsn(pos);
-    if (!lsn) {
-        s->snap_acked = rc_pos_pg_snapshot_rows(pos);
-        return;
-    }
-    if (lsn <= s->acked_lsn) return;
-    if (s->ph == PH_STREAM_START) { /* reconnecting: told once the stream runs again */
+    if (!rc_db_source_ack(&s->db, pos, !lsn, rc_pos_pg_snapshot_rows(pos)) || lsn <= s->acked_lsn) return;
+    if (s->db.ph == PH_STREAM_START) { /* reconnecting: told once the stream runs again */
         if (lsn > s->ack_later) s->ack_later = lsn;
         return;
     }
     /* PH_DONE too: --max-events and --until end the phase before the last items are acknowledged */
-    if (s->ph != PH_STREAM && s->ph != PH_DONE) return;
+    if (s->db.ph != PH_STREAM && s->db.ph != PH_DONE) return;
     rc_error err;
     rc_error_clear(&err);
     /* a failure is the connection's: the next read finds it and reconnects */
@@ -573,12 +497,6 @@ static bool pg_resumes_at(const rc_source *src, rc_pos *pos)
     return s->resume_lsn != 0;
 }
 
-static void pg_progress(const rc_source *src, uint64_t *size, uint64_t *start)
-{
-    (void)src;
-    *size = 0, *start = 0;
-}
-
 static void pg_close(rc_source *src)
 {
     pg_source *s = (pg_source *)src;
@@ -589,7 +507,7 @@ static void pg_close(rc_source *src)
     rc_pgo_free(s->dec);
     rc_pg_close(s->conn); /* a temporary slot goes with the session */
     rc_pg_types_free(s->types);
-    rc_db_batches_fini(&s->batches);
+    rc_db_batches_fini(&s->db.batches);
     free(s);
 }
 
@@ -619,7 +537,7 @@ static void warn_identity(void *ud, const char *schema, const char *table, char 
 {
     char fix[600];
     rc_pg_identity_fix(fix, sizeof fix, schema, table, relreplident);
-    notice(ud,
+    notice((pg_source *)ud,
            "warning: table %s.%s has no replica identity (%s: while a publication publishes its UPDATEs and "
            "DELETEs, PostgreSQL refuses them (\"cannot update table ... because it does not have a replica "
            "identity\")",
@@ -656,13 +574,13 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
             notice(s, "replication slot %s exists: streaming from its position (LSN %s), no snapshot; drop the "
                    "slot to take a new one", s->cfg.slot, lsn);
         s->resume_lsn = slot.confirmed_lsn;
-        s->ph = PH_STREAM_START;
+        s->db.ph = PH_STREAM_START;
         return RC_OK;
     }
     if (s->cfg.snapshot == RC_SNAPSHOT_NEVER) {
         if ((rc = rc_pg_slot_create(s->conn, s->cfg.slot, false, false, &slot, err)) != RC_PG_OK) return pg_fail(err, rc);
         notice(s, "replication slot %s created (no snapshot)", s->cfg.slot);
-        s->ph = PH_STREAM_START;
+        s->db.ph = PH_STREAM_START;
         return RC_OK;
     }
     snprintf(s->temp_slot, sizeof s->temp_slot, "rowcast_snapshot_%ld", (long)getpid());
@@ -675,14 +593,12 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
         if (s->tables[i].reltuples > 0) s->snap_estimate += (uint64_t)s->tables[i].reltuples;
     s->handed_lsn = slot.consistent_lsn; /* the stream starts here once the slot is copied */
     rc_pg_lsn_format(slot.consistent_lsn, s->snap_lsn);
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    s->snap_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
-    s->ph = PH_SNAPSHOT;
+    s->snap_us = rc_db_wall_us();
+    s->db.ph = PH_SNAPSHOT;
     rc_status st = snapshot_fetch(s, err);
     if (st == RC_OK && !s->ahead) { /* no rows at all */
         PQclear(PQexec(rc_pg_sql(s->conn), "COMMIT"));
-        s->ph = PH_SNAPSHOT_ACK;
+        s->db.ph = PH_SNAPSHOT_ACK;
     }
     return st;
 }
@@ -694,10 +610,11 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s is a database: use rowcast capture", cfg->urls[0]);
     pg_source *s = calloc(1, sizeof *s);
     if (!s) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    s->base.ops = &rc_source_postgres;
+    s->db.base.ops = &rc_source_postgres;
+    s->db.phase_ops = &phase_ops;
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
-    bool batches = rc_db_batches_init(&s->batches, NULL, NULL);
+    bool batches = rc_db_batches_init(&s->db.batches, NULL, NULL);
     rc_pg_events_opts eo = {.server = s->cfg.server,
                             .spill_bytes = (size_t)s->cfg.spill_bytes,
                             .stream_max_bytes = (size_t)s->cfg.stream_max_bytes,
@@ -714,14 +631,8 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
         eo.key_ud = s;
         if (!(s->ev = rc_pg_events_new(&eo, s->types))) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
-    if (st == RC_OK && s->ph == PH_SNAPSHOT && !s->ahead) s->ph = PH_SNAPSHOT_ACK;
-    if (st != RC_OK) {
-        pg_close(&s->base);
-        return st;
-    }
-    s->acked_all = true;
-    *out = &s->base;
-    return RC_OK;
+    if (st == RC_OK && s->db.ph == PH_SNAPSHOT && !s->ahead) s->db.ph = PH_SNAPSHOT_ACK;
+    return rc_db_source_opened(&s->db, st, out);
 }
 
 static void pg_stats(const rc_source *src, rc_source_stats *out)
@@ -731,28 +642,24 @@ static void pg_stats(const rc_source *src, rc_source_stats *out)
     out->has_ack_position = s->acked_lsn != 0;
     out->ack_position = s->acked_lsn;
     rc_pg_lsn_format(s->acked_lsn, out->ack_position_text);
-    out->in_snapshot = s->ph == PH_SNAPSHOT || s->ph == PH_SNAPSHOT_ACK;
-    out->snapshot_tables_total = s->ntables;
-    out->snapshot_tables_done = s->tables_done;
-    out->snapshot_rows_read = s->snap_rows;
-    out->snapshot_rows_estimate = s->snap_estimate;
+    rc_db_snapshot_stats(out, &s->db, s->ntables, s->tables_done, s->snap_estimate);
 }
 
 static bool pg_waiting(const rc_source *src)
 {
     const pg_source *s = (const pg_source *)src;
-    return s->ph == PH_SNAPSHOT_ACK || (s->ph == PH_STREAM && at_target(s));
+    return s->db.ph == PH_SNAPSHOT_ACK || (s->db.ph == PH_STREAM && at_target(s));
 }
 
 #define PG_SOURCE_OPS(var, prefix)                                                                                     \
     const rc_source_ops var = {.name = "postgres",                                                                     \
                                .scheme = prefix,                                                                       \
                                .open = pg_open,                                                                        \
-                               .next = pg_next,                                                                        \
-                               .release = pg_release,                                                                  \
+                               .next = rc_db_source_next,                                                              \
+                               .release = rc_db_source_release,                                                        \
                                .ack = pg_ack,                                                                          \
                                .resumes_at = pg_resumes_at,                                                            \
-                               .progress = pg_progress,                                                                \
+                               .progress = rc_db_source_progress,                                                      \
                                .close = pg_close,                                                                      \
                                .stats = pg_stats,                                                                      \
                                .waiting = pg_waiting,                                                              \

@@ -226,33 +226,26 @@ static uint64_t rd_be(rd *r, size_t n)
     return v;
 }
 
-static rc_status rd_u8(rd *r, const char *field, uint8_t *v)
+/* A big-endian unsigned integer of n bytes (1, 2, 4 or 8) into *v, an integer of that size
+ * (untouched when the message is too short). */
+static rc_status rd_uint(rd *r, const char *field, void *v, size_t n)
 {
-    rc_status st = rd_need(r, 1, field);
-    if (st == RC_OK) *v = (uint8_t)rd_be(r, 1);
-    return st;
+    rc_status st = rd_need(r, n, field);
+    if (st != RC_OK) return st;
+    uint64_t x = rd_be(r, n);
+    switch (n) {
+    case 1: *(uint8_t *)v = (uint8_t)x; break;
+    case 2: *(uint16_t *)v = (uint16_t)x; break;
+    case 4: *(uint32_t *)v = (uint32_t)x; break;
+    default: *(uint64_t *)v = x; break;
+    }
+    return RC_OK;
 }
 
-static rc_status rd_u16(rd *r, const char *field, uint16_t *v)
-{
-    rc_status st = rd_need(r, 2, field);
-    if (st == RC_OK) *v = (uint16_t)rd_be(r, 2);
-    return st;
-}
-
-static rc_status rd_u32(rd *r, const char *field, uint32_t *v)
-{
-    rc_status st = rd_need(r, 4, field);
-    if (st == RC_OK) *v = (uint32_t)rd_be(r, 4);
-    return st;
-}
-
-static rc_status rd_u64(rd *r, const char *field, uint64_t *v)
-{
-    rc_status st = rd_need(r, 8, field);
-    if (st == RC_OK) *v = rd_be(r, 8);
-    return st;
-}
+static rc_status rd_u8(rd *r, const char *field, uint8_t *v) { return rd_uint(r, field, v, sizeof *v); }
+static rc_status rd_u16(rd *r, const char *field, uint16_t *v) { return rd_uint(r, field, v, sizeof *v); }
+static rc_status rd_u32(rd *r, const char *field, uint32_t *v) { return rd_uint(r, field, v, sizeof *v); }
+static rc_status rd_u64(rd *r, const char *field, uint64_t *v) { return rd_uint(r, field, v, sizeof *v); }
 
 /* Two's complement without relying on implementation-defined conversions. */
 static int64_t as_i64(uint64_t u)

@@ -1,5 +1,5 @@
-/* PostgreSQL value texts -> canonical values (see pg_value.h); the types are resolved in
- * pg_value_types.c. */
+/* PostgreSQL value texts -> canonical values (see pg_value_text.h); the types are resolved in
+ * sources/pg/pg_value_types.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
 #include "rowcast/vparse.h"
-#include "sources/pg/pg_value.h"
+#include "core/pg_value_text.h"
 
 /* ---- values ---- */
 
