@@ -1,4 +1,5 @@
-/* `rowcast capture URL`: a database source (src/sources/pg/pg_source.c for postgres://)
+/* `rowcast capture URL`: the database source of the URL's scheme (the source registry,
+ * src/sources/source.c, which also checks the flags and -o options that are the source's)
  * driven by the pipeline, with the output options convert has (run_opts.c). */
 #include <inttypes.h>
 #include <limits.h>
@@ -9,8 +10,7 @@
 #include <string.h>
 #include "cli/run_opts.h"
 #include "rowcast/pipeline.h"
-#include "sources/mysql/my_conn.h"
-#include "sources/pg/pg_conn.h"
+#include "rowcast/source.h"
 
 void cli_usage_capture(void)
 {
@@ -116,65 +116,14 @@ void cli_usage_capture(void)
 
 static const char *const capture_flags[] = {"--slot", "--publication", "--snapshot", "--until", "--max-events",
                                             "--checkpoint", "--start", "--server-id", "--threads", NULL};
-static const char *const source_prefixes[] = {"postgres.", NULL};
 
-/* The PostgreSQL source's -o options, read by rc_options_parse from the table below (0: the
- * source's default) and then put in rc_capture_config. */
-typedef struct pg_options {
-    int no_identity; /* 0 skip, 1 insert_only */
-    bool streaming;
-    long heartbeat_s, spill_bytes, max_bytes;
-    const char *spill_dir;
-} pg_options;
-
-#define PG_OPT(key, type, max, field) {key, type, NULL, NULL, NULL, offsetof(pg_options, field), 0, max, NULL}
-static const rc_option_desc pg_option_table[] = {
-    PG_OPT("postgres.streaming", RC_OPT_BOOL, 0, streaming),
-    PG_OPT("postgres.heartbeat.interval", RC_OPT_INT, 86400, heartbeat_s),
-    PG_OPT("postgres.stream.spill_bytes", RC_OPT_INT, LONG_MAX, spill_bytes),
-    PG_OPT("postgres.stream.max_bytes", RC_OPT_INT, LONG_MAX, max_bytes),
-    PG_OPT("postgres.stream.spill_dir", RC_OPT_STRING, 0, spill_dir),
-    {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL,
-     offsetof(pg_options, no_identity), 0, 0, NULL},
-    {0},
-};
-#undef PG_OPT
-
-/* The source's -o options. An unknown key is refused with the list of them, where the formats'
- * "did you mean" sends the user to `rowcast formats --options`, which does not list these. */
-static int source_options(cli_run *r, rc_capture_config *cc)
-{
-    for (size_t k = 0; k < r->opts.count; k++) {
-        const char *key = r->opts.items[k].key;
-        const rc_option_desc *d = pg_option_table;
-        while (d->key && strcmp(d->key, key)) d++;
-        if (strncmp(key, "postgres.", 9) || d->key) continue;
-        char fmt[256] = "unknown source option '%s': "; /* the keys hold no '%' */
-        for (d = pg_option_table; d->key; d++) {
-            size_t n = strlen(fmt);
-            snprintf(fmt + n, sizeof fmt - n, "%s%s", d == pg_option_table ? "" : ", ", d->key);
-        }
-        return cli_run_usage_error(r, fmt, key);
-    }
-    rc_error err;
-    rc_error_clear(&err);
-    pg_options o = {0};
-    if (rc_options_parse(&r->opts, "postgres", pg_option_table, &o, &err) != RC_OK) return cli_run_usage_error(r, "%s", err.message);
-    cc->streaming = o.streaming;
-    cc->heartbeat_s = (double)o.heartbeat_s;
-    cc->spill_bytes = (uint64_t)o.spill_bytes, cc->stream_max_bytes = (uint64_t)o.max_bytes;
-    cc->spill_dir = o.spill_dir;
-    cc->no_identity_inserts = o.no_identity == 1;
-    return EXIT_OK;
-}
-
-/* The argument is no postgres:// URL: say what it looks like, never showing a password. */
+/* The argument is no database URL a source reads: say what it looks like, never showing a
+ * password. */
 static int not_a_url(cli_run *r, const char *arg)
 {
     if (strstr(arg, "://")) {
         char shown[256];
-        snprintf(shown, sizeof shown, "%s", arg);
-        rc_pg_url_mask(arg, shown, sizeof shown); /* user:PASSWORD@ and password= as *** */
+        rc_source_url_shown(arg, shown, sizeof shown);
         return cli_run_usage_error(r, "%s is not a database URL rowcast reads: capture reads postgres://USER@HOST:PORT/DB "
                                       "and mysql://USER@HOST:PORT[/DB] (mariadb:// too)", shown);
     }
@@ -199,17 +148,18 @@ int cli_capture(int argc, char **argv)
     rc_pipeline c;
     rc_pipeline_init(&c);
     cli_run r;
-    rc_capture_config cc = {.slot = "rowcast", .publication = "rowcast"};
-    const char *url = NULL, *pg_only = NULL, *my_only = NULL;
+    rc_capture_config cc = {0};
+    const char *url = NULL;
     const char **patterns = calloc((size_t)argc + 1, sizeof *patterns);
+    const char **given = calloc((size_t)argc + 1, sizeof *given); /* the capture flags given, for the source's checks */
+    size_t ngiven = 0;
     int rc = cli_run_init(&r, &c, "capture", capture_flags, argc);
-    const char *threads = NULL; /* --threads as given; else 2 for MySQL and MariaDB, 1 for PostgreSQL */
-    if (rc == EXIT_OK && !patterns) {
+    const char *threads = NULL; /* --threads as given; else the source's default */
+    if (rc == EXIT_OK && (!patterns || !given)) {
         fprintf(stderr, "rowcast capture: out of memory\n");
         rc = EXIT_IO;
     }
-    r.source_prefixes = source_prefixes;
-    r.topic = "{server}.{schema}.{table}";
+    r.spec.topic = "{server}.{schema}.{table}";
     for (int i = 1; rc == EXIT_OK && i < argc; i++) {
         const char *a = argv[i], *v;
         char *end;
@@ -219,27 +169,25 @@ int cli_capture(int argc, char **argv)
         } else if (cli_run_flag(&r, argc, argv, &i, &rc)) {
             continue;
         } else if ((v = cli_opt_value(argc, argv, &i, "--slot"))) {
-            cc.slot = v, pg_only = "--slot";
+            cc.slot = v, given[ngiven++] = "--slot";
         } else if ((v = cli_opt_value(argc, argv, &i, "--publication"))) {
-            cc.publication = v, pg_only = "--publication";
+            cc.publication = v, given[ngiven++] = "--publication";
         } else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) {
-            cc.checkpoint = v, my_only = "--checkpoint";
+            cc.checkpoint = v, given[ngiven++] = "--checkpoint";
         } else if ((v = cli_opt_value(argc, argv, &i, "--start"))) {
-            cc.start = v, my_only = "--start";
+            cc.start = v, given[ngiven++] = "--start";
         } else if ((v = cli_opt_value(argc, argv, &i, "--server-id"))) {
             unsigned long long n = strtoull(v, &end, 10);
             if (*end || !n || n > UINT32_MAX || v[0] == '-')
                 rc = cli_run_usage_error(&r, "--server-id needs a number 1-4294967295, got '%s'", v);
-            cc.server_id = (uint32_t)n, my_only = "--server-id";
+            cc.server_id = (uint32_t)n, given[ngiven++] = "--server-id";
         } else if ((v = cli_opt_value(argc, argv, &i, "--snapshot"))) {
             if (!strcmp(v, "initial")) cc.snapshot = RC_SNAPSHOT_INITIAL;
             else if (!strcmp(v, "never")) cc.snapshot = RC_SNAPSHOT_NEVER;
             else if (!strcmp(v, "initial_only")) cc.snapshot = RC_SNAPSHOT_INITIAL_ONLY;
             else rc = cli_run_usage_error(&r, "--snapshot is initial, never or initial_only, not '%s'", v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--until"))) {
-            if (!strcmp(v, "caught-up")) cc.until_caught_up = true;
-            else if (!rc_pg_lsn_parse(v, &cc.until_lsn) || !cc.until_lsn)
-                rc = cli_run_usage_error(&r, "--until is caught-up or an LSN such as 0/16B3748, not '%s'", v);
+            cc.until = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) {
             if (strcmp(v, "1") && strcmp(v, "2")) rc = cli_run_usage_error(&r, "--threads is 1 or 2, not '%s'", v);
             threads = v;
@@ -257,29 +205,16 @@ int cli_capture(int argc, char **argv)
     }
     if (rc == EXIT_OK && !url)
         rc = cli_run_usage_error(&r, "which database? give postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT%s", "");
-    bool mysql = rc == EXIT_OK && rc_my_is_url(url);
-    if (rc == EXIT_OK && !mysql && !rc_pg_is_url(url)) rc = not_a_url(&r, url);
-    if (rc == EXIT_OK && mysql && pg_only)
-        rc = cli_run_usage_error(&r, "%s is PostgreSQL's: MySQL and MariaDB have no slots or publications (the position "
-                                     "is kept in --checkpoint PATH)", pg_only);
-    if (rc == EXIT_OK && !mysql && my_only)
-        rc = cli_run_usage_error(&r, "%s is MySQL's and MariaDB's: PostgreSQL's position is its replication slot (--slot)",
-                                 my_only);
-    for (size_t k = 0; rc == EXIT_OK && mysql && k < r.opts.count; k++)
-        if (!strncmp(r.opts.items[k].key, "postgres.", 9))
-            rc = cli_run_usage_error(&r, "-o %s is PostgreSQL's: MySQL and MariaDB have no postgres.* options", r.opts.items[k].key);
-    /* measured (docs/BENCHMARKS.md, session 10): a binlog's decoding runs beside its encoding on
-     * the second core; PostgreSQL's walsender needs that core, and the hand-overs cost more than
-     * the overlap gives */
-    c.threaded = threads ? !strcmp(threads, "2") : mysql;
-    if (rc == EXIT_OK && mysql && cc.until_lsn)
-        rc = cli_run_usage_error(&r, "--until takes caught-up for MySQL and MariaDB (an LSN is PostgreSQL's)%s", "");
-    /* before connecting: a bad name would fail only after the publication was created */
-    if (rc == EXIT_OK && !mysql && !rc_pg_slot_name_ok(cc.slot))
-        rc = cli_run_usage_error(&r, "--slot '%s' is not a slot name: use lower-case letters, digits and _ (at most 63)",
-                                 cc.slot);
-    if (rc == EXIT_OK) rc = source_options(&r, &cc);
-    if (rc == EXIT_OK) rc = cli_run_setup(&r);
+    const rc_source_ops *src = rc == EXIT_OK ? rc_source_find(url) : NULL;
+    if (rc == EXIT_OK && (!src || !src->database)) rc = not_a_url(&r, url);
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc == EXIT_OK && rc_source_check(src, given, &cc, &r.opts, &err) != RC_OK) rc = cli_run_usage_error(&r, "%s", err.message);
+    if (rc == EXIT_OK) {
+        r.spec.source_prefix = src->option_prefix;
+        c.threaded = threads ? !strcmp(threads, "2") : src->threaded;
+        rc = cli_run_setup(&r);
+    }
     if (rc != EXIT_OK) goto done;
     for (size_t k = 0; k < c.ninclude; k++) patterns[k] = c.include[k].pattern;
     cc.include = patterns, cc.ninclude = c.ninclude;
@@ -289,8 +224,6 @@ int cli_capture(int argc, char **argv)
     /* what the sink delivered, made durable (a file sink's fsync) and acknowledged to the server
      * once a second: pg_recvlogical's is every 10 s, Debezium's offset flush every 60 s */
     c.ck_interval = 1.0;
-    c.item_word = "message";
-    c.include_schema = !mysql; /* PostgreSQL's --include is SCHEMA.TABLE, MySQL's DB.TABLE */
     cli_run_start(&r);
     c.files = &url, c.nfiles = 1;
     rc = rc_pipeline_run(&c);
@@ -299,5 +232,6 @@ done:
     cli_run_fini(&r);
     rc_pipeline_fini(&c);
     free(patterns);
+    free(given);
     return rc;
 }

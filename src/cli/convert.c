@@ -152,7 +152,7 @@ int cli_convert(int argc, char **argv)
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
     int rc = cli_run_init(&r, &c, "convert", convert_flags, argc);
-    r.from = "native";
+    r.spec.from = "native";
     if (rc == EXIT_OK && !files) {
         fprintf(stderr, "rowcast convert: out of memory\n");
         rc = EXIT_IO;
@@ -166,7 +166,7 @@ int cli_convert(int argc, char **argv)
         } else if (cli_run_flag(&r, argc, argv, &i, &rc)) {
             continue;
         } else if ((v = cli_opt_value(argc, argv, &i, "--from"))) {
-            r.from = v;
+            r.spec.from = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) {
             c.ck_path = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-interval"))) {
@@ -184,8 +184,8 @@ int cli_convert(int argc, char **argv)
             files[nfiles++] = a;
         }
     }
-    if (rc == EXIT_OK && !strcasecmp(r.from, "mysql-binlog")) { /* not a format: a source of its own */
-        r.from = NULL, c.source = "mysql-binlog", c.item_word = "binlog event";
+    if (rc == EXIT_OK && !strcasecmp(r.spec.from, "mysql-binlog")) { /* not a format: a source of its own */
+        r.spec.from = NULL, c.source = "mysql-binlog";
         if (c.ck_path) rc = cli_run_usage_error(&r, "--checkpoint is not supported with --from mysql-binlog: convert the files again, "
                                                 "or capture from the server (rowcast capture mysql://...) to resume%s", "");
         if (!nfiles) rc = cli_run_usage_error(&r, "--from mysql-binlog needs binlog FILEs%s", "");
@@ -196,7 +196,7 @@ int cli_convert(int argc, char **argv)
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
     if (rc == EXIT_OK && c.ck_path) {
         c.ck_interval = (double)ck_ms / 1000.0;
-        rc = rc_pipeline_checkpoint_start(&c, files[0], r.kafka ? NULL : r.sink_url);
+        rc = rc_pipeline_checkpoint_start(&c, files[0], r.run.kafka ? NULL : r.spec.sink_url);
     }
     if (rc != EXIT_OK) goto done;
     cli_run_start(&r);

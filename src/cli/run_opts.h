@@ -1,34 +1,27 @@
 /* The options `convert` and `capture` share — the output side of a run: --to, -o, --sink,
  * --topic, --server, --keys, --records, --tombstones, --include, --drop, --on-error, --on-loss,
- * --flush-timeout, --progress, --quiet, --metrics — parsed into an rc_pipeline, checked, and
- * turned into an encoder and an open sink (run_opts.c). Each command parses its own flags
+ * --flush-timeout, --progress, --quiet, --metrics — parsed into an rc_pipeline and an
+ * rc_run_spec, which rc_run_open (src/pipeline/run_open.c) turns into an encoder and an open sink. Each command parses its own flags
  * first and hands every other one to cli_run_flag. */
 #ifndef RC_CLI_RUN_OPTS_H
 #define RC_CLI_RUN_OPTS_H
 
 #include <signal.h>
 #include "cli/cli.h"
+#include "pipeline/run_open.h"
 #include "rowcast/pipeline.h"
 
-enum { CLI_MAX_OPTS = 128 };
+enum { CLI_MAX_OPTS = RC_RUN_MAX_OPTS };
 
 typedef struct cli_run {
     const char *cmd; /* "convert", "capture": messages say "rowcast capture: ..." */
     const char *const *flags; /* the command's own flags, for "did you mean" */
-    const char *const *source_prefixes; /* -o KEY prefixes the source reads ("postgres."), NULL-ended */
     rc_pipeline *c;
-    const char *from, *to, *on_error, *on_loss, *sink_url, *topic;
-    int tomb; /* -1: the sink's default */
-    bool keys, records, kafka;
-    long flush_secs;
+    rc_run_spec spec; /* what the flags ask of the run (rc_run_open) */
     rc_option opt_items[CLI_MAX_OPTS];
     char *secrets[CLI_MAX_OPTS]; /* values read from @FILE / env:NAME */
     rc_options opts;
-    /* the names --from and --to gave (rc_format_names), and the options each side's format
-     * reads: opts, then the option its name fixes (oms-debezium's debezium.flavor=oms) */
-    const rc_format_name *from_name, *to_name;
-    rc_option side_items[2][CLI_MAX_OPTS + 1];
-    rc_options from_opts, to_opts;
+    rc_run run;
 } cli_run;
 
 /* The signal a run was stopped by (0: none); the handler's second signal exits at once. */
@@ -44,11 +37,10 @@ bool cli_run_flag(cli_run *r, int argc, char **argv, int *i, int *rc);
 int cli_run_unknown_flag(cli_run *r, const char *a);
 /* "rowcast CMD: <message>\n(see rowcast help CMD)": EXIT_USAGE. */
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg);
-/* After parsing: the formats (c->from may stay NULL: a database source), the -o keys, the
- * server name, the topic, the encoder (and the decoder when --from), the dead-letter file and
- * the sink. EXIT_OK or the status after a message. */
+/* After parsing: the pipeline assembled from r->spec (rc_run_open: formats, encoder, decoder,
+ * dead-letter file, sink). EXIT_OK or the status after a message. */
 int cli_run_setup(cli_run *r);
-/* Routing and tombstones from the sink, the signal handlers, the flush timeout. */
+/* The signal handlers: the first SIGINT/SIGTERM stops the run after a flush. */
 void cli_run_start(cli_run *r);
 /* Closes the sink and the formats' states. */
 void cli_run_close(cli_run *r);
