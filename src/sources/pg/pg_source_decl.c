@@ -11,16 +11,15 @@ const char *const rc_pg_schemes[] = {"postgres://", "postgresql://", NULL};
 const char *const rc_pg_flags[] = {"--slot", "--publication", NULL};
 
 const char rc_pg_flag_refused[] = "%s is MySQL's and MariaDB's: PostgreSQL's position is its replication slot (--slot)";
-typedef rc_pg_capture_options pg_options;
 
-#define PG_OPT(key, type, max, field) {key, type, NULL, NULL, NULL, offsetof(pg_options, field), 0, max, NULL}
+#define PG_OPT(key, type, max, field) {key, type, NULL, NULL, NULL, offsetof(rc_pg_capture_options, field), 0, max, NULL}
 const rc_option_desc rc_pg_options[] = {
     PG_OPT("postgres.streaming", RC_OPT_BOOL, 0, streaming),
     PG_OPT("postgres.heartbeat.interval", RC_OPT_INT, 86400, heartbeat_s),
     PG_OPT("postgres.stream.spill_bytes", RC_OPT_INT, LONG_MAX, spill_bytes),
     PG_OPT("postgres.stream.max_bytes", RC_OPT_INT, LONG_MAX, max_bytes),
     PG_OPT("postgres.stream.spill_dir", RC_OPT_STRING, 0, spill_dir),
-    {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL, offsetof(pg_options, no_identity), 0, 0, NULL},
+    {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL, offsetof(rc_pg_capture_options, no_identity), 0, 0, NULL},
     {0},
 };
 #undef PG_OPT
@@ -45,7 +44,7 @@ rc_status rc_pg_validate(rc_capture_config *cc, const rc_options *opts, rc_error
 
 void rc_pg_configure(rc_capture_config *cc, const void *options)
 {
-    const pg_options *o = options;
+    const rc_pg_capture_options *o = options;
     cc->streaming = o->streaming;
     cc->heartbeat_s = (double)o->heartbeat_s;
     cc->spill_bytes = (uint64_t)o->spill_bytes, cc->stream_max_bytes = (uint64_t)o->max_bytes;

@@ -22,6 +22,8 @@ bool rc_pg_until_parse(const char *text, uint64_t *lsn);
 rc_status rc_pg_validate(rc_capture_config *cc, const rc_options *opts, rc_error *err);
 void rc_pg_configure(rc_capture_config *cc, const void *options);
 
+/* --threads 1 by default (threaded left false): PostgreSQL's walsender needs the second core
+ * (my_source_decl.h says the measurement) */
 #define RC_PG_SOURCE_DECL                                                                                    \
     .schemes = rc_pg_schemes, .option_prefix = "postgres", .options = rc_pg_options,                         \
     .options_size = sizeof(rc_pg_capture_options), .flags = rc_pg_flags, .flag_refused = rc_pg_flag_refused, \
