@@ -1,6 +1,8 @@
 # Splits rowcast's help text (`rowcast --help`, `rowcast help convert`) into records, one per
 # line, so that the man page (gen-man.sh) and the bash completion (gen-completion.sh) read the
-# help through one parser and cannot disagree about it. The help's layout is the grammar:
+# help through one parser and cannot disagree about it. The help of convert and capture is
+# printed from their flag tables (src/cli/flags.h: one row per flag, the layout below made by
+# cli_flags_help), so the table is the one source of all three. The help's layout is the grammar:
 #
 #   text at column 0                 P <text>                a paragraph line
 #   an empty line                    B                       paragraph break, ends a list item

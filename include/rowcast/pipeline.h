@@ -158,8 +158,10 @@ typedef struct rc_pipeline {
     size_t ninclude;
     rc_include_cache include_last;
     const rc_capture_config *capture; /* `capture`: the database source's settings */
+    /* The source's traits (rc_source_ops), set by rc_pipeline_run from the source it opens: */
     const char *item_word; /* what an item is in the summary ("line", "message") */
     bool include_schema;   /* --include matches SCHEMA.TABLE (PostgreSQL capture), not DB.TABLE */
+    bool database;         /* a database's capture: no input bytes, a position of its own */
     const char *source; /* a source by name (rc_source_config.source), NULL: by the URLs */
     const char **files; /* the source's URLs: file paths, "-" */
     size_t nfiles;

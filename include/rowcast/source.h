@@ -83,6 +83,8 @@ typedef struct rc_capture_config {
     const char *server;             /* logical server name: rc_origin.server */
     int snapshot;                   /* enum rc_snapshot_mode */
     bool until_caught_up;           /* stop once what was committed at the start is acknowledged */
+    const char *until;              /* --until as given (caught-up, a position): the source's
+                                     * validate reads it into until_caught_up / until_lsn */
     uint64_t until_lsn;             /* the same for a position (PostgreSQL: an LSN); 0: none */
     uint64_t max_events;            /* stop after this many row events; 0: no limit */
     bool streaming;                 /* PostgreSQL protocol 2: large transactions streamed */
@@ -135,8 +137,36 @@ typedef struct rc_source_stats {
 
 typedef struct rc_source_ops {
     const char *name;
-    /* NULL: the source of plain paths; else the URL prefix it claims ("postgres://") */
-    const char *scheme;
+    /* The URL prefixes it claims ("postgres://", "postgresql://"), NULL-ended; NULL: the source
+     * of plain paths, or one a command names (rc_source_config.source). */
+    const char *const *schemes;
+    /* What a database source declares for `capture` (src/sources/NAME/NAME_source_decl.c), so
+     * that the command line holds no source's knowledge. rc_source_check applies it in this
+     * order: the capture flags only this source reads (one of another source's is refused with
+     * `flag_refused`, "%s" the flag); an -o key of another source's prefix (`option_refused`);
+     * --until (caught-up, else a position `position_parse` reads; another source's position is
+     * refused with `until_refused`); `validate` (names; RC_OK, or RC_ERR_USAGE with the
+     * message); an unknown key of its own `option_prefix`.*; then its `options` table is read
+     * by rc_options_parse into a zeroed struct of `options_size` bytes (0: the source's
+     * defaults), which `configure` puts in `cc`. */
+    const char *const *flags;
+    const char *flag_refused;
+    const char *option_refused;
+    bool (*position_parse)(const char *text, uint64_t *out);
+    const char *until_refused;
+    rc_status (*validate)(rc_capture_config *cc, const rc_options *opts, rc_error *err);
+    const char *option_prefix;
+    const rc_option_desc *options;
+    size_t options_size;
+    void (*configure)(rc_capture_config *cc, const void *options);
+    /* Traits the pipeline asks rather than knowing the source: what an item is called in the
+     * summary ("line", "message"), whether --include matches SCHEMA.TABLE (else DB.TABLE), the
+     * --threads default (true: 2), whether it is a database's capture (rc_source_config.capture
+     * is then required). */
+    const char *item_word;
+    bool include_schema;
+    bool threaded;
+    bool database;
     /* `resume` (NULL: from the start) is a position of this source's kind. */
     rc_status (*open)(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
     rc_status (*next)(rc_source *s, int timeout_ms, rc_batch **out, rc_error *err);
@@ -182,6 +212,17 @@ extern const rc_source_ops rc_source_lines;
 
 /* The source of cfg->urls[0]'s scheme (all URLs of one run are of one source). */
 const rc_source_ops *rc_source_find(const char *url);
+/* The source a command names (`name`: rc_source_config.source), else that of `url`'s scheme;
+ * NULL: none. */
+const rc_source_ops *rc_source_lookup(const char *name, const char *url);
+/* A database source's checks of what `capture` asked (`given`: the capture flags given, in
+ * order, NULL-ended), in the order rc_source_ops says, completing `cc`. RC_OK or RC_ERR_USAGE
+ * with the message. */
+rc_status rc_source_check(const rc_source_ops *ops, const char *const *given, rc_capture_config *cc, const rc_options *opts,
+                          rc_error *err);
+/* What a message may show of a database URL that no source reads: its password (user:PASSWORD@,
+ * password=) as ***. */
+void rc_source_url_shown(const char *url, char *out, size_t cap);
 rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
 
 #endif

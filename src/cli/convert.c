@@ -13,179 +13,212 @@
 #include "cli/run_opts.h"
 #include "rowcast/pipeline.h"
 
-void cli_usage_convert(void)
+/* What convert's own flags set beside the run (flags.h: CLI_IN_CMD). */
+typedef struct convert_args {
+    long ck_ms; /* --checkpoint-interval */
+    const char **files;
+    size_t nfiles;
+} convert_args;
+
+static int set_input_layout(cli_run *r, const cli_flag *f, const char *v)
 {
-    fputs("usage: rowcast convert [OPTIONS] [FILE...]\n"
-          "\n"
-          "Reads messages, one per line, from each FILE (stdin when none, or '-') and sends\n"
-          "each event in the target format to the sink: by default stdout, one message per\n"
-          "line. Blank lines are ignored; a trailing '\\r' is removed.\n"
-          "\n"
-          "  --from FMT             input format (default: native), or mysql-binlog: each FILE is\n"
-          "                         a MySQL/MariaDB binary log, read event by event, several in\n"
-          "                         the order the server wrote them (docs/sources/mysql-binlog.md)\n"
-          "  --input-layout values|records\n"
-          "                         records: each input line is a Kafka record as --records\n"
-          "                         writes it and kcat -f '%t\\t%K\\t%k\\t%S\\t%s\\t%h\\n'\n"
-          "                         prints; the key is read with the value (Debezium: the key\n"
-          "                         columns are the primary key), a null value is a tombstone\n"
-          "                         (no event). values (default): each line a message value\n"
-          "  --to FMT               output format (default: native)\n"
-          "  -o KEY=VALUE           format option, repeatable (rowcast formats --options); with a\n"
-          "                         Kafka sink, -o kafka.PROPERTY=VALUE passes any librdkafka\n"
-          "                         property (security.protocol, compression.type, linger.ms...).\n"
-          "                         Secret options (password, passwd, secret or token in the\n"
-          "                         key's last word; a key ending in key.pem, jaas.config or\n"
-          "                         oauthbearer.config) also take @FILE (the file's contents\n"
-          "                         without a trailing newline) or env:NAME, which ps does not\n"
-          "                         show; their values are never printed\n"
-          "  --sink URL             where messages go:\n"
-          "                           stdout       (default)\n"
-          "                           file:PATH    appended to PATH\n"
-          "                           kafka://HOST:PORT[,HOST:PORT...]/TOPIC\n"
-          "                                        an idempotent producer (acks=all); TOPIC is a\n"
-          "                                        topic template (see --topic)\n"
-          "  --topic TEMPLATE       topic of each message: {server}, {db}, {schema}, {table}, or\n"
-          "                         the preset 'debezium' = {server}.{db}.{table} (default);\n"
-          "                         characters Kafka does not allow become '_'\n"
-          "  --server NAME          {server} of every message, and the format's server name\n"
-          "                         (debezium.server); without it, the event's server, else\n"
-          "                         rowcast\n"
-          "  --keys                 stdout/file: write each message's key instead of its value;\n"
-          "                         \"null\" where the format or the table has none\n"
-          "  --records              stdout/file: write each message as a Kafka record, tab-\n"
-          "                         separated: topic, key length, key, value length, value,\n"
-          "                         headers (what kcat -f '%t\\t%K\\t%k\\t%S\\t%s\\t%h\\n' prints;\n"
-          "                         -1 for a null key or value)\n"
-          "  --tombstones, --no-tombstones\n"
-          "                         send a tombstone (same key, null value) where the format has\n"
-          "                         one, as upstream Debezium after every delete (default: on for\n"
-          "                         Kafka, off for stdout/file, where it is the line \"null\")\n"
-          "  --checkpoint PATH      one input FILE only: resume from the offset stored in PATH,\n"
-          "                         and store there the input offset up to which every message\n"
-          "                         is acknowledged by the sink (never beyond an undelivered one),\n"
-          "                         with the sizes of the file: output and dead-letter file there;\n"
-          "                         a resumed run cuts them back to those sizes first\n"
-          "  --checkpoint-interval MS\n"
-          "                         store the checkpoint at most this often (default 200)\n"
-          "  --threads 1|2          2: decode the next lines on a second thread while the last\n"
-          "                         ones are encoded and sent (default 1); the output is the same\n"
-          "  --flush-timeout SECS   at the end or on SIGINT/SIGTERM, wait this long for\n"
-          "                         outstanding deliveries, and for a Kafka cluster that does\n"
-          "                         not answer at the start (default 30); a second signal\n"
-          "                         exits at once\n"
-          "  --on-error=MODE        what to do with a line that cannot be converted:\n"
-          "                           stop         report it and exit with status 2 (default)\n"
-          "                           skip         report it, drop it and go on\n"
-          "                           dead-letter:PATH\n"
-          "                                        append the line unchanged to PATH and go on;\n"
-          "                                        a message Kafka refuses for good is appended\n"
-          "                                        there too (its value, one per line)\n"
-          "  --on-loss=MODE         what to do with a row that has a value the output format\n"
-          "                         cannot hold (BIGINT UNSIGNED past int64 in upstream\n"
-          "                         Debezium's long mode, microseconds in OMS Debezium):\n"
-          "                           stop         report it (table, column, the option that\n"
-          "                                        keeps the value) and exit with status 2,\n"
-          "                                        nothing of it written or acknowledged\n"
-          "                                        (default)\n"
-          "                           skip         report it, leave it out, count it, go on\n"
-          "                           dead-letter[:PATH]\n"
-          "                                        append it as a native line to PATH (alone:\n"
-          "                                        to --on-error's dead-letter file) and go on\n"
-          "                           cut          write what the vendor's own tool writes\n"
-          "                                        (OMS Debezium, DataWorks: milliseconds, the\n"
-          "                                        finer digits cut off), counted per column;\n"
-          "                                        a value no known cut fits stops the run\n"
-          "  --include DB.TABLE     convert only events of matching tables (shell patterns: shop.*,\n"
-          "                         *.orders; a pattern without a dot is a database: shop =\n"
-          "                         shop.*); repeatable; events without a table always pass; the\n"
-          "                         summary names a pattern that matched no event\n"
-          "  --drop KINDS           drop events of these kinds (comma-separated): ddl, truncate,\n"
-          "                         heartbeat, transaction (begin/commit markers), snapshot\n"
-          "                         (snapshot reads); counted as filtered out. Tombstones in the\n"
-          "                         input carry no event and are always dropped\n"
-          "  --progress[=INTERVAL]  a progress line on stderr every INTERVAL (10s, 500ms, 2m; 0:\n"
-          "                         after every batch of up to 64 lines): redrawn in place on a\n"
-          "                         terminal (on by default there, every 1s, unless the messages\n"
-          "                         go to that terminal too), else one line each time (default\n"
-          "                         every 10s)\n"
-          "  --metrics HOST:PORT    serve Prometheus metrics at http://HOST:PORT/metrics while\n"
-          "                         the run lasts (docs/metrics.md): HOST is a name, an IPv4\n"
-          "                         address or an IPv6 address in brackets; :PORT or PORT alone\n"
-          "                         is 127.0.0.1; port 0 takes a free one, said on stderr\n"
-          "  --quiet, -q            no summary and no terminal progress line on stderr (errors\n"
-          "                         are still printed; --progress still writes progress)\n"
-          "  --help, -h             this text\n"
-          "\n"
-          "Kafka messages carry headers rowcast.op, rowcast.db, rowcast.table, rowcast.format and\n"
-          "rowcast.position (FILE:OFFSET, the input line's byte offset). A message goes to\n"
-          "the partition the Java client's default partitioner picks for its key (murmur2); a\n"
-          "keyless message to the one picked for \"db.table\", so each table stays in order.\n"
-          "\n"
-          "Errors name the file, line and byte: FILE:LINE:COL (file offset N), where COL is the\n"
-          "1-based byte column in the line and N the 0-based byte offset in the file.\n"
-          "Events the target format has no message for (e.g. a heartbeat in a format without\n"
-          "heartbeats) are not written and are counted in the summary; a row is --on-loss's.\n"
-          "\n"
-          "A pretty-printed JSON message is read over its lines; a comment block between\n"
-          "messages (a licence header: /* ... */) is skipped and counted.\n"
-          "Errors the cause of which is recognisable (a byte-order mark, compressed input, a\n"
-          "message cut short, another format's messages) end with what to do.\n"
-          "\n"
-          "Exit status: 0 done; 1 usage; 2 bad input (--on-error=stop, or every line bad with\n"
-          "skip or dead-letter) or a row refused (--on-loss=stop or cut); 3 I/O or delivery\n"
-          "failure (messages undelivered; the checkpoint stops before the first of them);\n"
-          "128+N stopped by signal N after flushing.\n",
-          stdout);
+    (void)f;
+    if (strcmp(v, "values") && strcmp(v, "records")) return cli_run_usage_error(r, "--input-layout is values or records, not '%s'", v);
+    r->c->records_in = v[0] == 'r';
+    return EXIT_OK;
 }
 
-/* The flags of convert of its own, for "did you mean" (the parser below is the authority;
- * the shared ones are run_opts.c's). */
-static const char *const convert_flags[] = {"--from", "--checkpoint", "--checkpoint-interval", "--threads", "--input-layout", NULL};
+static int set_checkpoint_interval(cli_run *r, const cli_flag *f, const char *v)
+{
+    (void)f;
+    convert_args *ca = r->cmd_args;
+    char *end;
+    ca->ck_ms = strtol(v, &end, 10);
+    if (*end || ca->ck_ms < 0 || ca->ck_ms > 3600000)
+        return cli_run_usage_error(r, "--checkpoint-interval needs milliseconds (0..3600000), got '%s'", v);
+    return EXIT_OK;
+}
+
+static int add_file(cli_run *r, const char *arg)
+{
+    convert_args *ca = r->cmd_args;
+    ca->files[ca->nfiles++] = arg;
+    return EXIT_OK;
+}
+
+/* convert's flags and --help, in the help's order; the shared flags' help is here too
+ * (CLI_REF rows), their parsing in run_flags.c. */
+static const cli_flag convert_table[] = {
+    {CLI_TEXT, .help = "usage: rowcast convert [OPTIONS] [FILE...]\n"
+                  "\n"
+                  "Reads messages, one per line, from each FILE (stdin when none, or '-') and sends\n"
+                  "each event in the target format to the sink: by default stdout, one message per\n"
+                  "line. Blank lines are ignored; a trailing '\\r' is removed.\n"
+                  "\n"},
+    {CLI_VALUE, "--from", .metavar = "FMT", .base = CLI_IN_RUN, .off = offsetof(cli_run, spec.from), .def = "native",
+     .help = "input format (default: native), or mysql-binlog: each FILE is\n"
+             "a MySQL/MariaDB binary log, read event by event, several in\n"
+             "the order the server wrote them (docs/sources/mysql-binlog.md)"},
+    {CLI_VALUE, "--input-layout", .metavar = "values|records", .set = set_input_layout,
+     .help = "records: each input line is a Kafka record as --records\n"
+             "writes it and kcat -f '%t\\t%K\\t%k\\t%S\\t%s\\t%h\\n'\n"
+             "prints; the key is read with the value (Debezium: the key\n"
+             "columns are the primary key), a null value is a tombstone\n"
+             "(no event). values (default): each line a message value"},
+    {CLI_REF, "--to", .metavar = "FMT",
+     .help = "output format (default: native)"},
+    {CLI_REF, "-o", .metavar = "KEY=VALUE",
+     .help = "format option, repeatable (rowcast formats --options); with a\n"
+             "Kafka sink, -o kafka.PROPERTY=VALUE passes any librdkafka\n"
+             "property (security.protocol, compression.type, linger.ms...).\n"
+             "Secret options (password, passwd, secret or token in the\n"
+             "key's last word; a key ending in key.pem, jaas.config or\n"
+             "oauthbearer.config) also take @FILE (the file's contents\n"
+             "without a trailing newline) or env:NAME, which ps does not\n"
+             "show; their values are never printed"},
+    {CLI_REF, "--sink", .metavar = "URL",
+     .help = "where messages go:\n"
+             "  stdout       (default)\n"
+             "  file:PATH    appended to PATH\n"
+             "  kafka://HOST:PORT[,HOST:PORT...]/TOPIC\n"
+             "               an idempotent producer (acks=all); TOPIC is a\n"
+             "               topic template (see --topic)"},
+    {CLI_REF, "--topic", .metavar = "TEMPLATE",
+     .help = "topic of each message: {server}, {db}, {schema}, {table}, or\n"
+             "the preset 'debezium' = {server}.{db}.{table} (default);\n"
+             "characters Kafka does not allow become '_'"},
+    {CLI_REF, "--server", .metavar = "NAME",
+     .help = "{server} of every message, and the format's server name\n"
+             "(debezium.server); without it, the event's server, else\n"
+             "rowcast"},
+    {CLI_REF, "--keys",
+     .help = "stdout/file: write each message's key instead of its value;\n"
+             "\"null\" where the format or the table has none"},
+    {CLI_REF, "--records",
+     .help = "stdout/file: write each message as a Kafka record, tab-\n"
+             "separated: topic, key length, key, value length, value,\n"
+             "headers (what kcat -f '%t\\t%K\\t%k\\t%S\\t%s\\t%h\\n' prints;\n"
+             "-1 for a null key or value)"},
+    {CLI_REF, "--tombstones", .usage = "--tombstones, --no-tombstones",
+     .help = "send a tombstone (same key, null value) where the format has\n"
+             "one, as upstream Debezium after every delete (default: on for\n"
+             "Kafka, off for stdout/file, where it is the line \"null\")"},
+    {CLI_VALUE, "--checkpoint", .metavar = "PATH", .base = CLI_IN_PIPELINE, .off = offsetof(rc_pipeline, ck_path),
+     .help = "one input FILE only: resume from the offset stored in PATH,\n"
+             "and store there the input offset up to which every message\n"
+             "is acknowledged by the sink (never beyond an undelivered one),\n"
+             "with the sizes of the file: output and dead-letter file there;\n"
+             "a resumed run cuts them back to those sizes first"},
+    {CLI_VALUE, "--checkpoint-interval", .metavar = "MS", .set = set_checkpoint_interval,
+     .help = "store the checkpoint at most this often (default 200)"},
+    {CLI_REF, "--threads", .metavar = "1|2",
+     .help = "2: decode the next lines on a second thread while the last\n"
+             "ones are encoded and sent (default 1); the output is the same"},
+    {CLI_REF, "--flush-timeout", .metavar = "SECS",
+     .help = "at the end or on SIGINT/SIGTERM, wait this long for\n"
+             "outstanding deliveries, and for a Kafka cluster that does\n"
+             "not answer at the start (default 30); a second signal\n"
+             "exits at once"},
+    {CLI_REF, "--on-error", .metavar = "=MODE",
+     .help = "what to do with a line that cannot be converted:\n"
+             "  stop         report it and exit with status 2 (default)\n"
+             "  skip         report it, drop it and go on\n"
+             "  dead-letter:PATH\n"
+             "               append the line unchanged to PATH and go on;\n"
+             "               a message Kafka refuses for good is appended\n"
+             "               there too (its value, one per line)"},
+    {CLI_REF, "--on-loss", .metavar = "=MODE",
+     .help = "what to do with a row that has a value the output format\n"
+             "cannot hold (BIGINT UNSIGNED past int64 in upstream\n"
+             "Debezium's long mode, microseconds in OMS Debezium):\n"
+             "  stop         report it (table, column, the option that\n"
+             "               keeps the value) and exit with status 2,\n"
+             "               nothing of it written or acknowledged\n"
+             "               (default)\n"
+             "  skip         report it, leave it out, count it, go on\n"
+             "  dead-letter[:PATH]\n"
+             "               append it as a native line to PATH (alone:\n"
+             "               to --on-error's dead-letter file) and go on\n"
+             "  cut          write what the vendor's own tool writes\n"
+             "               (OMS Debezium, DataWorks: milliseconds, the\n"
+             "               finer digits cut off), counted per column;\n"
+             "               a value no known cut fits stops the run"},
+    {CLI_REF, "--include", .metavar = "DB.TABLE",
+     .help = "convert only events of matching tables (shell patterns: shop.*,\n"
+             "*.orders; a pattern without a dot is a database: shop =\n"
+             "shop.*); repeatable; events without a table always pass; the\n"
+             "summary names a pattern that matched no event"},
+    {CLI_REF, "--drop", .metavar = "KINDS",
+     .help = "drop events of these kinds (comma-separated): ddl, truncate,\n"
+             "heartbeat, transaction (begin/commit markers), snapshot\n"
+             "(snapshot reads); counted as filtered out. Tombstones in the\n"
+             "input carry no event and are always dropped"},
+    {CLI_REF, "--progress", .metavar = "INTERVAL",
+     .help = "a progress line on stderr every INTERVAL (10s, 500ms, 2m; 0:\n"
+             "after every batch of up to 64 lines): redrawn in place on a\n"
+             "terminal (on by default there, every 1s, unless the messages\n"
+             "go to that terminal too), else one line each time (default\n"
+             "every 10s)"},
+    {CLI_REF, "--metrics", .metavar = "HOST:PORT",
+     .help = "serve Prometheus metrics at http://HOST:PORT/metrics while\n"
+             "the run lasts (docs/metrics.md): HOST is a name, an IPv4\n"
+             "address or an IPv6 address in brackets; :PORT or PORT alone\n"
+             "is 127.0.0.1; port 0 takes a free one, said on stderr"},
+    {CLI_REF, "--quiet",
+     .help = "no summary and no terminal progress line on stderr (errors\n"
+             "are still printed; --progress still writes progress)"},
+    {CLI_REF, "--help",
+     .help = "this text"},
+    {CLI_TEXT, .help = "\n"
+                  "Kafka messages carry headers rowcast.op, rowcast.db, rowcast.table, rowcast.format and\n"
+                  "rowcast.position (FILE:OFFSET, the input line's byte offset). A message goes to\n"
+                  "the partition the Java client's default partitioner picks for its key (murmur2); a\n"
+                  "keyless message to the one picked for \"db.table\", so each table stays in order.\n"
+                  "\n"
+                  "Errors name the file, line and byte: FILE:LINE:COL (file offset N), where COL is the\n"
+                  "1-based byte column in the line and N the 0-based byte offset in the file.\n"
+                  "Events the target format has no message for (e.g. a heartbeat in a format without\n"
+                  "heartbeats) are not written and are counted in the summary; a row is --on-loss's.\n"
+                  "\n"
+                  "A pretty-printed JSON message is read over its lines; a comment block between\n"
+                  "messages (a licence header: /* ... */) is skipped and counted.\n"
+                  "Errors the cause of which is recognisable (a byte-order mark, compressed input, a\n"
+                  "message cut short, another format's messages) end with what to do.\n"
+                  "\n"
+                  "Exit status: 0 done; 1 usage; 2 bad input (--on-error=stop, or every line bad with\n"
+                  "skip or dead-letter) or a row refused (--on-loss=stop or cut); 3 I/O or delivery\n"
+                  "failure (messages undelivered; the checkpoint stops before the first of them);\n"
+                  "128+N stopped by signal N after flushing.\n"},
+
+    {CLI_END},
+};
+
+void cli_usage_convert(void)
+{
+    cli_flags_help(convert_table);
+}
 
 int cli_convert(int argc, char **argv)
 {
     rc_pipeline c;
     rc_pipeline_init(&c);
     cli_run r;
-    long ck_ms = 200;
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    size_t nfiles = 0;
-    int rc = cli_run_init(&r, &c, "convert", convert_flags, argc);
-    r.from = "native";
-    if (rc == EXIT_OK && !files) {
+    convert_args ca = {.ck_ms = 200, .files = calloc((size_t)argc + 1, sizeof *ca.files)};
+    int rc = cli_run_init(&r, &c, "convert", convert_table, &ca, argc);
+    if (rc == EXIT_OK && !ca.files) {
         fprintf(stderr, "rowcast convert: out of memory\n");
         rc = EXIT_IO;
     }
-    for (int i = 1; rc == EXIT_OK && i < argc; i++) {
-        const char *a = argv[i], *v;
-        char *end;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            cli_usage_convert();
-            goto done;
-        } else if (cli_run_flag(&r, argc, argv, &i, &rc)) {
-            continue;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--from"))) {
-            r.from = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) {
-            c.ck_path = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-interval"))) {
-            ck_ms = strtol(v, &end, 10);
-            if (*end || ck_ms < 0 || ck_ms > 3600000) rc = cli_run_usage_error(&r, "--checkpoint-interval needs milliseconds (0..3600000), got '%s'", v);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--input-layout"))) {
-            if (strcmp(v, "values") && strcmp(v, "records")) rc = cli_run_usage_error(&r, "--input-layout is values or records, not '%s'", v);
-            c.records_in = v[0] == 'r';
-        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) {
-            if (strcmp(v, "1") && strcmp(v, "2")) rc = cli_run_usage_error(&r, "--threads is 1 or 2, not '%s'", v);
-            c.threaded = v[0] == '2';
-        } else if (a[0] == '-' && a[1]) {
-            rc = cli_run_unknown_flag(&r, a);
-        } else {
-            files[nfiles++] = a;
-        }
+    if (rc == EXIT_OK) rc = cli_flags_parse(&r, argc, argv, add_file);
+    if (rc == CLI_DONE) { /* --help */
+        rc = EXIT_OK;
+        goto done;
     }
-    if (rc == EXIT_OK && !strcasecmp(r.from, "mysql-binlog")) { /* not a format: a source of its own */
-        r.from = NULL, c.source = "mysql-binlog", c.item_word = "binlog event";
+    const char **files = ca.files;
+    size_t nfiles = ca.nfiles;
+    c.threaded = r.threads && r.threads[0] == '2';
+    if (rc == EXIT_OK && !strcasecmp(r.spec.from, "mysql-binlog")) { /* not a format: a source of its own */
+        r.spec.from = NULL, c.source = "mysql-binlog";
         if (c.ck_path) rc = cli_run_usage_error(&r, "--checkpoint is not supported with --from mysql-binlog: convert the files again, "
                                                 "or capture from the server (rowcast capture mysql://...) to resume%s", "");
         if (!nfiles) rc = cli_run_usage_error(&r, "--from mysql-binlog needs binlog FILEs%s", "");
@@ -195,8 +228,8 @@ int cli_convert(int argc, char **argv)
     if (rc == EXIT_OK && c.ck_path && !strcmp(files[0], "-")) rc = cli_run_usage_error(&r, "--checkpoint needs a FILE, not stdin%s", "");
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
     if (rc == EXIT_OK && c.ck_path) {
-        c.ck_interval = (double)ck_ms / 1000.0;
-        rc = rc_pipeline_checkpoint_start(&c, files[0], r.kafka ? NULL : r.sink_url);
+        c.ck_interval = (double)ca.ck_ms / 1000.0;
+        rc = rc_pipeline_checkpoint_start(&c, files[0], r.run.kafka ? NULL : r.spec.sink_url);
     }
     if (rc != EXIT_OK) goto done;
     cli_run_start(&r);
@@ -207,6 +240,6 @@ done:
     cli_run_close(&r);
     cli_run_fini(&r);
     rc_pipeline_fini(&c);
-    free(files);
+    free(ca.files);
     return rc;
 }

@@ -148,7 +148,7 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
  * (a database source: its slot is the checkpoint) only the source is told. */
 int rc_pipeline_checkpoint(rc_pipeline *c, bool now)
 {
-    if (!c->ck_path && !c->capture) return 0;
+    if (!c->ck_path && !c->database) return 0;
     double t = interval_clock();
     if (!now && t - c->ck_last < c->ck_interval) return 0;
     c->ck_last = t;

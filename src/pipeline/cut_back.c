@@ -22,7 +22,7 @@ bool rc_pipeline_file_resumable(const rc_pipeline *c, const char *what, const ch
         fprintf(stderr, "rowcast %s: %s %s: %s holds %llu bytes, fewer than the %llu bytes the %s "
                 "recorded: it was changed after the %s was written; restore it, or delete the %s%s\n", c->command, what, path,
                 now->path, (unsigned long long)now->size, (unsigned long long)want->size, what, what, what,
-                c->capture ? " (the capture then appends to the file as it is)" : " (and the file) to start over");
+                c->database ? " (the capture then appends to the file as it is)" : " (and the file) to start over");
         return false;
     }
     return true;

@@ -291,7 +291,7 @@ static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_of
             if (o->src.db.n) *h++ = (rc_header){"rowcast.db", o->src.db.p, o->src.db.n};
             if (o->src.table.n) *h++ = (rc_header){"rowcast.table", o->src.table.p, o->src.table.n};
             *h++ = (rc_header){"rowcast.format", c->to->name, strlen(c->to->name)};
-            if (c->capture) { /* the change's LSN (a snapshot row has none) */
+            if (c->database) { /* the change's LSN (a snapshot row has none) */
                 if (o->lsn.n) *h++ = (rc_header){"rowcast.position", o->lsn.p, o->lsn.n};
             } else {
                 *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
@@ -424,7 +424,7 @@ int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
         fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
                 (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - RC_MAX_SHOWN_ERRORS),
                 RC_MAX_SHOWN_ERRORS);
-    if ((c->ck_path || c->capture) && rc_pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
+    if ((c->ck_path || c->database) && rc_pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);

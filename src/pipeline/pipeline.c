@@ -67,6 +67,11 @@ int rc_pipeline_run(rc_pipeline *c)
     int rc = RC_EXIT_OK;
     rc_error err;
     rc_error_clear(&err);
+    const rc_source_ops *so = rc_source_lookup(c->source, c->nfiles ? c->files[0] : "-");
+    if (so) { /* what the pipeline says and does by the source's kind */
+        c->item_word = so->item_word ? so->item_word : c->item_word;
+        c->include_schema = so->include_schema, c->database = so->database;
+    }
     rc_source_config scfg = {.urls = c->files,
                              .nurls = c->nfiles,
                              .from = c->from,
@@ -85,7 +90,7 @@ int rc_pipeline_run(rc_pipeline *c)
     if ((rc = rc_pipeline_loss_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
-        return err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
+        return err.code == RC_ERR_USAGE && c->database ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
     if (c->capture && (rc = rc_pipeline_capture_start(c)) != RC_EXIT_OK) return rc;
     /* values alone, one after the other: an item's lines go to a file sink as one block */
@@ -96,7 +101,7 @@ int rc_pipeline_run(rc_pipeline *c)
         if (c->src->ops->next(c->src, IDLE_MS, &b, &err) != RC_OK) {
             rc_pipeline_progress_clear(c);
             fprintf(stderr, "rowcast: %s\n", err.message);
-            rc = err.code == RC_ERR_USAGE && c->capture ? RC_EXIT_USAGE : RC_EXIT_IO;
+            rc = err.code == RC_ERR_USAGE && c->database ? RC_EXIT_USAGE : RC_EXIT_IO;
             break;
         }
         if (!b) { /* idle: nothing read for a while */
@@ -113,7 +118,7 @@ int rc_pipeline_run(rc_pipeline *c)
     rc_pipeline_progress_clear(c); /* what follows is said on lines of its own */
     if (rc == RC_EXIT_OK && !*c->stop && c->to->flush) rc = rc_pipeline_flush_group(c);
     if (*c->stop) {
-        if (c->capture)
+        if (c->database)
             fprintf(stderr, "rowcast: %s: stopping; waiting up to %ld s for deliveries\n", *c->stop == SIGINT ? "SIGINT" : "SIGTERM",
                     c->flush_ms / 1000);
         else

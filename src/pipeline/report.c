@@ -149,7 +149,7 @@ static void capture_line(rc_pipeline *c, text *l, double el, const rc_sink_stats
 void rc_pipeline_progress(rc_pipeline *c)
 {
     rc_pipeline_publish(c);
-    uint64_t moved = c->capture ? c->n.lines : c->n.bytes; /* a database's messages have no size here */
+    uint64_t moved = c->database ? c->n.lines : c->n.bytes; /* a database's messages have no size here */
     if (c->progress == RC_PROGRESS_OFF || moved == c->progress_at) return;
     double t = rc_pipeline_now(), el = t - c->t0;
     if (t - c->last_progress < c->progress_every) return;
@@ -158,7 +158,7 @@ void rc_pipeline_progress(rc_pipeline *c)
     if (el <= 0) el = 1e-9;
     rc_sink_stats ss;
     rc_sink_get_stats(c->sink, &ss);
-    if (c->capture) {
+    if (c->database) {
         text l = {.n = 0};
         put(&l, "rowcast: ");
         if (c->progress == RC_PROGRESS_LINES) put(&l, "progress at %.1f s: ", el);
@@ -249,7 +249,7 @@ void rc_pipeline_summary(rc_pipeline *c)
     rc_sink_stats ss;
     rc_sink_get_stats(c->sink, &ss);
     const rc_counts *n = &c->n;
-    if (!c->capture) report_unmatched(c); /* an idle capture matches nothing, and says nothing wrong */
+    if (!c->database) report_unmatched(c); /* an idle capture matches nothing, and says nothing wrong */
     const char *fate = !n->bad ? "" : c->on_error == RC_ON_SKIP ? " (skipped)" : c->on_error == RC_ON_DEAD ? " (dead-lettered)" : " (stopped there)";
     fprintf(stderr, "rowcast: %llu %s%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
             c->item_word, plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,

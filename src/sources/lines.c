@@ -570,7 +570,7 @@ static void lines_close(rc_source *src)
 
 const rc_source_ops rc_source_lines = {
     .name = "lines",
-    .scheme = NULL,
+    .item_word = "line",
     .open = lines_open,
     .next = lines_next,
     .release = lines_release,

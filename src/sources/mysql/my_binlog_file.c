@@ -268,7 +268,7 @@ static void binlog_close(rc_source *src)
 
 const rc_source_ops rc_source_mysql_binlog = {
     .name = "mysql-binlog",
-    .scheme = NULL,
+    .item_word = "binlog event",
     .open = binlog_open,
     .next = binlog_next,
     .release = binlog_release,

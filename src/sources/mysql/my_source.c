@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 #include <errmsg.h>
+#include "sources/mysql/my_source_decl.h"
 #include "sources/mysql/my_source_int.h"
 
 /* ---- the source interface ---- */
@@ -317,11 +318,6 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
     return RC_OK;
 }
 
-static const rc_source_ops *ops_of(const char *url)
-{
-    return strncmp(url, "mariadb://", 10) == 0 ? &rc_source_mariadb : &rc_source_mysql;
-}
-
 static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, rc_source **out, rc_error *err)
 {
     (void)resume_pos; /* the checkpoint file is the source's own */
@@ -332,7 +328,7 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     }
     my_source *s = calloc(1, sizeof *s);
     if (!s) return rc_my_source_nomem(err);
-    s->db.base.ops = ops_of(cfg->urls[0]);
+    s->db.base.ops = &rc_source_mysql;
     s->db.phase_ops = &phase_ops;
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
@@ -365,19 +361,16 @@ static bool my_waiting(const rc_source *src)
     return rc_my_source_at_target(s, p.in_transaction);
 }
 
-#define MY_SOURCE_OPS(var, nm, prefix)                                                                                 \
-    const rc_source_ops var = {.name = nm,                                                                             \
-                               .scheme = prefix,                                                                       \
-                               .open = my_open,                                                                        \
-                               .next = rc_db_source_next,                                                              \
-                               .release = rc_db_source_release,                                                        \
-                               .ack = my_ack,                                                                          \
-                               .ack_state = my_ack_state,                                                              \
-                               .stored_state = my_stored_state,                                                        \
-                               .progress = rc_db_source_progress,                                                      \
-                               .close = my_close,                                                                      \
-                               .stats = my_stats,                                                                      \
-                               .waiting = my_waiting,                                                              \
-                               .two_batches = true}
-MY_SOURCE_OPS(rc_source_mysql, "mysql", "mysql://");
-MY_SOURCE_OPS(rc_source_mariadb, "mariadb", "mariadb://");
+const rc_source_ops rc_source_mysql = {.name = "mysql",
+                                       RC_MY_SOURCE_DECL,
+                                       .open = my_open,
+                                       .next = rc_db_source_next,
+                                       .release = rc_db_source_release,
+                                       .ack = my_ack,
+                                       .ack_state = my_ack_state,
+                                       .stored_state = my_stored_state,
+                                       .progress = rc_db_source_progress,
+                                       .close = my_close,
+                                       .stats = my_stats,
+                                       .waiting = my_waiting,
+                                       .two_batches = true};

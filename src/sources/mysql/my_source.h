@@ -4,7 +4,7 @@
 
 #include "rowcast/source.h"
 
-extern const rc_source_ops rc_source_mysql, rc_source_mariadb;
+extern const rc_source_ops rc_source_mysql; /* declared in my_source_decl.c */
 
 /* The replica id a capture announces when --server-id is not given: derived from the host,
  * the port and the checkpoint path (the same run setup gets the same id), never 0. */

@@ -37,6 +37,7 @@
 #include "sources/pg/pg_copy.h"
 #include "sources/pg/pg_events.h"
 #include "sources/pg/pg_publication.h"
+#include "sources/pg/pg_source_decl.h"
 
 typedef struct pg_source {
     rc_db_source db; /* the phase, the batches, the acknowledgements (sources/db_phases.h) */
@@ -651,18 +652,15 @@ static bool pg_waiting(const rc_source *src)
     return s->db.ph == PH_SNAPSHOT_ACK || (s->db.ph == PH_STREAM && at_target(s));
 }
 
-#define PG_SOURCE_OPS(var, prefix)                                                                                     \
-    const rc_source_ops var = {.name = "postgres",                                                                     \
-                               .scheme = prefix,                                                                       \
-                               .open = pg_open,                                                                        \
-                               .next = rc_db_source_next,                                                              \
-                               .release = rc_db_source_release,                                                        \
-                               .ack = pg_ack,                                                                          \
-                               .resumes_at = pg_resumes_at,                                                            \
-                               .progress = rc_db_source_progress,                                                      \
-                               .close = pg_close,                                                                      \
-                               .stats = pg_stats,                                                                      \
-                               .waiting = pg_waiting,                                                              \
-                               .two_batches = true}
-PG_SOURCE_OPS(rc_source_postgres, "postgres://");
-PG_SOURCE_OPS(rc_source_postgresql, "postgresql://");
+const rc_source_ops rc_source_postgres = {.name = "postgres",
+                                          RC_PG_SOURCE_DECL,
+                                          .open = pg_open,
+                                          .next = rc_db_source_next,
+                                          .release = rc_db_source_release,
+                                          .ack = pg_ack,
+                                          .resumes_at = pg_resumes_at,
+                                          .progress = rc_db_source_progress,
+                                          .close = pg_close,
+                                          .stats = pg_stats,
+                                          .waiting = pg_waiting,
+                                          .two_batches = true};

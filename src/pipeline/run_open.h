@@ -1,0 +1,49 @@
+/* Pipeline assembly: from what a run asks (rc_run_spec: the formats, the sink, the failure
+ * policies, the -o options), the formats looked up, the -o keys checked, the server name and
+ * topic set, the encoder (and decoder) made, the dead-letter file and the sink opened, into an
+ * rc_pipeline. `convert`, `capture` and a config file share it; the command's name is in the
+ * spec, so that messages say "rowcast capture: ...". */
+#ifndef ROWCAST_PIPELINE_RUN_OPEN_H
+#define ROWCAST_PIPELINE_RUN_OPEN_H
+
+#include "rowcast/format.h"
+#include "rowcast/pipeline.h"
+
+enum { RC_RUN_MAX_OPTS = 128 };
+
+typedef struct rc_run_spec {
+    const char *cmd;       /* "convert", "capture" */
+    const char *from, *to; /* format names (from NULL: a source that is no decoder's) */
+    const char *on_error, *on_loss, *sink_url, *topic;
+    int tomb;              /* --tombstones 1, --no-tombstones 0, -1: the sink's default */
+    bool keys, records;
+    long flush_secs;
+    const char *source_prefix; /* the -o KEY prefix the source reads ("postgres"), NULL: none */
+    const rc_options *opts;    /* the -o options (copied: the run adds to them) */
+} rc_run_spec;
+
+/* A run's assembly state; rc_run_close frees what it opened. */
+typedef struct rc_run {
+    rc_run_spec spec;
+    rc_pipeline *c;
+    bool kafka; /* the sink is kafka:// */
+    rc_option opt_items[RC_RUN_MAX_OPTS];
+    rc_options opts;
+    /* the names --from and --to gave (rc_format_names), and the options each side's format
+     * reads: opts, then the option its name fixes (oms-debezium's debezium.flavor=oms) */
+    const rc_format_name *from_name, *to_name;
+    rc_option side_items[2][RC_RUN_MAX_OPTS + 1];
+    rc_options from_opts, to_opts;
+} rc_run;
+
+/* Fills `c` (its formats, encoder, decoder when spec->from, dead-letter file, sink, routing)
+ * from `spec`: RC_EXIT_OK, or the exit status after a message on stderr. c->opts points at the
+ * run's options. Call rc_run_close either way. */
+int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c);
+/* Closes the sink, the dead-letter file and the formats' states; a run never opened (zeroed)
+ * is a no-op. */
+void rc_run_close(rc_run *r);
+/* "rowcast CMD: <fmt with arg>\n(see rowcast help CMD)" on stderr: RC_EXIT_USAGE. */
+int rc_run_usage(const char *cmd, const char *fmt, const char *arg);
+
+#endif
