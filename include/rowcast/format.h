@@ -98,7 +98,7 @@ typedef struct rc_event_part {
 } rc_event_part;
 enum { RC_MAX_PARTS = 4 }; /* Maxwell: a held row, bootstrap-complete or -start, the row, bootstrap-complete */
 
-/* One Kafka record as `convert --input-layout records` reads it (rowcast/records_in.h): the
+/* One Kafka record as `convert --input-layout records` reads it (sources/records_in.h): the
  * key and the value, each NULL when null, pointing into the record's text `rec`. */
 typedef struct rc_record_in {
     const char *rec;
@@ -230,7 +230,7 @@ const rc_format *rc_format_find(const char *name);
 /* The current name of format f that fixes option key=value, else f's name that fixes none
  * (key NULL: that one); NULL when f has neither. */
 const rc_format_name *rc_format_name_of(const rc_format *f, const char *key, const char *value);
-/* The current name closest to an unknown `name` ("did you mean", rowcast/names.h), or NULL. */
+/* The current name closest to an unknown `name` ("did you mean", core/names.h), or NULL. */
 const char *rc_format_suggest(const char *name);
 
 /* Typed option readers: a missing key leaves *out at its default; a bad value is

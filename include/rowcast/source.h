@@ -1,5 +1,5 @@
 /* Sources: where change events come from, behind one interface that the pipeline drives
- * (rowcast/pipeline.h). A source hands over batches of items in stream order; an item is one
+ * (pipeline/pipeline.h). A source hands over batches of items in stream order; an item is one
  * unit of input (a line of `convert`'s input; a replication message) with the events the
  * source decoded from it, its verdict (a bad item carries the decoder's error) and the
  * position after it, which the pipeline marks in the sink once the item's records are sent
@@ -108,7 +108,7 @@ typedef struct rc_source_config {
     const rc_options *opts;
     bool threaded;           /* decode the next batch on a thread of its own (the lines source's
                               * own; a two_batches source's: sources/prefetch.c) */
-    bool records;            /* the lines source: each item a Kafka record (rowcast/records_in.h) */
+    bool records;            /* the lines source: each item a Kafka record (sources/records_in.h) */
     bool (*accept)(void *ctx, rc_str db, rc_str table); /* tables the source keeps (--include), NULL: all */
     void *accept_ctx;
     volatile sig_atomic_t *stop; /* set by a signal: stop reading */
@@ -120,7 +120,7 @@ typedef struct rc_source_config {
 
 typedef struct rc_source rc_source;
 
-/* What a source says about itself on the metrics endpoint (rowcast/metrics.h): the last
+/* What a source says about itself on the metrics endpoint (pipeline/metrics.h): the last
  * position acknowledged to it as a number (PostgreSQL: the flush LSN as an integer), and the
  * progress of its snapshot (tables, rows read, rows expected: an estimate such as
  * pg_class.reltuples). */
@@ -160,7 +160,7 @@ typedef struct rc_source_ops {
      * given back before the next is asked for. */
     bool two_batches;
     /* Optional: a source that stores its position itself (a checkpoint file of its own: MySQL's)
-     * stores the sink state beside it (rc_sink_state_format's text, rowcast/pipeline.h), so that
+     * stores the sink state beside it (rc_sink_state_format's text, pipeline/pipeline.h), so that
      * a resumed run cuts the sink's files back to what they held there. `ack_state` is `ack`
      * with the sink state at `pos`; with `pos` NULL it is the state where this run starts,
      * given before anything is written (where a run that stops before its first

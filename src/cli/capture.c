@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/run_opts.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "sources/mysql/my_conn.h"
 #include "sources/pg/pg_conn.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "rowcast/metrics.h"
-#include "rowcast/names.h"
+#include "pipeline/metrics.h"
+#include "core/names.h"
 
 volatile sig_atomic_t cli_stop_signal;
 

@@ -8,7 +8,7 @@
 
 #include <signal.h>
 #include "cli/cli.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 
 enum { CLI_MAX_OPTS = 128 };
 

@@ -17,7 +17,7 @@
 #include "my_decoder_int.h"
 #include "my_rows.h"
 #include "my_value_int.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 rc_status rc_my_decoder_nomem(rc_error *err) { return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"); }
 

@@ -7,7 +7,7 @@
  * checkpoint store), checkpoint_file.c (its text), report.c (progress and summary, and what the
  * metrics endpoint is given), messages.c (the progress line cleared and the cap on errors shown,
  * before a message), lag.c (the time of the last delivered event); the --metrics endpoint is
- * rowcast/metrics.h's (metrics.c, metrics_text.c, http_request.c).
+ * pipeline/metrics.h's (metrics.c, metrics_text.c, http_request.c).
  *
  * With --threads 2 the source decodes the next batch while the pipeline encodes the last one:
  * the decoder's state is touched only by the source, the encoder's and the sink's only by the
@@ -53,7 +53,7 @@ typedef struct rc_counts {
     uint64_t comments;        /* comment blocks between messages, skipped (not in lines) */
 } rc_counts;
 
-/* The source time of the last delivered event, for the lag (rowcast/metrics.h; lag.c): at
+/* The source time of the last delivered event, for the lag (pipeline/metrics.h; lag.c): at
  * each position marked in the sink, the number of records sent so far and the time of the
  * latest event before the position; once the sink acknowledged that many records, the time is
  * delivered. When the ring is full the newest entry replaces the last one (it covers more
@@ -171,7 +171,7 @@ typedef struct rc_pipeline {
     double ck_interval;
     long flush_ms;
     bool sink_stdout; /* the messages go to stdout */
-    const char *metrics_addr; /* --metrics HOST:PORT (rowcast/metrics.h); NULL: no endpoint */
+    const char *metrics_addr; /* --metrics HOST:PORT (pipeline/metrics.h); NULL: no endpoint */
     /* the run */
     rc_source *src;
     rc_pos start; /* where this run began (the checkpoint's position) */
