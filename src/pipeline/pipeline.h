@@ -1,4 +1,7 @@
-/* The pipeline: source -> filter (--include, --drop) -> encoder -> route (topic, key, headers)
+/* The pipeline's full state behind the opaque handle of rowcast/pipeline.h (which embedding
+ * programs make with rc_pipeline_new, pipeline_api.c; the CLI fills one in place).
+ *
+ * The pipeline: source -> filter (--include, --drop) -> encoder -> route (topic, key, headers)
  * -> sink -> acknowledged position (checkpoint), with the Canal statement grouping, the run's
  * counters, the progress line and the summary. `convert` (src/cli) only configures it: it
  * fills an rc_pipeline (formats, sink, options) and calls rc_pipeline_run; `capture` will do
@@ -12,12 +15,13 @@
  * With --threads 2 the source decodes the next batch while the pipeline encodes the last one:
  * the decoder's state is touched only by the source, the encoder's and the sink's only by the
  * pipeline (see src/sources/lines.c). */
-#ifndef ROWCAST_PIPELINE_H
-#define ROWCAST_PIPELINE_H
+#ifndef RC_PIPELINE_PIPELINE_H
+#define RC_PIPELINE_PIPELINE_H
 
 #include <signal.h>
 #include <stdio.h>
 #include "rowcast/format.h"
+#include "rowcast/pipeline.h"
 #include "rowcast/position.h"
 #include "rowcast/sink.h"
 #include "rowcast/source.h"
@@ -137,7 +141,7 @@ rc_status rc_checkpoint_write(const char *path, const rc_checkpoint *ck, bool sy
 void rc_sink_state_format(const rc_sink_state *st, rc_buf *b);
 rc_status rc_sink_state_parse(const char *text, size_t n, rc_sink_state *st, rc_error *err);
 
-typedef struct rc_pipeline {
+struct rc_pipeline {
     /* configuration (the CLI's) */
     const char *command;        /* "convert": setup messages say "rowcast convert: ..." */
     const rc_format *from, *to;
@@ -208,16 +212,14 @@ typedef struct rc_pipeline {
     void *loss_enc;   /*   its encoder of the rows refused, */
     rc_buf loss_msg;  /*   and the line it wrote */
     int loss_rc;      /* the exit status --on-loss stopped the run with (0: it did not) */
-} rc_pipeline;
+};
 
 /* Sets the defaults and the buffers (before the configuration is filled in). */
 void rc_pipeline_init(rc_pipeline *p);
 void rc_pipeline_fini(rc_pipeline *p); /* frees what the pipeline allocated; not the sink */
 /* --checkpoint at the start, with the sink open (checkpoint.c). EXIT status after a message. */
 int rc_pipeline_checkpoint_start(rc_pipeline *p, const char *input, const char *sink_url);
-/* Runs to the end of the source (or a signal, or a failure), flushes, stores the last
- * checkpoint and prints the summary: the exit status. */
-int rc_pipeline_run(rc_pipeline *p);
+/* rc_pipeline_run (rowcast/pipeline.h) also stores the last checkpoint when there is one. */
 double rc_pipeline_now(void);
 /* rc_sink_config.notice, with the pipeline as ctx: what the sink says as it happens, on a line
  * of its own (output.c). */
