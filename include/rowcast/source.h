@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "rowcast/api.h"
 #include "rowcast/arena.h"
 #include "rowcast/event.h"
 #include "rowcast/format.h"
@@ -178,10 +179,10 @@ struct rc_source {
     const rc_source_ops *ops;
 };
 
-extern const rc_source_ops rc_source_lines;
+RC_API extern const rc_source_ops rc_source_lines;
 
 /* The source of cfg->urls[0]'s scheme (all URLs of one run are of one source). */
-const rc_source_ops *rc_source_find(const char *url);
-rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
+RC_API const rc_source_ops *rc_source_find(const char *url);
+RC_API rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
 
 #endif
