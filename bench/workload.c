@@ -5,7 +5,7 @@
  * rather than cut it, so finer values would leave that target nothing to encode. */
 #include <stdio.h>
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "workload.h"
 
 typedef struct rng {

@@ -5,6 +5,7 @@
 #define ROWCAST_ARENA_H
 
 #include <stddef.h>
+#include "rowcast/api.h"
 
 typedef struct rc_arena_block rc_arena_block;
 typedef struct rc_arena {
@@ -13,11 +14,11 @@ typedef struct rc_arena {
     char *end;
 } rc_arena;
 
-void rc_arena_init(rc_arena *a);
-void rc_arena_reset(rc_arena *a);
-void rc_arena_fini(rc_arena *a);
+RC_API void rc_arena_init(rc_arena *a);
+RC_API void rc_arena_reset(rc_arena *a);
+RC_API void rc_arena_fini(rc_arena *a);
 /* rc_arena_alloc when the current block has no room for n (a multiple of 8): a new block. */
-void *rc_arena_alloc_block(rc_arena *a, size_t n);
+RC_API void *rc_arena_alloc_block(rc_arena *a, size_t n);
 /* Returns 8-byte aligned memory owned by the arena, or NULL when out of memory. Inline: the
  * row decoders allocate for most values, and the call was a third of the bump. */
 static inline void *rc_arena_alloc(rc_arena *a, size_t n)
@@ -32,6 +33,6 @@ static inline void *rc_arena_alloc(rc_arena *a, size_t n)
     return rc_arena_alloc_block(a, n);
 }
 /* Copies n bytes and adds a NUL; NULL when out of memory. */
-char *rc_arena_memdup(rc_arena *a, const void *p, size_t n);
+RC_API char *rc_arena_memdup(rc_arena *a, const void *p, size_t n);
 
 #endif

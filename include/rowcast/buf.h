@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <string.h>
+#include "rowcast/api.h"
 #include "rowcast/error.h"
 
 typedef struct rc_buf {
@@ -21,8 +22,8 @@ typedef struct rc_buf {
 
 #define RC_BUF_DEFAULT_MAX ((size_t)256 << 20)
 
-void rc_buf_init(rc_buf *b, size_t max);
-void rc_buf_fini(rc_buf *b);
+RC_API void rc_buf_init(rc_buf *b, size_t max);
+RC_API void rc_buf_fini(rc_buf *b);
 static inline void rc_buf_reset(rc_buf *b)
 {
     b->len = 0;
@@ -30,7 +31,7 @@ static inline void rc_buf_reset(rc_buf *b)
 }
 
 /* Slow path of rc_buf_reserve. */
-char *rc_buf_grow(rc_buf *b, size_t n);
+RC_API char *rc_buf_grow(rc_buf *b, size_t n);
 
 /* Returns a pointer where at least `n` bytes may be written, or NULL when the buffer is
  * in error (the error is sticky). Commit what was written with rc_buf_commit. */

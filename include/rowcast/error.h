@@ -5,6 +5,7 @@
 #define ROWCAST_ERROR_H
 
 #include <stddef.h>
+#include "rowcast/api.h"
 
 typedef enum rc_status {
     RC_OK = 0,
@@ -47,16 +48,16 @@ typedef struct rc_error {
 enum { RC_EXIT_OK = 0, RC_EXIT_USAGE = 1, RC_EXIT_DATA = 2, RC_EXIT_IO = 3 };
 
 /* Short stable name of a status, e.g. "syntax". */
-const char *rc_status_name(rc_status s);
+RC_API const char *rc_status_name(rc_status s);
 
 /* Records the first error only (later calls keep the earlier message) and returns `code`,
  * so callers can write `return rc_error_set(err, RC_ERR_VALUE, off, "...")`. */
-rc_status rc_error_set(rc_error *err, rc_status code, size_t offset, const char *fmt, ...)
+RC_API rc_status rc_error_set(rc_error *err, rc_status code, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* A notice, not an error: the code stays RC_OK and the message is set (when it is empty). A
  * decoder that returns RC_OK may leave one (rowcast/format.h, decode): the caller says it. */
-void rc_error_notice(rc_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+RC_API void rc_error_notice(rc_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Clears an error record before reuse (inline: the MySQL row decoder clears one per value, and
  * a call each was 2% of its instructions). */

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "rowcast/api.h"
 #include "rowcast/types.h"
 #include "rowcast/value.h"
 
@@ -126,15 +127,15 @@ typedef struct rc_event {
                              * table's default character set, n 0 when unknown */
 } rc_event;
 
-const char *rc_op_name(rc_op op);       /* "insert", "update", ... */
-bool rc_op_parse(const char *s, size_t n, rc_op *out);
-const char *rc_dbkind_name(rc_dbkind k); /* "mysql", "ob_oracle", ... */
-bool rc_dbkind_parse(const char *s, size_t n, rc_dbkind *out);
-rc_family rc_dbkind_family(rc_dbkind k);
+RC_API const char *rc_op_name(rc_op op);       /* "insert", "update", ... */
+RC_API bool rc_op_parse(const char *s, size_t n, rc_op *out);
+RC_API const char *rc_dbkind_name(rc_dbkind k); /* "mysql", "ob_oracle", ... */
+RC_API bool rc_dbkind_parse(const char *s, size_t n, rc_dbkind *out);
+RC_API rc_family rc_dbkind_family(rc_dbkind k);
 
 /* The key columns of `ev` in key order: writes up to `max` column indexes to `out` and
  * returns how many key columns there are. */
-uint32_t rc_event_pk(const rc_event *ev, uint32_t *out, uint32_t max);
+RC_API uint32_t rc_event_pk(const rc_event *ev, uint32_t *out, uint32_t max);
 
 /* For readers of formats whose type names carry no fractional-second precision (OMS and DRS
  * names, DataWorks types): a DATETIME, TIME or TIMESTAMP column declared without one gets the
@@ -144,28 +145,28 @@ uint32_t rc_event_pk(const rc_event *ev, uint32_t *out, uint32_t max);
  * from `types`. A type that takes no precision (Oracle DATE) stays as it is. */
 struct rc_type_cache;
 struct rc_arena;
-rc_status rc_event_fit_fractions(rc_event *ev, struct rc_arena *a, struct rc_type_cache *types, rc_error *err);
+RC_API rc_status rc_event_fit_fractions(rc_event *ev, struct rc_arena *a, struct rc_type_cache *types, rc_error *err);
 
 /* Field-by-field equality of two events (names, types, values, positions, times). When
  * not equal and `why` is non-NULL, a short description of the first difference. */
-bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whylen);
+RC_API bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whylen);
 
 /* Whether one of cols[0..n) is named `name`: decoders refuse a message that names a column
  * twice (a JSON object with a repeated key), since every format keys values by name. */
-bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name);
+RC_API bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name);
 
 /* RC_OK when s is a PostgreSQL LSN as rc_position.lsn and last_commit_lsn hold it: "X/Y", the
  * halves 1 to 8 hex digits ("0/16B3748", PostgreSQL's own text), or the same number in decimal
  * (Debezium's source.lsn), without sign or leading zero, below 2^64. Otherwise RC_ERR_VALUE at
  * byte `off`: "<what> must be a PostgreSQL LSN, ..., found "<s>"". Readers refuse anything else,
  * so that no writer meets a position it would have to drop or wrap. */
-rc_status rc_lsn_text_check(rc_str s, const char *what, size_t off, rc_error *err);
+RC_API rc_status rc_lsn_text_check(rc_str s, const char *what, size_t off, rc_error *err);
 
 /* For encoders that have no way to write RC_V_UNAVAILABLE (a value the source did not send,
  * such as PostgreSQL's unchanged TOAST values): RC_SKIP with a message naming the first such
  * column and `format` when the event holds one, so that the event is reported as not
  * expressible instead of written with an invented value; RC_OK otherwise. */
-rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err);
+RC_API rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err);
 
 /* Whether BIT value u fits the column's declared width (always true without a width). */
 static inline bool rc_bits_fit(const rc_column *col, uint64_t u)

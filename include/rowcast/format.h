@@ -4,6 +4,7 @@
 #define ROWCAST_FORMAT_H
 
 #include <stddef.h>
+#include "rowcast/api.h"
 #include "rowcast/tz.h"
 #include "rowcast/arena.h"
 #include "rowcast/buf.h"
@@ -23,23 +24,23 @@ typedef struct rc_options {
 } rc_options;
 
 /* Value of `key`, or NULL. */
-const char *rc_options_get(const rc_options *o, const char *key);
+RC_API const char *rc_options_get(const rc_options *o, const char *key);
 
 /* Secrets (docs/cli.md, "Secrets"): an option is secret when the last dot-separated word of
  * its key contains "password", "passwd", "secret" or "token", or the key ends in the words
  * "key.pem", "jaas.config" or "oauthbearer.config" (kafka.sasl.password,
  * kafka.ssl.key.password, kafka.sasl.oauthbearer.client.secret, kafka.ssl.key.pem, ...).
  * Their values are never printed. */
-bool rc_option_is_secret(const char *key);
+RC_API bool rc_option_is_secret(const char *key);
 /* The value of secret option `key` as given (`spec`): "@FILE" is the contents of FILE without
  * one trailing newline, "env:NAME" the environment variable NAME; *out is then a malloc'd
  * string the caller releases with rc_option_secret_free. Any other spec is the value itself
  * (*out = NULL). A file or variable that is missing or empty (or a file that holds a NUL byte
  * or more than 1 MiB) is RC_ERR_USAGE naming the option and the file or variable, never the
  * value. */
-rc_status rc_option_secret_read(const char *key, const char *spec, char **out, rc_error *err);
+RC_API rc_status rc_option_secret_read(const char *key, const char *spec, char **out, rc_error *err);
 /* Wipes and frees a value from rc_option_secret_read; NULL is a no-op. */
-void rc_option_secret_free(char *value);
+RC_API void rc_option_secret_free(char *value);
 
 /* The type of an option's value, and of the field rc_options_parse stores it in. */
 typedef enum rc_opt_type {
@@ -85,10 +86,10 @@ typedef struct rc_event_list {
 } rc_event_list;
 
 /* True when the caller's filter accepts the table (or there is no filter). */
-bool rc_event_list_accepts(rc_event_list *l, rc_str db, rc_str table);
+RC_API bool rc_event_list_accepts(rc_event_list *l, rc_str db, rc_str table);
 
-rc_event *rc_event_list_push(rc_event_list *l);
-void rc_event_list_fini(rc_event_list *l);
+RC_API rc_event *rc_event_list_push(rc_event_list *l);
+RC_API void rc_event_list_fini(rc_event_list *l);
 
 /* One message of an event that a format writes as several (rc_format.split). */
 typedef struct rc_event_part {
@@ -98,7 +99,7 @@ typedef struct rc_event_part {
 } rc_event_part;
 enum { RC_MAX_PARTS = 4 }; /* Maxwell: a held row, bootstrap-complete or -start, the row, bootstrap-complete */
 
-/* One Kafka record as `convert --input-layout records` reads it (rowcast/records_in.h): the
+/* One Kafka record as `convert --input-layout records` reads it (sources/records_in.h): the
  * key and the value, each NULL when null, pointing into the record's text `rec`. */
 typedef struct rc_record_in {
     const char *rec;
@@ -109,8 +110,8 @@ typedef struct rc_record_in {
 /* Decodes the value of record r with `decode` (a format's decode), error offsets moved from the
  * value to the record; a null value (a tombstone) is no event. For the decode_record of formats
  * that then read the key, and for the formats without one. */
-rc_status rc_record_value(rc_status (*decode)(void *, const char *, size_t, rc_arena *, rc_event_list *, rc_error *), void *dec,
-                          const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);
+RC_API rc_status rc_record_value(rc_status (*decode)(void *, const char *, size_t, rc_arena *, rc_event_list *, rc_error *), void *dec,
+                                 const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err);
 
 /* --on-loss=cut (rc_format.set_cut): the values an encoder wrote as the vendor's own tool does,
  * cutting what the format cannot hold (a datetime's microseconds to OMS Debezium's
@@ -133,12 +134,12 @@ typedef struct rc_cut_log {
     size_t ncols, cap;
 } rc_cut_log;
 /* A value of column c cut to `unit` (a static string) in the event being encoded. */
-void rc_cut_note(rc_cut_log *log, const rc_column *c, const char *unit);
+RC_API void rc_cut_note(rc_cut_log *log, const rc_column *c, const char *unit);
 /* The event was written: its cuts count for table `src` (RC_ERR_NOMEM when the totals cannot
  * grow: the cut is then not counted, which the caller says). */
-rc_status rc_cut_commit(rc_cut_log *log, const rc_origin *src);
+RC_API rc_status rc_cut_commit(rc_cut_log *log, const rc_origin *src);
 static inline void rc_cut_drop(rc_cut_log *log) { log->npending = 0; }
-void rc_cut_fini(rc_cut_log *log);
+RC_API void rc_cut_fini(rc_cut_log *log);
 
 /* Encoder and decoder state is private to each format and passed as void *. */
 typedef struct rc_format {
@@ -203,7 +204,7 @@ typedef struct rc_format {
 } rc_format;
 
 /* All registered formats, terminated by NULL. */
-extern const rc_format *const rc_formats[];
+RC_API extern const rc_format *const rc_formats[];
 
 /* A name `--from` and `--to` take (docs/formats/README.md): each output is named after the
  * tool that writes it. A name selects a format, and for a flavour of a format (oms-debezium:
@@ -220,42 +221,42 @@ typedef struct rc_format_name {
     const char *now;     /* an old spelling: the current name it stands for; NULL: current */
 } rc_format_name;
 /* Every name, current ones first, in the order `rowcast formats` lists them; ends at a NULL name. */
-extern const rc_format_name rc_format_names[];
+RC_API extern const rc_format_name rc_format_names[];
 /* The current name that `name` (matched without case) selects, NULL when there is none; *old
  * (optional) is the old spelling's entry when `name` is one, else NULL. */
-const rc_format_name *rc_format_lookup(const char *name, const rc_format_name **old);
+RC_API const rc_format_name *rc_format_lookup(const char *name, const rc_format_name **old);
 /* The format of that name (a format's own, or a current name that fixes no option, or an old
  * spelling of one), matched without case; NULL when there is none. */
-const rc_format *rc_format_find(const char *name);
+RC_API const rc_format *rc_format_find(const char *name);
 /* The current name of format f that fixes option key=value, else f's name that fixes none
  * (key NULL: that one); NULL when f has neither. */
-const rc_format_name *rc_format_name_of(const rc_format *f, const char *key, const char *value);
-/* The current name closest to an unknown `name` ("did you mean", rowcast/names.h), or NULL. */
-const char *rc_format_suggest(const char *name);
+RC_API const rc_format_name *rc_format_name_of(const rc_format *f, const char *key, const char *value);
+/* The current name closest to an unknown `name` ("did you mean", core/names.h), or NULL. */
+RC_API const char *rc_format_suggest(const char *name);
 
 /* Typed option readers: a missing key leaves *out at its default; a bad value is
  * RC_ERR_USAGE naming the key and the accepted values. */
-rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err);
+RC_API rc_status rc_options_bool(const rc_options *o, const char *key, bool *out, rc_error *err);
 /* `choices` is "a|b|c"; *out is the index of the value given. */
-rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err);
-rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err);
+RC_API rc_status rc_options_choice(const rc_options *o, const char *key, const char *choices, int *out, rc_error *err);
+RC_API rc_status rc_options_int(const rc_options *o, const char *key, long min, long max, long *out, rc_error *err);
 /* A time zone (rowcast/tz.h): "UTC", "Z", "+08:00", "-0530", "+8", or a zone name like
  * "Asia/Shanghai" (tzdata). */
-rc_status rc_options_tz(const rc_options *o, const char *key, rc_tz *out, rc_error *err);
+RC_API rc_status rc_options_tz(const rc_options *o, const char *key, rc_tz *out, rc_error *err);
 
 /* Checks that every option key in `o` starting with `prefix` is one of `known`; used by
  * formats to reject typos. */
-rc_status rc_options_check(const rc_options *o, const char *prefix, const rc_option_desc *known,
-                           rc_error *err);
+RC_API rc_status rc_options_check(const rc_options *o, const char *prefix, const rc_option_desc *known,
+                                  rc_error *err);
 
 /* Reads the options of `table` (terminated by {NULL}) from `o` into the struct at `target`:
  * rejects a key of `prefix` that is not in the table (rc_options_check), stores every option's
  * default, then every given value (the last occurrence of a key wins) by its type. A bad value
  * is RC_ERR_USAGE naming the key and what it accepts. */
-rc_status rc_options_parse(const rc_options *o, const char *prefix, const rc_option_desc *table, void *target, rc_error *err);
+RC_API rc_status rc_options_parse(const rc_options *o, const char *prefix, const rc_option_desc *table, void *target, rc_error *err);
 /* What --options shows after "-o KEY=": the choices, or what the value is ("N", "ZONE"). */
-const char *rc_option_values(const rc_option_desc *d);
+RC_API const char *rc_option_values(const rc_option_desc *d);
 /* The type as --options names it: "boolean", "choice", "integer from 0 to 9", ... (in buf). */
-const char *rc_option_type_name(const rc_option_desc *d, char *buf, size_t cap);
+RC_API const char *rc_option_type_name(const rc_option_desc *d, char *buf, size_t cap);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "rowcast/api.h"
 #include "rowcast/buf.h"
 #include "rowcast/error.h"
 
@@ -89,15 +90,15 @@ static inline uint64_t rc_pos_mysql_snapshot_rows(const rc_pos *p) { return rc_p
 
 /* <0, 0, >0 as a is before, at or after b in the stream; positions of different kinds order
  * by kind (they never meet in one run). */
-int rc_pos_compare(const rc_pos *a, const rc_pos *b);
-bool rc_pos_equal(const rc_pos *a, const rc_pos *b);
+RC_API int rc_pos_compare(const rc_pos *a, const rc_pos *b);
+RC_API bool rc_pos_equal(const rc_pos *a, const rc_pos *b);
 /* Appends the checkpoint-file lines of p ("KEY VALUE\n" each; lines: "offset N\nline N\n"). */
-void rc_pos_format(const rc_pos *p, rc_buf *out);
+RC_API void rc_pos_format(const rc_pos *p, rc_buf *out);
 /* Reads one checkpoint-file line KEY VALUE of kind `kind` into p (p->kind is set). Returns the
  * field's index among the kind's fields (0, 1...), -1 when KEY is not one of them, -2 when the
  * value is malformed. */
-int rc_pos_parse_field(rc_pos *p, rc_pos_kind kind, const char *key, size_t kl, const char *v, size_t vl);
+RC_API int rc_pos_parse_field(rc_pos *p, rc_pos_kind kind, const char *key, size_t kl, const char *v, size_t vl);
 /* How many fields a checkpoint of `kind` needs (every one of them, once). */
-unsigned rc_pos_fields(rc_pos_kind kind);
+RC_API unsigned rc_pos_fields(rc_pos_kind kind);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "rowcast/api.h"
 #include "rowcast/error.h"
 #include "rowcast/format.h"
 #include "rowcast/position.h"
@@ -103,72 +104,72 @@ typedef struct rc_sink rc_sink;
 
 /* `url` is "stdout", "file:PATH" or "kafka://HOST:PORT[,HOST:PORT...]/TOPIC-TEMPLATE". Options
  * `kafka.<property>=<value>` go to librdkafka unchanged. */
-rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_config *cfg, rc_sink **out,
-                       rc_error *err);
+RC_API rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_config *cfg, rc_sink **out,
+                              rc_error *err);
 /* True for sinks that route by topic (Kafka): the caller then expands the topic template. */
-const char *rc_sink_topic_template(const rc_sink *s);
-bool rc_sink_is_kafka(const rc_sink *s);
+RC_API const char *rc_sink_topic_template(const rc_sink *s);
+RC_API bool rc_sink_is_kafka(const rc_sink *s);
 
 /* Hands one record over. Blocks (serving delivery reports) while the destination's queue is
  * full: back-pressure, never a drop. Fails only on an error that stops the run. */
-rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err);
+RC_API rc_status rc_sink_send(rc_sink *s, const rc_record *r, rc_error *err);
 /* Records in blocks: the most a block may hold (0: this sink takes records one at a time), and
  * one block of n records, whose bytes are what the sink writes for them (a stdout or file sink
  * with the values layout of a text format: each value, "null" for a tombstone, then "\n"). The
  * sink may keep block's memory and give it memory of its own in exchange (block's len is 0
  * after). As rc_sink_send otherwise (back-pressure); `bytes`: the records' key and value bytes,
  * for the counts. */
-size_t rc_sink_block_max(const rc_sink *s);
-rc_status rc_sink_send_block(rc_sink *s, rc_buf *block, size_t n, uint64_t bytes, rc_error *err);
+RC_API size_t rc_sink_block_max(const rc_sink *s);
+RC_API rc_status rc_sink_send_block(rc_sink *s, rc_buf *block, size_t n, uint64_t bytes, rc_error *err);
 /* Every record sent so far belongs to the source's stream before `pos`; the sizes of the files
  * the sink appends to are recorded with the mark. */
-void rc_sink_mark(rc_sink *s, const rc_pos *pos);
+RC_API void rc_sink_mark(rc_sink *s, const rc_pos *pos);
 /* Serves delivery reports for up to timeout_ms; an error when a record was refused for good
  * (and there is no dead-letter file) or the destination failed fatally. */
-rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err);
+RC_API rc_status rc_sink_poll(rc_sink *s, int timeout_ms, rc_error *err);
 /* Waits up to timeout_ms until every record is acknowledged or refused; RC_ERR_IO when some are
  * still outstanding or were refused. */
-rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err);
+RC_API rc_status rc_sink_flush(rc_sink *s, int timeout_ms, rc_error *err);
 /* The last marked position whose every earlier record is acknowledged, and the sink state
  * (rc_sink_state) when it was marked; false when none, or when making it durable failed. File
  * sinks flush and fsync their files before they answer, so the position and the sizes are
  * durable before a checkpoint names them. */
-bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state);
+RC_API bool rc_sink_checkpoint(rc_sink *s, rc_pos *pos, rc_sink_state *state);
 /* The same without waiting for a file sink's fsync: it is asked for, and the answer is what
  * the earlier ones made durable (a checkpoint interval behind); the run goes on meanwhile. */
-bool rc_sink_checkpoint_soon(rc_sink *s, rc_pos *pos, rc_sink_state *state);
-void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
+RC_API bool rc_sink_checkpoint_soon(rc_sink *s, rc_pos *pos, rc_sink_state *state);
+RC_API void rc_sink_get_stats(const rc_sink *s, rc_sink_stats *out);
 /* Records are numbered from 0 in sending order: every record below the number returned is
  * acknowledged (delivered, or refused and dead-lettered). The pipeline's lag reads it. */
-uint64_t rc_sink_acknowledged(const rc_sink *s);
-void rc_sink_close(rc_sink *s);
+RC_API uint64_t rc_sink_acknowledged(const rc_sink *s);
+RC_API void rc_sink_close(rc_sink *s);
 
 /* Topic templates: {server}, {db}, {schema}, {table} between Kafka topic characters (ASCII
  * letters, digits, '.', '_', '-'); the preset "debezium" is "{server}.{db}.{table}". Sets *out
  * to the template to expand, or fails with a message naming the byte of an unknown placeholder
  * or of a character no topic name may hold. */
-rc_status rc_topic_template(const char *spec, const char **out, rc_error *err);
+RC_API rc_status rc_topic_template(const char *spec, const char **out, rc_error *err);
 /* Appends the topic of an event from `src`: placeholders replaced (characters Kafka does not
  * allow in topic names become '_'), empty parts' separators dropped. {server} is the event's
  * server, else `server`. */
-void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out);
+RC_API void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out);
 
 /* The files this sink appends to and their sizes now (after rc_sink_restore: the sizes cut to). */
-void rc_sink_state_now(const rc_sink *s, rc_sink_state *out);
+RC_API void rc_sink_state_now(const rc_sink *s, rc_sink_state *out);
 /* Cuts the files back to the sizes a checkpoint recorded (`want`) before anything is written;
  * `was` gets their sizes before. RC_ERR_USAGE when the checkpoint tracks other files than this
  * run (another --sink or dead-letter file) or a file is shorter than recorded (it was changed
  * since): the caller compares the states first to say so with both paths and sizes, which
  * the message of an rc_error cannot hold; RC_ERR_IO when a file cannot be cut. */
-rc_status rc_sink_restore(rc_sink *s, const rc_sink_state *want, rc_sink_state *was, rc_error *err);
+RC_API rc_status rc_sink_restore(rc_sink *s, const rc_sink_state *want, rc_sink_state *was, rc_error *err);
 /* Appends an input line that could not be converted to the dead-letter file, unchanged (a
  * newline added when it has none), flushed; counted in the sink state. */
-rc_status rc_sink_reject(rc_sink *s, const void *line, size_t len, rc_error *err);
+RC_API rc_status rc_sink_reject(rc_sink *s, const void *line, size_t len, rc_error *err);
 
 /* Kafka's default partitioner (the Java client's, and librdkafka's murmur2): the 32-bit
  * murmur2 hash of `key` with Kafka's seed, as a signed Java int. */
-int32_t rc_murmur2(const void *key, size_t len);
+RC_API int32_t rc_murmur2(const void *key, size_t len);
 /* The partition the Java client picks for `key` among `count` partitions. */
-int32_t rc_murmur2_partition(const void *key, size_t len, int32_t count);
+RC_API int32_t rc_murmur2_partition(const void *key, size_t len, int32_t count);
 
 #endif

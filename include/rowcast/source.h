@@ -1,5 +1,5 @@
 /* Sources: where change events come from, behind one interface that the pipeline drives
- * (rowcast/pipeline.h). A source hands over batches of items in stream order; an item is one
+ * (pipeline/pipeline.h). A source hands over batches of items in stream order; an item is one
  * unit of input (a line of `convert`'s input; a replication message) with the events the
  * source decoded from it, its verdict (a bad item carries the decoder's error) and the
  * position after it, which the pipeline marks in the sink once the item's records are sent
@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "rowcast/api.h"
 #include "rowcast/arena.h"
 #include "rowcast/event.h"
 #include "rowcast/format.h"
@@ -110,7 +111,7 @@ typedef struct rc_source_config {
     const rc_options *opts;
     bool threaded;           /* decode the next batch on a thread of its own (the lines source's
                               * own; a two_batches source's: sources/prefetch.c) */
-    bool records;            /* the lines source: each item a Kafka record (rowcast/records_in.h) */
+    bool records;            /* the lines source: each item a Kafka record (sources/records_in.h) */
     bool (*accept)(void *ctx, rc_str db, rc_str table); /* tables the source keeps (--include), NULL: all */
     void *accept_ctx;
     volatile sig_atomic_t *stop; /* set by a signal: stop reading */
@@ -122,7 +123,7 @@ typedef struct rc_source_config {
 
 typedef struct rc_source rc_source;
 
-/* What a source says about itself on the metrics endpoint (rowcast/metrics.h): the last
+/* What a source says about itself on the metrics endpoint (pipeline/metrics.h): the last
  * position acknowledged to it as a number (PostgreSQL: the flush LSN as an integer), and the
  * progress of its snapshot (tables, rows read, rows expected: an estimate such as
  * pg_class.reltuples). */
@@ -190,7 +191,7 @@ typedef struct rc_source_ops {
      * given back before the next is asked for. */
     bool two_batches;
     /* Optional: a source that stores its position itself (a checkpoint file of its own: MySQL's)
-     * stores the sink state beside it (rc_sink_state_format's text, rowcast/pipeline.h), so that
+     * stores the sink state beside it (rc_sink_state_format's text, pipeline/pipeline.h), so that
      * a resumed run cuts the sink's files back to what they held there. `ack_state` is `ack`
      * with the sink state at `pos`; with `pos` NULL it is the state where this run starts,
      * given before anything is written (where a run that stops before its first
@@ -208,21 +209,21 @@ struct rc_source {
     const rc_source_ops *ops;
 };
 
-extern const rc_source_ops rc_source_lines;
+RC_API extern const rc_source_ops rc_source_lines;
 
 /* The source of cfg->urls[0]'s scheme (all URLs of one run are of one source). */
-const rc_source_ops *rc_source_find(const char *url);
+RC_API const rc_source_ops *rc_source_find(const char *url);
 /* The source a command names (`name`: rc_source_config.source), else that of `url`'s scheme;
  * NULL: none. */
-const rc_source_ops *rc_source_lookup(const char *name, const char *url);
+RC_API const rc_source_ops *rc_source_lookup(const char *name, const char *url);
 /* A database source's checks of what `capture` asked (`given`: the capture flags given, in
  * order, NULL-ended), in the order rc_source_ops says, completing `cc`. RC_OK or RC_ERR_USAGE
  * with the message. */
-rc_status rc_source_check(const rc_source_ops *ops, const char *const *given, rc_capture_config *cc, const rc_options *opts,
-                          rc_error *err);
+RC_API rc_status rc_source_check(const rc_source_ops *ops, const char *const *given, rc_capture_config *cc, const rc_options *opts,
+                                 rc_error *err);
 /* What a message may show of a database URL that no source reads: its password (user:PASSWORD@,
  * password=) as ***. */
-void rc_source_url_shown(const char *url, char *out, size_t cap);
-rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
+RC_API void rc_source_url_shown(const char *url, char *out, size_t cap);
+RC_API rc_status rc_source_open(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "rowcast/api.h"
 #include "rowcast/error.h"
 #include "rowcast/value.h"
 
@@ -71,34 +72,34 @@ typedef struct rc_coltype {
 } rc_coltype;
 
 /* The catalog rows, terminated by an entry with name == NULL. */
-extern const rc_type_info rc_type_catalog[];
+RC_API extern const rc_type_info rc_type_catalog[];
 
 /* A type of family `fam` whose label field (at byte offset `field` in rc_type_info, e.g.
  * offsetof(rc_type_info, light_type)) is s[0..n): the type of that very name when there is one
  * (INT is int, not mediumint), else the first in catalog order (INT64 is bigint, BIGINT
  * bigint unsigned); NULL when none. For reading formats that name types by such labels. */
-const char *rc_type_by_label(rc_family fam, size_t field, const char *s, size_t n);
+RC_API const char *rc_type_by_label(rc_family fam, size_t field, const char *s, size_t n);
 
 /* For readers that infer column types from JSON values, named as MySQL types (bigint, bigint
  * unsigned, decimal, double, boolean, json, text): the type of family `fam` that holds the
  * same values (PostgreSQL int8, numeric, float8...; Oracle integer, number, binary_double,
  * clob); `name` itself for MySQL and where the family has none. */
-const char *rc_type_in_family(rc_family fam, const char *name);
+RC_API const char *rc_type_in_family(rc_family fam, const char *name);
 
 /* Looks a type up by family and canonical name (case-insensitive); NULL if unknown. */
-const rc_type_info *rc_type_lookup(rc_family fam, const char *name, size_t n);
+RC_API const rc_type_info *rc_type_lookup(rc_family fam, const char *name, size_t n);
 
 /* Parses a declaration. `s` must stay valid as long as `out` is used (rc_str fields point
  * into it). Errors name the byte offset inside `s`. */
-rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *out, rc_error *err);
+RC_API rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *out, rc_error *err);
 
 /* Number of labels of an enum/set type and the i-th label (unquoted, with '' escapes left
  * as they are). Returns false when i is out of range. */
-bool rc_coltype_label(const rc_coltype *t, unsigned i, rc_str *label);
+RC_API bool rc_coltype_label(const rc_coltype *t, unsigned i, rc_str *label);
 /* The labels in order: *pos 0 before the first; false after the last. */
-bool rc_coltype_label_next(const rc_coltype *t, size_t *pos, rc_str *label);
+RC_API bool rc_coltype_label_next(const rc_coltype *t, size_t *pos, rc_str *label);
 
-const char *rc_family_name(rc_family f);
+RC_API const char *rc_family_name(rc_family f);
 
 /* Parsed declarations cached by (family, text), so that a decoder does not re-parse the same
  * column types for every message. Returned types point into the cache (or, once it is three
@@ -106,10 +107,10 @@ const char *rc_family_name(rc_family f);
  * long as the cache, or the arena, does. */
 typedef struct rc_type_cache rc_type_cache;
 struct rc_arena;
-rc_type_cache *rc_type_cache_new(void);
-void rc_type_cache_free(rc_type_cache *c);
+RC_API rc_type_cache *rc_type_cache_new(void);
+RC_API void rc_type_cache_free(rc_type_cache *c);
 /* `off` is the byte offset of the declaration in the message, for errors. */
-rc_status rc_type_cache_get(rc_type_cache *c, struct rc_arena *a, rc_family fam, const char *s, size_t n, size_t off,
-                            const rc_coltype **out, rc_error *err);
+RC_API rc_status rc_type_cache_get(rc_type_cache *c, struct rc_arena *a, rc_family fam, const char *s, size_t n, size_t off,
+                                   const rc_coltype **out, rc_error *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "rowcast/api.h"
 
 typedef struct rc_str {
     const char *p;
@@ -117,9 +118,9 @@ typedef struct rc_value {
     };
 } rc_value;
 
-const char *rc_vkind_name(rc_vkind k);
+RC_API const char *rc_vkind_name(rc_vkind k);
 
 /* Field-by-field equality (floats compared bitwise, so NaN equals itself). */
-bool rc_value_equal(const rc_value *a, const rc_value *b);
+RC_API bool rc_value_equal(const rc_value *a, const rc_value *b);
 
 #endif

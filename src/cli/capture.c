@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/run_opts.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "rowcast/source.h"
 
 /* What capture's own flags set (flags.h: CLI_IN_CMD): the source's configuration, the flags

@@ -1,4 +1,4 @@
-/* `rowcast convert`: its options, which configure the pipeline (rowcast/pipeline.h). The lines
+/* `rowcast convert`: its options, which configure the pipeline (pipeline/pipeline.h). The lines
  * source reads and decodes lines in batches (src/sources/lines.c), on a second thread with
  * --threads 2; the pipeline encodes them and sends them in input order to the sink
  * (src/pipeline/). Bad input is reported with file, line and byte, and handled per
@@ -11,7 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "cli/run_opts.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 
 /* What convert's own flags set beside the run (flags.h: CLI_IN_CMD). */
 typedef struct convert_args {

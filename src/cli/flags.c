@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/run_opts.h"
-#include "rowcast/names.h"
+#include "core/names.h"
 
 static bool is_flag(const cli_flag *f)
 {

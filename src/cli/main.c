@@ -3,7 +3,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "rowcast/format.h"
-#include "rowcast/names.h"
+#include "core/names.h"
 
 static void usage(FILE *f)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "cli/flags.h"
 #include "cli/run_opts.h"
-#include "rowcast/metrics.h"
+#include "pipeline/metrics.h"
 
 /* The --drop list as a set of operations; false for an unknown kind. */
 static bool parse_drop(const char *list, unsigned *out)

@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 #include "cli/flags.h"
 #include "pipeline/run_open.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 
 enum { CLI_MAX_OPTS = RC_RUN_MAX_OPTS };
 

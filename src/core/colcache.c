@@ -3,8 +3,8 @@
  * their strings, so growing the slot array never moves what events point at. */
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/colcache.h"
-#include "rowcast/hash.h"
+#include "core/colcache.h"
+#include "core/hash.h"
 
 typedef struct slot {
     uint64_t hash;

@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
-#include "rowcast/ddl.h"
+#include "core/ddl.h"
 
 static const char *const class_names[RC_DDL_CLASS_COUNT] = {
     "OTHER",      "CREATE_TABLE", "ALTER_TABLE",  "DROP_TABLE",      "TRUNCATE",

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "rowcast/event.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 static const char *const op_names[RC_OP_COUNT] = {"insert", "update", "delete", "read", "ddl",
                                                   "truncate", "heartbeat", "begin", "commit"};

@@ -1,5 +1,5 @@
 /* Base64 (RFC 4648, standard alphabet, padded) and base16. */
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

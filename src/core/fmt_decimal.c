@@ -1,7 +1,7 @@
 /* Arbitrary-precision decimals as digits + scale, laid out like Java BigDecimal. */
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 bool rc_f64_special(double v) { return isnan(v) || isinf(v); }
 

@@ -1,6 +1,6 @@
 /* Integer text: writing with a two-digit table, parsing with exact range checks. */
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 const char rc_fmt_digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"

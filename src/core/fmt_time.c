@@ -1,6 +1,6 @@
 /* Calendar arithmetic and the date/time layouts of docs/formats/oms-values.md and debezium.md. */
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 /* Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian). */
 int64_t rc_days_from_civil(int32_t y, unsigned m, unsigned d)

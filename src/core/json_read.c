@@ -1,9 +1,9 @@
 /* The JSON reader: recursive descent into a reusable flat node array. */
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/json.h"
+#include "core/json.h"
 #include "rowcast/buf.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 #include "rowcast/value.h"
 #include "core/scan8.h"
 

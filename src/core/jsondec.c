@@ -1,7 +1,7 @@
 /* Per-decoder JSON state (see jsondec.h). */
 #include <stdlib.h>
-#include "rowcast/fmt.h"
-#include "rowcast/jsondec.h"
+#include "core/fmt.h"
+#include "core/jsondec.h"
 
 bool rc_jsondec_init(rc_jsondec *d)
 {

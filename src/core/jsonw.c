@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "core/scan8.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 /* 0: copy as is; 1: needs escaping (control, quote, backslash); 2: start of a multi-byte
  * sequence (or an invalid byte) that must be validated. */

@@ -1,8 +1,8 @@
-/* Names hashed for lookup (rowcast/nameidx.h): open addressing with linear probing, at most half
+/* Names hashed for lookup (core/nameidx.h): open addressing with linear probing, at most half
  * full, so that a probe ends at an empty slot after a few steps. */
 #include <string.h>
-#include "rowcast/hash.h"
-#include "rowcast/nameidx.h"
+#include "core/hash.h"
+#include "core/nameidx.h"
 #include "rowcast/value.h"
 
 bool rc_nameidx_init(rc_nameidx *x, uint32_t n, rc_arena *a)

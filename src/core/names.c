@@ -1,7 +1,7 @@
 /* Avro-valid schema names and collision detection (see names.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/names.h"
+#include "core/names.h"
 
 static bool name_char(char c, bool first)
 {

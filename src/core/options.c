@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/format.h"
-#include "rowcast/names.h"
+#include "core/names.h"
 
 enum { SECRET_MAX = 1 << 20 }; /* a key or a JAAS line is kilobytes; anything bigger is not one */
 

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
-#include "rowcast/vparse.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
+#include "core/vparse.h"
 #include "core/pg_value_text.h"
 
 /* ---- values ---- */

@@ -1,6 +1,6 @@
 /* Per-kind position rules (see rowcast/position.h): compare, checkpoint text. */
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "rowcast/position.h"
 
 typedef struct pos_kind {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/arena.h"
-#include "rowcast/hash.h"
+#include "core/hash.h"
 #include "rowcast/types.h"
 
 enum { TYPE_CACHE_SLOTS = 1024 };

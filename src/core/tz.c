@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "rowcast/tz.h"
 
 enum { MAX_TRANSITIONS = 1 << 20, MAX_FILE = 1 << 20, MAX_ZONES = 64, DAY = 86400 };

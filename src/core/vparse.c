@@ -1,9 +1,9 @@
 /* Typed values from text (see vparse.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
-#include "rowcast/vparse.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
+#include "core/vparse.h"
 
 static rc_status bad(const rc_column *col, const char *s, size_t n, const char *what, rc_status code, rc_error *err)
 {

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "rowcast/fmt.h"
-#include "rowcast/wkb.h"
+#include "core/fmt.h"
+#include "core/wkb.h"
 
 typedef struct wp {
     const char *s;

@@ -11,9 +11,9 @@
 #include "formats/canal_read.h"
 #include "formats/canal_values.h"
 #include "formats/oms_common.h"
-#include "rowcast/ddl.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/ddl.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 enum { FLAVOR_OMS, FLAVOR_CANAL, FLAVOR_TICDC };
 

@@ -14,11 +14,11 @@
 #include "formats/canal_read.h"
 #include "formats/canal_values.h"
 #include "rowcast/buf.h"
-#include "rowcast/colcache.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/vparse.h"
+#include "core/colcache.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/vparse.h"
 
 /* The root members read, found in one pass (rc_json_members). */
 enum { K_TYPE, K_DATABASE, K_TABLE, K_ES, K_TS, K_ID, K_ISDDL, K_SQL, K_DATA, K_OLD, K_MYSQLTYPE, K_PKNAMES, K_SQLTYPE, K_COLUMNTYPE, K_DBTYPE, K_SCHEMA, K_N };

@@ -1,10 +1,10 @@
 /* Canal's binlog renderings of ENUM, SET and geometry values (see canal_values.h). */
 #include <string.h>
 #include "formats/canal_values.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
-#include "rowcast/vparse.h"
-#include "rowcast/wkb.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
+#include "core/vparse.h"
+#include "core/wkb.h"
 
 /* MySQL's SET has at most 64 members and an ENUM at most 65,535 */
 enum { SET_MAX = 64 };

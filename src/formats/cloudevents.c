@@ -11,9 +11,9 @@
 #include "formats/cloudevents_read.h"
 #include "formats/debezium_upstream.h"
 #include "formats/enc_event.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsonw.h"
 
 typedef struct ce_enc {
     void *up; /* the upstream Debezium encoder that renders source and data */

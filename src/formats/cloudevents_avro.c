@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/cloudevents_avro.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsonw.h"
-#include "rowcast/nameidx.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsonw.h"
+#include "core/nameidx.h"
 
 struct rc_ce_avro {
     char *text; /* the .avsc */
@@ -133,7 +133,7 @@ static void put_connect_attr(const rc_ce_avro *s, uint32_t t, const char *avro, 
     rc_json_write(&s->json, v, b);
 }
 
-/* The Connect schema of the field `name` of type ft (rowcast/json.h) */
+/* The Connect schema of the field `name` of type ft (core/json.h) */
 static rc_status connect_field(const rc_ce_avro *s, uint32_t ft, const char *name, size_t nl, rc_buf *b, rc_error *err, int depth)
 {
     uint32_t t = 0;

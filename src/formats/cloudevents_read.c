@@ -11,10 +11,10 @@
 #include "formats/cloudevents_avro.h"
 #include "formats/cloudevents_read.h"
 #include "formats/debezium_read.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/jsonw.h"
-#include "rowcast/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/jsonw.h"
+#include "core/fmt.h"
 
 typedef struct ce_dec {
     rc_jsondec jd; /* the envelope */

@@ -4,10 +4,10 @@
 #include <string.h>
 #include "formats/dataworks_read.h"
 #include "formats/oms_common.h"
-#include "rowcast/ddl.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsonw.h"
+#include "core/ddl.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsonw.h"
 
 typedef struct dw_enc {
     oms_style style;

@@ -10,8 +10,8 @@
 #include "formats/dataworks_aliyun.h"
 #include "formats/enc_event.h"
 #include "formats/oms_common.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 typedef struct dwa_enc {
     rc_tz tz;   /* wall-clock DATE / DATETIME values are in this zone */

@@ -10,11 +10,11 @@
 #include <string.h>
 #include "formats/dataworks_aliyun.h"
 #include "formats/dataworks_read.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/nameidx.h"
-#include "rowcast/vparse.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/nameidx.h"
+#include "core/vparse.h"
 
 typedef struct dwa_dec {
     rc_jsondec jd;   /* the parsed message, the type cache */

@@ -6,10 +6,10 @@
 #include <string.h>
 #include "formats/dataworks_read.h"
 #include "formats/oms_default_read.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/nameidx.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/nameidx.h"
 
 typedef struct dw_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */

@@ -9,7 +9,7 @@ void rc_dw_dec_free(void *dec);
 rc_status rc_dw_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
 
 /* What the DataWorks 2.0 and "aliyun" readers share (dataworks_aliyun_read.c). */
-#include "rowcast/json.h"
+#include "core/json.h"
 /* Member `key` of object node `obj` that must be an object, or absent/null unless required
  * (*out 0 then). */
 rc_status rc_dw_object(const rc_json *j, uint32_t obj, const char *key, bool required, uint32_t *out, rc_error *err);

@@ -3,8 +3,8 @@
  * Connect schema (io.debezium.connector.common.ServerNameKey / .Heartbeat) when schemas are on.
  * The schemas carry "version":1 in the layouts where Debezium's envelope schemas do (3.x). */
 #include "debezium_upstream.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 /* {"schema": <a struct of one required field, as JsonConverter writes it>, "payload": */
 static void open_schema(rc_buf *b, bool schemas, bool versioned, const char *type, const char *field, const char *name)

@@ -13,9 +13,9 @@
 #include "formats/debezium_read.h"
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
-#include "rowcast/fmt.h"
-#include "rowcast/hash.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/hash.h"
+#include "core/jsonw.h"
 
 enum { DBZ_ENVELOPE, DBZ_FLATTEN, DBZ_SMT };
 enum { SCHEMA_SLOTS = 256 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/debezium_upstream.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "formats/debezium_read_int.h"
 #include "formats/debezium_upstream.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
 {

@@ -3,7 +3,7 @@
 #define RC_FORMATS_DEBEZIUM_READ_H
 
 #include "rowcast/format.h"
-#include "rowcast/json.h"
+#include "core/json.h"
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err);
 /* The reader of debeziumflatten, which only OMS writes: OMS's flavour whatever debezium.flavor

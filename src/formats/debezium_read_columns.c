@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/debezium_read_int.h"
-#include "rowcast/fmt.h"
-#include "rowcast/nameidx.h"
-#include "rowcast/vparse.h"
-#include "rowcast/wkb.h"
+#include "core/fmt.h"
+#include "core/nameidx.h"
+#include "core/vparse.h"
+#include "core/wkb.h"
 
 /* ---- types from the Connect schema ---- */
 

@@ -2,7 +2,7 @@
  * JSON string copied to the arena, a JSON integer. Here so that neither file references the
  * other's helpers (debezium_read.c uses debezium_read_columns.c, which uses this file). */
 #include "formats/debezium_read_int.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 rc_str rc_dbz_read_copy_str(const ctx *c, uint32_t i)
 {

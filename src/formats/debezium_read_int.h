@@ -9,9 +9,9 @@
 #include <string.h>
 #include "formats/debezium_read.h"
 #include "rowcast/buf.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/vparse.h" /* rc_bytes_text */
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/vparse.h" /* rc_bytes_text */
 
 typedef struct dz_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/debezium_up_enc.h"
-#include "rowcast/ddl.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/ddl.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 /* ---- the open transaction's counts ---- */
 

@@ -6,8 +6,8 @@
 #include <ctype.h>
 #include <string.h>
 #include "formats/debezium_read.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsondec.h"
+#include "core/fmt.h"
+#include "core/jsondec.h"
 
 typedef struct tctx {
     const rc_json *j;

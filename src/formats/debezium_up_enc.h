@@ -6,9 +6,9 @@
 #include <string.h>
 #include "formats/debezium_upstream.h"
 #include "formats/enc_event.h"
-#include "rowcast/fmt.h"
-#include "rowcast/names.h"
-#include "rowcast/wkb.h"
+#include "core/fmt.h"
+#include "core/names.h"
+#include "core/wkb.h"
 
 enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
 enum { BIN_BYTES, BIN_BASE64, BIN_HEX };

@@ -3,8 +3,8 @@
 #include <string.h>
 #include "formats/debezium_up_enc.h"
 #include "formats/enc_event.h"
-#include "rowcast/json.h"
-#include "rowcast/jsonw.h"
+#include "core/json.h"
+#include "core/jsonw.h"
 
 /* The key payload {"<key column>":<value>,...} of image img. */
 rc_status rc_dbz_put_key_fields(up_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img, rc_error *err)

@@ -3,7 +3,7 @@
  * read as UTF-8 and each unit judged: a letter, a digit, '_' or '.' by the Avro rules, the rest
  * replaced. */
 #include "formats/debezium_up_enc.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 static bool ascii_letter(uint32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 

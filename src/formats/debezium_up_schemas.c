@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/debezium_up_enc.h"
-#include "rowcast/hash.h"
-#include "rowcast/jsonw.h"
+#include "core/hash.h"
+#include "core/jsonw.h"
 
 /* "<server>.<db>.<table>" (MySQL), "<server>.<schema>.<table>" (PostgreSQL, SQL Server 1.x),
  * "<server>.<db>.<schema>.<table>" (SQL Server 2.x and later), adjusted by

@@ -2,7 +2,7 @@
  * SQL Server connectors. */
 #include <string.h>
 #include "formats/debezium_up_enc.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 typedef struct src_field {
     const char *name, *type;

@@ -1,7 +1,7 @@
 /* Upstream Debezium: the transaction block of change events (provide.transaction.metadata). */
 #include <string.h>
 #include "formats/debezium_up_enc.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 /* The count of extra messages (key-changing updates) starts again when the event's transaction
  * is not the last one's; the per-table counts are rc_dbz_tx's (debezium_topics.c). */

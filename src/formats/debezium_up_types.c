@@ -2,7 +2,7 @@
  * writes it), by the connector's rules and the handling modes. */
 #include <string.h>
 #include "formats/debezium_up_enc.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 /* The element column of a PostgreSQL array column ("numeric(10,2)[]": numeric(10,2)); false
  * when its declaration does not parse. */

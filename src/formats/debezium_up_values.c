@@ -6,7 +6,7 @@
 #include <string.h>
 #include "core/pg_value_text.h"
 #include "formats/debezium_up_enc.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 /* The unscaled value of a decimal rescaled to `scale` (padding zeros); false when the value
  * has more fraction digits than the column declares. */

@@ -10,9 +10,9 @@
 #include <string.h>
 #include "formats/canal_read.h"
 #include "formats/oms_common.h"
-#include "rowcast/ddl.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/ddl.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 typedef struct drs_enc {
     bool json_c;

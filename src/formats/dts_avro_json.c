@@ -6,8 +6,8 @@
 #include <string.h>
 #include "formats/dts_common.h"
 #include "formats/oms_common.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 typedef struct aj_enc {
     uint64_t seq;

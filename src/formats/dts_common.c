@@ -2,8 +2,8 @@
 #include <ctype.h>
 #include <string.h>
 #include "formats/dts_common.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 /* The invalid-TIMESTAMP marker of the OMS documentation. */
 #define DTS_INVALID_TS (-9223372022400LL)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/enc_event.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 void rc_enc_put_ddl_text(rc_buf *b, const rc_event *ev)
 {

@@ -9,7 +9,7 @@
 #include "rowcast/buf.h"
 #include "rowcast/event.h"
 #include "rowcast/format.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 enum { RC_ENC_PK_MAX = 64 };
 

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "rowcast/format.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/nameidx.h"
-#include "rowcast/vparse.h"
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/nameidx.h"
+#include "core/vparse.h"
 #include "formats/maxwell.h"
 #include "formats/oms_default_read.h"
 

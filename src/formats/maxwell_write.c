@@ -12,8 +12,8 @@
 #include <string.h>
 #include "formats/enc_event.h"
 #include "formats/maxwell.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 typedef struct mx_enc {
     rc_mx_opts opt;

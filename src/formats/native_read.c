@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/native.h"
-#include "rowcast/colcache.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
+#include "core/colcache.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
 
 /* The objects of a native line and their member names (in the order their nodes are used). */
 enum { KS_EVENT, KS_SOURCE, KS_POS, KS_COLUMN, KS_DDL, KS_INVALID, KS_N };

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/native.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 static inline void key(rc_buf *b, const char *k, bool *first)
 {

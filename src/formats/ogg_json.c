@@ -8,8 +8,8 @@
 #include <string.h>
 #include "formats/enc_event.h"
 #include "formats/ogg_json.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 enum { KEYS_PRIMARY, KEYS_PRIAMRY, KEYS_NONE };
 enum { CTS_ISO, CTS_SQL, CTS_NONE };

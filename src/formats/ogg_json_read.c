@@ -8,10 +8,10 @@
 #include <string.h>
 #include "formats/ogg_json.h"
 #include "formats/oms_default_read.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/nameidx.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/nameidx.h"
 
 /* The root members read, found in one pass (rc_json_members). */
 enum { K_TABLE, K_OP_TYPE, K_OP_TS, K_CURRENT_TS, K_POS, K_BEFORE, K_AFTER, K_PRIMARY_KEYS, K_PRIAMRY_KEYS, K_N };

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "formats/oms_common.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 static void open_q(rc_buf *b, bool q)
 {

@@ -5,9 +5,9 @@
 #include <string.h>
 #include "formats/oms_common.h"
 #include "formats/oms_default_read.h"
-#include "rowcast/ddl.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/ddl.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 typedef struct dflt_enc {
     bool light_type; /* defaultextendcolumntype */

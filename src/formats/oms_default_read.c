@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/oms_default_read.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
-#include "rowcast/nameidx.h"
-#include "rowcast/vparse.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
+#include "core/nameidx.h"
+#include "core/vparse.h"
 
 typedef struct dflt_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */

@@ -3,7 +3,7 @@
 #define RC_FORMATS_OMS_DEFAULT_READ_H
 
 #include "rowcast/format.h"
-#include "rowcast/json.h"
+#include "core/json.h"
 
 rc_status rc_dflt_dec_new(const rc_options *o, void **out, rc_error *err);
 void rc_dflt_dec_free(void *dec);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include "formats/formats.h"
-#include "rowcast/names.h"
+#include "core/names.h"
 
 const rc_format *const rc_formats[] = {
     &rc_format_native,

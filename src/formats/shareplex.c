@@ -5,8 +5,8 @@
 #include <string.h>
 #include "formats/oms_common.h"
 #include "formats/shareplex_read.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 typedef struct sp_enc {
     oms_style style;

@@ -5,9 +5,9 @@
 #include <string.h>
 #include "formats/oms_default_read.h"
 #include "formats/shareplex_read.h"
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
-#include "rowcast/jsondec.h"
+#include "core/fmt.h"
+#include "core/json.h"
+#include "core/jsondec.h"
 
 typedef struct sp_dec {
     rc_jsondec jd; /* the parsed message, its arena, the type cache */

@@ -1,8 +1,8 @@
 /* Hints for refused messages (see sniff.h): three tables, tried in order. */
 #include <stdio.h>
 #include <string.h>
-#include "rowcast/json.h"
-#include "rowcast/sniff.h"
+#include "core/json.h"
+#include "formats/sniff.h"
 
 /* Bytes a line of JSON never starts with, but files people pass by mistake do. */
 static const struct {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "rowcast/fmt.h"
-#include "rowcast/pipeline.h"
+#include "core/fmt.h"
+#include "pipeline/pipeline.h"
 
 enum { MAX_FILE = 16384 }; /* three paths of RC_PATH_MAX and the numbers */
 

@@ -1,4 +1,4 @@
-/* The head of an HTTP/1.x request (rowcast/metrics.h), read as RFC 9112 writes it: request
+/* The head of an HTTP/1.x request (pipeline/metrics.h), read as RFC 9112 writes it: request
  * line, header lines, blank line. The metrics server reads nothing of the headers but their
  * shape; they are checked so that a malformed request is refused (400) rather than guessed at.
  * The text is read as it arrives: RC_PENDING until the blank line, but a byte that cannot be
@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <strings.h>
-#include "rowcast/metrics.h"
+#include "pipeline/metrics.h"
 
 typedef struct cursor {
     const char *s;

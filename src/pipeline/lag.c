@@ -1,4 +1,4 @@
-/* The source time of the last delivered event (rc_lag, rowcast/pipeline.h), for the lag the
+/* The source time of the last delivered event (rc_lag, pipeline/pipeline.h), for the lag the
  * metrics endpoint reports. Kept only when the run has an endpoint. */
 #include "pipeline_impl.h"
 

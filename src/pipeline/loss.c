@@ -1,4 +1,4 @@
-/* --on-loss (rowcast/pipeline.h): a row the output format cannot hold stops the run, is left
+/* --on-loss (pipeline/pipeline.h): a row the output format cannot hold stops the run, is left
  * out, goes to the dead-letter file, or is written as the vendor's own tool writes it. Nothing
  * here runs for a row the format writes as it is, but the cut totals' one test (output.c). */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* The metrics endpoint's server (rowcast/metrics.h): the address of --metrics, the listening
+/* The metrics endpoint's server (pipeline/metrics.h): the address of --metrics, the listening
  * socket, and one thread that serves every connection with poll(). Each connection gets
  * RC_METRICS_TIMEOUT_MS for its request and the response, so a client that sends nothing, or
  * reads slowly, is cut off without stalling the others; a scrape is formatted from the copy
@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "rowcast/metrics.h"
+#include "pipeline/metrics.h"
 #include "core/thread.h"
 
 /* ---- the address ---- */

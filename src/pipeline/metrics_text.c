@@ -1,8 +1,8 @@
-/* The text of a scrape (rowcast/metrics.h): Prometheus's text exposition format 0.0.4, every
+/* The text of a scrape (pipeline/metrics.h): Prometheus's text exposition format 0.0.4, every
  * family with its # HELP and # TYPE lines, in a fixed order, integers exact (never through a
  * double). docs/metrics.md lists the same metrics; the two change together. */
-#include "rowcast/fmt.h"
-#include "rowcast/metrics.h"
+#include "core/fmt.h"
+#include "pipeline/metrics.h"
 
 static void family(rc_buf *b, const char *name, const char *type, const char *help)
 {

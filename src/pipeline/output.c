@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline_impl.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 /* A bad item's error, at its line and byte: in a message over several lines (pretty-printed
  * JSON), the line of the input the offset falls in and the byte within that line. */

@@ -1,4 +1,4 @@
-/* The pipeline's run (rowcast/pipeline.h): opens the source, takes its batches in order and
+/* The pipeline's run (pipeline/pipeline.h): opens the source, takes its batches in order and
  * hands them to the output side (output.c), serves the sink while the source is idle, then
  * flushes, stores the last checkpoint and prints the summary. --include is include.c's. */
 #include <errno.h>

@@ -1,8 +1,8 @@
-/* What the pipeline's files share (see rowcast/pipeline.h for the files). */
+/* What the pipeline's files share (see pipeline/pipeline.h for the files). */
 #ifndef ROWCAST_PIPELINE_IMPL_H
 #define ROWCAST_PIPELINE_IMPL_H
 
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 
 /* include.c: --include, on the source's thread (writes nothing) and on the pipeline's (marks
  * the patterns that matched, for the summary) */

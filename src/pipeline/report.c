@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "pipeline_impl.h"
-#include "rowcast/metrics.h"
+#include "pipeline/metrics.h"
 
 /* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
 #define PROGRESS_TTY_SECS 1.0

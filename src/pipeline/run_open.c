@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "rowcast/names.h"
+#include "core/names.h"
 
 int rc_run_usage(const char *cmd, const char *fmt, const char *arg)
 {

@@ -7,7 +7,7 @@
 #define ROWCAST_PIPELINE_RUN_OPEN_H
 
 #include "rowcast/format.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 
 enum { RC_RUN_MAX_OPTS = 128 };
 

@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
-#include "rowcast/records_in.h"
-#include "rowcast/sniff.h"
+#include "sources/records_in.h"
+#include "formats/sniff.h"
 #include "rowcast/source.h"
 #include "core/thread.h"
 
@@ -240,7 +240,7 @@ static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got,
 }
 
 /* Appends to a refused line's message what the line looks like, when that is recognisable
- * (rowcast/sniff.h). The hint is the part that says what to do: when both do not fit, the
+ * (formats/sniff.h). The hint is the part that says what to do: when both do not fit, the
  * message is shortened, visibly ("..."), not the hint. */
 static void add_hint(const lines_source *c, const rc_batch *b, rc_source_item *ln)
 {

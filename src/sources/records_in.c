@@ -1,6 +1,6 @@
-/* The records layout of convert's input (rowcast/records_in.h). */
+/* The records layout of convert's input (sources/records_in.h). */
 #include <string.h>
-#include "rowcast/records_in.h"
+#include "sources/records_in.h"
 
 static const char layout[] = "a record is topic, key length, key, value length, value, headers, tab-separated (--input-layout records)";
 

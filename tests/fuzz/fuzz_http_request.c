@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/metrics.h"
+#include "pipeline/metrics.h"
 
 static bool in(const char *p, size_t n, const uint8_t *data, size_t size)
 {

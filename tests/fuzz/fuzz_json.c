@@ -2,7 +2,7 @@
  * on success every node must lie inside the input. */
 #include <stdint.h>
 #include <stdlib.h>
-#include "rowcast/json.h"
+#include "core/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

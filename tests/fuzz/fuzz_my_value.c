@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/native.h"
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 #include "sources/mysql/my_value.h"
 
 static const struct {

@@ -1,4 +1,4 @@
-/* libFuzzer target of convert's records layout (rowcast/records_in.h): any input is split into a
+/* libFuzzer target of convert's records layout (sources/records_in.h): any input is split into a
  * record or rejected with a message, never a crash; a record is decoded with its key by every
  * decoder that reads keys (Debezium, CloudEvents) and by one that reads the value alone
  * (native), each accepted event encoding to native and reading back unchanged. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/native.h"
-#include "rowcast/records_in.h"
+#include "sources/records_in.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "rowcast/sink.h"
 
 static bool same_file(const rc_sink_file *a, const rc_sink_file *b)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/sniff.h"
+#include "formats/sniff.h"
 
 static bool known_start(const char *h)
 {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/json.h"
+#include "core/json.h"
 
 enum { PATH_MAX_LEN = 512, MAX_COLS = 4096 };
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/buf.h"
-#include "rowcast/json.h"
+#include "core/json.h"
 #include "../common/slurp.h"
 
 static bool ordered;

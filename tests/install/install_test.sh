@@ -71,22 +71,37 @@ for h in "$p"/include/rowcast/*.h; do
     "$cc" -std=c11 -Wall -Wextra -Werror -Wpedantic $cflags -fsyntax-only "$tmp/h.c" 2>"$tmp/h.err" ||
         { fail "rowcast/${h##*/} does not compile alone:"; head -5 "$tmp/h.err"; }
 done
-# shellcheck disable=SC2086 # pkg-config's flags are words
-if "$cc" -std=c11 -Wall -Wextra -Werror $cflags "$here/use_rowcast.c" -o "$tmp/use_rowcast" $libs 2>"$tmp/cc.err"; then
+# build NAME: tests/install/NAME.c built with pkg-config's flags only, against the installed tree
+build() {
+    # shellcheck disable=SC2086 # pkg-config's flags are words
+    "$cc" -std=c11 -Wall -Wextra -Werror $cflags "$here/$1.c" -o "$tmp/$1" $libs 2>"$tmp/cc.err" && return 0
+    fail "building $1.c with pkg-config --cflags --libs rowcast:"
+    head -20 "$tmp/cc.err"
+    return 1
+}
+# the event use_rowcast builds, in native form (the first line of its output)
+head -1 "$here/use_rowcast.out" >"$tmp/event.ndjson"
+up="-o debezium.bigint.unsigned.handling.mode=precise"
+if build use_rowcast; then
     "$tmp/use_rowcast" >"$tmp/use.out" 2>&1
     same "use_rowcast (built with pkg-config) output" "$here/use_rowcast.out" "$tmp/use.out"
-    # the installed command writes the same messages for the event use_rowcast built (its
-    # first line is that event in native form)
-    head -1 "$here/use_rowcast.out" >"$tmp/event.ndjson"
-    up="-o debezium.bigint.unsigned.handling.mode=precise"
+    # the installed command writes the same messages for that event
     for a in "--to native" "--to oms-canal" "--to oms-canal --keys" "--to debezium $up" "--to debezium $up --keys"; do
         # shellcheck disable=SC2086
         "$p/bin/rowcast" convert -q $a "$tmp/event.ndjson" 2>&1
     done >"$tmp/cli.out"
     same "installed rowcast convert of the same event" "$here/use_rowcast.out" "$tmp/cli.out"
-else
-    fail "building use_rowcast.c with pkg-config --cflags --libs rowcast:"
-    head -20 "$tmp/cc.err"
+fi
+# the opaque pipeline (rowcast/pipeline.h) end to end: a file in, messages on stdout
+if build use_pipeline; then
+    "$tmp/use_pipeline" "$tmp/event.ndjson" >"$tmp/pipeline.out" 2>&1
+    same "use_pipeline (the public pipeline) output" "$here/use_pipeline.out" "$tmp/pipeline.out"
+    for a in "--to canal" "--to debezium $up"; do
+        # shellcheck disable=SC2086
+        "$p/bin/rowcast" convert -q --from native $a "$tmp/event.ndjson" 2>&1
+    done >"$tmp/cli.out"
+    sed '$d' "$here/use_pipeline.out" >"$tmp/pipeline.expected"
+    same "installed rowcast convert of the file use_pipeline converted" "$tmp/pipeline.expected" "$tmp/cli.out"
 fi
 
 # --- the man page

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rowcast/buf.h"
-#include "rowcast/fmt.h"
-#include "rowcast/jsonw.h"
+#include "core/fmt.h"
+#include "core/jsonw.h"
 
 static int fail(const char *what)
 {

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/fmt.h"
-#include "rowcast/json.h"
+#include "core/fmt.h"
+#include "core/json.h"
 
 #define PEERS RC_SOURCE_DIR "/../shared/testdata/peers/"
 
@@ -24,7 +24,7 @@ static inline size_t unhex(const char *h, size_t hn, uint8_t *out, size_t cap)
     return k;
 }
 
-/* "kind:text" of a value, in a static buffer: the layouts of rowcast/fmt.h (times and
+/* "kind:text" of a value, in a static buffer: the layouts of core/fmt.h (times and
  * datetimes with the fraction's trailing zeros dropped, timestamps as ISO UTC, bytes as hex). */
 static inline const char *show(const rc_value *v)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 static void test_integers(void **state)
 {

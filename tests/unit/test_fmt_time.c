@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "check.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 static void test_civil(void **state)
 {

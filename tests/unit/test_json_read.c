@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/colcache.h"
-#include "rowcast/json.h"
-#include "rowcast/nameidx.h"
+#include "core/colcache.h"
+#include "core/json.h"
+#include "core/nameidx.h"
 
 typedef struct fixture {
     rc_arena a;

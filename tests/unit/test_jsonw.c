@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 
 static void check_str(const char *in, size_t n, const char *want)
 {

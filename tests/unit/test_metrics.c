@@ -1,4 +1,4 @@
-/* The metrics endpoint's parts (rowcast/metrics.h): the text of a scrape with a source's
+/* The metrics endpoint's parts (pipeline/metrics.h): the text of a scrape with a source's
  * numbers (the lines source has none: tests/integration/metrics_test.sh scrapes that one), the
  * lag's seconds, the HTTP request head parser (every prefix of a request is pending, never
  * wrong), the --metrics address, and a server started and stopped (a port in use). */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "rowcast/metrics.h"
+#include "pipeline/metrics.h"
 
 static const char with_source[] =
     "# HELP rowcast_input_items_total Input items read: lines for convert (blank ones aside), "

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "check.h"
 #include "rowcast/format.h"
-#include "rowcast/names.h"
+#include "core/names.h"
 
 static void name(const char *server, const char *db, const char *table, const char *want, bool want_clean)
 {

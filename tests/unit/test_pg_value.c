@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/native.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "sources/pg/pg_value.h"
 
 static rc_arena arena;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "rowcast/position.h"
 #include "rowcast/source.h"
 

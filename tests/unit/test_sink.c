@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "check.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "rowcast/sink.h"
 #include "sinks/file_writer.h"
 #include "sinks/kafka_log.h"

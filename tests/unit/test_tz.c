@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "rowcast/tz.h"
 
 /* where the library reads zones: $TZDIR, else /usr/share/zoneinfo (as tz.c) */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "rowcast/jsonw.h"
+#include "core/jsonw.h"
 #include "my_value_int.h"
 
 /* Where glibc's table and the server's differ (found by converting every byte and every

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "rowcast/ddl.h"
+#include "core/ddl.h"
 #include "sources/mysql/my_ddl_int.h"
 #include "sources/mysql/my_types.h"
 

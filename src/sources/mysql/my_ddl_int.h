@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "rowcast/buf.h"
-#include "rowcast/ddl.h"
+#include "core/ddl.h"
 #include "sources/mysql/my_ddl_lex.h"
 #include "sources/mysql/my_schema.h"
 

@@ -17,7 +17,7 @@
 #include "my_decoder_int.h"
 #include "my_rows.h"
 #include "my_value_int.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 static const char *keep_str(rc_my_decoder *d, const char *s, size_t n) { return rc_arena_memdup(&d->keep, s, n); }
 

@@ -11,7 +11,7 @@
 #include "my_event.h"
 #include "my_tablemap.h"
 #include "rowcast/buf.h"
-#include "rowcast/colcache.h"
+#include "core/colcache.h"
 
 typedef struct tm_entry {
     rc_my_tablemap *map;

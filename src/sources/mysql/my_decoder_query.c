@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "my_decoder_int.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 /* --- QUERY --- */
 

@@ -7,7 +7,7 @@
 #include "my_decoder_int.h"
 #include "my_rows.h"
 #include "my_value_int.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 /* --- TABLE_MAP --- */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "my_gtid.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 enum { TAG_MAX = 32 };
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/json.h"
+#include "core/json.h"
 #include "my_json_int.h"
 
 enum { OP_REPLACE = 0, OP_INSERT = 1, OP_REMOVE = 2 };

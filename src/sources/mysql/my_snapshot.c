@@ -5,8 +5,8 @@
 #include <string.h>
 #include "rowcast/buf.h"
 #include "rowcast/tz.h"
-#include "rowcast/vparse.h"
-#include "rowcast/wkb.h"
+#include "core/vparse.h"
+#include "core/wkb.h"
 
 /* ---- the read view ---- */
 

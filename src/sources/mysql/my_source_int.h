@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "rowcast/colcache.h"
+#include "core/colcache.h"
 #include "sources/db_phases.h"
 #include "sources/mysql/my_checkpoint.h"
 #include "sources/mysql/my_conn.h"

@@ -8,7 +8,7 @@
  * JSON as DECIMAL(73,10)). */
 #include <string.h>
 #include "rowcast/error.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "my_value_int.h"
 
 static const uint8_t dig2bytes[10] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};

@@ -3,8 +3,8 @@
  * them from a BINARY(16)) and MySQL 9's VECTOR (float32 little-endian, 4 bytes per dimension). */
 #include <arpa/inet.h>
 #include <string.h>
-#include "rowcast/fmt.h"
-#include "rowcast/wkb.h"
+#include "core/fmt.h"
+#include "core/wkb.h"
 #include "my_value_int.h"
 
 static rc_status text_of(const rc_my_col *c, rc_vkind kind, const char *s, size_t n, rc_value *out, rc_arena *a, rc_error *err)

@@ -9,7 +9,7 @@
  * format keeps zero dates (docs/native-format.md). A TIMESTAMP is an instant (UTC); a DATETIME a
  * wall clock; a TIME may be negative and past 24 hours (-838:59:59 .. 838:59:59). */
 #include <stdio.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "my_value_int.h"
 
 /* A date and time as the layouts hold them, before they are checked. */

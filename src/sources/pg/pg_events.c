@@ -5,7 +5,7 @@
 #include <string.h>
 #include "sources/pg/pg_conn.h"
 #include "sources/pg/pg_spill.h"
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 
 /* The columns of one relation version, built at its Relation message (or first use). */
 typedef struct colset {

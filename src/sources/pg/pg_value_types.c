@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/fmt.h"
+#include "core/fmt.h"
 #include "sources/pg/pg_value.h"
 
 /* ---- built-in types ---- */

@@ -13,7 +13,7 @@
  * database change, the message's timestamp for `convert`) of the last event of the last
  * position the sink acknowledged: the pipeline notes, at each position it marks in the sink,
  * the number of records sent so far and the time of the latest event before that position
- * (rc_lag in rowcast/pipeline.h); once the sink has acknowledged every record before that
+ * (rc_lag in pipeline/pipeline.h); once the sink has acknowledged every record before that
  * number, that time is the last delivered one. Before any event with a time is delivered
  * there is no lag sample. An idle source's lag grows with the clock: its last change is that
  * old (a database heartbeat keeps it small). `RC_METRICS_NOW_US` (µs since the epoch) in the
@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include "rowcast/buf.h"
 #include "rowcast/error.h"
-#include "rowcast/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "rowcast/sink.h"
 #include "rowcast/source.h"
 

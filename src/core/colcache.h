@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "rowcast/buf.h"
 #include "rowcast/event.h"
-#include "rowcast/json.h"
+#include "core/json.h"
 
 enum { RC_COLCACHE_MAX = 4096 };
 

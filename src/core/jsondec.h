@@ -8,7 +8,7 @@
 #ifndef ROWCAST_JSONDEC_H
 #define ROWCAST_JSONDEC_H
 
-#include "rowcast/json.h"
+#include "core/json.h"
 #include "rowcast/types.h"
 
 typedef struct rc_jsondec {

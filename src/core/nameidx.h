@@ -8,7 +8,7 @@
 
 #include "rowcast/arena.h"
 #include "rowcast/event.h"
-#include "rowcast/json.h"
+#include "core/json.h"
 
 typedef struct rc_nameidx_slot {
     const char *p;
