@@ -186,7 +186,7 @@ if [ "${QUICK:-0}" = 1 ]; then
     [ $ZJ = 1 ] || echo "quick run: zongji skipped (no node, or npm could not install @vlasky/zongji)"
     exit 0
 fi
-declare -A RATE KIB
+declare -A RATE KIB CPU
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 echo "machine: $(nproc) cores, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "streaming: $N row changes ($E_INS inserts, $E_UPD updates, $E_DEL deletes in $E_TXN transactions), $BIN_MB MB of binlog; every reader's counts checked"
@@ -195,6 +195,7 @@ printf '%-20s %8s %9s %8s %8s %8s %8s\n' reader seconds rows/s 'cli CPU' 'srv CP
 row() {
     local wall cpu srv
     read -r wall cpu srv "KIB[$2]" <"$W/$2.runs"
+    CPU[$2]=$cpu
     RATE[$2]=$(calc "%.0f" "$3 / $wall")
     printf '%-20s %8s %9s %8s %8s %8s %8s\n' "$1" "$wall" "${RATE[$2]}" "$cpu" "$srv" $((KIB[$2] / 1024)) "$(cat "$W/$2.mb" 2>/dev/null || echo -)"
 }
@@ -212,9 +213,10 @@ row "  dd $(cat "$W/rc_dbz.mb") MB fsync" dd "$N"
 echo "snapshot: $S rows"
 row 'mariadb --quick' client "$S"
 row 'rowcast native' rc_snap "$S"
-ratio() { calc "%.2f" "$1 / $2"; }
+ratio() { calc "%.2f" "($2 > 0 ? $1 / $2 : 0)"; }
 echo "targets:"
 echo "  rowcast native / mariadb-binlog -v rows/s >= 1.0:  to /dev/null $(ratio "${RATE[rc_native_null]}" "${RATE[mbinlog]}"), into a file $(ratio "${RATE[rc_native]}" "${RATE[mbinlog_file]}") (same directory, both fsynced)"
+echo "    the same by the client's CPU (user+sys) instead of wall time:  to /dev/null $(ratio "${CPU[mbinlog]}" "${CPU[rc_native_null]}"), into a file $(ratio "${CPU[mbinlog_file]}" "${CPU[rc_native]}")"
 if [ $ZJ = 1 ]; then
     echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")   ($([ -n "$SHM" ] && echo "into a tmpfs file: $(ratio "${RATE[rc_dbz_shm]}" "${RATE[zongji]}"); ")to /dev/null: $(ratio "${RATE[rc_dbz_null]}" "${RATE[zongji]}"), --threads 1: $(ratio "${RATE[rc_dbz_null1]}" "${RATE[zongji]}"); dd of its bytes alone: $(ratio "${RATE[dd]}" "${RATE[zongji]}")$([ -n "$SHM" ] && echo ", into tmpfs: $(ratio "${RATE[dd_shm]}" "${RATE[zongji]}")"))"
 else
