@@ -7,17 +7,22 @@
 #   inserts, updates, deletes in transactions of 1 to 1,000 rows) in one binlog file (rotated
 #   just before the load), read from the server from the position before the load by:
 #     mariadb-binlog    --read-from-remote-server --base64-output=decode-rows --verbose
-#                       --stop-position END, into /dev/null;
+#                       --stop-position END, into /dev/null, then into a file (see below);
 #     zongji            the npm package @vlasky/zongji, decode only (rows counted, nothing
 #                       written; installed with npm into ~/.cache/rowcast-bench, skipped with a
 #                       note when npm cannot install it);
-#     rowcast native    rowcast capture --start FILE:POS --until caught-up --to native into a file;
+#     rowcast native    rowcast capture --start FILE:POS --until caught-up --to native into a file,
+#                       then to standard output into /dev/null;
 #     rowcast debezium  the same with --to debezium, upstream flavour with schemas; then the
 #                       same into a file on tmpfs (/dev/shm: no disk), to /dev/null, and to
 #                       /dev/null with --threads 1 (decoding and encoding on one thread).
 # snapshot: a SNAPSHOT_ROWS-row table (written with sql_log_bin=0) read by
 #   `mariadb --quick -e 'SELECT * FROM ...'` into /dev/null and by rowcast capture --snapshot
 #   initial_only --to native to stdout into /dev/null.
+# mariadb-binlog and rowcast native are compared like with like (issue 23): both to /dev/null,
+# and both into a file in the same directory (the work directory, on one disk), each file
+# fsynced before the reader's time ends (rowcast's file sink fsyncs what it delivers;
+# mariadb-binlog's file by `sync FILE` in the same timed command).
 #
 # Per reader: wall seconds, rows/s, the client's CPU (user+sys, /usr/bin/time), the server's
 # (mariadbd's utime+stime before and after: one process, its threads' CPU is counted live) and
@@ -109,6 +114,11 @@ MB=(mariadb-binlog --no-defaults --read-from-remote-server --host=127.0.0.1 --po
 read -r i u d <<<"$("${MB[@]}" | awk '/^### INSERT INTO/ {i++} /^### UPDATE/ {u++} /^### DELETE FROM/ {d++} END {print i+0, u+0, d+0}')"
 expect mariadb-binlog "$i" "$u" "$d"
 OUT=/dev/null measure mbinlog "${MB[@]}"
+# into a file beside rowcast's, fsynced as rowcast's file sink does
+measure mbinlog_file bash -c '"$@" >"$0" && sync "$0"' "$W/mbinlog.txt" "${MB[@]}"
+expect "mariadb-binlog into a file" "$(count '^### INSERT INTO' "$W/mbinlog.txt")" "$(count '^### UPDATE' "$W/mbinlog.txt")" \
+    "$(count '^### DELETE FROM' "$W/mbinlog.txt")"
+done_with mbinlog_file "$W/mbinlog.txt"
 if [ $ZJ = 1 ]; then
     measure zongji node "$ROOT/bench/capture_mysql/zongji_count.mjs" "$MY_PORT" "$F0" "$P0" "$((E_INS + E_UPD + E_DEL))"
     read -r _ i _ u _ d <"$W/zongji.out"
@@ -118,7 +128,11 @@ measure rc_native "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" 
     --to native --sink "file:$W/rc_native.json" --quiet
 expect "rowcast native" "$(count '^{"op":"insert"' "$W/rc_native.json")" "$(count '^{"op":"update"' "$W/rc_native.json")" \
     "$(count '^{"op":"delete"' "$W/rc_native.json")"
+NATIVE_MSGS=$(wc -l <"$W/rc_native.json") # the changes and each transaction's begin and commit
 done_with rc_native "$W/rc_native.json"
+OUT=/dev/null measure rc_native_null "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --until caught-up --server-id 17 \
+    --to native --sink stdout
+delivered "rowcast native to /dev/null" rc_native_null "$NATIVE_MSGS"
 measure rc_dbz "$RC" capture "$URL" --include bench.orders --start "$F0:$P0" --until caught-up --server-id 12 \
     --to debezium -o debezium.flavor=upstream -o debezium.schemas=true --sink "file:$W/rc_dbz.json" --quiet
 expect "rowcast debezium" "$(count '"op":"c"' "$W/rc_dbz.json")" "$(count '"op":"u"' "$W/rc_dbz.json")" \
@@ -166,13 +180,13 @@ delivered "rowcast's snapshot" rc_snap "$S"
 
 # report ---------------------------------------------------------------------------------------
 if [ "${QUICK:-0}" = 1 ]; then
-    readers="mariadb-binlog, rowcast native, rowcast debezium (file and /dev/null)"
-    [ $ZJ = 1 ] && readers="mariadb-binlog, zongji, rowcast native, rowcast debezium (file and /dev/null)"
+    readers="mariadb-binlog, rowcast native, rowcast debezium (each into a file and to /dev/null)"
+    [ $ZJ = 1 ] && readers="mariadb-binlog, zongji, rowcast native, rowcast debezium (each into a file and to /dev/null)"
     echo "quick run: every reader ($readers) delivered $E_INS inserts, $E_UPD updates, $E_DEL deletes; the snapshot $S rows"
     [ $ZJ = 1 ] || echo "quick run: zongji skipped (no node, or npm could not install @vlasky/zongji)"
     exit 0
 fi
-declare -A RATE KIB
+declare -A RATE KIB CPU
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 echo "machine: $(nproc) cores, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "streaming: $N row changes ($E_INS inserts, $E_UPD updates, $E_DEL deletes in $E_TXN transactions), $BIN_MB MB of binlog; every reader's counts checked"
@@ -181,12 +195,15 @@ printf '%-20s %8s %9s %8s %8s %8s %8s\n' reader seconds rows/s 'cli CPU' 'srv CP
 row() {
     local wall cpu srv
     read -r wall cpu srv "KIB[$2]" <"$W/$2.runs"
+    CPU[$2]=$cpu
     RATE[$2]=$(calc "%.0f" "$3 / $wall")
     printf '%-20s %8s %9s %8s %8s %8s %8s\n' "$1" "$wall" "${RATE[$2]}" "$cpu" "$srv" $((KIB[$2] / 1024)) "$(cat "$W/$2.mb" 2>/dev/null || echo -)"
 }
 row mariadb-binlog mbinlog "$N"
+row '  into a file' mbinlog_file "$N"
 [ $ZJ = 1 ] && row 'zongji (decode)' zongji "$N"
 row 'rowcast native' rc_native "$N"
+row '  to /dev/null' rc_native_null "$N"
 row 'rowcast debezium' rc_dbz "$N"
 [ -n "$SHM" ] && row '  into tmpfs' rc_dbz_shm "$N"
 row '  to /dev/null' rc_dbz_null "$N"
@@ -196,9 +213,10 @@ row "  dd $(cat "$W/rc_dbz.mb") MB fsync" dd "$N"
 echo "snapshot: $S rows"
 row 'mariadb --quick' client "$S"
 row 'rowcast native' rc_snap "$S"
-ratio() { calc "%.2f" "$1 / $2"; }
+ratio() { calc "%.2f" "($2 > 0 ? $1 / $2 : 0)"; }
 echo "targets:"
-echo "  rowcast native / mariadb-binlog rows/s >= 1.0:  $(ratio "${RATE[rc_native]}" "${RATE[mbinlog]}")"
+echo "  rowcast native / mariadb-binlog -v rows/s >= 1.0:  to /dev/null $(ratio "${RATE[rc_native_null]}" "${RATE[mbinlog]}"), into a file $(ratio "${RATE[rc_native]}" "${RATE[mbinlog_file]}") (same directory, both fsynced)"
+echo "    the same by the client's CPU (user+sys) instead of wall time:  to /dev/null $(ratio "${CPU[mbinlog]}" "${CPU[rc_native_null]}"), into a file $(ratio "${CPU[mbinlog_file]}" "${CPU[rc_native]}")"
 if [ $ZJ = 1 ]; then
     echo "  rowcast debezium / zongji (decode only) rows/s >= 5:  $(ratio "${RATE[rc_dbz]}" "${RATE[zongji]}")   ($([ -n "$SHM" ] && echo "into a tmpfs file: $(ratio "${RATE[rc_dbz_shm]}" "${RATE[zongji]}"); ")to /dev/null: $(ratio "${RATE[rc_dbz_null]}" "${RATE[zongji]}"), --threads 1: $(ratio "${RATE[rc_dbz_null1]}" "${RATE[zongji]}"); dd of its bytes alone: $(ratio "${RATE[dd]}" "${RATE[zongji]}")$([ -n "$SHM" ] && echo ", into tmpfs: $(ratio "${RATE[dd_shm]}" "${RATE[zongji]}")"))"
 else

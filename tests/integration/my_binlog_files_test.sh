@@ -135,7 +135,7 @@ jqf $B/transaction_compression.000001 'map(.op)' '["begin","insert","commit"]'
 jqf $B/bug32407.001 "$rows|map(.after)" '[[1],[1]]'
 # rpl_unfiltered_hidden_gcol: the schema history does not know the hidden column MySQL adds for
 # the functional index, so its TABLE_MAP is refused (the stderr golden); that the image leaves
-# the column out is checked without a history in unit_my_event
+# the column out is checked without a history in unit_my_decoder
 # the Percona files: ids 1-6 inserted, 1-3 updated to 101-103, 4-6 deleted; GTIDs :1-6
 for v in gtid position; do
     f1=$PC/data_80045_$v.zip-members/data_80045_$v/binlog.000001 f2=$PC/data_80045_$v.zip-members/data_80045_$v/binlog.000002
