@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "rowcast/json.h"
-#include "rowcast/fmt.h"
+#include "core/json.h"
+#include "core/fmt.h"
 #include "sources/mysql/my_decoder.h"
 #include "sources/mysql/my_event.h"
 #include "sources/mysql/my_gtid.h"
