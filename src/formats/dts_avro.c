@@ -186,8 +186,8 @@ static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *e
     if (need != RC_OK) return need;
     rc_buf_reset(&e->rec);
     rc_status st = build_record(e, ev, &e->rec, err);
+    if (st == RC_OK) st = rc_enc_finish(&e->rec, err);
     if (st != RC_OK) return st;
-    if (e->rec.err != RC_OK) return rc_error_set(err, e->rec.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(e->rec.err));
     switch (e->framing) {
     case FRAME_RAW: rc_buf_put(b, e->rec.data, e->rec.len); break;
     case FRAME_LENGTH: {
@@ -205,8 +205,7 @@ static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *e
         rc_avro_container_block(b, e->rec.data, e->rec.len, 1, sync_marker);
         break;
     }
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 const rc_format rc_format_avro = {

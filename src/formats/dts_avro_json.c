@@ -213,8 +213,7 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         put_images(e, b, ev, ev->op == RC_OP_DELETE ? NULL : ev->after);
     }
     rc_buf_putc(b, '}');
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 const rc_format rc_format_avro_json = {

@@ -112,6 +112,12 @@ rc_status rc_enc_need_before(const rc_event *ev, const char *format, const char 
     return rc_enc_unsupported(err, format, ev, why);
 }
 
+rc_status rc_enc_finish(const rc_buf *b, rc_error *err)
+{
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
 rc_status rc_enc_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why)
 {
     /* PostgreSQL names a table by its schema */

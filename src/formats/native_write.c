@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "formats/enc_event.h"
 #include "formats/native.h"
 #include "rowcast/fmt.h"
 #include "rowcast/jsonw.h"
@@ -316,8 +317,7 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
         rc_buf_putc(b, '}');
     }
     rc_buf_putc(b, '}');
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 static rc_status native_enc_new(const rc_options *opts, void **out, rc_error *err)
