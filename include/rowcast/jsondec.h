@@ -8,6 +8,7 @@
 #ifndef ROWCAST_JSONDEC_H
 #define ROWCAST_JSONDEC_H
 
+#include <string.h>
 #include "rowcast/json.h"
 #include "rowcast/types.h"
 
@@ -40,6 +41,25 @@ rc_status rc_jsondec_want(const rc_json *j, uint32_t i, rc_jtype t, const char *
 /* An integer member counting `unit` microseconds (1000: milliseconds, 1000000: seconds), as
  * microseconds; a range error naming it when that does not fit in int64. */
 rc_status rc_jsondec_us_at(const rc_json *j, uint32_t v, const char *key, int64_t unit, int64_t *us, bool *has, rc_error *err);
+
+/* What a decoder's functions pass around while they read one message: the parsed message, the
+ * arena its events go into (rc_jsondec_parse's), and where an error goes. A decoder's own
+ * context for a message holds it as its member `r`. */
+typedef struct rc_jread {
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} rc_jread;
+
+/* Node i of the message; whether node i (0: none) is a string, and a string equal to s.
+ * Inline: readers call them for every member of a message. */
+static inline const rc_jnode *rc_jread_node(const rc_jread *r, uint32_t i) { return &r->j->nodes[i]; }
+static inline bool rc_jread_is_str(const rc_jread *r, uint32_t i) { return i && r->j->nodes[i].type == RC_J_STRING; }
+static inline bool rc_jread_is(const rc_jread *r, uint32_t i, const char *s)
+{
+    const rc_jnode *n = &r->j->nodes[i];
+    return i && n->type == RC_J_STRING && n->n == strlen(s) && !memcmp(n->s, s, n->n);
+}
 
 /* Parses msg[0..n); strings with escapes are unescaped into `a`, the arena the decoder's events
  * live in. The previous message's nodes are gone; its events are not. */
