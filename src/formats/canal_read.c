@@ -45,10 +45,12 @@ typedef struct canal_dec {
 
 rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    canal_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd) || !rc_coltext_init(&d->tables, &d->memo[0])) {
-        if (d) rc_jsondec_fini(&d->jd);
-        free(d);
+    void *p;
+    rc_status st = rc_jsondec_new(sizeof(canal_dec), &p, err);
+    if (st != RC_OK) return st;
+    canal_dec *d = p; /* *out only once it is whole */
+    if (!rc_coltext_init(&d->tables, &d->memo[0])) {
+        rc_canal_dec_free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     rc_buf_init(&d->extra, 0), rc_buf_init(&d->sqltype, 0);
@@ -57,7 +59,7 @@ rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err)
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
     rc_canal_opts co = {.values = -1};
-    rc_status st = rc_options_parse(o, "canal", rc_canal_options, &co, err);
+    st = rc_options_parse(o, "canal", rc_canal_options, &co, err);
     d->vopts.ts_tz = co.tz;
     if (st != RC_OK) {
         rc_canal_dec_free(d);
@@ -89,13 +91,8 @@ rc_status rc_drs_jsonc_dec_new(const rc_options *o, void **out, rc_error *err) {
 void rc_canal_dec_free(void *p)
 {
     canal_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    rc_coltext_fini(&d->tables);
-    rc_buf_fini(&d->extra);
-    rc_buf_fini(&d->sqltype);
-    rc_json_fini(&d->sqlaux);
-    free(d);
+    if (d) rc_coltext_fini(&d->tables), rc_buf_fini(&d->extra), rc_buf_fini(&d->sqltype), rc_json_fini(&d->sqlaux);
+    rc_jsondec_free(d);
 }
 
 typedef struct ctx {

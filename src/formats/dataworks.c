@@ -7,6 +7,7 @@
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
 #include "rowcast/json.h"
+#include "rowcast/jsondec.h"
 #include "rowcast/jsonw.h"
 
 typedef struct dw_enc {
@@ -66,7 +67,7 @@ static rc_status dw_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     const char *ext;
     rc_status st = rc_options_parse(o, "dataworks", dw_options, &ext, err);
-    return st != RC_OK ? st : rc_dw_dec_new(o, out, err);
+    return st != RC_OK ? st : rc_jsondec_new(sizeof(rc_jsondec), out, err);
 }
 
 static void dw_free(void *p)
@@ -197,6 +198,6 @@ const rc_format rc_format_dataworks = {
     .encode_value = dw_encode,
     .encode_key = rc_oms_encode_key,
     .dec_new = dw_dec_new,
-    .dec_free = rc_dw_dec_free,
+    .dec_free = rc_jsondec_free,
     .decode = rc_dw_decode,
 };

@@ -11,21 +11,9 @@
 #include "rowcast/jsondec.h"
 #include "rowcast/nameidx.h"
 
-typedef struct dw_dec {
-    rc_jsondec jd; /* the parsed message, its arena, the type cache */
-} dw_dec;
-
-rc_status rc_dw_dec_new(const rc_options *o, void **out, rc_error *err)
-{
-    (void)o; /* the writer's options do not change what is read */
-    return rc_jsondec_new(sizeof(dw_dec), out, err);
-}
-
-void rc_dw_dec_free(void *p) { rc_jsondec_free(p); }
-
 typedef struct ctx {
     rc_jread r; /* the message, the events' arena, the error */
-    dw_dec *d;
+    rc_jsondec *d; /* the parsed message, the type cache */
 } ctx;
 
 
@@ -113,7 +101,7 @@ static const char *label_decl(const void *fam, const rc_json *j, uint32_t ty, rc
 static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event *ev)
 {
     static const rc_dw_names names = {"column", "pk", ""};
-    return rc_dw_columns(c->r.j, schema, &names, label_decl, &fam, fam, c->d->jd.types, c->r.a, ev, c->r.err);
+    return rc_dw_columns(c->r.j, schema, &names, label_decl, &fam, fam, c->d->types, c->r.a, ev, c->r.err);
 }
 
 /* payload.before / payload.after: {"data": {...}} or null */
@@ -131,10 +119,10 @@ static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event
 
 rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
-    dw_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    rc_jsondec *d = p;
+    rc_status st = rc_jsondec_parse(d, msg, n, a, err);
     if (st != RC_OK) return st;
-    ctx c = {{&d->jd.json, a, err}, d};
+    ctx c = {{&d->json, a, err}, d};
     if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
     uint32_t payload, schema, ts;
@@ -201,7 +189,7 @@ rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         if (ev.op != RC_OP_DELETE && (st = image(&c, payload, "after", &ev, &ev.after)) != RC_OK) return st;
         if ((ev.op == RC_OP_DELETE ? !ev.before : !ev.after))
             return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, payload)->off, "payload.%s is null", ev.op == RC_OP_DELETE ? "before" : "after");
-        if ((st = rc_event_fit_fractions(&ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
+        if ((st = rc_event_fit_fractions(&ev, a, d->types, err)) != RC_OK) return st; /* type names without precision */
     }
     rc_event *e = rc_event_list_push(out);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

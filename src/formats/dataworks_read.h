@@ -4,8 +4,6 @@
 
 #include "rowcast/format.h"
 
-rc_status rc_dw_dec_new(const rc_options *o, void **out, rc_error *err);
-void rc_dw_dec_free(void *dec);
 rc_status rc_dw_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
 
 /* What the DataWorks 2.0 and "aliyun" readers share (dataworks_aliyun_read.c). */

@@ -29,10 +29,12 @@ rc_status rc_dbz_flatten_dec_new(const rc_options *o, void **out, rc_error *err)
 
 rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
 {
-    dz_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd) || !rc_jsondec_init(&d->kjd)) {
-        if (d) rc_jsondec_fini(&d->jd);
-        free(d);
+    void *p;
+    rc_status st = rc_jsondec_new(sizeof(dz_dec), &p, err);
+    if (st != RC_OK) return st;
+    dz_dec *d = p; /* *out only once it is whole */
+    if (!rc_jsondec_init(&d->kjd)) {
+        rc_dbz_dec_free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     /* binary text: OMS writes upper-case hex; Debezium base64 unless its binary mode says hex */
@@ -48,13 +50,8 @@ rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
 void rc_dbz_dec_free(void *p)
 {
     dz_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    rc_jsondec_fini(&d->kjd);
-    rc_buf_fini(&d->text);
-    rc_buf_fini(&d->b64_said);
-    rc_buf_fini(&d->b64_now);
-    free(d);
+    if (d) rc_jsondec_fini(&d->kjd), rc_buf_fini(&d->text), rc_buf_fini(&d->b64_said), rc_buf_fini(&d->b64_now);
+    rc_jsondec_free(d);
 }
 
 /* ---- source and envelope ---- */

@@ -31,24 +31,18 @@ rc_status rc_mx_dec_new(const rc_options *o, void **out, rc_error *err)
     rc_mx_opts unused; /* the writer's switches: read here only so that a bad one is an error on either side */
     rc_status st = rc_options_parse(o, "maxwell", rc_mx_options, &unused, err);
     if (st != RC_OK) return st;
-    mx_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd)) {
-        free(d);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    }
+    if ((st = rc_jsondec_new(sizeof(mx_dec), out, err)) != RC_OK) return st;
+    mx_dec *d = *out;
     rc_buf_init(&d->text, 0);
     rc_jkeys_init(&d->keys, member_names, K_N);
-    *out = d;
     return RC_OK;
 }
 
 void rc_mx_dec_free(void *p)
 {
     mx_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    rc_buf_fini(&d->text);
-    free(d);
+    if (d) rc_buf_fini(&d->text);
+    rc_jsondec_free(d);
 }
 
 typedef struct ctx {

@@ -44,10 +44,11 @@ rc_status rc_native_dec_new(const rc_options *opts, void **out, rc_error *err)
     static const rc_option_desc none[] = {{0}};
     rc_status st = rc_options_check(opts, "native", none, err);
     if (st != RC_OK) return st;
-    native_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd) || !rc_coltext_init(&d->tables, &d->memo[0])) {
-        if (d) rc_jsondec_fini(&d->jd);
-        free(d);
+    void *p;
+    if ((st = rc_jsondec_new(sizeof(native_dec), &p, err)) != RC_OK) return st;
+    native_dec *d = p; /* *out only once it is whole */
+    if (!rc_coltext_init(&d->tables, &d->memo[0])) {
+        rc_native_dec_free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     d->memo[0] = (rc_json_memo){"columns", 7, NULL, 0};
@@ -61,11 +62,8 @@ rc_status rc_native_dec_new(const rc_options *opts, void **out, rc_error *err)
 void rc_native_dec_free(void *p)
 {
     native_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    rc_coltext_fini(&d->tables);
-    rc_buf_fini(&d->src_text);
-    free(d);
+    if (d) rc_coltext_fini(&d->tables), rc_buf_fini(&d->src_text);
+    rc_jsondec_free(d);
 }
 
 

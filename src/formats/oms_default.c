@@ -7,6 +7,7 @@
 #include "formats/oms_default_read.h"
 #include "rowcast/ddl.h"
 #include "rowcast/fmt.h"
+#include "rowcast/jsondec.h"
 #include "rowcast/jsonw.h"
 
 typedef struct dflt_enc {
@@ -57,7 +58,7 @@ static rc_status dec_new(const rc_options *o, void **out, rc_error *err, bool li
 {
     dflt_opts d;
     rc_status st = read_options(o, light, &d, err);
-    return st != RC_OK ? st : rc_dflt_dec_new(o, out, err);
+    return st != RC_OK ? st : rc_jsondec_new(sizeof(rc_jsondec), out, err);
 }
 static rc_status default_dec_new(const rc_options *o, void **out, rc_error *err) { return dec_new(o, out, err, false); }
 static rc_status extend_dec_new(const rc_options *o, void **out, rc_error *err) { return dec_new(o, out, err, true); }
@@ -205,7 +206,7 @@ const rc_format rc_format_default = {
     .encode_value = encode,
     .encode_key = rc_oms_encode_key,
     .dec_new = default_dec_new,
-    .dec_free = rc_dflt_dec_free,
+    .dec_free = rc_jsondec_free,
     .decode = rc_dflt_decode,
 };
 
@@ -219,6 +220,6 @@ const rc_format rc_format_defaultextendcolumntype = {
     .encode_value = encode,
     .encode_key = rc_oms_encode_key,
     .dec_new = extend_dec_new,
-    .dec_free = rc_dflt_dec_free,
+    .dec_free = rc_jsondec_free,
     .decode = rc_dflt_decode,
 };

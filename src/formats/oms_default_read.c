@@ -12,21 +12,9 @@
 #include "rowcast/nameidx.h"
 #include "rowcast/vparse.h"
 
-typedef struct dflt_dec {
-    rc_jsondec jd; /* the parsed message, its arena, the type cache */
-} dflt_dec;
-
-rc_status rc_dflt_dec_new(const rc_options *o, void **out, rc_error *err)
-{
-    (void)o; /* the writer's options do not change what is read */
-    return rc_jsondec_new(sizeof(dflt_dec), out, err);
-}
-
-void rc_dflt_dec_free(void *p) { rc_jsondec_free(p); }
-
 typedef struct ctx {
     rc_jread r; /* the message, the events' arena, the error */
-    dflt_dec *d;
+    rc_jsondec *d; /* the parsed message, the type cache */
 } ctx;
 
 static bool is(const ctx *c, uint32_t i, const char *s)
@@ -130,7 +118,7 @@ static rc_status columns(const ctx *c, uint32_t row, uint32_t other, rc_family f
             decl = rc_type_in_family(fam, inferred(v)); /* dbType ORACLE or POSTGRESQL: that family's names */
         }
         const rc_coltype *t;
-        rc_status s = rc_type_cache_get(c->d->jd.types, c->r.a, fam, decl, strlen(decl), off, &t, c->r.err);
+        rc_status s = rc_type_cache_get(c->d->types, c->r.a, fam, decl, strlen(decl), off, &t, c->r.err);
         if (s != RC_OK) return s;
         cols[i].type = *t;
         i++;
@@ -227,10 +215,10 @@ const char *rc_oms_infer_type(const rc_jnode *v) { return inferred(v); }
 
 rc_status rc_dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
-    dflt_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    rc_jsondec *d = p;
+    rc_status st = rc_jsondec_parse(d, msg, n, a, err);
     if (st != RC_OK) return st;
-    ctx c = {{&d->jd.json, a, err}, d};
+    ctx c = {{&d->json, a, err}, d};
     if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OMS default record must be a JSON object (found %s)", rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
     uint32_t rt = rc_json_get(c.r.j, 0, "recordType"), meta = rc_json_get(c.r.j, 0, "allMetaData");
@@ -290,7 +278,7 @@ rc_status rc_dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_eve
                           rc_json_get(c.r.j, meta, "record_primary_key") ? rc_jread_node(&c.r, rc_json_get(c.r.j, meta, "record_primary_key"))->off : 0, &ev)) != RC_OK) return st;
         if (ev.op != RC_OP_INSERT && prev && (st = image(&c, prev, "prevStruct", &ev, NULL, NULL, &ev.before)) != RC_OK) return st;
         if (ev.op != RC_OP_DELETE && (st = image(&c, post, "postStruct", &ev, NULL, NULL, &ev.after)) != RC_OK) return st;
-        if ((st = rc_event_fit_fractions(&ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
+        if ((st = rc_event_fit_fractions(&ev, a, d->types, err)) != RC_OK) return st; /* type names without precision */
     }
     rc_event *e = rc_event_list_push(out);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

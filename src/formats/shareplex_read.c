@@ -16,29 +16,14 @@ typedef struct sp_dec {
 
 rc_status rc_sp_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    sp_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd)) {
-        free(d);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    }
     rc_sp_opts so = {0};
     rc_status st = rc_options_parse(o, "shareplex", rc_sp_options, &so, err);
-    d->tz = so.tz;
-    if (st != RC_OK) {
-        rc_sp_dec_free(d);
-        return st;
-    }
-    *out = d;
-    return RC_OK;
+    if (st == RC_OK) st = rc_jsondec_new(sizeof(sp_dec), out, err);
+    if (st == RC_OK) ((sp_dec *)*out)->tz = so.tz;
+    return st;
 }
 
-void rc_sp_dec_free(void *p)
-{
-    sp_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    free(d);
-}
+void rc_sp_dec_free(void *p) { rc_jsondec_free(p); }
 
 typedef struct ctx {
     rc_jread r; /* the message, the events' arena, the error */
