@@ -35,6 +35,8 @@ static void u64_field(rc_buf *b, const char *k, uint64_t v, bool *first)
     rc_fmt_u64(b, v);
 }
 
+/* One value; the kinds written as JSON strings of their text open the quote and break to the
+ * closing one after the switch. */
 static void put_value(rc_buf *b, const rc_value *v)
 {
     switch (v->kind) {
@@ -48,36 +50,12 @@ static void put_value(rc_buf *b, const rc_value *v)
     case RC_V_BITS: rc_fmt_u64(b, v->u); return;
     case RC_V_FLOAT32:
     case RC_V_FLOAT64: rc_fmt_json_float(b, v); return;
-    case RC_V_DECIMAL:
-        rc_buf_putc(b, '"');
-        rc_fmt_dec_canonical(b, &v->dec);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_BYTES:
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_DATE:
-        rc_buf_putc(b, '"');
-        rc_fmt_date(b, &v->date);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_TIME:
-        rc_buf_putc(b, '"');
-        rc_fmt_time(b, &v->time);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_DATETIME:
-        rc_buf_putc(b, '"');
-        rc_fmt_datetime(b, &v->dt, ' ', true);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_TIMESTAMP:
-        rc_buf_putc(b, '"');
-        rc_fmt_ts_iso(b, &v->ts);
-        rc_buf_putc(b, '"');
-        return;
+    case RC_V_BYTES: rc_fmt_base64_quoted(b, (const unsigned char *)v->s.p, v->s.n); return;
+    case RC_V_DECIMAL: rc_buf_putc(b, '"'), rc_fmt_dec_canonical(b, &v->dec); break;
+    case RC_V_DATE: rc_buf_putc(b, '"'), rc_fmt_date(b, &v->date); break;
+    case RC_V_TIME: rc_buf_putc(b, '"'), rc_fmt_time(b, &v->time); break;
+    case RC_V_DATETIME: rc_buf_putc(b, '"'), rc_fmt_datetime(b, &v->dt, ' ', true); break;
+    case RC_V_TIMESTAMP: rc_buf_putc(b, '"'), rc_fmt_ts_iso(b, &v->ts); break;
     case RC_V_INVALID:
         RC_BUF_LIT(b, "{\"invalid\":");
         rc_jw_str(b, v->s.p, v->s.n);
@@ -88,6 +66,7 @@ static void put_value(rc_buf *b, const rc_value *v)
         rc_jw_str(b, v->s.p, v->s.n);
         return;
     }
+    rc_buf_putc(b, '"');
 }
 
 static void put_image(rc_buf *b, const char *k, const rc_value *img, uint32_t n, bool *first)
