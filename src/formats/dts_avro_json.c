@@ -62,69 +62,68 @@ static void put_datetime(rc_buf *b, const dts_val *v)
     rc_buf_putc(b, '}');
 }
 
+/* ",\"precision\":P,\"scale\":S" of a decimal or float record. */
+static void put_precision_scale(rc_buf *b, const dts_val *v)
+{
+    RC_BUF_LIT(b, ",\"precision\":");
+    rc_fmt_i64(b, v->precision);
+    RC_BUF_LIT(b, ",\"scale\":");
+    rc_fmt_i64(b, v->scale);
+}
+
+/* One value of the DTS union: null, "NULL", a datetime, or a record object whose closing brace
+ * is written once after the switch. */
 static void put_item(rc_buf *b, const dts_val *v)
 {
     switch (v->br) {
     case DTS_NULL: RC_BUF_LIT(b, "null"); return;
     case DTS_EMPTY_OBJECT: RC_BUF_LIT(b, "\"NULL\""); return;
+    case DTS_DATETIME: put_datetime(b, v); return;
     case DTS_INTEGER:
         RC_BUF_LIT(b, "{\"precision\":");
         rc_fmt_i64(b, v->precision);
         RC_BUF_LIT(b, ",\"value\":");
         rc_jw_str(b, v->text.p, v->text.n);
-        rc_buf_putc(b, '}');
-        return;
+        break;
     case DTS_CHARACTER:
         RC_BUF_LIT(b, "{\"charset\":");
         rc_jw_str(b, v->type.p, v->type.n);
         RC_BUF_LIT(b, ",\"value\":");
         put_bytes(b, v->text);
-        rc_buf_putc(b, '}');
-        return;
+        break;
     case DTS_DECIMAL:
         RC_BUF_LIT(b, "{\"value\":");
         rc_jw_str(b, v->text.p, v->text.n);
-        RC_BUF_LIT(b, ",\"precision\":");
-        rc_fmt_i64(b, v->precision);
-        RC_BUF_LIT(b, ",\"scale\":");
-        rc_fmt_i64(b, v->scale);
-        rc_buf_putc(b, '}');
-        return;
+        put_precision_scale(b, v);
+        break;
     case DTS_FLOAT: {
         RC_BUF_LIT(b, "{\"value\":");
         rc_value fv = {.kind = RC_V_FLOAT64, .f64 = v->f};
         rc_fmt_json_float(b, &fv);
-        RC_BUF_LIT(b, ",\"precision\":");
-        rc_fmt_i64(b, v->precision);
-        RC_BUF_LIT(b, ",\"scale\":");
-        rc_fmt_i64(b, v->scale);
-        rc_buf_putc(b, '}');
-        return;
+        put_precision_scale(b, v);
+        break;
     }
     case DTS_TIMESTAMP:
         RC_BUF_LIT(b, "{\"timestamp\":");
         rc_fmt_i64(b, v->ts_sec);
         RC_BUF_LIT(b, ",\"millis\":");
         rc_fmt_i64(b, v->ts_micros);
-        rc_buf_putc(b, '}');
-        return;
-    case DTS_DATETIME: put_datetime(b, v); return;
+        break;
     case DTS_TSTZ:
         RC_BUF_LIT(b, "{\"value\":");
         put_datetime(b, v);
         RC_BUF_LIT(b, ",\"timezone\":");
         rc_jw_str(b, v->type.p, v->type.n);
-        rc_buf_putc(b, '}');
-        return;
+        break;
     default:
         RC_BUF_LIT(b, "{\"type\":");
         rc_jw_str(b, v->type.p, v->type.n);
         RC_BUF_LIT(b, ",\"value\":");
         if (v->br == DTS_BINARY_OBJECT || v->br == DTS_BINARY_GEOMETRY) put_bytes(b, v->text);
         else rc_jw_str(b, v->text.p, v->text.n);
-        rc_buf_putc(b, '}');
-        return;
+        break;
     }
+    rc_buf_putc(b, '}');
 }
 
 static void put_images(aj_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img)
