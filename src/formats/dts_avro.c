@@ -164,13 +164,8 @@ static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_err
     put_images(e, b, ev, ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL);
     if (ddl) {
         rc_avro_long(b, 1); /* afterImages: the statement */
-        if (ev->ddl.n) rc_avro_string(b, ev->ddl.p, ev->ddl.n);
-        else {
-            rc_buf_reset(&e->text);
-            RC_BUF_LIT(&e->text, "TRUNCATE TABLE ");
-            rc_dts_object_name(&e->text, ev);
-            rc_avro_string(b, e->text.data, e->text.len);
-        }
+        rc_str sql = rc_dts_ddl_text(&e->text, ev);
+        rc_avro_string(b, sql.p, sql.n);
     } else {
         put_images(e, b, ev, ev->op == RC_OP_DELETE ? NULL : ev->after);
     }
