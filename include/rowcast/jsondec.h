@@ -11,6 +11,7 @@
 #include <string.h>
 #include "rowcast/json.h"
 #include "rowcast/types.h"
+#include "rowcast/vparse.h"
 
 typedef struct rc_jsondec {
     rc_json json;
@@ -60,6 +61,15 @@ static inline bool rc_jread_is(const rc_jread *r, uint32_t i, const char *s)
     const rc_jnode *n = &r->j->nodes[i];
     return i && n->type == RC_J_STRING && n->n == strlen(s) && !memcmp(n->s, s, n->n);
 }
+
+/* A value parser's failure st for node v: raised at v's byte with the parser's message in verr
+ * ("out of memory" when it has none). */
+rc_status rc_jread_raise(const rc_jread *r, const rc_jnode *v, rc_status st, const rc_error *verr);
+/* Node vn as column col's value, parsed from its text by rc_value_from_text(vo): null is SQL
+ * NULL, true and false "1" and "0", a string or number its text, an object or array its JSON
+ * text written into `scratch` (reset first); with scratch NULL an object or array is RC_SKIP,
+ * the caller's to report. A failure is raised at vn's byte. */
+rc_status rc_jread_value(const rc_jread *r, const rc_column *col, uint32_t vn, const rc_vparse_opts *vo, struct rc_buf *scratch, rc_value *out);
 
 /* Parses msg[0..n); strings with escapes are unescaped into `a`, the arena the decoder's events
  * live in. The previous message's nodes are gone; its events are not. */

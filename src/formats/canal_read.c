@@ -326,31 +326,19 @@ static uint32_t col_index(const rc_event *ev, const char *s, size_t n, uint32_t 
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
 {
     const rc_jnode *v = rc_jread_node(&c->r, vn);
-    rc_error verr;
-    rc_error_clear(&verr);
-    rc_status st;
-    switch (v->type) {
-    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
-    case RC_J_TRUE:
-    case RC_J_FALSE:
-        st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &c->vo, c->r.a, out, &verr);
-        break;
-    case RC_J_STRING: {
-        /* an ENUM index, a SET bitmask, MySQL's geometry value (canal_values.h) */
-        unsigned k = col->type.info->vkind;
-        st = !(1u << k & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY)) || c->d->drs
-                 ? RC_SKIP
-                 : rc_canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->r.a, out, &verr);
-        if (st == RC_SKIP) st = rc_value_from_text(col, v->s, v->n, &c->vo, c->r.a, out, &verr);
-        break;
+    unsigned k = col->type.info->vkind;
+    if (v->type == RC_J_STRING && 1u << k & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY) && !c->d->drs) {
+        /* an ENUM index, a SET bitmask, MySQL's geometry value (canal_values.h); else its text */
+        rc_error verr;
+        rc_error_clear(&verr);
+        rc_status st = rc_canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->r.a, out, &verr);
+        if (st != RC_SKIP) return st == RC_OK ? RC_OK : rc_jread_raise(&c->r, v, st, &verr);
     }
-    case RC_J_NUMBER: st = rc_value_from_text(col, v->s, v->n, &c->vo, c->r.a, out, &verr); break;
-    default:
+    rc_status st = rc_jread_value(&c->r, col, vn, &c->vo, NULL, out);
+    if (st == RC_SKIP)
         return rc_error_set(c->r.err, RC_ERR_SCHEMA, v->off, "a %s value must be a string, number, boolean or null (found %s)", c->d->what,
                             rc_jtype_name((rc_jtype)v->type));
-    }
-    if (st != RC_OK) return rc_error_set(c->r.err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
-    return RC_OK;
+    return st;
 }
 
 /* One row object into a full image (every column present). */

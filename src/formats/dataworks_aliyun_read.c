@@ -133,8 +133,7 @@ static rc_status value(const ctx *c, const rc_column *col, const rc_jnode *v, rc
     rc_error verr;
     rc_error_clear(&verr);
     rc_status st = rc_value_from_text(col, v->s, v->n, &vo, c->r.a, out, &verr);
-    if (st != RC_OK) return rc_error_set(c->r.err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
-    return RC_OK;
+    return st == RC_OK ? RC_OK : rc_jread_raise(&c->r, v, st, &verr);
 }
 
 static rc_status image(const ctx *c, uint32_t img, const rc_nameidx *names, const char *which, const rc_event *ev, const rc_value **out)

@@ -253,18 +253,7 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
     }
     /* everything else is read from its text by the column's type */
     const rc_vparse_opts vo = {.bytes = c->d->bytes};
-    rc_error verr;
-    rc_error_clear(&verr);
-    rc_status st;
-    if (v->type == RC_J_TRUE || v->type == RC_J_FALSE) st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->r.a, out, &verr);
-    else if (v->type == RC_J_STRING || v->type == RC_J_NUMBER) st = rc_value_from_text(col, v->s, v->n, &vo, c->r.a, out, &verr);
-    else {
-        rc_buf_reset(&c->d->text);
-        rc_json_write(c->r.j, vn, &c->d->text);
-        st = rc_value_from_text(col, c->d->text.data, c->d->text.len, &vo, c->r.a, out, &verr);
-    }
-    if (st != RC_OK) return rc_error_set(c->r.err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
-    return RC_OK;
+    return rc_jread_value(&c->r, col, vn, &vo, &c->d->text, out);
 }
 
 /* ---- columns ---- */

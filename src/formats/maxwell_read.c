@@ -67,25 +67,8 @@ static rc_status take_u64(const ctx *c, int k, uint64_t *out, bool *has)
 
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
 {
-    const rc_jnode *v = rc_jread_node(&c->r, vn);
     static const rc_vparse_opts vo = {.bytes = RC_BYTES_LATIN1};
-    rc_error verr;
-    rc_error_clear(&verr);
-    rc_status st;
-    switch (v->type) {
-    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
-    case RC_J_TRUE:
-    case RC_J_FALSE: st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->r.a, out, &verr); break;
-    case RC_J_OBJECT:
-    case RC_J_ARRAY:
-        rc_buf_reset(&c->d->text);
-        rc_json_write(c->r.j, vn, &c->d->text);
-        st = rc_value_from_text(col, c->d->text.data, c->d->text.len, &vo, c->r.a, out, &verr);
-        break;
-    default: st = rc_value_from_text(col, v->s, v->n, &vo, c->r.a, out, &verr); break;
-    }
-    if (st != RC_OK) return rc_error_set(c->r.err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
-    return RC_OK;
+    return rc_jread_value(&c->r, col, vn, &vo, &c->d->text, out);
 }
 
 rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)

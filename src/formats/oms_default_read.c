@@ -167,11 +167,7 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
             return rc_error_set(c->r.err, RC_ERR_SCHEMA, key->off, "\"%s\" names column \"%.*s\" twice", which, (int)key->n, key->s);
         seen++;
         if (changed) changed[i] = 1;
-        rc_error verr;
-        rc_error_clear(&verr);
-        rc_status st = RC_OK;
-        if (v->type == RC_J_NULL) memset(&img[i], 0, sizeof img[i]);
-        else if (ev->cols[i].type.info->vkind == RC_V_BITS && v->type == RC_J_STRING) { /* BIT: base64 of its bytes, big-endian */
+        if (ev->cols[i].type.info->vkind == RC_V_BITS && v->type == RC_J_STRING) { /* BIT: base64 of its bytes, big-endian */
             rc_str raw;
             size_t bad;
             if (rc_base64_decode(v->s, v->n, c->r.a, &raw, &bad) != RC_OK || raw.n > 8)
@@ -190,13 +186,12 @@ static rc_status image(const ctx *c, uint32_t row, const char *which, rc_event *
             }
             if (!rc_bits_fit(col, bv))
                 return rc_error_set(c->r.err, RC_ERR_RANGE, v->off, "column \"%.*s\": a BIT value wider than bit(%d)", (int)key->n, key->s, col->type.p1);
+            continue;
         }
-        else if (v->type == RC_J_TRUE || v->type == RC_J_FALSE)
-            st = rc_value_from_text(&ev->cols[i], v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->r.a, &img[i], &verr);
-        else if (v->type == RC_J_STRING || v->type == RC_J_NUMBER) st = rc_value_from_text(&ev->cols[i], v->s, v->n, &vo, c->r.a, &img[i], &verr);
-        else
+        rc_status st = rc_jread_value(&c->r, &ev->cols[i], key->next, &vo, NULL, &img[i]);
+        if (st == RC_SKIP)
             return rc_error_set(c->r.err, RC_ERR_SCHEMA, v->off, "a value must be a string, number, boolean or null (found %s)", rc_jtype_name((rc_jtype)v->type));
-        if (st != RC_OK) return rc_error_set(c->r.err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
+        if (st != RC_OK) return st;
     }
     if (!base && seen != ev->ncols)
         return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, row)->off, "\"%s\" has %u columns, the other image %u", which, seen, ev->ncols);
