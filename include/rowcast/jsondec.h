@@ -71,6 +71,10 @@ rc_status rc_jread_raise(const rc_jread *r, const rc_jnode *v, rc_status st, con
  * the caller's to report. A failure is raised at vn's byte. */
 rc_status rc_jread_value(const rc_jread *r, const rc_column *col, uint32_t vn, const rc_vparse_opts *vo, struct rc_buf *scratch, rc_value *out);
 
+/* rc_jsondec_parse for a message that must be a JSON object: anything else is a schema error
+ * "<what> must be a JSON object (found <its type>)" at byte 0. On RC_OK *r reads it. */
+rc_status rc_jsondec_object(rc_jsondec *d, const char *msg, size_t n, rc_arena *a, const char *what, rc_jread *r, rc_error *err);
+
 /* Parses msg[0..n); strings with escapes are unescaped into `a`, the arena the decoder's events
  * live in. The previous message's nodes are gone; its events are not. */
 rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_arena *a, rc_error *err);

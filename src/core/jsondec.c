@@ -26,6 +26,16 @@ rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_arena *a
     return rc_json_parse(&d->json, msg, n, err);
 }
 
+rc_status rc_jsondec_object(rc_jsondec *d, const char *msg, size_t n, rc_arena *a, const char *what, rc_jread *r, rc_error *err)
+{
+    rc_status st = rc_jsondec_parse(d, msg, n, a, err);
+    if (st != RC_OK) return st;
+    rc_jtype t = (rc_jtype)d->json.nodes[0].type;
+    if (t != RC_J_OBJECT) return rc_error_set(err, RC_ERR_SCHEMA, 0, "%s must be a JSON object (found %s)", what, rc_jtype_name(t));
+    *r = (rc_jread){&d->json, a, err};
+    return RC_OK;
+}
+
 rc_status rc_jsondec_new(size_t size, void **out, rc_error *err)
 {
     rc_jsondec *d = calloc(1, size < sizeof *d ? sizeof *d : size);

@@ -118,11 +118,10 @@ static const rc_jnode *attr(const rc_json *j, const char *name)
 rc_status rc_ce_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     ce_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    rc_jread r;
+    rc_status st = rc_jsondec_object(&d->jd, msg, n, a, "a CloudEvent", &r, err);
     if (st != RC_OK) return st;
-    const rc_json *j = &d->jd.json;
-    if (j->nodes[0].type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a CloudEvent must be a JSON object (found %s)", rc_jtype_name((rc_jtype)j->nodes[0].type));
+    const rc_json *j = r.j;
     const rc_jnode *spec = attr(j, "specversion"), *op = attr(j, "iodebeziumop"), *ct = attr(j, "datacontenttype");
     if (!spec || !is_name(spec, "1.0"))
         return rc_error_set(err, RC_ERR_SCHEMA, spec ? spec->off : 0, "a CloudEvent needs \"specversion\": \"1.0\" (structured mode)");

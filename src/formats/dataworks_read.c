@@ -120,11 +120,9 @@ static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event
 rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     rc_jsondec *d = p;
-    rc_status st = rc_jsondec_parse(d, msg, n, a, err);
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(d, msg, n, a, "a DataWorks message", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {{&d->json, a, err}, d};
-    if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
     uint32_t payload, schema, ts;
     if ((st = object(&c, 0, "payload", true, &payload)) != RC_OK || (st = object(&c, 0, "schema", false, &schema)) != RC_OK ||
         (st = object(&c, payload, "timestamp", false, &ts)) != RC_OK)

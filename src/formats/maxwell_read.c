@@ -74,11 +74,9 @@ static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value
 rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     mx_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(&d->jd, msg, n, a, "a Maxwell message", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {{&d->jd.json, a, err}, d, {0}};
-    if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
     rc_json_members(c.r.j, 0, &d->keys, c.m);
     rc_event ev;
     memset(&ev, 0, sizeof ev);

@@ -180,11 +180,9 @@ static rc_status image(const ctx *c, uint32_t img, const char *which, rc_event *
 rc_status rc_ogg_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     ogg_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(&d->jd, msg, n, a, "an OGG JSON message", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {{&d->jd.json, a, err}, d, {0}, {0}};
-    if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
     rc_json_members(c.r.j, 0, &d->keys, c.m);
     rc_event ev;
     memset(&ev, 0, sizeof ev);

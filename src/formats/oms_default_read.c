@@ -211,11 +211,9 @@ const char *rc_oms_infer_type(const rc_jnode *v) { return inferred(v); }
 rc_status rc_dflt_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     rc_jsondec *d = p;
-    rc_status st = rc_jsondec_parse(d, msg, n, a, err);
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(d, msg, n, a, "an OMS default record", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {{&d->json, a, err}, d};
-    if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OMS default record must be a JSON object (found %s)", rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
     uint32_t rt = rc_json_get(c.r.j, 0, "recordType"), meta = rc_json_get(c.r.j, 0, "allMetaData");
     if (!rt) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OMS default record without \"recordType\"");
     if (!meta || rc_jread_node(&c.r, meta)->type != RC_J_OBJECT)

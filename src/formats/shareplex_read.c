@@ -86,12 +86,10 @@ static rc_status key_columns(const ctx *c, uint32_t rowid, size_t prefix, uint32
 rc_status rc_sp_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     sp_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(&d->jd, msg, n, a, "a SharePlex message", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {{&d->jd.json, a, err}, d};
-    if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a SharePlex message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
-    uint32_t meta, data, opn, table, rowid;
+    uint32_t meta = 0, data = 0, opn = 0, table = 0, rowid = 0; /* set by need() (GCC cannot tell) */
     if ((st = need(&c, 0, "meta", RC_J_OBJECT, &meta)) != RC_OK || (st = need(&c, 0, "data", RC_J_OBJECT, &data)) != RC_OK ||
         (st = need(&c, meta, "op", RC_J_STRING, &opn)) != RC_OK || (st = need(&c, meta, "table", RC_J_STRING, &table)) != RC_OK ||
         (st = need(&c, meta, "rowid", RC_J_STRING, &rowid)) != RC_OK)
