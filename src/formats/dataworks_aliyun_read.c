@@ -43,21 +43,13 @@ typedef struct ctx {
 
 static bool eq(const rc_jnode *n, const char *lit) { return n->n == strlen(lit) && !memcmp(n->s, lit, n->n); }
 
-static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
-{
-    return rc_dw_object(c->r.j, obj, key, required, out, c->r.err);
-}
-
 /* payload.<key>.dataColumn, 0 when the image is null or absent, and its members by name */
 static rc_status image_obj(const ctx *c, uint32_t payload, const char *key, uint32_t *out, rc_nameidx *names)
 {
-    uint32_t img;
-    rc_status st = object(c, payload, key, false, &img);
+    uint32_t dc;
+    rc_status st = rc_dw_image(&c->r, payload, key, "dataColumn", &dc);
     *out = 0;
-    if (st != RC_OK || !img) return st;
-    uint32_t dc = rc_json_get(c->r.j, img, "dataColumn");
-    if (!dc || rc_jread_node(&c->r, dc)->type != RC_J_OBJECT)
-        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, img)->off, "payload.%s needs a \"dataColumn\" object", key);
+    if (st != RC_OK || !dc) return st;
     if (!rc_nameidx_object(names, c->r.j, dc, c->r.a)) return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
     *out = dc;
     return RC_OK;
@@ -173,7 +165,7 @@ static rc_status decode_one(ctx *c, rc_event *ev, dwa_op *op, bool *skip, rc_eve
                             (int)(rc_jread_node(&c->r, ver)->n > 20 ? 20 : rc_jread_node(&c->r, ver)->n), rc_jread_node(&c->r, ver)->s);
     uint32_t payload, schema, ts, before, after;
     rc_status st;
-    if ((st = object(c, 0, "payload", true, &payload)) != RC_OK || (st = object(c, payload, "timestamp", false, &ts)) != RC_OK) return st;
+    if ((st = rc_dw_object(&c->r, 0, "payload", true, &payload)) != RC_OK || (st = rc_dw_object(&c->r, payload, "timestamp", false, &ts)) != RC_OK) return st;
     uint32_t opn = rc_json_get(c->r.j, payload, "op");
     if (!rc_jread_is_str(&c->r, opn)) return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c->r, payload)->off, "payload needs \"op\" as a string");
     const rc_jnode *o = rc_jread_node(&c->r, opn);
@@ -203,7 +195,7 @@ static rc_status decode_one(ctx *c, rc_event *ev, dwa_op *op, bool *skip, rc_eve
     }
     uint32_t src, dbt;
     rc_str dbtype;
-    if ((st = object(c, 0, "schema", true, &schema)) != RC_OK || (st = object(c, schema, "source", true, &src)) != RC_OK ||
+    if ((st = rc_dw_object(&c->r, 0, "schema", true, &schema)) != RC_OK || (st = rc_dw_object(&c->r, schema, "source", true, &src)) != RC_OK ||
         (st = rc_jsondec_str(c->r.j, src, "dbType", c->r.a, &dbtype, err)) != RC_OK || (st = rc_jsondec_str(c->r.j, src, "dbName", c->r.a, &ev->src.db, err)) != RC_OK ||
         (st = rc_jsondec_str(c->r.j, src, "schemaName", c->r.a, &ev->src.schema, err)) != RC_OK ||
         (st = rc_jsondec_str(c->r.j, src, "tableName", c->r.a, &ev->src.table, err)) != RC_OK)

@@ -17,21 +17,17 @@ typedef struct ctx {
 } ctx;
 
 
-rc_status rc_dw_object(const rc_json *j, uint32_t obj, const char *key, bool required, uint32_t *out, rc_error *err)
+rc_status rc_dw_object(const rc_jread *r, uint32_t obj, const char *key, bool required, uint32_t *out)
 {
+    const rc_json *j = r->j;
     uint32_t v = rc_json_get(j, obj, key);
     *out = 0;
     if (!v || j->nodes[v].type == RC_J_NULL)
-        return required ? rc_error_set(err, RC_ERR_SCHEMA, j->nodes[obj].off, "a DataWorks message needs \"%s\"", key) : RC_OK;
+        return required ? rc_error_set(r->err, RC_ERR_SCHEMA, j->nodes[obj].off, "a DataWorks message needs \"%s\"", key) : RC_OK;
     if (j->nodes[v].type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, j->nodes[v].off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)j->nodes[v].type));
+        return rc_error_set(r->err, RC_ERR_SCHEMA, j->nodes[v].off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)j->nodes[v].type));
     *out = v;
     return RC_OK;
-}
-
-static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
-{
-    return rc_dw_object(c->r.j, obj, key, required, out, c->r.err);
 }
 
 rc_status rc_dw_columns(const rc_json *j, uint32_t schema, const rc_dw_names *names, rc_dw_decl_fn decl, const void *dctx, rc_family fam,
@@ -104,16 +100,26 @@ static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event 
     return rc_dw_columns(c->r.j, schema, &names, label_decl, &fam, fam, c->d->types, c->r.a, ev, c->r.err);
 }
 
+rc_status rc_dw_image(const rc_jread *r, uint32_t payload, const char *key, const char *inner, uint32_t *out)
+{
+    uint32_t img;
+    rc_status st = rc_dw_object(r, payload, key, false, &img);
+    *out = 0;
+    if (st != RC_OK || !img) return st;
+    uint32_t v = rc_json_get(r->j, img, inner);
+    if (!v || rc_jread_node(r, v)->type != RC_J_OBJECT)
+        return rc_error_set(r->err, RC_ERR_SCHEMA, rc_jread_node(r, img)->off, "payload.%s needs a \"%s\" object", key, inner);
+    *out = v;
+    return RC_OK;
+}
+
 /* payload.before / payload.after: {"data": {...}} or null */
 static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event *ev, const rc_value **out)
 {
-    uint32_t img;
+    uint32_t data;
     *out = NULL;
-    rc_status st = object(c, payload, key, false, &img);
-    if (st != RC_OK || !img) return st;
-    uint32_t data = rc_json_get(c->r.j, img, "data");
-    if (!data || rc_jread_node(&c->r, data)->type != RC_J_OBJECT)
-        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, img)->off, "payload.%s needs a \"data\" object", key);
+    rc_status st = rc_dw_image(&c->r, payload, key, "data", &data);
+    if (st != RC_OK || !data) return st;
     return rc_oms_read_image(c->r.j, data, key, ev, NULL, NULL, c->r.a, c->r.err, out);
 }
 
@@ -124,8 +130,8 @@ rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     rc_status st = rc_jsondec_object(d, msg, n, a, "a DataWorks message", &c.r, err);
     if (st != RC_OK) return st;
     uint32_t payload, schema, ts;
-    if ((st = object(&c, 0, "payload", true, &payload)) != RC_OK || (st = object(&c, 0, "schema", false, &schema)) != RC_OK ||
-        (st = object(&c, payload, "timestamp", false, &ts)) != RC_OK)
+    if ((st = rc_dw_object(&c.r, 0, "payload", true, &payload)) != RC_OK || (st = rc_dw_object(&c.r, 0, "schema", false, &schema)) != RC_OK ||
+        (st = rc_dw_object(&c.r, payload, "timestamp", false, &ts)) != RC_OK)
         return st;
     uint32_t opn = rc_json_get(c.r.j, payload, "op");
     if (!rc_jread_is_str(&c.r, opn)) return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, payload)->off, "payload needs \"op\" as a string");
@@ -156,7 +162,7 @@ rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (!schema) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks %.*s message needs \"schema\"", (int)(op->n > 20 ? 20 : op->n), op->s);
     uint32_t src;
     rc_str dbtype;
-    if ((st = object(&c, schema, "source", true, &src)) != RC_OK || (st = rc_jsondec_str(c.r.j, src, "dbType", a, &dbtype, err)) != RC_OK ||
+    if ((st = rc_dw_object(&c.r, schema, "source", true, &src)) != RC_OK || (st = rc_jsondec_str(c.r.j, src, "dbType", a, &dbtype, err)) != RC_OK ||
         (st = rc_jsondec_str(c.r.j, src, "dbVersion", a, &ev.src.version, err)) != RC_OK || (st = rc_jsondec_str(c.r.j, src, "dbName", a, &ev.src.db, err)) != RC_OK ||
         (st = rc_jsondec_str(c.r.j, src, "schema", a, &ev.src.schema, err)) != RC_OK || (st = rc_jsondec_str(c.r.j, src, "table", a, &ev.src.table, err)) != RC_OK ||
         (st = rc_jsondec_str(c.r.j, payload, "scn", a, &ev.pos.scn, err)) != RC_OK)
@@ -176,7 +182,7 @@ rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         for (k = 0; ddl_ops[k] && !(strlen(ddl_ops[k]) == op->n && !memcmp(ddl_ops[k], op->s, op->n)); k++) {}
         if (!ddl_ops[k]) return rc_error_set(err, RC_ERR_SCHEMA, op->off, "unknown payload.op \"%.*s\"", (int)(op->n > 20 ? 20 : op->n), op->s);
         uint32_t ddl;
-        if ((st = object(&c, payload, "ddl", true, &ddl)) != RC_OK || (st = rc_jsondec_str(c.r.j, ddl, "text", a, &ev.ddl, err)) != RC_OK) return st;
+        if ((st = rc_dw_object(&c.r, payload, "ddl", true, &ddl)) != RC_OK || (st = rc_jsondec_str(c.r.j, ddl, "text", a, &ev.ddl, err)) != RC_OK) return st;
         if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, ddl)->off, "payload.ddl needs \"text\"");
         ev.op = RC_OP_DDL;
     }
