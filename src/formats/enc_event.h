@@ -36,6 +36,9 @@ const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch);
 void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev);
 /* pk names in key order as JSON strings separated by commas (the array's items). */
 void rc_enc_put_pk_items(rc_buf *b, const rc_event *ev);
+/* The columns as [{"name":N...},...]: after each name more(b, column, ctx) writes the rest of
+ * its object, from the comma on. */
+void rc_enc_put_column_objects(rc_buf *b, const rc_event *ev, void (*more)(rc_buf *b, const rc_column *c, const void *ctx), const void *ctx);
 /* The columns as [{"name":N,"type":"T"},...], T the column's type by `type` (DataWorks). */
 void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t));
 
@@ -52,8 +55,12 @@ const rc_value *rc_enc_row(const rc_event *ev);
 rc_status rc_enc_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err);
 
 /* The end of an encode: RC_OK, or the buffer's first error (an append failed: out of memory or
- * the size cap) as "output buffer: <its name>". */
-rc_status rc_enc_finish(const rc_buf *b, rc_error *err);
+ * the size cap) as "output buffer: <its name>". Inline: every encoder ends each event with it. */
+static inline rc_status rc_enc_finish(const rc_buf *b, rc_error *err)
+{
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
 
 /* Common error for an event a format cannot write. */
 rc_status rc_enc_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
