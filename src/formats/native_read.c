@@ -456,6 +456,22 @@ static rc_status decode_collections(const ctx *c, uint32_t i, rc_position *p)
     return RC_OK;
 }
 
+/* Position member node f (0: absent, nothing set) into *v, *has set once it is read. */
+static rc_status opt_u64(const ctx *c, uint32_t f, const char *what, uint64_t *v, bool *has)
+{
+    rc_status st = f ? take_u64(c, f, what, UINT64_MAX, v) : RC_OK;
+    if (f && st == RC_OK) *has = true;
+    return st;
+}
+
+static rc_status opt_u32(const ctx *c, uint32_t f, const char *what, uint32_t *v, bool *has)
+{
+    uint64_t w = 0;
+    rc_status st = f ? take_u64(c, f, what, UINT32_MAX, &w) : RC_OK;
+    if (f && st == RC_OK) *v = (uint32_t)w, *has = true;
+    return st;
+}
+
 static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
 {
     uint32_t f[17];
@@ -467,45 +483,16 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
         if (strs[k] && f[k] && (st = take_str(c, f[k], pos_keys[k], strs[k])) != RC_OK) return st;
     if (f[3] && (st = take_lsn(c, f[3], "pos \"lsn\"", &p->lsn)) != RC_OK) return st;
     if (f[8] && (st = take_str(c, f[8], "pos \"checkpoint\"", &p->checkpoint)) != RC_OK) return st;
-    if (f[1]) {
-        if ((st = take_u64(c, f[1], "pos \"offset\"", UINT64_MAX, &p->offset)) != RC_OK) return st;
-        p->has_offset = true;
-    }
-    if (f[6]) {
-        if ((st = take_u64(c, f[6], "pos \"seq\"", UINT64_MAX, &p->seq)) != RC_OK) return st;
-        p->has_seq = true;
-    }
-    if (f[7]) {
-        uint64_t v;
-        if ((st = take_u64(c, f[7], "pos \"index\"", UINT32_MAX, &v)) != RC_OK) return st;
-        p->tx_index = (uint32_t)v;
-        p->has_tx_index = true;
-    }
-    if (f[9]) {
-        uint64_t v;
-        if ((st = take_u64(c, f[9], "pos \"count\"", UINT32_MAX, &v)) != RC_OK) return st;
-        p->tx_count = (uint32_t)v;
-        p->has_tx_count = true;
-    }
-    if (f[10]) {
-        if ((st = take_u64(c, f[10], "pos \"server_id\"", UINT64_MAX, &p->server_id)) != RC_OK) return st;
-        p->has_server_id = true;
-    }
-    if (f[11]) {
-        uint64_t v;
-        if ((st = take_u64(c, f[11], "pos \"row\"", UINT32_MAX, &v)) != RC_OK) return st;
-        p->row = (uint32_t)v;
-        p->has_row = true;
-    }
-    if (f[12]) {
-        if ((st = take_u64(c, f[12], "pos \"thread\"", UINT64_MAX, &p->thread)) != RC_OK) return st;
-        p->has_thread = true;
-    }
+    if ((st = opt_u64(c, f[1], "pos \"offset\"", &p->offset, &p->has_offset)) != RC_OK ||
+        (st = opt_u64(c, f[6], "pos \"seq\"", &p->seq, &p->has_seq)) != RC_OK ||
+        (st = opt_u32(c, f[7], "pos \"index\"", &p->tx_index, &p->has_tx_index)) != RC_OK ||
+        (st = opt_u32(c, f[9], "pos \"count\"", &p->tx_count, &p->has_tx_count)) != RC_OK ||
+        (st = opt_u64(c, f[10], "pos \"server_id\"", &p->server_id, &p->has_server_id)) != RC_OK ||
+        (st = opt_u32(c, f[11], "pos \"row\"", &p->row, &p->has_row)) != RC_OK ||
+        (st = opt_u64(c, f[12], "pos \"thread\"", &p->thread, &p->has_thread)) != RC_OK)
+        return st;
     if (f[13] && (st = take_str(c, f[13], "pos \"query\"", &p->query)) != RC_OK) return st;
-    if (f[14]) {
-        if ((st = take_u64(c, f[14], "pos \"xmin\"", UINT64_MAX, &p->xmin)) != RC_OK) return st;
-        p->has_xmin = true;
-    }
+    if ((st = opt_u64(c, f[14], "pos \"xmin\"", &p->xmin, &p->has_xmin)) != RC_OK) return st;
     if (f[15] && (st = take_lsn(c, f[15], "pos \"last_commit_lsn\"", &p->last_commit_lsn)) != RC_OK) return st;
     if (f[16]) return decode_collections(c, f[16], p);
     return RC_OK;
