@@ -29,6 +29,15 @@ static void str_field(rc_buf *b, const char *k, rc_str v, bool *first)
     rc_jw_str(b, v.p, v.n);
 }
 
+/* "k":"name" for one of rowcast's own names (an op, a database kind: nothing to escape). */
+static void name_field(rc_buf *b, const char *k, const char *name, bool *first)
+{
+    key(b, k, first);
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, name);
+    rc_buf_putc(b, '"');
+}
+
 static void u64_field(rc_buf *b, const char *k, uint64_t v, bool *first)
 {
     key(b, k, first);
@@ -95,10 +104,7 @@ static void put_origin(rc_buf *b, const rc_origin *o)
 {
     bool f2 = true;
     rc_buf_putc(b, '{');
-    key(b, "kind", &f2);
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, rc_dbkind_name(o->kind));
-    rc_buf_putc(b, '"');
+    name_field(b, "kind", rc_dbkind_name(o->kind), &f2);
     str_field(b, "server", o->server, &f2);
     str_field(b, "version", o->version, &f2);
     str_field(b, "tenant", o->tenant, &f2);
@@ -189,10 +195,7 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
 {
     bool first = true;
     rc_buf_putc(b, '{');
-    key(b, "op", &first);
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, rc_op_name(ev->op));
-    rc_buf_putc(b, '"');
+    name_field(b, "op", rc_op_name(ev->op), &first);
 
     key(b, "source", &first);
     native_enc *e = enc;
