@@ -83,22 +83,16 @@ static void declaration(const ctx *c, uint32_t field, bool pg, rc_buf *out)
         rc_buf_puts(out, "point");
     } else if (!strcmp(name, "io.debezium.data.geometry.Geometry")) {
         rc_buf_puts(out, "geometry");
-    } else if (T("int8") || T("int16")) {
-        rc_buf_puts(out, pg ? "int2" : "smallint");
-    } else if (T("int32")) {
-        rc_buf_puts(out, pg ? "int4" : "int");
-    } else if (T("int64")) {
-        rc_buf_puts(out, pg ? "int8" : "bigint");
-    } else if (T("float") || T("float32")) {
-        rc_buf_puts(out, pg ? "float4" : "float");
-    } else if (T("double") || T("float64")) {
-        rc_buf_puts(out, pg ? "float8" : "double");
-    } else if (T("boolean")) {
-        rc_buf_puts(out, pg ? "bool" : "boolean");
-    } else if (T("bytes")) {
-        rc_buf_puts(out, pg ? "bytea" : "varbinary(65535)");
     } else {
-        rc_buf_puts(out, pg ? "text" : "varchar(65535)");
+        /* Connect's primitive types as PostgreSQL and MySQL declare them; strings and the rest text */
+        static const struct {
+            const char *type, *pg, *my;
+        } prim[] = {{"int8", "int2", "smallint"},  {"int16", "int2", "smallint"},  {"int32", "int4", "int"},        {"int64", "int8", "bigint"},
+                    {"float", "float4", "float"},  {"float32", "float4", "float"}, {"double", "float8", "double"}, {"float64", "float8", "double"},
+                    {"boolean", "bool", "boolean"}, {"bytes", "bytea", "varbinary(65535)"}, {NULL, "text", "varchar(65535)"}};
+        size_t k = 0;
+        while (prim[k].type && !T(prim[k].type)) k++;
+        rc_buf_puts(out, pg ? prim[k].pg : prim[k].my);
     }
 #undef T
 }
