@@ -106,29 +106,46 @@ static void dbz_free(void *p)
     free(e);
 }
 
-/* One value in the OMS debezium mapping (docs/formats/debezium.md). The kinds written as JSON
- * strings open the quote and break to the closing one after the switch. */
+/* One value in the OMS debezium mapping (docs/formats/debezium.md). */
 static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
 {
     switch (v->kind) {
     case RC_V_NULL: RC_BUF_LIT(b, "null"); return;
     case RC_V_BOOL: rc_buf_puts(b, v->b ? "true" : "false"); return;
     case RC_V_INT: rc_fmt_i64(b, v->i); return;
-    case RC_V_UINT: rc_buf_putc(b, '"'), rc_fmt_u64(b, v->u); break; /* BIGINT UNSIGNED: a string with the full value */
-    case RC_V_DECIMAL: rc_buf_putc(b, '"'), rc_fmt_dec_plain(b, &v->dec); break;
+    case RC_V_UINT: /* BIGINT UNSIGNED: a string with the full value */
+        rc_buf_putc(b, '"');
+        rc_fmt_u64(b, v->u);
+        rc_buf_putc(b, '"');
+        return;
+    case RC_V_DECIMAL:
+        rc_buf_putc(b, '"');
+        rc_fmt_dec_plain(b, &v->dec);
+        rc_buf_putc(b, '"');
+        return;
     case RC_V_FLOAT32:
     case RC_V_FLOAT64: rc_fmt_json_float(b, v); return;
-    case RC_V_BYTES: rc_buf_putc(b, '"'), rc_fmt_hex(b, (const unsigned char *)v->s.p, v->s.n, true); break;
+    case RC_V_BYTES:
+        rc_buf_putc(b, '"');
+        rc_fmt_hex(b, (const unsigned char *)v->s.p, v->s.n, true);
+        rc_buf_putc(b, '"');
+        return;
     case RC_V_BITS: {
         unsigned char by[8];
         size_t nb = rc_bits_bytes(col->type.p1, v->u, by);
-        rc_buf_putc(b, '"'), rc_fmt_hex(b, by, nb, true);
-        break;
+        rc_buf_putc(b, '"');
+        rc_fmt_hex(b, by, nb, true);
+        rc_buf_putc(b, '"');
+        return;
     }
     case RC_V_DATE: rc_fmt_i64(b, rc_date_epoch_days(&v->date)); return;
     case RC_V_TIME: rc_fmt_i64(b, rc_time_micros(&v->time)); return;
     case RC_V_DATETIME: rc_fmt_i64(b, rc_datetime_epoch_ms(&v->dt)); return;
-    case RC_V_TIMESTAMP: rc_buf_putc(b, '"'), rc_fmt_ts_iso(b, &v->ts); break;
+    case RC_V_TIMESTAMP:
+        rc_buf_putc(b, '"');
+        rc_fmt_ts_iso(b, &v->ts);
+        rc_buf_putc(b, '"');
+        return;
     case RC_V_INVALID:
         /* a zero date or time: null where the column allows it, else the epoch, as
          * Debezium does; text columns keep the text */
@@ -142,7 +159,6 @@ static void dbz_value(rc_buf *b, const rc_column *col, const rc_value *v)
         return;
     default: rc_jw_str(b, v->s.p, v->s.n); return;
     }
-    rc_buf_putc(b, '"');
 }
 
 /* OMS writes DATETIME as epoch milliseconds and TIME as microseconds: an event with a value

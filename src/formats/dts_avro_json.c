@@ -62,76 +62,69 @@ static void put_datetime(rc_buf *b, const dts_val *v)
     rc_buf_putc(b, '}');
 }
 
-/* ",\"precision\":P,\"scale\":S" of a decimal or float record. */
-static void put_precision_scale(rc_buf *b, const dts_val *v)
-{
-    RC_BUF_LIT(b, ",\"precision\":");
-    rc_fmt_i64(b, v->precision);
-    RC_BUF_LIT(b, ",\"scale\":");
-    rc_fmt_i64(b, v->scale);
-}
-
-/* One value of the DTS union: null, "NULL", a datetime, or a record object whose closing brace
- * is written once after the switch. */
 static void put_item(rc_buf *b, const dts_val *v)
 {
     switch (v->br) {
     case DTS_NULL: RC_BUF_LIT(b, "null"); return;
     case DTS_EMPTY_OBJECT: RC_BUF_LIT(b, "\"NULL\""); return;
-    case DTS_DATETIME: put_datetime(b, v); return;
     case DTS_INTEGER:
         RC_BUF_LIT(b, "{\"precision\":");
         rc_fmt_i64(b, v->precision);
         RC_BUF_LIT(b, ",\"value\":");
         rc_jw_str(b, v->text.p, v->text.n);
-        break;
+        rc_buf_putc(b, '}');
+        return;
     case DTS_CHARACTER:
         RC_BUF_LIT(b, "{\"charset\":");
         rc_jw_str(b, v->type.p, v->type.n);
         RC_BUF_LIT(b, ",\"value\":");
         put_bytes(b, v->text);
-        break;
+        rc_buf_putc(b, '}');
+        return;
     case DTS_DECIMAL:
         RC_BUF_LIT(b, "{\"value\":");
         rc_jw_str(b, v->text.p, v->text.n);
-        put_precision_scale(b, v);
-        break;
+        RC_BUF_LIT(b, ",\"precision\":");
+        rc_fmt_i64(b, v->precision);
+        RC_BUF_LIT(b, ",\"scale\":");
+        rc_fmt_i64(b, v->scale);
+        rc_buf_putc(b, '}');
+        return;
     case DTS_FLOAT: {
         RC_BUF_LIT(b, "{\"value\":");
         rc_value fv = {.kind = RC_V_FLOAT64, .f64 = v->f};
         rc_fmt_json_float(b, &fv);
-        put_precision_scale(b, v);
-        break;
+        RC_BUF_LIT(b, ",\"precision\":");
+        rc_fmt_i64(b, v->precision);
+        RC_BUF_LIT(b, ",\"scale\":");
+        rc_fmt_i64(b, v->scale);
+        rc_buf_putc(b, '}');
+        return;
     }
     case DTS_TIMESTAMP:
         RC_BUF_LIT(b, "{\"timestamp\":");
         rc_fmt_i64(b, v->ts_sec);
         RC_BUF_LIT(b, ",\"millis\":");
         rc_fmt_i64(b, v->ts_micros);
-        break;
+        rc_buf_putc(b, '}');
+        return;
+    case DTS_DATETIME: put_datetime(b, v); return;
     case DTS_TSTZ:
         RC_BUF_LIT(b, "{\"value\":");
         put_datetime(b, v);
         RC_BUF_LIT(b, ",\"timezone\":");
         rc_jw_str(b, v->type.p, v->type.n);
-        break;
+        rc_buf_putc(b, '}');
+        return;
     default:
         RC_BUF_LIT(b, "{\"type\":");
         rc_jw_str(b, v->type.p, v->type.n);
         RC_BUF_LIT(b, ",\"value\":");
         if (v->br == DTS_BINARY_OBJECT || v->br == DTS_BINARY_GEOMETRY) put_bytes(b, v->text);
         else rc_jw_str(b, v->text.p, v->text.n);
-        break;
+        rc_buf_putc(b, '}');
+        return;
     }
-    rc_buf_putc(b, '}');
-}
-
-/* A field's ,"dataTypeNumber": (MySQL's type code), for rc_enc_put_column_objects. */
-static void put_type_number(rc_buf *b, const rc_column *c, const void *ctx)
-{
-    (void)ctx;
-    RC_BUF_LIT(b, ",\"dataTypeNumber\":");
-    rc_fmt_i64(b, c->type.info->mysql_code);
 }
 
 static void put_images(aj_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img)
@@ -191,8 +184,20 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         rc_jw_str(b, e->text.data, e->text.len);
     }
     RC_BUF_LIT(b, "},\"fields\":");
-    if (row) rc_enc_put_column_objects(b, ev, put_type_number, NULL);
-    else RC_BUF_LIT(b, "null");
+    if (row) {
+        rc_buf_putc(b, '[');
+        for (uint32_t i = 0; i < ev->ncols; i++) {
+            if (i) rc_buf_putc(b, ',');
+            RC_BUF_LIT(b, "{\"name\":");
+            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
+            RC_BUF_LIT(b, ",\"dataTypeNumber\":");
+            rc_fmt_i64(b, ev->cols[i].type.info->mysql_code);
+            rc_buf_putc(b, '}');
+        }
+        rc_buf_putc(b, ']');
+    } else {
+        RC_BUF_LIT(b, "null");
+    }
     RC_BUF_LIT(b, ",\"beforeImages\":");
     put_images(e, b, ev, ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL);
     RC_BUF_LIT(b, ",\"afterImages\":");

@@ -61,34 +61,18 @@ const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch)
     return flags;
 }
 
-void rc_enc_put_column_objects(rc_buf *b, const rc_event *ev, void (*more)(rc_buf *b, const rc_column *c, const void *ctx), const void *ctx)
+void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t))
 {
     rc_buf_putc(b, '[');
     for (uint32_t i = 0; i < ev->ncols; i++) {
         if (i) rc_buf_putc(b, ',');
         RC_BUF_LIT(b, "{\"name\":");
         rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        more(b, &ev->cols[i], ctx);
-        rc_buf_putc(b, '}');
+        RC_BUF_LIT(b, ",\"type\":\"");
+        rc_buf_puts(b, type(&ev->cols[i].type));
+        RC_BUF_LIT(b, "\"}");
     }
     rc_buf_putc(b, ']');
-}
-
-typedef struct type_of {
-    const char *(*type)(const rc_coltype *t);
-} type_of;
-
-static void put_type(rc_buf *b, const rc_column *c, const void *ctx)
-{
-    RC_BUF_LIT(b, ",\"type\":\"");
-    rc_buf_puts(b, ((const type_of *)ctx)->type(&c->type));
-    rc_buf_putc(b, '"');
-}
-
-void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t))
-{
-    const type_of t = {type};
-    rc_enc_put_column_objects(b, ev, put_type, &t);
 }
 
 void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev)

@@ -36,9 +36,6 @@ const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch);
 void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev);
 /* pk names in key order as JSON strings separated by commas (the array's items). */
 void rc_enc_put_pk_items(rc_buf *b, const rc_event *ev);
-/* The columns as [{"name":N...},...]: after each name more(b, column, ctx) writes the rest of
- * its object, from the comma on. */
-void rc_enc_put_column_objects(rc_buf *b, const rc_event *ev, void (*more)(rc_buf *b, const rc_column *c, const void *ctx), const void *ctx);
 /* The columns as [{"name":N,"type":"T"},...], T the column's type by `type` (DataWorks). */
 void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t));
 
