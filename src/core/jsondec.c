@@ -1,5 +1,7 @@
 /* Per-decoder JSON state (see jsondec.h). */
 #include <stdlib.h>
+#include <string.h>
+#include "rowcast/buf.h"
 #include "core/fmt.h"
 #include "core/jsondec.h"
 
@@ -22,6 +24,16 @@ rc_status rc_jsondec_parse(rc_jsondec *d, const char *msg, size_t n, rc_arena *a
 {
     d->json.arena = a;
     return rc_json_parse(&d->json, msg, n, err);
+}
+
+rc_status rc_jsondec_object(rc_jsondec *d, const char *msg, size_t n, rc_arena *a, const char *what, rc_jread *r, rc_error *err)
+{
+    rc_status st = rc_jsondec_parse(d, msg, n, a, err);
+    if (st != RC_OK) return st;
+    rc_jtype t = (rc_jtype)d->json.nodes[0].type;
+    if (t != RC_J_OBJECT) return rc_error_set(err, RC_ERR_SCHEMA, 0, "%s must be a JSON object (found %s)", what, rc_jtype_name(t));
+    *r = (rc_jread){&d->json, a, err};
+    return RC_OK;
 }
 
 rc_status rc_jsondec_new(size_t size, void **out, rc_error *err)
@@ -92,4 +104,33 @@ rc_status rc_jsondec_us_at(const rc_json *j, uint32_t v, const char *key, int64_
         return rc_error_set(err, RC_ERR_RANGE, j->nodes[v].off, "\"%s\" is out of range: %lld %s is beyond int64 microseconds", key, (long long)x,
                             unit == 1000 ? "milliseconds" : unit == 1000000 ? "seconds" : "units");
     return RC_OK;
+}
+
+rc_status rc_jread_raise(const rc_jread *r, const rc_jnode *v, rc_status st, const rc_error *verr)
+{
+    return rc_error_set(r->err, st, v->off, "%s", verr->message[0] ? verr->message : "out of memory");
+}
+
+rc_status rc_jread_value(const rc_jread *r, const rc_column *col, uint32_t vn, const rc_vparse_opts *vo, rc_buf *scratch, rc_value *out)
+{
+    const rc_jnode *v = &r->j->nodes[vn];
+    const char *s = v->s;
+    size_t n = v->n;
+    switch (v->type) {
+    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
+    case RC_J_TRUE:
+    case RC_J_FALSE: s = v->type == RC_J_TRUE ? "1" : "0", n = 1; break;
+    case RC_J_OBJECT:
+    case RC_J_ARRAY:
+        if (!scratch) return RC_SKIP;
+        rc_buf_reset(scratch);
+        rc_json_write(r->j, vn, scratch);
+        s = scratch->data, n = scratch->len;
+        break;
+    default: break; /* a string or a number: its text */
+    }
+    rc_error verr;
+    rc_error_clear(&verr);
+    rc_status st = rc_value_from_text(col, s, n, vo, r->a, out, &verr);
+    return st == RC_OK ? RC_OK : rc_jread_raise(r, v, st, &verr);
 }

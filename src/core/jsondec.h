@@ -8,8 +8,10 @@
 #ifndef ROWCAST_JSONDEC_H
 #define ROWCAST_JSONDEC_H
 
+#include <string.h>
 #include "core/json.h"
 #include "rowcast/types.h"
+#include "core/vparse.h"
 
 typedef struct rc_jsondec {
     rc_json json;
@@ -40,6 +42,38 @@ rc_status rc_jsondec_want(const rc_json *j, uint32_t i, rc_jtype t, const char *
 /* An integer member counting `unit` microseconds (1000: milliseconds, 1000000: seconds), as
  * microseconds; a range error naming it when that does not fit in int64. */
 rc_status rc_jsondec_us_at(const rc_json *j, uint32_t v, const char *key, int64_t unit, int64_t *us, bool *has, rc_error *err);
+
+/* What a decoder's functions pass around while they read one message: the parsed message, the
+ * arena its events go into (rc_jsondec_parse's), and where an error goes. A decoder's own
+ * context for a message holds it as its member `r`. */
+typedef struct rc_jread {
+    const rc_json *j;
+    rc_arena *a;
+    rc_error *err;
+} rc_jread;
+
+/* Node i of the message; whether node i (0: none) is a string, and a string equal to s.
+ * Inline: readers call them for every member of a message. */
+static inline const rc_jnode *rc_jread_node(const rc_jread *r, uint32_t i) { return &r->j->nodes[i]; }
+static inline bool rc_jread_is_str(const rc_jread *r, uint32_t i) { return i && r->j->nodes[i].type == RC_J_STRING; }
+static inline bool rc_jread_is(const rc_jread *r, uint32_t i, const char *s)
+{
+    const rc_jnode *n = &r->j->nodes[i];
+    return i && n->type == RC_J_STRING && n->n == strlen(s) && !memcmp(n->s, s, n->n);
+}
+
+/* A value parser's failure st for node v: raised at v's byte with the parser's message in verr
+ * ("out of memory" when it has none). */
+rc_status rc_jread_raise(const rc_jread *r, const rc_jnode *v, rc_status st, const rc_error *verr);
+/* Node vn as column col's value, parsed from its text by rc_value_from_text(vo): null is SQL
+ * NULL, true and false "1" and "0", a string or number its text, an object or array its JSON
+ * text written into `scratch` (reset first); with scratch NULL an object or array is RC_SKIP,
+ * the caller's to report. A failure is raised at vn's byte. */
+rc_status rc_jread_value(const rc_jread *r, const rc_column *col, uint32_t vn, const rc_vparse_opts *vo, struct rc_buf *scratch, rc_value *out);
+
+/* rc_jsondec_parse for a message that must be a JSON object: anything else is a schema error
+ * "<what> must be a JSON object (found <its type>)" at byte 0. On RC_OK *r reads it. */
+rc_status rc_jsondec_object(rc_jsondec *d, const char *msg, size_t n, rc_arena *a, const char *what, rc_jread *r, rc_error *err);
 
 /* Parses msg[0..n); strings with escapes are unescaped into `a`, the arena the decoder's events
  * live in. The previous message's nodes are gone; its events are not. */

@@ -334,8 +334,7 @@ static rc_status emit(canal_enc *e, rc_buf *b, rc_error *err)
     rc_buf *parts = msg_bufs(m, &n);
     for (size_t i = 0; i < n; i++)
         if (parts[i].err != RC_OK) b->err = parts[i].err;
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 static rc_status canal_flush(void *p, rc_buf *out, rc_error *err)

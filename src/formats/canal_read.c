@@ -45,10 +45,12 @@ typedef struct canal_dec {
 
 rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err)
 {
-    canal_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd) || !rc_coltext_init(&d->tables, &d->memo[0])) {
-        if (d) rc_jsondec_fini(&d->jd);
-        free(d);
+    void *p;
+    rc_status st = rc_jsondec_new(sizeof(canal_dec), &p, err);
+    if (st != RC_OK) return st;
+    canal_dec *d = p; /* *out only once it is whole */
+    if (!rc_coltext_init(&d->tables, &d->memo[0])) {
+        rc_canal_dec_free(d);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     rc_buf_init(&d->extra, 0), rc_buf_init(&d->sqltype, 0);
@@ -57,7 +59,7 @@ rc_status rc_canal_dec_new(const rc_options *o, void **out, rc_error *err)
     d->memo[0] = (rc_json_memo){"mysqlType", 9, NULL, 0};
     d->memo[1] = (rc_json_memo){"sqlType", 7, NULL, 0};
     rc_canal_opts co = {.values = -1};
-    rc_status st = rc_options_parse(o, "canal", rc_canal_options, &co, err);
+    st = rc_options_parse(o, "canal", rc_canal_options, &co, err);
     d->vopts.ts_tz = co.tz;
     if (st != RC_OK) {
         rc_canal_dec_free(d);
@@ -89,39 +91,30 @@ rc_status rc_drs_jsonc_dec_new(const rc_options *o, void **out, rc_error *err) {
 void rc_canal_dec_free(void *p)
 {
     canal_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    rc_coltext_fini(&d->tables);
-    rc_buf_fini(&d->extra);
-    rc_buf_fini(&d->sqltype);
-    rc_json_fini(&d->sqlaux);
-    free(d);
+    if (d) rc_coltext_fini(&d->tables), rc_buf_fini(&d->extra), rc_buf_fini(&d->sqltype), rc_json_fini(&d->sqlaux);
+    rc_jsondec_free(d);
 }
 
 typedef struct ctx {
+    rc_jread r; /* the message, the events' arena, the error */
     canal_dec *d;
-    const rc_json *j;
-    rc_arena *a;
-    rc_error *err;
     rc_vparse_opts vo; /* how values are written */
     uint32_t m[K_N];  /* the root members (value nodes) */
     const char *tkey; /* the type map: "mysqlType", or DRS's "columnType" for other databases */
     rc_family fam;    /* the type family of its names */
 } ctx;
 
-static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
-
 static rc_status schema_err(const ctx *c, uint32_t i, const char *what)
 {
-    const rc_jnode *n = node(c, i);
-    return rc_error_set(c->err, RC_ERR_SCHEMA, n->off, "%s (found %s)", what, rc_jtype_name((rc_jtype)n->type));
+    const rc_jnode *n = rc_jread_node(&c->r, i);
+    return rc_error_set(c->r.err, RC_ERR_SCHEMA, n->off, "%s (found %s)", what, rc_jtype_name((rc_jtype)n->type));
 }
 
 static rc_status str_member(const ctx *c, int k, bool required, rc_str *out)
 {
-    rc_status st = rc_jsondec_str_at(c->j, c->m[k], member_names[k], out, c->err);
+    rc_status st = rc_jsondec_str_at(c->r.j, c->m[k], member_names[k], out, c->r.err);
     if (st == RC_OK && required && !out->p)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, member_names[k]);
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, 0, "%s message without \"%s\"", c->d->what, member_names[k]);
     return st;
 }
 
@@ -137,9 +130,9 @@ static const char *oms_alias(const char *s, size_t n, bool typed)
 
 static bool row_is_typed(const ctx *c, uint32_t data)
 {
-    for (uint32_t r = node(c, data)->first; r; r = node(c, r)->next)
-        for (uint32_t k = node(c, r)->first; k; k = node(c, node(c, k)->next)->next) {
-            uint8_t t = node(c, node(c, k)->next)->type;
+    for (uint32_t r = rc_jread_node(&c->r, data)->first; r; r = rc_jread_node(&c->r, r)->next)
+        for (uint32_t k = rc_jread_node(&c->r, r)->first; k; k = rc_jread_node(&c->r, rc_jread_node(&c->r, k)->next)->next) {
+            uint8_t t = rc_jread_node(&c->r, rc_jread_node(&c->r, k)->next)->type;
             if (t == RC_J_NUMBER || t == RC_J_TRUE || t == RC_J_FALSE) return true;
         }
     return false;
@@ -150,12 +143,12 @@ static bool row_is_typed(const ctx *c, uint32_t data)
 static bool any_value(const ctx *c, const uint32_t rows[2], rc_str col, bool (*f)(const rc_jnode *v, void *arg), void *arg)
 {
     for (int r = 0; r < 2; r++) {
-        if (!rows[r] || node(c, rows[r])->type != RC_J_ARRAY) continue;
-        for (uint32_t o = node(c, rows[r])->first; o; o = node(c, o)->next) {
-            if (node(c, o)->type != RC_J_OBJECT) continue;
-            for (uint32_t k = node(c, o)->first; k; k = node(c, node(c, k)->next)->next) {
-                const rc_jnode *key = node(c, k);
-                if (key->n == col.n && !memcmp(key->s, col.p, col.n) && f(node(c, key->next), arg)) return true;
+        if (!rows[r] || rc_jread_node(&c->r, rows[r])->type != RC_J_ARRAY) continue;
+        for (uint32_t o = rc_jread_node(&c->r, rows[r])->first; o; o = rc_jread_node(&c->r, o)->next) {
+            if (rc_jread_node(&c->r, o)->type != RC_J_OBJECT) continue;
+            for (uint32_t k = rc_jread_node(&c->r, o)->first; k; k = rc_jread_node(&c->r, rc_jread_node(&c->r, k)->next)->next) {
+                const rc_jnode *key = rc_jread_node(&c->r, k);
+                if (key->n == col.n && !memcmp(key->s, col.p, col.n) && f(rc_jread_node(&c->r, key->next), arg)) return true;
             }
         }
     }
@@ -174,36 +167,36 @@ static bool is_beyond_int64(const rc_jnode *v, void *arg)
  * is declared unsigned, so that no value is lost. */
 static bool beyond_int64(const ctx *c, const uint32_t rows[2], rc_str col) { return any_value(c, rows, col, is_beyond_int64, NULL); }
 
-/* The columns of the mysqlType (columnType) member, node `types` of c->j (the root node when
- * c->j is d->aux). */
+/* The columns of the mysqlType (columnType) member, node `types` of c->r.j (the root node when
+ * c->r.j is d->aux). */
 static rc_status type_columns(const ctx *c, uint32_t types, bool typed, const uint32_t rows[2], rc_column **out, uint32_t *nout)
 {
-    if (node(c, types)->type != RC_J_OBJECT)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, types)->off, "\"%s\" must be an object (found %s)", c->tkey,
-                            rc_jtype_name((rc_jtype)node(c, types)->type));
-    uint32_t n = node(c, types)->count;
-    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, types)->off, "%s names no column", c->tkey);
-    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
-    if (!cols) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (rc_jread_node(&c->r, types)->type != RC_J_OBJECT)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, types)->off, "\"%s\" must be an object (found %s)", c->tkey,
+                            rc_jtype_name((rc_jtype)rc_jread_node(&c->r, types)->type));
+    uint32_t n = rc_jread_node(&c->r, types)->count;
+    if (!n) return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, types)->off, "%s names no column", c->tkey);
+    rc_column *cols = rc_arena_alloc(c->r.a, sizeof *cols * (n ? n : 1));
+    if (!cols) return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;
-    for (uint32_t k = node(c, types)->first; k; k = node(c, node(c, k)->next)->next, i++) {
-        const rc_jnode *key = node(c, k), *val = node(c, key->next);
+    for (uint32_t k = rc_jread_node(&c->r, types)->first; k; k = rc_jread_node(&c->r, rc_jread_node(&c->r, k)->next)->next, i++) {
+        const rc_jnode *key = rc_jread_node(&c->r, k), *val = rc_jread_node(&c->r, key->next);
         if (val->type != RC_J_STRING)
-            return rc_error_set(c->err, RC_ERR_SCHEMA, val->off, "a %s entry must be a string (found %s)", c->tkey, rc_jtype_name((rc_jtype)val->type));
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, val->off, "a %s entry must be a string (found %s)", c->tkey, rc_jtype_name((rc_jtype)val->type));
         memset(&cols[i], 0, sizeof cols[i]);
         cols[i].name = (rc_str){key->s, key->n}; /* the message's bytes (or the arena's): they outlive the event */
         if (rc_column_name_taken(cols, i, cols[i].name))
-            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s names column \"%.*s\" twice", c->tkey, (int)key->n, key->s);
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, key->off, "%s names column \"%.*s\" twice", c->tkey, (int)key->n, key->s);
         cols[i].nullable = true; /* Canal does not say */
         const char *alias = c->d->drs ? NULL : oms_alias(val->s, val->n, typed);
         const rc_coltype *t;
-        rc_status st = rc_type_cache_get(c->d->jd.types, c->a, c->fam, alias ? alias : val->s, alias ? strlen(alias) : val->n,
-                                         val->off + 1, &t, c->err);
+        rc_status st = rc_type_cache_get(c->d->jd.types, c->r.a, c->fam, alias ? alias : val->s, alias ? strlen(alias) : val->n,
+                                         val->off + 1, &t, c->r.err);
         if (st != RC_OK) return st;
         if (c->d->drs && t->info->vkind == RC_V_INT && beyond_int64(c, rows, cols[i].name)) {
             char decl[80];
             int dn = snprintf(decl, sizeof decl, "%.*s unsigned", (int)(val->n > 60 ? 60 : val->n), val->s);
-            if ((st = rc_type_cache_get(c->d->jd.types, c->a, c->fam, decl, (size_t)dn, val->off + 1, &t, c->err)) != RC_OK) return st;
+            if ((st = rc_type_cache_get(c->d->jd.types, c->r.a, c->fam, decl, (size_t)dn, val->off + 1, &t, c->r.err)) != RC_OK) return st;
         }
         cols[i].type = *t;
     }
@@ -220,12 +213,12 @@ static rc_status keep_jdbc(const ctx *c, rc_column *cols, uint32_t n)
 {
     uint32_t m = c->m[K_SQLTYPE];
     if (!m) return RC_OK;
-    const rc_json *j = c->j;
-    if (node(c, m)->type == RC_J_MEMO) {
+    const rc_json *j = c->r.j;
+    if (rc_jread_node(&c->r, m)->type == RC_J_MEMO) {
         rc_json *aux = &c->d->sqlaux;
-        aux->arena = c->a;
-        const rc_jnode *mn = node(c, m);
-        if (rc_json_parse(aux, mn->s, mn->n, c->err) != RC_OK) return rc_error_set(c->err, RC_ERR_NOMEM, mn->off, "out of memory");
+        aux->arena = c->r.a;
+        const rc_jnode *mn = rc_jread_node(&c->r, m);
+        if (rc_json_parse(aux, mn->s, mn->n, c->r.err) != RC_OK) return rc_error_set(c->r.err, RC_ERR_NOMEM, mn->off, "out of memory");
         j = aux, m = 0;
     }
     if (j->nodes[m].type != RC_J_OBJECT) return RC_OK;
@@ -239,23 +232,23 @@ static rc_status keep_jdbc(const ctx *c, rc_column *cols, uint32_t n)
     return RC_OK;
 }
 
-/* Marks the key columns named by pkNames (node pks of c->j, 0 when absent). */
+/* Marks the key columns named by pkNames (node pks of c->r.j, 0 when absent). */
 static rc_status key_columns(const ctx *c, uint32_t pks, rc_column *cols, uint32_t n)
 {
-    if (pks && node(c, pks)->type == RC_J_ARRAY) {
+    if (pks && rc_jread_node(&c->r, pks)->type == RC_J_ARRAY) {
         uint16_t pos = 0;
-        for (uint32_t p = node(c, pks)->first; p; p = node(c, p)->next) {
-            const rc_jnode *pn = node(c, p);
+        for (uint32_t p = rc_jread_node(&c->r, pks)->first; p; p = rc_jread_node(&c->r, p)->next) {
+            const rc_jnode *pn = rc_jread_node(&c->r, p);
             if (pn->type != RC_J_STRING) return schema_err(c, p, "pkNames entries must be strings");
             uint32_t q = 0;
             while (q < n && !(cols[q].name.n == pn->n && !memcmp(cols[q].name.p, pn->s, pn->n))) q++;
             if (q == n)
-                return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\", which is not in %s", (int)pn->n, pn->s, c->tkey);
-            if (cols[q].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\" twice", (int)pn->n, pn->s);
+                return rc_error_set(c->r.err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\", which is not in %s", (int)pn->n, pn->s, c->tkey);
+            if (cols[q].pk) return rc_error_set(c->r.err, RC_ERR_SCHEMA, pn->off, "pkNames names \"%.*s\" twice", (int)pn->n, pn->s);
             cols[q].pk = ++pos;
             cols[q].nullable = false;
         }
-    } else if (pks && node(c, pks)->type != RC_J_NULL) {
+    } else if (pks && rc_jread_node(&c->r, pks)->type != RC_J_NULL) {
         return schema_err(c, pks, "\"pkNames\" must be an array or null");
     }
     return RC_OK;
@@ -274,7 +267,7 @@ static rc_status build_columns(void *p, const rc_json *j, uint32_t m, const rc_c
 {
     const col_build *b = p;
     ctx tc = *b->c;
-    tc.j = j;
+    tc.r.j = j;
     rc_column *cols = NULL;
     rc_status st = type_columns(&tc, m, b->typed, b->rows, &cols, n);
     if (st == RC_OK) st = key_columns(b->c, b->pks, cols, *n);
@@ -288,7 +281,7 @@ static bool pk_text(const ctx *c, uint32_t pks, rc_str *out)
 {
     *out = (rc_str){"", 0};
     if (!pks) return true;
-    const rc_jnode *p = node(c, pks);
+    const rc_jnode *p = rc_jread_node(&c->r, pks);
     if (p->type == RC_J_NULL) *out = RC_STR("null");
     else if (p->type == RC_J_ARRAY) *out = (rc_str){p->s, p->n};
     else return false;
@@ -297,10 +290,10 @@ static bool pk_text(const ctx *c, uint32_t pks, rc_str *out)
 
 static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed, const uint32_t rows[2], rc_event *ev)
 {
-    if (!types) return rc_error_set(c->err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
+    if (!types) return rc_error_set(c->r.err, RC_ERR_SCHEMA, 0, "a DML message needs \"%s\"", c->tkey);
     col_build b = {c, pks, typed, rows};
     rc_str pt;
-    if (c->d->drs) return build_columns(&b, c->j, types, &ev->cols, &ev->ncols);
+    if (c->d->drs) return build_columns(&b, c->r.j, types, &ev->cols, &ev->ncols);
     rc_buf *x = &c->d->extra; /* what else decides the list: the typed flag, the pkNames and sqlType texts */
     rc_buf_reset(x);
     if (pk_text(c, pks, &pt)) {
@@ -309,13 +302,13 @@ static rc_status columns(const ctx *c, uint32_t types, uint32_t pks, bool typed,
         rc_buf_put(x, &pn, sizeof pn);
         rc_buf_put(x, pt.p, pt.n);
         uint32_t sq = c->m[K_SQLTYPE];
-        if (sq) rc_buf_put(x, node(c, sq)->s, node(c, sq)->n);
+        if (sq) rc_buf_put(x, rc_jread_node(&c->r, sq)->s, rc_jread_node(&c->r, sq)->n);
     } else {
         rc_buf_putc(x, 'x'); /* pkNames of the wrong type: built (from a recognised mysqlType too), for its error */
     }
-    if (x->err != RC_OK) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
-    return rc_coltext_columns(&c->d->tables, c->j, types, x->data, x->len, build_columns, &b, c->a, &ev->cols, &ev->ncols, &ev->cols_id,
-                              c->err);
+    if (x->err != RC_OK) return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
+    return rc_coltext_columns(&c->d->tables, c->r.j, types, x->data, x->len, build_columns, &b, c->r.a, &ev->cols, &ev->ncols, &ev->cols_id,
+                              c->r.err);
 }
 
 static bool name_is(const rc_str *c, const char *s, size_t n) { return c->n == n && rc_short_eq(c->p, s, n); }
@@ -332,55 +325,43 @@ static uint32_t col_index(const rc_event *ev, const char *s, size_t n, uint32_t 
 
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
 {
-    const rc_jnode *v = node(c, vn);
-    rc_error verr;
-    rc_error_clear(&verr);
-    rc_status st;
-    switch (v->type) {
-    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
-    case RC_J_TRUE:
-    case RC_J_FALSE:
-        st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &c->vo, c->a, out, &verr);
-        break;
-    case RC_J_STRING: {
-        /* an ENUM index, a SET bitmask, MySQL's geometry value (canal_values.h) */
-        unsigned k = col->type.info->vkind;
-        st = !(1u << k & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY)) || c->d->drs
-                 ? RC_SKIP
-                 : rc_canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->a, out, &verr);
-        if (st == RC_SKIP) st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr);
-        break;
+    const rc_jnode *v = rc_jread_node(&c->r, vn);
+    unsigned k = col->type.info->vkind;
+    if (v->type == RC_J_STRING && 1u << k & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY) && !c->d->drs) {
+        /* an ENUM index, a SET bitmask, MySQL's geometry value (canal_values.h); else its text */
+        rc_error verr;
+        rc_error_clear(&verr);
+        rc_status st = rc_canal_binlog_value(col, col->has_jdbc ? col->jdbc : INT16_MIN, v->s, v->n, c->r.a, out, &verr);
+        if (st != RC_SKIP) return st == RC_OK ? RC_OK : rc_jread_raise(&c->r, v, st, &verr);
     }
-    case RC_J_NUMBER: st = rc_value_from_text(col, v->s, v->n, &c->vo, c->a, out, &verr); break;
-    default:
-        return rc_error_set(c->err, RC_ERR_SCHEMA, v->off, "a %s value must be a string, number, boolean or null (found %s)", c->d->what,
+    rc_status st = rc_jread_value(&c->r, col, vn, &c->vo, NULL, out);
+    if (st == RC_SKIP)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, v->off, "a %s value must be a string, number, boolean or null (found %s)", c->d->what,
                             rc_jtype_name((rc_jtype)v->type));
-    }
-    if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
-    return RC_OK;
+    return st;
 }
 
 /* One row object into a full image (every column present). */
 static rc_status full_row(const ctx *c, uint32_t row, const char *where, const rc_event *ev, rc_value **out)
 {
-    if (node(c, row)->type != RC_J_OBJECT)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a row in \"%s\" must be an object (found %s)", where,
-                            rc_jtype_name((rc_jtype)node(c, row)->type));
-    if (node(c, row)->count != ev->ncols)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, row)->off, "a row in \"%s\" has %u values but %s has %u columns", where,
-                            node(c, row)->count, c->tkey, ev->ncols);
-    rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
-    uint8_t *got = rc_arena_alloc(c->a, ev->ncols ? ev->ncols : 1); /* each column once: with the count check, all of them */
-    if (!img || !got) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (rc_jread_node(&c->r, row)->type != RC_J_OBJECT)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, row)->off, "a row in \"%s\" must be an object (found %s)", where,
+                            rc_jtype_name((rc_jtype)rc_jread_node(&c->r, row)->type));
+    if (rc_jread_node(&c->r, row)->count != ev->ncols)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, row)->off, "a row in \"%s\" has %u values but %s has %u columns", where,
+                            rc_jread_node(&c->r, row)->count, c->tkey, ev->ncols);
+    rc_value *img = rc_arena_alloc(c->r.a, sizeof *img * (ev->ncols ? ev->ncols : 1));
+    uint8_t *got = rc_arena_alloc(c->r.a, ev->ncols ? ev->ncols : 1); /* each column once: with the count check, all of them */
+    if (!img || !got) return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
     memset(got, 0, ev->ncols ? ev->ncols : 1);
     uint32_t i = UINT32_MAX;
-    for (uint32_t k = node(c, row)->first; k; k = node(c, node(c, k)->next)->next) {
-        const rc_jnode *key = node(c, k);
+    for (uint32_t k = rc_jread_node(&c->r, row)->first; k; k = rc_jread_node(&c->r, rc_jread_node(&c->r, k)->next)->next) {
+        const rc_jnode *key = rc_jread_node(&c->r, k);
         i = col_index(ev, key->s, key->n, i + 1);
         if (i == UINT32_MAX)
-            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "%s names \"%.*s\", which is not in %s", where, (int)key->n, key->s, c->tkey);
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, key->off, "%s names \"%.*s\", which is not in %s", where, (int)key->n, key->s, c->tkey);
         if (got[i]++)
-            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "a row in \"%s\" names column \"%.*s\" twice", where, (int)key->n, key->s);
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, key->off, "a row in \"%s\" names column \"%.*s\" twice", where, (int)key->n, key->s);
         rc_status st = value(c, &ev->cols[i], key->next, &img[i]);
         if (st != RC_OK) return st;
     }
@@ -422,10 +403,10 @@ static rc_status drs_layout(ctx *c, rc_event *base)
 static rc_status remember_sqltype(const ctx *c)
 {
     uint32_t st = c->m[K_SQLTYPE];
-    const rc_jnode *sn = st ? node(c, st) : NULL;
+    const rc_jnode *sn = st ? rc_jread_node(&c->r, st) : NULL;
     if (!sn || sn->type != RC_J_OBJECT) return RC_OK; /* absent, recognised, or not an object (ignored) */
     canal_dec *d = c->d;
-    if (!rc_json_memo_keep(&d->memo[1], &d->sqltype, sn->s, sn->n)) return rc_error_set(c->err, RC_ERR_NOMEM, sn->off, "out of memory");
+    if (!rc_json_memo_keep(&d->memo[1], &d->sqltype, sn->s, sn->n)) return rc_error_set(c->r.err, RC_ERR_NOMEM, sn->off, "out of memory");
     return RC_OK;
 }
 
@@ -440,11 +421,11 @@ rc_status rc_canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_ev
     if (!d->drs) d->jd.json.memo = d->memo, d->jd.json.nmemo = 2;
     rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
     if (st != RC_OK) return st;
-    ctx c = {.d = d, .j = &d->jd.json, .a = a, .err = err, .vo = d->vopts, .tkey = "mysqlType", .fam = RC_FAM_MYSQL};
-    rc_json_members(c.j, 0, &d->keys, c.m);
+    ctx c = {.r = {&d->jd.json, a, err}, .d = d, .vo = d->vopts, .tkey = "mysqlType", .fam = RC_FAM_MYSQL};
+    rc_json_members(c.r.j, 0, &d->keys, c.m);
     if (!d->drs && (st = remember_sqltype(&c)) != RC_OK) return st;
-    if (node(&c, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a %s message must be a JSON object (found %s)", d->what, rc_jtype_name((rc_jtype)node(&c, 0)->type));
+    if (rc_jread_node(&c.r, 0)->type != RC_J_OBJECT)
+        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a %s message must be a JSON object (found %s)", d->what, rc_jtype_name((rc_jtype)rc_jread_node(&c.r, 0)->type));
     rc_event base;
     memset(&base, 0, sizeof base);
     base.src.kind = d->kind;
@@ -456,13 +437,13 @@ rc_status rc_canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_ev
     if (!rc_event_list_accepts(out, base.src.db, base.src.table)) return RC_OK; /* filtered table: rows not parsed */
     int64_t id = 0;
     bool has_id = false;
-    if ((st = rc_jsondec_us_at(c.j, c.m[K_ES], "es", 1000, &base.ts_us, &base.has_ts, err)) != RC_OK ||
-        (st = rc_jsondec_us_at(c.j, c.m[K_TS], "ts", 1000, &base.proc_us, &base.has_proc, err)) != RC_OK ||
-        (st = rc_jsondec_i64_at(c.j, c.m[K_ID], "id", &id, &has_id, err)) != RC_OK)
+    if ((st = rc_jsondec_us_at(c.r.j, c.m[K_ES], "es", 1000, &base.ts_us, &base.has_ts, err)) != RC_OK ||
+        (st = rc_jsondec_us_at(c.r.j, c.m[K_TS], "ts", 1000, &base.proc_us, &base.has_proc, err)) != RC_OK ||
+        (st = rc_jsondec_i64_at(c.r.j, c.m[K_ID], "id", &id, &has_id, err)) != RC_OK)
         return st;
     if (has_id && id >= 0) base.pos.seq = (uint64_t)id, base.pos.has_seq = true;
     uint32_t isddl = c.m[K_ISDDL];
-    if (isddl && node(&c, isddl)->type == RC_J_TRUE) {
+    if (isddl && rc_jread_node(&c.r, isddl)->type == RC_J_TRUE) {
         rc_event *ev = rc_event_list_push(out);
         if (!ev) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
         *ev = base;
@@ -474,7 +455,7 @@ rc_status rc_canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_ev
         if (d->drs && type.n == 8 && !memcmp(type.p, "INIT_DDL", 8)) ev->snapshot = RC_STR("true"); /* DDL of a full sync */
         if (ev->op == RC_OP_DDL && !ev->ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DDL message (isDdl true) without \"sql\"");
         return RC_OK;
-    } else if (isddl && node(&c, isddl)->type != RC_J_FALSE) {
+    } else if (isddl && rc_jread_node(&c.r, isddl)->type != RC_J_FALSE) {
         return schema_err(&c, isddl, "\"isDdl\" must be true or false");
     }
     rc_op op;
@@ -483,27 +464,27 @@ rc_status rc_canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_ev
     else if (type.n == 6 && !memcmp(type.p, "DELETE", 6)) op = RC_OP_DELETE;
     else if (type.n == 4 && !memcmp(type.p, "INIT", 4)) op = RC_OP_READ;
     else
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, c.m[K_TYPE])->off, "unknown %s type \"%.*s\" for a DML message", d->what,
+        return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, c.m[K_TYPE])->off, "unknown %s type \"%.*s\" for a DML message", d->what,
                             (int)(type.n > 40 ? 40 : type.n), type.p);
     /* the rows: "data", but DRS json puts a DELETE's row in "old" (json-c in "data") */
     bool rows_in_old = d->drs && !d->json_c && op == RC_OP_DELETE;
     const char *rows_key = rows_in_old ? "old" : "data";
     uint32_t data = c.m[rows_in_old ? K_OLD : K_DATA], old = rows_in_old ? 0 : c.m[K_OLD];
-    if (!data || node(&c, data)->type != RC_J_ARRAY)
-        return data ? rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"%s\" must be an array%s (found %s)", rows_key,
+    if (!data || rc_jread_node(&c.r, data)->type != RC_J_ARRAY)
+        return data ? rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, data)->off, "\"%s\" must be an array%s (found %s)", rows_key,
                                    rows_in_old ? " (DRS json carries a deleted row in \"old\")" : "",
-                                   rc_jtype_name((rc_jtype)node(&c, data)->type))
+                                   rc_jtype_name((rc_jtype)rc_jread_node(&c.r, data)->type))
                     : rc_error_set(err, RC_ERR_SCHEMA, 0, "a %.*s message needs \"%s\"", (int)type.n, type.p, rows_key);
     const uint32_t rowsets[2] = {data, old};
     if ((st = columns(&c, c.m[K_MYSQLTYPE], c.m[K_PKNAMES], row_is_typed(&c, data), rowsets, &base)) != RC_OK)
         return st;
-    bool has_old = old && node(&c, old)->type == RC_J_ARRAY;
-    if (old && !has_old && node(&c, old)->type != RC_J_NULL) return schema_err(&c, old, "\"old\" must be an array or null");
-    if (op == RC_OP_UPDATE && (!has_old || node(&c, old)->count != node(&c, data)->count))
-        return rc_error_set(err, RC_ERR_SCHEMA, old ? node(&c, old)->off : 0, "an UPDATE needs one \"old\" row per \"data\" row (%u data, %u old)",
-                            node(&c, data)->count, has_old ? node(&c, old)->count : 0);
-    uint32_t orow = has_old ? node(&c, old)->first : 0, index = 0;
-    for (uint32_t r = node(&c, data)->first; r; r = node(&c, r)->next, index++) {
+    bool has_old = old && rc_jread_node(&c.r, old)->type == RC_J_ARRAY;
+    if (old && !has_old && rc_jread_node(&c.r, old)->type != RC_J_NULL) return schema_err(&c, old, "\"old\" must be an array or null");
+    if (op == RC_OP_UPDATE && (!has_old || rc_jread_node(&c.r, old)->count != rc_jread_node(&c.r, data)->count))
+        return rc_error_set(err, RC_ERR_SCHEMA, old ? rc_jread_node(&c.r, old)->off : 0, "an UPDATE needs one \"old\" row per \"data\" row (%u data, %u old)",
+                            rc_jread_node(&c.r, data)->count, has_old ? rc_jread_node(&c.r, old)->count : 0);
+    uint32_t orow = has_old ? rc_jread_node(&c.r, old)->first : 0, index = 0;
+    for (uint32_t r = rc_jread_node(&c.r, data)->first; r; r = rc_jread_node(&c.r, r)->next, index++) {
         rc_event *ev = rc_event_list_push(out);
         if (!ev) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
         *ev = base;
@@ -522,18 +503,18 @@ rc_status rc_canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_ev
             rc_value *before = NULL;
             if ((st = full_row(&c, orow, "old", ev, &before)) != RC_OK) return st;
             ev->before = before;
-            orow = node(&c, orow)->next;
+            orow = rc_jread_node(&c.r, orow)->next;
         } else if (op == RC_OP_UPDATE) {
             /* the before image: the after image with the changed columns' previous values */
-            if (node(&c, orow)->type != RC_J_OBJECT) return schema_err(&c, orow, "an \"old\" row must be an object");
+            if (rc_jread_node(&c.r, orow)->type != RC_J_OBJECT) return schema_err(&c, orow, "an \"old\" row must be an object");
             rc_value *before = rc_arena_alloc(a, sizeof *before * (ev->ncols ? ev->ncols : 1));
             uint8_t *changed = rc_arena_alloc(a, ev->ncols ? ev->ncols : 1);
             if (!before || !changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
             memcpy(before, img, sizeof *before * ev->ncols);
             memset(changed, 0, ev->ncols);
             uint32_t i = UINT32_MAX;
-            for (uint32_t k = node(&c, orow)->first; k; k = node(&c, node(&c, k)->next)->next) {
-                const rc_jnode *key = node(&c, k);
+            for (uint32_t k = rc_jread_node(&c.r, orow)->first; k; k = rc_jread_node(&c.r, rc_jread_node(&c.r, k)->next)->next) {
+                const rc_jnode *key = rc_jread_node(&c.r, k);
                 i = col_index(ev, key->s, key->n, i + 1);
                 if (i == UINT32_MAX)
                     return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in %s", (int)key->n, key->s, c.tkey);
@@ -543,7 +524,7 @@ rc_status rc_canal_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_ev
             }
             ev->before = before;
             ev->changed = changed;
-            orow = node(&c, orow)->next;
+            orow = rc_jread_node(&c.r, orow)->next;
         }
         if ((st = rc_event_fit_fractions(ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
     }

@@ -228,8 +228,7 @@ static rc_status ce_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         rc_buf_putc(b, '}');
     }
     rc_buf_putc(b, '}');
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 static rc_status ce_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)

@@ -32,20 +32,18 @@ rc_status rc_ce_dec_open(bool avro_data, const char *avsc, const struct rc_dbz_o
     rc_ce_avro *avro = NULL;
     rc_status st = avsc ? rc_ce_avro_load(avsc, &avro, err) : RC_OK;
     if (st != RC_OK) return st;
-    ce_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd)) {
-        free(d);
+    void *p;
+    if ((st = rc_jsondec_new(sizeof(ce_dec), &p, err)) != RC_OK) {
         rc_ce_avro_free(avro);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    }
-    d->avro = avro;
-    if ((st = rc_dbz_dec_open(dbz, &d->dbz, err)) != RC_OK) {
-        rc_jsondec_fini(&d->jd);
-        rc_ce_avro_free(avro);
-        free(d);
         return st;
     }
+    ce_dec *d = p; /* *out only once it is whole */
+    d->avro = avro;
     rc_buf_init(&d->payload, 0);
+    if ((st = rc_dbz_dec_open(dbz, &d->dbz, err)) != RC_OK) {
+        rc_ce_dec_free(d);
+        return st;
+    }
     *out = d;
     return RC_OK;
 }
@@ -53,12 +51,8 @@ rc_status rc_ce_dec_open(bool avro_data, const char *avsc, const struct rc_dbz_o
 void rc_ce_dec_free(void *p)
 {
     ce_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    rc_dbz_dec_free(d->dbz);
-    rc_buf_fini(&d->payload);
-    rc_ce_avro_free(d->avro);
-    free(d);
+    if (d) rc_dbz_dec_free(d->dbz), rc_buf_fini(&d->payload), rc_ce_avro_free(d->avro);
+    rc_jsondec_free(d);
 }
 
 /* Source fields whose attribute name lost its underscores, and the fields that are numbers in
@@ -124,11 +118,10 @@ static const rc_jnode *attr(const rc_json *j, const char *name)
 rc_status rc_ce_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     ce_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    rc_jread r;
+    rc_status st = rc_jsondec_object(&d->jd, msg, n, a, "a CloudEvent", &r, err);
     if (st != RC_OK) return st;
-    const rc_json *j = &d->jd.json;
-    if (j->nodes[0].type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a CloudEvent must be a JSON object (found %s)", rc_jtype_name((rc_jtype)j->nodes[0].type));
+    const rc_json *j = r.j;
     const rc_jnode *spec = attr(j, "specversion"), *op = attr(j, "iodebeziumop"), *ct = attr(j, "datacontenttype");
     if (!spec || !is_name(spec, "1.0"))
         return rc_error_set(err, RC_ERR_SCHEMA, spec ? spec->off : 0, "a CloudEvent needs \"specversion\": \"1.0\" (structured mode)");

@@ -7,6 +7,7 @@
 #include "core/ddl.h"
 #include "core/fmt.h"
 #include "core/json.h"
+#include "core/jsondec.h"
 #include "core/jsonw.h"
 
 typedef struct dw_enc {
@@ -66,7 +67,7 @@ static rc_status dw_dec_new(const rc_options *o, void **out, rc_error *err)
 {
     const char *ext;
     rc_status st = rc_options_parse(o, "dataworks", dw_options, &ext, err);
-    return st != RC_OK ? st : rc_dw_dec_new(o, out, err);
+    return st != RC_OK ? st : rc_jsondec_new(sizeof(rc_jsondec), out, err);
 }
 
 static void dw_free(void *p)
@@ -184,8 +185,7 @@ static rc_status dw_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     rc_buf_put(b, e->extend, e->extend_n);
     rc_buf_putc(b, '}');
 done:
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 const rc_format rc_format_dataworks = {
@@ -198,6 +198,6 @@ const rc_format rc_format_dataworks = {
     .encode_value = dw_encode,
     .encode_key = rc_oms_encode_key,
     .dec_new = dw_dec_new,
-    .dec_free = rc_dw_dec_free,
+    .dec_free = rc_jsondec_free,
     .decode = rc_dw_decode,
 };

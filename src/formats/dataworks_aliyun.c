@@ -227,8 +227,7 @@ static rc_status dwa_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
     RC_BUF_LIT(b, "},\"op\":\"");
     rc_buf_puts(b, op_name(ev));
     RC_BUF_LIT(b, "\",\"ddl\":null},\"version\":\"0.0.1\"}");
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 /* dataworks-aliyun.update=split: an UPDATE with both images is UPDATE_BEFORE (the before

@@ -11,43 +11,23 @@
 #include "core/jsondec.h"
 #include "core/nameidx.h"
 
-typedef struct dw_dec {
-    rc_jsondec jd; /* the parsed message, its arena, the type cache */
-} dw_dec;
-
-rc_status rc_dw_dec_new(const rc_options *o, void **out, rc_error *err)
-{
-    (void)o; /* the writer's options do not change what is read */
-    return rc_jsondec_new(sizeof(dw_dec), out, err);
-}
-
-void rc_dw_dec_free(void *p) { rc_jsondec_free(p); }
-
 typedef struct ctx {
-    dw_dec *d;
-    const rc_json *j;
-    rc_arena *a;
-    rc_error *err;
+    rc_jread r; /* the message, the events' arena, the error */
+    rc_jsondec *d; /* the parsed message, the type cache */
 } ctx;
 
-static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
-static bool is_str(const ctx *c, uint32_t i) { return i && node(c, i)->type == RC_J_STRING; }
 
-rc_status rc_dw_object(const rc_json *j, uint32_t obj, const char *key, bool required, uint32_t *out, rc_error *err)
+rc_status rc_dw_object(const rc_jread *r, uint32_t obj, const char *key, bool required, uint32_t *out)
 {
+    const rc_json *j = r->j;
     uint32_t v = rc_json_get(j, obj, key);
     *out = 0;
     if (!v || j->nodes[v].type == RC_J_NULL)
-        return required ? rc_error_set(err, RC_ERR_SCHEMA, j->nodes[obj].off, "a DataWorks message needs \"%s\"", key) : RC_OK;
+        return required ? rc_error_set(r->err, RC_ERR_SCHEMA, j->nodes[obj].off, "a DataWorks message needs \"%s\"", key) : RC_OK;
     if (j->nodes[v].type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, j->nodes[v].off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)j->nodes[v].type));
+        return rc_error_set(r->err, RC_ERR_SCHEMA, j->nodes[v].off, "\"%s\" must be an object (found %s)", key, rc_jtype_name((rc_jtype)j->nodes[v].type));
     *out = v;
     return RC_OK;
-}
-
-static rc_status object(const ctx *c, uint32_t obj, const char *key, bool required, uint32_t *out)
-{
-    return rc_dw_object(c->j, obj, key, required, out, c->err);
 }
 
 rc_status rc_dw_columns(const rc_json *j, uint32_t schema, const rc_dw_names *names, rc_dw_decl_fn decl, const void *dctx, rc_family fam,
@@ -117,49 +97,57 @@ static const char *label_decl(const void *fam, const rc_json *j, uint32_t ty, rc
 static rc_status columns(const ctx *c, uint32_t schema, rc_family fam, rc_event *ev)
 {
     static const rc_dw_names names = {"column", "pk", ""};
-    return rc_dw_columns(c->j, schema, &names, label_decl, &fam, fam, c->d->jd.types, c->a, ev, c->err);
+    return rc_dw_columns(c->r.j, schema, &names, label_decl, &fam, fam, c->d->types, c->r.a, ev, c->r.err);
+}
+
+rc_status rc_dw_image(const rc_jread *r, uint32_t payload, const char *key, const char *inner, uint32_t *out)
+{
+    uint32_t img;
+    rc_status st = rc_dw_object(r, payload, key, false, &img);
+    *out = 0;
+    if (st != RC_OK || !img) return st;
+    uint32_t v = rc_json_get(r->j, img, inner);
+    if (!v || rc_jread_node(r, v)->type != RC_J_OBJECT)
+        return rc_error_set(r->err, RC_ERR_SCHEMA, rc_jread_node(r, img)->off, "payload.%s needs a \"%s\" object", key, inner);
+    *out = v;
+    return RC_OK;
 }
 
 /* payload.before / payload.after: {"data": {...}} or null */
 static rc_status image(const ctx *c, uint32_t payload, const char *key, rc_event *ev, const rc_value **out)
 {
-    uint32_t img;
+    uint32_t data;
     *out = NULL;
-    rc_status st = object(c, payload, key, false, &img);
-    if (st != RC_OK || !img) return st;
-    uint32_t data = rc_json_get(c->j, img, "data");
-    if (!data || node(c, data)->type != RC_J_OBJECT)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, img)->off, "payload.%s needs a \"data\" object", key);
-    return rc_oms_read_image(c->j, data, key, ev, NULL, NULL, c->a, c->err, out);
+    rc_status st = rc_dw_image(&c->r, payload, key, "data", &data);
+    if (st != RC_OK || !data) return st;
+    return rc_oms_read_image(c->r.j, data, key, ev, NULL, NULL, c->r.a, c->r.err, out);
 }
 
 rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
-    dw_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    rc_jsondec *d = p;
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(d, msg, n, a, "a DataWorks message", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->jd.json, a, err};
-    if (node(&c, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
     uint32_t payload, schema, ts;
-    if ((st = object(&c, 0, "payload", true, &payload)) != RC_OK || (st = object(&c, 0, "schema", false, &schema)) != RC_OK ||
-        (st = object(&c, payload, "timestamp", false, &ts)) != RC_OK)
+    if ((st = rc_dw_object(&c.r, 0, "payload", true, &payload)) != RC_OK || (st = rc_dw_object(&c.r, 0, "schema", false, &schema)) != RC_OK ||
+        (st = rc_dw_object(&c.r, payload, "timestamp", false, &ts)) != RC_OK)
         return st;
-    uint32_t opn = rc_json_get(c.j, payload, "op");
-    if (!is_str(&c, opn)) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "payload needs \"op\" as a string");
-    const rc_jnode *op = node(&c, opn);
+    uint32_t opn = rc_json_get(c.r.j, payload, "op");
+    if (!rc_jread_is_str(&c.r, opn)) return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, payload)->off, "payload needs \"op\" as a string");
+    const rc_jnode *op = rc_jread_node(&c.r, opn);
     rc_event ev;
     memset(&ev, 0, sizeof ev);
     int64_t x;
     bool h;
     if (ts) {
-        if ((st = rc_jsondec_us_at(c.j, rc_json_get(c.j, ts, "eventTime"), "eventTime", 1000, &ev.ts_us, &ev.has_ts, err)) != RC_OK ||
-            (st = rc_jsondec_us_at(c.j, rc_json_get(c.j, ts, "systemTime"), "systemTime", 1000, &ev.proc_us, &ev.has_proc, err)) != RC_OK)
+        if ((st = rc_jsondec_us_at(c.r.j, rc_json_get(c.r.j, ts, "eventTime"), "eventTime", 1000, &ev.ts_us, &ev.has_ts, err)) != RC_OK ||
+            (st = rc_jsondec_us_at(c.r.j, rc_json_get(c.r.j, ts, "systemTime"), "systemTime", 1000, &ev.proc_us, &ev.has_proc, err)) != RC_OK)
             return st;
-        if ((st = rc_jsondec_i64(c.j, ts, "checkpointTime", &x, &h, err)) != RC_OK) return st;
+        if ((st = rc_jsondec_i64(c.r.j, ts, "checkpointTime", &x, &h, err)) != RC_OK) return st;
         if (h) { /* kept as the checkpoint, which is what the writer puts there */
-            uint32_t cn = rc_json_get(c.j, ts, "checkpointTime");
-            ev.pos.checkpoint = (rc_str){rc_arena_memdup(a, node(&c, cn)->s, node(&c, cn)->n), node(&c, cn)->n};
+            uint32_t cn = rc_json_get(c.r.j, ts, "checkpointTime");
+            ev.pos.checkpoint = (rc_str){rc_arena_memdup(a, rc_jread_node(&c.r, cn)->s, rc_jread_node(&c.r, cn)->n), rc_jread_node(&c.r, cn)->n};
         }
     }
 #define OP_IS(lit) (op->n == sizeof lit - 1 && !memcmp(op->s, lit, sizeof lit - 1))
@@ -174,16 +162,16 @@ rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     if (!schema) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a DataWorks %.*s message needs \"schema\"", (int)(op->n > 20 ? 20 : op->n), op->s);
     uint32_t src;
     rc_str dbtype;
-    if ((st = object(&c, schema, "source", true, &src)) != RC_OK || (st = rc_jsondec_str(c.j, src, "dbType", a, &dbtype, err)) != RC_OK ||
-        (st = rc_jsondec_str(c.j, src, "dbVersion", a, &ev.src.version, err)) != RC_OK || (st = rc_jsondec_str(c.j, src, "dbName", a, &ev.src.db, err)) != RC_OK ||
-        (st = rc_jsondec_str(c.j, src, "schema", a, &ev.src.schema, err)) != RC_OK || (st = rc_jsondec_str(c.j, src, "table", a, &ev.src.table, err)) != RC_OK ||
-        (st = rc_jsondec_str(c.j, payload, "scn", a, &ev.pos.scn, err)) != RC_OK)
+    if ((st = rc_dw_object(&c.r, schema, "source", true, &src)) != RC_OK || (st = rc_jsondec_str(c.r.j, src, "dbType", a, &dbtype, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.r.j, src, "dbVersion", a, &ev.src.version, err)) != RC_OK || (st = rc_jsondec_str(c.r.j, src, "dbName", a, &ev.src.db, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.r.j, src, "schema", a, &ev.src.schema, err)) != RC_OK || (st = rc_jsondec_str(c.r.j, src, "table", a, &ev.src.table, err)) != RC_OK ||
+        (st = rc_jsondec_str(c.r.j, payload, "scn", a, &ev.pos.scn, err)) != RC_OK)
         return st;
     if (ev.pos.scn.n == 4 && !memcmp(ev.pos.scn.p, "null", 4)) ev.pos.scn = (rc_str){0}; /* the seed's absent SCN */
     size_t k = 0;
     while (k < sizeof kinds / sizeof *kinds && !(strlen(kinds[k].name) == dbtype.n && !memcmp(kinds[k].name, dbtype.p, dbtype.n))) k++;
     if (k == sizeof kinds / sizeof *kinds)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, rc_json_get(c.j, src, "dbType") ? rc_json_get(c.j, src, "dbType") : src)->off,
+        return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, rc_json_get(c.r.j, src, "dbType") ? rc_json_get(c.r.j, src, "dbType") : src)->off,
                             "unknown schema.source.dbType \"%.*s\"", (int)(dbtype.n > 40 ? 40 : dbtype.n), dbtype.p);
     ev.src.kind = kinds[k].kind;
     if (!rc_event_list_accepts(out, ev.src.db.n ? ev.src.db : ev.src.schema, ev.src.table)) return RC_OK;
@@ -194,8 +182,8 @@ rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         for (k = 0; ddl_ops[k] && !(strlen(ddl_ops[k]) == op->n && !memcmp(ddl_ops[k], op->s, op->n)); k++) {}
         if (!ddl_ops[k]) return rc_error_set(err, RC_ERR_SCHEMA, op->off, "unknown payload.op \"%.*s\"", (int)(op->n > 20 ? 20 : op->n), op->s);
         uint32_t ddl;
-        if ((st = object(&c, payload, "ddl", true, &ddl)) != RC_OK || (st = rc_jsondec_str(c.j, ddl, "text", a, &ev.ddl, err)) != RC_OK) return st;
-        if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, ddl)->off, "payload.ddl needs \"text\"");
+        if ((st = rc_dw_object(&c.r, payload, "ddl", true, &ddl)) != RC_OK || (st = rc_jsondec_str(c.r.j, ddl, "text", a, &ev.ddl, err)) != RC_OK) return st;
+        if (!ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, ddl)->off, "payload.ddl needs \"text\"");
         ev.op = RC_OP_DDL;
     }
 #undef OP_IS
@@ -204,8 +192,8 @@ rc_status rc_dw_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         if (ev.op != RC_OP_INSERT && (st = image(&c, payload, "before", &ev, &ev.before)) != RC_OK) return st;
         if (ev.op != RC_OP_DELETE && (st = image(&c, payload, "after", &ev, &ev.after)) != RC_OK) return st;
         if ((ev.op == RC_OP_DELETE ? !ev.before : !ev.after))
-            return rc_error_set(err, RC_ERR_SCHEMA, node(&c, payload)->off, "payload.%s is null", ev.op == RC_OP_DELETE ? "before" : "after");
-        if ((st = rc_event_fit_fractions(&ev, a, d->jd.types, err)) != RC_OK) return st; /* type names without precision */
+            return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, payload)->off, "payload.%s is null", ev.op == RC_OP_DELETE ? "before" : "after");
+        if ((st = rc_event_fit_fractions(&ev, a, d->types, err)) != RC_OK) return st; /* type names without precision */
     }
     rc_event *e = rc_event_list_push(out);
     if (!e) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");

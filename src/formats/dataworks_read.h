@@ -4,15 +4,17 @@
 
 #include "rowcast/format.h"
 
-rc_status rc_dw_dec_new(const rc_options *o, void **out, rc_error *err);
-void rc_dw_dec_free(void *dec);
 rc_status rc_dw_decode(void *dec, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err);
 
 /* What the DataWorks 2.0 and "aliyun" readers share (dataworks_aliyun_read.c). */
 #include "core/json.h"
+#include "core/jsondec.h"
 /* Member `key` of object node `obj` that must be an object, or absent/null unless required
  * (*out 0 then). */
-rc_status rc_dw_object(const rc_json *j, uint32_t obj, const char *key, bool required, uint32_t *out, rc_error *err);
+rc_status rc_dw_object(const rc_jread *r, uint32_t obj, const char *key, bool required, uint32_t *out);
+/* payload.<key>.<inner>, the object of an image's values: 0 when payload.<key> is null or
+ * absent; an error when that lacks an <inner> object. */
+rc_status rc_dw_image(const rc_jread *r, uint32_t payload, const char *key, const char *inner, uint32_t *out);
 /* The names a layout gives its column list and key list, and what its unknown-type error adds. */
 typedef struct rc_dw_names {
     const char *list_key, *pk_key; /* members of "schema": "column" / "pk", "dataColumn" / "primaryKey" */

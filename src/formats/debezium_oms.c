@@ -358,8 +358,7 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
         put_payload(b, ev, op);
         rc_buf_putc(b, '}');
     }
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 static rc_status dbz_any_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)

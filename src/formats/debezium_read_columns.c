@@ -14,19 +14,19 @@
 /* The parameter `key` of a field schema, or NULL. */
 static const rc_jnode *param(const ctx *c, uint32_t field, const char *key)
 {
-    uint32_t ps = rc_json_get(c->j, field, "parameters");
-    uint32_t v = ps ? rc_json_get(c->j, ps, key) : 0;
-    return v && rc_dbz_read_node(c, v)->type == RC_J_STRING ? rc_dbz_read_node(c, v) : NULL;
+    uint32_t ps = rc_json_get(c->r.j, field, "parameters");
+    uint32_t v = ps ? rc_json_get(c->r.j, ps, key) : 0;
+    return v && rc_jread_node(&c->r, v)->type == RC_J_STRING ? rc_jread_node(&c->r, v) : NULL;
 }
 
 /* A declaration for a Connect field, in the source's type family. */
 static void declaration(const ctx *c, uint32_t field, bool pg, rc_buf *out)
 {
-    uint32_t tn = rc_json_get(c->j, field, "type"), nn = rc_json_get(c->j, field, "name");
-    const char *type = tn && rc_dbz_read_node(c, tn)->type == RC_J_STRING ? rc_dbz_read_node(c, tn)->s : "string";
-    size_t tl = tn && rc_dbz_read_node(c, tn)->type == RC_J_STRING ? rc_dbz_read_node(c, tn)->n : 6;
+    uint32_t tn = rc_json_get(c->r.j, field, "type"), nn = rc_json_get(c->r.j, field, "name");
+    const char *type = tn && rc_jread_node(&c->r, tn)->type == RC_J_STRING ? rc_jread_node(&c->r, tn)->s : "string";
+    size_t tl = tn && rc_jread_node(&c->r, tn)->type == RC_J_STRING ? rc_jread_node(&c->r, tn)->n : 6;
     char name[96] = "";
-    if (nn && rc_dbz_read_node(c, nn)->type == RC_J_STRING) snprintf(name, sizeof name, "%.*s", (int)rc_dbz_read_node(c, nn)->n, rc_dbz_read_node(c, nn)->s);
+    if (nn && rc_jread_node(&c->r, nn)->type == RC_J_STRING) snprintf(name, sizeof name, "%.*s", (int)rc_jread_node(&c->r, nn)->n, rc_jread_node(&c->r, nn)->s);
     rc_buf_reset(out);
 #define T(s) (tl == strlen(s) && !memcmp(type, s, tl))
     if (!strcmp(name, "org.apache.kafka.connect.data.Decimal") || !strcmp(name, "io.debezium.data.VariableScaleDecimal")) {
@@ -83,22 +83,16 @@ static void declaration(const ctx *c, uint32_t field, bool pg, rc_buf *out)
         rc_buf_puts(out, "point");
     } else if (!strcmp(name, "io.debezium.data.geometry.Geometry")) {
         rc_buf_puts(out, "geometry");
-    } else if (T("int8") || T("int16")) {
-        rc_buf_puts(out, pg ? "int2" : "smallint");
-    } else if (T("int32")) {
-        rc_buf_puts(out, pg ? "int4" : "int");
-    } else if (T("int64")) {
-        rc_buf_puts(out, pg ? "int8" : "bigint");
-    } else if (T("float") || T("float32")) {
-        rc_buf_puts(out, pg ? "float4" : "float");
-    } else if (T("double") || T("float64")) {
-        rc_buf_puts(out, pg ? "float8" : "double");
-    } else if (T("boolean")) {
-        rc_buf_puts(out, pg ? "bool" : "boolean");
-    } else if (T("bytes")) {
-        rc_buf_puts(out, pg ? "bytea" : "varbinary(65535)");
     } else {
-        rc_buf_puts(out, pg ? "text" : "varchar(65535)");
+        /* Connect's primitive types as PostgreSQL and MySQL declare them; strings and the rest text */
+        static const struct {
+            const char *type, *pg, *my;
+        } prim[] = {{"int8", "int2", "smallint"},  {"int16", "int2", "smallint"},  {"int32", "int4", "int"},        {"int64", "int8", "bigint"},
+                    {"float", "float4", "float"},  {"float32", "float4", "float"}, {"double", "float8", "double"}, {"float64", "float8", "double"},
+                    {"boolean", "bool", "boolean"}, {"bytes", "bytea", "varbinary(65535)"}, {NULL, "text", "varchar(65535)"}};
+        size_t k = 0;
+        while (prim[k].type && !T(prim[k].type)) k++;
+        rc_buf_puts(out, pg ? prim[k].pg : prim[k].my);
     }
 #undef T
 }
@@ -108,10 +102,10 @@ static rc_status decimal_from_bytes(const ctx *c, const rc_jnode *v, int32_t sca
 {
     rc_str raw;
     size_t bad;
-    if (rc_base64_decode(v->s, v->n, c->a, &raw, &bad) != RC_OK || raw.n == 0 || raw.n > RC_DEC_MAX_BINARY_DIGITS / 2)
-        return rc_error_set(c->err, RC_ERR_VALUE, v->off, "a Decimal value must be base64 of its unscaled bytes");
-    unsigned char *m = rc_arena_alloc(c->a, raw.n);
-    if (!m) return rc_error_set(c->err, RC_ERR_NOMEM, v->off, "out of memory");
+    if (rc_base64_decode(v->s, v->n, c->r.a, &raw, &bad) != RC_OK || raw.n == 0 || raw.n > RC_DEC_MAX_BINARY_DIGITS / 2)
+        return rc_error_set(c->r.err, RC_ERR_VALUE, v->off, "a Decimal value must be base64 of its unscaled bytes");
+    unsigned char *m = rc_arena_alloc(c->r.a, raw.n);
+    if (!m) return rc_error_set(c->r.err, RC_ERR_NOMEM, v->off, "out of memory");
     memcpy(m, raw.p, raw.n);
     bool neg = m[0] & 0x80;
     if (neg) { /* negate the two's complement */
@@ -122,8 +116,8 @@ static rc_status decimal_from_bytes(const ctx *c, const rc_jnode *v, int32_t sca
             carry = x >> 8;
         }
     }
-    char *dg = rc_arena_alloc(c->a, raw.n * 3 + 2);
-    if (!dg) return rc_error_set(c->err, RC_ERR_NOMEM, v->off, "out of memory");
+    char *dg = rc_arena_alloc(c->r.a, raw.n * 3 + 2);
+    if (!dg) return rc_error_set(c->r.err, RC_ERR_NOMEM, v->off, "out of memory");
     size_t nd = 0;
     for (;;) { /* long division by 10 */
         bool zero = true;
@@ -159,32 +153,32 @@ static bool epoch_us(const char *name, int64_t x, int64_t *us)
 
 static rc_status out_of_years(const ctx *c, const rc_column *col, const rc_jnode *v)
 {
-    return rc_error_set(c->err, RC_ERR_RANGE, v->off, "column \"%.*s\": %.*s is outside the years 0 to 9999", (int)col->name.n, col->name.p,
+    return rc_error_set(c->r.err, RC_ERR_RANGE, v->off, "column \"%.*s\": %.*s is outside the years 0 to 9999", (int)col->name.n, col->name.p,
                         (int)(v->n > 30 ? 30 : v->n), v->s);
 }
 
 static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t field, uint32_t vn, rc_value *out)
 {
-    const rc_jnode *v = rc_dbz_read_node(c, vn);
+    const rc_jnode *v = rc_jread_node(&c->r, vn);
     memset(out, 0, sizeof *out);
     if (v->type == RC_J_NULL) return RC_OK;
-    uint32_t nn = rc_json_get(c->j, field, "name");
+    uint32_t nn = rc_json_get(c->r.j, field, "name");
     char name[96] = "";
-    if (nn && rc_dbz_read_node(c, nn)->type == RC_J_STRING) snprintf(name, sizeof name, "%.*s", (int)rc_dbz_read_node(c, nn)->n, rc_dbz_read_node(c, nn)->s);
+    if (nn && rc_jread_node(&c->r, nn)->type == RC_J_STRING) snprintf(name, sizeof name, "%.*s", (int)rc_jread_node(&c->r, nn)->n, rc_jread_node(&c->r, nn)->s);
     const rc_type_info *t = col->type.info;
     int64_t x;
     if (!strcmp(name, "org.apache.kafka.connect.data.Decimal")) {
         const rc_jnode *sc = param(c, field, "scale");
         int64_t scale = 0;
         if (!sc || rc_parse_i64(sc->s, sc->n, &scale) != RC_OK || scale < -RC_DEC_MAX_SCALE || scale > RC_DEC_MAX_SCALE)
-            return rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, field)->off, "a Decimal schema needs a numeric \"scale\" parameter");
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, field)->off, "a Decimal schema needs a numeric \"scale\" parameter");
         if (v->type == RC_J_STRING && t->vkind == RC_V_DECIMAL) return decimal_from_bytes(c, v, (int32_t)scale, out);
     }
     if (!strcmp(name, "io.debezium.data.VariableScaleDecimal") && v->type == RC_J_OBJECT) {
-        uint32_t s = rc_json_get(c->j, vn, "scale"), b = rc_json_get(c->j, vn, "value");
-        if (!rc_dbz_read_num(c, s, &x) || !b || rc_dbz_read_node(c, b)->type != RC_J_STRING)
-            return rc_error_set(c->err, RC_ERR_VALUE, v->off, "a VariableScaleDecimal needs \"scale\" and \"value\"");
-        return decimal_from_bytes(c, rc_dbz_read_node(c, b), (int32_t)x, out);
+        uint32_t s = rc_json_get(c->r.j, vn, "scale"), b = rc_json_get(c->r.j, vn, "value");
+        if (!rc_dbz_read_num(c, s, &x) || !b || rc_jread_node(&c->r, b)->type != RC_J_STRING)
+            return rc_error_set(c->r.err, RC_ERR_VALUE, v->off, "a VariableScaleDecimal needs \"scale\" and \"value\"");
+        return decimal_from_bytes(c, rc_jread_node(&c->r, b), (int32_t)x, out);
     }
     if (v->type == RC_J_NUMBER && rc_dbz_read_num(c, vn, &x)) {
         switch (t->vkind) {
@@ -226,45 +220,34 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
     if (t->vkind == RC_V_BITS && v->type == RC_J_STRING) { /* little-endian bytes */
         rc_str raw;
         size_t bad;
-        if (rc_base64_decode(v->s, v->n, c->a, &raw, &bad) != RC_OK || raw.n > 8)
-            return rc_error_set(c->err, RC_ERR_VALUE, v->off, "a Bits value must be base64 of at most 8 bytes");
+        if (rc_base64_decode(v->s, v->n, c->r.a, &raw, &bad) != RC_OK || raw.n > 8)
+            return rc_error_set(c->r.err, RC_ERR_VALUE, v->off, "a Bits value must be base64 of at most 8 bytes");
         uint64_t u = 0;
         for (size_t i = raw.n; i-- > 0;) u = u << 8 | (unsigned char)raw.p[i];
         if (!rc_bits_fit(col, u))
-            return rc_error_set(c->err, RC_ERR_RANGE, v->off, "column \"%.*s\": a Bits value wider than bit(%d)", (int)col->name.n, col->name.p, col->type.p1);
+            return rc_error_set(c->r.err, RC_ERR_RANGE, v->off, "column \"%.*s\": a Bits value wider than bit(%d)", (int)col->name.n, col->name.p, col->type.p1);
         out->kind = RC_V_BITS, out->u = u;
         return RC_OK;
     }
     if (t->vkind == RC_V_GEOMETRY) { /* {"wkb": base64, "srid": n} (Point adds x, y) */
-        uint32_t w = v->type == RC_J_OBJECT ? rc_json_get(c->j, vn, "wkb") : 0, s = v->type == RC_J_OBJECT ? rc_json_get(c->j, vn, "srid") : 0;
+        uint32_t w = v->type == RC_J_OBJECT ? rc_json_get(c->r.j, vn, "wkb") : 0, s = v->type == RC_J_OBJECT ? rc_json_get(c->r.j, vn, "srid") : 0;
         rc_str raw;
         size_t bad;
-        if (!w || rc_dbz_read_node(c, w)->type != RC_J_STRING || rc_base64_decode(rc_dbz_read_node(c, w)->s, rc_dbz_read_node(c, w)->n, c->a, &raw, &bad) != RC_OK)
-            return rc_error_set(c->err, RC_ERR_VALUE, v->off, "column \"%.*s\": a geometry needs \"wkb\" as base64", (int)col->name.n, col->name.p);
+        if (!w || rc_jread_node(&c->r, w)->type != RC_J_STRING || rc_base64_decode(rc_jread_node(&c->r, w)->s, rc_jread_node(&c->r, w)->n, c->r.a, &raw, &bad) != RC_OK)
+            return rc_error_set(c->r.err, RC_ERR_VALUE, v->off, "column \"%.*s\": a geometry needs \"wkb\" as base64", (int)col->name.n, col->name.p);
         bool has_srid = rc_dbz_read_num(c, s, &x);
         rc_buf_reset(&c->d->text);
         rc_error gerr;
         rc_error_clear(&gerr);
         if (rc_wkb_to_wkt((const unsigned char *)raw.p, raw.n, has_srid, (int32_t)x, &c->d->text, &gerr) != RC_OK)
-            return rc_error_set(c->err, RC_ERR_VALUE, v->off, "column \"%.*s\": %s", (int)col->name.n, col->name.p, gerr.message);
+            return rc_error_set(c->r.err, RC_ERR_VALUE, v->off, "column \"%.*s\": %s", (int)col->name.n, col->name.p, gerr.message);
         out->kind = RC_V_GEOMETRY;
-        out->s = (rc_str){rc_arena_memdup(c->a, c->d->text.data, c->d->text.len), c->d->text.len};
+        out->s = (rc_str){rc_arena_memdup(c->r.a, c->d->text.data, c->d->text.len), c->d->text.len};
         return RC_OK;
     }
     /* everything else is read from its text by the column's type */
     const rc_vparse_opts vo = {.bytes = c->d->bytes};
-    rc_error verr;
-    rc_error_clear(&verr);
-    rc_status st;
-    if (v->type == RC_J_TRUE || v->type == RC_J_FALSE) st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->a, out, &verr);
-    else if (v->type == RC_J_STRING || v->type == RC_J_NUMBER) st = rc_value_from_text(col, v->s, v->n, &vo, c->a, out, &verr);
-    else {
-        rc_buf_reset(&c->d->text);
-        rc_json_write(c->j, vn, &c->d->text);
-        st = rc_value_from_text(col, c->d->text.data, c->d->text.len, &vo, c->a, out, &verr);
-    }
-    if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
-    return RC_OK;
+    return rc_jread_value(&c->r, col, vn, &vo, &c->d->text, out);
 }
 
 /* ---- columns ---- */
@@ -275,16 +258,16 @@ static rc_status value_with_schema(const ctx *c, const rc_column *col, uint32_t 
  * point is another type, kept as JSON). */
 static const char *inferred(const ctx *c, uint32_t vn, bool pg)
 {
-    const rc_jnode *v = rc_dbz_read_node(c, vn);
+    const rc_jnode *v = rc_jread_node(&c->r, vn);
     int64_t i;
     switch (v->type) {
     case RC_J_NUMBER: return rc_parse_i64(v->s, v->n, &i) == RC_OK ? "bigint" : "double";
     case RC_J_TRUE:
     case RC_J_FALSE: return "boolean";
     case RC_J_OBJECT: {
-        uint32_t w = rc_json_get(c->j, vn, "wkb");
-        if (pg || !w || rc_dbz_read_node(c, w)->type != RC_J_STRING || !rc_json_get(c->j, vn, "srid")) return "json";
-        return rc_json_get(c->j, vn, "x") && rc_json_get(c->j, vn, "y") ? "point" : "geometry";
+        uint32_t w = rc_json_get(c->r.j, vn, "wkb");
+        if (pg || !w || rc_jread_node(&c->r, w)->type != RC_J_STRING || !rc_json_get(c->r.j, vn, "srid")) return "json";
+        return rc_json_get(c->r.j, vn, "x") && rc_json_get(c->r.j, vn, "y") ? "point" : "geometry";
     }
     case RC_J_ARRAY: return "json";
     default: return "text";
@@ -296,49 +279,49 @@ static const char *inferred(const ctx *c, uint32_t vn, bool pg)
 rc_status rc_dbz_read_columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_family fam, rc_event *ev, uint32_t **field_of)
 {
     bool pg = fam == RC_FAM_PG;
-    uint32_t n = value_fields ? rc_dbz_read_node(c, value_fields)->count : rc_dbz_read_node(c, row)->count;
-    if (!n) return rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, value_fields ? value_fields : row)->off, "a row with no columns");
-    rc_column *cols = rc_arena_alloc(c->a, sizeof *cols * (n ? n : 1));
-    uint32_t *fields = rc_arena_alloc(c->a, sizeof *fields * (n ? n : 1));
+    uint32_t n = value_fields ? rc_jread_node(&c->r, value_fields)->count : rc_jread_node(&c->r, row)->count;
+    if (!n) return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, value_fields ? value_fields : row)->off, "a row with no columns");
+    rc_column *cols = rc_arena_alloc(c->r.a, sizeof *cols * (n ? n : 1));
+    uint32_t *fields = rc_arena_alloc(c->r.a, sizeof *fields * (n ? n : 1));
     rc_nameidx names; /* the columns by name, for a repeated one */
-    if (!cols || !fields || !rc_nameidx_init(&names, n, c->a)) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (!cols || !fields || !rc_nameidx_init(&names, n, c->r.a)) return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;
     rc_buf decl;
     rc_buf_init(&decl, 0);
     rc_status st = RC_OK;
     if (value_fields) {
-        for (uint32_t f = rc_dbz_read_node(c, value_fields)->first; f && st == RC_OK; f = rc_dbz_read_node(c, f)->next, i++) {
-            uint32_t fn = rc_json_get(c->j, f, "field"), opt = rc_json_get(c->j, f, "optional");
-            if (!fn || rc_dbz_read_node(c, fn)->type != RC_J_STRING) {
-                st = rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, f)->off, "a schema field without \"field\"");
+        for (uint32_t f = rc_jread_node(&c->r, value_fields)->first; f && st == RC_OK; f = rc_jread_node(&c->r, f)->next, i++) {
+            uint32_t fn = rc_json_get(c->r.j, f, "field"), opt = rc_json_get(c->r.j, f, "optional");
+            if (!fn || rc_jread_node(&c->r, fn)->type != RC_J_STRING) {
+                st = rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, f)->off, "a schema field without \"field\"");
                 break;
             }
             memset(&cols[i], 0, sizeof cols[i]);
             cols[i].name = rc_dbz_read_copy_str(c, fn);
             if (rc_nameidx_add(&names, cols[i].name.p, cols[i].name.n, i) != UINT32_MAX) {
-                st = rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, fn)->off, "the schema names field \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
+                st = rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, fn)->off, "the schema names field \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
                 break;
             }
-            cols[i].nullable = opt && rc_dbz_read_node(c, opt)->type == RC_J_TRUE;
+            cols[i].nullable = opt && rc_jread_node(&c->r, opt)->type == RC_J_TRUE;
             fields[i] = f;
             declaration(c, f, pg, &decl);
             const rc_coltype *t;
-            if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, decl.data, decl.len, rc_dbz_read_node(c, f)->off, &t, c->err)) == RC_OK)
+            if ((st = rc_type_cache_get(c->d->jd.types, c->r.a, fam, decl.data, decl.len, rc_jread_node(&c->r, f)->off, &t, c->r.err)) == RC_OK)
                 cols[i].type = *t;
         }
     } else {
-        for (uint32_t k = rc_dbz_read_node(c, row)->first; k && st == RC_OK; k = rc_dbz_read_node(c, rc_dbz_read_node(c, k)->next)->next, i++) {
+        for (uint32_t k = rc_jread_node(&c->r, row)->first; k && st == RC_OK; k = rc_jread_node(&c->r, rc_jread_node(&c->r, k)->next)->next, i++) {
             memset(&cols[i], 0, sizeof cols[i]);
             cols[i].name = rc_dbz_read_copy_str(c, k);
             if (rc_nameidx_add(&names, cols[i].name.p, cols[i].name.n, i) != UINT32_MAX) {
-                st = rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, k)->off, "the row names column \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
+                st = rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, k)->off, "the row names column \"%.*s\" twice", (int)cols[i].name.n, cols[i].name.p);
                 break;
             }
             cols[i].nullable = true;
             fields[i] = 0;
-            const char *t = rc_type_in_family(fam, inferred(c, rc_dbz_read_node(c, k)->next, pg));
+            const char *t = rc_type_in_family(fam, inferred(c, rc_jread_node(&c->r, k)->next, pg));
             const rc_coltype *ct;
-            if ((st = rc_type_cache_get(c->d->jd.types, c->a, fam, t, strlen(t), rc_dbz_read_node(c, k)->off, &ct, c->err)) == RC_OK) cols[i].type = *ct;
+            if ((st = rc_type_cache_get(c->d->jd.types, c->r.a, fam, t, strlen(t), rc_jread_node(&c->r, k)->off, &ct, c->r.err)) == RC_OK) cols[i].type = *ct;
         }
     }
     rc_buf_fini(&decl);
@@ -365,7 +348,7 @@ static bool b64_decimal(const ctx *c, const char *s, size_t n)
     rc_str raw;
     size_t bad;
     char again[24];
-    if (rc_base64_decode(s, n, c->a, &raw, &bad) != RC_OK || !raw.n) return false;
+    if (rc_base64_decode(s, n, c->r.a, &raw, &bad) != RC_OK || !raw.n) return false;
     /* canonical (the bits after the last byte zero): what an encoder writes */
     if ((size_t)(rc_fmt_base64_at(again, (const unsigned char *)raw.p, raw.n) - again) != n || memcmp(again, s, n)) return false;
     const unsigned char *b = (const unsigned char *)raw.p;
@@ -395,31 +378,31 @@ static void b64_note(const ctx *c, const rc_event *ev, const rc_column *col)
 rc_status rc_dbz_read_image(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out)
 {
     *out = NULL;
-    if (!row || rc_dbz_read_node(c, row)->type == RC_J_NULL) return RC_OK;
+    if (!row || rc_jread_node(&c->r, row)->type == RC_J_NULL) return RC_OK;
     return rc_dbz_read_row_values(c, row, ev, field_of, out);
 }
 
 /* The values of the object `row` (the message itself may be one: a record key), by column. */
 rc_status rc_dbz_read_row_values(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out)
 {
-    if (rc_dbz_read_node(c, row)->type != RC_J_OBJECT)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, row)->off, "before/after must be an object or null (found %s)",
-                            rc_jtype_name((rc_jtype)rc_dbz_read_node(c, row)->type));
-    rc_value *img = rc_arena_alloc(c->a, sizeof *img * (ev->ncols ? ev->ncols : 1));
-    if (!img) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (rc_jread_node(&c->r, row)->type != RC_J_OBJECT)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, row)->off, "before/after must be an object or null (found %s)",
+                            rc_jtype_name((rc_jtype)rc_jread_node(&c->r, row)->type));
+    rc_value *img = rc_arena_alloc(c->r.a, sizeof *img * (ev->ncols ? ev->ncols : 1));
+    if (!img) return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
     for (uint32_t i = 0; i < ev->ncols; i++) {
         char key[256];
         snprintf(key, sizeof key, "%.*s", (int)ev->cols[i].name.n, ev->cols[i].name.p);
-        uint32_t v = rc_json_get(c->j, row, key);
-        if (!v) return rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, row)->off, "the row has no value for \"%s\", which the schema lists", key);
+        uint32_t v = rc_json_get(c->r.j, row, key);
+        if (!v) return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, row)->off, "the row has no value for \"%s\", which the schema lists", key);
         rc_status st = field_of[i] ? value_with_schema(c, &ev->cols[i], field_of[i], v, &img[i])
                                    : value_with_schema(c, &ev->cols[i], 0, v, &img[i]);
         if (st != RC_OK) return st;
-        if (!field_of[i] && rc_dbz_read_node(c, v)->type == RC_J_STRING && b64_decimal(c, rc_dbz_read_node(c, v)->s, rc_dbz_read_node(c, v)->n)) b64_note(c, ev, &ev->cols[i]);
+        if (!field_of[i] && rc_jread_node(&c->r, v)->type == RC_J_STRING && b64_decimal(c, rc_jread_node(&c->r, v)->s, rc_jread_node(&c->r, v)->n)) b64_note(c, ev, &ev->cols[i]);
     }
-    if (rc_dbz_read_node(c, row)->count != ev->ncols)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, rc_dbz_read_node(c, row)->off, "the row has %u values but the schema has %u columns",
-                            rc_dbz_read_node(c, row)->count, ev->ncols);
+    if (rc_jread_node(&c->r, row)->count != ev->ncols)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, row)->off, "the row has %u values but the schema has %u columns",
+                            rc_jread_node(&c->r, row)->count, ev->ncols);
     *out = img;
     return RC_OK;
 }

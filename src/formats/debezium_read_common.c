@@ -6,11 +6,11 @@
 
 rc_str rc_dbz_read_copy_str(const ctx *c, uint32_t i)
 {
-    if (!i || rc_dbz_read_node(c, i)->type != RC_J_STRING) return (rc_str){0};
-    return (rc_str){rc_arena_memdup(c->a, rc_dbz_read_node(c, i)->s, rc_dbz_read_node(c, i)->n), rc_dbz_read_node(c, i)->n};
+    if (!i || rc_jread_node(&c->r, i)->type != RC_J_STRING) return (rc_str){0};
+    return (rc_str){rc_arena_memdup(c->r.a, rc_jread_node(&c->r, i)->s, rc_jread_node(&c->r, i)->n), rc_jread_node(&c->r, i)->n};
 }
 
 bool rc_dbz_read_num(const ctx *c, uint32_t i, int64_t *out)
 {
-    return i && rc_dbz_read_node(c, i)->type == RC_J_NUMBER && rc_parse_i64(rc_dbz_read_node(c, i)->s, rc_dbz_read_node(c, i)->n, out) == RC_OK;
+    return i && rc_jread_node(&c->r, i)->type == RC_J_NUMBER && rc_parse_i64(rc_jread_node(&c->r, i)->s, rc_jread_node(&c->r, i)->n, out) == RC_OK;
 }

@@ -26,17 +26,11 @@ typedef struct dz_dec {
 } dz_dec;
 
 typedef struct ctx {
+    rc_jread r; /* the message, the events' arena, the error */
     dz_dec *d;
-    const rc_json *j;
-    rc_arena *a;
-    rc_error *err;
 } ctx;
 
 /* Inline (they were static in debezium_read.c): called for every field a message has. */
-static inline const rc_jnode *rc_dbz_read_node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
-
-static inline bool rc_dbz_read_is(const ctx *c, uint32_t i, const char *s) { return i && rc_dbz_read_node(c, i)->type == RC_J_STRING && rc_dbz_read_node(c, i)->n == strlen(s) && !memcmp(rc_dbz_read_node(c, i)->s, s, rc_dbz_read_node(c, i)->n); }
-
 /* ---- debezium_read_common.c ---- */
 rc_str rc_dbz_read_copy_str(const ctx *c, uint32_t i);
 bool rc_dbz_read_num(const ctx *c, uint32_t i, int64_t *out);

@@ -143,15 +143,11 @@ static void tx_value_schema(rc_buf *b, int compat)
 {
     bool v = compat >= 30;
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
-    rc_dbz_put_simple_field(b, "string", false, "status");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "string", false, "id");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "int64", true, "event_count");
+    static const rc_dbz_field head[] = {{"status", "string", false}, {"id", "string", false}, {"event_count", "int64", true}, {0}};
+    static const rc_dbz_field collection[] = {{"data_collection", "string", false}, {"event_count", "int64", false}, {0}};
+    rc_dbz_put_simple_fields(b, head, false);
     RC_BUF_LIT(b, ",{\"type\":\"array\",\"items\":{\"type\":\"struct\",\"fields\":[");
-    rc_dbz_put_simple_field(b, "string", false, "data_collection");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "int64", false, "event_count");
+    rc_dbz_put_simple_fields(b, collection, false);
     /* 2.x: SchemaFactory's optional "event.collection"; 1.x: TransactionMonitor's unnamed struct */
     close_struct(b, compat >= 20, compat >= 20 ? "event.collection" : NULL, v, NULL);
     RC_BUF_LIT(b, ",\"optional\":true,\"field\":\"data_collections\"}");
@@ -164,41 +160,28 @@ static void tx_value_schema(rc_buf *b, int compat)
 
 static void column_schema(rc_buf *b, bool v)
 {
-    static const struct {
-        const char *type, *name;
-        bool optional;
-    } cols[] = {{"string", "name", false},          {"int32", "jdbcType", false},       {"int32", "nativeType", true},
-                {"string", "typeName", false},      {"string", "typeExpression", true}, {"string", "charsetName", true},
-                {"int32", "length", true},          {"int32", "scale", true},           {"int32", "position", false},
-                {"boolean", "optional", true},      {"boolean", "autoIncremented", true}, {"boolean", "generated", true},
-                {"string", "comment", true},        {"string", "defaultValueExpression", true}};
+    static const rc_dbz_field cols[] = {{"name", "string", false},          {"jdbcType", "int32", false},       {"nativeType", "int32", true},
+                                        {"typeName", "string", false},      {"typeExpression", "string", true}, {"charsetName", "string", true},
+                                        {"length", "int32", true},          {"scale", "int32", true},           {"position", "int32", false},
+                                        {"optional", "boolean", true},      {"autoIncremented", "boolean", true}, {"generated", "boolean", true},
+                                        {"comment", "string", true},        {"defaultValueExpression", "string", true}, {0}};
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
-    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
-        rc_dbz_put_simple_field(b, cols[i].type, cols[i].optional, cols[i].name);
-        rc_buf_putc(b, ',');
-    }
-    RC_BUF_LIT(b, "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"optional\":false},\"optional\":true,\"field\":\"enumValues\"}");
+    rc_dbz_put_simple_fields(b, cols, false);
+    RC_BUF_LIT(b, ",{\"type\":\"array\",\"items\":{\"type\":\"string\",\"optional\":false},\"optional\":true,\"field\":\"enumValues\"}");
     close_struct(b, false, "io.debezium.connector.schema.Column", v, NULL);
 }
 
 static void schema_change_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *connector)
 {
+    static const rc_dbz_field head[] = {{"ts_ms", "int64", false}, {"databaseName", "string", true}, {"schemaName", "string", true}, {"ddl", "string", true}, {0}};
+    static const rc_dbz_field change[] = {{"type", "string", false}, {"id", "string", false}, {0}};
     bool v = e->compat >= 30;
     char name[96];
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     rc_dbz_source_schema(e, b, connector_of(ev->src.kind));
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "int64", false, "ts_ms");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "string", true, "databaseName");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "string", true, "schemaName");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "string", true, "ddl");
+    rc_dbz_put_simple_fields(b, head, true);
     RC_BUF_LIT(b, ",{\"type\":\"array\",\"items\":{\"type\":\"struct\",\"fields\":[");
-    rc_dbz_put_simple_field(b, "string", false, "type");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "string", false, "id");
+    rc_dbz_put_simple_fields(b, change, false);
     RC_BUF_LIT(b, ",{\"type\":\"struct\",\"fields\":[");
     rc_dbz_put_simple_field(b, "string", true, "defaultCharsetName");
     RC_BUF_LIT(b, ",{\"type\":\"array\",\"items\":{\"type\":\"string\",\"optional\":false},\"optional\":true,\"field\":\"primaryKeyColumnNames\"}"

@@ -188,6 +188,16 @@ bool rc_dbz_array_elem(up_enc *e, const rc_column *c, rc_column *out);
 void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, const char *field, size_t fn);
 void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params);
 void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const char *field);
+/* A field of a schema written from a list: its name, its Connect type, whether optional. */
+typedef struct rc_dbz_field {
+    const char *name, *type;
+    bool optional;
+} rc_dbz_field;
+/* The fields of list f (ending with {0}) as rc_dbz_put_simple_field writes them, separated by
+ * commas, and a comma before the first too when `comma_first`. */
+void rc_dbz_put_simple_fields(rc_buf *b, const rc_dbz_field *f, bool comma_first);
+/* ts_us and ts_ns, optional int64s: what 2.6 (DBZ-7107) adds to the envelope and the source. */
+extern const rc_dbz_field rc_dbz_ts_us_ns[];
 
 /* ---- values (debezium_up_values.c; Avro: debezium_up_avro.c) ---- */
 

@@ -112,10 +112,7 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     rc_buf_putc(b, ',');
     rc_dbz_put_simple_field(b, "int64", true, "ts_ms");
     if (e->compat >= 26) {
-        rc_buf_putc(b, ',');
-        rc_dbz_put_simple_field(b, "int64", true, "ts_us");
-        rc_buf_putc(b, ',');
-        rc_dbz_put_simple_field(b, "int64", true, "ts_ns");
+        rc_dbz_put_simple_fields(b, rc_dbz_ts_us_ns, true);
     } else if (e->compat >= 10) { /* 0.x has no transaction block */
         rc_buf_putc(b, ',');
         transaction_schema(e, b);

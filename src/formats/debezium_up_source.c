@@ -4,37 +4,28 @@
 #include "formats/debezium_up_enc.h"
 #include "core/jsonw.h"
 
-typedef struct src_field {
-    const char *name, *type;
-    bool optional;
-} src_field;
-
 static const char *const connector_names[] = {"mysql", "postgresql", "sqlserver"};
 static const char *const source_names[] = {"io.debezium.connector.mysql.Source", "io.debezium.connector.postgresql.Source",
                                            "io.debezium.connector.sqlserver.Source"};
 
 /* Fields after the common head (version, connector, name, ts_ms, snapshot, db[, sequence,
  * ts_us, ts_ns]) per connector. */
-static const src_field mysql_tail[] = {{"table", "string", true},  {"server_id", "int64", false}, {"gtid", "string", true},
+static const rc_dbz_field mysql_tail[] = {{"table", "string", true},  {"server_id", "int64", false}, {"gtid", "string", true},
                                        {"file", "string", false},  {"pos", "int64", false},       {"row", "int32", false},
                                        {"thread", "int64", true},  {"query", "string", true},     {0}};
-static const src_field pg_tail[] = {{"schema", "string", false}, {"table", "string", false}, {"txId", "int64", true},
+static const rc_dbz_field pg_tail[] = {{"schema", "string", false}, {"table", "string", false}, {"txId", "int64", true},
                                     {"lsn", "int64", true},       {"xmin", "int64", true},    {0}};
-static const src_field ss_tail[] = {{"schema", "string", false},    {"table", "string", false},
+static const rc_dbz_field ss_tail[] = {{"schema", "string", false},    {"table", "string", false},
                                     {"change_lsn", "string", true}, {"commit_lsn", "string", true},
                                     {"event_serial_no", "int64", true}, {0}};
-static const src_field *const tails[] = {mysql_tail, pg_tail, ss_tail};
+static const rc_dbz_field *const tails[] = {mysql_tail, pg_tail, ss_tail};
+/* The head before snapshot. */
+static const rc_dbz_field head[] = {{"version", "string", false}, {"connector", "string", false}, {"name", "string", false}, {"ts_ms", "int64", false}, {0}};
 
 void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn)
 {
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
-    rc_dbz_put_simple_field(b, "string", false, "version");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "string", false, "connector");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "string", false, "name");
-    rc_buf_putc(b, ',');
-    rc_dbz_put_simple_field(b, "int64", false, "ts_ms");
+    rc_dbz_put_simple_fields(b, head, false);
     if (e->compat < 10) { /* 0.x: a boolean */
         RC_BUF_LIT(b, ",{\"type\":\"boolean\",\"optional\":true,\"default\":false,\"field\":\"snapshot\"}");
         goto db;
@@ -53,16 +44,8 @@ db:
         RC_BUF_LIT(b, ",");
         rc_dbz_put_simple_field(b, "string", true, "sequence");
     }
-    if (e->compat >= 26) {
-        RC_BUF_LIT(b, ",");
-        rc_dbz_put_simple_field(b, "int64", true, "ts_us");
-        RC_BUF_LIT(b, ",");
-        rc_dbz_put_simple_field(b, "int64", true, "ts_ns");
-    }
-    for (const src_field *f = tails[conn]; f->name; f++) {
-        rc_buf_putc(b, ',');
-        rc_dbz_put_simple_field(b, f->type, f->optional, f->name);
-    }
+    if (e->compat >= 26) rc_dbz_put_simple_fields(b, rc_dbz_ts_us_ns, true);
+    rc_dbz_put_simple_fields(b, tails[conn], true);
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_buf_puts(b, source_names[conn]);
     rc_buf_putc(b, '"');

@@ -229,3 +229,13 @@ void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const c
     col_schema s = {type, NULL, 0, NULL};
     rc_dbz_put_field_schema(b, &s, optional, field, strlen(field));
 }
+
+void rc_dbz_put_simple_fields(rc_buf *b, const rc_dbz_field *f, bool comma_first)
+{
+    for (const rc_dbz_field *g = f; g->name; g++) {
+        if (g != f || comma_first) rc_buf_putc(b, ',');
+        rc_dbz_put_simple_field(b, g->type, g->optional, g->name);
+    }
+}
+
+const rc_dbz_field rc_dbz_ts_us_ns[] = {{"ts_us", "int64", true}, {"ts_ns", "int64", true}, {0}};

@@ -102,8 +102,7 @@ static rc_status change_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *
 
 static rc_status written(rc_status st, rc_buf *b, rc_error *err)
 {
-    if (st == RC_OK && b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return st;
+    return st == RC_OK ? rc_enc_finish(b, err) : st;
 }
 
 /* The message of each event kind: a new kind is one case here (and in rc_dbz_up_key and

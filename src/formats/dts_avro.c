@@ -164,13 +164,8 @@ static rc_status build_record(avro_enc *e, const rc_event *ev, rc_buf *b, rc_err
     put_images(e, b, ev, ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL);
     if (ddl) {
         rc_avro_long(b, 1); /* afterImages: the statement */
-        if (ev->ddl.n) rc_avro_string(b, ev->ddl.p, ev->ddl.n);
-        else {
-            rc_buf_reset(&e->text);
-            RC_BUF_LIT(&e->text, "TRUNCATE TABLE ");
-            rc_dts_object_name(&e->text, ev);
-            rc_avro_string(b, e->text.data, e->text.len);
-        }
+        rc_str sql = rc_dts_ddl_text(&e->text, ev);
+        rc_avro_string(b, sql.p, sql.n);
     } else {
         put_images(e, b, ev, ev->op == RC_OP_DELETE ? NULL : ev->after);
     }
@@ -186,8 +181,8 @@ static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *e
     if (need != RC_OK) return need;
     rc_buf_reset(&e->rec);
     rc_status st = build_record(e, ev, &e->rec, err);
+    if (st == RC_OK) st = rc_enc_finish(&e->rec, err);
     if (st != RC_OK) return st;
-    if (e->rec.err != RC_OK) return rc_error_set(err, e->rec.err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(e->rec.err));
     switch (e->framing) {
     case FRAME_RAW: rc_buf_put(b, e->rec.data, e->rec.len); break;
     case FRAME_LENGTH: {
@@ -205,8 +200,7 @@ static rc_status avro_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *e
         rc_avro_container_block(b, e->rec.data, e->rec.len, 1, sync_marker);
         break;
     }
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 const rc_format rc_format_avro = {

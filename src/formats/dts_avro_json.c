@@ -202,19 +202,13 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     put_images(e, b, ev, ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL);
     RC_BUF_LIT(b, ",\"afterImages\":");
     if (ddl) {
-        if (ev->ddl.n) rc_jw_str(b, ev->ddl.p, ev->ddl.n);
-        else {
-            rc_buf_reset(&e->text);
-            RC_BUF_LIT(&e->text, "TRUNCATE TABLE ");
-            rc_dts_object_name(&e->text, ev);
-            rc_jw_str(b, e->text.data, e->text.len);
-        }
+        rc_str sql = rc_dts_ddl_text(&e->text, ev);
+        rc_jw_str(b, sql.p, sql.n);
     } else {
         put_images(e, b, ev, ev->op == RC_OP_DELETE ? NULL : ev->after);
     }
     rc_buf_putc(b, '}');
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 const rc_format rc_format_avro_json = {

@@ -172,6 +172,15 @@ void rc_dts_object_name(rc_buf *b, const rc_event *ev)
     }
 }
 
+rc_str rc_dts_ddl_text(rc_buf *scratch, const rc_event *ev)
+{
+    if (ev->ddl.n) return ev->ddl;
+    rc_buf_reset(scratch);
+    RC_BUF_LIT(scratch, "TRUNCATE TABLE ");
+    rc_dts_object_name(scratch, ev);
+    return (rc_str){scratch->data, scratch->len};
+}
+
 void rc_dts_pk_info(rc_buf *b, const rc_event *ev)
 {
     uint32_t idx[64], n = rc_event_pk(ev, idx, 64);

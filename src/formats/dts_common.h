@@ -64,6 +64,9 @@ void rc_dts_record_of(const rc_event *ev, uint64_t seq, rc_buf *pos_scratch, dts
 /* objectName "db.table" and the pk_uk_info tag text, into `b`. */
 void rc_dts_object_name(rc_buf *b, const rc_event *ev);
 void rc_dts_pk_info(rc_buf *b, const rc_event *ev);
+/* A DDL event's statement, the afterImages of its record: its text, or for a truncate without
+ * one "TRUNCATE TABLE db.table", made in `scratch` (reset first; valid until its next use). */
+rc_str rc_dts_ddl_text(rc_buf *scratch, const rc_event *ev);
 
 
 #endif

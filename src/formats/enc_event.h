@@ -51,6 +51,14 @@ const rc_value *rc_enc_row(const rc_event *ev);
  * RC_OK when the event is fine. `update_only` skips the DELETE check. */
 rc_status rc_enc_need_before(const rc_event *ev, const char *format, const char *what, bool update_only, rc_error *err);
 
+/* The end of an encode: RC_OK, or the buffer's first error (an append failed: out of memory or
+ * the size cap) as "output buffer: <its name>". Inline: every encoder ends each event with it. */
+static inline rc_status rc_enc_finish(const rc_buf *b, rc_error *err)
+{
+    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
+    return RC_OK;
+}
+
 /* Common error for an event a format cannot write. */
 rc_status rc_enc_unsupported(rc_error *err, const char *format, const rc_event *ev, const char *why);
 

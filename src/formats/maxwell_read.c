@@ -31,82 +31,53 @@ rc_status rc_mx_dec_new(const rc_options *o, void **out, rc_error *err)
     rc_mx_opts unused; /* the writer's switches: read here only so that a bad one is an error on either side */
     rc_status st = rc_options_parse(o, "maxwell", rc_mx_options, &unused, err);
     if (st != RC_OK) return st;
-    mx_dec *d = calloc(1, sizeof *d);
-    if (!d || !rc_jsondec_init(&d->jd)) {
-        free(d);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    }
+    if ((st = rc_jsondec_new(sizeof(mx_dec), out, err)) != RC_OK) return st;
+    mx_dec *d = *out;
     rc_buf_init(&d->text, 0);
     rc_jkeys_init(&d->keys, member_names, K_N);
-    *out = d;
     return RC_OK;
 }
 
 void rc_mx_dec_free(void *p)
 {
     mx_dec *d = p;
-    if (!d) return;
-    rc_jsondec_fini(&d->jd);
-    rc_buf_fini(&d->text);
-    free(d);
+    if (d) rc_buf_fini(&d->text);
+    rc_jsondec_free(d);
 }
 
 typedef struct ctx {
+    rc_jread r; /* the message, the events' arena, the error */
     mx_dec *d;
-    const rc_json *j;
-    rc_arena *a;
-    rc_error *err;
     uint32_t m[K_N]; /* the root members (value nodes) */
 } ctx;
 
-static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
+static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what) { return rc_jsondec_want(c->r.j, i, t, what, c->r.err); }
 
-static rc_status want(const ctx *c, uint32_t i, rc_jtype t, const char *what) { return rc_jsondec_want(c->j, i, t, what, c->err); }
-
-static rc_status take_str(const ctx *c, int k, rc_str *out) { return rc_jsondec_str_at(c->j, c->m[k], member_names[k], out, c->err); }
+static rc_status take_str(const ctx *c, int k, rc_str *out) { return rc_jsondec_str_at(c->r.j, c->m[k], member_names[k], out, c->r.err); }
 
 static rc_status take_u64(const ctx *c, int k, uint64_t *out, bool *has)
 {
     uint32_t v = c->m[k];
-    if (!v || node(c, v)->type == RC_J_NULL) return RC_OK;
-    if (node(c, v)->type != RC_J_NUMBER || rc_parse_u64(node(c, v)->s, node(c, v)->n, out) != RC_OK)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be a non-negative integer", member_names[k]);
+    if (!v || rc_jread_node(&c->r, v)->type == RC_J_NULL) return RC_OK;
+    if (rc_jread_node(&c->r, v)->type != RC_J_NUMBER || rc_parse_u64(rc_jread_node(&c->r, v)->s, rc_jread_node(&c->r, v)->n, out) != RC_OK)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, v)->off, "\"%s\" must be a non-negative integer", member_names[k]);
     *has = true;
     return RC_OK;
 }
 
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
 {
-    const rc_jnode *v = node(c, vn);
     static const rc_vparse_opts vo = {.bytes = RC_BYTES_LATIN1};
-    rc_error verr;
-    rc_error_clear(&verr);
-    rc_status st;
-    switch (v->type) {
-    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
-    case RC_J_TRUE:
-    case RC_J_FALSE: st = rc_value_from_text(col, v->type == RC_J_TRUE ? "1" : "0", 1, &vo, c->a, out, &verr); break;
-    case RC_J_OBJECT:
-    case RC_J_ARRAY:
-        rc_buf_reset(&c->d->text);
-        rc_json_write(c->j, vn, &c->d->text);
-        st = rc_value_from_text(col, c->d->text.data, c->d->text.len, &vo, c->a, out, &verr);
-        break;
-    default: st = rc_value_from_text(col, v->s, v->n, &vo, c->a, out, &verr); break;
-    }
-    if (st != RC_OK) return rc_error_set(c->err, st, v->off, "%s", verr.message[0] ? verr.message : "out of memory");
-    return RC_OK;
+    return rc_jread_value(&c->r, col, vn, &vo, &c->d->text, out);
 }
 
 rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     mx_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(&d->jd, msg, n, a, "a Maxwell message", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->jd.json, a, err, {0}};
-    if (node(&c, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
-    rc_json_members(c.j, 0, &d->keys, c.m);
+    rc_json_members(c.r.j, 0, &d->keys, c.m);
     rc_event ev;
     memset(&ev, 0, sizeof ev);
     ev.src.kind = RC_DB_MYSQL;
@@ -130,7 +101,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     bool ddl = (type.n > 6 && !memcmp(type.p, "table-", 6)) || (type.n > 9 && !memcmp(type.p, "database-", 9));
     uint64_t unit = ddl ? 1000 : 1000000;
     if (has_ts && ts > INT64_MAX / unit)
-        return rc_error_set(err, RC_ERR_RANGE, node(&c, c.m[K_TS])->off, "\"ts\" is out of range: %llu %s is beyond int64 microseconds",
+        return rc_error_set(err, RC_ERR_RANGE, rc_jread_node(&c.r, c.m[K_TS])->off, "\"ts\" is out of range: %llu %s is beyond int64 microseconds",
                             (unsigned long long)ts, ddl ? "milliseconds" : "seconds");
     if (has_ts) ev.ts_us = (int64_t)(ts * unit), ev.has_ts = true;
     if (has_xid) {
@@ -165,26 +136,26 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     else if (type.n == 16 && !memcmp(type.p, "bootstrap-insert", 16)) ev.op = RC_OP_READ;
     else if (type.n > 10 && !memcmp(type.p, "bootstrap-", 10)) return RC_OK; /* bootstrap-start / -complete: markers */
     else
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, c.m[K_TYPE])->off, "unknown Maxwell type \"%.*s\"",
+        return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, c.m[K_TYPE])->off, "unknown Maxwell type \"%.*s\"",
                             (int)(type.n > 40 ? 40 : type.n), type.p);
     uint32_t data = c.m[K_DATA];
     if (!data) return rc_error_set(err, RC_ERR_SCHEMA, 0, "a Maxwell %.*s without \"data\"", (int)type.n, type.p);
     if ((st = want(&c, data, RC_J_OBJECT, "\"data\"")) != RC_OK) return st;
-    uint32_t nc = node(&c, data)->count;
-    if (!nc) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, data)->off, "\"data\" has no columns");
+    uint32_t nc = rc_jread_node(&c.r, data)->count;
+    if (!nc) return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, data)->off, "\"data\" has no columns");
     rc_column *cols = rc_arena_alloc(a, sizeof *cols * (nc ? nc : 1));
     rc_value *img = rc_arena_alloc(a, sizeof *img * (nc ? nc : 1));
     rc_nameidx names; /* the columns by name */
     if (!cols || !img || !rc_nameidx_init(&names, nc, a)) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t i = 0;
-    for (uint32_t k = node(&c, data)->first; k; k = node(&c, node(&c, k)->next)->next, i++) {
-        const rc_jnode *key = node(&c, k);
+    for (uint32_t k = rc_jread_node(&c.r, data)->first; k; k = rc_jread_node(&c.r, rc_jread_node(&c.r, k)->next)->next, i++) {
+        const rc_jnode *key = rc_jread_node(&c.r, k);
         memset(&cols[i], 0, sizeof cols[i]);
         cols[i].name = (rc_str){key->s, key->n}; /* the message's bytes (or the arena's): they outlive the event */
         if (rc_nameidx_add(&names, key->s, key->n, i) != UINT32_MAX)
             return rc_error_set(err, RC_ERR_SCHEMA, key->off, "\"data\" names column \"%.*s\" twice", (int)key->n, key->s);
         cols[i].nullable = true;
-        const char *t = rc_oms_infer_type(node(&c, key->next));
+        const char *t = rc_oms_infer_type(rc_jread_node(&c.r, key->next));
         const rc_coltype *ct;
         if ((st = rc_type_cache_get(d->jd.types, a, RC_FAM_MYSQL, t, strlen(t), key->off, &ct, err)) != RC_OK) return st;
         cols[i].type = *ct;
@@ -192,17 +163,17 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     ev.cols = cols;
     ev.ncols = nc;
     i = 0;
-    for (uint32_t k = node(&c, data)->first; k; k = node(&c, node(&c, k)->next)->next, i++)
-        if ((st = value(&c, &cols[i], node(&c, k)->next, &img[i])) != RC_OK) return st;
+    for (uint32_t k = rc_jread_node(&c.r, data)->first; k; k = rc_jread_node(&c.r, rc_jread_node(&c.r, k)->next)->next, i++)
+        if ((st = value(&c, &cols[i], rc_jread_node(&c.r, k)->next, &img[i])) != RC_OK) return st;
     uint32_t pks = c.m[K_PKS];
-    if (pks && node(&c, pks)->type == RC_J_ARRAY) {
+    if (pks && rc_jread_node(&c.r, pks)->type == RC_J_ARRAY) {
         uint16_t pos = 0;
-        for (uint32_t q = node(&c, pks)->first; q; q = node(&c, q)->next) {
+        for (uint32_t q = rc_jread_node(&c.r, pks)->first; q; q = rc_jread_node(&c.r, q)->next) {
             if ((st = want(&c, q, RC_J_STRING, "a \"primary_key_columns\" entry")) != RC_OK) return st;
-            uint32_t ci = rc_nameidx_find(&names, node(&c, q)->s, node(&c, q)->n);
+            uint32_t ci = rc_nameidx_find(&names, rc_jread_node(&c.r, q)->s, rc_jread_node(&c.r, q)->n);
             if (ci == UINT32_MAX)
-                return rc_error_set(err, RC_ERR_SCHEMA, node(&c, q)->off, "primary_key_columns names \"%.*s\", which is not in data",
-                                    (int)node(&c, q)->n, node(&c, q)->s);
+                return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, q)->off, "primary_key_columns names \"%.*s\", which is not in data",
+                                    (int)rc_jread_node(&c.r, q)->n, rc_jread_node(&c.r, q)->s);
             cols[ci].pk = ++pos;
             cols[ci].nullable = false;
         }
@@ -218,8 +189,8 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
         if (!before || !changed) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
         memcpy(before, img, sizeof *before * nc);
         memset(changed, 0, nc);
-        for (uint32_t k = node(&c, old)->first; k; k = node(&c, node(&c, k)->next)->next) {
-            const rc_jnode *key = node(&c, k);
+        for (uint32_t k = rc_jread_node(&c.r, old)->first; k; k = rc_jread_node(&c.r, rc_jread_node(&c.r, k)->next)->next) {
+            const rc_jnode *key = rc_jread_node(&c.r, k);
             uint32_t ci = rc_nameidx_find(&names, key->s, key->n);
             if (ci == UINT32_MAX)
                 return rc_error_set(err, RC_ERR_SCHEMA, key->off, "old names \"%.*s\", which is not in data", (int)key->n, key->s);
@@ -236,7 +207,7 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
     /* "commit":true: the transaction ends with this row, which is what a COMMIT says in the
      * canonical stream (MySQL capture's XID), so that writers of transaction boundaries see it */
     uint32_t commit = c.m[K_COMMIT];
-    if (commit && node(&c, commit)->type == RC_J_TRUE) {
+    if (commit && rc_jread_node(&c.r, commit)->type == RC_J_TRUE) {
         rc_event *t = rc_event_list_push(out);
         if (!t) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
         memset(t, 0, sizeof *t);

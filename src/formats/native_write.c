@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "formats/enc_event.h"
 #include "formats/native.h"
 #include "core/fmt.h"
 #include "core/jsonw.h"
@@ -28,12 +29,23 @@ static void str_field(rc_buf *b, const char *k, rc_str v, bool *first)
     rc_jw_str(b, v.p, v.n);
 }
 
+/* "k":"name" for one of rowcast's own names (an op, a database kind: nothing to escape). */
+static void name_field(rc_buf *b, const char *k, const char *name, bool *first)
+{
+    key(b, k, first);
+    rc_buf_putc(b, '"');
+    rc_buf_puts(b, name);
+    rc_buf_putc(b, '"');
+}
+
 static void u64_field(rc_buf *b, const char *k, uint64_t v, bool *first)
 {
     key(b, k, first);
     rc_fmt_u64(b, v);
 }
 
+/* One value; the kinds written as JSON strings of their text open the quote and break to the
+ * closing one after the switch. */
 static void put_value(rc_buf *b, const rc_value *v)
 {
     switch (v->kind) {
@@ -47,36 +59,12 @@ static void put_value(rc_buf *b, const rc_value *v)
     case RC_V_BITS: rc_fmt_u64(b, v->u); return;
     case RC_V_FLOAT32:
     case RC_V_FLOAT64: rc_fmt_json_float(b, v); return;
-    case RC_V_DECIMAL:
-        rc_buf_putc(b, '"');
-        rc_fmt_dec_canonical(b, &v->dec);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_BYTES:
-        rc_buf_putc(b, '"');
-        rc_fmt_base64(b, (const unsigned char *)v->s.p, v->s.n);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_DATE:
-        rc_buf_putc(b, '"');
-        rc_fmt_date(b, &v->date);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_TIME:
-        rc_buf_putc(b, '"');
-        rc_fmt_time(b, &v->time);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_DATETIME:
-        rc_buf_putc(b, '"');
-        rc_fmt_datetime(b, &v->dt, ' ', true);
-        rc_buf_putc(b, '"');
-        return;
-    case RC_V_TIMESTAMP:
-        rc_buf_putc(b, '"');
-        rc_fmt_ts_iso(b, &v->ts);
-        rc_buf_putc(b, '"');
-        return;
+    case RC_V_BYTES: rc_fmt_base64_quoted(b, (const unsigned char *)v->s.p, v->s.n); return;
+    case RC_V_DECIMAL: rc_buf_putc(b, '"'), rc_fmt_dec_canonical(b, &v->dec); break;
+    case RC_V_DATE: rc_buf_putc(b, '"'), rc_fmt_date(b, &v->date); break;
+    case RC_V_TIME: rc_buf_putc(b, '"'), rc_fmt_time(b, &v->time); break;
+    case RC_V_DATETIME: rc_buf_putc(b, '"'), rc_fmt_datetime(b, &v->dt, ' ', true); break;
+    case RC_V_TIMESTAMP: rc_buf_putc(b, '"'), rc_fmt_ts_iso(b, &v->ts); break;
     case RC_V_INVALID:
         RC_BUF_LIT(b, "{\"invalid\":");
         rc_jw_str(b, v->s.p, v->s.n);
@@ -87,6 +75,7 @@ static void put_value(rc_buf *b, const rc_value *v)
         rc_jw_str(b, v->s.p, v->s.n);
         return;
     }
+    rc_buf_putc(b, '"');
 }
 
 static void put_image(rc_buf *b, const char *k, const rc_value *img, uint32_t n, bool *first)
@@ -115,10 +104,7 @@ static void put_origin(rc_buf *b, const rc_origin *o)
 {
     bool f2 = true;
     rc_buf_putc(b, '{');
-    key(b, "kind", &f2);
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, rc_dbkind_name(o->kind));
-    rc_buf_putc(b, '"');
+    name_field(b, "kind", rc_dbkind_name(o->kind), &f2);
     str_field(b, "server", o->server, &f2);
     str_field(b, "version", o->version, &f2);
     str_field(b, "tenant", o->tenant, &f2);
@@ -209,10 +195,7 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
 {
     bool first = true;
     rc_buf_putc(b, '{');
-    key(b, "op", &first);
-    rc_buf_putc(b, '"');
-    rc_buf_puts(b, rc_op_name(ev->op));
-    rc_buf_putc(b, '"');
+    name_field(b, "op", rc_op_name(ev->op), &first);
 
     key(b, "source", &first);
     native_enc *e = enc;
@@ -316,8 +299,7 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
         rc_buf_putc(b, '}');
     }
     rc_buf_putc(b, '}');
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 static rc_status native_enc_new(const rc_options *opts, void **out, rc_error *err)

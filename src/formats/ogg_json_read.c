@@ -37,21 +37,17 @@ rc_status rc_ogg_dec_new(const rc_options *o, void **out, rc_error *err)
 void rc_ogg_dec_free(void *p) { rc_jsondec_free(p); }
 
 typedef struct ctx {
+    rc_jread r; /* the message, the events' arena, the error */
     ogg_dec *d;
-    const rc_json *j;
-    rc_arena *a;
-    rc_error *err;
     uint32_t m[K_N];   /* the root members (value nodes) */
     rc_nameidx names; /* the columns by name */
 } ctx;
-
-static const rc_jnode *node(const ctx *c, uint32_t i) { return &c->j->nodes[i]; }
 
 /* Root member k when present and not null; 0 otherwise. */
 static uint32_t member(const ctx *c, int k)
 {
     uint32_t v = c->m[k];
-    return v && node(c, v)->type != RC_J_NULL ? v : 0;
+    return v && rc_jread_node(&c->r, v)->type != RC_J_NULL ? v : 0;
 }
 
 /* "SCHEMA.TABLE" (or "CATALOG.SCHEMA.TABLE"): the first part is the database, as Paimon
@@ -81,17 +77,17 @@ static rc_status take_time(const ctx *c, int k, int64_t *us, bool *has)
     const char *key = member_names[k];
     uint32_t v = member(c, k);
     if (!v) return RC_OK;
-    const rc_jnode *t = node(c, v);
+    const rc_jnode *t = rc_jread_node(&c->r, v);
     rc_datetime dt;
     int64_t local;
     if (t->type != RC_J_STRING)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, t->off, "\"%s\" must be a string \"YYYY-MM-DD HH:MM:SS.ffffff\" (found %s)", key,
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, t->off, "\"%s\" must be a string \"YYYY-MM-DD HH:MM:SS.ffffff\" (found %s)", key,
                             rc_jtype_name((rc_jtype)t->type));
     if (!rc_parse_datetime(t->s, t->n, &dt) || dt.zone.n || !rc_datetime_epoch_us(&dt, &local))
-        return rc_error_set(c->err, RC_ERR_SCHEMA, t->off, "\"%s\" must be a time \"YYYY-MM-DD HH:MM:SS.ffffff\" (found \"%.*s\")", key,
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, t->off, "\"%s\" must be a time \"YYYY-MM-DD HH:MM:SS.ffffff\" (found \"%.*s\")", key,
                             (int)(t->n > 40 ? 40 : t->n), t->s);
     if (dt.nanos % 1000)
-        return rc_error_set(c->err, RC_ERR_RANGE, t->off, "\"%s\" \"%.*s\" is finer than the microseconds an event time holds", key,
+        return rc_error_set(c->r.err, RC_ERR_RANGE, t->off, "\"%s\" \"%.*s\" is finer than the microseconds an event time holds", key,
                             (int)(t->n > 40 ? 40 : t->n), t->s);
     int64_t off = rc_tz_offset_of_local(&c->d->o.tz, rc_floor_div(local, 1000000));
     *us = local - off * 1000000;
@@ -101,9 +97,9 @@ static rc_status take_time(const ctx *c, int k, int64_t *us, bool *has)
 
 static rc_status want_image(const ctx *c, uint32_t v, const char *which)
 {
-    if (!v || node(c, v)->type == RC_J_OBJECT) return RC_OK;
-    return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, v)->off, "\"%s\" must be an object or null (found %s)", which,
-                        rc_jtype_name((rc_jtype)node(c, v)->type));
+    if (!v || rc_jread_node(&c->r, v)->type == RC_J_OBJECT) return RC_OK;
+    return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, v)->off, "\"%s\" must be an object or null (found %s)", which,
+                        rc_jtype_name((rc_jtype)rc_jread_node(&c->r, v)->type));
 }
 
 /* Appends the columns of `img` not yet in cols[0..*n) (and c->names); a null value takes its
@@ -113,27 +109,27 @@ static rc_status add_columns(ctx *c, uint32_t img, const char *which, uint32_t o
     rc_family fam = rc_dbkind_family(c->d->o.kind);
     rc_nameidx in_other = {0}; /* other's members by name, made at the first null */
     uint32_t i = UINT32_MAX;
-    for (uint32_t k = img ? node(c, img)->first : 0; k; k = node(c, node(c, k)->next)->next) {
-        const rc_jnode *key = node(c, k);
+    for (uint32_t k = img ? rc_jread_node(&c->r, img)->first : 0; k; k = rc_jread_node(&c->r, rc_jread_node(&c->r, k)->next)->next) {
+        const rc_jnode *key = rc_jread_node(&c->r, k);
         /* the second image (other is img) mostly repeats the first's columns in their order */
-        if (img == other && (i = rc_nameidx_column(&c->names, cols, *n, i + 1, key->s, key->n, c->a)) != UINT32_MAX) continue;
+        if (img == other && (i = rc_nameidx_column(&c->names, cols, *n, i + 1, key->s, key->n, c->r.a)) != UINT32_MAX) continue;
         if (rc_nameidx_add(&c->names, key->s, key->n, *n) != UINT32_MAX) {
             if (img == other) continue;
-            return rc_error_set(c->err, RC_ERR_SCHEMA, key->off, "\"%s\" names column \"%.*s\" twice", which, (int)key->n, key->s);
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, key->off, "\"%s\" names column \"%.*s\" twice", which, (int)key->n, key->s);
         }
         rc_column *col = &cols[(*n)++];
         memset(col, 0, sizeof *col);
         col->name = (rc_str){key->s, key->n}; /* the message's bytes (or the arena's): they outlive the event */
         col->nullable = true;
-        const rc_jnode *v = node(c, key->next);
-        if (v->type == RC_J_NULL && other && !in_other.slot && !rc_nameidx_object(&in_other, c->j, other, c->a))
-            return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+        const rc_jnode *v = rc_jread_node(&c->r, key->next);
+        if (v->type == RC_J_NULL && other && !in_other.slot && !rc_nameidx_object(&in_other, c->r.j, other, c->r.a))
+            return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
         uint32_t o = v->type == RC_J_NULL && other ? rc_nameidx_member(&in_other, key->s, key->n) : 0;
-        const char *decl = rc_oms_infer_type(o ? node(c, o) : v);
+        const char *decl = rc_oms_infer_type(o ? rc_jread_node(&c->r, o) : v);
         if (fam == RC_FAM_ORACLE && !strcmp(decl, "boolean")) decl = "number(1)"; /* Oracle before 23ai has no BOOLEAN */
         decl = rc_type_in_family(fam, decl);
         const rc_coltype *t;
-        rc_status st = rc_type_cache_get(c->d->jd.types, c->a, fam, decl, strlen(decl), key->off, &t, c->err);
+        rc_status st = rc_type_cache_get(c->d->jd.types, c->r.a, fam, decl, strlen(decl), key->off, &t, c->r.err);
         if (st != RC_OK) return st;
         col->type = *t;
     }
@@ -147,18 +143,18 @@ static rc_status mark_keys(const ctx *c, rc_column *cols, uint32_t n)
     const char *name = "primary_keys";
     if (!pk) pk = member(c, K_PRIAMRY_KEYS), name = "priamry_keys";
     if (!pk) return RC_OK;
-    if (node(c, pk)->type != RC_J_ARRAY)
-        return rc_error_set(c->err, RC_ERR_SCHEMA, node(c, pk)->off, "\"%s\" must be an array of column names (found %s)", name,
-                            rc_jtype_name((rc_jtype)node(c, pk)->type));
+    if (rc_jread_node(&c->r, pk)->type != RC_J_ARRAY)
+        return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, pk)->off, "\"%s\" must be an array of column names (found %s)", name,
+                            rc_jtype_name((rc_jtype)rc_jread_node(&c->r, pk)->type));
     uint16_t pos = 0;
-    for (uint32_t q = node(c, pk)->first; q; q = node(c, q)->next) {
-        const rc_jnode *e = node(c, q);
-        if (e->type != RC_J_STRING) return rc_error_set(c->err, RC_ERR_SCHEMA, e->off, "\"%s\" must hold column names (found %s)", name, rc_jtype_name((rc_jtype)e->type));
+    for (uint32_t q = rc_jread_node(&c->r, pk)->first; q; q = rc_jread_node(&c->r, q)->next) {
+        const rc_jnode *e = rc_jread_node(&c->r, q);
+        if (e->type != RC_J_STRING) return rc_error_set(c->r.err, RC_ERR_SCHEMA, e->off, "\"%s\" must hold column names (found %s)", name, rc_jtype_name((rc_jtype)e->type));
         uint32_t i = rc_nameidx_find(&c->names, e->s, e->n);
         if (i == UINT32_MAX && n) /* a truncate has no columns: its key names are kept nowhere */
-            return rc_error_set(c->err, RC_ERR_SCHEMA, e->off, "\"%s\" names \"%.*s\", which is not a column of the row", name, (int)(e->n > 64 ? 64 : e->n), e->s);
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, e->off, "\"%s\" names \"%.*s\", which is not a column of the row", name, (int)(e->n > 64 ? 64 : e->n), e->s);
         if (i == UINT32_MAX) continue;
-        if (cols[i].pk) return rc_error_set(c->err, RC_ERR_SCHEMA, e->off, "\"%s\" names \"%.*s\" twice", name, (int)(e->n > 64 ? 64 : e->n), e->s);
+        if (cols[i].pk) return rc_error_set(c->r.err, RC_ERR_SCHEMA, e->off, "\"%s\" names \"%.*s\" twice", name, (int)(e->n > 64 ? 64 : e->n), e->s);
         cols[i].pk = ++pos;
         cols[i].nullable = false;
     }
@@ -172,29 +168,27 @@ static rc_status image(const ctx *c, uint32_t img, const char *which, rc_event *
     *out = NULL;
     if (!img) return RC_OK;
     rc_value *base = NULL;
-    if (node(c, img)->count < ev->ncols) {
-        base = rc_arena_alloc(c->a, sizeof *base * ev->ncols);
-        if (!base) return rc_error_set(c->err, RC_ERR_NOMEM, 0, "out of memory");
+    if (rc_jread_node(&c->r, img)->count < ev->ncols) {
+        base = rc_arena_alloc(c->r.a, sizeof *base * ev->ncols);
+        if (!base) return rc_error_set(c->r.err, RC_ERR_NOMEM, 0, "out of memory");
         memset(base, 0, sizeof *base * ev->ncols);
         for (uint32_t i = 0; i < ev->ncols; i++) base[i].kind = RC_V_UNAVAILABLE;
     }
-    return rc_oms_read_image(c->j, img, which, ev, base, NULL, c->a, c->err, out);
+    return rc_oms_read_image(c->r.j, img, which, ev, base, NULL, c->r.a, c->r.err, out);
 }
 
 rc_status rc_ogg_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     ogg_dec *d = p;
-    rc_status st = rc_jsondec_parse(&d->jd, msg, n, a, err);
+    ctx c = {.d = d};
+    rc_status st = rc_jsondec_object(&d->jd, msg, n, a, "an OGG JSON message", &c.r, err);
     if (st != RC_OK) return st;
-    ctx c = {d, &d->jd.json, a, err, {0}, {0}};
-    if (node(&c, 0)->type != RC_J_OBJECT)
-        return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON message must be a JSON object (found %s)", rc_jtype_name((rc_jtype)node(&c, 0)->type));
-    rc_json_members(c.j, 0, &d->keys, c.m);
+    rc_json_members(c.r.j, 0, &d->keys, c.m);
     rc_event ev;
     memset(&ev, 0, sizeof ev);
     ev.src.kind = d->o.kind;
     rc_str table, op;
-    if ((st = rc_jsondec_str_at(c.j, c.m[K_TABLE], "table", &table, err)) != RC_OK || (st = rc_jsondec_str_at(c.j, c.m[K_OP_TYPE], "op_type", &op, err)) != RC_OK)
+    if ((st = rc_jsondec_str_at(c.r.j, c.m[K_TABLE], "table", &table, err)) != RC_OK || (st = rc_jsondec_str_at(c.r.j, c.m[K_OP_TYPE], "op_type", &op, err)) != RC_OK)
         return st;
     if (!table.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON message without \"table\" (\"SCHEMA.TABLE\")");
     if (!op.n) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON message without \"op_type\" (I, U, D or T)");
@@ -204,11 +198,11 @@ rc_status rc_ogg_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     static const rc_op kinds[] = {RC_OP_INSERT, RC_OP_UPDATE, RC_OP_DELETE, RC_OP_TRUNCATE};
     const char *k = op.n == 1 ? memchr(ops, op.p[0], 4) : NULL;
     if (!k)
-        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, c.m[K_OP_TYPE])->off, "unknown \"op_type\" \"%.*s\" (expected I, U, D or T)",
+        return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, c.m[K_OP_TYPE])->off, "unknown \"op_type\" \"%.*s\" (expected I, U, D or T)",
                             (int)(op.n > 20 ? 20 : op.n), op.p);
     ev.op = kinds[k - ops];
     if ((st = take_time(&c, K_OP_TS, &ev.ts_us, &ev.has_ts)) != RC_OK || (st = take_time(&c, K_CURRENT_TS, &ev.proc_us, &ev.has_proc)) != RC_OK ||
-        (st = rc_jsondec_str_at(c.j, c.m[K_POS], "pos", &ev.pos.checkpoint, err)) != RC_OK)
+        (st = rc_jsondec_str_at(c.r.j, c.m[K_POS], "pos", &ev.pos.checkpoint, err)) != RC_OK)
         return st;
     uint32_t before = member(&c, K_BEFORE), after = member(&c, K_AFTER);
     if ((st = want_image(&c, before, "before")) != RC_OK || (st = want_image(&c, after, "after")) != RC_OK) return st;
@@ -218,13 +212,13 @@ rc_status rc_ogg_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_even
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_UPDATE) && !after)
         return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON %s message (op_type %c) without \"after\"", ev.op == RC_OP_INSERT ? "insert" : "update", op.p[0]);
     if (ev.op == RC_OP_DELETE && !before) return rc_error_set(err, RC_ERR_SCHEMA, 0, "an OGG JSON delete message (op_type D) without \"before\"");
-    uint32_t most = (after ? node(&c, after)->count : 0) + (before ? node(&c, before)->count : 0);
+    uint32_t most = (after ? rc_jread_node(&c.r, after)->count : 0) + (before ? rc_jread_node(&c.r, before)->count : 0);
     rc_column *cols = rc_arena_alloc(a, sizeof *cols * (most ? most : 1));
     if (!cols || !rc_nameidx_init(&c.names, most, a)) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
     uint32_t nc = 0;
     if ((st = add_columns(&c, after ? after : before, after ? "after" : "before", after ? before : 0, cols, &nc)) != RC_OK) return st;
     if (after && before && (st = add_columns(&c, before, "before", before, cols, &nc)) != RC_OK) return st;
-    if (ev.op != RC_OP_TRUNCATE && !nc) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, after ? after : before)->off, "a row image with no columns");
+    if (ev.op != RC_OP_TRUNCATE && !nc) return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, after ? after : before)->off, "a row image with no columns");
     if ((st = mark_keys(&c, cols, nc)) != RC_OK) return st;
     ev.cols = cols;
     ev.ncols = nc;

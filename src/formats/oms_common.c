@@ -231,7 +231,6 @@ rc_status rc_oms_encode_key(void *enc, const rc_event *ev, rc_buf *out, rc_error
     if (!img || !rc_enc_has_pk(ev)) return RC_SKIP;
     static const oms_style st = {0};
     pk_values_raw(out, ev, img, "\x01", &st);
-    if (out->err != RC_OK) return rc_error_set(err, out->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(out->err));
-    return RC_OK;
+    return rc_enc_finish(out, err);
 }
 

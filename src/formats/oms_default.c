@@ -7,6 +7,7 @@
 #include "formats/oms_default_read.h"
 #include "core/ddl.h"
 #include "core/fmt.h"
+#include "core/jsondec.h"
 #include "core/jsonw.h"
 
 typedef struct dflt_enc {
@@ -57,7 +58,7 @@ static rc_status dec_new(const rc_options *o, void **out, rc_error *err, bool li
 {
     dflt_opts d;
     rc_status st = read_options(o, light, &d, err);
-    return st != RC_OK ? st : rc_dflt_dec_new(o, out, err);
+    return st != RC_OK ? st : rc_jsondec_new(sizeof(rc_jsondec), out, err);
 }
 static rc_status default_dec_new(const rc_options *o, void **out, rc_error *err) { return dec_new(o, out, err, false); }
 static rc_status extend_dec_new(const rc_options *o, void **out, rc_error *err) { return dec_new(o, out, err, true); }
@@ -192,8 +193,7 @@ static rc_status encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     RC_BUF_LIT(b, "},\"recordType\":\"");
     rc_buf_puts(b, type);
     RC_BUF_LIT(b, "\"}");
-    if (b->err != RC_OK) return rc_error_set(err, b->err, RC_NO_OFFSET, "output buffer: %s", rc_status_name(b->err));
-    return RC_OK;
+    return rc_enc_finish(b, err);
 }
 
 const rc_format rc_format_default = {
@@ -206,7 +206,7 @@ const rc_format rc_format_default = {
     .encode_value = encode,
     .encode_key = rc_oms_encode_key,
     .dec_new = default_dec_new,
-    .dec_free = rc_dflt_dec_free,
+    .dec_free = rc_jsondec_free,
     .decode = rc_dflt_decode,
 };
 
@@ -220,6 +220,6 @@ const rc_format rc_format_defaultextendcolumntype = {
     .encode_value = encode,
     .encode_key = rc_oms_encode_key,
     .dec_new = extend_dec_new,
-    .dec_free = rc_dflt_dec_free,
+    .dec_free = rc_jsondec_free,
     .decode = rc_dflt_decode,
 };

@@ -5,8 +5,6 @@
 #include "rowcast/format.h"
 #include "core/json.h"
 
-rc_status rc_dflt_dec_new(const rc_options *o, void **out, rc_error *err);
-void rc_dflt_dec_free(void *dec);
 /* An OMS row image object (default's prevStruct/postStruct, dataworks' data) into values of
  * ev's columns: every column present, binary and BIT as base64; `which` names it in errors. */
 rc_status rc_oms_read_image(const rc_json *j, uint32_t row, const char *which, rc_event *ev, const rc_value *base, uint8_t *changed, rc_arena *a,
