@@ -4,6 +4,8 @@
 # any #include of a sources/ header from those directories but the known exceptions below.
 # No circles between files: from the library's object files (nm: T/D/R/B/... defined, U used),
 # fails when two files of src/ each use a symbol the other defines, but the known pairs below.
+# No include circle among the headers (tsort), no internal header included by an installed one,
+# no .c file over 800 lines in src/, tests/ or bench/.
 # usage: structure_test.sh BUILD_DIR   (run from the repository root)
 set -u
 # Known exceptions, to remove as issue 23 moves what they use out of src/sources:
@@ -51,4 +53,28 @@ while IFS= read -r line; do
     circles=$((circles + 1))
 done <<<"$pairs"
 [ $circles = 0 ] && echo "structure_test: no two files of src/ reference each other but the $(grep -c . <<<"$known_pairs") known pairs" || fail=1
+
+# No include circle: every project header's #include "..." of another project header (found
+# under src/, include/ or beside it), as edges for tsort, which names a loop when there is one.
+edges=$(find src include -name '*.h' | sort | while IFS= read -r h; do
+            sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' "$h" | while IFS= read -r inc; do
+                for cand in "src/$inc" "include/$inc" "$(dirname "$h")/$inc"; do
+                    [ -f "$cand" ] && { echo "$h $(realpath --relative-to=. "$cand")"; break; }
+                done
+            done
+        done)
+if loop=$(tsort <<<"$edges" 2>&1 >/dev/null) && [ -z "$loop" ]; then
+    echo "structure_test: no include circle among $(find src include -name '*.h' | wc -l) headers"
+else
+    echo "structure_test: headers include each other in a circle (issue 23):" >&2
+    grep -v 'input contains a loop' <<<"$loop" | sed 's/^tsort: /  /' >&2
+    fail=1
+fi
+
+# The installed headers include no internal one (the public API stands alone), and no .c file
+# of src/, tests/ or bench/ is over 800 lines (issue 23: split along its own sections).
+internal=$(grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(core|pipeline|sources|formats|sinks|cli)/' include/rowcast/*.h || true)
+[ -z "$internal" ] || { echo "structure_test: installed headers include internal ones: $internal" >&2; fail=1; }
+long=$(find src tests bench -name '*.c' -exec awk 'END { if (NR > 800) print FILENAME " (" NR " lines)" }' {} \;)
+[ -z "$long" ] && echo "structure_test: no .c file over 800 lines" || { echo "structure_test: over 800 lines: $long" >&2; fail=1; }
 exit $fail
