@@ -111,26 +111,3 @@ rc_status rc_jread_raise(const rc_jread *r, const rc_jnode *v, rc_status st, con
     return rc_error_set(r->err, st, v->off, "%s", verr->message[0] ? verr->message : "out of memory");
 }
 
-rc_status rc_jread_value(const rc_jread *r, const rc_column *col, uint32_t vn, const rc_vparse_opts *vo, rc_buf *scratch, rc_value *out)
-{
-    const rc_jnode *v = &r->j->nodes[vn];
-    const char *s = v->s;
-    size_t n = v->n;
-    switch (v->type) {
-    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
-    case RC_J_TRUE:
-    case RC_J_FALSE: s = v->type == RC_J_TRUE ? "1" : "0", n = 1; break;
-    case RC_J_OBJECT:
-    case RC_J_ARRAY:
-        if (!scratch) return RC_SKIP;
-        rc_buf_reset(scratch);
-        rc_json_write(r->j, vn, scratch);
-        s = scratch->data, n = scratch->len;
-        break;
-    default: break; /* a string or a number: its text */
-    }
-    rc_error verr;
-    rc_error_clear(&verr);
-    rc_status st = rc_value_from_text(col, s, n, vo, r->a, out, &verr);
-    return st == RC_OK ? RC_OK : rc_jread_raise(r, v, st, &verr);
-}

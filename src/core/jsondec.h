@@ -11,6 +11,7 @@
 #include <string.h>
 #include "core/json.h"
 #include "rowcast/types.h"
+#include "rowcast/buf.h"
 #include "core/vparse.h"
 
 typedef struct rc_jsondec {
@@ -68,8 +69,31 @@ rc_status rc_jread_raise(const rc_jread *r, const rc_jnode *v, rc_status st, con
 /* Node vn as column col's value, parsed from its text by rc_value_from_text(vo): null is SQL
  * NULL, true and false "1" and "0", a string or number its text, an object or array its JSON
  * text written into `scratch` (reset first); with scratch NULL an object or array is RC_SKIP,
- * the caller's to report. A failure is raised at vn's byte. */
-rc_status rc_jread_value(const rc_jread *r, const rc_column *col, uint32_t vn, const rc_vparse_opts *vo, struct rc_buf *scratch, rc_value *out);
+ * the caller's to report. A failure is raised at vn's byte. Inline: it is every JSON reader's
+ * per-value path (called from another file it cost the canal reader 1.8% more instructions). */
+static inline rc_status rc_jread_value(const rc_jread *r, const rc_column *col, uint32_t vn, const rc_vparse_opts *vo, rc_buf *scratch, rc_value *out)
+{
+    const rc_jnode *v = &r->j->nodes[vn];
+    const char *s = v->s;
+    size_t n = v->n;
+    switch (v->type) {
+    case RC_J_NULL: memset(out, 0, sizeof *out); return RC_OK;
+    case RC_J_TRUE:
+    case RC_J_FALSE: s = v->type == RC_J_TRUE ? "1" : "0", n = 1; break;
+    case RC_J_OBJECT:
+    case RC_J_ARRAY:
+        if (!scratch) return RC_SKIP;
+        rc_buf_reset(scratch);
+        rc_json_write(r->j, vn, scratch);
+        s = scratch->data, n = scratch->len;
+        break;
+    default: break; /* a string or a number: its text */
+    }
+    rc_error verr;
+    rc_error_clear(&verr);
+    rc_status st = rc_value_from_text(col, s, n, vo, r->a, out, &verr);
+    return st == RC_OK ? RC_OK : rc_jread_raise(r, v, st, &verr);
+}
 
 /* rc_jsondec_parse for a message that must be a JSON object: anything else is a schema error
  * "<what> must be a JSON object (found <its type>)" at byte 0. On RC_OK *r reads it. */

@@ -456,19 +456,20 @@ static rc_status decode_collections(const ctx *c, uint32_t i, rc_position *p)
     return RC_OK;
 }
 
-/* Position member node f (0: absent, nothing set) into *v, *has set once it is read. */
+/* Position member node f (present: the caller tests it, which keeps the absent members'
+ * cost at a test) into *v, *has set once it is read. */
 static rc_status opt_u64(const ctx *c, uint32_t f, const char *what, uint64_t *v, bool *has)
 {
-    rc_status st = f ? take_u64(c, f, what, UINT64_MAX, v) : RC_OK;
-    if (f && st == RC_OK) *has = true;
+    rc_status st = take_u64(c, f, what, UINT64_MAX, v);
+    if (st == RC_OK) *has = true;
     return st;
 }
 
 static rc_status opt_u32(const ctx *c, uint32_t f, const char *what, uint32_t *v, bool *has)
 {
     uint64_t w = 0;
-    rc_status st = f ? take_u64(c, f, what, UINT32_MAX, &w) : RC_OK;
-    if (f && st == RC_OK) *v = (uint32_t)w, *has = true;
+    rc_status st = take_u64(c, f, what, UINT32_MAX, &w);
+    if (st == RC_OK) *v = (uint32_t)w, *has = true;
     return st;
 }
 
@@ -483,16 +484,16 @@ static rc_status decode_pos(const ctx *c, uint32_t i, rc_event *ev)
         if (strs[k] && f[k] && (st = take_str(c, f[k], pos_keys[k], strs[k])) != RC_OK) return st;
     if (f[3] && (st = take_lsn(c, f[3], "pos \"lsn\"", &p->lsn)) != RC_OK) return st;
     if (f[8] && (st = take_str(c, f[8], "pos \"checkpoint\"", &p->checkpoint)) != RC_OK) return st;
-    if ((st = opt_u64(c, f[1], "pos \"offset\"", &p->offset, &p->has_offset)) != RC_OK ||
-        (st = opt_u64(c, f[6], "pos \"seq\"", &p->seq, &p->has_seq)) != RC_OK ||
-        (st = opt_u32(c, f[7], "pos \"index\"", &p->tx_index, &p->has_tx_index)) != RC_OK ||
-        (st = opt_u32(c, f[9], "pos \"count\"", &p->tx_count, &p->has_tx_count)) != RC_OK ||
-        (st = opt_u64(c, f[10], "pos \"server_id\"", &p->server_id, &p->has_server_id)) != RC_OK ||
-        (st = opt_u32(c, f[11], "pos \"row\"", &p->row, &p->has_row)) != RC_OK ||
-        (st = opt_u64(c, f[12], "pos \"thread\"", &p->thread, &p->has_thread)) != RC_OK)
+    if ((f[1] && (st = opt_u64(c, f[1], "pos \"offset\"", &p->offset, &p->has_offset)) != RC_OK) ||
+        (f[6] && (st = opt_u64(c, f[6], "pos \"seq\"", &p->seq, &p->has_seq)) != RC_OK) ||
+        (f[7] && (st = opt_u32(c, f[7], "pos \"index\"", &p->tx_index, &p->has_tx_index)) != RC_OK) ||
+        (f[9] && (st = opt_u32(c, f[9], "pos \"count\"", &p->tx_count, &p->has_tx_count)) != RC_OK) ||
+        (f[10] && (st = opt_u64(c, f[10], "pos \"server_id\"", &p->server_id, &p->has_server_id)) != RC_OK) ||
+        (f[11] && (st = opt_u32(c, f[11], "pos \"row\"", &p->row, &p->has_row)) != RC_OK) ||
+        (f[12] && (st = opt_u64(c, f[12], "pos \"thread\"", &p->thread, &p->has_thread)) != RC_OK))
         return st;
     if (f[13] && (st = take_str(c, f[13], "pos \"query\"", &p->query)) != RC_OK) return st;
-    if ((st = opt_u64(c, f[14], "pos \"xmin\"", &p->xmin, &p->has_xmin)) != RC_OK) return st;
+    if (f[14] && (st = opt_u64(c, f[14], "pos \"xmin\"", &p->xmin, &p->has_xmin)) != RC_OK) return st;
     if (f[15] && (st = take_lsn(c, f[15], "pos \"last_commit_lsn\"", &p->last_commit_lsn)) != RC_OK) return st;
     if (f[16]) return decode_collections(c, f[16], p);
     return RC_OK;
