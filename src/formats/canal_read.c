@@ -326,8 +326,7 @@ static uint32_t col_index(const rc_event *ev, const char *s, size_t n, uint32_t 
 static rc_status value(const ctx *c, const rc_column *col, uint32_t vn, rc_value *out)
 {
     const rc_jnode *v = rc_jread_node(&c->r, vn);
-    unsigned k = col->type.info->vkind;
-    if (v->type == RC_J_STRING && 1u << k & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY) && !c->d->drs) {
+    if (v->type == RC_J_STRING && 1u << col->type.info->vkind & (1u << RC_V_ENUM | 1u << RC_V_SET | 1u << RC_V_GEOMETRY) && !c->d->drs) {
         /* an ENUM index, a SET bitmask, MySQL's geometry value (canal_values.h); else its text */
         rc_error verr;
         rc_error_clear(&verr);
