@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include "rowcast/api.h"
 #include "rowcast/types.h"
 #include "rowcast/value.h"
@@ -119,7 +120,8 @@ typedef struct rc_event {
     bool before_key_only;   /* the before image holds the key columns' values only, the others
                              * NULL as the source sent them (PostgreSQL replica identity
                              * DEFAULT or INDEX) */
-    rc_str snapshot;        /* snapshot marker as the source states it ("true", "last", "false");
+    rc_str snapshot;        /* snapshot marker as the source states it ("true", "last", "false",
+                             * "incremental" and its table edges: rc_event_incremental);
                              * empty: "true" for snapshot reads, "false" otherwise */
     rc_str ddl;             /* DDL statement text */
     rc_str ddl_kind;        /* e.g. "CREATE_TABLE", "ALTER_TABLE" */
@@ -173,5 +175,31 @@ static inline bool rc_bits_fit(const rc_column *col, uint64_t u)
 {
     return !(col->type.p1 > 0 && col->type.p1 < 64 && (u >> col->type.p1));
 }
+
+/* Incremental snapshots (docs/design/incremental-snapshots.md §6): a row read while the stream
+ * runs is an RC_OP_READ with snapshot "incremental"; each table's snapshot opens and closes with
+ * an edge, an RC_OP_READ without row images (its columns may be given) whose snapshot is
+ * "incremental:start", then "incremental:end" (read whole) or "incremental:stopped" (a stop
+ * signal). The pipeline drops the edges unless the format sets rc_format.snapshot_edges. */
+typedef enum rc_incremental {
+    RC_INCR_NONE = 0, /* not an incremental snapshot's event */
+    RC_INCR_READ,     /* "incremental": a row */
+    RC_INCR_START,    /* "incremental:start" */
+    RC_INCR_END,      /* "incremental:end" */
+    RC_INCR_STOPPED,  /* "incremental:stopped" */
+} rc_incremental;
+
+/* What an RC_OP_READ's snapshot marker says of it (RC_INCR_NONE for other ops). */
+static inline rc_incremental rc_event_incremental(const rc_event *ev)
+{
+    static const char *const marks[] = {"incremental", "incremental:start", "incremental:end", "incremental:stopped"};
+    if (ev->op != RC_OP_READ || ev->snapshot.n < 11 || memcmp(ev->snapshot.p, "incremental", 11)) return RC_INCR_NONE;
+    for (int k = 0; k < 4; k++)
+        if (ev->snapshot.n == strlen(marks[k]) && !memcmp(ev->snapshot.p, marks[k], ev->snapshot.n)) return (rc_incremental)(k + 1);
+    return RC_INCR_NONE;
+}
+
+/* A table edge of an incremental snapshot (start, end or stopped). */
+static inline bool rc_event_snapshot_edge(const rc_event *ev) { return rc_event_incremental(ev) >= RC_INCR_START; }
 
 #endif

@@ -149,6 +149,9 @@ typedef struct rc_format {
     const char *summary;
     const char *content_type;
     bool binary; /* messages are bytes, not text lines: no newline between them on stdout */
+    /* the format has messages for the table edges of an incremental snapshot (Maxwell's
+     * bootstrap-start/-complete: rc_event_snapshot_edge); false: the pipeline drops them */
+    bool snapshot_edges;
     const rc_option_desc *options; /* terminated by {NULL} */
 
     /* Encoder side (NULL when the format cannot encode). */

@@ -121,12 +121,16 @@ static void put_memo(rc_buf *b, str_memo *m)
     rc_buf_put(b, m->json.data, m->json.len);
 }
 
-/* A snapshot marker Debezium 2.0 added (DBZ-5136: first, first_in_data_collection,
- * last_in_data_collection); 1.x writes "true" for those rows. */
-static bool snapshot_2x(rc_str m)
+/* A snapshot marker of a later Debezium than compat level e->compat, which writes "true" for
+ * such a row instead: 2.0's first, first_in_data_collection, last_in_data_collection
+ * (DBZ-5136), and 1.6's incremental (DBZ-3473: incremental snapshots, SnapshotRecord.INCREMENTAL;
+ * before 1.6 no Debezium read a table while streaming). */
+static bool snapshot_later(const up_enc *e, const rc_event *ev)
 {
-    return (m.n == 5 && !memcmp(m.p, "first", 5)) || (m.n == 24 && !memcmp(m.p, "first_in_data_collection", 24)) ||
-           (m.n == 23 && !memcmp(m.p, "last_in_data_collection", 23));
+    rc_str m = ev->snapshot;
+    if (e->compat < 16 && rc_event_incremental(ev) == RC_INCR_READ) return true;
+    return e->compat < 20 && ((m.n == 5 && !memcmp(m.p, "first", 5)) || (m.n == 24 && !memcmp(m.p, "first_in_data_collection", 24)) ||
+                              (m.n == 23 && !memcmp(m.p, "last_in_data_collection", 23)));
 }
 
 /* ,"snapshot":..,"db":..[,"sequence":"[<last commit LSN>,] (PostgreSQL; others: ,"sequence":null) */
@@ -135,7 +139,7 @@ static void put_mid(up_enc *e, rc_buf *t, const rc_event *ev, int conn)
     RC_BUF_LIT(t, ",\"snapshot\":");
     if (e->compat < 10) /* 0.x: true for every row of a snapshot */
         rc_buf_puts(t, (ev->snapshot.n ? !(ev->snapshot.n == 5 && !memcmp(ev->snapshot.p, "false", 5)) : ev->op == RC_OP_READ) ? "true" : "false");
-    else if (ev->snapshot.n && e->compat < 20 && snapshot_2x(ev->snapshot)) RC_BUF_LIT(t, "\"true\"");
+    else if (ev->snapshot.n && snapshot_later(e, ev)) RC_BUF_LIT(t, "\"true\"");
     else if (ev->snapshot.n) rc_jw_str(t, ev->snapshot.p, ev->snapshot.n);
     else rc_buf_puts(t, ev->op == RC_OP_READ ? "\"true\"" : "\"false\"");
     RC_BUF_LIT(t, ",\"db\":");

@@ -6,6 +6,7 @@ const rc_format rc_format_maxwell = {
     .name = "maxwell",
     .summary = "Maxwell's daemon JSON: insert/update/delete rows with data, old, xid/commit; bootstrap messages",
     .content_type = "application/json",
+    .snapshot_edges = true, /* bootstrap-start and -complete */
     .options = rc_mx_options,
     .enc_new = rc_mx_enc_new,
     .enc_free = rc_mx_enc_free,

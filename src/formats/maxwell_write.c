@@ -7,7 +7,9 @@
  * reads are Maxwell's bootstrap: bootstrap-start before a table's first row, bootstrap-insert
  * for each row, bootstrap-complete after its last (the snapshot's "last" mark, another table,
  * another kind of event or the end of the input); the extra messages are parts of the event
- * that causes them (rc_format.split). */
+ * that causes them (rc_format.split). An incremental snapshot's bootstrap (rc_event_incremental)
+ * opens at its table's start edge (or first row) and closes at its end or stopped edge (or
+ * another table's snapshot) only: the stream's changes go on between its rows. */
 #include <stdlib.h>
 #include <string.h>
 #include "formats/enc_event.h"
@@ -22,8 +24,9 @@ typedef struct mx_enc {
     uint32_t held_index;
     rc_buf head, tail;
     uint32_t tx_rows; /* rows since the transaction began: the xoffset of rows that state none */
-    /* the table being bootstrapped (its snapshot rows being written) */
-    bool boot;
+    /* the table being bootstrapped (its snapshot rows being written); boot_incr: by an
+     * incremental snapshot */
+    bool boot, boot_incr;
     rc_buf boot_db, boot_table, boot_server, boot_file;
     rc_buf boot_keys; /* its markers' primary_key and primary_key_columns (as the options ask) */
     rc_event boot_ev; /* its last row (names pointing into boot_db/boot_table, no columns) */
@@ -33,7 +36,7 @@ typedef struct mx_enc {
 
 /* Parts of an event (rc_mx_split), told apart by the address of their snapshot mark */
 static const char MARK_RELEASE[] = "maxwell:release", MARK_START[] = "maxwell:bootstrap-start",
-                  MARK_COMPLETE[] = "maxwell:bootstrap-complete";
+                  MARK_START_INCR[] = "maxwell:bootstrap-start incremental", MARK_COMPLETE[] = "maxwell:bootstrap-complete";
 
 enum { NBUFS = 8 };
 static void bufs(mx_enc *e, rc_buf *out[NBUFS])
@@ -384,23 +387,41 @@ static bool same(const rc_buf *b, rc_str s) { return b->len == s.n && (!s.n || !
 
 static bool is_mark(const rc_event *ev, const char *mark) { return ev->snapshot.p == mark; }
 
+/* parts[n] is ev as the part its mark says */
+static size_t part(rc_event_part *parts, size_t n, const rc_event *ev, const char *mark)
+{
+    parts[n].ev = *ev, parts[n].ev.snapshot = (rc_str){mark, 0};
+    return n + 1;
+}
+
 size_t rc_mx_split(void *p, const rc_event *ev, rc_event_part *parts, rc_arena *a)
 {
     mx_enc *e = p;
     (void)a;
     rc_error err;
     rc_error_clear(&err);
-    if (expressible(e, ev, &err) != RC_OK) return 0; /* nothing released for an event without a message */
+    rc_incremental inc = rc_event_incremental(ev);
+    bool edge = inc >= RC_INCR_START;
+    if (!edge && expressible(e, ev, &err) != RC_OK) return 0; /* nothing released for an event without a message */
     size_t n = 0;
     bool read = ev->op == RC_OP_READ;
     bool boot_same = e->boot && same(&e->boot_db, ev->src.db) && same(&e->boot_table, ev->src.table);
-    if (e->held) parts[n].ev = *ev, parts[n].ev.snapshot = (rc_str){MARK_RELEASE, 0}, n++;
-    if (e->boot && !(read && boot_same)) parts[n].ev = e->boot_ev, parts[n].ev.snapshot = (rc_str){MARK_COMPLETE, 0}, n++;
-    if (read && !boot_same) parts[n].ev = *ev, parts[n].ev.snapshot = (rc_str){MARK_START, 0}, n++;
+    /* what ends the open bootstrap before this event: an edge (the end edge of its own table
+     * writes the complete message itself), a read of another table, and for an initial
+     * snapshot's bootstrap any other event */
+    bool close = e->boot && (edge ? inc == RC_INCR_START || !boot_same : read ? !boot_same : !e->boot_incr);
+    if (e->held) n = part(parts, n, ev, MARK_RELEASE);
+    if (close) n = part(parts, n, &e->boot_ev, MARK_COMPLETE);
+    if (edge) { /* bootstrap-start, or -complete (end or stopped), from the edge itself */
+        n = part(parts, n, ev, inc == RC_INCR_START ? MARK_START_INCR : MARK_COMPLETE);
+        goto done;
+    }
+    if (read && !boot_same) n = part(parts, n, ev, inc ? MARK_START_INCR : MARK_START);
     bool last = read && ev->snapshot.n == 4 && !memcmp(ev->snapshot.p, "last", 4);
     if (!n && !last) return 0;
     parts[n++].ev = *ev;
-    if (last) parts[n].ev = *ev, parts[n].ev.snapshot = (rc_str){MARK_COMPLETE, 0}, n++;
+    if (last) n = part(parts, n, ev, MARK_COMPLETE);
+done:
     for (size_t k = 0; k < n; k++) parts[k].header = NULL, parts[k].header_value = (rc_str){0};
     return n;
 }
@@ -439,12 +460,14 @@ static void boot_row(mx_enc *e, const rc_event *ev)
     b->pos.thread = ev->pos.thread, b->pos.has_thread = ev->pos.has_thread;
 }
 
-/* bootstrap-start / -complete: Maxwell's RowMap with empty data */
+/* bootstrap-start / -complete: Maxwell's RowMap with empty data; the keys of the event's
+ * columns, or of the bootstrap's when it has none (its last row kept, an edge without columns) */
 static void bootstrap_marker(mx_enc *e, rc_buf *out, const rc_event *ev, const char *type)
 {
     put_head(out, ev, type, false);
     put_ids(e, out, ev);
-    rc_buf_put(out, e->boot_keys.data, e->boot_keys.len);
+    if (ev->ncols || !e->boot) put_keys(e, out, ev, NULL);
+    else rc_buf_put(out, e->boot_keys.data, e->boot_keys.len);
     RC_BUF_LIT(out, ",\"data\":{}}");
 }
 
@@ -460,8 +483,9 @@ rc_status rc_mx_encode(void *p, const rc_event *ev, rc_buf *out, rc_error *err)
         e->boot = false;
         return RC_OK;
     }
-    if (is_mark(ev, MARK_START)) {
+    if (is_mark(ev, MARK_START) || is_mark(ev, MARK_START_INCR)) {
         boot_open(e, ev);
+        e->boot_incr = is_mark(ev, MARK_START_INCR);
         bootstrap_marker(e, out, ev, "bootstrap-start");
         boot_row(e, ev);
         return RC_OK;
@@ -519,7 +543,7 @@ rc_status rc_mx_flush(void *p, rc_buf *out, rc_error *err)
         release(e, out, false);
         return RC_OK;
     }
-    if (e->boot) {
+    if (e->boot && !e->boot_incr) { /* an incremental snapshot's goes on in the next run */
         bootstrap_marker(e, out, &e->boot_ev, "bootstrap-complete");
         e->boot = false;
         return RC_OK;
@@ -528,9 +552,11 @@ rc_status rc_mx_flush(void *p, rc_buf *out, rc_error *err)
 }
 
 /* A held row, or an open bootstrap: its complete message is still to come (the next event or
- * the end of the input writes it), so the pipeline keeps where it goes */
+ * the end of the input writes it), so the pipeline keeps where it goes. Not an incremental
+ * snapshot's bootstrap: its end edge writes its complete message, and the stream's messages
+ * between its rows go where their own events do. */
 bool rc_mx_holding(void *p)
 {
     const mx_enc *e = p;
-    return e->held || e->boot;
+    return e->held || (e->boot && !e->boot_incr);
 }

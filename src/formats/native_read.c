@@ -571,12 +571,14 @@ rc_status rc_native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         if (g[1] && (st = take_str(&c, g[1], "ddl \"text\"", &ev.ddl)) != RC_OK) return st;
     }
 
-    /* What each operation must and must not carry. */
-    bool row = ev.op == RC_OP_INSERT || ev.op == RC_OP_UPDATE || ev.op == RC_OP_DELETE || ev.op == RC_OP_READ;
+    /* What each operation must and must not carry. An incremental snapshot's table edge is a
+     * read without a row (its columns optional). */
+    bool edge = rc_event_snapshot_edge(&ev);
+    bool row = (ev.op == RC_OP_INSERT || ev.op == RC_OP_UPDATE || ev.op == RC_OP_DELETE || ev.op == RC_OP_READ) && !edge;
     size_t at = opn->off;
     if (row && !ev.ncols && !(ev.op == RC_OP_DELETE && !ev.before)) /* a delete may come with no image at all */
         return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"columns\"", rc_op_name(ev.op));
-    if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)
+    if (row && (ev.op == RC_OP_INSERT || ev.op == RC_OP_READ || ev.op == RC_OP_UPDATE) && !ev.after)
         return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" needs \"after\"", rc_op_name(ev.op));
     if ((ev.op == RC_OP_INSERT || ev.op == RC_OP_READ) && ev.before)
         return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, f[F_BEFORE])->off, "op \"%s\" has no \"before\"", rc_op_name(ev.op));
@@ -585,7 +587,8 @@ rc_status rc_native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
     if (ev.changed && ev.op != RC_OP_UPDATE)
         return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, f[F_CHANGED])->off, "only an update has \"changed\"");
     if (!row && (ev.before || ev.after))
-        return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" carries no row images", rc_op_name(ev.op));
+        return edge ? rc_error_set(err, RC_ERR_SCHEMA, at, "snapshot \"%.*s\" (a table edge) carries no row images", (int)ev.snapshot.n, ev.snapshot.p)
+                    : rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" carries no row images", rc_op_name(ev.op));
     if (ev.op == RC_OP_DDL && !ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"ddl\" needs \"ddl\": {\"text\": ...}");
 
     rc_event *slot = rc_event_list_push(out);

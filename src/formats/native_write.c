@@ -329,6 +329,7 @@ const rc_format rc_format_native = {
     .name = "native",
     .summary = "rowcast's lossless JSON lines: every field of the canonical change event",
     .content_type = "application/json",
+    .snapshot_edges = true, /* lossless: an incremental snapshot's table edges too */
     .options = native_options,
     .enc_new = native_enc_new,
     .enc_free = native_enc_free,

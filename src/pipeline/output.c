@@ -143,7 +143,9 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
         /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL);
          * PostgreSQL capture matches SCHEMA.TABLE */
         rc_str db = c->include_schema || !ev->src.db.n ? ev->src.schema : ev->src.db;
-        if (!rc_pipeline_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1)) {
+        /* an incremental snapshot's table edge goes only to a format that writes it */
+        if (!rc_pipeline_event_included(c, db, ev->src.table) || (c->drop >> ev->op & 1) ||
+            (!c->to->snapshot_edges && rc_event_snapshot_edge(ev))) {
             n->filtered++;
             continue;
         }

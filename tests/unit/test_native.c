@@ -181,6 +181,36 @@ static void test_invalid_and_special_values(void **state)
     assert_memory_equal(f->out.data, line, f->out.len);
 }
 
+/* An incremental snapshot's table edges: a read without a row, columns optional, written back
+ * as read; an edge with a row, or a snapshot marker that is no edge, is refused as a read. */
+static void test_incremental_edges(void **state)
+{
+    fixture *f = *state;
+    static const char *const edges[] = {
+        "{\"op\":\"read\",\"source\":{\"kind\":\"mysql\",\"table\":\"t\"},\"snapshot\":\"incremental:start\",\"columns\":[{\"name\":\"c\",\"type\":\"int\",\"pk\":true}]}",
+        "{\"op\":\"read\",\"source\":{\"kind\":\"mysql\",\"table\":\"t\"},\"snapshot\":\"incremental:end\"}",
+        "{\"op\":\"read\",\"source\":{\"kind\":\"mysql\",\"table\":\"t\"},\"snapshot\":\"incremental:stopped\"}",
+    };
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(decode(f, edges[k], strlen(edges[k])), RC_OK);
+        const rc_event *ev = &f->list.items[0];
+        assert_int_equal(rc_event_incremental(ev), RC_INCR_START + k);
+        assert_true(rc_event_snapshot_edge(ev));
+        rc_buf_reset(&f->out);
+        assert_int_equal(rc_native_encode(NULL, ev, &f->out, &f->err), RC_OK);
+        assert_int_equal(f->out.len, strlen(edges[k]));
+        assert_memory_equal(f->out.data, edges[k], f->out.len);
+    }
+    const char *row = "{\"op\":\"read\",\"source\":{\"kind\":\"mysql\",\"table\":\"t\"},\"snapshot\":\"incremental\",\"columns\":[{\"name\":\"c\",\"type\":\"int\"}],\"after\":[1]}";
+    assert_int_equal(decode(f, row, strlen(row)), RC_OK);
+    assert_int_equal(rc_event_incremental(&f->list.items[0]), RC_INCR_READ);
+    assert_false(rc_event_snapshot_edge(&f->list.items[0]));
+    expect(f, "{\"op\":\"read\",\"source\":{\"kind\":\"mysql\",\"table\":\"t\"},\"snapshot\":\"incremental:end\",\"columns\":[{\"name\":\"c\",\"type\":\"int\"}],\"after\":[1]}",
+           RC_ERR_SCHEMA, 6, "snapshot \"incremental:end\" (a table edge) carries no row images");
+    expect(f, "{\"op\":\"read\",\"source\":{\"kind\":\"mysql\",\"table\":\"t\"},\"snapshot\":\"incremental:begin\"}", RC_ERR_SCHEMA, 6,
+           "op \"read\" needs \"columns\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +218,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_property_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invalid_and_special_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_incremental_edges, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
