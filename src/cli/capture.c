@@ -182,7 +182,7 @@ static const cli_flag capture_table[] = {
                   "(--on-loss=stop or cut: the position stays before it); 3 I/O or delivery\n"
                   "failure; 128+N stopped by signal N after flushing.\n"},
 
-    {CLI_END},
+    {0}, /* CLI_END */
 };
 
 void cli_usage_capture(void)

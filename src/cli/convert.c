@@ -190,7 +190,7 @@ static const cli_flag convert_table[] = {
                   "failure (messages undelivered; the checkpoint stops before the first of them);\n"
                   "128+N stopped by signal N after flushing.\n"},
 
-    {CLI_END},
+    {0}, /* CLI_END */
 };
 
 void cli_usage_convert(void)

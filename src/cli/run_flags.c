@@ -142,6 +142,6 @@ const cli_flag cli_run_flags[] = {
     {CLI_SWITCH, "--quiet", "-q", .set = set_quiet},
     {CLI_SWITCH, "--help", "-h", .set = cli_flag_help},
     {CLI_GLUED, "-o", .set = take_option},
-    {CLI_END},
+    {0}, /* CLI_END */
 };
 #undef SPEC
