@@ -20,11 +20,11 @@ rc_install() {
 }
 
 BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev libpq-dev libmariadb-dev libzstd-dev)
-TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 mariadb-server mariadb-client jq curl)
 # bench/run_capture_pg.sh (the pg_recvlogical + wal2json peer, /usr/bin/time), whose quick mode
 # is the bench_capture_pg test
 BENCH_PKGS=(postgresql-15 postgresql-15-wal2json time)
-TEST_PKGS+=("${BENCH_PKGS[@]}")
+# (one assignment, so that sourcing this file twice, as the throwaway scripts do, lists each once)
+TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 mariadb-server mariadb-client jq curl "${BENCH_PKGS[@]}")
 
 # rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.
 rc_build() {
@@ -45,4 +45,39 @@ rc_demo_build() {
         ROWCAST=$ROOT/build-demo/rowcast
     fi
     ROWCAST_KAFKA_MOCK=${ROWCAST_KAFKA_MOCK:-$(dirname "$ROWCAST")/rowcast-kafka-mock}
+}
+
+# rc_free_port: prints a loopback TCP port nobody listens on now (the throwaway servers retry
+# with another one if it is taken before they bind)
+rc_free_port() {
+    local p
+    while :; do
+        p=$((20000 + RANDOM % 40000))
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
+    done
+}
+
+# rc_throwaway_main PREFIX ARG...: the command line of a throwaway server script run as a
+# program (scripts/pg-throwaway.sh, scripts/mariadb-throwaway.sh): `start [DIR]` calls
+# PREFIX_throwaway_start DIR (a new temporary directory when absent; removed if the start fails)
+# and prints PREFIX_throwaway_env's export lines; `stop DIR` calls PREFIX_throwaway_stop DIR.
+rc_throwaway_main() {
+    local prefix=$1 d
+    shift
+    set -eu
+    case "${1:-}" in
+    start)
+        d=${2:-$(mktemp -d)}
+        "${prefix}_throwaway_start" "$d" >&2 || { rm -rf "$d"; exit 1; }
+        "${prefix}_throwaway_env"
+        ;;
+    stop)
+        [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 2; }
+        "${prefix}_throwaway_stop" "$2"
+        ;;
+    *)
+        echo "usage: eval \"\$($0 start [DIR])\"  |  $0 stop DIR" >&2
+        exit 2
+        ;;
+    esac
 }

@@ -10,19 +10,16 @@
 #            directory when absent) and prints export lines for MY_DIR, MY_PORT, MY_SOCK and
 #            MY_URL (mysql://root@127.0.0.1:PORT)
 #        scripts/mariadb-throwaway.sh stop DIR                  stops it and removes DIR
-# Sourced, it defines the functions below and does nothing else.
+# Sourced, it defines the functions below (and scripts/lib.sh's, which it sources) and does
+# nothing else.
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # my_owner: the user the server runs as
 my_owner() { if [ "$(id -u)" = 0 ]; then echo mysql; else id -un; fi; }
 
 # my_free_port: a loopback TCP port nobody listens on now
-my_free_port() {
-    local p
-    while :; do
-        p=$((20000 + RANDOM % 40000))
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
-    done
-}
+my_free_port() { rc_free_port; }
 
 # my_throwaway_start DIR [MARIADBD OPTION...]: a new server in DIR (created), started with
 # the options below and then the extra ones (which override them: --binlog-row-image=MINIMAL);
@@ -129,20 +126,5 @@ my_throwaway_stop() {
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    set -eu
-    case "${1:-}" in
-    start)
-        d=${2:-$(mktemp -d)}
-        my_throwaway_start "$d" >&2 || { rm -rf "$d"; exit 1; }
-        my_throwaway_env
-        ;;
-    stop)
-        [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 2; }
-        my_throwaway_stop "$2"
-        ;;
-    *)
-        echo "usage: eval \"\$($0 start [DIR])\"  |  $0 stop DIR" >&2
-        exit 2
-        ;;
-    esac
+    rc_throwaway_main my "$@"
 fi

@@ -10,7 +10,10 @@
 #            directory when absent) and prints export lines for PGHOST, PGPORT, PGUSER,
 #            PGDATABASE, PG_URL (postgres://postgres@127.0.0.1:PORT/postgres) and PG_DIR
 #        scripts/pg-throwaway.sh stop DIR                   stops it and removes DIR
-# Sourced, it defines the functions below and does nothing else.
+# Sourced, it defines the functions below (and scripts/lib.sh's, which it sources) and does
+# nothing else.
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
@@ -21,13 +24,7 @@ pg_as() {
 
 # pg_free_port: prints a loopback TCP port nobody listens on now (the server retries with
 # another one if it is taken before it binds)
-pg_free_port() {
-    local p
-    while :; do
-        p=$((20000 + RANDOM % 40000))
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
-    done
-}
+pg_free_port() { rc_free_port; }
 
 # pg_throwaway_start DIR [CONF_LINE...]: initdb in DIR/data (DIR is created, made the
 # server's), CONF_LINEs appended to postgresql.conf, started with pg_ctl -w; sets PG_DIR,
@@ -95,20 +92,5 @@ pg_throwaway_stop() {
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    set -eu
-    case "${1:-}" in
-    start)
-        d=${2:-$(mktemp -d)}
-        pg_throwaway_start "$d" >&2 || { rm -rf "$d"; exit 1; }
-        pg_throwaway_env
-        ;;
-    stop)
-        [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 2; }
-        pg_throwaway_stop "$2"
-        ;;
-    *)
-        echo "usage: eval \"\$($0 start [DIR])\"  |  $0 stop DIR" >&2
-        exit 2
-        ;;
-    esac
+    rc_throwaway_main pg "$@"
 fi

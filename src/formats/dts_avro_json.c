@@ -127,6 +127,14 @@ static void put_item(rc_buf *b, const dts_val *v)
     }
 }
 
+static void put_type_number(rc_buf *b, const rc_column *c, const void *ctx)
+{
+    (void)ctx;
+    RC_BUF_LIT(b, ",\"dataTypeNumber\":");
+    rc_fmt_i64(b, c->type.info->mysql_code);
+    rc_buf_putc(b, '}');
+}
+
 static void put_images(aj_enc *e, rc_buf *b, const rc_event *ev, const rc_value *img)
 {
     if (!img) {
@@ -184,20 +192,8 @@ static rc_status aj_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
         rc_jw_str(b, e->text.data, e->text.len);
     }
     RC_BUF_LIT(b, "},\"fields\":");
-    if (row) {
-        rc_buf_putc(b, '[');
-        for (uint32_t i = 0; i < ev->ncols; i++) {
-            if (i) rc_buf_putc(b, ',');
-            RC_BUF_LIT(b, "{\"name\":");
-            rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-            RC_BUF_LIT(b, ",\"dataTypeNumber\":");
-            rc_fmt_i64(b, ev->cols[i].type.info->mysql_code);
-            rc_buf_putc(b, '}');
-        }
-        rc_buf_putc(b, ']');
-    } else {
-        RC_BUF_LIT(b, "null");
-    }
+    if (row) rc_enc_put_name_objects(b, ev, put_type_number, NULL);
+    else RC_BUF_LIT(b, "null");
     RC_BUF_LIT(b, ",\"beforeImages\":");
     put_images(e, b, ev, ev->op == RC_OP_UPDATE || ev->op == RC_OP_DELETE ? ev->before : NULL);
     RC_BUF_LIT(b, ",\"afterImages\":");

@@ -61,18 +61,21 @@ const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch)
     return flags;
 }
 
+typedef struct name_type_ctx {
+    const char *(*type)(const rc_coltype *t);
+} name_type_ctx;
+
+static void put_type(rc_buf *b, const rc_column *c, const void *ctx)
+{
+    RC_BUF_LIT(b, ",\"type\":\"");
+    rc_buf_puts(b, ((const name_type_ctx *)ctx)->type(&c->type));
+    RC_BUF_LIT(b, "\"}");
+}
+
 void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t))
 {
-    rc_buf_putc(b, '[');
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (i) rc_buf_putc(b, ',');
-        RC_BUF_LIT(b, "{\"name\":");
-        rc_jw_str(b, ev->cols[i].name.p, ev->cols[i].name.n);
-        RC_BUF_LIT(b, ",\"type\":\"");
-        rc_buf_puts(b, type(&ev->cols[i].type));
-        RC_BUF_LIT(b, "\"}");
-    }
-    rc_buf_putc(b, ']');
+    name_type_ctx ctx = {type};
+    rc_enc_put_name_objects(b, ev, put_type, &ctx);
 }
 
 void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev)

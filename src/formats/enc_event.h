@@ -36,6 +36,21 @@ const uint8_t *rc_enc_changed(const rc_event *ev, rc_buf *scratch);
 void rc_enc_put_pk_array(rc_buf *b, const rc_event *ev);
 /* pk names in key order as JSON strings separated by commas (the array's items). */
 void rc_enc_put_pk_items(rc_buf *b, const rc_event *ev);
+/* The columns as [{"name":N...},...], `put` writing each object's members after the name (from
+ * their comma) and its closing brace, with `ctx`. Inline, so that a caller's put is inlined into
+ * its loop. */
+static inline void rc_enc_put_name_objects(rc_buf *b, const rc_event *ev,
+                                           void (*put)(rc_buf *b, const rc_column *c, const void *ctx), const void *ctx)
+{
+    rc_buf_putc(b, '[');
+    for (const rc_column *c = ev->cols, *end = c + ev->ncols; c < end; c++) {
+        if (c > ev->cols) rc_buf_putc(b, ',');
+        RC_BUF_LIT(b, "{\"name\":");
+        rc_jw_str(b, c->name.p, c->name.n);
+        put(b, c, ctx);
+    }
+    rc_buf_putc(b, ']');
+}
 /* The columns as [{"name":N,"type":"T"},...], T the column's type by `type` (DataWorks). */
 void rc_enc_put_name_types(rc_buf *b, const rc_event *ev, const char *(*type)(const rc_coltype *t));
 

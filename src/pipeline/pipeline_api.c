@@ -1,10 +1,12 @@
 /* The public pipeline (rowcast/pipeline.h): an opaque rc_pipeline made from an
  * rc_pipeline_config, for programs that embed rowcast. The CLI fills the full struct itself
  * (src/cli/run_opts.c); this file does for a program what its setup does for a command line:
- * the formats' states, the topic template, the keys and tombstones a Kafka sink wants. */
+ * the formats' states, the topic template, the keys and tombstones a Kafka sink wants, with
+ * the pieces of rc_run_open (run_open.c) that make them. */
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline/pipeline.h"
+#include "pipeline/run_open.h"
 
 static volatile sig_atomic_t never_stopped;
 static const char *const stdin_only[] = {"-"};
@@ -33,15 +35,12 @@ static rc_status configure(rc_pipeline *p, const rc_pipeline_config *cfg, rc_err
     p->nfiles = cfg->ninputs ? cfg->ninputs : 1;
     p->sink = cfg->sink;
     p->sink_stdout = !kafka; /* perhaps stdout: no progress line unless asked, as convert to stdout */
-    p->need_keys = kafka || cfg->layout != RC_LAYOUT_VALUES;
-    p->routed = kafka || cfg->layout == RC_LAYOUT_RECORDS;
-    p->tombstones = kafka;
+    rc_run_routing(p, kafka, cfg->layout, -1);
     p->quiet = cfg->quiet;
     p->stop = cfg->stop ? cfg->stop : &never_stopped;
     const char *tmpl = rc_sink_topic_template(cfg->sink);
     if (rc_topic_template(tmpl ? tmpl : "debezium", &p->topic_tmpl, err) != RC_OK) return err->code;
-    if (p->from->dec_new(p->opts, &p->dec, err) != RC_OK) return err->code;
-    return p->to->enc_new(cfg->to_opts ? cfg->to_opts : &no_options, &p->enc, err);
+    return rc_run_formats_new(p, p->opts, cfg->to_opts ? cfg->to_opts : &no_options, err);
 }
 
 rc_status rc_pipeline_new(const rc_pipeline_config *cfg, rc_pipeline **out, rc_error *err)
@@ -63,7 +62,6 @@ void rc_pipeline_free(rc_pipeline *p)
 {
     if (!p) return;
     rc_pipeline_fini(p);
-    if (p->dec) p->from->dec_free(p->dec);
-    if (p->enc) p->to->enc_free(p->enc);
+    rc_run_formats_free(p);
     free(p);
 }

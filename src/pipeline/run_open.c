@@ -138,12 +138,17 @@ static int side_options(rc_run *r, const rc_format_name *n, const rc_format *oth
     return RC_EXIT_OK;
 }
 
+static rc_sink_layout sink_layout(const rc_run_spec *spec)
+{
+    return spec->keys ? RC_LAYOUT_KEYS : spec->records ? RC_LAYOUT_RECORDS : RC_LAYOUT_VALUES;
+}
+
 static int open_sink(rc_run *r)
 {
     rc_pipeline *c = r->c;
     rc_error err;
     rc_error_clear(&err);
-    rc_sink_config cfg = {.layout = r->spec.keys ? RC_LAYOUT_KEYS : r->spec.records ? RC_LAYOUT_RECORDS : RC_LAYOUT_VALUES,
+    rc_sink_config cfg = {.layout = sink_layout(&r->spec),
                           .binary = c->to->binary,
                           .dead_letter = c->dead,
                           .dead_path = c->dead_path,
@@ -221,7 +226,7 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
         (rc = side_options(r, r->to_name, c->from, r->side_items[1], &r->to_opts)) != RC_EXIT_OK)
         return rc;
     if (c->from) c->opts = &r->from_opts; /* the source's decoder and its hints read them */
-    if ((c->from && c->from->dec_new(&r->from_opts, &c->dec, &err) != RC_OK) || c->to->enc_new(&r->to_opts, &c->enc, &err) != RC_OK) {
+    if (rc_run_formats_new(c, &r->from_opts, &r->to_opts, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", r->spec.cmd, err.message);
         return RC_EXIT_USAGE;
     }
@@ -230,10 +235,8 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
         return RC_EXIT_IO;
     }
     if ((rc = open_sink(r)) != RC_EXIT_OK) return rc;
-    c->need_keys = r->kafka || r->spec.keys || r->spec.records;
-    c->routed = r->kafka || r->spec.records;
+    rc_run_routing(c, r->kafka, sink_layout(&r->spec), r->spec.tomb);
     c->sink_stdout = !strcmp(r->spec.sink_url, "stdout");
-    c->tombstones = r->spec.tomb < 0 ? r->kafka : r->spec.tomb;
     c->flush_ms = r->spec.flush_secs * 1000;
     return RC_EXIT_OK;
 }
@@ -246,7 +249,25 @@ void rc_run_close(rc_run *r)
     c->sink = NULL;
     if (c->dead) fclose(c->dead);
     c->dead = NULL;
+    rc_run_formats_free(c);
+}
+
+rc_status rc_run_formats_new(rc_pipeline *c, const rc_options *from_opts, const rc_options *to_opts, rc_error *err)
+{
+    if (c->from && c->from->dec_new(from_opts, &c->dec, err) != RC_OK) return err->code;
+    return c->to->enc_new(to_opts, &c->enc, err);
+}
+
+void rc_run_formats_free(rc_pipeline *c)
+{
     if (c->dec) c->from->dec_free(c->dec);
     if (c->enc) c->to->enc_free(c->enc);
     c->dec = c->enc = NULL;
+}
+
+void rc_run_routing(rc_pipeline *c, bool kafka, rc_sink_layout layout, int tomb)
+{
+    c->need_keys = kafka || layout != RC_LAYOUT_VALUES;
+    c->routed = kafka || layout == RC_LAYOUT_RECORDS;
+    c->tombstones = tomb < 0 ? kafka : tomb;
 }

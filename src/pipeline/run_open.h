@@ -43,6 +43,14 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c);
 /* Closes the sink, the dead-letter file and the formats' states; a run never opened (zeroed)
  * is a no-op. */
 void rc_run_close(rc_run *r);
+/* The pieces of rc_run_open that rc_pipeline_new (the public API, pipeline_api.c) shares:
+ * the decoder (when c->from) and the encoder made with their options (RC_OK, or the format's
+ * error); both freed (and NULL); the keys and tombstones the sink wants: keys for Kafka and the
+ * KEYS and RECORDS layouts, routing for Kafka and RECORDS, tombstones as `tomb` says (1, 0; -1:
+ * for Kafka only). */
+rc_status rc_run_formats_new(rc_pipeline *c, const rc_options *from_opts, const rc_options *to_opts, rc_error *err);
+void rc_run_formats_free(rc_pipeline *c);
+void rc_run_routing(rc_pipeline *c, bool kafka, rc_sink_layout layout, int tomb);
 /* "rowcast CMD: <fmt with arg>\n(see rowcast help CMD)" on stderr: RC_EXIT_USAGE. */
 int rc_run_usage(const char *cmd, const char *fmt, const char *arg);
 
