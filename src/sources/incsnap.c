@@ -165,9 +165,10 @@ static rc_incsnap_table *running(const rc_incsnap *s, const char *name)
 static char *dup_or_null(const char *p, bool *oom)
 {
     if (!p) return NULL;
-    char *d = strdup(p);
+    size_t n = strlen(p) + 1;
+    char *d = malloc(n);
     if (!d) *oom = true;
-    return d;
+    return d ? memcpy(d, p, n) : NULL;
 }
 
 rc_status rc_incsnap_queue(rc_incsnap *s, const char *name, rc_incsnap_by by, const char *signal,

@@ -184,6 +184,12 @@ rc_status rc_incsnap_key_decode(const void *img, size_t imgn, rc_value *v, size_
             if (kind == RC_V_DATETIME) o->dt.zone = tail;
             break;
         }
+        /* only the bytes rc_incsnap_key_image writes (a BOOL of 2, a month of 300: not images) */
+        unsigned char again[64];
+        size_t againn;
+        rc_str t2;
+        payload(o, again, &againn, &t2);
+        if (againn != fixedn || memcmp(again, q, fixedn)) return rc_error_set(err, RC_ERR_SYNTAX, off, "not a key image");
         p += IMG_HEAD + len;
     }
     *n = k;
