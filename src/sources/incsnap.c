@@ -45,7 +45,10 @@ static void imgtab_place(imgtab *t, size_t i)
     t->slot[h] = (uint32_t)(i + 1);
 }
 
-static const char *imgtab_img(const imgtab *t, size_t i) { return t->bytes.data + t->e[i].off; }
+static const char *imgtab_img(const imgtab *t, size_t i)
+{
+    return t->bytes.data + t->e[i].off;
+}
 
 /* The first entry with this image (and a positive number when `positive`), or -1. */
 static long imgtab_find(const imgtab *t, const char *img, size_t n, uint64_t hash, bool positive)
@@ -55,14 +58,15 @@ static long imgtab_find(const imgtab *t, const char *img, size_t n, uint64_t has
     for (size_t h = (size_t)hash & mask; t->slot[h]; h = (h + 1) & mask) {
         size_t i = t->slot[h] - 1;
         const imgent *e = &t->e[i];
-        if (e->hash == hash && e->imgn == n && (!positive || e->val > 0) && !memcmp(imgtab_img(t, i), img, n))
+        if (e->hash == hash && e->imgn == n && (!positive || e->val > 0) &&
+            !memcmp(imgtab_img(t, i), img, n))
             return (long)i;
     }
     return -1;
 }
 
-static rc_status imgtab_add(imgtab *t, const char *img, size_t n, uint64_t hash, const void *raw, size_t rawn,
-                            int64_t val)
+static rc_status imgtab_add(imgtab *t, const char *img, size_t n, uint64_t hash, const void *raw,
+                            size_t rawn, int64_t val)
 {
     if (n > UINT32_MAX || rawn > UINT32_MAX || t->n >= UINT32_MAX - 1) return RC_ERR_LIMIT;
     if (t->n == t->cap) {
@@ -97,12 +101,12 @@ struct rc_incsnap {
     bool paused;
     rc_incsnap_phase phase;
     uint64_t chunk_no, cur_chunk; /* cur_chunk: the chunk in flight, 0 none */
-    imgtab buf;                    /* the chunk's rows */
+    imgtab buf;                   /* the chunk's rows */
     bool truncated, cursor_set, last_chunk;
-    rc_buf next_cursor;            /* applied at emit */
-    imgtab delivered;              /* keyless: images the stream delivered (counts) */
-    bool counting;                 /* delivered counts since the table's first window */
-    rc_buf img;                    /* scratch image */
+    rc_buf next_cursor; /* applied at emit */
+    imgtab delivered;   /* keyless: images the stream delivered (counts) */
+    bool counting;      /* delivered counts since the table's first window */
+    rc_buf img;         /* scratch image */
 };
 
 rc_incsnap *rc_incsnap_new(const rc_incsnap_ops *ops, void *ctx, const rc_incsnap_limits *limits)
@@ -144,7 +148,10 @@ void rc_incsnap_free(rc_incsnap *s)
     free(s);
 }
 
-static bool active(const rc_incsnap_table *t) { return t->state == RC_INCSNAP_QUEUED || t->state == RC_INCSNAP_RUNNING; }
+static bool active(const rc_incsnap_table *t)
+{
+    return t->state == RC_INCSNAP_QUEUED || t->state == RC_INCSNAP_RUNNING;
+}
 
 /* The table being snapshotted: the running one, else the first queued; NULL when none. */
 static rc_incsnap_table *current(const rc_incsnap *s)
@@ -178,9 +185,10 @@ rc_status rc_incsnap_queue(rc_incsnap *s, const char *name, rc_incsnap_by by, co
     for (size_t i = 0; i < s->nt; i++) {
         if (strcmp(s->t[i]->name, name)) continue;
         if (active(s->t[i]))
-            return rc_error_set(err, RC_SKIP, RC_NO_OFFSET, "%s: already being snapshotted (chunk %llu)%s%s%s", name,
-                                (unsigned long long)s->t[i]->chunks, signal ? "; signal " : "", signal ? signal : "",
-                                signal ? " ignored for it" : "");
+            return rc_error_set(err, RC_SKIP, RC_NO_OFFSET,
+                                "%s: already being snapshotted (chunk %llu)%s%s%s", name,
+                                (unsigned long long)s->t[i]->chunks, signal ? "; signal " : "",
+                                signal ? signal : "", signal ? " ignored for it" : "");
         at = i;
     }
     bool oom = false;
@@ -209,6 +217,18 @@ rc_status rc_incsnap_queue(rc_incsnap *s, const char *name, rc_incsnap_by by, co
     }
     s->t[s->nt++] = t;
     return RC_OK;
+}
+
+rc_status rc_incsnap_estimate(rc_incsnap *s, const char *name, uint64_t rows, size_t avg_width)
+{
+    for (size_t i = 0; i < s->nt; i++) {
+        rc_incsnap_table *t = s->t[i];
+        if (!active(t) || strcmp(t->name, name)) continue;
+        t->estimate = rows;
+        if (avg_width) t->avg_width = avg_width;
+        return RC_OK;
+    }
+    return RC_SKIP;
 }
 
 /* Drops the chunk in flight: back to IDLE, its watermarks no longer recognised. */
@@ -250,15 +270,25 @@ rc_status rc_incsnap_stop(rc_incsnap *s, const char *name, rc_error *err)
         rc_incsnap_table *t = s->t[i];
         if (!active(t) || (name && strcmp(t->name, name))) continue;
         any = true;
-        if (t->state == RC_INCSNAP_QUEUED) t->state = RC_INCSNAP_STOPPED;
-        else if (stop_running(s, t, err) != RC_OK && rc == RC_OK) rc = err ? err->code : RC_ERR_IO;
+        if (t->state == RC_INCSNAP_QUEUED)
+            t->state = RC_INCSNAP_STOPPED;
+        else if (stop_running(s, t, err) != RC_OK && rc == RC_OK)
+            rc = err ? err->code : RC_ERR_IO;
     }
-    if (!any && rc == RC_OK) return rc_error_set(err, RC_SKIP, RC_NO_OFFSET, "%s: no snapshot to stop", name ? name : "no table");
+    if (!any && rc == RC_OK)
+        return rc_error_set(err, RC_SKIP, RC_NO_OFFSET, "%s%sno snapshot to stop", name ? name : "",
+                            name ? ": " : "");
     return rc;
 }
 
-void rc_incsnap_pause(rc_incsnap *s, bool paused) { s->paused = paused; }
-bool rc_incsnap_paused(const rc_incsnap *s) { return s->paused; }
+void rc_incsnap_pause(rc_incsnap *s, bool paused)
+{
+    s->paused = paused;
+}
+bool rc_incsnap_paused(const rc_incsnap *s)
+{
+    return s->paused;
+}
 
 /* The next chunk's row limit: the configured rows, fewer when the bytes per row (estimated,
  * then measured) say the chunk would pass chunk_bytes; half the last one after a chunk that
@@ -276,7 +306,8 @@ static size_t next_limit(const rc_incsnap *s, const rc_incsnap_table *t)
 
 static rc_status failed_read(rc_incsnap *s, rc_incsnap_table *t, rc_status rc, rc_error *err)
 {
-    if (rc == RC_ERR_RETRY || rc == RC_ERR_NOMEM) { /* the table is not at fault: read again later */
+    if (rc == RC_ERR_RETRY ||
+        rc == RC_ERR_NOMEM) { /* the table is not at fault: read again later */
         discard_chunk(s);
         return rc;
     }
@@ -305,25 +336,30 @@ rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err)
     if (rows) t->avg_width = s->buf.bytes.len / rows + 1;
     if (!s->cursor_set) {
         s->last_chunk = !s->truncated && rows < t->limit;
-        if (rows) rc_buf_put(&s->next_cursor, imgtab_img(&s->buf, rows - 1), s->buf.e[rows - 1].imgn);
-        else rc_buf_put(&s->next_cursor, t->cursor.data, t->cursor.len);
+        if (rows)
+            rc_buf_put(&s->next_cursor, imgtab_img(&s->buf, rows - 1), s->buf.e[rows - 1].imgn);
+        else
+            rc_buf_put(&s->next_cursor, t->cursor.data, t->cursor.len);
     }
     if (s->next_cursor.err != RC_OK) return failed_read(s, t, RC_ERR_NOMEM, err);
     return RC_OK;
 }
 
-rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, const void *raw, size_t rawn,
-                             rc_error *err)
+rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, const void *raw,
+                             size_t rawn, rc_error *err)
 {
     if (s->phase != RC_INCSNAP_READ)
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot: a row outside a chunk read");
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "incremental snapshot: a row outside a chunk read");
     rc_buf_reset(&s->img);
     rc_status rc = rc_incsnap_key_image(&s->img, key, nkey, err);
     if (rc != RC_OK) return rc;
-    if (s->img.err != RC_OK) return rc_error_set(err, s->img.err, RC_NO_OFFSET, "key image: out of memory");
+    if (s->img.err != RC_OK)
+        return rc_error_set(err, s->img.err, RC_NO_OFFSET, "key image: out of memory");
     uint64_t h = rc_hash64(s->img.data, s->img.len, 0);
     rc = imgtab_add(&s->buf, s->img.data, s->img.len, h, raw, rawn, 1);
-    if (rc != RC_OK) return rc_error_set(err, rc, RC_NO_OFFSET, "incremental snapshot buffer: out of memory");
+    if (rc != RC_OK)
+        return rc_error_set(err, rc, RC_NO_OFFSET, "incremental snapshot buffer: out of memory");
     if (s->buf.bytes.len > 2 * s->lim.chunk_bytes) {
         s->truncated = true;
         return RC_ERR_LIMIT;
@@ -343,7 +379,8 @@ rc_status rc_incsnap_set_cursor(rc_incsnap *s, const void *cursor, size_t n, boo
 void rc_incsnap_on_message(rc_incsnap *s, const void *msg, size_t n)
 {
     uint64_t chunk = 0;
-    rc_incsnap_mark m = s->ops.recognise ? s->ops.recognise(s->ctx, msg, n, &chunk) : RC_INCSNAP_NOT_MARK;
+    rc_incsnap_mark m =
+        s->ops.recognise ? s->ops.recognise(s->ctx, msg, n, &chunk) : RC_INCSNAP_NOT_MARK;
     if (m != RC_INCSNAP_NOT_MARK) rc_incsnap_on_mark(s, m, chunk);
 }
 
@@ -384,26 +421,32 @@ static rc_status delivered_add(rc_incsnap *s, const char *img, size_t n, uint64_
     if (d < 0) return RC_OK;
     rc_status rc = imgtab_add(&s->delivered, img, n, h, NULL, 0, d);
     if (rc != RC_OK) return rc;
-    return s->delivered.bytes.len + s->delivered.n * sizeof(imgent) > s->lim.keyless_bytes ? RC_ERR_LIMIT : RC_OK;
+    return s->delivered.bytes.len + s->delivered.n * sizeof(imgent) > s->lim.keyless_bytes
+               ? RC_ERR_LIMIT
+               : RC_OK;
 }
 
 /* One side (before: old, after: new) of a streamed change of the running table. */
-static rc_status change_side(rc_incsnap *s, rc_incsnap_table *t, const rc_value *v, size_t n, bool old, rc_error *err)
+static rc_status change_side(rc_incsnap *s, rc_incsnap_table *t, const rc_value *v, size_t n,
+                             bool old, rc_error *err)
 {
     rc_buf_reset(&s->img);
     rc_status rc = rc_incsnap_key_image(&s->img, v, n, err);
     if (rc != RC_OK) return rc;
-    if (s->img.err != RC_OK) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "key image: out of memory");
+    if (s->img.err != RC_OK)
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "key image: out of memory");
     uint64_t h = rc_hash64(s->img.data, s->img.len, 0);
     bool keyless = t->by == RC_INCSNAP_BY_CTID;
-    if (s->phase == RC_INCSNAP_OPEN && (!keyless || old)) t->rows_dropped += buffer_remove(s, s->img.data, s->img.len, h, keyless);
+    if (s->phase == RC_INCSNAP_OPEN && (!keyless || old))
+        t->rows_dropped += buffer_remove(s, s->img.data, s->img.len, h, keyless);
     if (!keyless || !s->counting) return RC_OK;
     rc = delivered_add(s, s->img.data, s->img.len, h, old ? -1 : 1);
     if (rc == RC_ERR_LIMIT) {
         size_t cap = s->lim.keyless_bytes;
         bool mib = !(cap & ((1u << 20) - 1));
         rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET,
-                     "%s: more than %zu %s of changes to a table without a key during its snapshot; add a key or "
+                     "%s: more than %zu %s of changes to a table without a key during its "
+                     "snapshot; add a key or "
                      "raise -o snapshot.keyless.bytes",
                      t->name, mib ? cap >> 20 : cap, mib ? "MiB" : "bytes");
         stop_running(s, t, NULL); /* err keeps the message above */
@@ -413,13 +456,14 @@ static rc_status change_side(rc_incsnap *s, rc_incsnap_table *t, const rc_value 
     return rc;
 }
 
-rc_status rc_incsnap_on_change(rc_incsnap *s, const char *name, const rc_value *before, const rc_value *after,
-                               size_t n, rc_error *err)
+rc_status rc_incsnap_on_change(rc_incsnap *s, const char *name, const rc_value *before,
+                               const rc_value *after, size_t n, rc_error *err)
 {
     rc_incsnap_table *t = running(s, name);
     if (!t) return RC_OK;
     rc_status rc = before ? change_side(s, t, before, n, true, err) : RC_OK;
-    if (rc == RC_OK && after && t->state == RC_INCSNAP_RUNNING) rc = change_side(s, t, after, n, false, err);
+    if (rc == RC_OK && after && t->state == RC_INCSNAP_RUNNING)
+        rc = change_side(s, t, after, n, false, err);
     return rc;
 }
 
@@ -471,15 +515,25 @@ rc_status rc_incsnap_emit(rc_incsnap *s, rc_error *err)
     rc_buf_put(&t->cursor, s->next_cursor.data, s->next_cursor.len);
     bool last = s->last_chunk;
     discard_chunk(s);
-    if (rc == RC_OK && t->cursor.err != RC_OK) rc = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    if (rc == RC_OK && t->cursor.err != RC_OK)
+        rc = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     if (rc != RC_OK || !last) return rc;
     finish_table(s, t, RC_INCSNAP_DONE);
     return edge(s, t, RC_INCSNAP_EDGE_END, err);
 }
 
-rc_incsnap_phase rc_incsnap_phase_of(const rc_incsnap *s) { return s->phase; }
-size_t rc_incsnap_ntables(const rc_incsnap *s) { return s->nt; }
-const rc_incsnap_table *rc_incsnap_table_at(const rc_incsnap *s, size_t i) { return i < s->nt ? s->t[i] : NULL; }
+rc_incsnap_phase rc_incsnap_phase_of(const rc_incsnap *s)
+{
+    return s->phase;
+}
+size_t rc_incsnap_ntables(const rc_incsnap *s)
+{
+    return s->nt;
+}
+const rc_incsnap_table *rc_incsnap_table_at(const rc_incsnap *s, size_t i)
+{
+    return i < s->nt ? s->t[i] : NULL;
+}
 
 size_t rc_incsnap_buffered(const rc_incsnap *s, size_t *bytes)
 {

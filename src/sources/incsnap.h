@@ -35,11 +35,20 @@
 
 typedef struct rc_incsnap rc_incsnap;
 
-typedef enum rc_incsnap_phase { RC_INCSNAP_IDLE, RC_INCSNAP_READ, RC_INCSNAP_OPEN, RC_INCSNAP_EMIT } rc_incsnap_phase;
+typedef enum rc_incsnap_phase {
+    RC_INCSNAP_IDLE,
+    RC_INCSNAP_READ,
+    RC_INCSNAP_OPEN,
+    RC_INCSNAP_EMIT
+} rc_incsnap_phase;
 
 /* How a table is chunked: its primary key, a unique index on NOT NULL columns, or (no key)
  * physical ranges (PostgreSQL ctid), which makes it keyless. */
-typedef enum rc_incsnap_by { RC_INCSNAP_BY_PK, RC_INCSNAP_BY_INDEX, RC_INCSNAP_BY_CTID } rc_incsnap_by;
+typedef enum rc_incsnap_by {
+    RC_INCSNAP_BY_PK,
+    RC_INCSNAP_BY_INDEX,
+    RC_INCSNAP_BY_CTID
+} rc_incsnap_by;
 
 typedef enum rc_incsnap_tstate {
     RC_INCSNAP_QUEUED,
@@ -48,50 +57,61 @@ typedef enum rc_incsnap_tstate {
     RC_INCSNAP_STOPPED,
 } rc_incsnap_tstate;
 
-typedef enum rc_incsnap_mark { RC_INCSNAP_NOT_MARK = 0, RC_INCSNAP_LOW, RC_INCSNAP_HIGH } rc_incsnap_mark;
+typedef enum rc_incsnap_mark {
+    RC_INCSNAP_NOT_MARK = 0,
+    RC_INCSNAP_LOW,
+    RC_INCSNAP_HIGH
+} rc_incsnap_mark;
 
 /* Zero-row `read` items around a table's rows (snapshot "incremental:start", ":end",
  * ":stopped"): a start edge is handed before the first chunk's rows, an end edge after the
  * last, a stopped edge when the snapshot stops (after a start edge, handed then if not yet). */
-typedef enum rc_incsnap_edge { RC_INCSNAP_EDGE_START, RC_INCSNAP_EDGE_END, RC_INCSNAP_EDGE_STOPPED } rc_incsnap_edge;
+typedef enum rc_incsnap_edge {
+    RC_INCSNAP_EDGE_START,
+    RC_INCSNAP_EDGE_END,
+    RC_INCSNAP_EDGE_STOPPED
+} rc_incsnap_edge;
 
 /* One table of the queue, owned by the core; the source reads it (ops, stats, state). */
 typedef struct rc_incsnap_table {
-    char *name;          /* "schema.table" */
-    char *signal;        /* the signal id that asked for it, or NULL */
-    char *filter;        /* additional-conditions filter, or NULL */
+    char *name;   /* "schema.table" */
+    char *signal; /* the signal id that asked for it, or NULL */
+    char *filter; /* additional-conditions filter, or NULL */
     rc_incsnap_by by;
     rc_incsnap_tstate state;
-    bool start_edge;     /* the start edge was handed */
-    rc_buf cursor;       /* where the next chunk starts: the last chunk's last key image
-                          * (empty: the table's first row), or what the source set */
+    bool start_edge; /* the start edge was handed */
+    rc_buf cursor;   /* where the next chunk starts: the last chunk's last key image
+                      * (empty: the table's first row), or what the source set */
     uint64_t rows_read, rows_emitted, rows_dropped, chunks, rereads, estimate;
-    size_t avg_width;    /* estimated bytes per row before the first chunk (0: unknown) */
-    size_t limit;        /* the row limit of the chunk in flight / the last one */
+    size_t avg_width; /* estimated bytes per row before the first chunk (0: unknown) */
+    size_t limit;     /* the row limit of the chunk in flight / the last one */
 } rc_incsnap_table;
 
 typedef struct rc_incsnap_ops {
     /* Writes watermark `mark` of chunk `chunk` into the source's stream. */
-    rc_status (*write_watermark)(void *ctx, const rc_incsnap_table *t, uint64_t chunk, rc_incsnap_mark mark,
-                                 rc_error *err);
+    rc_status (*write_watermark)(void *ctx, const rc_incsnap_table *t, uint64_t chunk,
+                                 rc_incsnap_mark mark, rc_error *err);
     /* Reads up to `limit` rows of `t` after t->cursor (empty: from the start) in key order,
      * giving each to rc_incsnap_add_row; stops early (without error) when add_row says
      * RC_ERR_LIMIT. Fewer rows than `limit` (not stopped early) ends the table, unless the
      * source says otherwise with rc_incsnap_set_cursor (ctid ranges). */
-    rc_status (*read_chunk)(void *ctx, rc_incsnap *s, const rc_incsnap_table *t, size_t limit, rc_error *err);
+    rc_status (*read_chunk)(void *ctx, rc_incsnap *s, const rc_incsnap_table *t, size_t limit,
+                            rc_error *err);
     /* Recognises a stream message as a watermark of this run: LOW or HIGH with its chunk
      * number, or NOT_MARK. NULL: the source calls rc_incsnap_on_mark itself. */
     rc_incsnap_mark (*recognise)(void *ctx, const void *msg, size_t n, uint64_t *chunk);
     /* Hands out one buffered row as a `read` (raw: the bytes given to add_row). */
-    rc_status (*emit_row)(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn, rc_error *err);
+    rc_status (*emit_row)(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn,
+                          rc_error *err);
     /* Hands out a table edge. */
-    rc_status (*emit_edge)(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge edge, rc_error *err);
+    rc_status (*emit_edge)(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge edge,
+                           rc_error *err);
 } rc_incsnap_ops;
 
 typedef struct rc_incsnap_limits {
-    size_t chunk_rows;   /* -o snapshot.chunk.rows (default 4096) */
-    size_t chunk_bytes;  /* -o snapshot.chunk.bytes (default 8 MiB); a read stops past twice it */
-    size_t keyless_bytes;/* -o snapshot.keyless.bytes (default 16 MiB): the delivered multiset */
+    size_t chunk_rows;    /* -o snapshot.chunk.rows (default 4096) */
+    size_t chunk_bytes;   /* -o snapshot.chunk.bytes (default 8 MiB); a read stops past twice it */
+    size_t keyless_bytes; /* -o snapshot.keyless.bytes (default 16 MiB): the delivered multiset */
 } rc_incsnap_limits;
 
 #define RC_INCSNAP_CHUNK_ROWS 4096
@@ -106,7 +126,8 @@ rc_status rc_incsnap_key_image(rc_buf *out, const rc_value *v, size_t n, rc_erro
 
 /* Reads back an image: v[0..max) gets its values (strings point into img), *n their count.
  * RC_ERR_SYNTAX when img is not an image or holds more than max values. */
-rc_status rc_incsnap_key_decode(const void *img, size_t imgn, rc_value *v, size_t max, size_t *n, rc_error *err);
+rc_status rc_incsnap_key_decode(const void *img, size_t imgn, rc_value *v, size_t max, size_t *n,
+                                rc_error *err);
 
 /* A core with the source's ops (copied) and ctx; limits NULL or zero fields: the defaults.
  * NULL when out of memory. */
@@ -118,6 +139,11 @@ void rc_incsnap_free(rc_incsnap *s);
  * a done or stopped one is queued anew from its first row. */
 rc_status rc_incsnap_queue(rc_incsnap *s, const char *name, rc_incsnap_by by, const char *signal,
                            const char *filter, rc_error *err);
+
+/* The source's estimates for a queued or running table: its row count (progress) and its bytes
+ * per row (PG pg_stats, MySQL AVG_ROW_LENGTH), which bound the first chunk's limit to
+ * chunk_bytes / avg_width; later chunks use the measured width. RC_SKIP: no such table. */
+rc_status rc_incsnap_estimate(rc_incsnap *s, const char *name, uint64_t rows, size_t avg_width);
 
 /* Stops the snapshot of `name` (NULL: of every table): the chunk in flight is discarded, a
  * running table gets its stopped edge, a queued one leaves the queue. RC_SKIP when nothing
@@ -137,8 +163,8 @@ rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err);
  * table: every column) and the source's raw bytes, both copied. RC_ERR_LIMIT when the buffer
  * holds more than twice chunk_bytes (this row kept): the read stops there, the chunk is the
  * prefix read so far and the next chunk's limit is halved. */
-rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, const void *raw, size_t rawn,
-                             rc_error *err);
+rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, const void *raw,
+                             size_t rawn, rc_error *err);
 
 /* For ops->read_chunk of chunks that are not key ranges (ctid pages): where the next chunk
  * starts, and whether this chunk was the table's last. */
@@ -155,8 +181,8 @@ void rc_incsnap_on_mark(rc_incsnap *s, rc_incsnap_mark mark, uint64_t chunk);
  * (NULL when the change has none: an INSERT has no before, a DELETE no after); for a keyless
  * table every column. Changes of other tables are ignored. RC_ERR_LIMIT when the keyless
  * multiset passed keyless_bytes: that table's snapshot is stopped (edge handed), err says so. */
-rc_status rc_incsnap_on_change(rc_incsnap *s, const char *name, const rc_value *before, const rc_value *after,
-                               size_t n, rc_error *err);
+rc_status rc_incsnap_on_change(rc_incsnap *s, const char *name, const rc_value *before,
+                               const rc_value *after, size_t n, rc_error *err);
 
 /* A streamed TRUNCATE of `name`: inside a window the buffer empties; the snapshot goes on. */
 void rc_incsnap_on_truncate(rc_incsnap *s, const char *name);

@@ -13,7 +13,10 @@ void rc_isstate_init(rc_isstate *st)
     rc_arena_init(&st->arena);
 }
 
-void rc_isstate_fini(rc_isstate *st) { rc_arena_fini(&st->arena); }
+void rc_isstate_fini(rc_isstate *st)
+{
+    rc_arena_fini(&st->arena);
+}
 
 /* ---- writing ---- */
 
@@ -32,9 +35,12 @@ static rc_status put_text(rc_buf *b, const char *s, bool may_bare, rc_error *err
 {
     size_t n = strlen(s);
     if (rc_utf8_valid_prefix(s, n) != n)
-        return rc_error_set(err, RC_ERR_UTF8, RC_NO_OFFSET, "snapshot state: \"%.40s\" is not UTF-8", s);
-    if (may_bare && bare(s, n)) rc_buf_put(b, s, n);
-    else rc_jw_str(b, s, n);
+        return rc_error_set(err, RC_ERR_UTF8, RC_NO_OFFSET,
+                            "snapshot state: \"%.40s\" is not UTF-8", s);
+    if (may_bare && bare(s, n))
+        rc_buf_put(b, s, n);
+    else
+        rc_jw_str(b, s, n);
     return RC_OK;
 }
 
@@ -121,7 +127,8 @@ rc_status rc_isstate_write(const rc_isstate *st, rc_buf *out, rc_error *err)
     }
     rc_buf_puts(out, st->paused ? "\npaused 1\n" : "\npaused 0\n");
     for (size_t i = 0; i < st->nt && rc == RC_OK; i++) rc = put_table(out, &st->t[i], err);
-    if (rc == RC_OK && out->err != RC_OK) rc = rc_error_set(err, out->err, RC_NO_OFFSET, "snapshot state: out of memory");
+    if (rc == RC_OK && out->err != RC_OK)
+        rc = rc_error_set(err, out->err, RC_NO_OFFSET, "snapshot state: out of memory");
     return rc;
 }
 
@@ -138,7 +145,8 @@ typedef struct lexer {
 
 static rc_status fail(lexer *l, rc_status code, const char *what)
 {
-    return rc_error_set(l->err, code, (size_t)(l->p - l->base), "snapshot state line %zu: %s", l->line, what);
+    return rc_error_set(l->err, code, (size_t)(l->p - l->base), "snapshot state line %zu: %s",
+                        l->line, what);
 }
 
 static void spaces(lexer *l)
@@ -163,8 +171,8 @@ static rc_status json_at(lexer *l, const char *p, size_t n, rc_jtype type, const
     rc_arena_reset(&l->scratch);
     if (rc_json_parse(&l->j, p, n, &jerr) != RC_OK) {
         l->p = p + (jerr.offset <= n ? jerr.offset : 0);
-        return rc_error_set(l->err, jerr.code, (size_t)(l->p - l->base), "snapshot state line %zu: %s: %s", l->line,
-                            what, jerr.message);
+        return rc_error_set(l->err, jerr.code, (size_t)(l->p - l->base),
+                            "snapshot state line %zu: %s: %s", l->line, what, jerr.message);
     }
     if (rc_json_node(&l->j, 0)->type != type) return fail(l, RC_ERR_SYNTAX, what);
     return RC_OK;
@@ -206,12 +214,16 @@ static bool number(rc_str w, uint64_t *v)
     return true;
 }
 
-static bool eq(rc_str w, const char *s) { return w.n == strlen(s) && !memcmp(w.p, s, w.n); }
+static bool eq(rc_str w, const char *s)
+{
+    return w.n == strlen(s) && !memcmp(w.p, s, w.n);
+}
 
 static rc_status line_end(lexer *l)
 {
     spaces(l);
-    return l->p == l->eol ? RC_OK : fail(l, RC_ERR_SYNTAX, "unexpected text at the end of the line");
+    return l->p == l->eol ? RC_OK
+                          : fail(l, RC_ERR_SYNTAX, "unexpected text at the end of the line");
 }
 
 /* Room for element n of an arena array of n elements: it doubles when n is 0 or 2^k - 1
@@ -244,7 +256,8 @@ static rc_status table_line(lexer *l, bool queued)
     t->queued = queued;
     if (!queued) {
         rc_str kind = word(l, false);
-        if (!eq(kind, "initial") && !eq(kind, "incremental")) return fail(l, RC_ERR_SYNTAX, "expected initial or incremental");
+        if (!eq(kind, "initial") && !eq(kind, "incremental"))
+            return fail(l, RC_ERR_SYNTAX, "expected initial or incremental");
         t->initial = eq(kind, "initial");
     }
     unsigned seen = 0; /* bits: by, signal, rows, estimate, chunks */
@@ -273,7 +286,8 @@ static rc_status table_line(lexer *l, bool queued)
             return fail(l, RC_ERR_SYNTAX, "expected a number");
         }
     }
-    if (rc == RC_OK && !queued && (seen | 2u) != 31u) return fail(l, RC_ERR_SYNTAX, "by=, rows=, estimate= and chunks= are required");
+    if (rc == RC_OK && !queued && (seen | 2u) != 31u)
+        return fail(l, RC_ERR_SYNTAX, "by=, rows=, estimate= and chunks= are required");
     return rc;
 }
 
@@ -284,7 +298,8 @@ static rc_status of_table(lexer *l, rc_isstate_table **out)
     rc_status rc = text(l, &name, "a table name");
     if (rc != RC_OK) return rc;
     rc_isstate_table *t = l->st->nt ? &l->st->t[l->st->nt - 1] : NULL;
-    if (!t || t->queued || strcmp(t->name, name)) return fail(l, RC_ERR_SYNTAX, "not the table of the line before");
+    if (!t || t->queued || strcmp(t->name, name))
+        return fail(l, RC_ERR_SYNTAX, "not the table of the line before");
     *out = t;
     return RC_OK;
 }
@@ -304,7 +319,8 @@ static rc_status key_value(lexer *l, uint32_t node, rc_isstate_key *k)
     }
     uint32_t hx = nd->type == RC_J_OBJECT && nd->count == 1 ? rc_json_get(&l->j, node, "hex") : 0;
     const rc_jnode *h = hx ? rc_json_node(&l->j, hx) : NULL;
-    if (!h || h->type != RC_J_STRING || h->n % 2) return fail(l, RC_ERR_SYNTAX, "a key value is a string or {\"hex\":\"…\"}");
+    if (!h || h->type != RC_J_STRING || h->n % 2)
+        return fail(l, RC_ERR_SYNTAX, "a key value is a string or {\"hex\":\"…\"}");
     char *p = rc_arena_alloc(&l->st->arena, h->n / 2 + 1);
     if (!p) return fail(l, RC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < h->n / 2; i++) {
@@ -328,7 +344,8 @@ static rc_status last_line(lexer *l)
         l->p++;
         const char *s = l->p;
         while (l->p < l->eol && *l->p != ',') l->p++;
-        if (!number((rc_str){s, (size_t)(l->p - s)}, &t->last_page) || l->eol - l->p < 3 || memcmp(l->p, ",0)", 3))
+        if (!number((rc_str){s, (size_t)(l->p - s)}, &t->last_page) || l->eol - l->p < 3 ||
+            memcmp(l->p, ",0)", 3))
             return fail(l, RC_ERR_SYNTAX, "expected (PAGE,0)");
         l->p += 3;
         t->last_is_page = true;
@@ -341,7 +358,8 @@ static rc_status last_line(lexer *l)
     t->last = rc_arena_alloc(&l->st->arena, (arr->count ? arr->count : 1) * sizeof *t->last);
     if (!t->last) return fail(l, RC_ERR_NOMEM, "out of memory");
     uint32_t e = arr->first;
-    for (size_t i = 0; i < t->nlast && rc == RC_OK; i++, e = rc_json_node(&l->j, e)->next) rc = key_value(l, e, &t->last[i]);
+    for (size_t i = 0; i < t->nlast && rc == RC_OK; i++, e = rc_json_node(&l->j, e)->next)
+        rc = key_value(l, e, &t->last[i]);
     l->p = l->eol;
     return rc;
 }
@@ -352,7 +370,8 @@ static rc_status filter_line(lexer *l)
     rc_status rc = of_table(l, &t);
     if (rc == RC_OK && t->filter) return fail(l, RC_ERR_SYNTAX, "a second filter line");
     spaces(l);
-    if (rc == RC_OK && (l->p == l->eol || *l->p != '"')) return fail(l, RC_ERR_SYNTAX, "the filter is a JSON string");
+    if (rc == RC_OK && (l->p == l->eol || *l->p != '"'))
+        return fail(l, RC_ERR_SYNTAX, "the filter is a JSON string");
     return rc == RC_OK ? text(l, &t->filter, "the filter") : rc;
 }
 
@@ -372,8 +391,9 @@ static rc_status one_line(lexer *l, unsigned *seen)
 {
     rc_str kw = word(l, false);
     if (l->line == 1)
-        return eq(kw, "snapshot-state") && eq(word(l, false), "1") ? line_end(l)
-                                                                   : fail(l, RC_ERR_SYNTAX, "expected snapshot-state 1");
+        return eq(kw, "snapshot-state") && eq(word(l, false), "1")
+                   ? line_end(l)
+                   : fail(l, RC_ERR_SYNTAX, "expected snapshot-state 1");
     if (eq(kw, "captured") || eq(kw, "paused")) {
         unsigned bit = eq(kw, "captured") ? 1 : 2;
         if (*seen & bit) return fail(l, RC_ERR_SYNTAX, "a second line of this kind");
@@ -385,10 +405,14 @@ static rc_status one_line(lexer *l, unsigned *seen)
         return line_end(l);
     }
     rc_status rc;
-    if (eq(kw, "table") || eq(kw, "queued")) rc = table_line(l, eq(kw, "queued"));
-    else if (eq(kw, "last")) rc = last_line(l);
-    else if (eq(kw, "filter")) rc = filter_line(l);
-    else return fail(l, RC_ERR_SYNTAX, "unknown line");
+    if (eq(kw, "table") || eq(kw, "queued"))
+        rc = table_line(l, eq(kw, "queued"));
+    else if (eq(kw, "last"))
+        rc = last_line(l);
+    else if (eq(kw, "filter"))
+        rc = filter_line(l);
+    else
+        return fail(l, RC_ERR_SYNTAX, "unknown line");
     return rc == RC_OK ? line_end(l) : rc;
 }
 

@@ -36,8 +36,8 @@ typedef struct rc_isstate_key {
 
 typedef struct rc_isstate_table {
     const char *name;
-    bool queued;   /* a `queued` line: not started (only name and signal) */
-    bool initial;  /* the initial snapshot resumed, not an incremental one */
+    bool queued;  /* a `queued` line: not started (only name and signal) */
+    bool initial; /* the initial snapshot resumed, not an incremental one */
     rc_incsnap_by by;
     const char *signal; /* NULL: none */
     uint64_t rows, estimate, chunks;
@@ -45,7 +45,7 @@ typedef struct rc_isstate_table {
     uint64_t last_page;   /* ctid: the next page */
     rc_isstate_key *last; /* key: nlast values */
     size_t nlast;
-    const char *filter;   /* NULL: none */
+    const char *filter; /* NULL: none */
 } rc_isstate_table;
 
 /* Every string and array lives in `arena`. */

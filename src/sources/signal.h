@@ -43,6 +43,7 @@ rc_status rc_signal_parse(rc_signal *sg, rc_arena *a, const char *where, rc_str 
                           const rc_str *data, rc_error *err);
 
 /* A `rowcast.signal` message's content: {"id": "...", "type": "...", "data": {...}}. */
-rc_status rc_signal_parse_message(rc_signal *sg, rc_arena *a, const char *msg, size_t n, rc_error *err);
+rc_status rc_signal_parse_message(rc_signal *sg, rc_arena *a, const char *msg, size_t n,
+                                  rc_error *err);
 
 #endif

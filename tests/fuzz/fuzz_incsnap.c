@@ -17,7 +17,9 @@ static void state(const char *p, size_t n)
     rc_buf a, b;
     rc_buf_init(&a, 0), rc_buf_init(&b, 0);
     if (rc_isstate_parse(&st, p, n, NULL) == RC_OK && rc_isstate_write(&st, &a, NULL) == RC_OK) {
-        if (rc_isstate_parse(&st, a.data, a.len, NULL) != RC_OK || rc_isstate_write(&st, &b, NULL) != RC_OK) abort();
+        if (rc_isstate_parse(&st, a.data, a.len, NULL) != RC_OK ||
+            rc_isstate_write(&st, &b, NULL) != RC_OK)
+            abort();
         if (a.len != b.len || memcmp(a.data, b.data, a.len)) abort();
     }
     rc_buf_fini(&a), rc_buf_fini(&b);
@@ -38,7 +40,8 @@ static void signal(const char *p, size_t n, bool message)
         const char *nl = memchr(p, '\n', n);
         size_t tn = nl ? (size_t)(nl - p) : n;
         rc_str data = {nl ? nl + 1 : NULL, nl ? n - tn - 1 : 0};
-        rc = rc_signal_parse(&sg, &a, "s.signal", (rc_str){"id", 2}, (rc_str){p, tn}, nl ? &data : NULL, &err);
+        rc = rc_signal_parse(&sg, &a, "s.signal", (rc_str){"id", 2}, (rc_str){p, tn},
+                             nl ? &data : NULL, &err);
     }
     if (rc != RC_OK && !err.message[0]) abort();
     if (rc == RC_OK)
@@ -54,7 +57,8 @@ static void key(const char *p, size_t n)
     if (rc_incsnap_key_decode(p, n, v, 16, &k, NULL) != RC_OK) return;
     rc_buf b;
     rc_buf_init(&b, 0);
-    if (rc_incsnap_key_image(&b, v, k, NULL) != RC_OK || b.len != n || (n && memcmp(b.data, p, n))) abort();
+    if (rc_incsnap_key_image(&b, v, k, NULL) != RC_OK || b.len != n || (n && memcmp(b.data, p, n)))
+        abort();
     rc_buf_fini(&b);
 }
 
@@ -64,10 +68,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *p = (const char *)data + 1;
     size_t n = size - 1;
     switch (data[0] % 4) {
-    case 0: state(p, n); break;
-    case 1: signal(p, n, true); break;
-    case 2: signal(p, n, false); break;
-    default: key(p, n); break;
+    case 0:
+        state(p, n);
+        break;
+    case 1:
+        signal(p, n, true);
+        break;
+    case 2:
+        signal(p, n, false);
+        break;
+    default:
+        key(p, n);
+        break;
     }
     return 0;
 }

@@ -25,7 +25,10 @@ static void out_add(sim *s, sim_ev e)
     s->out[s->nout++] = e;
 }
 
-static size_t rnd(sim *s, size_t n) { return n ? (size_t)(randev_next(&s->rng) % n) : 0; }
+static size_t rnd(sim *s, size_t n)
+{
+    return n ? (size_t)(randev_next(&s->rng) % n) : 0;
+}
 
 static const char k2text[] = "abcdefgh";
 
@@ -41,7 +44,10 @@ size_t sim_values(const sim *s, const sim_row *r, rc_value *v, char *k2buf)
     return n;
 }
 
-static const rc_incsnap_table *table(const sim *s) { return rc_incsnap_table_at(s->is, 0); }
+static const rc_incsnap_table *table(const sim *s)
+{
+    return rc_incsnap_table_at(s->is, 0);
+}
 
 /* Keyed: the slot after the cursor's key; keyless: the cursor's first slot. */
 static size_t cursor_slot(const sim *s, const rc_incsnap_table *t)
@@ -64,7 +70,8 @@ static void inject(sim *s)
     for (int i = 0; i < 3 && rnd(s, 100) < s->inject; i++) sim_random_change(s);
 }
 
-static rc_status op_watermark(void *ctx, const rc_incsnap_table *t, uint64_t chunk, rc_incsnap_mark mark, rc_error *err)
+static rc_status op_watermark(void *ctx, const rc_incsnap_table *t, uint64_t chunk,
+                              rc_incsnap_mark mark, rc_error *err)
 {
     (void)t, (void)err;
     sim *s = ctx;
@@ -74,7 +81,8 @@ static rc_status op_watermark(void *ctx, const rc_incsnap_table *t, uint64_t chu
     return RC_OK;
 }
 
-static rc_status op_read(void *ctx, rc_incsnap *is, const rc_incsnap_table *t, size_t limit, rc_error *err)
+static rc_status op_read(void *ctx, rc_incsnap *is, const rc_incsnap_table *t, size_t limit,
+                         rc_error *err)
 {
     sim *s = ctx;
     size_t from = cursor_slot(s, t), end = s->nslot, rows = 0;
@@ -112,7 +120,8 @@ static rc_incsnap_mark op_recognise(void *ctx, const void *msg, size_t n, uint64
     return !strcmp(w, "low") ? RC_INCSNAP_LOW : RC_INCSNAP_HIGH;
 }
 
-static rc_status op_row(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn, rc_error *err)
+static rc_status op_row(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn,
+                        rc_error *err)
 {
     (void)t, (void)err;
     sim_ev e = {.op = 'r'};
@@ -173,7 +182,8 @@ void sim_update(sim *s, size_t i, size_t to)
 {
     sim_ev e = {.op = 'u', .before = s->slot[i]};
     s->slot[i].v = ++s->clock;
-    if (s->keyless && to != i && !s->slot[to].present) s->slot[to] = s->slot[i], s->slot[i].present = false, i = to;
+    if (s->keyless && to != i && !s->slot[to].present)
+        s->slot[to] = s->slot[i], s->slot[i].present = false, i = to;
     e.after = s->slot[i];
     log_add(s, e);
 }
@@ -201,9 +211,12 @@ void sim_random_change(sim *s)
         i = from + rnd(s, span);
         if (i >= s->nslot) i = s->nslot - 1;
     }
-    if (!s->slot[i].present) sim_insert(s, i);
-    else if (rnd(s, 2)) sim_update(s, i, rnd(s, 2) ? rnd(s, s->nslot) : i);
-    else sim_delete(s, i);
+    if (!s->slot[i].present)
+        sim_insert(s, i);
+    else if (rnd(s, 2))
+        sim_update(s, i, rnd(s, 2) ? rnd(s, s->nslot) : i);
+    else
+        sim_delete(s, i);
 }
 
 static void change_to_core(sim *s, const sim_ev *e)
@@ -213,7 +226,8 @@ static void change_to_core(sim *s, const sim_ev *e)
     size_t n = sim_values(s, &e->before, b, kb);
     sim_values(s, &e->after, a, ka);
     bool has_before = e->op != 'c', has_after = e->op != 'd';
-    rc_status rc = rc_incsnap_on_change(s->is, SIM_TABLE, has_before ? b : NULL, has_after ? a : NULL, n, &s->err);
+    rc_status rc = rc_incsnap_on_change(s->is, SIM_TABLE, has_before ? b : NULL,
+                                        has_after ? a : NULL, n, &s->err);
     if (rc != RC_OK && rc != RC_ERR_LIMIT) abort();
 }
 
@@ -223,14 +237,17 @@ bool sim_pump(sim *s)
     const sim_ev *e = &s->log[s->rd++];
     if (e->op == 'w') {
         char msg[64];
-        int n = snprintf(msg, sizeof msg, "rowcast.watermark %s %llu", e->mark == RC_INCSNAP_LOW ? "low" : "high",
-                         (unsigned long long)e->chunk);
+        int n = snprintf(msg, sizeof msg, "rowcast.watermark %s %llu",
+                         e->mark == RC_INCSNAP_LOW ? "low" : "high", (unsigned long long)e->chunk);
         rc_incsnap_on_message(s->is, msg, (size_t)n);
-        if (s->counting_from == (size_t)-1 && rc_incsnap_phase_of(s->is) == RC_INCSNAP_OPEN) s->counting_from = s->nout;
+        if (s->counting_from == (size_t)-1 && rc_incsnap_phase_of(s->is) == RC_INCSNAP_OPEN)
+            s->counting_from = s->nout;
     } else {
         out_add(s, *e);
-        if (e->op == 't') rc_incsnap_on_truncate(s->is, SIM_TABLE);
-        else change_to_core(s, e);
+        if (e->op == 't')
+            rc_incsnap_on_truncate(s->is, SIM_TABLE);
+        else
+            change_to_core(s, e);
     }
     rc_status rc = rc_incsnap_emit(s->is, &s->err);
     if (rc != RC_OK && rc != RC_SKIP) abort();
@@ -239,10 +256,14 @@ bool sim_pump(sim *s)
 
 void sim_drain(sim *s)
 {
-    while (sim_pump(s)) {}
+    while (sim_pump(s)) {
+    }
 }
 
-static size_t key_slot(const sim *s, const sim_row *r) { return (size_t)r->k1 * s->k2n + (size_t)r->k2; }
+static size_t key_slot(const sim *s, const sim_row *r)
+{
+    return (size_t)r->k1 * s->k2n + (size_t)r->k2;
+}
 
 static bool edges_ok(const sim *s, char *why, size_t whyn)
 {
@@ -251,9 +272,11 @@ static bool edges_ok(const sim *s, char *why, size_t whyn)
         char op = s->out[i].op;
         if (op == 'S') starts++;
         if (op == 'E' || op == 'X') ends++;
-        if (op == 'r' && (starts != 1 || ends)) return snprintf(why, whyn, "read %zu outside the edges", i), false;
+        if (op == 'r' && (starts != 1 || ends))
+            return snprintf(why, whyn, "read %zu outside the edges", i), false;
     }
-    if (starts != 1 || ends != 1) return snprintf(why, whyn, "%zu start and %zu end edges", starts, ends), false;
+    if (starts != 1 || ends != 1)
+        return snprintf(why, whyn, "%zu start and %zu end edges", starts, ends), false;
     return true;
 }
 
@@ -284,11 +307,14 @@ static bool rebuilt_keyless(const sim *s, char *why, size_t whyn)
     bool ok = true;
     for (size_t i = 0; i < s->nslot && ok; i++)
         if (s->slot[i].present && count[s->slot[i].v] != 1)
-            ok = false, snprintf(why, whyn, "row v=%lld: %d copies", (long long)s->slot[i].v, count[s->slot[i].v]);
+            ok = false, snprintf(why, whyn, "row v=%lld: %d copies", (long long)s->slot[i].v,
+                                 count[s->slot[i].v]);
     for (size_t i = 0; i < s->nslot; i++)
         if (s->slot[i].present) count[s->slot[i].v] = 0;
     for (int64_t v = 0; v <= s->clock && ok; v++)
-        if (count[v]) ok = false, snprintf(why, whyn, "row v=%lld rebuilt but not in the table", (long long)v);
+        if (count[v])
+            ok = false,
+            snprintf(why, whyn, "row v=%lld rebuilt but not in the table", (long long)v);
     free(count);
     return ok;
 }
@@ -301,17 +327,20 @@ bool sim_rebuilt(const sim *s, char *why, size_t whyn)
     if (!cur) abort();
     for (size_t i = 0; i < s->nout; i++) {
         const sim_ev *e = &s->out[i];
-        if (e->op == 't') memset(cur, 0, s->nslot * sizeof *cur);
-        else if (e->op == 'd') cur[key_slot(s, &e->before)].present = false;
-        else if (e->op == 'c' || e->op == 'u' || e->op == 'r') cur[key_slot(s, &e->after)] = e->after;
+        if (e->op == 't')
+            memset(cur, 0, s->nslot * sizeof *cur);
+        else if (e->op == 'd')
+            cur[key_slot(s, &e->before)].present = false;
+        else if (e->op == 'c' || e->op == 'u' || e->op == 'r')
+            cur[key_slot(s, &e->after)] = e->after;
     }
     bool ok = true;
     for (size_t i = 0; i < s->nslot && ok; i++) {
         const sim_row *a = &cur[i], *b = &s->slot[i];
         if (a->present != b->present || (a->present && a->v != b->v))
             ok = false, snprintf(why, whyn, "key slot %zu: rebuilt %s v=%lld, table %s v=%lld", i,
-                                 a->present ? "present" : "absent", (long long)a->v, b->present ? "present" : "absent",
-                                 (long long)b->v);
+                                 a->present ? "present" : "absent", (long long)a->v,
+                                 b->present ? "present" : "absent", (long long)b->v);
     }
     free(cur);
     return ok;
@@ -325,14 +354,18 @@ bool sim_dblog(const sim *s, char *why, size_t whyn)
     for (size_t i = 0; i < s->nout && ok; i++) {
         const sim_ev *e = &s->out[i];
         if (e->op == 't') {
-            for (size_t k = 0; k < s->nslot; k++) last[k] = (sim_row){.v = e->after.v}, seen[k] = true;
+            for (size_t k = 0; k < s->nslot; k++)
+                last[k] = (sim_row){.v = e->after.v}, seen[k] = true;
             continue;
         }
         if (e->op == 'S' || e->op == 'E' || e->op == 'X') continue;
         size_t k = key_slot(s, &e->after);
-        if (e->op == 'r' && seen[k] && (e->after.v < last[k].v || (!last[k].present && e->after.v == last[k].v)))
-            ok = false, snprintf(why, whyn, "event %zu: read of key slot %zu v=%lld after %s v=%lld", i, k,
-                                 (long long)e->after.v, last[k].present ? "a change" : "a delete", (long long)last[k].v);
+        if (e->op == 'r' && seen[k] &&
+            (e->after.v < last[k].v || (!last[k].present && e->after.v == last[k].v)))
+            ok = false,
+            snprintf(why, whyn, "event %zu: read of key slot %zu v=%lld after %s v=%lld", i, k,
+                     (long long)e->after.v, last[k].present ? "a change" : "a delete",
+                     (long long)last[k].v);
         last[k] = e->after, seen[k] = true;
     }
     free(last);

@@ -35,7 +35,7 @@ typedef struct sim_ev {
 typedef struct sim {
     bool keyless, composite;
     size_t nslot, page_rows, k2n;
-    sim_row *slot;       /* keyed: index k1 * k2n + k2; keyless: physical slots */
+    sim_row *slot; /* keyed: index k1 * k2n + k2; keyless: physical slots */
     sim_ev *log;
     size_t nlog, caplog, rd; /* rd: the stream's next log entry */
     sim_ev *out;
@@ -43,8 +43,8 @@ typedef struct sim {
     size_t counting_from; /* keyless: output index where the stream passed the first LW */
     int64_t clock;
     randev_rng rng;
-    unsigned inject;      /* percent: chance of a change at each point inside a chunk cycle */
-    unsigned near;        /* percent of injected changes aimed at the chunk being read */
+    unsigned inject; /* percent: chance of a change at each point inside a chunk cycle */
+    unsigned near;   /* percent of injected changes aimed at the chunk being read */
     rc_incsnap *is;
     rc_error err;
 } sim;

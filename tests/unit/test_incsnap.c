@@ -88,7 +88,8 @@ static void test_key_image(void **state)
     /* "1" as INT and as TEXT are different keys; prefixes do not collide */
     rc_buf_reset(&a), rc_buf_reset(&b);
     rc_value ab[] = {{.kind = RC_V_TEXT, .s = RC_STR("ab")}, {.kind = RC_V_TEXT, .s = RC_STR("c")}};
-    rc_value a_bc[] = {{.kind = RC_V_TEXT, .s = RC_STR("a")}, {.kind = RC_V_TEXT, .s = RC_STR("bc")}};
+    rc_value a_bc[] = {{.kind = RC_V_TEXT, .s = RC_STR("a")},
+                       {.kind = RC_V_TEXT, .s = RC_STR("bc")}};
     rc_incsnap_key_image(&a, ab, 2, NULL), rc_incsnap_key_image(&b, a_bc, 2, NULL);
     assert_true(a.len != b.len || memcmp(a.data, b.data, a.len));
     rc_error err;
@@ -148,6 +149,8 @@ static void test_dedupe(void **state)
     rc_incsnap_step(s.is, true, NULL);
     sim_update(&s, 3, 3), in_window(&s);
     sim_delete(&s, 5), in_window(&s);
+    rc_value other = {.kind = RC_V_INT, .i = 1};
+    assert_int_equal(rc_incsnap_on_change(s.is, "public.other", &other, NULL, 1, NULL), RC_OK);
     sim_insert(&s, 7), in_window(&s);
     sim_drain(&s);
     const rc_incsnap_table *t = rc_incsnap_table_at(s.is, 0);
@@ -257,6 +260,30 @@ static void test_memory_cap(void **state)
     sim_fini(&s);
 }
 
+/* The source's estimate bounds the first chunk (chunk_bytes / avg_width); then the measured
+ * width does. */
+static void test_estimate(void **state)
+{
+    (void)state;
+    sim s;
+    rc_incsnap_limits lim = {.chunk_rows = 100, .chunk_bytes = 1000};
+    sim_init(&s, false, false, 60, 100, 10, &lim);
+    rc_incsnap_queue(s.is, SIM_TABLE, RC_INCSNAP_BY_PK, NULL, NULL, NULL);
+    assert_int_equal(rc_incsnap_estimate(s.is, "public.none", 1, 1), RC_SKIP);
+    assert_int_equal(rc_incsnap_estimate(s.is, SIM_TABLE, 60, 100), RC_OK);
+    rc_incsnap_step(s.is, true, NULL);
+    const rc_incsnap_table *t = rc_incsnap_table_at(s.is, 0);
+    assert_int_equal(t->limit, 10);
+    assert_int_equal(t->estimate, 60);
+    sim_drain(&s);
+    rc_incsnap_step(s.is, true, NULL);
+    assert_int_equal(t->limit, 1000 / (t->avg_width)); /* 46 bytes a row measured: 21 */
+    assert_int_equal(t->limit, 21);
+    finish(&s);
+    expect_exact(&s);
+    sim_fini(&s);
+}
+
 static void test_queue_stop_pause(void **state)
 {
     (void)state;
@@ -266,9 +293,12 @@ static void test_queue_stop_pause(void **state)
     rc_error err;
     rc_error_clear(&err);
     assert_int_equal(rc_incsnap_queue(s.is, SIM_TABLE, RC_INCSNAP_BY_PK, "s-1", NULL, NULL), RC_OK);
-    assert_int_equal(rc_incsnap_queue(s.is, SIM_TABLE, RC_INCSNAP_BY_PK, "s-2", NULL, &err), RC_SKIP);
-    assert_string_equal(err.message, "public.t: already being snapshotted (chunk 0); signal s-2 ignored for it");
-    assert_int_equal(rc_incsnap_queue(s.is, "public.u", RC_INCSNAP_BY_PK, NULL, "x > 1", NULL), RC_OK);
+    assert_int_equal(rc_incsnap_queue(s.is, SIM_TABLE, RC_INCSNAP_BY_PK, "s-2", NULL, &err),
+                     RC_SKIP);
+    assert_string_equal(err.message,
+                        "public.t: already being snapshotted (chunk 0); signal s-2 ignored for it");
+    assert_int_equal(rc_incsnap_queue(s.is, "public.u", RC_INCSNAP_BY_PK, NULL, "x > 1", NULL),
+                     RC_OK);
     rc_incsnap_pause(s.is, true);
     assert_int_equal(rc_incsnap_step(s.is, true, NULL), RC_SKIP);
     rc_incsnap_pause(s.is, false);
@@ -289,7 +319,9 @@ static void test_queue_stop_pause(void **state)
     /* public.u is next; stopping it while queued hands no edge */
     assert_int_equal(rc_incsnap_stop(s.is, NULL, NULL), RC_OK);
     assert_int_equal(rc_incsnap_table_at(s.is, 1)->state, RC_INCSNAP_STOPPED);
-    assert_int_equal(rc_incsnap_stop(s.is, NULL, NULL), RC_SKIP);
+    rc_error_clear(&err);
+    assert_int_equal(rc_incsnap_stop(s.is, NULL, &err), RC_SKIP);
+    assert_string_equal(err.message, "no snapshot to stop");
     /* a stopped table queued again starts from its first row */
     assert_int_equal(rc_incsnap_queue(s.is, SIM_TABLE, RC_INCSNAP_BY_PK, "s-3", NULL, NULL), RC_OK);
     assert_int_equal(rc_incsnap_ntables(s.is), 2);
@@ -324,8 +356,9 @@ static void test_truncate_reread(void **state)
     sim_truncate(&s), in_window(&s);
     for (size_t i = 0; i < 6; i++) sim_insert(&s, i);
     finish(&s);
-    assert_int_equal(count_op(&s, 'r'), 2); /* the chunk's rows were truncated; keys 4 and 5, inserted
-                                              * after the truncate, are read by the next chunk too */
+    assert_int_equal(count_op(&s, 'r'),
+                     2); /* the chunk's rows were truncated; keys 4 and 5, inserted
+                          * after the truncate, are read by the next chunk too */
     expect_exact(&s);
     sim_fini(&s);
 }
@@ -343,7 +376,8 @@ static void test_keyless_cap(void **state)
     for (size_t i = 0; i < 10; i++) sim_random_change(&s);
     sim_drain(&s);
     assert_int_equal(rc_incsnap_table_at(s.is, 0)->state, RC_INCSNAP_STOPPED);
-    assert_non_null(strstr(s.err.message, "public.t: more than 100 bytes of changes to a table without a key"));
+    assert_non_null(
+        strstr(s.err.message, "public.t: more than 100 bytes of changes to a table without a key"));
     assert_int_equal(count_op(&s, 'X'), 1);
     sim_fini(&s);
 }
@@ -351,15 +385,11 @@ static void test_keyless_cap(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_key_image),
-        cmocka_unit_test(test_state_machine),
-        cmocka_unit_test(test_dedupe),
-        cmocka_unit_test(test_composite),
-        cmocka_unit_test(test_keyless),
-        cmocka_unit_test(test_keyless_duplicates),
-        cmocka_unit_test(test_memory_cap),
-        cmocka_unit_test(test_queue_stop_pause),
-        cmocka_unit_test(test_truncate_reread),
+        cmocka_unit_test(test_key_image),        cmocka_unit_test(test_state_machine),
+        cmocka_unit_test(test_dedupe),           cmocka_unit_test(test_composite),
+        cmocka_unit_test(test_keyless),          cmocka_unit_test(test_keyless_duplicates),
+        cmocka_unit_test(test_memory_cap),       cmocka_unit_test(test_estimate),
+        cmocka_unit_test(test_queue_stop_pause), cmocka_unit_test(test_truncate_reread),
         cmocka_unit_test(test_keyless_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,26 +22,31 @@ static bool active(const sim *s)
 }
 
 /* One round; the table's kind comes from the caller, the rest from the seed. */
-static void round_of(bool keyless, bool composite, uint64_t seed, uint64_t *reads, uint64_t *dropped)
+static void round_of(bool keyless, bool composite, uint64_t seed, uint64_t *reads,
+                     uint64_t *dropped)
 {
     randev_rng r = {seed * 0x9E3779B97F4A7C15ull + 1};
     rc_incsnap_limits lim = {.chunk_rows = 1 + randev_next(&r) % 8};
-    if (!keyless && randev_next(&r) % 4 == 0) lim.chunk_bytes = 100 + randev_next(&r) % 300; /* cut chunks too */
+    if (!keyless && randev_next(&r) % 4 == 0)
+        lim.chunk_bytes = 100 + randev_next(&r) % 300; /* cut chunks too */
     size_t nslot = 4 + randev_next(&r) % 60;
     sim s;
     sim_init(&s, keyless, composite, nslot, (unsigned)(randev_next(&r) % 100), seed, &lim);
     s.inject = (unsigned)(randev_next(&r) % 60);
     s.near = (unsigned)(randev_next(&r) % 100);
     unsigned budget = (unsigned)(randev_next(&r) % 200), truncates = randev_next(&r) % 8 == 0;
-    rc_incsnap_queue(s.is, SIM_TABLE, keyless ? RC_INCSNAP_BY_CTID : RC_INCSNAP_BY_PK, NULL, NULL, NULL);
+    rc_incsnap_queue(s.is, SIM_TABLE, keyless ? RC_INCSNAP_BY_CTID : RC_INCSNAP_BY_PK, NULL, NULL,
+                     NULL);
     unsigned steps = 0;
     while (budget || active(&s) || s.rd < s.nlog) {
         assert_true(++steps < 200000);
         unsigned x = (unsigned)(randev_next(&r) % 100);
         if (budget && x < 35) {
             budget--;
-            if (truncates && randev_next(&r) % 50 == 0) sim_truncate(&s);
-            else sim_random_change(&s);
+            if (truncates && randev_next(&r) % 50 == 0)
+                sim_truncate(&s);
+            else
+                sim_random_change(&s);
         } else if (x < 75) {
             sim_pump(&s);
         } else if (x < 77) {
@@ -53,8 +58,8 @@ static void round_of(bool keyless, bool composite, uint64_t seed, uint64_t *read
     }
     char why[200] = "";
     if (!sim_rebuilt(&s, why, sizeof why) || (!keyless && !sim_dblog(&s, why, sizeof why)))
-        fail_msg("%s%s table, seed %llu: %s", keyless ? "keyless" : "keyed", composite ? " composite" : "",
-                 (unsigned long long)seed, why);
+        fail_msg("%s%s table, seed %llu: %s", keyless ? "keyless" : "keyed",
+                 composite ? " composite" : "", (unsigned long long)seed, why);
     const rc_incsnap_table *t = rc_incsnap_table_at(s.is, 0);
     assert_int_equal(t->state, RC_INCSNAP_DONE);
     *reads += t->rows_emitted, *dropped += t->rows_dropped;
@@ -64,15 +69,25 @@ static void round_of(bool keyless, bool composite, uint64_t seed, uint64_t *read
 static void run(bool keyless, bool composite)
 {
     uint64_t reads = 0, dropped = 0;
-    for (uint64_t seed = 1; seed <= ROUNDS; seed++) round_of(keyless, composite, seed, &reads, &dropped);
+    for (uint64_t seed = 1; seed <= ROUNDS; seed++)
+        round_of(keyless, composite, seed, &reads, &dropped);
     /* the rounds did exercise the window: rows were both emitted and dropped */
     assert_true(reads > ROUNDS);
     assert_true(dropped > ROUNDS / 10);
 }
 
-static void test_model_pk(void **state) { (void)state, run(false, false); }
-static void test_model_composite(void **state) { (void)state, run(false, true); }
-static void test_model_keyless(void **state) { (void)state, run(true, false); }
+static void test_model_pk(void **state)
+{
+    (void)state, run(false, false);
+}
+static void test_model_composite(void **state)
+{
+    (void)state, run(false, true);
+}
+static void test_model_keyless(void **state)
+{
+    (void)state, run(true, false);
+}
 
 int main(void)
 {
