@@ -376,25 +376,28 @@ rc_status rc_incsnap_set_cursor(rc_incsnap *s, const void *cursor, size_t n, boo
     return s->next_cursor.err;
 }
 
-void rc_incsnap_on_message(rc_incsnap *s, const void *msg, size_t n)
+rc_status rc_incsnap_on_message(rc_incsnap *s, const void *msg, size_t n, rc_error *err)
 {
     uint64_t chunk = 0;
     rc_incsnap_mark m =
         s->ops.recognise ? s->ops.recognise(s->ctx, msg, n, &chunk) : RC_INCSNAP_NOT_MARK;
-    if (m != RC_INCSNAP_NOT_MARK) rc_incsnap_on_mark(s, m, chunk);
+    return m != RC_INCSNAP_NOT_MARK ? rc_incsnap_on_mark(s, m, chunk, err) : RC_OK;
 }
 
-void rc_incsnap_on_mark(rc_incsnap *s, rc_incsnap_mark mark, uint64_t chunk)
+rc_status rc_incsnap_on_mark(rc_incsnap *s, rc_incsnap_mark mark, uint64_t chunk, rc_error *err)
 {
-    if (!chunk || chunk != s->cur_chunk) return;
+    rc_incsnap_table *t = current(s);
+    if (!chunk || chunk != s->cur_chunk || !t) return RC_OK;
     if (mark == RC_INCSNAP_LOW && s->phase == RC_INCSNAP_READ) {
         s->phase = RC_INCSNAP_OPEN;
         s->counting = true; /* a keyless table's multiset counts from its first window */
-    } else if (mark == RC_INCSNAP_HIGH && s->phase == RC_INCSNAP_OPEN) {
-        s->phase = RC_INCSNAP_EMIT;
-    } else if (mark == RC_INCSNAP_HIGH && s->phase == RC_INCSNAP_READ) {
-        rc_incsnap_reread(s); /* HW without its LW: the window is unknown, read it again */
+        return t->start_edge ? RC_OK : edge(s, t, RC_INCSNAP_EDGE_START, err);
     }
+    if (mark == RC_INCSNAP_HIGH && s->phase == RC_INCSNAP_OPEN)
+        s->phase = RC_INCSNAP_EMIT;
+    else if (mark == RC_INCSNAP_HIGH && s->phase == RC_INCSNAP_READ)
+        rc_incsnap_reread(s); /* HW without its LW: the window is unknown, read it again */
+    return RC_OK;
 }
 
 /* Removes buffered rows with this image: every one (a key), or one (a keyless row image). */

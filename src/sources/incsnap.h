@@ -64,8 +64,10 @@ typedef enum rc_incsnap_mark {
 } rc_incsnap_mark;
 
 /* Zero-row `read` items around a table's rows (snapshot "incremental:start", ":end",
- * ":stopped"): a start edge is handed before the first chunk's rows, an end edge after the
- * last, a stopped edge when the snapshot stops (after a start edge, handed then if not yet). */
+ * ":stopped"): the start edge is handed where the stream reaches the first chunk's LW (a
+ * consumer of a keyless table rebuilds it from there: the `delivered` multiset counts from that
+ * point), an end edge after the last chunk's rows, a stopped edge when the snapshot stops
+ * (after a start edge, handed then if not yet). */
 typedef enum rc_incsnap_edge {
     RC_INCSNAP_EDGE_START,
     RC_INCSNAP_EDGE_END,
@@ -171,11 +173,12 @@ rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, co
 rc_status rc_incsnap_set_cursor(rc_incsnap *s, const void *cursor, size_t n, bool last_chunk);
 
 /* A stream message: when ops->recognise says it is a watermark, as rc_incsnap_on_mark. */
-void rc_incsnap_on_message(rc_incsnap *s, const void *msg, size_t n);
+rc_status rc_incsnap_on_message(rc_incsnap *s, const void *msg, size_t n, rc_error *err);
 
 /* The stream reached watermark `mark` of chunk `chunk`; watermarks of another chunk (a
- * discarded one, another run's) are ignored. */
-void rc_incsnap_on_mark(rc_incsnap *s, rc_incsnap_mark mark, uint64_t chunk);
+ * discarded one, another run's) are ignored. The table's first LW hands its start edge (the
+ * status is the edge's). */
+rc_status rc_incsnap_on_mark(rc_incsnap *s, rc_incsnap_mark mark, uint64_t chunk, rc_error *err);
 
 /* A streamed change of table `name`: before / after are its key values before and after
  * (NULL when the change has none: an INSERT has no before, a DELETE no after); for a keyless

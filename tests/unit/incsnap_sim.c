@@ -151,7 +151,6 @@ void sim_init(sim *s, bool keyless, bool composite, size_t nslot, unsigned fill,
     s->slot = calloc(nslot, sizeof *s->slot);
     s->rng.s = seed;
     s->near = 50;
-    s->counting_from = (size_t)-1;
     s->is = rc_incsnap_new(&sim_ops, s, lim);
     if (!s->slot || !s->is) abort();
     for (size_t i = 0; i < nslot; i++) {
@@ -239,9 +238,7 @@ bool sim_pump(sim *s)
         char msg[64];
         int n = snprintf(msg, sizeof msg, "rowcast.watermark %s %llu",
                          e->mark == RC_INCSNAP_LOW ? "low" : "high", (unsigned long long)e->chunk);
-        rc_incsnap_on_message(s->is, msg, (size_t)n);
-        if (s->counting_from == (size_t)-1 && rc_incsnap_phase_of(s->is) == RC_INCSNAP_OPEN)
-            s->counting_from = s->nout;
+        if (rc_incsnap_on_message(s->is, msg, (size_t)n, &s->err) != RC_OK) abort();
     } else {
         out_add(s, *e);
         if (e->op == 't')
@@ -285,7 +282,9 @@ static int *replay_counts(const sim *s)
 {
     int *count = calloc((size_t)s->clock + 1, sizeof *count);
     if (!count) abort();
-    for (size_t i = s->counting_from == (size_t)-1 ? 0 : s->counting_from; i < s->nout; i++) {
+    size_t from = 0; /* the start edge: where the keyless consumer rebuilds from */
+    while (from < s->nout && s->out[from].op != 'S') from++;
+    for (size_t i = from; i < s->nout; i++) {
         const sim_ev *e = &s->out[i];
         if (e->op == 't') memset(count, 0, ((size_t)s->clock + 1) * sizeof *count);
         if ((e->op == 'u' || e->op == 'd') && count[e->before.v] > 0) count[e->before.v]--;

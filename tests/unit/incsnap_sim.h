@@ -40,7 +40,6 @@ typedef struct sim {
     size_t nlog, caplog, rd; /* rd: the stream's next log entry */
     sim_ev *out;
     size_t nout, capout;
-    size_t counting_from; /* keyless: output index where the stream passed the first LW */
     int64_t clock;
     randev_rng rng;
     unsigned inject; /* percent: chance of a change at each point inside a chunk cycle */
@@ -71,8 +70,8 @@ void sim_drain(sim *s);
 /* The key (or keyless row) values of a row: k1, [k2,] [v]. */
 size_t sim_values(const sim *s, const sim_row *r, rc_value *v, char *k2buf);
 
-/* Replays the output (from counting_from for a keyless table) and compares it with the
- * table; false with a message on the first difference. */
+/* Replays the output (for a keyless table: from its start edge, as a multiset) and compares it with
+ * the table; false with a message on the first difference. */
 bool sim_rebuilt(const sim *s, char *why, size_t whyn);
 /* Keyless: the copies of row version v the consumer's replay holds. */
 int sim_copies(const sim *s, int64_t v);

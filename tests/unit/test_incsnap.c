@@ -117,7 +117,7 @@ static void test_state_machine(void **state)
     assert_int_equal(rc_incsnap_step(s.is, true, NULL), RC_SKIP); /* one chunk in flight */
     sim_pump(&s);
     assert_int_equal(rc_incsnap_phase_of(s.is), RC_INCSNAP_OPEN);
-    rc_incsnap_on_mark(s.is, RC_INCSNAP_HIGH, 99); /* another chunk's: ignored */
+    rc_incsnap_on_mark(s.is, RC_INCSNAP_HIGH, 99, NULL); /* another chunk's: ignored */
     assert_int_equal(rc_incsnap_phase_of(s.is), RC_INCSNAP_OPEN);
     sim_pump(&s); /* HW, then the emit at its transaction's end */
     assert_int_equal(rc_incsnap_phase_of(s.is), RC_INCSNAP_IDLE);
@@ -348,7 +348,7 @@ static void test_truncate_reread(void **state)
     sim_drain(&s); /* the discarded chunk's HW: ignored */
     assert_int_equal(count_op(&s, 'r'), 0);
     rc_incsnap_step(s.is, true, NULL);
-    rc_incsnap_on_mark(s.is, RC_INCSNAP_HIGH, 2); /* HW before its LW */
+    rc_incsnap_on_mark(s.is, RC_INCSNAP_HIGH, 2, NULL); /* HW before its LW */
     assert_int_equal(rc_incsnap_phase_of(s.is), RC_INCSNAP_IDLE);
     assert_int_equal(rc_incsnap_table_at(s.is, 0)->rereads, 2);
     s.nlog = s.rd;
