@@ -1,0 +1,209 @@
+/* Incremental snapshots, the database-agnostic core (docs/design/incremental-snapshots.md §1.1).
+ *
+ * A table is read in chunks in key order while the stream runs. Each chunk sits between a low
+ * and a high watermark (LW, HW) that the source writes into its own change stream. While the
+ * stream is between them (the *window*), every streamed change of the table removes the rows
+ * of its key before and after from the chunk's buffer: the streamed change is newer. When the
+ * stream has passed HW, the rows left are handed out as op `read` (the *emit point*). So no
+ * `read` ever carries a value older than a change already emitted for its key (DBLog).
+ *
+ *   IDLE --rc_incsnap_step--> READ (LW written, chunk read, HW written; stream before LW)
+ *        --stream reaches LW--> OPEN (changes remove keys; TRUNCATE empties the buffer)
+ *        --stream reaches HW--> EMIT --rc_incsnap_emit at the end of that transaction--> IDLE
+ *
+ * One table at a time, one chunk in flight. The source plugs in through rc_incsnap_ops
+ * (write a watermark, read a chunk, recognise a watermark in the stream, hand out a row or a
+ * table edge); nothing here talks to a database. The source calls the core on its own thread:
+ * step when its stream is caught up, on_message / on_change / on_truncate for what it
+ * decodes, emit at each transaction end (a no-op unless a chunk is ready).
+ *
+ * Keys. A row's *key image* is its key columns' rc_values serialised (kind, length, bytes:
+ * rc_incsnap_key_image), so a row read by SELECT and the same row decoded from the stream
+ * give equal images. A table without a key (PostgreSQL ctid chunks) is keyed by its full row
+ * image instead, and a per-table multiset of the images the stream delivered since its first
+ * window (`delivered`) drops the buffered rows the stream already handed out (§1.1 "Keyless
+ * PostgreSQL tables": exact when the table's rows are distinct). */
+#ifndef RC_SOURCES_INCSNAP_H
+#define RC_SOURCES_INCSNAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rowcast/buf.h"
+#include "rowcast/error.h"
+#include "rowcast/value.h"
+
+typedef struct rc_incsnap rc_incsnap;
+
+typedef enum rc_incsnap_phase {
+    RC_INCSNAP_IDLE,
+    RC_INCSNAP_READ,
+    RC_INCSNAP_OPEN,
+    RC_INCSNAP_EMIT
+} rc_incsnap_phase;
+
+/* How a table is chunked: its primary key, a unique index on NOT NULL columns, or (no key)
+ * physical ranges (PostgreSQL ctid), which makes it keyless. */
+typedef enum rc_incsnap_by {
+    RC_INCSNAP_BY_PK,
+    RC_INCSNAP_BY_INDEX,
+    RC_INCSNAP_BY_CTID
+} rc_incsnap_by;
+
+typedef enum rc_incsnap_tstate {
+    RC_INCSNAP_QUEUED,
+    RC_INCSNAP_RUNNING,
+    RC_INCSNAP_DONE,
+    RC_INCSNAP_STOPPED,
+} rc_incsnap_tstate;
+
+typedef enum rc_incsnap_mark {
+    RC_INCSNAP_NOT_MARK = 0,
+    RC_INCSNAP_LOW,
+    RC_INCSNAP_HIGH
+} rc_incsnap_mark;
+
+/* Zero-row `read` items around a table's rows (snapshot "incremental:start", ":end",
+ * ":stopped"): the start edge is handed where the stream reaches the first chunk's LW (a
+ * consumer of a keyless table rebuilds it from there: the `delivered` multiset counts from that
+ * point), an end edge after the last chunk's rows, a stopped edge when the snapshot stops
+ * (after a start edge, handed then if not yet). */
+typedef enum rc_incsnap_edge {
+    RC_INCSNAP_EDGE_START,
+    RC_INCSNAP_EDGE_END,
+    RC_INCSNAP_EDGE_STOPPED
+} rc_incsnap_edge;
+
+/* One table of the queue, owned by the core; the source reads it (ops, stats, state). */
+typedef struct rc_incsnap_table {
+    char *name;   /* "schema.table" */
+    char *signal; /* the signal id that asked for it, or NULL */
+    char *filter; /* additional-conditions filter, or NULL */
+    rc_incsnap_by by;
+    rc_incsnap_tstate state;
+    bool start_edge; /* the start edge was handed */
+    rc_buf cursor;   /* where the next chunk starts: the last chunk's last key image
+                      * (empty: the table's first row), or what the source set */
+    uint64_t rows_read, rows_emitted, rows_dropped, chunks, rereads, estimate;
+    size_t avg_width; /* estimated bytes per row before the first chunk (0: unknown) */
+    size_t limit;     /* the row limit of the chunk in flight / the last one */
+} rc_incsnap_table;
+
+typedef struct rc_incsnap_ops {
+    /* Writes watermark `mark` of chunk `chunk` into the source's stream. */
+    rc_status (*write_watermark)(void *ctx, const rc_incsnap_table *t, uint64_t chunk,
+                                 rc_incsnap_mark mark, rc_error *err);
+    /* Reads up to `limit` rows of `t` after t->cursor (empty: from the start) in key order,
+     * giving each to rc_incsnap_add_row; stops early (without error) when add_row says
+     * RC_ERR_LIMIT. Fewer rows than `limit` (not stopped early) ends the table, unless the
+     * source says otherwise with rc_incsnap_set_cursor (ctid ranges). */
+    rc_status (*read_chunk)(void *ctx, rc_incsnap *s, const rc_incsnap_table *t, size_t limit,
+                            rc_error *err);
+    /* Recognises a stream message as a watermark of this run: LOW or HIGH with its chunk
+     * number, or NOT_MARK. NULL: the source calls rc_incsnap_on_mark itself. */
+    rc_incsnap_mark (*recognise)(void *ctx, const void *msg, size_t n, uint64_t *chunk);
+    /* Hands out one buffered row as a `read` (raw: the bytes given to add_row). */
+    rc_status (*emit_row)(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn,
+                          rc_error *err);
+    /* Hands out a table edge. */
+    rc_status (*emit_edge)(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge edge,
+                           rc_error *err);
+} rc_incsnap_ops;
+
+typedef struct rc_incsnap_limits {
+    size_t chunk_rows;    /* -o snapshot.chunk.rows (default 4096) */
+    size_t chunk_bytes;   /* -o snapshot.chunk.bytes (default 8 MiB); a read stops past twice it */
+    size_t keyless_bytes; /* -o snapshot.keyless.bytes (default 16 MiB): the delivered multiset */
+} rc_incsnap_limits;
+
+#define RC_INCSNAP_CHUNK_ROWS 4096
+#define RC_INCSNAP_CHUNK_BYTES ((size_t)8 << 20)
+#define RC_INCSNAP_KEYLESS_BYTES ((size_t)16 << 20)
+
+/* Key images. Appends the image of v[0..n) to out: per value one kind byte, a 4-byte
+ * little-endian length and the value's bytes (integers and floats as 8 or 4 little-endian
+ * bytes, strings as their bytes, decimals as sign, scale and digits, times as their fields).
+ * An RC_V_UNAVAILABLE value has no image: RC_ERR_VALUE (the source fills it first). */
+rc_status rc_incsnap_key_image(rc_buf *out, const rc_value *v, size_t n, rc_error *err);
+
+/* Reads back an image: v[0..max) gets its values (strings point into img), *n their count.
+ * RC_ERR_SYNTAX when img is not an image or holds more than max values. */
+rc_status rc_incsnap_key_decode(const void *img, size_t imgn, rc_value *v, size_t max, size_t *n,
+                                rc_error *err);
+
+/* A core with the source's ops (copied) and ctx; limits NULL or zero fields: the defaults.
+ * NULL when out of memory. */
+rc_incsnap *rc_incsnap_new(const rc_incsnap_ops *ops, void *ctx, const rc_incsnap_limits *limits);
+void rc_incsnap_free(rc_incsnap *s);
+
+/* Queues a table (name, signal id and filter copied; NULL: none). A table queued or running
+ * already is not queued again: RC_SKIP with the reason in err ("already being snapshotted");
+ * a done or stopped one is queued anew from its first row. */
+rc_status rc_incsnap_queue(rc_incsnap *s, const char *name, rc_incsnap_by by, const char *signal,
+                           const char *filter, rc_error *err);
+
+/* The source's estimates for a queued or running table: its row count (progress) and its bytes
+ * per row (PG pg_stats, MySQL AVG_ROW_LENGTH), which bound the first chunk's limit to
+ * chunk_bytes / avg_width; later chunks use the measured width. RC_SKIP: no such table. */
+rc_status rc_incsnap_estimate(rc_incsnap *s, const char *name, uint64_t rows, size_t avg_width);
+
+/* Stops the snapshot of `name` (NULL: of every table): the chunk in flight is discarded, a
+ * running table gets its stopped edge, a queued one leaves the queue. RC_SKIP when nothing
+ * matched. */
+rc_status rc_incsnap_stop(rc_incsnap *s, const char *name, rc_error *err);
+
+/* Pause: the chunk in flight finishes, no new one starts until resume. */
+void rc_incsnap_pause(rc_incsnap *s, bool paused);
+bool rc_incsnap_paused(const rc_incsnap *s);
+
+/* When idle, not paused and a table is waiting and the stream is caught up: starts the next
+ * chunk (LW, read, HW through ops). RC_SKIP when it did not start one. A table whose chunk
+ * read fails is stopped (its edge handed) and the error returned; the others go on. */
+rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err);
+
+/* For ops->read_chunk: one row of the chunk in key order, with its key values (for a keyless
+ * table: every column) and the source's raw bytes, both copied. RC_ERR_LIMIT when the buffer
+ * holds more than twice chunk_bytes (this row kept): the read stops there, the chunk is the
+ * prefix read so far and the next chunk's limit is halved. */
+rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, const void *raw,
+                             size_t rawn, rc_error *err);
+
+/* For ops->read_chunk of chunks that are not key ranges (ctid pages): where the next chunk
+ * starts, and whether this chunk was the table's last. */
+rc_status rc_incsnap_set_cursor(rc_incsnap *s, const void *cursor, size_t n, bool last_chunk);
+
+/* A stream message: when ops->recognise says it is a watermark, as rc_incsnap_on_mark. */
+rc_status rc_incsnap_on_message(rc_incsnap *s, const void *msg, size_t n, rc_error *err);
+
+/* The stream reached watermark `mark` of chunk `chunk`; watermarks of another chunk (a
+ * discarded one, another run's) are ignored. The table's first LW hands its start edge (the
+ * status is the edge's). */
+rc_status rc_incsnap_on_mark(rc_incsnap *s, rc_incsnap_mark mark, uint64_t chunk, rc_error *err);
+
+/* A streamed change of table `name`: before / after are its key values before and after
+ * (NULL when the change has none: an INSERT has no before, a DELETE no after); for a keyless
+ * table every column. Changes of other tables are ignored. RC_ERR_LIMIT when the keyless
+ * multiset passed keyless_bytes: that table's snapshot is stopped (edge handed), err says so. */
+rc_status rc_incsnap_on_change(rc_incsnap *s, const char *name, const rc_value *before,
+                               const rc_value *after, size_t n, rc_error *err);
+
+/* A streamed TRUNCATE of `name`: inside a window the buffer empties; the snapshot goes on. */
+void rc_incsnap_on_truncate(rc_incsnap *s, const char *name);
+
+/* The chunk in flight is read again (a DDL in the window, a visibility conflict): discarded,
+ * the next step reads it again from the same cursor. */
+void rc_incsnap_reread(rc_incsnap *s);
+
+/* At the end of every stream transaction: when the stream has passed the chunk's HW, hands
+ * out the rows left in key order (edges around them), moves the table's cursor and returns
+ * to IDLE. RC_SKIP when there was nothing to emit. */
+rc_status rc_incsnap_emit(rc_incsnap *s, rc_error *err);
+
+rc_incsnap_phase rc_incsnap_phase_of(const rc_incsnap *s);
+/* The tables in the order queued (done and stopped ones too); valid until the next queue call. */
+size_t rc_incsnap_ntables(const rc_incsnap *s);
+const rc_incsnap_table *rc_incsnap_table_at(const rc_incsnap *s, size_t i);
+/* Rows in the buffer now, and their bytes (images + raw). */
+size_t rc_incsnap_buffered(const rc_incsnap *s, size_t *bytes);
+
+#endif
