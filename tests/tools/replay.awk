@@ -1,6 +1,6 @@
 # Replays a captured native stream of one table and prints the table it rebuilds: one line a
-# row, the columns' values as COPY text joined by tabs, unsorted (compare `LC_ALL=C sort` of
-# it with the same of the server's dump: tests/tools/dump_table.sh). read and insert are an
+# row, the columns' values as COPY text joined by tabs, unsorted (tests/tools/check_stream.sh compares `LC_ALL=C sort` of
+# it with the same of the server's rows and runs dblog_check.awk). read and insert are an
 # upsert of "after", update an upsert of "after" (after removing the old key when "before"
 # names another), delete removes the key of "before". A table without a key (no pk column,
 # no keys given) is a multiset of rows: read and insert add "after", delete removes one copy
