@@ -11,6 +11,7 @@
 #    tn a multiset) rebuilds the table and it equals SELECT of it, byte for byte (both sorted);
 #  - dblog_check.awk passes (tn keyed by its unique id);
 #  - the snapshot was read while the writers ran, and the stream holds reads and changes.
+# bf_writer's --count, --v-from, --bias and --bias-file (moved while it runs) on a small table.
 # And the checkers catch what they must in this real stream: a copy of a key's read placed
 # after that key's first update (dblog_check names its line), one streamed change dropped
 # (the replay differs from SELECT).
@@ -126,7 +127,7 @@ sed "${last}d" "$W/stream" >"$W/dropped"
 expect_rc "a dropped update: check_stream.sh" $? 1
 grep -q "^FAIL: $NS.t: the replay differs from SELECT" "$W/dropped.err" && ok || bad "a dropped update at line $last: $(cat "$W/dropped.err")"
 
-# the writer's options: --count, --v-from, --bias LO:HI:100 (every change on keys 1..10)
+# the writer's options: --count, --v-from, --bias LO:HI:100 (every change on keys 1..10), --bias-file
 "$WRITER" "$URL" --table "$NS.tb" --rows 1000 --count 0 --v-from 1000 2>"$W/tb.err" &&
     "$WRITER" "$URL" --table "$NS.tb" --count 300 --bias 1:10:100 --v-from 5000 2>>"$W/tb.err" ||
     bad "bf_writer on $NS.tb: $(cat "$W/tb.err")"
@@ -135,6 +136,22 @@ got=$(sql "SELECT min(v), max(v), count(*) FROM $NS.tb WHERE id > 10" | tr "\t|"
 [ "$got" = "1011 2000 990" ] && ok || bad "tb: rows 11..1000 changed (min v, max v, count: $got)"
 got=$(sql "SELECT count(*) FROM $NS.tb WHERE id <= 10 AND v > 5000")
 [ "$got" -gt 0 ] && ok || bad "tb: no change on keys 1..10"
+# --bias-file moved while the writer runs: keys 1..10, then 21..30; no other key changes
+echo 1:10:100 >"$W/bias"
+"$WRITER" "$URL" --table "$NS.tb" --rate 200 --bias-file "$W/bias" --v-from 10000 2>>"$W/tb.err" &
+WPIDS=($!)
+sleep 1
+echo 21:30:100 >"$W/bias.new" && mv "$W/bias.new" "$W/bias"
+sleep 1
+kill -TERM "${WPIDS[0]}"
+wait "${WPIDS[0]}" || bad "bf_writer --bias-file: exit status $?"
+WPIDS=()
+got=$(sql "SELECT count(*) FROM $NS.tb WHERE v > 10000 AND NOT (id BETWEEN 1 AND 10 OR id BETWEEN 21 AND 30)")
+[ "$got" = 0 ] && ok || bad "--bias-file: $got rows outside 1..10 and 21..30 changed"
+for r in "1 AND 10" "21 AND 30"; do
+    got=$(sql "SELECT count(*) FROM $NS.tb WHERE v > 10000 AND id BETWEEN $r")
+    [ "$got" -gt 0 ] && ok || bad "--bias-file: no change on keys $r"
+done
 
 echo "backfill_tools $DB: $pass passed, $fail failed ($((SECONDS - T0)) s)"
 [ "$fail" = 0 ]

@@ -19,6 +19,9 @@
  *   --duration SECS      stop after SECS seconds (default: run until SIGTERM or SIGINT)
  *   --rate R             R changes a second (default 0: as fast as the server takes them)
  *   --bias LO:HI[:PCT]   PCT percent (default 50) of the changes on key numbers LO..HI
+ *   --bias-file PATH     the same, read from PATH (one line LO:HI[:PCT]) before the first change
+ *                        and again every 0.2 s: a test moves the bias as it learns which keys
+ *                        are being read (a missing or bad file: no bias until it is good)
  *   --batch B            B changes a transaction (default 1)
  *   --pad BYTES          the pad column's length (default 32, random lowercase letters)
  *   --seed S             the random sequence (default 1)
@@ -42,7 +45,7 @@
 #define K2_PER_ID 4
 
 typedef struct {
-    const char *url, *table, *key;
+    const char *url, *table, *key, *bias_file;
     long long rows, keys, count, lo, hi;
     double duration, rate;
     int pct, batch, pad;
@@ -64,7 +67,7 @@ static void no_notice(void *arg, const char *msg) {}
 static void usage(const char *msg)
 {
     fprintf(stderr, "bf_writer: %s\nusage: bf_writer URL [--table T] [--key pk|composite|unique|none] [--rows N] [--keys K]\n"
-                    "  [--count C] [--duration S] [--rate R] [--bias LO:HI[:PCT]] [--batch B] [--pad N] [--seed S] [--v-from V]\n",
+                    "  [--count C] [--duration S] [--rate R] [--bias LO:HI[:PCT] | --bias-file PATH] [--batch B] [--pad N] [--seed S] [--v-from V]\n",
             msg);
     exit(2);
 }
@@ -298,6 +301,33 @@ static long long pick_key(const writer_opts *o, uint64_t *seed)
     return 1 + (long long)(rnd(seed) % (uint64_t)o->keys);
 }
 
+/* LO:HI[:PCT] into o; 0, or -1 (o unchanged) when s is not that */
+static int parse_bias(const char *s, writer_opts *o)
+{
+    long long lo, hi;
+    int pct = 50;
+    if (sscanf(s, "%lld:%lld:%d", &lo, &hi, &pct) < 2 || lo < 1 || hi < lo || pct < 0 || pct > 100) return -1;
+    o->lo = lo, o->hi = hi, o->pct = pct;
+    return 0;
+}
+
+/* --bias-file: read again when its time has come (a bad or missing file: no bias; keys past
+   the last one are not there) */
+static void reread_bias(writer_opts *o, double *next)
+{
+    if (!o->bias_file || now_s() < *next) return;
+    *next = now_s() + 0.2;
+    char line[128] = "";
+    FILE *f = fopen(o->bias_file, "r");
+    if (f) {
+        if (!fgets(line, sizeof line, f)) line[0] = 0;
+        fclose(f);
+    }
+    if (parse_bias(line, o)) o->lo = o->hi = 0;
+    if (o->hi > o->keys) o->hi = o->keys;
+    if (o->lo > o->hi) o->lo = o->hi = 0;
+}
+
 static void parse_args(int argc, char **argv, writer_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -319,9 +349,9 @@ static void parse_args(int argc, char **argv, writer_opts *o)
         else if (!strcmp(a, "--pad")) o->pad = atoi(val);
         else if (!strcmp(a, "--seed")) o->seed = strtoull(val, NULL, 10);
         else if (!strcmp(a, "--v-from")) o->v_from = strtoll(val, NULL, 10);
+        else if (!strcmp(a, "--bias-file")) o->bias_file = val;
         else if (!strcmp(a, "--bias")) {
-            if (sscanf(val, "%lld:%lld:%d", &o->lo, &o->hi, &o->pct) < 2 || o->lo < 1 || o->hi < o->lo)
-                usage("--bias LO:HI[:PCT] with 1 <= LO <= HI");
+            if (parse_bias(val, o)) usage("--bias LO:HI[:PCT] with 1 <= LO <= HI");
         } else
             usage("unknown option");
     }
@@ -369,8 +399,10 @@ int main(int argc, char **argv)
     long long n = 0, ins = 0, upd = 0, del = 0;
     double start = now_s();
     int in_tx = 0;
+    double next_bias = 0;
     while (!stopping && (o.count < 0 || n < o.count) && (o.duration < 0 || now_s() - start < o.duration)) {
         if (o.batch > 1 && !in_tx) run(&c, "BEGIN"), in_tx = 1;
+        reread_bias(&o, &next_bias);
         long long i = pick_key(&o, &seed);
         sql_reset(&b);
         if (!there[i]) {
