@@ -8,7 +8,9 @@
 # others), the capture is stopped (SIGTERM) and a second run with --until caught-up delivers
 # the rest. Then, per table:
 #  - replay.awk (strict: no read or insert of a key there, no update or delete of one missing;
-#    tn a multiset) rebuilds the table and it equals SELECT of it, byte for byte (both sorted);
+#    tn a multiset on PostgreSQL; on MariaDB keyed by id, since its snapshot reads carry no pk
+#    flag and its binlog events flag id) rebuilds the table and it equals SELECT of it, byte
+#    for byte (both sorted), all through tests/tools/check_stream.sh;
 #  - dblog_check.awk passes (tn keyed by its unique id);
 #  - the snapshot was read while the writers ran, and the stream holds reads and changes.
 # bf_writer's --count, --v-from, --bias and --bias-file (moved while it runs) on a small table.
