@@ -150,7 +150,8 @@ typedef struct rc_format {
     const char *content_type;
     bool binary; /* messages are bytes, not text lines: no newline between them on stdout */
     /* the format has messages for the table edges of an incremental snapshot (Maxwell's
-     * bootstrap-start/-complete: rc_event_snapshot_edge); false: the pipeline drops them */
+     * bootstrap-start/-complete: rc_event_snapshot_edge); false: the pipeline drops them, and a
+     * program calling encode_value itself must not give it one (an edge has no row image) */
     bool snapshot_edges;
     const rc_option_desc *options; /* terminated by {NULL} */
 

@@ -7,6 +7,10 @@
 #include <string.h>
 #include "formats/native.h"
 
+/* An incremental snapshot's table edge reaches only the formats that ask for edges
+ * (rc_format.snapshot_edges): the pipeline drops it for the others (output.c), as here. */
+static bool gets(const rc_format *f, const rc_event *ev) { return f->snapshot_edges || !rc_event_snapshot_edge(ev); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static void *dec;
@@ -60,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         encs_ready = true;
     }
     for (int i = 0; rc_formats[i] && i < 64; i++) {
-        if (!rc_formats[i]->encode_value) continue;
+        if (!rc_formats[i]->encode_value || !gets(rc_formats[i], &l1.items[0])) continue;
         rc_buf_reset(&b2);
         rc_error_clear(&err);
         rc_status st = rc_formats[i]->encode_value(encs[i], &l1.items[0], &b2, &err);
@@ -83,6 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static void *venc[NVARIANTS];
     for (int k = 0; k < NVARIANTS; k++) {
         const rc_format *f = rc_format_find(variant_format[k]);
+        if (!gets(f, &l1.items[0])) continue;
         if (!venc[k]) {
             rc_options o = {variants[k], 3};
             rc_error e2;
