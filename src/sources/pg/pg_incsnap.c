@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "sources/incsnap.h"
 #include "sources/pg/pg_copy.h"
+#include "sources/pg/pg_xidsnap.h"
 #include "sources/signal.h"
 
 enum { QK_ROW, QK_START, QK_END, QK_STOPPED };
@@ -44,6 +45,11 @@ struct rc_pg_incsnap {
     size_t nq, capq, qi;
     rc_buf qtext;
     rc_arena scratch;
+    /* the visibility check (pg_xidsnap.h): the chunk's snapshot, the xids whose Commit the
+     * stream handed since an xmin (nbefore of them before the chunk's LW) */
+    rc_pg_xidsnap snap;
+    uint32_t *emitted, cur_xid;
+    size_t nemit, capemit, nbefore;
 };
 
 static void say(rc_pg_incsnap *is, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -192,6 +198,40 @@ static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, const rc_pg_tabl
     return st;
 }
 
+/* pg_current_snapshot() into is->snap; the emitted xids it sees whatever comes are forgotten. */
+static rc_status take_snapshot(rc_pg_incsnap *is, rc_error *err)
+{
+    PGresult *r = PQexec(rc_pg_sql(is->conn), "SELECT pg_catalog.pg_current_snapshot()");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "pg_current_snapshot", err), RC_ERR_IO;
+    rc_status st = rc_pg_xidsnap_parse(&is->snap, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0), err);
+    PQclear(r);
+    size_t k = 0;
+    for (size_t i = 0; st == RC_OK && i < is->nemit; i++)
+        if (!rc_pg_xidsnap_before_xmin(&is->snap, is->emitted[i])) is->emitted[k++] = is->emitted[i];
+    if (st == RC_OK) is->nemit = k;
+    return st;
+}
+
+/* At HW: a transaction the stream handed before LW that the chunk's snapshot saw in progress
+ * (the chunk misses its changes, which the stream emitted already). */
+static bool chunk_missed_one(const rc_pg_incsnap *is)
+{
+    for (size_t i = 0; i < is->nbefore && i < is->nemit; i++)
+        if (rc_pg_xidsnap_in_progress(&is->snap, is->emitted[i])) return true;
+    return false;
+}
+
+static void emitted_add(rc_pg_incsnap *is, uint32_t xid)
+{
+    if (is->nemit == is->capemit) {
+        size_t cap = is->capemit ? 2 * is->capemit : 256;
+        uint32_t *p = realloc(is->emitted, cap * sizeof *p);
+        if (!p) return; /* kept as it was: the next take_snapshot prunes */
+        is->emitted = p, is->capemit = cap;
+    }
+    is->emitted[is->nemit++] = xid;
+}
+
 static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
 {
     rc_pg_incsnap *is = ctx;
@@ -202,6 +242,11 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     if (!q) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     PGconn *sql = rc_pg_sql(is->conn);
     PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+    if (take_snapshot(is, err) != RC_OK) {
+        free(q);
+        PQclear(PQexec(sql, "ROLLBACK"));
+        return err->code;
+    }
     PGresult *r = PQexec(sql, q);
     free(q);
     if (PQresultStatus(r) != PGRES_COPY_OUT) {
@@ -333,6 +378,8 @@ void rc_pg_incsnap_free(rc_pg_incsnap *is)
     free(is->q);
     rc_buf_fini(&is->cursor), rc_buf_fini(&is->cursor_next), rc_buf_fini(&is->qtext);
     rc_arena_fini(&is->scratch);
+    rc_pg_xidsnap_fini(&is->snap);
+    free(is->emitted);
     free(is);
 }
 
@@ -414,8 +461,14 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
 
 rc_status rc_pg_incsnap_on_message(rc_pg_incsnap *is, const rc_pgo_msg *m, rc_error *err)
 {
+    if (m->kind == RC_PGO_BEGIN) is->cur_xid = m->u.begin.xid;
+    if (m->kind == RC_PGO_COMMIT) emitted_add(is, is->cur_xid);
+    if (m->kind == RC_PGO_STREAM_COMMIT) emitted_add(is, m->u.commit.xid);
     if (m->kind != RC_PGO_MESSAGE || strcmp(m->u.message.prefix, "rowcast.watermark")) return RC_OK;
-    return rc_incsnap_on_message(is->core, m->u.message.content, m->u.message.len, err);
+    rc_incsnap_phase was = rc_incsnap_phase_of(is->core);
+    rc_status st = rc_incsnap_on_message(is->core, m->u.message.content, m->u.message.len, err);
+    if (was == RC_INCSNAP_READ && rc_incsnap_phase_of(is->core) == RC_INCSNAP_OPEN) is->nbefore = is->nemit;
+    return st;
 }
 
 static bool is_table(const rc_event *ev, const char *ns, const char *rel)
@@ -456,6 +509,10 @@ rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t
 
 rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, rc_error *err)
 {
+    if (rc_incsnap_phase_of(is->core) == RC_INCSNAP_EMIT && chunk_missed_one(is)) {
+        rc_incsnap_reread(is->core); /* the next step reads it again, from the same key */
+        return RC_OK;
+    }
     rc_status st = rc_incsnap_emit(is->core, err);
     if (st == RC_OK) rc_buf_reset(&is->cursor), rc_buf_put(&is->cursor, is->cursor_next.data, is->cursor_next.len);
     return st == RC_SKIP ? RC_OK : st;
@@ -464,6 +521,7 @@ rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, rc_error *err)
 rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
 {
     if (rc_pg_incsnap_pending(is) || rc_incsnap_phase_of(is->core) != RC_INCSNAP_IDLE) return RC_OK;
+    if (is->nemit > 4096 && take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
     rc_status st = rc_incsnap_step(is->core, true, err);
     if (st != RC_OK && st != RC_SKIP) {
         say(is, "%s", err->message); /* that table stopped; the capture goes on */
