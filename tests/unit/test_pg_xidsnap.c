@@ -37,7 +37,7 @@ static void test_errors(void **state)
     (void)state;
     rc_pg_xidsnap s = {0};
     rc_error err;
-    static const char *const bad[] = {"", "1", "1:", "1:2", "2:1:", "1:5:7", "1:5:2,", "1:5:2;3", "x:1:"};
+    static const char *const bad[] = {"", "1", "1:", "1:2", "2:1:", "1:5:7", "1:5:2,", "1:5:2;3", "x:1:", "1:2147483649:"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         assert_int_equal(parse(&s, bad[i], &err), RC_ERR_SYNTAX);
         assert_non_null(strstr(err.message, "pg_current_snapshot: "));

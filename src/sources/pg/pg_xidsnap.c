@@ -28,6 +28,8 @@ rc_status rc_pg_xidsnap_parse(rc_pg_xidsnap *s, const char *text, size_t n, rc_e
     if (i >= n || text[i++] != ':') return bad(err, i ? i - 1 : 0, "expected ':'");
     if (!number(text, n, &i, &s->xmax)) return bad(err, i, "expected xmax");
     if (s->xmax < s->xmin) return bad(err, i, "xmax before xmin");
+    /* PostgreSQL keeps every live xid within 2^31 of the others (wraparound): so can we */
+    if (s->xmax - s->xmin >= (UINT64_C(1) << 31)) return bad(err, i, "xmax more than 2^31 past xmin");
     if (i >= n || text[i++] != ':') return bad(err, i ? i - 1 : 0, "expected ':'");
     size_t cap = 0;
     while (i < n) {

@@ -20,7 +20,7 @@ typedef struct rc_pg_xidsnap {
     size_t nxip;
 } rc_pg_xidsnap;
 
-/* "xmin:xmax:xip1,xip2,..." (decimal, xmin <= every xip < xmax, xmin <= xmax) into s (its
+/* "xmin:xmax:xip1,xip2,..." (decimal, xmin <= every xip < xmax, xmax - xmin < 2^31) into s (its
  * previous xip freed). RC_ERR_SYNTAX naming the byte; RC_ERR_NOMEM. */
 rc_status rc_pg_xidsnap_parse(rc_pg_xidsnap *s, const char *text, size_t n, rc_error *err);
 void rc_pg_xidsnap_fini(rc_pg_xidsnap *s);
