@@ -12,7 +12,8 @@
 #    check_stream.sh passes: replaying the stream (incremental reads, changes) rebuilds the
 #    table equal to SELECT, and the DBLog check holds event by event;
 #  - the reads are marked "incremental" and carry positions after the stream's (L, k);
-#  - a missing signal table stops the run with the CREATE TABLE to run.
+#  - a missing signal table stops the run with the CREATE TABLE to run;
+#  - the chunk query's form on the composite key plans as an index range (Index Cond on ROW()).
 # usage: pg_incsnap_test.sh path/to/rowcast path/to/bf_writer
 set -u
 RC=${1:?path to rowcast}
@@ -81,6 +82,9 @@ step "capture run 2 --until caught-up"
 expect_rc "capture run 2 (--until caught-up)" $? 0
 
 step "checks"
+# the chunk query's form on the composite key is a btree range scan (row comparison as Index Cond)
+plan=$(pg_test_sql -c "EXPLAIN (COSTS OFF) SELECT * FROM ONLY public.tc WHERE (id, k2) > ('5', '1') ORDER BY id, k2 LIMIT 4096")
+grep -q 'Index Cond: (ROW(id, k2) > ROW(.5.::bigint, .1.::bigint))' <<<"$plan" && ok || bad "tc's chunk query is no index range scan: $plan"
 # the table edges (zero-row reads "incremental:start" / ":end", which native writes) around
 # each table's rows, then the checkers on the rows and changes
 for t in t tc; do

@@ -262,6 +262,13 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
         if (st == RC_OK) st = chunk_row(is, core, ct, buf, (size_t)n - (buf[n - 1] == '\n'), err);
         PQfreemem(buf);
     }
+    r = PQgetResult(sql);
+    if (st == RC_OK && (n != -1 || PQresultStatus(r) != PGRES_COMMAND_OK)) { /* cut off: not the table's end */
+        st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "incremental snapshot chunk of %s: %s", t->name,
+                          r ? PQresultErrorMessage(r) : PQerrorMessage(sql));
+        err->message[strcspn(err->message, "\n")] = '\0';
+    }
+    PQclear(r);
     while ((r = PQgetResult(sql))) PQclear(r);
     PQclear(PQexec(sql, "COMMIT"));
     return st == RC_ERR_LIMIT ? RC_OK : st;
