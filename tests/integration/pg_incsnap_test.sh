@@ -12,7 +12,8 @@
 #    check_stream.sh passes: replaying the stream (incremental reads, changes) rebuilds the
 #    table equal to SELECT, and the DBLog check holds event by event;
 #  - the reads are marked "incremental" and carry positions after the stream's (L, k);
-#  - a missing signal table stops the run with the CREATE TABLE to run;
+#  - a missing signal table stops the run with the CREATE TABLE to run, one that an existing
+#    publication does not publish with the ALTER PUBLICATION to run;
 #  - the chunk query's form on the composite key plans as an index range (Index Cond on ROW()).
 # usage: pg_incsnap_test.sh path/to/rowcast path/to/bf_writer
 set -u
@@ -46,6 +47,12 @@ st=$?
 [ $st != 0 ] && grep -q "CREATE TABLE $SIG (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data text)" "$W/missing.err" &&
     ok || bad "missing signal table: status $st, $(cat "$W/missing.err")"
 pg_test_sql -c "CREATE TABLE $SIG (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data text)" >/dev/null
+# p0 exists now (made by the run above) without the signal table: never altered, the fix said
+"$RC" capture "$URL" --include public.tn --publication p0 --slot s0 --snapshot never --to native \
+    -o postgres.signal.table=$SIG --until caught-up >/dev/null 2>"$W/unpublished.err"
+st=$?
+[ $st != 0 ] && grep -q "publication p0 does not publish the signal table $SIG: ALTER PUBLICATION p0 ADD TABLE $SIG" "$W/unpublished.err" &&
+    ok || bad "unpublished signal table: status $st, $(cat "$W/unpublished.err")"
 
 step "capture run 1"
 ( capture >"$W/stream" 2>"$W/cap1.err" ) &

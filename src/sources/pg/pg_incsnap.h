@@ -29,8 +29,8 @@ typedef struct rc_pg_incsnap_opts {
 } rc_pg_incsnap_opts;
 
 /* Checks the signal table (missing: the CREATE TABLE to run) and that the publication
- * publishes it: `owned` (rowcast created it now) gets it added, a user's is left alone and
- * the error says the ALTER PUBLICATION to run. NULL *out on error. */
+ * publishes it: `owned` (rowcast created it in this run) gets it added; one that existed is
+ * left alone and the error says the ALTER PUBLICATION to run. NULL *out on error. */
 rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owned, rc_pg_incsnap **out,
                            rc_error *err);
 /* The source's event decoder, made after the checks (before the stream starts). */
