@@ -4,7 +4,7 @@
 # "Incremental snapshots"). One PostgreSQL 15 server: bf_writer loads t (PRIMARY KEY (id),
 # 200,000 rows), tc (PRIMARY KEY (id, k2)) and tn (no key, replica identity FULL); the capture
 # starts with --snapshot never and -o postgres.signal.table=public.rowcast_signal; writers
-# change t and tc (a third of their changes on the first two chunks' keys) while signals ask
+# change t and tc (t's half on the chunk being read and the next, moved as its reads arrive; tc's third on its first keys) while signals ask
 # for t, tc and tn. Then:
 #  - tn is refused by name and the capture goes on;
 #  - the stderr lines say t and tc started and completed;
@@ -27,7 +27,7 @@ pg_test_start || exit 1
 . "$HERE/../common/check.sh"
 URL=$PG_URL
 WPIDS=()
-trap 'for p in "${WPIDS[@]}" ${CAP:-}; do kill "$p" 2>/dev/null; done; pg_test_stop' EXIT
+trap 'for p in "${WPIDS[@]}" ${CAP:-} ${BIAS:-}; do kill "$p" 2>/dev/null; done; pg_test_stop' EXIT
 T0=$SECONDS
 step() { echo "[$((SECONDS - T0)) s] $*"; }
 SIG=public.rowcast_signal
@@ -57,8 +57,20 @@ st=$?
 step "capture run 1"
 ( capture >"$W/stream" 2>"$W/cap1.err" ) &
 CAP=$!
-"$WRITER" "$URL" --table public.t --key pk --rate 400 --bias 1:8192:33 --seed 2 --batch 2 2>>"$W/writer.err" &
+# t's writer is biased onto the chunk being read and the next: the loop below moves the bias
+# file to the keys after the last read of t as the reads arrive
+echo 1:8192:50 >"$W/bias"
+"$WRITER" "$URL" --table public.t --key pk --rate 400 --bias-file "$W/bias" --seed 2 --batch 2 2>>"$W/writer.err" &
 WPIDS+=($!)
+(
+    while :; do
+        # the last read of t (its id is the first value): the next chunk starts after it
+        last=$(tail -c 100000 "$W/stream" 2>/dev/null | grep '"op":"read".*"table":"t"' | tail -1 | sed -n 's/.*"after":\[\([0-9]*\).*/\1/p')
+        echo "$((${last:-0} + 1)):$((${last:-0} + 8192)):50" >"$W/bias.new" && mv "$W/bias.new" "$W/bias"
+        sleep 0.2
+    done
+) &
+BIAS=$!
 "$WRITER" "$URL" --table public.tc --key composite --rate 200 --bias 1:4000:33 --seed 3 2>>"$W/writer.err" &
 WPIDS+=($!)
 wait_for 30 grep -q '"op":"update"' "$W/stream" || bad "the capture streamed nothing in 30 s"
@@ -69,6 +81,9 @@ wait_for 60 grep -q 'incremental snapshot of public.tc completed' "$W/cap1.err" 
 alive=0
 for p in "${WPIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
 [ $alive = 2 ] && ok || bad "the writers stopped before the snapshot ended"
+kill "$BIAS"
+wait "$BIAS" 2>/dev/null
+BIAS=
 sleep 1
 for p in "${WPIDS[@]}"; do kill -TERM "$p"; wait "$p"; done
 WPIDS=()
