@@ -36,6 +36,7 @@
 #include "sources/pg/pg_conn.h"
 #include "sources/pg/pg_copy.h"
 #include "sources/pg/pg_events.h"
+#include "sources/pg/pg_incsnap.h"
 #include "sources/pg/pg_publication.h"
 #include "sources/pg/pg_source_decl.h"
 
@@ -75,6 +76,11 @@ typedef struct pg_source {
     double retry_at;
     double heartbeat_at;
     uint64_t resume_lsn; /* the slot's confirmed position at open, when it existed (0: a fresh start) */
+    bool pub_created;    /* the publication was created by this run */
+    /* incremental snapshots (-o postgres.signal.table; NULL: none): the items of a chunk's rows
+     * are (L, k), L the end LSN of the high watermark's Commit, k = 1, 2, ... */
+    rc_pg_incsnap *inc;
+    uint64_t inc_lsn, inc_k;
 } pg_source;
 
 static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
@@ -294,7 +300,8 @@ static rc_status stream_start(void *p, rc_error *err)
                            .publication2 = s->companion,
                            .start_lsn = s->handed_lsn,
                            .proto_version = s->cfg.streaming ? 2 : 1,
-                           .streaming = s->cfg.streaming};
+                           .streaming = s->cfg.streaming,
+                           .messages = s->inc != NULL};
     rc_pg_rc rc = rc_pg_stream_start(s->conn, &o, err);
     if (rc == RC_PG_RETRY) {
         lost(s, err);
@@ -351,6 +358,26 @@ static void count_rows(pg_source *s, size_t first)
     if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->db.ph = PH_DONE;
 }
 
+/* The events of one stream item, from `first` on, for the incremental snapshot. */
+static rc_status incsnap_events(pg_source *s, size_t first, rc_error *err)
+{
+    const rc_batch *b = rc_db_batch(&s->db.batches);
+    return s->inc ? rc_pg_incsnap_on_events(s->inc, b->events.items + first, b->events.count - first, err) : RC_OK;
+}
+
+/* The next row (or table edge) of an emitted chunk as one item at (L, k). */
+static rc_status incsnap_item(pg_source *s, rc_error *err)
+{
+    rc_batch *b = rc_db_batch(&s->db.batches);
+    size_t first = b->events.count;
+    rc_source_item *it = item_new(s);
+    if (rc_pg_incsnap_next(s->inc, &b->arena, &b->events, err) != RC_OK) return err->code;
+    if (s->inc_lsn != s->handed_lsn) s->inc_lsn = s->handed_lsn, s->inc_k = 0;
+    rc_db_item_end(&s->db, it, rc_pos_pg(s->handed_lsn, ++s->inc_k));
+    count_rows(s, first);
+    return RC_OK;
+}
+
 static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
 {
     rc_batch *b = rc_db_batch(&s->db.batches);
@@ -369,10 +396,13 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
         b->n--; /* the next run's */
         return RC_OK;
     }
+    if (st == RC_OK && s->inc && rc_pg_incsnap_on_message(s->inc, &msg, err) != RC_OK) return err->code;
     if (st == RC_OK) st = rc_pg_events_add(s->ev, &msg, m->data, m->len, &b->arena, &b->events, &ierr);
+    if (st == RC_OK && incsnap_events(s, first, err) != RC_OK) return err->code;
     if (st == RC_OK && (msg.kind == RC_PGO_COMMIT || msg.kind == RC_PGO_STREAM_COMMIT)) {
         if (rc_pg_events_pending(s->ev)) s->pending_lsn = msg.u.commit.end_lsn; /* released over the next items */
         else s->handed_lsn = msg.u.commit.end_lsn;
+        if (!rc_pg_events_pending(s->ev) && s->inc && rc_pg_incsnap_commit(s->inc, err) != RC_OK) return err->code;
     }
     if (st != RC_OK) item_bad(s, it, &ierr, m->data, m->len, true);
     else if (rc_db_item_none(b, it, m->len)) return RC_OK; /* no event (Relation, Type, Origin...) */
@@ -396,8 +426,12 @@ static rc_status drain(pg_source *s, rc_error *err)
         *err = ierr; /* the transaction cannot be released: stop rather than skip part of it */
         return err->code;
     }
+    if (incsnap_events(s, first, err) != RC_OK) return err->code;
     uint64_t before = s->handed_lsn;
-    if (!rc_pg_events_pending(s->ev)) s->handed_lsn = s->pending_lsn;
+    if (!rc_pg_events_pending(s->ev)) {
+        s->handed_lsn = s->pending_lsn;
+        if (s->inc && rc_pg_incsnap_commit(s->inc, err) != RC_OK) return err->code;
+    }
     item_end(s, it);
     it->inside = s->handed_lsn == before;
     count_rows(s, first);
@@ -433,6 +467,10 @@ static rc_status stream_batch(void *p, int timeout_ms, rc_error *err)
     int wait = timeout_ms;
     if (heartbeat(s, err) != RC_OK) return err->code;
     while (b->n < RC_DB_BATCH_ITEMS && b->events.count < RC_BATCH_EVENTS && s->db.ph == PH_STREAM) {
+        if (s->inc && rc_pg_incsnap_pending(s->inc)) { /* a chunk's rows, before the next message */
+            if (incsnap_item(s, err) != RC_OK) return err->code;
+            continue;
+        }
         if (caught_up(s)) {
             s->db.ph = PH_DONE;
             break;
@@ -450,7 +488,10 @@ static rc_status stream_batch(void *p, int timeout_ms, rc_error *err)
         rc_error_clear(&rerr);
         rc_pg_rc rc = rc_pg_stream_read(s->conn, &m, wait, &rerr);
         wait = 0;
-        if (rc == RC_PG_TIMEOUT) break;
+        if (rc == RC_PG_TIMEOUT) { /* caught up: the next chunk of an incremental snapshot */
+            if (s->inc && rc_pg_incsnap_step(s->inc, err) != RC_OK) return err->code;
+            break;
+        }
         if (rc == RC_PG_RETRY) {
             lost(s, &rerr);
             break;
@@ -504,6 +545,7 @@ static void pg_close(rc_source *src)
     if (!s) return;
     PQfreemem(s->ahead);
     rc_pg_tables_free(s->tables, s->ntables);
+    rc_pg_incsnap_free(s->inc);
     rc_pg_events_free(s->ev);
     rc_pgo_free(s->dec);
     rc_pg_close(s->conn); /* a temporary slot goes with the session */
@@ -545,8 +587,25 @@ static void warn_identity(void *ud, const char *schema, const char *table, char 
            schema, table, fix);
 }
 
+/* -o postgres.signal.table: the incremental snapshots' side (pg_incsnap.h). */
+static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *err)
+{
+    rc_pg_capture_options po;
+    memset(&po, 0, sizeof po);
+    if (!opts || rc_options_parse(opts, "postgres", rc_pg_options, &po, err) != RC_OK) return opts ? err->code : RC_OK;
+    if (!po.signal_table) return RC_OK;
+    rc_pg_incsnap_opts io = {.signal_table = po.signal_table,
+                             .chunk_rows = (size_t)po.chunk_rows,
+                             .publication = s->cfg.publication,
+                             .companion = s->companion,
+                             .notice = s->cfg.notice,
+                             .notice_ud = s->cfg.notice_ctx};
+    rc_pg_rc rc = rc_pg_incsnap_new(s->conn, &io, s->pub_created, &s->inc, err);
+    return rc == RC_PG_OK ? RC_OK : pg_fail(err, rc);
+}
+
 /* Connects and decides the phase: snapshot on a temporary slot, or the stream of the slot. */
-static rc_status setup(pg_source *s, const char *url, rc_error *err)
+static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc_error *err)
 {
     rc_pg_opts po = {.notice = s->cfg.notice ? (void (*)(void *, const char *))s->cfg.notice : NULL,
                      .notice_ud = s->cfg.notice_ctx};
@@ -554,10 +613,12 @@ static rc_status setup(pg_source *s, const char *url, rc_error *err)
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     snprintf(s->shown, sizeof s->shown, "%s", rc_pg_url(s->conn));
     rc = rc_pg_publication_ensure(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude,
-                                  s->cfg.no_identity_inserts, NULL, err);
+                                  s->cfg.no_identity_inserts, &s->pub_created, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
-    if ((rc = rc_pg_publication_companion_find(s->conn, s->cfg.publication, s->companion, err)) != RC_PG_OK ||
-        (rc = rc_pg_tables_without_identity(s->conn, s->cfg.publication, warn_identity, s, err)) != RC_PG_OK ||
+    if ((rc = rc_pg_publication_companion_find(s->conn, s->cfg.publication, s->companion, err)) != RC_PG_OK)
+        return pg_fail(err, rc);
+    if (incsnap_open(s, opts, err) != RC_OK) return err->code; /* before any slot is made */
+    if ((rc = rc_pg_tables_without_identity(s->conn, s->cfg.publication, warn_identity, s, err)) != RC_PG_OK ||
         (rc = rc_pg_catalog_types(s->conn, s->types, 0, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     rc_pg_slot slot;
@@ -626,11 +687,12 @@ static rc_status pg_open(const rc_source_config *cfg, const rc_pos *resume, rc_s
     s->dec = rc_pgo_new(s->cfg.streaming ? 2 : 1);
     snprintf(s->shown, sizeof s->shown, "%s", cfg->urls[0]);
     rc_status st = batches && s->types && s->dec ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    if (st == RC_OK) st = setup(s, cfg->urls[0], err);
+    if (st == RC_OK) st = setup(s, cfg->urls[0], cfg->opts, err);
     if (st == RC_OK) {
         eo.db = PQdb(rc_pg_sql(s->conn));
         eo.key_ud = s;
         if (!(s->ev = rc_pg_events_new(&eo, s->types))) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        if (s->inc) rc_pg_incsnap_use(s->inc, s->ev);
     }
     if (st == RC_OK && s->db.ph == PH_SNAPSHOT && !s->ahead) s->db.ph = PH_SNAPSHOT_ACK;
     return rc_db_source_opened(&s->db, st, out);

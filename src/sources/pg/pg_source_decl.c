@@ -19,6 +19,8 @@ const rc_option_desc rc_pg_options[] = {
     PG_OPT("postgres.stream.spill_bytes", RC_OPT_INT, LONG_MAX, spill_bytes),
     PG_OPT("postgres.stream.max_bytes", RC_OPT_INT, LONG_MAX, max_bytes),
     PG_OPT("postgres.stream.spill_dir", RC_OPT_STRING, 0, spill_dir),
+    PG_OPT("postgres.signal.table", RC_OPT_STRING, 0, signal_table),
+    PG_OPT("postgres.snapshot.chunk.rows", RC_OPT_INT, 1 << 20, chunk_rows),
     {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL, offsetof(rc_pg_capture_options, no_identity), 0, 0, NULL},
     {0},
 };

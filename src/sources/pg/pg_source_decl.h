@@ -13,6 +13,8 @@ typedef struct rc_pg_capture_options {
     bool streaming;
     long heartbeat_s, spill_bytes, max_bytes;
     const char *spill_dir;
+    const char *signal_table; /* incremental snapshots' signals (NULL: none; pg_incsnap.h) */
+    long chunk_rows;          /* their chunk size (0: the core's default) */
 } rc_pg_capture_options;
 
 extern const char *const rc_pg_schemes[], *const rc_pg_flags[];
