@@ -37,6 +37,9 @@ grep -q "unknown source option 'mysql.nope': mysql.signal.table, mysql.snapshot.
 "$RC" capture "$URL" --include 'shop.t*' --checkpoint "$W/ck0" --to native -q -o mysql.signal.table=shop.rowcast_signal >/dev/null 2>"$W/o.err"
 [ $? != 0 ] && grep -q 'CREATE TABLE shop.rowcast_signal (id VARCHAR(64) PRIMARY KEY, type VARCHAR(32) NOT NULL, data TEXT)' "$W/o.err" &&
     ok || bad "no signal table: $(cat "$W/o.err")"
+# another source's option: said before connecting (sources/source.c)
+"$RC" capture postgres://u@127.0.0.1:1/db --to native -o mysql.signal.table=shop.s >/dev/null 2>"$W/o.err"
+grep -q -- "-o mysql.signal.table is an option of another source, not of postgres" "$W/o.err" && ok || bad "postgres with -o mysql.*: $(cat "$W/o.err")"
 my_sql shop -e 'CREATE TABLE rowcast_signal (id VARCHAR(64) PRIMARY KEY, type VARCHAR(32) NOT NULL, data TEXT) ENGINE=InnoDB'
 
 i=0
@@ -49,14 +52,14 @@ done
 step "loaded"
 ( capture --snapshot never >"$W/stream" 2>"$W/cap1.err" ) &
 CAP=$!
-sleep 1
 for spec in t:pk:1:100000 tc:composite:2:20000 tu:unique:3:20000; do
     set -- ${spec//:/ }
     i=$((i + 1))
-    "$WRITER" "$URL" --table "shop.$1" --key "$2" --rate 300 --bias "$3:$4:50" --seed $i --batch 2 2>>"$W/writer.err" &
+    "$WRITER" "$URL" --table "shop.$1" --key "$2" --rate 1500 --bias "$3:$4:50" --seed $i --batch 2 2>>"$W/writer.err" &
     WPIDS+=($!)
 done
 wait_for 30 grep -q '"op":"update"' "$W/stream" || bad "the capture streamed nothing in 30 s"
+sleep 1
 my_sql shop -e "INSERT INTO rowcast_signal VALUES ('s-1', 'execute-snapshot', '{\"data-collections\": [\"shop.t\", \"shop.tc\", \"shop.tu\", \"shop.tn\"], \"type\": \"incremental\"}')"
 step "signal written"
 for t in t tc tu; do
