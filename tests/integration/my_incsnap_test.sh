@@ -60,7 +60,9 @@ for spec in t:pk:1:100000 tc:composite:2:20000 tu:unique:3:20000; do
 done
 wait_for 30 grep -q '"op":"update"' "$W/stream" || bad "the capture streamed nothing in 30 s"
 sleep 1
-my_sql shop -e "INSERT INTO rowcast_signal VALUES ('s-1', 'execute-snapshot', '{\"data-collections\": [\"shop.t\", \"shop.tc\", \"shop.tu\", \"shop.tn\"], \"type\": \"incremental\"}')"
+# s-2 asks again for a table s-1 queued; s-3 is not JSON: both said by id, the capture goes on
+my_sql shop -e "INSERT INTO rowcast_signal VALUES ('s-1', 'execute-snapshot', '{\"data-collections\": [\"shop.t\", \"shop.tc\", \"shop.tu\", \"shop.tn\"], \"type\": \"incremental\"}'),
+    ('s-2', 'execute-snapshot', '{\"data-collections\": [\"shop.t\"], \"type\": \"incremental\"}'), ('s-3', 'execute-snapshot', '{bad')"
 step "signal written"
 for t in t tc tu; do
     wait_for 40 grep -q "incremental snapshot of shop.$t completed" "$W/cap1.err" || bad "shop.$t: no completed line in 40 s"
@@ -85,6 +87,8 @@ grep -q "incremental snapshot of shop.t started (signal s-1, ~[0-9]* rows, by pr
 grep -q "incremental snapshot of shop.tu started (signal s-1, ~[0-9]* rows, by unique index)" "$W/cap1.err" && ok || bad "no started line for shop.tu"
 grep -q "warning: signal id=s-1 in shop.rowcast_signal: table shop.tn has no primary key and no unique index on NOT NULL columns" "$W/cap1.err" &&
     ok || bad "shop.tn not refused by name: $(cat "$W/cap1.err")"
+grep -q "warning: signal id=s-2 in shop.rowcast_signal: shop.t: already being snapshotted" "$W/cap1.err" && ok || bad "s-2 not refused for shop.t"
+grep -q "warning: signal id=s-3 in shop.rowcast_signal: data is not JSON" "$W/cap1.err" && ok || bad "s-3 not said: $(grep s-3 "$W/cap1.err")"
 grep -q '"snapshot":"incremental"' "$W/stream" && ok || bad "no incremental read in the stream"
 grep -q 'rowcast_signal' "$W/stream" && bad "a signal row reached the sink (--include does not name it)" || ok
 # the table edges (zero-row reads "incremental:start" / ":end", which the native format writes)
