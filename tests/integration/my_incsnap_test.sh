@@ -82,6 +82,7 @@ CAP=
 st=$?
 expect_rc "capture run 2 (--until caught-up)" $st 0; [ $st = 0 ] || cat "$W/cap2.err" >&2
 step "caught up"
+grep 'incremental snapshot of' "$W/cap1.err"
 
 grep -q "incremental snapshot of shop.t started (signal s-1, ~[0-9]* rows, by primary key)" "$W/cap1.err" && ok || bad "no started line for shop.t"
 grep -q "incremental snapshot of shop.tu started (signal s-1, ~[0-9]* rows, by unique index)" "$W/cap1.err" && ok || bad "no started line for shop.tu"
