@@ -98,6 +98,8 @@ rc_status rc_source_check(const rc_source_ops *ops, const char *const *given, rc
 {
     const char *flag = refused_flag(ops, given), *key = foreign_option(ops, opts);
     if (flag) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, ops->flag_refused, flag);
+    if (key && !ops->option_refused) /* a source that says nothing of the others' options */
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s is an option of another source, not of %s", key, ops->name);
     if (key) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, ops->option_refused, key);
     rc_status st = until(ops, cc, err);
     if (st == RC_OK && ops->validate) st = ops->validate(cc, opts, err);

@@ -411,6 +411,15 @@ expect my-pg-option 1 capture mysql://u@127.0.0.1:1 -o postgres.streaming=true <
 rowcast capture: -o postgres.streaming is PostgreSQL's: MySQL and MariaDB have no postgres.* options
 (see rowcast help capture)
 EOF
+# MySQL's own -o mysql.* (docs/sources/mysql.md, "Incremental snapshots"), which PostgreSQL's refuses
+expect my-option-unknown 1 capture mysql://u@127.0.0.1:1 -o mysql.signal.tabel=a.b <<'EOF'
+rowcast capture: unknown source option 'mysql.signal.tabel': mysql.signal.table, mysql.snapshot.chunk.rows
+(see rowcast help capture)
+EOF
+expect pg-my-option 1 capture "$PG" -o mysql.signal.table=a.b <<'EOF'
+rowcast capture: -o mysql.signal.table is an option of another source, not of postgres
+(see rowcast help capture)
+EOF
 
 # a file sink whose writing thread cannot start (no room for its stack under these limits): the
 # sink and the reason, not "out of memory" (not in a sanitizer build, which needs far more

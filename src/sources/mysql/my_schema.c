@@ -112,6 +112,23 @@ static rc_my_table *copy_table(const rc_my_table *t, rc_str db, rc_str name, rc_
     return c;
 }
 
+rc_my_table *rc_my_table_copy(const rc_my_table *t, rc_error *err)
+{
+    rc_my_table *c = copy_table(t, t->db, t->name, err);
+    if (!c && !err->code) rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    return c;
+}
+
+static bool str_eq(rc_str a, rc_str b) { return a.n == b.n && !memcmp(a.p, b.p, a.n); }
+
+bool rc_my_table_same(const rc_my_table *a, const rc_my_table *b)
+{
+    if (a->ncols != b->ncols) return false;
+    for (uint32_t i = 0; i < a->ncols; i++)
+        if (!str_eq(a->cols[i].name, b->cols[i].name) || !str_eq(a->cols[i].type.decl, b->cols[i].type.decl)) return false;
+    return true;
+}
+
 static rc_status put_as(rc_my_history *h, const rc_my_table *t, rc_str db, rc_str name, rc_error *err)
 {
     rc_my_table *c = copy_table(t, db, name, err);

@@ -57,6 +57,10 @@ rc_status rc_my_history_put(rc_my_history *h, const rc_my_table *t, rc_error *er
 /* The structure of db.table now, NULL when the history does not know it. Valid until the next
  * change of the history. Names compare as the server does by default on Linux
  * (lower_case_table_names=0: case-sensitive tables and databases, columns not). */
+/* A copy of t the caller owns (free()), NULL with err set. */
+rc_my_table *rc_my_table_copy(const rc_my_table *t, rc_error *err);
+/* The same columns (names and declared types) in the same order. */
+bool rc_my_table_same(const rc_my_table *a, const rc_my_table *b);
 const rc_my_table *rc_my_history_get(const rc_my_history *h, rc_str db, rc_str table);
 
 /* Applies one statement of a QUERY event (`db` is the event's default database, for

@@ -31,7 +31,7 @@ static rc_status gtids_of(rc_my_snap_pos *p, const char *text, rc_error *err)
     return RC_OK;
 }
 
-static rc_status begin_mariadb(MYSQL *m, const rc_my_url *u, rc_my_snap_pos *p, rc_error *err)
+rc_status rc_my_snapshot_view(MYSQL *m, const rc_my_url *u, rc_my_snap_pos *p, rc_error *err)
 {
     if (rc_my_exec(m, u, "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", err) != RC_OK) return err->code;
     MYSQL_RES *r;
@@ -45,6 +45,14 @@ static rc_status begin_mariadb(MYSQL *m, const rc_my_url *u, rc_my_snap_pos *p, 
     mysql_free_result(r);
     if (!file || !pos || !p->file[0])
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s gave no binlog_snapshot_file/position", u->shown);
+    return RC_OK;
+}
+
+static rc_status begin_mariadb(MYSQL *m, const rc_my_url *u, rc_my_snap_pos *p, rc_error *err)
+{
+    if (rc_my_snapshot_view(m, u, p, err) != RC_OK) return err->code;
+    MYSQL_RES *r;
+    MYSQL_ROW row;
     char sql[600];
     char esc[520];
     mysql_real_escape_string(m, esc, p->file, (unsigned long)strlen(p->file));
@@ -147,7 +155,7 @@ static rc_status put_table(rc_my_history *h, MYSQL_ROW *rows, unsigned long **le
 }
 
 /* The events' columns and the key of a table of the history. */
-static rc_status snap_table_of(const rc_my_table *t, rc_my_snap_table *st, rc_error *err)
+rc_status rc_my_snap_table_of(const rc_my_table *t, rc_my_snap_table *st, rc_error *err)
 {
     st->t = t;
     st->cols = calloc(t->ncols ? t->ncols : 1, sizeof *st->cols);
@@ -204,7 +212,7 @@ rc_status rc_my_tables_load(MYSQL *m, const rc_my_url *u, rc_my_history *h, bool
         rc_str db = col_str(row, lens[first[k]], COL_SCHEMA), name = col_str(row, lens[first[k]], COL_TABLE);
         const rc_my_table *t = rc_my_history_get(h, db, name);
         if (!t) st = rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s.%s: not in the schema history after reading it", row[0], row[1]);
-        else st = snap_table_of(t, &ts[k], err);
+        else st = rc_my_snap_table_of(t, &ts[k], err);
         ts[k].rows_estimate = strtoull(row[COL_ROWS], NULL, 10);
         ts[k].included = !accept || accept(ctx, db, name);
     }
@@ -289,6 +297,13 @@ rc_my_snap_reader *rc_my_snap_reader_new(MYSQL *m, const rc_my_url *u, const rc_
     rc_buf_init(&r->after, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&r->sql, RC_BUF_DEFAULT_MAX);
     return r;
+}
+
+void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk)
+{
+    if (r->res) mysql_free_result(r->res);
+    r->res = NULL;
+    r->chunk = chunk;
 }
 
 void rc_my_snap_reader_free(rc_my_snap_reader *r)

@@ -41,6 +41,9 @@ typedef struct rc_my_snap_table {
 /* Starts the read view on `m` (a session of its own: the view lasts until rc_my_snapshot_end)
  * and gives its position. */
 rc_status rc_my_snapshot_begin(MYSQL *m, const rc_my_url *u, bool mariadb, rc_my_snap_pos *pos, rc_error *err);
+/* MariaDB: START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY and the view's exact binlog
+ * position (binlog_snapshot_file/position; p->gtids untouched): an incremental chunk's point. */
+rc_status rc_my_snapshot_view(MYSQL *m, const rc_my_url *u, rc_my_snap_pos *p, rc_error *err);
 rc_status rc_my_snapshot_end(MYSQL *m, const rc_my_url *u, rc_error *err);
 void rc_my_snap_pos_fini(rc_my_snap_pos *p);
 
@@ -62,6 +65,11 @@ rc_status rc_my_snap_reader_next(rc_my_snap_reader *r, char ***fields, unsigned 
 /* The values of one row of t into vals[0..ncols) (strings in `a`). */
 rc_status rc_my_snap_row_parse(const rc_my_snap_table *t, char *const *fields, const unsigned long *lens, rc_arena *a,
                                rc_value *vals, rc_error *err);
+/* Ends the chunk being read (what is left of it is dropped) and sets the next chunks' size:
+ * the next rc_my_snap_reader_next reads a new chunk after the last key read. */
+void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk);
+/* The events' columns and the primary key of a table of the history (freed by rc_my_tables_free). */
+rc_status rc_my_snap_table_of(const rc_my_table *t, rc_my_snap_table *st, rc_error *err);
 void rc_my_snap_reader_free(rc_my_snap_reader *r);
 
 /* One value of column `c` as the text protocol sends it, parsed as the binlog decoder would

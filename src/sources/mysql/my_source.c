@@ -107,6 +107,7 @@ static void my_close(rc_source *src)
     if (!s) return;
     rc_my_stream_close(s->stream);
     rc_my_snap_reader_free(s->reader);
+    rc_my_incsnap_free(s);
     if (s->sql) mysql_close(s->sql); /* an open read view goes with the session */
     rc_my_tables_free(s->tables, s->ntables);
     rc_my_decoder_free(s->dec);
@@ -333,10 +334,13 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
     s->server = (rc_str){s->cfg.server ? s->cfg.server : "rowcast", strlen(s->cfg.server ? s->cfg.server : "rowcast")};
-    bool batches = rc_db_batches_init(&s->db.batches, cfg->accept, cfg->accept_ctx);
+    if (rc_my_incsnap_new(s, cfg, err) != RC_OK) return rc_db_source_opened(&s->db, err->code, out);
+    bool batches = s->inc ? rc_db_batches_init(&s->db.batches, rc_my_incsnap_accept, s)
+                          : rc_db_batches_init(&s->db.batches, cfg->accept, cfg->accept_ctx);
     s->hist = rc_my_history_new();
     s->cols = rc_colcache_new();
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
+    if (st == RC_OK && s->sql) st = rc_my_incsnap_check(s, err);
     return rc_db_source_opened(&s->db, st, out);
 }
 

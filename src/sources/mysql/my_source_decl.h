@@ -9,12 +9,22 @@
 extern const char *const rc_my_schemes[], *const rc_my_flags[];
 extern const char rc_my_flag_refused[], rc_my_option_refused[], rc_my_until_refused[];
 
+/* The -o mysql.* options (docs/sources/mysql.md, "Incremental snapshots"). */
+typedef struct rc_my_capture_options {
+    const char *signal_table; /* DB.TABLE; NULL: no incremental snapshots (nothing changes) */
+    long chunk_rows;          /* 0: the core's default */
+} rc_my_capture_options;
+extern const rc_option_desc rc_my_options[];
+void rc_my_configure(rc_capture_config *cc, const void *options);
+rc_status rc_my_options_read(const rc_options *opts, rc_my_capture_options *o, rc_error *err);
+
 /* threaded (--threads 2 by default), measured (docs/BENCHMARKS.md, session 10): a binlog's
  * decoding runs beside its encoding on the second core; PostgreSQL's walsender needs that core,
  * and the hand-overs cost more than the overlap gives (pg_source_decl.h: 1) */
 #define RC_MY_SOURCE_DECL                                                                                 \
     .schemes = rc_my_schemes, .flags = rc_my_flags, .flag_refused = rc_my_flag_refused,                   \
-    .option_refused = rc_my_option_refused, .until_refused = rc_my_until_refused, .item_word = "message", \
+    .option_refused = rc_my_option_refused, .option_prefix = "mysql", .options = rc_my_options,           \
+    .options_size = sizeof(rc_my_capture_options), .configure = rc_my_configure, .until_refused = rc_my_until_refused, .item_word = "message", \
     .threaded = true, .database = true
 
 #endif

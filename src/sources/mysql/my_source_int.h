@@ -79,6 +79,10 @@ typedef struct my_source {
     bool by_gtid;          /* the stream resumes by GTID */
     bool seen_fde;         /* this stream sent its FORMAT_DESCRIPTION */
     bool rotated, stopped; /* ... and then a ROTATE to the next file, a STOP (the file's end) */
+    /* incremental snapshots (my_incsnap.c): NULL without -o mysql.signal.table */
+    struct rc_my_incsnap *inc;
+    bool (*accept)(void *ctx, rc_str db, rc_str table); /* --include's, when inc wraps it */
+    void *accept_ctx;
 } my_source;
 
 /* ---- my_source_common.c ---- */
@@ -106,5 +110,20 @@ rc_status rc_my_source_checkpoint_here(my_source *s, rc_error *err);
 rc_status rc_my_source_stream_start(void *s, rc_error *err); /* rc_db_phase_ops' (s: a my_source) */
 bool rc_my_source_at_target(const my_source *s, bool in_tx);
 rc_status rc_my_source_stream_batch(void *s, int timeout_ms, rc_error *err); /* rc_db_phase_ops' */
+
+/* ---- my_incsnap.c ---- */
+/* Reads the -o mysql.* options: s->inc stays NULL without mysql.signal.table. */
+rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error *err);
+/* On s->sql: the server is MariaDB and the signal table exists (else the CREATE TABLE to run). */
+rc_status rc_my_incsnap_check(my_source *s, rc_error *err);
+void rc_my_incsnap_free(my_source *s);
+/* The events lists' filter with inc: --include's, and the signal table's rows. */
+bool rc_my_incsnap_accept(void *s, rc_str db, rc_str table);
+/* The batch's events from `first` on: signal rows read (and dropped unless --include names them). */
+rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err);
+/* Between binlog events: the emitted rows into the batch; outside a transaction a chunk whose P
+ * the stream reached is emitted, and when caught up the next chunk is read. */
+rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err);
+bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch yet: the stream waits */
 
 #endif

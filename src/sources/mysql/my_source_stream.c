@@ -203,6 +203,7 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
         rc_buf_fini(&g);
         if (hs != RC_OK) return hs;
     }
+    if (st == RC_OK && s->inc && rc_my_incsnap_signals(s, first, err) != RC_OK) return err->code;
     if (st != RC_OK) rc_my_source_item_bad(s, it, &ierr, raw->data, raw->n);
     else if (rc_db_item_none(b, it, raw->n)) return RC_OK; /* no event (FORMAT_DESCRIPTION, TABLE_MAP, GTID...) */
     rc_my_source_item_end(s, it);
@@ -235,6 +236,8 @@ rc_status rc_my_source_stream_batch(void *arg, int timeout_ms, rc_error *err)
             if (!b->n) rc_db_phase_nap(wait < 10 ? wait : 10);
             break;
         }
+        if (s->inc && rc_my_incsnap_tick(s, in_tx, false, err) != RC_OK) return err->code;
+        if (rc_my_incsnap_pending(s)) break; /* a chunk's rows first: the stream waits */
         rc_my_raw_event raw;
         bool got;
         unsigned server_errno;
@@ -246,7 +249,10 @@ rc_status rc_my_source_stream_batch(void *arg, int timeout_ms, rc_error *err)
             if (stream_failed(s, server_errno, &rerr, err) != RC_OK) return err->code;
             break;
         }
-        if (!got) break;
+        if (!got) { /* caught up: the next chunk of an incremental snapshot */
+            if (s->inc && rc_my_incsnap_tick(s, in_tx, true, err) != RC_OK) return err->code;
+            break;
+        }
         if (binlog_event(s, &raw, &in_tx, err) != RC_OK) return err->code;
     }
     if (s->db.ph != PH_STREAM_START && rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;

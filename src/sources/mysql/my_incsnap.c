@@ -1,0 +1,505 @@
+/* The MySQL/MariaDB source's incremental snapshots (docs/design/incremental-snapshots.md §1.3,
+ * docs/sources/mysql.md "Incremental snapshots"): signals read from the binlog (the rows
+ * INSERTed into -o mysql.signal.table), chunks read on a SQL session of their own while the
+ * binlog stream goes on, MariaDB's "point" watermark: each chunk is read in
+ * START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY, whose binlog_snapshot_file/position P
+ * is exactly the view's, so LW = HW = P and the chunk's rows are handed out as op `read`
+ * (snapshot "incremental") when the stream's handed boundary reaches P. The core
+ * (sources/incsnap.c) keeps the queue, the buffer and the edges; the rows it emits wait here
+ * (`pending`) and go into the batches one item each, the stream waiting until they are out. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/arena.h"
+#include "sources/incsnap.h"
+#include "sources/mysql/my_source_decl.h"
+#include "sources/mysql/my_source_int.h"
+#include "sources/signal.h"
+
+enum { NULL_LEN = 0xffffffffu, MAX_KEY = 16 };
+
+/* A table asked for: its columns and chunk key (the primary key, else a unique index on NOT
+ * NULL columns), its reader (which keeps the last key read). */
+typedef struct inc_table {
+    char *name; /* "db.table" */
+    rc_my_table *own; /* the structure at its first chunk (a copy: a DDL replaces the history's) */
+    rc_my_snap_table st;
+    rc_my_snap_reader *rd;
+    int64_t started_us;
+} inc_table;
+
+typedef struct rc_my_incsnap {
+    rc_my_capture_options o;
+    char sig_db[65], sig_table[65];
+    rc_incsnap *core;
+    MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
+    inc_table *tabs;
+    size_t ntabs;
+    rc_my_snap_pos point; /* the chunk in flight's P */
+    uint64_t chunk;
+    int64_t read_us;
+    rc_buf row;     /* the row being added: per column a 4-byte length (NULL_LEN: NULL), bytes, NUL */
+    rc_buf pending; /* emitted items: table index, kind (0 row, 1 + edge), the row's bytes */
+    size_t pend_at; /* the next pending item's offset */
+    uint64_t k;     /* items handed at this emit point */
+    rc_arena scratch;
+} rc_my_incsnap;
+
+static uint32_t get32(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static void put32(rc_buf *b, uint32_t v) { rc_buf_put(b, &v, 4); }
+
+static rc_status inc_notice(my_source *s, rc_error *e)
+{
+    rc_my_source_notice(s, "warning: %s", e->message); /* said under --quiet too */
+    rc_error_clear(e);
+    return RC_OK;
+}
+
+static inc_table *table_named(rc_my_incsnap *x, const char *name)
+{
+    for (size_t i = 0; i < x->ntabs; i++)
+        if (!strcmp(x->tabs[i].name, name)) return &x->tabs[i];
+    return NULL;
+}
+
+static rc_status session(my_source *s, rc_error *err)
+{
+    return s->inc->sql ? RC_OK : rc_my_connect(&s->url, &s->inc->sql, err);
+}
+
+/* ---- the ops of the core ---- */
+
+/* Point watermarks: nothing is written; the chunk's read records P (read_chunk). */
+static rc_status write_watermark(void *ctx, const rc_incsnap_table *t, uint64_t chunk, rc_incsnap_mark mark, rc_error *err)
+{
+    (void)t, (void)mark, (void)err;
+    ((my_source *)ctx)->inc->chunk = chunk;
+    return RC_OK;
+}
+
+/* One row of the chunk into the core: its key values and its fields as `row` holds them. */
+static rc_status add_row(my_source *s, inc_table *it, char **fields, const unsigned long *lens, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    rc_buf_reset(&x->row);
+    for (uint32_t i = 0; i < it->st.t->ncols; i++) {
+        put32(&x->row, fields[i] ? (uint32_t)lens[i] : NULL_LEN);
+        if (fields[i]) rc_buf_put(&x->row, fields[i], lens[i]), rc_buf_putc(&x->row, '\0');
+    }
+    rc_value key[MAX_KEY];
+    rc_arena_reset(&x->scratch);
+    for (uint32_t k = 0; k < it->st.npk; k++) {
+        uint32_t c = it->st.pk[k];
+        if (rc_my_text_value(&it->st.cols[c], fields[c], lens[c], &x->scratch, &key[k], err) != RC_OK) return err->code;
+    }
+    if (x->row.err) return rc_my_source_nomem(err);
+    return rc_incsnap_add_row(x->core, key, it->st.npk, x->row.data, x->row.len, err);
+}
+
+static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
+{
+    (void)core;
+    my_source *s = ctx;
+    rc_my_incsnap *x = s->inc;
+    inc_table *it = table_named(x, t->name);
+    if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
+    const rc_my_table *now = rc_my_history_get(s->hist, it->own->db, it->own->name);
+    if (!now || !rc_my_table_same(now, it->own)) /* not handled yet: stopped, never read with the wrong columns */
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "incremental snapshot of %s stopped: the table was %s during its snapshot (a DDL during an incremental "
+                            "snapshot is not handled yet); write the signal again", t->name, now ? "altered" : "dropped");
+    if (session(s, err) != RC_OK) return err->code;
+    if (!it->rd && !(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit))) return rc_my_source_nomem(err);
+    if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return err->code;
+    x->read_us = rc_db_wall_us();
+    rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
+    rc_status st = RC_OK;
+    for (size_t n = 0; n < limit && st == RC_OK; n++) {
+        char **fields;
+        unsigned long *lens;
+        bool got;
+        if ((st = rc_my_snap_reader_next(it->rd, &fields, &lens, &got, err)) != RC_OK || !got) break;
+        st = add_row(s, it, fields, lens, err);
+    }
+    if (st == RC_ERR_LIMIT) st = RC_OK; /* the buffer is full: the chunk is what was read */
+    rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
+    rc_error cerr;
+    rc_error_clear(&cerr);
+    if (rc_my_snapshot_end(x->sql, &s->url, &cerr) != RC_OK && st == RC_OK) *err = cerr, st = cerr.code;
+    return st;
+}
+
+static rc_status pend(my_source *s, const rc_incsnap_table *t, uint32_t kind, const void *raw, size_t n, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    inc_table *it = table_named(x, t->name);
+    if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
+    put32(&x->pending, (uint32_t)(it - x->tabs));
+    put32(&x->pending, kind);
+    put32(&x->pending, (uint32_t)n);
+    rc_buf_put(&x->pending, raw, n);
+    return x->pending.err ? rc_my_source_nomem(err) : RC_OK;
+}
+
+static rc_status emit_row(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn, rc_error *err)
+{
+    return pend(ctx, t, 0, raw, rawn, err);
+}
+
+static rc_status emit_edge(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge edge, rc_error *err)
+{
+    my_source *s = ctx;
+    if (edge == RC_INCSNAP_EDGE_START) {
+        inc_table *it = table_named(s->inc, t->name);
+        if (it) it->started_us = rc_db_wall_us();
+    } else {
+        inc_table *it = table_named(s->inc, t->name);
+        double secs = it ? (double)(rc_db_wall_us() - it->started_us) / 1e6 : 0;
+        rc_my_source_notice(s, "incremental snapshot of %s %s: %" PRIu64 " rows, %" PRIu64 " dropped by the window, %" PRIu64 " chunks, %.0f s",
+                            t->name, edge == RC_INCSNAP_EDGE_END ? "completed" : "stopped", t->rows_emitted, t->rows_dropped,
+                            t->chunks, secs);
+    }
+    return pend(s, t, 1 + (uint32_t)edge, NULL, 0, err);
+}
+
+/* ---- the items handed out ---- */
+
+static const char *const edge_marks[] = {"incremental", "incremental:start", "incremental:end", "incremental:stopped"};
+
+/* The pending item at x->pend_at as an event of the batch. */
+static rc_status pending_event(my_source *s, rc_event *ev, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    rc_batch *b = rc_db_batch(&s->db.batches);
+    const char *p = x->pending.data + x->pend_at;
+    inc_table *it = &x->tabs[get32(p)];
+    uint32_t kind = get32(p + 4), n = get32(p + 8);
+    p += 12;
+    x->pend_at += 12 + n;
+    const rc_my_snap_table *t = &it->st;
+    memset(ev, 0, sizeof *ev);
+    ev->op = RC_OP_READ;
+    ev->snapshot = (rc_str){edge_marks[kind], strlen(edge_marks[kind])};
+    ev->src = (rc_origin){.kind = RC_DB_MARIADB, .server = s->server, .version = s->version, .db = t->t->db, .table = t->t->name};
+    char *file = rc_arena_alloc(&b->arena, strlen(s->file) + 1);
+    if (!file) return rc_my_source_nomem(err);
+    ev->pos.file = (rc_str){strcpy(file, s->file), strlen(s->file)};
+    ev->pos.offset = s->offset, ev->pos.has_offset = true;
+    ev->ts_us = x->read_us, ev->has_ts = true;
+    ev->ncols = t->t->ncols, ev->cols = t->cols, ev->cols_id = t;
+    if (kind) return RC_OK;
+    char **fields = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *fields);
+    unsigned long *lens = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *lens);
+    rc_value *vals = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *vals);
+    if (!fields || !lens || !vals) return rc_my_source_nomem(err);
+    for (uint32_t i = 0; i < t->t->ncols; i++) {
+        uint32_t l = get32(p);
+        p += 4;
+        fields[i] = l == NULL_LEN ? NULL : (char *)p, lens[i] = l == NULL_LEN ? 0 : l;
+        p += l == NULL_LEN ? 0 : l + 1;
+    }
+    ev->after = vals;
+    return rc_my_snap_row_parse(t, fields, lens, &b->arena, vals, err);
+}
+
+/* Pending items into the batch, one item each at position (the emit boundary, k). */
+static rc_status drain(my_source *s, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    rc_batch *b = rc_db_batch(&s->db.batches);
+    while (x->pend_at < x->pending.len && b->n < RC_DB_BATCH_ITEMS) {
+        if (*s->stop) return RC_OK;
+        rc_source_item *it = rc_my_source_item_new(s);
+        rc_event ev;
+        rc_error ierr;
+        rc_error_clear(&ierr);
+        rc_event *slot = NULL;
+        if (pending_event(s, &ev, &ierr) == RC_OK && !(slot = rc_event_list_push(&b->events))) rc_my_source_nomem(&ierr);
+        if (slot) *slot = ev, it->raw = 1;
+        else rc_my_source_item_bad(s, it, &ierr, (const uint8_t *)"", 0);
+        rc_db_item_end(&s->db, it, rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, ++x->k));
+        it->inside = true; /* no checkpoint between them: a restart reads at the boundary before */
+    }
+    if (x->pend_at == x->pending.len) rc_buf_reset(&x->pending), x->pend_at = 0;
+    (void)err;
+    return RC_OK;
+}
+
+/* ---- signals ---- */
+
+/* The table's chunk key: its primary key, else the unique index on NOT NULL columns with the
+ * fewest columns (information_schema.STATISTICS); false when it has neither. */
+static rc_status chunk_key(my_source *s, inc_table *it, bool *found, rc_incsnap_by *by, rc_error *err)
+{
+    *found = it->st.npk > 0, *by = RC_INCSNAP_BY_PK;
+    if (*found) return RC_OK;
+    char sql[900], db[140], tb[140];
+    const rc_my_table *t = it->st.t;
+    mysql_real_escape_string(s->inc->sql, db, t->db.p, (unsigned long)t->db.n);
+    mysql_real_escape_string(s->inc->sql, tb, t->name.p, (unsigned long)t->name.n);
+    snprintf(sql, sizeof sql,
+             "SELECT INDEX_NAME, COLUMN_NAME, NULLABLE, SUB_PART FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '%s' "
+             "AND TABLE_NAME = '%s' AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX", db, tb);
+    MYSQL_RES *r;
+    if (rc_my_select(s->inc->sql, &s->url, sql, &r, err) != RC_OK) return err->code;
+    char cur[130] = "";
+    uint32_t cols[MAX_KEY], n = 0, best = 0;
+    bool ok = false;
+    MYSQL_ROW row;
+    for (bool more = true; more;) {
+        row = mysql_fetch_row(r);
+        if (!row || strcmp(row[0], cur)) { /* an index ends */
+            if (n && ok && (!best || n < best)) memcpy(it->st.pk, cols, n * sizeof *cols), best = n;
+            if (!row) break;
+            snprintf(cur, sizeof cur, "%s", row[0]), n = 0, ok = true;
+        }
+        uint32_t c = 0;
+        while (c < t->ncols && (t->cols[c].name.n != strlen(row[1]) || memcmp(t->cols[c].name.p, row[1], t->cols[c].name.n))) c++;
+        ok = ok && c < t->ncols && n < MAX_KEY && strcmp(row[2] ? row[2] : "", "YES") && !row[3];
+        if (ok) cols[n++] = c;
+    }
+    mysql_free_result(r);
+    it->st.npk = best, *found = best > 0, *by = RC_INCSNAP_BY_INDEX;
+    return RC_OK;
+}
+
+/* The table is queued or being read (a signal for it is refused by the core's queue). */
+static bool busy(const rc_my_incsnap *x, const char *name)
+{
+    for (size_t i = 0; i < rc_incsnap_ntables(x->core); i++) {
+        const rc_incsnap_table *t = rc_incsnap_table_at(x->core, i);
+        if (!strcmp(t->name, name) && (t->state == RC_INCSNAP_QUEUED || t->state == RC_INCSNAP_RUNNING)) return true;
+    }
+    return false;
+}
+
+/* The table a signal names, ready to be read: RC_SKIP with the reason in err when it cannot be. */
+static rc_status prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    inc_table *it = table_named(x, name);
+    const char *dot = strchr(name, '.');
+    rc_str db = {name, dot ? (size_t)(dot - name) : 0}, tb = {dot ? dot + 1 : name, dot ? strlen(dot + 1) : 0};
+    const rc_my_table *t = dot ? rc_my_history_get(s->hist, db, tb) : NULL;
+    if (!t || (s->accept && !s->accept(s->accept_ctx, db, tb)))
+        return rc_error_set(err, RC_SKIP, RC_NO_OFFSET, "%s is not a table this capture captures (--include)", name);
+    if (!it) {
+        inc_table *n = realloc(x->tabs, (x->ntabs + 1) * sizeof *n);
+        if (!n) return rc_my_source_nomem(err);
+        x->tabs = n, it = &n[x->ntabs++];
+        memset(it, 0, sizeof *it);
+        if (!(it->name = strdup(name))) return rc_my_source_nomem(err);
+    } else { /* queued anew: from its first row, with the structure now */
+        rc_my_snap_reader_free(it->rd);
+        free(it->st.cols), free(it->st.pk), free(it->own);
+        it->rd = NULL, it->st = (rc_my_snap_table){0};
+    }
+    if (!(it->own = rc_my_table_copy(t, err)) || rc_my_snap_table_of(it->own, &it->st, err) != RC_OK) return err->code;
+    bool found;
+    if (session(s, err) != RC_OK || chunk_key(s, it, &found, by, err) != RC_OK) return err->code;
+    if (!found)
+        return rc_error_set(err, RC_SKIP, RC_NO_OFFSET,
+                            "table %s has no primary key and no unique index on NOT NULL columns: an incremental snapshot of it "
+                            "could deliver rows twice or miss them; add one (ALTER TABLE %s ADD PRIMARY KEY (...)), or take an "
+                            "initial snapshot (--snapshot initial with a new checkpoint)", name, name);
+    return RC_OK;
+}
+
+/* An execute-snapshot's tables into the queue, each refused by name when it cannot be read. */
+static void execute(my_source *s, const rc_signal *sg)
+{
+    rc_my_incsnap *x = s->inc;
+    for (size_t i = 0; i < sg->ntables; i++) {
+        const char *name = sg->tables[i].name;
+        rc_incsnap_by by = RC_INCSNAP_BY_PK;
+        rc_error e;
+        rc_error_clear(&e);
+        if (sg->tables[i].filter)
+            rc_error_set(&e, RC_SKIP, RC_NO_OFFSET, "%s: additional-conditions are not applied yet by the MySQL/MariaDB source", name);
+        else if ((busy(x, name) || prepare(s, name, &by, &e) == RC_OK) && rc_incsnap_queue(x->core, name, by, sg->id, NULL, &e) == RC_OK) {
+            inc_table *it = table_named(x, name);
+            uint64_t est = 0;
+            for (size_t k = 0; k < s->ntables; k++)
+                if (s->tables[k].t->db.n == it->own->db.n && s->tables[k].t->name.n == it->own->name.n &&
+                    !memcmp(s->tables[k].t->db.p, it->own->db.p, it->own->db.n) &&
+                    !memcmp(s->tables[k].t->name.p, it->own->name.p, it->own->name.n))
+                    est = s->tables[k].rows_estimate;
+            rc_incsnap_estimate(x->core, name, est, 0);
+            rc_my_source_notice(s, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, by %s)", name, sg->id, est,
+                                by == RC_INCSNAP_BY_PK ? "primary key" : "unique index");
+            continue;
+        }
+        rc_my_source_notice(s, "warning: signal id=%s in %s.%s: %s", sg->id, x->sig_db, x->sig_table, e.message);
+    }
+}
+
+static rc_str text_of(const rc_value *v) { return v->kind == RC_V_NULL ? (rc_str){"", 0} : v->s; }
+
+/* One signal row: a command for the core, or an error line naming the row (the capture goes on). */
+static void signal_row(my_source *s, const rc_event *ev)
+{
+    rc_my_incsnap *x = s->inc;
+    if (ev->op != RC_OP_INSERT || !ev->after || ev->ncols < 3) return; /* UPDATEs and DELETEs are ignored */
+    rc_arena_reset(&x->scratch);
+    char where[140];
+    snprintf(where, sizeof where, "%s.%s", x->sig_db, x->sig_table);
+    rc_str data = text_of(&ev->after[2]);
+    rc_signal sg;
+    rc_error e;
+    rc_error_clear(&e);
+    if (rc_signal_parse(&sg, &x->scratch, where, text_of(&ev->after[0]), text_of(&ev->after[1]),
+                        ev->after[2].kind == RC_V_NULL ? NULL : &data, &e) != RC_OK) {
+        inc_notice(s, &e);
+        return;
+    }
+    if (sg.kind == RC_SIGNAL_EXECUTE) execute(s, &sg);
+    else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME) rc_incsnap_pause(x->core, sg.kind == RC_SIGNAL_PAUSE);
+    else if (sg.kind == RC_SIGNAL_STOP) {
+        for (size_t i = 0; i < (sg.ntables ? sg.ntables : 1); i++)
+            if (rc_incsnap_stop(x->core, sg.ntables ? sg.tables[i].name : NULL, &e) != RC_OK && e.code != RC_OK) inc_notice(s, &e);
+    }
+}
+
+static bool is_signal_table(const rc_my_incsnap *x, rc_str db, rc_str table)
+{
+    return db.n == strlen(x->sig_db) && !memcmp(db.p, x->sig_db, db.n) && table.n == strlen(x->sig_table) &&
+           !memcmp(table.p, x->sig_table, table.n);
+}
+
+bool rc_my_incsnap_accept(void *ctx, rc_str db, rc_str table)
+{
+    my_source *s = ctx;
+    return is_signal_table(s->inc, db, table) || !s->accept || s->accept(s->accept_ctx, db, table);
+}
+
+rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err)
+{
+    (void)err;
+    rc_my_incsnap *x = s->inc;
+    rc_event_list *l = &rc_db_batch(&s->db.batches)->events;
+    size_t w = first;
+    for (size_t i = first; i < l->count; i++) {
+        const rc_event *ev = &l->items[i];
+        bool sig = is_signal_table(x, ev->src.db, ev->src.table);
+        if (sig) signal_row(s, ev);
+        /* signal rows reach the sink only when --include names the signal table */
+        if (!sig || !s->accept || s->accept(s->accept_ctx, ev->src.db, ev->src.table)) l->items[w++] = l->items[i];
+    }
+    l->count = w;
+    return RC_OK;
+}
+
+/* ---- the chunks ---- */
+
+static bool at_point(const my_source *s)
+{
+    int c = strcmp(s->file ? s->file : "", s->inc->point.file);
+    return c > 0 || (c == 0 && s->offset >= s->inc->point.offset);
+}
+
+/* The chunk in flight, once the stream's handed boundary reached its P: handed out. */
+static rc_status reach(my_source *s, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    rc_incsnap_phase ph = rc_incsnap_phase_of(x->core);
+    if ((ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && at_point(s)) {
+        x->k = 0;
+        if (rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK ||
+            rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
+            return err->code;
+    }
+    rc_status st = rc_incsnap_emit(x->core, err);
+    return st == RC_SKIP ? RC_OK : st;
+}
+
+bool rc_my_incsnap_pending(const my_source *s) { return s->inc && s->inc->pend_at < s->inc->pending.len; }
+
+rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
+    if (reach(s, err) != RC_OK) return err->code;
+    if (caught_up && x->pend_at == x->pending.len) {
+        rc_error e;
+        rc_error_clear(&e);
+        rc_status st = rc_incsnap_step(x->core, true, &e);
+        if (st != RC_OK && st != RC_SKIP) inc_notice(s, &e); /* that table is stopped; the others and the capture go on */
+        if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
+    }
+    return drain(s, err);
+}
+
+/* ---- open, check, free ---- */
+
+rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error *err)
+{
+    rc_my_capture_options o;
+    if (rc_my_options_read(cfg->opts, &o, err) != RC_OK) return err->code;
+    if (!o.signal_table) return RC_OK;
+    const char *dot = strchr(o.signal_table, '.');
+    if (!dot || dot == o.signal_table || !dot[1] || dot - o.signal_table > 64 || strlen(dot + 1) > 64)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o mysql.signal.table=%s: give DATABASE.TABLE", o.signal_table);
+    rc_my_incsnap *x = calloc(1, sizeof *x);
+    if (!x) return rc_my_source_nomem(err);
+    s->inc = x;
+    x->o = o;
+    snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
+    snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
+    rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);
+    rc_buf_init(&x->pending, (size_t)1 << 30);
+    rc_arena_init(&x->scratch);
+    rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge};
+    rc_incsnap_limits lim = {.chunk_rows = (size_t)o.chunk_rows};
+    if (!(x->core = rc_incsnap_new(&ops, s, &lim))) return rc_my_source_nomem(err);
+    s->accept = cfg->accept, s->accept_ctx = cfg->accept_ctx;
+    return RC_OK;
+}
+
+rc_status rc_my_incsnap_check(my_source *s, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    if (!x) return RC_OK;
+    if (!s->srv.mariadb)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "-o mysql.signal.table: incremental snapshots of MySQL servers need gtid or table watermarks, not built "
+                            "yet; MariaDB's read-only point watermark is (docs/sources/mysql.md, \"Incremental snapshots\")");
+    char sql[400], db[140], tb[140];
+    mysql_real_escape_string(s->sql, db, x->sig_db, (unsigned long)strlen(x->sig_db));
+    mysql_real_escape_string(s->sql, tb, x->sig_table, (unsigned long)strlen(x->sig_table));
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '%s' AND TABLE_NAME = '%s'", db, tb);
+    MYSQL_RES *r;
+    if (rc_my_select(s->sql, &s->url, sql, &r, err) != RC_OK) return err->code;
+    MYSQL_ROW row = mysql_fetch_row(r);
+    long ncols = row && row[0] ? strtol(row[0], NULL, 10) : 0;
+    mysql_free_result(r);
+    if (ncols >= 3) return RC_OK;
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "the signal table %s.%s %s on %s; rowcast does not create it: CREATE TABLE %s.%s (id VARCHAR(64) PRIMARY "
+                        "KEY, type VARCHAR(32) NOT NULL, data TEXT) ENGINE=InnoDB",
+                        x->sig_db, x->sig_table, ncols ? "has fewer than 3 columns (id, type, data)" : "does not exist", s->url.shown,
+                        x->sig_db, x->sig_table);
+}
+
+void rc_my_incsnap_free(my_source *s)
+{
+    rc_my_incsnap *x = s->inc;
+    if (!x) return;
+    rc_incsnap_free(x->core);
+    for (size_t i = 0; i < x->ntabs; i++) {
+        rc_my_snap_reader_free(x->tabs[i].rd);
+        free(x->tabs[i].st.cols), free(x->tabs[i].st.pk), free(x->tabs[i].own), free(x->tabs[i].name);
+    }
+    free(x->tabs);
+    if (x->sql) mysql_close(x->sql);
+    rc_buf_fini(&x->row);
+    rc_buf_fini(&x->pending);
+    rc_arena_fini(&x->scratch);
+    free(x);
+    s->inc = NULL;
+}
