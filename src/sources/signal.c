@@ -90,7 +90,7 @@ static rc_status snapshot_data(parse *p, const rc_str *data)
     rc_error jerr;
     rc_error_clear(&jerr);
     if (rc_json_parse(&p->j, data->p, data->n, &jerr) != RC_OK) {
-        char detail[300];
+        char detail[sizeof jerr.message + 40]; /* the whole message: never cut */
         snprintf(detail, sizeof detail, " (byte %zu: %s)", jerr.offset, jerr.message);
         return bad(p, jerr.code, jerr.offset, "data is not JSON", detail);
     }

@@ -280,7 +280,10 @@ feeder=$!
 while kill -0 $feeder 2>/dev/null; do stat -c %i "$Q.ck" 2>/dev/null; sleep 0.02; done | sort -u >"$Q.inodes"
 wait $pid
 expect_rc trickle $? 0
-[ "$(wc -l <"$Q.inodes")" = 1 ] && ok || bad "trickle: $(wc -l <"$Q.inodes") checkpoint files seen during ten lines, 1 expected"
+# the file that replaced it at the end may be seen too: the feeder is gone (EOF, the final
+# checkpoint) a moment before `kill -0` says so, on a loaded machine
+mid=$(grep -cvx "$(stat -c %i "$Q.ck")" "$Q.inodes")
+[ "$mid" -le 1 ] && ok || bad "trickle: $mid checkpoint files seen during ten lines besides the final one, 1 expected"
 [ "$(ck_field "$Q.ck" line)" = 10 ] && ok || bad "trickle: checkpoint at the end $(cat "$Q.ck")"
 
 awk -v B=$BADEVERY 'NR % B == 500 { print "{\"op\":\"insert\",\"source\":" ; next } { print }' "$T/in.ndjson" >"$T/bad.ndjson"

@@ -46,8 +46,12 @@ step "a missing signal table: the CREATE TABLE to run"
 st=$?
 [ $st != 0 ] && grep -q "CREATE TABLE $SIG (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data text)" "$W/missing.err" &&
     ok || bad "missing signal table: status $st, $(cat "$W/missing.err")"
+# refused before anything is made: no publication left behind to trip the next run
+[ "$(pg_test_sql -Atc "SELECT count(*) FROM pg_publication WHERE pubname = 'p0'")" = 0 ] && ok ||
+    bad "missing signal table: publication p0 was left behind"
 pg_test_sql -c "CREATE TABLE $SIG (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data text)" >/dev/null
-# p0 exists now (made by the run above) without the signal table: never altered, the fix said
+# a publication of the user's without the signal table: never altered, the fix said
+pg_test_sql -c "CREATE PUBLICATION p0 FOR TABLE public.tn" >/dev/null
 "$RC" capture "$URL" --include public.tn --publication p0 --slot s0 --snapshot never --to native \
     -o postgres.signal.table=$SIG --until caught-up >/dev/null 2>"$W/unpublished.err"
 st=$?

@@ -312,22 +312,33 @@ static rc_status emit_edge(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge
 
 /* ---- setup ---- */
 
+rc_pg_rc rc_pg_incsnap_table_exists(rc_pg_conn *c, const char *signal_table, rc_error *err)
+{
+    const char *args[] = {signal_table};
+    PGresult *r = rc_pg_query(c, "SELECT to_regclass($1) IS NOT NULL", 1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "signal table", err);
+    bool exists = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (exists) return RC_PG_OK;
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "signal table %s does not exist; rowcast never creates it: CREATE TABLE %s (id varchar(64) "
+                        "PRIMARY KEY, type varchar(32) NOT NULL, data text);",
+                        signal_table, signal_table),
+           RC_PG_FATAL;
+}
+
 static rc_pg_rc check_signal_table(rc_pg_incsnap *is, bool owned, rc_error *err)
 {
-    const char *args[] = {is->o.signal_table, is->o.publication, is->signal_ns, is->signal_rel};
+    rc_pg_rc rc = rc_pg_incsnap_table_exists(is->conn, is->o.signal_table, err);
+    if (rc != RC_PG_OK) return rc;
+    const char *args[] = {is->o.publication, is->signal_ns, is->signal_rel};
     PGresult *r = rc_pg_query(is->conn,
-                              "SELECT to_regclass($1) IS NOT NULL, EXISTS (SELECT 1 FROM pg_catalog.pg_publication_tables "
-                              "WHERE pubname = $2 AND schemaname = $3 AND tablename = $4)",
-                              4, args);
+                              "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_publication_tables "
+                              "WHERE pubname = $1 AND schemaname = $2 AND tablename = $3)",
+                              3, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "signal table", err);
-    bool exists = PQgetvalue(r, 0, 0)[0] == 't', published = PQgetvalue(r, 0, 1)[0] == 't';
+    bool published = PQgetvalue(r, 0, 0)[0] == 't';
     PQclear(r);
-    if (!exists)
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "signal table %s does not exist; rowcast never creates it: CREATE TABLE %s (id varchar(64) "
-                            "PRIMARY KEY, type varchar(32) NOT NULL, data text);",
-                            is->o.signal_table, is->o.signal_table),
-               RC_PG_FATAL;
     if (published) return RC_PG_OK;
     if (!owned)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,

@@ -31,6 +31,9 @@ typedef struct rc_pg_incsnap_opts {
 /* Checks the signal table (missing: the CREATE TABLE to run) and that the publication
  * publishes it: `owned` (rowcast created it in this run) gets it added; one that existed is
  * left alone and the error says the ALTER PUBLICATION to run. NULL *out on error. */
+/* The signal table exists; else RC_PG_FATAL with the CREATE TABLE to run. Asked before the
+ * publication is made, so that a run refused for want of it leaves nothing behind. */
+rc_pg_rc rc_pg_incsnap_table_exists(rc_pg_conn *c, const char *signal_table, rc_error *err);
 rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owned, rc_pg_incsnap **out,
                            rc_error *err);
 /* The source's event decoder, made after the checks (before the stream starts). */

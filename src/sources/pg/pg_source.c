@@ -588,11 +588,16 @@ static void warn_identity(void *ud, const char *schema, const char *table, char 
 }
 
 /* -o postgres.signal.table: the incremental snapshots' side (pg_incsnap.h). */
+static rc_status incsnap_options(const rc_options *opts, rc_pg_capture_options *po, rc_error *err)
+{
+    memset(po, 0, sizeof *po);
+    return opts && rc_options_parse(opts, "postgres", rc_pg_options, po, err) != RC_OK ? err->code : RC_OK;
+}
+
 static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *err)
 {
     rc_pg_capture_options po;
-    memset(&po, 0, sizeof po);
-    if (!opts || rc_options_parse(opts, "postgres", rc_pg_options, &po, err) != RC_OK) return opts ? err->code : RC_OK;
+    if (incsnap_options(opts, &po, err) != RC_OK) return err->code;
     if (!po.signal_table) return RC_OK;
     rc_pg_incsnap_opts io = {.signal_table = po.signal_table,
                              .chunk_rows = (size_t)po.chunk_rows,
@@ -612,6 +617,9 @@ static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc
     rc_pg_rc rc = rc_pg_open(url, &po, &s->conn, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     snprintf(s->shown, sizeof s->shown, "%s", rc_pg_url(s->conn));
+    rc_pg_capture_options io;
+    if (incsnap_options(opts, &io, err) != RC_OK) return err->code;
+    if (io.signal_table && (rc = rc_pg_incsnap_table_exists(s->conn, io.signal_table, err)) != RC_PG_OK) return pg_fail(err, rc);
     rc = rc_pg_publication_ensure(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude,
                                   s->cfg.no_identity_inserts, &s->pub_created, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
