@@ -237,7 +237,8 @@ rc_status rc_my_source_stream_batch(void *arg, int timeout_ms, rc_error *err)
             break;
         }
         if (s->inc && rc_my_incsnap_tick(s, in_tx, false, err) != RC_OK) return err->code;
-        if (rc_my_incsnap_pending(s)) break; /* a chunk's rows first: the stream waits */
+        /* a chunk's rows first: the stream waits; and they may have filled the batch */
+        if (rc_my_incsnap_pending(s) || rc_batch_full(b)) break;
         rc_my_raw_event raw;
         bool got;
         unsigned server_errno;
