@@ -82,13 +82,18 @@ expect_rc "replay t strict" $st 1
 grep -q '^FAIL: line 6: read of key 3 that is there' "$W/replay.err" && bad "replay t strict: key 3 was not read before" || ok
 grep -q '^FAIL: line 8: read of key 2 that is there$' "$W/replay.err" && ok || bad "replay t strict: $(head -3 "$W/replay.err")"
 
-# keyless: a delete of a row not there; an update without the full before
+# keyless: a delete of a row not there (strict: a failure; without: a row the incremental
+# snapshot had not read yet, counted); an update without the full before
 { ev read tn none "" '[1,10,"p"]'; ev delete tn none '[1,11,"p"]' ""; } >"$W/bad1"
-replay tn "" 0 "$W/bad1"
+replay tn "" 1 "$W/bad1"
 expect_rc "replay keyless missing row" $st 1
 echo "FAIL: line 2: delete of a row that is not there: 1${T}11${T}p" >"$W/want"
 head -1 "$W/replay.err" >"$W/got"
 expect_eq "replay keyless missing row: message" "$W/want" "$W/got"
+replay tn "" 0 "$W/bad1"
+expect_rc "replay keyless row not read yet" $st 0
+echo "replay public.tn: 1 reads, 0 inserts, 0 updates, 1 deletes: 1 rows (no key: a multiset); 1 updates/deletes of rows not read yet" >"$W/want"
+expect_eq "replay keyless row not read yet: counts" "$W/want" "$W/replay.err"
 { ev read tn none "" '[1,10,"p"]'; ev update tn none 'key:[null,null,null]' '[1,11,"p"]'; } >"$W/bad2"
 replay tn "" 0 "$W/bad2"
 expect_rc "replay keyless update without FULL" $st 1

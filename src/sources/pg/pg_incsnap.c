@@ -103,8 +103,25 @@ static rc_incsnap_mark recognise(void *ctx, const void *msg, size_t n, uint64_t 
     return RC_INCSNAP_NOT_MARK;
 }
 
-/* The key columns of a relation's event in key order: their indexes (count returned). */
-static uint32_t key_of(const rc_event *ev, uint32_t *idx) { return rc_event_pk(ev, idx, KEY_MAX); }
+/* The key columns of a relation's event in key order: their indexes (count returned); every
+ * column for a table without a primary key (read in ctid ranges, its replica identity FULL). */
+static uint32_t key_of(const rc_event *ev, bool keyless, uint32_t *idx)
+{
+    if (!keyless) return rc_event_pk(ev, idx, KEY_MAX);
+    uint32_t n = ev->ncols < KEY_MAX ? (uint32_t)ev->ncols : KEY_MAX;
+    for (uint32_t k = 0; k < n; k++) idx[k] = k;
+    return n;
+}
+
+/* A row of NULLs for rel's columns (the edges' zero-row reads). */
+static rc_status null_row(rc_arena *a, const rc_pg_relation *rel, rc_pgo_tuple *row, rc_error *err)
+{
+    rc_pgo_datum *nulls = rc_arena_alloc(a, (rel->ncols + 1) * sizeof *nulls);
+    if (!nulls) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    for (uint16_t k = 0; k < rel->ncols; k++) nulls[k] = (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
+    *row = (rc_pgo_tuple){rel->ncols, nulls};
+    return RC_OK;
+}
 
 /* Appends `s` to b with \t and \\ escaped (key texts as one line). */
 static void put_key_text(rc_buf *b, const rc_pgo_datum *d)
@@ -141,8 +158,20 @@ static bool put_where(rc_pg_incsnap *is, PGconn *sql, rc_buf *q, const char *con
     return true;
 }
 
-/* COPY (SELECT cols FROM ONLY t [WHERE key > cursor] ORDER BY key LIMIT n) TO STDOUT */
-static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t *rank, size_t limit)
+/* ` WHERE ctid > 'AFTER'::tid AND ctid < '(END,0)'::tid ORDER BY ctid` (a TID range scan):
+ * the rest of page range [.., END) after tid AFTER ("(0,0)": from the first page). */
+static void put_ctid_range(rc_buf *q, const char *after, uint64_t end)
+{
+    char w[120];
+    snprintf(w, sizeof w, " WHERE ctid > '%s'::tid AND ctid < '(%" PRIu64 ",0)'::tid ORDER BY ctid", after, end);
+    rc_buf_puts(q, w);
+}
+
+/* COPY (SELECT cols FROM ONLY t [WHERE key > cursor] ORDER BY key LIMIT n) TO STDOUT; a table
+ * without a key (rank NULL): COPY (SELECT cols, ctid FROM ONLY t WHERE ctid in a page range
+ * ORDER BY ctid) TO STDOUT, the range from tid `after` to page `end` */
+static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t *rank, size_t limit,
+                         const char *after, uint64_t end)
 {
     PGconn *sql = rc_pg_sql(is->conn);
     const rc_pg_relation *rel = t->rel;
@@ -157,20 +186,26 @@ static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t
         ids[k] = PQescapeIdentifier(sql, rel->cols[k].name, strlen(rel->cols[k].name));
         rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, ids[k] ? ids[k] : "");
     }
-    for (uint16_t r = 1; r <= KEY_MAX; r++)
+    for (uint16_t r = 1; rank && r <= KEY_MAX; r++)
         for (uint16_t k = 0; k < ncols; k++)
             if (rank[k] == r) keys[nkey++] = ids[k] ? ids[k] : "";
+    if (!rank) rc_buf_puts(&q, ", ctid");
     char *ns = PQescapeIdentifier(sql, rel->nspname, strlen(rel->nspname));
     char *tb = PQescapeIdentifier(sql, rel->relname, strlen(rel->relname));
     rc_buf_puts(&q, " FROM ONLY "), rc_buf_puts(&q, ns ? ns : ""), rc_buf_putc(&q, '.'), rc_buf_puts(&q, tb ? tb : "");
     PQfreemem(ns);
     PQfreemem(tb);
-    bool ok = put_where(is, sql, &q, keys, nkey);
-    rc_buf_puts(&q, " ORDER BY ");
-    for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, keys[k]);
-    char lim[40];
-    snprintf(lim, sizeof lim, " LIMIT %zu) TO STDOUT", limit);
-    rc_buf_puts(&q, lim);
+    bool ok = true;
+    if (rank) {
+        ok = put_where(is, sql, &q, keys, nkey);
+        rc_buf_puts(&q, " ORDER BY ");
+        for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, keys[k]);
+        char lim[40];
+        snprintf(lim, sizeof lim, " LIMIT %zu", limit);
+        rc_buf_puts(&q, lim);
+    } else
+        put_ctid_range(&q, after, end);
+    rc_buf_puts(&q, ") TO STDOUT");
     for (uint16_t k = 0; k < ncols; k++) PQfreemem(ids[k]);
     rc_buf_putc(&q, '\0');
     char *out = ok && q.err == RC_OK ? strdup(q.data) : NULL;
@@ -183,15 +218,26 @@ static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, const rc_pg_tabl
                            rc_error *err)
 {
     rc_arena_reset(&is->scratch);
+    if (!t->pk_rank) { /* keyless: the line ends with the row's ctid, the next chunk's start */
+        size_t tab = n;
+        while (tab > 0 && line[tab - 1] != '\t') tab--;
+        if (!tab) return rc_error_set(err, RC_ERR_SYNTAX, RC_NO_OFFSET, "incremental snapshot chunk: a line without its ctid");
+        rc_buf_reset(&is->cursor_next);
+        rc_buf_put(&is->cursor_next, line + tab, n - tab);
+        n = tab - 1;
+    }
     rc_event_list l = {0};
     rc_pgo_tuple row;
     rc_status st = rc_pg_copy_row(&is->scratch, t->rel, line, n, &row, err);
     if (st == RC_OK) st = rc_pg_events_read(is->ev, t->rel, &row, &is->scratch, &l, err);
     if (st == RC_OK && l.count == 1) {
-        uint32_t idx[KEY_MAX], nk = key_of(&l.items[0], idx);
+        uint32_t idx[KEY_MAX], nk = key_of(&l.items[0], !t->pk_rank, idx);
         rc_value key[KEY_MAX];
-        rc_buf_reset(&is->cursor_next);
-        for (uint32_t k = 0; k < nk; k++) key[k] = l.items[0].after[idx[k]], put_key_text(&is->cursor_next, &row.cols[idx[k]]);
+        if (t->pk_rank) rc_buf_reset(&is->cursor_next);
+        for (uint32_t k = 0; k < nk; k++) {
+            key[k] = l.items[0].after[idx[k]];
+            if (t->pk_rank) put_key_text(&is->cursor_next, &row.cols[idx[k]]);
+        }
         st = rc_incsnap_add_row(core, key, nk, line, n, err);
     }
     rc_event_list_fini(&l);
@@ -232,18 +278,59 @@ static void emitted_add(rc_pg_incsnap *is, uint32_t xid)
     is->emitted[is->nemit++] = xid;
 }
 
+/* A keyless table's chunk, in the chunk's transaction: the pages after tid `after` to read for
+ * about `limit` rows (the planner's rows per page; 100 when never analyzed), *end the page
+ * after them, *nblocks the table's pages now. */
+static rc_status ctid_range(rc_pg_incsnap *is, const rc_pg_table *ct, const char *after, size_t limit, uint64_t *end,
+                            uint64_t *nblocks, rc_error *err)
+{
+    char oid[16];
+    snprintf(oid, sizeof oid, "%" PRIu32, ct->rel->oid);
+    const char *args[] = {oid};
+    PGresult *r = rc_pg_query(is->conn,
+                              "SELECT pg_catalog.pg_relation_size(c.oid) / pg_catalog.current_setting('block_size')::bigint, "
+                              "c.reltuples, c.relpages FROM pg_catalog.pg_class c WHERE c.oid = $1::oid",
+                              1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "the table's pages", err), RC_ERR_IO;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s.%s was dropped", ct->rel->nspname, ct->rel->relname);
+    }
+    *nblocks = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+    double tuples = atof(PQgetvalue(r, 0, 1)), pages = atof(PQgetvalue(r, 0, 2));
+    PQclear(r);
+    double per_page = tuples > 0 && pages > 0 ? tuples / pages : 100;
+    uint64_t n = (uint64_t)((double)limit / (per_page < 1 ? 1 : per_page));
+    *end = strtoull(after + 1, NULL, 10) + (n ? n : 1);
+    return RC_OK;
+}
+
 static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
 {
     rc_pg_incsnap *is = ctx;
     started *tb = table_of(is, t->name);
     const rc_pg_table *ct = &is->cat[tb->table];
     if (!t->cursor.len) rc_buf_reset(&is->cursor); /* the table's first chunk */
-    char *q = chunk_query(is, ct, ct->pk_rank, limit);
-    if (!q) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    /* the events' column set built now: for a replica identity FULL it asks the catalog for a
+     * primary key on this connection, which the COPY below will be using */
+    rc_arena_reset(&is->scratch);
+    rc_event_list l = {0};
+    rc_pgo_tuple nulls;
+    if (null_row(&is->scratch, ct->rel, &nulls, err) != RC_OK) return err->code;
+    rc_status pst = rc_pg_events_read(is->ev, ct->rel, &nulls, &is->scratch, &l, err);
+    rc_event_list_fini(&l);
+    if (pst != RC_OK) return pst;
     PGconn *sql = rc_pg_sql(is->conn);
     PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
-    if (take_snapshot(is, err) != RC_OK) {
-        free(q);
+    /* keyless: the core's cursor is the tid after which the chunk starts */
+    char after[48] = "(0,0)";
+    if (t->cursor.len && t->cursor.len < sizeof after) memcpy(after, t->cursor.data, t->cursor.len), after[t->cursor.len] = '\0';
+    uint64_t end = 0, nblocks = 0;
+    char *q = NULL;
+    if (take_snapshot(is, err) == RC_OK && (ct->pk_rank || ctid_range(is, ct, after, limit, &end, &nblocks, err) == RC_OK) &&
+        !(q = chunk_query(is, ct, ct->pk_rank, limit, after, end)))
+        rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    if (!q) {
         PQclear(PQexec(sql, "ROLLBACK"));
         return err->code;
     }
@@ -271,6 +358,14 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     PQclear(r);
     while ((r = PQgetResult(sql))) PQclear(r);
     PQclear(PQexec(sql, "COMMIT"));
+    if (!ct->pk_rank && (st == RC_OK || st == RC_ERR_LIMIT)) {
+        /* stopped early (the buffer's bound): after the last row read; else the next pages */
+        char next[40];
+        int nn = snprintf(next, sizeof next, "(%" PRIu64 ",0)", end);
+        st = st == RC_ERR_LIMIT ? rc_incsnap_set_cursor(core, is->cursor_next.data, is->cursor_next.len, false)
+                                : rc_incsnap_set_cursor(core, next, (size_t)nn, end >= nblocks);
+        if (st != RC_OK) return rc_error_set(err, st, RC_NO_OFFSET, "out of memory");
+    }
     return st == RC_ERR_LIMIT ? RC_OK : st;
 }
 
@@ -416,9 +511,14 @@ static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_
         return;
     }
     const char *why = !n ? "it is not a captured table (not in the publication)"
-                      : !found[0].pk_rank ? "it has no primary key (tables without one are not snapshotted incrementally yet)"
                       : st->filter ? "additional-conditions are not supported yet"
-                                   : NULL;
+                      : found[0].pk_rank ? NULL
+                      : found[0].rel->replident != RC_PG_REPLIDENT_FULL
+                          ? "it has no primary key and its replica identity is not FULL (ALTER TABLE ... REPLICA IDENTITY FULL "
+                            "lets it be read in ctid ranges)"
+                      : found[0].relkind != 'r' ? "a partitioned table without a primary key (snapshot its partitions)"
+                      : found[0].rel->ncols > KEY_MAX ? "it has no primary key and more than 32 columns"
+                                                        : NULL;
     if (why) {
         say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
         rc_pg_tables_free(found, n);
@@ -443,14 +543,16 @@ static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_
         is->ntables++;
     }
     rc_pg_tables_free(found, n);
-    if (rc_incsnap_queue(is->core, st->name, RC_INCSNAP_BY_PK, sg->id, NULL, &err) != RC_OK) {
+    const rc_pg_table *c = &is->cat[table_of(is, st->name)->table];
+    rc_incsnap_by by = c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID;
+    if (rc_incsnap_queue(is->core, st->name, by, sg->id, NULL, &err) != RC_OK) {
         say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
         return;
     }
-    const rc_pg_table *c = &is->cat[table_of(is, st->name)->table];
     uint64_t est = c->reltuples > 0 ? (uint64_t)c->reltuples : 0;
     rc_incsnap_estimate(is->core, st->name, est, 0);
-    say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, by primary key)", st->name, sg->id, est);
+    say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s)", st->name, sg->id, est,
+        c->pk_rank ? "by primary key" : "in ctid ranges: no primary key");
 }
 
 static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
@@ -508,12 +610,13 @@ rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t
         char name[300];
         snprintf(name, sizeof name, "%.*s.%.*s", (int)ev->src.schema.n, ev->src.schema.p, (int)ev->src.table.n,
                  ev->src.table.p);
-        if (!table_of(is, name)) continue;
+        const started *tb = table_of(is, name);
+        if (!tb) continue;
         if (ev->op == RC_OP_TRUNCATE) {
             rc_incsnap_on_truncate(is->core, name);
             continue;
         }
-        uint32_t idx[KEY_MAX], nk = key_of(ev, idx);
+        uint32_t idx[KEY_MAX], nk = key_of(ev, !is->cat[tb->table].pk_rank, idx);
         rc_value before[KEY_MAX], after[KEY_MAX];
         for (uint32_t k = 0; k < nk; k++) {
             if (ev->before) before[k] = ev->before[idx[k]];
@@ -556,16 +659,8 @@ rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out,
     const queued *q = &is->q[is->qi];
     const rc_pg_relation *rel = is->cat[q->table].rel;
     rc_pgo_tuple row;
-    rc_status st;
-    if (q->kind == QK_ROW) {
-        st = rc_pg_copy_row(a, rel, is->qtext.data + q->off, q->len, &row, err);
-    } else {
-        rc_pgo_datum *nulls = rc_arena_alloc(a, (rel->ncols + 1) * sizeof *nulls);
-        if (!nulls) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-        for (uint16_t k = 0; k < rel->ncols; k++) nulls[k] = (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
-        row = (rc_pgo_tuple){rel->ncols, nulls};
-        st = RC_OK;
-    }
+    rc_status st = q->kind == QK_ROW ? rc_pg_copy_row(a, rel, is->qtext.data + q->off, q->len, &row, err)
+                                     : null_row(a, rel, &row, err);
     size_t first = out->count;
     if (st == RC_OK) st = rc_pg_events_read(is->ev, rel, &row, a, out, err);
     if (st == RC_OK && out->count > first) {
