@@ -514,8 +514,10 @@ rc_status rc_incsnap_emit(rc_incsnap *s, rc_error *err)
         rc = s->ops.emit_row(s->ctx, t, s->buf.bytes.data + e->off + e->imgn, e->rawn, err);
         t->rows_emitted += rc == RC_OK;
     }
-    rc_buf_reset(&t->cursor);
-    rc_buf_put(&t->cursor, s->next_cursor.data, s->next_cursor.len);
+    if (rc == RC_OK) { /* else the chunk is read again: its rows after the failure are not out */
+        rc_buf_reset(&t->cursor);
+        rc_buf_put(&t->cursor, s->next_cursor.data, s->next_cursor.len);
+    }
     bool last = s->last_chunk;
     discard_chunk(s);
     if (rc == RC_OK && t->cursor.err != RC_OK)

@@ -306,6 +306,22 @@ void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk)
     r->chunk = chunk;
 }
 
+static rc_status buf_copy(rc_buf *to, const rc_buf *from)
+{
+    rc_buf_reset(to);
+    rc_buf_put(to, from->data, from->len);
+    return to->err;
+}
+
+rc_status rc_my_snap_reader_mark(const rc_my_snap_reader *r, rc_buf *out) { return buf_copy(out, &r->after); }
+
+rc_status rc_my_snap_reader_rewind(rc_my_snap_reader *r, const rc_buf *mark)
+{
+    rc_my_snap_reader_chunk(r, r->chunk);
+    r->done = false;
+    return buf_copy(&r->after, mark);
+}
+
 void rc_my_snap_reader_free(rc_my_snap_reader *r)
 {
     if (!r) return;

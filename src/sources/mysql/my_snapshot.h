@@ -68,6 +68,10 @@ rc_status rc_my_snap_row_parse(const rc_my_snap_table *t, char *const *fields, c
 /* Ends the chunk being read (what is left of it is dropped) and sets the next chunks' size:
  * the next rc_my_snap_reader_next reads a new chunk after the last key read. */
 void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk);
+/* Where the reader is (the last key read, empty at the table's start) into out, and a reader
+ * sent back there (the chunk being read dropped, the table not ended): a chunk read again. */
+rc_status rc_my_snap_reader_mark(const rc_my_snap_reader *r, rc_buf *out);
+rc_status rc_my_snap_reader_rewind(rc_my_snap_reader *r, const rc_buf *mark);
 /* The events' columns and the primary key of a table of the history (freed by rc_my_tables_free). */
 rc_status rc_my_snap_table_of(const rc_my_table *t, rc_my_snap_table *st, rc_error *err);
 void rc_my_snap_reader_free(rc_my_snap_reader *r);

@@ -134,6 +134,17 @@ static void put_key_text(rc_buf *b, const rc_pgo_datum *d)
     rc_buf_putc(b, '\t');
 }
 
+/* The primary key's columns in its order (their count): the chunk query's ORDER BY, and the
+ * next chunk's lower bound (not the events' key: replica identity columns, in column order). */
+static uint32_t pk_cols(const uint16_t *rank, uint16_t ncols, uint16_t *cols)
+{
+    uint32_t n = 0;
+    for (uint16_t r = 1; r <= KEY_MAX; r++)
+        for (uint16_t k = 0; k < ncols; k++)
+            if (rank[k] == r) cols[n++] = k;
+    return n;
+}
+
 /* `(k1, k2) > ('v1', 'v2') ` from the cursor texts, or nothing for the first chunk. */
 static bool put_where(rc_pg_incsnap *is, PGconn *sql, rc_buf *q, const char *const *keys, uint32_t nkey)
 {
@@ -186,9 +197,9 @@ static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t
         ids[k] = PQescapeIdentifier(sql, rel->cols[k].name, strlen(rel->cols[k].name));
         rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, ids[k] ? ids[k] : "");
     }
-    for (uint16_t r = 1; rank && r <= KEY_MAX; r++)
-        for (uint16_t k = 0; k < ncols; k++)
-            if (rank[k] == r) keys[nkey++] = ids[k] ? ids[k] : "";
+    uint16_t pk[KEY_MAX];
+    nkey = rank ? pk_cols(rank, ncols, pk) : 0;
+    for (uint32_t k = 0; k < nkey; k++) keys[k] = ids[pk[k]] ? ids[pk[k]] : "";
     if (!rank) rc_buf_puts(&q, ", ctid");
     char *ns = PQescapeIdentifier(sql, rel->nspname, strlen(rel->nspname));
     char *tb = PQescapeIdentifier(sql, rel->relname, strlen(rel->relname));
@@ -233,10 +244,12 @@ static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, const rc_pg_tabl
     if (st == RC_OK && l.count == 1) {
         uint32_t idx[KEY_MAX], nk = key_of(&l.items[0], !t->pk_rank, idx);
         rc_value key[KEY_MAX];
-        if (t->pk_rank) rc_buf_reset(&is->cursor_next);
-        for (uint32_t k = 0; k < nk; k++) {
-            key[k] = l.items[0].after[idx[k]];
-            if (t->pk_rank) put_key_text(&is->cursor_next, &row.cols[idx[k]]);
+        for (uint32_t k = 0; k < nk; k++) key[k] = l.items[0].after[idx[k]];
+        if (t->pk_rank) {
+            uint16_t pk[KEY_MAX];
+            rc_buf_reset(&is->cursor_next);
+            for (uint32_t k = 0, npk = pk_cols(t->pk_rank, t->rel->ncols, pk); k < npk; k++)
+                put_key_text(&is->cursor_next, &row.cols[pk[k]]);
         }
         st = rc_incsnap_add_row(core, key, nk, line, n, err);
     }

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Issue 24 review (session 13): the defects found by reading the incremental-snapshot code, each
+# shown on a real server (/tmp/review24.md lists them). One PostgreSQL 15 and one MariaDB 10.11.
+# No writer runs: every row of each table must come as exactly one `read`, and the snapshot must
+# say "completed".
+#  PG 1. a composite primary key declared in another order than the columns
+#        (PRIMARY KEY (b, a)): the next chunk's lower bound must be in the key's order;
+#  PG 2. REPLICA IDENTITY USING INDEX on a unique index other than the primary key: the lower
+#        bound is the primary key's, not the identity's;
+#  PG 3. a text key in a linguistic collation (when the server has one): the lower bound is
+#        compared by the server, never by bytes;
+#  MariaDB 1. the chunks' SQL session killed while a snapshot runs: the snapshot goes on (a new
+#        session) and no row of the chunk that failed is skipped.
+# usage: incsnap_review_test.sh path/to/rowcast
+set -u
+RC=${1:?path to rowcast}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/pg_lib.sh"
+. "$HERE/mariadb_lib.sh"
+pg_test_start || exit 1
+PGW=$W
+MYW=
+. "$HERE/../common/check.sh"
+CAP=
+cleanup() {
+    [ -n "$CAP" ] && kill "$CAP" 2>/dev/null
+    [ -n "$PGW" ] && W=$PGW pg_test_stop
+    [ -n "$MYW" ] && W=$MYW my_test_stop
+}
+trap cleanup EXIT
+T0=$SECONDS
+step() { echo "[$((SECONDS - T0)) s] $*"; }
+
+# reads_of FILE TABLE: the "after" images of its incremental reads, one a line
+reads_of() { grep '"op":"read"' "$1" | grep "\"table\":\"$2\"" | grep '"snapshot":"incremental"' | sed -n 's/.*"after":\(\[[^]]*\]\).*/\1/p'; }
+# exact FILE TABLE ROWS: ROWS distinct reads, none twice
+exact() {
+    local n d
+    n=$(reads_of "$1" "$2" | wc -l)
+    d=$(reads_of "$1" "$2" | sort -u | wc -l)
+    [ "$n" = "$3" ] && [ "$d" = "$3" ] && ok || bad "$2: $n reads ($d distinct), expected $3 once each"
+}
+
+if [ -z "${SKIP_PG:-}" ]; then
+step "PostgreSQL: load"
+URL=$PG_URL
+SIG=public.rowcast_signal
+pg_test_sql -c "CREATE TABLE $SIG (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data text)" >/dev/null
+pg_test_sql >/dev/null <<'SQL'
+CREATE TABLE public.r_ba (a int NOT NULL, b int NOT NULL, v int, PRIMARY KEY (b, a));
+INSERT INTO public.r_ba SELECT a, b, a * 100 + b FROM generate_series(1, 20) a, generate_series(1, 10) b;
+CREATE TABLE public.r_ident (id int PRIMARY KEY, u int NOT NULL UNIQUE, v int);
+INSERT INTO public.r_ident SELECT i, 1000 - i, i FROM generate_series(1, 200) i;
+ALTER TABLE public.r_ident REPLICA IDENTITY USING INDEX r_ident_u_key;
+CREATE TABLE public.r_tick (id int PRIMARY KEY);
+SQL
+COLL=$(pg_test_sql -c "SELECT collname FROM pg_collation WHERE collname IN ('en-x-icu', 'en_US.utf8', 'en_US') ORDER BY collname LIMIT 1")
+NTEXT=0
+if [ -n "$COLL" ]; then
+    pg_test_sql -c "CREATE TABLE public.r_text (k text COLLATE \"$COLL\" PRIMARY KEY, v int)" >/dev/null
+    pg_test_sql -c "INSERT INTO public.r_text SELECT x, ord FROM unnest(ARRAY['a', 'B', 'b', 'A', 'é', 'E', 'e', 'Z', 'z', 'ab', 'aB', 'Ab', 'a b', 'a-b', '_a', '1', '10', '9', 'ß', 'ss', 'Ä', 'ä']) WITH ORDINALITY AS t(x, ord)" >/dev/null
+    NTEXT=22
+else
+    echo "no linguistic collation on this server: PG 3 skipped"
+fi
+
+step "PostgreSQL: capture, signal"
+( exec "$RC" capture "$URL" --include 'public.r_*' --snapshot never --to native -o postgres.signal.table=$SIG \
+    -o postgres.snapshot.chunk.rows=7 >"$W/pg.stream" 2>"$W/pg.err" ) &
+CAP=$!
+# streaming once a tick inserted after the start comes out
+for i in $(seq 1 100); do
+    pg_test_sql -c "INSERT INTO public.r_tick VALUES ($i)" >/dev/null
+    grep -q '"table":"r_tick"' "$W/pg.stream" 2>/dev/null && break
+    sleep 0.2
+done
+grep -q '"table":"r_tick"' "$W/pg.stream" && ok || bad "PostgreSQL: the capture streamed nothing: $(cat "$W/pg.err")"
+tables='"public.r_ba", "public.r_ident"'
+[ -n "$COLL" ] && tables="$tables, \"public.r_text\""
+pg_test_sql -c "INSERT INTO $SIG VALUES ('rv-1', 'execute-snapshot', '{\"data-collections\": [$tables], \"type\": \"incremental\"}')" >/dev/null
+for t in r_ba r_ident ${COLL:+r_text}; do
+    wait_for 60 grep -q "incremental snapshot of public.$t \(completed\|stopped\)" "$W/pg.err" || bad "public.$t: not completed in 60 s"
+done
+kill -TERM $CAP
+wait $CAP
+CAP=
+cat "$W/pg.err"
+step "PostgreSQL: checks"
+for t in r_ba r_ident ${COLL:+r_text}; do
+    grep -q "incremental snapshot of public.$t completed" "$W/pg.err" && ok || bad "public.$t: no completed line"
+done
+exact "$W/pg.stream" r_ba 200
+exact "$W/pg.stream" r_ident 200
+[ -n "$COLL" ] && exact "$W/pg.stream" r_text $NTEXT
+fi
+W=$PGW pg_test_stop
+PGW=
+
+step "MariaDB: load"
+f=$fail
+my_test_start || exit 1
+fail=$f
+MYW=$W
+trap cleanup EXIT
+NMY=${NMY:-3000}
+my_sql -e "CREATE DATABASE shop"
+my_sql shop -e "CREATE TABLE rowcast_signal (id VARCHAR(64) PRIMARY KEY, type VARCHAR(32) NOT NULL, data TEXT) ENGINE=InnoDB;
+CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;
+INSERT INTO t SELECT seq, seq FROM seq_1_to_$NMY;
+CREATE TABLE tick (id INT PRIMARY KEY) ENGINE=InnoDB;"
+step "MariaDB: capture, signal, the chunks' session killed"
+( exec "$RC" capture "$MY_URL/shop" --include 'shop.t*' --snapshot never --checkpoint "$W/ck" --server-id 31 --to native \
+    -o mysql.signal.table=shop.rowcast_signal -o mysql.snapshot.chunk.rows=10 >"$W/my.stream" 2>"$W/my.err" ) &
+CAP=$!
+for i in $(seq 1 100); do
+    my_sql shop -e "INSERT INTO tick VALUES ($i)"
+    grep -q '"table":"tick"' "$W/my.stream" 2>/dev/null && break
+    sleep 0.2
+done
+grep -q '"table":"tick"' "$W/my.stream" && ok || bad "MariaDB: the capture streamed nothing: $(cat "$W/my.err")"
+my_sql shop -e "INSERT INTO rowcast_signal VALUES ('rv-2', 'execute-snapshot', '{\"data-collections\": [\"shop.t\"], \"type\": \"incremental\"}')"
+wait_for 30 grep -q '"snapshot":"incremental"' "$W/my.stream" || bad "MariaDB: no read in 30 s"
+# every session of the server but the binlog dump's and ours: the chunks' one
+[ -z "${NO_KILL:-}" ] && for k in 1 2 3; do
+    for id in $(my_sql -e "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND NOT IN ('Binlog Dump', 'Daemon') AND ID <> CONNECTION_ID() AND USER = 'root'"); do
+        my_sql -e "KILL CONNECTION $id" 2>/dev/null
+    done
+    sleep 0.3
+done
+wait_for 90 grep -q "incremental snapshot of shop.t \(completed\|stopped\)" "$W/my.err" || bad "shop.t: not completed in 90 s after its session was killed"
+kill -TERM $CAP
+wait $CAP
+CAP=
+grep 'warning\|incremental snapshot' "$W/my.err" | sed 's/[0-9][0-9]*/N/g' | sort | uniq -c | head
+step "MariaDB: checks"
+grep -q "incremental snapshot of shop.t completed" "$W/my.err" && ok || bad "shop.t: no completed line"
+exact "$W/my.stream" t $NMY
+echo "incsnap_review: $pass passed, $fail failed ($((SECONDS - T0)) s)"
+[ "$fail" = 0 ]
