@@ -1,6 +1,7 @@
 /* Catalog reads of the PostgreSQL source (pg_catalog.h). */
 #include "sources/pg/pg_catalog.h"
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sources/table_patterns.h"
@@ -127,6 +128,10 @@ static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, 
     return RC_PG_FATAL;
 }
 
+/* The versions of relations read from the catalog, unique in the process (two tables, or a
+ * table read again after a DDL, never share one: rc_pg_events keys its column sets by it). */
+static atomic_uint_fast64_t catalog_versions;
+
 rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char *publication2,
                               const char *const *include, size_t n_include, rc_pg_table **out, size_t *n,
                               rc_error *err)
@@ -152,7 +157,7 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
         const char *schema = PQgetvalue(r, i, 1), *table = PQgetvalue(r, i, 2);
         if (!included(include, n_include, schema, table)) continue;
         rc = relation_of(c, PQgetvalue(r, i, 0), schema, table, PQgetvalue(r, i, 3)[0], &t[k].rel,
-                         RC_PG_RELATION_CATALOG_VERSION + k, err);
+                         RC_PG_RELATION_CATALOG_VERSION + atomic_fetch_add(&catalog_versions, 1), err);
         if (rc != RC_PG_OK) break;
         bool found = false;
         uint16_t *rank = malloc((t[k].rel->ncols + 1) * sizeof *rank);
@@ -174,9 +179,16 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
     return RC_PG_OK;
 }
 
+void rc_pg_table_fini(rc_pg_table *t)
+{
+    rc_pg_relation_release(t->rel);
+    free(t->pk_rank);
+    *t = (rc_pg_table){0};
+}
+
 void rc_pg_tables_free(rc_pg_table *t, size_t n)
 {
-    for (size_t i = 0; t && i < n; i++) rc_pg_relation_release(t[i].rel), free(t[i].pk_rank);
+    for (size_t i = 0; t && i < n; i++) rc_pg_table_fini(&t[i]);
     free(t);
 }
 

@@ -32,6 +32,8 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
                               const char *const *include, size_t n_include, rc_pg_table **out, size_t *n,
                               rc_error *err);
 void rc_pg_tables_free(rc_pg_table *t, size_t n);
+/* Drops one entry's references (its relation, its key), leaving it zeroed. */
+void rc_pg_table_fini(rc_pg_table *t);
 
 /* The primary key of relation `rel` (by its OID) as rank[i] for its column i: the 1-based
  * position in the key, 0 when not in it. *found false when the table has none. */

@@ -318,12 +318,67 @@ static rc_status ctid_range(rc_pg_incsnap *is, const rc_pg_table *ct, const char
     return RC_OK;
 }
 
+/* Whether two versions of a relation have the same columns (names, types, type modifiers). */
+static bool same_columns(const rc_pg_relation *a, const rc_pg_relation *b)
+{
+    if (a->ncols != b->ncols) return false;
+    for (uint16_t k = 0; k < a->ncols; k++)
+        if (strcmp(a->cols[k].name, b->cols[k].name) || a->cols[k].type_oid != b->cols[k].type_oid ||
+            a->cols[k].typmod != b->cols[k].typmod)
+            return false;
+    return true;
+}
+
+/* In the chunk's transaction, before its snapshot: the table locked (ACCESS SHARE, as the COPY
+ * would: an ALTER waits for the chunk, never lands inside it) and read again from the catalog,
+ * a new structure (a DDL since the last chunk) replacing the old one: the chunk's rows are read
+ * and built with the structure they have. */
+static rc_status refresh_table(rc_pg_incsnap *is, started *tb, rc_error *err)
+{
+    rc_pg_table *old = &is->cat[tb->table];
+    PGconn *sql = rc_pg_sql(is->conn);
+    char *ns = PQescapeIdentifier(sql, old->rel->nspname, strlen(old->rel->nspname));
+    char *rel = PQescapeIdentifier(sql, old->rel->relname, strlen(old->rel->relname));
+    rc_buf q;
+    rc_buf_init(&q, 0);
+    rc_buf_puts(&q, "LOCK TABLE ONLY "), rc_buf_puts(&q, ns ? ns : ""), rc_buf_putc(&q, '.');
+    rc_buf_puts(&q, rel ? rel : ""), rc_buf_puts(&q, " IN ACCESS SHARE MODE"), rc_buf_putc(&q, '\0');
+    PQfreemem(ns);
+    PQfreemem(rel);
+    PGresult *r = q.err == RC_OK ? PQexec(sql, q.data) : NULL;
+    rc_buf_fini(&q);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) return rc_pg_query_fail(is->conn, r, "locking the table", err), RC_ERR_IO;
+    PQclear(r);
+    rc_pg_table *found = NULL;
+    size_t n = 0;
+    const char *pat[] = {tb->name};
+    if (rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, pat, 1, &found, &n, err) != RC_PG_OK)
+        return RC_ERR_IO;
+    const char *why = !n ? "it is no longer captured (dropped, or out of the publication)"
+                      : !found[0].pk_rank != !old->pk_rank ? "its primary key was added or dropped"
+                                                          : NULL;
+    if (!why && !same_columns(found[0].rel, old->rel)) {
+        say(is, "incremental snapshot of %s: its columns changed; the next rows are read with the new ones", tb->name);
+        rc_pg_table_fini(old);
+        *old = found[0];
+        found[0] = (rc_pg_table){0};
+    }
+    rc_pg_tables_free(found, n);
+    return why ? rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s: %s", tb->name, why) : RC_OK;
+}
+
 static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
 {
     rc_pg_incsnap *is = ctx;
     started *tb = table_of(is, t->name);
     const rc_pg_table *ct = &is->cat[tb->table];
     if (!t->cursor.len) rc_buf_reset(&is->cursor); /* the table's first chunk */
+    PGconn *sql = rc_pg_sql(is->conn);
+    PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+    if (refresh_table(is, tb, err) != RC_OK) {
+        PQclear(PQexec(sql, "ROLLBACK"));
+        return err->code;
+    }
     /* the events' column set built now: for a replica identity FULL it asks the catalog for a
      * primary key on this connection, which the COPY below will be using */
     rc_arena_reset(&is->scratch);
@@ -332,9 +387,10 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     if (null_row(&is->scratch, ct->rel, &nulls, err) != RC_OK) return err->code;
     rc_status pst = rc_pg_events_read(is->ev, ct->rel, &nulls, &is->scratch, &l, err);
     rc_event_list_fini(&l);
-    if (pst != RC_OK) return pst;
-    PGconn *sql = rc_pg_sql(is->conn);
-    PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+    if (pst != RC_OK) {
+        PQclear(PQexec(sql, "ROLLBACK"));
+        return pst;
+    }
     /* keyless: the core's cursor is the tid after which the chunk starts */
     char after[48] = "(0,0)";
     if (t->cursor.len && t->cursor.len < sizeof after) memcpy(after, t->cursor.data, t->cursor.len), after[t->cursor.len] = '\0';
@@ -592,11 +648,33 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
 
 /* ---- the stream ---- */
 
+/* Whether the chunk in flight is of table `name`. */
+static bool running_chunk_of(const rc_pg_incsnap *is, const char *name)
+{
+    for (size_t i = 0; i < rc_incsnap_ntables(is->core); i++) {
+        const rc_incsnap_table *t = rc_incsnap_table_at(is->core, i);
+        if (t->state == RC_INCSNAP_RUNNING && !strcmp(t->name, name)) return true;
+    }
+    return false;
+}
+
 rc_status rc_pg_incsnap_on_message(rc_pg_incsnap *is, const rc_pgo_msg *m, rc_error *err)
 {
     if (m->kind == RC_PGO_BEGIN) is->cur_xid = m->u.begin.xid;
     if (m->kind == RC_PGO_COMMIT) emitted_add(is, is->cur_xid);
     if (m->kind == RC_PGO_STREAM_COMMIT) emitted_add(is, m->u.commit.xid);
+    if (m->kind == RC_PGO_RELATION && rc_incsnap_phase_of(is->core) == RC_INCSNAP_OPEN) {
+        /* the table's structure changed while its chunk's window is open: the chunk (read with
+         * the old one, or the new one before the stream's changes of the old) is read again */
+        const rc_pg_relation *rel = m->u.relation.rel;
+        char name[300];
+        snprintf(name, sizeof name, "%s.%s", rel->nspname, rel->relname);
+        const started *tb = table_of(is, name);
+        if (tb && running_chunk_of(is, name) && !same_columns(rel, is->cat[tb->table].rel)) {
+            say(is, "incremental snapshot of %s: its columns changed while a chunk was open; the chunk is read again", name);
+            rc_incsnap_reread(is->core);
+        }
+    }
     if (m->kind != RC_PGO_MESSAGE || strcmp(m->u.message.prefix, "rowcast.watermark")) return RC_OK;
     rc_incsnap_phase was = rc_incsnap_phase_of(is->core);
     rc_status st = rc_incsnap_on_message(is->core, m->u.message.content, m->u.message.len, err);
