@@ -10,7 +10,7 @@
 
 enum { NEARBY_MAX = 5 }; /* names said after a pattern that matched none */
 
-bool rc_signal_name_is(const rc_signal_name *n, const char *qualified)
+static bool name_is(const rc_signal_name *n, const char *qualified)
 {
     size_t sl = strlen(n->schema);
     return !strncmp(qualified, n->schema, sl) && qualified[sl] == '.' && !strcmp(qualified + sl + 1, n->table);
@@ -80,25 +80,32 @@ static bool any_match(const char *const *patterns, size_t np, const rc_signal_na
     return false;
 }
 
-rc_status rc_signal_text_make(rc_signal_text *t, const char *type, const rc_signal_name *names, size_t n,
-                              const char *const *patterns, size_t npatterns, const char *where, const char *kind,
-                              rc_error *err)
+/* The data (JSON, NUL-terminated) and the words of the message. */
+typedef struct text {
+    rc_buf data;
+    char said[400];
+} text;
+
+static rc_status make(text *t, const rc_signal_ask *ask, rc_signal_name *names, size_t n, const char *where, const char *kind,
+                      rc_error *err)
 {
-    memset(t, 0, sizeof *t);
-    rc_buf_init(&t->data, RC_BUF_DEFAULT_MAX);
-    for (size_t k = 0; k < npatterns; k++) {
+    if (!names) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!name_is(&names[i], ask->signal_table)) names[kept++] = names[i];
+    n = kept;
+    for (size_t k = 0; k < ask->npatterns; k++) {
         size_t i = 0;
-        while (i < n && !matches(patterns[k], &names[i])) i++;
-        if (i == n) return unmatched(patterns[k], names, n, where, kind, err);
+        while (i < n && !matches(ask->patterns[k], &names[i])) i++;
+        if (i == n) return unmatched(ask->patterns[k], names, n, where, kind, err);
     }
-    snprintf(t->said, sizeof t->said, "%s", type);
-    if (!npatterns) return RC_OK; /* pause, resume, stop of every table: no data */
-    t->has_data = true;
+    snprintf(t->said, sizeof t->said, "%s", ask->type);
+    if (!ask->npatterns) return RC_OK; /* pause, resume, stop of every table: no data */
     RC_BUF_LIT(&t->data, "{\"data-collections\": [");
     char list[sizeof t->said] = "";
     size_t count = 0, shown = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!any_match(patterns, npatterns, &names[i])) continue;
+        if (!any_match(ask->patterns, ask->npatterns, &names[i])) continue;
         if (count++) RC_BUF_LIT(&t->data, ", ");
         rc_buf_putc(&t->data, '"');
         rc_jw_str_body(&t->data, names[i].schema, strlen(names[i].schema));
@@ -108,12 +115,21 @@ rc_status rc_signal_text_make(rc_signal_text *t, const char *type, const rc_sign
         if (shown == count - 1 && list_add(list, sizeof list - 40, names[i].schema, names[i].table)) shown++;
     }
     RC_BUF_LIT(&t->data, "], \"type\": \"incremental\"}");
+    rc_buf_putc(&t->data, '\0');
     if (t->data.err != RC_OK) return rc_error_set(err, t->data.err, RC_NO_OFFSET, "out of memory");
-    snprintf(t->said, sizeof t->said, "%s %s%s (%zu table%s)", type, list, shown < count ? ", …" : "", count, count == 1 ? "" : "s");
+    snprintf(t->said, sizeof t->said, "%s %s%s (%zu table%s)", ask->type, list, shown < count ? ", …" : "", count,
+             count == 1 ? "" : "s");
     return RC_OK;
 }
 
-void rc_signal_text_fini(rc_signal_text *t)
+rc_status rc_signal_write(const rc_signal_ask *ask, rc_signal_name *names, size_t n, const char *where, const char *kind,
+                          rc_signal_insert_fn *insert, void *ctx, rc_error *err)
 {
-    rc_buf_fini(&t->data);
+    text t = {.said = ""};
+    rc_buf_init(&t.data, RC_BUF_DEFAULT_MAX);
+    rc_status st = make(&t, ask, names, n, where, kind, err);
+    if (st == RC_OK) st = insert(ctx, ask, t.data.len ? t.data.data : NULL, err);
+    if (st == RC_OK) snprintf(ask->said, ask->said_cap, "%s on %s: %s", ask->signal_table, where, t.said);
+    rc_buf_fini(&t.data);
+    return st;
 }

@@ -37,22 +37,22 @@ static void quote_text(rc_buf *b, MYSQL *m, const char *text)
     rc_buf_commit(b, l + 2);
 }
 
-static rc_status insert(my_source *s, const char *signal_table, const char *id, const char *type, const rc_signal_text *t,
-                        rc_error *err)
+static rc_status insert(void *ctx, const rc_signal_ask *ask, const char *data, rc_error *err)
 {
+    my_source *s = ctx;
     rc_buf q;
     rc_buf_init(&q, RC_BUF_DEFAULT_MAX);
-    size_t dot = strcspn(signal_table, "."); /* DATABASE.TABLE: my_incsnap.c checked it */
+    size_t dot = strcspn(ask->signal_table, "."); /* DATABASE.TABLE: my_incsnap.c checked it */
     RC_BUF_LIT(&q, "INSERT INTO ");
-    quote_ident(&q, signal_table, dot);
+    quote_ident(&q, ask->signal_table, dot);
     rc_buf_putc(&q, '.');
-    quote_ident(&q, signal_table + dot + 1, strlen(signal_table + dot + 1));
+    quote_ident(&q, ask->signal_table + dot + 1, strlen(ask->signal_table + dot + 1));
     RC_BUF_LIT(&q, " VALUES (");
-    quote_text(&q, s->sql, id);
+    quote_text(&q, s->sql, ask->id);
     RC_BUF_LIT(&q, ", ");
-    quote_text(&q, s->sql, type);
+    quote_text(&q, s->sql, ask->type);
     RC_BUF_LIT(&q, ", ");
-    if (t->has_data) quote_text(&q, s->sql, t->data.data);
+    if (data) quote_text(&q, s->sql, data);
     else RC_BUF_LIT(&q, "NULL");
     RC_BUF_LIT(&q, ")");
     rc_buf_putc(&q, '\0');
@@ -61,26 +61,15 @@ static rc_status insert(my_source *s, const char *signal_table, const char *id, 
     return st;
 }
 
-/* The server's tables but the signal table, the signal made of them, and its INSERT. */
-static rc_status write_row(my_source *s, const char *signal_table, const char *type, const char *const *patterns, size_t np,
-                           const char *id, char *said, size_t said_cap, rc_error *err)
+/* The server's tables, the signal made of them, and its INSERT. */
+static rc_status write_row(my_source *s, const rc_signal_ask *ask, rc_error *err)
 {
     MYSQL_RES *r;
     if (rc_my_select(s->sql, &s->url, tables_sql, &r, err) != RC_OK) return err->code;
-    rc_signal_name *names = malloc((mysql_num_rows(r) + 1) * sizeof *names);
     size_t n = 0;
-    for (MYSQL_ROW row; names && (row = mysql_fetch_row(r));) {
-        names[n] = (rc_signal_name){row[0], row[1]};
-        if (!rc_signal_name_is(&names[n], signal_table)) n++;
-    }
-    rc_signal_text t;
-    rc_status st = names ? rc_signal_text_make(&t, type, names, n, patterns, np, s->url.shown, "databases", err) : rc_my_source_nomem(err);
-    if (st == RC_OK) {
-        rc_buf_putc(&t.data, '\0');
-        st = insert(s, signal_table, id, type, &t, err);
-    }
-    if (st == RC_OK) snprintf(said, said_cap, "%s on %s: %s", signal_table, s->url.shown, t.said);
-    if (names) rc_signal_text_fini(&t);
+    rc_signal_name *names = malloc((mysql_num_rows(r) + 1) * sizeof *names);
+    for (MYSQL_ROW row; names && (row = mysql_fetch_row(r));) names[n++] = (rc_signal_name){row[0], row[1]};
+    rc_status st = rc_signal_write(ask, names, n, s->url.shown, "databases", insert, s, err);
     free(names);
     mysql_free_result(r);
     return st;
@@ -98,13 +87,14 @@ rc_status rc_my_signal_write(const char *url, const rc_options *opts, const char
     if (st == RC_OK && !s->inc)
         st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "which signal table? give the capture's: -o mysql.signal.table=DATABASE.TABLE");
     if (st == RC_OK) st = rc_my_url_parse(url, &s->url, err);
-    if (st == RC_OK && (st = rc_my_connect(&s->url, &s->sql, err)) == RC_ERR_RETRY) err->code = st = RC_ERR_IO;
+    if (st == RC_OK) st = rc_my_connect(&s->url, &s->sql, err);
     if (st == RC_OK) {
         s->srv.mariadb = strstr(mysql_get_server_info(s->sql), "MariaDB") != NULL;
         st = rc_my_incsnap_check(s, err);
     }
-    if (st == RC_OK) st = write_row(s, o.signal_table, type, patterns, npatterns, id, said, said_cap, err);
-    if (st == RC_ERR_RETRY) err->code = st = RC_ERR_IO;
+    rc_signal_ask ask = {o.signal_table, type, id, patterns, npatterns, said, said_cap};
+    if (st == RC_OK) st = write_row(s, &ask, err);
+    if (st == RC_ERR_RETRY) err->code = st = RC_ERR_IO; /* the command has no retry: the server failed */
     rc_my_incsnap_free(s);
     if (s->sql) mysql_close(s->sql);
     rc_my_url_fini(&s->url);

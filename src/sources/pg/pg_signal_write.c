@@ -16,42 +16,30 @@
     "ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition "                  \
     "AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_' ORDER BY 1, 2"
 
-static rc_status pg_status(rc_error *err, rc_pg_rc rc)
+static rc_status insert(void *ctx, const rc_signal_ask *ask, const char *data, rc_error *err)
 {
-    if (rc == RC_PG_RETRY) err->code = RC_ERR_IO; /* the command has no retry: the server's failure */
-    return err->code ? err->code : RC_ERR_IO;
+    rc_pg_conn *c = ctx;
+    const char *args[] = {ask->id, ask->type, data};
+    char sql[300];
+    snprintf(sql, sizeof sql, "INSERT INTO %s VALUES ($1, $2, $3)", ask->signal_table);
+    PGresult *r = rc_pg_query(c, sql, 3, args);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) return rc_pg_query_fail(c, r, "writing the signal", err), err->code;
+    PQclear(r);
+    return RC_OK;
 }
 
-/* The tables of the database but the signal table, the signal made of them, and its INSERT. */
-static rc_pg_rc write_row(rc_pg_conn *c, const char *signal_table, const char *type, const char *const *patterns,
-                          size_t np, const char *id, char *said, size_t said_cap, rc_error *err)
+/* The tables of the database, the signal made of them, and its INSERT. */
+static rc_status write_row(rc_pg_conn *c, const rc_signal_ask *ask, rc_error *err)
 {
     PGresult *r = rc_pg_query(c, TABLES_SQL, 0, NULL);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "listing the tables", err);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "listing the tables", err), err->code;
     int rows = PQntuples(r);
     rc_signal_name *names = malloc(((size_t)rows + 1) * sizeof *names);
-    size_t n = 0;
-    for (int i = 0; names && i < rows; i++) {
-        names[n] = (rc_signal_name){PQgetvalue(r, i, 0), PQgetvalue(r, i, 1)};
-        if (!rc_signal_name_is(&names[n], signal_table)) n++;
-    }
-    rc_signal_text t;
-    rc_status st = names ? rc_signal_text_make(&t, type, names, n, patterns, np, rc_pg_url(c), "schemas", err)
-                         : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    rc_pg_rc rc = st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
-    if (st == RC_OK) {
-        rc_buf_putc(&t.data, '\0');
-        const char *args[] = {id, type, t.has_data ? t.data.data : NULL};
-        char sql[300];
-        snprintf(sql, sizeof sql, "INSERT INTO %s VALUES ($1, $2, $3)", signal_table);
-        PGresult *ins = rc_pg_query(c, sql, 3, args);
-        if (PQresultStatus(ins) != PGRES_COMMAND_OK) rc = rc_pg_query_fail(c, ins, "writing the signal", err);
-        else PQclear(ins), snprintf(said, said_cap, "%s on %s: %s", signal_table, rc_pg_url(c), t.said);
-    }
-    if (names) rc_signal_text_fini(&t);
+    for (int i = 0; names && i < rows; i++) names[i] = (rc_signal_name){PQgetvalue(r, i, 0), PQgetvalue(r, i, 1)};
+    rc_status st = rc_signal_write(ask, names, (size_t)rows, rc_pg_url(c), "schemas", insert, c, err);
     free(names);
     PQclear(r);
-    return rc;
+    return st;
 }
 
 rc_status rc_pg_signal_write(const char *url, const rc_options *opts, const char *type, const char *const *patterns,
@@ -62,10 +50,14 @@ rc_status rc_pg_signal_write(const char *url, const rc_options *opts, const char
     if (!o.signal_table)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "which signal table? give the capture's: -o postgres.signal.table=SCHEMA.TABLE");
+    const char *dot = strchr(o.signal_table, '.');
+    if (!dot || dot == o.signal_table || !dot[1]) /* as the capture refuses it (pg_incsnap.c) */
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o postgres.signal.table=%s: expected SCHEMA.TABLE", o.signal_table);
+    rc_signal_ask ask = {o.signal_table, type, id, patterns, npatterns, said, said_cap};
     rc_pg_conn *c = NULL;
     rc_pg_rc rc = rc_pg_open(url, NULL, &c, err);
     if (rc == RC_PG_OK) rc = rc_pg_incsnap_table_exists(c, o.signal_table, err);
-    if (rc == RC_PG_OK) rc = write_row(c, o.signal_table, type, patterns, npatterns, id, said, said_cap, err);
+    rc_status st = rc == RC_PG_OK ? write_row(c, &ask, err) : err->code ? err->code : RC_ERR_IO;
     rc_pg_close(c);
-    return rc == RC_PG_OK ? RC_OK : pg_status(err, rc);
+    return st == RC_ERR_RETRY ? RC_ERR_IO : st; /* the command has no retry: the server failed */
 }
