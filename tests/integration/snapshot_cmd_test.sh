@@ -89,8 +89,15 @@ one_server() {
     snap "$S.big" >/dev/null 2>"$W/err" || bad "$NAME: snapshot of big: $(cat "$W/err")"
     wait_for 30 more_reads big 0 || bad "$NAME: no read of big in 30 s"
     snap --pause >/dev/null 2>"$W/err" || bad "$NAME: --pause: $(cat "$W/err")"
-    sleep 1.5 # the signal arrives, the chunk in flight ends
-    n1=$(nreads big)
+    # the signal arrives, the chunk in flight ends: the count stands still for 1 s (at most 15 s
+    # for that under load), then for 1.5 s more
+    n1=-1
+    for _ in $(seq 15); do
+        n0=$(nreads big)
+        sleep 1
+        n1=$(nreads big)
+        [ "$n0" = "$n1" ] && break
+    done
     sleep 1.5
     n2=$(nreads big)
     [ "$n1" = "$n2" ] && [ "$n2" -lt $BIG ] && ok || bad "$NAME: paused, big's reads went on: $n1 then $n2 of $BIG"
