@@ -137,6 +137,11 @@ echo ".SH CONVERT"
 "$bin" help convert | help_records | to_roff
 echo ".SH CAPTURE"
 "$bin" help capture | help_records | to_roff
+# a command the help lists that has a help of its own (a binary without it: no section)
+if printf '%s\n' "$commands" | grep -q '^I	rowcast snapshot '; then
+    echo ".SH SNAPSHOT"
+    "$bin" help snapshot | help_records | to_roff
+fi
 echo ".SH FORMATS"
 printf '%s\n' 'The formats and their \fB\-o\fR options, as \fBrowcast formats \-\-options\fR lists them.'
 "$bin" formats --options | awk -f "$here/formats-parse.awk" | to_roff

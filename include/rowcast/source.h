@@ -203,6 +203,15 @@ typedef struct rc_source_ops {
      * position a run streaming from it resumes after, false for a fresh start (a snapshot, a
      * new slot). The pipeline keeps the sink state of such a source in a file of its own. */
     bool (*resumes_at)(const rc_source *s, rc_pos *pos);
+    /* Optional: `rowcast snapshot` (src/cli/snapshot.c). Connects to `url` as `capture` does and
+     * INSERTs one signal row (id `id`, `type`: execute-snapshot, stop-snapshot, pause-snapshot or
+     * resume-snapshot) into the signal table the source's -o option names (the capture's), for
+     * the tables the --include-style `patterns` match on the server (none: no data-collections).
+     * `said` gets what was written, for the message. RC_OK; RC_ERR_USAGE with the fix (no signal
+     * table option, the table missing: the CREATE TABLE to run); RC_ERR_SCHEMA a pattern that
+     * matches no table, with what is near it; RC_ERR_IO or RC_ERR_RETRY the server. */
+    rc_status (*write_signal)(const char *url, const rc_options *opts, const char *type, const char *const *patterns,
+                              size_t npatterns, const char *id, char *said, size_t said_cap, rc_error *err);
 } rc_source_ops;
 
 struct rc_source {

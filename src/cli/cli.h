@@ -11,7 +11,9 @@ int cli_convert(int argc, char **argv);
 int cli_capture(int argc, char **argv);
 int cli_formats(int argc, char **argv);
 int cli_types(int argc, char **argv);
+int cli_snapshot(int argc, char **argv);
 void cli_usage_convert(void);
 void cli_usage_capture(void);
+void cli_usage_snapshot(void);
 
 #endif

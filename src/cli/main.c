@@ -22,10 +22,14 @@ static void usage(FILE *f)
           "  rowcast capture mysql://USER@HOST:PORT[/DB] [OPTIONS]\n"
           "                                   capture a MySQL or MariaDB server's changes\n"
           "                                   (snapshot, then the binlog; mariadb:// too)\n"
+          "  rowcast snapshot URL TABLE... [--stop|--pause|--resume] [OPTIONS]\n"
+          "                                   ask a running capture for an incremental snapshot of\n"
+          "                                   tables (or stop, pause, resume it): a signal row\n"
           "  rowcast types [--markdown] [mysql|oracle|postgresql]\n"
           "                                   the type catalog: value class, java.sql.Types, MySQL\n"
           "                                   type code and per-format type names of every type\n"
-          "  rowcast help convert|capture     options of convert or capture\n"
+          "  rowcast help convert|capture|snapshot\n"
+          "                                   options of convert, capture or snapshot\n"
           "  rowcast --version\n"
           "\n"
           "Exit status: 0 success, 1 usage error, 2 bad input (with --on-error=stop, or every line\n"
@@ -83,6 +87,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         if (argc > 2 && !strcmp(argv[2], "convert")) cli_usage_convert();
         else if (argc > 2 && !strcmp(argv[2], "capture")) cli_usage_capture();
+        else if (argc > 2 && !strcmp(argv[2], "snapshot")) cli_usage_snapshot();
         else usage(stdout);
         return EXIT_OK;
     }
@@ -94,7 +99,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "types")) return cli_types(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cli_convert(argc - 1, argv + 1);
     if (!strcmp(cmd, "capture")) return cli_capture(argc - 1, argv + 1);
-    static const char *const commands[] = {"formats", "types", "convert", "capture", "help", "version", NULL};
+    if (!strcmp(cmd, "snapshot")) return cli_snapshot(argc - 1, argv + 1);
+    static const char *const commands[] = {"formats", "types", "convert", "capture", "snapshot", "help", "version", NULL};
     rc_suggest sg;
     rc_suggest_init(&sg, cmd);
     for (const char *const *k = commands; *k; k++) rc_suggest_offer(&sg, *k);

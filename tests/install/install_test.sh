@@ -119,6 +119,7 @@ same "lexgrog (the page's NAME line, as whatis reads it)" "$tmp/whatis.expected"
     "$p/bin/rowcast" --help | awk -f packaging/help-parse.awk
     "$p/bin/rowcast" help convert | awk -f packaging/help-parse.awk
     "$p/bin/rowcast" help capture | awk -f packaging/help-parse.awk
+    "$p/bin/rowcast" help snapshot | awk -f packaging/help-parse.awk
 } | awk -F '\t' '$1 == "I" { print $2 }' >"$tmp/tags"
 "$p/bin/rowcast" formats --options | awk -f packaging/formats-parse.awk | awk -F '\t' '$1 == "O" { print "-o " $2 "=" $3 }' >>"$tmp/tags"
 # as one line, a list of values that the page broke after a '|' joined again
@@ -127,7 +128,7 @@ missing=0
 while IFS= read -r t; do
     grep -qF -- "$t" "$tmp/man.flat" || { fail "the man page lacks '$t'"; missing=1; }
 done <"$tmp/tags"
-[ $missing = 0 ] && echo "ok: man page has all $(wc -l <"$tmp/tags") commands and options of --help, help convert, help capture and formats --options"
+[ $missing = 0 ] && echo "ok: man page has all $(wc -l <"$tmp/tags") commands and options of --help, help convert, help capture, help snapshot and formats --options"
 
 # --- the bash completion: COMPREPLY for the words typed so far (the last one being completed)
 cat >"$tmp/complete.sh" <<'EOF'
@@ -161,7 +162,7 @@ complete_words rowcast capture postgres://h/db -o postgres.str
 complete_words rowcast capture postgres://h/db --to canal -o canal.g
 EOF
 cat >"$tmp/complete.expected" <<'EOF'
-rowcast | formats convert capture types help --version
+rowcast | formats convert capture snapshot types help --version
 rowcast convert --to | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten oms-debeziumsmt oms-avro oms-avro-json drs-json drs-json-c dataworks-aliyun native
 rowcast convert --from | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten drs-json drs-json-c dataworks-aliyun native mysql-binlog
 rowcast convert --to deb| debezium

@@ -17,6 +17,9 @@ typedef struct rc_my_capture_options {
 extern const rc_option_desc rc_my_options[];
 void rc_my_configure(rc_capture_config *cc, const void *options);
 rc_status rc_my_options_read(const rc_options *opts, rc_my_capture_options *o, rc_error *err);
+/* `rowcast snapshot`'s signal (rc_source_ops.write_signal): my_signal_write.c */
+rc_status rc_my_signal_write(const char *url, const rc_options *opts, const char *type, const char *const *patterns,
+                             size_t npatterns, const char *id, char *said, size_t said_cap, rc_error *err);
 
 /* threaded (--threads 2 by default), measured (docs/BENCHMARKS.md, session 10): a binlog's
  * decoding runs beside its encoding on the second core; PostgreSQL's walsender needs that core,
@@ -25,6 +28,6 @@ rc_status rc_my_options_read(const rc_options *opts, rc_my_capture_options *o, r
     .schemes = rc_my_schemes, .flags = rc_my_flags, .flag_refused = rc_my_flag_refused,                   \
     .option_refused = rc_my_option_refused, .option_prefix = "mysql", .options = rc_my_options,           \
     .options_size = sizeof(rc_my_capture_options), .configure = rc_my_configure, .until_refused = rc_my_until_refused, .item_word = "message", \
-    .threaded = true, .database = true
+    .threaded = true, .database = true, .write_signal = rc_my_signal_write
 
 #endif

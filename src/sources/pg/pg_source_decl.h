@@ -23,6 +23,9 @@ extern const rc_option_desc rc_pg_options[];
 bool rc_pg_until_parse(const char *text, uint64_t *lsn);
 rc_status rc_pg_validate(rc_capture_config *cc, const rc_options *opts, rc_error *err);
 void rc_pg_configure(rc_capture_config *cc, const void *options);
+/* `rowcast snapshot`'s signal (rc_source_ops.write_signal): pg_signal_write.c */
+rc_status rc_pg_signal_write(const char *url, const rc_options *opts, const char *type, const char *const *patterns,
+                             size_t npatterns, const char *id, char *said, size_t said_cap, rc_error *err);
 
 /* --threads 1 by default (threaded left false): PostgreSQL's walsender needs the second core
  * (my_source_decl.h says the measurement) */
@@ -30,6 +33,6 @@ void rc_pg_configure(rc_capture_config *cc, const void *options);
     .schemes = rc_pg_schemes, .option_prefix = "postgres", .options = rc_pg_options,                         \
     .options_size = sizeof(rc_pg_capture_options), .flags = rc_pg_flags, .flag_refused = rc_pg_flag_refused, \
     .position_parse = rc_pg_until_parse, .validate = rc_pg_validate, .configure = rc_pg_configure,           \
-    .item_word = "message", .include_schema = true, .database = true
+    .item_word = "message", .include_schema = true, .database = true, .write_signal = rc_pg_signal_write
 
 #endif
