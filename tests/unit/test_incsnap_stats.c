@@ -50,6 +50,14 @@ static rc_incsnap *core_new(void)
     return c;
 }
 
+/* The stats of core c (and signals sg), from zero. */
+static rc_source_stats st;
+static void fill(const rc_incsnap *c, const rc_incsnap_signals *sg)
+{
+    memset(&st, 0, sizeof st);
+    rc_incsnap_stats(c, sg, &st);
+}
+
 static void test_tables(void **state)
 {
     (void)state;
@@ -67,9 +75,7 @@ static void test_tables(void **state)
     rc_incsnap_on_mark(c, RC_INCSNAP_HIGH, 1, &err);
     assert_int_equal(rc_incsnap_emit(c, &err), RC_OK);
     assert_int_equal(rc_incsnap_stop(c, "public.c", &err), RC_OK);
-    rc_source_stats st;
-    memset(&st, 0, sizeof st);
-    rc_incsnap_stats(c, NULL, &st);
+    fill(c, NULL);
     assert_true(st.has_incsnap);
     assert_false(st.incsnap_paused);
     assert_int_equal(st.nincsnap, 3);
@@ -88,7 +94,7 @@ static void test_tables(void **state)
     assert_memory_equal(st.incsnap_tables, want, sizeof want);
     /* paused: the running table says so */
     rc_incsnap_pause(c, true);
-    rc_incsnap_stats(c, NULL, &st);
+    fill(c, NULL);
     assert_true(st.incsnap_paused);
     assert_int_equal(st.incsnap[0].state, RC_INCSNAP_STATE_PAUSED);
     assert_int_equal(st.incsnap_tables[RC_INCSNAP_STATE_PAUSED], 1);
@@ -110,9 +116,7 @@ static void test_more_tables_than_entries(void **state)
         assert_int_equal(rc_incsnap_queue(c, name, RC_INCSNAP_BY_PK, NULL, NULL, &err), RC_OK);
         if (i < 10) assert_int_equal(rc_incsnap_stop(c, name, &err), RC_OK);
     }
-    rc_source_stats st;
-    memset(&st, 0, sizeof st);
-    rc_incsnap_stats(c, NULL, &st);
+    fill(c, NULL);
     assert_int_equal(st.nincsnap, RC_SOURCE_INCSNAP_TABLES);
     for (size_t i = 0; i < st.nincsnap; i++) {
         snprintf(name, sizeof name, "s.t%zu", i + 8);
@@ -134,9 +138,7 @@ static void test_long_name(void **state)
     memset(name, 'x', RC_SOURCE_INCSNAP_NAME - 2);
     strcpy(name + RC_SOURCE_INCSNAP_NAME - 2, "\xc3\xa9yz"); /* é across the cut */
     assert_int_equal(rc_incsnap_queue(c, name, RC_INCSNAP_BY_PK, NULL, NULL, &err), RC_OK);
-    rc_source_stats st;
-    memset(&st, 0, sizeof st);
-    rc_incsnap_stats(c, NULL, &st);
+    fill(c, NULL);
     assert_int_equal(strlen(st.incsnap[0].name), RC_SOURCE_INCSNAP_NAME - 2);
     rc_incsnap_free(c);
 }
@@ -158,10 +160,8 @@ static void test_signals(void **state)
     assert_int_equal(rc_incsnap_signal_worse(RC_SIGNAL_IGNORED, RC_SIGNAL_IGNORED), RC_SIGNAL_IGNORED);
     assert_int_equal(rc_incsnap_signal_result(RC_SKIP), RC_SIGNAL_IGNORED);
     assert_int_equal(rc_incsnap_signal_result(RC_ERR_NOMEM), RC_SIGNAL_ERROR);
-    rc_source_stats st;
-    memset(&st, 0, sizeof st);
     rc_incsnap *c = core_new();
-    rc_incsnap_stats(c, &sg, &st);
+    fill(c, &sg);
     assert_memory_equal(st.signals, sg.n, sizeof sg.n);
     assert_int_equal(st.nincsnap, 0);
     rc_incsnap_free(c);
