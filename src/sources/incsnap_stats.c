@@ -26,6 +26,13 @@ int rc_incsnap_signal_worse(int a, int b)
     return rank[a] >= rank[b] ? a : b;
 }
 
+int rc_incsnap_signal_pause(rc_incsnap *core, bool pause)
+{
+    int result = rc_incsnap_paused(core) == pause ? RC_SIGNAL_IGNORED : RC_SIGNAL_OK;
+    rc_incsnap_pause(core, pause);
+    return result;
+}
+
 static rc_source_incsnap_state state_of(const rc_incsnap_table *t, bool paused)
 {
     switch (t->state) {

@@ -25,6 +25,10 @@ int rc_incsnap_signal_result(rc_status st);
  * ignored. */
 int rc_incsnap_signal_worse(int a, int b);
 
+/* A pause-snapshot (pause) or resume-snapshot signal on the core: RC_SIGNAL_OK, or
+ * RC_SIGNAL_IGNORED when it was so already. */
+int rc_incsnap_signal_pause(rc_incsnap *core, bool pause);
+
 /* Fills the incremental snapshot fields of `out` (has_incsnap set) from the core and the
  * counts (NULL: none). */
 void rc_incsnap_stats(const rc_incsnap *core, const rc_incsnap_signals *sg, rc_source_stats *out);

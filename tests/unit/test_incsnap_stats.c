@@ -161,6 +161,11 @@ static void test_signals(void **state)
     assert_int_equal(rc_incsnap_signal_result(RC_SKIP), RC_SIGNAL_IGNORED);
     assert_int_equal(rc_incsnap_signal_result(RC_ERR_NOMEM), RC_SIGNAL_ERROR);
     rc_incsnap *c = core_new();
+    assert_int_equal(rc_incsnap_signal_pause(c, false), RC_SIGNAL_IGNORED); /* not paused */
+    assert_int_equal(rc_incsnap_signal_pause(c, true), RC_SIGNAL_OK);
+    assert_int_equal(rc_incsnap_signal_pause(c, true), RC_SIGNAL_IGNORED);
+    assert_true(rc_incsnap_paused(c));
+    assert_int_equal(rc_incsnap_signal_pause(c, false), RC_SIGNAL_OK);
     fill(c, &sg);
     assert_memory_equal(st.signals, sg.n, sizeof sg.n);
     assert_int_equal(st.nincsnap, 0);

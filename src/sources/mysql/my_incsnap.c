@@ -370,10 +370,9 @@ static void signal_row(my_source *s, const rc_event *ev)
     }
     int result = RC_SIGNAL_IGNORED;
     if (sg.kind == RC_SIGNAL_EXECUTE) result = execute(s, &sg);
-    else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME) {
-        result = rc_incsnap_paused(x->core) == (sg.kind == RC_SIGNAL_PAUSE) ? RC_SIGNAL_IGNORED : RC_SIGNAL_OK;
-        rc_incsnap_pause(x->core, sg.kind == RC_SIGNAL_PAUSE);
-    } else if (sg.kind == RC_SIGNAL_STOP) {
+    else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME)
+        result = rc_incsnap_signal_pause(x->core, sg.kind == RC_SIGNAL_PAUSE);
+    else if (sg.kind == RC_SIGNAL_STOP) {
         for (size_t i = 0; i < (sg.ntables ? sg.ntables : 1); i++) {
             rc_status st = rc_incsnap_stop(x->core, sg.ntables ? sg.tables[i].name : NULL, &e);
             result = rc_incsnap_signal_worse(result, rc_incsnap_signal_result(st));

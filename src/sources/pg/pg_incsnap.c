@@ -475,10 +475,8 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
         for (size_t i = 0; i < (sg.ntables ? sg.ntables : 1); i++)
             result = rc_incsnap_signal_worse(
                 result, rc_incsnap_signal_result(rc_incsnap_stop(is->core, sg.ntables ? sg.tables[i].name : NULL, &err)));
-    } else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME) {
-        result = rc_incsnap_paused(is->core) == (sg.kind == RC_SIGNAL_PAUSE) ? RC_SIGNAL_IGNORED : RC_SIGNAL_OK;
-        rc_incsnap_pause(is->core, sg.kind == RC_SIGNAL_PAUSE);
-    }
+    } else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME)
+        result = rc_incsnap_signal_pause(is->core, sg.kind == RC_SIGNAL_PAUSE);
     if (st != RC_OK || sg.kind != RC_SIGNAL_WATERMARK) rc_incsnap_signal_count(&is->signals, type, result);
     rc_arena_fini(&a);
 }
