@@ -127,6 +127,30 @@ typedef struct rc_source rc_source;
  * position acknowledged to it as a number (PostgreSQL: the flush LSN as an integer), and the
  * progress of its snapshot (tables, rows read, rows expected: an estimate such as
  * pg_class.reltuples). */
+typedef enum rc_source_incsnap_state {
+    RC_INCSNAP_STATE_QUEUED,
+    RC_INCSNAP_STATE_RUNNING,
+    RC_INCSNAP_STATE_PAUSED, /* running, held by a pause-snapshot signal */
+    RC_INCSNAP_STATE_DONE,
+    RC_INCSNAP_STATE_STOPPED,
+    RC_INCSNAP_STATES
+} rc_source_incsnap_state;
+
+/* Signals by type (execute-snapshot, stop-snapshot, pause-snapshot, resume-snapshot, any other
+ * type: "unknown") and result: ok (acted on), error (malformed, or a table refused), ignored
+ * (nothing to do: the table is being snapshotted already, no snapshot to stop, paused already). */
+enum { RC_SIGNAL_TYPES = 5, RC_SIGNAL_RESULTS = 3 };
+enum { RC_SIGNAL_OK, RC_SIGNAL_ERROR, RC_SIGNAL_IGNORED };
+
+/* One table of the incremental snapshots (docs/design/incremental-snapshots.md §7), by value:
+ * the stats are copied between threads. */
+enum { RC_SOURCE_INCSNAP_TABLES = 32, RC_SOURCE_INCSNAP_NAME = 200 };
+typedef struct rc_source_incsnap {
+    char name[RC_SOURCE_INCSNAP_NAME]; /* "schema.table" (cut at a character) */
+    rc_source_incsnap_state state;
+    uint64_t rows_read, rows_emitted, rows_dropped, estimate, chunks, rereads;
+} rc_source_incsnap;
+
 typedef struct rc_source_stats {
     uint64_t ack_position;
     bool has_ack_position; /* false: nothing acknowledged yet, or positions are not numbers */
@@ -134,6 +158,14 @@ typedef struct rc_source_stats {
     uint64_t snapshot_tables_total, snapshot_tables_done;
     uint64_t snapshot_rows_read, snapshot_rows_estimate;
     bool in_snapshot;
+    /* incremental snapshots, when the source takes them (a signal table is set): the tables by
+     * state, whether paused, the signals read, and up to RC_SOURCE_INCSNAP_TABLES tables (the
+     * running and queued ones first) in the order they were queued */
+    bool has_incsnap, incsnap_paused;
+    uint64_t incsnap_tables[RC_INCSNAP_STATES];
+    uint64_t signals[RC_SIGNAL_TYPES][RC_SIGNAL_RESULTS];
+    size_t nincsnap;
+    rc_source_incsnap incsnap[RC_SOURCE_INCSNAP_TABLES];
 } rc_source_stats;
 
 typedef struct rc_source_ops {

@@ -1,6 +1,7 @@
 /* The text of a scrape (pipeline/metrics.h): Prometheus's text exposition format 0.0.4, every
  * family with its # HELP and # TYPE lines, in a fixed order, integers exact (never through a
  * double). docs/metrics.md lists the same metrics; the two change together. */
+#include <stddef.h>
 #include "core/fmt.h"
 #include "pipeline/metrics.h"
 
@@ -43,6 +44,89 @@ static void singles(rc_buf *b, const single_row *rows, size_t n)
     for (size_t i = 0; i < n; i++) single(b, rows[i].name, rows[i].type, rows[i].help, rows[i].v);
 }
 
+/* A label value as the exposition format escapes it: backslash, double quote and line feed. */
+static void label_value(rc_buf *b, const char *v)
+{
+    for (; *v; v++) {
+        if (*v == '\\' || *v == '"') rc_buf_putc(b, '\\');
+        if (*v == '\n') RC_BUF_LIT(b, "\\n");
+        else rc_buf_putc(b, *v);
+    }
+}
+
+/* name{key="value"} v, and name{key="value",key2="value2"} v when key2 is given. */
+static void labelled(rc_buf *b, const char *name, const char *key, const char *value,
+                     const char *key2, const char *value2, uint64_t v)
+{
+    rc_buf_puts(b, name);
+    rc_buf_putc(b, '{');
+    rc_buf_puts(b, key);
+    RC_BUF_LIT(b, "=\"");
+    label_value(b, value);
+    if (key2) {
+        RC_BUF_LIT(b, "\",");
+        rc_buf_puts(b, key2);
+        RC_BUF_LIT(b, "=\"");
+        label_value(b, value2);
+    }
+    RC_BUF_LIT(b, "\"} ");
+    rc_fmt_u64(b, v);
+    rc_buf_putc(b, '\n');
+}
+
+/* The incremental snapshots' families (a source that takes them): per table, by state, the
+ * pause, the signals. */
+static void incsnap(rc_buf *b, const rc_source_stats *src)
+{
+    static const struct {
+        const char *name, *type, *help;
+        size_t off;
+    } per_table[] = {
+        {"rowcast_incremental_snapshot_rows_read_total", "counter",
+         "Rows the incremental snapshot of a table read, by table.",
+         offsetof(rc_source_incsnap, rows_read)},
+        {"rowcast_incremental_snapshot_rows_emitted_total", "counter",
+         "Rows of a table's incremental snapshot handed out as reads, by table.",
+         offsetof(rc_source_incsnap, rows_emitted)},
+        {"rowcast_incremental_snapshot_rows_dropped_total", "counter",
+         "Rows read that the window dropped (the stream changed their key meanwhile), by table.",
+         offsetof(rc_source_incsnap, rows_dropped)},
+        {"rowcast_incremental_snapshot_rows_estimate", "gauge",
+         "Rows a table's incremental snapshot expects to read, estimated by the database.",
+         offsetof(rc_source_incsnap, estimate)},
+        {"rowcast_incremental_snapshot_chunks_total", "counter",
+         "Chunks of a table the incremental snapshot read, by table.",
+         offsetof(rc_source_incsnap, chunks)},
+    };
+    for (size_t f = 0; f < sizeof per_table / sizeof *per_table; f++) {
+        family(b, per_table[f].name, per_table[f].type, per_table[f].help);
+        for (size_t i = 0; i < src->nincsnap && i < RC_SOURCE_INCSNAP_TABLES; i++) {
+            const rc_source_incsnap *t = &src->incsnap[i];
+            uint64_t v;
+            memcpy(&v, (const char *)t + per_table[f].off, sizeof v);
+            labelled(b, per_table[f].name, "table", t->name, NULL, NULL, v);
+        }
+    }
+    static const char *const states[RC_INCSNAP_STATES] = {"queued", "running", "paused", "done",
+                                                          "stopped"};
+    family(b, "rowcast_incremental_snapshot_tables", "gauge",
+           "Tables of the incremental snapshots, by state.");
+    for (int k = 0; k < RC_INCSNAP_STATES; k++)
+        labelled(b, "rowcast_incremental_snapshot_tables", "state", states[k], NULL, NULL,
+                 src->incsnap_tables[k]);
+    single(b, "rowcast_incremental_snapshot_paused", "gauge",
+           "1 while a pause-snapshot signal holds the incremental snapshots, else 0.",
+           src->incsnap_paused);
+    static const char *const types[RC_SIGNAL_TYPES] = {
+        "execute-snapshot", "stop-snapshot", "pause-snapshot", "resume-snapshot", "unknown"};
+    static const char *const results[RC_SIGNAL_RESULTS] = {"ok", "error", "ignored"};
+    family(b, "rowcast_signals_total", "counter", "Signal rows read, by type and result.");
+    for (int t = 0; t < RC_SIGNAL_TYPES; t++)
+        for (int r = 0; r < RC_SIGNAL_RESULTS; r++)
+            labelled(b, "rowcast_signals_total", "type", types[t], "result", results[r],
+                     src->signals[t][r]);
+}
+
 /* Seconds with six decimals from microseconds, exactly. */
 static void seconds(rc_buf *b, int64_t us)
 {
@@ -71,13 +155,8 @@ void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
     };
     singles(b, input, sizeof input / sizeof *input);
     family(b, "rowcast_events_total", "counter", "Events handed to the encoder, by operation.");
-    for (int op = 0; op < RC_OP_COUNT; op++) {
-        RC_BUF_LIT(b, "rowcast_events_total{op=\"");
-        rc_buf_puts(b, rc_op_name((rc_op)op));
-        RC_BUF_LIT(b, "\"} ");
-        rc_fmt_u64(b, n->by_op[op]);
-        rc_buf_putc(b, '\n');
-    }
+    for (int op = 0; op < RC_OP_COUNT; op++)
+        labelled(b, "rowcast_events_total", "op", rc_op_name((rc_op)op), NULL, NULL, n->by_op[op]);
     uint64_t answered = s->delivered + s->dead_lettered + s->failed;
     const single_row output[] = {
         {"rowcast_events_filtered_total", "counter",
@@ -133,4 +212,5 @@ void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
          has ? src->snapshot_rows_estimate : 0},
     };
     singles(b, snapshot, sizeof snapshot / sizeof *snapshot);
+    if (has && src->has_incsnap) incsnap(b, src);
 }

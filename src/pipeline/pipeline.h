@@ -205,6 +205,8 @@ struct rc_pipeline {
     int tty_cols;
     uint64_t dead_notices; /* messages the sink dead-lettered, each with its reason (the first 50 shown) */
     double t0, last_progress;
+    uint64_t backfill_table, backfill_rows; /* the last progress line's incremental snapshot: its
+                                             * table (a hash of the name) and rows read, for rows/s */
     struct rc_metrics *metrics; /* the --metrics server, from the start of the run to fini */
     struct rc_slot_state *slot_state; /* capture from a PostgreSQL slot to a file: the file's sizes
                                        * at the slot's positions (slot_state.c), run to fini */

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "pipeline_impl.h"
+#include "core/hash.h"
 #include "pipeline/metrics.h"
 
 /* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
@@ -119,9 +120,40 @@ static void progress_out(rc_pipeline *c, text *l)
     c->progress_drawn = true;
 }
 
+/* While incremental snapshots are under way, after the rest: " | backfill TABLE READ/~ESTIMATE
+ * (P%), chunk N, R rows/s[, paused][, Q queued]" for the table being read (R over the `dt`
+ * seconds since the last line), or " | backfill[ paused,] Q queued" between tables. */
+static void backfill_part(rc_pipeline *c, text *l, const rc_source_stats *st, double dt)
+{
+    const rc_source_incsnap *t = NULL;
+    for (size_t i = 0; i < st->nincsnap && i < RC_SOURCE_INCSNAP_TABLES && !t; i++)
+        if (st->incsnap[i].state == RC_INCSNAP_STATE_RUNNING || st->incsnap[i].state == RC_INCSNAP_STATE_PAUSED)
+            t = &st->incsnap[i];
+    uint64_t queued = st->incsnap_tables[RC_INCSNAP_STATE_QUEUED];
+    if (!t && !queued) {
+        c->backfill_table = 0;
+        return;
+    }
+    put(l, " | backfill");
+    if (t) {
+        uint64_t id = rc_hash64(t->name, strlen(t->name), 1) | 1; /* 0: none */
+        uint64_t since = id == c->backfill_table && c->backfill_rows <= t->rows_read ? c->backfill_rows : 0;
+        c->backfill_table = id, c->backfill_rows = t->rows_read;
+        put(l, " %s %llu", t->name, (unsigned long long)t->rows_read);
+        if (t->estimate >= t->rows_read && t->estimate)
+            put(l, "/~%llu (%llu%%)", (unsigned long long)t->estimate, (unsigned long long)(t->rows_read * 100 / t->estimate));
+        else
+            put(l, " rows");
+        put(l, ", chunk %llu, %.0f rows/s", (unsigned long long)t->chunks, (double)(t->rows_read - since) / dt);
+    }
+    if (st->incsnap_paused) put(l, t ? ", paused" : " paused");
+    if (queued) put(l, "%s%llu queued", t || st->incsnap_paused ? ", " : " ", (unsigned long long)queued);
+}
+
 /* A database source's line: during the snapshot the table, the rows against the planner's
- * estimate and their rate; then the events, their rate and the last acknowledged position. */
-static void capture_line(rc_pipeline *c, text *l, double el, const rc_sink_stats *ss)
+ * estimate and their rate; then the events, their rate and the last acknowledged position;
+ * the incremental snapshot's after either. */
+static void capture_line(rc_pipeline *c, text *l, double el, double dt, const rc_sink_stats *ss)
 {
     rc_source_stats st = {0};
     if (c->src && c->src->ops->stats) c->src->ops->stats(c->src, &st);
@@ -138,12 +170,13 @@ static void capture_line(rc_pipeline *c, text *l, double el, const rc_sink_stats
             human_secs(eta, sizeof eta, (double)(st.snapshot_rows_estimate - st.snapshot_rows_read) * el / (double)st.snapshot_rows_read);
             put(l, ", ETA %s", eta);
         }
-        return;
+    } else {
+        put(l, "%llu event%s, %.0f events/s, %llu message%s written, %llu delivered", (unsigned long long)c->n.events,
+            plural(c->n.events), (double)c->n.events / el, (unsigned long long)ss->sent, plural(ss->sent),
+            (unsigned long long)ss->delivered);
+        if (st.has_ack_position) put(l, ", acknowledged %s", st.ack_position_text);
     }
-    put(l, "%llu event%s, %.0f events/s, %llu message%s written, %llu delivered", (unsigned long long)c->n.events,
-        plural(c->n.events), (double)c->n.events / el, (unsigned long long)ss->sent, plural(ss->sent),
-        (unsigned long long)ss->delivered);
-    if (st.has_ack_position) put(l, ", acknowledged %s", st.ack_position_text);
+    if (st.has_incsnap) backfill_part(c, l, &st, dt);
 }
 
 void rc_pipeline_progress(rc_pipeline *c)
@@ -151,8 +184,8 @@ void rc_pipeline_progress(rc_pipeline *c)
     rc_pipeline_publish(c);
     uint64_t moved = c->database ? c->n.lines : c->n.bytes; /* a database's messages have no size here */
     if (c->progress == RC_PROGRESS_OFF || moved == c->progress_at) return;
-    double t = rc_pipeline_now(), el = t - c->t0;
-    if (t - c->last_progress < c->progress_every) return;
+    double t = rc_pipeline_now(), el = t - c->t0, dt = t - c->last_progress;
+    if (dt < c->progress_every) return;
     c->last_progress = t;
     c->progress_at = moved;
     if (el <= 0) el = 1e-9;
@@ -162,7 +195,7 @@ void rc_pipeline_progress(rc_pipeline *c)
         text l = {.n = 0};
         put(&l, "rowcast: ");
         if (c->progress == RC_PROGRESS_LINES) put(&l, "progress at %.1f s: ", el);
-        capture_line(c, &l, el, &ss);
+        capture_line(c, &l, el, dt > 0 ? dt : 1e-9, &ss);
         progress_out(c, &l);
         return;
     }

@@ -123,6 +123,85 @@ static void test_format_with_source(void **state)
     EXPECT_TEXT(with_source, rc_metrics_format(&v, 1732960802500001, &b));
 }
 
+/* The incremental snapshots' families, after the snapshot's: per table in the stats' order
+ * (a name with a quote, a backslash and a line feed escaped), by state, the pause, every
+ * signal type and result. */
+static const char incsnap_families[] =
+    "# HELP rowcast_incremental_snapshot_rows_read_total Rows the incremental snapshot of a table read, by table.\n"
+    "# TYPE rowcast_incremental_snapshot_rows_read_total counter\n"
+    "rowcast_incremental_snapshot_rows_read_total{table=\"public.orders\"} 120000\n"
+    "rowcast_incremental_snapshot_rows_read_total{table=\"public.\\\"a\\\\b\\nc\\\"\"} 18446744073709551615\n"
+    "# HELP rowcast_incremental_snapshot_rows_emitted_total Rows of a table's incremental snapshot handed out as reads, by table.\n"
+    "# TYPE rowcast_incremental_snapshot_rows_emitted_total counter\n"
+    "rowcast_incremental_snapshot_rows_emitted_total{table=\"public.orders\"} 119000\n"
+    "rowcast_incremental_snapshot_rows_emitted_total{table=\"public.\\\"a\\\\b\\nc\\\"\"} 0\n"
+    "# HELP rowcast_incremental_snapshot_rows_dropped_total Rows read that the window dropped (the stream changed their key meanwhile), by table.\n"
+    "# TYPE rowcast_incremental_snapshot_rows_dropped_total counter\n"
+    "rowcast_incremental_snapshot_rows_dropped_total{table=\"public.orders\"} 1000\n"
+    "rowcast_incremental_snapshot_rows_dropped_total{table=\"public.\\\"a\\\\b\\nc\\\"\"} 0\n"
+    "# HELP rowcast_incremental_snapshot_rows_estimate Rows a table's incremental snapshot expects to read, estimated by the database.\n"
+    "# TYPE rowcast_incremental_snapshot_rows_estimate gauge\n"
+    "rowcast_incremental_snapshot_rows_estimate{table=\"public.orders\"} 200000\n"
+    "rowcast_incremental_snapshot_rows_estimate{table=\"public.\\\"a\\\\b\\nc\\\"\"} 7\n"
+    "# HELP rowcast_incremental_snapshot_chunks_total Chunks of a table the incremental snapshot read, by table.\n"
+    "# TYPE rowcast_incremental_snapshot_chunks_total counter\n"
+    "rowcast_incremental_snapshot_chunks_total{table=\"public.orders\"} 30\n"
+    "rowcast_incremental_snapshot_chunks_total{table=\"public.\\\"a\\\\b\\nc\\\"\"} 0\n"
+    "# HELP rowcast_incremental_snapshot_tables Tables of the incremental snapshots, by state.\n"
+    "# TYPE rowcast_incremental_snapshot_tables gauge\n"
+    "rowcast_incremental_snapshot_tables{state=\"queued\"} 1\n"
+    "rowcast_incremental_snapshot_tables{state=\"running\"} 0\n"
+    "rowcast_incremental_snapshot_tables{state=\"paused\"} 1\n"
+    "rowcast_incremental_snapshot_tables{state=\"done\"} 3\n"
+    "rowcast_incremental_snapshot_tables{state=\"stopped\"} 4\n"
+    "# HELP rowcast_incremental_snapshot_paused 1 while a pause-snapshot signal holds the incremental snapshots, else 0.\n"
+    "# TYPE rowcast_incremental_snapshot_paused gauge\n"
+    "rowcast_incremental_snapshot_paused 1\n"
+    "# HELP rowcast_signals_total Signal rows read, by type and result.\n"
+    "# TYPE rowcast_signals_total counter\n"
+    "rowcast_signals_total{type=\"execute-snapshot\",result=\"ok\"} 1\n"
+    "rowcast_signals_total{type=\"execute-snapshot\",result=\"error\"} 2\n"
+    "rowcast_signals_total{type=\"execute-snapshot\",result=\"ignored\"} 3\n"
+    "rowcast_signals_total{type=\"stop-snapshot\",result=\"ok\"} 4\n"
+    "rowcast_signals_total{type=\"stop-snapshot\",result=\"error\"} 5\n"
+    "rowcast_signals_total{type=\"stop-snapshot\",result=\"ignored\"} 6\n"
+    "rowcast_signals_total{type=\"pause-snapshot\",result=\"ok\"} 7\n"
+    "rowcast_signals_total{type=\"pause-snapshot\",result=\"error\"} 8\n"
+    "rowcast_signals_total{type=\"pause-snapshot\",result=\"ignored\"} 9\n"
+    "rowcast_signals_total{type=\"resume-snapshot\",result=\"ok\"} 10\n"
+    "rowcast_signals_total{type=\"resume-snapshot\",result=\"error\"} 11\n"
+    "rowcast_signals_total{type=\"resume-snapshot\",result=\"ignored\"} 12\n"
+    "rowcast_signals_total{type=\"unknown\",result=\"ok\"} 13\n"
+    "rowcast_signals_total{type=\"unknown\",result=\"error\"} 14\n"
+    "rowcast_signals_total{type=\"unknown\",result=\"ignored\"} 15\n";
+
+static void sample_of(const rc_metrics_values *v, int64_t now, const char *name, char *out,
+                      size_t cap);
+
+static void test_format_incsnap(void **state)
+{
+    rc_metrics_values v = some_values();
+    rc_source_stats *s = &v.source;
+    s->has_incsnap = true, s->incsnap_paused = true;
+    s->incsnap_tables[RC_INCSNAP_STATE_QUEUED] = 1, s->incsnap_tables[RC_INCSNAP_STATE_PAUSED] = 1;
+    s->incsnap_tables[RC_INCSNAP_STATE_DONE] = 3, s->incsnap_tables[RC_INCSNAP_STATE_STOPPED] = 4;
+    for (int t = 0; t < RC_SIGNAL_TYPES; t++)
+        for (int r = 0; r < RC_SIGNAL_RESULTS; r++) s->signals[t][r] = (uint64_t)(t * RC_SIGNAL_RESULTS + r + 1);
+    s->nincsnap = 2;
+    s->incsnap[0] = (rc_source_incsnap){"public.orders", RC_INCSNAP_STATE_PAUSED, 120000, 119000, 1000, 200000, 30, 2};
+    s->incsnap[1] = (rc_source_incsnap){"public.\"a\\b\nc\"", RC_INCSNAP_STATE_QUEUED, UINT64_MAX, 0, 0, 7, 0, 0};
+    char want[sizeof with_source + sizeof incsnap_families];
+    snprintf(want, sizeof want, "%s%s", with_source, incsnap_families);
+    EXPECT_TEXT(want, rc_metrics_format(&v, 1732960802500001, &b));
+    /* a source without incremental snapshots (no signal table), or no source: none of them */
+    s->has_incsnap = false;
+    EXPECT_TEXT(with_source, rc_metrics_format(&v, 1732960802500001, &b));
+    s->has_incsnap = true, v.has_source = false;
+    char got[128];
+    sample_of(&v, 0, "rowcast_incremental_snapshot_paused", got, sizeof got);
+    assert_string_equal(got, "");
+}
+
 /* The sample line of `name` in a scrape of v, or "" when there is none. */
 static void sample_of(const rc_metrics_values *v, int64_t now, const char *name, char *out,
                       size_t cap)
@@ -339,7 +418,8 @@ static void test_start_in_use(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_format_with_source), cmocka_unit_test(test_lag_and_absent_samples),
+        cmocka_unit_test(test_format_with_source), cmocka_unit_test(test_format_incsnap),
+        cmocka_unit_test(test_lag_and_absent_samples),
         cmocka_unit_test(test_http_request),       cmocka_unit_test(test_address),
         cmocka_unit_test(test_start_in_use),
     };

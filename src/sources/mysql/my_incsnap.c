@@ -13,6 +13,7 @@
 #include <string.h>
 #include "rowcast/arena.h"
 #include "sources/incsnap.h"
+#include "sources/incsnap_stats.h"
 #include "sources/mysql/my_source_decl.h"
 #include "sources/mysql/my_source_int.h"
 #include "sources/signal.h"
@@ -45,6 +46,7 @@ typedef struct rc_my_incsnap {
     size_t pend_at; /* the next pending item's offset */
     uint64_t k;     /* items handed at this emit point */
     rc_arena scratch;
+    rc_incsnap_signals signals; /* read so far, by type and result (metrics) */
 } rc_my_incsnap;
 
 static uint32_t get32(const char *p)
@@ -330,18 +332,22 @@ static rc_status prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_e
     return RC_OK;
 }
 
-/* An execute-snapshot's tables into the queue, each refused by name when it cannot be read. */
-static void execute(my_source *s, const rc_signal *sg)
+/* An execute-snapshot's tables into the queue, each refused by name when it cannot be read;
+ * the signal's result (RC_SIGNAL_OK, _ERROR, _IGNORED). */
+static int execute(my_source *s, const rc_signal *sg)
 {
     rc_my_incsnap *x = s->inc;
+    int result = RC_SIGNAL_IGNORED;
     for (size_t i = 0; i < sg->ntables; i++) {
+        bool was_busy = false;
         const char *name = sg->tables[i].name;
         rc_incsnap_by by = RC_INCSNAP_BY_PK;
         rc_error e;
         rc_error_clear(&e);
         if (sg->tables[i].filter)
             rc_error_set(&e, RC_SKIP, RC_NO_OFFSET, "%s: additional-conditions are not applied yet by the MySQL/MariaDB source", name);
-        else if ((busy(x, name) || prepare(s, name, &by, &e) == RC_OK) && rc_incsnap_queue(x->core, name, by, sg->id, NULL, &e) == RC_OK) {
+        else if (((was_busy = busy(x, name)) || prepare(s, name, &by, &e) == RC_OK) &&
+                 rc_incsnap_queue(x->core, name, by, sg->id, NULL, &e) == RC_OK) {
             inc_table *it = table_named(x, name);
             uint64_t est = 0;
             for (size_t k = 0; k < s->ntables; k++)
@@ -352,10 +358,13 @@ static void execute(my_source *s, const rc_signal *sg)
             rc_incsnap_estimate(x->core, name, est, 0);
             rc_my_source_notice(s, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, by %s)", name, sg->id, est,
                                 by == RC_INCSNAP_BY_PK ? "primary key" : "unique index");
+            result = rc_incsnap_signal_worse(result, RC_SIGNAL_OK);
             continue;
         }
+        result = rc_incsnap_signal_worse(result, was_busy ? RC_SIGNAL_IGNORED : RC_SIGNAL_ERROR);
         rc_my_source_notice(s, "warning: signal id=%s in %s.%s: %s", sg->id, x->sig_db, x->sig_table, e.message);
     }
+    return result;
 }
 
 static rc_str text_of(const rc_value *v) { return v->kind == RC_V_NULL ? (rc_str){"", 0} : v->s; }
@@ -374,15 +383,22 @@ static void signal_row(my_source *s, const rc_event *ev)
     rc_error_clear(&e);
     if (rc_signal_parse(&sg, &x->scratch, where, text_of(&ev->after[0]), text_of(&ev->after[1]),
                         ev->after[2].kind == RC_V_NULL ? NULL : &data, &e) != RC_OK) {
+        rc_incsnap_signal_count(&x->signals, text_of(&ev->after[1]), RC_SIGNAL_ERROR);
         inc_notice(s, &e);
         return;
     }
-    if (sg.kind == RC_SIGNAL_EXECUTE) execute(s, &sg);
-    else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME) rc_incsnap_pause(x->core, sg.kind == RC_SIGNAL_PAUSE);
+    int result = RC_SIGNAL_IGNORED;
+    if (sg.kind == RC_SIGNAL_EXECUTE) result = execute(s, &sg);
+    else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME)
+        result = rc_incsnap_signal_pause(x->core, sg.kind == RC_SIGNAL_PAUSE);
     else if (sg.kind == RC_SIGNAL_STOP) {
-        for (size_t i = 0; i < (sg.ntables ? sg.ntables : 1); i++)
-            if (rc_incsnap_stop(x->core, sg.ntables ? sg.tables[i].name : NULL, &e) != RC_OK && e.code != RC_OK) inc_notice(s, &e);
+        for (size_t i = 0; i < (sg.ntables ? sg.ntables : 1); i++) {
+            rc_status st = rc_incsnap_stop(x->core, sg.ntables ? sg.tables[i].name : NULL, &e);
+            result = rc_incsnap_signal_worse(result, rc_incsnap_signal_result(st));
+            if (st != RC_OK && e.code != RC_OK) inc_notice(s, &e);
+        }
     }
+    if (sg.kind != RC_SIGNAL_WATERMARK) rc_incsnap_signal_count(&x->signals, text_of(&ev->after[1]), result);
 }
 
 static bool is_signal_table(const rc_my_incsnap *x, rc_str db, rc_str table)
@@ -522,4 +538,9 @@ void rc_my_incsnap_free(my_source *s)
     rc_arena_fini(&x->scratch);
     free(x);
     s->inc = NULL;
+}
+
+void rc_my_incsnap_stats(const my_source *s, rc_source_stats *out)
+{
+    if (s->inc) rc_incsnap_stats(s->inc->core, &s->inc->signals, out);
 }

@@ -353,6 +353,7 @@ static void my_stats(const rc_source *src, rc_source_stats *out)
     snprintf(out->ack_position_text, sizeof out->ack_position_text, "%s:%" PRIu64, s->acked.file ? s->acked.file : "",
              s->acked.offset);
     rc_db_snapshot_stats(out, &s->db, s->tables_included, s->tables_done, s->snap_estimate);
+    rc_my_incsnap_stats(s, out);
 }
 
 static bool my_waiting(const rc_source *src)

@@ -125,5 +125,6 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err);
  * the stream reached is emitted, and when caught up the next chunk is read. */
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err);
 bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch yet: the stream waits */
+void rc_my_incsnap_stats(const my_source *s, rc_source_stats *out); /* the incremental snapshot fields (NULL inc: none) */
 
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sources/incsnap.h"
+#include "sources/incsnap_stats.h"
 #include "sources/pg/pg_copy.h"
 #include "sources/pg/pg_xidsnap.h"
 #include "sources/signal.h"
@@ -50,6 +51,7 @@ struct rc_pg_incsnap {
     rc_pg_xidsnap snap;
     uint32_t *emitted, cur_xid;
     size_t nemit, capemit, nbefore;
+    rc_incsnap_signals signals; /* read so far, by type and result (metrics) */
 };
 
 static void say(rc_pg_incsnap *is, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -567,8 +569,8 @@ void rc_pg_incsnap_free(rc_pg_incsnap *is)
 
 /* ---- signals ---- */
 
-/* Queues one table of an execute-snapshot signal, or says why not. */
-static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_table *st)
+/* Queues one table of an execute-snapshot signal, or says why not: RC_SIGNAL_OK, _ERROR, _IGNORED. */
+static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_table *st)
 {
     rc_error err;
     rc_error_clear(&err);
@@ -577,7 +579,7 @@ static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_
     const char *pat[] = {st->name};
     if (rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, pat, 1, &found, &n, &err) != RC_PG_OK) {
         say(is, "signal id=%s: %s", sg->id, err.message);
-        return;
+        return RC_SIGNAL_ERROR;
     }
     const char *why = !n ? "it is not a captured table (not in the publication)"
                       : st->filter ? "additional-conditions are not supported yet"
@@ -591,7 +593,7 @@ static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_
     if (why) {
         say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
         rc_pg_tables_free(found, n);
-        return;
+        return RC_SIGNAL_ERROR;
     }
     started *tb = table_of(is, st->name);
     if (!tb) {
@@ -604,7 +606,7 @@ static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_
             free(name);
             rc_pg_tables_free(found, n);
             say(is, "signal id=%s: out of memory", sg->id);
-            return;
+            return RC_SIGNAL_ERROR;
         }
         is->cat[is->ntables] = found[0]; /* its references move here */
         found[0] = (rc_pg_table){0};
@@ -616,12 +618,13 @@ static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_
     rc_incsnap_by by = c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID;
     if (rc_incsnap_queue(is->core, st->name, by, sg->id, NULL, &err) != RC_OK) {
         say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
-        return;
+        return RC_SIGNAL_IGNORED;
     }
     uint64_t est = c->reltuples > 0 ? (uint64_t)c->reltuples : 0;
     rc_incsnap_estimate(is->core, st->name, est, 0);
     say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s)", st->name, sg->id, est,
         c->pk_rank ? "by primary key" : "in ctid ranges: no primary key");
+    return RC_SIGNAL_OK;
 }
 
 static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
@@ -635,14 +638,17 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
     const rc_value *v = ev->after;
     rc_str id = v[0].kind == RC_V_NULL ? (rc_str){"", 0} : v[0].s, type = v[1].kind == RC_V_NULL ? (rc_str){"", 0} : v[1].s;
     rc_status st = rc_signal_parse(&sg, &a, is->o.signal_table, id, type, v[2].kind == RC_V_NULL ? NULL : &v[2].s, &err);
-    if (st != RC_OK) say(is, "%s", err.message);
+    int result = RC_SIGNAL_IGNORED;
+    if (st != RC_OK) say(is, "%s", err.message), result = RC_SIGNAL_ERROR;
     else if (sg.kind == RC_SIGNAL_EXECUTE)
-        for (size_t i = 0; i < sg.ntables; i++) execute_one(is, &sg, &sg.tables[i]);
+        for (size_t i = 0; i < sg.ntables; i++) result = rc_incsnap_signal_worse(result, execute_one(is, &sg, &sg.tables[i]));
     else if (sg.kind == RC_SIGNAL_STOP) {
-        if (!sg.ntables) (void)rc_incsnap_stop(is->core, NULL, &err);
-        for (size_t i = 0; i < sg.ntables; i++) (void)rc_incsnap_stop(is->core, sg.tables[i].name, &err);
+        for (size_t i = 0; i < (sg.ntables ? sg.ntables : 1); i++)
+            result = rc_incsnap_signal_worse(
+                result, rc_incsnap_signal_result(rc_incsnap_stop(is->core, sg.ntables ? sg.tables[i].name : NULL, &err)));
     } else if (sg.kind == RC_SIGNAL_PAUSE || sg.kind == RC_SIGNAL_RESUME)
-        rc_incsnap_pause(is->core, sg.kind == RC_SIGNAL_PAUSE);
+        result = rc_incsnap_signal_pause(is->core, sg.kind == RC_SIGNAL_PAUSE);
+    if (st != RC_OK || sg.kind != RC_SIGNAL_WATERMARK) rc_incsnap_signal_count(&is->signals, type, result);
     rc_arena_fini(&a);
 }
 
@@ -762,3 +768,5 @@ rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out,
     if (++is->qi == is->nq) is->qi = is->nq = 0, rc_buf_reset(&is->qtext);
     return st;
 }
+
+void rc_pg_incsnap_stats(const rc_pg_incsnap *is, rc_source_stats *out) { rc_incsnap_stats(is->core, &is->signals, out); }

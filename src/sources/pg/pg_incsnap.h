@@ -15,6 +15,7 @@
 #define ROWCAST_SOURCES_PG_INCSNAP_H
 
 #include "rowcast/format.h"
+#include "rowcast/source.h"
 #include "sources/pg/pg_catalog.h"
 #include "sources/pg/pg_events.h"
 
@@ -54,5 +55,8 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err);
  * (op read, snapshot "incremental" or an edge) to out, in a. */
 bool rc_pg_incsnap_pending(const rc_pg_incsnap *is);
 rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out, rc_error *err);
+
+/* The incremental snapshot fields of the source's stats (sources/incsnap_stats.h). */
+void rc_pg_incsnap_stats(const rc_pg_incsnap *is, rc_source_stats *out);
 
 #endif

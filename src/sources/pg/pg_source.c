@@ -714,6 +714,7 @@ static void pg_stats(const rc_source *src, rc_source_stats *out)
     out->ack_position = s->acked_lsn;
     rc_pg_lsn_format(s->acked_lsn, out->ack_position_text);
     rc_db_snapshot_stats(out, &s->db, s->ntables, s->tables_done, s->snap_estimate);
+    if (s->inc) rc_pg_incsnap_stats(s->inc, out);
 }
 
 static bool pg_waiting(const rc_source *src)
