@@ -9,8 +9,9 @@
 #        bound is the primary key's, not the identity's;
 #  PG 3. a text key in a linguistic collation (when the server has one): the lower bound is
 #        compared by the server, never by bytes;
-#  MariaDB 1. the chunks' SQL session killed while a snapshot runs: the snapshot goes on (a new
-#        session) and no row of the chunk that failed is skipped.
+#  MariaDB 1. the chunks' SQL session killed again and again while a snapshot runs (at START
+#        TRANSACTION, in a chunk's SELECT, while its rows come): the snapshot goes on on a new
+#        session, each failed chunk read again from where it began: every row once.
 # usage: incsnap_review_test.sh path/to/rowcast
 set -u
 RC=${1:?path to rowcast}
@@ -102,15 +103,15 @@ my_test_start || exit 1
 fail=$f
 MYW=$W
 trap cleanup EXIT
-NMY=${NMY:-3000}
+NMY=${NMY:-6000}
 my_sql -e "CREATE DATABASE shop"
 my_sql shop -e "CREATE TABLE rowcast_signal (id VARCHAR(64) PRIMARY KEY, type VARCHAR(32) NOT NULL, data TEXT) ENGINE=InnoDB;
-CREATE TABLE t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;
-INSERT INTO t SELECT seq, seq FROM seq_1_to_$NMY;
+CREATE TABLE t (id INT PRIMARY KEY, v INT, pad TEXT) ENGINE=InnoDB;
+INSERT INTO t SELECT seq, seq, REPEAT('x', 4000) FROM seq_1_to_$NMY;
 CREATE TABLE tick (id INT PRIMARY KEY) ENGINE=InnoDB;"
 step "MariaDB: capture, signal, the chunks' session killed"
 ( exec "$RC" capture "$MY_URL/shop" --include 'shop.t*' --snapshot never --checkpoint "$W/ck" --server-id 31 --to native \
-    -o mysql.signal.table=shop.rowcast_signal -o mysql.snapshot.chunk.rows=10 >"$W/my.stream" 2>"$W/my.err" ) &
+    -o mysql.signal.table=shop.rowcast_signal -o mysql.snapshot.chunk.rows=20 >"$W/my.stream" 2>"$W/my.err" ) &
 CAP=$!
 for i in $(seq 1 100); do
     my_sql shop -e "INSERT INTO tick VALUES ($i)"
@@ -121,11 +122,11 @@ grep -q '"table":"tick"' "$W/my.stream" && ok || bad "MariaDB: the capture strea
 my_sql shop -e "INSERT INTO rowcast_signal VALUES ('rv-2', 'execute-snapshot', '{\"data-collections\": [\"shop.t\"], \"type\": \"incremental\"}')"
 wait_for 30 grep -q '"snapshot":"incremental"' "$W/my.stream" || bad "MariaDB: no read in 30 s"
 # every session of the server but the binlog dump's and ours: the chunks' one
-[ -z "${NO_KILL:-}" ] && for k in 1 2 3; do
-    for id in $(my_sql -e "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND NOT IN ('Binlog Dump', 'Daemon') AND ID <> CONNECTION_ID() AND USER = 'root'"); do
-        my_sql -e "KILL CONNECTION $id" 2>/dev/null
-    done
-    sleep 0.3
+# (every few tens of ms until the snapshot ends: the kills land anywhere in a chunk's read)
+[ -z "${NO_KILL:-}" ] && for k in $(seq 1 100); do
+    grep -q "incremental snapshot of shop.t \(completed\|stopped\)" "$W/my.err" && break
+    my_sql -e "SELECT CONCAT('KILL CONNECTION ', ID, ';') FROM information_schema.PROCESSLIST WHERE COMMAND NOT IN ('Binlog Dump', 'Daemon') AND ID <> CONNECTION_ID() AND USER = 'root'" | my_sql 2>/dev/null
+    sleep 0.0$((RANDOM % 10))
 done
 wait_for 90 grep -q "incremental snapshot of shop.t \(completed\|stopped\)" "$W/my.err" || bad "shop.t: not completed in 90 s after its session was killed"
 kill -TERM $CAP
