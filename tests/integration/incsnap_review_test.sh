@@ -9,6 +9,8 @@
 #        bound is the primary key's, not the identity's;
 #  PG 3. a text key in a linguistic collation (when the server has one): the lower bound is
 #        compared by the server, never by bytes;
+#  PG 4. a column added to a table after its snapshot, then a new signal for it: the new
+#        snapshot's reads carry the column (the catalog entry of the first signal was kept);
 #  MariaDB 1. the chunks' SQL session killed again and again while a snapshot runs (at START
 #        TRANSACTION, in a chunk's SELECT, while its rows come): the snapshot goes on on a new
 #        session, each failed chunk read again from where it began: every row once.
@@ -34,13 +36,20 @@ step() { echo "[$((SECONDS - T0)) s] $*"; }
 
 # reads_of FILE TABLE: the "after" images of its incremental reads, one a line
 reads_of() { grep '"op":"read"' "$1" | grep "\"table\":\"$2\"" | grep '"snapshot":"incremental"' | sed -n 's/.*"after":\(\[[^]]*\]\).*/\1/p'; }
-# exact FILE TABLE ROWS: ROWS distinct reads, none twice
-exact() {
+# exact_reads LIST NAME ROWS: ROWS distinct images in LIST (reads_of's output), none twice
+exact_reads() {
     local n d
-    n=$(reads_of "$1" "$2" | wc -l)
-    d=$(reads_of "$1" "$2" | sort -u | wc -l)
+    n=$(wc -l <"$1")
+    d=$(sort -u "$1" | wc -l)
     [ "$n" = "$3" ] && [ "$d" = "$3" ] && ok || bad "$2: $n reads ($d distinct), expected $3 once each"
 }
+# exact FILE TABLE ROWS: as exact_reads, the reads of TABLE in FILE
+exact() {
+    reads_of "$1" "$2" >"$W/$2.reads"
+    exact_reads "$W/$2.reads" "$2" "$3"
+}
+# completed FILE TABLE N: TABLE's snapshot completed N times
+completed() { [ "$(grep -c "incremental snapshot of $2 completed" "$1")" = "$3" ]; }
 
 if [ -z "${SKIP_PG:-}" ]; then
 step "PostgreSQL: load"
@@ -82,6 +91,11 @@ pg_test_sql -c "INSERT INTO $SIG VALUES ('rv-1', 'execute-snapshot', '{\"data-co
 for t in r_ba r_ident ${COLL:+r_text}; do
     wait_for 60 grep -q "incremental snapshot of public.$t \(completed\|stopped\)" "$W/pg.err" || bad "public.$t: not completed in 60 s"
 done
+# PG 4: a column added after the table's snapshot, then a new signal: its reads carry it
+pg_test_sql -c "ALTER TABLE public.r_ba ADD COLUMN w int DEFAULT 7" >/dev/null
+pg_test_sql -c "INSERT INTO $SIG VALUES ('rv-3', 'execute-snapshot', '{\"data-collections\": [\"public.r_ba\"], \"type\": \"incremental\"}')" >/dev/null
+wait_for 60 completed "$W/pg.err" public.r_ba 2 ||
+    bad "public.r_ba: the second snapshot not completed in 60 s"
 kill -TERM $CAP
 wait $CAP
 CAP=
@@ -90,7 +104,11 @@ step "PostgreSQL: checks"
 for t in r_ba r_ident ${COLL:+r_text}; do
     grep -q "incremental snapshot of public.$t completed" "$W/pg.err" && ok || bad "public.$t: no completed line"
 done
-exact "$W/pg.stream" r_ba 200
+reads_of "$W/pg.stream" r_ba | head -200 >"$W/r_ba.1"
+reads_of "$W/pg.stream" r_ba | tail -n +201 >"$W/r_ba.2"
+exact_reads "$W/r_ba.1" r_ba 200
+[ "$(wc -l <"$W/r_ba.2")" = 200 ] && ! grep -qv ',7\]$' "$W/r_ba.2" && ok ||
+    bad "public.r_ba after ADD COLUMN w DEFAULT 7: $(wc -l <"$W/r_ba.2") reads, $(grep -cv ',7\]$' "$W/r_ba.2") without w: $(head -2 "$W/r_ba.2")"
 exact "$W/pg.stream" r_ident 200
 [ -n "$COLL" ] && exact "$W/pg.stream" r_text $NTEXT
 fi

@@ -455,8 +455,14 @@ static void execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_
         is->tables[is->ntables] = (started){.name = name, .table = is->ntables};
         is->ntables++;
     }
+    rc_status q = rc_incsnap_queue(is->core, st->name, RC_INCSNAP_BY_PK, sg->id, NULL, &err);
+    if (q == RC_OK && tb) { /* queued anew: read with the structure now, not its last snapshot's */
+        rc_pg_table *c = &is->cat[tb->table];
+        rc_pg_relation_release(c->rel), free(c->pk_rank);
+        *c = found[0], found[0] = (rc_pg_table){0};
+    }
     rc_pg_tables_free(found, n);
-    if (rc_incsnap_queue(is->core, st->name, RC_INCSNAP_BY_PK, sg->id, NULL, &err) != RC_OK) {
+    if (q != RC_OK) {
         say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
         return;
     }
