@@ -11,6 +11,8 @@
 #        compared by the server, never by bytes;
 #  PG 4. a column added to a table after its snapshot, then a new signal for it: the new
 #        snapshot's reads carry the column (the catalog entry of the first signal was kept);
+#  PG 5. UPDATEs of a table with out-of-line (TOASTed) key values while it is snapshotted: the
+#        capture goes on and the snapshot completes;
 #  MariaDB 1. the chunks' SQL session killed again and again while a snapshot runs (at START
 #        TRANSACTION, in a chunk's SELECT, while its rows come): the snapshot goes on on a new
 #        session, each failed chunk read again from where it began: every row once.
@@ -63,6 +65,9 @@ CREATE TABLE public.r_ident (id int PRIMARY KEY, u int NOT NULL UNIQUE, v int);
 INSERT INTO public.r_ident SELECT i, 1000 - i, i FROM generate_series(1, 200) i;
 ALTER TABLE public.r_ident REPLICA IDENTITY USING INDEX r_ident_u_key;
 CREATE TABLE public.r_tick (id int PRIMARY KEY);
+CREATE TABLE public.r_toast (k text PRIMARY KEY, v int);
+ALTER TABLE public.r_toast ALTER COLUMN k SET STORAGE EXTERNAL;
+INSERT INTO public.r_toast SELECT i || '-' || string_agg(md5(i::text || j::text), ''), i FROM generate_series(1, 50) i, generate_series(1, 78) j GROUP BY i;
 SQL
 COLL=$(pg_test_sql -c "SELECT collname FROM pg_collation WHERE collname IN ('en-x-icu', 'en_US.utf8', 'en_US') ORDER BY collname LIMIT 1")
 NTEXT=0
@@ -91,15 +96,25 @@ pg_test_sql -c "INSERT INTO $SIG VALUES ('rv-1', 'execute-snapshot', '{\"data-co
 for t in r_ba r_ident ${COLL:+r_text}; do
     wait_for 60 grep -q "incremental snapshot of public.$t \(completed\|stopped\)" "$W/pg.err" || bad "public.$t: not completed in 60 s"
 done
+# PG 5: UPDATEs of v in r_toast while it is snapshotted: its 2,500-byte keys are stored out of
+# line, so the update's new row has them as "unchanged TOAST" (no old row: the key did not change)
+pg_test_sql -c "INSERT INTO $SIG VALUES ('rv-4', 'execute-snapshot', '{\"data-collections\": [\"public.r_toast\"], \"type\": \"incremental\"}')" >/dev/null
+for i in $(seq 1 100); do
+    grep -q "incremental snapshot of public.r_toast \(completed\|stopped\)" "$W/pg.err" && break
+    kill -0 $CAP 2>/dev/null || break
+    pg_test_sql -c "UPDATE public.r_toast SET v = v + 1000 WHERE v % 50 = $((i % 50))" >/dev/null
+    sleep 0.05
+done
+wait_for 60 completed "$W/pg.err" public.r_toast 1 || bad "public.r_toast: not completed in 60 s (capture alive: $(kill -0 $CAP 2>/dev/null && echo yes || echo no))"
 # PG 4: a column added after the table's snapshot, then a new signal: its reads carry it
 pg_test_sql -c "ALTER TABLE public.r_ba ADD COLUMN w int DEFAULT 7" >/dev/null
 pg_test_sql -c "INSERT INTO $SIG VALUES ('rv-3', 'execute-snapshot', '{\"data-collections\": [\"public.r_ba\"], \"type\": \"incremental\"}')" >/dev/null
-wait_for 60 completed "$W/pg.err" public.r_ba 2 ||
+kill -0 $CAP 2>/dev/null && wait_for 60 completed "$W/pg.err" public.r_ba 2 ||
     bad "public.r_ba: the second snapshot not completed in 60 s"
 kill -TERM $CAP
 wait $CAP
 CAP=
-cat "$W/pg.err"
+cat "$W/pg.err" | tail -5
 step "PostgreSQL: checks"
 for t in r_ba r_ident ${COLL:+r_text}; do
     grep -q "incremental snapshot of public.$t completed" "$W/pg.err" && ok || bad "public.$t: no completed line"
@@ -110,6 +125,8 @@ exact_reads "$W/r_ba.1" r_ba 200
 [ "$(wc -l <"$W/r_ba.2")" = 200 ] && ! grep -qv ',7\]$' "$W/r_ba.2" && ok ||
     bad "public.r_ba after ADD COLUMN w DEFAULT 7: $(wc -l <"$W/r_ba.2") reads, $(grep -cv ',7\]$' "$W/r_ba.2") without w: $(head -2 "$W/r_ba.2")"
 exact "$W/pg.stream" r_ident 200
+exact "$W/pg.stream" r_toast 50
+grep -q "incremental snapshot of public.r_toast completed" "$W/pg.err" && ok || bad "public.r_toast: no completed line"
 [ -n "$COLL" ] && exact "$W/pg.stream" r_text $NTEXT
 fi
 W=$PGW pg_test_stop
