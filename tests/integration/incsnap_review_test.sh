@@ -13,6 +13,8 @@
 #        snapshot's reads carry the column (the catalog entry of the first signal was kept);
 #  PG 5. UPDATEs of a table with out-of-line (TOASTed) key values while it is snapshotted: the
 #        capture goes on and the snapshot completes;
+#  MariaDB 2. a composite key with an ENUM column (id, kind): ORDER BY sorts an ENUM by its
+#        number, a comparison with a quoted label by the label's text;
 #  MariaDB 1. the chunks' SQL session killed again and again while a snapshot runs (at START
 #        TRANSACTION, in a chunk's SELECT, while its rows come): the snapshot goes on on a new
 #        session, each failed chunk read again from where it began: every row once.
@@ -143,7 +145,9 @@ my_sql -e "CREATE DATABASE shop"
 my_sql shop -e "CREATE TABLE rowcast_signal (id VARCHAR(64) PRIMARY KEY, type VARCHAR(32) NOT NULL, data TEXT) ENGINE=InnoDB;
 CREATE TABLE t (id INT PRIMARY KEY, v INT, pad TEXT) ENGINE=InnoDB;
 INSERT INTO t SELECT seq, seq, REPEAT('x', 4000) FROM seq_1_to_$NMY;
-CREATE TABLE tick (id INT PRIMARY KEY) ENGINE=InnoDB;"
+CREATE TABLE tick (id INT PRIMARY KEY) ENGINE=InnoDB;
+CREATE TABLE te (id INT, kind ENUM('small', 'medium', 'large'), v INT, PRIMARY KEY (id, kind)) ENGINE=InnoDB;
+INSERT INTO te SELECT s.seq, k.kind, s.seq FROM seq_1_to_20 s, (SELECT 'small' AS kind UNION SELECT 'medium' UNION SELECT 'large') k;"
 step "MariaDB: capture, signal, the chunks' session killed"
 ( exec "$RC" capture "$MY_URL/shop" --include 'shop.t*' --snapshot never --checkpoint "$W/ck" --server-id 31 --to native \
     -o mysql.signal.table=shop.rowcast_signal -o mysql.snapshot.chunk.rows=20 >"$W/my.stream" 2>"$W/my.err" ) &
@@ -164,6 +168,9 @@ wait_for 30 grep -q '"snapshot":"incremental"' "$W/my.stream" || bad "MariaDB: n
     sleep 0.0$((RANDOM % 10))
 done
 wait_for 90 grep -q "incremental snapshot of shop.t \(completed\|stopped\)" "$W/my.err" || bad "shop.t: not completed in 90 s after its session was killed"
+# MariaDB 2: a key with an ENUM column (ORDER BY sorts it by the value's number)
+my_sql shop -e "INSERT INTO rowcast_signal VALUES ('rv-5', 'execute-snapshot', '{\"data-collections\": [\"shop.te\"], \"type\": \"incremental\"}')"
+wait_for 30 grep -q "incremental snapshot of shop.te \(completed\|stopped\)" "$W/my.err" || bad "shop.te: not completed in 30 s"
 kill -TERM $CAP
 wait $CAP
 CAP=
@@ -171,5 +178,6 @@ grep 'warning\|incremental snapshot' "$W/my.err" | sed 's/[0-9][0-9]*/N/g' | sor
 step "MariaDB: checks"
 grep -q "incremental snapshot of shop.t completed" "$W/my.err" && ok || bad "shop.t: no completed line"
 exact "$W/my.stream" t $NMY
+exact "$W/my.stream" te 60
 echo "incsnap_review: $pass passed, $fail failed ($((SECONDS - T0)) s)"
 [ "$fail" = 0 ]
