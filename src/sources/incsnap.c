@@ -434,12 +434,17 @@ static rc_status change_side(rc_incsnap *s, rc_incsnap_table *t, const rc_value 
                              bool old, rc_error *err)
 {
     rc_buf_reset(&s->img);
+    bool keyless = t->by == RC_INCSNAP_BY_CTID;
     rc_status rc = rc_incsnap_key_image(&s->img, v, n, err);
+    if (rc == RC_ERR_VALUE && !keyless) { /* a key value not sent (unchanged TOAST): which row changed is unknown */
+        if (s->phase == RC_INCSNAP_OPEN) rc_incsnap_reread(s);
+        if (err) rc_error_clear(err);
+        return RC_OK;
+    }
     if (rc != RC_OK) return rc;
     if (s->img.err != RC_OK)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "key image: out of memory");
     uint64_t h = rc_hash64(s->img.data, s->img.len, 0);
-    bool keyless = t->by == RC_INCSNAP_BY_CTID;
     if (s->phase == RC_INCSNAP_OPEN && (!keyless || old))
         t->rows_dropped += buffer_remove(s, s->img.data, s->img.len, h, keyless);
     if (!keyless || !s->counting) return RC_OK;

@@ -134,7 +134,9 @@ grep -v '"snapshot":"incremental:' "$W/stream" >"$W/rows"
 # reads): tn's stream from there, its DBLog check keyed by the id the writer keeps unique
 awk '/"table":"tn".*"snapshot":"incremental:start"/ { f = 1 } f' "$W/stream" | grep -v '"snapshot":"incremental:' >"$W/rows.tn"
 for t in t tc tn; do
-    rows=$W/rows keys=""
+    # (each table's lines first: the checkers then read only them)
+    grep "\"table\":\"$t\"" "$W/rows" >"$W/rows.$t.only"
+    rows=$W/rows.$t.only keys=""
     [ $t = tn ] && rows=$W/rows.tn keys="--dblog-keys id"
     # shellcheck disable=SC2086
     "$TOOLS/check_stream.sh" "$URL" public.$t "$rows" $keys --out "$W" 2>"$W/$t.check.err"

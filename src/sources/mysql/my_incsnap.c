@@ -27,7 +27,9 @@ typedef struct inc_table {
     rc_my_table *own; /* the structure at its first chunk (a copy: a DDL replaces the history's) */
     rc_my_snap_table st;
     rc_my_snap_reader *rd;
-    rc_buf from; /* where the reader was when the chunk in flight began: a chunk read again starts there */
+    /* where the reader was when the chunk in flight began, and the core's cursor then: while the
+     * core's cursor stays there (a chunk discarded: read again), the reader goes back there */
+    rc_buf from, at;
     int64_t started_us;
 } inc_table;
 
@@ -105,17 +107,25 @@ static rc_status add_row(my_source *s, inc_table *it, char **fields, const unsig
     return rc_incsnap_add_row(x->core, key, it->st.npk, x->row.data, x->row.len, err);
 }
 
-/* A chunk that failed: the core reads it again after RC_ERR_RETRY or RC_ERR_NOMEM (so the reader
- * goes: the next one starts where the chunk began), on a new session when this one is lost (the
- * readers on it go too); any other error stops the table. */
-static rc_status again(rc_my_incsnap *x, inc_table *it, rc_status st)
+/* A failure on a lost session: RC_ERR_RETRY (the core reads the chunk again) and a new session
+ * next time (the readers on this one go; a new reader goes back to `from`). */
+static rc_status again(rc_my_incsnap *x, rc_status st)
 {
-    bool lost = x->sql && rc_my_errno_lost(mysql_errno(x->sql));
-    if (!lost && st != RC_ERR_RETRY && st != RC_ERR_NOMEM) return st;
-    for (size_t i = 0; i < x->ntabs; i++)
-        if (&x->tabs[i] == it || lost) rc_my_snap_reader_free(x->tabs[i].rd), x->tabs[i].rd = NULL;
-    if (lost) mysql_close(x->sql), x->sql = NULL;
-    return lost ? RC_ERR_RETRY : st;
+    if (!x->sql || !rc_my_errno_lost(mysql_errno(x->sql))) return st;
+    for (size_t i = 0; i < x->ntabs; i++) rc_my_snap_reader_free(x->tabs[i].rd), x->tabs[i].rd = NULL;
+    mysql_close(x->sql), x->sql = NULL;
+    return RC_ERR_RETRY;
+}
+
+/* The reader at the chunk's start: back at `from` when the core's cursor did not move since the
+ * last chunk began (that chunk is read again), else `from` (and `at`) marked here. */
+static rc_status reader_at_chunk(inc_table *it, const rc_incsnap_table *t)
+{
+    if (it->at.len == t->cursor.len && !memcmp(it->at.data ? it->at.data : "", t->cursor.data ? t->cursor.data : "", t->cursor.len))
+        return rc_my_snap_reader_rewind(it->rd, &it->from);
+    rc_buf_reset(&it->at);
+    rc_buf_put(&it->at, t->cursor.data, t->cursor.len);
+    return it->at.err ? it->at.err : rc_my_snap_reader_mark(it->rd, &it->from);
 }
 
 static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
@@ -131,11 +141,9 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
                             "incremental snapshot of %s stopped: the table was %s during its snapshot (a DDL during an incremental "
                             "snapshot is not handled yet); write the signal again", t->name, now ? "altered" : "dropped");
     if (session(s, err) != RC_OK) return err->code;
-    if (!it->rd && (!(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit)) ||
-                    rc_my_snap_reader_rewind(it->rd, &it->from) != RC_OK))
-        return rc_my_snap_reader_free(it->rd), it->rd = NULL, rc_my_source_nomem(err);
-    if (rc_my_snap_reader_mark(it->rd, &it->from) != RC_OK) return rc_my_source_nomem(err);
-    if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return again(x, it, err->code);
+    if (!it->rd && !(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit))) return rc_my_source_nomem(err);
+    if (reader_at_chunk(it, t) != RC_OK) return rc_my_snap_reader_free(it->rd), it->rd = NULL, rc_my_source_nomem(err);
+    if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return again(x, err->code);
     x->read_us = rc_db_wall_us();
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
     rc_status st = RC_OK;
@@ -151,7 +159,7 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     rc_error cerr;
     rc_error_clear(&cerr);
     if (rc_my_snapshot_end(x->sql, &s->url, &cerr) != RC_OK && st == RC_OK) *err = cerr, st = cerr.code;
-    return st == RC_OK ? st : again(x, it, st);
+    return st == RC_OK ? st : again(x, st);
 }
 
 static rc_status pend(my_source *s, const rc_incsnap_table *t, uint32_t kind, const void *raw, size_t n, rc_error *err)
@@ -313,17 +321,17 @@ static rc_status prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_e
         if (!n) return rc_my_source_nomem(err);
         x->tabs = n, it = &n[x->ntabs++];
         memset(it, 0, sizeof *it);
-        rc_buf_init(&it->from, RC_BUF_DEFAULT_MAX);
+        rc_buf_init(&it->from, RC_BUF_DEFAULT_MAX), rc_buf_init(&it->at, RC_BUF_DEFAULT_MAX);
         if (!(it->name = strdup(name))) return rc_my_source_nomem(err);
     } else { /* queued anew: from its first row, with the structure now */
-        rc_buf_reset(&it->from);
+        rc_buf_reset(&it->from), rc_buf_reset(&it->at);
         rc_my_snap_reader_free(it->rd);
         free(it->st.cols), free(it->st.pk), free(it->own);
         it->rd = NULL, it->st = (rc_my_snap_table){0};
     }
     if (!(it->own = rc_my_table_copy(t, err)) || rc_my_snap_table_of(it->own, &it->st, err) != RC_OK) return err->code;
     bool found;
-    if (session(s, err) != RC_OK || chunk_key(s, it, &found, by, err) != RC_OK) return again(x, it, err->code), err->code;
+    if (session(s, err) != RC_OK || chunk_key(s, it, &found, by, err) != RC_OK) return again(x, err->code), err->code;
     if (!found)
         return rc_error_set(err, RC_SKIP, RC_NO_OFFSET,
                             "table %s has no primary key and no unique index on NOT NULL columns: an incremental snapshot of it "
@@ -528,7 +536,7 @@ void rc_my_incsnap_free(my_source *s)
     rc_incsnap_free(x->core);
     for (size_t i = 0; i < x->ntabs; i++) {
         rc_my_snap_reader_free(x->tabs[i].rd);
-        rc_buf_fini(&x->tabs[i].from);
+        rc_buf_fini(&x->tabs[i].from), rc_buf_fini(&x->tabs[i].at);
         free(x->tabs[i].st.cols), free(x->tabs[i].st.pk), free(x->tabs[i].own), free(x->tabs[i].name);
     }
     free(x->tabs);

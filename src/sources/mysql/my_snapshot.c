@@ -390,6 +390,19 @@ static rc_status chunk_start(rc_my_snap_reader *r, rc_error *err)
     return RC_OK;
 }
 
+/* The number of ENUM label v[0..n) (1 the first; 0 when none matches: '' in a declared label is
+ * one quote). ORDER BY sorts an ENUM by it, and a quoted label compares as text: the bound is it. */
+static unsigned enum_number(const rc_coltype *t, const char *v, size_t n)
+{
+    size_t pos = 0, i, j;
+    rc_str l;
+    for (unsigned k = 1; rc_coltype_label_next(t, &pos, &l); k++) {
+        for (i = 0, j = 0; i < l.n && j < n && l.p[i] == v[j]; j++) i += l.p[i] == '\'' && i + 1 < l.n && l.p[i + 1] == '\'' ? 2 : 1;
+        if (i == l.n && j == n) return k;
+    }
+    return 0;
+}
+
 /* Remembers the key of this row as the SQL tuple the next chunk starts after. */
 static void keep_key(rc_my_snap_reader *r, MYSQL_ROW row, const unsigned long *lens)
 {
@@ -400,6 +413,12 @@ static void keep_key(rc_my_snap_reader *r, MYSQL_ROW row, const unsigned long *l
         uint32_t i = r->t->pk[k];
         if (k) RC_BUF_LIT(b, ", ");
         rc_vkind kind = (rc_vkind)r->t->cols[i].type.info->vkind;
+        unsigned number = kind == RC_V_ENUM ? enum_number(&r->t->cols[i].type, row[i], lens[i]) : 0;
+        if (number) {
+            char d[16];
+            rc_buf_put(b, d, (size_t)snprintf(d, sizeof d, "%u", number));
+            continue;
+        }
         if (kind == RC_V_BYTES || kind == RC_V_BITS || kind == RC_V_GEOMETRY) { /* bytes: a hex literal */
             RC_BUF_LIT(b, "X'");
             for (unsigned long j = 0; j < lens[i]; j++) {

@@ -595,6 +595,7 @@ static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_t
         rc_pg_tables_free(found, n);
         return RC_SIGNAL_ERROR;
     }
+    rc_incsnap_by by = found[0].pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID;
     started *tb = table_of(is, st->name);
     if (!tb) {
         started *t = realloc(is->tables, (is->ntables + 1) * sizeof *t);
@@ -613,13 +614,18 @@ static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_t
         is->tables[is->ntables] = (started){.name = name, .table = is->ntables};
         is->ntables++;
     }
+    rc_status q = rc_incsnap_queue(is->core, st->name, by, sg->id, NULL, &err);
+    if (q == RC_OK && tb) { /* queued anew: read with the structure now, not its last snapshot's */
+        rc_pg_table *c = &is->cat[tb->table];
+        rc_pg_table_fini(c);
+        *c = found[0], found[0] = (rc_pg_table){0};
+    }
     rc_pg_tables_free(found, n);
-    const rc_pg_table *c = &is->cat[table_of(is, st->name)->table];
-    rc_incsnap_by by = c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID;
-    if (rc_incsnap_queue(is->core, st->name, by, sg->id, NULL, &err) != RC_OK) {
+    if (q != RC_OK) {
         say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
         return RC_SIGNAL_IGNORED;
     }
+    const rc_pg_table *c = &is->cat[table_of(is, st->name)->table];
     uint64_t est = c->reltuples > 0 ? (uint64_t)c->reltuples : 0;
     rc_incsnap_estimate(is->core, st->name, est, 0);
     say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s)", st->name, sg->id, est,
