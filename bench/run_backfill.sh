@@ -28,14 +28,20 @@
 # usage: bench/run_backfill.sh [BUILD_DIR] [ROWS]
 #   default: build 1000000 (both sources, 4 chunk sizes: about 15 minutes here)
 #   SOURCES="pg my": which servers; CHUNKS="1024 4096 16384 default"; RATE=500; WARMUP=5
+#   ROUNDS=3: every run (the initial and each chunk size) that many times, in rounds (each
+#   round: the initial, then each chunk size); each ratio is against its round's initial; the
+#   table gives the medians, the lines before it each run
+#   PERF=DIR: perf record -g of rowcast in each run (the backfill: from the signal to its
+#   completion), the top of perf report --no-children in DIR/SRC_RUN.txt (not for timing)
 #   QUICK=1: the smoke test's size (PostgreSQL, 20,000 rows, chunk 1024, 100 changes/s): the
 #   counts are checked, no table
 set -eu
 B=${1:-build}
 if [ "${QUICK:-0}" = 1 ]; then
-    N=${2:-20000} SOURCES=${SOURCES:-pg} CHUNKS=${CHUNKS:-1024} RATE=${RATE:-100} WARMUP=${WARMUP:-1}
+    N=${2:-20000} SOURCES=${SOURCES:-pg} CHUNKS=${CHUNKS:-1024} RATE=${RATE:-100} WARMUP=${WARMUP:-1} ROUNDS=${ROUNDS:-1}
 else
     N=${2:-1000000} SOURCES=${SOURCES:-pg my} CHUNKS=${CHUNKS:-1024 4096 16384 default} RATE=${RATE:-500} WARMUP=${WARMUP:-5}
+    ROUNDS=${ROUNDS:-3}
 fi
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 for f in rowcast tests/bf_writer bench/backfill_follow; do
@@ -117,67 +123,114 @@ follow_stop() { kill -TERM "$FPID"; wait "$FPID" || die "the follower of $1 fail
 # field LINE KEY: KEY's value in a key=value line
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^$2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
 
+# result SRC RUN ROWS READ_S RATE RATIO P50 P99 MAX RUN_P99 RSS NOTES: a line of the table,
+# and the same numbers in $W/results for the medians
+FMT='%-8s %-9s %9s %8s %9s %6s %8s %8s %8s %8s %7s  %s\n'
+result() {
+    # shellcheck disable=SC2059
+    printf "$FMT" "$@"
+    echo "${*:1:11}" >>"$W/results"
+}
+# perf_start NAME PID / perf_stop: perf record of PID while it runs (PERF=DIR only)
+perf_start() {
+    [ -n "${PERF:-}" ] || return 0
+    perf record -q -g -F 499 -o "$W/$1.perf" -p "$2" 2>/dev/null &
+    PPID_=$! PNAME=$1
+}
+perf_stop() {
+    [ -n "${PERF:-}" ] || return 0
+    kill -INT "$PPID_" 2>/dev/null
+    wait "$PPID_" || true
+    mkdir -p "$PERF"
+    perf report -q --stdio --no-children --percent-limit 1.5 -g none -i "$W/$PNAME.perf" >"$PERF/$PNAME.txt" 2>/dev/null || true
+}
+
 initial_run() {
     local f=$W/$1_init.json rows line
     rows=$(sql "SELECT count(*) FROM $T")
     follow_start "$f"
     # shellcheck disable=SC2046
-    /usr/bin/time -f '%e %M' -o "$W/init.time" "$RC" capture "$URL" $(cap_args init) --snapshot initial_only \
-        --to native --sink "file:$f" --quiet 2>"$W/init.err" || { cat "$W/init.err" >&2; die "$1: the initial snapshot failed"; }
-    cap_done init
+    /usr/bin/time -f '%e %M' -o "$W/init.time" "$RC" capture "$URL" $(cap_args "init_$2") --snapshot initial_only \
+        --to native --sink "file:$f" --quiet 2>"$W/init.err" &
+    local tpid=$!
+    perf_start "$1_initial" "$(pgrep -P "$tpid" || echo "$tpid")"
+    wait "$tpid" || { cat "$W/init.err" >&2; die "$1: the initial snapshot failed"; }
+    perf_stop
+    cap_done "init_$2"
     follow_stop "$f"
     line=$FLINE
     [ "$(field "$line" reads)" = "$rows" ] || die "$1: the initial snapshot delivered $(field "$line" reads) rows of $rows"
     read -r wall kib <"$W/init.time"
     INIT_RATE=$(field "$line" rows_per_s)
-    printf '%-8s %-9s %9s %8s %9s %6s %8s %8s %8s %8s %7s  %s\n' "$1" initial "$rows" "$(field "$line" read_s)" "$INIT_RATE" 1.00 - - - - \
-        $((kib / 1024)) "wall $wall s = $(awk "BEGIN { printf \"%.0f\", $rows / $wall }") rows/s; load $(load)"
-    rm -f "$f"
+    result "$1" initial "$rows" "$(field "$line" read_s)" "$INIT_RATE" 1.00 - - - - $((kib / 1024)) \
+        "wall $wall s = $(awk "BEGIN { printf \"%.0f\", $rows / $wall }") rows/s; load $(load)"
+    rm -f "$f" "$f.rowcast-state"
 }
 
 backfill_run() {
-    local src=$1 c=$2 f=$W/$1_$2.json chunk=() line hwm done_line wpid
+    local src=$1 c=$2 tag=c$2_$3 f=$W/$1_$2.json chunk=() line hwm done_line wpid
     [ "$c" = default ] || chunk=(-o "$OPT.snapshot.chunk.rows=$c")
     follow_start "$f"
-    "$WRITER" "$URL" --table "$T" --key pk --rate "$RATE" --seed "${c/default/7}" 2>"$W/writer.err" &
+    "$WRITER" "$URL" --table "$T" --key pk --rate "$RATE" --seed "$((${c/default/7} + $3))" 2>"$W/writer.err" &
     wpid=$!
     PIDS+=("$wpid")
     # shellcheck disable=SC2046
-    "$RC" capture "$URL" $(cap_args "c$c") --snapshot never --to native --sink "file:$f" \
+    "$RC" capture "$URL" $(cap_args "$tag") --snapshot never --to native --sink "file:$f" \
         -o "$OPT.signal.table=$SIG" "${chunk[@]}" 2>"$W/cap.err" &
     CAP=$!
     PIDS+=("$CAP")
     wait_line 60 "$f" '"op":"update"' || { cat "$W/cap.err" >&2; die "$src chunk $c: nothing streamed in 60 s"; }
     sleep "$WARMUP"
-    sql "INSERT INTO $SIG VALUES ('bf-$c', 'execute-snapshot', '{\"data-collections\": [\"$T\"], \"type\": \"incremental\"}')"
+    perf_start "${src}_$c" "$CAP"
+    sql "INSERT INTO $SIG VALUES ('bf-$tag', 'execute-snapshot', '{\"data-collections\": [\"$T\"], \"type\": \"incremental\"}')"
     wait_line 1800 "$W/cap.err" "incremental snapshot of $T completed" ||
         { cat "$W/cap.err" >&2; die "$src chunk $c: no completion in 30 minutes"; }
+    perf_stop
     sleep 2
     hwm=$(awk '/^VmHWM/ { print int($2 / 1024) }' "/proc/$CAP/status")
     kill -TERM "$CAP"
     wait "$CAP" || true
     kill -TERM "$wpid"
     wait "$wpid" || die "$src chunk $c: the writer failed: $(cat "$W/writer.err")"
-    cap_done "c$c"
+    cap_done "$tag"
     follow_stop "$f"
     line=$FLINE
     done_line=$(grep -o "incremental snapshot of $T completed: .*" "$W/cap.err" | sed 's/.*completed: //')
     [ "$(field "$line" reads)" -gt 0 ] || die "$src chunk $c: no incremental reads"
     [ "$(field "$line" changes)" -gt 0 ] || die "$src chunk $c: no streamed changes"
-    printf '%-8s %-9s %9s %8s %9s %6s %8s %8s %8s %8s %7s  %s\n' "$src" "$c" "$(field "$line" reads)" "$(field "$line" read_s)" \
-        "$(field "$line" rows_per_s)" "$(awk "BEGIN { printf \"%.2f\", $(field "$line" rows_per_s) / $INIT_RATE }")" \
+    result "$src" "$c" "$(field "$line" reads)" "$(field "$line" read_s)" "$(field "$line" rows_per_s)" \
+        "$(awk "BEGIN { printf \"%.2f\", $(field "$line" rows_per_s) / $INIT_RATE }")" \
         "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$(field "$line" max_ms)" "$(field "$line" all_p99_ms)" "$hwm" \
         "$(field "$line" during) changes during; rowcast: $done_line; writer: $(tail -1 "$W/writer.err" | sed 's/^bf_writer: //'); load $(load)"
-    rm -f "$f"
+    rm -f "$f" "$f.rowcast-state"
 }
 
-echo "machine: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $N rows, writer $RATE changes/s, chunks $CHUNKS"
-printf '%-8s %-9s %9s %8s %9s %6s %8s %8s %8s %8s %7s  %s\n' source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'RSS MB' notes
+echo "machine: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $N rows, writer $RATE changes/s, chunks $CHUNKS, $ROUNDS round(s)"
+# shellcheck disable=SC2059
+printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'RSS MB' notes
 for src in $SOURCES; do
     "${src}_setup"
     "$WRITER" "$URL" --table "$T" --key pk --rows "$N" --count 0 --seed 1 2>"$W/load.err" || die "$src: loading t failed: $(cat "$W/load.err")"
     signal_table
     analyze
-    initial_run "$src"
-    for c in $CHUNKS; do backfill_run "$src" "$c"; done
+    for r in $(seq "$ROUNDS"); do
+        initial_run "$src" "$r"
+        for c in $CHUNKS; do backfill_run "$src" "$c" "$r"; done
+    done
+done
+[ "${QUICK:-0}" = 1 ] && { echo "quick run: the initial snapshots delivered every row, the backfills completed under the writer"; exit 0; }
+# the medians of each (source, run) over the rounds
+echo "medians of $ROUNDS round(s); load average at the end $(load):"
+# shellcheck disable=SC2059
+printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'RSS MB'
+for src in $SOURCES; do
+    for run in initial $CHUNKS; do
+        med=()
+        for col in $(seq 3 11); do
+            med+=("$(awk -v s="$src" -v r="$run" -v c="$col" '$1 == s && $2 == r { print $c }' "$W/results" | sort -g |
+                awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')")
+        done
+        # shellcheck disable=SC2059
+        printf "$FMT" "$src" "$run" "${med[@]}"
+    done
 done
