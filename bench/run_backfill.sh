@@ -21,6 +21,9 @@
 #    time (PostgreSQL: the transaction's commit timestamp, µs; MariaDB: the binlog event's
 #    timestamp, whole seconds, so the lag is over-stated by 0 to 1 s); p50/p99/max over the
 #    changes that arrived between the first and the last read, and p99 over the whole run;
+#  - rowcast's CPU (user+sys) per row read, µs: the backfill's from /proc/PID/stat at the signal
+#    and at the completed line (the stream's work in between counted in), the initial's from
+#    /usr/bin/time (the whole command);
 #  - peak RSS: VmHWM of /proc/PID/status of rowcast read just before it is stopped (the
 #    initial: /usr/bin/time's %M).
 # Each result line carries the load average at its end (the machine's cores are shared).
@@ -66,6 +69,7 @@ cleanup() {
 trap cleanup EXIT
 die() { echo "run_backfill: $*" >&2; exit 1; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+TCK=$(getconf CLK_TCK)
 # wait_line SECS FILE PATTERN: until FILE has a line matching PATTERN
 wait_line() {
     local i
@@ -123,14 +127,19 @@ follow_stop() { kill -TERM "$FPID"; wait "$FPID" || die "the follower of $1 fail
 # field LINE KEY: KEY's value in a key=value line
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^$2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
 
-# result SRC RUN ROWS READ_S RATE RATIO P50 P99 MAX RUN_P99 RSS NOTES: a line of the table,
-# and the same numbers in $W/results for the medians
-FMT='%-8s %-9s %9s %8s %9s %6s %8s %8s %8s %8s %7s  %s\n'
+# result SRC RUN ROWS READ_S RATE RATIO P50 P99 MAX RUN_P99 CPU RSS NOTES: a line of the
+# table, and the same numbers in $W/results for the medians
+FMT='%-8s %-9s %9s %8s %9s %6s %8s %8s %8s %8s %7s %7s  %s\n'
 result() {
     # shellcheck disable=SC2059
     printf "$FMT" "$@"
-    echo "${*:1:11}" >>"$W/results"
+    echo "${*:1:12}" >>"$W/results"
 }
+# ticks PID: its user+sys CPU so far, clock ticks (fields 14 and 15 of /proc/PID/stat; the name
+# before them has no spaces here)
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# per_row TICKS|SECONDS ROWS [TICKS_PER_S]: µs per row
+per_row() { awk "BEGIN { printf \"%.2f\", $1 / ${3:-1} * 1000000 / $2 }"; }
 # perf_start NAME PID / perf_stop: perf record of PID while it runs (PERF=DIR only)
 perf_start() {
     [ -n "${PERF:-}" ] || return 0
@@ -150,25 +159,28 @@ initial_run() {
     rows=$(sql "SELECT count(*) FROM $T")
     follow_start "$f"
     # shellcheck disable=SC2046
-    /usr/bin/time -f '%e %M' -o "$W/init.time" "$RC" capture "$URL" $(cap_args "init_$2") --snapshot initial_only \
+    /usr/bin/time -f '%e %M %U %S' -o "$W/init.time" "$RC" capture "$URL" $(cap_args "init_$2") --snapshot initial_only \
         --to native --sink "file:$f" --quiet 2>"$W/init.err" &
-    local tpid=$!
-    perf_start "$1_initial" "$(pgrep -P "$tpid" || echo "$tpid")"
+    local tpid=$! cpid= i
+    if [ -n "${PERF:-}" ]; then # rowcast, /usr/bin/time's child
+        for i in $(seq 100); do cpid=$(pgrep -P "$tpid") && break; sleep 0.01; done
+        perf_start "$1_initial" "$cpid"
+    fi
     wait "$tpid" || { cat "$W/init.err" >&2; die "$1: the initial snapshot failed"; }
     perf_stop
     cap_done "init_$2"
     follow_stop "$f"
     line=$FLINE
     [ "$(field "$line" reads)" = "$rows" ] || die "$1: the initial snapshot delivered $(field "$line" reads) rows of $rows"
-    read -r wall kib <"$W/init.time"
+    read -r wall kib us sy <"$W/init.time"
     INIT_RATE=$(field "$line" rows_per_s)
-    result "$1" initial "$rows" "$(field "$line" read_s)" "$INIT_RATE" 1.00 - - - - $((kib / 1024)) \
+    result "$1" initial "$rows" "$(field "$line" read_s)" "$INIT_RATE" 1.00 - - - - "$(per_row "$us + $sy" "$rows")" $((kib / 1024)) \
         "wall $wall s = $(awk "BEGIN { printf \"%.0f\", $rows / $wall }") rows/s; load $(load)"
     rm -f "$f" "$f.rowcast-state"
 }
 
 backfill_run() {
-    local src=$1 c=$2 tag=c$2_$3 f=$W/$1_$2.json chunk=() line hwm done_line wpid
+    local src=$1 c=$2 tag=c$2_$3 f=$W/$1_$2.json chunk=() line hwm done_line wpid t0 t1
     [ "$c" = default ] || chunk=(-o "$OPT.snapshot.chunk.rows=$c")
     follow_start "$f"
     "$WRITER" "$URL" --table "$T" --key pk --rate "$RATE" --seed "$((${c/default/7} + $3))" 2>"$W/writer.err" &
@@ -182,9 +194,11 @@ backfill_run() {
     wait_line 60 "$f" '"op":"update"' || { cat "$W/cap.err" >&2; die "$src chunk $c: nothing streamed in 60 s"; }
     sleep "$WARMUP"
     perf_start "${src}_$c" "$CAP"
+    t0=$(ticks "$CAP")
     sql "INSERT INTO $SIG VALUES ('bf-$tag', 'execute-snapshot', '{\"data-collections\": [\"$T\"], \"type\": \"incremental\"}')"
     wait_line 1800 "$W/cap.err" "incremental snapshot of $T completed" ||
         { cat "$W/cap.err" >&2; die "$src chunk $c: no completion in 30 minutes"; }
+    t1=$(ticks "$CAP")
     perf_stop
     sleep 2
     hwm=$(awk '/^VmHWM/ { print int($2 / 1024) }' "/proc/$CAP/status")
@@ -200,14 +214,15 @@ backfill_run() {
     [ "$(field "$line" changes)" -gt 0 ] || die "$src chunk $c: no streamed changes"
     result "$src" "$c" "$(field "$line" reads)" "$(field "$line" read_s)" "$(field "$line" rows_per_s)" \
         "$(awk "BEGIN { printf \"%.2f\", $(field "$line" rows_per_s) / $INIT_RATE }")" \
-        "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$(field "$line" max_ms)" "$(field "$line" all_p99_ms)" "$hwm" \
+        "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$(field "$line" max_ms)" "$(field "$line" all_p99_ms)" \
+        "$(per_row $((t1 - t0)) "$(field "$line" reads)" "$TCK")" "$hwm" \
         "$(field "$line" during) changes during; rowcast: $done_line; writer: $(tail -1 "$W/writer.err" | sed 's/^bf_writer: //'); load $(load)"
     rm -f "$f" "$f.rowcast-state"
 }
 
 echo "machine: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $N rows, writer $RATE changes/s, chunks $CHUNKS, $ROUNDS round(s)"
 # shellcheck disable=SC2059
-printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'RSS MB' notes
+printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'CPU us' 'RSS MB' notes
 for src in $SOURCES; do
     "${src}_setup"
     "$WRITER" "$URL" --table "$T" --key pk --rows "$N" --count 0 --seed 1 2>"$W/load.err" || die "$src: loading t failed: $(cat "$W/load.err")"
@@ -222,11 +237,11 @@ done
 # the medians of each (source, run) over the rounds
 echo "medians of $ROUNDS round(s); load average at the end $(load):"
 # shellcheck disable=SC2059
-printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'RSS MB'
+printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'CPU us' 'RSS MB'
 for src in $SOURCES; do
     for run in initial $CHUNKS; do
         med=()
-        for col in $(seq 3 11); do
+        for col in $(seq 3 12); do
             med+=("$(awk -v s="$src" -v r="$run" -v c="$col" '$1 == s && $2 == r { print $c }' "$W/results" | sort -g |
                 awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')")
         done
