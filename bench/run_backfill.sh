@@ -234,10 +234,11 @@ for src in $SOURCES; do
     done
 done
 [ "${QUICK:-0}" = 1 ] && { echo "quick run: the initial snapshots delivered every row, the backfills completed under the writer"; exit 0; }
-# the medians of each (source, run) over the rounds
+# the medians of each (source, run) over the rounds, each column on its own; CPU ratio: the
+# initial's median CPU per row over the run's (the rate ratio if rowcast had a core to itself)
 echo "medians of $ROUNDS round(s); load average at the end $(load):"
 # shellcheck disable=SC2059
-printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'CPU us' 'RSS MB'
+printf "$FMT" source run rows 'read s' rows/s ratio 'p50 ms' 'p99 ms' 'max ms' 'run p99' 'CPU us' 'RSS MB' 'CPU ratio'
 for src in $SOURCES; do
     for run in initial $CHUNKS; do
         med=()
@@ -245,7 +246,8 @@ for src in $SOURCES; do
             med+=("$(awk -v s="$src" -v r="$run" -v c="$col" '$1 == s && $2 == r { print $c }' "$W/results" | sort -g |
                 awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')")
         done
+        [ "$run" = initial ] && cpu0=${med[8]}
         # shellcheck disable=SC2059
-        printf "$FMT" "$src" "$run" "${med[@]}"
+        printf "$FMT" "$src" "$run" "${med[@]}" "$(awk "BEGIN { printf \"%.2f\", $cpu0 / ${med[8]} }")"
     done
 done
