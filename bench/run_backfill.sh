@@ -29,9 +29,9 @@
 # Each result line carries the load average at its end (the machine's cores are shared).
 #
 # usage: bench/run_backfill.sh [BUILD_DIR] [ROWS]
-#   default: build 1000000 (both sources, 4 chunk sizes: about 15 minutes here)
-#   SOURCES="pg my": which servers; CHUNKS="1024 4096 16384 default"; RATE=500; WARMUP=5
-#   ROUNDS=3: every run (the initial and each chunk size) that many times, in rounds (each
+#   default: build 1000000 (both sources, 5 chunk sizes, 5 rounds: about 12 minutes here)
+#   SOURCES="pg my": which servers; CHUNKS="1024 4096 8192 16384 default"; RATE=500; WARMUP=5
+#   ROUNDS=5: every run (the initial and each chunk size) that many times, in rounds (each
 #   round: the initial, then each chunk size); each ratio is against its round's initial; the
 #   table gives the medians, the lines before it each run
 #   PERF=DIR: perf record -g of rowcast in each run (the backfill: from the signal to its
@@ -43,8 +43,8 @@ B=${1:-build}
 if [ "${QUICK:-0}" = 1 ]; then
     N=${2:-20000} SOURCES=${SOURCES:-pg} CHUNKS=${CHUNKS:-1024} RATE=${RATE:-100} WARMUP=${WARMUP:-1} ROUNDS=${ROUNDS:-1}
 else
-    N=${2:-1000000} SOURCES=${SOURCES:-pg my} CHUNKS=${CHUNKS:-1024 4096 16384 default} RATE=${RATE:-500} WARMUP=${WARMUP:-5}
-    ROUNDS=${ROUNDS:-3}
+    N=${2:-1000000} SOURCES=${SOURCES:-pg my} CHUNKS=${CHUNKS:-1024 4096 8192 16384 default} RATE=${RATE:-500} WARMUP=${WARMUP:-5}
+    ROUNDS=${ROUNDS:-5}
 fi
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 for f in rowcast tests/bf_writer bench/backfill_follow; do
@@ -72,8 +72,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 TCK=$(getconf CLK_TCK)
 # wait_line SECS FILE PATTERN: until FILE has a line matching PATTERN
 wait_line() {
-    local i
-    for i in $(seq $(($1 * 10))); do
+    for _ in $(seq $(($1 * 10))); do
         grep -q "$3" "$2" 2>/dev/null && return 0
         sleep 0.1
     done
@@ -115,8 +114,8 @@ follow_start() {
     "$FOLLOW" "$1" >"$1.follow" &
     FPID=$!
     PIDS+=("$FPID")
-    local i m
-    for i in $(seq 100); do
+    local m
+    for _ in $(seq 100); do
         m=$(awk '/^SigCgt/ { print $2 }' "/proc/$FPID/status" 2>/dev/null)
         [ -n "$m" ] && (((0x$m >> 14) & 1)) && return 0
         sleep 0.05
@@ -161,9 +160,9 @@ initial_run() {
     # shellcheck disable=SC2046
     /usr/bin/time -f '%e %M %U %S' -o "$W/init.time" "$RC" capture "$URL" $(cap_args "init_$2") --snapshot initial_only \
         --to native --sink "file:$f" --quiet 2>"$W/init.err" &
-    local tpid=$! cpid= i
+    local tpid=$! cpid=''
     if [ -n "${PERF:-}" ]; then # rowcast, /usr/bin/time's child
-        for i in $(seq 100); do cpid=$(pgrep -P "$tpid") && break; sleep 0.01; done
+        for _ in $(seq 100); do cpid=$(pgrep -P "$tpid") && break; sleep 0.01; done
         perf_start "$1_initial" "$cpid"
     fi
     wait "$tpid" || { cat "$W/init.err" >&2; die "$1: the initial snapshot failed"; }
