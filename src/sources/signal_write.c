@@ -117,9 +117,10 @@ static rc_status make(text *t, const rc_signal_ask *ask, rc_signal_name *names, 
     RC_BUF_LIT(&t->data, "], \"type\": \"incremental\"}");
     rc_buf_putc(&t->data, '\0');
     if (t->data.err != RC_OK) return rc_error_set(err, t->data.err, RC_NO_OFFSET, "out of memory");
-    snprintf(t->said, sizeof t->said, "%s %s%s (%zu table%s)", ask->type, list, shown < count ? ", …" : "", count,
-             count == 1 ? "" : "s");
-    return RC_OK;
+    /* (list stops 40 bytes short of said's size: what follows it fits) */
+    int w = snprintf(t->said, sizeof t->said, "%s %s%s (%zu table%s)", ask->type, list, shown < count ? ", …" : "",
+                     count, count == 1 ? "" : "s");
+    return w >= 0 && (size_t)w < sizeof t->said ? RC_OK : rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET, "signal summary too long");
 }
 
 rc_status rc_signal_write(const rc_signal_ask *ask, rc_signal_name *names, size_t n, const char *where, const char *kind,
