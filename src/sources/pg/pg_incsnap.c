@@ -771,11 +771,13 @@ rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_er
 {
     unsigned char pos[16];
     pos_bytes(pos, lsn, k);
+    bool changed = false;
+    rc_status rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, NULL, &changed, err);
+    if (rc != RC_OK || (!changed && !is->state_failed)) return rc;
     rc_isstate st;
     rc_isstate_init(&st);
-    bool changed = false;
-    rc_status rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, &st, &changed, err);
-    if (rc == RC_OK && (changed || is->state_failed)) {
+    rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, &st, NULL, err);
+    if (rc == RC_OK) {
         rc = rc_pg_state_write(is->state_path, is->o.slot, (rc_pg_state_pos){lsn, k}, &st, err);
         if (rc != RC_OK && !is->state_failed) say(is, "%s; the replication slot waits until it can be written", err->message);
         is->state_failed = rc != RC_OK;
