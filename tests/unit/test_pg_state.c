@@ -95,6 +95,29 @@ static void test_default_path(void **state)
     rmdir(want);
     rmdir(dir);
     unsetenv("XDG_STATE_HOME");
+    char why[300];
+    rc_pg_state_locate(path, sizeof path, why, sizeof why, "/x/given.state", "h", "1", "d", "s");
+    assert_string_equal(path, "/x/given.state");
+    assert_string_equal(why, "");
+    const char *home = getenv("HOME");
+    char *saved = home ? strdup(home) : NULL;
+    unsetenv("HOME");
+    rc_pg_state_locate(path, sizeof path, why, sizeof why, NULL, "h", "1", "d", "s");
+    assert_non_null(strstr(why, "give --checkpoint PATH"));
+    if (saved) setenv("HOME", saved, 1);
+    free(saved);
+}
+
+static void test_last_json(void **state)
+{
+    (void)state;
+    rc_isstate_key k[2] = {{"1\"7", 3, false}, {"x", 1, true}};
+    rc_isstate_table t = {.name = "public.t", .last = k, .nlast = 2};
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_pg_state_last_json(&b, &t);
+    assert_string_equal(b.data, "[\"1\\\"7\",{\"hex\":\"…\"}]");
+    rc_buf_fini(&b);
 }
 
 int main(void)
@@ -103,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_last_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

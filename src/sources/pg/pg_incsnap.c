@@ -8,7 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "sources/incsnap.h"
-#include "core/jsonw.h"
 #include "sources/incsnap_state.h"
 #include "sources/pg/pg_copy.h"
 #include "sources/pg/pg_state.h"
@@ -409,13 +408,9 @@ void rc_pg_incsnap_use(rc_pg_incsnap *is, rc_pg_events *ev) { is->ev = ev; }
 static rc_status state_open(rc_pg_incsnap *is, rc_error *err)
 {
     PGconn *sql = rc_pg_sql(is->conn);
-    rc_error perr;
-    rc_error_clear(&perr);
-    if (is->o.state_path) snprintf(is->state_path, sizeof is->state_path, "%s", is->o.state_path);
-    else if (rc_pg_state_default_path(is->state_path, sizeof is->state_path, PQhost(sql), PQport(sql), PQdb(sql), is->o.slot,
-                                      &perr) != RC_OK)
-        snprintf(is->state_why, sizeof is->state_why, "%s; give --checkpoint PATH (a file it can write)", perr.message);
-    if (is->state_why[0] && !is->state_path[0]) return RC_OK;
+    rc_pg_state_locate(is->state_path, sizeof is->state_path, is->state_why, sizeof is->state_why, is->o.state_path,
+                       PQhost(sql), PQport(sql), PQdb(sql), is->o.slot);
+    if (is->state_why[0]) return RC_OK; /* said when a snapshot is asked for */
     rc_status st = rc_pg_state_read(is->state_path, is->o.slot, &is->loaded_at, &is->loaded, err);
     return st == RC_SKIP ? RC_OK : st;
 }
@@ -722,14 +717,7 @@ static void say_resumed(rc_pg_incsnap *is, const rc_isstate_table *t)
 {
     rc_buf b;
     rc_buf_init(&b, 0);
-    rc_buf_putc(&b, '[');
-    for (size_t i = 0; i < t->nlast; i++) {
-        if (i) rc_buf_putc(&b, ',');
-        if (t->last[i].bytes) rc_buf_puts(&b, "{\"hex\":\"…\"}");
-        else rc_jw_str(&b, t->last[i].p, t->last[i].n);
-    }
-    rc_buf_putc(&b, ']');
-    rc_buf_putc(&b, '\0');
+    rc_pg_state_last_json(&b, t);
     say(is, "resuming incremental snapshot of %s after key %.400s (%" PRIu64 " rows done, chunk %" PRIu64 "; state file %s)",
         t->name, b.err == RC_OK ? b.data : "[]", t->rows, t->chunks, is->state_path);
     rc_buf_fini(&b);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/jsonw.h"
 
 static const char head[] = "rowcast-pg-state 1\nslot ";
 
@@ -55,6 +56,29 @@ rc_status rc_pg_state_default_path(char *out, size_t n, const char *host, const 
     name_part(h, sizeof h, host), name_part(p, sizeof p, port), name_part(d, sizeof d, db);
     snprintf(out, n, "%s/pg-%s-%s-%s-%s.state", base, h, p, d, slot);
     return make_dirs(out, err);
+}
+
+void rc_pg_state_locate(char *path, size_t n, char *why, size_t whyn, const char *given, const char *host, const char *port,
+                        const char *db, const char *slot)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    why[0] = '\0';
+    if (given) snprintf(path, n, "%s", given);
+    else if (rc_pg_state_default_path(path, n, host, port, db, slot, &err) != RC_OK)
+        snprintf(why, whyn, "%s; give --checkpoint PATH (a file it can write)", err.message);
+}
+
+void rc_pg_state_last_json(rc_buf *b, const rc_isstate_table *t)
+{
+    rc_buf_putc(b, '[');
+    for (size_t i = 0; i < t->nlast; i++) {
+        if (i) rc_buf_putc(b, ',');
+        if (t->last[i].bytes) rc_buf_puts(b, "{\"hex\":\"…\"}");
+        else rc_jw_str(b, t->last[i].p, t->last[i].n);
+    }
+    rc_buf_putc(b, ']');
+    rc_buf_putc(b, '\0');
 }
 
 rc_status rc_pg_state_writable(const char *path, rc_error *err)

@@ -27,6 +27,13 @@ enum { RC_PG_STATE_PATH_MAX = 4096 };
  * directory is made when missing. RC_ERR_USAGE when neither $XDG_STATE_HOME nor $HOME is set. */
 rc_status rc_pg_state_default_path(char *out, size_t n, const char *host, const char *port, const char *db,
                                    const char *slot, rc_error *err);
+/* The state file's path: `given` (--checkpoint), else the default one; when that cannot be
+ * had, why[0..whyn) says why, with the fix (else why is ""). */
+void rc_pg_state_locate(char *path, size_t n, char *why, size_t whyn, const char *given, const char *host, const char *port,
+                        const char *db, const char *slot);
+/* A table's `last` as a JSON array of its key texts ("[\"17\",\"b\"]"; a bytes value as
+ * {"hex":"…"}), NUL-terminated, for the resuming line. */
+void rc_pg_state_last_json(rc_buf *b, const rc_isstate_table *t);
 /* Whether PATH can be written: its directory takes a new file (PATH.tmp, removed again). */
 rc_status rc_pg_state_writable(const char *path, rc_error *err);
 
