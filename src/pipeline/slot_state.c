@@ -191,7 +191,7 @@ int rc_pipeline_slot_start(rc_pipeline *c)
          * (no slot) follows a snapshot that was cut short, whose first line is the size before it */
         size_t k = ss->n;
         if (resumes) {
-            while (k > 0 && !at_before(&ss->at[k - 1], lsn, 0)) k--;
+            while (k > 0 && !at_before(&ss->at[k - 1], lsn, rc_pos_pg_snapshot_rows(&at))) k--;
         } else {
             k = 1;
             for (size_t i = 0; i < ss->n && k; i++)

@@ -28,6 +28,7 @@ N=200000
 pg_test_start || exit 1
 . "$HERE/../common/check.sh"
 URL=$PG_URL
+export XDG_STATE_HOME=$W/xdg # the snapshot state file's default place: never the user's
 WPIDS=()
 trap 'for p in "${WPIDS[@]}" ${CAP:-} ${BIAS:-}; do kill "$p" 2>/dev/null; done; pg_test_stop' EXIT
 T0=$SECONDS

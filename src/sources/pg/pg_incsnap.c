@@ -9,7 +9,9 @@
 #include <unistd.h>
 #include "sources/incsnap.h"
 #include "sources/incsnap_stats.h"
+#include "sources/incsnap_state.h"
 #include "sources/pg/pg_copy.h"
+#include "sources/pg/pg_state.h"
 #include "sources/pg/pg_xidsnap.h"
 #include "sources/signal.h"
 
@@ -52,6 +54,13 @@ struct rc_pg_incsnap {
     uint32_t *emitted, cur_xid;
     size_t nemit, capemit, nbefore;
     rc_incsnap_signals signals; /* read so far, by type and result (metrics) */
+    /* resuming (pg_state.h): the state file, why it cannot be written ("": it can), the state
+     * read at open, the table of the chunk in flight and of `cursor` */
+    char state_path[RC_PG_STATE_PATH_MAX], state_why[RC_PG_STATE_PATH_MAX + 200];
+    bool state_checked, state_failed, signal_seen;
+    rc_isstate loaded;
+    rc_pg_state_pos loaded_at; /* the position the state read at open is as of ({0}: none) */
+    size_t chunk_table, cursor_table;
 };
 
 static void say(rc_pg_incsnap *is, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -63,6 +72,15 @@ static void say(rc_pg_incsnap *is, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (is->o.notice) is->o.notice(is->o.notice_ud, msg);
+}
+
+/* RC_SNAPSHOT_VERBOSE=1: "incremental snapshot public.t chunk 17: window open". */
+static void chunk_said(rc_pg_incsnap *is, const char *what)
+{
+    if (!is->o.verbose || is->chunk_table >= is->ntables) return;
+    const char *name = is->tables[is->chunk_table].name;
+    const rc_incsnap_table *t = rc_incsnap_table_named(is->core, name);
+    say(is, "incremental snapshot %s chunk %" PRIu64 ": %s", name, t ? t->chunks : 0, what);
 }
 
 static started *table_of(rc_pg_incsnap *is, const char *name)
@@ -125,13 +143,12 @@ static rc_status null_row(rc_arena *a, const rc_pg_relation *rel, rc_pgo_tuple *
     return RC_OK;
 }
 
-/* Appends `s` to b with \t and \\ escaped (key texts as one line). */
-static void put_key_text(rc_buf *b, const rc_pgo_datum *d)
+/* Appends p[0..n) to b with \t and \\ escaped, then a tab (key texts as one line). */
+static void put_key_text(rc_buf *b, const char *p, size_t n)
 {
-    for (uint32_t i = 0; i < d->len; i++) {
-        char c = (char)d->data[i];
-        if (c == '\t' || c == '\\') rc_buf_putc(b, '\\');
-        rc_buf_putc(b, c);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\t' || p[i] == '\\') rc_buf_putc(b, '\\');
+        rc_buf_putc(b, p[i]);
     }
     rc_buf_putc(b, '\t');
 }
@@ -147,6 +164,37 @@ static uint32_t pk_cols(const uint16_t *rank, uint16_t ncols, uint16_t *cols)
     return n;
 }
 
+/* The key texts of a cursor (put_key_text's), unescaped into v (cursor->len + 1 bytes): up to
+ * KEY_MAX of them into k, their count returned. */
+static size_t cursor_keys(const rc_buf *cursor, char *v, rc_isstate_key *k)
+{
+    const char *p = cursor->data, *end = p + cursor->len;
+    size_t nk = 0;
+    while (p < end && nk < KEY_MAX) {
+        k[nk] = (rc_isstate_key){v, 0, false};
+        for (; p < end && *p != '\t'; p++) v[k[nk].n++] = *p == '\\' ? *++p : *p;
+        v += k[nk++].n, p++;
+    }
+    return nk;
+}
+
+/* The cursor of a table read first in this run: its key texts from the core's cursor, which
+ * an imported state made of text values (rc_incsnap_import); empty when there is none. */
+static void cursor_from_core(rc_pg_incsnap *is, const rc_incsnap_table *t)
+{
+    rc_buf_reset(&is->cursor);
+    rc_value v[KEY_MAX];
+    size_t n = 0;
+    if (!t->cursor.len || rc_incsnap_key_decode(t->cursor.data, t->cursor.len, v, KEY_MAX, &n, NULL) != RC_OK) return;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].kind != RC_V_TEXT) { /* not a resumed one: from the start (repeats, never skips) */
+            rc_buf_reset(&is->cursor);
+            return;
+        }
+        put_key_text(&is->cursor, v[i].s.p, v[i].s.n);
+    }
+}
+
 /* `(k1, k2) > ('v1', 'v2') ` from the cursor texts, or nothing for the first chunk. */
 static bool put_where(rc_pg_incsnap *is, PGconn *sql, rc_buf *q, const char *const *keys, uint32_t nkey)
 {
@@ -154,14 +202,12 @@ static bool put_where(rc_pg_incsnap *is, PGconn *sql, rc_buf *q, const char *con
     rc_buf_puts(q, " WHERE (");
     for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(q, k ? ", " : ""), rc_buf_puts(q, keys[k]);
     rc_buf_puts(q, ") > (");
-    const char *p = is->cursor.data, *end = p + is->cursor.len;
     char *v = malloc(is->cursor.len + 1);
     if (!v) return false;
-    for (uint32_t k = 0; k < nkey && p < end; k++) {
-        size_t n = 0;
-        for (; p < end && *p != '\t'; p++) v[n++] = *p == '\\' ? *++p : *p;
-        p++;
-        char *lit = PQescapeLiteral(sql, v, n);
+    rc_isstate_key kv[KEY_MAX];
+    size_t nk = cursor_keys(&is->cursor, v, kv);
+    for (uint32_t k = 0; k < nkey && k < nk; k++) {
+        char *lit = PQescapeLiteral(sql, kv[k].p, kv[k].n);
         rc_buf_puts(q, k ? ", " : "");
         rc_buf_puts(q, lit ? lit : "NULL");
         PQfreemem(lit);
@@ -251,7 +297,7 @@ static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, const rc_pg_tabl
             uint16_t pk[KEY_MAX];
             rc_buf_reset(&is->cursor_next);
             for (uint32_t k = 0, npk = pk_cols(t->pk_rank, t->rel->ncols, pk); k < npk; k++)
-                put_key_text(&is->cursor_next, &row.cols[pk[k]]);
+                put_key_text(&is->cursor_next, (const char *)row.cols[pk[k]].data, row.cols[pk[k]].len);
         }
         st = rc_incsnap_add_row(core, key, nk, line, n, err);
     }
@@ -374,7 +420,8 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     rc_pg_incsnap *is = ctx;
     started *tb = table_of(is, t->name);
     const rc_pg_table *ct = &is->cat[tb->table];
-    if (!t->cursor.len) rc_buf_reset(&is->cursor); /* the table's first chunk */
+    if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
+    is->cursor_table = is->chunk_table = tb->table;
     PGconn *sql = rc_pg_sql(is->conn);
     PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
     if (refresh_table(is, tb, err) != RC_OK) {
@@ -522,6 +569,18 @@ static rc_pg_rc check_signal_table(rc_pg_incsnap *is, bool owned, rc_error *err)
 
 void rc_pg_incsnap_use(rc_pg_incsnap *is, rc_pg_events *ev) { is->ev = ev; }
 
+/* The state file's path (--checkpoint, else the default one: a directory that cannot be made
+ * is said when a snapshot is asked for) and what it holds, kept for rc_pg_incsnap_resume. */
+static rc_status state_open(rc_pg_incsnap *is, rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(is->conn);
+    rc_pg_state_locate(is->state_path, sizeof is->state_path, is->state_why, sizeof is->state_why, is->o.state_path,
+                       PQhost(sql), PQport(sql), PQdb(sql), is->o.slot);
+    if (is->state_why[0]) return RC_OK; /* said when a snapshot is asked for */
+    rc_status st = rc_pg_state_read(is->state_path, is->o.slot, &is->loaded_at, &is->loaded, err);
+    return st == RC_SKIP ? RC_OK : st;
+}
+
 rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owned, rc_pg_incsnap **out,
                            rc_error *err)
 {
@@ -545,8 +604,13 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
     rc_incsnap_ops ops = {write_watermark, read_chunk, recognise, emit_row, emit_edge};
     rc_incsnap_limits lim = {.chunk_rows = o->chunk_rows};
     is->core = rc_incsnap_new(&ops, is, &lim);
+    rc_isstate_init(&is->loaded);
+    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE");
+    is->o.verbose = is->o.verbose || (verbose && !strcmp(verbose, "1"));
+    is->cursor_table = is->chunk_table = SIZE_MAX;
     rc_pg_rc rc = is->core ? check_signal_table(is, owned, err)
                            : (rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"), RC_PG_FATAL);
+    if (rc == RC_PG_OK && state_open(is, err) != RC_OK) rc = RC_PG_FATAL;
     if (rc != RC_PG_OK) rc_pg_incsnap_free(is);
     else *out = is;
     return rc;
@@ -564,72 +628,89 @@ void rc_pg_incsnap_free(rc_pg_incsnap *is)
     rc_arena_fini(&is->scratch);
     rc_pg_xidsnap_fini(&is->snap);
     free(is->emitted);
+    rc_isstate_fini(&is->loaded);
     free(is);
 }
 
 /* ---- signals ---- */
+
+/* Looks `name` up and registers it for chunk reads (its catalog entry): NULL, or why not
+ * (*refused: the table's fault, else the catalog's or memory's), in why. */
+static const char *add_table(rc_pg_incsnap *is, const char *name, bool *refused, char *why, size_t whyn)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    rc_pg_table *found = NULL;
+    size_t n = 0;
+    const char *pat[] = {name};
+    *refused = false;
+    if (rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, pat, 1, &found, &n, &err) != RC_PG_OK)
+        return snprintf(why, whyn, "%s", err.message), why;
+    const char *r = !n ? "it is not a captured table (not in the publication)"
+                    : found[0].pk_rank ? NULL
+                    : found[0].rel->replident != RC_PG_REPLIDENT_FULL
+                        ? "it has no primary key and its replica identity is not FULL (ALTER TABLE ... REPLICA IDENTITY FULL "
+                          "lets it be read in ctid ranges)"
+                    : found[0].relkind != 'r' ? "a partitioned table without a primary key (snapshot its partitions)"
+                    : found[0].rel->ncols > KEY_MAX ? "it has no primary key and more than 32 columns"
+                                                    : NULL;
+    *refused = r != NULL;
+    if (!r && !table_of(is, name)) {
+        started *t = realloc(is->tables, (is->ntables + 1) * sizeof *t);
+        rc_pg_table *c = realloc(is->cat, (is->ntables + 1) * sizeof *c);
+        if (t) is->tables = t;
+        if (c) is->cat = c;
+        char *dup = strdup(name);
+        if (!t || !c || !dup) {
+            free(dup);
+            r = "out of memory";
+        } else {
+            is->cat[is->ntables] = found[0]; /* its references move here */
+            found[0] = (rc_pg_table){0};
+            is->tables[is->ntables] = (started){.name = dup, .table = is->ntables};
+            is->ntables++;
+        }
+    }
+    rc_pg_tables_free(found, n);
+    return r;
+}
+
+/* The state file can be written (checked once, at the first snapshot): else why not. */
+static bool state_ready(rc_pg_incsnap *is)
+{
+    if (is->state_checked) return !is->state_why[0];
+    is->state_checked = true;
+    rc_error err;
+    rc_error_clear(&err);
+    if (!is->state_why[0] && rc_pg_state_writable(is->state_path, &err) != RC_OK)
+        snprintf(is->state_why, sizeof is->state_why, "%s; give --checkpoint PATH (a file it can write)", err.message);
+    return !is->state_why[0];
+}
 
 /* Queues one table of an execute-snapshot signal, or says why not: RC_SIGNAL_OK, _ERROR, _IGNORED. */
 static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_table *st)
 {
     rc_error err;
     rc_error_clear(&err);
-    rc_pg_table *found = NULL;
-    size_t n = 0;
-    const char *pat[] = {st->name};
-    if (rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, pat, 1, &found, &n, &err) != RC_PG_OK) {
-        say(is, "signal id=%s: %s", sg->id, err.message);
-        return RC_SIGNAL_ERROR;
-    }
-    const char *why = !n ? "it is not a captured table (not in the publication)"
-                      : st->filter ? "additional-conditions are not supported yet"
-                      : found[0].pk_rank ? NULL
-                      : found[0].rel->replident != RC_PG_REPLIDENT_FULL
-                          ? "it has no primary key and its replica identity is not FULL (ALTER TABLE ... REPLICA IDENTITY FULL "
-                            "lets it be read in ctid ranges)"
-                      : found[0].relkind != 'r' ? "a partitioned table without a primary key (snapshot its partitions)"
-                      : found[0].rel->ncols > KEY_MAX ? "it has no primary key and more than 32 columns"
-                                                        : NULL;
+    char whyb[600];
+    bool refused = true;
+    const char *why = add_table(is, st->name, &refused, whyb, sizeof whyb);
+    if (!why && st->filter) why = "additional-conditions are not supported yet", refused = true;
+    if (!why && !state_ready(is)) why = is->state_why, refused = true;
     if (why) {
-        say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
-        rc_pg_tables_free(found, n);
+        if (refused) say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
+        else say(is, "signal id=%s: %s", sg->id, why);
         return RC_SIGNAL_ERROR;
     }
-    rc_incsnap_by by = found[0].pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID;
-    started *tb = table_of(is, st->name);
-    if (!tb) {
-        started *t = realloc(is->tables, (is->ntables + 1) * sizeof *t);
-        rc_pg_table *c = realloc(is->cat, (is->ntables + 1) * sizeof *c);
-        if (t) is->tables = t;
-        if (c) is->cat = c;
-        char *name = strdup(st->name);
-        if (!t || !c || !name) {
-            free(name);
-            rc_pg_tables_free(found, n);
-            say(is, "signal id=%s: out of memory", sg->id);
-            return RC_SIGNAL_ERROR;
-        }
-        is->cat[is->ntables] = found[0]; /* its references move here */
-        found[0] = (rc_pg_table){0};
-        is->tables[is->ntables] = (started){.name = name, .table = is->ntables};
-        is->ntables++;
-    }
-    rc_status q = rc_incsnap_queue(is->core, st->name, by, sg->id, NULL, &err);
-    if (q == RC_OK && tb) { /* queued anew: read with the structure now, not its last snapshot's */
-        rc_pg_table *c = &is->cat[tb->table];
-        rc_pg_table_fini(c);
-        *c = found[0], found[0] = (rc_pg_table){0};
-    }
-    rc_pg_tables_free(found, n);
-    if (q != RC_OK) {
+    const rc_pg_table *c = &is->cat[table_of(is, st->name)->table];
+    if (rc_incsnap_queue(is->core, st->name, c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID, sg->id, NULL, &err) != RC_OK) {
         say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
         return RC_SIGNAL_IGNORED;
     }
-    const rc_pg_table *c = &is->cat[table_of(is, st->name)->table];
     uint64_t est = c->reltuples > 0 ? (uint64_t)c->reltuples : 0;
     rc_incsnap_estimate(is->core, st->name, est, 0);
-    say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s)", st->name, sg->id, est,
-        c->pk_rank ? "by primary key" : "in ctid ranges: no primary key");
+    say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s); its progress is kept in %s", st->name,
+        sg->id, est, c->pk_rank ? "by primary key" : "in ctid ranges: no primary key", is->state_path);
     return RC_SIGNAL_OK;
 }
 
@@ -645,6 +726,7 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
     rc_str id = v[0].kind == RC_V_NULL ? (rc_str){"", 0} : v[0].s, type = v[1].kind == RC_V_NULL ? (rc_str){"", 0} : v[1].s;
     rc_status st = rc_signal_parse(&sg, &a, is->o.signal_table, id, type, v[2].kind == RC_V_NULL ? NULL : &v[2].s, &err);
     int result = RC_SIGNAL_IGNORED;
+    is->signal_seen = true; /* the state as of its Commit (rc_pg_incsnap_commit) */
     if (st != RC_OK) say(is, "%s", err.message), result = RC_SIGNAL_ERROR;
     else if (sg.kind == RC_SIGNAL_EXECUTE)
         for (size_t i = 0; i < sg.ntables; i++) result = rc_incsnap_signal_worse(result, execute_one(is, &sg, &sg.tables[i]));
@@ -690,7 +772,10 @@ rc_status rc_pg_incsnap_on_message(rc_pg_incsnap *is, const rc_pgo_msg *m, rc_er
     if (m->kind != RC_PGO_MESSAGE || strcmp(m->u.message.prefix, "rowcast.watermark")) return RC_OK;
     rc_incsnap_phase was = rc_incsnap_phase_of(is->core);
     rc_status st = rc_incsnap_on_message(is->core, m->u.message.content, m->u.message.len, err);
-    if (was == RC_INCSNAP_READ && rc_incsnap_phase_of(is->core) == RC_INCSNAP_OPEN) is->nbefore = is->nemit;
+    if (was == RC_INCSNAP_READ && rc_incsnap_phase_of(is->core) == RC_INCSNAP_OPEN) {
+        is->nbefore = is->nemit;
+        chunk_said(is, "window open");
+    }
     return st;
 }
 
@@ -731,14 +816,54 @@ rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t
     return RC_OK;
 }
 
-rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, rc_error *err)
+/* Positions in the resume records: (lsn, k) big-endian, so that memcmp orders them. */
+static void pos_bytes(unsigned char *p, uint64_t lsn, uint64_t k)
 {
+    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(lsn >> (56 - 8 * i)), p[8 + i] = (unsigned char)(k >> (56 - 8 * i));
+}
+
+static int pos_cmp(const void *a, size_t an, const void *b, size_t bn)
+{
+    return an == bn ? memcmp(a, b, an) : an < bn ? -1 : 1;
+}
+
+/* The emitted chunk's end: its items are (lsn, 1..n), n the queue's length now. */
+static rc_status chunk_end(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
+{
+    unsigned char pos[16];
+    size_t n = is->nq - is->qi;
+    pos_bytes(pos, lsn, n);
+    char *v = malloc(is->cursor_next.len + 1);
+    if (!v) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    rc_isstate_key k[KEY_MAX];
+    size_t nk = cursor_keys(&is->cursor_next, v, k);
+    rc_status st = rc_incsnap_chunk_end(is->core, is->tables[is->chunk_table].name, pos, sizeof pos, k, nk, err);
+    free(v);
+    if (st == RC_OK && is->o.verbose) {
+        char what[80];
+        snprintf(what, sizeof what, "emitted (%zu items at LSN %X/%X)", n, (unsigned)(lsn >> 32), (unsigned)lsn);
+        chunk_said(is, what);
+    }
+    return st;
+}
+
+rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
+{
+    if (is->signal_seen) { /* the queue or the pause as of this Commit */
+        unsigned char pos[16];
+        pos_bytes(pos, lsn, 0);
+        is->signal_seen = false;
+        if (rc_incsnap_at(is->core, pos, sizeof pos, err) != RC_OK) return err->code;
+    }
     if (rc_incsnap_phase_of(is->core) == RC_INCSNAP_EMIT && chunk_missed_one(is)) {
         rc_incsnap_reread(is->core); /* the next step reads it again, from the same key */
         return RC_OK;
     }
     rc_status st = rc_incsnap_emit(is->core, err);
-    if (st == RC_OK) rc_buf_reset(&is->cursor), rc_buf_put(&is->cursor, is->cursor_next.data, is->cursor_next.len);
+    if (st == RC_OK) {
+        rc_buf_reset(&is->cursor), rc_buf_put(&is->cursor, is->cursor_next.data, is->cursor_next.len);
+        st = chunk_end(is, lsn, err);
+    }
     return st == RC_SKIP ? RC_OK : st;
 }
 
@@ -776,3 +901,80 @@ rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out,
 }
 
 void rc_pg_incsnap_stats(const rc_pg_incsnap *is, rc_source_stats *out) { rc_incsnap_stats(is->core, &is->signals, out); }
+
+/* ---- resuming ---- */
+
+/* "after key ["17","b"]" of a resumed table. */
+static void say_resumed(rc_pg_incsnap *is, const rc_isstate_table *t)
+{
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_pg_state_last_json(&b, t);
+    say(is, "resuming incremental snapshot of %s after key %.400s (%" PRIu64 " rows done, chunk %" PRIu64 "; state file %s)",
+        t->name, b.err == RC_OK ? b.data : "[]", t->rows, t->chunks, is->state_path);
+    rc_buf_fini(&b);
+}
+
+rc_status rc_pg_incsnap_resume(rc_pg_incsnap *is, bool slot_exists, rc_error *err)
+{
+    rc_isstate *st = &is->loaded;
+    if (!st->nt && !st->paused) return RC_OK;
+    if (!slot_exists) {
+        say(is, "state file %s ignored: replication slot %s does not exist, so the stream its snapshot went with is gone",
+            is->state_path, is->o.slot);
+        return RC_OK;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < st->nt; i++) {
+        char why[600];
+        bool refused;
+        const char *no = st->t[i].initial ? "an initial snapshot is not resumed yet"
+                                          : add_table(is, st->t[i].name, &refused, why, sizeof why);
+        if (no) say(is, "state file %s: the incremental snapshot of %s does not go on: %s", is->state_path, st->t[i].name, no);
+        else st->t[k++] = st->t[i];
+    }
+    st->nt = k;
+    /* a table without a key (ctid ranges) starts again, with a new start edge: its consumer
+     * rebuilds it from there, and the multiset of what the stream delivered is not in the state */
+    for (size_t i = 0; i < st->nt; i++) {
+        if (st->t[i].queued || is->cat[table_of(is, st->t[i].name)->table].pk_rank) continue;
+        st->t[i].has_last = false, st->t[i].rows = st->t[i].chunks = 0;
+        say(is, "incremental snapshot of %s starts again from its first page (a table without a key is rebuilt from a "
+                "new start edge)", st->t[i].name);
+    }
+    if (rc_incsnap_import(is->core, st, err) != RC_OK) return err->code;
+    for (size_t i = 0; i < st->nt; i++) clock_gettime(CLOCK_MONOTONIC, &table_of(is, st->t[i].name)->t0);
+    for (size_t i = 0; i < st->nt; i++)
+        if (st->t[i].has_last && !st->t[i].last_is_page) say_resumed(is, &st->t[i]);
+        else say(is, "incremental snapshot of %s (signal %s) goes on from the state file %s, from its first row", st->t[i].name,
+                 st->t[i].signal ? st->t[i].signal : "none", is->state_path);
+    if (st->paused) say(is, "incremental snapshots are paused (state file %s): a resume-snapshot signal goes on", is->state_path);
+    is->state_checked = true; /* it was read: it can be written */
+    return RC_OK;
+}
+
+rc_pg_state_pos rc_pg_incsnap_state_at(const rc_pg_incsnap *is) { return is->loaded_at; }
+
+rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_error *err)
+{
+    unsigned char pos[16];
+    pos_bytes(pos, lsn, k);
+    bool changed = false;
+    rc_status rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, NULL, &changed, err);
+    if (rc != RC_OK || (!changed && !is->state_failed)) return rc;
+    rc_isstate st;
+    rc_isstate_init(&st);
+    rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, &st, NULL, err);
+    if (rc == RC_OK) {
+        rc = rc_pg_state_write(is->state_path, is->o.slot, (rc_pg_state_pos){lsn, k}, &st, err);
+        if (rc != RC_OK && !is->state_failed) say(is, "%s; the replication slot waits until it can be written", err->message);
+        is->state_failed = rc != RC_OK;
+        for (size_t i = 0; rc == RC_OK && is->o.verbose && i < st.nt; i++)
+            if (!st.t[i].queued)
+                say(is, "incremental snapshot %s chunk %" PRIu64 ": acknowledged (%" PRIu64 " rows; state written to %s)",
+                    st.t[i].name, st.t[i].chunks, st.t[i].rows, is->state_path);
+        if (rc == RC_OK && is->o.verbose && !st.nt) say(is, "incremental snapshot state written to %s: none running", is->state_path);
+    }
+    rc_isstate_fini(&st);
+    return rc;
+}

@@ -9,8 +9,12 @@
  * when the stream passes the high watermark wait in a queue (rc_pg_incsnap_next) that the
  * source hands out as op read items, snapshot "incremental", before its next stream message.
  *
- * Left out in this slice: keyless tables (refused by name), the visibility check against the
- * chunk's pg_current_snapshot() (§1.2), DDL during a chunk, state in the checkpoint. */
+ * Resumable (pg_state.h): the state as of the sink's acknowledged position goes to the state
+ * file before the slot is told that position (rc_pg_incsnap_acked); at open the file is read
+ * and, when the slot still exists, the snapshot goes on at the chunk after the last one the
+ * sink acknowledged (rc_pg_incsnap_resume).
+ *
+ * Left out in this slice: keyless tables (refused by name), DDL during a chunk. */
 #ifndef ROWCAST_SOURCES_PG_INCSNAP_H
 #define ROWCAST_SOURCES_PG_INCSNAP_H
 
@@ -18,6 +22,7 @@
 #include "rowcast/source.h"
 #include "sources/pg/pg_catalog.h"
 #include "sources/pg/pg_events.h"
+#include "sources/pg/pg_state.h"
 
 typedef struct rc_pg_incsnap rc_pg_incsnap;
 
@@ -27,6 +32,10 @@ typedef struct rc_pg_incsnap_opts {
     const char *publication, *companion;
     void (*notice)(void *ud, const char *msg); /* stderr lines */
     void *notice_ud;
+    const char *slot;       /* the slot the state belongs to */
+    const char *state_path; /* --checkpoint (NULL: the default path, pg_state.h) */
+    bool verbose; /* a notice per chunk state (window open, emitted, acknowledged); also with
+                   * RC_SNAPSHOT_VERBOSE=1 in the environment (rowcast has no -v) */
 } rc_pg_incsnap_opts;
 
 /* Checks the signal table (missing: the CREATE TABLE to run) and that the publication
@@ -46,8 +55,21 @@ rc_status rc_pg_incsnap_on_message(rc_pg_incsnap *is, const rc_pgo_msg *m, rc_er
 /* The events a stream message made: signal rows are acted on, changes of the table being read
  * drop their keys from the chunk. Errors of a signal are said (notice) and the capture goes on. */
 rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t n, rc_error *err);
-/* At the end of a stream transaction: the chunk's rows go to the queue once past its HW. */
-rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, rc_error *err);
+/* At the end of a stream transaction (its Commit's end LSN): the chunk's rows go to the queue
+ * once past its HW; their items will be (lsn, 1..n) (pg_source.c). A signal in it is part of
+ * the state as of (lsn, 0). */
+rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err);
+
+/* At open, once the slot was looked for: the state file read by rc_pg_incsnap_new goes on
+ * (its tables queued, the last one read after its last acknowledged key), or is ignored with
+ * a notice when the slot is gone. */
+rc_status rc_pg_incsnap_resume(rc_pg_incsnap *is, bool slot_exists, rc_error *err);
+/* The sink acknowledged (lsn, k): the state as of there is written when it moved, before the
+ * caller tells the slot lsn. An error (said once) means the slot must not be told. */
+rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_error *err);
+/* The position (LSN, k) of the state read at open ({0, 0}: none): a kill between its write and
+ * the slot's status update leaves the slot behind it (pg_state.h). */
+rc_pg_state_pos rc_pg_incsnap_state_at(const rc_pg_incsnap *is);
 /* When the stream is caught up and the queue empty: the next chunk (LW, read, HW). */
 rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err);
 

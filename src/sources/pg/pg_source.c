@@ -344,6 +344,7 @@ static void keepalive(pg_source *s, const rc_pg_msg *m)
     /* nothing in flight: the server may let go of the WAL up to here (idle tables) */
     rc_error err;
     rc_error_clear(&err);
+    if (s->inc && rc_pg_incsnap_acked(s->inc, m->wal_end, 0, &err) != RC_OK) return; /* said; the slot waits */
     if (m->wal_end > s->acked_lsn && rc_pg_stream_ack(s->conn, m->wal_end, &err) == RC_PG_OK) s->acked_lsn = m->wal_end;
 }
 
@@ -402,7 +403,7 @@ static rc_status message(pg_source *s, const rc_pg_msg *m, rc_error *err)
     if (st == RC_OK && (msg.kind == RC_PGO_COMMIT || msg.kind == RC_PGO_STREAM_COMMIT)) {
         if (rc_pg_events_pending(s->ev)) s->pending_lsn = msg.u.commit.end_lsn; /* released over the next items */
         else s->handed_lsn = msg.u.commit.end_lsn;
-        if (!rc_pg_events_pending(s->ev) && s->inc && rc_pg_incsnap_commit(s->inc, err) != RC_OK) return err->code;
+        if (!rc_pg_events_pending(s->ev) && s->inc && rc_pg_incsnap_commit(s->inc, s->handed_lsn, err) != RC_OK) return err->code;
     }
     if (st != RC_OK) item_bad(s, it, &ierr, m->data, m->len, true);
     else if (rc_db_item_none(b, it, m->len)) return RC_OK; /* no event (Relation, Type, Origin...) */
@@ -430,7 +431,7 @@ static rc_status drain(pg_source *s, rc_error *err)
     uint64_t before = s->handed_lsn;
     if (!rc_pg_events_pending(s->ev)) {
         s->handed_lsn = s->pending_lsn;
-        if (s->inc && rc_pg_incsnap_commit(s->inc, err) != RC_OK) return err->code;
+        if (s->inc && rc_pg_incsnap_commit(s->inc, s->handed_lsn, err) != RC_OK) return err->code;
     }
     item_end(s, it);
     it->inside = s->handed_lsn == before;
@@ -519,23 +520,29 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
     pg_source *s = (pg_source *)src;
     if (pos->kind != RC_POS_PG_LSN) return;
     uint64_t lsn = rc_pos_pg_lsn(pos);
-    if (!rc_db_source_ack(&s->db, pos, !lsn, rc_pos_pg_snapshot_rows(pos)) || lsn <= s->acked_lsn) return;
+    if (!rc_db_source_ack(&s->db, pos, !lsn, rc_pos_pg_snapshot_rows(pos))) return;
+    rc_error err;
+    rc_error_clear(&err);
+    /* the snapshot state as of pos is stored before the slot hears of it (said when it cannot be) */
+    if ((s->inc && rc_pg_incsnap_acked(s->inc, lsn, rc_pos_pg_snapshot_rows(pos), &err) != RC_OK) || lsn <= s->acked_lsn) return;
     if (s->db.ph == PH_STREAM_START) { /* reconnecting: told once the stream runs again */
         if (lsn > s->ack_later) s->ack_later = lsn;
         return;
     }
     /* PH_DONE too: --max-events and --until end the phase before the last items are acknowledged */
     if (s->db.ph != PH_STREAM && s->db.ph != PH_DONE) return;
-    rc_error err;
-    rc_error_clear(&err);
     /* a failure is the connection's: the next read finds it and reconnects */
     if (rc_pg_stream_ack(s->conn, lsn, &err) == RC_PG_OK) s->acked_lsn = lsn;
 }
 
+/* The slot's position, or the snapshot state's when the slot is behind it (killed between the
+ * state's write and the slot's status update): a file sink keeps what the state counts. */
 static bool pg_resumes_at(const rc_source *src, rc_pos *pos)
 {
     const pg_source *s = (const pg_source *)src;
-    *pos = rc_pos_pg(s->resume_lsn, 0);
+    rc_pg_state_pos at = s->inc ? rc_pg_incsnap_state_at(s->inc) : (rc_pg_state_pos){0, 0};
+    bool ahead = s->resume_lsn && at.lsn >= s->resume_lsn;
+    *pos = ahead ? rc_pos_pg(at.lsn, at.k) : rc_pos_pg(s->resume_lsn, 0);
     return s->resume_lsn != 0;
 }
 
@@ -604,7 +611,9 @@ static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *er
                              .publication = s->cfg.publication,
                              .companion = s->companion,
                              .notice = s->cfg.notice,
-                             .notice_ud = s->cfg.notice_ctx};
+                             .notice_ud = s->cfg.notice_ctx,
+                             .slot = s->cfg.slot,
+                             .state_path = s->cfg.checkpoint};
     rc_pg_rc rc = rc_pg_incsnap_new(s->conn, &io, s->pub_created, &s->inc, err);
     return rc == RC_PG_OK ? RC_OK : pg_fail(err, rc);
 }
@@ -634,6 +643,7 @@ static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc
     if (s->cfg.snapshot != RC_SNAPSHOT_INITIAL_ONLY &&
         (rc = rc_pg_slot_find(s->conn, s->cfg.slot, &slot, &found, err)) != RC_PG_OK)
         return pg_fail(err, rc);
+    if (s->inc && rc_pg_incsnap_resume(s->inc, found, err) != RC_OK) return err->code; /* before the stream starts */
     if (s->cfg.until_caught_up && (rc = rc_pg_wal_lsn(s->conn, &s->until_lsn, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     if (s->cfg.until_lsn) s->until_lsn = s->cfg.until_lsn;
