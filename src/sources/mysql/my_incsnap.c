@@ -31,6 +31,7 @@ typedef struct inc_table {
      * core's cursor stays there (a chunk discarded: read again), the reader goes back there */
     rc_buf from, at;
     int64_t started_us;
+    uint32_t index; /* in tabs */
 } inc_table;
 
 typedef struct rc_my_incsnap {
@@ -38,7 +39,7 @@ typedef struct rc_my_incsnap {
     char sig_db[65], sig_table[65];
     rc_incsnap *core;
     MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
-    inc_table *tabs;
+    inc_table **tabs; /* each on its own: a reader keeps a pointer to its table's st */
     size_t ntabs;
     rc_my_snap_pos point; /* the chunk in flight's P */
     uint64_t chunk;
@@ -69,7 +70,7 @@ static rc_status inc_notice(my_source *s, rc_error *e)
 static inc_table *table_named(rc_my_incsnap *x, const char *name)
 {
     for (size_t i = 0; i < x->ntabs; i++)
-        if (!strcmp(x->tabs[i].name, name)) return &x->tabs[i];
+        if (!strcmp(x->tabs[i]->name, name)) return x->tabs[i];
     return NULL;
 }
 
@@ -112,7 +113,7 @@ static rc_status add_row(my_source *s, inc_table *it, char **fields, const unsig
 static rc_status again(rc_my_incsnap *x, rc_status st)
 {
     if (!x->sql || !rc_my_errno_lost(mysql_errno(x->sql))) return st;
-    for (size_t i = 0; i < x->ntabs; i++) rc_my_snap_reader_free(x->tabs[i].rd), x->tabs[i].rd = NULL;
+    for (size_t i = 0; i < x->ntabs; i++) rc_my_snap_reader_free(x->tabs[i]->rd), x->tabs[i]->rd = NULL;
     mysql_close(x->sql), x->sql = NULL;
     return RC_ERR_RETRY;
 }
@@ -167,7 +168,7 @@ static rc_status pend(my_source *s, const rc_incsnap_table *t, uint32_t kind, co
     rc_my_incsnap *x = s->inc;
     inc_table *it = table_named(x, t->name);
     if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
-    put32(&x->pending, (uint32_t)(it - x->tabs));
+    put32(&x->pending, it->index);
     put32(&x->pending, kind);
     put32(&x->pending, (uint32_t)n);
     rc_buf_put(&x->pending, raw, n);
@@ -205,7 +206,7 @@ static rc_status pending_event(my_source *s, rc_event *ev, rc_error *err)
     rc_my_incsnap *x = s->inc;
     rc_batch *b = rc_db_batch(&s->db.batches);
     const char *p = x->pending.data + x->pend_at;
-    inc_table *it = &x->tabs[get32(p)];
+    inc_table *it = x->tabs[get32(p)];
     uint32_t kind = get32(p + 4), n = get32(p + 8);
     p += 12;
     x->pend_at += 12 + n;
@@ -317,10 +318,11 @@ static rc_status prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_e
     if (!t || (s->accept && !s->accept(s->accept_ctx, db, tb)))
         return rc_error_set(err, RC_SKIP, RC_NO_OFFSET, "%s is not a table this capture captures (--include)", name);
     if (!it) {
-        inc_table *n = realloc(x->tabs, (x->ntabs + 1) * sizeof *n);
+        inc_table **n = realloc(x->tabs, (x->ntabs + 1) * sizeof *n);
         if (!n) return rc_my_source_nomem(err);
-        x->tabs = n, it = &n[x->ntabs++];
-        memset(it, 0, sizeof *it);
+        x->tabs = n;
+        if (!(it = calloc(1, sizeof *it))) return rc_my_source_nomem(err);
+        it->index = (uint32_t)x->ntabs, n[x->ntabs++] = it;
         rc_buf_init(&it->from, RC_BUF_DEFAULT_MAX), rc_buf_init(&it->at, RC_BUF_DEFAULT_MAX);
         if (!(it->name = strdup(name))) return rc_my_source_nomem(err);
     } else { /* queued anew: from its first row, with the structure now */
@@ -535,9 +537,10 @@ void rc_my_incsnap_free(my_source *s)
     if (!x) return;
     rc_incsnap_free(x->core);
     for (size_t i = 0; i < x->ntabs; i++) {
-        rc_my_snap_reader_free(x->tabs[i].rd);
-        rc_buf_fini(&x->tabs[i].from), rc_buf_fini(&x->tabs[i].at);
-        free(x->tabs[i].st.cols), free(x->tabs[i].st.pk), free(x->tabs[i].own), free(x->tabs[i].name);
+        inc_table *it = x->tabs[i];
+        rc_my_snap_reader_free(it->rd);
+        rc_buf_fini(&it->from), rc_buf_fini(&it->at);
+        free(it->st.cols), free(it->st.pk), free(it->own), free(it->name), free(it);
     }
     free(x->tabs);
     if (x->sql) mysql_close(x->sql);

@@ -1,5 +1,5 @@
-/* PostgreSQL incremental snapshots: signals, watermarks, chunk reads (pg_incsnap.h). */
-#include "sources/pg/pg_incsnap.h"
+/* PostgreSQL incremental snapshots: signals, watermarks, the stream, the state (pg_incsnap.h;
+ * the chunk reads are pg_incsnap_chunk.c). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,88 +7,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "sources/incsnap.h"
-#include "sources/incsnap_stats.h"
-#include "sources/incsnap_state.h"
 #include "sources/pg/pg_copy.h"
-#include "sources/pg/pg_state.h"
-#include "sources/pg/pg_xidsnap.h"
+#include "sources/pg/pg_incsnap_int.h"
 #include "sources/signal.h"
-
-enum { QK_ROW, QK_START, QK_END, QK_STOPPED };
-enum { KEY_MAX = 32 };
-
-typedef struct queued {
-    size_t table; /* into is->tables */
-    int kind;     /* QK_* */
-    size_t off, len;
-} queued;
-
-typedef struct started {
-    char *name;
-    size_t table; /* into is->tables */
-    struct timespec t0;
-} started;
-
-struct rc_pg_incsnap {
-    rc_pg_conn *conn;
-    rc_pg_events *ev;
-    rc_incsnap *core;
-    rc_pg_incsnap_opts o;
-    char signal_ns[64], signal_rel[64];
-    uint64_t run;
-    started *tables; /* every table asked for, with its catalog entry */
-    rc_pg_table *cat;
-    size_t ntables;
-    /* the key texts of the last row read and of the last chunk emitted (the next chunk's
-     * start), each followed by a tab, tabs and backslashes in them escaped */
-    rc_buf cursor_next, cursor;
-    /* the queue of rows and edges to hand out */
-    queued *q;
-    size_t nq, capq, qi;
-    rc_buf qtext;
-    rc_arena scratch;
-    /* the visibility check (pg_xidsnap.h): the chunk's snapshot, the xids whose Commit the
-     * stream handed since an xmin (nbefore of them before the chunk's LW) */
-    rc_pg_xidsnap snap;
-    uint32_t *emitted, cur_xid;
-    size_t nemit, capemit, nbefore;
-    rc_incsnap_signals signals; /* read so far, by type and result (metrics) */
-    /* resuming (pg_state.h): the state file, why it cannot be written ("": it can), the state
-     * read at open, the table of the chunk in flight and of `cursor` */
-    char state_path[RC_PG_STATE_PATH_MAX], state_why[RC_PG_STATE_PATH_MAX + 200];
-    bool state_checked, state_failed, signal_seen;
-    rc_isstate loaded;
-    rc_pg_state_pos loaded_at; /* the position the state read at open is as of ({0}: none) */
-    size_t chunk_table, cursor_table;
-};
-
-static void say(rc_pg_incsnap *is, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(rc_pg_incsnap *is, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (is->o.notice) is->o.notice(is->o.notice_ud, msg);
-}
-
-/* RC_SNAPSHOT_VERBOSE=1: "incremental snapshot public.t chunk 17: window open". */
-static void chunk_said(rc_pg_incsnap *is, const char *what)
-{
-    if (!is->o.verbose || is->chunk_table >= is->ntables) return;
-    const char *name = is->tables[is->chunk_table].name;
-    const rc_incsnap_table *t = rc_incsnap_table_named(is->core, name);
-    say(is, "incremental snapshot %s chunk %" PRIu64 ": %s", name, t ? t->chunks : 0, what);
-}
-
-static started *table_of(rc_pg_incsnap *is, const char *name)
-{
-    for (size_t i = 0; i < is->ntables; i++)
-        if (!strcmp(is->tables[i].name, name)) return &is->tables[i];
-    return NULL;
-}
 
 /* ---- the core's ops ---- */
 
@@ -123,369 +44,6 @@ static rc_incsnap_mark recognise(void *ctx, const void *msg, size_t n, uint64_t 
     return RC_INCSNAP_NOT_MARK;
 }
 
-/* The key columns of a relation's event in key order: their indexes (count returned); every
- * column for a table without a primary key (read in ctid ranges, its replica identity FULL). */
-static uint32_t key_of(const rc_event *ev, bool keyless, uint32_t *idx)
-{
-    if (!keyless) return rc_event_pk(ev, idx, KEY_MAX);
-    uint32_t n = ev->ncols < KEY_MAX ? (uint32_t)ev->ncols : KEY_MAX;
-    for (uint32_t k = 0; k < n; k++) idx[k] = k;
-    return n;
-}
-
-/* A row of NULLs for rel's columns (the edges' zero-row reads). */
-static rc_status null_row(rc_arena *a, const rc_pg_relation *rel, rc_pgo_tuple *row, rc_error *err)
-{
-    rc_pgo_datum *nulls = rc_arena_alloc(a, (rel->ncols + 1) * sizeof *nulls);
-    if (!nulls) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    for (uint16_t k = 0; k < rel->ncols; k++) nulls[k] = (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
-    *row = (rc_pgo_tuple){rel->ncols, nulls};
-    return RC_OK;
-}
-
-/* Appends p[0..n) to b with \t and \\ escaped, then a tab (key texts as one line). */
-static void put_key_text(rc_buf *b, const char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\t' || p[i] == '\\') rc_buf_putc(b, '\\');
-        rc_buf_putc(b, p[i]);
-    }
-    rc_buf_putc(b, '\t');
-}
-
-/* The primary key's columns in its order (their count): the chunk query's ORDER BY, and the
- * next chunk's lower bound (not the events' key: replica identity columns, in column order). */
-static uint32_t pk_cols(const uint16_t *rank, uint16_t ncols, uint16_t *cols)
-{
-    uint32_t n = 0;
-    for (uint16_t r = 1; r <= KEY_MAX; r++)
-        for (uint16_t k = 0; k < ncols; k++)
-            if (rank[k] == r) cols[n++] = k;
-    return n;
-}
-
-/* The key texts of a cursor (put_key_text's), unescaped into v (cursor->len + 1 bytes): up to
- * KEY_MAX of them into k, their count returned. */
-static size_t cursor_keys(const rc_buf *cursor, char *v, rc_isstate_key *k)
-{
-    const char *p = cursor->data, *end = p + cursor->len;
-    size_t nk = 0;
-    while (p < end && nk < KEY_MAX) {
-        k[nk] = (rc_isstate_key){v, 0, false};
-        for (; p < end && *p != '\t'; p++) v[k[nk].n++] = *p == '\\' ? *++p : *p;
-        v += k[nk++].n, p++;
-    }
-    return nk;
-}
-
-/* The cursor of a table read first in this run: its key texts from the core's cursor, which
- * an imported state made of text values (rc_incsnap_import); empty when there is none. */
-static void cursor_from_core(rc_pg_incsnap *is, const rc_incsnap_table *t)
-{
-    rc_buf_reset(&is->cursor);
-    rc_value v[KEY_MAX];
-    size_t n = 0;
-    if (!t->cursor.len || rc_incsnap_key_decode(t->cursor.data, t->cursor.len, v, KEY_MAX, &n, NULL) != RC_OK) return;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].kind != RC_V_TEXT) { /* not a resumed one: from the start (repeats, never skips) */
-            rc_buf_reset(&is->cursor);
-            return;
-        }
-        put_key_text(&is->cursor, v[i].s.p, v[i].s.n);
-    }
-}
-
-/* `(k1, k2) > ('v1', 'v2') ` from the cursor texts, or nothing for the first chunk. */
-static bool put_where(rc_pg_incsnap *is, PGconn *sql, rc_buf *q, const char *const *keys, uint32_t nkey)
-{
-    if (!is->cursor.len) return true;
-    rc_buf_puts(q, " WHERE (");
-    for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(q, k ? ", " : ""), rc_buf_puts(q, keys[k]);
-    rc_buf_puts(q, ") > (");
-    char *v = malloc(is->cursor.len + 1);
-    if (!v) return false;
-    rc_isstate_key kv[KEY_MAX];
-    size_t nk = cursor_keys(&is->cursor, v, kv);
-    for (uint32_t k = 0; k < nkey && k < nk; k++) {
-        char *lit = PQescapeLiteral(sql, kv[k].p, kv[k].n);
-        rc_buf_puts(q, k ? ", " : "");
-        rc_buf_puts(q, lit ? lit : "NULL");
-        PQfreemem(lit);
-    }
-    free(v);
-    rc_buf_putc(q, ')');
-    return true;
-}
-
-/* ` WHERE ctid > 'AFTER'::tid AND ctid < '(END,0)'::tid ORDER BY ctid` (a TID range scan):
- * the rest of page range [.., END) after tid AFTER ("(0,0)": from the first page). */
-static void put_ctid_range(rc_buf *q, const char *after, uint64_t end)
-{
-    char w[120];
-    snprintf(w, sizeof w, " WHERE ctid > '%s'::tid AND ctid < '(%" PRIu64 ",0)'::tid ORDER BY ctid", after, end);
-    rc_buf_puts(q, w);
-}
-
-/* COPY (SELECT cols FROM ONLY t [WHERE key > cursor] ORDER BY key LIMIT n) TO STDOUT; a table
- * without a key (rank NULL): COPY (SELECT cols, ctid FROM ONLY t WHERE ctid in a page range
- * ORDER BY ctid) TO STDOUT, the range from tid `after` to page `end` */
-static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t *rank, size_t limit,
-                         const char *after, uint64_t end)
-{
-    PGconn *sql = rc_pg_sql(is->conn);
-    const rc_pg_relation *rel = t->rel;
-    const char *keys[KEY_MAX];
-    char *ids[1024];
-    uint32_t nkey = 0;
-    uint16_t ncols = rel->ncols < 1024 ? rel->ncols : 1024;
-    rc_buf q;
-    rc_buf_init(&q, 0);
-    rc_buf_puts(&q, "COPY (SELECT ");
-    for (uint16_t k = 0; k < ncols; k++) {
-        ids[k] = PQescapeIdentifier(sql, rel->cols[k].name, strlen(rel->cols[k].name));
-        rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, ids[k] ? ids[k] : "");
-    }
-    uint16_t pk[KEY_MAX];
-    nkey = rank ? pk_cols(rank, ncols, pk) : 0;
-    for (uint32_t k = 0; k < nkey; k++) keys[k] = ids[pk[k]] ? ids[pk[k]] : "";
-    if (!rank) rc_buf_puts(&q, ", ctid");
-    char *ns = PQescapeIdentifier(sql, rel->nspname, strlen(rel->nspname));
-    char *tb = PQescapeIdentifier(sql, rel->relname, strlen(rel->relname));
-    rc_buf_puts(&q, " FROM ONLY "), rc_buf_puts(&q, ns ? ns : ""), rc_buf_putc(&q, '.'), rc_buf_puts(&q, tb ? tb : "");
-    PQfreemem(ns);
-    PQfreemem(tb);
-    bool ok = true;
-    if (rank) {
-        ok = put_where(is, sql, &q, keys, nkey);
-        rc_buf_puts(&q, " ORDER BY ");
-        for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, keys[k]);
-        char lim[40];
-        snprintf(lim, sizeof lim, " LIMIT %zu", limit);
-        rc_buf_puts(&q, lim);
-    } else
-        put_ctid_range(&q, after, end);
-    rc_buf_puts(&q, ") TO STDOUT");
-    for (uint16_t k = 0; k < ncols; k++) PQfreemem(ids[k]);
-    rc_buf_putc(&q, '\0');
-    char *out = ok && q.err == RC_OK ? strdup(q.data) : NULL;
-    rc_buf_fini(&q);
-    return out;
-}
-
-/* One COPY line of the chunk: its key values to the core, its key texts kept as the cursor. */
-static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, const rc_pg_table *t, const char *line, size_t n,
-                           rc_error *err)
-{
-    rc_arena_reset(&is->scratch);
-    if (!t->pk_rank) { /* keyless: the line ends with the row's ctid, the next chunk's start */
-        size_t tab = n;
-        while (tab > 0 && line[tab - 1] != '\t') tab--;
-        if (!tab) return rc_error_set(err, RC_ERR_SYNTAX, RC_NO_OFFSET, "incremental snapshot chunk: a line without its ctid");
-        rc_buf_reset(&is->cursor_next);
-        rc_buf_put(&is->cursor_next, line + tab, n - tab);
-        n = tab - 1;
-    }
-    rc_event_list l = {0};
-    rc_pgo_tuple row;
-    rc_status st = rc_pg_copy_row(&is->scratch, t->rel, line, n, &row, err);
-    if (st == RC_OK) st = rc_pg_events_read(is->ev, t->rel, &row, &is->scratch, &l, err);
-    if (st == RC_OK && l.count == 1) {
-        uint32_t idx[KEY_MAX], nk = key_of(&l.items[0], !t->pk_rank, idx);
-        rc_value key[KEY_MAX];
-        for (uint32_t k = 0; k < nk; k++) key[k] = l.items[0].after[idx[k]];
-        if (t->pk_rank) {
-            uint16_t pk[KEY_MAX];
-            rc_buf_reset(&is->cursor_next);
-            for (uint32_t k = 0, npk = pk_cols(t->pk_rank, t->rel->ncols, pk); k < npk; k++)
-                put_key_text(&is->cursor_next, (const char *)row.cols[pk[k]].data, row.cols[pk[k]].len);
-        }
-        st = rc_incsnap_add_row(core, key, nk, line, n, err);
-    }
-    rc_event_list_fini(&l);
-    return st;
-}
-
-/* pg_current_snapshot() into is->snap; the emitted xids it sees whatever comes are forgotten. */
-static rc_status take_snapshot(rc_pg_incsnap *is, rc_error *err)
-{
-    PGresult *r = PQexec(rc_pg_sql(is->conn), "SELECT pg_catalog.pg_current_snapshot()");
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "pg_current_snapshot", err), RC_ERR_IO;
-    rc_status st = rc_pg_xidsnap_parse(&is->snap, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0), err);
-    PQclear(r);
-    size_t k = 0;
-    for (size_t i = 0; st == RC_OK && i < is->nemit; i++)
-        if (!rc_pg_xidsnap_before_xmin(&is->snap, is->emitted[i])) is->emitted[k++] = is->emitted[i];
-    if (st == RC_OK) is->nemit = k;
-    return st;
-}
-
-/* At HW: a transaction the stream handed before LW that the chunk's snapshot saw in progress
- * (the chunk misses its changes, which the stream emitted already). */
-static bool chunk_missed_one(const rc_pg_incsnap *is)
-{
-    for (size_t i = 0; i < is->nbefore && i < is->nemit; i++)
-        if (rc_pg_xidsnap_in_progress(&is->snap, is->emitted[i])) return true;
-    return false;
-}
-
-static void emitted_add(rc_pg_incsnap *is, uint32_t xid)
-{
-    if (is->nemit == is->capemit) {
-        size_t cap = is->capemit ? 2 * is->capemit : 256;
-        uint32_t *p = realloc(is->emitted, cap * sizeof *p);
-        if (!p) return; /* kept as it was: the next take_snapshot prunes */
-        is->emitted = p, is->capemit = cap;
-    }
-    is->emitted[is->nemit++] = xid;
-}
-
-/* A keyless table's chunk, in the chunk's transaction: the pages after tid `after` to read for
- * about `limit` rows (the planner's rows per page; 100 when never analyzed), *end the page
- * after them, *nblocks the table's pages now. */
-static rc_status ctid_range(rc_pg_incsnap *is, const rc_pg_table *ct, const char *after, size_t limit, uint64_t *end,
-                            uint64_t *nblocks, rc_error *err)
-{
-    char oid[16];
-    snprintf(oid, sizeof oid, "%" PRIu32, ct->rel->oid);
-    const char *args[] = {oid};
-    PGresult *r = rc_pg_query(is->conn,
-                              "SELECT pg_catalog.pg_relation_size(c.oid) / pg_catalog.current_setting('block_size')::bigint, "
-                              "c.reltuples, c.relpages FROM pg_catalog.pg_class c WHERE c.oid = $1::oid",
-                              1, args);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "the table's pages", err), RC_ERR_IO;
-    if (PQntuples(r) != 1) {
-        PQclear(r);
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s.%s was dropped", ct->rel->nspname, ct->rel->relname);
-    }
-    *nblocks = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
-    double tuples = atof(PQgetvalue(r, 0, 1)), pages = atof(PQgetvalue(r, 0, 2));
-    PQclear(r);
-    double per_page = tuples > 0 && pages > 0 ? tuples / pages : 100;
-    uint64_t n = (uint64_t)((double)limit / (per_page < 1 ? 1 : per_page));
-    *end = strtoull(after + 1, NULL, 10) + (n ? n : 1);
-    return RC_OK;
-}
-
-/* Whether two versions of a relation have the same columns (names, types, type modifiers). */
-static bool same_columns(const rc_pg_relation *a, const rc_pg_relation *b)
-{
-    if (a->ncols != b->ncols) return false;
-    for (uint16_t k = 0; k < a->ncols; k++)
-        if (strcmp(a->cols[k].name, b->cols[k].name) || a->cols[k].type_oid != b->cols[k].type_oid ||
-            a->cols[k].typmod != b->cols[k].typmod)
-            return false;
-    return true;
-}
-
-/* In the chunk's transaction, before its snapshot: the table locked (ACCESS SHARE, as the COPY
- * would: an ALTER waits for the chunk, never lands inside it) and read again from the catalog,
- * a new structure (a DDL since the last chunk) replacing the old one: the chunk's rows are read
- * and built with the structure they have. */
-static rc_status refresh_table(rc_pg_incsnap *is, started *tb, rc_error *err)
-{
-    rc_pg_table *old = &is->cat[tb->table];
-    PGconn *sql = rc_pg_sql(is->conn);
-    char *ns = PQescapeIdentifier(sql, old->rel->nspname, strlen(old->rel->nspname));
-    char *rel = PQescapeIdentifier(sql, old->rel->relname, strlen(old->rel->relname));
-    rc_buf q;
-    rc_buf_init(&q, 0);
-    rc_buf_puts(&q, "LOCK TABLE ONLY "), rc_buf_puts(&q, ns ? ns : ""), rc_buf_putc(&q, '.');
-    rc_buf_puts(&q, rel ? rel : ""), rc_buf_puts(&q, " IN ACCESS SHARE MODE"), rc_buf_putc(&q, '\0');
-    PQfreemem(ns);
-    PQfreemem(rel);
-    PGresult *r = q.err == RC_OK ? PQexec(sql, q.data) : NULL;
-    rc_buf_fini(&q);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) return rc_pg_query_fail(is->conn, r, "locking the table", err), RC_ERR_IO;
-    PQclear(r);
-    rc_pg_table *found = NULL;
-    size_t n = 0;
-    const char *pat[] = {tb->name};
-    if (rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, pat, 1, &found, &n, err) != RC_PG_OK)
-        return RC_ERR_IO;
-    const char *why = !n ? "it is no longer captured (dropped, or out of the publication)"
-                      : !found[0].pk_rank != !old->pk_rank ? "its primary key was added or dropped"
-                                                          : NULL;
-    if (!why && !same_columns(found[0].rel, old->rel)) {
-        say(is, "incremental snapshot of %s: its columns changed; the next rows are read with the new ones", tb->name);
-        rc_pg_table_fini(old);
-        *old = found[0];
-        found[0] = (rc_pg_table){0};
-    }
-    rc_pg_tables_free(found, n);
-    return why ? rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s: %s", tb->name, why) : RC_OK;
-}
-
-static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
-{
-    rc_pg_incsnap *is = ctx;
-    started *tb = table_of(is, t->name);
-    const rc_pg_table *ct = &is->cat[tb->table];
-    if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
-    is->cursor_table = is->chunk_table = tb->table;
-    PGconn *sql = rc_pg_sql(is->conn);
-    PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
-    if (refresh_table(is, tb, err) != RC_OK) {
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return err->code;
-    }
-    /* the events' column set built now: for a replica identity FULL it asks the catalog for a
-     * primary key on this connection, which the COPY below will be using */
-    rc_arena_reset(&is->scratch);
-    rc_event_list l = {0};
-    rc_pgo_tuple nulls;
-    if (null_row(&is->scratch, ct->rel, &nulls, err) != RC_OK) return err->code;
-    rc_status pst = rc_pg_events_read(is->ev, ct->rel, &nulls, &is->scratch, &l, err);
-    rc_event_list_fini(&l);
-    if (pst != RC_OK) {
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return pst;
-    }
-    /* keyless: the core's cursor is the tid after which the chunk starts */
-    char after[48] = "(0,0)";
-    if (t->cursor.len && t->cursor.len < sizeof after) memcpy(after, t->cursor.data, t->cursor.len), after[t->cursor.len] = '\0';
-    uint64_t end = 0, nblocks = 0;
-    char *q = NULL;
-    if (take_snapshot(is, err) == RC_OK && (ct->pk_rank || ctid_range(is, ct, after, limit, &end, &nblocks, err) == RC_OK) &&
-        !(q = chunk_query(is, ct, ct->pk_rank, limit, after, end)))
-        rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    if (!q) {
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return err->code;
-    }
-    PGresult *r = PQexec(sql, q);
-    free(q);
-    if (PQresultStatus(r) != PGRES_COPY_OUT) {
-        rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err);
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return RC_ERR_IO;
-    }
-    PQclear(r);
-    rc_status st = RC_OK;
-    char *buf = NULL;
-    int n;
-    while ((n = PQgetCopyData(sql, &buf, 0)) > 0) {
-        if (st == RC_OK) st = chunk_row(is, core, ct, buf, (size_t)n - (buf[n - 1] == '\n'), err);
-        PQfreemem(buf);
-    }
-    r = PQgetResult(sql);
-    if (st == RC_OK && (n != -1 || PQresultStatus(r) != PGRES_COMMAND_OK)) { /* cut off: not the table's end */
-        st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "incremental snapshot chunk of %s: %s", t->name,
-                          r ? PQresultErrorMessage(r) : PQerrorMessage(sql));
-        err->message[strcspn(err->message, "\n")] = '\0';
-    }
-    PQclear(r);
-    while ((r = PQgetResult(sql))) PQclear(r);
-    PQclear(PQexec(sql, "COMMIT"));
-    if (!ct->pk_rank && (st == RC_OK || st == RC_ERR_LIMIT)) {
-        /* stopped early (the buffer's bound): after the last row read; else the next pages */
-        char next[40];
-        int nn = snprintf(next, sizeof next, "(%" PRIu64 ",0)", end);
-        st = st == RC_ERR_LIMIT ? rc_incsnap_set_cursor(core, is->cursor_next.data, is->cursor_next.len, false)
-                                : rc_incsnap_set_cursor(core, next, (size_t)nn, end >= nblocks);
-        if (st != RC_OK) return rc_error_set(err, st, RC_NO_OFFSET, "out of memory");
-    }
-    return st == RC_ERR_LIMIT ? RC_OK : st;
-}
 
 static rc_status enqueue(rc_pg_incsnap *is, size_t table, int kind, const void *raw, size_t n, rc_error *err)
 {
@@ -503,19 +61,19 @@ static rc_status enqueue(rc_pg_incsnap *is, size_t table, int kind, const void *
 static rc_status emit_row(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn, rc_error *err)
 {
     rc_pg_incsnap *is = ctx;
-    return enqueue(is, table_of(is, t->name)->table, QK_ROW, raw, rawn, err);
+    return enqueue(is, rc_pgis_table_of(is, t->name)->table, QK_ROW, raw, rawn, err);
 }
 
 static rc_status emit_edge(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge edge, rc_error *err)
 {
     rc_pg_incsnap *is = ctx;
-    started *tb = table_of(is, t->name);
+    started *tb = rc_pgis_table_of(is, t->name);
     if (edge == RC_INCSNAP_EDGE_START) clock_gettime(CLOCK_MONOTONIC, &tb->t0);
     else {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         double secs = (double)(now.tv_sec - tb->t0.tv_sec) + (double)(now.tv_nsec - tb->t0.tv_nsec) / 1e9;
-        say(is, "incremental snapshot of %s %s: %" PRIu64 " rows, %" PRIu64 " dropped by the window, %" PRIu64
+        rc_pgis_say(is, "incremental snapshot of %s %s: %" PRIu64 " rows, %" PRIu64 " dropped by the window, %" PRIu64
                 " chunks, %.1f s", t->name, edge == RC_INCSNAP_EDGE_END ? "completed" : "stopped", t->rows_emitted,
             t->rows_dropped, t->chunks, secs);
     }
@@ -601,7 +159,7 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
     is->run &= (UINT64_C(1) << 53) - 1; /* exact in any JSON reader */
     rc_buf_init(&is->cursor, 0), rc_buf_init(&is->cursor_next, 0), rc_buf_init(&is->qtext, 0);
     rc_arena_init(&is->scratch);
-    rc_incsnap_ops ops = {write_watermark, read_chunk, recognise, emit_row, emit_edge};
+    rc_incsnap_ops ops = {write_watermark, rc_pgis_read_chunk, recognise, emit_row, emit_edge};
     rc_incsnap_limits lim = {.chunk_rows = o->chunk_rows};
     is->core = rc_incsnap_new(&ops, is, &lim);
     rc_isstate_init(&is->loaded);
@@ -655,7 +213,7 @@ static const char *add_table(rc_pg_incsnap *is, const char *name, bool *refused,
                     : found[0].rel->ncols > KEY_MAX ? "it has no primary key and more than 32 columns"
                                                     : NULL;
     *refused = r != NULL;
-    if (!r && !table_of(is, name)) {
+    if (!r && !rc_pgis_table_of(is, name)) {
         started *t = realloc(is->tables, (is->ntables + 1) * sizeof *t);
         rc_pg_table *c = realloc(is->cat, (is->ntables + 1) * sizeof *c);
         if (t) is->tables = t;
@@ -698,18 +256,18 @@ static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_t
     if (!why && st->filter) why = "additional-conditions are not supported yet", refused = true;
     if (!why && !state_ready(is)) why = is->state_why, refused = true;
     if (why) {
-        if (refused) say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
-        else say(is, "signal id=%s: %s", sg->id, why);
+        if (refused) rc_pgis_say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
+        else rc_pgis_say(is, "signal id=%s: %s", sg->id, why);
         return RC_SIGNAL_ERROR;
     }
-    const rc_pg_table *c = &is->cat[table_of(is, st->name)->table];
+    const rc_pg_table *c = &is->cat[rc_pgis_table_of(is, st->name)->table];
     if (rc_incsnap_queue(is->core, st->name, c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID, sg->id, NULL, &err) != RC_OK) {
-        say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
+        rc_pgis_say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
         return RC_SIGNAL_IGNORED;
     }
     uint64_t est = c->reltuples > 0 ? (uint64_t)c->reltuples : 0;
     rc_incsnap_estimate(is->core, st->name, est, 0);
-    say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s); its progress is kept in %s", st->name,
+    rc_pgis_say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s); its progress is kept in %s", st->name,
         sg->id, est, c->pk_rank ? "by primary key" : "in ctid ranges: no primary key", is->state_path);
     return RC_SIGNAL_OK;
 }
@@ -727,7 +285,7 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
     rc_status st = rc_signal_parse(&sg, &a, is->o.signal_table, id, type, v[2].kind == RC_V_NULL ? NULL : &v[2].s, &err);
     int result = RC_SIGNAL_IGNORED;
     is->signal_seen = true; /* the state as of its Commit (rc_pg_incsnap_commit) */
-    if (st != RC_OK) say(is, "%s", err.message), result = RC_SIGNAL_ERROR;
+    if (st != RC_OK) rc_pgis_say(is, "%s", err.message), result = RC_SIGNAL_ERROR;
     else if (sg.kind == RC_SIGNAL_EXECUTE)
         for (size_t i = 0; i < sg.ntables; i++) result = rc_incsnap_signal_worse(result, execute_one(is, &sg, &sg.tables[i]));
     else if (sg.kind == RC_SIGNAL_STOP) {
@@ -755,17 +313,17 @@ static bool running_chunk_of(const rc_pg_incsnap *is, const char *name)
 rc_status rc_pg_incsnap_on_message(rc_pg_incsnap *is, const rc_pgo_msg *m, rc_error *err)
 {
     if (m->kind == RC_PGO_BEGIN) is->cur_xid = m->u.begin.xid;
-    if (m->kind == RC_PGO_COMMIT) emitted_add(is, is->cur_xid);
-    if (m->kind == RC_PGO_STREAM_COMMIT) emitted_add(is, m->u.commit.xid);
+    if (m->kind == RC_PGO_COMMIT) rc_pgis_emitted_add(is, is->cur_xid);
+    if (m->kind == RC_PGO_STREAM_COMMIT) rc_pgis_emitted_add(is, m->u.commit.xid);
     if (m->kind == RC_PGO_RELATION && rc_incsnap_phase_of(is->core) == RC_INCSNAP_OPEN) {
         /* the table's structure changed while its chunk's window is open: the chunk (read with
          * the old one, or the new one before the stream's changes of the old) is read again */
         const rc_pg_relation *rel = m->u.relation.rel;
         char name[300];
         snprintf(name, sizeof name, "%s.%s", rel->nspname, rel->relname);
-        const started *tb = table_of(is, name);
-        if (tb && running_chunk_of(is, name) && !same_columns(rel, is->cat[tb->table].rel)) {
-            say(is, "incremental snapshot of %s: its columns changed while a chunk was open; the chunk is read again", name);
+        const started *tb = rc_pgis_table_of(is, name);
+        if (tb && running_chunk_of(is, name) && !rc_pgis_same_columns(rel, is->cat[tb->table].rel)) {
+            rc_pgis_say(is, "incremental snapshot of %s: its columns changed while a chunk was open; the chunk is read again", name);
             rc_incsnap_reread(is->core);
         }
     }
@@ -774,7 +332,7 @@ rc_status rc_pg_incsnap_on_message(rc_pg_incsnap *is, const rc_pgo_msg *m, rc_er
     rc_status st = rc_incsnap_on_message(is->core, m->u.message.content, m->u.message.len, err);
     if (was == RC_INCSNAP_READ && rc_incsnap_phase_of(is->core) == RC_INCSNAP_OPEN) {
         is->nbefore = is->nemit;
-        chunk_said(is, "window open");
+        rc_pgis_chunk_said(is, "window open");
     }
     return st;
 }
@@ -798,13 +356,13 @@ rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t
         char name[300];
         snprintf(name, sizeof name, "%.*s.%.*s", (int)ev->src.schema.n, ev->src.schema.p, (int)ev->src.table.n,
                  ev->src.table.p);
-        const started *tb = table_of(is, name);
+        const started *tb = rc_pgis_table_of(is, name);
         if (!tb) continue;
         if (ev->op == RC_OP_TRUNCATE) {
             rc_incsnap_on_truncate(is->core, name);
             continue;
         }
-        uint32_t idx[KEY_MAX], nk = key_of(ev, !is->cat[tb->table].pk_rank, idx);
+        uint32_t idx[KEY_MAX], nk = rc_pgis_key_of(ev, !is->cat[tb->table].pk_rank, idx);
         rc_value before[KEY_MAX], after[KEY_MAX];
         for (uint32_t k = 0; k < nk; k++) {
             if (ev->before) before[k] = ev->before[idx[k]];
@@ -836,13 +394,13 @@ static rc_status chunk_end(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
     char *v = malloc(is->cursor_next.len + 1);
     if (!v) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     rc_isstate_key k[KEY_MAX];
-    size_t nk = cursor_keys(&is->cursor_next, v, k);
+    size_t nk = rc_pgis_cursor_keys(&is->cursor_next, v, k);
     rc_status st = rc_incsnap_chunk_end(is->core, is->tables[is->chunk_table].name, pos, sizeof pos, k, nk, err);
     free(v);
     if (st == RC_OK && is->o.verbose) {
         char what[80];
         snprintf(what, sizeof what, "emitted (%zu items at LSN %X/%X)", n, (unsigned)(lsn >> 32), (unsigned)lsn);
-        chunk_said(is, what);
+        rc_pgis_chunk_said(is, what);
     }
     return st;
 }
@@ -855,7 +413,7 @@ rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
         is->signal_seen = false;
         if (rc_incsnap_at(is->core, pos, sizeof pos, err) != RC_OK) return err->code;
     }
-    if (rc_incsnap_phase_of(is->core) == RC_INCSNAP_EMIT && chunk_missed_one(is)) {
+    if (rc_incsnap_phase_of(is->core) == RC_INCSNAP_EMIT && rc_pgis_chunk_missed_one(is)) {
         rc_incsnap_reread(is->core); /* the next step reads it again, from the same key */
         return RC_OK;
     }
@@ -870,10 +428,10 @@ rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
 rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
 {
     if (rc_pg_incsnap_pending(is) || rc_incsnap_phase_of(is->core) != RC_INCSNAP_IDLE) return RC_OK;
-    if (is->nemit > 4096 && take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
+    if (is->nemit > 4096 && rc_pgis_take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
     rc_status st = rc_incsnap_step(is->core, true, err);
     if (st != RC_OK && st != RC_SKIP) {
-        say(is, "%s", err->message); /* that table stopped; the capture goes on */
+        rc_pgis_say(is, "%s", err->message); /* that table stopped; the capture goes on */
         rc_error_clear(err);
     }
     return RC_OK;
@@ -888,7 +446,7 @@ rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out,
     const rc_pg_relation *rel = is->cat[q->table].rel;
     rc_pgo_tuple row;
     rc_status st = q->kind == QK_ROW ? rc_pg_copy_row(a, rel, is->qtext.data + q->off, q->len, &row, err)
-                                     : null_row(a, rel, &row, err);
+                                     : rc_pgis_null_row(a, rel, &row, err);
     size_t first = out->count;
     if (st == RC_OK) st = rc_pg_events_read(is->ev, rel, &row, a, out, err);
     if (st == RC_OK && out->count > first) {
@@ -910,7 +468,7 @@ static void say_resumed(rc_pg_incsnap *is, const rc_isstate_table *t)
     rc_buf b;
     rc_buf_init(&b, 0);
     rc_pg_state_last_json(&b, t);
-    say(is, "resuming incremental snapshot of %s after key %.400s (%" PRIu64 " rows done, chunk %" PRIu64 "; state file %s)",
+    rc_pgis_say(is, "resuming incremental snapshot of %s after key %.400s (%" PRIu64 " rows done, chunk %" PRIu64 "; state file %s)",
         t->name, b.err == RC_OK ? b.data : "[]", t->rows, t->chunks, is->state_path);
     rc_buf_fini(&b);
 }
@@ -920,7 +478,7 @@ rc_status rc_pg_incsnap_resume(rc_pg_incsnap *is, bool slot_exists, rc_error *er
     rc_isstate *st = &is->loaded;
     if (!st->nt && !st->paused) return RC_OK;
     if (!slot_exists) {
-        say(is, "state file %s ignored: replication slot %s does not exist, so the stream its snapshot went with is gone",
+        rc_pgis_say(is, "state file %s ignored: replication slot %s does not exist, so the stream its snapshot went with is gone",
             is->state_path, is->o.slot);
         return RC_OK;
     }
@@ -930,25 +488,25 @@ rc_status rc_pg_incsnap_resume(rc_pg_incsnap *is, bool slot_exists, rc_error *er
         bool refused;
         const char *no = st->t[i].initial ? "an initial snapshot is not resumed yet"
                                           : add_table(is, st->t[i].name, &refused, why, sizeof why);
-        if (no) say(is, "state file %s: the incremental snapshot of %s does not go on: %s", is->state_path, st->t[i].name, no);
+        if (no) rc_pgis_say(is, "state file %s: the incremental snapshot of %s does not go on: %s", is->state_path, st->t[i].name, no);
         else st->t[k++] = st->t[i];
     }
     st->nt = k;
     /* a table without a key (ctid ranges) starts again, with a new start edge: its consumer
      * rebuilds it from there, and the multiset of what the stream delivered is not in the state */
     for (size_t i = 0; i < st->nt; i++) {
-        if (st->t[i].queued || is->cat[table_of(is, st->t[i].name)->table].pk_rank) continue;
+        if (st->t[i].queued || is->cat[rc_pgis_table_of(is, st->t[i].name)->table].pk_rank) continue;
         st->t[i].has_last = false, st->t[i].rows = st->t[i].chunks = 0;
-        say(is, "incremental snapshot of %s starts again from its first page (a table without a key is rebuilt from a "
+        rc_pgis_say(is, "incremental snapshot of %s starts again from its first page (a table without a key is rebuilt from a "
                 "new start edge)", st->t[i].name);
     }
     if (rc_incsnap_import(is->core, st, err) != RC_OK) return err->code;
-    for (size_t i = 0; i < st->nt; i++) clock_gettime(CLOCK_MONOTONIC, &table_of(is, st->t[i].name)->t0);
+    for (size_t i = 0; i < st->nt; i++) clock_gettime(CLOCK_MONOTONIC, &rc_pgis_table_of(is, st->t[i].name)->t0);
     for (size_t i = 0; i < st->nt; i++)
         if (st->t[i].has_last && !st->t[i].last_is_page) say_resumed(is, &st->t[i]);
-        else say(is, "incremental snapshot of %s (signal %s) goes on from the state file %s, from its first row", st->t[i].name,
+        else rc_pgis_say(is, "incremental snapshot of %s (signal %s) goes on from the state file %s, from its first row", st->t[i].name,
                  st->t[i].signal ? st->t[i].signal : "none", is->state_path);
-    if (st->paused) say(is, "incremental snapshots are paused (state file %s): a resume-snapshot signal goes on", is->state_path);
+    if (st->paused) rc_pgis_say(is, "incremental snapshots are paused (state file %s): a resume-snapshot signal goes on", is->state_path);
     is->state_checked = true; /* it was read: it can be written */
     return RC_OK;
 }
@@ -967,13 +525,13 @@ rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_er
     rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, &st, NULL, err);
     if (rc == RC_OK) {
         rc = rc_pg_state_write(is->state_path, is->o.slot, (rc_pg_state_pos){lsn, k}, &st, err);
-        if (rc != RC_OK && !is->state_failed) say(is, "%s; the replication slot waits until it can be written", err->message);
+        if (rc != RC_OK && !is->state_failed) rc_pgis_say(is, "%s; the replication slot waits until it can be written", err->message);
         is->state_failed = rc != RC_OK;
         for (size_t i = 0; rc == RC_OK && is->o.verbose && i < st.nt; i++)
             if (!st.t[i].queued)
-                say(is, "incremental snapshot %s chunk %" PRIu64 ": acknowledged (%" PRIu64 " rows; state written to %s)",
+                rc_pgis_say(is, "incremental snapshot %s chunk %" PRIu64 ": acknowledged (%" PRIu64 " rows; state written to %s)",
                     st.t[i].name, st.t[i].chunks, st.t[i].rows, is->state_path);
-        if (rc == RC_OK && is->o.verbose && !st.nt) say(is, "incremental snapshot state written to %s: none running", is->state_path);
+        if (rc == RC_OK && is->o.verbose && !st.nt) rc_pgis_say(is, "incremental snapshot state written to %s: none running", is->state_path);
     }
     rc_isstate_fini(&st);
     return rc;

@@ -1,0 +1,401 @@
+/* PostgreSQL incremental snapshots: the chunk reads (pg_incsnap_int.h): key-ordered COPY
+ * chunks of a table with a primary key, ctid page ranges of one without, each in its own
+ * REPEATABLE READ transaction with the table's columns read again (a DDL since the last one). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sources/pg/pg_copy.h"
+#include "sources/pg/pg_incsnap_int.h"
+
+void rc_pgis_say(rc_pg_incsnap *is, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (is->o.notice) is->o.notice(is->o.notice_ud, msg);
+}
+
+/* RC_SNAPSHOT_VERBOSE=1: "incremental snapshot public.t chunk 17: window open". */
+void rc_pgis_chunk_said(rc_pg_incsnap *is, const char *what)
+{
+    if (!is->o.verbose || is->chunk_table >= is->ntables) return;
+    const char *name = is->tables[is->chunk_table].name;
+    const rc_incsnap_table *t = rc_incsnap_table_named(is->core, name);
+    rc_pgis_say(is, "incremental snapshot %s chunk %" PRIu64 ": %s", name, t ? t->chunks : 0, what);
+}
+
+started *rc_pgis_table_of(rc_pg_incsnap *is, const char *name)
+{
+    for (size_t i = 0; i < is->ntables; i++)
+        if (!strcmp(is->tables[i].name, name)) return &is->tables[i];
+    return NULL;
+}
+
+
+/* The key columns of a relation's event in key order: their indexes (count returned); every
+ * column for a table without a primary key (read in ctid ranges, its replica identity FULL). */
+uint32_t rc_pgis_key_of(const rc_event *ev, bool keyless, uint32_t *idx)
+{
+    if (!keyless) return rc_event_pk(ev, idx, KEY_MAX);
+    uint32_t n = ev->ncols < KEY_MAX ? (uint32_t)ev->ncols : KEY_MAX;
+    for (uint32_t k = 0; k < n; k++) idx[k] = k;
+    return n;
+}
+
+/* A row of NULLs for rel's columns (the edges' zero-row reads). */
+rc_status rc_pgis_null_row(rc_arena *a, const rc_pg_relation *rel, rc_pgo_tuple *row, rc_error *err)
+{
+    rc_pgo_datum *nulls = rc_arena_alloc(a, (rel->ncols + 1) * sizeof *nulls);
+    if (!nulls) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    for (uint16_t k = 0; k < rel->ncols; k++) nulls[k] = (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
+    *row = (rc_pgo_tuple){rel->ncols, nulls};
+    return RC_OK;
+}
+
+/* Appends p[0..n) to b with \t and \\ escaped, then a tab (key texts as one line). */
+static void put_key_text(rc_buf *b, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\t' || p[i] == '\\') rc_buf_putc(b, '\\');
+        rc_buf_putc(b, p[i]);
+    }
+    rc_buf_putc(b, '\t');
+}
+
+/* The primary key's columns in its order (their count): the chunk query's ORDER BY, and the
+ * next chunk's lower bound (not the events' key: replica identity columns, in column order). */
+static uint32_t pk_cols(const uint16_t *rank, uint16_t ncols, uint16_t *cols)
+{
+    uint32_t n = 0;
+    for (uint16_t r = 1; r <= KEY_MAX; r++)
+        for (uint16_t k = 0; k < ncols; k++)
+            if (rank[k] == r) cols[n++] = k;
+    return n;
+}
+
+/* The key texts of a cursor (put_key_text's), unescaped into v (cursor->len + 1 bytes): up to
+ * KEY_MAX of them into k, their count returned. */
+size_t rc_pgis_cursor_keys(const rc_buf *cursor, char *v, rc_isstate_key *k)
+{
+    const char *p = cursor->data, *end = p + cursor->len;
+    size_t nk = 0;
+    while (p < end && nk < KEY_MAX) {
+        k[nk] = (rc_isstate_key){v, 0, false};
+        for (; p < end && *p != '\t'; p++) v[k[nk].n++] = *p == '\\' ? *++p : *p;
+        v += k[nk++].n, p++;
+    }
+    return nk;
+}
+
+/* The cursor of a table read first in this run: its key texts from the core's cursor, which
+ * an imported state made of text values (rc_incsnap_import); empty when there is none. */
+static void cursor_from_core(rc_pg_incsnap *is, const rc_incsnap_table *t)
+{
+    rc_buf_reset(&is->cursor);
+    rc_value v[KEY_MAX];
+    size_t n = 0;
+    if (!t->cursor.len || rc_incsnap_key_decode(t->cursor.data, t->cursor.len, v, KEY_MAX, &n, NULL) != RC_OK) return;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].kind != RC_V_TEXT) { /* not a resumed one: from the start (repeats, never skips) */
+            rc_buf_reset(&is->cursor);
+            return;
+        }
+        put_key_text(&is->cursor, v[i].s.p, v[i].s.n);
+    }
+}
+
+/* `(k1, k2) > ('v1', 'v2') ` from the cursor texts, or nothing for the first chunk. */
+static bool put_where(rc_pg_incsnap *is, PGconn *sql, rc_buf *q, const char *const *keys, uint32_t nkey)
+{
+    if (!is->cursor.len) return true;
+    rc_buf_puts(q, " WHERE (");
+    for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(q, k ? ", " : ""), rc_buf_puts(q, keys[k]);
+    rc_buf_puts(q, ") > (");
+    char *v = malloc(is->cursor.len + 1);
+    if (!v) return false;
+    rc_isstate_key kv[KEY_MAX];
+    size_t nk = rc_pgis_cursor_keys(&is->cursor, v, kv);
+    for (uint32_t k = 0; k < nkey && k < nk; k++) {
+        char *lit = PQescapeLiteral(sql, kv[k].p, kv[k].n);
+        rc_buf_puts(q, k ? ", " : "");
+        rc_buf_puts(q, lit ? lit : "NULL");
+        PQfreemem(lit);
+    }
+    free(v);
+    rc_buf_putc(q, ')');
+    return true;
+}
+
+/* ` WHERE ctid > 'AFTER'::tid AND ctid < '(END,0)'::tid ORDER BY ctid` (a TID range scan):
+ * the rest of page range [.., END) after tid AFTER ("(0,0)": from the first page). */
+static void put_ctid_range(rc_buf *q, const char *after, uint64_t end)
+{
+    char w[120];
+    snprintf(w, sizeof w, " WHERE ctid > '%s'::tid AND ctid < '(%" PRIu64 ",0)'::tid ORDER BY ctid", after, end);
+    rc_buf_puts(q, w);
+}
+
+/* COPY (SELECT cols FROM ONLY t [WHERE key > cursor] ORDER BY key LIMIT n) TO STDOUT; a table
+ * without a key (rank NULL): COPY (SELECT cols, ctid FROM ONLY t WHERE ctid in a page range
+ * ORDER BY ctid) TO STDOUT, the range from tid `after` to page `end` */
+static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t *rank, size_t limit,
+                         const char *after, uint64_t end)
+{
+    PGconn *sql = rc_pg_sql(is->conn);
+    const rc_pg_relation *rel = t->rel;
+    const char *keys[KEY_MAX];
+    char *ids[1024];
+    uint32_t nkey = 0;
+    uint16_t ncols = rel->ncols < 1024 ? rel->ncols : 1024;
+    rc_buf q;
+    rc_buf_init(&q, 0);
+    rc_buf_puts(&q, "COPY (SELECT ");
+    for (uint16_t k = 0; k < ncols; k++) {
+        ids[k] = PQescapeIdentifier(sql, rel->cols[k].name, strlen(rel->cols[k].name));
+        rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, ids[k] ? ids[k] : "");
+    }
+    uint16_t pk[KEY_MAX];
+    nkey = rank ? pk_cols(rank, ncols, pk) : 0;
+    for (uint32_t k = 0; k < nkey; k++) keys[k] = ids[pk[k]] ? ids[pk[k]] : "";
+    if (!rank) rc_buf_puts(&q, ", ctid");
+    char *ns = PQescapeIdentifier(sql, rel->nspname, strlen(rel->nspname));
+    char *tb = PQescapeIdentifier(sql, rel->relname, strlen(rel->relname));
+    rc_buf_puts(&q, " FROM ONLY "), rc_buf_puts(&q, ns ? ns : ""), rc_buf_putc(&q, '.'), rc_buf_puts(&q, tb ? tb : "");
+    PQfreemem(ns);
+    PQfreemem(tb);
+    bool ok = true;
+    if (rank) {
+        ok = put_where(is, sql, &q, keys, nkey);
+        rc_buf_puts(&q, " ORDER BY ");
+        for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, keys[k]);
+        char lim[40];
+        snprintf(lim, sizeof lim, " LIMIT %zu", limit);
+        rc_buf_puts(&q, lim);
+    } else
+        put_ctid_range(&q, after, end);
+    rc_buf_puts(&q, ") TO STDOUT");
+    for (uint16_t k = 0; k < ncols; k++) PQfreemem(ids[k]);
+    rc_buf_putc(&q, '\0');
+    char *out = ok && q.err == RC_OK ? strdup(q.data) : NULL;
+    rc_buf_fini(&q);
+    return out;
+}
+
+/* One COPY line of the chunk: its key values to the core, its key texts kept as the cursor. */
+static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, const rc_pg_table *t, const char *line, size_t n,
+                           rc_error *err)
+{
+    rc_arena_reset(&is->scratch);
+    if (!t->pk_rank) { /* keyless: the line ends with the row's ctid, the next chunk's start */
+        size_t tab = n;
+        while (tab > 0 && line[tab - 1] != '\t') tab--;
+        if (!tab) return rc_error_set(err, RC_ERR_SYNTAX, RC_NO_OFFSET, "incremental snapshot chunk: a line without its ctid");
+        rc_buf_reset(&is->cursor_next);
+        rc_buf_put(&is->cursor_next, line + tab, n - tab);
+        n = tab - 1;
+    }
+    rc_event_list l = {0};
+    rc_pgo_tuple row;
+    rc_status st = rc_pg_copy_row(&is->scratch, t->rel, line, n, &row, err);
+    if (st == RC_OK) st = rc_pg_events_read(is->ev, t->rel, &row, &is->scratch, &l, err);
+    if (st == RC_OK && l.count == 1) {
+        uint32_t idx[KEY_MAX], nk = rc_pgis_key_of(&l.items[0], !t->pk_rank, idx);
+        rc_value key[KEY_MAX];
+        for (uint32_t k = 0; k < nk; k++) key[k] = l.items[0].after[idx[k]];
+        if (t->pk_rank) {
+            uint16_t pk[KEY_MAX];
+            rc_buf_reset(&is->cursor_next);
+            for (uint32_t k = 0, npk = pk_cols(t->pk_rank, t->rel->ncols, pk); k < npk; k++)
+                put_key_text(&is->cursor_next, (const char *)row.cols[pk[k]].data, row.cols[pk[k]].len);
+        }
+        st = rc_incsnap_add_row(core, key, nk, line, n, err);
+    }
+    rc_event_list_fini(&l);
+    return st;
+}
+
+/* pg_current_snapshot() into is->snap; the emitted xids it sees whatever comes are forgotten. */
+rc_status rc_pgis_take_snapshot(rc_pg_incsnap *is, rc_error *err)
+{
+    PGresult *r = PQexec(rc_pg_sql(is->conn), "SELECT pg_catalog.pg_current_snapshot()");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "pg_current_snapshot", err), RC_ERR_IO;
+    rc_status st = rc_pg_xidsnap_parse(&is->snap, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0), err);
+    PQclear(r);
+    size_t k = 0;
+    for (size_t i = 0; st == RC_OK && i < is->nemit; i++)
+        if (!rc_pg_xidsnap_before_xmin(&is->snap, is->emitted[i])) is->emitted[k++] = is->emitted[i];
+    if (st == RC_OK) is->nemit = k;
+    return st;
+}
+
+/* At HW: a transaction the stream handed before LW that the chunk's snapshot saw in progress
+ * (the chunk misses its changes, which the stream emitted already). */
+bool rc_pgis_chunk_missed_one(const rc_pg_incsnap *is)
+{
+    for (size_t i = 0; i < is->nbefore && i < is->nemit; i++)
+        if (rc_pg_xidsnap_in_progress(&is->snap, is->emitted[i])) return true;
+    return false;
+}
+
+void rc_pgis_emitted_add(rc_pg_incsnap *is, uint32_t xid)
+{
+    if (is->nemit == is->capemit) {
+        size_t cap = is->capemit ? 2 * is->capemit : 256;
+        uint32_t *p = realloc(is->emitted, cap * sizeof *p);
+        if (!p) return; /* kept as it was: the next take_snapshot prunes */
+        is->emitted = p, is->capemit = cap;
+    }
+    is->emitted[is->nemit++] = xid;
+}
+
+/* A keyless table's chunk, in the chunk's transaction: the pages after tid `after` to read for
+ * about `limit` rows (the planner's rows per page; 100 when never analyzed), *end the page
+ * after them, *nblocks the table's pages now. */
+static rc_status ctid_range(rc_pg_incsnap *is, const rc_pg_table *ct, const char *after, size_t limit, uint64_t *end,
+                            uint64_t *nblocks, rc_error *err)
+{
+    char oid[16];
+    snprintf(oid, sizeof oid, "%" PRIu32, ct->rel->oid);
+    const char *args[] = {oid};
+    PGresult *r = rc_pg_query(is->conn,
+                              "SELECT pg_catalog.pg_relation_size(c.oid) / pg_catalog.current_setting('block_size')::bigint, "
+                              "c.reltuples, c.relpages FROM pg_catalog.pg_class c WHERE c.oid = $1::oid",
+                              1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "the table's pages", err), RC_ERR_IO;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s.%s was dropped", ct->rel->nspname, ct->rel->relname);
+    }
+    *nblocks = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+    double tuples = atof(PQgetvalue(r, 0, 1)), pages = atof(PQgetvalue(r, 0, 2));
+    PQclear(r);
+    double per_page = tuples > 0 && pages > 0 ? tuples / pages : 100;
+    uint64_t n = (uint64_t)((double)limit / (per_page < 1 ? 1 : per_page));
+    *end = strtoull(after + 1, NULL, 10) + (n ? n : 1);
+    return RC_OK;
+}
+
+/* Whether two versions of a relation have the same columns (names, types, type modifiers). */
+bool rc_pgis_same_columns(const rc_pg_relation *a, const rc_pg_relation *b)
+{
+    if (a->ncols != b->ncols) return false;
+    for (uint16_t k = 0; k < a->ncols; k++)
+        if (strcmp(a->cols[k].name, b->cols[k].name) || a->cols[k].type_oid != b->cols[k].type_oid ||
+            a->cols[k].typmod != b->cols[k].typmod)
+            return false;
+    return true;
+}
+
+/* In the chunk's transaction, before its snapshot: the table locked (ACCESS SHARE, as the COPY
+ * would: an ALTER waits for the chunk, never lands inside it) and read again from the catalog,
+ * a new structure (a DDL since the last chunk) replacing the old one: the chunk's rows are read
+ * and built with the structure they have. */
+static rc_status refresh_table(rc_pg_incsnap *is, started *tb, rc_error *err)
+{
+    rc_pg_table *old = &is->cat[tb->table];
+    PGconn *sql = rc_pg_sql(is->conn);
+    char *ns = PQescapeIdentifier(sql, old->rel->nspname, strlen(old->rel->nspname));
+    char *rel = PQescapeIdentifier(sql, old->rel->relname, strlen(old->rel->relname));
+    rc_buf q;
+    rc_buf_init(&q, 0);
+    rc_buf_puts(&q, "LOCK TABLE ONLY "), rc_buf_puts(&q, ns ? ns : ""), rc_buf_putc(&q, '.');
+    rc_buf_puts(&q, rel ? rel : ""), rc_buf_puts(&q, " IN ACCESS SHARE MODE"), rc_buf_putc(&q, '\0');
+    PQfreemem(ns);
+    PQfreemem(rel);
+    PGresult *r = q.err == RC_OK ? PQexec(sql, q.data) : NULL;
+    rc_buf_fini(&q);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) return rc_pg_query_fail(is->conn, r, "locking the table", err), RC_ERR_IO;
+    PQclear(r);
+    rc_pg_table *found = NULL;
+    size_t n = 0;
+    const char *pat[] = {tb->name};
+    if (rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, pat, 1, &found, &n, err) != RC_PG_OK)
+        return RC_ERR_IO;
+    const char *why = !n ? "it is no longer captured (dropped, or out of the publication)"
+                      : !found[0].pk_rank != !old->pk_rank ? "its primary key was added or dropped"
+                                                          : NULL;
+    if (!why && !rc_pgis_same_columns(found[0].rel, old->rel)) {
+        rc_pgis_say(is, "incremental snapshot of %s: its columns changed; the next rows are read with the new ones", tb->name);
+        rc_pg_table_fini(old);
+        *old = found[0];
+        found[0] = (rc_pg_table){0};
+    }
+    rc_pg_tables_free(found, n);
+    return why ? rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s: %s", tb->name, why) : RC_OK;
+}
+
+rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
+{
+    rc_pg_incsnap *is = ctx;
+    started *tb = rc_pgis_table_of(is, t->name);
+    const rc_pg_table *ct = &is->cat[tb->table];
+    if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
+    is->cursor_table = is->chunk_table = tb->table;
+    PGconn *sql = rc_pg_sql(is->conn);
+    PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+    if (refresh_table(is, tb, err) != RC_OK) {
+        PQclear(PQexec(sql, "ROLLBACK"));
+        return err->code;
+    }
+    /* the events' column set built now: for a replica identity FULL it asks the catalog for a
+     * primary key on this connection, which the COPY below will be using */
+    rc_arena_reset(&is->scratch);
+    rc_event_list l = {0};
+    rc_pgo_tuple nulls;
+    if (rc_pgis_null_row(&is->scratch, ct->rel, &nulls, err) != RC_OK) return err->code;
+    rc_status pst = rc_pg_events_read(is->ev, ct->rel, &nulls, &is->scratch, &l, err);
+    rc_event_list_fini(&l);
+    if (pst != RC_OK) {
+        PQclear(PQexec(sql, "ROLLBACK"));
+        return pst;
+    }
+    /* keyless: the core's cursor is the tid after which the chunk starts */
+    char after[48] = "(0,0)";
+    if (t->cursor.len && t->cursor.len < sizeof after) memcpy(after, t->cursor.data, t->cursor.len), after[t->cursor.len] = '\0';
+    uint64_t end = 0, nblocks = 0;
+    char *q = NULL;
+    if (rc_pgis_take_snapshot(is, err) == RC_OK && (ct->pk_rank || ctid_range(is, ct, after, limit, &end, &nblocks, err) == RC_OK) &&
+        !(q = chunk_query(is, ct, ct->pk_rank, limit, after, end)))
+        rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    if (!q) {
+        PQclear(PQexec(sql, "ROLLBACK"));
+        return err->code;
+    }
+    PGresult *r = PQexec(sql, q);
+    free(q);
+    if (PQresultStatus(r) != PGRES_COPY_OUT) {
+        rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err);
+        PQclear(PQexec(sql, "ROLLBACK"));
+        return RC_ERR_IO;
+    }
+    PQclear(r);
+    rc_status st = RC_OK;
+    char *buf = NULL;
+    int n;
+    while ((n = PQgetCopyData(sql, &buf, 0)) > 0) {
+        if (st == RC_OK) st = chunk_row(is, core, ct, buf, (size_t)n - (buf[n - 1] == '\n'), err);
+        PQfreemem(buf);
+    }
+    r = PQgetResult(sql);
+    if (st == RC_OK && (n != -1 || PQresultStatus(r) != PGRES_COMMAND_OK)) { /* cut off: not the table's end */
+        st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "incremental snapshot chunk of %s: %s", t->name,
+                          r ? PQresultErrorMessage(r) : PQerrorMessage(sql));
+        err->message[strcspn(err->message, "\n")] = '\0';
+    }
+    PQclear(r);
+    while ((r = PQgetResult(sql))) PQclear(r);
+    PQclear(PQexec(sql, "COMMIT"));
+    if (!ct->pk_rank && (st == RC_OK || st == RC_ERR_LIMIT)) {
+        /* stopped early (the buffer's bound): after the last row read; else the next pages */
+        char next[40];
+        int nn = snprintf(next, sizeof next, "(%" PRIu64 ",0)", end);
+        st = st == RC_ERR_LIMIT ? rc_incsnap_set_cursor(core, is->cursor_next.data, is->cursor_next.len, false)
+                                : rc_incsnap_set_cursor(core, next, (size_t)nn, end >= nblocks);
+        if (st != RC_OK) return rc_error_set(err, st, RC_NO_OFFSET, "out of memory");
+    }
+    return st == RC_ERR_LIMIT ? RC_OK : st;
+}
