@@ -480,9 +480,7 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
     rc_signal sg;
     rc_error err;
     rc_error_clear(&err);
-    const rc_value *v = ev->after;
-    rc_str id = v[0].kind == RC_V_NULL ? (rc_str){"", 0} : v[0].s, type = v[1].kind == RC_V_NULL ? (rc_str){"", 0} : v[1].s;
-    rc_status st = rc_signal_parse(&sg, &a, is->o.signal_table, id, type, v[2].kind == RC_V_NULL ? NULL : &v[2].s, &err);
+    rc_status st = rc_signal_parse_values(&sg, &a, is->o.signal_table, ev->after, &err);
     if (st != RC_OK) say(is, "%s", err.message);
     else if (sg.kind == RC_SIGNAL_EXECUTE)
         for (size_t i = 0; i < sg.ntables; i++) execute_one(is, &sg, &sg.tables[i]);
