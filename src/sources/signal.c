@@ -172,6 +172,45 @@ rc_status rc_signal_parse(rc_signal *sg, rc_arena *a, const char *where, rc_str 
     return parse_done(&p, parse_row(&p, id, type, data));
 }
 
+/* A signal column's value as text (strings in v or a); false for a kind that has none. */
+static bool value_text(const rc_value *v, rc_arena *a, rc_str *out)
+{
+    char d[24];
+    int n = 0;
+    switch (v->kind) {
+    case RC_V_NULL:
+        return *out = (rc_str){"", 0}, true;
+    case RC_V_INT:
+    case RC_V_UINT:
+        n = v->kind == RC_V_INT ? snprintf(d, sizeof d, "%lld", (long long)v->i)
+                                : snprintf(d, sizeof d, "%llu", (unsigned long long)v->u);
+        *out = (rc_str){rc_arena_memdup(a, d, (size_t)n), (size_t)n};
+        return out->p != NULL;
+    case RC_V_TEXT:
+    case RC_V_BYTES:
+    case RC_V_JSON:
+    case RC_V_ENUM:
+    case RC_V_SET:
+        return *out = v->s, true;
+    default:
+        return false;
+    }
+}
+
+rc_status rc_signal_parse_values(rc_signal *sg, rc_arena *a, const char *where, const rc_value *v,
+                                 rc_error *err)
+{
+    static const char *const col[] = {"id", "type", "data"};
+    rc_str t[3];
+    memset(sg, 0, sizeof *sg);
+    for (int i = 0; i < 3; i++)
+        if (!value_text(&v[i], a, &t[i]))
+            return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "signal %s%.*s%sin %s: column %s is %s, not text",
+                                i ? "id=" : "row ", i ? (int)(t[0].n < 64 ? t[0].n : 64) : 0, i ? t[0].p : "",
+                                i ? " " : "", where, col[i], rc_vkind_name(v[i].kind));
+    return rc_signal_parse(sg, a, where, t[0], t[1], v[2].kind == RC_V_NULL ? NULL : &t[2], err);
+}
+
 rc_status rc_signal_parse_message(rc_signal *sg, rc_arena *a, const char *msg, size_t n,
                                   rc_error *err)
 {

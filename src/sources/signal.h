@@ -42,6 +42,12 @@ typedef struct rc_signal {
 rc_status rc_signal_parse(rc_signal *sg, rc_arena *a, const char *where, rc_str id, rc_str type,
                           const rc_str *data, rc_error *err);
 
+/* One signal row from the values of its first three columns (id, type, data) as the stream
+ * decoded them: text (also bytes, JSON, ENUM), an integer (its decimal text; an INT id column)
+ * or NULL; another kind is an error naming the row (by id when the id is readable). */
+rc_status rc_signal_parse_values(rc_signal *sg, rc_arena *a, const char *where, const rc_value *v,
+                                 rc_error *err);
+
 /* A `rowcast.signal` message's content: {"id": "...", "type": "...", "data": {...}}. */
 rc_status rc_signal_parse_message(rc_signal *sg, rc_arena *a, const char *msg, size_t n,
                                   rc_error *err);

@@ -377,7 +377,8 @@ static int execute(my_source *s, const rc_signal *sg)
     return result;
 }
 
-static rc_str text_of(const rc_value *v) { return v->kind == RC_V_NULL ? (rc_str){"", 0} : v->s; }
+/* A signal column's text, for counting signals by type ("" when it is not text). */
+static rc_str text_of(const rc_value *v) { return v->kind == RC_V_TEXT ? v->s : (rc_str){"", 0}; }
 
 /* One signal row: a command for the core, or an error line naming the row (the capture goes on). */
 static void signal_row(my_source *s, const rc_event *ev)
@@ -387,12 +388,10 @@ static void signal_row(my_source *s, const rc_event *ev)
     rc_arena_reset(&x->scratch);
     char where[140];
     snprintf(where, sizeof where, "%s.%s", x->sig_db, x->sig_table);
-    rc_str data = text_of(&ev->after[2]);
     rc_signal sg;
     rc_error e;
     rc_error_clear(&e);
-    if (rc_signal_parse(&sg, &x->scratch, where, text_of(&ev->after[0]), text_of(&ev->after[1]),
-                        ev->after[2].kind == RC_V_NULL ? NULL : &data, &e) != RC_OK) {
+    if (rc_signal_parse_values(&sg, &x->scratch, where, ev->after, &e) != RC_OK) {
         rc_incsnap_signal_count(&x->signals, text_of(&ev->after[1]), RC_SIGNAL_ERROR);
         inc_notice(s, &e);
         return;

@@ -281,8 +281,8 @@ static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
     rc_error err;
     rc_error_clear(&err);
     const rc_value *v = ev->after;
-    rc_str id = v[0].kind == RC_V_NULL ? (rc_str){"", 0} : v[0].s, type = v[1].kind == RC_V_NULL ? (rc_str){"", 0} : v[1].s;
-    rc_status st = rc_signal_parse(&sg, &a, is->o.signal_table, id, type, v[2].kind == RC_V_NULL ? NULL : &v[2].s, &err);
+    rc_str type = v[1].kind == RC_V_TEXT ? v[1].s : (rc_str){"", 0}; /* (counted by it) */
+    rc_status st = rc_signal_parse_values(&sg, &a, is->o.signal_table, ev->after, &err);
     int result = RC_SIGNAL_IGNORED;
     is->signal_seen = true; /* the state as of its Commit (rc_pg_incsnap_commit) */
     if (st != RC_OK) rc_pgis_say(is, "%s", err.message), result = RC_SIGNAL_ERROR;
