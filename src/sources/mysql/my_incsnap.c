@@ -418,6 +418,13 @@ static rc_status reach(my_source *s, rc_error *err)
     return st == RC_SKIP ? RC_OK : st;
 }
 
+rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, size_t *n, rc_error *err)
+{
+    (void)s, (void)pos, (void)err; /* the state is not kept yet */
+    *text = NULL, *n = 0;
+    return RC_OK;
+}
+
 bool rc_my_incsnap_pending(const my_source *s) { return s->inc && s->inc->pend_at < s->inc->pending.len; }
 
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
