@@ -107,6 +107,7 @@ struct rc_incsnap {
     imgtab delivered;   /* keyless: images the stream delivered (counts) */
     bool counting;      /* delivered counts since the table's first window */
     rc_buf img;         /* scratch image */
+    struct rc_incsnap_resume *resume; /* incsnap_resume.c */
 };
 
 rc_incsnap *rc_incsnap_new(const rc_incsnap_ops *ops, void *ctx, const rc_incsnap_limits *limits)
@@ -133,6 +134,7 @@ static void table_free(rc_incsnap_table *t)
     free(t->signal);
     free(t->filter);
     rc_buf_fini(&t->cursor);
+    rc_buf_fini(&t->handed);
     free(t);
 }
 
@@ -145,6 +147,7 @@ void rc_incsnap_free(rc_incsnap *s)
     imgtab_fini(&s->delivered);
     rc_buf_fini(&s->next_cursor);
     rc_buf_fini(&s->img);
+    rc_incsnap_resume_free(s->resume);
     free(s);
 }
 
@@ -200,6 +203,7 @@ rc_status rc_incsnap_queue(rc_incsnap *s, const char *name, rc_incsnap_by by, co
     t->by = by;
     t->state = RC_INCSNAP_QUEUED;
     rc_buf_init(&t->cursor, 0);
+    rc_buf_init(&t->handed, 0);
     if (!oom && at == s->nt && s->nt == s->capt) {
         size_t cap = s->capt ? s->capt * 2 : 8;
         rc_incsnap_table **a = realloc(s->t, cap * sizeof *a);
@@ -523,6 +527,18 @@ rc_status rc_incsnap_emit(rc_incsnap *s, rc_error *err)
     if (rc != RC_OK || !last) return rc;
     finish_table(s, t, RC_INCSNAP_DONE);
     return edge(s, t, RC_INCSNAP_EDGE_END, err);
+}
+
+rc_incsnap_table *rc_incsnap_table_named(rc_incsnap *s, const char *name)
+{
+    for (size_t i = 0; i < s->nt; i++)
+        if (!strcmp(s->t[i]->name, name)) return s->t[i];
+    return NULL;
+}
+
+struct rc_incsnap_resume **rc_incsnap_resume_of(rc_incsnap *s)
+{
+    return &s->resume;
 }
 
 rc_incsnap_phase rc_incsnap_phase_of(const rc_incsnap *s)

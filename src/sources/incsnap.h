@@ -87,6 +87,10 @@ typedef struct rc_incsnap_table {
     uint64_t rows_read, rows_emitted, rows_dropped, chunks, rereads, estimate;
     size_t avg_width; /* estimated bytes per row before the first chunk (0: unknown) */
     size_t limit;     /* the row limit of the chunk in flight / the last one */
+    /* resuming (incsnap_resume.c): the last handed chunk's last key as the image of its text
+     * values (empty: none yet), the rows and chunks handed up to it */
+    rc_buf handed;
+    uint64_t handed_rows, handed_chunks;
 } rc_incsnap_table;
 
 typedef struct rc_incsnap_ops {
@@ -205,5 +209,49 @@ size_t rc_incsnap_ntables(const rc_incsnap *s);
 const rc_incsnap_table *rc_incsnap_table_at(const rc_incsnap *s, size_t i);
 /* Rows in the buffer now, and their bytes (images + raw). */
 size_t rc_incsnap_buffered(const rc_incsnap *s, size_t *bytes);
+
+/* ---- Resuming after a restart (incsnap_resume.c; docs/design/incremental-snapshots.md §4) ----
+ *
+ * The core keeps the state as of each position the source handed it (a chunk's end, a signal
+ * that queued, stopped or paused): the state text of incsnap_state.h, with the chunk's last
+ * key as the source writes it (text values). Positions are opaque bytes the source orders
+ * with its own compare; rc_incsnap_export gives the state as of the newest one the sink
+ * acknowledged, never ahead of it: a chunk whose items are not all acknowledged is read again
+ * after a restart from the previous chunk's last key (repeat at most one chunk, never skip). */
+struct rc_isstate;
+struct rc_isstate_key;
+
+/* Orders two positions: < 0, 0, > 0 as a is before, at, after b. */
+typedef int (*rc_incsnap_pos_cmp)(const void *a, size_t an, const void *b, size_t bn);
+
+/* Right after rc_incsnap_emit returned RC_OK: the items of `table`'s chunk (its rows and
+ * edges) end at pos (copied) and its last key is last[0..nlast) (text values, copied; nlast 0
+ * when the chunk had no row: the previous last stays). */
+rc_status rc_incsnap_chunk_end(rc_incsnap *s, const char *table, const void *pos, size_t posn,
+                               const struct rc_isstate_key *last, size_t nlast, rc_error *err);
+/* After the queue, stop or pause calls a stream item at pos made (a signal): the state as of
+ * pos. Nothing is kept when the state did not change. */
+rc_status rc_incsnap_at(rc_incsnap *s, const void *pos, size_t posn, rc_error *err);
+
+/* The state as of the newest handed position at or before `acked` (the sink's acknowledged
+ * position), into out (emptied first); the states handed before it are forgotten. *changed
+ * (NULL: not asked) says whether it differs from the previous export's (or the import's). */
+rc_status rc_incsnap_export(rc_incsnap *s, const void *acked, size_t ackedn, rc_incsnap_pos_cmp cmp,
+                            struct rc_isstate *out, bool *changed, rc_error *err);
+
+/* At open, before the stream starts: queues the state's tables (initial ones are left to the
+ * source), a table with progress resuming at the chunk after its `last` with its counts (its
+ * start edge counted as handed) and the paused flag. The table's cursor becomes the key image
+ * of its last values as text (RC_V_TEXT, RC_V_BYTES for a bytes value; a ctid page as
+ * RC_V_UINT), which the source's read_chunk may decode. Watermarks of the old run mean nothing:
+ * the chunk in flight then is read again. */
+rc_status rc_incsnap_import(rc_incsnap *s, const struct rc_isstate *st, rc_error *err);
+
+/* For incsnap_resume.c: the table of that name in the queue (any state), or NULL. */
+rc_incsnap_table *rc_incsnap_table_named(rc_incsnap *s, const char *name);
+/* For incsnap_resume.c: where the resume records live (NULL until the first use); freed with
+ * the core by rc_incsnap_resume_free. */
+struct rc_incsnap_resume **rc_incsnap_resume_of(rc_incsnap *s);
+void rc_incsnap_resume_free(struct rc_incsnap_resume *r);
 
 #endif
