@@ -11,40 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/arena.h"
-#include "sources/incsnap.h"
-#include "sources/mysql/my_source_decl.h"
-#include "sources/mysql/my_source_int.h"
+#include "sources/mysql/my_incsnap_int.h"
 #include "sources/signal.h"
 
-enum { NULL_LEN = 0xffffffffu, MAX_KEY = 16 };
-
-/* A table asked for: its columns and chunk key (the primary key, else a unique index on NOT
- * NULL columns), its reader (which keeps the last key read). */
-typedef struct inc_table {
-    char *name; /* "db.table" */
-    rc_my_table *own; /* the structure at its first chunk (a copy: a DDL replaces the history's) */
-    rc_my_snap_table st;
-    rc_my_snap_reader *rd;
-    int64_t started_us;
-} inc_table;
-
-typedef struct rc_my_incsnap {
-    rc_my_capture_options o;
-    char sig_db[65], sig_table[65];
-    rc_incsnap *core;
-    MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
-    inc_table *tabs;
-    size_t ntabs;
-    rc_my_snap_pos point; /* the chunk in flight's P */
-    uint64_t chunk;
-    int64_t read_us;
-    rc_buf row;     /* the row being added: per column a 4-byte length (NULL_LEN: NULL), bytes, NUL */
-    rc_buf pending; /* emitted items: table index, kind (0 row, 1 + edge), the row's bytes */
-    size_t pend_at; /* the next pending item's offset */
-    uint64_t k;     /* items handed at this emit point */
-    rc_arena scratch;
-} rc_my_incsnap;
 
 static uint32_t get32(const char *p)
 {
@@ -61,7 +30,7 @@ static rc_status inc_notice(my_source *s, rc_error *e)
     return RC_OK;
 }
 
-static inc_table *table_named(rc_my_incsnap *x, const char *name)
+inc_table *rc_my_incsnap_table(rc_my_incsnap *x, const char *name)
 {
     for (size_t i = 0; i < x->ntabs; i++)
         if (!strcmp(x->tabs[i].name, name)) return &x->tabs[i];
@@ -94,11 +63,14 @@ static rc_status add_row(my_source *s, inc_table *it, char **fields, const unsig
     }
     rc_value key[MAX_KEY];
     rc_arena_reset(&x->scratch);
+    rc_buf_reset(&x->last_key);
     for (uint32_t k = 0; k < it->st.npk; k++) {
         uint32_t c = it->st.pk[k];
         if (rc_my_text_value(&it->st.cols[c], fields[c], lens[c], &x->scratch, &key[k], err) != RC_OK) return err->code;
+        rc_my_incsnap_key_put(&x->last_key, fields[c], (uint32_t)lens[c], key[k].kind == RC_V_BYTES || key[k].kind == RC_V_BITS ||
+                              key[k].kind == RC_V_GEOMETRY);
     }
-    if (x->row.err) return rc_my_source_nomem(err);
+    if (x->row.err || x->last_key.err) return rc_my_source_nomem(err);
     return rc_incsnap_add_row(x->core, key, it->st.npk, x->row.data, x->row.len, err);
 }
 
@@ -107,7 +79,7 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     (void)core;
     my_source *s = ctx;
     rc_my_incsnap *x = s->inc;
-    inc_table *it = table_named(x, t->name);
+    inc_table *it = rc_my_incsnap_table(x, t->name);
     if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
     const rc_my_table *now = rc_my_history_get(s->hist, it->own->db, it->own->name);
     if (!now || !rc_my_table_same(now, it->own)) /* not handled yet: stopped, never read with the wrong columns */
@@ -116,7 +88,10 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
                             "snapshot is not handled yet); write the signal again", t->name, now ? "altered" : "dropped");
     if (session(s, err) != RC_OK) return err->code;
     if (!it->rd && !(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit))) return rc_my_source_nomem(err);
+    if (it->resume && rc_my_incsnap_resume_reader(it, err) != RC_OK) return err->code;
+    x->cur = (size_t)(it - x->tabs);
     if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return err->code;
+    rc_buf_reset(&x->last_key);
     x->read_us = rc_db_wall_us();
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
     rc_status st = RC_OK;
@@ -138,12 +113,13 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
 static rc_status pend(my_source *s, const rc_incsnap_table *t, uint32_t kind, const void *raw, size_t n, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
-    inc_table *it = table_named(x, t->name);
+    inc_table *it = rc_my_incsnap_table(x, t->name);
     if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
     put32(&x->pending, (uint32_t)(it - x->tabs));
     put32(&x->pending, kind);
     put32(&x->pending, (uint32_t)n);
     rc_buf_put(&x->pending, raw, n);
+    x->npending++;
     return x->pending.err ? rc_my_source_nomem(err) : RC_OK;
 }
 
@@ -156,10 +132,10 @@ static rc_status emit_edge(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge
 {
     my_source *s = ctx;
     if (edge == RC_INCSNAP_EDGE_START) {
-        inc_table *it = table_named(s->inc, t->name);
+        inc_table *it = rc_my_incsnap_table(s->inc, t->name);
         if (it) it->started_us = rc_db_wall_us();
     } else {
-        inc_table *it = table_named(s->inc, t->name);
+        inc_table *it = rc_my_incsnap_table(s->inc, t->name);
         double secs = it ? (double)(rc_db_wall_us() - it->started_us) / 1e6 : 0;
         rc_my_source_notice(s, "incremental snapshot of %s %s: %" PRIu64 " rows, %" PRIu64 " dropped by the window, %" PRIu64 " chunks, %.0f s",
                             t->name, edge == RC_INCSNAP_EDGE_END ? "completed" : "stopped", t->rows_emitted, t->rows_dropped,
@@ -224,7 +200,11 @@ static rc_status drain(my_source *s, rc_error *err)
         if (slot) *slot = ev, it->raw = 1;
         else rc_my_source_item_bad(s, it, &ierr, (const uint8_t *)"", 0);
         rc_db_item_end(&s->db, it, rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, ++x->k));
-        it->inside = true; /* no checkpoint between them: a restart reads at the boundary before */
+        x->npending--;
+        /* no checkpoint between them (a restart reads at the boundary before), but after the
+         * chunk's last one: the state there has the chunk done */
+        it->inside = x->k != x->mark_k;
+        if (!it->inside) x->mark_k = 0;
     }
     if (x->pend_at == x->pending.len) rc_buf_reset(&x->pending), x->pend_at = 0;
     (void)err;
@@ -279,11 +259,10 @@ static bool busy(const rc_my_incsnap *x, const char *name)
     return false;
 }
 
-/* The table a signal names, ready to be read: RC_SKIP with the reason in err when it cannot be. */
-static rc_status prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err)
+rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
-    inc_table *it = table_named(x, name);
+    inc_table *it = rc_my_incsnap_table(x, name);
     const char *dot = strchr(name, '.');
     rc_str db = {name, dot ? (size_t)(dot - name) : 0}, tb = {dot ? dot + 1 : name, dot ? strlen(dot + 1) : 0};
     const rc_my_table *t = dot ? rc_my_history_get(s->hist, db, tb) : NULL;
@@ -322,8 +301,8 @@ static void execute(my_source *s, const rc_signal *sg)
         rc_error_clear(&e);
         if (sg->tables[i].filter)
             rc_error_set(&e, RC_SKIP, RC_NO_OFFSET, "%s: additional-conditions are not applied yet by the MySQL/MariaDB source", name);
-        else if ((busy(x, name) || prepare(s, name, &by, &e) == RC_OK) && rc_incsnap_queue(x->core, name, by, sg->id, NULL, &e) == RC_OK) {
-            inc_table *it = table_named(x, name);
+        else if ((busy(x, name) || rc_my_incsnap_prepare(s, name, &by, &e) == RC_OK) && rc_incsnap_queue(x->core, name, by, sg->id, NULL, &e) == RC_OK) {
+            inc_table *it = rc_my_incsnap_table(x, name);
             uint64_t est = 0;
             for (size_t k = 0; k < s->ntables; k++)
                 if (s->tables[k].t->db.n == it->own->db.n && s->tables[k].t->name.n == it->own->name.n &&
@@ -414,15 +393,12 @@ static rc_status reach(my_source *s, rc_error *err)
             rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
             return err->code;
     }
+    if (rc_incsnap_phase_of(x->core) != RC_INCSNAP_EMIT) return RC_OK;
+    /* the boundary the rows follow, with the state before them */
+    if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
     rc_status st = rc_incsnap_emit(x->core, err);
+    if (st == RC_OK) st = rc_my_incsnap_chunk_done(s, err);
     return st == RC_SKIP ? RC_OK : st;
-}
-
-rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, size_t *n, rc_error *err)
-{
-    (void)s, (void)pos, (void)err; /* the state is not kept yet */
-    *text = NULL, *n = 0;
-    return RC_OK;
 }
 
 bool rc_my_incsnap_pending(const my_source *s) { return s->inc && s->inc->pend_at < s->inc->pending.len; }
@@ -432,11 +408,14 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
     rc_my_incsnap *x = s->inc;
     if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
     if (reach(s, err) != RC_OK) return err->code;
-    if (caught_up && x->pend_at == x->pending.len) {
+    /* -o mysql.snapshot.unacked.chunks: the next chunk waits for the sink */
+    bool room = !x->o.unacked_chunks || x->nemitted < (size_t)x->o.unacked_chunks;
+    if (caught_up && x->pend_at == x->pending.len && room) {
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
         if (st != RC_OK && st != RC_SKIP) inc_notice(s, &e); /* that table is stopped; the others and the capture go on */
+        if (st == RC_OK) rc_my_incsnap_say(s, x->cur, x->chunk, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }
     return drain(s, err);
@@ -459,6 +438,7 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
     snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);
+    rc_buf_init(&x->last_key, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&x->pending, (size_t)1 << 30);
     rc_arena_init(&x->scratch);
     rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge};
@@ -500,11 +480,13 @@ void rc_my_incsnap_free(my_source *s)
     rc_incsnap_free(x->core);
     for (size_t i = 0; i < x->ntabs; i++) {
         rc_my_snap_reader_free(x->tabs[i].rd);
-        free(x->tabs[i].st.cols), free(x->tabs[i].st.pk), free(x->tabs[i].own), free(x->tabs[i].name);
+        free(x->tabs[i].st.cols), free(x->tabs[i].st.pk), free(x->tabs[i].own), free(x->tabs[i].name), free(x->tabs[i].resume);
     }
     free(x->tabs);
     if (x->sql) mysql_close(x->sql);
     rc_buf_fini(&x->row);
+    rc_buf_fini(&x->last_key);
+    free(x->emitted);
     rc_buf_fini(&x->pending);
     rc_arena_fini(&x->scratch);
     free(x);

@@ -346,6 +346,7 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->cols = rc_colcache_new();
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
     if (st == RC_OK && s->sql) st = rc_my_incsnap_check(s, err);
+    if (st == RC_OK) st = rc_my_incsnap_resume(s, err);
     return rc_db_source_opened(&s->db, st, out);
 }
 

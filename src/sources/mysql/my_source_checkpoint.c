@@ -90,6 +90,7 @@ void rc_my_source_acknowledge(my_source *s, const rc_pos *pos)
     memmove(s->q, s->q + k, (s->qn - k) * sizeof *s->q);
     s->qn -= k;
     rc_my_source_write_checkpoint(s);
+    if (s->inc) rc_my_incsnap_acked(s, &s->acked_pos);
 }
 
 /* The stream starts at the handed boundary with nothing in flight (after the snapshot, or

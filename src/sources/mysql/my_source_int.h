@@ -117,7 +117,7 @@ rc_status rc_my_source_stream_start(void *s, rc_error *err); /* rc_db_phase_ops'
 bool rc_my_source_at_target(const my_source *s, bool in_tx);
 rc_status rc_my_source_stream_batch(void *s, int timeout_ms, rc_error *err); /* rc_db_phase_ops' */
 
-/* ---- my_incsnap.c ---- */
+/* ---- my_incsnap.c, my_incsnap_state.c ---- */
 /* Reads the -o mysql.* options: s->inc stays NULL without mysql.signal.table. */
 rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error *err);
 /* On s->sql: the server is MariaDB and the signal table exists (else the CREATE TABLE to run). */
@@ -134,5 +134,10 @@ bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch y
 /* For a boundary kept at `pos`: the state's text as of it (malloc'd, *n bytes) when it changed
  * since the boundary before, else NULL. */
 rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, size_t *n, rc_error *err);
+/* The checkpoint written at `pos` (the sink acknowledged it): -o mysql.snapshot.verbose says the
+ * chunks it covers. */
+void rc_my_incsnap_acked(my_source *s, const rc_pos *pos);
+/* At open, before the stream: the checkpoint's snapshot state goes on (said per table). */
+rc_status rc_my_incsnap_resume(my_source *s, rc_error *err);
 
 #endif
