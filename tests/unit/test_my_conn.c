@@ -109,13 +109,18 @@ static void write_and_read(const char *path, const rc_my_checkpoint *ck, char *t
     text[n] = '\0';
 }
 
+/* A new directory dir (its template) and path its file "ck". */
+static void temp_ck(char *dir, char *path, size_t cap)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, cap, "%s/ck", dir);
+}
+
 static void checkpoint_round_trip(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rc_my_ckXXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[100];
-    snprintf(path, sizeof path, "%s/ck", dir);
+    char dir[] = "/tmp/rc_my_ckXXXXXX", path[100];
+    temp_ck(dir, path, sizeof path);
     rc_my_checkpoint ck = {.file = "bin.000042", .offset = 1234, .gtids = "0-1-14,1-2-7",
                            .history = "rowcast-mysql-history 1\nend\t0\t0\n", .history_len = 32};
     rc_error err;
@@ -142,10 +147,8 @@ static void checkpoint_round_trip(void **state)
 static void checkpoint_sink(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rc_my_ckXXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[100];
-    snprintf(path, sizeof path, "%s/ck", dir);
+    char dir[] = "/tmp/rc_my_ckXXXXXX", path[100];
+    temp_ck(dir, path, sizeof path);
     rc_my_checkpoint ck = {.file = "bin.000042", .offset = 1234, .gtids = "0-1-14", .history = "h\n", .history_len = 2,
                            .sink = "output 120 /o\ndead-letter 7 /d\n"};
     rc_error err;
@@ -183,10 +186,8 @@ static void checkpoint_sink(void **state)
 static void checkpoint_snapshot(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rc_my_ckXXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[100];
-    snprintf(path, sizeof path, "%s/ck", dir);
+    char dir[] = "/tmp/rc_my_ckXXXXXX", path[100];
+    temp_ck(dir, path, sizeof path);
     static const char st[] = "snapshot-state 1\npaused 0\ntable shop.t incremental by=pk signal=s1 rows=8 estimate=10 chunks=2\n"
                              "last shop.t [\"8\"]\n";
     rc_my_checkpoint ck = {.file = "bin.000042", .offset = 1234, .gtids = "", .history = "h\n", .history_len = 2,
