@@ -90,7 +90,7 @@ after() {
     [ "$again" -le $CHUNK ] && ok || bad "run $k: $again rows read again, more than a chunk"
 }
 # chunks_seen K WHAT: how many "chunk N: WHAT" notices run K wrote; seen K WHAT N: at least N
-chunks_seen() { grep -c "incremental snapshot of shop.t chunk [0-9]*: $2" "$W/err$1" 2>/dev/null; }
+chunks_seen() { grep -c "incremental snapshot shop.t chunk [0-9]*: $2" "$W/err$1" 2>/dev/null; }
 seen() { local n; n=$(chunks_seen "$1" "$2"); [ "${n:-0}" -ge "$3" ]; }
 # the first failure ends the run (the later steps would only time out), with the runs' last lines
 stop_if_failed() { [ "$fail" = 0 ] || { tail -n 4 "$W"/err* >&2; exit 1; }; }

@@ -415,7 +415,7 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
         if (st != RC_OK && st != RC_SKIP) inc_notice(s, &e); /* that table is stopped; the others and the capture go on */
-        if (st == RC_OK) rc_my_incsnap_say(s, x->cur, x->chunk, "window open");
+        if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }
     return drain(s, err);
@@ -435,6 +435,8 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     if (!x) return rc_my_source_nomem(err);
     s->inc = x;
     x->o = o;
+    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE"); /* as PostgreSQL's */
+    x->o.verbose = x->o.verbose || (verbose && !strcmp(verbose, "1"));
     snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
     snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);

@@ -31,7 +31,7 @@ typedef struct inc_table {
  * -o mysql.snapshot.unacked.chunks). */
 typedef struct inc_emitted {
     rc_pos end; /* its last item */
-    uint64_t chunk;
+    uint64_t chunk; /* its number in its table */
     size_t tab;
 } inc_emitted;
 
@@ -73,7 +73,7 @@ void rc_my_incsnap_key_put(rc_buf *b, const char *p, uint32_t n, bool bytes);
 rc_status rc_my_incsnap_chunk_done(my_source *s, rc_error *err);
 /* A resumed table's reader (just made) starts after it->resume, which goes. */
 rc_status rc_my_incsnap_resume_reader(inc_table *it, rc_error *err);
-/* -o mysql.snapshot.verbose: "incremental snapshot of T chunk N: WHAT". */
+/* -o mysql.snapshot.verbose: "incremental snapshot T chunk N: WHAT" (N 0: the table's last). */
 void rc_my_incsnap_say(my_source *s, size_t tab, uint64_t chunk, const char *what);
 
 #endif

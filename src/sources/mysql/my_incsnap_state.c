@@ -109,11 +109,20 @@ rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, s
 
 /* ---- chunks: emitted, acknowledged ---- */
 
+/* The table's chunks so far: the number of the one read last. */
+static uint64_t chunk_no(rc_my_incsnap *x, size_t tab)
+{
+    const rc_incsnap_table *t = rc_incsnap_table_named(x->core, x->tabs[tab].name);
+    return t ? t->chunks : 0;
+}
+
+/* As PostgreSQL's (pg_incsnap.c), also with RC_SNAPSHOT_VERBOSE=1 in the environment. */
 void rc_my_incsnap_say(my_source *s, size_t tab, uint64_t chunk, const char *what)
 {
     rc_my_incsnap *x = s->inc;
     if (x->o.verbose && tab < x->ntabs)
-        rc_my_source_notice(s, "incremental snapshot of %s chunk %" PRIu64 ": %s", x->tabs[tab].name, chunk, what);
+        rc_my_source_notice(s, "incremental snapshot %s chunk %" PRIu64 ": %s", x->tabs[tab].name, chunk ? chunk : chunk_no(x, tab),
+                            what);
 }
 
 rc_status rc_my_incsnap_chunk_done(my_source *s, rc_error *err)
@@ -125,7 +134,8 @@ rc_status rc_my_incsnap_chunk_done(my_source *s, rc_error *err)
     rc_isstate_key keys[MAX_KEY];
     size_t nk = keys_of(x->last_key.data, x->last_key.len, keys, MAX_KEY);
     if (rc_incsnap_chunk_end(x->core, it->name, &end, sizeof end, keys, nk, err) != RC_OK) return err->code;
-    rc_my_incsnap_say(s, x->cur, x->chunk, "emitted");
+    uint64_t no = chunk_no(x, x->cur);
+    rc_my_incsnap_say(s, x->cur, no, "emitted");
     if (last == x->k) return RC_OK; /* nothing handed: the next boundary carries the state */
     x->mark_k = last;
     if (rc_my_source_keep_boundary_at(s, &end, err) != RC_OK) return err->code;
@@ -135,7 +145,7 @@ rc_status rc_my_incsnap_chunk_done(my_source *s, rc_error *err)
         if (!e) return rc_my_source_nomem(err);
         x->emitted = e, x->capemitted = cap;
     }
-    x->emitted[x->nemitted++] = (inc_emitted){end, x->chunk, x->cur};
+    x->emitted[x->nemitted++] = (inc_emitted){end, no, x->cur};
     return RC_OK;
 }
 
