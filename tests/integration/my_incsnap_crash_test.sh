@@ -2,9 +2,9 @@
 # Issue 24 step M2: an incremental snapshot of MariaDB 10.11 survives kill -9 (docs/sources/
 # mysql.md, "Incremental snapshots", "What survives a kill"). One server: bf_writer loads shop.t
 # (PRIMARY KEY (id), 200,000 rows) and keeps changing it (half its changes on the keys being read)
-# while `rowcast capture --checkpoint` streams with -o mysql.snapshot.verbose=true and
-# -o mysql.snapshot.unacked.chunks=1 (a chunk is read once the sink acknowledged the one
-# before); a signal asks for shop.t. rowcast is killed with SIGKILL at points the verbose notices show:
+# while `rowcast capture --checkpoint` streams with RC_SNAPSHOT_VERBOSE=1 (a notice per chunk)
+# and RC_SNAPSHOT_UNACKED_CHUNKS=1 (a chunk is read once the sink acknowledged the one before);
+# a signal asks for shop.t. rowcast is killed with SIGKILL at points the verbose notices show:
 #   run 1: a chunk's window open (read, not handed out);
 #   run 2: a chunk handed out after some were acknowledged (its rows in the sink, unacknowledged);
 #   run 3: right after a checkpoint write (the "acknowledged" notice follows the write);
@@ -43,9 +43,9 @@ run=0
 UNACKED=1
 start_run() { # start_run [OPTION...]: run N+1 in the background, stdout W/outN, stderr W/errN
     run=$((run + 1))
-    ( exec "$RC" capture "$URL" --include 'shop.t' --checkpoint "$W/ck" --server-id 12 --to native \
-        -o mysql.signal.table=shop.rowcast_signal -o mysql.snapshot.chunk.rows=$CHUNK -o mysql.snapshot.verbose=true \
-        -o mysql.snapshot.unacked.chunks=$UNACKED "$@" >"$W/out$run" 2>"$W/err$run" ) &
+    ( RC_SNAPSHOT_VERBOSE=1 RC_SNAPSHOT_UNACKED_CHUNKS=$UNACKED exec "$RC" capture "$URL" --include 'shop.t' \
+        --checkpoint "$W/ck" --server-id 12 --to native -o mysql.signal.table=shop.rowcast_signal \
+        -o mysql.snapshot.chunk.rows=$CHUNK "$@" >"$W/out$run" 2>"$W/err$run" ) &
     CAP=$!
 }
 signal() { my_sql shop -e "INSERT INTO rowcast_signal VALUES ('$1', '$2', '{\"data-collections\": [\"shop.t\"], \"type\": \"incremental\"}')"; }

@@ -30,18 +30,6 @@ static rc_status inc_notice(my_source *s, rc_error *e)
     return RC_OK;
 }
 
-inc_table *rc_my_incsnap_table(rc_my_incsnap *x, const char *name)
-{
-    for (size_t i = 0; i < x->ntabs; i++)
-        if (!strcmp(x->tabs[i].name, name)) return &x->tabs[i];
-    return NULL;
-}
-
-static rc_status session(my_source *s, rc_error *err)
-{
-    return s->inc->sql ? RC_OK : rc_my_connect(&s->url, &s->inc->sql, err);
-}
-
 /* ---- the ops of the core ---- */
 
 /* Point watermarks: nothing is written; the chunk's read records P (read_chunk). */
@@ -86,7 +74,7 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "incremental snapshot of %s stopped: the table was %s during its snapshot (a DDL during an incremental "
                             "snapshot is not handled yet); write the signal again", t->name, now ? "altered" : "dropped");
-    if (session(s, err) != RC_OK) return err->code;
+    if (rc_my_incsnap_session(s, err) != RC_OK) return err->code;
     if (!it->rd && !(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit))) return rc_my_source_nomem(err);
     if (it->resume && rc_my_incsnap_resume_reader(it, err) != RC_OK) return err->code;
     x->cur = (size_t)(it - x->tabs);
@@ -213,42 +201,6 @@ static rc_status drain(my_source *s, rc_error *err)
 
 /* ---- signals ---- */
 
-/* The table's chunk key: its primary key, else the unique index on NOT NULL columns with the
- * fewest columns (information_schema.STATISTICS); false when it has neither. */
-static rc_status chunk_key(my_source *s, inc_table *it, bool *found, rc_incsnap_by *by, rc_error *err)
-{
-    *found = it->st.npk > 0, *by = RC_INCSNAP_BY_PK;
-    if (*found) return RC_OK;
-    char sql[900], db[140], tb[140];
-    const rc_my_table *t = it->st.t;
-    mysql_real_escape_string(s->inc->sql, db, t->db.p, (unsigned long)t->db.n);
-    mysql_real_escape_string(s->inc->sql, tb, t->name.p, (unsigned long)t->name.n);
-    snprintf(sql, sizeof sql,
-             "SELECT INDEX_NAME, COLUMN_NAME, NULLABLE, SUB_PART FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '%s' "
-             "AND TABLE_NAME = '%s' AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX", db, tb);
-    MYSQL_RES *r;
-    if (rc_my_select(s->inc->sql, &s->url, sql, &r, err) != RC_OK) return err->code;
-    char cur[130] = "";
-    uint32_t cols[MAX_KEY], n = 0, best = 0;
-    bool ok = false;
-    MYSQL_ROW row;
-    for (bool more = true; more;) {
-        row = mysql_fetch_row(r);
-        if (!row || strcmp(row[0], cur)) { /* an index ends */
-            if (n && ok && (!best || n < best)) memcpy(it->st.pk, cols, n * sizeof *cols), best = n;
-            if (!row) break;
-            snprintf(cur, sizeof cur, "%s", row[0]), n = 0, ok = true;
-        }
-        uint32_t c = 0;
-        while (c < t->ncols && (t->cols[c].name.n != strlen(row[1]) || memcmp(t->cols[c].name.p, row[1], t->cols[c].name.n))) c++;
-        ok = ok && c < t->ncols && n < MAX_KEY && strcmp(row[2] ? row[2] : "", "YES") && !row[3];
-        if (ok) cols[n++] = c;
-    }
-    mysql_free_result(r);
-    it->st.npk = best, *found = best > 0, *by = RC_INCSNAP_BY_INDEX;
-    return RC_OK;
-}
-
 /* The table is queued or being read (a signal for it is refused by the core's queue). */
 static bool busy(const rc_my_incsnap *x, const char *name)
 {
@@ -257,37 +209,6 @@ static bool busy(const rc_my_incsnap *x, const char *name)
         if (!strcmp(t->name, name) && (t->state == RC_INCSNAP_QUEUED || t->state == RC_INCSNAP_RUNNING)) return true;
     }
     return false;
-}
-
-rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err)
-{
-    rc_my_incsnap *x = s->inc;
-    inc_table *it = rc_my_incsnap_table(x, name);
-    const char *dot = strchr(name, '.');
-    rc_str db = {name, dot ? (size_t)(dot - name) : 0}, tb = {dot ? dot + 1 : name, dot ? strlen(dot + 1) : 0};
-    const rc_my_table *t = dot ? rc_my_history_get(s->hist, db, tb) : NULL;
-    if (!t || (s->accept && !s->accept(s->accept_ctx, db, tb)))
-        return rc_error_set(err, RC_SKIP, RC_NO_OFFSET, "%s is not a table this capture captures (--include)", name);
-    if (!it) {
-        inc_table *n = realloc(x->tabs, (x->ntabs + 1) * sizeof *n);
-        if (!n) return rc_my_source_nomem(err);
-        x->tabs = n, it = &n[x->ntabs++];
-        memset(it, 0, sizeof *it);
-        if (!(it->name = strdup(name))) return rc_my_source_nomem(err);
-    } else { /* queued anew: from its first row, with the structure now */
-        rc_my_snap_reader_free(it->rd);
-        free(it->st.cols), free(it->st.pk), free(it->own);
-        it->rd = NULL, it->st = (rc_my_snap_table){0};
-    }
-    if (!(it->own = rc_my_table_copy(t, err)) || rc_my_snap_table_of(it->own, &it->st, err) != RC_OK) return err->code;
-    bool found;
-    if (session(s, err) != RC_OK || chunk_key(s, it, &found, by, err) != RC_OK) return err->code;
-    if (!found)
-        return rc_error_set(err, RC_SKIP, RC_NO_OFFSET,
-                            "table %s has no primary key and no unique index on NOT NULL columns: an incremental snapshot of it "
-                            "could deliver rows twice or miss them; add one (ALTER TABLE %s ADD PRIMARY KEY (...)), or take an "
-                            "initial snapshot (--snapshot initial with a new checkpoint)", name, name);
-    return RC_OK;
 }
 
 /* An execute-snapshot's tables into the queue, each refused by name when it cannot be read. */
@@ -397,7 +318,11 @@ static rc_status reach(my_source *s, rc_error *err)
     /* the boundary the rows follow, with the state before them */
     if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
     rc_status st = rc_incsnap_emit(x->core, err);
-    if (st == RC_OK) st = rc_my_incsnap_chunk_done(s, err);
+    rc_pos end;
+    bool keep = false;
+    if (st == RC_OK) st = rc_my_incsnap_chunk_done(s, &end, &keep, err);
+    /* ... and the boundary after them, with the state after them */
+    if (st == RC_OK && keep) st = rc_my_source_keep_boundary_at(s, &end, err);
     return st == RC_SKIP ? RC_OK : st;
 }
 
@@ -408,8 +333,8 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
     rc_my_incsnap *x = s->inc;
     if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
     if (reach(s, err) != RC_OK) return err->code;
-    /* -o mysql.snapshot.unacked.chunks: the next chunk waits for the sink */
-    bool room = !x->o.unacked_chunks || x->nemitted < (size_t)x->o.unacked_chunks;
+    /* RC_SNAPSHOT_UNACKED_CHUNKS: the next chunk waits for the sink */
+    bool room = !x->unacked || x->nemitted < x->unacked;
     if (caught_up && x->pend_at == x->pending.len && room) {
         rc_error e;
         rc_error_clear(&e);
@@ -435,8 +360,10 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     if (!x) return rc_my_source_nomem(err);
     s->inc = x;
     x->o = o;
-    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE"); /* as PostgreSQL's */
-    x->o.verbose = x->o.verbose || (verbose && !strcmp(verbose, "1"));
+    /* the environment's switches (as PostgreSQL's RC_SNAPSHOT_VERBOSE; rowcast has no -v) */
+    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE"), *unacked = getenv("RC_SNAPSHOT_UNACKED_CHUNKS");
+    x->verbose = verbose && !strcmp(verbose, "1");
+    x->unacked = unacked ? strtoul(unacked, NULL, 10) : 0;
     snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
     snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);

@@ -1,6 +1,7 @@
 /* Internals of the MySQL/MariaDB source's incremental snapshots, shared by my_incsnap.c (the
- * core's ops, signals, chunks) and my_incsnap_state.c (the state in the checkpoint, resuming
- * after a restart, the per-chunk notices). Not for the rest of the source: my_source_int.h. */
+ * core's ops, signals, chunks), my_incsnap_table.c (the tables read) and my_incsnap_state.c (the
+ * state in the checkpoint, resuming after a restart, the per-chunk notices); my_incsnap.c uses
+ * the other two, my_incsnap_state.c the tables. Not for the rest of the source: my_source_int.h. */
 #ifndef ROWCAST_SOURCES_MY_INCSNAP_INT_H
 #define ROWCAST_SOURCES_MY_INCSNAP_INT_H
 
@@ -27,8 +28,8 @@ typedef struct inc_table {
     size_t resume_len;
 } inc_table;
 
-/* A chunk handed out whose items the sink has not acknowledged yet (-o mysql.snapshot.verbose,
- * -o mysql.snapshot.unacked.chunks). */
+/* A chunk handed out whose items the sink has not acknowledged yet (for RC_SNAPSHOT_VERBOSE's
+ * "acknowledged" and RC_SNAPSHOT_UNACKED_CHUNKS). */
 typedef struct inc_emitted {
     rc_pos end; /* its last item */
     uint64_t chunk; /* its number in its table */
@@ -37,6 +38,9 @@ typedef struct inc_emitted {
 
 typedef struct rc_my_incsnap {
     rc_my_capture_options o;
+    bool verbose;   /* RC_SNAPSHOT_VERBOSE=1: a notice per chunk (window open, emitted, acknowledged) */
+    size_t unacked; /* RC_SNAPSHOT_UNACKED_CHUNKS=N: at most N chunks handed out and not
+                     * acknowledged (0: no limit) */
     char sig_db[65], sig_table[65];
     rc_incsnap *core;
     MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
@@ -58,8 +62,10 @@ typedef struct rc_my_incsnap {
     rc_arena scratch;
 } rc_my_incsnap;
 
-/* ---- my_incsnap.c ---- */
+/* ---- my_incsnap_table.c ---- */
 inc_table *rc_my_incsnap_table(rc_my_incsnap *x, const char *name);
+/* The chunks' SQL session (x->sql), connected at first use. */
+rc_status rc_my_incsnap_session(my_source *s, rc_error *err);
 /* The table `name` ready to be read (structure, chunk key): RC_SKIP with the reason in err
  * when it cannot be (not captured, no key). */
 rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err);
@@ -68,12 +74,13 @@ rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *b
 /* One key column's value (as the text protocol sends it) packed: a 4-byte length, a byte that
  * says it is bytes (a hex literal in SQL, {"hex":...} in the state), the bytes. */
 void rc_my_incsnap_key_put(rc_buf *b, const char *p, uint32_t n, bool bytes);
-/* Right after the core emitted a chunk at the handed boundary: its end is recorded with the
- * core (position of its last item, its last key) and kept as a boundary, said under verbose. */
-rc_status rc_my_incsnap_chunk_done(my_source *s, rc_error *err);
+/* Right after the core emitted a chunk at the handed boundary: its end (the position of its
+ * last item, its last key) is recorded with the core, said under verbose; *keep: there is such
+ * an item, which the caller keeps as a boundary at *end. */
+rc_status rc_my_incsnap_chunk_done(my_source *s, rc_pos *end, bool *keep, rc_error *err);
 /* A resumed table's reader (just made) starts after it->resume, which goes. */
 rc_status rc_my_incsnap_resume_reader(inc_table *it, rc_error *err);
-/* -o mysql.snapshot.verbose: "incremental snapshot T chunk N: WHAT" (N 0: the table's last). */
+/* RC_SNAPSHOT_VERBOSE=1: "incremental snapshot T chunk N: WHAT" (N 0: the table's last). */
 void rc_my_incsnap_say(my_source *s, size_t tab, uint64_t chunk, const char *what);
 
 #endif

@@ -116,36 +116,36 @@ static uint64_t chunk_no(rc_my_incsnap *x, size_t tab)
     return t ? t->chunks : 0;
 }
 
-/* As PostgreSQL's (pg_incsnap.c), also with RC_SNAPSHOT_VERBOSE=1 in the environment. */
+/* RC_SNAPSHOT_VERBOSE=1 in the environment: as PostgreSQL's (pg_incsnap.c). */
 void rc_my_incsnap_say(my_source *s, size_t tab, uint64_t chunk, const char *what)
 {
     rc_my_incsnap *x = s->inc;
-    if (x->o.verbose && tab < x->ntabs)
+    if (x->verbose && tab < x->ntabs)
         rc_my_source_notice(s, "incremental snapshot %s chunk %" PRIu64 ": %s", x->tabs[tab].name, chunk ? chunk : chunk_no(x, tab),
                             what);
 }
 
-rc_status rc_my_incsnap_chunk_done(my_source *s, rc_error *err)
+rc_status rc_my_incsnap_chunk_done(my_source *s, rc_pos *end, bool *keep, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
     inc_table *it = &x->tabs[x->cur];
     uint64_t last = x->k + x->npending; /* the items are (P, k+1 .. last) */
-    rc_pos end = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, last);
+    *end = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, last);
+    *keep = last > x->k; /* nothing handed: the next boundary carries the state */
     rc_isstate_key keys[MAX_KEY];
     size_t nk = keys_of(x->last_key.data, x->last_key.len, keys, MAX_KEY);
-    if (rc_incsnap_chunk_end(x->core, it->name, &end, sizeof end, keys, nk, err) != RC_OK) return err->code;
+    if (rc_incsnap_chunk_end(x->core, it->name, end, sizeof *end, keys, nk, err) != RC_OK) return err->code;
     uint64_t no = chunk_no(x, x->cur);
     rc_my_incsnap_say(s, x->cur, no, "emitted");
-    if (last == x->k) return RC_OK; /* nothing handed: the next boundary carries the state */
+    if (!*keep) return RC_OK;
     x->mark_k = last;
-    if (rc_my_source_keep_boundary_at(s, &end, err) != RC_OK) return err->code;
     if (x->nemitted == x->capemitted) {
         size_t cap = x->capemitted ? 2 * x->capemitted : 16;
         inc_emitted *e = realloc(x->emitted, cap * sizeof *e);
         if (!e) return rc_my_source_nomem(err);
         x->emitted = e, x->capemitted = cap;
     }
-    x->emitted[x->nemitted++] = (inc_emitted){end, no, x->cur};
+    x->emitted[x->nemitted++] = (inc_emitted){*end, no, x->cur};
     return RC_OK;
 }
 
@@ -163,10 +163,10 @@ void rc_my_incsnap_acked(my_source *s, const rc_pos *pos)
 /* ---- resuming ---- */
 
 /* One table of the state, ready to go on: false (said) when it cannot. */
-static bool resumable(my_source *s, const rc_isstate_table *t)
+static bool resumable(my_source *s, rc_isstate_table *t)
 {
     rc_my_incsnap *x = s->inc;
-    rc_incsnap_by by;
+    rc_incsnap_by by = RC_INCSNAP_BY_PK;
     rc_error e;
     rc_error_clear(&e);
     if (t->initial)
@@ -178,6 +178,7 @@ static bool resumable(my_source *s, const rc_isstate_table *t)
                             e.message);
         return false;
     }
+    t->by = by; /* (a queued table's line does not say) */
     inc_table *it = rc_my_incsnap_table(x, t->name);
     rc_buf b;
     rc_buf_init(&b, RC_BUF_DEFAULT_MAX);

@@ -15,8 +15,6 @@ const char rc_my_until_refused[] = "--until takes caught-up for MySQL and MariaD
 const rc_option_desc rc_my_options[] = {
     MY_OPT("mysql.signal.table", RC_OPT_STRING, 0, signal_table),
     MY_OPT("mysql.snapshot.chunk.rows", RC_OPT_INT, 1000000, chunk_rows),
-    MY_OPT("mysql.snapshot.unacked.chunks", RC_OPT_INT, 1000000, unacked_chunks),
-    MY_OPT("mysql.snapshot.verbose", RC_OPT_BOOL, 0, verbose),
     {0},
 };
 #undef MY_OPT

@@ -13,8 +13,6 @@ extern const char rc_my_flag_refused[], rc_my_option_refused[], rc_my_until_refu
 typedef struct rc_my_capture_options {
     const char *signal_table; /* DB.TABLE; NULL: no incremental snapshots (nothing changes) */
     long chunk_rows;          /* 0: the core's default */
-    long unacked_chunks;      /* chunks handed out the sink has not acknowledged, at most (0: no limit) */
-    bool verbose;             /* a notice per chunk: window open, emitted, acknowledged */
 } rc_my_capture_options;
 extern const rc_option_desc rc_my_options[];
 void rc_my_configure(rc_capture_config *cc, const void *options);
