@@ -107,7 +107,7 @@ struct rc_incsnap {
     imgtab delivered;   /* keyless: images the stream delivered (counts) */
     bool counting;      /* delivered counts since the table's first window */
     rc_buf img;         /* scratch image */
-    struct rc_incsnap_resume *resume; /* incsnap_resume.c */
+    rc_incsnap_ext ext; /* incsnap_resume.c's records */
 };
 
 rc_incsnap *rc_incsnap_new(const rc_incsnap_ops *ops, void *ctx, const rc_incsnap_limits *limits)
@@ -147,7 +147,7 @@ void rc_incsnap_free(rc_incsnap *s)
     imgtab_fini(&s->delivered);
     rc_buf_fini(&s->next_cursor);
     rc_buf_fini(&s->img);
-    rc_incsnap_resume_free(s->resume);
+    if (s->ext.fini) s->ext.fini(s->ext.p);
     free(s);
 }
 
@@ -536,9 +536,9 @@ rc_incsnap_table *rc_incsnap_table_named(rc_incsnap *s, const char *name)
     return NULL;
 }
 
-struct rc_incsnap_resume **rc_incsnap_resume_of(rc_incsnap *s)
+rc_incsnap_ext *rc_incsnap_ext_of(rc_incsnap *s)
 {
-    return &s->resume;
+    return &s->ext;
 }
 
 rc_incsnap_phase rc_incsnap_phase_of(const rc_incsnap *s)

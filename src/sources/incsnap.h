@@ -234,8 +234,9 @@ rc_status rc_incsnap_chunk_end(rc_incsnap *s, const char *table, const void *pos
 rc_status rc_incsnap_at(rc_incsnap *s, const void *pos, size_t posn, rc_error *err);
 
 /* The state as of the newest handed position at or before `acked` (the sink's acknowledged
- * position), into out (emptied first); the states handed before it are forgotten. *changed
- * (NULL: not asked) says whether it differs from the previous export's (or the import's). */
+ * position), into out (emptied first; NULL: not asked, the cheap call for each
+ * acknowledgement); the states handed before it are forgotten. *changed (NULL: not asked) says
+ * whether it differs from the previous export's (or the import's). */
 rc_status rc_incsnap_export(rc_incsnap *s, const void *acked, size_t ackedn, rc_incsnap_pos_cmp cmp,
                             struct rc_isstate *out, bool *changed, rc_error *err);
 
@@ -249,9 +250,12 @@ rc_status rc_incsnap_import(rc_incsnap *s, const struct rc_isstate *st, rc_error
 
 /* For incsnap_resume.c: the table of that name in the queue (any state), or NULL. */
 rc_incsnap_table *rc_incsnap_table_named(rc_incsnap *s, const char *name);
-/* For incsnap_resume.c: where the resume records live (NULL until the first use); freed with
- * the core by rc_incsnap_resume_free. */
-struct rc_incsnap_resume **rc_incsnap_resume_of(rc_incsnap *s);
-void rc_incsnap_resume_free(struct rc_incsnap_resume *r);
+/* For incsnap_resume.c: where its records live (p NULL until the first use), freed with the
+ * core by fini(p) (a pointer, so that incsnap.c needs nothing of incsnap_resume.c). */
+typedef struct rc_incsnap_ext {
+    void *p;
+    void (*fini)(void *p);
+} rc_incsnap_ext;
+rc_incsnap_ext *rc_incsnap_ext_of(rc_incsnap *s);
 
 #endif

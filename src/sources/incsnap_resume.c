@@ -11,16 +11,17 @@ typedef struct record {
     size_t posn, textn;
 } record;
 
-struct rc_incsnap_resume {
+typedef struct resume_recs {
     record *r; /* oldest first */
     size_t nr, capr;
     rc_buf base;     /* the state as of the newest acknowledged record (or the import) */
     rc_buf exported; /* the previous export's text */
     rc_buf text;     /* scratch */
-};
+} resume_recs;
 
-void rc_incsnap_resume_free(struct rc_incsnap_resume *rs)
+static void recs_free(void *p)
 {
+    resume_recs *rs = p;
     if (!rs) return;
     for (size_t i = 0; i < rs->nr; i++) free(rs->r[i].pos);
     free(rs->r);
@@ -111,11 +112,11 @@ static void set(rc_buf *b, const char *p, size_t n)
 
 /* The records, made at first use; until the first acknowledged one, the state is empty (a
  * table queued before then is only in the records that follow). */
-static struct rc_incsnap_resume *resume(rc_incsnap *s, rc_error *err)
+static resume_recs *resume(rc_incsnap *s, rc_error *err)
 {
-    struct rc_incsnap_resume **slot = rc_incsnap_resume_of(s);
-    if (*slot) return *slot;
-    struct rc_incsnap_resume *rs = calloc(1, sizeof *rs);
+    rc_incsnap_ext *ext = rc_incsnap_ext_of(s);
+    if (ext->p) return ext->p;
+    resume_recs *rs = calloc(1, sizeof *rs);
     if (!rs) return oom(err), NULL;
     rc_buf_init(&rs->base, 0), rc_buf_init(&rs->exported, 0), rc_buf_init(&rs->text, 0);
     rc_isstate none; /* nothing acknowledged yet: no table, not paused */
@@ -125,15 +126,16 @@ static struct rc_incsnap_resume *resume(rc_incsnap *s, rc_error *err)
     set(&rs->exported, rs->base.data, rs->base.len);
     if (rc == RC_OK && rs->exported.err != RC_OK) rc = oom(err);
     if (rc != RC_OK) {
-        rc_incsnap_resume_free(rs);
+        recs_free(rs);
         return NULL;
     }
-    return *slot = rs;
+    ext->fini = recs_free;
+    return ext->p = rs;
 }
 
 rc_status rc_incsnap_at(rc_incsnap *s, const void *pos, size_t posn, rc_error *err)
 {
-    struct rc_incsnap_resume *rs = resume(s, err);
+    resume_recs *rs = resume(s, err);
     if (!rs) return err ? err->code : RC_ERR_NOMEM;
     rc_status rc = state_now(s, &rs->text, err);
     if (rc != RC_OK) return rc;
@@ -170,7 +172,7 @@ rc_status rc_incsnap_chunk_end(rc_incsnap *s, const char *table, const void *pos
 rc_status rc_incsnap_export(rc_incsnap *s, const void *acked, size_t ackedn, rc_incsnap_pos_cmp cmp,
                             rc_isstate *out, bool *changed, rc_error *err)
 {
-    struct rc_incsnap_resume *rs = resume(s, err);
+    resume_recs *rs = resume(s, err);
     if (!rs) return err ? err->code : RC_ERR_NOMEM;
     size_t n = 0; /* the records at or before acked */
     while (n < rs->nr && cmp(rs->r[n].pos, rs->r[n].posn, acked, ackedn) <= 0) n++;
@@ -183,7 +185,7 @@ rc_status rc_incsnap_export(rc_incsnap *s, const void *acked, size_t ackedn, rc_
     if (changed) *changed = !same(&rs->exported, rs->base.data, rs->base.len);
     set(&rs->exported, rs->base.data, rs->base.len);
     if (rs->base.err != RC_OK || rs->exported.err != RC_OK) return oom(err);
-    return rc_isstate_parse(out, rs->base.data, rs->base.len, err);
+    return out ? rc_isstate_parse(out, rs->base.data, rs->base.len, err) : RC_OK;
 }
 
 /* One table of an imported state: queued, and resuming after its last key when it has one. */
@@ -212,10 +214,10 @@ rc_status rc_incsnap_import(rc_incsnap *s, const rc_isstate *st, rc_error *err)
         if (!st->t[i].initial) rc = import_table(s, &st->t[i], err);
     if (rc != RC_OK) return rc;
     rc_incsnap_pause(s, st->paused);
-    struct rc_incsnap_resume **slot = rc_incsnap_resume_of(s);
-    rc_incsnap_resume_free(*slot); /* the records start from the imported state */
-    *slot = NULL;
-    struct rc_incsnap_resume *rs = resume(s, err);
+    rc_incsnap_ext *ext = rc_incsnap_ext_of(s);
+    recs_free(ext->p); /* the records start from the imported state */
+    ext->p = NULL;
+    resume_recs *rs = resume(s, err);
     if (!rs) return err ? err->code : RC_ERR_NOMEM;
     rc = state_now(s, &rs->base, err);
     set(&rs->exported, rs->base.data, rs->base.len);
