@@ -96,7 +96,9 @@ rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, s
     bool changed = false;
     rc_buf b;
     rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
-    rc_status rc = rc_incsnap_export(x->core, pos, sizeof *pos, pos_cmp, &st, &changed, err);
+    /* the cheap call first: parsed and written only when the state moved */
+    rc_status rc = rc_incsnap_export(x->core, pos, sizeof *pos, pos_cmp, NULL, &changed, err);
+    if (rc == RC_OK && changed) rc = rc_incsnap_export(x->core, pos, sizeof *pos, pos_cmp, &st, NULL, err);
     if (rc == RC_OK && changed) rc = rc_isstate_write(&st, &b, err);
     if (rc == RC_OK && changed) {
         if (b.err || !(*text = malloc(b.len + 1))) rc = rc_my_source_nomem(err);
