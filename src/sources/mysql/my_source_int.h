@@ -134,7 +134,7 @@ bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch y
 /* For a boundary kept at `pos`: the state's text as of it (malloc'd, *n bytes) when it changed
  * since the boundary before, else NULL. */
 rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, size_t *n, rc_error *err);
-/* The checkpoint written at `pos` (the sink acknowledged it): -o mysql.snapshot.verbose says the
+/* The checkpoint written at `pos` (the sink acknowledged it): RC_SNAPSHOT_VERBOSE says the
  * chunks it covers. */
 void rc_my_incsnap_acked(my_source *s, const rc_pos *pos);
 /* At open, before the stream: the checkpoint's snapshot state goes on (said per table). */
