@@ -1,11 +1,13 @@
 /* libFuzzer target: the texts the MySQL/MariaDB source parses itself: a checkpoint file
- * (src/sources/mysql/my_checkpoint.c) and, when the first byte is odd, a mysql:// URL
+ * (src/sources/mysql/my_checkpoint.c, its snapshot section through the state's parser as the
+ * source reads it at open) and, when the first byte is odd, a mysql:// URL
  * (my_url.c; without password-file=, which would read a file). No input may crash; an
  * error has a message; the authority of a URL's shown form never holds its ":PASSWORD@". */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sources/mysql/my_checkpoint.h"
+#include "sources/incsnap_state.h"
 #include "sources/mysql/my_conn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -53,8 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     rc_my_checkpoint ck;
     rc_status st = rc_my_checkpoint_parse("fuzz", text, n, &ck, &err);
-    if (st == RC_OK && (!ck.file || !ck.gtids || !ck.history || ck.history_len > n)) abort();
+    if (st == RC_OK && (!ck.file || !ck.gtids || !ck.history || ck.history_len > n || ck.snapshot_len > n)) abort();
     if (st != RC_OK && !err.message[0]) abort();
+    if (st == RC_OK && ck.snapshot) {
+        rc_isstate is;
+        rc_isstate_init(&is);
+        rc_error_clear(&err);
+        if (rc_isstate_parse(&is, ck.snapshot, ck.snapshot_len, &err) != RC_OK && !err.message[0]) abort();
+        rc_isstate_fini(&is);
+    }
     rc_my_checkpoint_fini(&ck);
     return 0;
 }

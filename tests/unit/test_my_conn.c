@@ -109,13 +109,18 @@ static void write_and_read(const char *path, const rc_my_checkpoint *ck, char *t
     text[n] = '\0';
 }
 
+/* A new directory dir (its template) and path its file "ck". */
+static void temp_ck(char *dir, char *path, size_t cap)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, cap, "%s/ck", dir);
+}
+
 static void checkpoint_round_trip(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rc_my_ckXXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[100];
-    snprintf(path, sizeof path, "%s/ck", dir);
+    char dir[] = "/tmp/rc_my_ckXXXXXX", path[100];
+    temp_ck(dir, path, sizeof path);
     rc_my_checkpoint ck = {.file = "bin.000042", .offset = 1234, .gtids = "0-1-14,1-2-7",
                            .history = "rowcast-mysql-history 1\nend\t0\t0\n", .history_len = 32};
     rc_error err;
@@ -142,10 +147,8 @@ static void checkpoint_round_trip(void **state)
 static void checkpoint_sink(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rc_my_ckXXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[100];
-    snprintf(path, sizeof path, "%s/ck", dir);
+    char dir[] = "/tmp/rc_my_ckXXXXXX", path[100];
+    temp_ck(dir, path, sizeof path);
     rc_my_checkpoint ck = {.file = "bin.000042", .offset = 1234, .gtids = "0-1-14", .history = "h\n", .history_len = 2,
                            .sink = "output 120 /o\ndead-letter 7 /d\n"};
     rc_error err;
@@ -178,6 +181,54 @@ static void checkpoint_sink(void **state)
     rmdir(dir);
 }
 
+/* version 3: the incremental snapshot's state after the history (read back whole); written
+ * only when there is one, so a run without one writes version 1 or 2 as before */
+static void checkpoint_snapshot(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rc_my_ckXXXXXX", path[100];
+    temp_ck(dir, path, sizeof path);
+    static const char st[] = "snapshot-state 1\npaused 0\ntable shop.t incremental by=pk signal=s1 rows=8 estimate=10 chunks=2\n"
+                             "last shop.t [\"8\"]\n";
+    rc_my_checkpoint ck = {.file = "bin.000042", .offset = 1234, .gtids = "", .history = "h\n", .history_len = 2,
+                           .sink = "output 120 /o\n", .snapshot = (char *)st, .snapshot_len = sizeof st - 1};
+    rc_error err;
+    rc_error_clear(&err);
+    char text[600], want[600];
+    write_and_read(path, &ck, text, sizeof text);
+    snprintf(want, sizeof want, "rowcast-mysql-checkpoint 3\nserver mysql://u@h:1\nfile bin.000042\noffset 1234\ngtids \n"
+                                "sink 14\noutput 120 /o\nhistory 2\nh\nsnapshot %zu\n%s", sizeof st - 1, st);
+    assert_string_equal(text, want);
+    rc_my_checkpoint back;
+    assert_int_equal(rc_my_checkpoint_read(path, &back, &err), RC_OK);
+    assert_string_equal(back.sink, ck.sink);
+    assert_memory_equal(back.history, "h\n", 2);
+    assert_int_equal(back.snapshot_len, sizeof st - 1);
+    assert_string_equal(back.snapshot, st);
+    rc_my_checkpoint_fini(&back);
+    /* without a sink state: version 3 all the same */
+    ck.sink = NULL;
+    write_and_read(path, &ck, text, sizeof text);
+    assert_int_equal(strncmp(text, "rowcast-mysql-checkpoint 3\n", 27), 0);
+    assert_int_equal(rc_my_checkpoint_read(path, &back, &err), RC_OK);
+    assert_null(back.sink);
+    assert_string_equal(back.snapshot, st);
+    rc_my_checkpoint_fini(&back);
+    /* no state: version 2, no snapshot section */
+    ck.sink = "output 1 /o\n", ck.snapshot = NULL, ck.snapshot_len = 0;
+    write_and_read(path, &ck, text, sizeof text);
+    assert_int_equal(strncmp(text, "rowcast-mysql-checkpoint 2\n", 27), 0);
+    assert_null(strstr(text, "snapshot"));
+    /* version 3 without its section reads as no state */
+    static const char nosec[] = "rowcast-mysql-checkpoint 3\nserver x\nfile b.1\noffset 4\ngtids \nhistory 2\nh\n";
+    assert_int_equal(rc_my_checkpoint_parse("ck", nosec, sizeof nosec - 1, &back, &err), RC_OK);
+    assert_null(back.snapshot);
+    assert_memory_equal(back.history, "h\n", 2);
+    rc_my_checkpoint_fini(&back);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void checkpoint_errors(void **state)
 {
     (void)state;
@@ -193,6 +244,14 @@ static void checkpoint_errors(void **state)
          "checkpoint ck, line 7 (byte 72): the history is not as long as its line says (a torn file?) (remove the file to "
          "start afresh)"},
         {"rowcast-mysql-checkpoint 1\nserver x\nfile b.1", "checkpoint ck, line 3 (byte 36): cut short (remove the file to start afresh)"},
+        {"rowcast-mysql-checkpoint 4\nserver x\n", "checkpoint ck, line 1 (byte 0): not a rowcast MySQL checkpoint (remove the file to start afresh)"},
+        {"rowcast-mysql-checkpoint 3\nserver x\nfile b.1\noffset 4\ngtids \nhistory 20\nh\n",
+         "checkpoint ck, line 6 (byte 61): the history's size is not a number, or past the end (remove the file to start afresh)"},
+        {"rowcast-mysql-checkpoint 3\nserver x\nfile b.1\noffset 4\ngtids \nhistory 2\nh\nsnapshot 30\nsnapshot-state 1\n",
+         "checkpoint ck, line 9 (byte 85): the snapshot state is not as long as its line says (a torn file?) (remove the file to "
+         "start afresh)"},
+        {"rowcast-mysql-checkpoint 3\nserver x\nfile b.1\noffset 4\ngtids \nhistory 2\nh\nstate 3\nabc",
+         "checkpoint ck, line 8 (byte 73): expected 'snapshot VALUE' (remove the file to start afresh)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         rc_my_checkpoint ck;
@@ -217,7 +276,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(url_parts),          cmocka_unit_test(url_password_file), cmocka_unit_test(url_errors),
-        cmocka_unit_test(checkpoint_round_trip), cmocka_unit_test(checkpoint_sink), cmocka_unit_test(checkpoint_errors), cmocka_unit_test(server_id),
+        cmocka_unit_test(checkpoint_round_trip), cmocka_unit_test(checkpoint_sink),
+        cmocka_unit_test(checkpoint_snapshot), cmocka_unit_test(checkpoint_errors), cmocka_unit_test(server_id),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 
 void rc_my_checkpoint_fini(rc_my_checkpoint *ck)
 {
-    free(ck->file), free(ck->gtids), free(ck->history), free(ck->sink);
+    free(ck->file), free(ck->gtids), free(ck->history), free(ck->sink), free(ck->snapshot);
     memset(ck, 0, sizeof *ck);
 }
 
@@ -53,49 +53,65 @@ static bool number(const char *s, uint64_t *out)
     return !*e && !errno;
 }
 
+/* A section "KEY BYTES\n" and its BYTES bytes (`name` in errors) at text[*at] (line *line), copied into *out
+ * ('\0'-ended, *len its size); *at and *line moved past it. `whole`: the section ends the file
+ * (its bytes are exactly what is left). */
+static rc_status section(const char *path, const char *text, size_t n, size_t *at, unsigned *line, const char *key,
+                         const char *name, bool whole, char **out, size_t *len, rc_error *err)
+{
+    size_t key_at = *at;
+    char *v = field(path, text, n, at, *line, key, err);
+    if (!v) return err->code;
+    uint64_t bytes;
+    bool ok = number(v, &bytes);
+    free(v);
+    char what[120];
+    if (!ok || (!whole && bytes > n - *at)) {
+        snprintf(what, sizeof what, "the %s's size is not a number%s", name, whole ? "" : ", or past the end");
+        return bad(path, *line, key_at, what, err);
+    }
+    if (whole && bytes != n - *at) {
+        snprintf(what, sizeof what, "the %s is not as long as its line says (a torn file?)", name);
+        return bad(path, *line + 1, *at, what, err);
+    }
+    if (!(*out = malloc(bytes + 1))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    memcpy(*out, text + *at, bytes);
+    (*out)[bytes] = '\0';
+    *len = bytes;
+    for (size_t i = 0; i < bytes; i++) *line += text[*at + i] == '\n';
+    *at += bytes, ++*line;
+    return RC_OK;
+}
+
 rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err)
 {
     memset(ck, 0, sizeof *ck);
     static const char magic[] = "rowcast-mysql-checkpoint ";
-    if (n < sizeof magic + 1 || memcmp(text, magic, sizeof magic - 1) || (text[sizeof magic - 1] != '1' && text[sizeof magic - 1] != '2') ||
-        text[sizeof magic] != '\n')
+    char version = n > sizeof magic ? text[sizeof magic - 1] : 0;
+    if (n < sizeof magic + 1 || memcmp(text, magic, sizeof magic - 1) || version < '1' || version > '3' || text[sizeof magic] != '\n')
         return bad(path, 1, 0, "not a rowcast MySQL checkpoint", err);
-    bool v2 = text[sizeof magic - 1] == '2';
     size_t at = sizeof magic + 1;
-    char *server = field(path, text, n, &at, 2, "server", err), *off = NULL, *hist = NULL;
+    char *server = field(path, text, n, &at, 2, "server", err), *off = NULL;
     if (!server) return err->code;
     free(server);
-    size_t off_at = 0, hist_at = 0;
     if (!(ck->file = field(path, text, n, &at, 3, "file", err))) return err->code;
-    off_at = at;
+    size_t off_at = at;
     if (!(off = field(path, text, n, &at, 4, "offset", err))) return err->code;
     bool ok = number(off, &ck->offset);
     free(off);
     if (!ok) return bad(path, 4, off_at, "the offset is not a number", err);
     if (!(ck->gtids = field(path, text, n, &at, 5, "gtids", err))) return err->code;
     unsigned line = 6;
-    uint64_t hl;
-    if (v2 && n - at >= 5 && !memcmp(text + at, "sink ", 5)) { /* the sink state: its size, then its text */
-        size_t sink_at = at;
-        char *sl = field(path, text, n, &at, line, "sink", err);
-        if (!sl) return err->code;
-        ok = number(sl, &hl);
-        free(sl);
-        if (!ok || hl > n - at) return bad(path, line, sink_at, "the sink state's size is not a number, or past the end", err);
-        if (!(ck->sink = strndup(text + at, hl))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-        for (size_t i = 0; i < hl; i++) line += text[at + i] == '\n';
-        at += hl, line++;
-    }
-    hist_at = at;
-    if (!(hist = field(path, text, n, &at, line, "history", err))) return err->code;
-    ok = number(hist, &hl);
-    free(hist);
-    if (!ok) return bad(path, line, hist_at, "the history's size is not a number", err);
-    if (hl != n - at) return bad(path, line + 1, at, "the history is not as long as its line says (a torn file?)", err);
-    if (!(ck->history = malloc(hl + 1))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    memcpy(ck->history, text + at, hl);
-    ck->history[hl] = '\0';
-    ck->history_len = hl;
+    size_t sink_len;
+    if (version > '1' && n - at >= 5 && !memcmp(text + at, "sink ", 5) && /* the sink state: its size, then its text */
+        section(path, text, n, &at, &line, "sink", "sink state", false, &ck->sink, &sink_len, err) != RC_OK)
+        return err->code;
+    /* version 3: the incremental snapshot's state after the history, when one ran */
+    bool v3 = version == '3';
+    if (section(path, text, n, &at, &line, "history", "history", !v3, &ck->history, &ck->history_len, err) != RC_OK) return err->code;
+    if (v3 && at < n &&
+        section(path, text, n, &at, &line, "snapshot", "snapshot state", true, &ck->snapshot, &ck->snapshot_len, err) != RC_OK)
+        return err->code;
     return RC_OK;
 }
 
@@ -133,7 +149,8 @@ rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_
     rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
     char head[1400];
     bool sink = ck->sink && ck->sink[0]; /* no file tracked (Kafka): version 1, as older rowcast wrote */
-    int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint %d\nserver %s\nfile %s\noffset %llu\ngtids %s\n", sink ? 2 : 1,
+    bool snap = ck->snapshot_len > 0;    /* no incremental snapshot: version 1 or 2, as before */
+    int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint %d\nserver %s\nfile %s\noffset %llu\ngtids %s\n", snap ? 3 : sink ? 2 : 1,
                       server, ck->file ? ck->file : "", (unsigned long long)ck->offset, ck->gtids ? ck->gtids : "");
     rc_buf_put(&b, head, (size_t)hn);
     bool cut = (size_t)hn >= sizeof head;
@@ -145,6 +162,11 @@ rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_
     hn = snprintf(head, sizeof head, "history %zu\n", ck->history_len);
     rc_buf_put(&b, head, (size_t)hn);
     rc_buf_put(&b, ck->history ? ck->history : "", ck->history_len);
+    if (snap) {
+        hn = snprintf(head, sizeof head, "snapshot %zu\n", ck->snapshot_len);
+        rc_buf_put(&b, head, (size_t)hn);
+        rc_buf_put(&b, ck->snapshot, ck->snapshot_len);
+    }
     if (b.err || cut) {
         rc_buf_fini(&b);
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", path);

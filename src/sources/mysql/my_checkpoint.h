@@ -12,8 +12,11 @@
  *   <BYTES bytes: the sink's files and their sizes there, the pipeline's text>
  *   history BYTES
  *   <BYTES bytes of rc_my_history_write's text>
+ *   snapshot BYTES                         (version 3: an incremental snapshot ran)
+ *   <BYTES bytes: its state, sources/incsnap_state.h's text, as of this position>
  *
- * Version 1 (older rowcast) has no sink lines, and is still read. An empty file name with
+ * Version 1 (older rowcast) has no sink lines, version 2 no snapshot section; both are still
+ * read, and still written when there is no sink state (1) or no snapshot state (2). An empty file name with
  * offset 0 (no binlog offset is below 4) is no position: the run that wrote it was taking its
  * snapshot, and the next one takes it again; its sink state is where the snapshot began.
  * Written atomically: PATH.tmp, fsync, rename over PATH, fsync of the directory. */
@@ -31,6 +34,8 @@ typedef struct rc_my_checkpoint {
     char *history; /* its text, history_len bytes */
     size_t history_len;
     char *sink;    /* the sink state's text ('\0'-ended), NULL: none stored */
+    char *snapshot; /* the incremental snapshot's state text ('\0'-ended, snapshot_len bytes), NULL: none */
+    size_t snapshot_len;
 } rc_my_checkpoint;
 
 /* A checkpoint without a position: written when a snapshot begins (see above). */

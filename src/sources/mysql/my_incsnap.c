@@ -11,46 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rowcast/arena.h"
-#include "sources/incsnap.h"
-#include "sources/incsnap_stats.h"
-#include "sources/mysql/my_source_decl.h"
-#include "sources/mysql/my_source_int.h"
+#include "sources/mysql/my_incsnap_int.h"
 #include "sources/signal.h"
 
-enum { NULL_LEN = 0xffffffffu, MAX_KEY = 16 };
-
-/* A table asked for: its columns and chunk key (the primary key, else a unique index on NOT
- * NULL columns), its reader (which keeps the last key read). */
-typedef struct inc_table {
-    char *name; /* "db.table" */
-    rc_my_table *own; /* the structure at its first chunk (a copy: a DDL replaces the history's) */
-    rc_my_snap_table st;
-    rc_my_snap_reader *rd;
-    /* where the reader was when the chunk in flight began, and the core's cursor then: while the
-     * core's cursor stays there (a chunk discarded: read again), the reader goes back there */
-    rc_buf from, at;
-    int64_t started_us;
-    uint32_t index; /* in tabs */
-} inc_table;
-
-typedef struct rc_my_incsnap {
-    rc_my_capture_options o;
-    char sig_db[65], sig_table[65];
-    rc_incsnap *core;
-    MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
-    inc_table **tabs; /* each on its own: a reader keeps a pointer to its table's st */
-    size_t ntabs;
-    rc_my_snap_pos point; /* the chunk in flight's P */
-    uint64_t chunk;
-    int64_t read_us;
-    rc_buf row;     /* the row being added: per column a 4-byte length (NULL_LEN: NULL), bytes, NUL */
-    rc_buf pending; /* emitted items: table index, kind (0 row, 1 + edge), the row's bytes */
-    size_t pend_at; /* the next pending item's offset */
-    uint64_t k;     /* items handed at this emit point */
-    rc_arena scratch;
-    rc_incsnap_signals signals; /* read so far, by type and result (metrics) */
-} rc_my_incsnap;
 
 static uint32_t get32(const char *p)
 {
@@ -65,18 +28,6 @@ static rc_status inc_notice(my_source *s, rc_error *e)
     rc_my_source_notice(s, "warning: %s", e->message); /* said under --quiet too */
     rc_error_clear(e);
     return RC_OK;
-}
-
-static inc_table *table_named(rc_my_incsnap *x, const char *name)
-{
-    for (size_t i = 0; i < x->ntabs; i++)
-        if (!strcmp(x->tabs[i]->name, name)) return x->tabs[i];
-    return NULL;
-}
-
-static rc_status session(my_source *s, rc_error *err)
-{
-    return s->inc->sql ? RC_OK : rc_my_connect(&s->url, &s->inc->sql, err);
 }
 
 /* ---- the ops of the core ---- */
@@ -100,22 +51,15 @@ static rc_status add_row(my_source *s, inc_table *it, char **fields, const unsig
     }
     rc_value key[MAX_KEY];
     rc_arena_reset(&x->scratch);
+    rc_buf_reset(&x->last_key);
     for (uint32_t k = 0; k < it->st.npk; k++) {
         uint32_t c = it->st.pk[k];
         if (rc_my_text_value(&it->st.cols[c], fields[c], lens[c], &x->scratch, &key[k], err) != RC_OK) return err->code;
+        rc_my_incsnap_key_put(&x->last_key, fields[c], (uint32_t)lens[c], key[k].kind == RC_V_BYTES || key[k].kind == RC_V_BITS ||
+                              key[k].kind == RC_V_GEOMETRY);
     }
-    if (x->row.err) return rc_my_source_nomem(err);
+    if (x->row.err || x->last_key.err) return rc_my_source_nomem(err);
     return rc_incsnap_add_row(x->core, key, it->st.npk, x->row.data, x->row.len, err);
-}
-
-/* A failure on a lost session: RC_ERR_RETRY (the core reads the chunk again) and a new session
- * next time (the readers on this one go; a new reader goes back to `from`). */
-static rc_status again(rc_my_incsnap *x, rc_status st)
-{
-    if (!x->sql || !rc_my_errno_lost(mysql_errno(x->sql))) return st;
-    for (size_t i = 0; i < x->ntabs; i++) rc_my_snap_reader_free(x->tabs[i]->rd), x->tabs[i]->rd = NULL;
-    mysql_close(x->sql), x->sql = NULL;
-    return RC_ERR_RETRY;
 }
 
 /* The reader at the chunk's start: back at `from` when the core's cursor did not move since the
@@ -134,17 +78,20 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     (void)core;
     my_source *s = ctx;
     rc_my_incsnap *x = s->inc;
-    inc_table *it = table_named(x, t->name);
+    inc_table *it = rc_my_incsnap_table(x, t->name);
     if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
     const rc_my_table *now = rc_my_history_get(s->hist, it->own->db, it->own->name);
     if (!now || !rc_my_table_same(now, it->own)) /* not handled yet: stopped, never read with the wrong columns */
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "incremental snapshot of %s stopped: the table was %s during its snapshot (a DDL during an incremental "
                             "snapshot is not handled yet); write the signal again", t->name, now ? "altered" : "dropped");
-    if (session(s, err) != RC_OK) return err->code;
+    if (rc_my_incsnap_session(s, err) != RC_OK) return err->code;
     if (!it->rd && !(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit))) return rc_my_source_nomem(err);
+    if (it->resume && rc_my_incsnap_resume_reader(it, err) != RC_OK) return err->code;
     if (reader_at_chunk(it, t) != RC_OK) return rc_my_snap_reader_free(it->rd), it->rd = NULL, rc_my_source_nomem(err);
-    if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return again(x, err->code);
+    x->cur = it->index;
+    if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return rc_my_incsnap_again(x, err->code);
+    rc_buf_reset(&x->last_key);
     x->read_us = rc_db_wall_us();
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
     rc_status st = RC_OK;
@@ -160,18 +107,19 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     rc_error cerr;
     rc_error_clear(&cerr);
     if (rc_my_snapshot_end(x->sql, &s->url, &cerr) != RC_OK && st == RC_OK) *err = cerr, st = cerr.code;
-    return st == RC_OK ? st : again(x, st);
+    return st == RC_OK ? st : rc_my_incsnap_again(x, st);
 }
 
 static rc_status pend(my_source *s, const rc_incsnap_table *t, uint32_t kind, const void *raw, size_t n, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
-    inc_table *it = table_named(x, t->name);
+    inc_table *it = rc_my_incsnap_table(x, t->name);
     if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
     put32(&x->pending, it->index);
     put32(&x->pending, kind);
     put32(&x->pending, (uint32_t)n);
     rc_buf_put(&x->pending, raw, n);
+    x->npending++;
     return x->pending.err ? rc_my_source_nomem(err) : RC_OK;
 }
 
@@ -184,10 +132,10 @@ static rc_status emit_edge(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge
 {
     my_source *s = ctx;
     if (edge == RC_INCSNAP_EDGE_START) {
-        inc_table *it = table_named(s->inc, t->name);
+        inc_table *it = rc_my_incsnap_table(s->inc, t->name);
         if (it) it->started_us = rc_db_wall_us();
     } else {
-        inc_table *it = table_named(s->inc, t->name);
+        inc_table *it = rc_my_incsnap_table(s->inc, t->name);
         double secs = it ? (double)(rc_db_wall_us() - it->started_us) / 1e6 : 0;
         rc_my_source_notice(s, "incremental snapshot of %s %s: %" PRIu64 " rows, %" PRIu64 " dropped by the window, %" PRIu64 " chunks, %.0f s",
                             t->name, edge == RC_INCSNAP_EDGE_END ? "completed" : "stopped", t->rows_emitted, t->rows_dropped,
@@ -252,7 +200,11 @@ static rc_status drain(my_source *s, rc_error *err)
         if (slot) *slot = ev, it->raw = 1;
         else rc_my_source_item_bad(s, it, &ierr, (const uint8_t *)"", 0);
         rc_db_item_end(&s->db, it, rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, ++x->k));
-        it->inside = true; /* no checkpoint between them: a restart reads at the boundary before */
+        x->npending--;
+        /* no checkpoint between them (a restart reads at the boundary before), but after the
+         * chunk's last one: the state there has the chunk done */
+        it->inside = x->k != x->mark_k;
+        if (!it->inside) x->mark_k = 0;
     }
     if (x->pend_at == x->pending.len) rc_buf_reset(&x->pending), x->pend_at = 0;
     (void)err;
@@ -260,42 +212,6 @@ static rc_status drain(my_source *s, rc_error *err)
 }
 
 /* ---- signals ---- */
-
-/* The table's chunk key: its primary key, else the unique index on NOT NULL columns with the
- * fewest columns (information_schema.STATISTICS); false when it has neither. */
-static rc_status chunk_key(my_source *s, inc_table *it, bool *found, rc_incsnap_by *by, rc_error *err)
-{
-    *found = it->st.npk > 0, *by = RC_INCSNAP_BY_PK;
-    if (*found) return RC_OK;
-    char sql[900], db[140], tb[140];
-    const rc_my_table *t = it->st.t;
-    mysql_real_escape_string(s->inc->sql, db, t->db.p, (unsigned long)t->db.n);
-    mysql_real_escape_string(s->inc->sql, tb, t->name.p, (unsigned long)t->name.n);
-    snprintf(sql, sizeof sql,
-             "SELECT INDEX_NAME, COLUMN_NAME, NULLABLE, SUB_PART FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '%s' "
-             "AND TABLE_NAME = '%s' AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX", db, tb);
-    MYSQL_RES *r;
-    if (rc_my_select(s->inc->sql, &s->url, sql, &r, err) != RC_OK) return err->code;
-    char cur[130] = "";
-    uint32_t cols[MAX_KEY], n = 0, best = 0;
-    bool ok = false;
-    MYSQL_ROW row;
-    for (bool more = true; more;) {
-        row = mysql_fetch_row(r);
-        if (!row || strcmp(row[0], cur)) { /* an index ends */
-            if (n && ok && (!best || n < best)) memcpy(it->st.pk, cols, n * sizeof *cols), best = n;
-            if (!row) break;
-            snprintf(cur, sizeof cur, "%s", row[0]), n = 0, ok = true;
-        }
-        uint32_t c = 0;
-        while (c < t->ncols && (t->cols[c].name.n != strlen(row[1]) || memcmp(t->cols[c].name.p, row[1], t->cols[c].name.n))) c++;
-        ok = ok && c < t->ncols && n < MAX_KEY && strcmp(row[2] ? row[2] : "", "YES") && !row[3];
-        if (ok) cols[n++] = c;
-    }
-    mysql_free_result(r);
-    it->st.npk = best, *found = best > 0, *by = RC_INCSNAP_BY_INDEX;
-    return RC_OK;
-}
 
 /* The table is queued or being read (a signal for it is refused by the core's queue). */
 static bool busy(const rc_my_incsnap *x, const char *name)
@@ -307,43 +223,7 @@ static bool busy(const rc_my_incsnap *x, const char *name)
     return false;
 }
 
-/* The table a signal names, ready to be read: RC_SKIP with the reason in err when it cannot be. */
-static rc_status prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err)
-{
-    rc_my_incsnap *x = s->inc;
-    inc_table *it = table_named(x, name);
-    const char *dot = strchr(name, '.');
-    rc_str db = {name, dot ? (size_t)(dot - name) : 0}, tb = {dot ? dot + 1 : name, dot ? strlen(dot + 1) : 0};
-    const rc_my_table *t = dot ? rc_my_history_get(s->hist, db, tb) : NULL;
-    if (!t || (s->accept && !s->accept(s->accept_ctx, db, tb)))
-        return rc_error_set(err, RC_SKIP, RC_NO_OFFSET, "%s is not a table this capture captures (--include)", name);
-    if (!it) {
-        inc_table **n = realloc(x->tabs, (x->ntabs + 1) * sizeof *n);
-        if (!n) return rc_my_source_nomem(err);
-        x->tabs = n;
-        if (!(it = calloc(1, sizeof *it))) return rc_my_source_nomem(err);
-        it->index = (uint32_t)x->ntabs, n[x->ntabs++] = it;
-        rc_buf_init(&it->from, RC_BUF_DEFAULT_MAX), rc_buf_init(&it->at, RC_BUF_DEFAULT_MAX);
-        if (!(it->name = strdup(name))) return rc_my_source_nomem(err);
-    } else { /* queued anew: from its first row, with the structure now */
-        rc_buf_reset(&it->from), rc_buf_reset(&it->at);
-        rc_my_snap_reader_free(it->rd);
-        free(it->st.cols), free(it->st.pk), free(it->own);
-        it->rd = NULL, it->st = (rc_my_snap_table){0};
-    }
-    if (!(it->own = rc_my_table_copy(t, err)) || rc_my_snap_table_of(it->own, &it->st, err) != RC_OK) return err->code;
-    bool found;
-    if (session(s, err) != RC_OK || chunk_key(s, it, &found, by, err) != RC_OK) return again(x, err->code), err->code;
-    if (!found)
-        return rc_error_set(err, RC_SKIP, RC_NO_OFFSET,
-                            "table %s has no primary key and no unique index on NOT NULL columns: an incremental snapshot of it "
-                            "could deliver rows twice or miss them; add one (ALTER TABLE %s ADD PRIMARY KEY (...)), or take an "
-                            "initial snapshot (--snapshot initial with a new checkpoint)", name, name);
-    return RC_OK;
-}
-
-/* An execute-snapshot's tables into the queue, each refused by name when it cannot be read;
- * the signal's result (RC_SIGNAL_OK, _ERROR, _IGNORED). */
+/* An execute-snapshot's tables into the queue, each refused by name when it cannot be read. */
 static int execute(my_source *s, const rc_signal *sg)
 {
     rc_my_incsnap *x = s->inc;
@@ -356,9 +236,9 @@ static int execute(my_source *s, const rc_signal *sg)
         rc_error_clear(&e);
         if (sg->tables[i].filter)
             rc_error_set(&e, RC_SKIP, RC_NO_OFFSET, "%s: additional-conditions are not applied yet by the MySQL/MariaDB source", name);
-        else if (((was_busy = busy(x, name)) || prepare(s, name, &by, &e) == RC_OK) &&
+        else if (((was_busy = busy(x, name)) || rc_my_incsnap_prepare(s, name, &by, &e) == RC_OK) &&
                  rc_incsnap_queue(x->core, name, by, sg->id, NULL, &e) == RC_OK) {
-            inc_table *it = table_named(x, name);
+            inc_table *it = rc_my_incsnap_table(x, name);
             uint64_t est = 0;
             for (size_t k = 0; k < s->ntables; k++)
                 if (s->tables[k].t->db.n == it->own->db.n && s->tables[k].t->name.n == it->own->name.n &&
@@ -458,7 +338,15 @@ static rc_status reach(my_source *s, rc_error *err)
             rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
             return err->code;
     }
+    if (rc_incsnap_phase_of(x->core) != RC_INCSNAP_EMIT) return RC_OK;
+    /* the boundary the rows follow, with the state before them */
+    if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
     rc_status st = rc_incsnap_emit(x->core, err);
+    rc_pos end;
+    bool keep = false;
+    if (st == RC_OK) st = rc_my_incsnap_chunk_done(s, &end, &keep, err);
+    /* ... and the boundary after them, with the state after them */
+    if (st == RC_OK && keep) st = rc_my_source_keep_boundary_at(s, &end, err);
     return st == RC_SKIP ? RC_OK : st;
 }
 
@@ -469,11 +357,14 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
     rc_my_incsnap *x = s->inc;
     if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
     if (reach(s, err) != RC_OK) return err->code;
-    if (caught_up && x->pend_at == x->pending.len) {
+    /* RC_SNAPSHOT_UNACKED_CHUNKS: the next chunk waits for the sink */
+    bool room = !x->unacked || x->nemitted < x->unacked;
+    if (caught_up && x->pend_at == x->pending.len && room) {
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
         if (st != RC_OK && st != RC_SKIP) inc_notice(s, &e); /* that table is stopped; the others and the capture go on */
+        if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }
     return drain(s, err);
@@ -493,9 +384,14 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     if (!x) return rc_my_source_nomem(err);
     s->inc = x;
     x->o = o;
+    /* the environment's switches (as PostgreSQL's RC_SNAPSHOT_VERBOSE; rowcast has no -v) */
+    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE"), *unacked = getenv("RC_SNAPSHOT_UNACKED_CHUNKS");
+    x->verbose = verbose && !strcmp(verbose, "1");
+    x->unacked = unacked ? strtoul(unacked, NULL, 10) : 0;
     snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
     snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);
+    rc_buf_init(&x->last_key, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&x->pending, (size_t)1 << 30);
     rc_arena_init(&x->scratch);
     rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge};
@@ -539,11 +435,13 @@ void rc_my_incsnap_free(my_source *s)
         inc_table *it = x->tabs[i];
         rc_my_snap_reader_free(it->rd);
         rc_buf_fini(&it->from), rc_buf_fini(&it->at);
-        free(it->st.cols), free(it->st.pk), free(it->own), free(it->name), free(it);
+        free(it->st.cols), free(it->st.pk), free(it->own), free(it->name), free(it->resume), free(it);
     }
     free(x->tabs);
     if (x->sql) mysql_close(x->sql);
     rc_buf_fini(&x->row);
+    rc_buf_fini(&x->last_key);
+    free(x->emitted);
     rc_buf_fini(&x->pending);
     rc_arena_fini(&x->scratch);
     free(x);

@@ -403,17 +403,17 @@ static unsigned enum_number(const rc_coltype *t, const char *v, size_t n)
     return 0;
 }
 
-/* Remembers the key of this row as the SQL tuple the next chunk starts after. */
-static void keep_key(rc_my_snap_reader *r, MYSQL_ROW row, const unsigned long *lens)
+/* Remembers a key (its columns' values in key order, as the text protocol has them) as the SQL
+ * tuple the next chunk starts after. */
+static void keep_values(rc_my_snap_reader *r, const char *const *v, const unsigned long *lens)
 {
     rc_buf *b = &r->after;
     rc_buf_reset(b);
     rc_buf_putc(b, '(');
     for (uint32_t k = 0; k < r->t->npk; k++) {
-        uint32_t i = r->t->pk[k];
         if (k) RC_BUF_LIT(b, ", ");
-        rc_vkind kind = (rc_vkind)r->t->cols[i].type.info->vkind;
-        unsigned number = kind == RC_V_ENUM ? enum_number(&r->t->cols[i].type, row[i], lens[i]) : 0;
+        rc_vkind kind = (rc_vkind)r->t->cols[r->t->pk[k]].type.info->vkind;
+        unsigned number = kind == RC_V_ENUM ? enum_number(&r->t->cols[r->t->pk[k]].type, v[k], lens[k]) : 0;
         if (number) {
             char d[16];
             rc_buf_put(b, d, (size_t)snprintf(d, sizeof d, "%u", number));
@@ -421,19 +421,34 @@ static void keep_key(rc_my_snap_reader *r, MYSQL_ROW row, const unsigned long *l
         }
         if (kind == RC_V_BYTES || kind == RC_V_BITS || kind == RC_V_GEOMETRY) { /* bytes: a hex literal */
             RC_BUF_LIT(b, "X'");
-            for (unsigned long j = 0; j < lens[i]; j++) {
+            for (unsigned long j = 0; j < lens[k]; j++) {
                 char h[3];
-                snprintf(h, sizeof h, "%02x", (unsigned char)row[i][j]);
+                snprintf(h, sizeof h, "%02x", (unsigned char)v[k][j]);
                 rc_buf_put(b, h, 2);
             }
         } else {
             rc_buf_putc(b, '\'');
-            char *w = rc_buf_reserve(b, 2 * lens[i] + 1);
-            if (w) rc_buf_commit(b, mysql_real_escape_string(r->m, w, row[i], lens[i]));
+            char *w = rc_buf_reserve(b, 2 * lens[k] + 1);
+            if (w) rc_buf_commit(b, mysql_real_escape_string(r->m, w, v[k], lens[k]));
         }
         rc_buf_putc(b, '\'');
     }
     rc_buf_putc(b, ')');
+}
+
+/* The key of this row. */
+static void keep_key(rc_my_snap_reader *r, MYSQL_ROW row, const unsigned long *lens)
+{
+    const char *v[RC_MY_SNAP_MAX_KEY];
+    unsigned long l[RC_MY_SNAP_MAX_KEY];
+    for (uint32_t k = 0; k < r->t->npk && k < RC_MY_SNAP_MAX_KEY; k++) v[k] = row[r->t->pk[k]], l[k] = lens[r->t->pk[k]];
+    keep_values(r, v, l);
+}
+
+rc_status rc_my_snap_reader_resume(rc_my_snap_reader *r, const char *const *keys, const unsigned long *lens, rc_error *err)
+{
+    keep_values(r, keys, lens);
+    return r->after.err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory") : RC_OK;
 }
 
 rc_status rc_my_snap_reader_next(rc_my_snap_reader *r, char ***fields, unsigned long **lens, bool *got, rc_error *err)

@@ -58,6 +58,8 @@ void rc_my_tables_free(rc_my_snap_table *t, size_t n);
  * chunk after the last key of the one before; a table without a key in one query), one row at
  * a time: memory stays flat whatever the table's size. */
 typedef struct rc_my_snap_reader rc_my_snap_reader;
+/* More key columns than an index can have (MariaDB: 32, MySQL: 16). */
+#define RC_MY_SNAP_MAX_KEY 64
 rc_my_snap_reader *rc_my_snap_reader_new(MYSQL *m, const rc_my_url *u, const rc_my_snap_table *t, uint32_t chunk);
 /* The next row as the text protocol has it: fields[i] (NULL for NULL) of lens[i] bytes, valid
  * until the next call; RC_OK with *got true, or *got false after the last row. */
@@ -72,6 +74,9 @@ void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk);
  * sent back there (the chunk being read dropped, the table not ended): a chunk read again. */
 rc_status rc_my_snap_reader_mark(const rc_my_snap_reader *r, rc_buf *out);
 rc_status rc_my_snap_reader_rewind(rc_my_snap_reader *r, const rc_buf *mark);
+/* Before the first row: the reader starts after this key (the key columns' values in key
+ * order, as the text protocol sends them: an incremental snapshot resumed from its state). */
+rc_status rc_my_snap_reader_resume(rc_my_snap_reader *r, const char *const *keys, const unsigned long *lens, rc_error *err);
 /* The events' columns and the primary key of a table of the history (freed by rc_my_tables_free). */
 rc_status rc_my_snap_table_of(const rc_my_table *t, rc_my_snap_table *st, rc_error *err);
 void rc_my_snap_reader_free(rc_my_snap_reader *r);

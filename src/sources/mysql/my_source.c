@@ -251,6 +251,11 @@ static rc_status resume(my_source *s, const rc_my_checkpoint *ck, rc_error *err)
     memcpy(s->acked.history, ck->history, ck->history_len + 1);
     s->acked.history_len = ck->history_len;
     if (ck->sink && (!(s->stored_sink = strdup(ck->sink)) || !(s->acked.sink = strdup(ck->sink)))) return rc_my_source_nomem(err);
+    if (ck->snapshot) { /* kept as it is until the state moves (a run without -o mysql.signal.table too) */
+        if (!(s->acked.snapshot = malloc(ck->snapshot_len + 1))) return rc_my_source_nomem(err);
+        memcpy(s->acked.snapshot, ck->snapshot, ck->snapshot_len + 1);
+        s->acked.snapshot_len = ck->snapshot_len;
+    }
     s->acked_pos = s->handed;
     s->db.ph = PH_STREAM_START;
     return RC_OK;
@@ -341,6 +346,7 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->cols = rc_colcache_new();
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
     if (st == RC_OK && s->sql) st = rc_my_incsnap_check(s, err);
+    if (st == RC_OK) st = rc_my_incsnap_resume(s, err);
     return rc_db_source_opened(&s->db, st, out);
 }
 

@@ -8,7 +8,7 @@
 
 void rc_my_source_boundary_free(boundary *e)
 {
-    free(e->file), free(e->gtids), free(e->history);
+    free(e->file), free(e->gtids), free(e->history), free(e->snapshot);
 }
 
 /* The history's text now (malloc'd). */
@@ -26,19 +26,30 @@ static char *history_text(my_source *s, size_t *len)
 /* Keeps the boundary handed out last, until it is acknowledged. */
 rc_status rc_my_source_keep_boundary(my_source *s, rc_error *err)
 {
-    if (s->qn && rc_pos_compare(&s->q[s->qn - 1].pos, &s->handed) >= 0) return RC_OK;
-    if (!s->qn && s->acked_pos.kind && rc_pos_compare(&s->acked_pos, &s->handed) >= 0) return RC_OK;
+    rc_pos at = s->handed;
+    return rc_my_source_keep_boundary_at(s, &at, err);
+}
+
+rc_status rc_my_source_keep_boundary_at(my_source *s, const rc_pos *pos, rc_error *err)
+{
+    if (s->qn && rc_pos_compare(&s->q[s->qn - 1].pos, pos) >= 0) return RC_OK;
+    if (!s->qn && s->acked_pos.kind && rc_pos_compare(&s->acked_pos, pos) >= 0) return RC_OK;
     if (s->qn == s->qcap) {
         size_t cap = s->qcap ? s->qcap * 2 : 64;
         boundary *q = realloc(s->q, cap * sizeof *q);
         if (!q) return rc_my_source_nomem(err);
         s->q = q, s->qcap = cap;
     }
-    boundary e = {.pos = s->handed, .file = strdup(s->file ? s->file : ""), .gtids = strdup(s->gtids ? s->gtids : "")};
+    boundary e = {.pos = *pos, .file = strdup(s->file ? s->file : ""), .gtids = strdup(s->gtids ? s->gtids : "")};
     if (s->hist_dirty) e.history = history_text(s, &e.history_len);
     if (!e.file || !e.gtids || (s->hist_dirty && !e.history)) {
         rc_my_source_boundary_free(&e);
         return rc_my_source_nomem(err);
+    }
+    /* the snapshot's state as of this boundary, when it changed */
+    if (s->inc && rc_my_incsnap_state_at(s, pos, &e.snapshot, &e.snapshot_len, err) != RC_OK) {
+        rc_my_source_boundary_free(&e);
+        return err->code;
     }
     s->hist_dirty = false;
     s->q[s->qn++] = e;
@@ -70,11 +81,16 @@ void rc_my_source_acknowledge(my_source *s, const rc_pos *pos)
             free(s->acked.history);
             s->acked.history = e->history, s->acked.history_len = e->history_len;
         }
+        if (e->snapshot) {
+            free(s->acked.snapshot);
+            s->acked.snapshot = e->snapshot, s->acked.snapshot_len = e->snapshot_len;
+        }
         s->acked_pos = e->pos;
     }
     memmove(s->q, s->q + k, (s->qn - k) * sizeof *s->q);
     s->qn -= k;
     rc_my_source_write_checkpoint(s);
+    if (s->inc) rc_my_incsnap_acked(s, &s->acked_pos);
 }
 
 /* The stream starts at the handed boundary with nothing in flight (after the snapshot, or

@@ -30,6 +30,9 @@ typedef struct boundary {
     char *file, *gtids;
     char *history; /* the history's text when a DDL came since the boundary before; NULL: unchanged */
     size_t history_len;
+    char *snapshot; /* the incremental snapshot's state text when it changed since the boundary
+                     * before (my_incsnap_state.c); NULL: unchanged */
+    size_t snapshot_len;
 } boundary;
 
 typedef struct my_source {
@@ -102,6 +105,9 @@ rc_status rc_my_source_snapshot_batch(void *s, rc_error *err); /* rc_db_phase_op
 /* ---- my_source_checkpoint.c ---- */
 void rc_my_source_boundary_free(boundary *e);
 rc_status rc_my_source_keep_boundary(my_source *s, rc_error *err);
+/* The same at `pos` (not before the handed boundary: a chunk's last item, my_incsnap.c), with
+ * the handed boundary's file, offset and GTIDs. */
+rc_status rc_my_source_keep_boundary_at(my_source *s, const rc_pos *pos, rc_error *err);
 void rc_my_source_write_checkpoint(my_source *s);
 void rc_my_source_acknowledge(my_source *s, const rc_pos *pos);
 rc_status rc_my_source_checkpoint_here(my_source *s, rc_error *err);
@@ -111,7 +117,7 @@ rc_status rc_my_source_stream_start(void *s, rc_error *err); /* rc_db_phase_ops'
 bool rc_my_source_at_target(const my_source *s, bool in_tx);
 rc_status rc_my_source_stream_batch(void *s, int timeout_ms, rc_error *err); /* rc_db_phase_ops' */
 
-/* ---- my_incsnap.c ---- */
+/* ---- my_incsnap.c, my_incsnap_state.c ---- */
 /* Reads the -o mysql.* options: s->inc stays NULL without mysql.signal.table. */
 rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error *err);
 /* On s->sql: the server is MariaDB and the signal table exists (else the CREATE TABLE to run). */
@@ -126,5 +132,13 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err);
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err);
 bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch yet: the stream waits */
 void rc_my_incsnap_stats(const my_source *s, rc_source_stats *out); /* the incremental snapshot fields (NULL inc: none) */
+/* For a boundary kept at `pos`: the state's text as of it (malloc'd, *n bytes) when it changed
+ * since the boundary before, else NULL. */
+rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, size_t *n, rc_error *err);
+/* The checkpoint written at `pos` (the sink acknowledged it): RC_SNAPSHOT_VERBOSE says the
+ * chunks it covers. */
+void rc_my_incsnap_acked(my_source *s, const rc_pos *pos);
+/* At open, before the stream: the checkpoint's snapshot state goes on (said per table). */
+rc_status rc_my_incsnap_resume(my_source *s, rc_error *err);
 
 #endif

@@ -1,0 +1,95 @@
+/* Internals of the MySQL/MariaDB source's incremental snapshots, shared by my_incsnap.c (the
+ * core's ops, signals, chunks), my_incsnap_table.c (the tables read) and my_incsnap_state.c (the
+ * state in the checkpoint, resuming after a restart, the per-chunk notices); my_incsnap.c uses
+ * the other two, my_incsnap_state.c the tables. Not for the rest of the source: my_source_int.h. */
+#ifndef ROWCAST_SOURCES_MY_INCSNAP_INT_H
+#define ROWCAST_SOURCES_MY_INCSNAP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rowcast/arena.h"
+#include "rowcast/buf.h"
+#include "sources/incsnap.h"
+#include "sources/incsnap_stats.h"
+#include "sources/mysql/my_source_decl.h"
+#include "sources/mysql/my_source_int.h"
+
+enum { NULL_LEN = 0xffffffffu, MAX_KEY = 16 };
+
+/* A table asked for: its columns and chunk key (the primary key, else a unique index on NOT
+ * NULL columns), its reader (which keeps the last key read). */
+typedef struct inc_table {
+    char *name; /* "db.table" */
+    rc_my_table *own; /* the structure at its first chunk (a copy: a DDL replaces the history's) */
+    rc_my_snap_table st;
+    rc_my_snap_reader *rd;
+    /* where the reader was when the chunk in flight began, and the core's cursor then: while the
+     * core's cursor stays there (a chunk discarded: read again), the reader goes back there */
+    rc_buf from, at;
+    int64_t started_us;
+    uint32_t index; /* in tabs */
+    char *resume; /* a snapshot resumed from its state: the key its reader starts after, as
+                   * rc_my_incsnap_key_put packs it; NULL: from the first row */
+    size_t resume_len;
+} inc_table;
+
+/* A chunk handed out whose items the sink has not acknowledged yet (for RC_SNAPSHOT_VERBOSE's
+ * "acknowledged" and RC_SNAPSHOT_UNACKED_CHUNKS). */
+typedef struct inc_emitted {
+    rc_pos end; /* its last item */
+    uint64_t chunk; /* its number in its table */
+    size_t tab;
+} inc_emitted;
+
+typedef struct rc_my_incsnap {
+    rc_my_capture_options o;
+    bool verbose;   /* RC_SNAPSHOT_VERBOSE=1: a notice per chunk (window open, emitted, acknowledged) */
+    size_t unacked; /* RC_SNAPSHOT_UNACKED_CHUNKS=N: at most N chunks handed out and not
+                     * acknowledged (0: no limit) */
+    char sig_db[65], sig_table[65];
+    rc_incsnap *core;
+    MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
+    inc_table **tabs; /* each on its own: a reader keeps a pointer to its table's st */
+    size_t ntabs;
+    size_t cur;           /* the table of the chunk in flight (tabs) */
+    rc_my_snap_pos point; /* the chunk in flight's P */
+    uint64_t chunk;
+    int64_t read_us;
+    rc_buf row;      /* the row being added: per column a 4-byte length (NULL_LEN: NULL), bytes, NUL */
+    rc_buf last_key; /* the last row added's key, as rc_my_incsnap_key_put packs it */
+    rc_buf pending;  /* emitted items: table index, kind (0 row, 1 + edge), the row's bytes */
+    size_t pend_at;  /* the next pending item's offset */
+    size_t npending; /* ... and how many items are left there */
+    uint64_t k;      /* items handed at this emit point */
+    uint64_t mark_k; /* the item that ends the chunk emitted here (a boundary: not inside); 0 none */
+    inc_emitted *emitted;
+    size_t nemitted, capemitted;
+    rc_arena scratch;
+    rc_incsnap_signals signals; /* read so far, by type and result (metrics) */
+} rc_my_incsnap;
+
+/* ---- my_incsnap_table.c ---- */
+inc_table *rc_my_incsnap_table(rc_my_incsnap *x, const char *name);
+/* The chunks' SQL session (x->sql), connected at first use. */
+rc_status rc_my_incsnap_session(my_source *s, rc_error *err);
+/* A failure on a lost session: RC_ERR_RETRY (the core reads the chunk again) and a new session
+ * next time (the readers on this one go; a new reader goes back to `from`); else st. */
+rc_status rc_my_incsnap_again(rc_my_incsnap *x, rc_status st);
+/* The table `name` ready to be read (structure, chunk key): RC_SKIP with the reason in err
+ * when it cannot be (not captured, no key). */
+rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err);
+
+/* ---- my_incsnap_state.c ---- */
+/* One key column's value (as the text protocol sends it) packed: a 4-byte length, a byte that
+ * says it is bytes (a hex literal in SQL, {"hex":...} in the state), the bytes. */
+void rc_my_incsnap_key_put(rc_buf *b, const char *p, uint32_t n, bool bytes);
+/* Right after the core emitted a chunk at the handed boundary: its end (the position of its
+ * last item, its last key) is recorded with the core, said under verbose; *keep: there is such
+ * an item, which the caller keeps as a boundary at *end. */
+rc_status rc_my_incsnap_chunk_done(my_source *s, rc_pos *end, bool *keep, rc_error *err);
+/* A resumed table's reader (just made) starts after it->resume, which goes. */
+rc_status rc_my_incsnap_resume_reader(inc_table *it, rc_error *err);
+/* RC_SNAPSHOT_VERBOSE=1: "incremental snapshot T chunk N: WHAT" (N 0: the table's last). */
+void rc_my_incsnap_say(my_source *s, size_t tab, uint64_t chunk, const char *what);
+
+#endif
