@@ -82,7 +82,10 @@ static const cli_flag capture_table[] = {
                   "replication slot is the checkpoint: the server keeps every change after the end of\n"
                   "the last transaction whose every message the sink acknowledged, and a new run\n"
                   "resumes there; with --sink file:PATH the file's size there is kept in\n"
-                  "PATH.rowcast-state, and the file is cut back to it. See docs/sources/postgres.md.\n"
+                  "PATH.rowcast-state, and the file is cut back to it. With -o postgres.signal.table\n"
+                  "(incremental snapshots), --checkpoint PATH names the file that keeps their\n"
+                  "progress (default: $XDG_STATE_HOME/rowcast/pg-HOST-PORT-DB-SLOT.state); without\n"
+                  "that option --checkpoint is MySQL's. See docs/sources/postgres.md.\n"
                   "\n"},
     {CLI_VALUE, "--slot", .metavar = "NAME", .set = set_source_flag, .base = CLI_IN_CMD, .off = offsetof(capture_args, cc.slot),
      .help = "the replication slot (default rowcast): used as it is when\n"
@@ -161,9 +164,10 @@ static const cli_flag capture_table[] = {
                   "captured), an error for PostgreSQL.\n"},
     {CLI_VALUE, "--checkpoint", .metavar = "PATH", .set = set_source_flag, .base = CLI_IN_CMD, .off = offsetof(capture_args, cc.checkpoint),
      .help = "the position of the last transaction the sink acknowledged,\n"
-             "the schema history and a file sink's size there, written\n"
-             "atomically; a run that finds the file resumes from it\n"
-             "(--start ignored), the file cut back to that size"},
+             "the schema history, the incremental snapshots' progress and\n"
+             "a file sink's size there, written atomically; a run that\n"
+             "finds the file resumes from it (--start ignored), the file\n"
+             "cut back to that size"},
     {CLI_VALUE, "--start", .metavar = "WHERE", .set = set_source_flag, .base = CLI_IN_CMD, .off = offsetof(capture_args, cc.start),
      .help = "without checkpoint and snapshot: current (default),\n"
              "earliest, FILE:POS (mysql-bin.000003:4), or a MariaDB GTID\n"
