@@ -46,11 +46,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     };
     for (size_t i = 0; i < 2; i++)
         if (rc_my_history_ddl(h, (rc_str){"db", 2}, (rc_str){setup[i], strlen(setup[i])}, &r, &err) != RC_OK) abort();
+    /* (empty statements are skipped, and at most 256 are applied: a binary seed holds
+     * thousands of NULs, and each statement costs two writes and a read of the whole history,
+     * which made one 28 kB input take over the 3 s timeout on a loaded machine) */
     size_t st = 0;
-    while (st <= size) {
+    for (unsigned applied = 0; st <= size && applied < 256;) {
         const uint8_t *nul = memchr(data + st, 0, size - st);
         size_t end = nul ? (size_t)(nul - data) : size;
         rc_str sql = {(const char *)data + st, end - st};
+        if (!sql.n) {
+            st = end + 1;
+            continue;
+        }
+        applied++;
         rc_error_clear(&err);
         rc_buf before;
         rc_buf_init(&before, 0);
