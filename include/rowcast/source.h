@@ -77,6 +77,8 @@ enum rc_snapshot_mode {
     RC_SNAPSHOT_INITIAL,      /* said: as AUTO, and an existing slot is mentioned */
     RC_SNAPSHOT_NEVER,        /* stream only */
     RC_SNAPSHOT_INITIAL_ONLY, /* the snapshot, then stop */
+    RC_SNAPSHOT_INCREMENTAL,  /* the first run streams at once and reads every included table in
+                               * resumable chunks between watermarks (incremental snapshots) */
 };
 
 typedef struct rc_capture_config {

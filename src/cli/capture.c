@@ -44,11 +44,11 @@ static int set_snapshot(cli_run *r, const cli_flag *f, const char *v)
 {
     (void)f;
     static const char *const modes[] = {[RC_SNAPSHOT_INITIAL] = "initial", [RC_SNAPSHOT_NEVER] = "never",
-                                        [RC_SNAPSHOT_INITIAL_ONLY] = "initial_only"};
+                                        [RC_SNAPSHOT_INITIAL_ONLY] = "initial_only", [RC_SNAPSHOT_INCREMENTAL] = "incremental"};
     capture_args *ca = r->cmd_args;
-    for (int m = RC_SNAPSHOT_INITIAL; m <= RC_SNAPSHOT_INITIAL_ONLY; m++)
+    for (int m = RC_SNAPSHOT_INITIAL; m <= RC_SNAPSHOT_INCREMENTAL; m++)
         if (!strcmp(v, modes[m])) return ca->cc.snapshot = m, EXIT_OK;
-    return cli_run_usage_error(r, "--snapshot is initial, never or initial_only, not '%s'", v);
+    return cli_run_usage_error(r, "--snapshot is initial, never, initial_only or incremental, not '%s'", v);
 }
 
 static int set_max_events(cli_run *r, const cli_flag *f, const char *v)

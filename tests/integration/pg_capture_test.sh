@@ -667,7 +667,7 @@ expect_err u_mssql 1 < <(usage_err "sqlserver://app:***@db:1433/shop is not a da
 cap u_conninfo "host=db password=kv-secret"
 expect_err u_conninfo 1 < <(usage_err "a key=value connection string is not a database URL: capture reads postgres://USER@HOST:PORT/DB[?PARAMS] (libpq's parameters go after the ?)")
 cap u_snap "$U" --snapshot full
-expect_err u_snap 1 < <(usage_err "--snapshot is initial, never or initial_only, not 'full'")
+expect_err u_snap 1 < <(usage_err "--snapshot is initial, never, initial_only or incremental, not 'full'")
 cap u_until "$U" --until soon
 expect_err u_until 1 < <(usage_err "--until is caught-up or an LSN such as 0/16B3748, not 'soon'")
 cap u_max "$U" --max-events 0

@@ -263,6 +263,8 @@ static rc_status resume(my_source *s, const rc_my_checkpoint *ck, rc_error *err)
 
 static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
 {
+    if (s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL) /* being built (issue 24) */
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--snapshot incremental is not built for MySQL/MariaDB yet");
     if (rc_my_url_parse(cfg->urls[0], &s->url, err) != RC_OK) return err->code;
     rc_status st = rc_my_connect(&s->url, &s->sql, err);
     if (st == RC_ERR_RETRY) err->code = st = RC_ERR_IO;

@@ -623,6 +623,8 @@ static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc
 {
     rc_pg_opts po = {.notice = s->cfg.notice ? (void (*)(void *, const char *))s->cfg.notice : NULL,
                      .notice_ud = s->cfg.notice_ctx};
+    if (s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL) /* being built (issue 24) */
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--snapshot incremental is not built for PostgreSQL yet");
     rc_pg_rc rc = rc_pg_open(url, &po, &s->conn, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     snprintf(s->shown, sizeof s->shown, "%s", rc_pg_url(s->conn));
