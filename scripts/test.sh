@@ -4,7 +4,8 @@
 # README's first command as written (tests/integration/demo_test.sh), then a bounded libFuzzer
 # run of every fuzz target; last, how many cases were skipped for want of ../shared (the peer
 # data). Exit status 0 only when everything passed.
-# Environment: FUZZ_SECONDS (per target, default 20; 0 skips fuzzing).
+# Environment: FUZZ_SECONDS (per target, default 20; 0 skips fuzzing), FUZZ_JOBS (targets run at
+# once, default one per core, at most 2).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"

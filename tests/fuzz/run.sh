@@ -66,21 +66,45 @@ done
 for f in tests/golden/dataworks-aliyun/*.out; do cp "$f" "$seeds/stream-$(basename "$f")"; done
 P=../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/aliyun/table/event/event-update-in-one.txt
 [ -f "$P" ] && sed -n 's/^ *{/{/p' "$P" >"$seeds/peer-dataworks-aliyun"
-status=0
-for t in "$B"/tests/fuzz/fuzz_*; do
-    [ -x "$t" ] || continue
+# one target: its verdict and summary in $B/$name.verdict (read in order below)
+fuzz_one() {
+    local t=$1 name corpus
     name=$(basename "$t")
     corpus="$B/corpus-$name"
     mkdir -p "$corpus"
-    echo "--- $name: ${SECS}s"
     if ! ASAN_OPTIONS=detect_leaks=1 "$t" -max_total_time="$SECS" -timeout="$UNIT_SECS" -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$B/crash-$name-" -print_final_stats=1 "$corpus" "$seeds" >"$B/$name.log" 2>&1; then
-        echo "FAIL: $name found a problem:" >&2
-        grep -aq 'libFuzzer: timeout' "$B/$name.log" && echo "FAIL: $name: an input ran for over ${UNIT_SECS}s" >&2
-        tail -40 "$B/$name.log" >&2
-        status=1
+        {
+            echo "FAIL: $name found a problem:"
+            grep -aq 'libFuzzer: timeout' "$B/$name.log" && echo "FAIL: $name: an input ran for over ${UNIT_SECS}s"
+            tail -40 "$B/$name.log"
+        } >"$B/$name.verdict"
     else
-        echo "$(grep -aE 'Done [0-9]+ runs' "$B/$name.log" | tail -1), slowest input $(grep -a 'slowest_unit_time_sec' "$B/$name.log" | awk '{print $2}')s"
+        echo "ok $(grep -aE 'Done [0-9]+ runs' "$B/$name.log" | tail -1), slowest input $(grep -a 'slowest_unit_time_sec' "$B/$name.log" | awk '{print $2}')s" >"$B/$name.verdict"
+    fi
+}
+# FUZZ_JOBS targets at a time (default: one per CPU core, at most 2): each still has SECS of
+# wall time on a core of its own, so a run finds what a serial one does in half the time
+jobs_max=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs_max" -gt 2 ] && jobs_max=2
+targets=()
+for t in "$B"/tests/fuzz/fuzz_*; do [ -x "$t" ] && targets+=("$t"); done
+echo "fuzz: ${#targets[@]} targets, ${SECS}s each, $jobs_max at a time"
+for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+    rm -f "$B/$(basename "$t").verdict"
+    fuzz_one "$t" &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+    name=$(basename "$t")
+    v="$B/$name.verdict"
+    if [ -f "$v" ] && head -c 3 "$v" | grep -q '^ok '; then
+        echo "--- $name: ${SECS}s: $(cut -c4- "$v")"
+    else
+        [ -f "$v" ] && cat "$v" >&2 || echo "FAIL: $name: no verdict (the run was killed?)" >&2
+        status=1
     fi
 done
 if [ $status = 0 ]; then echo "fuzz: $(ls "$B"/tests/fuzz/fuzz_* | wc -l) passed, 0 failed"; fi
