@@ -128,6 +128,7 @@ int rc_pipeline_run(rc_pipeline *c)
     }
     rc = rc_pipeline_finish(c, rc, c->flush_ms);
     rc_pipeline_slot_end(c, rc);
+    rc_pipeline_incsnap_unfinished(c);
     /* closed after the last acknowledgement reached it (a database source tells the server) */
     c->src->ops->close(c->src);
     c->src = NULL;

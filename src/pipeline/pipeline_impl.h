@@ -62,6 +62,7 @@ void rc_pipeline_report_start(rc_pipeline *c);   /* before the first line: the c
 void rc_pipeline_progress(rc_pipeline *c);       /* after a batch: a progress line when one is due */
 void rc_pipeline_progress_clear(rc_pipeline *c); /* before any other message on stderr (messages.c) */
 void rc_pipeline_summary(rc_pipeline *c);        /* at the end */
+void rc_pipeline_incsnap_unfinished(rc_pipeline *c); /* at the stop, the source still open */
 uint64_t rc_pipeline_undelivered(const rc_sink_stats *ss); /* written, but no answer came */
 /* --metrics: starts the server (EXIT status after a message), publishes the numbers (after a
  * batch, on an idle tick), stops it (fini) */

@@ -150,6 +150,40 @@ static void backfill_part(rc_pipeline *c, text *l, const rc_source_stats *st, do
     if (queued) put(l, "%s%llu queued", t || st->incsnap_paused ? ", " : " ", (unsigned long long)queued);
 }
 
+/* At the stop (--until, --max-events, a signal, an error), before the source closes: the
+ * incremental snapshots not finished, so that a run that stopped "caught up" does not look
+ * complete while tables are half read. Their progress is in the state/checkpoint the source
+ * keeps; the source said at the start whether it has one. */
+void rc_pipeline_incsnap_unfinished(rc_pipeline *c)
+{
+    rc_source_stats st = {0};
+    if (c->quiet || !c->src || !c->src->ops->stats) return;
+    c->src->ops->stats(c->src, &st);
+    if (!st.has_incsnap) return;
+    text l = {0};
+    size_t shown = 0;
+    for (size_t i = 0; i < st.nincsnap && i < RC_SOURCE_INCSNAP_TABLES && shown < 5; i++) { /* the running first */
+        const rc_source_incsnap *t = &st.incsnap[i];
+        if (t->state != RC_INCSNAP_STATE_RUNNING && t->state != RC_INCSNAP_STATE_PAUSED && t->state != RC_INCSNAP_STATE_QUEUED)
+            continue;
+        put(&l, "%s%s (", shown++ ? ", " : "", t->name);
+        if (t->state == RC_INCSNAP_STATE_QUEUED)
+            put(&l, "queued");
+        else if (t->estimate >= t->rows_read && t->estimate)
+            put(&l, "%llu of ~%llu rows read", (unsigned long long)t->rows_read, (unsigned long long)t->estimate);
+        else
+            put(&l, "%llu rows read", (unsigned long long)t->rows_read);
+        put(&l, ")");
+    }
+    uint64_t more = st.incsnap_tables[RC_INCSNAP_STATE_QUEUED] + st.incsnap_tables[RC_INCSNAP_STATE_RUNNING] +
+                    st.incsnap_tables[RC_INCSNAP_STATE_PAUSED];
+    if (!shown) return;
+    if (more > shown) put(&l, " and %llu more", (unsigned long long)(more - shown));
+    fprintf(stderr, "rowcast: stopped before the incremental snapshot%s finished: %.*s%s; the next run from the same state "
+            "resumes %s (at most one chunk read again)\n", shown == 1 ? "" : "s", (int)l.n, l.s,
+            st.incsnap_paused ? " (paused)" : "", shown == 1 ? "it" : "them");
+}
+
 /* A database source's line: during the snapshot the table, the rows against the planner's
  * estimate and their rate; then the events, their rate and the last acknowledged position;
  * the incremental snapshot's after either. */

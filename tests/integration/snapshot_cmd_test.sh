@@ -23,6 +23,18 @@ read_ids() { grep '"op":"read"' "$W/stream" | grep "\"table\":\"$1\"" | grep '"s
     sed -n 's/.*"after":\[\([0-9]*\).*/\1/p' | sort -n; }
 nreads() { read_ids "$1" | wc -l; }
 more_reads() { [ "$(nreads "$1")" -gt "$2" ]; }
+# after a pause signal: waits until TABLE's count of reads stands still for 1 s (at most 15 s
+# for that under load); prints the count
+still() {
+    local n0 n1=-1
+    for _ in $(seq 15); do
+        n0=$(nreads "$1")
+        sleep 1
+        n1=$(nreads "$1")
+        [ "$n0" = "$n1" ] && break
+    done
+    echo "$n1"
+}
 snap() { "$RC" snapshot "$URL" "$@" -o "$SIGOPT"; }
 # a row into S.mark every 0.3 s until the capture's stream has one (it streams from its start)
 streaming() {
@@ -91,13 +103,7 @@ one_server() {
     snap --pause >/dev/null 2>"$W/err" || bad "$NAME: --pause: $(cat "$W/err")"
     # the signal arrives, the chunk in flight ends: the count stands still for 1 s (at most 15 s
     # for that under load), then for 1.5 s more
-    n1=-1
-    for _ in $(seq 15); do
-        n0=$(nreads big)
-        sleep 1
-        n1=$(nreads big)
-        [ "$n0" = "$n1" ] && break
-    done
+    n1=$(still big)
     sleep 1.5
     n2=$(nreads big)
     [ "$n1" = "$n2" ] && [ "$n2" -lt $BIG ] && ok || bad "$NAME: paused, big's reads went on: $n1 then $n2 of $BIG"
@@ -110,9 +116,16 @@ one_server() {
     [ "$n3" -lt $BIG ] && ok || bad "$NAME: big was read whole before its stop"
     id=$(snap --stop 2>/dev/null)
     [ "$(sql "SELECT type, data IS NULL FROM $SIG WHERE id = '$id'")" = "stop-snapshot	$TRUE" ] && ok || bad "$NAME: --stop alone: $(sql "SELECT * FROM $SIG")"
+    # stopped (SIGTERM) with a snapshot under way and paused: said at the stop, with its rows
+    snap "$S.big" >/dev/null 2>"$W/err" || bad "$NAME: snapshot of big again: $(cat "$W/err")"
+    wait_for 30 more_reads big "$n3" || bad "$NAME: no read of big in 30 s after its new signal"
+    snap --pause >/dev/null 2>"$W/err" || bad "$NAME: --pause (2): $(cat "$W/err")"
+    still big >/dev/null
     kill -TERM $CAP
     wait $CAP
     CAP=
+    grep -Eq "^rowcast: stopped before the incremental snapshot finished: $S\.big \(([0-9]+ of ~)?[0-9]+ rows read\) \(paused\); the next run from the same state resumes it \(at most one chunk read again\)$" "$W/cap.err" &&
+        ok || bad "$NAME: the stop did not say big's snapshot is unfinished: $(grep -i 'stopp\|snapshot' "$W/cap.err")"
     grep -q '^FAIL\|error' "$W/cap.err" && bad "$NAME: the capture said: $(cat "$W/cap.err")"
 }
 
