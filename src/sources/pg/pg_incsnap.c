@@ -209,14 +209,6 @@ rc_status rc_pg_incsnap_captured(rc_pg_incsnap *is, const char *name, rc_error *
     return RC_OK;
 }
 
-int rc_pg_incsnap_was_captured(const rc_pg_incsnap *is, const char *name)
-{
-    if (!is->loaded.ncaptured) return -1;
-    for (size_t i = 0; i < is->loaded.ncaptured; i++)
-        if (!strcmp(is->loaded.captured[i], name)) return 1;
-    return 0;
-}
-
 bool rc_pg_incsnap_active(const rc_pg_incsnap *is) { return rc_incsnap_ntables(is->core) > 0; }
 
 const char *rc_pg_incsnap_state_path(const rc_pg_incsnap *is) { return is->state_path; }

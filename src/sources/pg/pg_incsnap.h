@@ -97,9 +97,6 @@ rc_status rc_pg_incsnap_queue_all(rc_pg_incsnap *is, const char *const *include,
 rc_status rc_pg_incsnap_save(rc_pg_incsnap *is, rc_error *err);
 /* `name` is captured by this run: the state's `captured` line (written with the next state). */
 rc_status rc_pg_incsnap_captured(rc_pg_incsnap *is, const char *name, rc_error *err);
-/* Whether the state read at open lists `name` as captured: 1, 0, or -1 when it lists none
- * (no state file, or one written before the line was filled). */
-int rc_pg_incsnap_was_captured(const rc_pg_incsnap *is, const char *name);
 /* Whether a table is queued or being read (after rc_pg_incsnap_resume: something resumed). */
 bool rc_pg_incsnap_active(const rc_pg_incsnap *is);
 const char *rc_pg_incsnap_state_path(const rc_pg_incsnap *is);
