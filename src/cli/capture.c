@@ -83,9 +83,13 @@ static const cli_flag capture_table[] = {
                   "the last transaction whose every message the sink acknowledged, and a new run\n"
                   "resumes there; with --sink file:PATH the file's size there is kept in\n"
                   "PATH.rowcast-state, and the file is cut back to it. With -o postgres.signal.table\n"
-                  "(incremental snapshots), --checkpoint PATH names the file that keeps their\n"
-                  "progress (default: $XDG_STATE_HOME/rowcast/pg-HOST-PORT-DB-SLOT.state); without\n"
-                  "that option --checkpoint is MySQL's. See docs/sources/postgres.md.\n"
+                  "or --snapshot incremental (incremental snapshots), --checkpoint PATH names the file\n"
+                  "that keeps their progress (default:\n"
+                  "$XDG_STATE_HOME/rowcast/pg-HOST-PORT-DB-SLOT.state); otherwise --checkpoint is\n"
+                  "MySQL's. With incremental snapshots, a table that comes to match --include while\n"
+                  "capturing (checked every 5 s), or after a restart with a wider --include, is\n"
+                  "added to rowcast's publication and read in chunks (a user's publication is never\n"
+                  "altered: the ALTER PUBLICATION to run is said). See docs/sources/postgres.md.\n"
                   "\n"},
     {CLI_VALUE, "--slot", .metavar = "NAME", .set = set_source_flag, .base = CLI_IN_CMD, .off = offsetof(capture_args, cc.slot),
      .help = "the replication slot (default rowcast): used as it is when\n"
@@ -97,9 +101,14 @@ static const cli_flag capture_table[] = {
              "a table it publishes: else exit 1, saying why"},
     {CLI_VALUE, "--snapshot", .metavar = "MODE", .set = set_snapshot,
      .help = "initial: when the slot is created, first every row of the\n"
-             "published tables as op read events (default); never:\n"
-             "changes only; initial_only: the snapshot, then stop (no\n"
-             "slot is kept)"},
+             "published tables as op read events (default; one\n"
+             "transaction: a kill starts it over); never: changes only;\n"
+             "initial_only: the snapshot, then stop (no slot is kept);\n"
+             "incremental (PostgreSQL): the slot is created and streamed\n"
+             "from at once while every table is read in key-ordered\n"
+             "chunks (op read): resumable after a kill (--checkpoint),\n"
+             "no long transaction; not one point-in-time image, slower\n"
+             "than COPY (docs/BENCHMARKS.md)"},
     {CLI_VALUE, "--until", .metavar = "caught-up|LSN", .base = CLI_IN_CMD, .off = offsetof(capture_args, cc.until),
      .help = "stop once every change committed before the start (or up\n"
              "to LSN, as 0/16B3748) is delivered and acknowledged"},

@@ -143,16 +143,19 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
                            rc_error *err)
 {
     *out = NULL;
-    const char *dot = strchr(o->signal_table, '.');
-    if (!dot || dot == o->signal_table || !dot[1] || (size_t)(dot - o->signal_table) >= 64 || strlen(dot + 1) >= 64)
+    const char *dot = o->signal_table ? strchr(o->signal_table, '.') : NULL;
+    if (o->signal_table &&
+        (!dot || dot == o->signal_table || !dot[1] || (size_t)(dot - o->signal_table) >= 64 || strlen(dot + 1) >= 64))
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o postgres.signal.table=%s: expected SCHEMA.TABLE",
                             o->signal_table),
                RC_PG_FATAL;
     rc_pg_incsnap *is = calloc(1, sizeof *is);
     if (!is) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"), RC_PG_FATAL;
     is->conn = c, is->o = *o;
-    snprintf(is->signal_ns, sizeof is->signal_ns, "%.*s", (int)(dot - o->signal_table), o->signal_table);
-    snprintf(is->signal_rel, sizeof is->signal_rel, "%s", dot + 1);
+    if (dot) { /* without a signal table these stay "": no event is a signal */
+        snprintf(is->signal_ns, sizeof is->signal_ns, "%.*s", (int)(dot - o->signal_table), o->signal_table);
+        snprintf(is->signal_rel, sizeof is->signal_rel, "%s", dot + 1);
+    }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     is->run = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
@@ -166,8 +169,9 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
     const char *verbose = getenv("RC_SNAPSHOT_VERBOSE");
     is->o.verbose = is->o.verbose || (verbose && !strcmp(verbose, "1"));
     is->cursor_table = is->chunk_table = SIZE_MAX;
-    rc_pg_rc rc = is->core ? check_signal_table(is, owned, err)
-                           : (rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"), RC_PG_FATAL);
+    rc_pg_rc rc = !is->core ? (rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"), RC_PG_FATAL)
+                  : o->signal_table ? check_signal_table(is, owned, err)
+                                    : RC_PG_OK;
     if (rc == RC_PG_OK && state_open(is, err) != RC_OK) rc = RC_PG_FATAL;
     if (rc != RC_PG_OK) rc_pg_incsnap_free(is);
     else *out = is;
@@ -187,10 +191,40 @@ void rc_pg_incsnap_free(rc_pg_incsnap *is)
     rc_pg_xidsnap_fini(&is->snap);
     free(is->emitted);
     rc_isstate_fini(&is->loaded);
+    for (size_t i = 0; i < is->ncaptured; i++) free(is->captured[i]);
+    free(is->captured);
     free(is);
 }
 
+rc_status rc_pg_incsnap_captured(rc_pg_incsnap *is, const char *name, rc_error *err)
+{
+    for (size_t i = 0; i < is->ncaptured; i++)
+        if (!strcmp(is->captured[i], name)) return RC_OK;
+    char **c = realloc(is->captured, (is->ncaptured + 1) * sizeof *c);
+    if (c) is->captured = c;
+    char *dup = c ? strdup(name) : NULL;
+    if (!dup) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    is->captured[is->ncaptured++] = dup;
+    is->captured_dirty = true;
+    return RC_OK;
+}
+
+bool rc_pg_incsnap_active(const rc_pg_incsnap *is) { return rc_incsnap_ntables(is->core) > 0; }
+
+const char *rc_pg_incsnap_state_path(const rc_pg_incsnap *is) { return is->state_path; }
+
 /* ---- signals ---- */
+
+const char *rc_pg_incsnap_refusal(const rc_pg_table *t)
+{
+    return t->pk_rank ? NULL
+           : t->rel->replident != RC_PG_REPLIDENT_FULL
+               ? "it has no primary key and its replica identity is not FULL (ALTER TABLE ... REPLICA IDENTITY FULL "
+                 "lets it be read in ctid ranges)"
+           : t->relkind != 'r' ? "a partitioned table without a primary key (snapshot its partitions)"
+           : t->rel->ncols > KEY_MAX ? "it has no primary key and more than 32 columns"
+                                     : NULL;
+}
 
 /* Looks `name` up and registers it for chunk reads (its catalog entry): NULL, or why not
  * (*refused: the table's fault, else the catalog's or memory's), in why. */
@@ -204,14 +238,7 @@ static const char *add_table(rc_pg_incsnap *is, const char *name, bool *refused,
     *refused = false;
     if (rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, pat, 1, &found, &n, &err) != RC_PG_OK)
         return snprintf(why, whyn, "%s", err.message), why;
-    const char *r = !n ? "it is not a captured table (not in the publication)"
-                    : found[0].pk_rank ? NULL
-                    : found[0].rel->replident != RC_PG_REPLIDENT_FULL
-                        ? "it has no primary key and its replica identity is not FULL (ALTER TABLE ... REPLICA IDENTITY FULL "
-                          "lets it be read in ctid ranges)"
-                    : found[0].relkind != 'r' ? "a partitioned table without a primary key (snapshot its partitions)"
-                    : found[0].rel->ncols > KEY_MAX ? "it has no primary key and more than 32 columns"
-                                                    : NULL;
+    const char *r = !n ? "it is not a captured table (not in the publication)" : rc_pg_incsnap_refusal(&found[0]);
     *refused = r != NULL;
     if (!r && !rc_pgis_table_of(is, name)) {
         started *t = realloc(is->tables, (is->ntables + 1) * sizeof *t);
@@ -245,31 +272,79 @@ static bool state_ready(rc_pg_incsnap *is)
     return !is->state_why[0];
 }
 
-/* Queues one table of an execute-snapshot signal, or says why not: RC_SIGNAL_OK, _ERROR, _IGNORED. */
-static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_table *st)
+/* Queues `name` (signal: the id that asked, NULL: rowcast itself; `asked`: who, for the
+ * started line): RC_SIGNAL_OK, or _ERROR / _IGNORED with why (*refused: the table's fault). */
+static int queue_one(rc_pg_incsnap *is, const char *name, const char *signal, const char *filter, const char *asked,
+                     char *why, size_t whyn, bool *refused)
 {
     rc_error err;
     rc_error_clear(&err);
-    char whyb[600];
-    bool refused = true;
-    const char *why = add_table(is, st->name, &refused, whyb, sizeof whyb);
-    if (!why && st->filter) why = "additional-conditions are not supported yet", refused = true;
-    if (!why && !state_ready(is)) why = is->state_why, refused = true;
-    if (why) {
-        if (refused) rc_pgis_say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
-        else rc_pgis_say(is, "signal id=%s: %s", sg->id, why);
+    *refused = true;
+    const char *no = add_table(is, name, refused, why, whyn);
+    if (!no && filter) no = "additional-conditions are not supported yet", *refused = true;
+    if (!no && !state_ready(is)) no = is->state_why, *refused = true;
+    if (no) {
+        if (no != why) snprintf(why, whyn, "%s", no);
         return RC_SIGNAL_ERROR;
     }
-    const rc_pg_table *c = &is->cat[rc_pgis_table_of(is, st->name)->table];
-    if (rc_incsnap_queue(is->core, st->name, c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID, sg->id, NULL, &err) != RC_OK) {
-        rc_pgis_say(is, "%s: %s; signal %s ignored for it", st->name, err.message, sg->id);
+    const rc_pg_table *c = &is->cat[rc_pgis_table_of(is, name)->table];
+    if (rc_incsnap_queue(is->core, name, c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID, signal, NULL, &err) != RC_OK) {
+        snprintf(why, whyn, "%s", err.message);
         return RC_SIGNAL_IGNORED;
     }
     uint64_t est = c->reltuples > 0 ? (uint64_t)c->reltuples : 0;
-    rc_incsnap_estimate(is->core, st->name, est, 0);
-    rc_pgis_say(is, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, %s); its progress is kept in %s", st->name,
-        sg->id, est, c->pk_rank ? "by primary key" : "in ctid ranges: no primary key", is->state_path);
+    rc_incsnap_estimate(is->core, name, est, 0);
+    rc_pgis_say(is, "incremental snapshot of %s started (%s, ~%" PRIu64 " rows, %s); its progress is kept in %s", name, asked,
+        est, c->pk_rank ? "by primary key" : "in ctid ranges: no primary key", is->state_path);
     return RC_SIGNAL_OK;
+}
+
+rc_status rc_pg_incsnap_queue_all(rc_pg_incsnap *is, const char *const *include, size_t ninclude, size_t *ntables,
+                                  uint64_t *rows, rc_error *err)
+{
+    rc_pg_table *t = NULL;
+    size_t n = 0;
+    rc_pg_rc rc = rc_pg_catalog_tables(is->conn, is->o.publication, is->o.companion, include, ninclude, &t, &n, err);
+    if (rc != RC_PG_OK) return err->code ? err->code : RC_ERR_IO;
+    rc_status st = RC_OK;
+    char why[600], name[300];
+    for (size_t i = 0; i < n && st == RC_OK; i++) {
+        const char *no = rc_pg_incsnap_refusal(&t[i]);
+        if (no)
+            st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--snapshot incremental: table %s.%s cannot be read in chunks: %s; "
+                              "or take an initial snapshot (--snapshot initial)", t[i].rel->nspname, t[i].rel->relname, no);
+    }
+    *ntables = n, *rows = 0;
+    for (size_t i = 0; i < n && st == RC_OK; i++) {
+        snprintf(name, sizeof name, "%s.%s", t[i].rel->nspname, t[i].rel->relname);
+        const char *no = rc_pg_incsnap_queue(is, name, "--snapshot incremental", why, sizeof why);
+        if (!no) st = rc_pg_incsnap_captured(is, name, err);
+        else st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--snapshot incremental: %s: %s", name, no);
+        if (t[i].reltuples > 0) *rows += (uint64_t)t[i].reltuples;
+    }
+    rc_pg_tables_free(t, n);
+    return st;
+}
+
+/* Queues one table of an execute-snapshot signal, or says why not: RC_SIGNAL_OK, _ERROR, _IGNORED. */
+static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_table *st)
+{
+    char why[600], asked[120];
+    bool refused;
+    snprintf(asked, sizeof asked, "signal %s", sg->id);
+    int r = queue_one(is, st->name, sg->id, st->filter, asked, why, sizeof why, &refused);
+    if (r == RC_SIGNAL_IGNORED) rc_pgis_say(is, "%s: %s; signal %s ignored for it", st->name, why, sg->id);
+    else if (r == RC_SIGNAL_ERROR && refused) rc_pgis_say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
+    else if (r == RC_SIGNAL_ERROR) rc_pgis_say(is, "signal id=%s: %s", sg->id, why);
+    return r;
+}
+
+const char *rc_pg_incsnap_queue(rc_pg_incsnap *is, const char *name, const char *asked, char *why, size_t whyn)
+{
+    bool refused;
+    int r = queue_one(is, name, NULL, NULL, asked, why, whyn, &refused);
+    is->signal_seen = is->signal_seen || r == RC_SIGNAL_OK; /* the state as of the next Commit */
+    return r == RC_SIGNAL_ERROR ? why : NULL;
 }
 
 static void on_signal(rc_pg_incsnap *is, const rc_event *ev)
@@ -519,12 +594,15 @@ rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_er
     pos_bytes(pos, lsn, k);
     bool changed = false;
     rc_status rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, NULL, &changed, err);
-    if (rc != RC_OK || (!changed && !is->state_failed)) return rc;
+    if (rc != RC_OK || (!changed && !is->state_failed && !is->captured_dirty)) return rc;
     rc_isstate st;
     rc_isstate_init(&st);
     rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, &st, NULL, err);
     if (rc == RC_OK) {
+        st.captured = (const char **)is->captured, st.ncaptured = is->ncaptured; /* not the arena's */
         rc = rc_pg_state_write(is->state_path, is->o.slot, (rc_pg_state_pos){lsn, k}, &st, err);
+        st.captured = NULL, st.ncaptured = 0;
+        is->captured_dirty = is->captured_dirty && rc != RC_OK;
         if (rc != RC_OK && !is->state_failed) rc_pgis_say(is, "%s; the replication slot waits until it can be written", err->message);
         is->state_failed = rc != RC_OK;
         for (size_t i = 0; rc == RC_OK && is->o.verbose && i < st.nt; i++)
@@ -535,4 +613,14 @@ rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_er
     }
     rc_isstate_fini(&st);
     return rc;
+}
+
+rc_status rc_pg_incsnap_save(rc_pg_incsnap *is, rc_error *err)
+{
+    unsigned char pos[16];
+    pos_bytes(pos, 0, 0);
+    is->signal_seen = false;
+    if (!state_ready(is)) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s", is->state_why);
+    if (rc_incsnap_at(is->core, pos, sizeof pos, err) != RC_OK) return err->code;
+    return rc_pg_incsnap_acked(is, 0, 0, err);
 }

@@ -1,8 +1,10 @@
 /* PostgreSQL's side of incremental snapshots (docs/design/incremental-snapshots.md §1.2, §2;
  * docs/sources/postgres.md, "Incremental snapshots"), on the core of sources/incsnap.h.
  *
- * Only with -o postgres.signal.table=SCHEMA.TABLE. Signals are INSERTs into that table read
- * from the stream (rc_pg_incsnap_on_events); watermarks are transactional logical messages
+ * With -o postgres.signal.table=SCHEMA.TABLE, signals are INSERTs into that table read from the
+ * stream (rc_pg_incsnap_on_events); with --snapshot incremental (no signal table needed: then
+ * no signal is read) the source queues the captured tables itself (rc_pg_incsnap_queue), as it
+ * does for tables that start to match --include. Watermarks are transactional logical messages
  * `rowcast.watermark` written on the SQL session, carrying this run's random id and the chunk
  * number; a chunk is read with COPY in its own REPEATABLE READ READ ONLY transaction, keyed by
  * the table's primary key (`WHERE (k1, k2) > (last) ORDER BY k1, k2 LIMIT n`). The rows left
@@ -27,7 +29,7 @@
 typedef struct rc_pg_incsnap rc_pg_incsnap;
 
 typedef struct rc_pg_incsnap_opts {
-    const char *signal_table; /* SCHEMA.TABLE */
+    const char *signal_table; /* SCHEMA.TABLE, or NULL: no signals are read */
     size_t chunk_rows;        /* 0: RC_INCSNAP_CHUNK_ROWS */
     const char *publication, *companion;
     void (*notice)(void *ud, const char *msg); /* stderr lines */
@@ -77,6 +79,27 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err);
  * (op read, snapshot "incremental" or an edge) to out, in a. */
 bool rc_pg_incsnap_pending(const rc_pg_incsnap *is);
 rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out, rc_error *err);
+
+/* Why table t cannot be snapshotted incrementally (no key without replica identity FULL, ...),
+ * or NULL. */
+const char *rc_pg_incsnap_refusal(const rc_pg_table *t);
+/* Queues the captured table `name` for an incremental snapshot that no signal asked for
+ * (`asked`: who did, for its started line: "--snapshot incremental", "a new table"): NULL,
+ * or why not (into why). Its state is kept as of the next Commit. */
+const char *rc_pg_incsnap_queue(rc_pg_incsnap *is, const char *name, const char *asked, char *why, size_t whyn);
+/* --snapshot incremental: every table of the publication `include` matches queued (ntables,
+ * their estimated rows); a table that cannot be read in chunks is an error naming it and the
+ * fix, before anything is queued. */
+rc_status rc_pg_incsnap_queue_all(rc_pg_incsnap *is, const char *const *include, size_t ninclude, size_t *ntables,
+                                  uint64_t *rows, rc_error *err);
+/* Before the stream starts: the state as of now (tables queued) written to the state file at
+ * position (0/0, 0), so that a kill right after the slot is made does not lose the queue. */
+rc_status rc_pg_incsnap_save(rc_pg_incsnap *is, rc_error *err);
+/* `name` is captured by this run: the state's `captured` line (written with the next state). */
+rc_status rc_pg_incsnap_captured(rc_pg_incsnap *is, const char *name, rc_error *err);
+/* Whether a table is queued or being read (after rc_pg_incsnap_resume: something resumed). */
+bool rc_pg_incsnap_active(const rc_pg_incsnap *is);
+const char *rc_pg_incsnap_state_path(const rc_pg_incsnap *is);
 
 /* The incremental snapshot fields of the source's stats (sources/incsnap_stats.h). */
 void rc_pg_incsnap_stats(const rc_pg_incsnap *is, rc_source_stats *out);

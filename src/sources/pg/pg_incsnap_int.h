@@ -57,6 +57,11 @@ struct rc_pg_incsnap {
     rc_isstate loaded;
     rc_pg_state_pos loaded_at; /* the position the state read at open is as of ({0}: none) */
     size_t chunk_table, cursor_table;
+    /* the tables this run captures: the state's `captured` line (written with the next state
+     * when it changed) */
+    char **captured;
+    size_t ncaptured;
+    bool captured_dirty;
 };
 
 /* A line on the notice callback. */

@@ -292,6 +292,11 @@ rc_pg_rc rc_pg_publication_ensure(rc_pg_conn *c, const char *name, const char *c
     rc_buf_init(&sql, 0);
     rc_buf_puts(&sql, "BEGIN;\n");
     create_sql(&sql, r, name, include, n_include, true, NULL, true);
+    char qn[140];
+    rc_pg_quote_ident(qn, sizeof qn, name);
+    rc_buf_puts(&sql, "COMMENT ON PUBLICATION ");
+    rc_buf_puts(&sql, qn);
+    rc_buf_puts(&sql, " IS '" RC_PG_PUB_MARK "';\n");
     if (no_identity_inserts)
         create_sql(&sql, r, companion, include, n_include, false, "publish = 'insert, truncate'",
                    false);
@@ -351,4 +356,55 @@ rc_pg_rc rc_pg_tables_without_identity(rc_pg_conn *c, const char *publication, r
         fn(ud, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), PQgetvalue(res, i, 2)[0]);
     PQclear(res);
     return RC_PG_OK;
+}
+
+rc_pg_rc rc_pg_publication_owned(rc_pg_conn *c, const char *name, bool *owned, rc_error *err)
+{
+    const char *args[] = {name, RC_PG_PUB_MARK "%"};
+    PGresult *r = rc_pg_query(c,
+                              "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1 "
+                              "AND pg_catalog.obj_description(oid, 'pg_publication') LIKE $2)",
+                              2, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading the publication's comment", err);
+    *owned = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    return RC_PG_OK;
+}
+
+/* ALTER PUBLICATION name ADD TABLE schema.table, said. */
+static rc_pg_rc add_table(rc_pg_conn *c, const char *name, const char *schema, const char *table, rc_error *err)
+{
+    char qp[140], qs[140], qt[140], q[500];
+    rc_pg_quote_ident(qp, sizeof qp, name);
+    rc_pg_quote_ident(qs, sizeof qs, schema);
+    rc_pg_quote_ident(qt, sizeof qt, table);
+    snprintf(q, sizeof q, "ALTER PUBLICATION %s ADD TABLE %s.%s", qp, qs, qt);
+    PGresult *r = PQexec(rc_pg_sql(c), q);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) return rc_pg_query_fail(c, r, "adding a table to the publication", err);
+    PQclear(r);
+    char msg[700];
+    snprintf(msg, sizeof msg, "table %s.%s matches --include: added to publication %s (%s)", schema, table, name, q);
+    rc_pg_notice(c, msg);
+    return RC_PG_OK;
+}
+
+rc_pg_rc rc_pg_publication_sync(rc_pg_conn *c, const char *name, const char *const *include, size_t n,
+                                 rc_pg_pub_table_fn *fn, void *ud, rc_error *err)
+{
+    char companion[RC_PG_PUB_MAX];
+    rc_pg_publication_companion(name, companion);
+    const char *args[] = {name, companion};
+    PGresult *r = rc_pg_query(c, TABLES_SQL, 2, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "listing the tables", err);
+    rc_pg_rc rc = RC_PG_OK;
+    for (int i = 0; i < PQntuples(r) && rc == RC_PG_OK; i++) {
+        if (!candidate(r, i, include, n) || !flag(r, i, COL_IDENTITY) || flag(r, i, COL_PARTITION)) continue;
+        const char *schema = PQgetvalue(r, i, COL_SCHEMA), *table = PQgetvalue(r, i, COL_TABLE);
+        bool published = flag(r, i, COL_PUBLISHED);
+        if (!published && fn(ud, schema, table, false) && (rc = add_table(c, name, schema, table, err)) == RC_PG_OK)
+            published = true;
+        if (published && rc == RC_PG_OK) fn(ud, schema, table, true);
+    }
+    PQclear(r);
+    return rc;
 }

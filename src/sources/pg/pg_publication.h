@@ -13,6 +13,22 @@
 
 #define RC_PG_PUB_MAX 64 /* a publication's name, NUL included (NAMEDATALEN) */
 
+/* The comment a publication rowcast creates carries (COMMENT ON PUBLICATION): it marks the
+ * publication as rowcast's, which may add the tables --include comes to match. */
+#define RC_PG_PUB_MARK "created by rowcast"
+
+/* Whether publication `name` carries rowcast's mark (one made by a rowcast before the mark, or
+ * by anyone else, does not: it is the user's, never altered). */
+rc_pg_rc rc_pg_publication_owned(rc_pg_conn *c, const char *name, bool *owned, rc_error *err);
+
+/* Each table `include` matches that a publication rowcast creates would name (with a replica
+ * identity; not a partition): fn(ud, schema, table, published). For one the publication does
+ * not publish, fn's true means "add it": ALTER PUBLICATION name ADD TABLE (said through the
+ * notice), then fn again with published true. */
+typedef bool rc_pg_pub_table_fn(void *ud, const char *schema, const char *table, bool published);
+rc_pg_rc rc_pg_publication_sync(rc_pg_conn *c, const char *name, const char *const *include, size_t n,
+                                rc_pg_pub_table_fn *fn, void *ud, rc_error *err);
+
 /* The companion publication's name of `name`: NAME_inserts (cut to fit). */
 void rc_pg_publication_companion(const char *name, char out[RC_PG_PUB_MAX]);
 

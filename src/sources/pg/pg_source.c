@@ -37,6 +37,7 @@
 #include "sources/pg/pg_copy.h"
 #include "sources/pg/pg_events.h"
 #include "sources/pg/pg_incsnap.h"
+#include "sources/pg/pg_newtables.h"
 #include "sources/pg/pg_publication.h"
 #include "sources/pg/pg_source_decl.h"
 
@@ -81,6 +82,7 @@ typedef struct pg_source {
      * are (L, k), L the end LSN of the high watermark's Commit, k = 1, 2, ... */
     rc_pg_incsnap *inc;
     uint64_t inc_lsn, inc_k;
+    rc_pg_newtables *nt; /* tables that start to match --include (NULL: initial_only) */
 } pg_source;
 
 static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
@@ -489,7 +491,8 @@ static rc_status stream_batch(void *p, int timeout_ms, rc_error *err)
         rc_error_clear(&rerr);
         rc_pg_rc rc = rc_pg_stream_read(s->conn, &m, wait, &rerr);
         wait = 0;
-        if (rc == RC_PG_TIMEOUT) { /* caught up: the next chunk of an incremental snapshot */
+        if (rc == RC_PG_TIMEOUT) { /* caught up: new tables, the next chunk of an incremental snapshot */
+            if (s->nt && rc_pg_newtables_poll(s->nt, &rerr) != RC_PG_OK) notice(s, "%s", rerr.message);
             if (s->inc && rc_pg_incsnap_step(s->inc, err) != RC_OK) return err->code;
             break;
         }
@@ -553,6 +556,7 @@ static void pg_close(rc_source *src)
     PQfreemem(s->ahead);
     rc_pg_tables_free(s->tables, s->ntables);
     rc_pg_incsnap_free(s->inc);
+    rc_pg_newtables_free(s->nt);
     rc_pg_events_free(s->ev);
     rc_pgo_free(s->dec);
     rc_pg_close(s->conn); /* a temporary slot goes with the session */
@@ -605,7 +609,7 @@ static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *er
 {
     rc_pg_capture_options po;
     if (incsnap_options(opts, &po, err) != RC_OK) return err->code;
-    if (!po.signal_table) return RC_OK;
+    if (!po.signal_table && s->cfg.snapshot != RC_SNAPSHOT_INCREMENTAL) return RC_OK;
     rc_pg_incsnap_opts io = {.signal_table = po.signal_table,
                              .chunk_rows = (size_t)po.chunk_rows,
                              .publication = s->cfg.publication,
@@ -618,22 +622,60 @@ static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *er
     return rc == RC_PG_OK ? RC_OK : pg_fail(err, rc);
 }
 
+/* --snapshot initial reads in one transaction: a large table's snapshot is said to start over
+ * after a kill (one line, at its start). */
+static void say_not_resumable(pg_source *s)
+{
+    for (size_t i = 0; i < s->ntables; i++)
+        if (s->tables[i].reltuples >= 1e6) {
+            const rc_pg_relation *rel = s->tables[i].rel;
+            notice(s, "snapshot of %s.%s (~%.0f rows) is one transaction on a temporary slot: a kill starts it again from "
+                   "its first row; --snapshot incremental resumes at the next chunk (docs/sources/postgres.md)", rel->nspname,
+                   rel->relname, s->tables[i].reltuples);
+            return;
+        }
+}
+
+/* --snapshot incremental without a slot: every captured table queued (refused here, naming it,
+ * when it cannot be read in chunks), the queue written to the state file, then the slot made
+ * permanent without a snapshot: the stream starts at once, the tables come in chunks. */
+static rc_status incremental_start(pg_source *s, rc_error *err)
+{
+    size_t n = 0;
+    uint64_t rows = 0;
+    rc_pg_slot slot;
+    if (rc_pg_incsnap_queue_all(s->inc, s->cfg.include, s->cfg.ninclude, &n, &rows, err) != RC_OK ||
+        rc_pg_incsnap_save(s->inc, err) != RC_OK)
+        return err->code;
+    rc_pg_rc rc = rc_pg_slot_create(s->conn, s->cfg.slot, false, false, &slot, err);
+    if (rc != RC_PG_OK) return pg_fail(err, rc);
+    notice(s, "replication slot %s created; streaming from it now, and %zu table%s (~%" PRIu64 " rows) read in chunks "
+           "meanwhile (--snapshot incremental; progress in %s)", s->cfg.slot, n, n == 1 ? "" : "s", rows,
+           rc_pg_incsnap_state_path(s->inc));
+    s->db.ph = PH_STREAM_START;
+    return RC_OK;
+}
+
 /* Connects and decides the phase: snapshot on a temporary slot, or the stream of the slot. */
 static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc_error *err)
 {
     rc_pg_opts po = {.notice = s->cfg.notice ? (void (*)(void *, const char *))s->cfg.notice : NULL,
                      .notice_ud = s->cfg.notice_ctx};
-    if (s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL) /* being built (issue 24) */
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--snapshot incremental is not built for PostgreSQL yet");
     rc_pg_rc rc = rc_pg_open(url, &po, &s->conn, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     snprintf(s->shown, sizeof s->shown, "%s", rc_pg_url(s->conn));
     rc_pg_capture_options io;
     if (incsnap_options(opts, &io, err) != RC_OK) return err->code;
     if (io.signal_table && (rc = rc_pg_incsnap_table_exists(s->conn, io.signal_table, err)) != RC_PG_OK) return pg_fail(err, rc);
+    rc_pg_newtables_opts no = {s->cfg.publication, s->cfg.include, s->cfg.ninclude,
+                               io.signal_table || s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL, s->cfg.checkpoint, s->cfg.slot,
+                               po.notice, po.notice_ud};
+    if (s->cfg.snapshot != RC_SNAPSHOT_INITIAL_ONLY && (rc = rc_pg_newtables_new(s->conn, &no, &s->nt, err)) != RC_PG_OK)
+        return pg_fail(err, rc);
     rc = rc_pg_publication_ensure(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude,
                                   s->cfg.no_identity_inserts, &s->pub_created, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
+    if (s->nt && s->pub_created) rc_pg_newtables_created(s->nt);
     if ((rc = rc_pg_publication_companion_find(s->conn, s->cfg.publication, s->companion, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     if (incsnap_open(s, opts, err) != RC_OK) return err->code; /* before any slot is made */
@@ -646,19 +688,23 @@ static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc
         (rc = rc_pg_slot_find(s->conn, s->cfg.slot, &slot, &found, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     if (s->inc && rc_pg_incsnap_resume(s->inc, found, err) != RC_OK) return err->code; /* before the stream starts */
+    if (s->nt && (rc = rc_pg_newtables_start(s->nt, s->inc, found, err)) != RC_PG_OK) return pg_fail(err, rc);
     if (s->cfg.until_caught_up && (rc = rc_pg_wal_lsn(s->conn, &s->until_lsn, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     if (s->cfg.until_lsn) s->until_lsn = s->cfg.until_lsn;
     if (found) {
         char lsn[RC_PG_LSN_MAX];
         rc_pg_lsn_format(slot.confirmed_lsn, lsn);
-        if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL)
-            notice(s, "replication slot %s exists: streaming from its position (LSN %s), no snapshot; drop the "
-                   "slot to take a new one", s->cfg.slot, lsn);
+        bool inc = s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL;
+        if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL || (inc && !rc_pg_incsnap_active(s->inc)))
+            notice(s, "replication slot %s exists: streaming from its position (LSN %s), no snapshot%s%s%s; drop the slot "
+                   "to take a new one", s->cfg.slot, lsn, inc ? " (none in progress in the state file " : "",
+                   inc ? rc_pg_incsnap_state_path(s->inc) : "", inc ? ")" : "");
         s->resume_lsn = slot.confirmed_lsn;
         s->db.ph = PH_STREAM_START;
         return RC_OK;
     }
+    if (s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL) return incremental_start(s, err);
     if (s->cfg.snapshot == RC_SNAPSHOT_NEVER) {
         if ((rc = rc_pg_slot_create(s->conn, s->cfg.slot, false, false, &slot, err)) != RC_PG_OK) return pg_fail(err, rc);
         notice(s, "replication slot %s created (no snapshot)", s->cfg.slot);
@@ -673,6 +719,7 @@ static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc
         return pg_fail(err, rc);
     for (size_t i = 0; i < s->ntables; i++)
         if (s->tables[i].reltuples > 0) s->snap_estimate += (uint64_t)s->tables[i].reltuples;
+    say_not_resumable(s);
     s->handed_lsn = slot.consistent_lsn; /* the stream starts here once the slot is copied */
     rc_pg_lsn_format(slot.consistent_lsn, s->snap_lsn);
     s->snap_us = rc_db_wall_us();

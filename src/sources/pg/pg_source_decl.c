@@ -8,8 +8,8 @@
 #include "sources/pg/pg_source_decl.h"
 
 const char *const rc_pg_schemes[] = {"postgres://", "postgresql://", NULL};
-/* --checkpoint: the incremental snapshot's state file, only with -o postgres.signal.table
- * (rc_pg_validate) */
+/* --checkpoint: the incremental snapshots' state file, only with -o postgres.signal.table or
+ * --snapshot incremental (rc_pg_validate) */
 const char *const rc_pg_flags[] = {"--slot", "--publication", "--checkpoint", NULL};
 
 const char rc_pg_flag_refused[] = "%s is MySQL's and MariaDB's: PostgreSQL's position is its replication slot (--slot)";
@@ -39,10 +39,11 @@ rc_status rc_pg_validate(rc_capture_config *cc, const rc_options *opts, rc_error
     rc_pg_capture_options po = {0};
     rc_error oerr;
     rc_error_clear(&oerr);
-    if (cc->checkpoint && (!opts || rc_options_parse(opts, "postgres", rc_pg_options, &po, &oerr) == RC_OK) && !po.signal_table)
+    if (cc->checkpoint && cc->snapshot != RC_SNAPSHOT_INCREMENTAL && (!opts || rc_options_parse(opts, "postgres", rc_pg_options, &po, &oerr) == RC_OK) && !po.signal_table)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "--checkpoint is MySQL's and MariaDB's: PostgreSQL's position is its replication slot (--slot); "
-                            "for PostgreSQL it names only the state file of incremental snapshots (-o postgres.signal.table)");
+                            "for PostgreSQL it names only the state file of incremental snapshots (-o postgres.signal.table, "
+                            "--snapshot incremental)");
     if (!cc->slot) cc->slot = "rowcast";
     if (!cc->publication) cc->publication = "rowcast";
     /* before connecting: a bad name would fail only after the publication was created */
