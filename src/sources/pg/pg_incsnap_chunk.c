@@ -187,13 +187,14 @@ static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t
 
 /* What every row of a chunk shares: the table, the columns whose values are built at read
  * (keep: the events' key, and the primary key for the cursor; the others stay NULL until the
- * row is emitted, when it is built whole), a row of datums to fill, the primary key's
- * columns in key order, and the event list the rows are built into (reused: no allocation a
- * row). */
+ * row is emitted, when it is built whole), a row of datums to fill, the events' key columns
+ * (idx), the primary key's columns in key order, and the event list the rows are built into
+ * (reused: no allocation a row). */
 typedef struct chunk_rows {
     const rc_pg_table *t;
     unsigned char *keep;
     rc_pgo_datum *d;
+    uint32_t idx[KEY_MAX], nk;
     uint16_t pk[KEY_MAX];
     uint32_t npk;
     rc_event_list l;
@@ -214,26 +215,31 @@ static rc_status chunk_rows_init(chunk_rows *c, const rc_pg_table *t, const rc_e
     c->keep = calloc((size_t)ncols + 1, 1);
     c->d = calloc((size_t)ncols + 1, sizeof *c->d);
     if (!c->keep || !c->d) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    uint32_t idx[KEY_MAX], nk = rc_pgis_key_of(ev, !t->pk_rank, idx);
-    for (uint32_t k = 0; k < nk; k++)
-        if (idx[k] < ncols) c->keep[idx[k]] = 1;
+    c->nk = rc_pgis_key_of(ev, !t->pk_rank, c->idx);
+    for (uint32_t k = 0; k < c->nk; k++)
+        if (c->idx[k] < ncols) c->keep[c->idx[k]] = 1;
     c->npk = t->pk_rank ? pk_cols(t->pk_rank, ncols, c->pk) : 0;
     for (uint32_t k = 0; k < c->npk; k++) c->keep[c->pk[k]] = 1;
     return RC_OK;
 }
 
-/* One COPY line of the chunk: its key values to the core, its key texts kept as the cursor. */
+/* A keyless table's COPY line ends with the row's ctid: where it starts (0: none). */
+static size_t ctid_at(const char *line, size_t n)
+{
+    size_t tab = n;
+    while (tab > 0 && line[tab - 1] != '\t') tab--;
+    return tab;
+}
+
+/* One COPY line of the chunk: its key values to the core. */
 static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const char *line, size_t n,
                            rc_error *err)
 {
     const rc_pg_table *t = c->t;
     rc_arena_reset(&is->scratch);
-    if (!t->pk_rank) { /* keyless: the line ends with the row's ctid, the next chunk's start */
-        size_t tab = n;
-        while (tab > 0 && line[tab - 1] != '\t') tab--;
+    if (!t->pk_rank) { /* keyless: the line without its ctid */
+        size_t tab = ctid_at(line, n);
         if (!tab) return rc_error_set(err, RC_ERR_SYNTAX, RC_NO_OFFSET, "incremental snapshot chunk: a line without its ctid");
-        rc_buf_reset(&is->cursor_next);
-        rc_buf_put(&is->cursor_next, line + tab, n - tab);
         n = tab - 1;
     }
     c->l.count = 0;
@@ -246,17 +252,29 @@ static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
         st = rc_pg_events_read(is->ev, t->rel, &row, &is->scratch, &c->l, err);
     }
     if (st == RC_OK && c->l.count == 1) {
-        uint32_t idx[KEY_MAX], nk = rc_pgis_key_of(&c->l.items[0], !t->pk_rank, idx);
         rc_value key[KEY_MAX];
-        for (uint32_t k = 0; k < nk; k++) key[k] = c->l.items[0].after[idx[k]];
-        if (t->pk_rank) {
-            rc_buf_reset(&is->cursor_next);
-            for (uint32_t k = 0; k < c->npk; k++)
-                put_key_text(&is->cursor_next, (const char *)row.cols[c->pk[k]].data, row.cols[c->pk[k]].len);
-        }
-        st = rc_incsnap_add_row(core, key, nk, line, n, err);
+        for (uint32_t k = 0; k < c->nk; k++) key[k] = c->l.items[0].after[c->idx[k]];
+        st = rc_incsnap_add_row(core, key, c->nk, line, n, err);
     }
     return st;
+}
+
+/* The cursor_next of the last line the chunk added: its ctid (keyless), else its primary key's
+ * texts (put_key_text's); taken once a chunk, not for every row. */
+static rc_status chunk_cursor(rc_pg_incsnap *is, const chunk_rows *c, const char *line, size_t n, rc_error *err)
+{
+    rc_buf_reset(&is->cursor_next);
+    if (!c->t->pk_rank) {
+        size_t tab = ctid_at(line, n);
+        rc_buf_put(&is->cursor_next, line + tab, n - tab);
+        return RC_OK;
+    }
+    rc_arena_reset(&is->scratch);
+    rc_pgo_tuple row;
+    if (rc_pg_copy_row(&is->scratch, c->t->rel, line, n, &row, err) != RC_OK) return err->code;
+    for (uint32_t k = 0; k < c->npk; k++)
+        put_key_text(&is->cursor_next, (const char *)row.cols[c->pk[k]].data, row.cols[c->pk[k]].len);
+    return RC_OK;
 }
 
 /* The text of pg_current_snapshot() into is->snap; the emitted xids it sees whatever comes are
@@ -452,12 +470,24 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
 {
     PGconn *sql = rc_pg_sql(is->conn);
     rc_status st = RC_OK;
-    char *buf = NULL;
+    char *buf = NULL, *last = NULL; /* the last line added, for the cursor */
+    size_t lastn = 0;
     int n;
     while ((n = PQgetCopyData(sql, &buf, 0)) > 0) {
-        if (st == RC_OK) st = chunk_row(is, core, c, buf, (size_t)n - (buf[n - 1] == '\n'), err);
-        PQfreemem(buf);
+        if (st != RC_OK) {
+            PQfreemem(buf);
+            continue;
+        }
+        size_t len = (size_t)n - (buf[n - 1] == '\n');
+        st = chunk_row(is, core, c, buf, len, err);
+        PQfreemem(last);
+        last = buf, lastn = len;
     }
+    if (last && (st == RC_OK || st == RC_ERR_LIMIT)) {
+        rc_status cst = chunk_cursor(is, c, last, lastn, err);
+        if (cst != RC_OK) st = cst;
+    }
+    PQfreemem(last);
     PGresult *r = PQgetResult(sql);
     if (st == RC_OK && (n != -1 || PQresultStatus(r) != PGRES_COMMAND_OK)) { /* cut off: not the table's end */
         st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "incremental snapshot chunk of %s: %s", name,
