@@ -378,50 +378,61 @@ static void put_fingerprint(rc_buf *b, const rc_pg_relation *rel)
     }
 }
 
-/* The chunk's transaction begun, in one round trip: BEGIN ISOLATION LEVEL REPEATABLE READ READ
- * ONLY; the table locked (ACCESS SHARE, as the COPY would: an ALTER waits for the chunk, never
- * lands inside it); then the first statement, which takes the transaction's snapshot: that
- * snapshot (into is->snap) and what of the catalog the chunk depends on (the table still
- * published under its name, its primary key there or not, its columns' names, types and
- * modifiers as the catalog entry was read). *same: all of it is as the entry says, else the
- * entry is read again (reread_table). One round trip where it took seven (BEGIN, LOCK, the
- * three catalog queries of rc_pg_catalog_tables, the snapshot): round trips are what a chunk
- * waits for on a busy machine (docs/BENCHMARKS.md, "Backfill while streaming"). */
-static rc_status begin_chunk(rc_pg_incsnap *is, const rc_pg_table *ct, bool *same, rc_error *err)
+/* The chunk's transaction begun: BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; the table
+ * locked (ACCESS SHARE, as the COPY would: an ALTER waits for the chunk, never lands inside
+ * it); then the first statement, which takes the transaction's snapshot: that snapshot and
+ * what of the catalog the chunk depends on (the table still published under its name, its
+ * primary key there or not, its columns' names, types and modifiers), for begin_checked. In
+ * one round trip where it took seven (BEGIN, LOCK, the three catalog queries of
+ * rc_pg_catalog_tables, the snapshot): round trips are what a chunk waits for on a busy
+ * machine (docs/BENCHMARKS.md, "Backfill while streaming"). */
+static void put_begin(rc_buf *q, rc_pg_incsnap *is, const rc_pg_relation *rel)
 {
     PGconn *sql = rc_pg_sql(is->conn);
-    const rc_pg_relation *rel = ct->rel;
     char oid[16];
     snprintf(oid, sizeof oid, "%" PRIu32, rel->oid);
-    rc_buf q;
-    rc_buf_init(&q, 0);
-    rc_buf_puts(&q, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; LOCK TABLE ONLY ");
-    put_quoted(&q, sql, rel->nspname, false), rc_buf_putc(&q, '.'), put_quoted(&q, sql, rel->relname, false);
-    rc_buf_puts(&q, " IN ACCESS SHARE MODE; SELECT pg_catalog.pg_current_snapshot(), EXISTS (SELECT 1 FROM "
-                    "pg_catalog.pg_publication_tables WHERE pubname IN (");
-    put_quoted(&q, sql, is->o.publication, true), rc_buf_puts(&q, ", ");
-    put_quoted(&q, sql, is->o.companion ? is->o.companion : "", true), rc_buf_puts(&q, ") AND schemaname = ");
-    put_quoted(&q, sql, rel->nspname, true), rc_buf_puts(&q, " AND tablename = "), put_quoted(&q, sql, rel->relname, true);
-    rc_buf_puts(&q, "), EXISTS (SELECT 1 FROM pg_catalog.pg_index WHERE indrelid = "), rc_buf_puts(&q, oid);
-    rc_buf_puts(&q, "::oid AND indisprimary), (SELECT pg_catalog.string_agg(pg_catalog.octet_length(a.attname::text) "
-                    "|| ':' || a.attname || ':' || a.atttypid::int8 || ':' || a.atttypmod || ',', '' ORDER BY a.attnum) "
-                    "FROM pg_catalog.pg_attribute a WHERE a.attrelid = ");
-    rc_buf_puts(&q, oid), rc_buf_puts(&q, "::oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '')");
-    rc_buf_putc(&q, '\0');
-    PGresult *r = q.err == RC_OK ? PQexec(sql, q.data) : NULL;
-    rc_buf_reset(&q);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 || PQnfields(r) != 4) {
-        rc_buf_fini(&q);
+    rc_buf_puts(q, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; LOCK TABLE ONLY ");
+    put_quoted(q, sql, rel->nspname, false), rc_buf_putc(q, '.'), put_quoted(q, sql, rel->relname, false);
+    rc_buf_puts(q, " IN ACCESS SHARE MODE; SELECT pg_catalog.pg_current_snapshot(), EXISTS (SELECT 1 FROM "
+                   "pg_catalog.pg_publication_tables WHERE pubname IN (");
+    put_quoted(q, sql, is->o.publication, true), rc_buf_puts(q, ", ");
+    put_quoted(q, sql, is->o.companion ? is->o.companion : "", true), rc_buf_puts(q, ") AND schemaname = ");
+    put_quoted(q, sql, rel->nspname, true), rc_buf_puts(q, " AND tablename = "), put_quoted(q, sql, rel->relname, true);
+    rc_buf_puts(q, "), EXISTS (SELECT 1 FROM pg_catalog.pg_index WHERE indrelid = "), rc_buf_puts(q, oid);
+    rc_buf_puts(q, "::oid AND indisprimary), (SELECT pg_catalog.string_agg(pg_catalog.octet_length(a.attname::text) "
+                   "|| ':' || a.attname || ':' || a.atttypid::int8 || ':' || a.atttypmod || ',', '' ORDER BY a.attnum) "
+                   "FROM pg_catalog.pg_attribute a WHERE a.attrelid = ");
+    rc_buf_puts(q, oid), rc_buf_puts(q, "::oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '')");
+}
+
+/* put_begin's SELECT answered (r, cleared): the snapshot into is->snap; *same: the catalog is
+ * as the entry ct says, else the entry is to be read again (reread_table). */
+static rc_status begin_checked(rc_pg_incsnap *is, const rc_pg_table *ct, PGresult *r, bool *same, rc_error *err)
+{
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 || PQnfields(r) != 4)
         return rc_pg_query_fail(is->conn, r, "beginning the chunk", err), RC_ERR_IO;
-    }
-    put_fingerprint(&q, rel);
+    rc_buf fp;
+    rc_buf_init(&fp, 0);
+    put_fingerprint(&fp, ct->rel);
     const char *cols = PQgetvalue(r, 0, 3);
     *same = PQgetvalue(r, 0, 1)[0] == 't' && (PQgetvalue(r, 0, 2)[0] == 't') == (ct->pk_rank != NULL) &&
-            q.err == RC_OK && strlen(cols) == q.len && !memcmp(cols, q.data, q.len);
+            fp.err == RC_OK && strlen(cols) == fp.len && !memcmp(cols, fp.data, fp.len);
     rc_status st = use_snapshot(is, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0), err);
     PQclear(r);
-    rc_buf_fini(&q);
+    rc_buf_fini(&fp);
     return st;
+}
+
+/* The chunk's transaction begun (put_begin, begin_checked) on its own. */
+static rc_status begin_chunk(rc_pg_incsnap *is, const rc_pg_table *ct, bool *same, rc_error *err)
+{
+    rc_buf q;
+    rc_buf_init(&q, 0);
+    put_begin(&q, is, ct->rel);
+    rc_buf_putc(&q, '\0');
+    PGresult *r = q.err == RC_OK ? PQexec(rc_pg_sql(is->conn), q.data) : NULL;
+    rc_buf_fini(&q);
+    return begin_checked(is, ct, r, same, err);
 }
 
 /* In the chunk's transaction, the table locked, when begin_chunk saw the catalog differ from
@@ -465,7 +476,8 @@ static rc_status chunk_prepare(rc_pg_incsnap *is, const rc_pg_table *ct, chunk_r
     return st;
 }
 
-/* The COPY's rows to the core (COPY OUT started); the status of the whole, its end read. */
+/* The COPY's rows to the core (COPY OUT started; c NULL: read and dropped); the status of the
+ * whole, the query's results read to their end. */
 static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const char *name, rc_error *err)
 {
     PGconn *sql = rc_pg_sql(is->conn);
@@ -474,7 +486,7 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
     size_t lastn = 0;
     int n;
     while ((n = PQgetCopyData(sql, &buf, 0)) > 0) {
-        if (st != RC_OK) {
+        if (st != RC_OK || !c) {
             PQfreemem(buf);
             continue;
         }
@@ -483,7 +495,7 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
         PQfreemem(last);
         last = buf, lastn = len;
     }
-    if (last && (st == RC_OK || st == RC_ERR_LIMIT)) {
+    if (c && last && (st == RC_OK || st == RC_ERR_LIMIT)) {
         rc_status cst = chunk_cursor(is, c, last, lastn, err);
         if (cst != RC_OK) st = cst;
     }
@@ -499,12 +511,53 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
     return st;
 }
 
-rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
+/* A table with a primary key in one round trip where the general way (read_general) takes
+ * three: put_begin's statements, the COPY built from the catalog entry as it is and COMMIT in
+ * one query string. *done false: put_begin's check saw the catalog differ from the entry (a
+ * DDL since it was read): the COPY's rows, of the old structure, were dropped, and the chunk
+ * is to be read the general way (a new transaction: its snapshot is after the low watermark
+ * as well). */
+static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incsnap_table *t, const rc_pg_table *ct,
+                              size_t limit, bool *done, rc_error *err)
 {
-    rc_pg_incsnap *is = ctx;
-    started *tb = rc_pgis_table_of(is, t->name);
-    if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
-    is->cursor_table = is->chunk_table = tb->table;
+    PGconn *sql = rc_pg_sql(is->conn);
+    chunk_rows c = {0};
+    bool same = false;
+    rc_status st = chunk_prepare(is, ct, &c, err); /* before: the connection is busy from the send on */
+    char *copy = st == RC_OK ? chunk_query(is, ct, ct->pk_rank, limit, NULL, 0) : NULL;
+    rc_buf q;
+    rc_buf_init(&q, 0);
+    put_begin(&q, is, ct->rel);
+    rc_buf_puts(&q, "; "), rc_buf_puts(&q, copy ? copy : ""), rc_buf_puts(&q, "; COMMIT"), rc_buf_putc(&q, '\0');
+    if (st == RC_OK && (!copy || q.err != RC_OK)) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    free(copy);
+    if (st == RC_OK && !PQsendQuery(sql, q.data)) st = (rc_pg_query_fail(is->conn, NULL, "incremental snapshot chunk", err), RC_ERR_IO);
+    rc_buf_fini(&q);
+    PGresult *r = NULL;
+    if (st == RC_OK) /* BEGIN's and LOCK's results, then the SELECT's */
+        while ((r = PQgetResult(sql)) && PQresultStatus(r) == PGRES_COMMAND_OK) PQclear(r);
+    bool checked = st == RC_OK && (st = begin_checked(is, ct, r, &same, err)) == RC_OK;
+    if (checked && PQresultStatus(r = PQgetResult(sql)) == PGRES_COPY_OUT) {
+        PQclear(r);
+        st = copy_rows(is, core, same ? &c : NULL, t->name, err);
+    } else if (checked)
+        st = (rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err), RC_ERR_IO);
+    if (checked && !same && st != RC_OK) { /* the COPY of the old structure failed (a dropped column): no matter */
+        rc_error_clear(err);
+        st = RC_OK;
+    }
+    while ((r = PQgetResult(sql))) PQclear(r); /* after an error: the statements it skipped */
+    if (PQtransactionStatus(sql) != PQTRANS_IDLE) PQclear(PQexec(sql, "ROLLBACK"));
+    chunk_rows_fini(&c);
+    *done = same || st != RC_OK;
+    return st;
+}
+
+/* Any table: BEGIN ... (begin_chunk), the catalog entry read again when it differs, a keyless
+ * table's page range, the COPY, COMMIT. */
+static rc_status read_general(rc_pg_incsnap *is, rc_incsnap *core, const rc_incsnap_table *t, started *tb, size_t limit,
+                              rc_error *err)
+{
     PGconn *sql = rc_pg_sql(is->conn);
     bool same = false;
     chunk_rows c = {0};
@@ -535,5 +588,17 @@ rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table
                                 : rc_incsnap_set_cursor(core, next, (size_t)nn, end >= nblocks);
         if (st != RC_OK) return rc_error_set(err, st, RC_NO_OFFSET, "out of memory");
     }
+    return st;
+}
+
+rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
+{
+    rc_pg_incsnap *is = ctx;
+    started *tb = rc_pgis_table_of(is, t->name);
+    if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
+    is->cursor_table = is->chunk_table = tb->table;
+    bool done = false;
+    rc_status st = is->cat[tb->table].pk_rank ? read_at_once(is, core, t, &is->cat[tb->table], limit, &done, err) : RC_OK;
+    if (!done) st = read_general(is, core, t, tb, limit, err);
     return st == RC_ERR_LIMIT ? RC_OK : st;
 }
