@@ -531,7 +531,8 @@ static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     rc_buf_puts(&q, "; "), rc_buf_puts(&q, copy ? copy : ""), rc_buf_puts(&q, "; COMMIT"), rc_buf_putc(&q, '\0');
     if (st == RC_OK && (!copy || q.err != RC_OK)) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     free(copy);
-    if (st == RC_OK && !PQsendQuery(sql, q.data)) st = (rc_pg_query_fail(is->conn, NULL, "incremental snapshot chunk", err), RC_ERR_IO);
+    if (st == RC_OK && !PQsendQuery(sql, q.data))
+        st = (rc_pg_query_fail(is->conn, NULL, "incremental snapshot chunk", err), RC_ERR_IO);
     rc_buf_fini(&q);
     PGresult *r = NULL;
     if (st == RC_OK) /* BEGIN's and LOCK's results, then the SELECT's */
@@ -575,7 +576,8 @@ static rc_status read_general(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
         st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     PGresult *r = q ? PQexec(sql, q) : NULL;
     free(q);
-    if (st == RC_OK && PQresultStatus(r) != PGRES_COPY_OUT) st = (rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err), RC_ERR_IO);
+    if (st == RC_OK && PQresultStatus(r) != PGRES_COPY_OUT)
+        st = (rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err), RC_ERR_IO);
     else PQclear(r);
     if (st == RC_OK) st = copy_rows(is, core, &c, t->name, err);
     chunk_rows_fini(&c);
