@@ -428,11 +428,18 @@ rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t
             if (ev->op == RC_OP_INSERT) on_signal(is, ev);
             continue;
         }
-        char name[300];
-        snprintf(name, sizeof name, "%.*s.%.*s", (int)ev->src.schema.n, ev->src.schema.p, (int)ev->src.table.n,
-                 ev->src.table.p);
-        const started *tb = rc_pgis_table_of(is, name);
+        /* the tables asked for ("schema.table") against the event's names in place: no name
+         * printed and looked up for every streamed change */
+        const started *tb = NULL;
+        size_t sn = ev->src.schema.n, tn = ev->src.table.n;
+        for (size_t k = 0; k < is->ntables && !tb; k++) {
+            const char *nm = is->tables[k].name;
+            if (strlen(nm) == sn + 1 + tn && nm[sn] == '.' && !memcmp(nm, ev->src.schema.p, sn) &&
+                !memcmp(nm + sn + 1, ev->src.table.p, tn))
+                tb = &is->tables[k];
+        }
         if (!tb) continue;
+        const char *name = tb->name;
         if (ev->op == RC_OP_TRUNCATE) {
             rc_incsnap_on_truncate(is->core, name);
             continue;

@@ -185,36 +185,107 @@ static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t
     return out;
 }
 
-/* One COPY line of the chunk: its key values to the core, its key texts kept as the cursor. */
-static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, const rc_pg_table *t, const char *line, size_t n,
+/* What every row of a chunk shares: the table, the columns whose values are built at read
+ * (keep: the events' key, and the primary key for the cursor; the others stay NULL until the
+ * row is emitted, when it is built whole), a row of datums to fill, the events' key columns
+ * (idx), the primary key's columns in key order, and the event list the rows are built into
+ * (reused: no allocation a row). */
+typedef struct chunk_rows {
+    const rc_pg_table *t;
+    unsigned char *keep;
+    rc_pgo_datum *d;
+    uint32_t idx[KEY_MAX], nk;
+    uint16_t pk[KEY_MAX];
+    uint32_t npk;
+    rc_event_list l;
+} chunk_rows;
+
+static void chunk_rows_fini(chunk_rows *c)
+{
+    free(c->keep);
+    free(c->d);
+    rc_event_list_fini(&c->l);
+}
+
+/* `ev`, an event of the table built with this column set: the columns to build at read. */
+static rc_status chunk_rows_init(chunk_rows *c, const rc_pg_table *t, const rc_event *ev, rc_error *err)
+{
+    *c = (chunk_rows){.t = t};
+    uint16_t ncols = t->rel->ncols;
+    c->keep = calloc((size_t)ncols + 1, 1);
+    c->d = calloc((size_t)ncols + 1, sizeof *c->d);
+    if (!c->keep || !c->d) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    c->nk = rc_pgis_key_of(ev, !t->pk_rank, c->idx);
+    for (uint32_t k = 0; k < c->nk; k++)
+        if (c->idx[k] < ncols) c->keep[c->idx[k]] = 1;
+    c->npk = t->pk_rank ? pk_cols(t->pk_rank, ncols, c->pk) : 0;
+    for (uint32_t k = 0; k < c->npk; k++) c->keep[c->pk[k]] = 1;
+    return RC_OK;
+}
+
+/* A keyless table's COPY line ends with the row's ctid: where it starts (0: none). */
+static size_t ctid_at(const char *line, size_t n)
+{
+    size_t tab = n;
+    while (tab > 0 && line[tab - 1] != '\t') tab--;
+    return tab;
+}
+
+/* One COPY line of the chunk: its key values to the core. */
+static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const char *line, size_t n,
                            rc_error *err)
 {
+    const rc_pg_table *t = c->t;
     rc_arena_reset(&is->scratch);
-    if (!t->pk_rank) { /* keyless: the line ends with the row's ctid, the next chunk's start */
-        size_t tab = n;
-        while (tab > 0 && line[tab - 1] != '\t') tab--;
+    if (!t->pk_rank) { /* keyless: the line without its ctid */
+        size_t tab = ctid_at(line, n);
         if (!tab) return rc_error_set(err, RC_ERR_SYNTAX, RC_NO_OFFSET, "incremental snapshot chunk: a line without its ctid");
-        rc_buf_reset(&is->cursor_next);
-        rc_buf_put(&is->cursor_next, line + tab, n - tab);
         n = tab - 1;
     }
-    rc_event_list l = {0};
+    c->l.count = 0;
     rc_pgo_tuple row;
     rc_status st = rc_pg_copy_row(&is->scratch, t->rel, line, n, &row, err);
-    if (st == RC_OK) st = rc_pg_events_read(is->ev, t->rel, &row, &is->scratch, &l, err);
-    if (st == RC_OK && l.count == 1) {
-        uint32_t idx[KEY_MAX], nk = rc_pgis_key_of(&l.items[0], !t->pk_rank, idx);
-        rc_value key[KEY_MAX];
-        for (uint32_t k = 0; k < nk; k++) key[k] = l.items[0].after[idx[k]];
-        if (t->pk_rank) {
-            uint16_t pk[KEY_MAX];
-            rc_buf_reset(&is->cursor_next);
-            for (uint32_t k = 0, npk = pk_cols(t->pk_rank, t->rel->ncols, pk); k < npk; k++)
-                put_key_text(&is->cursor_next, (const char *)row.cols[pk[k]].data, row.cols[pk[k]].len);
-        }
-        st = rc_incsnap_add_row(core, key, nk, line, n, err);
+    if (st == RC_OK) { /* only the kept columns' values are built (parsed, converted) now */
+        for (uint16_t k = 0; k < row.ncols; k++)
+            c->d[k] = c->keep[k] ? row.cols[k] : (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
+        row.cols = c->d;
+        st = rc_pg_events_read(is->ev, t->rel, &row, &is->scratch, &c->l, err);
     }
-    rc_event_list_fini(&l);
+    if (st == RC_OK && c->l.count == 1) {
+        rc_value key[KEY_MAX];
+        for (uint32_t k = 0; k < c->nk; k++) key[k] = c->l.items[0].after[c->idx[k]];
+        st = rc_incsnap_add_row(core, key, c->nk, line, n, err);
+    }
+    return st;
+}
+
+/* The cursor_next of the last line the chunk added: its ctid (keyless), else its primary key's
+ * texts (put_key_text's); taken once a chunk, not for every row. */
+static rc_status chunk_cursor(rc_pg_incsnap *is, const chunk_rows *c, const char *line, size_t n, rc_error *err)
+{
+    rc_buf_reset(&is->cursor_next);
+    if (!c->t->pk_rank) {
+        size_t tab = ctid_at(line, n);
+        rc_buf_put(&is->cursor_next, line + tab, n - tab);
+        return RC_OK;
+    }
+    rc_arena_reset(&is->scratch);
+    rc_pgo_tuple row;
+    if (rc_pg_copy_row(&is->scratch, c->t->rel, line, n, &row, err) != RC_OK) return err->code;
+    for (uint32_t k = 0; k < c->npk; k++)
+        put_key_text(&is->cursor_next, (const char *)row.cols[c->pk[k]].data, row.cols[c->pk[k]].len);
+    return RC_OK;
+}
+
+/* The text of pg_current_snapshot() into is->snap; the emitted xids it sees whatever comes are
+ * forgotten. */
+static rc_status use_snapshot(rc_pg_incsnap *is, const char *text, size_t n, rc_error *err)
+{
+    rc_status st = rc_pg_xidsnap_parse(&is->snap, text, n, err);
+    size_t k = 0;
+    for (size_t i = 0; st == RC_OK && i < is->nemit; i++)
+        if (!rc_pg_xidsnap_before_xmin(&is->snap, is->emitted[i])) is->emitted[k++] = is->emitted[i];
+    if (st == RC_OK) is->nemit = k;
     return st;
 }
 
@@ -223,12 +294,8 @@ rc_status rc_pgis_take_snapshot(rc_pg_incsnap *is, rc_error *err)
 {
     PGresult *r = PQexec(rc_pg_sql(is->conn), "SELECT pg_catalog.pg_current_snapshot()");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "pg_current_snapshot", err), RC_ERR_IO;
-    rc_status st = rc_pg_xidsnap_parse(&is->snap, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0), err);
+    rc_status st = use_snapshot(is, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0), err);
     PQclear(r);
-    size_t k = 0;
-    for (size_t i = 0; st == RC_OK && i < is->nemit; i++)
-        if (!rc_pg_xidsnap_before_xmin(&is->snap, is->emitted[i])) is->emitted[k++] = is->emitted[i];
-    if (st == RC_OK) is->nemit = k;
     return st;
 }
 
@@ -290,26 +357,90 @@ bool rc_pgis_same_columns(const rc_pg_relation *a, const rc_pg_relation *b)
     return true;
 }
 
-/* In the chunk's transaction, before its snapshot: the table locked (ACCESS SHARE, as the COPY
- * would: an ALTER waits for the chunk, never lands inside it) and read again from the catalog,
- * a new structure (a DDL since the last chunk) replacing the old one: the chunk's rows are read
- * and built with the structure they have. */
-static rc_status refresh_table(rc_pg_incsnap *is, started *tb, rc_error *err)
+/* Appends s, quoted as an identifier (or as a literal), to q. */
+static void put_quoted(rc_buf *q, PGconn *sql, const char *s, bool literal)
 {
-    rc_pg_table *old = &is->cat[tb->table];
+    char *e = literal ? PQescapeLiteral(sql, s, strlen(s)) : PQescapeIdentifier(sql, s, strlen(s));
+    rc_buf_puts(q, e ? e : "NULL");
+    PQfreemem(e);
+}
+
+/* The columns of a relation as begin_chunk's query writes those of the catalog: for each,
+ * "<bytes of the name>:<name>:<type oid>:<typmod>,". */
+static void put_fingerprint(rc_buf *b, const rc_pg_relation *rel)
+{
+    for (uint16_t k = 0; k < rel->ncols; k++) {
+        char num[64];
+        snprintf(num, sizeof num, "%zu:", strlen(rel->cols[k].name));
+        rc_buf_puts(b, num), rc_buf_puts(b, rel->cols[k].name);
+        snprintf(num, sizeof num, ":%" PRIu32 ":%" PRId32 ",", rel->cols[k].type_oid, rel->cols[k].typmod);
+        rc_buf_puts(b, num);
+    }
+}
+
+/* The chunk's transaction begun: BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; the table
+ * locked (ACCESS SHARE, as the COPY would: an ALTER waits for the chunk, never lands inside
+ * it); then the first statement, which takes the transaction's snapshot: that snapshot and
+ * what of the catalog the chunk depends on (the table still published under its name, its
+ * primary key there or not, its columns' names, types and modifiers), for begin_checked. In
+ * one round trip where it took seven (BEGIN, LOCK, the three catalog queries of
+ * rc_pg_catalog_tables, the snapshot): round trips are what a chunk waits for on a busy
+ * machine (docs/BENCHMARKS.md, "Backfill while streaming"). */
+static void put_begin(rc_buf *q, rc_pg_incsnap *is, const rc_pg_relation *rel)
+{
     PGconn *sql = rc_pg_sql(is->conn);
-    char *ns = PQescapeIdentifier(sql, old->rel->nspname, strlen(old->rel->nspname));
-    char *rel = PQescapeIdentifier(sql, old->rel->relname, strlen(old->rel->relname));
+    char oid[16];
+    snprintf(oid, sizeof oid, "%" PRIu32, rel->oid);
+    rc_buf_puts(q, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; LOCK TABLE ONLY ");
+    put_quoted(q, sql, rel->nspname, false), rc_buf_putc(q, '.'), put_quoted(q, sql, rel->relname, false);
+    rc_buf_puts(q, " IN ACCESS SHARE MODE; SELECT pg_catalog.pg_current_snapshot(), EXISTS (SELECT 1 FROM "
+                   "pg_catalog.pg_publication_tables WHERE pubname IN (");
+    put_quoted(q, sql, is->o.publication, true), rc_buf_puts(q, ", ");
+    put_quoted(q, sql, is->o.companion ? is->o.companion : "", true), rc_buf_puts(q, ") AND schemaname = ");
+    put_quoted(q, sql, rel->nspname, true), rc_buf_puts(q, " AND tablename = "), put_quoted(q, sql, rel->relname, true);
+    rc_buf_puts(q, "), EXISTS (SELECT 1 FROM pg_catalog.pg_index WHERE indrelid = "), rc_buf_puts(q, oid);
+    rc_buf_puts(q, "::oid AND indisprimary), (SELECT pg_catalog.string_agg(pg_catalog.octet_length(a.attname::text) "
+                   "|| ':' || a.attname || ':' || a.atttypid::int8 || ':' || a.atttypmod || ',', '' ORDER BY a.attnum) "
+                   "FROM pg_catalog.pg_attribute a WHERE a.attrelid = ");
+    rc_buf_puts(q, oid), rc_buf_puts(q, "::oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '')");
+}
+
+/* put_begin's SELECT answered (r, cleared): the snapshot into is->snap; *same: the catalog is
+ * as the entry ct says, else the entry is to be read again (reread_table). */
+static rc_status begin_checked(rc_pg_incsnap *is, const rc_pg_table *ct, PGresult *r, bool *same, rc_error *err)
+{
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 || PQnfields(r) != 4)
+        return rc_pg_query_fail(is->conn, r, "beginning the chunk", err), RC_ERR_IO;
+    rc_buf fp;
+    rc_buf_init(&fp, 0);
+    put_fingerprint(&fp, ct->rel);
+    const char *cols = PQgetvalue(r, 0, 3);
+    *same = PQgetvalue(r, 0, 1)[0] == 't' && (PQgetvalue(r, 0, 2)[0] == 't') == (ct->pk_rank != NULL) &&
+            fp.err == RC_OK && strlen(cols) == fp.len && !memcmp(cols, fp.data, fp.len);
+    rc_status st = use_snapshot(is, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0), err);
+    PQclear(r);
+    rc_buf_fini(&fp);
+    return st;
+}
+
+/* The chunk's transaction begun (put_begin, begin_checked) on its own. */
+static rc_status begin_chunk(rc_pg_incsnap *is, const rc_pg_table *ct, bool *same, rc_error *err)
+{
     rc_buf q;
     rc_buf_init(&q, 0);
-    rc_buf_puts(&q, "LOCK TABLE ONLY "), rc_buf_puts(&q, ns ? ns : ""), rc_buf_putc(&q, '.');
-    rc_buf_puts(&q, rel ? rel : ""), rc_buf_puts(&q, " IN ACCESS SHARE MODE"), rc_buf_putc(&q, '\0');
-    PQfreemem(ns);
-    PQfreemem(rel);
-    PGresult *r = q.err == RC_OK ? PQexec(sql, q.data) : NULL;
+    put_begin(&q, is, ct->rel);
+    rc_buf_putc(&q, '\0');
+    PGresult *r = q.err == RC_OK ? PQexec(rc_pg_sql(is->conn), q.data) : NULL;
     rc_buf_fini(&q);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) return rc_pg_query_fail(is->conn, r, "locking the table", err), RC_ERR_IO;
-    PQclear(r);
+    return begin_checked(is, ct, r, same, err);
+}
+
+/* In the chunk's transaction, the table locked, when begin_chunk saw the catalog differ from
+ * its entry: the entry read again, a new structure (a DDL since the last chunk) replacing the
+ * old one: the chunk's rows are read and built with the structure they have. */
+static rc_status reread_table(rc_pg_incsnap *is, started *tb, rc_error *err)
+{
+    rc_pg_table *old = &is->cat[tb->table];
     rc_pg_table *found = NULL;
     size_t n = 0;
     const char *pat[] = {tb->name};
@@ -328,67 +459,129 @@ static rc_status refresh_table(rc_pg_incsnap *is, started *tb, rc_error *err)
     return why ? rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s: %s", tb->name, why) : RC_OK;
 }
 
-rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
+/* The events' column set of the chunk's table, built in its transaction (for a replica
+ * identity FULL it asks the catalog for a primary key on this connection, which the COPY will
+ * be using), and from it the columns chunk_row builds. */
+static rc_status chunk_prepare(rc_pg_incsnap *is, const rc_pg_table *ct, chunk_rows *c, rc_error *err)
 {
-    rc_pg_incsnap *is = ctx;
-    started *tb = rc_pgis_table_of(is, t->name);
-    const rc_pg_table *ct = &is->cat[tb->table];
-    if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
-    is->cursor_table = is->chunk_table = tb->table;
-    PGconn *sql = rc_pg_sql(is->conn);
-    PQclear(PQexec(sql, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
-    if (refresh_table(is, tb, err) != RC_OK) {
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return err->code;
-    }
-    /* the events' column set built now: for a replica identity FULL it asks the catalog for a
-     * primary key on this connection, which the COPY below will be using */
     rc_arena_reset(&is->scratch);
     rc_event_list l = {0};
     rc_pgo_tuple nulls;
-    if (rc_pgis_null_row(&is->scratch, ct->rel, &nulls, err) != RC_OK) return err->code;
-    rc_status pst = rc_pg_events_read(is->ev, ct->rel, &nulls, &is->scratch, &l, err);
+    rc_status st = rc_pgis_null_row(&is->scratch, ct->rel, &nulls, err);
+    if (st == RC_OK) st = rc_pg_events_read(is->ev, ct->rel, &nulls, &is->scratch, &l, err);
+    if (st == RC_OK && l.count != 1)
+        st = rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s.%s: no event for a row", ct->rel->nspname, ct->rel->relname);
+    if (st == RC_OK) st = chunk_rows_init(c, ct, &l.items[0], err);
     rc_event_list_fini(&l);
-    if (pst != RC_OK) {
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return pst;
-    }
-    /* keyless: the core's cursor is the tid after which the chunk starts */
-    char after[48] = "(0,0)";
-    if (t->cursor.len && t->cursor.len < sizeof after) memcpy(after, t->cursor.data, t->cursor.len), after[t->cursor.len] = '\0';
-    uint64_t end = 0, nblocks = 0;
-    char *q = NULL;
-    if (rc_pgis_take_snapshot(is, err) == RC_OK && (ct->pk_rank || ctid_range(is, ct, after, limit, &end, &nblocks, err) == RC_OK) &&
-        !(q = chunk_query(is, ct, ct->pk_rank, limit, after, end)))
-        rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    if (!q) {
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return err->code;
-    }
-    PGresult *r = PQexec(sql, q);
-    free(q);
-    if (PQresultStatus(r) != PGRES_COPY_OUT) {
-        rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err);
-        PQclear(PQexec(sql, "ROLLBACK"));
-        return RC_ERR_IO;
-    }
-    PQclear(r);
+    return st;
+}
+
+/* The COPY's rows to the core (COPY OUT started; c NULL: read and dropped); the status of the
+ * whole, the query's results read to their end. */
+static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const char *name, rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(is->conn);
     rc_status st = RC_OK;
-    char *buf = NULL;
+    char *buf = NULL, *last = NULL; /* the last line added, for the cursor */
+    size_t lastn = 0;
     int n;
     while ((n = PQgetCopyData(sql, &buf, 0)) > 0) {
-        if (st == RC_OK) st = chunk_row(is, core, ct, buf, (size_t)n - (buf[n - 1] == '\n'), err);
-        PQfreemem(buf);
+        if (st != RC_OK || !c) {
+            PQfreemem(buf);
+            continue;
+        }
+        size_t len = (size_t)n - (buf[n - 1] == '\n');
+        st = chunk_row(is, core, c, buf, len, err);
+        PQfreemem(last);
+        last = buf, lastn = len;
     }
-    r = PQgetResult(sql);
+    if (c && last && (st == RC_OK || st == RC_ERR_LIMIT)) {
+        rc_status cst = chunk_cursor(is, c, last, lastn, err);
+        if (cst != RC_OK) st = cst;
+    }
+    PQfreemem(last);
+    PGresult *r = PQgetResult(sql);
     if (st == RC_OK && (n != -1 || PQresultStatus(r) != PGRES_COMMAND_OK)) { /* cut off: not the table's end */
-        st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "incremental snapshot chunk of %s: %s", t->name,
+        st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "incremental snapshot chunk of %s: %s", name,
                           r ? PQresultErrorMessage(r) : PQerrorMessage(sql));
         err->message[strcspn(err->message, "\n")] = '\0';
     }
     PQclear(r);
     while ((r = PQgetResult(sql))) PQclear(r);
-    PQclear(PQexec(sql, "COMMIT"));
+    return st;
+}
+
+/* A table with a primary key in one round trip where the general way (read_general) takes
+ * three: put_begin's statements, the COPY built from the catalog entry as it is and COMMIT in
+ * one query string. *done false: put_begin's check saw the catalog differ from the entry (a
+ * DDL since it was read): the COPY's rows, of the old structure, were dropped, and the chunk
+ * is to be read the general way (a new transaction: its snapshot is after the low watermark
+ * as well). */
+static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incsnap_table *t, const rc_pg_table *ct,
+                              size_t limit, bool *done, rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(is->conn);
+    chunk_rows c = {0};
+    bool same = false;
+    rc_status st = chunk_prepare(is, ct, &c, err); /* before: the connection is busy from the send on */
+    char *copy = st == RC_OK ? chunk_query(is, ct, ct->pk_rank, limit, NULL, 0) : NULL;
+    rc_buf q;
+    rc_buf_init(&q, 0);
+    put_begin(&q, is, ct->rel);
+    rc_buf_puts(&q, "; "), rc_buf_puts(&q, copy ? copy : ""), rc_buf_puts(&q, "; COMMIT"), rc_buf_putc(&q, '\0');
+    if (st == RC_OK && (!copy || q.err != RC_OK)) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    free(copy);
+    if (st == RC_OK && !PQsendQuery(sql, q.data))
+        st = (rc_pg_query_fail(is->conn, NULL, "incremental snapshot chunk", err), RC_ERR_IO);
+    rc_buf_fini(&q);
+    PGresult *r = NULL;
+    if (st == RC_OK) /* BEGIN's and LOCK's results, then the SELECT's */
+        while ((r = PQgetResult(sql)) && PQresultStatus(r) == PGRES_COMMAND_OK) PQclear(r);
+    bool checked = st == RC_OK && (st = begin_checked(is, ct, r, &same, err)) == RC_OK;
+    if (checked && PQresultStatus(r = PQgetResult(sql)) == PGRES_COPY_OUT) {
+        PQclear(r);
+        st = copy_rows(is, core, same ? &c : NULL, t->name, err);
+    } else if (checked)
+        st = (rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err), RC_ERR_IO);
+    if (checked && !same && st != RC_OK) { /* the COPY of the old structure failed (a dropped column): no matter */
+        rc_error_clear(err);
+        st = RC_OK;
+    }
+    while ((r = PQgetResult(sql))) PQclear(r); /* after an error: the statements it skipped */
+    if (PQtransactionStatus(sql) != PQTRANS_IDLE) PQclear(PQexec(sql, "ROLLBACK"));
+    chunk_rows_fini(&c);
+    *done = same || st != RC_OK;
+    return st;
+}
+
+/* Any table: BEGIN ... (begin_chunk), the catalog entry read again when it differs, a keyless
+ * table's page range, the COPY, COMMIT. */
+static rc_status read_general(rc_pg_incsnap *is, rc_incsnap *core, const rc_incsnap_table *t, started *tb, size_t limit,
+                              rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(is->conn);
+    bool same = false;
+    chunk_rows c = {0};
+    rc_status st = begin_chunk(is, &is->cat[tb->table], &same, err);
+    if (st == RC_OK && !same) st = reread_table(is, tb, err);
+    const rc_pg_table *ct = &is->cat[tb->table]; /* (after a reread) */
+    if (st == RC_OK) st = chunk_prepare(is, ct, &c, err);
+    /* keyless: the core's cursor is the tid after which the chunk starts */
+    char after[48] = "(0,0)";
+    if (t->cursor.len && t->cursor.len < sizeof after) memcpy(after, t->cursor.data, t->cursor.len), after[t->cursor.len] = '\0';
+    uint64_t end = 0, nblocks = 0;
+    char *q = NULL;
+    if (st == RC_OK && (ct->pk_rank || (st = ctid_range(is, ct, after, limit, &end, &nblocks, err)) == RC_OK) &&
+        !(q = chunk_query(is, ct, ct->pk_rank, limit, after, end)))
+        st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    PGresult *r = q ? PQexec(sql, q) : NULL;
+    free(q);
+    if (st == RC_OK && PQresultStatus(r) != PGRES_COPY_OUT)
+        st = (rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err), RC_ERR_IO);
+    else PQclear(r);
+    if (st == RC_OK) st = copy_rows(is, core, &c, t->name, err);
+    chunk_rows_fini(&c);
+    PQclear(PQexec(sql, st == RC_OK || st == RC_ERR_LIMIT ? "COMMIT" : "ROLLBACK"));
     if (!ct->pk_rank && (st == RC_OK || st == RC_ERR_LIMIT)) {
         /* stopped early (the buffer's bound): after the last row read; else the next pages */
         char next[40];
@@ -397,5 +590,17 @@ rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table
                                 : rc_incsnap_set_cursor(core, next, (size_t)nn, end >= nblocks);
         if (st != RC_OK) return rc_error_set(err, st, RC_NO_OFFSET, "out of memory");
     }
+    return st;
+}
+
+rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
+{
+    rc_pg_incsnap *is = ctx;
+    started *tb = rc_pgis_table_of(is, t->name);
+    if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
+    is->cursor_table = is->chunk_table = tb->table;
+    bool done = false;
+    rc_status st = is->cat[tb->table].pk_rank ? read_at_once(is, core, t, &is->cat[tb->table], limit, &done, err) : RC_OK;
+    if (!done) st = read_general(is, core, t, tb, limit, err);
     return st == RC_ERR_LIMIT ? RC_OK : st;
 }
