@@ -35,7 +35,8 @@ if [ "$DB" = pg ]; then
     NS=public
     sql() { pg_test_sql -c "$1" >/dev/null; }
     capture() { exec "$RC" capture "$URL" --include "$NS.t*" --snapshot never --to native \
-        -o postgres.signal.table=$NS.rowcast_signal -o postgres.snapshot.chunk.rows=$CHUNK "$@"; }
+        -o postgres.signal.table=$NS.rowcast_signal -o postgres.snapshot.chunk.rows=$CHUNK -o postgres.snapshot.flush=false "$@"; }
+    # flush=false: chunks paced by the server's wal_writer_delay, so the pause falls mid-table
 else
     . "$HERE/mariadb_lib.sh"
     my_test_start || exit 1

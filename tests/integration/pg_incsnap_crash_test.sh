@@ -37,9 +37,11 @@ trap 'for p in ${WPID:-} ${CAP:-} ${BIAS:-}; do kill -9 "$p" 2>/dev/null; done; 
 SIG=public.rowcast_signal
 CK=$W/t.state
 OUT=$W/out
+# flush=false: each chunk paced by the test server's wal_writer_delay (it runs with
+# synchronous_commit = off), so that the kill points fall while chunks run
 capture() {
     exec "$RC" capture "$URL" --include public.t --snapshot never --to native --sink "file:$OUT" --checkpoint "$CK" \
-        -o postgres.signal.table=$SIG -o postgres.snapshot.chunk.rows=$CHUNK "$@"
+        -o postgres.signal.table=$SIG -o postgres.snapshot.chunk.rows=$CHUNK -o postgres.snapshot.flush=false "$@"
 }
 . "$HERE/pg_incsnap_lib.sh"
 signal() { pg_test_sql -c "INSERT INTO $SIG VALUES ('$1', '$2', $3)" >/dev/null; }

@@ -23,7 +23,9 @@ URL=$PG_URL
 CAP= WPID=
 trap 'kill $CAP $WPID 2>/dev/null; pg_test_stop' EXIT
 SIG=public.rowcast_signal
-capture() { exec "$RC" capture "$URL" --include public.t --snapshot never --to native -o postgres.signal.table=$SIG -o postgres.snapshot.chunk.rows=500 "$@"; }
+# flush=false: each chunk paced by the test server's wal_writer_delay (synchronous_commit = off
+# there), so that the DDL falls in the middle of the table's snapshot
+capture() { exec "$RC" capture "$URL" --include public.t --snapshot never --to native -o postgres.signal.table=$SIG -o postgres.snapshot.chunk.rows=500 -o postgres.snapshot.flush=false "$@"; }
 reads() { grep -c '"op":"read","source".*"table":"t"' "$W/stream"; }
 reads_at_least() { [ "$(reads)" -ge "$1" ]; }
 

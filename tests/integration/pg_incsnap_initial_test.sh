@@ -35,9 +35,11 @@ export RC_SNAPSHOT_VERBOSE=1 # the chunk notices
 trap 'for p in ${WPID:-} ${CAP:-} ${BIAS:-}; do kill -9 "$p" 2>/dev/null; done; pg_test_stop' EXIT
 CK=$W/t.state
 OUT=$W/out
+# flush=false: each chunk paced by the test server's wal_writer_delay (synchronous_commit = off
+# there), so that the kill points fall while chunks run
 capture() {
     exec "$RC" capture "$URL" --include public.t --snapshot incremental --to native --sink "file:$OUT" --checkpoint "$CK" \
-        -o postgres.snapshot.chunk.rows=$CHUNK "$@"
+        -o postgres.snapshot.chunk.rows=$CHUNK -o postgres.snapshot.flush=false "$@"
 }
 IS_NKEYS=2 IS_PER_ID=4
 . "$HERE/pg_incsnap_lib.sh"

@@ -172,6 +172,11 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
     rc_pg_rc rc = !is->core ? (rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"), RC_PG_FATAL)
                   : o->signal_table ? check_signal_table(is, owned, err)
                                     : RC_PG_OK;
+    if (rc == RC_PG_OK && o->flush) {
+        PGresult *r = PQexec(rc_pg_sql(c), "SET synchronous_commit = local");
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) rc = rc_pg_query_fail(c, r, "SET synchronous_commit", err);
+        else PQclear(r);
+    }
     if (rc == RC_PG_OK && state_open(is, err) != RC_OK) rc = RC_PG_FATAL;
     if (rc != RC_PG_OK) rc_pg_incsnap_free(is);
     else *out = is;

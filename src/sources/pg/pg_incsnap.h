@@ -31,6 +31,10 @@ typedef struct rc_pg_incsnap rc_pg_incsnap;
 typedef struct rc_pg_incsnap_opts {
     const char *signal_table; /* SCHEMA.TABLE, or NULL: no signals are read */
     size_t chunk_rows;        /* 0: RC_INCSNAP_CHUNK_ROWS */
+    bool flush; /* SET synchronous_commit = local on the SQL session: a watermark's commit is
+                 * flushed at once, the walsender sends only flushed WAL (on a server with
+                 * synchronous_commit = off a chunk would wait for wal_writer_delay, 200 ms);
+                 * `local`: no wait for a synchronous standby, which the stream does not need */
     const char *publication, *companion;
     void (*notice)(void *ud, const char *msg); /* stderr lines */
     void *notice_ud;

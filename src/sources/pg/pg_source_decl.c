@@ -23,6 +23,10 @@ const rc_option_desc rc_pg_options[] = {
     PG_OPT("postgres.stream.spill_dir", RC_OPT_STRING, 0, spill_dir),
     PG_OPT("postgres.signal.table", RC_OPT_STRING, 0, signal_table),
     PG_OPT("postgres.snapshot.chunk.rows", RC_OPT_INT, 1 << 20, chunk_rows),
+    {"postgres.snapshot.flush", RC_OPT_BOOL, NULL, "true",
+     "incremental snapshots: rowcast's SQL session commits its watermarks with synchronous_commit = local, so that a "
+     "chunk does not wait for the WAL writer (wal_writer_delay) on a server with synchronous_commit = off; false: the "
+     "server's setting", .off = offsetof(rc_pg_capture_options, flush)},
     {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL, offsetof(rc_pg_capture_options, no_identity), 0, 0, NULL},
     {0},
 };

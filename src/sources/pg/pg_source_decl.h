@@ -15,6 +15,7 @@ typedef struct rc_pg_capture_options {
     const char *spill_dir;
     const char *signal_table; /* incremental snapshots' signals (NULL: none; pg_incsnap.h) */
     long chunk_rows;          /* their chunk size (0: the core's default) */
+    bool flush;               /* their watermark commits flushed at commit (SET synchronous_commit = local) */
 } rc_pg_capture_options;
 
 extern const char *const rc_pg_schemes[], *const rc_pg_flags[];
