@@ -51,19 +51,43 @@ static rc_pg_rc add_enums(rc_pg_conn *c, rc_pg_types *reg, const char *oid, rc_e
     return st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
 }
 
+/* The types known by name (rc_pg_types_add_named): every base, composite, range, multirange
+ * and pseudo type that is not an enum or domain -- those of the system (below
+ * FirstNormalObjectId, 16384: the built-in ones rowcast reads are found before the registry),
+ * and the others that a column uses or an array of one is over; `oid` != 0: that type and the
+ * element type of it (a Type message names the array type of a column). */
+static rc_pg_rc add_named(rc_pg_conn *c, rc_pg_types *reg, const char *oid, rc_error *err)
+{
+    const char *args[] = {oid};
+    PGresult *r = rc_pg_query(
+        c,
+        "SELECT t.oid, t.typname FROM pg_catalog.pg_type t WHERE t.typtype IN ('b', 'c', 'r', 'm', 'p') "
+        "AND t.typcategory <> 'A' AND CASE WHEN $1::oid = 0 THEN t.oid < 16384 OR t.oid IN (SELECT a.atttypid "
+        "FROM pg_catalog.pg_attribute a WHERE a.attnum > 0 UNION SELECT e.typelem FROM pg_catalog.pg_attribute a "
+        "JOIN pg_catalog.pg_type e ON e.oid = a.atttypid WHERE a.attnum > 0) ELSE t.oid = $1::oid OR t.oid = "
+        "(SELECT typelem FROM pg_catalog.pg_type WHERE oid = $1::oid) END",
+        1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading type names", err);
+    rc_status st = RC_OK;
+    for (int i = 0; st == RC_OK && i < PQntuples(r); i++) st = rc_pg_types_add_named(reg, oid_at(r, i, 0), PQgetvalue(r, i, 1), err);
+    PQclear(r);
+    return st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
+}
+
 rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_error *err)
 {
     char o[16];
     snprintf(o, sizeof o, "%u", oid);
     if (oid) rc_pg_types_forget(reg, oid);
     rc_pg_rc rc = add_enums(c, reg, o, err);
+    if (rc == RC_PG_OK) rc = add_named(c, reg, o, err);
     if (rc != RC_PG_OK) return rc;
     const char *args[] = {o};
     PGresult *r = rc_pg_query(
         c,
         "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, t.typelem FROM pg_catalog.pg_type t "
         "WHERE ($1::oid = 0 OR t.oid = $1::oid) AND (t.typtype = 'd' OR (t.typcategory = 'A' AND "
-        "t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd'))))",
+        "t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd') OR oid >= 16384)))",
         1, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading domain types", err);
     rc_status st = RC_OK;
