@@ -208,6 +208,8 @@ const rc_type_info rc_type_catalog[] = {
      * (its values their text; docs/sources/postgres.md, "Extension and unknown types") */
     PG_EXT("citext"), PG_EXT("ltree"), PG_EXT("hstore"), PG_EXT("isbn"), PG_EXT("isbn13"), PG_EXT("ismn"),
     PG_EXT("ismn13"), PG_EXT("issn"), PG_EXT("issn13"), PG_EXT("ean13"), PG_EXT("upc"), PG_EXT("unknown"),
+    /* PostGIS: the server's text, hex EWKB */
+    PG_EXT("geometry"), PG_EXT("geography"),
 #undef PG_EXT
     {0},
 };

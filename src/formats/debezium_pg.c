@@ -50,6 +50,8 @@ dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t)
         {"ltree", DBZ_PG_LTREE},
         {"hstore", DBZ_PG_HSTORE},
         {"unknown", DBZ_PG_OTHER},
+        {"geometry", DBZ_PG_POSTGIS},
+        {"geography", DBZ_PG_POSTGIS},
     };
     if (t->family != RC_FAM_PG) return DBZ_PG_NONE;
     if (t->vkind == RC_V_INTERVAL) return DBZ_PG_INTERVAL;
@@ -445,4 +447,40 @@ rc_status rc_dbz_pg_hstore_json(rc_buf *b, rc_arena *a, const rc_column *c, rc_s
     }
     rc_buf_putc(b, '}');
     return b->err == RC_OK ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+}
+
+/* ---- PostGIS ---- */
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+rc_status rc_dbz_pg_ewkb(const rc_column *c, rc_str s, rc_buf *wkb, rc_wkb_info *info, rc_error *err)
+{
+    static const char expect[] = "PostGIS's hex EWKB (0101000020E6100000...)";
+    rc_buf_reset(wkb);
+    *info = (rc_wkb_info){0};
+    if (s.n % 2 || s.n < 10) return bad_text(c, s, expect, err);
+    for (size_t i = 0; i < s.n; i += 2) {
+        int hi = hex_digit(s.p[i]), lo = hex_digit(s.p[i + 1]);
+        if (hi < 0 || lo < 0) return bad_text(c, s, expect, err);
+        rc_buf_putc(wkb, (char)(hi << 4 | lo));
+    }
+    if (wkb->err != RC_OK) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    /* byte order, type (EWKB's 0x20000000: an SRID follows), SRID: in that order */
+    const unsigned char *p = (const unsigned char *)wkb->data;
+    bool le = p[0] == 1;
+    if (p[0] > 1) return bad_text(c, s, expect, err);
+    uint32_t u[2] = {0, 0};
+    for (int k = 0; k < 2 && 5 + 4 * (size_t)k <= wkb->len; k++) {
+        const unsigned char *q = p + 1 + 4 * k;
+        u[k] = le ? (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24
+                  : (uint32_t)q[3] | (uint32_t)q[2] << 8 | (uint32_t)q[1] << 16 | (uint32_t)q[0] << 24;
+    }
+    if (u[0] & 0x20000000u) {
+        if (wkb->len < 9) return bad_text(c, s, expect, err);
+        info->has_srid = true, info->srid = (int32_t)u[1];
+    }
+    return RC_OK;
 }

@@ -79,6 +79,10 @@ static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
     }
     switch (pg_kind(e, c)) {
     case DBZ_PG_LTREE: s->type = "string", s->name = "io.debezium.data.Ltree", s->version = 1; return true;
+    case DBZ_PG_POSTGIS:
+        s->type = "struct", s->version = 1;
+        s->name = !strcmp(c->type.info->name, "geography") ? "io.debezium.data.geometry.Geography" : "io.debezium.data.geometry.Geometry";
+        return true;
     case DBZ_PG_HSTORE:
         if (e->hstore_map) s->type = "map";
         else s->type = "string", s->name = "io.debezium.data.Json", s->version = 1;
@@ -212,7 +216,8 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
     rc_buf_puts(b, s->type);
     rc_buf_putc(b, '"');
     bool point = s->name && !strcmp(s->name, "io.debezium.data.geometry.Point");
-    bool geometry = s->name && !strcmp(s->name, "io.debezium.data.geometry.Geometry");
+    bool geography = s->name && !strcmp(s->name, "io.debezium.data.geometry.Geography");
+    bool geometry = geography || (s->name && !strcmp(s->name, "io.debezium.data.geometry.Geometry"));
     if (point)
         RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"double\",\"optional\":false,\"field\":\"x\"},{\"type\":\"double\",\"optional\":false,\"field\":\"y\"},"
                       "{\"type\":\"bytes\",\"optional\":true,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
@@ -235,7 +240,7 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
     }
     if (s->name && !strcmp(s->name, "io.debezium.data.VariableScaleDecimal")) RC_BUF_LIT(b, ",\"doc\":\"Variable scaled decimal\"");
     if (point) RC_BUF_LIT(b, ",\"doc\":\"Geometry (POINT)\"");
-    if (geometry) RC_BUF_LIT(b, ",\"doc\":\"Geometry\"");
+    if (geometry) rc_buf_puts(b, geography ? ",\"doc\":\"Geography\"" : ",\"doc\":\"Geometry\"");
     if (s->params) {
         RC_BUF_LIT(b, ",\"parameters\":");
         rc_buf_put(b, s->params->data, s->params->len);

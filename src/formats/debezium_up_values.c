@@ -252,6 +252,9 @@ static rc_status pg_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_
         if ((st = rc_dbz_pg_point_wkt(c, v->s, &e->pgbuf, err)) != RC_OK) return st;
         return geometry_cv(e, c, (rc_str){e->pgbuf.data, e->pgbuf.len}, cv, err);
     case DBZ_PG_ARRAY: cv->kind = CV_ARRAY, cv->s = v->s; return RC_OK;
+    case DBZ_PG_POSTGIS: /* the EWKB's bytes as they are (SRID included), and its SRID */
+        cv->kind = CV_GEOMETRY;
+        return rc_dbz_pg_ewkb(c, v->s, &e->scratch, &cv->geo, err);
     case DBZ_PG_HSTORE: /* its JSON: a string of it (json), or the map itself (map) */
         rc_buf_reset(&e->cvtext);
         rc_arena_reset(&e->hstore_pairs); /* not elems: an array of hstore's elements are there */

@@ -5,6 +5,7 @@
 
 #include "rowcast/arena.h"
 #include "rowcast/format.h"
+#include "core/wkb.h"
 
 enum { DBZ_COMMON_OPTIONS = 3 };
 /* The choices of the options CloudEvents shares (cloudevents.compat, ...), written once */
@@ -98,6 +99,7 @@ typedef enum dbz_pg_kind {
     DBZ_PG_LTREE,     /* string io.debezium.data.Ltree */
     DBZ_PG_HSTORE,    /* hstore.handling.mode: json (string io.debezium.data.Json), map */
     DBZ_PG_OTHER,     /* a type rowcast does not know ("unknown"): include.unknown.datatypes */
+    DBZ_PG_POSTGIS,   /* io.debezium.data.geometry.Geometry / Geography {wkb, srid} from hex EWKB */
 } dbz_pg_kind;
 dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t);
 /* The value text s of column c into b as Debezium writes it (RC_SKIP with the reason when the
@@ -111,6 +113,9 @@ rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_erro
 /* hstore text (`"a"=>"1", "b"=>NULL`) -> the JSON object the connector makes of it ({"a":"1",
  * "b":null}), its keys in the order of the Java HashMap the connector reads it into; pairs
  * unescaped in the arena. */
+/* PostGIS's hex EWKB text -> its bytes (in wkb) and the SRID it carries (info.has_srid,
+ * info.srid). */
+rc_status rc_dbz_pg_ewkb(const rc_column *c, rc_str s, rc_buf *wkb, rc_wkb_info *info, rc_error *err);
 rc_status rc_dbz_pg_hstore_json(rc_buf *b, rc_arena *a, const rc_column *c, rc_str s, rc_error *err);
 /* The elements of a one-dimensional array literal (unquoted, unescaped, in the arena). */
 typedef struct dbz_pg_elem {

@@ -98,10 +98,11 @@ static const builtin *builtin_of(uint32_t oid, bool *is_array)
 /* ---- extension types, known by their name ---- */
 
 /* The types of extensions whose OIDs differ per database, read as text: contrib's citext,
- * ltree, hstore and isn types (docs/sources/postgres.md, "Extension and unknown types"). The
- * declaration is the type's name, a row of the type catalog. */
+ * ltree, hstore and isn types, PostGIS's geometry and geography (hex EWKB)
+ * (docs/sources/postgres.md, "Extension and unknown types"). The declaration is the type's
+ * name, a row of the type catalog. */
 static const char *const ext_names[] = {"citext", "ltree", "hstore", "isbn", "isbn13", "ismn", "ismn13",
-                                        "issn", "issn13", "ean13", "upc"};
+                                        "issn", "issn13", "ean13", "upc", "geometry", "geography"};
 
 static bool ext_known(const char *name)
 {
