@@ -286,6 +286,16 @@ rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_erro
                              : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
+/* Array p of `size`-byte items holding *cap with room for item n: p itself, or a copy twice
+ * its size in the arena when full; NULL when out of memory. */
+static void *arena_room(rc_arena *a, void *p, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap) return p;
+    void *np = rc_arena_alloc(a, *cap * 2 * size);
+    if (np) memcpy(np, p, n * size), *cap *= 2;
+    return np;
+}
+
 rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_elem **out,
                              size_t *count, rc_error *err)
 {
@@ -322,12 +332,7 @@ rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_p
             e.null = used - (size_t)(e.text.p - buf) == 4 && !memcmp(e.text.p, "NULL", 4);
         }
         e.text.n = used - (size_t)(e.text.p - buf);
-        if (n == cap) {
-            dbz_pg_elem *ne = rc_arena_alloc(a, cap * 2 * sizeof *ne);
-            if (!ne) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-            memcpy(ne, el, n * sizeof *el);
-            el = ne, cap *= 2;
-        }
+        if (!(el = arena_room(a, el, n, &cap, sizeof *el))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         el[n++] = e;
         if (i < s.n - 1) {
             if (s.p[i] != ',') return bad_text(c, s, expect, err);
@@ -417,12 +422,7 @@ rc_status rc_dbz_pg_hstore_json(rc_buf *b, rc_arena *a, const rc_column *c, rc_s
         i += 2;
         if (i + 4 <= s.n && !memcmp(s.p + i, "NULL", 4)) x.null = true, i += 4;
         else if (!hs_quoted(s, &i, a, &x.val)) return bad_text(c, s, expect, err);
-        if (n == cap) {
-            hs_pair *np = rc_arena_alloc(a, cap * 2 * sizeof *np);
-            if (!np) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-            memcpy(np, p, n * sizeof *p);
-            p = np, cap *= 2;
-        }
+        if (!(p = arena_room(a, p, n, &cap, sizeof *p))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         p[n++] = x;
         if (i < s.n && (i + 2 > s.n || memcmp(s.p + i, ", ", 2))) return bad_text(c, s, expect, err);
         if (i < s.n) i += 2;
