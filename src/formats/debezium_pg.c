@@ -296,7 +296,7 @@ static void *arena_room(rc_arena *a, void *p, size_t n, size_t *cap, size_t size
     return np;
 }
 
-rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_elem **out,
+rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, rc_arena *a, dbz_pg_elem **out,
                              size_t *count, rc_error *err)
 {
     static const char expect[] = "an array literal";
@@ -328,14 +328,14 @@ rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_p
             if (i >= s.n - 1) return bad_text(c, s, expect, err);
             i++;
         } else {
-            for (; i < s.n - 1 && s.p[i] != ','; i++) buf[used++] = s.p[i];
+            for (; i < s.n - 1 && s.p[i] != delim; i++) buf[used++] = s.p[i];
             e.null = used - (size_t)(e.text.p - buf) == 4 && !memcmp(e.text.p, "NULL", 4);
         }
         e.text.n = used - (size_t)(e.text.p - buf);
         if (!(el = arena_room(a, el, n, &cap, sizeof *el))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         el[n++] = e;
         if (i < s.n - 1) {
-            if (s.p[i] != ',') return bad_text(c, s, expect, err);
+            if (s.p[i] != delim) return bad_text(c, s, expect, err);
             i++;
         }
     }

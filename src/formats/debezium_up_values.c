@@ -425,7 +425,7 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
     dbz_pg_elem *el;
     size_t n;
     rc_arena_reset(&e->elems);
-    rc_status st = rc_dbz_pg_array_split(c, text, &e->elems, &el, &n, err);
+    rc_status st = rc_dbz_pg_array_split(c, text, ek == DBZ_PG_POSTGIS ? ':' : ',', &e->elems, &el, &n, err); /* PostGIS's typdelim */
     if (st != RC_OK) return st;
     rc_buf_putc(b, '[');
     for (size_t i = 0; i < n; i++) {

@@ -123,7 +123,8 @@ typedef struct dbz_pg_elem {
     bool null;
 } dbz_pg_elem;
 struct rc_arena;
-rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, struct rc_arena *a, dbz_pg_elem **out, size_t *count, rc_error *err);
+rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, struct rc_arena *a, dbz_pg_elem **out, size_t *count,
+                                rc_error *err);
 /* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
  * days) and as a timestamp (epoch microseconds) */
 int rc_dbz_pg_infinity(rc_str s);

@@ -38,8 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *labels[] = {"sad", "ok"};
         const size_t lens[] = {3, 2};
         if (!reg || rc_pg_types_add_enum(reg, 16400, 2, labels, lens, &e) != RC_OK || rc_pg_types_add_array(reg, 16399, 16400, &e) != RC_OK ||
-            rc_pg_types_add_named(reg, 16410, "hstore", &e) != RC_OK || rc_pg_types_add_array(reg, 16411, 16410, &e) != RC_OK ||
-            rc_pg_types_add_named(reg, 16412, "mytype", &e) != RC_OK || rc_pg_types_add_named(reg, 16413, "citext", &e) != RC_OK)
+            rc_pg_types_add_named(reg, 16410, "hstore", 0, &e) != RC_OK || rc_pg_types_add_array(reg, 16411, 16410, &e) != RC_OK ||
+            rc_pg_types_add_named(reg, 16412, "mytype", 0, &e) != RC_OK || rc_pg_types_add_named(reg, 16413, "citext", 0, &e) != RC_OK)
             abort();
     }
     if (!size) return 0;

@@ -35,7 +35,7 @@ if [ "$(pg_test_sql -c "SELECT count(*) FROM pg_available_extensions WHERE name 
     # in a schema of its own as Debezium's tests have it (its spatial_ref_sys is not captured);
     # postgres_create_tables.ddl's postgis_table (p geometry, ml geography)
     pg_test_sql -c 'CREATE SCHEMA postgis' -c 'CREATE EXTENSION postgis SCHEMA postgis' \
-        -c 'CREATE TABLE gis (pk serial PRIMARY KEY, p postgis.geometry, ml postgis.geography)' >/dev/null || exit 1
+        -c 'CREATE TABLE gis (pk serial PRIMARY KEY, p postgis.geometry, ml postgis.geography, ga postgis.geometry[])' >/dev/null || exit 1
 else
     postgis=0
     echo "SKIP: PostGIS is not installed (postgresql-15-postgis-3): table gis and the golden comparison"
@@ -60,9 +60,10 @@ INSERT INTO unk VALUES (DEFAULT, ROW(1.5, -2), '(1,2),(3,4)', '16/B374D848', 'a'
 SQL
 # AbstractRecordsProducerTest.java:194-195 (INSERT_POSTGIS_TYPES_STMT; expected :928-939:
 # wkb 0101000020730C00001C7C613255DE6540787AA52C435C42C0 srid 3187, and the geography's EWKB
-# with srid 4326)
-[ "$postgis" = 1 ] && { pg_test_sql -c "INSERT INTO gis (p, ml) VALUES ('SRID=3187;POINT(174.9479 -36.7208)'::postgis.geometry,
-  'MULTILINESTRING((169.1321 -44.7032, 167.8974 -44.6414))'::postgis.geography)" >/dev/null || exit 1; }
+# with srid 4326); ga: :200-204 (INSERT_POSTGIS_ARRAY_TYPES_STMT, expected :943-956: srid null)
+[ "$postgis" = 1 ] && { pg_test_sql -c "INSERT INTO gis (p, ml, ga) VALUES ('SRID=3187;POINT(174.9479 -36.7208)'::postgis.geometry,
+  'MULTILINESTRING((169.1321 -44.7032, 167.8974 -44.6414))'::postgis.geography,
+  ARRAY['GEOMETRYCOLLECTION EMPTY'::postgis.geometry, 'POLYGON((166.51 -46.64, 178.52 -46.64, 178.52 -34.45, 166.51 -34.45, 166.51 -46.64))'::postgis.geometry])" >/dev/null || exit 1; }
 capture --slot s1 >"$W/native" 2>"$W/native.err" || bad "snapshot to native failed: $(cat "$W/native.err")"
 capture --slot s2 --to debezium -o debezium.flavor=upstream -o debezium.schemas=true >"$W/dbz" 2>"$W/dbz.err" ||
     bad "snapshot to debezium failed: $(cat "$W/dbz.err")"

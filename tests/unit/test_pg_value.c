@@ -330,12 +330,12 @@ static void test_registered_types(void **state)
     parse_as(reg, 16400, -1, "sad", 3, "unknown", &t, &col);
     /* types known by name: extensions' (their name), others (theirs when the catalog reads it as
      * its unknown row, else unknown), arrays and domains over them */
-    assert_int_equal(rc_pg_types_add_named(reg, 16600, "citext", &err), RC_OK);
-    assert_int_equal(rc_pg_types_add_named(reg, 16601, "hstore", &err), RC_OK);
-    assert_int_equal(rc_pg_types_add_named(reg, 16602, "isbn", &err), RC_OK);
-    assert_int_equal(rc_pg_types_add_named(reg, 16603, "mytype", &err), RC_OK);
-    assert_int_equal(rc_pg_types_add_named(reg, 18, "char", &err), RC_OK);
-    assert_int_equal(rc_pg_types_add_named(reg, 16604, "my type", &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16600, "citext", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16601, "hstore", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16602, "isbn", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16603, "mytype", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 18, "char", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16604, "my type", 0, &err), RC_OK);
     assert_int_equal(rc_pg_types_add_array(reg, 16610, 16600, &err), RC_OK);
     assert_int_equal(rc_pg_types_add_domain(reg, 16611, 16600, -1, &err), RC_OK);
     v = parse_as(reg, 16600, -1, "AbC", 3, "citext", &t, &col);
@@ -351,6 +351,11 @@ static void test_registered_types(void **state)
     parse_as(reg, 16604, -1, "x", 1, "unknown", &t, &col);    /* not one word */
     parse_as(reg, 16610, -1, "{a,B}", 5, "citext[]", &t, &col);
     parse_as(reg, 16611, -1, "a", 1, "citext", &t, &col);
+    /* a named type's arrays use its delimiter (PostGIS's geometry: ':') */
+    assert_int_equal(rc_pg_types_add_named(reg, 16620, "geometry", ':', &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_array(reg, 16621, 16620, &err), RC_OK);
+    parse_as(reg, 16621, -1, "{010700000000000000:0101000000}", 31, "geometry[]", &t, &col);
+    assert_int_equal(t.delim, ':');
     /* re-registering an OID replaces its entry */
     const char *l2[] = {"a"};
     const size_t n2[] = {1};

@@ -66,7 +66,7 @@ static rc_pg_rc each_type(rc_pg_conn *c, const char *q, const char *oid, const c
 
 static rc_status add_named(rc_pg_types *reg, const PGresult *r, int i, rc_error *err)
 {
-    return rc_pg_types_add_named(reg, oid_at(r, i, 0), PQgetvalue(r, i, 1), err);
+    return rc_pg_types_add_named(reg, oid_at(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2)[0], err);
 }
 
 static rc_status add_domain_or_array(rc_pg_types *reg, const PGresult *r, int i, rc_error *err)
@@ -88,7 +88,7 @@ rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_e
      * that type and its element type (a Type message names the array type of a column) */
     if (rc == RC_PG_OK)
         rc = each_type(c,
-                       "SELECT t.oid, t.typname FROM pg_catalog.pg_type t WHERE t.typtype IN ('b', 'c', 'r', 'm', 'p') "
+                       "SELECT t.oid, t.typname, t.typdelim FROM pg_catalog.pg_type t WHERE t.typtype IN ('b', 'c', 'r', 'm', 'p') "
                        "AND t.typcategory <> 'A' AND CASE WHEN $1::oid = 0 THEN t.oid < 16384 OR t.oid IN (SELECT a.atttypid "
                        "FROM pg_catalog.pg_attribute a WHERE a.attnum > 0 UNION SELECT e.typelem FROM pg_catalog.pg_attribute a "
                        "JOIN pg_catalog.pg_type e ON e.oid = a.atttypid WHERE a.attnum > 0) ELSE t.oid = $1::oid OR t.oid = "

@@ -40,8 +40,9 @@ rc_status rc_pg_types_add_enum(rc_pg_types *r, uint32_t oid, uint32_t nlabels, c
 rc_status rc_pg_types_add_domain(rc_pg_types *r, uint32_t oid, uint32_t base_oid, int32_t base_typmod, rc_error *err);
 /* An array type whose element type is `elem_oid` (pg_type.typelem of a typcategory 'A' type). */
 rc_status rc_pg_types_add_array(rc_pg_types *r, uint32_t oid, uint32_t elem_oid, rc_error *err);
-/* A type known by its name (pg_type.typname): an extension's type or one rowcast does not know. */
-rc_status rc_pg_types_add_named(rc_pg_types *r, uint32_t oid, const char *typname, rc_error *err);
+/* A type known by its name (pg_type.typname): an extension's type or one rowcast does not know;
+ * `delim` the element delimiter of its arrays (pg_type.typdelim; 0: ','). */
+rc_status rc_pg_types_add_named(rc_pg_types *r, uint32_t oid, const char *typname, char delim, rc_error *err);
 /* Forgets what is known about `oid` (a Type message announced a change). */
 void rc_pg_types_forget(rc_pg_types *r, uint32_t oid);
 

@@ -118,6 +118,7 @@ typedef enum { REG_ENUM, REG_DOMAIN, REG_ARRAY, REG_NAMED } reg_kind;
 typedef struct reg_entry {
     uint32_t oid, ref; /* domain: base type; array: element type */
     int32_t typmod;    /* domain: the base type's typmod */
+    char delim;        /* named: its arrays' element delimiter (pg_type.typdelim) */
     reg_kind kind;
     char *decl;        /* enum: "enum('a','b')"; named: the type's name (malloc) */
 } reg_entry;
@@ -202,11 +203,11 @@ rc_status rc_pg_types_add_array(rc_pg_types *r, uint32_t oid, uint32_t elem_oid,
     return reg_put(r, (reg_entry){.oid = oid, .ref = elem_oid, .kind = REG_ARRAY}, err);
 }
 
-rc_status rc_pg_types_add_named(rc_pg_types *r, uint32_t oid, const char *typname, rc_error *err)
+rc_status rc_pg_types_add_named(rc_pg_types *r, uint32_t oid, const char *typname, char delim, rc_error *err)
 {
     char *name = strdup(typname);
     if (!name) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory registering PostgreSQL type %u", oid);
-    return reg_put(r, (reg_entry){.oid = oid, .kind = REG_NAMED, .decl = name}, err);
+    return reg_put(r, (reg_entry){.oid = oid, .kind = REG_NAMED, .decl = name, .delim = delim ? delim : ','}, err);
 }
 
 /* ---- declarations ---- */
@@ -307,6 +308,7 @@ typedef struct resolving {
     const builtin *bt; /* the base built-in type, or NULL for an enum or a named type */
     const char *enum_decl;
     const char *named; /* a named type's name; "unknown" for an OID nobody registered */
+    char named_delim;  /* its arrays' element delimiter */
     int32_t typmod;
     bool array;
 } resolving;
@@ -324,12 +326,12 @@ static rc_status resolve_oid(const rc_pg_types *reg, uint32_t oid, int32_t typmo
     }
     const reg_entry *e = reg_find(reg, oid);
     if (!e) { /* read as text, declared unknown: no column type stops a capture */
-        out->named = "unknown", out->typmod = -1;
+        out->named = "unknown", out->named_delim = ',', out->typmod = -1;
         return RC_OK;
     }
     switch (e->kind) {
     case REG_ENUM: out->enum_decl = e->decl, out->typmod = -1; return RC_OK;
-    case REG_NAMED: out->named = e->decl, out->typmod = -1; return RC_OK;
+    case REG_NAMED: out->named = e->decl, out->named_delim = e->delim, out->typmod = -1; return RC_OK;
     case REG_DOMAIN: return resolve_oid(reg, e->ref, typmod >= 0 ? typmod : e->typmod, depth + 1, out, err);
     case REG_ARRAY:
         if (out->array) return rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET, "PostgreSQL type %u: an array of arrays", oid);
@@ -364,7 +366,7 @@ rc_status rc_pg_type_resolve(const rc_pg_types *reg, uint32_t oid, int32_t typmo
     out->width = r.bt && r.bt->oid == 1560 && r.typmod >= 0 ? r.typmod : -1; /* bit(n): exactly n digits */
     out->elem_reader = out->reader, out->elem_width = out->width;
     if (r.array) out->reader = RC_PG_R_ARRAY, out->width = -1;
-    out->delim = r.bt && r.bt->oid == BOX_OID ? ';' : ',';
+    out->delim = r.named ? r.named_delim : r.bt && r.bt->oid == BOX_OID ? ';' : ','; /* PostGIS's types: ':' */
     return RC_OK;
 }
 
