@@ -26,7 +26,7 @@ CREATE TYPE complex AS (r float8, i float8);
 -- (custom_table), :54 (hstore_table_mul), :23 (bitbin_table.bvunlimited1/2)
 CREATE TABLE ext (pk serial PRIMARY KEY, ct citext, citext_array citext[], lt ltree, i isbn NOT NULL, n text,
   lt_array ltree[], e13 ean13, hs hstore, hsarr hstore[], bvunlimited1 bit varying, bvunlimited2 bit varying);
-CREATE TABLE unk (pk serial PRIMARY KEY, c complex, cb cube, l pg_lsn, t text);
+CREATE TABLE unk (pk serial PRIMARY KEY, c complex, cb cube, l pg_lsn, t text, la pg_lsn[]);
 SQL
 # PostGIS (Debian's postgresql-15-postgis-3, in scripts/lib.sh's TEST_PKGS): skipped, and said,
 # where it is not installed; the goldens hold its table, so they are compared only with it
@@ -56,7 +56,7 @@ INSERT INTO ext VALUES (DEFAULT, 'Hello World', '{"four","five","six"}', 'Top.Co
 -- hstore with NULL and special characters: :227 and :229 (expected :407-415)
 INSERT INTO ext (i, hs) VALUES ('0-393-04002-X', '"key1" => "val1","key2" => NULL');
 INSERT INTO ext (i, hs, ct) VALUES ('0-393-04002-X', '"key_#1" => "val 1","key 2" =>" ##123 78"', E'quo"te\\ é');
-INSERT INTO unk VALUES (DEFAULT, ROW(1.5, -2), '(1,2),(3,4)', '16/B374D848', 'a');
+INSERT INTO unk VALUES (DEFAULT, ROW(1.5, -2), '(1,2),(3,4)', '16/B374D848', 'a', '{0/1,NULL}');
 SQL
 # AbstractRecordsProducerTest.java:194-195 (INSERT_POSTGIS_TYPES_STMT; expected :928-939:
 # wkb 0101000020730C00001C7C613255DE6540787AA52C435C42C0 srid 3187, and the geography's EWKB
@@ -76,7 +76,7 @@ INSERT INTO ext VALUES (DEFAULT, 'Hello World', '{"four","five","six"}', 'Top.Co
   '101', '111011010001000110000001000000001');
 UPDATE ext SET ct = 'CHANGED', hs = '"a" => "x"', bvunlimited1 = B'0' WHERE pk = 2;
 DELETE FROM ext WHERE pk = 3;
-INSERT INTO unk VALUES (DEFAULT, ROW(0, 0), '(1),(2)', '0/0', 'b');
+INSERT INTO unk VALUES (DEFAULT, ROW(0, 0), '(1),(2)', '0/0', 'b', NULL);
 UPDATE unk SET c = NULL, l = 'FF/FF' WHERE pk = 1;
 DELETE FROM unk WHERE pk = 2;
 SQL

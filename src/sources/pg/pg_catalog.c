@@ -94,12 +94,14 @@ rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_e
                        "JOIN pg_catalog.pg_type e ON e.oid = a.atttypid WHERE a.attnum > 0) ELSE t.oid = $1::oid OR t.oid = "
                        "(SELECT typelem FROM pg_catalog.pg_type WHERE oid = $1::oid) END",
                        o, "reading type names", reg, add_named, err);
-    /* domains, and the arrays over enums, domains and the types of extensions */
+    /* domains, and the arrays over enums, domains and the types of extensions, and those a
+     * column uses (pg_lsn[]: the built-in ones rowcast reads are found first) */
     if (rc == RC_PG_OK)
         rc = each_type(c,
                        "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, t.typelem FROM pg_catalog.pg_type t "
                        "WHERE ($1::oid = 0 OR t.oid = $1::oid) AND (t.typtype = 'd' OR (t.typcategory = 'A' AND "
-                       "t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd') OR oid >= 16384)))",
+                       "(t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd') OR oid >= 16384) OR "
+                       "t.oid IN (SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE a.attnum > 0))))",
                        o, "reading domain types", reg, add_domain_or_array, err);
     return rc;
 }
