@@ -24,7 +24,7 @@ BUILD_PKGS=(build-essential cmake librdkafka-dev libjemalloc-dev libpq-dev libma
 # is the bench_capture_pg test
 BENCH_PKGS=(postgresql-15 postgresql-15-wal2json time)
 # (one assignment, so that sourcing this file twice, as the throwaway scripts do, lists each once)
-TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 mariadb-server mariadb-client jq curl "${BENCH_PKGS[@]}")
+TEST_PKGS=(kcat libcmocka-dev libjansson-dev libavro-dev avro-bin clang libclang-rt-14-dev valgrind tzdata pkgconf man-db openssl postgresql-15 postgresql-15-postgis-3 mariadb-server mariadb-client jq curl "${BENCH_PKGS[@]}")
 
 # rc_build DIR [CMAKE ARGS...] : configure (once) and build quietly; prints errors only.
 rc_build() {

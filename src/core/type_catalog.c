@@ -200,6 +200,17 @@ const rc_type_info rc_type_catalog[] = {
     PG_INTERVAL("interval day to hour"), PG_INTERVAL("interval day to minute"), PG_INTERVAL("interval day to second"),
     PG_INTERVAL("interval hour to minute"), PG_INTERVAL("interval hour to second"), PG_INTERVAL("interval minute to second"),
 #undef PG_INTERVAL
+#define PG_EXT(name) ROW(name, P, STRING, TEXT, CHARACTER, 1111, 1111, 15, name, "VARCHAR", "VARCHAR", "string", name)
+    /* (last, so that the rows before keep their place in the unit tests' random events)
+     * extensions' types, looked up by name (src/sources/pg/pg_value_types.c): contrib's citext,
+     * ltree, hstore and isn types, their values the server's text; and "unknown", the row of a
+     * type rowcast does not know, which any other single-word PostgreSQL type name parses as
+     * (its values their text; docs/sources/postgres.md, "Extension and unknown types") */
+    PG_EXT("citext"), PG_EXT("ltree"), PG_EXT("hstore"), PG_EXT("isbn"), PG_EXT("isbn13"), PG_EXT("ismn"),
+    PG_EXT("ismn13"), PG_EXT("issn"), PG_EXT("issn13"), PG_EXT("ean13"), PG_EXT("upc"), PG_EXT("unknown"),
+    /* PostGIS: the server's text, hex EWKB */
+    PG_EXT("geometry"), PG_EXT("geography"),
+#undef PG_EXT
     {0},
 };
 

@@ -220,6 +220,10 @@ rc_status rc_coltype_parse(rc_family fam, const char *s, size_t n, rc_coltype *o
         }
         if (!info) info = rc_type_lookup(fam, base, blen);
     }
+    /* PostgreSQL: a type of one word no row has (an extension's, pg_lsn...) is its "unknown" row,
+     * as the PostgreSQL source declares such columns */
+    if (!info && fam == RC_FAM_PG && !array && !memchr(base, ' ', blen) && out->p1 < 0 && !out->labels.n)
+        info = rc_type_lookup(fam, "unknown", 7);
     if (!info)
         return rc_error_set(err, RC_ERR_TYPE, 0, "unknown %s column type '%.*s'", rc_family_name(fam), (int)n, s);
     out->info = info;

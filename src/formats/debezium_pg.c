@@ -8,6 +8,7 @@
 #include <string.h>
 #include "formats/debezium_upstream.h"
 #include "core/fmt.h"
+#include "core/jsonw.h"
 
 dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t)
 {
@@ -44,6 +45,13 @@ dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t)
         {"path", DBZ_PG_UNKNOWN},
         {"polygon", DBZ_PG_UNKNOWN},
         {"circle", DBZ_PG_UNKNOWN},
+        /* extensions' types (TypeRegistry: citext and isbn are strings; the other isn types, which
+         * the connector does not know, are strings here too) and the types rowcast does not know */
+        {"ltree", DBZ_PG_LTREE},
+        {"hstore", DBZ_PG_HSTORE},
+        {"unknown", DBZ_PG_OTHER},
+        {"geometry", DBZ_PG_POSTGIS},
+        {"geography", DBZ_PG_POSTGIS},
     };
     if (t->family != RC_FAM_PG) return DBZ_PG_NONE;
     if (t->vkind == RC_V_INTERVAL) return DBZ_PG_INTERVAL;
@@ -278,7 +286,17 @@ rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_erro
                              : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
-rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_pg_elem **out,
+/* Array p of `size`-byte items holding *cap with room for item n: p itself, or a copy twice
+ * its size in the arena when full; NULL when out of memory. */
+static void *arena_room(rc_arena *a, void *p, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap) return p;
+    void *np = rc_arena_alloc(a, *cap * 2 * size);
+    if (np) memcpy(np, p, n * size), *cap *= 2;
+    return np;
+}
+
+rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, rc_arena *a, dbz_pg_elem **out,
                              size_t *count, rc_error *err)
 {
     static const char expect[] = "an array literal";
@@ -310,19 +328,14 @@ rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, rc_arena *a, dbz_p
             if (i >= s.n - 1) return bad_text(c, s, expect, err);
             i++;
         } else {
-            for (; i < s.n - 1 && s.p[i] != ','; i++) buf[used++] = s.p[i];
+            for (; i < s.n - 1 && s.p[i] != delim; i++) buf[used++] = s.p[i];
             e.null = used - (size_t)(e.text.p - buf) == 4 && !memcmp(e.text.p, "NULL", 4);
         }
         e.text.n = used - (size_t)(e.text.p - buf);
-        if (n == cap) {
-            dbz_pg_elem *ne = rc_arena_alloc(a, cap * 2 * sizeof *ne);
-            if (!ne) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-            memcpy(ne, el, n * sizeof *el);
-            el = ne, cap *= 2;
-        }
+        if (!(el = arena_room(a, el, n, &cap, sizeof *el))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         el[n++] = e;
         if (i < s.n - 1) {
-            if (s.p[i] != ',') return bad_text(c, s, expect, err);
+            if (s.p[i] != delim) return bad_text(c, s, expect, err);
             i++;
         }
     }
@@ -350,4 +363,124 @@ int64_t rc_dbz_pg_infinity_micros(int sign)
     /* pgjdbc's PGStatement.DATE_POSITIVE_INFINITY / DATE_NEGATIVE_INFINITY, which the connector's
      * POSITIVE_/NEGATIVE_INFINITY_INSTANT read as microseconds */
     return sign > 0 ? INT64_C(9223372036825200000) : INT64_C(-9223372036832400000);
+}
+
+/* ---- hstore ---- */
+
+typedef struct hs_pair {
+    rc_str key, val;
+    bool null;
+    uint32_t bucket; /* the key's bucket in the Java HashMap */
+} hs_pair;
+
+/* A quoted string of hstore's output at s.p[*i] ("..." with \ escapes) unescaped into the arena. */
+static bool hs_quoted(rc_str s, size_t *i, rc_arena *a, rc_str *out)
+{
+    if (*i >= s.n || s.p[*i] != '"') return false;
+    char *w = rc_arena_alloc(a, s.n - *i + 1);
+    if (!w) return false;
+    size_t n = 0;
+    for ((*i)++; *i < s.n && s.p[*i] != '"'; (*i)++) {
+        if (s.p[*i] == '\\' && *i + 1 < s.n) (*i)++;
+        w[n++] = s.p[*i];
+    }
+    if (*i >= s.n) return false;
+    (*i)++;
+    *out = (rc_str){w, n};
+    return true;
+}
+
+/* java.lang.String.hashCode of UTF-8 text s (over its UTF-16 code units), spread as HashMap's
+ * hash() does (h ^ h >>> 16). */
+static uint32_t java_hash(rc_str s)
+{
+    uint32_t h = 0;
+    for (size_t i = 0; i < s.n;) {
+        unsigned char c = (unsigned char)s.p[i];
+        uint32_t cp = c, more = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+        if (more) cp = c & (0x3F >> more);
+        for (i++; more && i < s.n; more--, i++) cp = (cp << 6) | ((unsigned char)s.p[i] & 0x3F);
+        if (cp >= 0x10000) {
+            cp -= 0x10000;
+            h = 31 * h + (0xD800 + (cp >> 10));
+            cp = 0xDC00 + (cp & 0x3FF);
+        }
+        h = 31 * h + cp;
+    }
+    return h ^ (h >> 16);
+}
+
+rc_status rc_dbz_pg_hstore_json(rc_buf *b, rc_arena *a, const rc_column *c, rc_str s, rc_error *err)
+{
+    static const char expect[] = "an hstore text such as \"a\"=>\"1\", \"b\"=>NULL";
+    size_t cap = 8, n = 0, i = 0;
+    hs_pair *p = rc_arena_alloc(a, cap * sizeof *p);
+    if (!p) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    while (i < s.n) {
+        hs_pair x = {0};
+        if (!hs_quoted(s, &i, a, &x.key) || i + 2 > s.n || memcmp(s.p + i, "=>", 2)) return bad_text(c, s, expect, err);
+        i += 2;
+        if (i + 4 <= s.n && !memcmp(s.p + i, "NULL", 4)) x.null = true, i += 4;
+        else if (!hs_quoted(s, &i, a, &x.val)) return bad_text(c, s, expect, err);
+        if (!(p = arena_room(a, p, n, &cap, sizeof *p))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        p[n++] = x;
+        if (i < s.n && (i + 2 > s.n || memcmp(s.p + i, ", ", 2))) return bad_text(c, s, expect, err);
+        if (i < s.n) i += 2;
+    }
+    /* HashMap's table: 16 buckets, doubled while the pairs pass three quarters of them; its
+     * iteration goes by bucket, each bucket's pairs in the order they were put */
+    size_t buckets = 16;
+    while (n > buckets / 4 * 3) buckets *= 2;
+    for (size_t k = 0; k < n; k++) p[k].bucket = java_hash(p[k].key) & (uint32_t)(buckets - 1);
+    for (size_t k = 1; k < n; k++) /* insertion sort: stable */
+        for (size_t j = k; j > 0 && p[j - 1].bucket > p[j].bucket; j--) {
+            hs_pair t = p[j];
+            p[j] = p[j - 1], p[j - 1] = t;
+        }
+    rc_buf_putc(b, '{');
+    for (size_t k = 0; k < n; k++) {
+        if (k) rc_buf_putc(b, ',');
+        rc_jw_str(b, p[k].key.p, p[k].key.n);
+        rc_buf_putc(b, ':');
+        if (p[k].null) RC_BUF_LIT(b, "null");
+        else rc_jw_str(b, p[k].val.p, p[k].val.n);
+    }
+    rc_buf_putc(b, '}');
+    return b->err == RC_OK ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+}
+
+/* ---- PostGIS ---- */
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+rc_status rc_dbz_pg_ewkb(const rc_column *c, rc_str s, rc_buf *wkb, rc_wkb_info *info, rc_error *err)
+{
+    static const char expect[] = "PostGIS's hex EWKB (0101000020E6100000...)";
+    rc_buf_reset(wkb);
+    *info = (rc_wkb_info){0};
+    if (s.n % 2 || s.n < 10) return bad_text(c, s, expect, err);
+    for (size_t i = 0; i < s.n; i += 2) {
+        int hi = hex_digit(s.p[i]), lo = hex_digit(s.p[i + 1]);
+        if (hi < 0 || lo < 0) return bad_text(c, s, expect, err);
+        rc_buf_putc(wkb, (char)(hi << 4 | lo));
+    }
+    if (wkb->err != RC_OK) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    /* byte order, type (EWKB's 0x20000000: an SRID follows), SRID: in that order */
+    const unsigned char *p = (const unsigned char *)wkb->data;
+    bool le = p[0] == 1;
+    if (p[0] > 1) return bad_text(c, s, expect, err);
+    uint32_t u[2] = {0, 0};
+    for (int k = 0; k < 2 && 5 + 4 * (size_t)k <= wkb->len; k++) {
+        const unsigned char *q = p + 1 + 4 * k;
+        u[k] = le ? (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24
+                  : (uint32_t)q[3] | (uint32_t)q[2] << 8 | (uint32_t)q[1] << 16 | (uint32_t)q[0] << 24;
+    }
+    if (u[0] & 0x20000000u) {
+        if (wkb->len < 9) return bad_text(c, s, expect, err);
+        info->has_srid = true, info->srid = (int32_t)u[1];
+    }
+    return RC_OK;
 }

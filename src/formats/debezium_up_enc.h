@@ -101,11 +101,14 @@ typedef struct up_enc {
     uint8_t *pg_kind;
     size_t ncatalog;
     rc_type_cache *types;
-    rc_arena types_arena, elems;
+    rc_arena types_arena, elems, hstore_pairs;
     rc_buf pgbuf;
     rc_buf key_old, key_new, hdr, hval; /* an update's keys (rc_dbz_up_split) */
     uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
+    bool hstore_map;      /* hstore.handling.mode=map (else json) */
+    bool include_unknown; /* include.unknown.datatypes */
+    rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
     /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
     struct rc_dbz_tx *tx;
@@ -181,6 +184,18 @@ static inline bool time_millis(const up_enc *e, const rc_column *c)
     return e->time_mode == TIME_CONNECT || (c->type.info->family == RC_FAM_PG && c->type.p1 >= 0 && c->type.p1 <= 3);
 }
 
+
+/* What the connector does with a column of a type it has no converter for
+ * (include.unknown.datatypes): */
+typedef enum {
+    UNK_NO = 0, /* it has one */
+    UNK_OUT,    /* false: the column is left out of the events (a type rowcast does not know, an array of one) */
+    UNK_BYTES,  /* true: the bytes of its text */
+    UNK_REFUSE, /* false, a built-in type rowcast knows (line, tsquery...): the row is not written (rowcast drops no column it reads) */
+} dbz_unknown;
+dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c);
+/* Column i of ev is left out (UNK_OUT): said once per table and column on stderr. */
+bool rc_dbz_left_out(up_enc *e, const rc_event *ev, uint32_t i);
 
 /* Column c's Kafka Connect schema (params: its parameters' text, reset first). */
 void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params);

@@ -26,6 +26,8 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.transactions", RC_OPT_BOOL, NULL, "false", "the same as debezium.provide.transaction.metadata", .off = OFF(tx_meta)},
     {"debezium.include.schema.changes", RC_OPT_BOOL, NULL, "true", "write DDL events of MySQL sources as the <server> schema-change topic's messages", .off = OFF(schema_changes)},
     {"debezium.tombstones.on.delete", RC_OPT_BOOL, NULL, "true", "a tombstone (same key, null value) follows every delete", .off = OFF(tombstones)},
+    {"debezium.hstore.handling.mode", RC_OPT_CHOICE, "json|map", "json", "PostgreSQL hstore columns as the JSON text of an object (io.debezium.data.Json) or as a map of strings", .off = OFF(hstore_mode)},
+    {"debezium.include.unknown.datatypes", RC_OPT_BOOL, NULL, "false", "PostgreSQL columns of a type the connector has no converter for (an extension's, pg_lsn, tsquery...): false: left out of the events, said once per column; true: the bytes of their text (binary.handling.mode)", .off = OFF(include_unknown)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
 };
@@ -106,6 +108,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->compat = opt->compat >= 0 ? layouts[opt->compat] : release >= 0 ? release : 30;
     e->schema_adjust = opt->schema_adjust >= 0 ? opt->schema_adjust : e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
     e->skip_ops = opt->skip.ops;
+    e->hstore_map = opt->hstore_mode == 1, e->include_unknown = opt->include_unknown;
     e->skip_set = opt->skip.given;
     while (rc_type_catalog[e->ncatalog].name) e->ncatalog++;
     if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1)) ||
@@ -115,7 +118,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     for (size_t i = 0; i < e->ncatalog; i++) e->pg_kind[i] = (uint8_t)rc_dbz_pg_kind_of(&rc_type_catalog[i]);
-    rc_arena_init(&e->types_arena), rc_arena_init(&e->elems);
+    rc_arena_init(&e->types_arena), rc_arena_init(&e->elems), rc_arena_init(&e->hstore_pairs);
     rc_buf_init(&e->pgbuf, 0), rc_buf_init(&e->tx_of, 0);
     rc_buf_init(&e->key_old, 0), rc_buf_init(&e->key_new, 0), rc_buf_init(&e->hdr, 0), rc_buf_init(&e->hval, 0);
     str_memo *memos[] = {&e->src_mid, &e->src_tail, &e->src_my};
@@ -123,7 +126,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     rc_buf_init(&e->sig, 0), rc_buf_init(&e->scratch, 0), rc_buf_init(&e->name, 0), rc_buf_init(&e->name_of, 0);
     rc_buf_init(&e->value_memo.prefix, 0), rc_buf_init(&e->key_memo.prefix, 0);
     rc_buf_init(&e->digits, 0), rc_buf_init(&e->cvtext, 0), rc_buf_init(&e->fieldname, 0);
-    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0);
+    rc_buf_init(&e->src_head, 0), rc_buf_init(&e->src_head_of, 0), rc_buf_init(&e->warned, 0);
     *out = e;
     return RC_OK;
 }
@@ -140,12 +143,12 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->sig), rc_buf_fini(&e->scratch), rc_buf_fini(&e->name), rc_buf_fini(&e->name_of);
     rc_buf_fini(&e->value_memo.prefix), rc_buf_fini(&e->key_memo.prefix);
     rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
-    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of);
+    rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->warned);
     rc_enc_colkeys_fini(&e->keys);
     free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);
-    rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems);
+    rc_arena_fini(&e->types_arena), rc_arena_fini(&e->elems), rc_arena_fini(&e->hstore_pairs);
     rc_buf_fini(&e->pgbuf), rc_buf_fini(&e->tx_of);
     rc_buf_fini(&e->key_old), rc_buf_fini(&e->key_new), rc_buf_fini(&e->hdr), rc_buf_fini(&e->hval);
     str_memo *memos[] = {&e->src_mid, &e->src_tail, &e->src_my};

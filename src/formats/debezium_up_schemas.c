@@ -73,8 +73,9 @@ static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *p
                          rc_buf *params)
 {
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
-    for (uint32_t i = 0; i < ev->ncols; i++) {
-        if (i) rc_buf_putc(b, ',');
+    for (uint32_t i = 0, n = 0; i < ev->ncols; i++) {
+        if (rc_dbz_left_out(e, ev, i)) continue; /* include.unknown.datatypes=false */
+        if (n++) rc_buf_putc(b, ',');
         rc_dbz_put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params);
     }
     RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");

@@ -1,5 +1,6 @@
 /* Upstream Debezium: what each column type is in Kafka Connect (its schema, as JsonConverter
  * writes it), by the connector's rules and the handling modes. */
+#include <stdio.h>
 #include <string.h>
 #include "formats/debezium_up_enc.h"
 #include "core/jsonw.h"
@@ -16,6 +17,41 @@ bool rc_dbz_array_elem(up_enc *e, const rc_column *c, rc_column *out)
         rc_type_cache_get(e->types, &e->types_arena, RC_FAM_PG, d.p, d.n - 2, 0, &t, &err) != RC_OK)
         return false;
     *out = (rc_column){.name = c->name, .type = *t, .nullable = true};
+    return true;
+}
+
+dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c)
+{
+    dbz_pg_kind k = pg_kind(e, c);
+    rc_column ec;
+    if (k == DBZ_PG_ARRAY && rc_dbz_array_elem(e, c, &ec)) k = pg_kind(e, &ec) == DBZ_PG_OTHER ? DBZ_PG_OTHER : DBZ_PG_NONE;
+    if (k != DBZ_PG_OTHER && k != DBZ_PG_UNKNOWN) return UNK_NO;
+    return e->include_unknown ? UNK_BYTES : k == DBZ_PG_OTHER ? UNK_OUT : UNK_REFUSE;
+}
+
+bool rc_dbz_left_out(up_enc *e, const rc_event *ev, uint32_t i)
+{
+    const rc_column *c = &ev->cols[i];
+    if (c->type.info->family != RC_FAM_PG || rc_dbz_unknown(e, c) != UNK_OUT) return false;
+    rc_buf *w = &e->warned; /* "\n" then a line "schema.table.column\n" per column said */
+    if (!w->len) rc_buf_putc(w, '\n');
+    size_t mark = w->len;
+    rc_buf_put(w, ev->src.schema.p, ev->src.schema.n), rc_buf_putc(w, '.');
+    rc_buf_put(w, ev->src.table.p, ev->src.table.n), rc_buf_putc(w, '.');
+    rc_buf_put(w, c->name.p, c->name.n), rc_buf_putc(w, '\n');
+    if (w->err != RC_OK || !w->data) return true;
+    size_t n = w->len - mark + 1; /* the new line with the newline before it, found whole */
+    for (size_t at = 0; at + n <= mark; at++)
+        if (!memcmp(w->data + at, w->data + mark - 1, n)) {
+            w->len = mark;
+            return true;
+        }
+    fprintf(stderr,
+            "rowcast: warning: debezium: table %.*s.%.*s, column \"%.*s\" of type %.*s: upstream Debezium's PostgreSQL connector "
+            "has no converter for it and leaves the column out of its events (-o debezium.include.unknown.datatypes=true writes "
+            "the bytes of its text)\n",
+            (int)ev->src.schema.n, ev->src.schema.p, (int)ev->src.table.n, ev->src.table.p, (int)c->name.n, c->name.p,
+            (int)c->type.decl.n, c->type.decl.p);
     return true;
 }
 
@@ -37,7 +73,20 @@ static void decimal_params(rc_buf *params, int32_t scale, int32_t prec)
  * for the others (their value kind decides). */
 static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
 {
+    if (rc_dbz_unknown(e, c) == UNK_BYTES) { /* include.unknown.datatypes: the text's bytes */
+        s->type = e->bin_mode == BIN_BYTES ? "bytes" : "string";
+        return true;
+    }
     switch (pg_kind(e, c)) {
+    case DBZ_PG_LTREE: s->type = "string", s->name = "io.debezium.data.Ltree", s->version = 1; return true;
+    case DBZ_PG_POSTGIS:
+        s->type = "struct", s->version = 1;
+        s->name = !strcmp(c->type.info->name, "geography") ? "io.debezium.data.geometry.Geography" : "io.debezium.data.geometry.Geometry";
+        return true;
+    case DBZ_PG_HSTORE:
+        if (e->hstore_map) s->type = "map";
+        else s->type = "string", s->name = "io.debezium.data.Json", s->version = 1;
+        return true;
     case DBZ_PG_UUID: s->type = "string", s->name = "io.debezium.data.Uuid", s->version = 1; return true;
     case DBZ_PG_XML: s->type = "string", s->name = "io.debezium.data.Xml", s->version = 1; return true;
     case DBZ_PG_TSVECTOR: s->type = "string", s->name = "io.debezium.data.TsVector", s->version = 1; return true;
@@ -61,7 +110,7 @@ static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
         }
         s->type = "bytes", s->name = "io.debezium.data.Bits", s->version = 1;
         RC_BUF_LIT(params, "{\"length\":\"");
-        rc_fmt_i64(params, c->type.p1);
+        rc_fmt_i64(params, c->type.p1 < 1 ? INT32_MAX : c->type.p1); /* bit varying: Integer.MAX_VALUE */
         RC_BUF_LIT(params, "\"}");
         s->params = params;
         return true;
@@ -167,12 +216,15 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
     rc_buf_puts(b, s->type);
     rc_buf_putc(b, '"');
     bool point = s->name && !strcmp(s->name, "io.debezium.data.geometry.Point");
-    bool geometry = s->name && !strcmp(s->name, "io.debezium.data.geometry.Geometry");
+    bool geography = s->name && !strcmp(s->name, "io.debezium.data.geometry.Geography");
+    bool geometry = geography || (s->name && !strcmp(s->name, "io.debezium.data.geometry.Geometry"));
     if (point)
         RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"double\",\"optional\":false,\"field\":\"x\"},{\"type\":\"double\",\"optional\":false,\"field\":\"y\"},"
                       "{\"type\":\"bytes\",\"optional\":true,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
     else if (geometry)
         RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"bytes\",\"optional\":false,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
+    else if (!strcmp(s->type, "map")) /* hstore.handling.mode=map */
+        RC_BUF_LIT(b, ",\"keys\":{\"type\":\"string\",\"optional\":false},\"values\":{\"type\":\"string\",\"optional\":true}");
     else if (!strcmp(s->type, "struct")) /* VariableScaleDecimal */
         RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"int32\",\"optional\":false,\"field\":\"scale\"},{\"type\":\"bytes\",\"optional\":false,\"field\":\"value\"}]");
     RC_BUF_LIT(b, ",\"optional\":");
@@ -188,7 +240,7 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
     }
     if (s->name && !strcmp(s->name, "io.debezium.data.VariableScaleDecimal")) RC_BUF_LIT(b, ",\"doc\":\"Variable scaled decimal\"");
     if (point) RC_BUF_LIT(b, ",\"doc\":\"Geometry (POINT)\"");
-    if (geometry) RC_BUF_LIT(b, ",\"doc\":\"Geometry\"");
+    if (geometry) rc_buf_puts(b, geography ? ",\"doc\":\"Geography\"" : ",\"doc\":\"Geometry\"");
     if (s->params) {
         RC_BUF_LIT(b, ",\"parameters\":");
         rc_buf_put(b, s->params->data, s->params->len);

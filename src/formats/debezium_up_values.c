@@ -184,25 +184,38 @@ static rc_status pg_special(up_enc *e, const rc_column *c, rc_str text, dbz_cv *
     }
 }
 
+/* Bytes s in binary.handling.mode. */
+static void bytes_cv(const up_enc *e, rc_str s, dbz_cv *cv)
+{
+    if (e->bin_mode == BIN_BYTES) cv->kind = CV_BYTES;
+    else cv->kind = CV_ASCII, cv->fmt = e->bin_mode == BIN_HEX ? CV_FMT_HEX : CV_FMT_BASE64;
+    cv->s = s;
+}
+
+/* A column of a type the connector has no converter for (rc_dbz_unknown: u): the bytes of its
+ * text, or the reason it is not written. */
+static rc_status unknown_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_unknown u, dbz_cv *cv, rc_error *err)
+{
+    if (u == UNK_BYTES) {
+        if (v->kind == RC_V_NULL) cv->kind = CV_NULL;
+        else bytes_cv(e, v->s, cv);
+        return RC_OK;
+    }
+    rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                 u == UNK_OUT ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
+                                "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
+                                "writes the bytes of its text)"
+                              : "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
+                                "this type and leaves the column out of its events; rowcast drops no column",
+                 (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
+    return RC_SKIP;
+}
+
 /* The value of a PostgreSQL column whose kind (pg_kind) the connector writes in a way of its
  * own; *done false for the others. */
 static rc_status pg_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_pg_kind k, dbz_cv *cv, bool *done, rc_error *err)
 {
     *done = true;
-    if (k == DBZ_PG_UNKNOWN) {
-        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                     "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
-                     "this type and leaves the column out of its events; rowcast drops no column",
-                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
-        return RC_SKIP;
-    }
-    if (k == DBZ_PG_BITS && c->type.p1 < 1) {
-        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                     "column \"%.*s\" (%.*s): rowcast does not know the io.debezium.data.Bits length upstream Debezium gives a bit "
-                     "string without a declared length",
-                     (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
-        return RC_SKIP;
-    }
     if (v->kind == RC_V_INVALID) return pg_special(e, c, v->s, cv, err);
     if (k == DBZ_PG_FLOAT4 && v->kind == RC_V_FLOAT32) {
         cv->kind = CV_FLOAT, cv->f32 = v->f32;
@@ -239,6 +252,15 @@ static rc_status pg_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_
         if ((st = rc_dbz_pg_point_wkt(c, v->s, &e->pgbuf, err)) != RC_OK) return st;
         return geometry_cv(e, c, (rc_str){e->pgbuf.data, e->pgbuf.len}, cv, err);
     case DBZ_PG_ARRAY: cv->kind = CV_ARRAY, cv->s = v->s; return RC_OK;
+    case DBZ_PG_POSTGIS: /* the EWKB's bytes as they are (SRID included), and its SRID */
+        cv->kind = CV_GEOMETRY;
+        return rc_dbz_pg_ewkb(c, v->s, &e->scratch, &cv->geo, err);
+    case DBZ_PG_HSTORE: /* its JSON: a string of it (json), or the map itself (map) */
+        rc_buf_reset(&e->cvtext);
+        rc_arena_reset(&e->hstore_pairs); /* not elems: an array of hstore's elements are there */
+        if ((st = rc_dbz_pg_hstore_json(&e->cvtext, &e->hstore_pairs, c, v->s, err)) != RC_OK) return st;
+        cv->kind = e->hstore_map ? CV_JSON : CV_TEXT, cv->s = (rc_str){e->cvtext.data, e->cvtext.len};
+        return RC_OK;
     default: *done = false; return RC_OK;
     }
 }
@@ -250,14 +272,13 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
     const rc_type_info *t = c->type.info;
     dbz_pg_kind pk = pg_kind(e, c);
     cv->fmt = CV_FMT_NONE;
+    dbz_unknown u = pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_OTHER || pk == DBZ_PG_ARRAY ? rc_dbz_unknown(e, c) : UNK_NO;
+    if (u != UNK_NO && v->kind != RC_V_UNAVAILABLE) return unknown_value(e, c, v, u, cv, err); /* NULL or not */
     if ((pk != DBZ_PG_NONE || (v->kind == RC_V_INVALID && t->family == RC_FAM_PG)) && v->kind != RC_V_NULL && v->kind != RC_V_UNAVAILABLE &&
         v->kind != RC_V_GEOMETRY) {
         bool done;
         rc_status st = pg_value(e, c, v, pk, cv, &done, err);
         if (done) return st;
-    } else if ((pk == DBZ_PG_UNKNOWN || (pk == DBZ_PG_BITS && c->type.p1 < 1)) && v->kind == RC_V_NULL) {
-        bool done;
-        return pg_value(e, c, v, pk, cv, &done, err); /* the column itself has no place, NULL or not */
     }
     switch (v->kind) {
     case RC_V_NULL:
@@ -301,11 +322,7 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
             cv->kind = CV_BYTES, cv->s = (rc_str){cv->own, nb};
         }
         return RC_OK;
-    case RC_V_BYTES:
-        if (e->bin_mode == BIN_BYTES) cv->kind = CV_BYTES;
-        else cv->kind = CV_ASCII, cv->fmt = e->bin_mode == BIN_HEX ? CV_FMT_HEX : CV_FMT_BASE64;
-        cv->s = v->s;
-        return RC_OK;
+    case RC_V_BYTES: bytes_cv(e, v->s, cv); return RC_OK;
     case RC_V_DATE: cv->kind = CV_INT, cv->i = rc_date_epoch_days(&v->date); return RC_OK;
     case RC_V_TIME: {
         bool ms = time_millis(e, c);
@@ -408,7 +425,7 @@ static rc_status pg_array(up_enc *e, rc_buf *b, const rc_column *c, rc_str text,
     dbz_pg_elem *el;
     size_t n;
     rc_arena_reset(&e->elems);
-    rc_status st = rc_dbz_pg_array_split(c, text, &e->elems, &el, &n, err);
+    rc_status st = rc_dbz_pg_array_split(c, text, ek == DBZ_PG_POSTGIS ? ':' : ',', &e->elems, &el, &n, err); /* PostGIS's typdelim */
     if (st != RC_OK) return st;
     rc_buf_putc(b, '[');
     for (size_t i = 0; i < n; i++) {
@@ -513,12 +530,13 @@ enum {
     FAST_MICROS,   /* RC_V_DATETIME as MicroTimestamp, when it fits microseconds */
     FAST_MILLIS,   /* RC_V_DATETIME as Timestamp in milliseconds, when it fits them */
     FAST_ZONED_TS, /* RC_V_TIMESTAMP: ZonedTimestamp, ISO 8601 in UTC */
+    FAST_OUT,      /* a column of a type the connector leaves out (rc_dbz_left_out) */
 };
 
-static uint8_t fast_kind(const up_enc *e, const rc_column *c)
+static uint8_t fast_kind(up_enc *e, const rc_column *c)
 {
     const rc_type_info *t = c->type.info;
-    if (pg_kind(e, c) != DBZ_PG_NONE) return FAST_NONE;
+    if (pg_kind(e, c) != DBZ_PG_NONE) return c->type.info->family == RC_FAM_PG && rc_dbz_unknown(e, c) == UNK_OUT ? FAST_OUT : FAST_NONE;
     switch (t->vkind) {
     case RC_V_INT: return FAST_INT;
     case RC_V_UINT: return e->unsigned_precise ? FAST_NONE : FAST_UINT;
@@ -672,8 +690,9 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
     }
     if (!rc_dbz_column_keys(e, ev)) {
         rc_buf_putc(b, '{');
-        for (uint32_t i = 0; i < ev->ncols; i++) {
-            if (i) rc_buf_putc(b, ',');
+        for (uint32_t i = 0, n = 0; i < ev->ncols; i++) {
+            if (rc_dbz_left_out(e, ev, i)) continue;
+            if (n++) rc_buf_putc(b, ',');
             rc_dbz_put_col_key(e, b, ev, i, false);
             rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
             if (st != RC_OK) return st;
@@ -681,14 +700,16 @@ rc_status rc_dbz_up_put_image(void *p, rc_buf *b, const rc_event *ev, const rc_v
         rc_buf_putc(b, '}');
         return RC_OK;
     }
+    uint32_t n = 0; /* the columns written */
     for (uint32_t i = 0; i < ev->ncols; i++) {
-        char *o = sep_key_at(e, b, i ? ',' : '{', i);
+        if (e->col_fast[i] == FAST_OUT && rc_dbz_left_out(e, ev, i)) continue;
+        char *o = sep_key_at(e, b, n++ ? ',' : '{', i);
         if (!o) return RC_OK; /* the buffer's error: the encoder's caller reports it */
         if (put_fast(e, b, o, e->col_fast[i], &ev->cols[i], &img[i])) continue;
         rc_status st = json_value(e, b, &ev->cols[i], &img[i], err);
         if (st != RC_OK) return st;
     }
-    if (!ev->ncols) rc_buf_putc(b, '{');
+    if (!n) rc_buf_putc(b, '{');
     rc_buf_putc(b, '}');
     return RC_OK;
 }

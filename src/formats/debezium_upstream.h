@@ -5,6 +5,7 @@
 
 #include "rowcast/arena.h"
 #include "rowcast/format.h"
+#include "core/wkb.h"
 
 enum { DBZ_COMMON_OPTIONS = 3 };
 /* The choices of the options CloudEvents shares (cloudevents.compat, ...), written once */
@@ -30,6 +31,8 @@ typedef struct rc_dbz_opts {
     int field_adjust, dec_mode, dec_format, bin_mode, time_mode, unsig;
     bool tx_meta, schema_changes, tombstones;
     rc_dbz_skip skip;
+    int hstore_mode;       /* hstore.handling.mode: 0 json, 1 map */
+    bool include_unknown;  /* include.unknown.datatypes */
 } rc_dbz_opts;
 /* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);
@@ -93,6 +96,10 @@ typedef enum dbz_pg_kind {
     DBZ_PG_ARRAY,     /* a Kafka Connect array of the element's schema */
     DBZ_PG_FLOAT4,    /* float32 (pgjdbc reports REAL) */
     DBZ_PG_UNKNOWN,   /* no schema in the connector: it leaves the column out */
+    DBZ_PG_LTREE,     /* string io.debezium.data.Ltree */
+    DBZ_PG_HSTORE,    /* hstore.handling.mode: json (string io.debezium.data.Json), map */
+    DBZ_PG_OTHER,     /* a type rowcast does not know ("unknown"): include.unknown.datatypes */
+    DBZ_PG_POSTGIS,   /* io.debezium.data.geometry.Geometry / Geography {wkb, srid} from hex EWKB */
 } dbz_pg_kind;
 dbz_pg_kind rc_dbz_pg_kind_of(const rc_type_info *t);
 /* The value text s of column c into b as Debezium writes it (RC_SKIP with the reason when the
@@ -103,13 +110,21 @@ rc_status rc_dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str 
 rc_status rc_dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err);
 rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err);
 rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err);
+/* hstore text (`"a"=>"1", "b"=>NULL`) -> the JSON object the connector makes of it ({"a":"1",
+ * "b":null}), its keys in the order of the Java HashMap the connector reads it into; pairs
+ * unescaped in the arena. */
+/* PostGIS's hex EWKB text -> its bytes (in wkb) and the SRID it carries (info.has_srid,
+ * info.srid). */
+rc_status rc_dbz_pg_ewkb(const rc_column *c, rc_str s, rc_buf *wkb, rc_wkb_info *info, rc_error *err);
+rc_status rc_dbz_pg_hstore_json(rc_buf *b, rc_arena *a, const rc_column *c, rc_str s, rc_error *err);
 /* The elements of a one-dimensional array literal (unquoted, unescaped, in the arena). */
 typedef struct dbz_pg_elem {
     rc_str text;
     bool null;
 } dbz_pg_elem;
 struct rc_arena;
-rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, struct rc_arena *a, dbz_pg_elem **out, size_t *count, rc_error *err);
+rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, struct rc_arena *a, dbz_pg_elem **out, size_t *count,
+                                rc_error *err);
 /* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
  * days) and as a timestamp (epoch microseconds) */
 int rc_dbz_pg_infinity(rc_str s);

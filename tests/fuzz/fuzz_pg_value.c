@@ -1,4 +1,4 @@
-/* libFuzzer target: PostgreSQL value texts (src/sources/pg/pg_value.c). The first byte picks
+/* libFuzzer target: PostgreSQL value texts (src/sources/pg/pg_value_types.c, core/pg_value_text.c). The first byte picks
  * the column type (every reader, arrays, typmods), the rest is the value text. No input may
  * crash; an error names a byte inside the text; an accepted value has the kind its reader
  * promises, holds valid UTF-8 where it is text, and the native writer writes it; every
@@ -19,6 +19,9 @@ static const struct {
     {1114, 0},  {1184, -1}, {1186, -1},      {1186, 470286339},        {114, -1},      {3802, -1}, {2950, -1}, {1560, 5},
     {1562, -1}, {869, -1},  {790, -1},       {600, -1},  {3904, -1},  {1007, -1},     {1009, -1}, {1020, -1}, {1185, 3},
     {1231, 655366},         {16400, -1},     {16399, -1},
+    /* issue 28: extensions' types by name (hstore: its text read by upstream Debezium's hstore
+     * reader, debezium_pg.c), an array of hstore, a type rowcast does not know, bit varying */
+    {16410, -1},            {16411, -1},     {16412, -1},    {16413, -1},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,7 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         reg = rc_pg_types_new();
         const char *labels[] = {"sad", "ok"};
         const size_t lens[] = {3, 2};
-        if (!reg || rc_pg_types_add_enum(reg, 16400, 2, labels, lens, &e) != RC_OK || rc_pg_types_add_array(reg, 16399, 16400, &e) != RC_OK)
+        if (!reg || rc_pg_types_add_enum(reg, 16400, 2, labels, lens, &e) != RC_OK || rc_pg_types_add_array(reg, 16399, 16400, &e) != RC_OK ||
+            rc_pg_types_add_named(reg, 16410, "hstore", 0, &e) != RC_OK || rc_pg_types_add_array(reg, 16411, 16410, &e) != RC_OK ||
+            rc_pg_types_add_named(reg, 16412, "mytype", 0, &e) != RC_OK || rc_pg_types_add_named(reg, 16413, "citext", 0, &e) != RC_OK)
             abort();
     }
     if (!size) return 0;

@@ -324,11 +324,38 @@ static void test_registered_types(void **state)
     parse_as(reg, 16502, -1, "{1}", 3, "integer[]", &t, &col);
     parse_as(reg, 16503, -1, "{1.00}", 6, "numeric(10,2)[]", &t, &col);
 
-    /* a Type message: the type is looked up again, unknown until then */
+    /* a Type message: the type is looked up again, read as text and declared unknown until then
+     * (issue 28: no column type stops a capture) */
     rc_pg_types_forget(reg, 16400);
-    assert_int_equal(rc_pg_type_resolve(reg, 16400, -1, &arena, &t, &err), RC_ERR_TYPE);
-    assert_string_equal(err.message, "PostgreSQL type 16400 is neither built in nor a registered enum, domain or array type "
-                                     "(extension types such as hstore or citext are not supported yet)");
+    parse_as(reg, 16400, -1, "sad", 3, "unknown", &t, &col);
+    /* types known by name: extensions' (their name), others (theirs when the catalog reads it as
+     * its unknown row, else unknown), arrays and domains over them */
+    assert_int_equal(rc_pg_types_add_named(reg, 16600, "citext", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16601, "hstore", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16602, "isbn", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16603, "mytype", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 18, "char", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_named(reg, 16604, "my type", 0, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_array(reg, 16610, 16600, &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_domain(reg, 16611, 16600, -1, &err), RC_OK);
+    v = parse_as(reg, 16600, -1, "AbC", 3, "citext", &t, &col);
+    assert_int_equal(v.kind, RC_V_TEXT);
+    assert_string_equal(t.type.info->name, "citext");
+    v = parse_as(reg, 16601, -1, "\"a\"=>\"1\"", 8, "hstore", &t, &col);
+    assert_int_equal(v.kind, RC_V_TEXT);
+    parse_as(reg, 16602, -1, "0-393-04002-X", 13, "isbn", &t, &col);
+    v = parse_as(reg, 16603, -1, "(1,2)", 5, "mytype", &t, &col);
+    assert_int_equal(v.kind, RC_V_TEXT);
+    assert_string_equal(t.type.info->name, "unknown");
+    parse_as(reg, 18, -1, "a", 1, "unknown", &t, &col);       /* "char" is the catalog's character: not that */
+    parse_as(reg, 16604, -1, "x", 1, "unknown", &t, &col);    /* not one word */
+    parse_as(reg, 16610, -1, "{a,B}", 5, "citext[]", &t, &col);
+    parse_as(reg, 16611, -1, "a", 1, "citext", &t, &col);
+    /* a named type's arrays use its delimiter (PostGIS's geometry: ':') */
+    assert_int_equal(rc_pg_types_add_named(reg, 16620, "geometry", ':', &err), RC_OK);
+    assert_int_equal(rc_pg_types_add_array(reg, 16621, 16620, &err), RC_OK);
+    parse_as(reg, 16621, -1, "{010700000000000000:0101000000}", 31, "geometry[]", &t, &col);
+    assert_int_equal(t.delim, ':');
     /* re-registering an OID replaces its entry */
     const char *l2[] = {"a"};
     const size_t n2[] = {1};
@@ -337,7 +364,7 @@ static void test_registered_types(void **state)
     rc_pg_types_free(reg);
 
     rc_error_clear(&err);
-    assert_int_equal(rc_pg_type_resolve(NULL, 18, -1, &arena, &t, &err), RC_ERR_TYPE); /* "char": not supported */
+    parse_as(NULL, 18, -1, "a", 1, "unknown", &t, &col); /* "char" without a registry: unknown */
     rc_error_clear(&err);
     assert_int_equal(rc_pg_type_resolve(NULL, 1700, 2, &arena, &t, &err), RC_ERR_TYPE);
     assert_string_equal(err.message, "PostgreSQL type 1700 (numeric): typmod 2 is not supported");

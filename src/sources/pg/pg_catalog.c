@@ -51,31 +51,59 @@ static rc_pg_rc add_enums(rc_pg_conn *c, rc_pg_types *reg, const char *oid, rc_e
     return st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
 }
 
+/* Registers each row of catalog query q (one parameter: the OID, 0 for all) with add_row. */
+static rc_pg_rc each_type(rc_pg_conn *c, const char *q, const char *oid, const char *what, rc_pg_types *reg,
+                          rc_status (*add_row)(rc_pg_types *, const PGresult *, int, rc_error *), rc_error *err)
+{
+    const char *args[] = {oid};
+    PGresult *r = rc_pg_query(c, q, 1, args);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, what, err);
+    rc_status st = RC_OK;
+    for (int i = 0; st == RC_OK && i < PQntuples(r); i++) st = add_row(reg, r, i, err);
+    PQclear(r);
+    return st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
+}
+
+static rc_status add_named(rc_pg_types *reg, const PGresult *r, int i, rc_error *err)
+{
+    return rc_pg_types_add_named(reg, oid_at(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2)[0], err);
+}
+
+static rc_status add_domain_or_array(rc_pg_types *reg, const PGresult *r, int i, rc_error *err)
+{
+    if (PQgetvalue(r, i, 1)[0] == 'd') return rc_pg_types_add_domain(reg, oid_at(r, i, 0), oid_at(r, i, 2), atoi(PQgetvalue(r, i, 3)), err);
+    return rc_pg_types_add_array(reg, oid_at(r, i, 0), oid_at(r, i, 4), err);
+}
+
 rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_error *err)
 {
     char o[16];
     snprintf(o, sizeof o, "%u", oid);
     if (oid) rc_pg_types_forget(reg, oid);
     rc_pg_rc rc = add_enums(c, reg, o, err);
-    if (rc != RC_PG_OK) return rc;
-    const char *args[] = {o};
-    PGresult *r = rc_pg_query(
-        c,
-        "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, t.typelem FROM pg_catalog.pg_type t "
-        "WHERE ($1::oid = 0 OR t.oid = $1::oid) AND (t.typtype = 'd' OR (t.typcategory = 'A' AND "
-        "t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd'))))",
-        1, args);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading domain types", err);
-    rc_status st = RC_OK;
-    for (int i = 0; st == RC_OK && i < PQntuples(r); i++) {
-        if (PQgetvalue(r, i, 1)[0] == 'd')
-            st = rc_pg_types_add_domain(reg, oid_at(r, i, 0), oid_at(r, i, 2),
-                                        atoi(PQgetvalue(r, i, 3)), err);
-        else
-            st = rc_pg_types_add_array(reg, oid_at(r, i, 0), oid_at(r, i, 4), err);
-    }
-    PQclear(r);
-    return st == RC_OK ? RC_PG_OK : RC_PG_FATAL;
+    /* the types known by name (rc_pg_types_add_named): every base, composite, range, multirange
+     * and pseudo type that is not an enum or domain -- those of the system (below
+     * FirstNormalObjectId, 16384: the built-in ones rowcast reads are found before the
+     * registry), and the others that a column uses or an array of one is over; `oid` != 0:
+     * that type and its element type (a Type message names the array type of a column) */
+    if (rc == RC_PG_OK)
+        rc = each_type(c,
+                       "SELECT t.oid, t.typname, t.typdelim FROM pg_catalog.pg_type t WHERE t.typtype IN ('b', 'c', 'r', 'm', 'p') "
+                       "AND t.typcategory <> 'A' AND CASE WHEN $1::oid = 0 THEN t.oid < 16384 OR t.oid IN (SELECT a.atttypid "
+                       "FROM pg_catalog.pg_attribute a WHERE a.attnum > 0 UNION SELECT e.typelem FROM pg_catalog.pg_attribute a "
+                       "JOIN pg_catalog.pg_type e ON e.oid = a.atttypid WHERE a.attnum > 0) ELSE t.oid = $1::oid OR t.oid = "
+                       "(SELECT typelem FROM pg_catalog.pg_type WHERE oid = $1::oid) END",
+                       o, "reading type names", reg, add_named, err);
+    /* domains, and the arrays over enums, domains and the types of extensions, and those a
+     * column uses (pg_lsn[]: the built-in ones rowcast reads are found first) */
+    if (rc == RC_PG_OK)
+        rc = each_type(c,
+                       "SELECT t.oid, t.typtype, t.typbasetype, t.typtypmod, t.typelem FROM pg_catalog.pg_type t "
+                       "WHERE ($1::oid = 0 OR t.oid = $1::oid) AND (t.typtype = 'd' OR (t.typcategory = 'A' AND "
+                       "(t.typelem IN (SELECT oid FROM pg_catalog.pg_type WHERE typtype IN ('e', 'd') OR oid >= 16384) OR "
+                       "t.oid IN (SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE a.attnum > 0))))",
+                       o, "reading domain types", reg, add_domain_or_array, err);
+    return rc;
 }
 
 static bool included(const char *const *include, size_t n, const char *schema, const char *table)

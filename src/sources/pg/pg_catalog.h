@@ -14,8 +14,9 @@
  * message". Clears res. */
 rc_pg_rc rc_pg_query_fail(rc_pg_conn *c, PGresult *res, const char *what, rc_error *err);
 
-/* Registers every enum (labels in sort order) and domain of the database, and the array types
- * over them, in reg; `oid` != 0: only that type (a Type message announced it). */
+/* Registers every enum (labels in sort order) and domain of the database, the other types by
+ * name (extensions' types, and those rowcast does not know: rc_pg_types_add_named), and the
+ * array types over them, in reg; `oid` != 0: only that type (a Type message announced it). */
 rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_error *err);
 
 typedef struct rc_pg_table {

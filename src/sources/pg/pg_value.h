@@ -13,7 +13,12 @@
  *
  * Built-in types have fixed OIDs (the table in pg_value_types.c, PostgreSQL 15's pg_type.dat).
  * Enum and domain types, and arrays of them, get their OIDs when created: the connection
- * looks them up in pg_type and registers them in an rc_pg_types, the cache resolve reads. */
+ * looks them up in pg_type and registers them in an rc_pg_types, the cache resolve reads.
+ * So are the other types by their name (rc_pg_types_add_named): extensions' types, whose OIDs
+ * differ per database (citext, ltree, hstore, the isn types: read as text, declared by their
+ * name), and any type rowcast does not know, read as text and declared by its name parsed as
+ * the type catalog's "unknown" row (or "unknown"): no column type stops a capture
+ * (docs/sources/postgres.md, "Extension and unknown types"). */
 #ifndef RC_SOURCES_PG_VALUE_H
 #define RC_SOURCES_PG_VALUE_H
 
@@ -35,11 +40,15 @@ rc_status rc_pg_types_add_enum(rc_pg_types *r, uint32_t oid, uint32_t nlabels, c
 rc_status rc_pg_types_add_domain(rc_pg_types *r, uint32_t oid, uint32_t base_oid, int32_t base_typmod, rc_error *err);
 /* An array type whose element type is `elem_oid` (pg_type.typelem of a typcategory 'A' type). */
 rc_status rc_pg_types_add_array(rc_pg_types *r, uint32_t oid, uint32_t elem_oid, rc_error *err);
+/* A type known by its name (pg_type.typname): an extension's type or one rowcast does not know;
+ * `delim` the element delimiter of its arrays (pg_type.typdelim; 0: ','). */
+rc_status rc_pg_types_add_named(rc_pg_types *r, uint32_t oid, const char *typname, char delim, rc_error *err);
 /* Forgets what is known about `oid` (a Type message announced a change). */
 void rc_pg_types_forget(rc_pg_types *r, uint32_t oid);
 
 /* The column type of (oid, typmod), typmod -1 when the column has none. `reg` may be NULL
- * (built-in types only). An OID neither built in nor registered is RC_ERR_TYPE naming it. */
+ * (built-in types only). An OID neither built in nor registered is read as text and declared
+ * "unknown". */
 rc_status rc_pg_type_resolve(const rc_pg_types *reg, uint32_t oid, int32_t typmod, rc_arena *a, rc_pg_type *out, rc_error *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* PostgreSQL types -> canonical types (see pg_value.h): the built-in types, the registry of
- * enum, domain and array types, and the declarations resolved from them. */
+ * enum, domain, array and named (extension, other) types, and the declarations resolved from
+ * them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,15 +95,32 @@ static const builtin *builtin_of(uint32_t oid, bool *is_array)
     return NULL;
 }
 
-/* ---- the registry of enum, domain and array types ---- */
+/* ---- extension types, known by their name ---- */
 
-typedef enum { REG_ENUM, REG_DOMAIN, REG_ARRAY } reg_kind;
+/* The types of extensions whose OIDs differ per database, read as text: contrib's citext,
+ * ltree, hstore and isn types, PostGIS's geometry and geography (hex EWKB)
+ * (docs/sources/postgres.md, "Extension and unknown types"). The declaration is the type's
+ * name, a row of the type catalog. */
+static const char *const ext_names[] = {"citext", "ltree", "hstore", "isbn", "isbn13", "ismn", "ismn13",
+                                        "issn", "issn13", "ean13", "upc", "geometry", "geography"};
+
+static bool ext_known(const char *name)
+{
+    for (size_t i = 0; i < sizeof ext_names / sizeof *ext_names; i++)
+        if (!strcmp(ext_names[i], name)) return true;
+    return false;
+}
+
+/* ---- the registry of enum, domain, array and named types ---- */
+
+typedef enum { REG_ENUM, REG_DOMAIN, REG_ARRAY, REG_NAMED } reg_kind;
 
 typedef struct reg_entry {
     uint32_t oid, ref; /* domain: base type; array: element type */
     int32_t typmod;    /* domain: the base type's typmod */
+    char delim;        /* named: its arrays' element delimiter (pg_type.typdelim) */
     reg_kind kind;
-    char *decl;        /* enum: "enum('a','b')" (malloc) */
+    char *decl;        /* enum: "enum('a','b')"; named: the type's name (malloc) */
 } reg_entry;
 
 struct rc_pg_types {
@@ -185,6 +203,13 @@ rc_status rc_pg_types_add_array(rc_pg_types *r, uint32_t oid, uint32_t elem_oid,
     return reg_put(r, (reg_entry){.oid = oid, .ref = elem_oid, .kind = REG_ARRAY}, err);
 }
 
+rc_status rc_pg_types_add_named(rc_pg_types *r, uint32_t oid, const char *typname, char delim, rc_error *err)
+{
+    char *name = strdup(typname);
+    if (!name) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory registering PostgreSQL type %u", oid);
+    return reg_put(r, (reg_entry){.oid = oid, .kind = REG_NAMED, .decl = name, .delim = delim ? delim : ','}, err);
+}
+
 /* ---- declarations ---- */
 
 /* format_type()'s interval fields (INTERVAL_MASK bits of PostgreSQL's datetime.h: MONTH 1,
@@ -261,11 +286,29 @@ static bool put_decl(rc_buf *b, const builtin *t, int32_t typmod)
     return true;
 }
 
+/* The declaration of a named type: an extension type's name; any other type's name when the
+ * catalog reads it as its "unknown" row (a name of letters, digits and _ that no row has), else
+ * "unknown" (PostgreSQL's internal "char", a name with a space or a dot). */
+static const char *named_decl(const char *name)
+{
+    if (ext_known(name)) return name;
+    rc_coltype t;
+    rc_error e;
+    rc_error_clear(&e);
+    size_t n = strlen(name);
+    if (n && strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n &&
+        rc_coltype_parse(RC_FAM_PG, name, n, &t, &e) == RC_OK && !strcmp(t.info->name, "unknown"))
+        return name;
+    return "unknown";
+}
+
 enum { MAX_DEPTH = 8 }; /* domains over domains over arrays... */
 
 typedef struct resolving {
-    const builtin *bt; /* the base built-in type, or NULL for an enum */
+    const builtin *bt; /* the base built-in type, or NULL for an enum or a named type */
     const char *enum_decl;
+    const char *named; /* a named type's name; "unknown" for an OID nobody registered */
+    char named_delim;  /* its arrays' element delimiter */
     int32_t typmod;
     bool array;
 } resolving;
@@ -282,13 +325,13 @@ static rc_status resolve_oid(const rc_pg_types *reg, uint32_t oid, int32_t typmo
         return RC_OK;
     }
     const reg_entry *e = reg_find(reg, oid);
-    if (!e)
-        return rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET,
-                            "PostgreSQL type %u is neither built in nor a registered enum, domain or array type "
-                            "(extension types such as hstore or citext are not supported yet)",
-                            oid);
+    if (!e) { /* read as text, declared unknown: no column type stops a capture */
+        out->named = "unknown", out->named_delim = ',', out->typmod = -1;
+        return RC_OK;
+    }
     switch (e->kind) {
     case REG_ENUM: out->enum_decl = e->decl, out->typmod = -1; return RC_OK;
+    case REG_NAMED: out->named = e->decl, out->named_delim = e->delim, out->typmod = -1; return RC_OK;
     case REG_DOMAIN: return resolve_oid(reg, e->ref, typmod >= 0 ? typmod : e->typmod, depth + 1, out, err);
     case REG_ARRAY:
         if (out->array) return rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET, "PostgreSQL type %u: an array of arrays", oid);
@@ -307,6 +350,7 @@ rc_status rc_pg_type_resolve(const rc_pg_types *reg, uint32_t oid, int32_t typmo
     rc_buf b;
     rc_buf_init(&b, 0);
     if (r.enum_decl) rc_buf_puts(&b, r.enum_decl);
+    else if (r.named) rc_buf_puts(&b, named_decl(r.named));
     else if (!put_decl(&b, r.bt, r.typmod)) {
         rc_buf_fini(&b);
         return rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET, "PostgreSQL type %u (%s): typmod %d is not supported", oid, r.bt->decl,
@@ -318,11 +362,11 @@ rc_status rc_pg_type_resolve(const rc_pg_types *reg, uint32_t oid, int32_t typmo
     rc_buf_fini(&b);
     if (!decl) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory for the type of PostgreSQL type %u", oid);
     if ((st = rc_coltype_parse(RC_FAM_PG, decl, dn, &out->type, err)) != RC_OK) return st;
-    out->reader = r.enum_decl ? RC_PG_R_ENUM : (rc_pg_reader)r.bt->reader;
+    out->reader = r.enum_decl ? RC_PG_R_ENUM : r.named ? RC_PG_R_TEXT : (rc_pg_reader)r.bt->reader;
     out->width = r.bt && r.bt->oid == 1560 && r.typmod >= 0 ? r.typmod : -1; /* bit(n): exactly n digits */
     out->elem_reader = out->reader, out->elem_width = out->width;
     if (r.array) out->reader = RC_PG_R_ARRAY, out->width = -1;
-    out->delim = r.bt && r.bt->oid == BOX_OID ? ';' : ',';
+    out->delim = r.named ? r.named_delim : r.bt && r.bt->oid == BOX_OID ? ';' : ','; /* PostGIS's types: ':' */
     return RC_OK;
 }
 
