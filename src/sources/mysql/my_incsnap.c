@@ -191,6 +191,10 @@ static rc_status drain(my_source *s, rc_error *err)
     rc_batch *b = rc_db_batch(&s->db.batches);
     while (x->pend_at < x->pending.len && b->n < RC_DB_BATCH_ITEMS) {
         if (*s->stop) return RC_OK;
+        /* a chunk's last item opens a batch of its own rather than end a full one: after a batch
+         * that is not full the pipeline stores the checkpoint at once (rc_my_incsnap_waiting),
+         * which the next chunk waits for */
+        if (x->mark_k && x->k + 1 == x->mark_k && rc_batch_full(b)) break;
         rc_source_item *it = rc_my_source_item_new(s);
         rc_event ev;
         rc_error ierr;
@@ -332,7 +336,11 @@ static rc_status reach(my_source *s, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
     rc_incsnap_phase ph = rc_incsnap_phase_of(x->core);
+    x->held = false;
     if ((ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && at_point(s)) {
+        /* the chunks handed out before it not acknowledged yet: the stream waits at P (so a
+         * kill repeats at most x->unacked chunks) */
+        if ((x->held = x->nemitted >= x->unacked)) return RC_OK;
         x->k = 0;
         if (rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK ||
             rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
@@ -350,15 +358,17 @@ static rc_status reach(my_source *s, rc_error *err)
     return st == RC_SKIP ? RC_OK : st;
 }
 
-bool rc_my_incsnap_pending(const my_source *s) { return s->inc && s->inc->pend_at < s->inc->pending.len; }
+bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->held); }
 
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
     if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
     if (reach(s, err) != RC_OK) return err->code;
-    /* RC_SNAPSHOT_UNACKED_CHUNKS: the next chunk waits for the sink */
-    bool room = !x->unacked || x->nemitted < x->unacked;
+    /* -o mysql.snapshot.unacked.chunks (default 1): the chunks handed out wait for the sink's
+     * acknowledgement (rc_my_incsnap_waiting) while the next one is read; it is handed out
+     * after it (reach), so a kill repeats at most that many chunks */
+    bool room = x->nemitted <= x->unacked;
     if (caught_up && x->pend_at == x->pending.len && room) {
         rc_error e;
         rc_error_clear(&e);
@@ -367,6 +377,7 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
         if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }
+    if (x->held && !rc_db_batch(&s->db.batches)->n) rc_db_phase_nap(1); /* the acknowledgement takes milliseconds */
     return drain(s, err);
 }
 
@@ -384,10 +395,10 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     if (!x) return rc_my_source_nomem(err);
     s->inc = x;
     x->o = o;
-    /* the environment's switches (as PostgreSQL's RC_SNAPSHOT_VERBOSE; rowcast has no -v) */
-    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE"), *unacked = getenv("RC_SNAPSHOT_UNACKED_CHUNKS");
+    /* the environment's switch (as PostgreSQL's RC_SNAPSHOT_VERBOSE; rowcast has no -v) */
+    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE");
     x->verbose = verbose && !strcmp(verbose, "1");
-    x->unacked = unacked ? strtoul(unacked, NULL, 10) : 0;
+    x->unacked = o.unacked_chunks > 0 ? (size_t)o.unacked_chunks : 1;
     snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
     snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);

@@ -34,7 +34,7 @@ typedef struct inc_table {
 } inc_table;
 
 /* A chunk handed out whose items the sink has not acknowledged yet (for RC_SNAPSHOT_VERBOSE's
- * "acknowledged" and RC_SNAPSHOT_UNACKED_CHUNKS). */
+ * "acknowledged" and -o mysql.snapshot.unacked.chunks). */
 typedef struct inc_emitted {
     rc_pos end; /* its last item */
     uint64_t chunk; /* its number in its table */
@@ -44,8 +44,8 @@ typedef struct inc_emitted {
 typedef struct rc_my_incsnap {
     rc_my_capture_options o;
     bool verbose;   /* RC_SNAPSHOT_VERBOSE=1: a notice per chunk (window open, emitted, acknowledged) */
-    size_t unacked; /* RC_SNAPSHOT_UNACKED_CHUNKS=N: at most N chunks handed out and not
-                     * acknowledged (0: no limit) */
+    size_t unacked; /* -o mysql.snapshot.unacked.chunks=N (default 1): at most N chunks handed
+                     * out and not acknowledged */
     char sig_db[65], sig_table[65];
     rc_incsnap *core;
     MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
@@ -62,6 +62,7 @@ typedef struct rc_my_incsnap {
     size_t npending; /* ... and how many items are left there */
     uint64_t k;      /* items handed at this emit point */
     uint64_t mark_k; /* the item that ends the chunk emitted here (a boundary: not inside); 0 none */
+    bool held;       /* the stream is at the chunk's P, which waits for the chunks before it to be acknowledged */
     inc_emitted *emitted;
     size_t nemitted, capemitted;
     rc_arena scratch;
