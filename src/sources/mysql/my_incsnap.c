@@ -346,7 +346,10 @@ static rc_status reach(my_source *s, rc_error *err)
             rc_my_incsnap_say(s, x->cur, 0, "read again (its structure changed before its point)");
             return RC_OK;
         }
-        x->k = 0;
+        /* items are (boundary, k): k goes on over chunks handed at the same boundary (an idle
+         * stream), so that each chunk ends at a position of its own, acknowledged on its own */
+        rc_pos here = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, 0);
+        if (rc_pos_compare(&here, &x->k_at) != 0) x->k = 0, x->k_at = here;
         if (rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK ||
             rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
             return err->code;
