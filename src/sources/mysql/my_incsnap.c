@@ -367,18 +367,20 @@ static rc_status reach(my_source *s, rc_error *err)
     return st == RC_SKIP ? RC_OK : st;
 }
 
-bool rc_my_incsnap_pending(const my_source *s) { return s->inc && s->inc->pend_at < s->inc->pending.len; }
+bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->hold); }
 
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
+    bool held = x->hold; /* the batch before ended here, waiting for the sink with nothing else to do */
+    x->hold = false;
     if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
     if (reach(s, err) != RC_OK) return err->code;
     /* -o mysql.snapshot.unacked.chunks (default 1): the next chunk is read once the sink
      * acknowledged the ones handed out (rc_my_incsnap_waiting says the source waits for it),
      * so a kill repeats at most that many chunks */
     bool room = x->nemitted < x->unacked;
-    if (caught_up && x->pend_at == x->pending.len && room) {
+    if ((caught_up || held) && x->pend_at == x->pending.len && room) {
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
@@ -386,7 +388,13 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
         if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }
-    return drain(s, err);
+    /* waiting for the sink with nothing to hand: the batch ends here rather than wait for the
+     * stream's poll, so that the acknowledgement (which takes the source's lock, prefetch.c)
+     * comes at once; the next chunk then starts without that poll */
+    rc_status st = drain(s, err);
+    x->hold = st == RC_OK && !(x->nemitted < x->unacked) && x->pend_at == x->pending.len && !rc_db_batch(&s->db.batches)->n;
+    if (x->hold) rc_db_phase_nap(1);
+    return st;
 }
 
 /* ---- open, check, free ---- */
