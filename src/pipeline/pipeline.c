@@ -111,7 +111,8 @@ int rc_pipeline_run(rc_pipeline *c)
         }
         rc = rc_pipeline_output(c, b);
         bool last = b->last;
-        if (rc == RC_EXIT_OK && !last && !rc_batch_full(b)) rc = serve_sink(c, false); /* the input is idle: let the output out */
+        /* the input is idle: let the output out (at once when the source waits for it) */
+        if (rc == RC_EXIT_OK && !last && !rc_batch_full(b)) rc = serve_sink(c, c->src->ops->waiting && c->src->ops->waiting(c->src));
         c->src->ops->release(c->src, b);
         if (last || *c->stop) break;
     }

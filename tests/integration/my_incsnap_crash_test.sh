@@ -3,7 +3,7 @@
 # mysql.md, "Incremental snapshots", "What survives a kill"). One server: bf_writer loads shop.t
 # (PRIMARY KEY (id), 200,000 rows) and keeps changing it (half its changes on the keys being read)
 # while `rowcast capture --checkpoint` streams with RC_SNAPSHOT_VERBOSE=1 (a notice per chunk)
-# and RC_SNAPSHOT_UNACKED_CHUNKS=1 (a chunk is read once the sink acknowledged the one before);
+# and no other setting (by default a chunk is read once the sink acknowledged the one before);
 # a signal asks for shop.t. rowcast is killed with SIGKILL at points the verbose notices show:
 #   run 1: a chunk's window open (read, not handed out);
 #   run 2: a chunk handed out after some were acknowledged (its rows in the sink, unacknowledged);
@@ -41,10 +41,9 @@ my_sql shop -e 'CREATE TABLE rowcast_signal (id VARCHAR(64) PRIMARY KEY, type VA
 step "loaded"
 
 run=0
-UNACKED=1
 start_run() { # start_run [OPTION...]: run N+1 in the background, stdout W/outN, stderr W/errN
     run=$((run + 1))
-    ( RC_SNAPSHOT_VERBOSE=1 RC_SNAPSHOT_UNACKED_CHUNKS=$UNACKED exec "$RC" capture "$URL" --include 'shop.t' \
+    ( RC_SNAPSHOT_VERBOSE=1 exec "$RC" capture "$URL" --include 'shop.t' \
         --checkpoint "$W/ck" --server-id 12 --to native -o mysql.signal.table=shop.rowcast_signal \
         -o mysql.snapshot.chunk.rows=$CHUNK "$@" >"$W/out$run" 2>"$W/err$run" ) &
     CAP=$!
@@ -133,9 +132,7 @@ wait_for 20 grep -q '^paused 1$' "$W/ck" || bad "run 4: the checkpoint never hel
 kill9 "paused"
 after 4
 stop_if_failed
-# run 5: still paused; a resume-snapshot signal, then the snapshot completes (no more kills:
-# chunks do not wait for the sink)
-UNACKED=0
+# run 5: still paused; a resume-snapshot signal, then the snapshot completes (no more kills)
 start_run
 resumed 5
 wait_for 10 grep -qs "incremental snapshots paused (a pause-snapshot signal)" "$W/err5" && ok || bad "run 5: not said to be paused"

@@ -80,12 +80,10 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     rc_my_incsnap *x = s->inc;
     inc_table *it = rc_my_incsnap_table(x, t->name);
     if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
-    const rc_my_table *now = rc_my_history_get(s->hist, it->own->db, it->own->name);
-    if (!now || !rc_my_table_same(now, it->own)) /* not handled yet: stopped, never read with the wrong columns */
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "incremental snapshot of %s stopped: the table was %s during its snapshot (a DDL during an incremental "
-                            "snapshot is not handled yet); write the signal again", t->name, now ? "altered" : "dropped");
-    if (rc_my_incsnap_session(s, err) != RC_OK) return err->code;
+    /* read with the structure the history has at the stream's position; reach() checks it is
+     * still the one at P (a DDL in between: read again) */
+    if (rc_my_incsnap_session(s, err) != RC_OK || rc_my_incsnap_refresh(s, it, err) != RC_OK) return err->code;
+    x->stale = false;
     if (!it->rd && !(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit))) return rc_my_source_nomem(err);
     if (it->resume && rc_my_incsnap_resume_reader(it, err) != RC_OK) return err->code;
     if (reader_at_chunk(it, t) != RC_OK) return rc_my_snap_reader_free(it->rd), it->rd = NULL, rc_my_source_nomem(err);
@@ -103,6 +101,8 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
         st = add_row(s, it, fields, lens, err);
     }
     if (st == RC_ERR_LIMIT) st = RC_OK; /* the buffer is full: the chunk is what was read */
+    if (st != RC_OK && rc_my_incsnap_ddl_errno(mysql_errno(x->sql))) /* a DDL the stream has not reached */
+        x->stale = true, st = RC_OK, rc_error_clear(err);
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
     rc_error cerr;
     rc_error_clear(&cerr);
@@ -168,7 +168,7 @@ static rc_status pending_event(my_source *s, rc_event *ev, rc_error *err)
     ev->pos.file = (rc_str){strcpy(file, s->file), strlen(s->file)};
     ev->pos.offset = s->offset, ev->pos.has_offset = true;
     ev->ts_us = x->read_us, ev->has_ts = true;
-    ev->ncols = t->t->ncols, ev->cols = t->cols, ev->cols_id = t;
+    ev->ncols = t->t->ncols, ev->cols = t->cols, ev->cols_id = t->cols; /* (one per structure: a DDL makes new ones) */
     if (kind) return RC_OK;
     char **fields = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *fields);
     unsigned long *lens = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *lens);
@@ -191,6 +191,10 @@ static rc_status drain(my_source *s, rc_error *err)
     rc_batch *b = rc_db_batch(&s->db.batches);
     while (x->pend_at < x->pending.len && b->n < RC_DB_BATCH_ITEMS) {
         if (*s->stop) return RC_OK;
+        /* a chunk's last item opens a batch of its own rather than end a full one: after a batch
+         * that is not full the pipeline stores the checkpoint at once (rc_my_incsnap_waiting),
+         * which the next chunk waits for */
+        if (x->mark_k && x->k + 1 == x->mark_k && rc_batch_full(b)) break;
         rc_source_item *it = rc_my_source_item_new(s);
         rc_event ev;
         rc_error ierr;
@@ -333,7 +337,19 @@ static rc_status reach(my_source *s, rc_error *err)
     rc_my_incsnap *x = s->inc;
     rc_incsnap_phase ph = rc_incsnap_phase_of(x->core);
     if ((ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && at_point(s)) {
-        x->k = 0;
+        inc_table *it = x->tabs[x->cur];
+        /* the history at P has the table as the chunk read it, else (a DDL between the stream's
+         * position at the read and P) the chunk is read again with the structure at P */
+        if (x->stale || !rc_my_incsnap_current(s, it)) {
+            rc_incsnap_reread(x->core);
+            it->ddl_rereads++;
+            rc_my_incsnap_say(s, x->cur, 0, "read again (its structure changed before its point)");
+            return RC_OK;
+        }
+        /* items are (boundary, k): k goes on over chunks handed at the same boundary (an idle
+         * stream), so that each chunk ends at a position of its own, acknowledged on its own */
+        rc_pos here = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, 0);
+        if (rc_pos_compare(&here, &x->k_at) != 0) x->k = 0, x->k_at = here;
         if (rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK ||
             rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
             return err->code;
@@ -342,6 +358,7 @@ static rc_status reach(my_source *s, rc_error *err)
     /* the boundary the rows follow, with the state before them */
     if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
     rc_status st = rc_incsnap_emit(x->core, err);
+    x->tabs[x->cur]->ddl_rereads = 0;
     rc_pos end;
     bool keep = false;
     if (st == RC_OK) st = rc_my_incsnap_chunk_done(s, &end, &keep, err);
@@ -350,16 +367,20 @@ static rc_status reach(my_source *s, rc_error *err)
     return st == RC_SKIP ? RC_OK : st;
 }
 
-bool rc_my_incsnap_pending(const my_source *s) { return s->inc && s->inc->pend_at < s->inc->pending.len; }
+bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->hold); }
 
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
+    bool held = x->hold; /* the batch before ended here, waiting for the sink with nothing else to do */
+    x->hold = false;
     if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
     if (reach(s, err) != RC_OK) return err->code;
-    /* RC_SNAPSHOT_UNACKED_CHUNKS: the next chunk waits for the sink */
-    bool room = !x->unacked || x->nemitted < x->unacked;
-    if (caught_up && x->pend_at == x->pending.len && room) {
+    /* -o mysql.snapshot.unacked.chunks (default 1): the next chunk is read once the sink
+     * acknowledged the ones handed out (rc_my_incsnap_waiting says the source waits for it),
+     * so a kill repeats at most that many chunks */
+    bool room = x->nemitted < x->unacked;
+    if ((caught_up || held) && x->pend_at == x->pending.len && room) {
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
@@ -367,7 +388,13 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
         if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }
-    return drain(s, err);
+    /* waiting for the sink with nothing to hand: the batch ends here rather than wait for the
+     * stream's poll, so that the acknowledgement (which takes the source's lock, prefetch.c)
+     * comes at once; the next chunk then starts without that poll */
+    rc_status st = drain(s, err);
+    x->hold = st == RC_OK && !(x->nemitted < x->unacked) && x->pend_at == x->pending.len && !rc_db_batch(&s->db.batches)->n;
+    if (x->hold) rc_db_phase_nap(1);
+    return st;
 }
 
 /* ---- open, check, free ---- */
@@ -384,10 +411,10 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     if (!x) return rc_my_source_nomem(err);
     s->inc = x;
     x->o = o;
-    /* the environment's switches (as PostgreSQL's RC_SNAPSHOT_VERBOSE; rowcast has no -v) */
-    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE"), *unacked = getenv("RC_SNAPSHOT_UNACKED_CHUNKS");
+    /* the environment's switch (as PostgreSQL's RC_SNAPSHOT_VERBOSE; rowcast has no -v) */
+    const char *verbose = getenv("RC_SNAPSHOT_VERBOSE");
     x->verbose = verbose && !strcmp(verbose, "1");
-    x->unacked = unacked ? strtoul(unacked, NULL, 10) : 0;
+    x->unacked = o.unacked_chunks > 0 ? (size_t)o.unacked_chunks : 1;
     snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
     snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);
@@ -435,9 +462,12 @@ void rc_my_incsnap_free(my_source *s)
         inc_table *it = x->tabs[i];
         rc_my_snap_reader_free(it->rd);
         rc_buf_fini(&it->from), rc_buf_fini(&it->at);
-        free(it->st.cols), free(it->st.pk), free(it->own), free(it->name), free(it->resume), free(it);
+        rc_my_incsnap_table_drop(x, it, false);
+        free(it->name), free(it->resume), free(it);
     }
     free(x->tabs);
+    for (size_t i = 0; i < x->nretired; i++) free(x->retired[i]);
+    free(x->retired);
     if (x->sql) mysql_close(x->sql);
     rc_buf_fini(&x->row);
     rc_buf_fini(&x->last_key);

@@ -31,10 +31,15 @@ typedef struct inc_table {
     char *resume; /* a snapshot resumed from its state: the key its reader starts after, as
                    * rc_my_incsnap_key_put packs it; NULL: from the first row */
     size_t resume_len;
+    uint32_t ddl_rereads; /* the chunk in flight read again after a DDL, since one was handed out */
 } inc_table;
 
+/* A chunk read again after as many DDLs in a row stops the table's snapshot (a table altered at
+ * every chunk never ends it). */
+enum { INC_DDL_REREADS = 8 };
+
 /* A chunk handed out whose items the sink has not acknowledged yet (for RC_SNAPSHOT_VERBOSE's
- * "acknowledged" and RC_SNAPSHOT_UNACKED_CHUNKS). */
+ * "acknowledged" and -o mysql.snapshot.unacked.chunks). */
 typedef struct inc_emitted {
     rc_pos end; /* its last item */
     uint64_t chunk; /* its number in its table */
@@ -44,8 +49,8 @@ typedef struct inc_emitted {
 typedef struct rc_my_incsnap {
     rc_my_capture_options o;
     bool verbose;   /* RC_SNAPSHOT_VERBOSE=1: a notice per chunk (window open, emitted, acknowledged) */
-    size_t unacked; /* RC_SNAPSHOT_UNACKED_CHUNKS=N: at most N chunks handed out and not
-                     * acknowledged (0: no limit) */
+    size_t unacked; /* -o mysql.snapshot.unacked.chunks=N (default 1): at most N chunks handed
+                     * out and not acknowledged */
     char sig_db[65], sig_table[65];
     rc_incsnap *core;
     MYSQL *sql; /* the chunks' session (the source's own closes when the stream starts) */
@@ -61,11 +66,18 @@ typedef struct rc_my_incsnap {
     size_t pend_at;  /* the next pending item's offset */
     size_t npending; /* ... and how many items are left there */
     uint64_t k;      /* items handed at this emit point */
+    rc_pos k_at;     /* ... which is this boundary (k 0) */
+    bool hold;       /* the next chunk waits for the sink and the batch is empty: it ends there */
     uint64_t mark_k; /* the item that ends the chunk emitted here (a boundary: not inside); 0 none */
     inc_emitted *emitted;
     size_t nemitted, capemitted;
     rc_arena scratch;
     rc_incsnap_signals signals; /* read so far, by type and result (metrics) */
+    bool stale;      /* the chunk in flight's SELECT met a structure the history does not have
+                      * yet (a DDL after the stream's position): read again at P */
+    void **retired;  /* the structures of tables replaced by a DDL or a new signal: events handed
+                      * out point at their columns (rc_event.cols_id), so they live until free */
+    size_t nretired;
 } rc_my_incsnap;
 
 /* ---- my_incsnap_table.c ---- */
@@ -78,6 +90,19 @@ rc_status rc_my_incsnap_again(rc_my_incsnap *x, rc_status st);
 /* The table `name` ready to be read (structure, chunk key): RC_SKIP with the reason in err
  * when it cannot be (not captured, no key). */
 rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *by, rc_error *err);
+/* Whether the history's structure of the table now is the one its chunks are read with. */
+bool rc_my_incsnap_current(const my_source *s, const inc_table *it);
+/* Before a chunk is read: the table's structure as the history has it now. A DDL since the
+ * last chunk (columns added, dropped, retyped) replaces it (said once); a table dropped or
+ * renamed, a key changed, or more than INC_DDL_REREADS reads of one chunk in a row stop its
+ * snapshot (err names the table and what to do). */
+rc_status rc_my_incsnap_refresh(my_source *s, inc_table *it, rc_error *err);
+/* The server's errors of a chunk's SELECT that a structure change causes (a column or the
+ * table gone, the table rebuilt after the read view began). */
+bool rc_my_incsnap_ddl_errno(unsigned e);
+/* Frees the table's structure (own, st) or keeps it until rc_my_incsnap_free when `keep`
+ * (events point at it); the table has none after. */
+void rc_my_incsnap_table_drop(rc_my_incsnap *x, inc_table *it, bool keep);
 
 /* ---- my_incsnap_state.c ---- */
 /* One key column's value (as the text protocol sends it) packed: a 4-byte length, a byte that

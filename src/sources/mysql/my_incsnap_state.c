@@ -162,6 +162,12 @@ void rc_my_incsnap_acked(my_source *s, const rc_pos *pos)
     x->nemitted -= k;
 }
 
+bool rc_my_incsnap_waiting(const my_source *s)
+{
+    const rc_my_incsnap *x = s->inc;
+    return x && x->nemitted >= x->unacked;
+}
+
 /* ---- resuming ---- */
 
 /* One table of the state, ready to go on: false (said) when it cannot. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sources/mysql/my_incsnap_int.h"
 
 inc_table *rc_my_incsnap_table(rc_my_incsnap *x, const char *name)
@@ -83,8 +84,9 @@ rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *b
     } else { /* queued anew: from its first row, with the structure now */
         rc_buf_reset(&it->from), rc_buf_reset(&it->at);
         rc_my_snap_reader_free(it->rd);
-        free(it->st.cols), free(it->st.pk), free(it->own), free(it->resume);
-        it->rd = NULL, it->st = (rc_my_snap_table){0}, it->resume = NULL, it->resume_len = 0;
+        rc_my_incsnap_table_drop(x, it, true);
+        free(it->resume);
+        it->rd = NULL, it->resume = NULL, it->resume_len = 0, it->ddl_rereads = 0;
     }
     if (!(it->own = rc_my_table_copy(t, err)) || rc_my_snap_table_of(it->own, &it->st, err) != RC_OK) return err->code;
     bool found;
@@ -95,5 +97,88 @@ rc_status rc_my_incsnap_prepare(my_source *s, const char *name, rc_incsnap_by *b
                             "table %s has no primary key and no unique index on NOT NULL columns: an incremental snapshot of it "
                             "could deliver rows twice or miss them; add one (ALTER TABLE %s ADD PRIMARY KEY (...)), or take an "
                             "initial snapshot (--snapshot initial with a new checkpoint)", name, name);
+    return RC_OK;
+}
+
+/* ---- structures: a DDL during a table's snapshot ---- */
+
+/* Events handed out point at p (their columns): kept until rc_my_incsnap_free (a DDL, or a
+ * table queued anew, is rare). Out of memory: left allocated, never freed under them. */
+static void retire(rc_my_incsnap *x, void *p)
+{
+    void **r = p ? realloc(x->retired, (x->nretired + 1) * sizeof *r) : NULL;
+    if (r) x->retired = r, r[x->nretired++] = p;
+}
+
+void rc_my_incsnap_table_drop(rc_my_incsnap *x, inc_table *it, bool keep)
+{
+    void *parts[] = {it->own, it->st.cols, it->st.pk};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        if (keep) retire(x, parts[i]);
+        else free(parts[i]);
+    }
+    it->own = NULL, it->st = (rc_my_snap_table){0};
+}
+
+bool rc_my_incsnap_ddl_errno(unsigned e)
+{
+    return e == 1054 /* ER_BAD_FIELD_ERROR */ || e == 1146 /* ER_NO_SUCH_TABLE */ || e == 1049 /* ER_BAD_DB_ERROR */ ||
+           e == 1412 /* ER_TABLE_DEF_CHANGED */;
+}
+
+bool rc_my_incsnap_current(const my_source *s, const inc_table *it)
+{
+    const rc_my_table *now = rc_my_history_get(s->hist, it->own->db, it->own->name);
+    if (!now || !rc_my_table_same(now, it->own)) return false;
+    for (uint32_t i = 0; i < now->ncols; i++)
+        if (now->cols[i].pk != it->own->cols[i].pk) return false;
+    return true;
+}
+
+/* The chunk keys of a and b: the same columns (names as the server compares them) with the
+ * same declared types, in the same order. */
+static bool same_key(const rc_my_snap_table *a, const rc_my_snap_table *b)
+{
+    if (a->npk != b->npk) return false;
+    for (uint32_t k = 0; k < a->npk; k++) {
+        const rc_column *ca = &a->cols[a->pk[k]], *cb = &b->cols[b->pk[k]];
+        if (ca->name.n != cb->name.n || strncasecmp(ca->name.p, cb->name.p, ca->name.n) || ca->type.decl.n != cb->type.decl.n ||
+            memcmp(ca->type.decl.p, cb->type.decl.p, ca->type.decl.n))
+            return false;
+    }
+    return true;
+}
+
+rc_status rc_my_incsnap_refresh(my_source *s, inc_table *it, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    if (it->ddl_rereads > INC_DDL_REREADS)
+        return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET,
+                            "incremental snapshot of %s stopped: its structure changed while one chunk was read, %u times in a "
+                            "row; write the signal again once its DDL is done", it->name, it->ddl_rereads);
+    if (rc_my_incsnap_current(s, it)) return RC_OK;
+    const rc_my_table *now = rc_my_history_get(s->hist, it->own->db, it->own->name);
+    if (!now)
+        return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET,
+                            "incremental snapshot of %s stopped: the table was dropped or renamed during its snapshot; write "
+                            "the signal again (with its new name) to read it", it->name);
+    inc_table was = *it;
+    it->own = NULL, it->st = (rc_my_snap_table){0};
+    rc_incsnap_by by;
+    bool found = false;
+    rc_status st = (it->own = rc_my_table_copy(now, err)) && rc_my_snap_table_of(it->own, &it->st, err) == RC_OK
+                       ? chunk_key(s, it, &found, &by, err)
+                       : err->code;
+    if (st == RC_OK && (!found || !same_key(&was.st, &it->st)))
+        st = rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET,
+                          "incremental snapshot of %s stopped: its key changed during its snapshot (an ALTER TABLE); write the "
+                          "signal again to read it by its new key", it->name);
+    if (st != RC_OK) { /* the structure the chunks were read with stays */
+        rc_my_incsnap_table_drop(x, it, false);
+        it->own = was.own, it->st = was.st;
+        return rc_my_incsnap_again(x, st);
+    }
+    rc_my_incsnap_table_drop(x, &was, true);
+    rc_my_source_notice(s, "incremental snapshot of %s: its columns changed; the next rows are read with the new ones", it->name);
     return RC_OK;
 }

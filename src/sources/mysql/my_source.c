@@ -369,6 +369,7 @@ static bool my_waiting(const rc_source *src)
     const my_source *s = (const my_source *)src;
     if (s->db.ph == PH_SNAPSHOT_ACK) return true;
     if (s->db.ph != PH_STREAM) return false;
+    if (rc_my_incsnap_waiting(s)) return true; /* the next chunk of an incremental snapshot */
     rc_my_decoder_pos p;
     rc_my_decoder_position(s->dec, &p);
     return rc_my_source_at_target(s, p.in_transaction);

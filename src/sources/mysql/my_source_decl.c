@@ -15,6 +15,8 @@ const char rc_my_until_refused[] = "--until takes caught-up for MySQL and MariaD
 const rc_option_desc rc_my_options[] = {
     MY_OPT("mysql.signal.table", RC_OPT_STRING, 0, signal_table),
     MY_OPT("mysql.snapshot.chunk.rows", RC_OPT_INT, 1000000, chunk_rows),
+    /* 1: a kill repeats at most one chunk (docs/sources/mysql.md, "What survives a kill") */
+    {"mysql.snapshot.unacked.chunks", RC_OPT_INT, NULL, "1", NULL, offsetof(rc_my_capture_options, unacked_chunks), 1, 1000000, NULL},
     {0},
 };
 #undef MY_OPT

@@ -13,6 +13,7 @@ extern const char rc_my_flag_refused[], rc_my_option_refused[], rc_my_until_refu
 typedef struct rc_my_capture_options {
     const char *signal_table; /* DB.TABLE; NULL: no incremental snapshots (nothing changes) */
     long chunk_rows;          /* 0: the core's default */
+    long unacked_chunks;      /* chunks handed out and not acknowledged before the next is read (default 1) */
 } rc_my_capture_options;
 extern const rc_option_desc rc_my_options[];
 void rc_my_configure(rc_capture_config *cc, const void *options);

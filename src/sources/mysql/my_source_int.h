@@ -138,6 +138,9 @@ rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, s
 /* The checkpoint written at `pos` (the sink acknowledged it): RC_SNAPSHOT_VERBOSE says the
  * chunks it covers. */
 void rc_my_incsnap_acked(my_source *s, const rc_pos *pos);
+/* The next chunk waits for the sink's acknowledgement of those handed out (rc_source_ops.waiting:
+ * the pipeline stores the checkpoint at once rather than at its interval). */
+bool rc_my_incsnap_waiting(const my_source *s);
 /* At open, before the stream: the checkpoint's snapshot state goes on (said per table). */
 rc_status rc_my_incsnap_resume(my_source *s, rc_error *err);
 
