@@ -86,6 +86,7 @@ typedef struct my_source {
     struct rc_my_incsnap *inc;
     bool (*accept)(void *ctx, rc_str db, rc_str table); /* --include's, when inc wraps it */
     void *accept_ctx;
+    bool from_checkpoint; /* the run resumes from the checkpoint (its snapshot state is imported) */
 } my_source;
 
 /* ---- my_source_common.c ---- */
@@ -140,5 +141,8 @@ rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, s
 void rc_my_incsnap_acked(my_source *s, const rc_pos *pos);
 /* At open, before the stream: the checkpoint's snapshot state goes on (said per table). */
 rc_status rc_my_incsnap_resume(my_source *s, rc_error *err);
+/* --snapshot incremental's first run: every included table of s->tables queued (no signal);
+ * one that has no chunk key refuses the run, naming it and the fix. */
+rc_status rc_my_incsnap_queue_included(my_source *s, rc_error *err);
 
 #endif
