@@ -223,9 +223,8 @@ static bool busy(const rc_my_incsnap *x, const char *name)
     return false;
 }
 
-/* A prepared table queued (signal: the id that asked, NULL: none), its estimate given and said
- * ("started (WHY, ~N rows, by ...)"). */
-static rc_status queue_table(my_source *s, const char *name, rc_incsnap_by by, const char *signal, const char *why, rc_error *e)
+rc_status rc_my_incsnap_queue_table(my_source *s, const char *name, rc_incsnap_by by, const char *signal, const char *why,
+                                    rc_error *e)
 {
     rc_my_incsnap *x = s->inc;
     if (rc_incsnap_queue(x->core, name, by, signal, NULL, e) != RC_OK) return e->code;
@@ -258,7 +257,7 @@ static int execute(my_source *s, const rc_signal *sg)
         if (sg->tables[i].filter)
             rc_error_set(&e, RC_SKIP, RC_NO_OFFSET, "%s: additional-conditions are not applied yet by the MySQL/MariaDB source", name);
         else if (((was_busy = busy(x, name)) || rc_my_incsnap_prepare(s, name, &by, &e) == RC_OK) &&
-                 queue_table(s, name, by, sg->id, why, &e) == RC_OK) {
+                 rc_my_incsnap_queue_table(s, name, by, sg->id, why, &e) == RC_OK) {
             result = rc_incsnap_signal_worse(result, RC_SIGNAL_OK);
             continue;
         }
@@ -405,6 +404,9 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&x->last_key, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&x->pending, (size_t)1 << 30);
+    rc_buf_init(&x->captured, RC_BUF_DEFAULT_MAX), rc_buf_init(&x->names, RC_BUF_DEFAULT_MAX);
+    rc_buf_init(&x->live, RC_BUF_DEFAULT_MAX);
+    x->captured_stale = true; /* the first checkpoint has it */
     rc_arena_init(&x->scratch);
     rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge};
     rc_incsnap_limits lim = {.chunk_rows = (size_t)o.chunk_rows};
@@ -457,6 +459,7 @@ void rc_my_incsnap_free(my_source *s)
     rc_buf_fini(&x->last_key);
     free(x->emitted);
     rc_buf_fini(&x->pending);
+    rc_buf_fini(&x->captured), rc_buf_fini(&x->names), rc_buf_fini(&x->live);
     rc_arena_fini(&x->scratch);
     free(x);
     s->inc = NULL;
@@ -492,7 +495,7 @@ rc_status rc_my_incsnap_queue_included(my_source *s, rc_error *err)
     for (size_t i = 0; i < s->ntables && st == RC_OK; i++) {
         const rc_my_table *t = s->tables[i].t;
         snprintf(name, sizeof name, "%.*s.%.*s", (int)t->db.n, t->db.p, (int)t->name.n, t->name.p);
-        if (s->tables[i].included) st = queue_table(s, name, by[i], NULL, "--snapshot incremental", err);
+        if (s->tables[i].included) st = rc_my_incsnap_queue_table(s, name, by[i], NULL, "--snapshot incremental", err);
     }
     free(by);
     return st;

@@ -43,6 +43,8 @@
 
 /* ---- the source interface ---- */
 
+static rc_status checkpoint_start(my_source *s, rc_error *err);
+
 static rc_status snapshot_done(void *p, rc_error *err)
 {
     my_source *s = p;
@@ -55,7 +57,7 @@ static rc_status snapshot_done(void *p, rc_error *err)
         s->db.ph = PH_DONE;
         return RC_OK;
     }
-    if (rc_my_source_checkpoint_here(s, err) != RC_OK) return err->code;
+    if (checkpoint_start(s, err) != RC_OK) return err->code;
     rc_my_source_notice(s, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; streaming from %s:%" PRIu64, s->tables_included,
            s->tables_included == 1 ? "" : "s", s->db.snap_rows, s->db.snap_rows == 1 ? "" : "s", s->file, s->offset);
     s->db.ph = PH_STREAM_START;
@@ -72,7 +74,20 @@ static void my_ack(rc_source *src, const rc_pos *pos)
     my_source *s = (my_source *)src;
     if (pos->kind != RC_POS_MYSQL) return;
     bool snapshot = !rc_pos_mysql_file(pos) && !rc_pos_mysql_offset(pos);
-    if (rc_db_source_ack(&s->db, pos, snapshot, rc_pos_mysql_snapshot_rows(pos))) rc_my_source_acknowledge(s, pos);
+    if (!rc_db_source_ack(&s->db, pos, snapshot, rc_pos_mysql_snapshot_rows(pos))) return;
+    rc_my_incsnap_captured_ack(s, pos);
+    rc_my_source_acknowledge(s, pos);
+}
+
+/* The stream starts at the handed boundary with nothing in flight: the checkpoint there
+ * (rc_my_source_checkpoint_here), its state with the tables captured. */
+static rc_status checkpoint_start(my_source *s, rc_error *err)
+{
+    s->hist_dirty = true;
+    if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
+    rc_pos p = s->handed;
+    rc_my_incsnap_captured_ack(s, &p);
+    return rc_my_source_checkpoint_here(s, err);
 }
 
 /* The pipeline's sink state at `pos` goes into the checkpoint written there; the state where
@@ -331,7 +346,7 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
         /* the structures as they are now: a --start in the past decodes with them (documented);
          * --snapshot incremental: every included table queued, the stream from the end at once */
         if (load_structures(s, cfg, err) != RC_OK || start_position(s, s->cfg.start, err) != RC_OK ||
-            (incremental && rc_my_incsnap_queue_included(s, err) != RC_OK) || rc_my_source_checkpoint_here(s, err) != RC_OK)
+            (incremental && rc_my_incsnap_queue_included(s, err) != RC_OK) || checkpoint_start(s, err) != RC_OK)
             return err->code;
         s->db.ph = PH_STREAM_START;
         return RC_OK;
@@ -371,6 +386,8 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
     if (st == RC_OK && s->sql) st = rc_my_incsnap_check(s, err);
     if (st == RC_OK && s->from_checkpoint) st = rc_my_incsnap_resume(s, err);
+    if (st == RC_OK && s->from_checkpoint) st = rc_my_incsnap_newly_included(s, err);
+    if (st == RC_OK) st = rc_my_incsnap_live_init(s, err);
     return rc_db_source_opened(&s->db, st, out);
 }
 

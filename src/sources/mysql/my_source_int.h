@@ -118,7 +118,7 @@ rc_status rc_my_source_stream_start(void *s, rc_error *err); /* rc_db_phase_ops'
 bool rc_my_source_at_target(const my_source *s, bool in_tx);
 rc_status rc_my_source_stream_batch(void *s, int timeout_ms, rc_error *err); /* rc_db_phase_ops' */
 
-/* ---- my_incsnap.c, my_incsnap_state.c ---- */
+/* ---- my_incsnap.c, my_incsnap_state.c, my_incsnap_captured.c ---- */
 /* Reads the -o mysql.* options: s->inc stays NULL without mysql.signal.table. */
 rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error *err);
 /* On s->sql: the server is MariaDB and the signal table exists (else the CREATE TABLE to run). */
@@ -141,6 +141,19 @@ rc_status rc_my_incsnap_state_at(my_source *s, const rc_pos *pos, char **text, s
 void rc_my_incsnap_acked(my_source *s, const rc_pos *pos);
 /* At open, before the stream: the checkpoint's snapshot state goes on (said per table). */
 rc_status rc_my_incsnap_resume(my_source *s, rc_error *err);
+/* Before the checkpoint moves to the last boundary kept at or before `pos`: its state carries
+ * the captured line as of it (the history's tables --include matches there), written whenever
+ * it changed; a failure is a warning (the line stays as it was). No-op without incremental
+ * snapshots. */
+void rc_my_incsnap_captured_ack(my_source *s, const rc_pos *pos);
+/* At open from a checkpoint: the tables --include matches now that its captured line does not
+ * hold are queued (their earlier rows are not in the binlog after it); no captured line: said. */
+rc_status rc_my_incsnap_newly_included(my_source *s, rc_error *err);
+/* At open, once the history is where the stream starts: the tables --include matches there. */
+rc_status rc_my_incsnap_live_init(my_source *s, rc_error *err);
+/* After a DDL of the stream was applied to the history: a table RENAMEd into --include (no
+ * included table went away in it) is queued; one CREATEd is streamed from its CREATE. */
+void rc_my_incsnap_after_ddl(my_source *s, const rc_event *ev);
 /* --snapshot incremental's first run: every included table of s->tables queued (no signal);
  * one that has no chunk key refuses the run, naming it and the fix. */
 rc_status rc_my_incsnap_queue_included(my_source *s, rc_error *err);
