@@ -34,6 +34,8 @@ grep -q 'table shop.k has no primary key.*--snapshot initial (reads it in one vi
     >"$W/out.nock" 2>"$W/err.nock"
 expect_rc "without --checkpoint" $? 0
 [ "$(grep -c 'not resumable' "$W/err.nock")" = 1 ] && ok || bad "without --checkpoint, not said once: $(cat "$W/err.nock")"
+[ "$(grep -c '"snapshot":"incremental"' "$W/out.nock")" = $N ] && ok ||
+    bad "without --checkpoint, --until caught-up: $(grep -c '"snapshot":"incremental"' "$W/out.nock") rows read, not $N"
 
 start_writer composite
 # run 1: streams at once, killed once its third chunk was handed out

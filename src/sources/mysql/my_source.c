@@ -303,6 +303,8 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
     if (st == RC_ERR_RETRY) err->code = st = RC_ERR_IO;
     if (st != RC_OK) return st;
     if (rc_my_server_check(s->sql, &s->url, &s->srv, s->cfg.notice, s->cfg.notice_ctx, err) != RC_OK) return err->code;
+    /* before anything is written (--snapshot incremental writes its first checkpoint here) */
+    if (rc_my_incsnap_check(s, err) != RC_OK) return err->code;
     s->version = (rc_str){s->srv.version, strlen(s->srv.version)};
     s->server_id = s->cfg.server_id ? s->cfg.server_id : rc_my_default_server_id(s->url.host, s->url.port, s->cfg.checkpoint);
     if (!s->cfg.server_id)
@@ -384,7 +386,6 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->hist = rc_my_history_new();
     s->cols = rc_colcache_new();
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
-    if (st == RC_OK && s->sql) st = rc_my_incsnap_check(s, err);
     if (st == RC_OK && s->from_checkpoint) st = rc_my_incsnap_resume(s, err);
     if (st == RC_OK && s->from_checkpoint) st = rc_my_incsnap_newly_included(s, err);
     if (st == RC_OK) st = rc_my_incsnap_live_init(s, err);

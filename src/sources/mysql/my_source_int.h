@@ -132,6 +132,8 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err);
  * the stream reached is emitted, and when caught up the next chunk is read. */
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err);
 bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch yet: the stream waits */
+/* A snapshot is queued or running (not paused), or rows wait: --until caught-up waits for it. */
+bool rc_my_incsnap_working(const my_source *s);
 void rc_my_incsnap_stats(const my_source *s, rc_source_stats *out); /* the incremental snapshot fields (NULL inc: none) */
 /* For a boundary kept at `pos`: the state's text as of it (malloc'd, *n bytes) when it changed
  * since the boundary before, else NULL. */

@@ -139,10 +139,11 @@ rc_status rc_my_source_stream_start(void *arg, rc_error *err)
     return RC_OK;
 }
 
-/* At the --until target: no transaction open, everything up to it read. */
+/* At the --until target: no transaction open, everything up to it read, and no incremental
+ * snapshot left to do (its chunks need the stream to go on past the target). */
 bool rc_my_source_at_target(const my_source *s, bool in_tx)
 {
-    if (!s->until || in_tx) return false;
+    if (!s->until || in_tx || rc_my_incsnap_working(s)) return false;
     int c = strcmp(s->file ? s->file : "", s->until_file);
     return c > 0 || (c == 0 && s->offset >= s->until_off);
 }
