@@ -169,6 +169,11 @@ static const cli_flag capture_table[] = {
                   "SELECT). --snapshot, --until caught-up, --max-events, --include as above (the\n"
                   "snapshot is taken unless --start is given); --slot and --publication are\n"
                   "PostgreSQL's. Without --checkpoint, every run starts afresh (said at the start).\n"
+                  "The initial snapshot is one read view: a run killed during it takes it again\n"
+                  "(the view ends with its session). --snapshot incremental (MariaDB): streams from\n"
+                  "the first second and reads the tables in key-ordered chunks, no long read view,\n"
+                  "resumable at the next chunk with --checkpoint; not one point-in-time image (the\n"
+                  "reads and the stream interleave); tables need a primary or unique NOT NULL key.\n"
                   "A pattern that matches no table is a warning here (a table created later is\n"
                   "captured), an error for PostgreSQL.\n"},
     {CLI_VALUE, "--checkpoint", .metavar = "PATH", .set = set_source_flag, .base = CLI_IN_CMD, .off = offsetof(capture_args, cc.checkpoint),

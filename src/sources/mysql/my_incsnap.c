@@ -227,11 +227,31 @@ static bool busy(const rc_my_incsnap *x, const char *name)
     return false;
 }
 
+rc_status rc_my_incsnap_queue_table(my_source *s, const char *name, rc_incsnap_by by, const char *signal, const char *why,
+                                    rc_error *e)
+{
+    rc_my_incsnap *x = s->inc;
+    if (rc_incsnap_queue(x->core, name, by, signal, NULL, e) != RC_OK) return e->code;
+    inc_table *it = rc_my_incsnap_table(x, name);
+    uint64_t est = 0;
+    for (size_t k = 0; k < s->ntables; k++)
+        if (s->tables[k].t->db.n == it->own->db.n && s->tables[k].t->name.n == it->own->name.n &&
+            !memcmp(s->tables[k].t->db.p, it->own->db.p, it->own->db.n) &&
+            !memcmp(s->tables[k].t->name.p, it->own->name.p, it->own->name.n))
+            est = s->tables[k].rows_estimate;
+    rc_incsnap_estimate(x->core, name, est, 0);
+    rc_my_source_notice(s, "incremental snapshot of %s started (%s, ~%" PRIu64 " rows, by %s)", name, why, est,
+                        by == RC_INCSNAP_BY_PK ? "primary key" : "unique index");
+    return RC_OK;
+}
+
 /* An execute-snapshot's tables into the queue, each refused by name when it cannot be read. */
 static int execute(my_source *s, const rc_signal *sg)
 {
     rc_my_incsnap *x = s->inc;
     int result = RC_SIGNAL_IGNORED;
+    char why[140];
+    snprintf(why, sizeof why, "signal %s", sg->id);
     for (size_t i = 0; i < sg->ntables; i++) {
         bool was_busy = false;
         const char *name = sg->tables[i].name;
@@ -241,17 +261,7 @@ static int execute(my_source *s, const rc_signal *sg)
         if (sg->tables[i].filter)
             rc_error_set(&e, RC_SKIP, RC_NO_OFFSET, "%s: additional-conditions are not applied yet by the MySQL/MariaDB source", name);
         else if (((was_busy = busy(x, name)) || rc_my_incsnap_prepare(s, name, &by, &e) == RC_OK) &&
-                 rc_incsnap_queue(x->core, name, by, sg->id, NULL, &e) == RC_OK) {
-            inc_table *it = rc_my_incsnap_table(x, name);
-            uint64_t est = 0;
-            for (size_t k = 0; k < s->ntables; k++)
-                if (s->tables[k].t->db.n == it->own->db.n && s->tables[k].t->name.n == it->own->name.n &&
-                    !memcmp(s->tables[k].t->db.p, it->own->db.p, it->own->db.n) &&
-                    !memcmp(s->tables[k].t->name.p, it->own->name.p, it->own->name.n))
-                    est = s->tables[k].rows_estimate;
-            rc_incsnap_estimate(x->core, name, est, 0);
-            rc_my_source_notice(s, "incremental snapshot of %s started (signal %s, ~%" PRIu64 " rows, by %s)", name, sg->id, est,
-                                by == RC_INCSNAP_BY_PK ? "primary key" : "unique index");
+                 rc_my_incsnap_queue_table(s, name, by, sg->id, why, &e) == RC_OK) {
             result = rc_incsnap_signal_worse(result, RC_SIGNAL_OK);
             continue;
         }
@@ -369,6 +379,17 @@ static rc_status reach(my_source *s, rc_error *err)
 
 bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->hold); }
 
+bool rc_my_incsnap_working(const my_source *s)
+{
+    const rc_my_incsnap *x = s->inc;
+    if (!x || rc_incsnap_paused(x->core)) return rc_my_incsnap_pending(s);
+    for (size_t i = 0; i < rc_incsnap_ntables(x->core); i++) {
+        rc_incsnap_tstate st = rc_incsnap_table_at(x->core, i)->state;
+        if (st == RC_INCSNAP_QUEUED || st == RC_INCSNAP_RUNNING) return true;
+    }
+    return rc_my_incsnap_pending(s);
+}
+
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
@@ -403,9 +424,10 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
 {
     rc_my_capture_options o;
     if (rc_my_options_read(cfg->opts, &o, err) != RC_OK) return err->code;
-    if (!o.signal_table) return RC_OK;
-    const char *dot = strchr(o.signal_table, '.');
-    if (!dot || dot == o.signal_table || !dot[1] || dot - o.signal_table > 64 || strlen(dot + 1) > 64)
+    /* --snapshot incremental needs the chunks without signals: no signal table then */
+    if (!o.signal_table && s->cfg.snapshot != RC_SNAPSHOT_INCREMENTAL) return RC_OK;
+    const char *sig = o.signal_table ? o.signal_table : ".", *dot = strchr(sig, '.');
+    if (o.signal_table && (!dot || dot == sig || !dot[1] || dot - sig > 64 || strlen(dot + 1) > 64))
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o mysql.signal.table=%s: give DATABASE.TABLE", o.signal_table);
     rc_my_incsnap *x = calloc(1, sizeof *x);
     if (!x) return rc_my_source_nomem(err);
@@ -415,11 +437,14 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     const char *verbose = getenv("RC_SNAPSHOT_VERBOSE");
     x->verbose = verbose && !strcmp(verbose, "1");
     x->unacked = o.unacked_chunks > 0 ? (size_t)o.unacked_chunks : 1;
-    snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - o.signal_table), o.signal_table);
+    snprintf(x->sig_db, sizeof x->sig_db, "%.*s", (int)(dot - sig), sig); /* "" without one: no table matches */
     snprintf(x->sig_table, sizeof x->sig_table, "%s", dot + 1);
     rc_buf_init(&x->row, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&x->last_key, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&x->pending, (size_t)1 << 30);
+    rc_buf_init(&x->captured, RC_BUF_DEFAULT_MAX), rc_buf_init(&x->names, RC_BUF_DEFAULT_MAX);
+    rc_buf_init(&x->live, RC_BUF_DEFAULT_MAX);
+    x->captured_stale = true; /* the first checkpoint has it */
     rc_arena_init(&x->scratch);
     rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge};
     rc_incsnap_limits lim = {.chunk_rows = (size_t)o.chunk_rows};
@@ -434,8 +459,10 @@ rc_status rc_my_incsnap_check(my_source *s, rc_error *err)
     if (!x) return RC_OK;
     if (!s->srv.mariadb)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "-o mysql.signal.table: incremental snapshots of MySQL servers need gtid or table watermarks, not built "
-                            "yet; MariaDB's read-only point watermark is (docs/sources/mysql.md, \"Incremental snapshots\")");
+                            "%s: incremental snapshots of MySQL servers need gtid or table watermarks, not built "
+                            "yet; MariaDB's read-only point watermark is (docs/sources/mysql.md, \"Incremental snapshots\")",
+                            x->sig_db[0] ? "-o mysql.signal.table" : "--snapshot incremental");
+    if (!x->sig_db[0]) return RC_OK;
     char sql[400], db[140], tb[140];
     mysql_real_escape_string(s->sql, db, x->sig_db, (unsigned long)strlen(x->sig_db));
     mysql_real_escape_string(s->sql, tb, x->sig_table, (unsigned long)strlen(x->sig_table));
@@ -473,6 +500,7 @@ void rc_my_incsnap_free(my_source *s)
     rc_buf_fini(&x->last_key);
     free(x->emitted);
     rc_buf_fini(&x->pending);
+    rc_buf_fini(&x->captured), rc_buf_fini(&x->names), rc_buf_fini(&x->live);
     rc_arena_fini(&x->scratch);
     free(x);
     s->inc = NULL;
@@ -481,4 +509,35 @@ void rc_my_incsnap_free(my_source *s)
 void rc_my_incsnap_stats(const my_source *s, rc_source_stats *out)
 {
     if (s->inc) rc_incsnap_stats(s->inc->core, &s->inc->signals, out);
+}
+
+/* ---- tables queued without a signal ---- */
+
+rc_status rc_my_incsnap_queue_included(my_source *s, rc_error *err)
+{
+    char name[140];
+    rc_incsnap_by *by = calloc(s->ntables ? s->ntables : 1, sizeof *by);
+    if (!by) return rc_my_source_nomem(err);
+    /* every table checked before any is queued: a refusal stops the run before it streams */
+    for (size_t i = 0; i < s->ntables; i++) {
+        const rc_my_table *t = s->tables[i].t;
+        snprintf(name, sizeof name, "%.*s.%.*s", (int)t->db.n, t->db.p, (int)t->name.n, t->name.p);
+        rc_error e;
+        rc_error_clear(&e);
+        if (!s->tables[i].included || rc_my_incsnap_prepare(s, name, &by[i], &e) == RC_OK) continue;
+        free(by);
+        if (e.code != RC_SKIP) return *err = e, err->code;
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "--snapshot incremental: table %s has no primary key and no unique index on NOT NULL columns, so it "
+                            "cannot be read in chunks while the stream runs; add one (ALTER TABLE %s ADD PRIMARY KEY (...)), "
+                            "leave it out of --include, or use --snapshot initial (reads it in one view)", name, name);
+    }
+    rc_status st = RC_OK;
+    for (size_t i = 0; i < s->ntables && st == RC_OK; i++) {
+        const rc_my_table *t = s->tables[i].t;
+        snprintf(name, sizeof name, "%.*s.%.*s", (int)t->db.n, t->db.p, (int)t->name.n, t->name.p);
+        if (s->tables[i].included) st = rc_my_incsnap_queue_table(s, name, by[i], NULL, "--snapshot incremental", err);
+    }
+    free(by);
+    return st;
 }

@@ -1,7 +1,9 @@
 /* Internals of the MySQL/MariaDB source's incremental snapshots, shared by my_incsnap.c (the
  * core's ops, signals, chunks), my_incsnap_table.c (the tables read) and my_incsnap_state.c (the
- * state in the checkpoint, resuming after a restart, the per-chunk notices); my_incsnap.c uses
- * the other two, my_incsnap_state.c the tables. Not for the rest of the source: my_source_int.h. */
+ * state in the checkpoint, resuming after a restart, the per-chunk notices) and
+ * my_incsnap_captured.c (the tables captured, tables that start to match --include); my_incsnap.c
+ * uses the tables and the state, my_incsnap_state.c the tables, my_incsnap_captured.c all but the
+ * state. Not for the rest of the source: my_source_int.h. */
 #ifndef ROWCAST_SOURCES_MY_INCSNAP_INT_H
 #define ROWCAST_SOURCES_MY_INCSNAP_INT_H
 
@@ -78,6 +80,11 @@ typedef struct rc_my_incsnap {
     void **retired;  /* the structures of tables replaced by a DDL or a new signal: events handed
                       * out point at their columns (rc_event.cols_id), so they live until free */
     size_t nretired;
+    /* the tables --include matched at the checkpoint's position (its state's captured line),
+     * NUL-terminated names in the history's order; stale: computed again at the next ack */
+    rc_buf captured, names;
+    bool captured_stale;
+    rc_buf live; /* the same as of the stream (the history now), for RENAMEs into --include */
 } rc_my_incsnap;
 
 /* ---- my_incsnap_table.c ---- */
@@ -103,6 +110,11 @@ bool rc_my_incsnap_ddl_errno(unsigned e);
 /* Frees the table's structure (own, st) or keeps it until rc_my_incsnap_free when `keep`
  * (events point at it); the table has none after. */
 void rc_my_incsnap_table_drop(rc_my_incsnap *x, inc_table *it, bool keep);
+
+/* A prepared table queued (signal: the id that asked, NULL: none), its estimate given and said
+ * ("started (WHY, ~N rows, by ...)"): my_incsnap.c, for my_incsnap_captured.c. */
+rc_status rc_my_incsnap_queue_table(my_source *s, const char *name, rc_incsnap_by by, const char *signal, const char *why,
+                                    rc_error *e);
 
 /* ---- my_incsnap_state.c ---- */
 /* One key column's value (as the text protocol sends it) packed: a 4-byte length, a byte that

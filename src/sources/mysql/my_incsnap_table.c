@@ -1,7 +1,8 @@
 /* The tables of the MySQL/MariaDB source's incremental snapshots (my_incsnap_int.h): looked up
  * by name, made ready to be read (their structure as the history has it, their chunk key: the
  * primary key, else a unique index on NOT NULL columns), on the SQL session the chunks use.
- * Used by my_incsnap.c (signals) and my_incsnap_state.c (a resumed state). */
+ * Used by my_incsnap.c (signals), my_incsnap_state.c (a resumed state) and my_incsnap_captured.c
+ * (tables that start to match --include). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

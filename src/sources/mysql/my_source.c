@@ -10,6 +10,9 @@
  * position, and the stream starts there: the view holds every transaction before that
  * position and none after, so nothing is missed and nothing comes twice. A run that dies
  * during the snapshot leaves no checkpoint: the next run takes the snapshot again, whole.
+ * With --snapshot incremental (MariaDB), the first run streams from the binlog's end at once and
+ * queues every included table for an incremental snapshot (my_incsnap.c): chunks whose progress
+ * is in the checkpoint, so a restart goes on at the next chunk.
  * With a checkpoint, the run streams from it (--start and --snapshot are ignored, and said so).
  *
  * Items. Each binlog event that makes events is one item; its position (RC_POS_MYSQL) is the
@@ -40,6 +43,8 @@
 
 /* ---- the source interface ---- */
 
+static rc_status checkpoint_start(my_source *s, rc_error *err);
+
 static rc_status snapshot_done(void *p, rc_error *err)
 {
     my_source *s = p;
@@ -52,7 +57,7 @@ static rc_status snapshot_done(void *p, rc_error *err)
         s->db.ph = PH_DONE;
         return RC_OK;
     }
-    if (rc_my_source_checkpoint_here(s, err) != RC_OK) return err->code;
+    if (checkpoint_start(s, err) != RC_OK) return err->code;
     rc_my_source_notice(s, "snapshot of %zu table%s (%" PRIu64 " row%s) delivered; streaming from %s:%" PRIu64, s->tables_included,
            s->tables_included == 1 ? "" : "s", s->db.snap_rows, s->db.snap_rows == 1 ? "" : "s", s->file, s->offset);
     s->db.ph = PH_STREAM_START;
@@ -69,7 +74,20 @@ static void my_ack(rc_source *src, const rc_pos *pos)
     my_source *s = (my_source *)src;
     if (pos->kind != RC_POS_MYSQL) return;
     bool snapshot = !rc_pos_mysql_file(pos) && !rc_pos_mysql_offset(pos);
-    if (rc_db_source_ack(&s->db, pos, snapshot, rc_pos_mysql_snapshot_rows(pos))) rc_my_source_acknowledge(s, pos);
+    if (!rc_db_source_ack(&s->db, pos, snapshot, rc_pos_mysql_snapshot_rows(pos))) return;
+    rc_my_incsnap_captured_ack(s, pos);
+    rc_my_source_acknowledge(s, pos);
+}
+
+/* The stream starts at the handed boundary with nothing in flight: the checkpoint there
+ * (rc_my_source_checkpoint_here), its state with the tables captured. */
+static rc_status checkpoint_start(my_source *s, rc_error *err)
+{
+    s->hist_dirty = true;
+    if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
+    rc_pos p = s->handed;
+    rc_my_incsnap_captured_ack(s, &p);
+    return rc_my_source_checkpoint_here(s, err);
 }
 
 /* The pipeline's sink state at `pos` goes into the checkpoint written there; the state where
@@ -154,6 +172,22 @@ static rc_status load_structures(my_source *s, const rc_source_config *cfg, rc_e
         rc_my_source_notice(s, "warning: %s; a table created later is captured from its CREATE TABLE", msg);
     }
     return RC_OK;
+}
+
+/* A table of a million rows or more in the initial snapshot: one line on why a kill starts it over. */
+static void big_table_notice(my_source *s)
+{
+    size_t big = s->ntables;
+    for (size_t i = 0; i < s->ntables; i++)
+        if (s->tables[i].included && s->tables[i].rows_estimate >= 1000000 &&
+            (big == s->ntables || s->tables[i].rows_estimate > s->tables[big].rows_estimate))
+            big = i;
+    if (big == s->ntables) return;
+    const rc_my_table *t = s->tables[big].t;
+    rc_my_source_notice(s, "snapshot of %.*s.%.*s (~%" PRIu64 " rows) in one read view: a run killed during it takes it again from "
+                        "the first row (the view ends with its session and cannot be opened again at its position); "
+                        "--snapshot incremental reads it in chunks that resume after a kill", (int)t->db.n, t->db.p, (int)t->name.n,
+                        t->name.p, s->tables[big].rows_estimate);
 }
 
 /* SHOW MASTER STATUS: the end of the binlog now, with the GTID set there. */
@@ -258,18 +292,19 @@ static rc_status resume(my_source *s, const rc_my_checkpoint *ck, rc_error *err)
     }
     s->acked_pos = s->handed;
     s->db.ph = PH_STREAM_START;
+    s->from_checkpoint = true;
     return RC_OK;
 }
 
 static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
 {
-    if (s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL) /* being built (issue 24) */
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--snapshot incremental is not built for MySQL/MariaDB yet");
     if (rc_my_url_parse(cfg->urls[0], &s->url, err) != RC_OK) return err->code;
     rc_status st = rc_my_connect(&s->url, &s->sql, err);
     if (st == RC_ERR_RETRY) err->code = st = RC_ERR_IO;
     if (st != RC_OK) return st;
     if (rc_my_server_check(s->sql, &s->url, &s->srv, s->cfg.notice, s->cfg.notice_ctx, err) != RC_OK) return err->code;
+    /* before anything is written (--snapshot incremental writes its first checkpoint here) */
+    if (rc_my_incsnap_check(s, err) != RC_OK) return err->code;
     s->version = (rc_str){s->srv.version, strlen(s->srv.version)};
     s->server_id = s->cfg.server_id ? s->cfg.server_id : rc_my_default_server_id(s->url.host, s->url.port, s->cfg.checkpoint);
     if (!s->cfg.server_id)
@@ -297,20 +332,23 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
             return st;
         }
     }
+    bool incremental = s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL;
     bool snapshot = s->cfg.snapshot == RC_SNAPSHOT_INITIAL || s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY ||
                     (s->cfg.snapshot == RC_SNAPSHOT_AUTO && !s->cfg.start);
-    if (snapshot && s->cfg.start)
+    if ((snapshot || incremental) && s->cfg.start)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "--start and --snapshot %s: a snapshot streams from its own position (use --snapshot never "
-                            "with --start)", s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY ? "initial_only" : "initial");
+                            "with --start)", incremental ? "incremental" : s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY ? "initial_only" : "initial");
     if (!s->cfg.checkpoint && s->cfg.snapshot != RC_SNAPSHOT_INITIAL_ONLY) /* a restart starts over: said once */
         rc_my_source_notice(s, "no --checkpoint: every run %s, not where the last one stopped (--checkpoint PATH keeps the "
                "position)", snapshot ? "takes a new snapshot (every row again) and streams from it"
+               : incremental ? "streams from the binlog's end and takes a new incremental snapshot (every row again): it is not resumable"
                : s->cfg.start ? "streams from --start" : "streams from the binlog's end");
     if (!snapshot) {
-        /* the structures as they are now: a --start in the past decodes with them (documented) */
+        /* the structures as they are now: a --start in the past decodes with them (documented);
+         * --snapshot incremental: every included table queued, the stream from the end at once */
         if (load_structures(s, cfg, err) != RC_OK || start_position(s, s->cfg.start, err) != RC_OK ||
-            rc_my_source_checkpoint_here(s, err) != RC_OK)
+            (incremental && rc_my_incsnap_queue_included(s, err) != RC_OK) || checkpoint_start(s, err) != RC_OK)
             return err->code;
         s->db.ph = PH_STREAM_START;
         return RC_OK;
@@ -319,6 +357,7 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
     s->view_open = true;
     if (load_structures(s, cfg, err) != RC_OK || rc_my_source_hand(s, s->snap.file, s->snap.offset, s->snap.gtids, err) != RC_OK)
         return err->code;
+    big_table_notice(s);
     s->snap_us = rc_db_wall_us();
     s->db.ph = PH_SNAPSHOT;
     if (rc_my_source_snapshot_fetch(s, err) != RC_OK) return err->code;
@@ -347,8 +386,9 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->hist = rc_my_history_new();
     s->cols = rc_colcache_new();
     rc_status st = batches && s->hist && s->cols ? setup(s, cfg, err) : rc_my_source_nomem(err);
-    if (st == RC_OK && s->sql) st = rc_my_incsnap_check(s, err);
-    if (st == RC_OK) st = rc_my_incsnap_resume(s, err);
+    if (st == RC_OK && s->from_checkpoint) st = rc_my_incsnap_resume(s, err);
+    if (st == RC_OK && s->from_checkpoint) st = rc_my_incsnap_newly_included(s, err);
+    if (st == RC_OK) st = rc_my_incsnap_live_init(s, err);
     return rc_db_source_opened(&s->db, st, out);
 }
 

@@ -86,6 +86,7 @@ typedef struct my_source {
     struct rc_my_incsnap *inc;
     bool (*accept)(void *ctx, rc_str db, rc_str table); /* --include's, when inc wraps it */
     void *accept_ctx;
+    bool from_checkpoint; /* the run resumes from the checkpoint (its snapshot state is imported) */
 } my_source;
 
 /* ---- my_source_common.c ---- */
@@ -117,7 +118,7 @@ rc_status rc_my_source_stream_start(void *s, rc_error *err); /* rc_db_phase_ops'
 bool rc_my_source_at_target(const my_source *s, bool in_tx);
 rc_status rc_my_source_stream_batch(void *s, int timeout_ms, rc_error *err); /* rc_db_phase_ops' */
 
-/* ---- my_incsnap.c, my_incsnap_state.c ---- */
+/* ---- my_incsnap.c, my_incsnap_state.c, my_incsnap_captured.c ---- */
 /* Reads the -o mysql.* options: s->inc stays NULL without mysql.signal.table. */
 rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error *err);
 /* On s->sql: the server is MariaDB and the signal table exists (else the CREATE TABLE to run). */
@@ -131,6 +132,8 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err);
  * the stream reached is emitted, and when caught up the next chunk is read. */
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err);
 bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch yet: the stream waits */
+/* A snapshot is queued or running (not paused), or rows wait: --until caught-up waits for it. */
+bool rc_my_incsnap_working(const my_source *s);
 void rc_my_incsnap_stats(const my_source *s, rc_source_stats *out); /* the incremental snapshot fields (NULL inc: none) */
 /* For a boundary kept at `pos`: the state's text as of it (malloc'd, *n bytes) when it changed
  * since the boundary before, else NULL. */
@@ -143,5 +146,21 @@ void rc_my_incsnap_acked(my_source *s, const rc_pos *pos);
 bool rc_my_incsnap_waiting(const my_source *s);
 /* At open, before the stream: the checkpoint's snapshot state goes on (said per table). */
 rc_status rc_my_incsnap_resume(my_source *s, rc_error *err);
+/* Before the checkpoint moves to the last boundary kept at or before `pos`: its state carries
+ * the captured line as of it (the history's tables --include matches there), written whenever
+ * it changed; a failure is a warning (the line stays as it was). No-op without incremental
+ * snapshots. */
+void rc_my_incsnap_captured_ack(my_source *s, const rc_pos *pos);
+/* At open from a checkpoint: the tables --include matches now that its captured line does not
+ * hold are queued (their earlier rows are not in the binlog after it); no captured line: said. */
+rc_status rc_my_incsnap_newly_included(my_source *s, rc_error *err);
+/* At open, once the history is where the stream starts: the tables --include matches there. */
+rc_status rc_my_incsnap_live_init(my_source *s, rc_error *err);
+/* After a DDL of the stream was applied to the history: a table RENAMEd into --include (no
+ * included table went away in it) is queued; one CREATEd is streamed from its CREATE. */
+void rc_my_incsnap_after_ddl(my_source *s, const rc_event *ev);
+/* --snapshot incremental's first run: every included table of s->tables queued (no signal);
+ * one that has no chunk key refuses the run, naming it and the fix. */
+rc_status rc_my_incsnap_queue_included(my_source *s, rc_error *err);
 
 #endif

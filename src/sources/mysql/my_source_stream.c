@@ -139,10 +139,11 @@ rc_status rc_my_source_stream_start(void *arg, rc_error *err)
     return RC_OK;
 }
 
-/* At the --until target: no transaction open, everything up to it read. */
+/* At the --until target: no transaction open, everything up to it read, and no incremental
+ * snapshot left to do (its chunks need the stream to go on past the target). */
 bool rc_my_source_at_target(const my_source *s, bool in_tx)
 {
-    if (!s->until || in_tx) return false;
+    if (!s->until || in_tx || rc_my_incsnap_working(s)) return false;
     int c = strcmp(s->file ? s->file : "", s->until_file);
     return c > 0 || (c == 0 && s->offset >= s->until_off);
 }
@@ -158,6 +159,7 @@ static void count_events(my_source *s, size_t first)
     for (size_t i = first; i < b->events.count; i++) {
         rc_op op = b->events.items[i].op;
         if (op == RC_OP_DDL) s->hist_dirty = true;
+        if (op == RC_OP_DDL) rc_my_incsnap_after_ddl(s, &b->events.items[i]);
         if (op == RC_OP_INSERT || op == RC_OP_UPDATE || op == RC_OP_DELETE) s->row_events++;
     }
     if (s->cfg.max_events && s->row_events >= s->cfg.max_events) s->db.ph = PH_DONE;
@@ -260,6 +262,7 @@ rc_status rc_my_source_stream_batch(void *arg, int timeout_ms, rc_error *err)
     /* nothing in flight: the checkpoint may move past events that made no item */
     if (!b->n && s->db.acked_all && !in_tx && s->qn) {
         rc_pos h = s->handed;
+        rc_my_incsnap_captured_ack(s, &h);
         rc_my_source_acknowledge(s, &h);
     }
     return RC_OK;
