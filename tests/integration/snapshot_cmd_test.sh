@@ -8,6 +8,10 @@
 #  - while a capture runs with the signal table, `rowcast snapshot URL 'S.o*'` prints the id
 #    (rowcast-MS-PID), the signal row holds it with data-collections [S.o1, S.o2], and the
 #    capture emits every row of o1 and o2 as incremental reads (the set of ids equals SELECT's);
+#  - an execute-snapshot signal with additional-conditions on o1: the ids of that snapshot's
+#    reads equal SELECT id FROM o1 WHERE <filter>; one with a filter the server rejects on o2:
+#    a warning names the table, the filter and the server's message, o2's snapshot stops and
+#    the capture goes on (the steps below run on it);
 #  - --pause after big's first read: no read for 1.5 s; --resume: reads again; --stop S.big:
 #    the capture's stderr says big's snapshot stopped; --stop alone writes a row without data.
 # usage: snapshot_cmd_test.sh path/to/rowcast
@@ -21,6 +25,9 @@ BIG=50000
 # ids of S.TABLE's incremental reads in the stream, sorted
 read_ids() { grep '"op":"read"' "$W/stream" | grep "\"table\":\"$1\"" | grep '"snapshot":"incremental"' |
     sed -n 's/.*"after":\[\([0-9]*\).*/\1/p' | sort -n; }
+# ids of S.TABLE's incremental reads after its first N (in the stream's order), sorted
+reads_after() { grep '"op":"read"' "$W/stream" | grep "\"table\":\"$1\"" | grep '"snapshot":"incremental"' |
+    sed -n 's/.*"after":\[\([0-9]*\).*/\1/p' | tail -n +$(($2 + 1)) | sort -n; }
 nreads() { read_ids "$1" | wc -l; }
 more_reads() { [ "$(nreads "$1")" -gt "$2" ]; }
 # after a pause signal: waits until TABLE's count of reads stands still for 1 s (at most 15 s
@@ -97,6 +104,23 @@ one_server() {
         expect_eq "$NAME: $S.$t: the ids read are SELECT's" "$W/want.$t" "$W/got.$t"
     done
 
+    step "$NAME: additional-conditions"
+    n1=$(nreads o1)
+    FILTER="id % 3 = 0 AND v <> 'a9'"
+    FQ=${FILTER//"'"/"''"} # as an SQL literal's text
+    sql "INSERT INTO $SIG VALUES ('ac-1', 'execute-snapshot', '{\"data-collections\": [\"$S.o1\"], \"type\": \"incremental\", \"additional-conditions\": [{\"data-collection\": \"$S.o1\", \"filter\": \"$FQ\"}]}')"
+    wait_for 30 eval '[ "$(grep -c "incremental snapshot of $S.o1 completed" "$W/cap.err")" = 2 ]' ||
+        bad "$NAME: filtered o1 not completed in 30 s: $(grep "o1" "$W/cap.err")"
+    reads_after o1 "$n1" >"$W/got.f"
+    sql "SELECT id FROM $S.o1 WHERE $FILTER ORDER BY id" >"$W/want.f"
+    [ -s "$W/want.f" ] && expect_eq "$NAME: $S.o1 WHERE $FILTER: the ids read are SELECT's" "$W/want.f" "$W/got.f"
+    BADF="id = = 3"
+    sql "INSERT INTO $SIG VALUES ('ac-2', 'execute-snapshot', '{\"data-collections\": [\"$S.o2\"], \"type\": \"incremental\", \"additional-conditions\": [{\"data-collection\": \"$S.o2\", \"filter\": \"$BADF\"}]}')"
+    wait_for 30 grep -q "incremental snapshot of $S.o2 stopped" "$W/cap.err" || bad "$NAME: o2 with a bad filter not stopped: $(grep o2 "$W/cap.err")"
+    grep "warning: .*$S.o2 with the additional-conditions filter \"$BADF\" on .*: .*syntax" "$W/cap.err" >"$W/warn" && ok ||
+        bad "$NAME: no warning naming o2, its filter and the server's message: $(grep -i 'o2\|warning' "$W/cap.err")"
+    cat "$W/warn"
+
     step "$NAME: --pause, --resume, --stop"
     snap "$S.big" >/dev/null 2>"$W/err" || bad "$NAME: snapshot of big: $(cat "$W/err")"
     wait_for 30 more_reads big 0 || bad "$NAME: no read of big in 30 s"
@@ -126,7 +150,7 @@ one_server() {
     CAP=
     grep -Eq "^rowcast: stopped before the incremental snapshot finished: $S\.big \(([0-9]+ of ~)?[0-9]+ rows read\) \(paused\); the next run from the same state resumes it \(at most one chunk read again\)$" "$W/cap.err" &&
         ok || bad "$NAME: the stop did not say big's snapshot is unfinished: $(grep -i 'stopp\|snapshot' "$W/cap.err")"
-    grep -q '^FAIL\|error' "$W/cap.err" && bad "$NAME: the capture said: $(cat "$W/cap.err")"
+    grep -v "additional-conditions filter \"$BADF\"" "$W/cap.err" | grep -q '^FAIL\|error' && bad "$NAME: the capture said: $(cat "$W/cap.err")"
 }
 
 # ---- PostgreSQL ----

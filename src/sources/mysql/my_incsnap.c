@@ -85,6 +85,7 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     if (rc_my_incsnap_session(s, err) != RC_OK || rc_my_incsnap_refresh(s, it, err) != RC_OK) return err->code;
     x->stale = false;
     if (!it->rd && !(it->rd = rc_my_snap_reader_new(x->sql, &s->url, &it->st, (uint32_t)limit))) return rc_my_source_nomem(err);
+    rc_my_snap_reader_filter(it->rd, t->filter);
     if (it->resume && rc_my_incsnap_resume_reader(it, err) != RC_OK) return err->code;
     if (reader_at_chunk(it, t) != RC_OK) return rc_my_snap_reader_free(it->rd), it->rd = NULL, rc_my_source_nomem(err);
     x->cur = it->index;
@@ -101,7 +102,9 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
         st = add_row(s, it, fields, lens, err);
     }
     if (st == RC_ERR_LIMIT) st = RC_OK; /* the buffer is full: the chunk is what was read */
-    if (st != RC_OK && rc_my_incsnap_ddl_errno(mysql_errno(x->sql))) /* a DDL the stream has not reached */
+    /* a DDL the stream has not reached; with a filter, past the rereads a DDL would take, the
+     * filter's fault (a column it names that the table does not have): its message stands */
+    if (st != RC_OK && rc_my_incsnap_ddl_errno(mysql_errno(x->sql)) && !(t->filter && it->ddl_rereads >= INC_DDL_REREADS))
         x->stale = true, st = RC_OK, rc_error_clear(err);
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
     rc_error cerr;
@@ -227,11 +230,13 @@ static bool busy(const rc_my_incsnap *x, const char *name)
     return false;
 }
 
-rc_status rc_my_incsnap_queue_table(my_source *s, const char *name, rc_incsnap_by by, const char *signal, const char *why,
-                                    rc_error *e)
+/* Queues a prepared table (signal: the id that asked or NULL, filter: its additional-conditions
+ * or NULL, why: for the started line). */
+static rc_status queue_filtered(my_source *s, const char *name, rc_incsnap_by by, const char *signal, const char *filter,
+                                const char *why, rc_error *e)
 {
     rc_my_incsnap *x = s->inc;
-    if (rc_incsnap_queue(x->core, name, by, signal, NULL, e) != RC_OK) return e->code;
+    if (rc_incsnap_queue(x->core, name, by, signal, filter, e) != RC_OK) return e->code;
     inc_table *it = rc_my_incsnap_table(x, name);
     uint64_t est = 0;
     for (size_t k = 0; k < s->ntables; k++)
@@ -240,9 +245,16 @@ rc_status rc_my_incsnap_queue_table(my_source *s, const char *name, rc_incsnap_b
             !memcmp(s->tables[k].t->name.p, it->own->name.p, it->own->name.n))
             est = s->tables[k].rows_estimate;
     rc_incsnap_estimate(x->core, name, est, 0);
-    rc_my_source_notice(s, "incremental snapshot of %s started (%s, ~%" PRIu64 " rows, by %s)", name, why, est,
-                        by == RC_INCSNAP_BY_PK ? "primary key" : "unique index");
+    rc_my_source_notice(s, "incremental snapshot of %s started (%s, ~%" PRIu64 " rows, by %s%s%s)", name, why, est,
+                        by == RC_INCSNAP_BY_PK ? "primary key" : "unique index", filter ? ", the rows where " : "",
+                        filter ? filter : "");
     return RC_OK;
+}
+
+rc_status rc_my_incsnap_queue_table(my_source *s, const char *name, rc_incsnap_by by, const char *signal, const char *why,
+                                    rc_error *e)
+{
+    return queue_filtered(s, name, by, signal, NULL, why, e);
 }
 
 /* An execute-snapshot's tables into the queue, each refused by name when it cannot be read. */
@@ -258,10 +270,8 @@ static int execute(my_source *s, const rc_signal *sg)
         rc_incsnap_by by = RC_INCSNAP_BY_PK;
         rc_error e;
         rc_error_clear(&e);
-        if (sg->tables[i].filter)
-            rc_error_set(&e, RC_SKIP, RC_NO_OFFSET, "%s: additional-conditions are not applied yet by the MySQL/MariaDB source", name);
-        else if (((was_busy = busy(x, name)) || rc_my_incsnap_prepare(s, name, &by, &e) == RC_OK) &&
-                 rc_my_incsnap_queue_table(s, name, by, sg->id, why, &e) == RC_OK) {
+        if (((was_busy = busy(x, name)) || rc_my_incsnap_prepare(s, name, &by, &e) == RC_OK) &&
+            queue_filtered(s, name, by, sg->id, sg->tables[i].filter, why, &e) == RC_OK) {
             result = rc_incsnap_signal_worse(result, RC_SIGNAL_OK);
             continue;
         }

@@ -287,6 +287,7 @@ struct rc_my_snap_reader {
     bool done;       /* the last chunk was short: no more rows */
     rc_buf after;    /* the last key read, as the SQL tuple "(lit, lit)" */
     rc_buf sql;
+    const char *filter; /* ANDed to every chunk's WHERE (additional-conditions), or NULL */
 };
 
 rc_my_snap_reader *rc_my_snap_reader_new(MYSQL *m, const rc_my_url *u, const rc_my_snap_table *t, uint32_t chunk)
@@ -298,6 +299,8 @@ rc_my_snap_reader *rc_my_snap_reader_new(MYSQL *m, const rc_my_url *u, const rc_
     rc_buf_init(&r->sql, RC_BUF_DEFAULT_MAX);
     return r;
 }
+
+void rc_my_snap_reader_filter(rc_my_snap_reader *r, const char *filter) { r->filter = filter; }
 
 void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk)
 {
@@ -363,13 +366,19 @@ static rc_status chunk_start(rc_my_snap_reader *r, rc_error *err)
     put_ident(q, t->t->db);
     rc_buf_putc(q, '.');
     put_ident(q, t->t->name);
+    bool key_where = t->npk && r->after.len;
+    if (key_where) {
+        RC_BUF_LIT(q, " WHERE (");
+        put_key_list(q, t);
+        RC_BUF_LIT(q, ") > ");
+        rc_buf_put(q, r->after.data, r->after.len);
+    }
+    if (r->filter) {
+        rc_buf_puts(q, key_where ? " AND (" : " WHERE (");
+        rc_buf_puts(q, r->filter);
+        rc_buf_putc(q, ')');
+    }
     if (t->npk) {
-        if (r->after.len) {
-            RC_BUF_LIT(q, " WHERE (");
-            put_key_list(q, t);
-            RC_BUF_LIT(q, ") > ");
-            rc_buf_put(q, r->after.data, r->after.len);
-        }
         RC_BUF_LIT(q, " ORDER BY ");
         put_key_list(q, t);
         char lim[32];
@@ -382,6 +391,11 @@ static rc_status chunk_start(rc_my_snap_reader *r, rc_error *err)
         if (e == 1142 /* ER_TABLEACCESS_DENIED_ERROR */)
             return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "snapshot of %.*s.%.*s on %s: %s (GRANT SELECT ON %.*s.%.*s TO the user)",
                                 (int)t->t->db.n, t->t->db.p, (int)t->t->name.n, t->t->name.p, r->u->shown, mysql_error(r->m), (int)t->t->db.n, t->t->db.p, (int)t->t->name.n, t->t->name.p);
+        if (r->filter) /* the filter is the likely fault: the table's snapshot stops, the capture goes on */
+            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                                "snapshot of %.*s.%.*s with the additional-conditions filter \"%s\" on %s: error %u: %s",
+                                (int)t->t->db.n, t->t->db.p, (int)t->t->name.n, t->t->name.p, r->filter, r->u->shown, e,
+                                mysql_error(r->m));
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET,
                             "snapshot of %.*s.%.*s on %s: error %u: %s (run again: the snapshot starts over)",
                             (int)t->t->db.n, t->t->db.p, (int)t->t->name.n, t->t->name.p, r->u->shown, e, mysql_error(r->m));

@@ -67,6 +67,9 @@ rc_status rc_my_snap_reader_next(rc_my_snap_reader *r, char ***fields, unsigned 
 /* The values of one row of t into vals[0..ncols) (strings in `a`). */
 rc_status rc_my_snap_row_parse(const rc_my_snap_table *t, char *const *fields, const unsigned long *lens, rc_arena *a,
                                rc_value *vals, rc_error *err);
+/* Every chunk's rows also match this SQL condition (an execute-snapshot's additional-conditions,
+ * run as written; the string outlives the reader's use of it), NULL: none. */
+void rc_my_snap_reader_filter(rc_my_snap_reader *r, const char *filter);
 /* Ends the chunk being read (what is left of it is dropped) and sets the next chunks' size:
  * the next rc_my_snap_reader_next reads a new chunk after the last key read. */
 void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk);

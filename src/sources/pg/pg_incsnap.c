@@ -286,21 +286,21 @@ static int queue_one(rc_pg_incsnap *is, const char *name, const char *signal, co
     rc_error_clear(&err);
     *refused = true;
     const char *no = add_table(is, name, refused, why, whyn);
-    if (!no && filter) no = "additional-conditions are not supported yet", *refused = true;
     if (!no && !state_ready(is)) no = is->state_why, *refused = true;
     if (no) {
         if (no != why) snprintf(why, whyn, "%s", no);
         return RC_SIGNAL_ERROR;
     }
     const rc_pg_table *c = &is->cat[rc_pgis_table_of(is, name)->table];
-    if (rc_incsnap_queue(is->core, name, c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID, signal, NULL, &err) != RC_OK) {
+    if (rc_incsnap_queue(is->core, name, c->pk_rank ? RC_INCSNAP_BY_PK : RC_INCSNAP_BY_CTID, signal, filter, &err) != RC_OK) {
         snprintf(why, whyn, "%s", err.message);
         return RC_SIGNAL_IGNORED;
     }
     uint64_t est = c->reltuples > 0 ? (uint64_t)c->reltuples : 0;
     rc_incsnap_estimate(is->core, name, est, 0);
-    rc_pgis_say(is, "incremental snapshot of %s started (%s, ~%" PRIu64 " rows, %s); its progress is kept in %s", name, asked,
-        est, c->pk_rank ? "by primary key" : "in ctid ranges: no primary key", is->state_path);
+    rc_pgis_say(is, "incremental snapshot of %s started (%s, ~%" PRIu64 " rows, %s%s%s); its progress is kept in %s", name,
+        asked, est, c->pk_rank ? "by primary key" : "in ctid ranges: no primary key", filter ? ", the rows where " : "",
+        filter ? filter : "", is->state_path);
     return RC_SIGNAL_OK;
 }
 
@@ -518,7 +518,7 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
     if (is->nemit > 4096 && rc_pgis_take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
     rc_status st = rc_incsnap_step(is->core, true, err);
     if (st != RC_OK && st != RC_SKIP) {
-        rc_pgis_say(is, "%s", err->message); /* that table stopped; the capture goes on */
+        rc_pgis_say(is, "warning: %s", err->message); /* that table stopped; the capture goes on */
         rc_error_clear(err);
     }
     return RC_OK;

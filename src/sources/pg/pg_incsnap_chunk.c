@@ -130,19 +130,28 @@ static bool put_where(rc_pg_incsnap *is, PGconn *sql, rc_buf *q, const char *con
     return true;
 }
 
-/* ` WHERE ctid > 'AFTER'::tid AND ctid < '(END,0)'::tid ORDER BY ctid` (a TID range scan):
- * the rest of page range [.., END) after tid AFTER ("(0,0)": from the first page). */
+/* ` WHERE ctid > 'AFTER'::tid AND ctid < '(END,0)'::tid` (a TID range scan): the rest of page
+ * range [.., END) after tid AFTER ("(0,0)": from the first page). */
 static void put_ctid_range(rc_buf *q, const char *after, uint64_t end)
 {
     char w[120];
-    snprintf(w, sizeof w, " WHERE ctid > '%s'::tid AND ctid < '(%" PRIu64 ",0)'::tid ORDER BY ctid", after, end);
+    snprintf(w, sizeof w, " WHERE ctid > '%s'::tid AND ctid < '(%" PRIu64 ",0)'::tid", after, end);
     rc_buf_puts(q, w);
+}
+
+/* The additional-conditions filter ANDed to the chunk's WHERE (` WHERE (F)` when the chunk has
+ * none yet: the first chunk by key), run as written. Nothing when there is no filter. */
+static void put_filter(rc_buf *q, const char *filter, bool has_where)
+{
+    if (!filter) return;
+    rc_buf_puts(q, has_where ? " AND (" : " WHERE ("), rc_buf_puts(q, filter), rc_buf_putc(q, ')');
 }
 
 /* COPY (SELECT cols FROM ONLY t [WHERE key > cursor] ORDER BY key LIMIT n) TO STDOUT; a table
  * without a key (rank NULL): COPY (SELECT cols, ctid FROM ONLY t WHERE ctid in a page range
- * ORDER BY ctid) TO STDOUT, the range from tid `after` to page `end` */
-static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t *rank, size_t limit,
+ * ORDER BY ctid) TO STDOUT, the range from tid `after` to page `end`; either with `AND (filter)`
+ * when the snapshot has one (additional-conditions) */
+static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t *rank, const char *filter, size_t limit,
                          const char *after, uint64_t end)
 {
     PGconn *sql = rc_pg_sql(is->conn);
@@ -170,13 +179,17 @@ static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t
     bool ok = true;
     if (rank) {
         ok = put_where(is, sql, &q, keys, nkey);
+        put_filter(&q, filter, is->cursor.len > 0);
         rc_buf_puts(&q, " ORDER BY ");
         for (uint32_t k = 0; k < nkey; k++) rc_buf_puts(&q, k ? ", " : ""), rc_buf_puts(&q, keys[k]);
         char lim[40];
         snprintf(lim, sizeof lim, " LIMIT %zu", limit);
         rc_buf_puts(&q, lim);
-    } else
+    } else {
         put_ctid_range(&q, after, end);
+        put_filter(&q, filter, true);
+        rc_buf_puts(&q, " ORDER BY ctid");
+    }
     rc_buf_puts(&q, ") TO STDOUT");
     for (uint16_t k = 0; k < ncols; k++) PQfreemem(ids[k]);
     rc_buf_putc(&q, '\0');
@@ -476,9 +489,19 @@ static rc_status chunk_prepare(rc_pg_incsnap *is, const rc_pg_table *ct, chunk_r
     return st;
 }
 
+/* What a failed chunk query names: the table, and the filter when the snapshot has one. */
+static const char *chunk_what(char *w, size_t n, const rc_incsnap_table *t)
+{
+    if (t->filter)
+        snprintf(w, n, "incremental snapshot chunk of %s with the additional-conditions filter \"%s\"", t->name, t->filter);
+    else
+        snprintf(w, n, "incremental snapshot chunk of %s", t->name);
+    return w;
+}
+
 /* The COPY's rows to the core (COPY OUT started; c NULL: read and dropped); the status of the
  * whole, the query's results read to their end. */
-static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const char *name, rc_error *err)
+static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const rc_incsnap_table *t, rc_error *err)
 {
     PGconn *sql = rc_pg_sql(is->conn);
     rc_status st = RC_OK;
@@ -502,7 +525,8 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
     PQfreemem(last);
     PGresult *r = PQgetResult(sql);
     if (st == RC_OK && (n != -1 || PQresultStatus(r) != PGRES_COMMAND_OK)) { /* cut off: not the table's end */
-        st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "incremental snapshot chunk of %s: %s", name,
+        char w[300];
+        st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s: %s", chunk_what(w, sizeof w, t),
                           r ? PQresultErrorMessage(r) : PQerrorMessage(sql));
         err->message[strcspn(err->message, "\n")] = '\0';
     }
@@ -523,8 +547,9 @@ static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     PGconn *sql = rc_pg_sql(is->conn);
     chunk_rows c = {0};
     bool same = false;
+    char w[300];
     rc_status st = chunk_prepare(is, ct, &c, err); /* before: the connection is busy from the send on */
-    char *copy = st == RC_OK ? chunk_query(is, ct, ct->pk_rank, limit, NULL, 0) : NULL;
+    char *copy = st == RC_OK ? chunk_query(is, ct, ct->pk_rank, t->filter, limit, NULL, 0) : NULL;
     rc_buf q;
     rc_buf_init(&q, 0);
     put_begin(&q, is, ct->rel);
@@ -540,9 +565,9 @@ static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     bool checked = st == RC_OK && (st = begin_checked(is, ct, r, &same, err)) == RC_OK;
     if (checked && PQresultStatus(r = PQgetResult(sql)) == PGRES_COPY_OUT) {
         PQclear(r);
-        st = copy_rows(is, core, same ? &c : NULL, t->name, err);
+        st = copy_rows(is, core, same ? &c : NULL, t, err);
     } else if (checked)
-        st = (rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err), RC_ERR_IO);
+        st = (rc_pg_query_fail(is->conn, r, chunk_what(w, sizeof w, t), err), RC_ERR_IO);
     if (checked && !same && st != RC_OK) { /* the COPY of the old structure failed (a dropped column): no matter */
         rc_error_clear(err);
         st = RC_OK;
@@ -550,6 +575,8 @@ static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     while ((r = PQgetResult(sql))) PQclear(r); /* after an error: the statements it skipped */
     if (PQtransactionStatus(sql) != PQTRANS_IDLE) PQclear(PQexec(sql, "ROLLBACK"));
     chunk_rows_fini(&c);
+    if (!checked && st != RC_OK && t->filter && PQstatus(sql) == CONNECTION_OK) /* a filter's syntax error fails the */
+        rc_error_clear(err), st = RC_OK;                                       /* whole string: the general way names it */
     *done = same || st != RC_OK;
     return st;
 }
@@ -562,6 +589,7 @@ static rc_status read_general(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     PGconn *sql = rc_pg_sql(is->conn);
     bool same = false;
     chunk_rows c = {0};
+    char w[300];
     rc_status st = begin_chunk(is, &is->cat[tb->table], &same, err);
     if (st == RC_OK && !same) st = reread_table(is, tb, err);
     const rc_pg_table *ct = &is->cat[tb->table]; /* (after a reread) */
@@ -572,14 +600,14 @@ static rc_status read_general(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     uint64_t end = 0, nblocks = 0;
     char *q = NULL;
     if (st == RC_OK && (ct->pk_rank || (st = ctid_range(is, ct, after, limit, &end, &nblocks, err)) == RC_OK) &&
-        !(q = chunk_query(is, ct, ct->pk_rank, limit, after, end)))
+        !(q = chunk_query(is, ct, ct->pk_rank, t->filter, limit, after, end)))
         st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     PGresult *r = q ? PQexec(sql, q) : NULL;
     free(q);
     if (st == RC_OK && PQresultStatus(r) != PGRES_COPY_OUT)
-        st = (rc_pg_query_fail(is->conn, r, "incremental snapshot chunk", err), RC_ERR_IO);
+        st = (rc_pg_query_fail(is->conn, r, chunk_what(w, sizeof w, t), err), RC_ERR_IO);
     else PQclear(r);
-    if (st == RC_OK) st = copy_rows(is, core, &c, t->name, err);
+    if (st == RC_OK) st = copy_rows(is, core, &c, t, err);
     chunk_rows_fini(&c);
     PQclear(PQexec(sql, st == RC_OK || st == RC_ERR_LIMIT ? "COMMIT" : "ROLLBACK"));
     if (!ct->pk_rank && (st == RC_OK || st == RC_ERR_LIMIT)) {
