@@ -316,7 +316,9 @@ static void signal_row(my_source *s, const rc_event *ev)
 
 static bool is_signal_table(const rc_my_incsnap *x, rc_str db, rc_str table)
 {
-    return db.n == strlen(x->sig_db) && !memcmp(db.p, x->sig_db, db.n) && table.n == strlen(x->sig_table) &&
+    /* no signal table (--snapshot incremental alone): nothing is one (and memcmp never gets a
+     * NULL name of an event without a database) */
+    return x->sig_db[0] && db.n == strlen(x->sig_db) && !memcmp(db.p, x->sig_db, db.n) && table.n == strlen(x->sig_table) &&
            !memcmp(table.p, x->sig_table, table.n);
 }
 
