@@ -156,6 +156,17 @@ static const cli_flag capture_table[] = {
              "UPDATEs and DELETEs on it); insert_only captures its\n"
              "INSERTs and TRUNCATEs through a second publication\n"
              "NAME_inserts (publish = 'insert, truncate')"},
+    {CLI_REF, "-o", .usage = "-o postgres.signal.table=SCHEMA.TABLE",
+     .help = "incremental snapshots on a signal row in that table\n"
+             "(execute-snapshot, stop-, pause-, resume-snapshot; rowcast\n"
+             "prints the CREATE TABLE to run when it is missing)"},
+    {CLI_REF, "-o", .usage = "-o postgres.snapshot.chunk.rows=N",
+     .help = "rows an incremental snapshot chunk reads (default 16384;\n"
+             "a chunk also ends past 8 MiB)"},
+    {CLI_REF, "-o", .usage = "-o postgres.snapshot.flush=true|false",
+     .help = "the chunks' watermarks committed with synchronous_commit =\n"
+             "local on rowcast's own session (default true; false: the\n"
+             "server's setting, ~wal_writer_delay a chunk when it is off)"},
     {CLI_REF, "--help",
      .help = "this text"},
     {CLI_TEXT, .help = "\n"
@@ -189,6 +200,15 @@ static const cli_flag capture_table[] = {
     {CLI_VALUE, "--server-id", .metavar = "N", .set = set_server_id,
      .help = "the replica id announced to the server (default: derived\n"
              "from the host, port and checkpoint path, and printed)"},
+    {CLI_REF, "-o", .usage = "-o mysql.signal.table=DB.TABLE",
+     .help = "incremental snapshots on a signal row in that table (as\n"
+             "postgres.signal.table)"},
+    {CLI_REF, "-o", .usage = "-o mysql.snapshot.chunk.rows=N",
+     .help = "rows an incremental snapshot chunk reads (default 4096)"},
+    {CLI_REF, "-o", .usage = "-o mysql.snapshot.unacked.chunks=N",
+     .help = "chunks handed to the sink and not yet acknowledged, at\n"
+             "most (default 1: a kill reads at most one chunk again;\n"
+             "more is faster and repeats up to N)"},
     {CLI_TEXT, .help = "A server that cannot be reached at the start is an error at once (exit 3, the\n"
                   "address in the message); a connection lost later is retried with backoff.\n"
                   "The password comes from the URL, ?password-file=PATH, MYSQL_PWD, or the [client]\n"
