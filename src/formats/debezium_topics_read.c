@@ -231,6 +231,18 @@ static rc_status table_columns(const tctx *c, uint32_t table, rc_family fam, rc_
     }
     rc_buf_fini(&d);
     if (st != RC_OK) return st;
+    if (is_type(c, pks, RC_J_ARRAY)) { /* every key name must be one column, named once */
+        uint16_t pos = 1;
+        for (uint32_t p = rc_jread_node(&c->r, pks)->first; p; p = rc_jread_node(&c->r, p)->next, pos++) {
+            uint32_t j = 0;
+            while (j < n && out[j].pk != pos) j++;
+            if (j == n) {
+                rc_str pn = str_of(c, p);
+                return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, p)->off,
+                                    "primaryKeyColumnNames names \"%.*s\", which is not a column of the table change or is named twice", (int)pn.n, pn.p);
+            }
+        }
+    }
     ev->cols = out;
     ev->ncols = n;
     return RC_OK;

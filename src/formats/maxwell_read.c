@@ -174,6 +174,9 @@ rc_status rc_mx_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event
             if (ci == UINT32_MAX)
                 return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, q)->off, "primary_key_columns names \"%.*s\", which is not in data",
                                     (int)rc_jread_node(&c.r, q)->n, rc_jread_node(&c.r, q)->s);
+            if (cols[ci].pk)
+                return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, q)->off, "primary_key_columns names \"%.*s\" twice",
+                                    (int)rc_jread_node(&c.r, q)->n, rc_jread_node(&c.r, q)->s);
             cols[ci].pk = ++pos;
             cols[ci].nullable = false;
         }
