@@ -15,6 +15,7 @@ static rc_status avro_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_v
                      (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
         return RC_SKIP;
     }
+    v = zero_date_value(c, v); /* a NOT NULL column's zero date: the epoch */
     /* PostgreSQL's NaN and ±infinity have values of their own in Debezium (pg_special) */
     bool null = v->kind == RC_V_NULL || (v->kind == RC_V_INVALID && c->type.info->family != RC_FAM_PG);
     if (null && !optional)

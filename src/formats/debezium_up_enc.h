@@ -156,6 +156,23 @@ static inline dbz_pg_kind pg_kind(const up_enc *e, const rc_column *c)
     return t >= rc_type_catalog && i < e->ncatalog ? (dbz_pg_kind)e->pg_kind[i] : rc_dbz_pg_kind_of(t);
 }
 
+/* A zero date (RC_V_INVALID) of a MySQL NOT NULL column: Debezium's converters fall back to the
+ * column's default for a non-optional field, the epoch (1970-01-01, 0 ms, "1970-01-01T00:00:00Z");
+ * a nullable column gets null (the value as it is). */
+static inline const rc_value *zero_date_value(const rc_column *c, const rc_value *v)
+{
+    static const rc_value epoch_date = {.kind = RC_V_DATE, .date = {1970, 1, 1}};
+    static const rc_value epoch_dt = {.kind = RC_V_DATETIME, .dt = {.year = 1970, .month = 1, .day = 1}};
+    static const rc_value epoch_ts = {.kind = RC_V_TIMESTAMP, .ts = {0, 0}};
+    if (v->kind != RC_V_INVALID || c->nullable || c->type.info->family == RC_FAM_PG) return v;
+    switch ((rc_vkind)c->type.info->vkind) {
+    case RC_V_DATE: return &epoch_date;
+    case RC_V_DATETIME: return &epoch_dt;
+    case RC_V_TIMESTAMP: return &epoch_ts;
+    default: return v;
+    }
+}
+
 static inline int32_t dec_scale(const rc_column *c, const rc_decimal *d) { return c->type.p2 >= 0 ? c->type.p2 : (d ? d->scale : 0); }
 
 /* How a DATETIME column is written: Oracle's DATE/TIMESTAMP as a zoned string, Kafka

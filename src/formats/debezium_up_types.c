@@ -146,8 +146,9 @@ void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *par
             s->type = "struct", s->name = "io.debezium.data.VariableScaleDecimal", s->version = 1;
         } else {
             s->type = "bytes", s->name = "org.apache.kafka.connect.data.Decimal", s->version = 1;
-            /* Debezium writes no precision for unsigned */
-            decimal_params(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL), t->vkind == RC_V_UINT ? -1 : c->type.p1);
+            /* unsigned: Debezium 3 writes precision 20 (BinlogUnsignedIntegerIT's BIGINT_PRECISE_SCHEMA), earlier none */
+            decimal_params(params, t->vkind == RC_V_UINT ? 0 : dec_scale(c, NULL),
+                           t->vkind == RC_V_UINT ? (e->compat >= 30 ? 20 : -1) : c->type.p1);
             s->params = params;
         }
         return;

@@ -136,6 +136,8 @@ static rc_status geometry_cv(up_enc *e, const rc_column *c, rc_str wkt, dbz_cv *
     if (rc_wkt_to_wkb(wkt.p, wkt.n, &e->scratch, &cv->geo, &gerr) != RC_OK)
         return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\": %s", (int)c->name.n, c->name.p, gerr.message);
     cv->kind = CV_GEOMETRY;
+    /* MySQL's SRID 0 is "unset": Debezium's MySqlGeometry makes it null */
+    if (cv->geo.has_srid && cv->geo.srid == 0 && c->type.info->family == RC_FAM_MYSQL) cv->geo.has_srid = false;
     if (!strcmp(c->type.info->name, "point")) {
         if (!cv->geo.is_point)
             return rc_error_set(err, RC_ERR_VALUE, RC_NO_OFFSET, "column \"%.*s\" is a POINT but the value is not", (int)c->name.n, c->name.p);
@@ -272,6 +274,7 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
     const rc_type_info *t = c->type.info;
     dbz_pg_kind pk = pg_kind(e, c);
     cv->fmt = CV_FMT_NONE;
+    v = zero_date_value(c, v);
     dbz_unknown u = pk == DBZ_PG_UNKNOWN || pk == DBZ_PG_OTHER || pk == DBZ_PG_ARRAY ? rc_dbz_unknown(e, c) : UNK_NO;
     if (u != UNK_NO && v->kind != RC_V_UNAVAILABLE) return unknown_value(e, c, v, u, cv, err); /* NULL or not */
     if ((pk != DBZ_PG_NONE || (v->kind == RC_V_INVALID && t->family == RC_FAM_PG)) && v->kind != RC_V_NULL && v->kind != RC_V_UNAVAILABLE &&
@@ -282,7 +285,7 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
     }
     switch (v->kind) {
     case RC_V_NULL:
-    case RC_V_INVALID: cv->kind = CV_NULL; return RC_OK; /* zero dates: Debezium writes null */
+    case RC_V_INVALID: cv->kind = CV_NULL; return RC_OK; /* zero dates of nullable columns: Debezium writes null */
     case RC_V_UNAVAILABLE: return unavailable(e, c, cv, err);
     case RC_V_BOOL: cv->kind = CV_BOOL, cv->b = v->b; return RC_OK;
     case RC_V_INT: cv->kind = CV_INT, cv->i = v->i; return RC_OK;

@@ -504,6 +504,30 @@ same "charsets: the values from the binlog = SELECT CONVERT(... USING utf8mb4)" 
 same "charsets: the snapshot = the binlog" "$(jq -c 'select(.op == "read") | .after[1:]' "$W/cs.1.out")" \
     "$(jq -c 'select(.op == "insert") | .after[1:]' "$W/cs.2.out")"
 
+# ---- 7b. issue 28 §3: ZEROFILL columns (SELECT pads them: "00005" stopped the snapshot), zero
+# dates in NOT NULL columns (upstream Debezium writes the epoch there, null in a nullable one),
+# a POINT of SRID 0 (Debezium: "srid": null): the snapshot's and the binlog's payloads equal,
+# and equal the golden data/my_capture.zerofill.debezium.golden
+my_sql <<'SQL' || bad "the zerofill table failed"
+SET SESSION sql_mode = '';
+CREATE TABLE shop.zf (id int PRIMARY KEY, a int(5) zerofill, b decimal(6,2) zerofill, c float(7,2) zerofill,
+  u bigint unsigned zerofill, d date NOT NULL, dt datetime(3) NOT NULL, ts timestamp NOT NULL DEFAULT '0000-00-00 00:00:00',
+  dn date, g point);
+INSERT INTO shop.zf VALUES (1, 5, 3.5, 1.25, 7, '0000-00-00', '0000-00-00 00:00:00', '0000-00-00 00:00:00', '0000-00-00', ST_GeomFromText('POINT(1 2)')),
+  (2, 12345, 1234.56, 12.5, 18446744073709551615, '2024-02-29', '2024-02-29 12:00:00.125', '2024-02-29 12:00:00', NULL, NULL);
+SQL
+zf_opts=(--include 'shop.zf' --checkpoint "$W/zf.ck" --until caught-up --to debezium -o debezium.flavor=upstream
+    -o debezium.schemas=true -o debezium.bigint.unsigned.handling.mode=precise)
+cap zf.1 "$U" "${zf_opts[@]}"
+expect_rc "zerofill: the snapshot" "$st" 0
+my_sql -e "SET SESSION sql_mode = ''; INSERT INTO shop.zf SELECT id + 10, a, b, c, u, d, dt, ts, dn, g FROM shop.zf" || bad "the zerofill inserts failed"
+cap zf.2 "$U" "${zf_opts[@]}"
+expect_rc "zerofill: the stream" "$st" 0
+same "zerofill: the snapshot's values = the binlog's" "$(jq -c '.payload.after | .id -= 0 | del(.id)' "$W/zf.1.out")" \
+    "$(jq -c '.payload.after | del(.id)' "$W/zf.2.out")"
+cat "$W/zf.1.out" "$W/zf.2.out" >"$W/zf.out"
+golden zerofill.debezium "$W/zf.out"
+
 # ---- 8. TLS: a second server with a certificate of a CA made here, require_secure_transport
 T=$W/tls
 mkdir -p "$T"

@@ -266,6 +266,13 @@ rc_status rc_my_text_value(const rc_column *c, const char *s, size_t n, rc_arena
         rc_buf_fini(&b);
         return st;
     }
+    case RC_V_INT:
+    case RC_V_UINT:
+    case RC_V_DECIMAL:
+    case RC_V_FLOAT32:
+    case RC_V_FLOAT64: /* a ZEROFILL column's text is padded ("00005", "0003.50"): the number without the padding */
+        while (n > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9') s++, n--;
+        /* FALLTHROUGH */
     default: {
         /* the session's time_zone is +00:00: TIMESTAMP text is UTC */
         static const rc_vparse_opts o = {.bytes = RC_BYTES_LATIN1, .ts_tz = {0, NULL}};
