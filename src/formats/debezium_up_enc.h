@@ -12,7 +12,9 @@
 
 enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
 enum { BIN_BYTES, BIN_BASE64, BIN_HEX };
-enum { TIME_ADAPTIVE, TIME_CONNECT };
+/* debezium.time.precision.mode (its choices' order); TIME_DEFAULT: not given, each connector's
+ * own default (PostgreSQL adaptive, MySQL adaptive_time_microseconds) */
+enum { TIME_DEFAULT = -1, TIME_MICROS, TIME_CONNECT, TIME_ADAPTIVE };
 enum { CONN_MYSQL, CONN_POSTGRES, CONN_SQLSERVER };
 enum { SCHEMA_SLOTS = 256 };
 enum { DBZ_ADJUST_NONE, DBZ_ADJUST_AVRO, DBZ_ADJUST_AVRO_UNICODE }; /* *.name.adjustment.mode */
@@ -194,11 +196,16 @@ static inline bool float32_kept(const up_enc *e, const rc_column *c)
     return e->compat >= 20 && c->type.info->family == RC_FAM_MYSQL && c->type.p2 < 0;
 }
 
-/* A TIME column in milliseconds: Kafka Connect's Time, or Debezium's Time for a PostgreSQL
- * time(0-3) (time.precision.mode adaptive, the PostgreSQL connector's default). */
+/* A TIME column in milliseconds: Kafka Connect's Time, or Debezium's Time for a time(0-3) in
+ * mode adaptive (the PostgreSQL connector's default; MySQL's, adaptive_time_microseconds,
+ * writes every TIME as MicroTime). A PostgreSQL time without precision is time(6), a MySQL one
+ * time(0). */
 static inline bool time_millis(const up_enc *e, const rc_column *c)
 {
-    return e->time_mode == TIME_CONNECT || (c->type.info->family == RC_FAM_PG && c->type.p1 >= 0 && c->type.p1 <= 3);
+    bool pg = c->type.info->family == RC_FAM_PG;
+    int mode = e->time_mode == TIME_DEFAULT ? (pg ? TIME_ADAPTIVE : TIME_MICROS) : e->time_mode;
+    int prec = c->type.p1 < 0 ? (pg ? 6 : 0) : c->type.p1;
+    return mode == TIME_CONNECT || (mode == TIME_ADAPTIVE && prec <= 3);
 }
 
 

@@ -20,7 +20,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.decimal.handling.mode", RC_OPT_CHOICE, DBZ_DECIMAL_CHOICES, "precise", "DECIMAL as Kafka Connect Decimal bytes, a string, or a double", .off = OFF(dec_mode)},
     {"debezium.decimal.format", RC_OPT_CHOICE, "base64|numeric", "base64", "Kafka Connect JsonConverter's decimal.format: Decimal fields as base64 of their bytes or as JSON numbers (BigDecimal.toString(), 1.50, 1E-7)", .off = OFF(dec_format)},
     {"debezium.binary.handling.mode", RC_OPT_CHOICE, DBZ_BINARY_CHOICES, "bytes", "binary columns as bytes (base64 in JSON), a base64 string or a hex string", .off = OFF(bin_mode)},
-    {"debezium.time.precision.mode", RC_OPT_CHOICE, DBZ_TIME_CHOICES, "adaptive_time_microseconds", "time types as Debezium's MicroTime/Timestamp types or Kafka Connect's", .off = OFF(time_mode)},
+    {"debezium.time.precision.mode", RC_OPT_CHOICE, DBZ_TIME_CHOICES, "(the connector's: adaptive for PostgreSQL, adaptive_time_microseconds for MySQL)", "time types as Debezium's Time/MicroTime/Timestamp types (adaptive: TIME(0-3) in ms, adaptive_time_microseconds: every TIME in µs; timestamps by precision in both) or Kafka Connect's", .off = OFF(time_mode)},
     {"debezium.bigint.unsigned.handling.mode", RC_OPT_CHOICE, DBZ_UNSIGNED_CHOICES, "long", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal", .off = OFF(unsig)},
     {"debezium.provide.transaction.metadata", RC_OPT_BOOL, NULL, "false", "write the transaction block {id, total_order, data_collection_order} and the BEGIN/END messages of the <server>.transaction topic", .off = OFF(tx_meta)},
     {"debezium.transactions", RC_OPT_BOOL, NULL, "false", "the same as debezium.provide.transaction.metadata", .off = OFF(tx_meta)},
@@ -61,7 +61,7 @@ bad:
 
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err)
 {
-    *out = (rc_dbz_opts){.compat = -1, .schema_adjust = -1}; /* their "not given" */
+    *out = (rc_dbz_opts){.compat = -1, .schema_adjust = -1, .time_mode = -1}; /* their "not given" */
     return rc_options_parse(o, "debezium", rc_dbz_all_options, out, err);
 }
 
