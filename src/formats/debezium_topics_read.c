@@ -73,6 +73,26 @@ static rc_status collections(const tctx *c, uint32_t arr, rc_position *p)
     return RC_OK;
 }
 
+/* The PostgreSQL connector's (2.x) transaction id "<txId>:<LSN>" (digits, a colon, a decimal
+ * LSN; MySQL's ids are GTIDs or binlog positions, never all digits before the colon): the
+ * marker is PostgreSQL's, its txid the txId (as its rows', which the reader splits the same
+ * way) and its lsn the LSN, from which the writer builds the id again. */
+static void pg_marker_id(rc_event *ev)
+{
+    rc_str id = ev->pos.txid;
+    const char *colon = id.n ? memchr(id.p, ':', id.n) : NULL;
+    if (!colon || colon == id.p || colon + 1 == id.p + id.n) return;
+    for (const char *q = id.p; q < id.p + id.n; q++)
+        if (q != colon && (*q < '0' || *q > '9')) return;
+    rc_str lsn = {colon + 1, (size_t)(id.p + id.n - colon - 1)};
+    rc_error e;
+    rc_error_clear(&e);
+    if (rc_lsn_text_check(lsn, "lsn", 0, &e) != RC_OK) return;
+    ev->pos.txid = (rc_str){id.p, (size_t)(colon - id.p)};
+    ev->pos.lsn = lsn;
+    if (ev->src.kind == RC_DB_UNKNOWN) ev->src.kind = RC_DB_POSTGRES;
+}
+
 static rc_status tx_marker(const tctx *c, uint32_t payload, uint32_t status, rc_event_list *out)
 {
     rc_event ev;
@@ -83,6 +103,7 @@ static rc_status tx_marker(const tctx *c, uint32_t payload, uint32_t status, rc_
         return rc_error_set(c->r.err, RC_ERR_SCHEMA, rc_jread_node(&c->r, status)->off, "a transaction \"status\" must be \"BEGIN\" or \"END\"");
     rc_status st = want_str(c, payload, "id", false, &ev.pos.txid);
     if (st != RC_OK) return st;
+    pg_marker_id(&ev);
     /* ts_ms since 2.0 (1.x wrote none) */
     if ((st = rc_jsondec_us_at(c->r.j, rc_json_get(c->r.j, payload, "ts_ms"), "ts_ms", 1000, &ev.ts_us, &ev.has_ts, c->r.err)) != RC_OK) return st;
     int64_t x;
