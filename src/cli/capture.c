@@ -130,7 +130,7 @@ static const cli_flag capture_table[] = {
                   "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
                   "--server, --keys, --records, --tombstones, --no-tombstones, --drop, --on-error,\n"
                   "--on-loss, --flush-timeout, --progress, --quiet. The default topic is Debezium's\n"
-                  "{server}.{schema}.{table}, the default server name rowcast. --quiet also keeps the\n"
+                  "(the preset 'debezium'), the default server name rowcast. --quiet also keeps the\n"
                   "source's notices (snapshot done, resuming, the derived replica id, reconnecting)\n"
                   "off stderr: warnings and errors only.\n"
                   "\n"},
@@ -266,7 +266,7 @@ int cli_capture(int argc, char **argv)
         fprintf(stderr, "rowcast capture: out of memory\n");
         rc = EXIT_IO;
     }
-    r.spec.topic = "{server}.{schema}.{table}";
+    r.spec.topic = "debezium";
     if (rc == EXIT_OK) rc = cli_flags_parse(&r, argc, argv, set_url);
     if (rc == CLI_DONE) { /* --help */
         rc = EXIT_OK;

@@ -84,8 +84,10 @@ static const cli_flag convert_table[] = {
              "               an idempotent producer (acks=all); TOPIC is a\n"
              "               topic template (see --topic)"},
     {CLI_REF, "--topic", .metavar = "TEMPLATE",
-     .help = "topic of each message: {server}, {db}, {schema}, {table}, or\n"
-             "the preset 'debezium' = {server}.{db}.{table} (default);\n"
+     .help = "topic of each message: {server}, {db}, {schema}, {table},\n"
+             "{collection} (schema.table, else db.table), or the preset\n"
+             "'debezium' = {server}.{collection} (default: Debezium's\n"
+             "prefix.schema.table for PostgreSQL, prefix.db.table for MySQL);\n"
              "characters Kafka does not allow become '_'"},
     {CLI_REF, "--server", .metavar = "NAME",
      .help = "{server} of every message, and the format's server name\n"

@@ -1,10 +1,11 @@
-/* Topic templates: {server}, {db}, {schema}, {table}; the "debezium" preset. Kafka topic names
+/* Topic templates: {server}, {db}, {schema}, {table}, {collection}; the "debezium" preset. Kafka topic names
  * hold ASCII letters, digits, '.', '_' and '-': the template's own text must, and placeholder
  * values are made to. */
 #include <string.h>
 #include "rowcast/sink.h"
 
-static const char *const fields[] = {"server", "db", "schema", "table"};
+static const char *const fields[] = {"server", "db", "schema", "table", "collection"};
+#define NFIELDS (sizeof fields / sizeof *fields)
 
 static bool topic_char(char c)
 {
@@ -13,23 +14,25 @@ static bool topic_char(char c)
 
 rc_status rc_topic_template(const char *spec, const char **out, rc_error *err)
 {
-    if (!strcmp(spec, "debezium")) spec = "{server}.{db}.{table}";
+    /* Debezium's <topic.prefix>.<data collection>: the collection is schema.table where the source
+     * has schemas (PostgreSQL), db.table where it has not (MySQL) */
+    if (!strcmp(spec, "debezium")) spec = "{server}.{collection}";
     for (const char *p = spec; *p; p++) {
         size_t at = (size_t)(p - spec);
         if (*p != '{') {
             if (!topic_char(*p))
                 return rc_error_set(err, RC_ERR_USAGE, at,
                                     "topic template '%s': byte %zu is not allowed in a Kafka topic name (letters, digits, "
-                                    "'.', '_', '-' and the placeholders {server}, {db}, {schema}, {table})", spec, at + 1);
+                                    "'.', '_', '-' and the placeholders {server}, {db}, {schema}, {table}, {collection})", spec, at + 1);
             continue;
         }
         const char *e = strchr(p, '}');
         size_t k = 0, n = e ? (size_t)(e - p - 1) : 0;
-        while (e && k < 4 && !(strlen(fields[k]) == n && !strncmp(fields[k], p + 1, n))) k++;
-        if (!e || k == 4)
+        while (e && k < NFIELDS && !(strlen(fields[k]) == n && !strncmp(fields[k], p + 1, n))) k++;
+        if (!e || k == NFIELDS)
             return rc_error_set(err, RC_ERR_USAGE, at,
                                 "topic template '%s': unknown placeholder at byte %zu (use {server}, {db}, {schema}, "
-                                "{table}, or the preset 'debezium')", spec, at + 1);
+                                "{table}, {collection}, or the preset 'debezium')", spec, at + 1);
         p = e;
     }
     *out = spec;
@@ -59,6 +62,12 @@ void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server,
         switch (p[1]) {
         case 's': v = p[2] == 'e' ? src->server : src->schema; break;
         case 'd': v = src->db; break;
+        case 'c': /* {collection}: schema.table, else db.table */
+            v = src->schema.n ? src->schema : src->db;
+            put_name(out, v.p, v.n);
+            if (v.n) rc_buf_putc(out, '.');
+            v = src->table;
+            break;
         default: v = src->table; break;
         }
         if (p[1] == 's' && p[2] == 'e' && !v.n) v = (rc_str){server, strlen(server)};
