@@ -194,6 +194,22 @@ static void put_value(rc_buf *b, const rc_column *col, const rc_value *v)
 
 /* "name":value of the columns whose flag is set (all when flags is NULL), nulls left out
  * unless output_nulls */
+/* Column i of img, or, where a partial MySQL row image (binlog_row_image=MINIMAL) has not got it,
+ * of the other image (an update's key columns are in its before image only); NULL when neither
+ * has it: Maxwell writes the columns the binlog carries and leaves the others out. */
+static const rc_value *value_at(const rc_event *ev, const rc_value *img, uint32_t i)
+{
+    const rc_value *v = &img[i];
+    if (v->kind == RC_V_UNAVAILABLE && img == ev->after && ev->before) v = &ev->before[i];
+    return v->kind == RC_V_UNAVAILABLE ? NULL : v;
+}
+
+/* Whether "old" has column i: changed, and in both images (a partial image has not got all) */
+static bool in_old(const rc_event *ev, const uint8_t *changed, uint32_t i)
+{
+    return changed[i] && ev->after[i].kind != RC_V_UNAVAILABLE && ev->before[i].kind != RC_V_UNAVAILABLE;
+}
+
 static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, const rc_value *img, const uint8_t *only)
 {
     rc_buf_putc(b, ',');
@@ -201,11 +217,12 @@ static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, 
     rc_buf_put(b, ":{", 2);
     bool first = true, cached = rc_enc_colkeys_for(&e->keys, ev);
     for (uint32_t i = 0; img && i < ev->ncols; i++) {
-        if ((only && !only[i]) || (!e->opt.nulls && img[i].kind == RC_V_NULL)) continue;
+        const rc_value *v = value_at(ev, img, i);
+        if ((only && !in_old(ev, only, i)) || !v || (!e->opt.nulls && v->kind == RC_V_NULL)) continue;
         if (!first) rc_buf_putc(b, ',');
         first = false;
         rc_enc_put_colkey(b, &e->keys, ev, i, cached);
-        put_value(b, &ev->cols[i], &img[i]);
+        put_value(b, &ev->cols[i], v);
     }
     rc_buf_putc(b, '}');
 }
@@ -282,7 +299,8 @@ static void put_keys(const mx_enc *e, rc_buf *b, const rc_event *ev, const rc_va
         RC_BUF_LIT(b, ",\"primary_key\":[");
         for (uint32_t k = 0; k < npk; k++) {
             if (k) rc_buf_putc(b, ',');
-            if (img) put_value(b, &ev->cols[pk[k]], &img[pk[k]]);
+            const rc_value *v = img ? value_at(ev, img, pk[k]) : NULL;
+            if (v) put_value(b, &ev->cols[pk[k]], v);
             else RC_BUF_LIT(b, "null");
         }
         rc_buf_putc(b, ']');
@@ -315,7 +333,7 @@ static void put_tail(mx_enc *e, rc_buf *b, const rc_event *ev)
     if (ev->op == RC_OP_UPDATE) { /* "old": the changed columns' previous values */
         const uint8_t *changed = rc_enc_changed(ev, &e->scratch);
         bool any = false;
-        for (uint32_t i = 0; changed && i < ev->ncols; i++) any |= changed[i] != 0;
+        for (uint32_t i = 0; changed && i < ev->ncols; i++) any |= in_old(ev, changed, i);
         if (any) put_map(e, b, "old", ev, ev->before, changed);
     }
     rc_buf_putc(b, '}');
@@ -370,7 +388,11 @@ static rc_status expressible(const mx_enc *e, const rc_event *ev, rc_error *err)
     case RC_OP_UPDATE:
     case RC_OP_DELETE:
     case RC_OP_READ:
-        if (rc_event_refuse_unavailable(ev, "maxwell", err) != RC_OK) return RC_SKIP;
+        /* a MySQL row image without some columns (binlog_row_image=MINIMAL or NOBLOB): Maxwell
+         * writes the columns it has (value_at); another source's missing value (PostgreSQL's
+         * unchanged TOAST value) is refused, not left out */
+        if (ev->src.kind != RC_DB_MYSQL && ev->src.kind != RC_DB_MARIADB && rc_event_refuse_unavailable(ev, "maxwell", err) != RC_OK)
+            return RC_SKIP;
         /* "old" holds the changed columns' previous values, "data" a delete's row */
         if (rc_enc_need_before(ev, "maxwell", ev->op == RC_OP_UPDATE ? "\"old\"" : "\"data\"", false, err) != RC_OK) return RC_SKIP;
         if (!rc_enc_row(ev)) return rc_enc_unsupported(err, "maxwell", ev, "its row (Maxwell's \"data\") is missing"), RC_SKIP;
