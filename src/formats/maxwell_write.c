@@ -210,6 +210,19 @@ static bool in_old(const rc_event *ev, const uint8_t *changed, uint32_t i)
     return changed[i] && ev->after[i].kind != RC_V_UNAVAILABLE && ev->before[i].kind != RC_V_UNAVAILABLE;
 }
 
+/* A MySQL BINARY(n) value of a row read from the binlog, as Maxwell writes it: the binlog leaves
+ * BINARY's trailing zero bytes out and Maxwell writes the bytes it carries ("AAECAw==" for a
+ * BINARY(10) holding 00 01 02 03), where rowcast's value is padded to n as SELECT gives it; a
+ * bootstrap (snapshot) row keeps them, as Maxwell's SELECT does. */
+static const rc_value *binlog_bytes(const rc_event *ev, const rc_column *c, const rc_value *v, rc_value *tmp)
+{
+    if (v->kind != RC_V_BYTES || ev->op == RC_OP_READ || c->type.info->family != RC_FAM_MYSQL || strcmp(c->type.info->name, "binary"))
+        return v;
+    *tmp = *v;
+    while (tmp->s.n && tmp->s.p[tmp->s.n - 1] == '\0') tmp->s.n--;
+    return tmp;
+}
+
 static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, const rc_value *img, const uint8_t *only)
 {
     rc_buf_putc(b, ',');
@@ -222,7 +235,8 @@ static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, 
         if (!first) rc_buf_putc(b, ',');
         first = false;
         rc_enc_put_colkey(b, &e->keys, ev, i, cached);
-        put_value(b, &ev->cols[i], v);
+        rc_value tmp;
+        put_value(b, &ev->cols[i], binlog_bytes(ev, &ev->cols[i], v, &tmp));
     }
     rc_buf_putc(b, '}');
 }
@@ -300,7 +314,8 @@ static void put_keys(const mx_enc *e, rc_buf *b, const rc_event *ev, const rc_va
         for (uint32_t k = 0; k < npk; k++) {
             if (k) rc_buf_putc(b, ',');
             const rc_value *v = img ? value_at(ev, img, pk[k]) : NULL;
-            if (v) put_value(b, &ev->cols[pk[k]], v);
+            rc_value tmp;
+            if (v) put_value(b, &ev->cols[pk[k]], binlog_bytes(ev, &ev->cols[pk[k]], v, &tmp));
             else RC_BUF_LIT(b, "null");
         }
         rc_buf_putc(b, ']');
