@@ -110,6 +110,7 @@ typedef struct up_enc {
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
     bool hstore_map;      /* hstore.handling.mode=map (else json) */
     bool include_unknown; /* include.unknown.datatypes */
+    bool include_query;   /* include.query: source.query (else null) */
     rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
     /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;

@@ -28,6 +28,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.tombstones.on.delete", RC_OPT_BOOL, NULL, "true", "a tombstone (same key, null value) follows every delete", .off = OFF(tombstones)},
     {"debezium.hstore.handling.mode", RC_OPT_CHOICE, "json|map", "json", "PostgreSQL hstore columns as the JSON text of an object (io.debezium.data.Json) or as a map of strings", .off = OFF(hstore_mode)},
     {"debezium.include.unknown.datatypes", RC_OPT_BOOL, NULL, "false", "PostgreSQL columns of a type the connector has no converter for (an extension's, pg_lsn, tsquery...): false: left out of the events, said once per column; true: the bytes of their text (binary.handling.mode)", .off = OFF(include_unknown)},
+    {"debezium.include.query", RC_OPT_BOOL, NULL, "false", "MySQL: the row's statement in source.query (a MySQL/MariaDB capture then asks the server for it: MariaDB's binlog_annotate_row_events, MySQL's binlog_rows_query_log_events must be on); false: null, Debezium's default", .off = OFF(include_query)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
 };
@@ -100,6 +101,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->schemas = opt->schemas, e->tx_meta = opt->tx_meta, e->schema_changes = opt->schema_changes, e->tombstones = opt->tombstones;
     e->dec_mode = opt->dec_mode, e->bin_mode = opt->bin_mode, e->time_mode = opt->time_mode, e->field_adjust = opt->field_adjust;
     e->unsigned_precise = opt->unsig == 1;
+    e->include_query = opt->include_query;
     e->dec_numeric = opt->dec_format == 1;
     e->server = opt->server;
     e->version = opt->version;

@@ -277,7 +277,7 @@ void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn)
         o = p->has_thread ? rc_fmt_u64_at(o, p->thread) : RAW_LIT(o, "null");
         o = RAW_LIT(o, ",\"query\":");
         rc_buf_commit(b, (size_t)(o - w));
-        rc_enc_put_str_or_null(b, p->query);
+        rc_enc_put_str_or_null(b, e->include_query ? p->query : (rc_str){0});
     } else if (conn == CONN_POSTGRES) {
         if (has_lsn) rc_buf_put(b, lsn.s, lsn.n);
         else RC_BUF_LIT(b, "null");

@@ -33,6 +33,7 @@ typedef struct rc_dbz_opts {
     rc_dbz_skip skip;
     int hstore_mode;       /* hstore.handling.mode: 0 json, 1 map */
     bool include_unknown;  /* include.unknown.datatypes */
+    bool include_query;    /* include.query */
 } rc_dbz_opts;
 /* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);

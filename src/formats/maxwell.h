@@ -8,7 +8,7 @@
 /* The maxwell.* options, read by both sides so that one command line serves
  * `--from maxwell` and `--to maxwell` (the writer's output_* switches, Maxwell's names). */
 typedef struct rc_mx_opts {
-    bool commit_info, xoffset, position, gtid, server_id, thread_id, pks, pk_cols, nulls, ddl;
+    bool commit_info, xoffset, position, gtid, server_id, thread_id, pks, pk_cols, nulls, ddl, row_query;
 } rc_mx_opts;
 extern const rc_option_desc rc_mx_options[];
 

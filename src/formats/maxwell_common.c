@@ -15,6 +15,7 @@ const rc_option_desc rc_mx_options[] = {
     {"maxwell.output_primary_keys", RC_OPT_BOOL, NULL, "false", "write \"primary_key\", the values of the key columns", .off = OFF(pks)},
     {"maxwell.output_primary_key_columns", RC_OPT_BOOL, NULL, "false", "write \"primary_key_columns\", the names of the key columns", .off = OFF(pk_cols)},
     {"maxwell.output_nulls", RC_OPT_BOOL, NULL, "true", "write columns whose value is NULL (false: leave them out of data and old)", .off = OFF(nulls)},
+    {"maxwell.output_row_query", RC_OPT_BOOL, NULL, "false", "write \"query\", the statement of the row (MariaDB's ANNOTATE_ROWS, MySQL's ROWS_QUERY: binlog_annotate_row_events / binlog_rows_query_log_events on), when the event has it", .off = OFF(row_query)},
     {"maxwell.output_ddl", RC_OPT_BOOL, NULL, "false", "write DDL messages (table-create, table-alter, ...) where the event carries what they hold", .off = OFF(ddl)},
     {0},
 };

@@ -261,7 +261,7 @@ static bool all_digits(rc_str s)
 
 /* {"database":..,"table":..,"type":..,"ts":.. — ts in seconds for rows, milliseconds for DDL
  * (Maxwell's DDLMap keeps the millisecond time); no ts when the event has no time */
-static void put_head(rc_buf *b, const rc_event *ev, const char *type, bool ddl)
+static void put_head(const mx_enc *e, rc_buf *b, const rc_event *ev, const char *type, bool ddl)
 {
     rc_buf_putc(b, '{');
     if (ddl) {
@@ -278,6 +278,10 @@ static void put_head(rc_buf *b, const rc_event *ev, const char *type, bool ddl)
         rc_jw_str(b, ev->src.db.p, ev->src.db.n);
         RC_BUF_LIT(b, ",\"table\":");
         rc_jw_str(b, ev->src.table.p, ev->src.table.n);
+        if (e->opt.row_query && ev->pos.query.n) { /* output_row_query: RowMap's "query" */
+            RC_BUF_LIT(b, ",\"query\":");
+            rc_jw_str(b, ev->pos.query.p, ev->pos.query.n);
+        }
         RC_BUF_LIT(b, ",\"type\":");
         rc_jw_str(b, type, strlen(type));
     }
@@ -501,7 +505,7 @@ static void boot_row(mx_enc *e, const rc_event *ev)
  * columns, or of the bootstrap's when it has none (its last row kept, an edge without columns) */
 static void bootstrap_marker(mx_enc *e, rc_buf *out, const rc_event *ev, const char *type)
 {
-    put_head(out, ev, type, false);
+    put_head(e, out, ev, type, false);
     put_ids(e, out, ev);
     if (ev->ncols || !e->boot) put_keys(e, out, ev, NULL);
     else rc_buf_put(out, e->boot_keys.data, e->boot_keys.len);
@@ -538,7 +542,7 @@ rc_status rc_mx_encode(void *p, const rc_event *ev, rc_buf *out, rc_error *err)
     if (st != RC_OK) return st;
     if (ev->op == RC_OP_DDL) {
         e->tx_rows = 0;
-        put_head(out, ev, ddl_type(ev), true);
+        put_head(e, out, ev, ddl_type(ev), true);
         RC_BUF_LIT(out, ",\"sql\":");
         rc_jw_str(out, ev->ddl.p, ev->ddl.n);
         put_position(e, out, ev);
@@ -546,7 +550,7 @@ rc_status rc_mx_encode(void *p, const rc_event *ev, rc_buf *out, rc_error *err)
         return RC_OK;
     }
     if (ev->op == RC_OP_READ) { /* bootstrap rows carry no transaction */
-        put_head(out, ev, row_type(ev->op), false);
+        put_head(e, out, ev, row_type(ev->op), false);
         put_tail(e, out, ev);
         boot_row(e, ev);
         return RC_OK;
@@ -554,7 +558,7 @@ rc_status rc_mx_encode(void *p, const rc_event *ev, rc_buf *out, rc_error *err)
     /* a row: held until the next event tells whether its transaction ends with it */
     rc_buf_reset(&e->head);
     rc_buf_reset(&e->tail);
-    put_head(&e->head, ev, row_type(ev->op), false);
+    put_head(e, &e->head, ev, row_type(ev->op), false);
     if (e->opt.commit_info && all_digits(ev->pos.txid)) { /* Maxwell's xid is the XID event's number */
         RC_BUF_LIT(&e->head, ",\"xid\":");
         rc_buf_put(&e->head, ev->pos.txid.p, ev->pos.txid.n);

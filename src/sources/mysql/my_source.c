@@ -381,6 +381,12 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->stop = cfg->stop;
     s->server = (rc_str){s->cfg.server ? s->cfg.server : "rowcast", strlen(s->cfg.server ? s->cfg.server : "rowcast")};
     if (rc_my_incsnap_new(s, cfg, err) != RC_OK) return rc_db_source_opened(&s->db, err->code, out);
+    /* the rows' statements (ANNOTATE_ROWS / ROWS_QUERY) when the output writes them */
+    static const char *const wants_query[] = {"debezium.include.query", "maxwell.output_row_query"};
+    for (size_t i = 0; i < sizeof wants_query / sizeof *wants_query; i++) {
+        const char *v = rc_options_get(cfg->opts, wants_query[i]);
+        if (v && !strcmp(v, "true")) s->with_query = true;
+    }
     bool batches = s->inc ? rc_db_batches_init(&s->db.batches, rc_my_incsnap_accept, s)
                           : rc_db_batches_init(&s->db.batches, cfg->accept, cfg->accept_ctx);
     s->hist = rc_my_history_new();

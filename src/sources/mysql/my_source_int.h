@@ -87,6 +87,7 @@ typedef struct my_source {
     bool (*accept)(void *ctx, rc_str db, rc_str table); /* --include's, when inc wraps it */
     void *accept_ctx;
     bool from_checkpoint; /* the run resumes from the checkpoint (its snapshot state is imported) */
+    bool with_query;      /* rows carry their statement (pos.query): an output option asks for it */
 } my_source;
 
 /* ---- my_source_common.c ---- */
