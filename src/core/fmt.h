@@ -79,6 +79,9 @@ char *rc_fmt_base64_at(char *o, const unsigned char *p, size_t n);
 /* Decodes standard base64 with padding into the arena; RC_ERR_VALUE names the bad byte in
  * *bad (offset into s). */
 rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad);
+/* The same in the URL-safe alphabet ('-', '_'; padded), and its writer */
+rc_status rc_base64url_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad);
+void rc_fmt_base64url(rc_buf *b, const unsigned char *p, size_t n);
 void rc_fmt_hex(rc_buf *b, const unsigned char *p, size_t n, bool upper);
 /* Java's Arrays.toString(byte[]): "[106, 103, -1]" with signed bytes; "[]" when empty. */
 void rc_fmt_java_bytes(rc_buf *b, const unsigned char *p, size_t n);

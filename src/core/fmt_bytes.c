@@ -38,17 +38,33 @@ void rc_fmt_base64_quoted(rc_buf *b, const unsigned char *p, size_t n)
     rc_buf_commit(b, (size_t)(o - w));
 }
 
-static int b64_val(unsigned char c)
+/* RFC 4648's URL-safe alphabet: '-' and '_' for '+' and '/' (Java's Base64.getUrlEncoder(),
+ * padding kept) */
+void rc_fmt_base64url(rc_buf *b, const unsigned char *p, size_t n)
+{
+    size_t at = b->len;
+    rc_fmt_base64(b, p, n);
+    for (size_t i = at; i < b->len; i++)
+        if (b->data[i] == '+' || b->data[i] == '/') b->data[i] = b->data[i] == '+' ? '-' : '_';
+}
+
+static int b64_val(unsigned char c, bool url)
 {
     if (c >= 'A' && c <= 'Z') return c - 'A';
     if (c >= 'a' && c <= 'z') return c - 'a' + 26;
     if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
+    if (c == (url ? '-' : '+')) return 62;
+    if (c == (url ? '_' : '/')) return 63;
     return -1;
 }
 
-rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad)
+static rc_status decode64(const char *s, size_t n, bool url, rc_arena *a, rc_str *out, size_t *bad);
+
+rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad) { return decode64(s, n, false, a, out, bad); }
+
+rc_status rc_base64url_decode(const char *s, size_t n, rc_arena *a, rc_str *out, size_t *bad) { return decode64(s, n, true, a, out, bad); }
+
+static rc_status decode64(const char *s, size_t n, bool url, rc_arena *a, rc_str *out, size_t *bad)
 {
     if (n % 4) {
         *bad = n;
@@ -67,7 +83,7 @@ rc_status rc_base64_decode(const char *s, size_t n, rc_arena *a, rc_str *out, si
                 v[k] = 0;
                 continue;
             }
-            v[k] = pad ? -1 : b64_val(c);
+            v[k] = pad ? -1 : b64_val(c, url);
             if (v[k] < 0) {
                 *bad = i + (size_t)k;
                 return RC_ERR_VALUE;

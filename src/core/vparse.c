@@ -123,10 +123,11 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         bool ok;
         size_t badpos;
         if (o->bytes == RC_BYTES_BASE64) ok = rc_base64_decode(s, n, a, &v->s, &badpos) == RC_OK;
+        else if (o->bytes == RC_BYTES_BASE64URL) ok = rc_base64url_decode(s, n, a, &v->s, &badpos) == RC_OK;
         else if (o->bytes == RC_BYTES_HEX) ok = hex_bytes(s, n, a, &v->s);
         else if (o->bytes == RC_BYTES_JAVA_LIST) ok = java_list_bytes(s, n, a, &v->s);
         else ok = rc_latin1_bytes(s, n, a, &v->s);
-        static const char *const what[] = {"Latin-1 text", "base64", "hex", "a Java byte list like [106, -1]"};
+        static const char *const what[] = {"Latin-1 text", "base64", "hex", "a Java byte list like [106, -1]", "URL-safe base64"};
         if (!ok) return bad(col, s, n, what[o->bytes], RC_ERR_VALUE, err);
         return RC_OK;
     }

@@ -14,7 +14,7 @@
 
 /* Binary values as text: Latin-1 (Canal), base64 (Debezium), hex, or Java's byte-array text
  * "[106, -1]" (DRS json for MySQL). */
-typedef enum rc_bytes_text { RC_BYTES_LATIN1 = 0, RC_BYTES_BASE64, RC_BYTES_HEX, RC_BYTES_JAVA_LIST } rc_bytes_text;
+typedef enum rc_bytes_text { RC_BYTES_LATIN1 = 0, RC_BYTES_BASE64, RC_BYTES_HEX, RC_BYTES_JAVA_LIST, RC_BYTES_BASE64URL } rc_bytes_text;
 
 typedef struct rc_vparse_opts {
     rc_bytes_text bytes; /* how binary values are written as text */

@@ -39,7 +39,7 @@ rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     }
     /* binary text: OMS writes upper-case hex; Debezium base64 unless its binary mode says hex */
     d->heartbeats = opt->heartbeats;
-    d->bytes = !opt->flavor || opt->bin_mode == 2 ? RC_BYTES_HEX : RC_BYTES_BASE64;
+    d->bytes = !opt->flavor || opt->bin_mode == 2 ? RC_BYTES_HEX : opt->bin_mode == 3 ? RC_BYTES_BASE64URL : RC_BYTES_BASE64;
     rc_buf_init(&d->text, 0);
     rc_buf_init(&d->b64_said, 0);
     rc_buf_init(&d->b64_now, 0);

@@ -11,7 +11,7 @@
 #include "core/wkb.h"
 
 enum { DEC_PRECISE, DEC_STRING, DEC_DOUBLE };
-enum { BIN_BYTES, BIN_BASE64, BIN_HEX };
+enum { BIN_BYTES, BIN_BASE64, BIN_HEX, BIN_BASE64URL };
 /* debezium.time.precision.mode (its choices' order); TIME_DEFAULT: not given, each connector's
  * own default (PostgreSQL adaptive, MySQL adaptive_time_microseconds) */
 enum { TIME_DEFAULT = -1, TIME_MICROS, TIME_CONNECT, TIME_ADAPTIVE };
@@ -260,7 +260,7 @@ typedef enum dbz_cv_kind {
     CV_ARRAY,    /* s: a PostgreSQL array literal (JSON only) */
     CV_JSON,     /* s: its JSON text (upstream's placeholder array) */
 } dbz_cv_kind;
-typedef enum { CV_FMT_NONE, CV_FMT_DEC_PLAIN, CV_FMT_DEC_JAVA, CV_FMT_TIMESTAMP, CV_FMT_DATETIME, CV_FMT_HEX, CV_FMT_BASE64 } dbz_cv_fmt;
+typedef enum { CV_FMT_NONE, CV_FMT_DEC_PLAIN, CV_FMT_DEC_JAVA, CV_FMT_TIMESTAMP, CV_FMT_DATETIME, CV_FMT_HEX, CV_FMT_BASE64, CV_FMT_BASE64URL } dbz_cv_fmt;
 typedef struct dbz_cv {
     dbz_cv_kind kind;
     dbz_cv_fmt fmt; /* CV_ASCII */

@@ -190,7 +190,7 @@ static rc_status pg_special(up_enc *e, const rc_column *c, rc_str text, dbz_cv *
 static void bytes_cv(const up_enc *e, rc_str s, dbz_cv *cv)
 {
     if (e->bin_mode == BIN_BYTES) cv->kind = CV_BYTES;
-    else cv->kind = CV_ASCII, cv->fmt = e->bin_mode == BIN_HEX ? CV_FMT_HEX : CV_FMT_BASE64;
+    else cv->kind = CV_ASCII, cv->fmt = e->bin_mode == BIN_HEX ? CV_FMT_HEX : e->bin_mode == BIN_BASE64URL ? CV_FMT_BASE64URL : CV_FMT_BASE64;
     cv->s = s;
 }
 
@@ -374,6 +374,7 @@ void rc_dbz_put_ascii(up_enc *e, rc_buf *b, const dbz_cv *cv)
     case CV_FMT_DATETIME: rc_fmt_datetime(b, &cv->v->dt, 'T', false); return;
     case CV_FMT_HEX: rc_fmt_hex(b, (const unsigned char *)cv->s.p, cv->s.n, false); return;
     case CV_FMT_BASE64: rc_fmt_base64(b, (const unsigned char *)cv->s.p, cv->s.n); return;
+    case CV_FMT_BASE64URL: rc_fmt_base64url(b, (const unsigned char *)cv->s.p, cv->s.n); return;
     }
 }
 

@@ -11,7 +11,7 @@ enum { DBZ_COMMON_OPTIONS = 3 };
 /* The choices of the options CloudEvents shares (cloudevents.compat, ...), written once */
 #define DBZ_COMPAT_CHOICES "0.10|1|1.6|2.0|2.6|2|3"
 #define DBZ_DECIMAL_CHOICES "precise|string|double"
-#define DBZ_BINARY_CHOICES "bytes|base64|hex"
+#define DBZ_BINARY_CHOICES "bytes|base64|hex|base64-url-safe"
 #define DBZ_TIME_CHOICES "adaptive_time_microseconds|connect|adaptive"
 #define DBZ_UNSIGNED_CHOICES "long|precise"
 extern const rc_option_desc rc_dbz_all_options[];      /* every option of the `debezium` format */
