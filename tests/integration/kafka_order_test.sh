@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The rowcast.eos header (-o kafka.order.header=true; docs/sinks.md, "Order keys"), over TCP
+# against the Kafka mock cluster (kafka_lib.sh) and a throwaway PostgreSQL 15 (pg_lib.sh), read
+# back with kcat -f '%h':
+#  1. convert of examples/shop.ndjson (Debezium with tombstones; Canal grouped): every record has
+#     the header, its keys are of one width and strictly rising per partition, and equal (per
+#     partition, in order) to those of a second run of the same input; without the option no
+#     record has it, and a value other than true/false is refused;
+#  2. capture of PostgreSQL: transactions of several rows, deletes with tombstones, and one
+#     transaction large enough to be streamed (protocol 2, logical_decoding_work_mem = 64kB):
+#     captured from two slots, one streaming, the other not, the keys are the same (a streamed
+#     transaction is numbered at its Stream Commit by its commit LSN), rising per partition.
+# usage: kafka_order_test.sh ROWCAST MOCK
+set -u
+RC=$1 MOCK=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/pg_lib.sh"
+. "$HERE/kafka_lib.sh"
+pg_test_start "logical_decoding_work_mem = 64kB" || exit 1
+mock_start "$MOCK" "$W" 3 || exit 1
+trap 'mock_stop; pg_test_stop' EXIT
+export LC_ALL=C
+
+# eos TOPIC SERVER: "PARTITION KEY" per record in offset order (MISSING when it has no
+# rowcast.eos header of SERVER)
+eos() {
+    kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f '%p\t%h\n' |
+        awk -F '\t' -v s="$2" '{ k = "MISSING"; n = split($2, h, ",")
+                                 for (i = 1; i <= n; i++) if (h[i] ~ "^rowcast.eos=" s " ") { k = substr(h[i], length("rowcast.eos=" s " ") + 1) }
+                                 print $1, k }' | sort -s -k1,1n
+}
+# check NAME FILE WIDTH: every record keyed, keys of WIDTH bytes, strictly rising per partition
+check() {
+    local out
+    out=$(awk -v w="$3" '$2 == "MISSING" { print "record " NR " has no rowcast.eos header"; exit 1 }
+                         length($2) != w { print "key " $2 " is not " w " bytes"; exit 1 }
+                         ($1 in last) && !($2 > last[$1]) { print "partition " $1 ": " $2 " after " last[$1]; exit 1 }
+                         { last[$1] = $2; n++ } END { if (!n) { print "no records"; exit 1 } }' "$2") ||
+        { bad "$1: $out"; return; }
+    echo "$1: $(wc -l <"$2") records, keys rising per partition ($(cut -d' ' -f1 "$2" | sort -u | wc -l) partitions)"
+}
+
+# ---- 1. convert ----
+for t in c1 c2 g1 g2 off; do mock_cmd topic "$t" 4 || exit 1; done
+conv() { "$RC" convert -q --on-loss=skip --server shop --sink "kafka://$BOOTSTRAP/$1" "${@:2}" examples/shop.ndjson 2>>"$W/conv.err"; }
+DBZ=(--to debezium -o debezium.bigint.unsigned.handling.mode=precise)
+conv c1 "${DBZ[@]}" -o kafka.order.header=true || bad "convert to c1 failed: $(tail -2 "$W/conv.err")"
+conv c2 "${DBZ[@]}" -o kafka.order.header=true || bad "convert to c2 failed"
+eos c1 shop >"$W/c1"
+eos c2 shop >"$W/c2"
+check "convert debezium" "$W/c1" 19
+grep -q '01$' "$W/c1" || bad "convert debezium: no tombstone (record 01)"
+cmp -s "$W/c1" "$W/c2" || bad "convert debezium: a second run gave other keys"
+conv g1 --to canal -o canal.group=true -o kafka.order.header=true || bad "convert to g1 failed"
+conv g2 --to canal -o canal.group=true -o kafka.order.header=true || bad "convert to g2 failed"
+eos g1 shop >"$W/g1"
+eos g2 shop >"$W/g2"
+check "convert canal grouped" "$W/g1" 19
+cmp -s "$W/g1" "$W/g2" || bad "convert canal grouped: a second run gave other keys"
+conv off "${DBZ[@]}" || bad "convert without the option failed"
+kcat -C -b "$BOOTSTRAP" -t off -o beginning -e -q -f '%h\n' | grep -q 'rowcast.eos' && bad "a record has rowcast.eos without -o kafka.order.header=true"
+conv off -o kafka.order.header=yes 2>"$W/e1" && bad "-o kafka.order.header=yes accepted"
+grep -q 'kafka.order.header=yes: true or false' "$W/conv.err" || bad "unclear message for kafka.order.header=yes: $(tail -2 "$W/conv.err")"
+
+# ---- 2. capture of PostgreSQL, streamed and not ----
+pg_test_sql -c "CREATE TABLE t (id int PRIMARY KEY, v int, pad text)" || exit 1
+for t in p1 p2; do mock_cmd topic "$t" 4 || exit 1; done
+cap() {
+    "$RC" capture "$PG_URL" --include public.t --slot "$1" --snapshot never --until caught-up -q --to debezium \
+        -o debezium.flavor=upstream -o kafka.order.header=true --server pg --sink "kafka://$BOOTSTRAP/$2" "${@:3}" 2>>"$W/cap.err"
+}
+cap s1 p1 || bad "creating slot s1: $(tail -2 "$W/cap.err")"
+cap s2 p2 -o postgres.streaming=true || bad "creating slot s2: $(tail -2 "$W/cap.err")"
+pg_test_sql -c "INSERT INTO t SELECT i, i, 'x' FROM generate_series(1, 50) i" || exit 1
+pg_test_sql -c "BEGIN; UPDATE t SET v = v + 1 WHERE id <= 20; DELETE FROM t WHERE id > 40; COMMIT" || exit 1
+# large enough to be streamed past 64kB of decoded changes
+pg_test_sql -c "INSERT INTO t SELECT i, i, repeat('y', 200) FROM generate_series(100, 3100) i" || exit 1
+pg_test_sql -c "DELETE FROM t WHERE id BETWEEN 100 AND 150; INSERT INTO t VALUES (9999, 1, 'z')" || exit 1
+cap s1 p1 || bad "capture from s1 failed: $(tail -2 "$W/cap.err")"
+cap s2 p2 -o postgres.streaming=true || bad "capture from s2 (streaming) failed: $(tail -2 "$W/cap.err")"
+eos p1 pg >"$W/p1"
+eos p2 pg >"$W/p2"
+check "capture postgres" "$W/p1" 31
+check "capture postgres, streamed" "$W/p2" 31
+cmp -s "$W/p1" "$W/p2" || { bad "capture postgres: the streamed transaction's keys differ from the plain one's"; diff "$W/p1" "$W/p2" | head -5 >&2; }
+grep -q '01$' "$W/p1" || bad "capture postgres: no tombstone (record 01)"
+exit $fail
