@@ -9,16 +9,23 @@
 #  2. capture of PostgreSQL: transactions of several rows, deletes with tombstones, and one
 #     transaction large enough to be streamed (protocol 2, logical_decoding_work_mem = 64kB):
 #     captured from two slots, one streaming, the other not, the keys are the same (a streamed
-#     transaction is numbered at its Stream Commit by its commit LSN), rising per partition.
+#     transaction is numbered at its Stream Commit by its commit LSN), rising per partition;
+#  3. capture of MariaDB 10.11 (mariadb_lib.sh): a transaction of 3,000 rows (several ROWS
+#     events), a binlog rotation, updates and deletes: keys rising per partition, the rows of
+#     one transaction at one place (file and offset of its first event) across its events, two
+#     binlog files, and equal keys from a second run (--start earliest).
 # usage: kafka_order_test.sh ROWCAST MOCK
 set -u
 RC=$1 MOCK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/pg_lib.sh"
+. "$HERE/mariadb_lib.sh"
 . "$HERE/kafka_lib.sh"
 pg_test_start "logical_decoding_work_mem = 64kB" || exit 1
+PW=$W
+my_test_start || { W=$PW; pg_test_stop; exit 1; }
+trap 'mock_stop; my_test_stop; W=$PW; pg_test_stop' EXIT
 mock_start "$MOCK" "$W" 3 || exit 1
-trap 'mock_stop; pg_test_stop' EXIT
 export LC_ALL=C
 
 # eos TOPIC SERVER: "PARTITION KEY" per record in offset order (MISSING when it has no
@@ -84,4 +91,33 @@ check "capture postgres" "$W/p1" 31
 check "capture postgres, streamed" "$W/p2" 31
 cmp -s "$W/p1" "$W/p2" || { bad "capture postgres: the streamed transaction's keys differ from the plain one's"; diff "$W/p1" "$W/p2" | head -5 >&2; }
 grep -q '01$' "$W/p1" || bad "capture postgres: no tombstone (record 01)"
+streamed=$(pg_test_sql -c "SELECT stream_txns FROM pg_stat_replication_slots WHERE slot_name = 's2'")
+[ "${streamed:-0}" -ge 1 ] || bad "capture postgres: slot s2 streamed no transaction (stream_txns ${streamed:-none})"
+echo "capture postgres: slot s2 streamed $streamed transaction(s), same keys as s1"
+
+# ---- 3. capture of MariaDB ----
+my_sql -e "CREATE DATABASE d; CREATE TABLE d.t (id int PRIMARY KEY, v int, pad varchar(300))" || exit 1
+my_sql -e "USE d; INSERT INTO d.t SELECT seq, seq, repeat('y', 200) FROM seq_1_to_3000" || exit 1
+my_sql -e "FLUSH BINARY LOGS" || exit 1
+my_sql -e "BEGIN; UPDATE d.t SET v = v + 1 WHERE id <= 500; DELETE FROM d.t WHERE id > 2900; COMMIT; INSERT INTO d.t VALUES (9999, 1, 'z')" || exit 1
+for t in m1 m2; do mock_cmd topic "$t" 4 || exit 1; done
+mcap() {
+    "$RC" capture "$MY_URL" --include d.t --snapshot never --start earliest --until caught-up -q --to debezium \
+        -o kafka.order.header=true --server my --sink "kafka://$BOOTSTRAP/$1" 2>>"$W/mcap.err"
+}
+mcap m1 || bad "capture of MariaDB to m1 failed: $(tail -2 "$W/mcap.err")"
+mcap m2 || bad "capture of MariaDB to m2 failed: $(tail -2 "$W/mcap.err")"
+eos m1 my >"$W/m1"
+eos m2 my >"$W/m2"
+check "capture mariadb" "$W/m1" 39
+cmp -s "$W/m1" "$W/m2" || bad "capture mariadb: a second run gave other keys"
+grep -q '01$' "$W/m1" || bad "capture mariadb: no tombstone (record 01)"
+# the 3,000 rows: one place (m FILE OFFSET), numbers past one ROWS event's rows
+places=$(cut -c3-27 "$W/m1" | sort -u | wc -l)
+files=$(cut -c4-11 "$W/m1" | sort -u | wc -l)
+big=$(awk '{ print substr($2, 1, 25) }' "$W/m1" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
+[ "$places" -le 4 ] || bad "capture mariadb: $places places for 3 transactions"
+[ "$files" -ge 2 ] || bad "capture mariadb: keys of $files binlog file(s), two expected"
+[ "${big:-0}" -ge 3000 ] || bad "capture mariadb: the largest transaction has ${big:-0} keys at its place, 3000 expected"
+echo "capture mariadb: $places transaction places in $files binlog files, $big records at the largest"
 exit $fail
