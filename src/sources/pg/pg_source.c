@@ -95,10 +95,9 @@ static rc_status pg_fail(rc_error *err, rc_pg_rc rc)
 
 static rc_source_item *item_new(pg_source *s) { return rc_db_item_new(&s->db, s->shown); }
 
-/* ... and its order key: a change by its transaction's commit LSN, a snapshot row at LSN 0 */
 static void item_end(pg_source *s, rc_source_item *it)
 {
-    bool stream = s->db.ph == PH_STREAM;
+    bool stream = s->db.ph == PH_STREAM; /* order key: a change's is its commit LSN, a snapshot row's 0 */
     rc_db_item_end(&s->db, it, stream ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->db.snap_rows));
     rc_db_item_order(&s->db, it, 'p', stream ? 'e' : 's', stream ? rc_pg_events_order_lsn(s->ev) : 0, 0);
 }
