@@ -9,7 +9,9 @@
 #  2. capture of PostgreSQL: transactions of several rows, deletes with tombstones, and one
 #     transaction large enough to be streamed (protocol 2, logical_decoding_work_mem = 64kB):
 #     captured from two slots, one streaming, the other not, the keys are the same (a streamed
-#     transaction is numbered at its Stream Commit by its commit LSN), rising per partition;
+#     transaction is numbered at its Stream Commit by its commit LSN), rising per partition; and
+#     an incremental snapshot from a third slot while a writer updates rows: reads (kind a) and
+#     changes (kind e) rising together per partition;
 #  3. capture of MariaDB 10.11 (mariadb_lib.sh): a transaction of 3,000 rows (several ROWS
 #     events), a binlog rotation, updates and deletes: keys rising per partition, the rows of
 #     one transaction at one place (file and offset of its first event) across its events, two
@@ -94,6 +96,27 @@ grep -q '01$' "$W/p1" || bad "capture postgres: no tombstone (record 01)"
 streamed=$(pg_test_sql -c "SELECT stream_txns FROM pg_stat_replication_slots WHERE slot_name = 's2'")
 [ "${streamed:-0}" -ge 1 ] || bad "capture postgres: slot s2 streamed no transaction (stream_txns ${streamed:-none})"
 echo "capture postgres: slot s2 streamed $streamed transaction(s), same keys as s1"
+# an incremental snapshot (kind a) from a new slot, while a writer changes rows: reads and
+# changes in one order. Stopped (SIGTERM) once the snapshot of t completed (said on stderr)
+mock_cmd topic p3 4 || exit 1
+export XDG_STATE_HOME=$W/xdg
+rows=$(pg_test_sql -c "SELECT count(*) FROM t")
+"$RC" capture "$PG_URL" --include public.t --slot s3 --snapshot incremental --to debezium -o debezium.flavor=upstream \
+    -o kafka.order.header=true -o postgres.snapshot.chunk.rows=200 --server pg --sink "kafka://$BOOTSTRAP/p3" 2>"$W/inc.err" &
+CPID=$!
+for i in $(seq 30); do pg_test_sql -c "UPDATE t SET v = v + 1 WHERE id % 30 = $i" || break; done
+wait_until 120 grep -q 'incremental snapshot of public.t completed' "$W/inc.err" || bad "capture postgres, incremental snapshot: not completed"
+kill -TERM "$CPID"
+wait "$CPID"
+st=$?
+[ $st = 0 ] || [ $st = 143 ] || bad "capture from s3 (incremental): exit $st: $(tail -2 "$W/inc.err")"
+eos p3 pg >"$W/p3"
+check "capture postgres, incremental snapshot" "$W/p3" 31
+reads=$(cut -d' ' -f2 "$W/p3" | cut -c18 | grep -c a) changes=$(cut -d' ' -f2 "$W/p3" | cut -c18 | grep -c e)
+# the window drops the reads of rows the writer changed meanwhile (their changes stand for them)
+[ "$reads" -ge $((rows / 2)) ] && [ "$changes" -ge 1 ] ||
+    bad "capture postgres, incremental snapshot: $reads keys of kind a (of $rows rows), $changes of kind e"
+echo "capture postgres, incremental snapshot: $reads reads (kind a) of $rows rows, $changes changes (kind e)"
 
 # ---- 3. capture of MariaDB ----
 my_sql -e "CREATE DATABASE d; CREATE TABLE d.t (id int PRIMARY KEY, v int, pad varchar(300))" || exit 1
