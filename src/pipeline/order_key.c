@@ -10,7 +10,8 @@ static bool hex(char *p, unsigned width, uint64_t v)
     return v == 0;
 }
 
-size_t rc_order_key(const rc_item_order *o, uint64_t event, unsigned record, char out[RC_ORDER_KEY_MAX])
+size_t rc_order_key(const rc_item_order *o, uint64_t event, unsigned record,
+                    char out[RC_ORDER_KEY_MAX])
 {
     if (o->src != 'p' && o->src != 'm' && o->src != 'l') return 0;
     char *p = out;
@@ -24,7 +25,8 @@ size_t rc_order_key(const rc_item_order *o, uint64_t event, unsigned record, cha
     p += 16;
     if (o->src != 'l') { /* lines have one number: the record's in the line */
         *p++ = o->kind;
-        ok = ok && o->num <= RC_ORDER_NUMBER_MAX && event <= RC_ORDER_NUMBER_MAX - o->num && hex(p, 11, o->num + event);
+        ok = ok && o->num <= RC_ORDER_NUMBER_MAX && event <= RC_ORDER_NUMBER_MAX - o->num &&
+             hex(p, 11, o->num + event);
         p += 11;
     }
     ok = ok && hex(p, 2, record);

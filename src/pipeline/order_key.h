@@ -26,6 +26,7 @@ enum { RC_ORDER_KEY_MAX = 40, RC_ORDER_RECORDS = 256 };
  * item whose first key is `o` into out (not NUL-terminated); its length, 0 when the item has
  * no order (src 0), or a field does not fit its width (a number past RC_ORDER_NUMBER_MAX, a
  * record past RC_ORDER_RECORDS - 1, a binlog file number past 32 bits). */
-size_t rc_order_key(const rc_item_order *o, uint64_t event, unsigned record, char out[RC_ORDER_KEY_MAX]);
+size_t rc_order_key(const rc_item_order *o, uint64_t event, unsigned record,
+                    char out[RC_ORDER_KEY_MAX]);
 
 #endif

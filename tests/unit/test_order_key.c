@@ -26,7 +26,9 @@ static void rising(const kv *ks, size_t n, size_t width)
     for (size_t i = 0; i < n; i++) {
         size_t len = key_of(&ks[i], cur);
         assert_int_equal(len, width);
-        if (i && memcmp(prev, cur, width) >= 0) fail_msg("key %zu (%.*s) not above key %zu (%.*s)", i, (int)width, cur, i - 1, (int)width, prev);
+        if (i && memcmp(prev, cur, width) >= 0)
+            fail_msg("key %zu (%.*s) not above key %zu (%.*s)", i, (int)width, cur, i - 1,
+                     (int)width, prev);
         memcpy(prev, cur, width);
     }
 }
@@ -39,9 +41,18 @@ static void key_is(const kv *k, const char *want)
     assert_memory_equal(out, want, n);
 }
 
-#define PG(L, K, N, E, R) {{.a = (L), .num = (N), .src = 'p', .kind = (K)}, (E), (R)}
-#define MY(F, O, K, N, E, R) {{.a = (F), .b = (O), .num = (N), .src = 'm', .kind = (K)}, (E), (R)}
-#define LN(O, R) {{.a = (O), .src = 'l'}, 0, (R)}
+#define PG(L, K, N, E, R)                                                                          \
+    {                                                                                              \
+        {.a = (L), .num = (N), .src = 'p', .kind = (K)}, (E), (R)                                  \
+    }
+#define MY(F, O, K, N, E, R)                                                                       \
+    {                                                                                              \
+        {.a = (F), .b = (O), .num = (N), .src = 'm', .kind = (K)}, (E), (R)                        \
+    }
+#define LN(O, R)                                                                                   \
+    {                                                                                              \
+        {.a = (O), .src = 'l'}, 0, (R)                                                             \
+    }
 
 /* the design's examples (docs/design/exactly-once.md §2.1), and the widths at the limits */
 static void test_format(void **state)
@@ -53,9 +64,11 @@ static void test_format(void **state)
     key_is(&l, "l0000000000a3c1f000");
     kv top = PG(UINT64_MAX, 'e', RC_ORDER_NUMBER_MAX, 0, 255);
     key_is(&top, "pffffffffffffffffefffffffffffff");
-    kv over[] = {PG(1, 'e', RC_ORDER_NUMBER_MAX, 1, 0), PG(1, 'e', 0, 0, 256), MY(UINT64_C(1) << 32, 4, 'e', 0, 0, 0), LN(0, 300)};
+    kv over[] = {PG(1, 'e', RC_ORDER_NUMBER_MAX, 1, 0), PG(1, 'e', 0, 0, 256),
+                 MY(UINT64_C(1) << 32, 4, 'e', 0, 0, 0), LN(0, 300)};
     char out[RC_ORDER_KEY_MAX];
-    for (size_t i = 0; i < sizeof over / sizeof *over; i++) assert_int_equal(key_of(&over[i], out), 0); /* never a wider key */
+    for (size_t i = 0; i < sizeof over / sizeof *over; i++)
+        assert_int_equal(key_of(&over[i], out), 0); /* never a wider key */
     kv none = {{0}, 0, 0};
     assert_int_equal(key_of(&none, out), 0);
 }
@@ -64,15 +77,19 @@ static void test_pg_order(void **state)
 {
     (void)state;
     const kv ks[] = {
-        PG(0, 's', 0, 0, 0), PG(0, 's', 0, 1, 0), PG(0, 's', 70000, 0, 0), /* initial snapshot rows */
-        PG(0xff, 'e', 0, 0, 0),   /* BEGIN of a transaction committed at 0/FF */
-        PG(0xff, 'e', 1, 0, 0),   /* its row: a delete */
-        PG(0xff, 'e', 1, 0, 1),   /* and the delete's tombstone */
-        PG(0xff, 'e', 2, 0, 0),   /* COMMIT */
-        PG(0x130, 'a', 0, 0, 0),  /* incremental reads at the end of 0/FF's (0/130) */
-        PG(0x130, 'a', 0, 1, 0), PG(0x130, 'a', 0, 15, 0),
-        PG(0x130, 'e', 0, 0, 0),  /* a transaction whose commit LSN is that position */
-        PG(0x200, 'e', 0, 0, 0), PG(0x200, 'e', 0, 0x1000, 0),
+        PG(0, 's', 0, 0, 0),
+        PG(0, 's', 0, 1, 0),
+        PG(0, 's', 70000, 0, 0), /* initial snapshot rows */
+        PG(0xff, 'e', 0, 0, 0),  /* BEGIN of a transaction committed at 0/FF */
+        PG(0xff, 'e', 1, 0, 0),  /* its row: a delete */
+        PG(0xff, 'e', 1, 0, 1),  /* and the delete's tombstone */
+        PG(0xff, 'e', 2, 0, 0),  /* COMMIT */
+        PG(0x130, 'a', 0, 0, 0), /* incremental reads at the end of 0/FF's (0/130) */
+        PG(0x130, 'a', 0, 1, 0),
+        PG(0x130, 'a', 0, 15, 0),
+        PG(0x130, 'e', 0, 0, 0), /* a transaction whose commit LSN is that position */
+        PG(0x200, 'e', 0, 0, 0),
+        PG(0x200, 'e', 0, 0x1000, 0),
         PG(UINT64_C(0x100000000), 'e', 0, 0, 0), /* 1/0 after 0/FFFFFFFF: not by text */
         PG(UINT64_C(0x100000000), 'e', RC_ORDER_NUMBER_MAX, 0, 0),
     };
@@ -83,15 +100,20 @@ static void test_mysql_order(void **state)
 {
     (void)state;
     const kv ks[] = {
-        MY(0, 0, 's', 0, 0, 0), MY(0, 0, 's', 0, 9, 0),    /* snapshot rows */
-        MY(1, 4, 'e', 0, 0, 0),                            /* a transaction from 000001:4 */
-        MY(1, 4, 'e', 1, 0, 0), MY(1, 4, 'e', 1, 2, 0),    /* its first ROWS event: 3 rows */
-        MY(1, 4, 'e', 4, 0, 0), MY(1, 4, 'e', 4, 1, 1),    /* the next one's rows */
-        MY(1, 0x10000, 'a', 0, 0, 0), MY(1, 0x10000, 'a', 0, 1, 0), /* reads at a boundary */
-        MY(1, 0x10000, 'e', 0, 0, 0),                      /* the transaction there */
+        MY(0, 0, 's', 0, 0, 0),
+        MY(0, 0, 's', 0, 9, 0), /* snapshot rows */
+        MY(1, 4, 'e', 0, 0, 0), /* a transaction from 000001:4 */
+        MY(1, 4, 'e', 1, 0, 0),
+        MY(1, 4, 'e', 1, 2, 0), /* its first ROWS event: 3 rows */
+        MY(1, 4, 'e', 4, 0, 0),
+        MY(1, 4, 'e', 4, 1, 1), /* the next one's rows */
+        MY(1, 0x10000, 'a', 0, 0, 0),
+        MY(1, 0x10000, 'a', 0, 1, 0), /* reads at a boundary */
+        MY(1, 0x10000, 'e', 0, 0, 0), /* the transaction there */
         MY(1, UINT64_C(0xffffffff), 'e', 0, 0, 0),
-        MY(2, 4, 'e', 0, 0, 0),                            /* the next binlog file */
-        MY(10, 4, 'e', 0, 0, 0), MY(0xffffffff, 4, 'e', 0, 0, 0),
+        MY(2, 4, 'e', 0, 0, 0), /* the next binlog file */
+        MY(10, 4, 'e', 0, 0, 0),
+        MY(0xffffffff, 4, 'e', 0, 0, 0),
     };
     rising(ks, sizeof ks / sizeof *ks, 39);
 }
@@ -99,7 +121,8 @@ static void test_mysql_order(void **state)
 static void test_lines_order(void **state)
 {
     (void)state;
-    const kv ks[] = {LN(0, 0), LN(0, 1), LN(0, 255), LN(395, 0), LN(0x1000, 0), LN(UINT64_C(1) << 40, 0)};
+    const kv ks[] = {LN(0, 0),   LN(0, 1),      LN(0, 255),
+                     LN(395, 0), LN(0x1000, 0), LN(UINT64_C(1) << 40, 0)};
     rising(ks, sizeof ks / sizeof *ks, 19);
 }
 
@@ -171,8 +194,9 @@ static void test_pg_commit_lsn(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_format),       cmocka_unit_test(test_pg_order),      cmocka_unit_test(test_mysql_order),
-        cmocka_unit_test(test_lines_order),  cmocka_unit_test(test_db_numbering), cmocka_unit_test(test_pg_commit_lsn),
+        cmocka_unit_test(test_format),       cmocka_unit_test(test_pg_order),
+        cmocka_unit_test(test_mysql_order),  cmocka_unit_test(test_lines_order),
+        cmocka_unit_test(test_db_numbering), cmocka_unit_test(test_pg_commit_lsn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
