@@ -30,6 +30,18 @@
  * end of a comment that a message line inside it closed before). */
 enum { RC_COMMENT_UNCLOSED_END = 1, RC_COMMENT_UNCLOSED_NEXT, RC_COMMENT_TEXT_AFTER, RC_COMMENT_STRAY_END };
 
+/* An item's first order key, which the pipeline writes as the `rowcast.eos` header
+ * (src/pipeline/order_key.h): the source (src: 'p' PostgreSQL, 'm' MySQL/MariaDB, 'l' the lines
+ * source; 0: none), the kind ('e' a transaction's change, 'a' an incremental snapshot's read,
+ * 's' an initial snapshot's row; none for lines), where (PostgreSQL: a the commit LSN;
+ * MySQL/MariaDB: a the binlog file number, b the offset of the transaction's first event; lines:
+ * a the byte offset of the line) and num, the number of the item's first event there (the
+ * events of its transaction before it); the pipeline numbers the item's events after it. */
+typedef struct rc_item_order {
+    uint64_t a, b, num;
+    char src, kind;
+} rc_item_order;
+
 /* One item of a batch. */
 typedef struct rc_source_item {
     const char *file;  /* the name errors use (an input file, "<stdin>") */
@@ -51,6 +63,7 @@ typedef struct rc_source_item {
                                 * there reads it again, so the sink is not marked at it and a
                                 * checkpoint's file sizes never count it */
     size_t ev_first, ev_count; /* its events in the batch's list */
+    rc_item_order order;       /* its first event's order key (src 0: none) */
     rc_status st;              /* the decoder's verdict */
     rc_error err;
 } rc_source_item;

@@ -76,6 +76,11 @@ static const cli_flag convert_table[] = {
              "oauthbearer.config) also take @FILE (the file's contents\n"
              "without a trailing newline) or env:NAME, which ps does not\n"
              "show; their values are never printed"},
+    {CLI_REF, "-o", .usage = "-o kafka.order.header=true",
+     .help = "Kafka sink: each record gets header rowcast.eos, \"SERVER\n"
+             "ORDER\": its place in its source's order, fixed-width hex\n"
+             "that sorts as the source did (docs/sinks.md, Order keys;\n"
+             "default false)"},
     {CLI_REF, "--sink", .metavar = "URL",
      .help = "where messages go:\n"
              "  stdout       (default)\n"

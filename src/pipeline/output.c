@@ -7,6 +7,7 @@
 #include <string.h>
 #include "pipeline_impl.h"
 #include "core/fmt.h"
+#include "pipeline/order_key.h"
 
 /* A bad item's error, at its line and byte: in a message over several lines (pretty-printed
  * JSON), the line of the input the offset falls in and the byte within that line. */
@@ -129,6 +130,21 @@ static rc_status encode_part(rc_pipeline *c, const rc_event *ev, const char *hea
     return RC_OK;
 }
 
+/* -o kafka.order.header: the records a part of event `ev` of item `ln` made from `from` on get
+ * their order key: the group the encoder held, its first event's; the event's own, numbered
+ * after its records before (a line's: after the line's). What the encoder holds afterwards is
+ * keyed by this event when it started holding here (not a row added to a group it holds). */
+static void order_part(rc_pipeline *c, const rc_source_item *ln, uint64_t ev, size_t from, bool was_holding)
+{
+    for (size_t k = from; k < c->nrecs; k++) {
+        rc_out_rec *r = &c->recs[k];
+        if (was_holding) r->ord = c->held_ord, r->ord_ev = c->held_ord_ev, r->ord_rec = (unsigned)(k - from);
+        else r->ord = ln->order, r->ord_ev = ev, r->ord_rec = c->ord_rec++;
+    }
+    if (c->to->holding && c->to->holding(c->enc) && (!was_holding || c->nrecs > from))
+        c->held_ord = ln->order, c->held_ord_ev = ev;
+}
+
 /* Encodes the events of one line into c->recs (messages in c->msg) and counts them in `n`
  * (added to the run's counts once the line is sent); RC_OK or the error (already described in
  * err). Nothing is sent before the whole line converted, so a failing line never produces
@@ -137,9 +153,11 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
 {
     rc_status st;
     c->nrecs = 0;
+    c->ord_rec = 0;
     n->events = count;
     for (size_t i = 0; i < count; i++) {
         const rc_event *ev = &evs[i];
+        if (ln->order.src != 'l') c->ord_rec = 0; /* records numbered per event; a line's per line */
         /* DB is the schema where there is no database, as the readers check it (Oracle, PostgreSQL);
          * PostgreSQL capture matches SCHEMA.TABLE */
         rc_str db = c->include_schema || !ev->src.db.n ? ev->src.schema : ev->src.db;
@@ -160,7 +178,9 @@ static rc_status convert_line(rc_pipeline *c, const rc_source_item *ln, const rc
              * and the next be of the event itself */
             bool was_holding = c->to->holding && c->to->holding(c->enc);
             const rc_event *pev = np ? &parts[k].ev : ev;
+            size_t from = c->nrecs;
             rc_status pst = encode_part(c, pev, np ? parts[k].header : NULL, np ? parts[k].header_value : (rc_str){0}, was_holding, a, err);
+            if (c->order_header) order_part(c, ln, i, from, was_holding);
             /* what the encoder now holds came from this part: a message it writes later (the next
              * part's, the end's) goes where this part would */
             if ((pst == RC_OK || pst == RC_PENDING) && c->to->holding && c->to->holding(c->enc)) held_set(c, pev);
@@ -263,6 +283,19 @@ static bool one_block(const rc_pipeline *c, uint64_t *bytes)
     return at == c->msg.len;
 }
 
+/* The rowcast.eos header's value of record o in c->eos: "SERVER ORDER"; false when the order
+ * key does not fit its width (more records from one event than it numbers). */
+static bool order_value(rc_pipeline *c, const rc_out_rec *o)
+{
+    char key[RC_ORDER_KEY_MAX];
+    size_t n = rc_order_key(&o->ord, o->ord_ev, o->ord_rec, key);
+    rc_buf_reset(&c->eos);
+    rc_buf_puts(&c->eos, c->server);
+    rc_buf_putc(&c->eos, ' ');
+    rc_buf_put(&c->eos, key, n);
+    return n && c->eos.err == RC_OK;
+}
+
 /* Sends the records of one line (or the final group) to the sink: as one block when the sink
  * takes them so (a file's: written without a copy), else one at a time. */
 static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_off, rc_error *err)
@@ -297,6 +330,12 @@ static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_of
                 if (o->lsn.n) *h++ = (rc_header){"rowcast.position", o->lsn.p, o->lsn.n};
             } else {
                 *h++ = (rc_header){"rowcast.position", c->pos.data, c->pos.len};
+            }
+            if (o->ord.src && c->order_header) {
+                if (!order_value(c, o))
+                    return rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET, "-o kafka.order.header: no order key for record %u of event %llu (at most %d records per event)",
+                                        o->ord_rec, (unsigned long long)o->ord_ev, RC_ORDER_RECORDS);
+                *h++ = (rc_header){"rowcast.eos", c->eos.data, c->eos.len};
             }
             if (o->header) *h++ = (rc_header){o->header, o->header_value.p, o->header_value.n};
             r.nheaders = (size_t)(h - r.headers);
@@ -394,6 +433,7 @@ int rc_pipeline_flush_group(rc_pipeline *c)
         return RC_EXIT_IO;
     }
     r->voff = 0, r->vlen = c->msg.len;
+    r->ord = c->held_ord, r->ord_ev = c->held_ord_ev;
     held_origin(c, &c->arena, r);
     c->held_pending = false;
     if (send_records(c, "-", c->end_off, &err) != RC_OK) {

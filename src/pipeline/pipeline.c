@@ -22,6 +22,7 @@ void rc_pipeline_init(rc_pipeline *c)
     rc_buf_init(&c->msg, 0);
     rc_buf_init(&c->topic, 1 << 16);
     rc_buf_init(&c->pos, 1 << 13);
+    rc_buf_init(&c->eos, 1 << 13);
     rc_buf_init(&c->topic_key, 1 << 16);
     rc_buf_init(&c->loss_msg, 0);
 }
@@ -39,6 +40,7 @@ void rc_pipeline_fini(rc_pipeline *c)
     rc_buf_fini(&c->msg);
     rc_buf_fini(&c->topic);
     rc_buf_fini(&c->pos);
+    rc_buf_fini(&c->eos);
     rc_buf_fini(&c->topic_key);
 }
 

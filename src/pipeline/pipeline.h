@@ -109,6 +109,11 @@ typedef struct rc_out_rec {
     size_t koff, klen, voff, vlen, toff, tlen;
     bool has_key, null_value, has_topic;
     int32_t partition; /* >= 0: the format names the partition */
+    /* -o kafka.order.header: the order key (pipeline/order_key.h) of the item it came from, its
+     * event there and its record in that event (a line source's: in the line) */
+    rc_item_order ord;
+    uint64_t ord_ev;
+    unsigned ord_rec;
 } rc_out_rec;
 
 /* A checkpoint (docs/sinks.md): where the source stands (the input's real path and the
@@ -190,6 +195,11 @@ struct rc_pipeline {
     size_t block_max; /* the sink takes an item's records as one block of up to this many (0: no) */
     rc_held held;   /* the Canal statement grouping (canal.group): the group held, */
     bool held_pending; /* and whether the encoder holds one now */
+    bool order_header; /* -o kafka.order.header=true: the rowcast.eos header on every record */
+    rc_item_order held_ord; /* the order key of what the encoder holds (its first event's), */
+    uint64_t held_ord_ev;
+    unsigned ord_rec;       /* and the records of the event (a line's: the line) numbered so far */
+    rc_buf eos;             /* the header's value */
     bool sink_failed;
     rc_checkpoint ck;
     bool ck_written;

@@ -213,6 +213,10 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     /* every -o key must belong to one of the formats, to the Kafka sink, or to the source */
     rc = check_options(r);
     if (rc != RC_EXIT_OK) return rc;
+    const char *order = rc_options_get(&r->opts, "kafka.order.header"); /* the rowcast.eos header */
+    if (order && strcmp(order, "true") && strcmp(order, "false"))
+        return run_usage(r, "-o kafka.order.header=%s: true or false", order);
+    c->order_header = order && !strcmp(order, "true");
     /* one Avro record per Kafka message: an object container per message makes no sense there */
     if (r->kafka && !strcmp(c->to->name, "avro") && !rc_options_get(&r->opts, "avro.framing") && r->opts.count < RC_RUN_MAX_OPTS)
         r->opt_items[r->opts.count++] = (rc_option){"avro.framing", "raw"};

@@ -138,7 +138,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs on our thread, see on_log */
     for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
         const char *k = opts->items[i].key;
-        if (strncmp(k, "kafka.", 6) != 0) continue;
+        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header")) continue; /* rowcast's own (run_open.c) */
         if (!strcmp(k + 6, "enable.idempotence") || !strcmp(k + 6, "acks") || !strcmp(k + 6, "partitioner"))
             st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                               "-o %s: rowcast keeps enable.idempotence=true, acks=all and its own murmur2 partitioning "

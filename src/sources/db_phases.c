@@ -179,6 +179,19 @@ void rc_db_item_end(rc_db_source *d, rc_source_item *it, rc_pos end)
     d->acked_all = false;
 }
 
+void rc_db_item_order(rc_db_source *d, rc_source_item *it, char src, char kind, uint64_t a, uint64_t b)
+{
+    rc_item_order *o = &d->ord;
+    const rc_event_list *evs = &rc_db_batch(&d->batches)->events;
+    /* a BEGIN starts the numbering again: a stream restarted inside a transaction sends it again
+     * from its BEGIN, at the same place */
+    bool begin = it->ev_count && evs->items[it->ev_first].op == RC_OP_BEGIN;
+    if (begin || o->src != src || o->kind != kind || o->a != a || o->b != b)
+        *o = (rc_item_order){.a = a, .b = b, .src = src, .kind = kind};
+    it->order = *o;
+    o->num += it->ev_count;
+}
+
 bool rc_db_item_none(rc_batch *b, rc_source_item *it, size_t n)
 {
     if (b->events.count == it->ev_first) {

@@ -73,6 +73,7 @@ typedef struct rc_db_source {
     rc_pos last_pos;                  /* the last item's position */
     bool acked_all;                   /* the sink acknowledged the last item */
     uint64_t snap_rows, snap_acked;   /* snapshot rows handed out, acknowledged */
+    rc_item_order ord;                /* where the next item's order key goes on (rc_db_item_order) */
 } rc_db_source;
 
 /* The end of a database source's open, whose status is st: *out = the source (nothing handed
@@ -108,6 +109,9 @@ rc_source_item *rc_db_item_new(rc_db_source *d, const char *file);
 /* The item ends at `end` with the events added since rc_db_item_new: the last item handed out,
  * not acknowledged yet. */
 void rc_db_item_end(rc_db_source *d, rc_source_item *it, rc_pos end);
+/* The order key of an item ended (rc_db_item_end) at (src, kind, a, b): its events numbered after
+ * those of the items before it at the same place (a transaction's), from 0 at a new place. */
+void rc_db_item_order(rc_db_source *d, rc_source_item *it, char src, char kind, uint64_t a, uint64_t b);
 /* After the decoder read an item of n bytes (the last rc_db_item_new of b): true when it made
  * no event (a message that only tells the decoder something), then taken back out of the batch;
  * false when it did, its raw length set to n. */

@@ -232,7 +232,8 @@ static bool add_line(lines_source *c, rc_batch *b, const char *line, size_t got,
     size_t k = 0;
     while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
     *ln = (rc_source_item){.file = c->in_name, .off = b->len, .raw = got, .n = n, .lineno = ++c->in_line,
-                    .file_off = c->in_off, .end_off = c->in_off + got, .blank = k == n, .lines = 1};
+                    .file_off = c->in_off, .end_off = c->in_off + got, .blank = k == n, .lines = 1,
+                    .order = {.a = c->in_off, .src = 'l'}};
     ln->end = rc_pos_lines(ln->end_off, ln->lineno);
     c->in_off += got;
     b->len += got;

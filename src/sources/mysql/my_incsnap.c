@@ -207,6 +207,7 @@ static rc_status drain(my_source *s, rc_error *err)
         if (slot) *slot = ev, it->raw = 1;
         else rc_my_source_item_bad(s, it, &ierr, (const uint8_t *)"", 0);
         rc_db_item_end(&s->db, it, rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, ++x->k));
+        rc_db_item_order(&s->db, it, 'm', 'a', rc_pos_mysql_file(&s->handed), s->offset);
         x->npending--;
         /* no checkpoint between them (a restart reads at the boundary before), but after the
          * chunk's last one: the state there has the chunk done */

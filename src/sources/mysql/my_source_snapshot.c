@@ -113,6 +113,7 @@ rc_status rc_my_source_snapshot_batch(void *arg, rc_error *err)
             ev->snapshot = (rc_str){m, strlen(m)};
         }
         rc_my_source_item_end(s, it);
+        rc_db_item_order(&s->db, it, 'm', 's', 0, 0);
         if (st == RC_OK) it->raw = 1; /* counted as one message of the snapshot */
         if (st == RC_OK && s->cfg.max_events && ++s->row_events >= s->cfg.max_events) {
             s->db.ph = PH_DONE;

@@ -209,6 +209,8 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
     if (st != RC_OK) rc_my_source_item_bad(s, it, &ierr, raw->data, raw->n);
     else if (rc_db_item_none(b, it, raw->n)) return RC_OK; /* no event (FORMAT_DESCRIPTION, TABLE_MAP, GTID...) */
     rc_my_source_item_end(s, it);
+    /* ordered by the transaction's first event (the boundary before it: its end is not known yet) */
+    rc_db_item_order(&s->db, it, 'm', 'e', rc_pos_mysql_file(&before), rc_pos_mysql_offset(&before));
     count_events(s, first);
     /* an event that did not end a transaction (or a DDL) is inside one: its position is the
      * boundary before it. Every other item's end is kept, so that each position the sink may

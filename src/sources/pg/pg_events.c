@@ -42,6 +42,7 @@ struct rc_pg_events {
     bool in_tx;
     uint32_t xid;
     uint64_t final_lsn;
+    uint64_t order_lsn; /* rc_pg_events_order_lsn */
     int64_t commit_us;
     uint32_t index;
     uint32_t stream_xid; /* the top-level transaction of the stream chunk being read */
@@ -550,6 +551,7 @@ static rc_status stream_commit(rc_pg_events *e, const rc_pgo_msg *m, rc_arena *a
                        m->u.commit.end_lsn,
                        rc_pg_time_to_unix_us(m->u.commit.commit_time),
                        e->last_commit};
+    e->order_lsn = m->u.commit.commit_lsn;
     rc_status st = release_some(e, e->release_events, a, out, err);
     if (st != RC_OK && !e->rel.begun) { /* nothing released: held as it was */
         if (h) {
@@ -618,7 +620,7 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
     switch (m->kind) {
     case RC_PGO_BEGIN:
         e->in_tx = true;
-        e->xid = m->u.begin.xid, e->final_lsn = m->u.begin.final_lsn;
+        e->xid = m->u.begin.xid, e->final_lsn = e->order_lsn = m->u.begin.final_lsn;
         e->commit_us = rc_pg_time_to_unix_us(m->u.begin.commit_time);
         e->index = 0;
         return tx_event(e, RC_OP_BEGIN, e->xid, e->final_lsn, 0, e->commit_us, 0, a, out, err);
@@ -673,6 +675,8 @@ rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *
     }
     return RC_OK;
 }
+
+uint64_t rc_pg_events_order_lsn(const rc_pg_events *e) { return e->order_lsn; }
 
 rc_status rc_pg_events_read(rc_pg_events *e, const rc_pg_relation *rel, const rc_pgo_tuple *row,
                             rc_arena *a, rc_event_list *out, rc_error *err)

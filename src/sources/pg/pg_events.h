@@ -91,6 +91,11 @@ void rc_pg_events_free(rc_pg_events *e);
 rc_status rc_pg_events_add(rc_pg_events *e, const rc_pgo_msg *m, const uint8_t *msg, size_t len,
                            rc_arena *a, rc_event_list *out, rc_error *err);
 
+/* The commit LSN of the transaction whose events were appended last (Begin's final LSN; a
+ * streamed one's at its Stream Commit), kept after its Commit: the order key's (rowcast/source.h,
+ * rc_item_order). 0 before the first. */
+uint64_t rc_pg_events_order_lsn(const rc_pg_events *e);
+
 /* True while a committed streamed transaction has events not released yet. */
 bool rc_pg_events_pending(const rc_pg_events *e);
 /* Appends its next events to out (max_events at most, 0: opts.release_events; a Truncate of

@@ -97,7 +97,9 @@ static rc_source_item *item_new(pg_source *s) { return rc_db_item_new(&s->db, s-
 
 static void item_end(pg_source *s, rc_source_item *it)
 {
-    rc_db_item_end(&s->db, it, s->db.ph == PH_STREAM ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->db.snap_rows));
+    bool stream = s->db.ph == PH_STREAM; /* order key: a change's is its commit LSN, a snapshot row's 0 */
+    rc_db_item_end(&s->db, it, stream ? rc_pos_pg(s->handed_lsn, 0) : rc_pos_pg(0, s->db.snap_rows));
+    rc_db_item_order(&s->db, it, 'p', stream ? 'e' : 's', stream ? rc_pg_events_order_lsn(s->ev) : 0, 0);
 }
 
 /* A bad item: its events dropped, the error kept, and a line for the dead-letter file. */
@@ -377,6 +379,7 @@ static rc_status incsnap_item(pg_source *s, rc_error *err)
     if (rc_pg_incsnap_next(s->inc, &b->arena, &b->events, err) != RC_OK) return err->code;
     if (s->inc_lsn != s->handed_lsn) s->inc_lsn = s->handed_lsn, s->inc_k = 0;
     rc_db_item_end(&s->db, it, rc_pos_pg(s->handed_lsn, ++s->inc_k));
+    rc_db_item_order(&s->db, it, 'p', 'a', s->handed_lsn, 0); /* after HW's transaction, before the next's */
     count_rows(s, first);
     return RC_OK;
 }
