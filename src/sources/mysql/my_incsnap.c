@@ -414,6 +414,18 @@ static rc_status reach(my_source *s, rc_error *err)
     return st == RC_SKIP ? RC_OK : st;
 }
 
+/* Edges handed outside a chunk's emit (a table stopped by a failed read or watermark): the last
+ * one ends at a boundary of its own, so that the sink's acknowledgement reaches past them (else
+ * --until caught-up waits for it forever on an idle stream). */
+static rc_status close_edges(my_source *s, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    if (!x->npending || x->mark_k) return RC_OK;
+    x->mark_k = x->k + x->npending;
+    rc_pos end = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, x->mark_k);
+    return rc_my_source_keep_boundary_at(s, &end, err);
+}
+
 bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->hold); }
 
 bool rc_my_incsnap_working(const my_source *s)
@@ -442,7 +454,8 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
-        if (st != RC_OK && st != RC_SKIP) inc_notice(s, &e); /* that table is stopped; the others and the capture go on */
+        /* that table is stopped; the others and the capture go on */
+        if (st != RC_OK && st != RC_SKIP && (inc_notice(s, &e), close_edges(s, err)) != RC_OK) return err->code;
         if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }

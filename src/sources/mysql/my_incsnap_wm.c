@@ -60,13 +60,13 @@ rc_status rc_my_incsnap_wm_write(my_source *s, const rc_incsnap_table *t, uint64
         st = rc_my_signal_insert(x->sql, &s->url, x->o.signal_table, id, low ? "snapshot-window-open" : "snapshot-window-close",
                                  d.data, err);
     rc_buf_fini(&d);
-    if (st == RC_OK || (st = rc_my_incsnap_again(x, st)) == RC_ERR_RETRY) return st;
-    char was[sizeof err->message];
-    snprintf(was, sizeof was, "%s", err->message);
+    unsigned e = x->sql ? mysql_errno(x->sql) : 0;
+    if (st == RC_OK || !e || (st = rc_my_incsnap_again(x, st)) == RC_ERR_RETRY) return st;
+    rc_error_clear(err); /* the first message wins: the statement's (all of its SQL) is replaced */
     return rc_error_set(err, st, RC_NO_OFFSET,
-                        "incremental snapshot of %s: its %s watermark row not written into %s: %s; the table watermark "
-                        "needs INSERT on it (GRANT INSERT ON %s TO the capture's user)%s", t->name, low ? "low" : "high",
-                        x->o.signal_table, was, x->o.signal_table,
+                        "incremental snapshot of %s: its %s watermark row not written into %s: error %u: %s; the table "
+                        "watermark needs INSERT on it (GRANT INSERT ON %s TO the capture's user)%s", t->name, low ? "low" : "high",
+                        x->o.signal_table, e, mysql_error(x->sql), x->o.signal_table,
                         s->srv.mariadb ? ", or -o mysql.snapshot.watermark=point (MariaDB: nothing written)" : "");
 }
 
