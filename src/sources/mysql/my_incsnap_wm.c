@@ -23,6 +23,12 @@ void rc_my_incsnap_wm_init(rc_my_incsnap *x)
     snprintf(x->run, sizeof x->run, "%ld-%" PRIx64, (long)getpid(), (uint64_t)rc_db_wall_us());
 }
 
+/* This run's watermark id of chunk `chunk` into id (cap bytes). */
+static void wm_id(const rc_my_incsnap *x, uint64_t chunk, bool low, char *id, size_t cap)
+{
+    snprintf(id, cap, "rowcast-wm-%s-%" PRIu64 "-%s", x->run, chunk, low ? "open" : "close");
+}
+
 /* A JSON string of `s` into b (quotes, backslashes and control characters escaped). */
 static void json_str(rc_buf *b, const char *s)
 {
@@ -46,7 +52,7 @@ rc_status rc_my_incsnap_wm_write(my_source *s, const rc_incsnap_table *t, uint64
     rc_my_incsnap *x = s->inc;
     bool low = mark == RC_INCSNAP_LOW;
     char id[96];
-    snprintf(id, sizeof id, "rowcast-wm-%s-%" PRIu64 "-%s", x->run, chunk, low ? "open" : "close");
+    wm_id(x, chunk, low, id, sizeof id);
     rc_buf d;
     rc_buf_init(&d, RC_BUF_DEFAULT_MAX);
     RC_BUF_LIT(&d, "{\"data-collection\":");
@@ -72,15 +78,20 @@ rc_status rc_my_incsnap_wm_write(my_source *s, const rc_incsnap_table *t, uint64
 
 void rc_my_incsnap_wm_seen(rc_my_incsnap *x, rc_str id)
 {
-    char pre[64];
+    char pre[64], want[96];
     int n = snprintf(pre, sizeof pre, "rowcast-wm-%s-", x->run);
-    if (!x->table_wm || n <= 0 || id.n <= (size_t)n || memcmp(id.p, pre, (size_t)n)) return; /* a user's, another run's */
+    if (!x->table_wm || n <= 0 || id.n <= (size_t)n || id.n >= sizeof want || memcmp(id.p, pre, (size_t)n)) return;
     uint64_t chunk = 0;
-    size_t i = (size_t)n;
-    for (; i < id.n && id.p[i] >= '0' && id.p[i] <= '9'; i++) chunk = chunk * 10 + (uint64_t)(id.p[i] - '0');
-    rc_str rest = {id.p + i, id.n - i};
-    if (rest.n == 5 && !memcmp(rest.p, "-open", 5)) x->seen_low = chunk;
-    else if (rest.n == 6 && !memcmp(rest.p, "-close", 6)) x->seen_high = chunk;
+    for (size_t i = (size_t)n; i < id.n && i < (size_t)n + 19 && id.p[i] >= '0' && id.p[i] <= '9'; i++)
+        chunk = chunk * 10 + (uint64_t)(id.p[i] - '0');
+    /* exactly the id this run writes for that chunk (no leading zero, no other tail): a user's
+     * row that only looks like one is ignored */
+    for (int low = 0; chunk && low < 2; low++) {
+        wm_id(x, chunk, low, want, sizeof want);
+        if (strlen(want) != id.n || memcmp(want, id.p, id.n)) continue;
+        if (low) x->seen_low = chunk;
+        else x->seen_high = chunk;
+    }
 }
 
 bool rc_my_incsnap_event_key(const rc_my_snap_table *st, const rc_event *ev, const rc_value *row, rc_value *key)
