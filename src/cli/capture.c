@@ -209,6 +209,11 @@ static const cli_flag capture_table[] = {
      .help = "chunks handed to the sink and not yet acknowledged, at\n"
              "most (default 1: a kill reads at most one chunk again;\n"
              "more is faster and repeats up to N)"},
+    {CLI_REF, "-o", .usage = "-o mysql.snapshot.watermark=auto|point|table",
+     .help = "how a chunk is framed in the binlog: point (MariaDB's read\n"
+             "view position, nothing written), table (two rows INSERTed\n"
+             "into the signal table a chunk), auto (default: point on\n"
+             "MariaDB, table on MySQL)"},
     {CLI_TEXT, .help = "A server that cannot be reached at the start is an error at once (exit 3, the\n"
                   "address in the message); a connection lost later is retried with backoff.\n"
                   "The password comes from the URL, ?password-file=PATH, MYSQL_PWD, or the [client]\n"

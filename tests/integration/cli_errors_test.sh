@@ -413,7 +413,7 @@ rowcast capture: -o postgres.streaming is PostgreSQL's: MySQL and MariaDB have n
 EOF
 # MySQL's own -o mysql.* (docs/sources/mysql.md, "Incremental snapshots"), which PostgreSQL's refuses
 expect my-option-unknown 1 capture mysql://u@127.0.0.1:1 -o mysql.signal.tabel=a.b <<'EOF'
-rowcast capture: unknown source option 'mysql.signal.tabel': mysql.signal.table, mysql.snapshot.chunk.rows, mysql.snapshot.unacked.chunks
+rowcast capture: unknown source option 'mysql.signal.tabel': mysql.signal.table, mysql.snapshot.chunk.rows, mysql.snapshot.unacked.chunks, mysql.snapshot.watermark
 (see rowcast help capture)
 EOF
 expect pg-my-option 1 capture "$PG" -o mysql.signal.table=a.b <<'EOF'

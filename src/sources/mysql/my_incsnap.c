@@ -32,12 +32,13 @@ static rc_status inc_notice(my_source *s, rc_error *e)
 
 /* ---- the ops of the core ---- */
 
-/* Point watermarks: nothing is written; the chunk's read records P (read_chunk). */
+/* Point watermarks: nothing is written; the chunk's read records P (read_chunk). Table
+ * watermarks: a row of the signal table (my_incsnap_wm.c). */
 static rc_status write_watermark(void *ctx, const rc_incsnap_table *t, uint64_t chunk, rc_incsnap_mark mark, rc_error *err)
 {
-    (void)t, (void)mark, (void)err;
-    ((my_source *)ctx)->inc->chunk = chunk;
-    return RC_OK;
+    my_source *s = ctx;
+    s->inc->chunk = chunk;
+    return s->inc->table_wm ? rc_my_incsnap_wm_write(s, t, chunk, mark, err) : RC_OK;
 }
 
 /* One row of the chunk into the core: its key values and its fields as `row` holds them. */
@@ -89,7 +90,9 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     if (it->resume && rc_my_incsnap_resume_reader(it, err) != RC_OK) return err->code;
     if (reader_at_chunk(it, t) != RC_OK) return rc_my_snap_reader_free(it->rd), it->rd = NULL, rc_my_source_nomem(err);
     x->cur = it->index;
-    if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return rc_my_incsnap_again(x, err->code);
+    /* point: the chunk in a read view whose binlog position is P; table: a plain SELECT between
+     * the two rows (autocommit) */
+    if (!x->table_wm && rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return rc_my_incsnap_again(x, err->code);
     rc_buf_reset(&x->last_key);
     x->read_us = rc_db_wall_us();
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
@@ -109,7 +112,7 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
     rc_error cerr;
     rc_error_clear(&cerr);
-    if (rc_my_snapshot_end(x->sql, &s->url, &cerr) != RC_OK && st == RC_OK) *err = cerr, st = cerr.code;
+    if (!x->table_wm && rc_my_snapshot_end(x->sql, &s->url, &cerr) != RC_OK && st == RC_OK) *err = cerr, st = cerr.code;
     return st == RC_OK ? st : rc_my_incsnap_again(x, st);
 }
 
@@ -165,7 +168,7 @@ static rc_status pending_event(my_source *s, rc_event *ev, rc_error *err)
     memset(ev, 0, sizeof *ev);
     ev->op = RC_OP_READ;
     ev->snapshot = (rc_str){edge_marks[kind], strlen(edge_marks[kind])};
-    ev->src = (rc_origin){.kind = RC_DB_MARIADB, .server = s->server, .version = s->version, .db = t->t->db, .table = t->t->name};
+    ev->src = (rc_origin){.kind = s->srv.mariadb ? RC_DB_MARIADB : RC_DB_MYSQL, .server = s->server, .version = s->version, .db = t->t->db, .table = t->t->name};
     char *file = rc_arena_alloc(&b->arena, strlen(s->file) + 1);
     if (!file) return rc_my_source_nomem(err);
     ev->pos.file = (rc_str){strcpy(file, s->file), strlen(s->file)};
@@ -312,7 +315,8 @@ static void signal_row(my_source *s, const rc_event *ev)
             if (st != RC_OK && e.code != RC_OK) inc_notice(s, &e);
         }
     }
-    if (sg.kind != RC_SIGNAL_WATERMARK) rc_incsnap_signal_count(&x->signals, text_of(&ev->after[1]), result);
+    if (sg.kind == RC_SIGNAL_WATERMARK) rc_my_incsnap_wm_seen(x, text_of(&ev->after[0]));
+    else rc_incsnap_signal_count(&x->signals, text_of(&ev->after[1]), result);
 }
 
 static bool is_signal_table(const rc_my_incsnap *x, rc_str db, rc_str table)
@@ -331,7 +335,6 @@ bool rc_my_incsnap_accept(void *ctx, rc_str db, rc_str table)
 
 rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err)
 {
-    (void)err;
     rc_my_incsnap *x = s->inc;
     rc_event_list *l = &rc_db_batch(&s->db.batches)->events;
     size_t w = first;
@@ -339,6 +342,7 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err)
         const rc_event *ev = &l->items[i];
         bool sig = is_signal_table(x, ev->src.db, ev->src.table);
         if (sig) signal_row(s, ev);
+        else if (x->table_wm && rc_my_incsnap_wm_change(s, ev, err) != RC_OK) return err->code;
         /* signal rows reach the sink only when --include names the signal table */
         if (!sig || !s->accept || s->accept(s->accept_ctx, ev->src.db, ev->src.table)) l->items[w++] = l->items[i];
     }
@@ -354,15 +358,36 @@ static bool at_point(const my_source *s)
     return c > 0 || (c == 0 && s->offset >= s->inc->point.offset);
 }
 
-/* The chunk in flight, once the stream's handed boundary reached its P: handed out. */
+/* Whether the stream reached the chunk in flight's high watermark: point, its handed boundary
+ * at P (LW = HW = P: no window); table, the end of the high mark row's transaction (the low
+ * mark's, which opens the window, given to the core at the end of its own). */
+static rc_status at_high(my_source *s, bool *high, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    uint64_t low = x->seen_low, hw = x->seen_high;
+    x->seen_low = x->seen_high = 0;
+    rc_incsnap_phase ph = rc_incsnap_phase_of(x->core);
+    if (!x->table_wm) {
+        *high = (ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && at_point(s);
+        return RC_OK;
+    }
+    if (low && rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, low, err) != RC_OK) return err->code;
+    if (!hw) return RC_OK;
+    *high = hw == x->chunk && rc_incsnap_phase_of(x->core) == RC_INCSNAP_OPEN;
+    /* another chunk's: ignored by the core; this chunk's without its LW: read again */
+    return *high ? RC_OK : rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, hw, err);
+}
+
+/* The chunk in flight, once the stream reached its high watermark: handed out. */
 static rc_status reach(my_source *s, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
-    rc_incsnap_phase ph = rc_incsnap_phase_of(x->core);
-    if ((ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && at_point(s)) {
+    bool high = false;
+    if (at_high(s, &high, err) != RC_OK) return err->code;
+    if (high) {
         inc_table *it = x->tabs[x->cur];
-        /* the history at P has the table as the chunk read it, else (a DDL between the stream's
-         * position at the read and P) the chunk is read again with the structure at P */
+        /* the history at HW has the table as the chunk read it, else (a DDL between the stream's
+         * position at the read and HW) the chunk is read again with the structure at HW */
         if (x->stale || !rc_my_incsnap_current(s, it)) {
             rc_incsnap_reread(x->core);
             it->ddl_rereads++;
@@ -373,7 +398,7 @@ static rc_status reach(my_source *s, rc_error *err)
          * stream), so that each chunk ends at a position of its own, acknowledged on its own */
         rc_pos here = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, 0);
         if (rc_pos_compare(&here, &x->k_at) != 0) x->k = 0, x->k_at = here;
-        if (rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK ||
+        if ((!x->table_wm && rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK) ||
             rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
             return err->code;
     }
@@ -388,6 +413,18 @@ static rc_status reach(my_source *s, rc_error *err)
     /* ... and the boundary after them, with the state after them */
     if (st == RC_OK && keep) st = rc_my_source_keep_boundary_at(s, &end, err);
     return st == RC_SKIP ? RC_OK : st;
+}
+
+/* Edges handed outside a chunk's emit (a table stopped by a failed read or watermark): the last
+ * one ends at a boundary of its own, so that the sink's acknowledgement reaches past them (else
+ * --until caught-up waits for it forever on an idle stream). */
+static rc_status close_edges(my_source *s, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    if (!x->npending || x->mark_k) return RC_OK;
+    x->mark_k = x->k + x->npending;
+    rc_pos end = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, x->mark_k);
+    return rc_my_source_keep_boundary_at(s, &end, err);
 }
 
 bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->hold); }
@@ -418,7 +455,8 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
-        if (st != RC_OK && st != RC_SKIP) inc_notice(s, &e); /* that table is stopped; the others and the capture go on */
+        /* that table is stopped; the others and the capture go on */
+        if (st != RC_OK && st != RC_SKIP && (inc_notice(s, &e), close_edges(s, err)) != RC_OK) return err->code;
         if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
         if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
     }
@@ -437,6 +475,10 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
 {
     rc_my_capture_options o;
     if (rc_my_options_read(cfg->opts, &o, err) != RC_OK) return err->code;
+    if (o.watermark == RC_MY_WM_TABLE && !o.signal_table)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "-o mysql.snapshot.watermark=table INSERTs two rows a chunk into the signal table: give it with -o "
+                            "mysql.signal.table=DATABASE.TABLE (the capture's user needs INSERT on it)");
     /* --snapshot incremental needs the chunks without signals: no signal table then */
     if (!o.signal_table && s->cfg.snapshot != RC_SNAPSHOT_INCREMENTAL) return RC_OK;
     const char *sig = o.signal_table ? o.signal_table : ".", *dot = strchr(sig, '.');
@@ -446,6 +488,7 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     if (!x) return rc_my_source_nomem(err);
     s->inc = x;
     x->o = o;
+    rc_my_incsnap_wm_init(x);
     /* the environment's switch (as PostgreSQL's RC_SNAPSHOT_VERBOSE; rowcast has no -v) */
     const char *verbose = getenv("RC_SNAPSHOT_VERBOSE");
     x->verbose = verbose && !strcmp(verbose, "1");
@@ -470,11 +513,18 @@ rc_status rc_my_incsnap_check(my_source *s, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
     if (!x) return RC_OK;
-    if (!s->srv.mariadb)
+    x->table_wm = x->o.watermark == RC_MY_WM_TABLE || (x->o.watermark == RC_MY_WM_AUTO && !s->srv.mariadb);
+    if (!s->srv.mariadb && x->o.watermark == RC_MY_WM_POINT)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "%s: incremental snapshots of MySQL servers need gtid or table watermarks, not built "
-                            "yet; MariaDB's read-only point watermark is (docs/sources/mysql.md, \"Incremental snapshots\")",
-                            x->sig_db[0] ? "-o mysql.signal.table" : "--snapshot incremental");
+                            "-o mysql.snapshot.watermark=point: %s is MySQL, whose read views have no binlog position "
+                            "(MariaDB's binlog_snapshot_file/position); use the table watermark (table, or auto) with -o "
+                            "mysql.signal.table (docs/sources/mysql.md, \"Incremental snapshots\")", s->url.shown);
+    if (x->table_wm && !x->sig_db[0])
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "--snapshot incremental: %s is MySQL, where chunks are framed by the table watermark (two rows a "
+                            "chunk INSERTed into the signal table; the read-only gtid watermark is not built): give -o "
+                            "mysql.signal.table=DATABASE.TABLE, with INSERT on it (docs/sources/mysql.md, \"Incremental "
+                            "snapshots\")", s->url.shown);
     if (!x->sig_db[0]) return RC_OK;
     char sql[400], db[140], tb[140];
     mysql_real_escape_string(s->sql, db, x->sig_db, (unsigned long)strlen(x->sig_db));

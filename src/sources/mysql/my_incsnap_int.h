@@ -1,7 +1,8 @@
 /* Internals of the MySQL/MariaDB source's incremental snapshots, shared by my_incsnap.c (the
  * core's ops, signals, chunks), my_incsnap_table.c (the tables read) and my_incsnap_state.c (the
  * state in the checkpoint, resuming after a restart, the per-chunk notices) and
- * my_incsnap_captured.c (the tables captured, tables that start to match --include); my_incsnap.c
+ * my_incsnap_captured.c (the tables captured, tables that start to match --include) and
+ * my_incsnap_wm.c (the table watermarks: rows of the signal table around each chunk); my_incsnap.c
  * uses the tables and the state, my_incsnap_state.c the tables, my_incsnap_captured.c all but the
  * state. Not for the rest of the source: my_source_int.h. */
 #ifndef ROWCAST_SOURCES_MY_INCSNAP_INT_H
@@ -59,7 +60,12 @@ typedef struct rc_my_incsnap {
     inc_table **tabs; /* each on its own: a reader keeps a pointer to its table's st */
     size_t ntabs;
     size_t cur;           /* the table of the chunk in flight (tabs) */
-    rc_my_snap_pos point; /* the chunk in flight's P */
+    rc_my_snap_pos point; /* the chunk in flight's P (point watermarks) */
+    bool table_wm;        /* table watermarks (-o mysql.snapshot.watermark=table; auto on MySQL) */
+    char run[40];         /* this run's part of its watermark rows' ids (my_incsnap_wm.c) */
+    /* a watermark row of this run that the stream read (its chunk; 0 none), given to the core
+     * at the end of its transaction (reach) */
+    uint64_t seen_low, seen_high;
     uint64_t chunk;
     int64_t read_us;
     rc_buf row;      /* the row being added: per column a 4-byte length (NULL_LEN: NULL), bytes, NUL */
@@ -128,5 +134,22 @@ rc_status rc_my_incsnap_chunk_done(my_source *s, rc_pos *end, bool *keep, rc_err
 rc_status rc_my_incsnap_resume_reader(inc_table *it, rc_error *err);
 /* RC_SNAPSHOT_VERBOSE=1: "incremental snapshot T chunk N: WHAT" (N 0: the table's last). */
 void rc_my_incsnap_say(my_source *s, size_t tab, uint64_t chunk, const char *what);
+
+/* ---- my_incsnap_wm.c ---- */
+/* x->run, at open. */
+void rc_my_incsnap_wm_init(rc_my_incsnap *x);
+/* ops->write_watermark with table watermarks: the row INSERTed (autocommit) into the signal
+ * table on the chunks' session, id "rowcast-wm-RUN-CHUNK-open" / "-close"; a failure names the
+ * privilege it needs. */
+rc_status rc_my_incsnap_wm_write(my_source *s, const rc_incsnap_table *t, uint64_t chunk, rc_incsnap_mark mark, rc_error *err);
+/* A watermark row of the signal table read from the stream (its id): one of this run's sets
+ * seen_low / seen_high; others are ignored. */
+void rc_my_incsnap_wm_seen(rc_my_incsnap *x, rc_str id);
+/* A streamed event while the window is open: a change of the chunk's table gives its key
+ * values before and after to the core (rc_incsnap_on_change), a TRUNCATE empties the chunk. */
+rc_status rc_my_incsnap_wm_change(my_source *s, const rc_event *ev, rc_error *err);
+/* The key values (st's chunk key) of an event's row image `row` (ev->cols' order, matched by
+ * column name) into key[0..st->npk); false when a key column is not among the event's. */
+bool rc_my_incsnap_event_key(const rc_my_snap_table *st, const rc_event *ev, const rc_value *row, rc_value *key);
 
 #endif

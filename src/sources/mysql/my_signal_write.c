@@ -37,28 +37,34 @@ static void quote_text(rc_buf *b, MYSQL *m, const char *text)
     rc_buf_commit(b, l + 2);
 }
 
-static rc_status insert(void *ctx, const rc_signal_ask *ask, const char *data, rc_error *err)
+rc_status rc_my_signal_insert(MYSQL *m, const rc_my_url *u, const char *signal_table, const char *id, const char *type,
+                              const char *data, rc_error *err)
 {
-    my_source *s = ctx;
     rc_buf q;
     rc_buf_init(&q, RC_BUF_DEFAULT_MAX);
-    size_t dot = strcspn(ask->signal_table, "."); /* DATABASE.TABLE: my_incsnap.c checked it */
+    size_t dot = strcspn(signal_table, "."); /* DATABASE.TABLE: my_incsnap.c checked it */
     RC_BUF_LIT(&q, "INSERT INTO ");
-    quote_ident(&q, ask->signal_table, dot);
+    quote_ident(&q, signal_table, dot);
     rc_buf_putc(&q, '.');
-    quote_ident(&q, ask->signal_table + dot + 1, strlen(ask->signal_table + dot + 1));
+    quote_ident(&q, signal_table + dot + 1, strlen(signal_table + dot + 1));
     RC_BUF_LIT(&q, " VALUES (");
-    quote_text(&q, s->sql, ask->id);
+    quote_text(&q, m, id);
     RC_BUF_LIT(&q, ", ");
-    quote_text(&q, s->sql, ask->type);
+    quote_text(&q, m, type);
     RC_BUF_LIT(&q, ", ");
-    if (data) quote_text(&q, s->sql, data);
+    if (data) quote_text(&q, m, data);
     else RC_BUF_LIT(&q, "NULL");
     RC_BUF_LIT(&q, ")");
     rc_buf_putc(&q, '\0');
-    rc_status st = q.err != RC_OK ? rc_my_source_nomem(err) : rc_my_exec(s->sql, &s->url, q.data, err);
+    rc_status st = q.err != RC_OK ? rc_my_source_nomem(err) : rc_my_exec(m, u, q.data, err);
     rc_buf_fini(&q);
     return st;
+}
+
+static rc_status insert(void *ctx, const rc_signal_ask *ask, const char *data, rc_error *err)
+{
+    my_source *s = ctx;
+    return rc_my_signal_insert(s->sql, &s->url, ask->signal_table, ask->id, ask->type, data, err);
 }
 
 /* The server's tables, the signal made of them, and its INSERT. */

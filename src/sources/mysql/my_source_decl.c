@@ -17,6 +17,8 @@ const rc_option_desc rc_my_options[] = {
     MY_OPT("mysql.snapshot.chunk.rows", RC_OPT_INT, 1000000, chunk_rows),
     /* 1: a kill repeats at most one chunk (docs/sources/mysql.md, "What survives a kill") */
     {"mysql.snapshot.unacked.chunks", RC_OPT_INT, NULL, "1", NULL, offsetof(rc_my_capture_options, unacked_chunks), 1, 1000000, NULL},
+    /* in the order of RC_MY_WM_AUTO, _POINT, _TABLE */
+    {"mysql.snapshot.watermark", RC_OPT_CHOICE, "auto|point|table", "auto", NULL, offsetof(rc_my_capture_options, watermark), 0, 0, NULL},
     {0},
 };
 #undef MY_OPT

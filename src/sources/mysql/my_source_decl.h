@@ -14,7 +14,11 @@ typedef struct rc_my_capture_options {
     const char *signal_table; /* DB.TABLE; NULL: no incremental snapshots (nothing changes) */
     long chunk_rows;          /* 0: the core's default */
     long unacked_chunks;      /* chunks handed out and not acknowledged before the next is read (default 1) */
+    int watermark;            /* -o mysql.snapshot.watermark: RC_MY_WM_AUTO, _POINT or _TABLE */
 } rc_my_capture_options;
+/* The incremental snapshots' watermarks (docs/sources/mysql.md, "Incremental snapshots"): auto
+ * (point on MariaDB, table on MySQL), MariaDB's read-only point, or rows of the signal table. */
+enum { RC_MY_WM_AUTO, RC_MY_WM_POINT, RC_MY_WM_TABLE };
 extern const rc_option_desc rc_my_options[];
 void rc_my_configure(rc_capture_config *cc, const void *options);
 rc_status rc_my_options_read(const rc_options *opts, rc_my_capture_options *o, rc_error *err);

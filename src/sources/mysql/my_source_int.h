@@ -163,5 +163,9 @@ void rc_my_incsnap_after_ddl(my_source *s, const rc_event *ev);
 /* --snapshot incremental's first run: every included table of s->tables queued (no signal);
  * one that has no chunk key refuses the run, naming it and the fix. */
 rc_status rc_my_incsnap_queue_included(my_source *s, rc_error *err);
+/* One row (id, type, data; data NULL: SQL NULL) INSERTed into signal_table ("DB.TABLE", checked)
+ * on m: `rowcast snapshot`'s signals, the table watermarks (my_signal_write.c). */
+rc_status rc_my_signal_insert(MYSQL *m, const rc_my_url *u, const char *signal_table, const char *id, const char *type,
+                              const char *data, rc_error *err);
 
 #endif
