@@ -256,6 +256,11 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
 
 static rc_status failure(kafka_sink *ks, rc_error *err)
 {
+    if (ks->txn.on && !ks->txn.failed[0]) { /* a fatal error before its callback was served */
+        char why[512];
+        rd_kafka_resp_err_t fc = rd_kafka_fatal_error(ks->rk, why, sizeof why);
+        if (fc) rc_kafka_txn_fatal(&ks->txn, fc, why);
+    }
     if (ks->txn.failed[0]) return rc_kafka_txn_failure(&ks->txn, err);
     if (ks->dead_status != RC_OK) return rc_error_set(err, ks->dead_status, RC_NO_OFFSET, "%s", ks->dead_err.message);
     if (ks->fatal[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: fatal producer error: %s", ks->fatal);
