@@ -85,6 +85,14 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
     if (rd_kafka_message_headers(m, &hdrs) || rd_kafka_header_get_last(hdrs, "rowcast.position", &pos, &pos_len)) pos = NULL;
     char reason[512];
     snprintf(reason, sizeof reason, "%s (%s)", rd_kafka_err2str(m->err), rd_kafka_err2name(m->err));
+    if (ks->txn.on) { /* its transaction fails with it: nothing of it is acknowledged or dead-lettered */
+        char where[512], text[1536];
+        where_of(pos, pos ? pos_len : 0, where, sizeof where);
+        snprintf(text, sizeof text, "delivery to topic %s failed: %s%s%s", rd_kafka_topic_name(m->rkt), reason, *where ? "; " : "", where);
+        s->stats.failed++;
+        rc_kafka_txn_doom(&ks->txn, text);
+        return;
+    }
     refuse(ks, seq, rd_kafka_topic_name(m->rkt), m->payload, m->len, pos, pos ? pos_len : 0, reason);
 }
 
@@ -256,12 +264,10 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
 
 static rc_status failure(kafka_sink *ks, rc_error *err)
 {
-    if (ks->txn.on && !ks->txn.failed[0]) { /* a fatal error before its callback was served */
-        char why[512];
-        rd_kafka_resp_err_t fc = rd_kafka_fatal_error(ks->rk, why, sizeof why);
-        if (fc) rc_kafka_txn_fatal(&ks->txn, fc, why);
+    if (ks->txn.on) {
+        rc_status st = rc_kafka_txn_check(&ks->txn, ks->rk, err);
+        if (st != RC_OK) return st;
     }
-    if (ks->txn.failed[0]) return rc_kafka_txn_failure(&ks->txn, err);
     if (ks->dead_status != RC_OK) return rc_error_set(err, ks->dead_status, RC_NO_OFFSET, "%s", ks->dead_err.message);
     if (ks->fatal[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: fatal producer error: %s", ks->fatal);
     if (ks->failed[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s", ks->failed);
@@ -329,7 +335,11 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
             return refuse_local(ks, r, seq, t, err);
         }
         if (code != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-            if ((st = failure(ks, err)) != RC_OK) { /* the session ended (fenced): that is the cause */
+            if (ks->txn.on && code == RD_KAFKA_RESP_ERR__STATE) { /* the transaction must be aborted: */
+                rd_kafka_error_destroy(e); /* the commit fails with its cause and aborts it */
+                return rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->cfg.wait_ms, err);
+            }
+            if ((st = failure(ks, err)) != RC_OK) { /* the session or the transaction ended: that is the cause */
                 rd_kafka_error_destroy(e);
                 return st;
             }

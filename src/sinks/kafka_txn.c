@@ -104,6 +104,34 @@ void rc_kafka_txn_fatal(kafka_txn *t, rd_kafka_resp_err_t code, const char *why)
         snprintf(t->failed, sizeof t->failed, "kafka: fatal producer error: %s (%s)", why, rd_kafka_err2name(code));
 }
 
+void rc_kafka_txn_doom(kafka_txn *t, const char *why)
+{
+    if (!t->doomed[0]) snprintf(t->doomed, sizeof t->doomed, "%s", why);
+}
+
+/* Aborts the doomed transaction; the session ends with the cause (exit 3: the in-process restart
+ * of the design's §2.5 is not built, a new run starts a new session). */
+static void abort_doomed(kafka_txn *t, rd_kafka_t *rk)
+{
+    rd_kafka_error_t *a = rd_kafka_abort_transaction(rk, TXN_TIMEOUT_MS);
+    if (!a) t->st.aborted++;
+    snprintf(t->failed, sizeof t->failed, "kafka: %s; the transaction was aborted%s%s%s", t->doomed,
+             a ? " (aborting failed too: " : "", a ? rd_kafka_error_string(a) : "", a ? ")" : "");
+    if (a) rd_kafka_error_destroy(a);
+    t->open = false;
+}
+
+rc_status rc_kafka_txn_check(kafka_txn *t, rd_kafka_t *rk, rc_error *err)
+{
+    if (!t->failed[0]) {
+        char why[512];
+        rd_kafka_resp_err_t fc = rd_kafka_fatal_error(rk, why, sizeof why);
+        if (fc) rc_kafka_txn_fatal(t, fc, why);
+        else if (t->doomed[0]) abort_doomed(t, rk);
+    }
+    return rc_kafka_txn_failure(t, err);
+}
+
 /* A transactional call failed for good: the session ends with the cause, an abortable
  * transaction aborted first. Takes `e`. */
 static rc_status end_session(kafka_txn *t, rd_kafka_t *rk, const char *what, rd_kafka_error_t *e, rc_error *err)
@@ -116,16 +144,8 @@ static rc_status end_session(kafka_txn *t, rd_kafka_t *rk, const char *what, rd_
         rd_kafka_resp_err_t fc = rd_kafka_fatal_error(rk, fwhy, sizeof fwhy);
         rc_kafka_txn_fatal(t, fc ? fc : code, fc ? fwhy : why);
     } else if (rd_kafka_error_txn_requires_abort(e)) {
-        rd_kafka_error_t *a = rd_kafka_abort_transaction(rk, TXN_TIMEOUT_MS);
-        if (!a) t->st.aborted++;
-        snprintf(t->failed, sizeof t->failed, "kafka: %s failed, the transaction was aborted%s%s: %s (%s)", what,
-                 a ? " (aborting failed too: " : "", a ? rd_kafka_error_string(a) : "", why, rd_kafka_err2name(code));
-        if (a) {
-            size_t l = strlen(t->failed);
-            if (l + 1 < sizeof t->failed) t->failed[l] = ')', t->failed[l + 1] = '\0';
-            rd_kafka_error_destroy(a);
-        }
-        t->open = false;
+        if (!t->doomed[0]) snprintf(t->doomed, sizeof t->doomed, "%s failed: %s (%s)", what, why, rd_kafka_err2name(code));
+        abort_doomed(t, rk);
     } else {
         snprintf(t->failed, sizeof t->failed, "kafka: %s failed: %s (%s)", what, why, rd_kafka_err2name(code));
     }

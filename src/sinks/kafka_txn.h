@@ -27,6 +27,7 @@ typedef struct kafka_txn {
     bool fenced;           /* a newer session of the name exists: nothing more is written */
     char server[256];      /* --server NAME */
     char failed[768];      /* why the session ended (abortable or fatal), said by every call after */
+    char doomed[640];      /* why the open transaction must be aborted (a record failed), or "" */
     rc_sink_txn_stats st;
 } kafka_txn;
 
@@ -52,5 +53,11 @@ rc_status rc_kafka_txn_commit(kafka_txn *t, rd_kafka_t *rk, tracker *tr, int tim
 rc_status rc_kafka_txn_failure(const kafka_txn *t, rc_error *err);
 /* A fatal producer error (librdkafka's error callback): the session ends; fenced when so. */
 void rc_kafka_txn_fatal(kafka_txn *t, rd_kafka_resp_err_t code, const char *why);
+/* A record of the open transaction failed for good (`why`; the first one is kept): the next
+ * rc_kafka_txn_check aborts the transaction. */
+void rc_kafka_txn_doom(kafka_txn *t, const char *why);
+/* The session's end as an error, after aborting a doomed transaction and noting a fatal error
+ * whose callback was not served yet; RC_OK while the session goes on. */
+rc_status rc_kafka_txn_check(kafka_txn *t, rd_kafka_t *rk, rc_error *err);
 
 #endif

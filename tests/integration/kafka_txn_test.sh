@@ -12,7 +12,9 @@
 #     answers a fenced producer, INVALID_PRODUCER_EPOCH on AddPartitionsToTxn) and exits 4 with
 #     the fenced line, and none of the lines it read after is in the topic;
 #  d. retriable EndTxn and AddPartitionsToTxn errors injected: the run completes, every record
-#     once.
+#     once;
+#  e. a record refused for good (INVALID_RECORD): the transaction is aborted, exit 3 with the
+#     cause, the checkpoint file not moved; a rerun completes.
 # Points are observed (records in Kafka, metrics, the mock's held requests), never fixed sleeps.
 # usage: kafka_txn_test.sh ROWCAST MOCK
 set -u
@@ -148,4 +150,17 @@ mock_cmd err 26 6 15 16 51 && mock_cmd err 24 3 51 || exit 1
 by_partition txd >"$W/txd"
 cmp -s "$W/alo" "$W/txd" || bad "d: $(wc -l <"$W/txd") records, not the at-least-once run's 20000 once each in order"
 echo "d. retriable EndTxn/AddPartitionsToTxn errors: 20000 records once each, in order"
+
+# ---- e. a record refused for good: the transaction is aborted, exit 3, no checkpoint past it ----
+mock_cmd topic txe 8 && mock_cmd err 0 1 87 || exit 1 # one Produce: INVALID_RECORD
+"$RC" "${CONV[@]}" --server shop --sink "kafka://$BOOTSTRAP/txe" -o kafka.transactions=true \
+    -o kafka.transaction.ms=50000 --checkpoint "$W/e.ck" "$W/in" 2>"$W/e.err"
+st=$?
+[ "$st" = 3 ] || bad "e: exit $st, want 3: $(tail -3 "$W/e.err")"
+grep -q "INVALID_RECORD); the transaction was aborted$" "$W/e.err" || bad "e: no abort line: $(cat "$W/e.err")"
+[ "$(ck_line "$W/e.ck")" = 0 ] || bad "e: the checkpoint moved to line $(ck_line "$W/e.ck") without a commit"
+"$RC" "${CONV[@]}" --server shop --sink "kafka://$BOOTSTRAP/txe" -o kafka.transactions=true --checkpoint "$W/e.ck" "$W/in" ||
+    bad "e: the rerun failed"
+[ "$(ck_line "$W/e.ck")" = 20000 ] || bad "e: the rerun's checkpoint is at line $(ck_line "$W/e.ck")"
+echo "e. a refused record: exit 3, the transaction aborted, the checkpoint unmoved; the rerun completed"
 exit $fail
