@@ -48,6 +48,16 @@ by_partition() { kcat_all "$1" | cut -f1,3- | sort -s -t "$TAB" -k1,1n; }
 metric() { curl -sS --max-time 5 "$1" 2>/dev/null | awk -v n="$2" '$1 == n { print $2 }'; }
 metrics_url() { wait_until 20 grep -q '^rowcast: metrics on ' "$1" && sed -n 's/^rowcast: metrics on //p' "$1"; }
 alive() { kill -0 "$1" 2>/dev/null; }
+# txn_on_pipe NAME TOPIC SERVER RECORDS: a transactional convert reading the pipe $W/NAME.fifo
+# (the test feeds FD $FEED), its metrics at $URL, stderr in $W/NAME.err, its pid in $pid
+txn_on_pipe() {
+    mkfifo "$W/$1.fifo"
+    "$RC" convert --to oms-canal --server "$3" --sink "kafka://$BOOTSTRAP/$2" -o kafka.transactions=true \
+        -o kafka.transaction.records="$4" --metrics 127.0.0.1:0 <"$W/$1.fifo" 2>"$W/$1.err" &
+    pid=$!
+    exec {FEED}>"$W/$1.fifo"
+    URL=$(metrics_url "$W/$1.err") || bad "$1: no metrics line: $(cat "$W/$1.err")"
+}
 COMMITTED='rowcast_kafka_transactions_total{result="committed"}'
 ABORTED='rowcast_kafka_transactions_total{result="aborted"}'
 
@@ -62,12 +72,7 @@ grep -q -- "-o kafka.transactions=true needs --server NAME" "$W/a.err" || bad "a
     bad "a: -o kafka.transactional.id was accepted"
 grep -q -- "-o kafka.transactional.id: rowcast names" "$W/a.err" || bad "a: transactional.id: $(cat "$W/a.err")"
 # the input through a pipe kept open: the run's metrics are scraped once every record is in
-mkfifo "$W/a.fifo"
-"$RC" convert --to oms-canal --server shop --sink "kafka://$BOOTSTRAP/txa" -o kafka.transactions=true \
-    -o kafka.transaction.records=5000 --metrics 127.0.0.1:0 <"$W/a.fifo" 2>"$W/a.err" &
-pid=$!
-exec {FEED}>"$W/a.fifo"
-URL=$(metrics_url "$W/a.err") || bad "a: no metrics line: $(cat "$W/a.err")"
+txn_on_pipe a txa shop 5000
 cat "$W/in" >&$FEED
 wait_until 60 eval '[ "$(metric "$URL" "$COMMITTED")" = 4 ]' || bad "a: 4 commits (20,000 records, 5,000 a transaction) not counted: $(metric "$URL" "$COMMITTED")"
 [ "$(metric "$URL" "$ABORTED")" = 0 ] || bad "a: aborted transactions counted"
@@ -113,21 +118,17 @@ st=$?
 
 # ---- c. fencing ----
 mock_cmd topic fx 4 || exit 1
-awk -v N=1500 -v K=100 -f "$HERE/gen_rows.awk" >"$W/c.in"
-mkfifo "$W/c.fifo"
-"$RC" convert --to oms-canal --server fx --sink "kafka://$BOOTSTRAP/fx" -o kafka.transactions=true \
-    -o kafka.transaction.records=1000 --metrics 127.0.0.1:0 <"$W/c.fifo" 2>"$W/c.err" &
-pid=$!
-exec {FEED}>"$W/c.fifo"
-URL=$(metrics_url "$W/c.err") || bad "c: no metrics line: $(cat "$W/c.err")"
+awk -v N=20000 -v K=100 -f "$HERE/gen_rows.awk" >"$W/c.in"
+txn_on_pipe c fx fx 1000
 head -1000 "$W/c.in" >&$FEED
 wait_until 60 eval '[ "$(metric "$URL" "$COMMITTED")" = 1 ]' || bad "c: the first 1000 lines were not committed"
 # the second instance (on a real broker its init_transactions fences the first)
 head -10 "$W/c.in" | "$RC" "${CONV[@]}" --server fx --sink "kafka://$BOOTSTRAP/fx2" -o kafka.transactions=true ||
     bad "c: the second instance failed"
 mock_cmd err 24 1 47 || exit 1 # what the broker answers the first one now: INVALID_PRODUCER_EPOCH
-tail -n +1001 "$W/c.in" >&$FEED
-wait_until 60 eval '! alive $pid' || bad "c: the fenced instance did not stop"
+# lines go on until it stops (it learns of the fence from a reply to a request of the next
+# transaction, and serves replies between the lines it reads)
+feed_until $FEED "$W/c.in" 1001 50 eval '! alive $pid' 2>/dev/null || bad "c: the fenced instance did not stop"
 exec {FEED}>&-
 wait $pid
 st=$?
@@ -138,7 +139,7 @@ kcat -C -b "$BOOTSTRAP" -t fx -o beginning -e -q -f '%s\n' | sed 's/.*"data":\[{
 seq 1000 >"$W/c.want"
 [ "$(wc -l <"$W/c.got")" = 1000 ] && cmp -s "$W/c.got" "$W/c.want" ||
     bad "c: the topic holds $(wc -l <"$W/c.got") records, want the 1000 lines before the fence once each"
-echo "c. fenced: exit 4, the 1000 records before the fence once each, none of the 500 after"
+echo "c. fenced: exit 4, the 1000 records before the fence once each, none of the lines after"
 
 # ---- d. retriable EndTxn and AddPartitionsToTxn errors ----
 mock_cmd topic txd 8 || exit 1
