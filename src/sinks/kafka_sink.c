@@ -180,7 +180,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: %s", errstr);
     }
     rd_kafka_set_log_queue(ks->rk, NULL); /* the main queue, which rd_kafka_poll serves */
-    if (ks->txn.on && (st = rc_kafka_txn_init(&ks->txn, ks->rk, s->cfg.wait_ms, err)) != RC_OK) {
+    if (ks->txn.on && (st = rc_kafka_txn_init(&ks->txn, ks->rk, s->cfg.wait_ms, s->cfg.stop, err)) != RC_OK) {
         rd_kafka_destroy(ks->rk);
         free(ks);
         s->impl = NULL;

@@ -11,7 +11,8 @@ enum {
     MESSAGE_TIMEOUT_MS = 55000, /* message.timeout.ms, below it (librdkafka requires so) */
     DEFAULT_TXN_MS = 1000,
     DEFAULT_TXN_RECORDS = 500000,
-    MAX_TXN_RECORDS = 1000000   /* below the sink's records in flight (sink.c, IN_FLIGHT) */
+    MAX_TXN_RECORDS = 1000000,  /* below the sink's records in flight (sink.c, IN_FLIGHT) */
+    INIT_SLICE_MS = 500
 };
 
 static int64_t now_us(void)
@@ -158,16 +159,25 @@ rc_status rc_kafka_txn_failure(const kafka_txn *t, rc_error *err)
     return t->failed[0] ? rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s", t->failed) : RC_OK;
 }
 
-rc_status rc_kafka_txn_init(kafka_txn *t, rd_kafka_t *rk, int wait_ms, rc_error *err)
+rc_status rc_kafka_txn_init(kafka_txn *t, rd_kafka_t *rk, int wait_ms, volatile sig_atomic_t *stop, rc_error *err)
 {
     int64_t deadline = now_us() + (int64_t)wait_ms * 1000;
-    for (;;) {
-        rd_kafka_error_t *e = rd_kafka_init_transactions(rk, wait_ms > 0 ? wait_ms : 1000);
+    for (;;) { /* in slices, so that a signal ends the wait for a cluster that does not answer */
+        rd_kafka_error_t *e = rd_kafka_init_transactions(rk, INIT_SLICE_MS);
         if (!e) return RC_OK;
-        if (!rd_kafka_error_is_retriable(e) || now_us() >= deadline) {
+        if (!rd_kafka_error_is_retriable(e)) {
             char what[sizeof t->server + 80];
             snprintf(what, sizeof what, "starting the transactional producer rowcast.%s (init_transactions)", t->server);
             return end_session(t, rk, what, e, err);
+        }
+        if (now_us() >= deadline || (stop && *stop)) {
+            char when[64];
+            if (stop && *stop) snprintf(when, sizeof when, "stopped by a signal while waiting for an answer");
+            else snprintf(when, sizeof when, "no answer within %g s (--flush-timeout)", wait_ms / 1000.0);
+            snprintf(t->failed, sizeof t->failed, "kafka: starting the transactional producer rowcast.%s (init_transactions): %s: %s",
+                     t->server, when, rd_kafka_error_string(e));
+            rd_kafka_error_destroy(e);
+            return rc_kafka_txn_failure(t, err);
         }
         rd_kafka_error_destroy(e);
     }

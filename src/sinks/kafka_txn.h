@@ -10,6 +10,7 @@
 #ifndef ROWCAST_SINKS_KAFKA_TXN_H
 #define ROWCAST_SINKS_KAFKA_TXN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <librdkafka/rdkafka.h>
@@ -37,8 +38,8 @@ rc_status rc_kafka_txn_option(kafka_txn *t, const char *key, const char *value, 
 /* With transactions: the producer's transactional.id (rowcast.SERVER; refused without a name),
  * transaction.timeout.ms and message.timeout.ms below it. Nothing without. */
 rc_status rc_kafka_txn_conf(kafka_txn *t, rd_kafka_conf_t *conf, const char *server, rc_error *err);
-/* init_transactions, retried while retriable for up to wait_ms. */
-rc_status rc_kafka_txn_init(kafka_txn *t, rd_kafka_t *rk, int wait_ms, rc_error *err);
+/* init_transactions, retried while retriable for up to wait_ms, or until *stop is set. */
+rc_status rc_kafka_txn_init(kafka_txn *t, rd_kafka_t *rk, int wait_ms, volatile sig_atomic_t *stop, rc_error *err);
 /* Before a record is produced: begins a transaction when none is open. */
 rc_status rc_kafka_txn_begin(kafka_txn *t, rd_kafka_t *rk, rc_error *err);
 /* After a record was produced: counts it; true when the transaction is due for a commit. */

@@ -3,7 +3,7 @@
 # against librdkafka's mock cluster (its own process, TCP) and a throwaway PostgreSQL 15:
 #  a. convert of a file with transactions: kcat reads back exactly the records of an
 #     at-least-once run, byte for byte, in order per partition; the transactions metric counts
-#     the commits; the option's refusals (no --server, kafka.transactional.id);
+#     the commits; the option's refusals (no --server, kafka.transactional.id), no cluster;
 #  b. a PostgreSQL capture: the slot (the capture's checkpoint) does not move past a
 #     transaction's records while its commit is held at the coordinator (EndTxn answered after
 #     a delay: the point is observed when the held request arrived), and moves once it commits;
@@ -71,6 +71,10 @@ grep -q -- "-o kafka.transactions=true needs --server NAME" "$W/a.err" || bad "a
 "$RC" "${CONV[@]}" --sink "kafka://$BOOTSTRAP/txa" -o kafka.transactional.id=x "$W/in" 2>"$W/a.err" &&
     bad "a: -o kafka.transactional.id was accepted"
 grep -q -- "-o kafka.transactional.id: rowcast names" "$W/a.err" || bad "a: transactional.id: $(cat "$W/a.err")"
+"$RC" "${CONV[@]}" --server shop --flush-timeout 2 --sink "kafka://127.0.0.1:1/txa" -o kafka.transactions=true "$W/in" 2>"$W/a.err"
+st=$?
+[ "$st" = 3 ] && grep -q "(init_transactions): no answer within 2 s (--flush-timeout)" "$W/a.err" ||
+    bad "a: no cluster: exit $st: $(cat "$W/a.err")"
 # the input through a pipe kept open: the run's metrics are scraped once every record is in
 txn_on_pipe a txa shop 5000
 cat "$W/in" >&$FEED
