@@ -298,7 +298,7 @@ static rc_status kafka_poll(rc_sink *s, int timeout_ms, rc_error *err)
     kafka_sink *ks = s->impl;
     rd_kafka_poll(ks->rk, timeout_ms);
     rc_status st = failure(ks, err);
-    if (st == RC_OK && rc_kafka_txn_due(&ks->txn)) st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->cfg.wait_ms, err);
+    if (st == RC_OK && rc_kafka_txn_due(&ks->txn)) st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, s->cfg.wait_ms, err);
     return st;
 }
 
@@ -335,9 +335,12 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
             return refuse_local(ks, r, seq, t, err);
         }
         if (code != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-            if (ks->txn.on && code == RD_KAFKA_RESP_ERR__STATE) { /* the transaction must be aborted: */
-                rd_kafka_error_destroy(e); /* the commit fails with its cause and aborts it */
-                return rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->cfg.wait_ms, err);
+            if (ks->txn.on && code == RD_KAFKA_RESP_ERR__STATE) { /* the transaction must be aborted: the */
+                /* commit fails with its cause and aborts it; this record (not produced) is never acknowledged */
+                if ((st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, seq, s->cfg.wait_ms, err)) == RC_OK)
+                    st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: producing to %s: %s", t->name, rd_kafka_error_string(e));
+                rd_kafka_error_destroy(e);
+                return st;
             }
             if ((st = failure(ks, err)) != RC_OK) { /* the session or the transaction ended: that is the cause */
                 rd_kafka_error_destroy(e);
@@ -354,14 +357,14 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
             return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: stopped by a signal while the producer queue was full");
     }
     if ((seq & 1023) == 0) rd_kafka_poll(ks->rk, 0); /* serve delivery reports now and then */
-    if (ks->txn.on && rc_kafka_txn_produced(&ks->txn)) return rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->cfg.wait_ms, err);
+    if (ks->txn.on && rc_kafka_txn_produced(&ks->txn)) return rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, s->cfg.wait_ms, err);
     return RC_OK;
 }
 
 static rc_status kafka_flush(rc_sink *s, int timeout_ms, rc_error *err)
 {
     kafka_sink *ks = s->impl;
-    rc_status st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, timeout_ms, err); /* it flushes */
+    rc_status st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, timeout_ms, err); /* it flushes */
     if (st != RC_OK) return st;
     rd_kafka_resp_err_t e = rd_kafka_flush(ks->rk, timeout_ms);
     st = failure(ks, err);

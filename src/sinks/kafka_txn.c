@@ -202,11 +202,10 @@ bool rc_kafka_txn_due(const kafka_txn *t)
     return t->open && now_us() - t->began_us >= (int64_t)t->ms * 1000;
 }
 
-rc_status rc_kafka_txn_commit(kafka_txn *t, rd_kafka_t *rk, tracker *tr, int timeout_ms, rc_error *err)
+rc_status rc_kafka_txn_commit(kafka_txn *t, rd_kafka_t *rk, tracker *tr, uint64_t end, int timeout_ms, rc_error *err)
 {
     rc_status st = rc_kafka_txn_failure(t, err);
     if (st != RC_OK || !t->open) return st;
-    uint64_t end = tr->next; /* every record sent is in this transaction */
     int64_t t0 = now_us(), deadline = t0 + (int64_t)TXN_TIMEOUT_MS * 1000;
     for (;;) {
         int64_t left_ms = (deadline - now_us()) / 1000;

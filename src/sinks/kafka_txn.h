@@ -46,10 +46,11 @@ rc_status rc_kafka_txn_begin(kafka_txn *t, rd_kafka_t *rk, rc_error *err);
 bool rc_kafka_txn_produced(kafka_txn *t);
 /* True when the open transaction is older than kafka.transaction.ms. */
 bool rc_kafka_txn_due(const kafka_txn *t);
-/* Commits the open transaction (none open: nothing to do) and acknowledges every record sent
- * so far to the tracker. Retriable errors retry, for up to transaction.timeout.ms; an abortable
+/* Commits the open transaction (none open: nothing to do) and acknowledges the records below
+ * `end` to the tracker (every record sent, tr->next, but for one that was not produced).
+ * Retriable errors retry, for up to transaction.timeout.ms; an abortable
  * one aborts the transaction and fails with its cause; a fatal one fails (fenced: t->fenced). */
-rc_status rc_kafka_txn_commit(kafka_txn *t, rd_kafka_t *rk, tracker *tr, int timeout_ms, rc_error *err);
+rc_status rc_kafka_txn_commit(kafka_txn *t, rd_kafka_t *rk, tracker *tr, uint64_t end, int timeout_ms, rc_error *err);
 /* The session's end as an error (RC_OK while it goes on). */
 rc_status rc_kafka_txn_failure(const kafka_txn *t, rc_error *err);
 /* A fatal producer error (librdkafka's error callback): the session ends; fenced when so. */

@@ -69,12 +69,12 @@ static void test_conf(void **state)
     tracker tr;
     assert_int_equal(rc_tracker_init(&tr, 8), RC_OK);
     tracker_take(&tr);
-    assert_int_equal(rc_kafka_txn_commit(&t, NULL, &tr, 1000, &err), RC_OK);
+    assert_int_equal(rc_kafka_txn_commit(&t, NULL, &tr, tr.next, 1000, &err), RC_OK);
     assert_int_equal(tracker_outstanding(&tr), 1);
     rc_kafka_txn_fatal(&t, RD_KAFKA_RESP_ERR__FENCED, "fenced by a newer instance");
     assert_true(t.fenced);
     rc_error_clear(&err);
-    assert_int_equal(rc_kafka_txn_commit(&t, NULL, &tr, 1000, &err), RC_ERR_IO);
+    assert_int_equal(rc_kafka_txn_commit(&t, NULL, &tr, tr.next, 1000, &err), RC_ERR_IO);
     assert_string_equal(err.message, "fenced: another rowcast with --server shop took over; this one stops without writing");
     rc_tracker_fini(&tr);
 }
