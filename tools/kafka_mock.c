@@ -14,6 +14,13 @@
  *   down ID | up ID                take broker ID (1..N) down or bring it back
  *   leader NAME PARTITION ID       move the partition's leader to broker ID
  *   rtt ID MS                      add MS of round-trip time on broker ID
+ *   coordinator TYPE KEY ID        broker ID coordinates KEY (TYPE transaction: a
+ *                                  transactional.id; group: a consumer group)
+ *   hold ID APIKEY MS [CODE]       the next APIKEY request broker ID gets is answered after
+ *                                  MS (with CODE, default 0: success); e.g. EndTxn 26, a
+ *                                  commit held at the coordinator
+ *   held ID APIKEY                 answers "ok N": N of broker ID's held APIKEY requests not
+ *                                  arrived yet (0: the request came and is being held)
  * EOF on stdin keeps the cluster running; SIGINT or SIGTERM stops it. */
 #include <errno.h>
 #include <signal.h>
@@ -41,8 +48,9 @@ static int write_file(const char *path, const char *text)
     return rename(tmp, path);
 }
 
-/* Runs one command line; returns NULL or an error text. */
-static const char *run(rd_kafka_mock_cluster_t *mc, int brokers, char *line)
+/* Runs one command line; returns NULL or an error text; `answer` may be set to what follows
+ * "ok". */
+static const char *run(rd_kafka_mock_cluster_t *mc, int brokers, char *line, char *answer, size_t answer_size)
 {
     char *argv[MAX_CODES + 4];
     int argc = 0;
@@ -83,6 +91,22 @@ static const char *run(rd_kafka_mock_cluster_t *mc, int brokers, char *line)
     if (!strcmp(cmd, "rtt") && argc == 3) {
         rd_kafka_resp_err_t e = rd_kafka_mock_broker_set_rtt(mc, atoi(argv[1]), atoi(argv[2]));
         return e ? rd_kafka_err2str(e) : NULL;
+    }
+    if (!strcmp(cmd, "coordinator") && argc == 4) {
+        rd_kafka_resp_err_t e = rd_kafka_mock_coordinator_set(mc, argv[1], argv[2], atoi(argv[3]));
+        return e ? rd_kafka_err2str(e) : NULL;
+    }
+    if (!strcmp(cmd, "hold") && (argc == 4 || argc == 5)) {
+        rd_kafka_resp_err_t e = rd_kafka_mock_broker_push_request_error_rtts(
+            mc, atoi(argv[1]), (int16_t)atoi(argv[2]), 1, (rd_kafka_resp_err_t)(argc == 5 ? atoi(argv[4]) : 0), atoi(argv[3]));
+        return e ? rd_kafka_err2str(e) : NULL;
+    }
+    if (!strcmp(cmd, "held") && argc == 3) {
+        size_t cnt = 0;
+        rd_kafka_resp_err_t e = rd_kafka_mock_broker_error_stack_cnt(mc, atoi(argv[1]), (int16_t)atoi(argv[2]), &cnt);
+        if (e) return rd_kafka_err2str(e);
+        snprintf(answer, answer_size, " %zu", cnt);
+        return NULL;
     }
     return "unknown command or wrong number of arguments (see the comment at the top of tools/kafka_mock.c)";
 }
@@ -133,9 +157,10 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     char line[8192];
     while (!stop && fgets(line, sizeof line, stdin)) {
-        const char *e = run(mc, brokers, line);
+        char answer[64] = "";
+        const char *e = run(mc, brokers, line, answer, sizeof answer);
         if (e) printf("error: %s\n", e);
-        else printf("ok\n");
+        else printf("ok%s\n", answer);
         fflush(stdout);
     }
     while (!stop) { /* not pause(): a signal between the test and the call would be lost */

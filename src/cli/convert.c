@@ -87,7 +87,13 @@ static const cli_flag convert_table[] = {
              "  file:PATH    appended to PATH\n"
              "  kafka://HOST:PORT[,HOST:PORT...]/TOPIC\n"
              "               an idempotent producer (acks=all); TOPIC is a\n"
-             "               topic template (see --topic)"},
+             "               topic template (see --topic). With -o\n"
+             "               kafka.transactions=true (needs --server NAME) a\n"
+             "               transactional one, rowcast.NAME, committing every\n"
+             "               -o kafka.transaction.ms=1000 or\n"
+             "               kafka.transaction.records=500000; positions move\n"
+             "               only after a commit. Part of --exactly-once, being\n"
+             "               built: gives fencing, not yet exactly once"},
     {CLI_REF, "--topic", .metavar = "TEMPLATE",
      .help = "topic of each message: {server}, {db}, {schema}, {table},\n"
              "{collection} (schema.table, else db.table), or the preset\n"

@@ -29,6 +29,7 @@
 #include "pipeline/pipeline.h"
 #include "rowcast/sink.h"
 #include "rowcast/source.h"
+#include "sinks/sink_txn.h"
 
 enum {
     RC_METRICS_TIMEOUT_MS = 3000, /* a connection's request and response, at most */
@@ -40,6 +41,8 @@ enum {
 typedef struct rc_metrics_values {
     rc_counts n;
     rc_sink_stats sink;
+    bool has_txn; /* the Kafka sink has transactions (-o kafka.transactions=true): */
+    rc_sink_txn_stats txn;
     bool has_source; /* the source reports stats (rc_source_ops.stats) */
     rc_source_stats source;
     bool has_delivered_ts;   /* an event with a source time was delivered: */

@@ -140,6 +140,23 @@ static void seconds(rc_buf *b, int64_t us)
     rc_buf_put(b, frac, 6);
 }
 
+/* The Kafka sink's transactions (-o kafka.transactions=true): counted by result, and the time
+ * spent committing them (the flush and EndTxn, which the run waits for) as a summary's sum and
+ * count. */
+static void transactions(rc_buf *b, const rc_sink_txn_stats *t)
+{
+    family(b, "rowcast_kafka_transactions_total", "counter",
+           "Kafka transactions ended, by result (committed; aborted after an error).");
+    labelled(b, "rowcast_kafka_transactions_total", "result", "committed", NULL, NULL, t->committed);
+    labelled(b, "rowcast_kafka_transactions_total", "result", "aborted", NULL, NULL, t->aborted);
+    family(b, "rowcast_kafka_transaction_seconds", "summary",
+           "Time spent committing Kafka transactions (the flush and EndTxn), which the run waits for.");
+    RC_BUF_LIT(b, "rowcast_kafka_transaction_seconds_sum ");
+    seconds(b, t->commit_us);
+    rc_buf_putc(b, '\n');
+    sample(b, "rowcast_kafka_transaction_seconds_count", t->committed);
+}
+
 void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
 {
     const rc_counts *n = &v->n;
@@ -183,6 +200,7 @@ void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
          s->sent > answered ? s->sent - answered : 0},
     };
     singles(b, output, sizeof output / sizeof *output);
+    if (v->has_txn) transactions(b, &v->txn);
     family(b, "rowcast_lag_seconds", "gauge",
            "Now minus the source time (commit time) of the last event the sink acknowledged; "
            "absent before the first.");

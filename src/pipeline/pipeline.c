@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline_impl.h"
+#include "sinks/sink_txn.h"
 
 enum { IDLE_MS = 100 }; /* the longest wait for a batch before the sink is served again */
 
@@ -130,6 +131,7 @@ int rc_pipeline_run(rc_pipeline *c)
         if (rc == RC_EXIT_OK) rc = 128 + *c->stop;
     }
     rc = rc_pipeline_finish(c, rc, c->flush_ms);
+    if (rc != RC_EXIT_OK && rc_sink_fenced(c->sink)) rc = RC_EXIT_FENCED; /* another instance took over */
     rc_pipeline_slot_end(c, rc);
     rc_pipeline_incsnap_unfinished(c);
     /* closed after the last acknowledgement reached it (a database source tells the server) */

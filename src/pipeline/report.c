@@ -280,6 +280,7 @@ void rc_pipeline_publish(rc_pipeline *c)
     rc_pipeline_lag_settle(c);
     rc_metrics_values v = {.n = c->n, .has_delivered_ts = c->lag.known, .delivered_ts_us = c->lag.ts_us};
     rc_sink_get_stats(c->sink, &v.sink);
+    v.has_txn = rc_sink_txn_stats_get(c->sink, &v.txn);
     if (c->src && c->src->ops->stats) {
         v.has_source = true;
         c->src->ops->stats(c->src, &v.source);

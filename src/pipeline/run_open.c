@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/names.h"
+#include "sinks/sink_txn.h"
 
 int rc_run_usage(const char *cmd, const char *fmt, const char *arg)
 {
@@ -156,7 +157,7 @@ static int open_sink(rc_run *r)
                           .wait_ms = (int)r->spec.flush_secs * 1000,
                           .notice = rc_pipeline_sink_notice,
                           .notice_ctx = c};
-    if (rc_sink_open(r->spec.sink_url, &r->opts, &cfg, &c->sink, &err) != RC_OK) {
+    if (rc_sink_open_named(r->spec.sink_url, &r->opts, &cfg, c->server_forced ? c->server : NULL, &c->sink, &err) != RC_OK) {
         fprintf(stderr, "rowcast %s: %s\n", r->spec.cmd, err.message);
         return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
     }

@@ -1,12 +1,14 @@
 /* The Kafka sink (librdkafka): an idempotent producer with acks=all, partitions chosen by the
  * Java client's murmur2 rule (keyless records by their table), headers, back-pressure on a
- * full queue, and delivery reports feeding the checkpoint tracker. */
+ * full queue, and delivery reports feeding the checkpoint tracker; with
+ * -o kafka.transactions=true a transactional one whose commits feed it (kafka_txn.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <librdkafka/rdkafka.h>
 #include "kafka_log.h"
+#include "kafka_txn.h"
 #include "sink_impl.h"
 
 enum { METADATA_SLICE_MS = 500, MAX_TOPICS = 4096 };
@@ -28,6 +30,7 @@ typedef struct kafka_sink {
     rc_status dead_status; /* a dead-letter write failed */
     rc_error dead_err;
     kafka_log log;
+    kafka_txn txn;
 } kafka_sink;
 
 /* "input FILE, file offset N" of a record's rowcast.position header (FILE:OFFSET), or "" when
@@ -71,7 +74,7 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
     uint64_t seq = (uint64_t)(uintptr_t)m->_private;
     if (!m->err) {
         s->stats.delivered++;
-        rc_tracker_ack(&s->tr, seq);
+        if (!ks->txn.on) rc_tracker_ack(&s->tr, seq); /* in a transaction: acknowledged by its commit */
         return;
     }
     if (m->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE || m->err == RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
@@ -82,6 +85,14 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
     if (rd_kafka_message_headers(m, &hdrs) || rd_kafka_header_get_last(hdrs, "rowcast.position", &pos, &pos_len)) pos = NULL;
     char reason[512];
     snprintf(reason, sizeof reason, "%s (%s)", rd_kafka_err2str(m->err), rd_kafka_err2name(m->err));
+    if (ks->txn.on) { /* its transaction fails with it: nothing of it is acknowledged or dead-lettered */
+        char where[512], text[1536];
+        where_of(pos, pos ? pos_len : 0, where, sizeof where);
+        snprintf(text, sizeof text, "delivery to topic %s failed: %s%s%s", rd_kafka_topic_name(m->rkt), reason, *where ? "; " : "", where);
+        s->stats.failed++;
+        rc_kafka_txn_doom(&ks->txn, text);
+        return;
+    }
     refuse(ks, seq, rd_kafka_topic_name(m->rkt), m->payload, m->len, pos, pos ? pos_len : 0, reason);
 }
 
@@ -97,8 +108,9 @@ static void on_error(rd_kafka_t *rk, int code, const char *reason, void *opaque)
     kafka_sink *ks = opaque;
     char why[512];
     if (code == RD_KAFKA_RESP_ERR__FATAL && !ks->fatal[0]) {
-        rd_kafka_fatal_error(rk, why, sizeof why);
+        rd_kafka_resp_err_t fc = rd_kafka_fatal_error(rk, why, sizeof why);
         snprintf(ks->fatal, sizeof ks->fatal, "%s", why);
+        if (ks->txn.on) rc_kafka_txn_fatal(&ks->txn, fc, why);
     }
     /* transport errors (a broker down, a refused connection) are retried by librdkafka; the
      * run fails only through delivery reports or a fatal error */
@@ -136,9 +148,16 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     if (st == RC_OK) st = conf_set(conf, "acks", "all", err);
     if (st == RC_OK) st = conf_set(conf, "linger.ms", "5", err);
     if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs on our thread, see on_log */
+    bool own; /* rowcast's own options (kafka_txn.c), not librdkafka's */
+    for (size_t i = 0; st == RC_OK && i < opts->count; i++)
+        st = rc_kafka_txn_option(&ks->txn, opts->items[i].key, opts->items[i].value, &own, err);
+    if (st == RC_OK) st = rc_kafka_txn_conf(&ks->txn, conf, s->name, err);
     for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
         const char *k = opts->items[i].key;
-        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header")) continue; /* rowcast's own (run_open.c) */
+        /* rowcast's own: kafka.order.header (run_open.c), the transactions' (kafka_txn.c) */
+        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header") ||
+            (rc_kafka_txn_option(&ks->txn, k, opts->items[i].value, &own, err), own))
+            continue;
         if (!strcmp(k + 6, "enable.idempotence") || !strcmp(k + 6, "acks") || !strcmp(k + 6, "partitioner"))
             st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                               "-o %s: rowcast keeps enable.idempotence=true, acks=all and its own murmur2 partitioning "
@@ -164,6 +183,12 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: %s", errstr);
     }
     rd_kafka_set_log_queue(ks->rk, NULL); /* the main queue, which rd_kafka_poll serves */
+    if (ks->txn.on && (st = rc_kafka_txn_init(&ks->txn, ks->rk, s->cfg.wait_ms, s->cfg.stop, err)) != RC_OK) {
+        rd_kafka_destroy(ks->rk);
+        free(ks);
+        s->impl = NULL;
+        return st;
+    }
     return RC_OK;
 }
 
@@ -242,6 +267,10 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
 
 static rc_status failure(kafka_sink *ks, rc_error *err)
 {
+    if (ks->txn.on) {
+        rc_status st = rc_kafka_txn_check(&ks->txn, ks->rk, err);
+        if (st != RC_OK) return st;
+    }
     if (ks->dead_status != RC_OK) return rc_error_set(err, ks->dead_status, RC_NO_OFFSET, "%s", ks->dead_err.message);
     if (ks->fatal[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: fatal producer error: %s", ks->fatal);
     if (ks->failed[0]) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s", ks->failed);
@@ -271,7 +300,9 @@ static rc_status kafka_poll(rc_sink *s, int timeout_ms, rc_error *err)
 {
     kafka_sink *ks = s->impl;
     rd_kafka_poll(ks->rk, timeout_ms);
-    return failure(ks, err);
+    rc_status st = failure(ks, err);
+    if (st == RC_OK && rc_kafka_txn_due(&ks->txn)) st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, s->cfg.wait_ms, err);
+    return st;
 }
 
 static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_error *err)
@@ -280,6 +311,7 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
     rc_status st = failure(ks, err);
     topic_entry *t = NULL;
     if (st != RC_OK || (st = topic_get(ks, r, &t, err)) != RC_OK) return st;
+    if (ks->txn.on && (st = rc_kafka_txn_begin(&ks->txn, ks->rk, err)) != RC_OK) return st;
     int32_t part = r->partition >= 0 ? r->partition
                  : r->key ? rc_murmur2_partition(r->key, r->key_len, t->partitions)
                           : rc_murmur2_partition(r->route, r->route_len, t->partitions);
@@ -306,6 +338,17 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
             return refuse_local(ks, r, seq, t, err);
         }
         if (code != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+            if (ks->txn.on && code == RD_KAFKA_RESP_ERR__STATE) { /* the transaction must be aborted: the */
+                /* commit fails with its cause and aborts it; this record (not produced) is never acknowledged */
+                if ((st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, seq, s->cfg.wait_ms, err)) == RC_OK)
+                    st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: producing to %s: %s", t->name, rd_kafka_error_string(e));
+                rd_kafka_error_destroy(e);
+                return st;
+            }
+            if ((st = failure(ks, err)) != RC_OK) { /* the session or the transaction ended: that is the cause */
+                rd_kafka_error_destroy(e);
+                return st;
+            }
             st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: producing to %s: %s", t->name, rd_kafka_error_string(e));
             rd_kafka_error_destroy(e);
             return st;
@@ -317,14 +360,17 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
             return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: stopped by a signal while the producer queue was full");
     }
     if ((seq & 1023) == 0) rd_kafka_poll(ks->rk, 0); /* serve delivery reports now and then */
+    if (ks->txn.on && rc_kafka_txn_produced(&ks->txn)) return rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, s->cfg.wait_ms, err);
     return RC_OK;
 }
 
 static rc_status kafka_flush(rc_sink *s, int timeout_ms, rc_error *err)
 {
     kafka_sink *ks = s->impl;
+    rc_status st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, timeout_ms, err); /* it flushes */
+    if (st != RC_OK) return st;
     rd_kafka_resp_err_t e = rd_kafka_flush(ks->rk, timeout_ms);
-    rc_status st = failure(ks, err);
+    st = failure(ks, err);
     if (st != RC_OK) return st;
     if (e)
         return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: %d messages not acknowledged after %d ms (%s)",
@@ -348,3 +394,17 @@ static void kafka_close(rc_sink *s)
 }
 
 const sink_ops rc_sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close, NULL, NULL, NULL};
+
+bool rc_sink_txn_stats_get(const rc_sink *s, rc_sink_txn_stats *out)
+{
+    const kafka_sink *ks = s->ops == &rc_sink_kafka_ops ? s->impl : NULL;
+    if (!ks || !ks->txn.on) return false;
+    *out = ks->txn.st;
+    return true;
+}
+
+bool rc_sink_fenced(const rc_sink *s)
+{
+    const kafka_sink *ks = s->ops == &rc_sink_kafka_ops ? s->impl : NULL;
+    return ks && ks->txn.fenced;
+}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sink_impl.h"
+#include "sink_txn.h"
 
 enum { IN_FLIGHT = 1 << 20 }; /* records awaiting acknowledgement, at most */
 
@@ -12,6 +13,12 @@ static const sink_ops *const all_sinks[] = {&rc_sink_stdout_ops, &rc_sink_file_o
 
 rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_config *cfg, rc_sink **out,
                        rc_error *err)
+{
+    return rc_sink_open_named(url, opts, cfg, NULL, out, err);
+}
+
+rc_status rc_sink_open_named(const char *url, const rc_options *opts, const rc_sink_config *cfg, const char *name,
+                             rc_sink **out, rc_error *err)
 {
     const sink_ops *ops = NULL;
     for (size_t i = 0; i < sizeof all_sinks / sizeof *all_sinks && !ops; i++) {
@@ -28,6 +35,7 @@ rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_co
     }
     s->ops = ops;
     s->cfg = *cfg;
+    s->name = name;
     rc_status st = ops->open(s, url + strlen(ops->scheme), opts, err);
     /* Kafka's refusals reach the dead-letter file in report order, not input order: a size
      * there marks no input position, so that file is not tracked (appended to, at least once) */

@@ -33,6 +33,7 @@ struct rc_sink {
     tracker tr;
     rc_sink_stats stats;
     const char *topic_template; /* kafka: the part of the URL after the hosts */
+    const char *name;           /* --server when given (rc_sink_open_named), else NULL */
     /* The files appended to and their sizes now: output is set by the file sink, which adds
      * every byte it writes; dead_letter counts what rc_sink_reject writes. */
     rc_sink_state state;

@@ -1,0 +1,27 @@
+/* What the pipeline asks of a sink beyond the public interface (rowcast/sink.h): opening it
+ * with the capture's name (--server, which a transactional Kafka sink needs for its
+ * transactional.id), the transactions' counts for the metrics, and whether it was fenced. */
+#ifndef ROWCAST_SINKS_SINK_TXN_H
+#define ROWCAST_SINKS_SINK_TXN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rowcast/sink.h"
+
+/* Transactions of a Kafka sink with -o kafka.transactions=true. */
+typedef struct rc_sink_txn_stats {
+    uint64_t committed, aborted;
+    int64_t commit_us; /* time spent committing (the flush and EndTxn), summed */
+} rc_sink_txn_stats;
+
+/* rc_sink_open with `name`: the --server the user gave, NULL when none. */
+rc_status rc_sink_open_named(const char *url, const rc_options *opts, const rc_sink_config *cfg, const char *name,
+                             rc_sink **out, rc_error *err);
+/* False when the sink has no transactions. */
+bool rc_sink_txn_stats_get(const rc_sink *s, rc_sink_txn_stats *out);
+/* A newer producer of the same transactional.id took over: the run exits 4. */
+bool rc_sink_fenced(const rc_sink *s);
+
+enum { RC_EXIT_FENCED = 4 };
+
+#endif
