@@ -198,6 +198,17 @@ out:
     return p->st;
 }
 
+/* A character set or collation name: a name, or a string ('utf8', "latin1_bin": both servers
+ * accept either quote there). */
+static rc_status charset_name(ps *p, rc_str *n, const char *what)
+{
+    if (p->t.kind != RC_MY_TK_STRING) return rc_my_ddl_name(p, n, what);
+    *n = rc_my_tok_text(&p->lx, p->t, p->a);
+    if (!n->p) return rc_my_ddl_nomem(p);
+    rc_my_ddl_adv(p);
+    return RC_OK;
+}
+
 /* CHARACTER SET x / CHARSET x / COLLATE x / BINARY / ASCII / UNICODE: true when one was read. */
 bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
 {
@@ -208,7 +219,7 @@ bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
             if (rc_my_ddl_expect(p, "SET")) return true;
         }
         rc_my_ddl_accept_c(p, '=');
-        if (rc_my_ddl_name(p, &n, "a character set name") || cd->coll_given) return true; /* COLLATE before it wins */
+        if (charset_name(p, &n, "a character set name") || cd->coll_given) return true; /* COLLATE before it wins */
         cd->coll = rc_my_charset_default_collation(n);
         cd->coll_given = true;
         if (!strncasecmp(n.p, "binary", n.n) && n.n == 6) cd->coll = RC_MY_COLLATION_BINARY;
@@ -216,12 +227,7 @@ bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
     }
     if (rc_my_ddl_accept(p, "COLLATE")) {
         rc_my_ddl_accept_c(p, '=');
-        if (p->t.kind == RC_MY_TK_STRING) {
-            n = rc_my_tok_text(&p->lx, p->t, p->a);
-            rc_my_ddl_adv(p);
-        } else if (rc_my_ddl_name(p, &n, "a collation name")) {
-            return true;
-        }
+        if (charset_name(p, &n, "a collation name")) return true;
         cd->coll = rc_my_collation_id(n);
         cd->coll_given = true;
         cd->bin = false;
