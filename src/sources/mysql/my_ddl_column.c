@@ -91,6 +91,28 @@ static rc_status params(ps *p, rc_buf *d, long *first)
     return RC_OK;
 }
 
+/* What the server makes of BLOB(n) / TEXT(n), DATETIME(0), TIME(0), TIMESTAMP(0) (d holds the
+ * type with its parameter, n the parameter): the smallest BLOB kind that holds n bytes; TEXT(n)
+ * the same for n characters, known without the column's charset (at most 4 bytes a character)
+ * when n <= 63 or n > 16777215 (otherwise kept as written); no fraction for precision 0. */
+static void server_type(rc_buf *d, const char **base, long n)
+{
+    static const char *const blobs[] = {"tinyblob", "blob", "mediumblob", "longblob"};
+    static const char *const texts[] = {"tinytext", "text", "mediumtext", "longtext"};
+    bool blob = !strcmp(*base, "blob"), text = !strcmp(*base, "text");
+    if (n < 0) return;
+    if (n == 0 && (!strcmp(*base, "datetime") || !strcmp(*base, "time") || !strcmp(*base, "timestamp"))) {
+        d->len = strlen(*base);
+        return;
+    }
+    if (!blob && !(text && (n <= 63 || n > 16777215))) return;
+    int k = n <= 255 ? 0 : n <= 65535 ? 1 : n <= 16777215 ? 2 : 3;
+    if (text) k = n <= 63 ? 0 : 3;
+    *base = blob ? blobs[k] : texts[k];
+    d->len = 0;
+    rc_buf_puts(d, *base);
+}
+
 /* The declared type: words, parameters, UNSIGNED / SIGNED / ZEROFILL. */
 static rc_status col_type(ps *p, coldef *cd, rc_str *decl)
 {
@@ -160,6 +182,7 @@ static rc_status col_type(ps *p, coldef *cd, rc_str *decl)
     } else if (first < 0 && (!strcmp(base, "char") || !strcmp(base, "binary") || !strcmp(base, "bit"))) {
         RC_BUF_LIT(&d, "(1)");
     }
+    server_type(&d, &base, first);
     if (!strcmp(base, "char") && rc_my_ddl_accept(p, "BYTE")) { /* CHAR(n) BYTE is BINARY(n) */
         base = "binary";
         if (rc_buf_reserve(&d, 2)) {
