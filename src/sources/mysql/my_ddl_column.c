@@ -243,6 +243,7 @@ bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
         }
         rc_my_ddl_accept_c(p, '=');
         if (charset_name(p, &n, "a character set name") || cd->coll_given) return true; /* COLLATE before it wins */
+        if (n.n == 7 && !strncasecmp(n.p, "default", 7)) return true; /* the default's: as if not given */
         cd->coll = rc_my_charset_default_collation(n);
         cd->coll_given = true;
         if (!strncasecmp(n.p, "binary", n.n) && n.n == 6) cd->coll = RC_MY_COLLATION_BINARY;

@@ -214,6 +214,7 @@ bool rc_my_ddl_default_charset(ps *p, uint16_t *coll, bool *coll_explicit)
         coldef cd = {0};
         bool was_collate = rc_my_ddl_is(p, "COLLATE");
         if (!rc_my_ddl_charset_attr(p, &cd)) return false;
+        if (!cd.coll_given) return true; /* CHARACTER SET DEFAULT: the database's, unchanged */
         if (was_collate) {
             *coll = cd.coll;
             *coll_explicit = true;

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Issue 28 §2: the MySQL/MariaDB DDL parser against a real corpus (../shared/testdata/peers,
+# "Fifth set: DDL corpus" of its SOURCES.md: 299 files of antlr grammars-v4, Debezium, sqlfluff,
+# skeema and Canal). One MariaDB 10.11 server; every file is split into statements
+# (ddl_split.awk: the split SOURCES.md describes) and its table statements (CREATE / ALTER /
+# RENAME / DROP / TRUNCATE TABLE, CREATE / DROP INDEX, databases, USE, SET NAMES) are run in
+# database `corpus` (the default database of every file; a statement naming another database runs
+# there when the file created it), those the server refuses counted and skipped. After each file:
+#  - a capture of the whole server (`rowcast capture --until caught-up`, resuming from its
+#    checkpoint) reads the file's binlog events and exits 0: no DDL stops it;
+#  - the schema history in its checkpoint (kept from the DDL statements alone) equals the history
+#    a new capture reads from information_schema at that point (the same text: every table's
+#    columns, declared types, nullability, primary key, collation, generated and invisible);
+#  - the databases are dropped, so every file starts from an empty server.
+# A statement the history cannot apply is read again from information_schema with a warning (the
+# capture goes on: counted as "re-read"); a difference is a mismatch. The counts are printed at
+# the end (docs/sources/mysql-schema.md quotes them). Skipped (exit 77) without ../shared.
+# MY_DDL_CORPUS_FILES=REGEX keeps the files whose path matches (a quicker run by hand).
+# usage: my_ddl_corpus_test.sh path/to/rowcast   (from the repository root)
+set -u
+RC=${1:?path to rowcast}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. tests/common/peers.sh
+P=../shared/testdata/peers
+peer_need my_ddl_corpus "$P/SOURCES.md"
+case $? in 1) peer_report my_ddl_corpus; exit $PEER_ALL_SKIPPED ;; 2) exit 1 ;; esac
+. "$HERE/mariadb_lib.sh"
+my_test_start || exit 1
+. "$HERE/../common/check.sh"
+# the corpus: the files of the fifth set's sha256 list
+files=$(awk '/^# Fifth set/ { on = 1 } on && /^[0-9a-f]{64}  / { print $2 }' "$P/SOURCES.md" | grep -E "${MY_DDL_CORPUS_FILES:-.}")
+[ -n "$files" ] || { bad "no corpus files listed in $P/SOURCES.md"; exit 1; }
+MARK=';;;;;;'
+cap() { # cap NAME CHECKPOINT [OPTION...]: one capture up to the server's current position
+    local name=$1 ck=$2
+    shift 2
+    "$RC" capture "$MY_URL" --server-id 41 --checkpoint "$ck" --until caught-up --to native "$@" >"$W/$name.out" 2>"$W/$name.err"
+}
+# the table and column lines of a checkpoint's history
+history_of() { awk '/^history [0-9]+$/ { on = 1; next } on && /^end\t/ { exit } on && /^(table|column)\t/' "$1" | sed -E "s/\t(tinyint|smallint|mediumint|int|bigint|year)\([0-9]+\)/\t\1/"; }
+reset_server() {
+    my_sql -e "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME NOT IN
+        ('mysql', 'information_schema', 'performance_schema', 'sys', 'test')" |
+        while IFS= read -r d; do my_sql -e "DROP DATABASE \`${d//\`/\`\`}\`"; done
+    my_sql -e 'CREATE DATABASE corpus CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci'
+}
+reset_server
+cap start "$W/ck" --snapshot never || bad "the first capture: $(cat "$W/start.err")"
+nfiles=0 nread=0 nrun=0 nrefused=0 nreread=0 nmismatch=0 nstopped=0
+for f in $files; do
+    nfiles=$((nfiles + 1))
+    gawk -v RS_MARK="$MARK" -f "$HERE/ddl_split.awk" "$P/$f" >"$W/stmts" 2>"$W/split"
+    read -r _ r _ k <"$W/split"
+    nread=$((nread + r)) nrun=$((nrun + k))
+    { echo "DELIMITER $MARK"; cat "$W/stmts"; } >"$W/run.sql"
+    my_sql --force corpus <"$W/run.sql" >/dev/null 2>"$W/refused"
+    e=$(grep -c '^ERROR ' "$W/refused")
+    nrefused=$((nrefused + e))
+    if ! cap run "$W/ck"; then
+        nstopped=$((nstopped + 1))
+        bad "$f: the capture stopped: $(tail -3 "$W/run.err")"
+        rm -f "$W/ck"
+        reset_server
+        cap start "$W/ck" --snapshot never || bad "capture after $f: $(cat "$W/start.err")"
+        continue
+    fi
+    nreread=$((nreread + $(grep -c 'read again from information_schema' "$W/run.err")))
+    rm -f "$W/fresh.ck"
+    cap fresh "$W/fresh.ck" --snapshot never || bad "$f: a new capture: $(cat "$W/fresh.err")"
+    if ! diff <(history_of "$W/fresh.ck") <(history_of "$W/ck") >"$W/diff"; then
+        nmismatch=$((nmismatch + $(grep -c '^[<>] table' "$W/diff") / 2 + 1))
+        bad "$f: the history differs from information_schema (< information_schema, > history):"
+        head -20 "$W/diff" >&2
+    fi
+    reset_server
+done
+echo "my_ddl_corpus: $nfiles files, $nread statements read, $nrun run ($nrefused refused by the server, $((nrun - nrefused)) accepted), $nreread re-read from information_schema, $nmismatch tables differing, $nstopped captures stopped"
+[ "$fail" = 0 ] || exit 1
