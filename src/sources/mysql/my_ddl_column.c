@@ -252,6 +252,7 @@ bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
     if (rc_my_ddl_accept(p, "COLLATE")) {
         rc_my_ddl_accept_c(p, '=');
         if (charset_name(p, &n, "a collation name")) return true;
+        if (n.n == 7 && !strncasecmp(n.p, "default", 7)) return true; /* COLLATE DEFAULT: as if not given */
         cd->coll = rc_my_collation_id(n);
         cd->coll_given = true;
         cd->bin = false;
