@@ -241,6 +241,14 @@ static rc_status partition_clause(ps *p)
 static rc_status alter_add(ps *p, wtab *w)
 {
     if (rc_my_ddl_is(p, "PARTITION")) return partition_clause(p);
+    if (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")) { /* an application-time period; SYSTEM_TIME: below */
+        rc_my_lexer save = p->lx;
+        rc_my_tok t0 = p->t;
+        rc_my_ddl_adv(p), rc_my_ddl_adv(p);
+        bool system = rc_my_ddl_is(p, "SYSTEM_TIME");
+        p->lx = save, p->t = t0;
+        if (!system) return rc_my_ddl_period(p, w);
+    }
     if ((rc_my_ddl_is(p, "SYSTEM") && rc_my_ddl_next_is(p, "VERSIONING")) || (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")))
         return rc_my_ddl_fail(p, p->t.off, "system versioning and application-time periods are not supported");
     bool column = rc_my_ddl_accept(p, "COLUMN");
@@ -537,6 +545,7 @@ static rc_status database_stmt(ps *p, const char *verb, bool or_replace)
         result(p, RC_DDL_CREATE_DATABASE, db, (rc_str){"", 0});
         uint16_t coll = or_replace ? 0 : rc_my_history_database(p->h, db);
         if (database_options(p, &coll)) return p->st;
+        if (!coll) coll = rc_my_history_server_collation(p->h); /* no charset: the server's */
         if (or_replace) rc_my_history_drop_database(p->h, db);
         p->out->changed = true;
         return rc_my_history_set_database(p->h, db, coll, p->err) ? (p->st = RC_ERR_NOMEM) : RC_OK;

@@ -384,6 +384,13 @@ rc_status rc_my_ddl_column_def(ps *p, wcol *c, bool *pk)
     } else if (in_list(cd.base, binary_types)) {
         c->coll = RC_MY_COLLATION_BINARY;
     }
+    size_t k = strlen(cd.base);
+    if (cd.coll == RC_MY_COLLATION_BINARY && k >= 4 && !strcmp(cd.base + k - 4, "text")) { /* TEXT CHARACTER SET binary: a BLOB */
+        char *t = rc_arena_memdup(p->a, c->decl.p, c->decl.n);
+        if (!t) return rc_my_ddl_nomem(p);
+        memcpy(t + k - 4, "blob", 4);
+        c->decl.p = t;
+    }
     *pk = cd.pk;
     return RC_OK;
 }

@@ -89,6 +89,7 @@ void rc_my_ddl_clear_pk(wtab *w);
 void rc_my_ddl_drop_pk_part(wtab *w, uint16_t k);
 rc_status rc_my_ddl_apply_pk(ps *p, wtab *w);
 rc_status rc_my_ddl_element(ps *p, wtab *w, uint32_t *pos, bool if_not_exists);
+rc_status rc_my_ddl_period(ps *p, wtab *w);
 rc_status rc_my_ddl_commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert, uint16_t convert_coll);
 bool rc_my_ddl_default_charset(ps *p, uint16_t *coll, bool *coll_explicit);
 rc_status rc_my_ddl_table_option(ps *p, wtab *w, bool *coll_explicit);

@@ -135,9 +135,9 @@ rc_status rc_my_ddl_element(ps *p, wtab *w, uint32_t *pos, bool if_not_exists)
         return pk_list(p);
     }
     if (rc_my_ddl_is(p, "INDEX") || rc_my_ddl_is(p, "KEY") || rc_my_ddl_is(p, "UNIQUE") || rc_my_ddl_is(p, "FULLTEXT") || rc_my_ddl_is(p, "SPATIAL") || rc_my_ddl_is(p, "FOREIGN") ||
-        rc_my_ddl_is(p, "CHECK") || (rc_my_ddl_is(p, "VECTOR") && (rc_my_ddl_next_is(p, "INDEX") || rc_my_ddl_next_is(p, "KEY"))) ||
-        (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")))
+        rc_my_ddl_is(p, "CHECK") || (rc_my_ddl_is(p, "VECTOR") && (rc_my_ddl_next_is(p, "INDEX") || rc_my_ddl_next_is(p, "KEY"))))
         return rc_my_ddl_skip_element(p);
+    if (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")) return rc_my_ddl_period(p, w);
     wcol c;
     bool pk;
     size_t at = p->t.off;
@@ -201,6 +201,27 @@ rc_status rc_my_ddl_commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert
     free(cols);
     if (st) p->st = st;
     return st;
+}
+
+/* PERIOD FOR p (start, end): MariaDB's application-time period makes both columns NOT NULL;
+ * PERIOD FOR SYSTEM_TIME (of system versioning, refused by its WITH SYSTEM VERSIONING) is read
+ * past. */
+rc_status rc_my_ddl_period(ps *p, wtab *w)
+{
+    rc_my_ddl_adv(p), rc_my_ddl_adv(p); /* PERIOD FOR */
+    rc_str name, col;
+    if (rc_my_ddl_name(p, &name, "a period name")) return p->st;
+    bool system = name.n == 11 && !strncasecmp(name.p, "SYSTEM_TIME", 11);
+    if (rc_my_ddl_expect_c(p, '(')) return p->st;
+    for (int k = 0; k < 2; k++) {
+        if (k && rc_my_ddl_expect_c(p, ',')) return p->st;
+        size_t at = p->t.off;
+        if (rc_my_ddl_name(p, &col, "a column name")) return p->st;
+        int64_t i = rc_my_ddl_wtab_find(w, col);
+        if (i < 0) return rc_my_ddl_missing(p, at, col);
+        if (!system) w->cols[i].nullable = false;
+    }
+    return rc_my_ddl_expect_c(p, ')');
 }
 
 /* [DEFAULT] CHARACTER SET [=] x / CHARSET x / COLLATE [=] x of a table or database: true when
