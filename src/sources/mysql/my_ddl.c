@@ -633,6 +633,7 @@ static rc_status statement(ps *p)
         rc_str db, tn;
         if (rc_my_ddl_table_name(p, &db, &tn)) return p->st;
         result(p, RC_DDL_TRUNCATE, db, tn);
+        rc_my_ddl_skip_wait(p); /* MariaDB's WAIT n / NOWAIT */
         if (!rc_my_ddl_end_of_statement(p)) return rc_my_ddl_unexpected(p, "the end of the statement");
         return RC_OK;
     }

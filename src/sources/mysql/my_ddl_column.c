@@ -331,6 +331,13 @@ static rc_status col_attrs(ps *p, coldef *cd, rc_str colname)
             while (p->t.kind == RC_MY_TK_STRING) rc_my_ddl_adv(p);
         } else if (rc_my_ddl_accept(p, "COLUMN_FORMAT") || rc_my_ddl_accept(p, "STORAGE") || rc_my_ddl_accept(p, "SRID")) {
             rc_my_ddl_adv(p);
+        } else if (rc_my_ddl_accept(p, "REF_SYSTEM_ID")) { /* MariaDB's SRID: REF_SYSTEM_ID = n */
+            rc_my_ddl_accept_c(p, '=');
+            rc_my_ddl_adv(p);
+        } else if (rc_my_ddl_is(p, "SERIAL") && rc_my_ddl_next_is(p, "DEFAULT")) { /* SERIAL DEFAULT VALUE: NOT NULL AUTO_INCREMENT UNIQUE */
+            rc_my_ddl_adv(p), rc_my_ddl_adv(p);
+            if (rc_my_ddl_expect(p, "VALUE")) return p->st;
+            cd->nullable_set = true, cd->nullable = false;
         } else if (rc_my_ddl_accept(p, "ENGINE_ATTRIBUTE") || rc_my_ddl_accept(p, "SECONDARY_ENGINE_ATTRIBUTE")) {
             rc_my_ddl_accept_c(p, '=');
             if (rc_my_ddl_skip_value(p)) return p->st;

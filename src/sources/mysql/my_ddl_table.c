@@ -76,6 +76,8 @@ void rc_my_ddl_drop_pk_part(wtab *w, uint16_t k)
 /* PRIMARY KEY [USING x] (a, b(10) DESC, …): read into p->pk. */
 static rc_status pk_list(ps *p)
 {
+    if ((p->t.kind == RC_MY_TK_WORD && !rc_my_ddl_is(p, "USING")) || p->t.kind == RC_MY_TK_QID)
+        rc_my_ddl_adv(p); /* PRIMARY KEY name (…): the name is read past (the key is PRIMARY) */
     if (rc_my_ddl_accept(p, "USING")) rc_my_ddl_adv(p);
     if (rc_my_ddl_expect_c(p, '(')) return p->st;
     p->npk = 0;
@@ -84,7 +86,11 @@ static rc_status pk_list(ps *p)
         if (p->npk == 64) return rc_my_ddl_fail(p, p->t.off, "a primary key of more than 64 columns");
         p->pk_off[p->npk] = p->t.off;
         if (rc_my_ddl_name(p, &p->pk[p->npk], "a key column")) return p->st;
-        p->npk++;
+        if (rc_my_ddl_accept(p, "WITHOUT")) { /* MariaDB: an application-time period, no column */
+            if (rc_my_ddl_expect(p, "OVERLAPS")) return p->st;
+        } else {
+            p->npk++;
+        }
         if (rc_my_ddl_punct(p, '(') && rc_my_ddl_skip_parens(p)) return p->st;
         if (!rc_my_ddl_accept(p, "ASC")) rc_my_ddl_accept(p, "DESC");
         if (rc_my_ddl_accept_c(p, ')')) break;
@@ -254,7 +260,7 @@ rc_status rc_my_ddl_table_option(ps *p, wtab *w, bool *coll_explicit)
 {
     if (rc_my_ddl_default_charset(p, &w->coll, coll_explicit)) return p->st;
     if (rc_my_ddl_accept(p, "DEFAULT")) return RC_OK; /* DEFAULT ENCRYPTION='N' and the like */
-    if (p->t.kind != RC_MY_TK_WORD) return rc_my_ddl_unexpected(p, "a table option");
+    if (p->t.kind != RC_MY_TK_WORD && p->t.kind != RC_MY_TK_QID) return rc_my_ddl_unexpected(p, "a table option"); /* `PAGE_COMPRESSED`=`ON` */
     if (rc_my_ddl_is(p, "SELECT") || rc_my_ddl_is(p, "AS") || rc_my_ddl_is(p, "IGNORE") || rc_my_ddl_is(p, "REPLACE"))
         return rc_my_ddl_fail(p, p->t.off, "CREATE TABLE ... SELECT: the columns the SELECT makes are not in the statement");
     if (rc_my_ddl_is(p, "WITH") && rc_my_ddl_next_is(p, "SYSTEM"))
