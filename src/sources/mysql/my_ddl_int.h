@@ -44,6 +44,8 @@ typedef struct ps {
     uint16_t npk;
     rc_str pk[64];
     size_t pk_off[64];
+    uint16_t pk_overlaps; /* k + 1 when the key's k-th part is `period WITHOUT OVERLAPS`, else 0 */
+    rc_str period, period_start, period_end; /* the statement's application-time period (MariaDB) */
 } ps;
 
 typedef struct coldef {

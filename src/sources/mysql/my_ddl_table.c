@@ -86,11 +86,11 @@ static rc_status pk_list(ps *p)
         if (p->npk == 64) return rc_my_ddl_fail(p, p->t.off, "a primary key of more than 64 columns");
         p->pk_off[p->npk] = p->t.off;
         if (rc_my_ddl_name(p, &p->pk[p->npk], "a key column")) return p->st;
-        if (rc_my_ddl_accept(p, "WITHOUT")) { /* MariaDB: an application-time period, no column */
+        if (rc_my_ddl_accept(p, "WITHOUT")) { /* MariaDB: the period's end and start columns (rc_my_ddl_apply_pk) */
             if (rc_my_ddl_expect(p, "OVERLAPS")) return p->st;
-        } else {
-            p->npk++;
+            p->pk_overlaps = (uint16_t)(p->npk + 1);
         }
+        p->npk++;
         if (rc_my_ddl_punct(p, '(') && rc_my_ddl_skip_parens(p)) return p->st;
         if (!rc_my_ddl_accept(p, "ASC")) rc_my_ddl_accept(p, "DESC");
         if (rc_my_ddl_accept_c(p, ')')) break;
@@ -105,13 +105,24 @@ rc_status rc_my_ddl_apply_pk(ps *p, wtab *w)
     if (!p->pk_pending) return RC_OK;
     p->pk_pending = false;
     rc_my_ddl_clear_pk(w);
+    uint16_t ord = 0;
     for (uint16_t k = 0; k < p->npk; k++) {
+        if (k + 1 == p->pk_overlaps) { /* period WITHOUT OVERLAPS: its end column, then its start */
+            if (!p->period.n || p->period.n != p->pk[k].n || strncasecmp(p->period.p, p->pk[k].p, p->period.n))
+                return rc_my_ddl_fail(p, p->pk_off[k], "period %.*s is not a period of the statement", (int)p->pk[k].n, p->pk[k].p);
+            rc_str ends[2] = {p->period_end, p->period_start};
+            for (int e = 0; e < 2; e++) {
+                int64_t i = rc_my_ddl_wtab_find(w, ends[e]);
+                if (i >= 0) w->cols[i].pk = ++ord, w->cols[i].nullable = false;
+            }
+            continue;
+        }
         int64_t i = rc_my_ddl_wtab_find(w, p->pk[k]);
         if (i < 0) {
             if (p->unknown) continue;
             return rc_my_ddl_fail(p, p->pk_off[k], "primary key column %.*s is not a column of the table", (int)p->pk[k].n, p->pk[k].p);
         }
-        w->cols[i].pk = (uint16_t)(k + 1);
+        w->cols[i].pk = ++ord;
         w->cols[i].nullable = false;
     }
     return RC_OK;
@@ -226,7 +237,9 @@ rc_status rc_my_ddl_period(ps *p, wtab *w)
         int64_t i = rc_my_ddl_wtab_find(w, col);
         if (i < 0) return rc_my_ddl_missing(p, at, col);
         if (!system) w->cols[i].nullable = false;
+        if (!system) *(k ? &p->period_end : &p->period_start) = col;
     }
+    if (!system) p->period = name;
     return rc_my_ddl_expect_c(p, ')');
 }
 
