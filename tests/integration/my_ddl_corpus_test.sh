@@ -85,16 +85,18 @@ reset_server
 # (--include another) it is ignored with a notice; the capture goes on either way
 cap start "$W/ck" --snapshot never || bad "the first capture: $(cat "$W/start.err")"
 cp "$W/ck" "$W/ck.other"
-my_sql corpus -e 'CREATE TABLE sv (id INT PRIMARY KEY, v VARCHAR(3)) WITH SYSTEM VERSIONING; INSERT INTO sv VALUES (1, "a")'
+my_sql corpus -e 'CREATE TABLE sv (id INT PRIMARY KEY, v VARCHAR(3)) WITH SYSTEM VERSIONING; CREATE TABLE after_sv (id INT PRIMARY KEY);
+    INSERT INTO after_sv VALUES (1)'
 at=$(my_sql -e 'SHOW BINLOG EVENTS' | awk -F'\t' '$6 ~ /WITH SYSTEM VERSIONING/ { print $1 ":" $2 }')
 cap sv "$W/ck" || bad "the capture stopped at a system-versioned table: $(cat "$W/sv.err")"
-grep -q "^rowcast: warning: $at: the schema history cannot apply the statement on corpus.sv: its structure was read again from information_schema .*system-versioned tables (WITH SYSTEM VERSIONING) are not supported" "$W/sv.err" ||
+# (information_schema.TABLES says SYSTEM VERSIONED, not BASE TABLE: the table leaves the history)
+grep -q "^rowcast: warning: $at: the schema history cannot apply the statement on corpus.sv: .*read again from information_schema.*system-versioned tables (WITH SYSTEM VERSIONING) are not supported" "$W/sv.err" ||
     bad "no warning naming $at and corpus.sv: $(cat "$W/sv.err")"
-grep -q '"op":"insert".*"table":"sv"' "$W/sv.out" || bad "the row after it was not captured: $(cat "$W/sv.out")"
+grep -q '"op":"insert".*"table":"after_sv"' "$W/sv.out" || bad "the row after it was not captured: $(cat "$W/sv.out")"
 cap sv.other "$W/ck.other" --include corpus.other || bad "the capture of another table stopped: $(cat "$W/sv.other.err")"
 grep -q "^rowcast: $at: the schema history cannot apply the statement on corpus.sv, a table not captured: ignored" "$W/sv.other.err" ||
     bad "no notice naming $at and corpus.sv as not captured: $(cat "$W/sv.other.err")"
-my_sql corpus -e 'DROP TABLE sv'
+my_sql corpus -e 'DROP TABLE sv, after_sv'
 cap sv "$W/ck" || bad "the capture after the system-versioned table: $(cat "$W/sv.err")"
 ncanal=0 nagreed=0 nfiles=0 nread=0 nrun=0 nrefused=0 nreread=0 nmismatch=0 nstopped=0
 for f in $files; do

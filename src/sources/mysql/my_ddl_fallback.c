@@ -71,11 +71,11 @@ rc_status rc_my_ddl_unapplied(void *ctx, rc_str db, rc_str sql, const char *file
     rc_status st = reread(s, tdb, res->table, &found, err);
     if (st != RC_OK) return st;
     res->changed = true;
-    rc_my_source_notice(s, "warning: %s:%" PRIu64 ": the schema history cannot apply the statement on %.*s.%.*s: %s (the "
-                        "server's structure now: a later DDL it already ran on the table is in it too) (%s)",
-                        file, offset, (int)tdb.n, tdb.p, (int)res->table.n, res->table.p,
-                        found ? "its structure was read again from information_schema"
-                              : "read again from information_schema, where the server has no such table now: it left the history",
+    rc_my_source_notice(s, "warning: %s:%" PRIu64 ": the schema history cannot apply the statement on %.*s.%.*s: %s (%s)", file, offset,
+                        (int)tdb.n, tdb.p, (int)res->table.n, res->table.p,
+                        found ? "its structure was read again from information_schema (the server's structure now: a later DDL it "
+                                "already ran on the table is in it too)"
+                              : "read again from information_schema, where the server has no such base table now: it left the history",
                         why->message);
     return RC_OK;
 }
