@@ -10,7 +10,9 @@
 #    checkpoint) reads the file's binlog events and exits 0: no DDL stops it;
 #  - the schema history in its checkpoint (kept from the DDL statements alone) equals the history
 #    a new capture reads from information_schema at that point (the same text: every table's
-#    columns, declared types, nullability, primary key, collation, generated and invisible);
+#    columns, declared types, nullability, primary key, collation, generated and invisible;
+#    history_compare.awk), but for collations the history does not know (0: a database created
+#    without a charset), counted apart;
 #  - Canal's sequences (ddl/table/test_N.sql, ddl/alter/test_N.sql): mysql_N.sql, the SHOW CREATE
 #    TABLE text a MySQL server gave for the sequence's final tables, is run in database
 #    canal_expect; where MariaDB's own result of the sequence (information_schema) equals it, the
@@ -98,7 +100,7 @@ grep -q "^rowcast: $at: the schema history cannot apply the statement on corpus.
     bad "no notice naming $at and corpus.sv as not captured: $(cat "$W/sv.other.err")"
 my_sql corpus -e 'DROP TABLE sv, after_sv'
 cap sv "$W/ck" || bad "the capture after the system-versioned table: $(cat "$W/sv.err")"
-ncanal=0 nagreed=0 nfiles=0 nread=0 nrun=0 nrefused=0 nreread=0 nmismatch=0 nstopped=0
+nunknown=0 ncanal=0 nagreed=0 nfiles=0 nread=0 nrun=0 nrefused=0 nreread=0 nmismatch=0 nstopped=0
 for f in $files; do
     nfiles=$((nfiles + 1))
     gawk -v RS_MARK="$MARK" -f "$HERE/ddl_split.awk" "$P/$f" >"$W/stmts" 2>"$W/split"
@@ -121,13 +123,15 @@ for f in $files; do
     nreread=$((nreread + $(grep -c 'read again from information_schema' "$W/run.err")))
     rm -f "$W/fresh.ck"
     cap fresh "$W/fresh.ck" --snapshot never || bad "$f: a new capture: $(cat "$W/fresh.err")"
-    if ! diff <(history_of "$W/fresh.ck") <(history_of "$W/ck") >"$W/diff"; then
+    awk -f "$HERE/history_compare.awk" <(history_of "$W/fresh.ck") <(history_of "$W/ck") >"$W/diff"
+    nunknown=$((nunknown + $(grep -c '^unknown-collation' "$W/diff")))
+    if grep -q '^[<>]' "$W/diff"; then
         nmismatch=$((nmismatch + $(grep '^[<>] table' "$W/diff" | cut -f2,3 | sort -u | wc -l)))
         bad "$f: the history differs from information_schema (< information_schema, > history):"
-        head -20 "$W/diff" >&2
+        grep '^[<>]' "$W/diff" | head -20 >&2
     fi
     canal_expected "$f"
     reset_server
 done
-echo "my_ddl_corpus: $nfiles files, $nread statements read, $nrun run ($nrefused refused by the server, $((nrun - nrefused)) accepted), $nreread re-read from information_schema, $nmismatch tables differing, $nstopped captures stopped; Canal's expected tables: $ncanal, MariaDB agrees on $nagreed (the history equals those), differs on $((ncanal - nagreed))"
+echo "my_ddl_corpus: $nfiles files, $nread statements read, $nrun run ($nrefused refused by the server, $((nrun - nrefused)) accepted), $nreread re-read from information_schema, $nmismatch tables differing ($nunknown more only where the history does not know the database's default collation), $nstopped captures stopped; Canal's expected tables: $ncanal, MariaDB agrees on $nagreed (the history equals those), differs on $((ncanal - nagreed))"
 [ "$fail" = 0 ] || exit 1

@@ -269,27 +269,6 @@ static void test_errors(void **state)
     rc_my_history_free(h);
 }
 
-/* CREATE DATABASE without a charset gets the server's collation (the QUERY event's
- * collation_server), when known; a charset given wins */
-static void test_server_collation(void **state)
-{
-    (void)state;
-    rc_my_history *h = rc_my_history_new();
-    rc_my_ddl_result r;
-    rc_error err;
-    rc_error_clear(&err);
-    assert_int_equal(rc_my_history_ddl(h, S("db"), S("CREATE DATABASE a"), &r, &err), RC_OK);
-    assert_int_equal(rc_my_history_database(h, S("a")), 0);
-    rc_my_history_set_server_collation(h, 45);
-    assert_int_equal(rc_my_history_ddl(h, S("db"), S("CREATE DATABASE b"), &r, &err), RC_OK);
-    assert_int_equal(rc_my_history_database(h, S("b")), 45);
-    assert_int_equal(rc_my_history_ddl(h, S("db"), S("CREATE DATABASE c CHARACTER SET latin1"), &r, &err), RC_OK);
-    assert_int_equal(rc_my_history_database(h, S("c")), 8);
-    assert_int_equal(rc_my_history_ddl(h, S("b"), S("CREATE TABLE t (v VARCHAR(3))"), &r, &err), RC_OK);
-    assert_int_equal(rc_my_history_get(h, S("b"), S("t"))->cols[0].collation, 45);
-    rc_my_history_free(h);
-}
-
 /* ---- real binlog files ---- */
 
 #define PEERS RC_SOURCE_DIR "/../shared/testdata/peers/"
@@ -534,7 +513,6 @@ int main(void)
         cmocka_unit_test(test_dialect_cases),
         cmocka_unit_test(test_result_names),
         cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_server_collation),
         cmocka_unit_test(test_real_binlogs),
         cmocka_unit_test(test_real_scripts),
     };

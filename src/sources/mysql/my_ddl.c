@@ -545,7 +545,6 @@ static rc_status database_stmt(ps *p, const char *verb, bool or_replace)
         result(p, RC_DDL_CREATE_DATABASE, db, (rc_str){"", 0});
         uint16_t coll = or_replace ? 0 : rc_my_history_database(p->h, db);
         if (database_options(p, &coll)) return p->st;
-        if (!coll) coll = rc_my_history_server_collation(p->h); /* no charset: the server's */
         if (or_replace) rc_my_history_drop_database(p->h, db);
         p->out->changed = true;
         return rc_my_history_set_database(p->h, db, coll, p->err) ? (p->st = RC_ERR_NOMEM) : RC_OK;

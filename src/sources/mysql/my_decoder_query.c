@@ -100,7 +100,6 @@ rc_status rc_my_decoder_on_query(rc_my_decoder *d, const uint8_t *b, size_t n, r
     if (d->cfg.history) {
         rc_error e2;
         rc_error_clear(&e2);
-        rc_my_history_set_server_collation(d->cfg.history, q.has_charset ? q.collation_server : 0);
         if ((st = rc_my_history_ddl(d->cfg.history, q.db, q.sql, &res, &e2)) != RC_OK) {
             if (!d->cfg.ddl_unapplied)
                 return rc_error_set(err, e2.code, RC_NO_OFFSET, "the schema history cannot apply the statement: %s", e2.message);

@@ -18,7 +18,6 @@ struct rc_my_history {
     uint32_t ntables, cap;
     my_db *dbs;
     uint32_t ndbs, dbcap;
-    uint16_t server_coll; /* collation_server of the statement being applied, 0: unknown */
     rc_arena scratch;
 };
 
@@ -253,9 +252,6 @@ uint16_t rc_my_history_database(const rc_my_history *h, rc_str db)
     my_db *d = find_db(h, db);
     return d ? d->collation : 0;
 }
-
-void rc_my_history_set_server_collation(rc_my_history *h, uint16_t coll) { h->server_coll = coll; }
-uint16_t rc_my_history_server_collation(const rc_my_history *h) { return h->server_coll; }
 
 bool rc_my_history_has_database(const rc_my_history *h, rc_str db) { return find_db(h, db) != NULL; }
 

@@ -91,10 +91,6 @@ void rc_my_history_drop_database(rc_my_history *h, rc_str db);
  * table created there without a charset gets; 0 when not known. */
 rc_status rc_my_history_set_database(rc_my_history *h, rc_str db, uint16_t collation, rc_error *err);
 uint16_t rc_my_history_database(const rc_my_history *h, rc_str db);
-/* The server's default collation for the statements applied next (collation_server of their
- * QUERY events): what CREATE DATABASE without a charset gets; 0 (the start): not known. */
-void rc_my_history_set_server_collation(rc_my_history *h, uint16_t coll);
-uint16_t rc_my_history_server_collation(const rc_my_history *h);
 bool rc_my_history_has_database(const rc_my_history *h, rc_str db);
 /* The databases with a known default, in name order: the i-th for i < count. */
 uint32_t rc_my_history_database_count(const rc_my_history *h);
