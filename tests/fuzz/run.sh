@@ -39,6 +39,13 @@ done
 while IFS= read -r line; do
     case $line in "> "*) i=$((i + 1)); printf '%s' "${line#> }" >"$seeds/seed-$i" ;; esac
 done <tests/unit/data/my_ddl_cases.txt
+# the DDL corpus of ../shared (its fifth set: MySQL and MariaDB table statements), split as the
+# corpus test splits it (tests/integration/ddl_split.awk), one statement a seed (fuzz_my_ddl)
+if [ -f ../shared/testdata/peers/SOURCES.md ] && command -v gawk >/dev/null; then
+    for f in $(awk '/^# Fifth set/ { on = 1 } on && /^[0-9a-f]{64}  / { print $2 }' ../shared/testdata/peers/SOURCES.md); do
+        gawk -v RS_MARK=';;;;;;' -f tests/integration/ddl_split.awk "../shared/testdata/peers/$f" 2>/dev/null
+    done | gawk -v dir="$seeds" 'BEGIN { RS = "\n;;;;;;\n" } { n++; printf "%s", $0 > (dir "/ddl-" n); close(dir "/ddl-" n) }'
+fi
 # real binlog files seed fuzz_my_event: the flags byte 1 (checksums rewritten), then the events
 for f in ../shared/testdata/peers/*/test-data/binlogs/* ../shared/testdata/peers/*/src/test/resources/mysql-bin.* \
     ../shared/testdata/peers/*/tests/parse_file_tests/* tests/integration/data/*.binlog; do

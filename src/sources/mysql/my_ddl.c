@@ -241,6 +241,14 @@ static rc_status partition_clause(ps *p)
 static rc_status alter_add(ps *p, wtab *w)
 {
     if (rc_my_ddl_is(p, "PARTITION")) return partition_clause(p);
+    if (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")) { /* an application-time period; SYSTEM_TIME: below */
+        rc_my_lexer save = p->lx;
+        rc_my_tok t0 = p->t;
+        rc_my_ddl_adv(p), rc_my_ddl_adv(p);
+        bool system = rc_my_ddl_is(p, "SYSTEM_TIME");
+        p->lx = save, p->t = t0;
+        if (!system) return rc_my_ddl_period(p, w);
+    }
     if ((rc_my_ddl_is(p, "SYSTEM") && rc_my_ddl_next_is(p, "VERSIONING")) || (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")))
         return rc_my_ddl_fail(p, p->t.off, "system versioning and application-time periods are not supported");
     bool column = rc_my_ddl_accept(p, "COLUMN");
@@ -624,6 +632,7 @@ static rc_status statement(ps *p)
         rc_str db, tn;
         if (rc_my_ddl_table_name(p, &db, &tn)) return p->st;
         result(p, RC_DDL_TRUNCATE, db, tn);
+        rc_my_ddl_skip_wait(p); /* MariaDB's WAIT n / NOWAIT */
         if (!rc_my_ddl_end_of_statement(p)) return rc_my_ddl_unexpected(p, "the end of the statement");
         return RC_OK;
     }

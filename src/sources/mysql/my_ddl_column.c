@@ -91,6 +91,28 @@ static rc_status params(ps *p, rc_buf *d, long *first)
     return RC_OK;
 }
 
+/* What the server makes of BLOB(n) / TEXT(n), DATETIME(0), TIME(0), TIMESTAMP(0) (d holds the
+ * type with its parameter, n the parameter): the smallest BLOB kind that holds n bytes; TEXT(n)
+ * the same for n characters, known without the column's charset (at most 4 bytes a character)
+ * when n <= 63 or n > 16777215 (otherwise kept as written); no fraction for precision 0. */
+static void server_type(rc_buf *d, const char **base, long n)
+{
+    static const char *const blobs[] = {"tinyblob", "blob", "mediumblob", "longblob"};
+    static const char *const texts[] = {"tinytext", "text", "mediumtext", "longtext"};
+    bool blob = !strcmp(*base, "blob"), text = !strcmp(*base, "text");
+    if (n < 0) return;
+    if (n == 0 && (!strcmp(*base, "datetime") || !strcmp(*base, "time") || !strcmp(*base, "timestamp"))) {
+        d->len = strlen(*base);
+        return;
+    }
+    if (!blob && !(text && (n <= 63 || n > 16777215))) return;
+    int k = n <= 255 ? 0 : n <= 65535 ? 1 : n <= 16777215 ? 2 : 3;
+    if (text) k = n <= 63 ? 0 : 3;
+    *base = blob ? blobs[k] : texts[k];
+    d->len = 0;
+    rc_buf_puts(d, *base);
+}
+
 /* The declared type: words, parameters, UNSIGNED / SIGNED / ZEROFILL. */
 static rc_status col_type(ps *p, coldef *cd, rc_str *decl)
 {
@@ -160,6 +182,7 @@ static rc_status col_type(ps *p, coldef *cd, rc_str *decl)
     } else if (first < 0 && (!strcmp(base, "char") || !strcmp(base, "binary") || !strcmp(base, "bit"))) {
         RC_BUF_LIT(&d, "(1)");
     }
+    server_type(&d, &base, first);
     if (!strcmp(base, "char") && rc_my_ddl_accept(p, "BYTE")) { /* CHAR(n) BYTE is BINARY(n) */
         base = "binary";
         if (rc_buf_reserve(&d, 2)) {
@@ -198,6 +221,17 @@ out:
     return p->st;
 }
 
+/* A character set or collation name: a name, or a string ('utf8', "latin1_bin": both servers
+ * accept either quote there). */
+static rc_status charset_name(ps *p, rc_str *n, const char *what)
+{
+    if (p->t.kind != RC_MY_TK_STRING) return rc_my_ddl_name(p, n, what);
+    *n = rc_my_tok_text(&p->lx, p->t, p->a);
+    if (!n->p) return rc_my_ddl_nomem(p);
+    rc_my_ddl_adv(p);
+    return RC_OK;
+}
+
 /* CHARACTER SET x / CHARSET x / COLLATE x / BINARY / ASCII / UNICODE: true when one was read. */
 bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
 {
@@ -208,7 +242,8 @@ bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
             if (rc_my_ddl_expect(p, "SET")) return true;
         }
         rc_my_ddl_accept_c(p, '=');
-        if (rc_my_ddl_name(p, &n, "a character set name") || cd->coll_given) return true; /* COLLATE before it wins */
+        if (charset_name(p, &n, "a character set name") || cd->coll_given) return true; /* COLLATE before it wins */
+        if (n.n == 7 && !strncasecmp(n.p, "default", 7)) return true; /* the default's: as if not given */
         cd->coll = rc_my_charset_default_collation(n);
         cd->coll_given = true;
         if (!strncasecmp(n.p, "binary", n.n) && n.n == 6) cd->coll = RC_MY_COLLATION_BINARY;
@@ -216,12 +251,8 @@ bool rc_my_ddl_charset_attr(ps *p, coldef *cd)
     }
     if (rc_my_ddl_accept(p, "COLLATE")) {
         rc_my_ddl_accept_c(p, '=');
-        if (p->t.kind == RC_MY_TK_STRING) {
-            n = rc_my_tok_text(&p->lx, p->t, p->a);
-            rc_my_ddl_adv(p);
-        } else if (rc_my_ddl_name(p, &n, "a collation name")) {
-            return true;
-        }
+        if (charset_name(p, &n, "a collation name")) return true;
+        if (n.n == 7 && !strncasecmp(n.p, "default", 7)) return true; /* COLLATE DEFAULT: as if not given */
         cd->coll = rc_my_collation_id(n);
         cd->coll_given = true;
         cd->bin = false;
@@ -300,6 +331,13 @@ static rc_status col_attrs(ps *p, coldef *cd, rc_str colname)
             while (p->t.kind == RC_MY_TK_STRING) rc_my_ddl_adv(p);
         } else if (rc_my_ddl_accept(p, "COLUMN_FORMAT") || rc_my_ddl_accept(p, "STORAGE") || rc_my_ddl_accept(p, "SRID")) {
             rc_my_ddl_adv(p);
+        } else if (rc_my_ddl_accept(p, "REF_SYSTEM_ID")) { /* MariaDB's SRID: REF_SYSTEM_ID = n */
+            rc_my_ddl_accept_c(p, '=');
+            rc_my_ddl_adv(p);
+        } else if (rc_my_ddl_is(p, "SERIAL") && rc_my_ddl_next_is(p, "DEFAULT")) { /* SERIAL DEFAULT VALUE: NOT NULL AUTO_INCREMENT UNIQUE */
+            rc_my_ddl_adv(p), rc_my_ddl_adv(p);
+            if (rc_my_ddl_expect(p, "VALUE")) return p->st;
+            cd->nullable_set = true, cd->nullable = false;
         } else if (rc_my_ddl_accept(p, "ENGINE_ATTRIBUTE") || rc_my_ddl_accept(p, "SECONDARY_ENGINE_ATTRIBUTE")) {
             rc_my_ddl_accept_c(p, '=');
             if (rc_my_ddl_skip_value(p)) return p->st;
@@ -352,6 +390,13 @@ rc_status rc_my_ddl_column_def(ps *p, wcol *c, bool *pk)
         if (cd.coll == RC_MY_COLLATION_BINARY) c->bin = false;
     } else if (in_list(cd.base, binary_types)) {
         c->coll = RC_MY_COLLATION_BINARY;
+    }
+    size_t k = strlen(cd.base);
+    if (cd.coll == RC_MY_COLLATION_BINARY && k >= 4 && !strcmp(cd.base + k - 4, "text")) { /* TEXT CHARACTER SET binary: a BLOB */
+        char *t = rc_arena_memdup(p->a, c->decl.p, c->decl.n);
+        if (!t) return rc_my_ddl_nomem(p);
+        memcpy(t + k - 4, "blob", 4);
+        c->decl.p = t;
     }
     *pk = cd.pk;
     return RC_OK;

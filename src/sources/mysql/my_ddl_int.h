@@ -44,6 +44,8 @@ typedef struct ps {
     uint16_t npk;
     rc_str pk[64];
     size_t pk_off[64];
+    uint16_t pk_overlaps; /* k + 1 when the key's k-th part is `period WITHOUT OVERLAPS`, else 0 */
+    rc_str period, period_start, period_end; /* the statement's application-time period (MariaDB) */
 } ps;
 
 typedef struct coldef {
@@ -89,6 +91,7 @@ void rc_my_ddl_clear_pk(wtab *w);
 void rc_my_ddl_drop_pk_part(wtab *w, uint16_t k);
 rc_status rc_my_ddl_apply_pk(ps *p, wtab *w);
 rc_status rc_my_ddl_element(ps *p, wtab *w, uint32_t *pos, bool if_not_exists);
+rc_status rc_my_ddl_period(ps *p, wtab *w);
 rc_status rc_my_ddl_commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert, uint16_t convert_coll);
 bool rc_my_ddl_default_charset(ps *p, uint16_t *coll, bool *coll_explicit);
 rc_status rc_my_ddl_table_option(ps *p, wtab *w, bool *coll_explicit);

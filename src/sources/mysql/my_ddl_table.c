@@ -76,6 +76,8 @@ void rc_my_ddl_drop_pk_part(wtab *w, uint16_t k)
 /* PRIMARY KEY [USING x] (a, b(10) DESC, …): read into p->pk. */
 static rc_status pk_list(ps *p)
 {
+    if ((p->t.kind == RC_MY_TK_WORD && !rc_my_ddl_is(p, "USING")) || p->t.kind == RC_MY_TK_QID)
+        rc_my_ddl_adv(p); /* PRIMARY KEY name (…): the name is read past (the key is PRIMARY) */
     if (rc_my_ddl_accept(p, "USING")) rc_my_ddl_adv(p);
     if (rc_my_ddl_expect_c(p, '(')) return p->st;
     p->npk = 0;
@@ -84,6 +86,10 @@ static rc_status pk_list(ps *p)
         if (p->npk == 64) return rc_my_ddl_fail(p, p->t.off, "a primary key of more than 64 columns");
         p->pk_off[p->npk] = p->t.off;
         if (rc_my_ddl_name(p, &p->pk[p->npk], "a key column")) return p->st;
+        if (rc_my_ddl_accept(p, "WITHOUT")) { /* MariaDB: the period's end and start columns (rc_my_ddl_apply_pk) */
+            if (rc_my_ddl_expect(p, "OVERLAPS")) return p->st;
+            p->pk_overlaps = (uint16_t)(p->npk + 1);
+        }
         p->npk++;
         if (rc_my_ddl_punct(p, '(') && rc_my_ddl_skip_parens(p)) return p->st;
         if (!rc_my_ddl_accept(p, "ASC")) rc_my_ddl_accept(p, "DESC");
@@ -99,13 +105,24 @@ rc_status rc_my_ddl_apply_pk(ps *p, wtab *w)
     if (!p->pk_pending) return RC_OK;
     p->pk_pending = false;
     rc_my_ddl_clear_pk(w);
+    uint16_t ord = 0;
     for (uint16_t k = 0; k < p->npk; k++) {
+        if (k + 1 == p->pk_overlaps) { /* period WITHOUT OVERLAPS: its end column, then its start */
+            if (!p->period.n || p->period.n != p->pk[k].n || strncasecmp(p->period.p, p->pk[k].p, p->period.n))
+                return rc_my_ddl_fail(p, p->pk_off[k], "period %.*s is not a period of the statement", (int)p->pk[k].n, p->pk[k].p);
+            rc_str ends[2] = {p->period_end, p->period_start};
+            for (int e = 0; e < 2; e++) {
+                int64_t i = rc_my_ddl_wtab_find(w, ends[e]);
+                if (i >= 0) w->cols[i].pk = ++ord, w->cols[i].nullable = false;
+            }
+            continue;
+        }
         int64_t i = rc_my_ddl_wtab_find(w, p->pk[k]);
         if (i < 0) {
             if (p->unknown) continue;
             return rc_my_ddl_fail(p, p->pk_off[k], "primary key column %.*s is not a column of the table", (int)p->pk[k].n, p->pk[k].p);
         }
-        w->cols[i].pk = (uint16_t)(k + 1);
+        w->cols[i].pk = ++ord;
         w->cols[i].nullable = false;
     }
     return RC_OK;
@@ -135,9 +152,9 @@ rc_status rc_my_ddl_element(ps *p, wtab *w, uint32_t *pos, bool if_not_exists)
         return pk_list(p);
     }
     if (rc_my_ddl_is(p, "INDEX") || rc_my_ddl_is(p, "KEY") || rc_my_ddl_is(p, "UNIQUE") || rc_my_ddl_is(p, "FULLTEXT") || rc_my_ddl_is(p, "SPATIAL") || rc_my_ddl_is(p, "FOREIGN") ||
-        rc_my_ddl_is(p, "CHECK") || (rc_my_ddl_is(p, "VECTOR") && (rc_my_ddl_next_is(p, "INDEX") || rc_my_ddl_next_is(p, "KEY"))) ||
-        (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")))
+        rc_my_ddl_is(p, "CHECK") || (rc_my_ddl_is(p, "VECTOR") && (rc_my_ddl_next_is(p, "INDEX") || rc_my_ddl_next_is(p, "KEY"))))
         return rc_my_ddl_skip_element(p);
+    if (rc_my_ddl_is(p, "PERIOD") && rc_my_ddl_next_is(p, "FOR")) return rc_my_ddl_period(p, w);
     wcol c;
     bool pk;
     size_t at = p->t.off;
@@ -203,6 +220,29 @@ rc_status rc_my_ddl_commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert
     return st;
 }
 
+/* PERIOD FOR p (start, end): MariaDB's application-time period makes both columns NOT NULL;
+ * PERIOD FOR SYSTEM_TIME (of system versioning, refused by its WITH SYSTEM VERSIONING) is read
+ * past. */
+rc_status rc_my_ddl_period(ps *p, wtab *w)
+{
+    rc_my_ddl_adv(p), rc_my_ddl_adv(p); /* PERIOD FOR */
+    rc_str name, col;
+    if (rc_my_ddl_name(p, &name, "a period name")) return p->st;
+    bool system = name.n == 11 && !strncasecmp(name.p, "SYSTEM_TIME", 11);
+    if (rc_my_ddl_expect_c(p, '(')) return p->st;
+    for (int k = 0; k < 2; k++) {
+        if (k && rc_my_ddl_expect_c(p, ',')) return p->st;
+        size_t at = p->t.off;
+        if (rc_my_ddl_name(p, &col, "a column name")) return p->st;
+        int64_t i = rc_my_ddl_wtab_find(w, col);
+        if (i < 0) return rc_my_ddl_missing(p, at, col);
+        if (!system) w->cols[i].nullable = false;
+        if (!system) *(k ? &p->period_end : &p->period_start) = col;
+    }
+    if (!system) p->period = name;
+    return rc_my_ddl_expect_c(p, ')');
+}
+
 /* [DEFAULT] CHARACTER SET [=] x / CHARSET x / COLLATE [=] x of a table or database: true when
  * one was read (*coll updated). */
 bool rc_my_ddl_default_charset(ps *p, uint16_t *coll, bool *coll_explicit)
@@ -214,6 +254,7 @@ bool rc_my_ddl_default_charset(ps *p, uint16_t *coll, bool *coll_explicit)
         coldef cd = {0};
         bool was_collate = rc_my_ddl_is(p, "COLLATE");
         if (!rc_my_ddl_charset_attr(p, &cd)) return false;
+        if (!cd.coll_given) return true; /* CHARACTER SET DEFAULT: the database's, unchanged */
         if (was_collate) {
             *coll = cd.coll;
             *coll_explicit = true;
@@ -232,7 +273,7 @@ rc_status rc_my_ddl_table_option(ps *p, wtab *w, bool *coll_explicit)
 {
     if (rc_my_ddl_default_charset(p, &w->coll, coll_explicit)) return p->st;
     if (rc_my_ddl_accept(p, "DEFAULT")) return RC_OK; /* DEFAULT ENCRYPTION='N' and the like */
-    if (p->t.kind != RC_MY_TK_WORD) return rc_my_ddl_unexpected(p, "a table option");
+    if (p->t.kind != RC_MY_TK_WORD && p->t.kind != RC_MY_TK_QID) return rc_my_ddl_unexpected(p, "a table option"); /* `PAGE_COMPRESSED`=`ON` */
     if (rc_my_ddl_is(p, "SELECT") || rc_my_ddl_is(p, "AS") || rc_my_ddl_is(p, "IGNORE") || rc_my_ddl_is(p, "REPLACE"))
         return rc_my_ddl_fail(p, p->t.off, "CREATE TABLE ... SELECT: the columns the SELECT makes are not in the statement");
     if (rc_my_ddl_is(p, "WITH") && rc_my_ddl_next_is(p, "SYSTEM"))

@@ -50,6 +50,12 @@ typedef struct rc_my_decoder_config {
      * by address, so a freed one's address must not come back for another table); NULL: the
      * decoder's own */
     struct rc_colcache *cols;
+    /* a DDL statement the history cannot apply (why: the parser's error; res: what it read of
+     * the statement): NULL, the error stops the decoder; else this decides (RC_OK: the decoder
+     * goes on with res as the statement's result; the live capture: my_ddl_fallback.h) */
+    rc_status (*ddl_unapplied)(void *ctx, rc_str db, rc_str sql, const char *file, uint64_t offset, const rc_error *why,
+                               rc_my_ddl_result *res, rc_error *err);
+    void *ddl_ctx;
 } rc_my_decoder_config;
 
 /* Where the decoder stands: the last transaction boundary (what a checkpoint may hold: never

@@ -100,8 +100,11 @@ rc_status rc_my_decoder_on_query(rc_my_decoder *d, const uint8_t *b, size_t n, r
     if (d->cfg.history) {
         rc_error e2;
         rc_error_clear(&e2);
-        if ((st = rc_my_history_ddl(d->cfg.history, q.db, q.sql, &res, &e2)) != RC_OK)
-            return rc_error_set(err, e2.code, RC_NO_OFFSET, "the schema history cannot apply the statement: %s", e2.message);
+        if ((st = rc_my_history_ddl(d->cfg.history, q.db, q.sql, &res, &e2)) != RC_OK) {
+            if (!d->cfg.ddl_unapplied)
+                return rc_error_set(err, e2.code, RC_NO_OFFSET, "the schema history cannot apply the statement: %s", e2.message);
+            if ((st = d->cfg.ddl_unapplied(d->cfg.ddl_ctx, q.db, q.sql, d->file, d->ev_offset, &e2, &res, err)) != RC_OK) return st;
+        }
         /* the column lists built from the old structure stay cached: a TABLE_MAP after the DDL
          * builds its list from the new one (its own key) */
         if (res.changed) d->gen++;

@@ -32,7 +32,16 @@ rc_status rc_my_history_put_is(rc_my_history *h, rc_str db, rc_str table, rc_str
         rc_my_table_col *c = &cols[i];
         rc_error e;
         rc_error_clear(&e);
-        if (rc_coltype_parse(RC_FAM_MYSQL, r->column_type.p, r->column_type.n, &c->type, &e) != RC_OK) {
+        /* MariaDB's COMPRESSED columns: COLUMN_TYPE 'text' followed by a versioned comment
+         * saying COMPRESSED (the declared type is the text before it, as the DDL parser keeps it) */
+        rc_str ty = r->column_type;
+        if (ty.n > 2 && !memcmp(ty.p + ty.n - 2, "*/", 2))
+            for (size_t k = ty.n - 2; k > 1; k--)
+                if (ty.p[k - 1] == '*' && ty.p[k - 2] == '/') {
+                    for (ty.n = k - 2; ty.n && ty.p[ty.n - 1] == ' ';) ty.n--;
+                    break;
+                }
+        if (rc_coltype_parse(RC_FAM_MYSQL, ty.p, ty.n, &c->type, &e) != RC_OK) {
             st = rc_error_set(err, RC_ERR_TYPE, RC_NO_OFFSET,
                               "information_schema.COLUMNS of %.*s.%.*s, column %.*s: COLUMN_TYPE '%.*s' is not a MySQL type "
                               "rowcast knows (%s)",

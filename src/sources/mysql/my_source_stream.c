@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errmsg.h>
+#include "sources/mysql/my_ddl_fallback.h"
 #include "sources/mysql/my_source_int.h"
 
 /* ---- stream ---- */
@@ -17,7 +18,8 @@ static rc_status decoder_start(my_source *s, rc_error *err)
      * once their batches came back */
     rc_db_batches_later(&s->db.batches, decoder_free, s->dec);
     s->dec = NULL;
-    rc_my_decoder_config dc = {.file = s->file ? s->file : "", .server = s->server, .history = s->hist, .cols = s->cols, .with_query = s->with_query};
+    rc_my_decoder_config dc = {.file = s->file ? s->file : "", .server = s->server, .history = s->hist, .cols = s->cols,
+                               .with_query = s->with_query, .ddl_unapplied = rc_my_ddl_unapplied, .ddl_ctx = s}; /* a DDL never stops a capture */
     if (rc_my_decoder_new(&dc, &s->dec, err) != RC_OK) return err->code;
     if (s->gtids && s->gtids[0]) {
         rc_my_gtid_set *g = rc_my_gtid_set_new();
