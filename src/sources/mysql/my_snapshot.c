@@ -120,13 +120,13 @@ void rc_my_snap_pos_fini(rc_my_snap_pos *p)
 enum { COL_SCHEMA, COL_TABLE, COL_NAME, COL_TYPE, COL_NULLABLE, COL_KEY, COL_EXTRA, COL_COLLATION, COL_PK, COL_ROWS,
        COL_TCOLLATION };
 
-/* %s: the column's type: COLUMN_TYPE, or on MariaDB "json" for a JSON column (MariaDB's JSON is
- * LONGTEXT with the column check json_valid(`c`), which information_schema shows as longtext; the
- * binlog's CREATE TABLE says json, and the stream's history has it so); %s: MariaDB's join of
- * that check */
+/* %s: the column's type and collation: COLUMN_TYPE and COLLATION_NAME, or on MariaDB "json"
+ * without a collation for a JSON column (MariaDB's JSON is LONGTEXT with the column check
+ * json_valid(`c`), which information_schema shows as longtext in utf8mb4_bin; the binlog's CREATE
+ * TABLE says json, and the stream's history has it so); %s: MariaDB's join of that check */
 static const char columns_sql[] =
     "SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, %s, c.IS_NULLABLE, c.COLUMN_KEY, c.EXTRA, "
-    "c.COLLATION_NAME, COALESCE(k.ORDINAL_POSITION, 0), COALESCE(t.TABLE_ROWS, 0), t.TABLE_COLLATION "
+    "%s, COALESCE(k.ORDINAL_POSITION, 0), COALESCE(t.TABLE_ROWS, 0), t.TABLE_COLLATION "
     "FROM information_schema.COLUMNS c %s"
     "JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME "
     "AND t.TABLE_TYPE = 'BASE TABLE' "
@@ -185,6 +185,7 @@ rc_status rc_my_tables_load(MYSQL *m, const rc_my_url *u, rc_my_history *h, bool
     size_t len = (size_t)snprintf(
         sql, sizeof sql, columns_sql,
         maria ? "IF(j.CHECK_CLAUSE IS NOT NULL AND c.DATA_TYPE = 'longtext', 'json', c.COLUMN_TYPE)" : "c.COLUMN_TYPE",
+        maria ? "IF(j.CHECK_CLAUSE IS NOT NULL AND c.DATA_TYPE = 'longtext', NULL, c.COLLATION_NAME)" : "c.COLLATION_NAME",
         maria ? "LEFT JOIN information_schema.CHECK_CONSTRAINTS j ON j.CONSTRAINT_SCHEMA = c.TABLE_SCHEMA AND j.TABLE_NAME = "
                 "c.TABLE_NAME AND j.LEVEL = 'Column' AND j.CONSTRAINT_NAME = c.COLUMN_NAME AND j.CHECK_CLAUSE = "
                 "CONCAT('json_valid(`', REPLACE(c.COLUMN_NAME, '`', '``'), '`)') "
