@@ -342,7 +342,7 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err)
         const rc_event *ev = &l->items[i];
         bool sig = is_signal_table(x, ev->src.db, ev->src.table);
         if (sig) signal_row(s, ev);
-        else if (rc_my_incsnap_wm_change(s, ev, err) != RC_OK) return err->code;
+        else if (x->table_wm && rc_my_incsnap_wm_change(s, ev, err) != RC_OK) return err->code;
         /* signal rows reach the sink only when --include names the signal table */
         if (!sig || !s->accept || s->accept(s->accept_ctx, ev->src.db, ev->src.table)) l->items[w++] = l->items[i];
     }
@@ -358,13 +358,9 @@ static bool at_point(const my_source *s)
     return c > 0 || (c == 0 && s->offset >= s->inc->point.offset);
 }
 
-/* Whether the stream reached the chunk in flight's high watermark. Point: its handed boundary
- * at P is LW (the window opens there); HW is the first boundary from P on where the sink has room
- * for the chunk (-o mysql.snapshot.unacked.chunks): P itself when the chunks before it are
- * acknowledged, else later, the chunk having been read ahead while the one before waited for
- * its acknowledgement; the stream's changes of the chunk's keys between LW and HW drop those
- * rows (the streamed change is newer). Table: the end of the high mark row's transaction (the
- * low mark's, which opens the window, given to the core at the end of its own). */
+/* Whether the stream reached the chunk in flight's high watermark: point, its handed boundary
+ * at P (LW = HW = P: no window); table, the end of the high mark row's transaction (the low
+ * mark's, which opens the window, given to the core at the end of its own). */
 static rc_status at_high(my_source *s, bool *high, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
@@ -372,9 +368,7 @@ static rc_status at_high(my_source *s, bool *high, rc_error *err)
     x->seen_low = x->seen_high = 0;
     rc_incsnap_phase ph = rc_incsnap_phase_of(x->core);
     if (!x->table_wm) {
-        if (ph == RC_INCSNAP_READ && at_point(s) && rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK)
-            return err->code;
-        *high = rc_incsnap_phase_of(x->core) == RC_INCSNAP_OPEN && x->nemitted < x->unacked;
+        *high = (ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && at_point(s);
         return RC_OK;
     }
     if (low && rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, low, err) != RC_OK) return err->code;
@@ -404,7 +398,9 @@ static rc_status reach(my_source *s, rc_error *err)
          * stream), so that each chunk ends at a position of its own, acknowledged on its own */
         rc_pos here = rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, 0);
         if (rc_pos_compare(&here, &x->k_at) != 0) x->k = 0, x->k_at = here;
-        if (rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK) return err->code;
+        if ((!x->table_wm && rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, x->chunk, err) != RC_OK) ||
+            rc_incsnap_on_mark(x->core, RC_INCSNAP_HIGH, x->chunk, err) != RC_OK)
+            return err->code;
     }
     if (rc_incsnap_phase_of(x->core) != RC_INCSNAP_EMIT) return RC_OK;
     /* the boundary the rows follow, with the state before them */
@@ -455,10 +451,7 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
      * acknowledged the ones handed out (rc_my_incsnap_waiting says the source waits for it),
      * so a kill repeats at most that many chunks */
     bool room = x->nemitted < x->unacked;
-    /* point watermarks: the next chunk is read while the one before waits for its
-     * acknowledgement (the server reads while the pipeline writes), and handed out after it */
-    bool ahead = !x->table_wm && rc_incsnap_phase_of(x->core) == RC_INCSNAP_IDLE;
-    if ((caught_up || held) && x->pend_at == x->pending.len && (room || ahead)) {
+    if ((caught_up || held) && x->pend_at == x->pending.len && room) {
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);

@@ -111,8 +111,7 @@ static bool same(rc_str a, rc_str b) { return a.n == b.n && (!a.n || !memcmp(a.p
 rc_status rc_my_incsnap_wm_change(my_source *s, const rc_event *ev, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
-    /* the window: table marks, or a point chunk read ahead, from P until the sink has room */
-    if (rc_incsnap_phase_of(x->core) != RC_INCSNAP_OPEN || x->cur >= x->ntabs) return RC_OK;
+    if (!x->table_wm || rc_incsnap_phase_of(x->core) != RC_INCSNAP_OPEN || x->cur >= x->ntabs) return RC_OK;
     inc_table *it = x->tabs[x->cur];
     if (!it->own || !same(ev->src.db, it->own->db) || !same(ev->src.table, it->own->name)) return RC_OK;
     if (ev->op == RC_OP_DDL && ev->ddl_kind.n == 8 && !memcmp(ev->ddl_kind.p, "TRUNCATE", 8))
