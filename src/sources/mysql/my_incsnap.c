@@ -327,6 +327,11 @@ static bool is_signal_table(const rc_my_incsnap *x, rc_str db, rc_str table)
            !memcmp(table.p, x->sig_table, table.n);
 }
 
+bool rc_my_incsnap_signal_only(const my_source *s, rc_str db, rc_str table)
+{
+    return s->inc && is_signal_table(s->inc, db, table) && !(s->accept && s->accept(s->accept_ctx, db, table));
+}
+
 bool rc_my_incsnap_accept(void *ctx, rc_str db, rc_str table)
 {
     my_source *s = ctx;
@@ -343,8 +348,9 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err)
         bool sig = is_signal_table(x, ev->src.db, ev->src.table);
         if (sig) signal_row(s, ev);
         else if (x->table_wm && rc_my_incsnap_wm_change(s, ev, err) != RC_OK) return err->code;
-        /* signal rows reach the sink only when --include names the signal table */
-        if (!sig || !s->accept || s->accept(s->accept_ctx, ev->src.db, ev->src.table)) l->items[w++] = l->items[i];
+        /* signal rows reach the sink only when --include names the signal table (without
+         * --include they do not: every table but it) */
+        if (!sig || !rc_my_incsnap_signal_only(s, ev->src.db, ev->src.table)) l->items[w++] = l->items[i];
     }
     l->count = w;
     return RC_OK;

@@ -158,8 +158,11 @@ static rc_status load_structures(my_source *s, const rc_source_config *cfg, rc_e
 {
     if (rc_my_tables_load(s->sql, &s->url, s->hist, cfg->accept, cfg->accept_ctx, &s->tables, &s->ntables, err) != RC_OK)
         return err->code;
-    for (size_t i = 0; i < s->ntables; i++)
+    for (size_t i = 0; i < s->ntables; i++) {
+        /* the signal table is rowcast's, not the application's: read only when --include names it */
+        if (rc_my_incsnap_signal_only(s, s->tables[i].t->db, s->tables[i].t->name)) s->tables[i].included = false;
         if (s->tables[i].included) s->tables_included++, s->snap_estimate += s->tables[i].rows_estimate;
+    }
     for (size_t k = 0; k < s->cfg.ninclude; k++) { /* each pattern that matched no table, as PostgreSQL's */
         const char *p = s->cfg.include[k];
         size_t i = 0;

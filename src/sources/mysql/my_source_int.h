@@ -127,6 +127,9 @@ rc_status rc_my_incsnap_check(my_source *s, rc_error *err);
 void rc_my_incsnap_free(my_source *s);
 /* The events lists' filter with inc: --include's, and the signal table's rows. */
 bool rc_my_incsnap_accept(void *s, rc_str db, rc_str table);
+/* Whether db.table is the signal table and --include does not name it: rowcast's control
+ * channel, neither snapshotted nor streamed to the sink */
+bool rc_my_incsnap_signal_only(const my_source *s, rc_str db, rc_str table);
 /* The batch's events from `first` on: signal rows read (and dropped unless --include names them). */
 rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err);
 /* Between binlog events: the emitted rows into the batch; outside a transaction a chunk whose P
