@@ -319,8 +319,12 @@ rc_status rc_pg_incsnap_queue_all(rc_pg_incsnap *is, const char *const *include,
             st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--snapshot incremental: table %s.%s cannot be read in chunks: %s; "
                               "or take an initial snapshot (--snapshot initial)", t[i].rel->nspname, t[i].rel->relname, no);
     }
-    *ntables = n, *rows = 0;
+    *ntables = 0, *rows = 0;
     for (size_t i = 0; i < n && st == RC_OK; i++) {
+        /* without --include (a publication of all tables) the signal table is rowcast's, not read */
+        if (!ninclude && is->o.signal_table && !strcmp(t[i].rel->nspname, is->signal_ns) && !strcmp(t[i].rel->relname, is->signal_rel))
+            continue;
+        ++*ntables;
         snprintf(name, sizeof name, "%s.%s", t[i].rel->nspname, t[i].rel->relname);
         const char *no = rc_pg_incsnap_queue(is, name, "--snapshot incremental", why, sizeof why);
         if (!no) st = rc_pg_incsnap_captured(is, name, err);
@@ -338,7 +342,7 @@ static int execute_one(rc_pg_incsnap *is, const rc_signal *sg, const rc_signal_t
     bool refused;
     snprintf(asked, sizeof asked, "signal %s", sg->id);
     int r = queue_one(is, st->name, sg->id, st->filter, asked, why, sizeof why, &refused);
-    if (r == RC_SIGNAL_IGNORED) rc_pgis_say(is, "%s: %s; signal %s ignored for it", st->name, why, sg->id);
+    if (r == RC_SIGNAL_IGNORED) rc_pgis_say(is, "%s", why); /* the core's: "TABLE: already being snapshotted (chunk N); signal ID ignored for it" */
     else if (r == RC_SIGNAL_ERROR && refused) rc_pgis_say(is, "signal id=%s: incremental snapshot of %s refused: %s", sg->id, st->name, why);
     else if (r == RC_SIGNAL_ERROR) rc_pgis_say(is, "signal id=%s: %s", sg->id, why);
     return r;
@@ -423,13 +427,14 @@ static bool is_table(const rc_event *ev, const char *ns, const char *rel)
            ev->src.table.n == strlen(rel) && !memcmp(ev->src.table.p, rel, ev->src.table.n);
 }
 
-rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t n, rc_error *err)
+rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, rc_event_list *l, size_t first, bool own_signals, rc_error *err)
 {
-    for (size_t i = 0; i < n; i++) {
-        const rc_event *ev = &evs[i];
+    for (size_t i = first; i < l->count; i++) {
+        const rc_event *ev = &l->items[i];
+        bool sig = is->o.signal_table && is_table(ev, is->signal_ns, is->signal_rel);
         if (ev->op != RC_OP_INSERT && ev->op != RC_OP_UPDATE && ev->op != RC_OP_DELETE && ev->op != RC_OP_TRUNCATE)
             continue;
-        if (is_table(ev, is->signal_ns, is->signal_rel)) {
+        if (sig) {
             if (ev->op == RC_OP_INSERT) on_signal(is, ev);
             continue;
         }
@@ -458,6 +463,10 @@ rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t
         rc_status st = rc_incsnap_on_change(is->core, name, ev->before ? before : NULL, ev->after ? after : NULL, nk, err);
         if (st != RC_OK) return st;
     }
+    size_t w = first;
+    for (size_t i = first; i < l->count; i++)
+        if (!(own_signals && is->o.signal_table && is_table(&l->items[i], is->signal_ns, is->signal_rel))) l->items[w++] = l->items[i];
+    l->count = w;
     return RC_OK;
 }
 

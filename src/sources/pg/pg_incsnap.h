@@ -64,9 +64,12 @@ void rc_pg_incsnap_free(rc_pg_incsnap *is);
 
 /* A decoded stream message: `rowcast.watermark` messages move the window. */
 rc_status rc_pg_incsnap_on_message(rc_pg_incsnap *is, const rc_pgo_msg *m, rc_error *err);
-/* The events a stream message made: signal rows are acted on, changes of the table being read
- * drop their keys from the chunk. Errors of a signal are said (notice) and the capture goes on. */
-rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, const rc_event *evs, size_t n, rc_error *err);
+/* The events a stream message made (l's from `first` on): signal rows are acted on, changes of
+ * the table being read drop their keys from the chunk. Errors of a signal are said (notice) and
+ * the capture goes on. `own_signals`: without --include (a publication of all tables) the signal
+ * table is rowcast's, and its rows are taken out of l (with --include, they stay only when it
+ * names the table: the publication has it then). */
+rc_status rc_pg_incsnap_on_events(rc_pg_incsnap *is, rc_event_list *l, size_t first, bool own_signals, rc_error *err);
 /* At the end of a stream transaction (its Commit's end LSN): the chunk's rows go to the queue
  * once past its HW; their items will be (lsn, 1..n) (pg_source.c). A signal in it is part of
  * the state as of (lsn, 0). */

@@ -366,8 +366,8 @@ static void count_rows(pg_source *s, size_t first)
 /* The events of one stream item, from `first` on, for the incremental snapshot. */
 static rc_status incsnap_events(pg_source *s, size_t first, rc_error *err)
 {
-    const rc_batch *b = rc_db_batch(&s->db.batches);
-    return s->inc ? rc_pg_incsnap_on_events(s->inc, b->events.items + first, b->events.count - first, err) : RC_OK;
+    rc_batch *b = rc_db_batch(&s->db.batches); /* without --include, signal rows are rowcast's: taken out */
+    return s->inc ? rc_pg_incsnap_on_events(s->inc, &b->events, first, s->cfg.ninclude == 0, err) : RC_OK;
 }
 
 /* The next row (or table edge) of an emitted chunk as one item at (L, k). */
