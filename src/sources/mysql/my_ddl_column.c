@@ -78,7 +78,8 @@ static rc_status params(ps *p, rc_buf *d, long *first)
         rc_str num = {p->sql.p + p->t.off, p->t.n};
         if (k == 0) { /* its leading digits, read within the token (the statement is not NUL-terminated) */
             long v = 0;
-            for (size_t i = 0; i < num.n && num.p[i] >= '0' && num.p[i] <= '9'; i++) v = v * 10 + (num.p[i] - '0');
+            /* ten digits at most: a longer number is capped below, and 10^18 and up would overflow */
+            for (size_t i = 0; i < num.n && i < 10 && num.p[i] >= '0' && num.p[i] <= '9'; i++) v = v * 10 + (num.p[i] - '0');
             *first = num.n < 10 ? v : 1000000000L;
         }
         if (k) rc_buf_putc(d, ',');
