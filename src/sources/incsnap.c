@@ -294,6 +294,16 @@ bool rc_incsnap_paused(const rc_incsnap *s)
     return s->paused;
 }
 
+bool rc_incsnap_working(const rc_incsnap *s)
+{
+    if (s->paused) return false;
+    for (size_t i = 0; i < rc_incsnap_ntables(s); i++) {
+        rc_incsnap_tstate st = rc_incsnap_table_at(s, i)->state;
+        if (st == RC_INCSNAP_QUEUED || st == RC_INCSNAP_RUNNING) return true;
+    }
+    return false;
+}
+
 /* The next chunk's row limit: the configured rows, fewer when the bytes per row (estimated,
  * then measured) say the chunk would pass chunk_bytes; half the last one after a chunk that
  * stopped at twice the cap. */

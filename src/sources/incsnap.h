@@ -159,6 +159,9 @@ rc_status rc_incsnap_stop(rc_incsnap *s, const char *name, rc_error *err);
 /* Pause: the chunk in flight finishes, no new one starts until resume. */
 void rc_incsnap_pause(rc_incsnap *s, bool paused);
 bool rc_incsnap_paused(const rc_incsnap *s);
+/* A table is queued or running and the snapshot is not paused: a --until caught-up run waits
+ * for it (the source adds the rows it still has to hand out). */
+bool rc_incsnap_working(const rc_incsnap *s);
 
 /* When idle, not paused and a table is waiting and the stream is caught up: starts the next
  * chunk (LW, read, HW through ops). RC_SKIP when it did not start one. A table whose chunk

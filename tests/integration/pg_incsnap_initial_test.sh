@@ -88,7 +88,7 @@ step "run 3: resumes and completes"
 resumed
 # completed, and its end acknowledged: the state file has the table no more (the completed line
 # comes at the emit; a SIGTERM between it and the acknowledgement leaves the last chunk to the
-# next run, which run 4's --until caught-up would not read: CI's sanitizer build saw it)
+# next run, whose --until caught-up reads it but run 4 checks that none is in progress)
 done_acked() { grep -q 'incremental snapshot of public.t completed' "$W/err.$RUN" && ! grep -q '^table ' "$CK"; }
 wait_for 120 done_acked || bad "run 3: no acknowledged completion in 120 s: $(tail -3 "$W/err.$RUN")"
 stop_all

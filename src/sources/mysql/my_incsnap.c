@@ -437,13 +437,7 @@ bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_
 
 bool rc_my_incsnap_working(const my_source *s)
 {
-    const rc_my_incsnap *x = s->inc;
-    if (!x || rc_incsnap_paused(x->core)) return rc_my_incsnap_pending(s);
-    for (size_t i = 0; i < rc_incsnap_ntables(x->core); i++) {
-        rc_incsnap_tstate st = rc_incsnap_table_at(x->core, i)->state;
-        if (st == RC_INCSNAP_QUEUED || st == RC_INCSNAP_RUNNING) return true;
-    }
-    return rc_my_incsnap_pending(s);
+    return (s->inc && rc_incsnap_working(s->inc->core)) || rc_my_incsnap_pending(s);
 }
 
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)

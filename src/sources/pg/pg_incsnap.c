@@ -535,6 +535,8 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
 
 bool rc_pg_incsnap_pending(const rc_pg_incsnap *is) { return is->qi < is->nq; }
 
+bool rc_pg_incsnap_working(const rc_pg_incsnap *is) { return is && (rc_incsnap_working(is->core) || rc_pg_incsnap_pending(is)); }
+
 rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     static const char *const marks[] = {"incremental", "incremental:start", "incremental:end", "incremental:stopped"};

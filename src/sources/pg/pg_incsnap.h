@@ -91,6 +91,8 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err);
 /* The queue: true while rows or edges wait; rc_pg_incsnap_next appends the next one's event
  * (op read, snapshot "incremental" or an edge) to out, in a. */
 bool rc_pg_incsnap_pending(const rc_pg_incsnap *is);
+/* A table queued or running, or rows left to hand out: --until caught-up waits (NULL: false). */
+bool rc_pg_incsnap_working(const rc_pg_incsnap *is);
 rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out, rc_error *err);
 
 /* Why table t cannot be snapshotted incrementally (no key without replica identity FULL, ...),

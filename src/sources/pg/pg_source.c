@@ -322,11 +322,11 @@ static rc_status stream_start(void *p, rc_error *err)
 }
 
 /* At the --until target: everything committed before it handed out and nothing open, or the
- * next transaction commits at or after it. Nothing more is read from here (the changes after
- * the target are the next run's: the slot is acknowledged only up to the last one handed). */
+ * next transaction commits at or after it; never while an incremental snapshot works. Nothing
+ * more is read from here (the changes after the target are the next run's). */
 static bool at_target(const pg_source *s)
 {
-    return s->until_lsn && (s->past_target || (rc_pg_events_idle(s->ev) && (s->handed_lsn >= s->until_lsn || s->wal_end >= s->until_lsn)));
+    return s->until_lsn && !rc_pg_incsnap_working(s->inc) && (s->past_target || (rc_pg_events_idle(s->ev) && (s->handed_lsn >= s->until_lsn || s->wal_end >= s->until_lsn)));
 }
 
 /* Caught up to --until: at the target and everything handed out acknowledged. */
@@ -336,7 +336,7 @@ static bool caught_up(const pg_source *s) { return s->db.acked_all && at_target(
 static bool after_target(pg_source *s, const rc_pgo_msg *m)
 {
     uint64_t lsn = m->kind == RC_PGO_BEGIN ? m->u.begin.final_lsn : m->kind == RC_PGO_STREAM_COMMIT ? m->u.commit.commit_lsn : 0;
-    if (!s->until_lsn || !lsn || lsn < s->until_lsn || rc_pg_events_pending(s->ev)) return false;
+    if (!s->until_lsn || !lsn || lsn < s->until_lsn || rc_pg_events_pending(s->ev) || rc_pg_incsnap_working(s->inc)) return false;
     s->past_target = true;
     return true;
 }
