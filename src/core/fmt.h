@@ -113,9 +113,13 @@ typedef struct rc_day_memo {
     size_t n;
     char ymd[24];
 } rc_day_memo;
-/* rc_fmt_ts_iso's text (in double quotes when quoted: a JSON string), the date's text made
+/* The instant in UTC as java.time's ISO_OFFSET_DATE_TIME writes it (Debezium's ZonedTimestamp):
+ * a '+' before a year past 9999; the fraction with exactly `width` digits when 1-9 (Debezium's
+ * fractionalWidth, the column's precision), else as many as needed: 2022-11-15T05:12:11.5Z. */
+void rc_fmt_ts_java(rc_buf *b, const rc_timestamp *ts, int width);
+/* rc_fmt_ts_java's text (in double quotes when quoted: a JSON string), the date's text made
  * once for a run of timestamps of one day, one reservation. */
-void rc_fmt_ts_iso_memo(rc_buf *b, const rc_timestamp *ts, rc_day_memo *m, bool quoted);
+void rc_fmt_ts_java_memo(rc_buf *b, const rc_timestamp *ts, rc_day_memo *m, int width, bool quoted);
 void rc_fmt_ts_epoch(rc_buf *b, const rc_timestamp *ts); /* 1606233662.012345 */
 /* Wall clock of the instant at a fixed UTC offset: 2020-11-25 00:01:02[.f] */
 void rc_fmt_ts_local(rc_buf *b, const rc_timestamp *ts, int32_t offset_sec, char sep);

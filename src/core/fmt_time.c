@@ -173,21 +173,57 @@ void rc_fmt_ts_iso(rc_buf *b, const rc_timestamp *ts)
     rc_buf_putc(b, 'Z');
 }
 
-void rc_fmt_ts_iso_memo(rc_buf *b, const rc_timestamp *ts, rc_day_memo *m, bool quoted)
+/* The fraction of a java.time formatter at w: exactly `width` digits (1-9, as
+ * appendFraction(NANO_OF_SECOND, width, width)), else as many as needed (none for 0). A value
+ * with more digits than `width` (never one read from its column) keeps them all: Java would
+ * cut it, rowcast never cuts a value silently. */
+static char *java_frac_at(char *w, uint32_t nanos, int width)
+{
+    static const uint32_t below[10] = {1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
+    if (width < 1 || width > 9 || nanos % below[width]) return w + frac_at(w, nanos);
+    *w++ = '.';
+    nanos /= below[width];
+    for (int i = width - 1; i >= 0; i--, nanos /= 10) w[i] = (char)('0' + nanos % 10);
+    return w + width;
+}
+
+/* The date of day `days` as java.time's ISO_LOCAL_DATE writes it: a '+' before a year past
+ * 9999 (SignStyle.EXCEEDS_PAD), a '-' before one below 0. */
+static void put_java_ymd(rc_buf *b, int64_t days)
+{
+    int32_t y;
+    unsigned mo, d;
+    rc_civil_from_days(days, &y, &mo, &d);
+    if (y > 9999) rc_buf_putc(b, '+');
+    put_ymd(b, y, mo, d);
+}
+
+void rc_fmt_ts_java(rc_buf *b, const rc_timestamp *ts, int width)
+{
+    int64_t days = rc_floor_div(ts->sec, 86400);
+    put_java_ymd(b, days);
+    char *w = rc_buf_reserve(b, 20); /* T, clock, fraction, Z */
+    if (!w) return;
+    unsigned rem = (unsigned)(ts->sec - days * 86400);
+    w[0] = 'T';
+    put2(w + 1, rem / 3600), w[3] = ':', put2(w + 4, rem / 60 % 60), w[6] = ':', put2(w + 7, rem % 60);
+    char *o = java_frac_at(w + 9, ts->nanos, width);
+    *o++ = 'Z';
+    rc_buf_commit(b, (size_t)(o - w));
+}
+
+void rc_fmt_ts_java_memo(rc_buf *b, const rc_timestamp *ts, rc_day_memo *m, int width, bool quoted)
 {
     int64_t days = rc_floor_div(ts->sec, 86400);
     if (!m->n || days != m->day) {
-        int32_t y;
-        unsigned mo, d;
-        rc_civil_from_days(days, &y, &mo, &d);
         rc_buf t = {m->ymd, 0, sizeof m->ymd, sizeof m->ymd, RC_OK};
-        put_ymd(&t, y, mo, d);
+        put_java_ymd(&t, days);
         m->n = t.err == RC_OK ? t.len : 0, m->day = days;
     }
     char *w = m->n ? rc_buf_reserve(b, sizeof m->ymd + 22) : NULL; /* quotes, T, clock, fraction, Z */
     if (!w) { /* no memo (a year too long for it, never in practice) or the buffer's error */
         if (quoted) rc_buf_putc(b, '"');
-        rc_fmt_ts_iso(b, ts);
+        rc_fmt_ts_java(b, ts, width);
         if (quoted) rc_buf_putc(b, '"');
         return;
     }
@@ -197,7 +233,8 @@ void rc_fmt_ts_iso_memo(rc_buf *b, const rc_timestamp *ts, rc_day_memo *m, bool 
     o += m->n;
     *o++ = 'T';
     unsigned rem = (unsigned)(ts->sec - days * 86400);
-    o = hms_at(o, rem / 3600, rem / 60 % 60, rem % 60, ts->nanos);
+    put2(o, rem / 3600), o[2] = ':', put2(o + 3, rem / 60 % 60), o[5] = ':', put2(o + 6, rem % 60);
+    o = java_frac_at(o + 8, ts->nanos, width);
     *o++ = 'Z';
     if (quoted) *o++ = '"';
     rc_buf_commit(b, (size_t)(o - w));

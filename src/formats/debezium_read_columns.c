@@ -55,7 +55,7 @@ static void declaration(const ctx *c, uint32_t field, bool pg, rc_buf *out)
     } else if (!strcmp(name, "io.debezium.time.MicroTimestamp") || !strcmp(name, "io.debezium.time.NanoTimestamp")) {
         rc_buf_puts(out, pg ? "timestamp(6)" : "datetime(6)");
     } else if (!strcmp(name, "io.debezium.time.ZonedTimestamp")) {
-        rc_buf_puts(out, pg ? "timestamptz" : "timestamp(6)");
+        rc_buf_puts(out, pg ? "timestamptz" : "timestamp");
     } else if (!strcmp(name, "io.debezium.data.Json")) {
         rc_buf_puts(out, pg ? "jsonb" : "json");
     } else if (!strcmp(name, "io.debezium.data.Enum") || !strcmp(name, "io.debezium.data.EnumSet")) {

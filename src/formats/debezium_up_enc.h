@@ -111,6 +111,7 @@ typedef struct up_enc {
     bool hstore_map;      /* hstore.handling.mode=map (else json) */
     bool include_unknown; /* include.unknown.datatypes */
     bool include_query;   /* include.query: source.query (else null) */
+    bool zoned_width;     /* ZonedTimestamp's fraction as wide as the column's precision (2.2 and later) */
     rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
     /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
@@ -187,6 +188,15 @@ static inline dt_as datetime_as(const up_enc *e, const rc_column *c)
     if (e->time_mode == TIME_CONNECT) return DT_CONNECT;
     int prec = c->type.p1 < 0 ? (c->type.info->family == RC_FAM_PG ? 6 : 0) : c->type.p1;
     return prec <= 3 ? DT_MILLIS : DT_MICROS;
+}
+
+/* The fraction digits of a ZonedTimestamp: Debezium 2.2 and later pass the column's precision
+ * as fractionalWidth (DBZ-5996 MySQL, DBZ-6163 PostgreSQL): timestamptz(6) writes 30.000000Z;
+ * a precision not declared is PostgreSQL's and Oracle's 6, MySQL's 0. 0: as many as needed. */
+static inline int zoned_width(const up_enc *e, const rc_column *c)
+{
+    if (!e->zoned_width) return 0;
+    return c->type.p1 >= 0 ? c->type.p1 : c->type.info->family == RC_FAM_MYSQL ? 0 : 6;
 }
 
 /* A MySQL FLOAT or FLOAT(p) as Kafka Connect's float32: Debezium 2.0 stopped widening it to a
@@ -276,6 +286,7 @@ typedef struct dbz_cv {
         rc_wkb_info geo;
     };
     char own[24]; /* bytes the value points into (an unsigned's digits, bits) */
+    int width;    /* CV_FMT_TIMESTAMP: zoned_width */
 } dbz_cv;
 
 bool rc_dbz_rescale(const rc_decimal *d, int32_t scale, rc_buf *digits, rc_decimal *out);

@@ -68,17 +68,31 @@ rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err
 
 /* The layout of a Debezium release "X.Y[.Z[.Final]]" (-1: not a release number): where Debezium
  * changed what it writes, see docs/formats/debezium.md. */
-static int layout_of_release(const char *v)
+/* A release's major and minor number ("2.4.0.Final": 2, 4); false when v names none. */
+static bool release_of(const char *v, long *major, long *minor)
 {
     char *end;
-    long major = strtol(v, &end, 10);
-    if (end == v || *end != '.' || end[1] < '0' || end[1] > '9') return -1;
-    long minor = strtol(end + 1, &end, 10);
-    if (*end && *end != '.') return -1;
+    *major = strtol(v, &end, 10);
+    if (end == v || *end != '.' || end[1] < '0' || end[1] > '9') return false;
+    *minor = strtol(end + 1, &end, 10);
+    return !*end || *end == '.';
+}
+
+static int layout_of_release(const char *v)
+{
+    long major, minor;
+    if (!release_of(v, &major, &minor)) return -1;
     if (major == 0) return 0;
     if (major == 1) return minor < 6 ? 10 : 16;
     if (major == 2) return minor < 6 ? 20 : 26;
     return major >= 3 ? 30 : -1;
+}
+
+/* A release before 2.2; false when v names none. */
+static bool release_before_2_2(const char *v)
+{
+    long major, minor;
+    return release_of(v, &major, &minor) && (major < 2 || (major == 2 && minor < 2));
 }
 
 void rc_dbz_up_set_cut(void *p, rc_cut_log *cuts)
@@ -108,6 +122,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     static const int layouts[] = {0, 10, 16, 20, 26, 26, 30}; /* of debezium.compat's choices */
     int release = layout_of_release(e->version);
     e->compat = opt->compat >= 0 ? layouts[opt->compat] : release >= 0 ? release : 30;
+    e->zoned_width = e->compat >= 26 || (e->compat == 20 && !release_before_2_2(e->version));
     e->schema_adjust = opt->schema_adjust >= 0 ? opt->schema_adjust : e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
     e->skip_ops = opt->skip.ops;
     e->hstore_map = opt->hstore_mode == 1, e->include_unknown = opt->include_unknown;

@@ -352,7 +352,7 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
         }
         return RC_OK;
     }
-    case RC_V_TIMESTAMP: cv->kind = CV_ASCII, cv->fmt = CV_FMT_TIMESTAMP, cv->v = v; return RC_OK;
+    case RC_V_TIMESTAMP: cv->kind = CV_ASCII, cv->fmt = CV_FMT_TIMESTAMP, cv->v = v, cv->width = zoned_width(e, c); return RC_OK;
     case RC_V_GEOMETRY: return geometry_cv(e, c, v->s, cv, err);
     default: cv->kind = CV_TEXT, cv->s = v->s; return RC_OK;
     }
@@ -370,7 +370,7 @@ void rc_dbz_put_ascii(up_enc *e, rc_buf *b, const dbz_cv *cv)
     case CV_FMT_NONE: rc_buf_put(b, cv->s.p, cv->s.n); return;
     case CV_FMT_DEC_PLAIN: rc_fmt_dec_plain(b, &cv->dec); return;
     case CV_FMT_DEC_JAVA: rc_fmt_dec_java(b, &cv->dec); return;
-    case CV_FMT_TIMESTAMP: rc_fmt_ts_iso(b, &cv->v->ts); return;
+    case CV_FMT_TIMESTAMP: rc_fmt_ts_java(b, &cv->v->ts, cv->width); return;
     case CV_FMT_DATETIME: rc_fmt_datetime(b, &cv->v->dt, 'T', false); return;
     case CV_FMT_HEX: rc_fmt_hex(b, (const unsigned char *)cv->s.p, cv->s.n, false); return;
     case CV_FMT_BASE64: rc_fmt_base64(b, (const unsigned char *)cv->s.p, cv->s.n); return;
@@ -670,7 +670,7 @@ static inline bool put_fast(up_enc *e, rc_buf *b, char *o, uint8_t fast, const r
     case FAST_ZONED_TS:
         if (v->kind != RC_V_TIMESTAMP) break;
         commit_to(b, o);
-        rc_fmt_ts_iso_memo(b, &v->ts, &e->ts_day, true); /* ZonedTimestamp */
+        rc_fmt_ts_java_memo(b, &v->ts, &e->ts_day, zoned_width(e, c), true); /* ZonedTimestamp */
         return true;
     default: break;
     }

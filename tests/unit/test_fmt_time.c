@@ -93,31 +93,41 @@ static void test_timestamps(void **state)
     EXPECT_TEXT("2000-02-29T00:00:00Z", rc_fmt_ts_iso(&b, &leap));
 }
 
-/* rc_fmt_ts_iso_memo writes rc_fmt_ts_iso's text through its day memo: a day again, the next
- * day, a day before the epoch, a year of more than four digits and back. */
+/* rc_fmt_ts_java_memo writes rc_fmt_ts_java's text through its day memo: a day again, the next
+ * day, a day before the epoch, a year of more than four digits and back, each width. */
 static void test_timestamps_memo(void **state)
 {
     rc_day_memo m = {0};
     rc_timestamp ts[] = {{1606233662, 12345000}, {1606233663, 0},         {1606262399, 999999999}, {1606262400, 1},
                          {-1, 500000000},        {-86401, 0},              {253402300800, 0},       {-62167219201, 0},
                          {1606233662, 12345000}, {INT64_MAX / 2, 999000000}};
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        rc_buf want, got;
-        rc_buf_init(&want, 0), rc_buf_init(&got, 0);
-        rc_buf_putc(&want, '"');
-        rc_fmt_ts_iso(&want, &ts[i]);
-        rc_buf_putc(&want, '"');
-        rc_fmt_ts_iso_memo(&got, &ts[i], &m, true);
-        assert_int_equal(got.len, want.len);
-        assert_memory_equal(got.data, want.data, want.len);
-        rc_buf_reset(&got);
-        rc_fmt_ts_iso_memo(&got, &ts[i], &m, false);
-        assert_int_equal(got.len, want.len - 2);
-        assert_memory_equal(got.data, want.data + 1, got.len);
-        rc_buf_fini(&want), rc_buf_fini(&got);
+    for (int width = 0; width <= 9; width += 3) {
+        for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
+            rc_buf want, got;
+            rc_buf_init(&want, 0), rc_buf_init(&got, 0);
+            rc_buf_putc(&want, '"');
+            rc_fmt_ts_java(&want, &ts[i], width);
+            rc_buf_putc(&want, '"');
+            rc_fmt_ts_java_memo(&got, &ts[i], &m, width, true);
+            assert_int_equal(got.len, want.len);
+            assert_memory_equal(got.data, want.data, want.len);
+            rc_buf_reset(&got);
+            rc_fmt_ts_java_memo(&got, &ts[i], &m, width, false);
+            assert_int_equal(got.len, want.len - 2);
+            assert_memory_equal(got.data, want.data + 1, got.len);
+            rc_buf_fini(&want), rc_buf_fini(&got);
+        }
     }
-    EXPECT_TEXT("\"1969-12-31T23:59:59.5Z\"", rc_fmt_ts_iso_memo(&b, &(rc_timestamp){-1, 500000000}, &m, true));
-    EXPECT_TEXT("10000-01-01T00:00:00Z", rc_fmt_ts_iso_memo(&b, &(rc_timestamp){253402300800, 0}, &m, false));
+    EXPECT_TEXT("\"1969-12-31T23:59:59.5Z\"", rc_fmt_ts_java_memo(&b, &(rc_timestamp){-1, 500000000}, &m, 0, true));
+    /* Debezium's PostgreSQL tests: tz_large, tz_zero (timestamptz: width 6), a timestamptz(3) */
+    EXPECT_TEXT("+21016-11-04T06:51:30.123456Z", rc_fmt_ts_java_memo(&b, &(rc_timestamp){601060287090, 123456000}, &m, 6, false));
+    EXPECT_TEXT("+21016-11-04T06:51:30.000000Z", rc_fmt_ts_java(&b, &(rc_timestamp){601060287090, 0}, 6));
+    EXPECT_TEXT("2016-11-04T13:51:30.100Z", rc_fmt_ts_java(&b, &(rc_timestamp){1478267490, 100000000}, 3));
+    EXPECT_TEXT("2016-11-04T13:51:30.12Z", rc_fmt_ts_java(&b, &(rc_timestamp){1478267490, 120000000}, 0));
+    EXPECT_TEXT("2016-11-04T13:51:30.1200Z", rc_fmt_ts_java(&b, &(rc_timestamp){1478267490, 120000000}, 4));
+    EXPECT_TEXT("2016-11-04T13:51:30.123456789Z", rc_fmt_ts_java(&b, &(rc_timestamp){1478267490, 123456789}, 4)); /* not cut */
+    EXPECT_TEXT("-4713-11-24T00:00:00Z", rc_fmt_ts_java(&b, &(rc_timestamp){-210866803200, 0}, 0));
+    EXPECT_TEXT("10000-01-01T00:00:00Z", rc_fmt_ts_iso(&b, &(rc_timestamp){253402300800, 0})); /* the other formats' ISO: no sign */
 }
 
 static void test_parsers(void **state)
