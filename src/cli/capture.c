@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cli/run_opts.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/state_store.h"
 #include "rowcast/source.h"
 
 /* What capture's own flags set (flags.h: CLI_IN_CMD): the source's configuration, the flags
@@ -192,7 +193,9 @@ static const cli_flag capture_table[] = {
              "the schema history, the incremental snapshots' progress and\n"
              "a file sink's size there, written atomically; a run that\n"
              "finds the file resumes from it (--start ignored), the file\n"
-             "cut back to that size"},
+             "cut back to that size. MySQL/MariaDB: kafka://HOST:PORT/TOPIC\n"
+             "keeps it in a Kafka topic instead (record rowcast/NAME/state,\n"
+             "needs --server NAME; docs/sinks.md, State in Kafka)"},
     {CLI_VALUE, "--start", .metavar = "WHERE", .set = set_source_flag, .base = CLI_IN_CMD, .off = offsetof(capture_args, cc.start),
      .help = "without checkpoint and snapshot: current (default),\n"
              "earliest, FILE:POS (mysql-bin.000003:4), or a MariaDB GTID\n"
@@ -286,6 +289,9 @@ int cli_capture(int argc, char **argv)
     rc_error err;
     rc_error_clear(&err);
     if (rc == EXIT_OK && rc_source_check(src, ca.given, &cc, &r.opts, &err) != RC_OK) rc = cli_run_usage_error(&r, "%s", err.message);
+    if (rc == EXIT_OK && rc_state_store_is_kafka(cc.checkpoint) && !c.server_forced) /* the state's key: rowcast/NAME/state */
+        rc = cli_run_usage_error(&r, "--checkpoint %s needs --server NAME: the state is the record rowcast/NAME/state, and two "
+                                     "captures must not share one", cc.checkpoint);
     if (rc == EXIT_OK) {
         r.spec.source_prefix = src->option_prefix;
         c.threaded = r.threads ? !strcmp(r.threads, "2") : src->threaded;

@@ -19,14 +19,12 @@
  * and the next takes the snapshot again into a file cut back to that size. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "pipeline_impl.h"
+#include "pipeline/state_store.h"
 
 /* The server writes a slot's confirmed_flush_lsn to disk at its own checkpoints (and when the
  * slot's restart_lsn moves): after a crash or a restart of the server (15 does not write it at
@@ -124,28 +122,10 @@ static rc_status slot_write(const rc_slot_state *ss, rc_error *err)
                          (unsigned)a->lsn, a->rows, a->output, a->dead);
         rc_buf_put(&b, line, (size_t)k);
     }
-    char tmp[sizeof ss->path + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", ss->path);
-    int fd = b.err ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    bool ok = fd >= 0;
-    for (size_t done = 0; ok && done < b.len;) {
-        ssize_t w = write(fd, b.data + done, b.len - done);
-        if (w < 0 && errno == EINTR) continue;
-        ok = w > 0;
-        if (ok) done += (size_t)w;
-    }
-    ok = ok && fsync(fd) == 0;
-    if (fd >= 0) ok = close(fd) == 0 && ok;
-    ok = ok && rename(tmp, ss->path) == 0;
-    if (ok) { /* the rename is durable once the directory is */
-        char dir[sizeof ss->path];
-        snprintf(dir, sizeof dir, "%s", ss->path);
-        int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        ok = dfd >= 0 && fsync(dfd) == 0;
-        if (dfd >= 0) close(dfd);
-    }
+    rc_status st = b.err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "state file %s: out of memory", ss->path)
+                         : rc_file_replace("state file", ss->path, b.data, b.len, err);
     rc_buf_fini(&b);
-    return ok ? RC_OK : rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot write state file %s: %s", ss->path, strerror(errno));
+    return st;
 }
 
 static void slot_add(rc_slot_state *ss, uint64_t lsn, uint64_t rows, const rc_sink_state *st)

@@ -1,13 +1,10 @@
 /* The checkpoint file of a MySQL/MariaDB capture (my_checkpoint.h). */
 #include "sources/mysql/my_checkpoint.h"
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "rowcast/buf.h"
 
 void rc_my_checkpoint_fini(rc_my_checkpoint *ck)
@@ -115,83 +112,70 @@ rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, r
     return RC_OK;
 }
 
-rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error *err)
+rc_status rc_my_checkpoint_load(rc_state_store *store, rc_my_checkpoint *ck, rc_error *err)
 {
     memset(ck, 0, sizeof *ck);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT) return RC_SKIP;
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "checkpoint %s: %s", path, strerror(errno));
-    }
     rc_buf b;
     rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) rc_buf_put(&b, chunk, k);
-    bool failed = ferror(f);
-    fclose(f);
-    rc_status st = failed ? rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "checkpoint %s: read error", path)
-                   : b.err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", path)
-                           : rc_my_checkpoint_parse(path, b.data ? b.data : "", b.len, ck, err);
+    rc_status st = rc_state_store_load(store, &b, err);
+    if (st == RC_OK) st = rc_my_checkpoint_parse(rc_state_store_where(store), b.data ? b.data : "", b.len, ck, err);
     rc_buf_fini(&b);
     if (st != RC_OK) rc_my_checkpoint_fini(ck);
     return st;
 }
 
-static rc_status io_fail(const char *what, const char *path, rc_error *err)
+rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error *err)
 {
-    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "checkpoint %s: %s: %s", path, what, strerror(errno));
+    rc_state_store *store;
+    rc_status st = rc_state_store_open(path, "checkpoint", NULL, NULL, NULL, NULL, &store, err);
+    if (st != RC_OK) return st;
+    st = rc_my_checkpoint_load(store, ck, err);
+    rc_state_store_close(store);
+    return st;
 }
 
-rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_my_checkpoint *ck, rc_error *err)
+/* The checkpoint's text (my_checkpoint.h) in b; false when it did not fit. */
+static bool format(const char *server, const rc_my_checkpoint *ck, rc_buf *b)
 {
-    rc_buf b;
-    rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
     char head[1400];
     bool sink = ck->sink && ck->sink[0]; /* no file tracked (Kafka): version 1, as older rowcast wrote */
     bool snap = ck->snapshot_len > 0;    /* no incremental snapshot: version 1 or 2, as before */
     int hn = snprintf(head, sizeof head, "rowcast-mysql-checkpoint %d\nserver %s\nfile %s\noffset %llu\ngtids %s\n", snap ? 3 : sink ? 2 : 1,
                       server, ck->file ? ck->file : "", (unsigned long long)ck->offset, ck->gtids ? ck->gtids : "");
-    rc_buf_put(&b, head, (size_t)hn);
+    rc_buf_put(b, head, (size_t)hn);
     bool cut = (size_t)hn >= sizeof head;
     if (sink) {
         hn = snprintf(head, sizeof head, "sink %zu\n", strlen(ck->sink));
-        rc_buf_put(&b, head, (size_t)hn);
-        rc_buf_puts(&b, ck->sink);
+        rc_buf_put(b, head, (size_t)hn);
+        rc_buf_puts(b, ck->sink);
     }
     hn = snprintf(head, sizeof head, "history %zu\n", ck->history_len);
-    rc_buf_put(&b, head, (size_t)hn);
-    rc_buf_put(&b, ck->history ? ck->history : "", ck->history_len);
+    rc_buf_put(b, head, (size_t)hn);
+    rc_buf_put(b, ck->history ? ck->history : "", ck->history_len);
     if (snap) {
         hn = snprintf(head, sizeof head, "snapshot %zu\n", ck->snapshot_len);
-        rc_buf_put(&b, head, (size_t)hn);
-        rc_buf_put(&b, ck->snapshot, ck->snapshot_len);
+        rc_buf_put(b, head, (size_t)hn);
+        rc_buf_put(b, ck->snapshot, ck->snapshot_len);
     }
-    if (b.err || cut) {
-        rc_buf_fini(&b);
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", path);
-    }
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    rc_status st = RC_OK;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) st = io_fail("cannot create its temporary file", tmp, err);
-    for (size_t done = 0; st == RC_OK && done < b.len;) {
-        ssize_t w = write(fd, b.data + done, b.len - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) st = io_fail("write", tmp, err);
-        else done += (size_t)w;
-    }
-    if (st == RC_OK && fsync(fd)) st = io_fail("fsync", tmp, err);
-    if (fd >= 0 && close(fd) && st == RC_OK) st = io_fail("close", tmp, err);
-    if (st == RC_OK && rename(tmp, path)) st = io_fail("rename", path, err);
-    if (st == RC_OK) { /* the rename itself is durable once the directory is */
-        char dir[4200];
-        snprintf(dir, sizeof dir, "%s", path);
-        int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd < 0 || fsync(dfd)) st = io_fail("fsync of its directory", path, err);
-        if (dfd >= 0) close(dfd);
-    }
+    return !b->err && !cut;
+}
+
+rc_status rc_my_checkpoint_save(rc_state_store *store, const char *server, const rc_my_checkpoint *ck, rc_error *err)
+{
+    rc_buf b;
+    rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
+    rc_status st = format(server, ck, &b) ? rc_state_store_save(store, b.data, b.len, err)
+                                          : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", rc_state_store_where(store));
     rc_buf_fini(&b);
+    return st;
+}
+
+rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_my_checkpoint *ck, rc_error *err)
+{
+    rc_state_store *store;
+    rc_status st = rc_state_store_open(path, "checkpoint", NULL, NULL, NULL, NULL, &store, err);
+    if (st != RC_OK) return st;
+    st = rc_my_checkpoint_save(store, server, ck, err);
+    rc_state_store_close(store);
     return st;
 }

@@ -19,13 +19,15 @@
  * read, and still written when there is no sink state (1) or no snapshot state (2). An empty file name with
  * offset 0 (no binlog offset is below 4) is no position: the run that wrote it was taking its
  * snapshot, and the next one takes it again; its sink state is where the snapshot began.
- * Written atomically: PATH.tmp, fsync, rename over PATH, fsync of the directory. */
+ * Written atomically: PATH.tmp, fsync, rename over PATH, fsync of the directory; or kept in a
+ * Kafka topic (--checkpoint kafka://HOST:PORT/TOPIC: pipeline/state_store.h). */
 #ifndef ROWCAST_SOURCES_MY_CHECKPOINT_H
 #define ROWCAST_SOURCES_MY_CHECKPOINT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "rowcast/error.h"
+#include "pipeline/state_store.h"
 
 typedef struct rc_my_checkpoint {
     char *file;    /* malloc'd, as are the others */
@@ -47,6 +49,10 @@ rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error
  * it: rc_my_checkpoint_fini frees it either way. */
 rc_status rc_my_checkpoint_parse(const char *path, const char *text, size_t n, rc_my_checkpoint *ck, rc_error *err);
 rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_my_checkpoint *ck, rc_error *err);
+/* The same through a store (pipeline/state_store.h: a file or a Kafka record); `where` names it
+ * in errors. */
+rc_status rc_my_checkpoint_load(rc_state_store *store, rc_my_checkpoint *ck, rc_error *err);
+rc_status rc_my_checkpoint_save(rc_state_store *store, const char *server, const rc_my_checkpoint *ck, rc_error *err);
 void rc_my_checkpoint_fini(rc_my_checkpoint *ck);
 
 #endif

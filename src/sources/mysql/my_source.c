@@ -53,7 +53,11 @@ static rc_status snapshot_done(void *p, rc_error *err)
     if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY) {
         /* delivered whole: the checkpoint without position (my_ack_state) has nothing to
          * cut back to any more, and no stream follows */
-        if (s->cfg.checkpoint && s->acked.sink && s->acked.sink[0]) remove(s->cfg.checkpoint);
+        if (s->store && s->acked.sink && s->acked.sink[0]) {
+            rc_error cerr;
+            rc_error_clear(&cerr);
+            if (rc_state_store_clear(s->store, &cerr) != RC_OK) rc_my_source_notice(s, "warning: %s", cerr.message);
+        }
         s->db.ph = PH_DONE;
         return RC_OK;
     }
@@ -110,7 +114,7 @@ static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
         rc_my_checkpoint begun = {.file = "", .gtids = "", .sink = t};
         rc_error err;
         rc_error_clear(&err);
-        if (rc_my_checkpoint_write(s->cfg.checkpoint, s->url.shown, &begun, &err) != RC_OK)
+        if (rc_my_checkpoint_save(s->store, s->url.shown, &begun, &err) != RC_OK)
             rc_my_source_notice(s, "warning: %s (the previous checkpoint stays)", err.message);
     } else if (s->acked_pos.kind) {
         rc_my_source_write_checkpoint(s);
@@ -134,6 +138,7 @@ static void my_close(rc_source *src)
     for (size_t i = 0; i < s->qn; i++) rc_my_source_boundary_free(&s->q[i]);
     free(s->q);
     rc_my_checkpoint_fini(&s->acked);
+    rc_state_store_close(s->store);
     free(s->stored_sink);
     free(s->file), free(s->gtids);
     free(s->ahead), free(s->ahead_fields), free(s->ahead_lens);
@@ -322,7 +327,7 @@ static rc_status setup(my_source *s, const rc_source_config *cfg, rc_error *err)
     }
     rc_my_checkpoint ck;
     if (s->cfg.checkpoint) {
-        st = rc_my_checkpoint_read(s->cfg.checkpoint, &ck, err);
+        st = rc_my_checkpoint_load(s->store, &ck, err);
         if (st == RC_OK && rc_my_checkpoint_snapshot_begun(&ck)) { /* a snapshot cut short: taken again */
             rc_my_source_notice(s, "checkpoint %s: the snapshot the last run began was not delivered: taking it again", s->cfg.checkpoint);
             s->stored_sink = ck.sink, ck.sink = NULL;
@@ -383,6 +388,8 @@ static rc_status my_open(const rc_source_config *cfg, const rc_pos *resume_pos, 
     s->cfg = *cfg->capture;
     s->stop = cfg->stop;
     s->server = (rc_str){s->cfg.server ? s->cfg.server : "rowcast", strlen(s->cfg.server ? s->cfg.server : "rowcast")};
+    if (s->cfg.checkpoint && rc_state_store_open(s->cfg.checkpoint, "checkpoint", s->cfg.server, "state", cfg->opts, cfg->stop, &s->store, err) != RC_OK)
+        return rc_db_source_opened(&s->db, err->code, out);
     if (rc_my_incsnap_new(s, cfg, err) != RC_OK) return rc_db_source_opened(&s->db, err->code, out);
     /* the rows' statements (ANNOTATE_ROWS / ROWS_QUERY) when the output writes them */
     static const char *const wants_query[] = {"debezium.include.query", "maxwell.output_row_query"};

@@ -58,10 +58,10 @@ rc_status rc_my_source_keep_boundary_at(my_source *s, const rc_pos *pos, rc_erro
 
 void rc_my_source_write_checkpoint(my_source *s)
 {
-    if (!s->cfg.checkpoint) return;
+    if (!s->store) return;
     rc_error err;
     rc_error_clear(&err);
-    if (rc_my_checkpoint_write(s->cfg.checkpoint, s->url.shown, &s->acked, &err) != RC_OK)
+    if (rc_my_checkpoint_save(s->store, s->url.shown, &s->acked, &err) != RC_OK)
         rc_my_source_notice(s, "warning: %s (the previous checkpoint stays)", err.message);
 }
 

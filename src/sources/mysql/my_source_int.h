@@ -68,6 +68,7 @@ typedef struct my_source {
     rc_pos handed;         /* ... as a position */
     boundary *q;
     size_t qn, qcap;
+    rc_state_store *store;  /* where --checkpoint keeps it: a file or a Kafka record (NULL: none) */
     rc_my_checkpoint acked; /* what the checkpoint file holds (its sink state: the last ack_state's) */
     char *stored_sink;      /* the sink state the checkpoint held at open (NULL: none) */
     rc_pos acked_pos;

@@ -3,13 +3,13 @@
 #include "sources/pg/pg_state.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/jsonw.h"
+#include "pipeline/state_store.h"
 
 static const char head[] = "rowcast-pg-state 1\nslot ";
 
@@ -81,8 +81,18 @@ void rc_pg_state_last_json(rc_buf *b, const rc_isstate_table *t)
     rc_buf_putc(b, '\0');
 }
 
+/* --checkpoint kafka:// is MySQL's (pipeline/state_store.h): said, not taken for a file name. */
+static rc_status not_kafka(const char *path, rc_error *err)
+{
+    if (!rc_state_store_is_kafka(path)) return RC_OK;
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "--checkpoint %s: a state in Kafka is built for MySQL/MariaDB captures; a PostgreSQL capture keeps its "
+                        "position in its slot and an incremental snapshot's progress in a file (--checkpoint PATH)", path);
+}
+
 rc_status rc_pg_state_writable(const char *path, rc_error *err)
 {
+    if (not_kafka(path, err) != RC_OK) return err->code;
     char tmp[RC_PG_STATE_PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -124,6 +134,7 @@ rc_status rc_pg_state_parse(const char *text, size_t n, char *slot, size_t slotn
 
 rc_status rc_pg_state_read(const char *path, const char *slot, rc_pg_state_pos *at, rc_isstate *st, rc_error *err)
 {
+    if (not_kafka(path, err) != RC_OK) return err->code;
     FILE *f = fopen(path, "rb");
     if (!f) return errno == ENOENT ? RC_SKIP : io_error(path, "read", err);
     rc_buf b;
@@ -152,30 +163,6 @@ rc_status rc_pg_state_read(const char *path, const char *slot, rc_pg_state_pos *
     return rc;
 }
 
-/* PATH.tmp written and fsync'ed, renamed over PATH, the directory fsync'ed. */
-static rc_status replace_file(const char *path, const rc_buf *b, rc_error *err)
-{
-    char tmp[RC_PG_STATE_PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return io_error(tmp, "create", err);
-    size_t done = 0;
-    while (done < b->len) {
-        ssize_t w = write(fd, b->data + done, b->len - done);
-        if (w <= 0 && errno != EINTR) break;
-        if (w > 0) done += (size_t)w;
-    }
-    bool ok = done == b->len && fsync(fd) == 0;
-    if (close(fd) != 0) ok = false;
-    if (!ok || rename(tmp, path) != 0) return io_error(path, "write", err);
-    char dir[RC_PG_STATE_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    ok = dfd >= 0 && fsync(dfd) == 0;
-    if (dfd >= 0) close(dfd);
-    return ok ? RC_OK : io_error(path, "fsync the directory of", err);
-}
-
 rc_status rc_pg_state_write(const char *path, const char *slot, rc_pg_state_pos at, const rc_isstate *st, rc_error *err)
 {
     rc_buf b;
@@ -187,7 +174,7 @@ rc_status rc_pg_state_write(const char *path, const char *slot, rc_pg_state_pos 
     rc_buf_puts(&b, line);
     rc_status rc = rc_isstate_write(st, &b, err);
     if (rc == RC_OK && b.err != RC_OK) rc = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "state file %s: out of memory", path);
-    if (rc == RC_OK) rc = replace_file(path, &b, err);
+    if (rc == RC_OK) rc = rc_file_replace("state file", path, b.data, b.len, err);
     rc_buf_fini(&b);
     return rc;
 }

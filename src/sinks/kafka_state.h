@@ -1,0 +1,23 @@
+/* A state text as the newest record of its key in partition 0 of a Kafka topic (the Kafka half
+ * of pipeline/state_store.h): key rowcast/SERVER/KIND, written by an idempotent producer with
+ * acks=all and awaited, read back by a consumer assigned the partition from its first offset to
+ * its end (read_uncommitted; a null value deletes). */
+#ifndef ROWCAST_SINKS_KAFKA_STATE_H
+#define ROWCAST_SINKS_KAFKA_STATE_H
+
+#include <signal.h>
+#include "rowcast/buf.h"
+#include "rowcast/error.h"
+#include "rowcast/format.h"
+
+typedef struct rc_kafka_state rc_kafka_state;
+
+/* `rest`: HOST:PORT[,...]/TOPIC (after kafka://); label names it in messages. */
+rc_status rc_kafka_state_open(const char *rest, const char *label, const char *server, const char *kind, const rc_options *opts,
+                              volatile sig_atomic_t *stop, rc_kafka_state **out, rc_error *err);
+rc_status rc_kafka_state_load(rc_kafka_state *k, rc_buf *text, rc_error *err);
+/* text NULL: a tombstone (the key deleted). */
+rc_status rc_kafka_state_save(rc_kafka_state *k, const char *text, size_t n, rc_error *err);
+void rc_kafka_state_close(rc_kafka_state *k);
+
+#endif
