@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rowcast/format.h"
 
 typedef struct line_ctx {
     cli_config_error_fn error;
@@ -107,7 +108,7 @@ static int one_line(const line_ctx *l, const char *s, size_t n, cli_config *out)
     size_t eq = ke;
     while (eq < n && is_blank(s[eq])) eq++;
     if (!memchr(s + k, '=', n - k)) return say(l, n, "a line is KEY = VALUE, and this one has no '='%s", ""), 1;
-    if (ke == k) return say(l, k, "no key before '='%s", ""), 1;
+    if (ke == k && s[k] == '=') return say(l, k, "no key before '='%s", ""), 1;
     if (s[eq] != '=') {
         char ch[8];
         snprintf(ch, sizeof ch, (unsigned char)s[eq] < 0x20 || (unsigned char)s[eq] >= 0x7f ? "\\x%02x" : "%c", (unsigned char)s[eq]);
@@ -152,7 +153,8 @@ int cli_config_parse(const char *text, size_t n, cli_config *out, cli_config_err
 
 void cli_config_fini(cli_config *c)
 {
-    for (size_t i = 0; i < c->count; i++) free(c->items[i].key), free(c->items[i].value);
+    /* a value may be a secret (`kafka.sasl.password = ${PW}`): wiped before it is freed */
+    for (size_t i = 0; i < c->count; i++) free(c->items[i].key), rc_option_secret_free(c->items[i].value);
     free(c->items);
     memset(c, 0, sizeof *c);
 }

@@ -29,7 +29,7 @@ typedef void (*cli_config_error_fn)(void *ctx, unsigned line, unsigned col, cons
  * order). Every bad line is said to `error` and skipped, the next ones read; returns the number
  * of bad lines (-1: out of memory, said as a bad line 0). */
 int cli_config_parse(const char *text, size_t n, cli_config *out, cli_config_error_fn error, void *ctx);
-/* Frees the entries; a zeroed cli_config is a no-op. */
+/* Frees the entries (the values wiped first); a zeroed cli_config is a no-op. */
 void cli_config_fini(cli_config *c);
 
 #endif
