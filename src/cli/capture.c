@@ -277,6 +277,7 @@ int cli_capture(int argc, char **argv)
     }
     r.spec.topic = "debezium";
     if (rc == EXIT_OK) rc = cli_flags_parse(&r, argc, argv, set_url);
+    if (rc == EXIT_OK && r.config_path) rc = cli_config_load(&r, set_url); /* after the command line, which wins */
     if (rc == CLI_DONE) { /* --help */
         rc = EXIT_OK;
         goto done;

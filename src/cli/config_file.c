@@ -69,6 +69,12 @@ static void parse_errors_before(parse_errors *pe, unsigned line)
         fprintf(stderr, "rowcast %s: %s\n", pe->r->cmd, pe->items[pe->said].text);
 }
 
+/* A second line of a key that takes one value. */
+static int twice(const cli_run *r, const cli_config_entry *e, const cli_config_entry *first)
+{
+    return say(r, "'%s' is given twice (line %u first); it takes one value", e->key, first->line);
+}
+
 static bool parsed(const cli_flag *f)
 {
     return f->kind == CLI_SWITCH || f->kind == CLI_VALUE || f->kind == CLI_OPTIONAL;
@@ -158,13 +164,13 @@ static int flag_value(cli_run *r, const cli_flag *f, const cli_config_entry *e)
 static int flag_entry(cli_run *r, const cli_config_entry *e, const cli_config_entry *dup, int (*positional)(cli_run *r, const char *arg))
 {
     const cli_flag *args = cli_flag_args(r);
-    if (args && !strcmp(e->key, args->name)) return r->npositional ? EXIT_OK : positional(r, e->value);
     char name[80];
     snprintf(name, sizeof name, "--%s", e->key);
-    const cli_flag *f = strlen(e->key) < 64 ? cli_flag_find(r, name) : NULL;
-    if (!f || !parsed(f)) return unknown_flag(r, e->key);
+    const cli_flag *f = args && !strcmp(e->key, args->name) ? args : strlen(e->key) < 64 ? cli_flag_find(r, name) : NULL;
+    if (!f || (f != args && !parsed(f))) return unknown_flag(r, e->key);
     if (!strcmp(f->name, "--config")) return say(r, "a config file names no other one ('config')");
-    if (dup && !f->many) return say(r, "'%s' is given twice (line %u first); it takes one value", e->key, dup->line);
+    if (dup && !f->many) return twice(r, e, dup);
+    if (f == args) return r->npositional ? EXIT_OK : positional(r, e->value);
     return cli_flag_given(r, f) ? EXIT_OK : flag_value(r, f, e);
 }
 
@@ -200,7 +206,7 @@ int cli_config_load(cli_run *r, int (*positional)(cli_run *r, const char *arg))
         parse_errors_before(pe, e->line);
         snprintf(r->where, sizeof r->where, "%s:%u", r->config_path, e->line);
         if (strchr(e->key, '.'))
-            rc = dup ? say(r, "'%s' is given twice (line %u first); it takes one value", e->key, dup->line) : option_entry(r, e, cmd_opts);
+            rc = dup ? twice(r, e, dup) : option_entry(r, e, cmd_opts);
         else rc = flag_entry(r, e, dup, positional);
         bad += rc != EXIT_OK && rc != CLI_DONE;
     }

@@ -206,7 +206,7 @@ static const cli_flag convert_table[] = {
                   "failure (messages undelivered; the checkpoint stops before the first of them);\n"
                   "128+N stopped by signal N after flushing.\n"},
 
-    {CLI_ARGS, .name = "input"},
+    {CLI_ARGS, .name = "input", .many = true},
     {0}, /* CLI_END */
 };
 
@@ -227,6 +227,7 @@ int cli_convert(int argc, char **argv)
         rc = EXIT_IO;
     }
     if (rc == EXIT_OK) rc = cli_flags_parse(&r, argc, argv, add_file);
+    if (rc == EXIT_OK && r.config_path) rc = cli_config_load(&r, add_file); /* after the command line, which wins */
     if (rc == CLI_DONE) { /* --help */
         rc = EXIT_OK;
         goto done;

@@ -3,7 +3,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli/config_file.h"
 #include "cli/run_opts.h"
 #include "core/names.h"
 
@@ -76,8 +75,6 @@ int cli_flags_parse(cli_run *r, int argc, char **argv, int (*positional)(cli_run
         else if (a[0] == '-' && a[1]) rc = cli_flags_unknown(r, a);
         else rc = positional(r, a), r->npositional++;
     }
-    /* the file's keys after the command line's flags, which they do not replace */
-    if (rc == EXIT_OK && r->config_path) rc = cli_config_load(r, positional);
     return rc;
 }
 

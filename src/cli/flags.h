@@ -27,7 +27,8 @@ typedef enum cli_flag_kind {
     CLI_GLUED,    /* -o KEY=VALUE, -oKEY=VALUE */
     CLI_REF,      /* help for a flag of the shared table (`name`), not parsed from this row;
                    * without help of its own, the shared row's */
-    CLI_ARGS,     /* the command's positional arguments: `name` is their key in a config file */
+    CLI_ARGS,     /* the command's positional arguments: `name` is their key in a config file
+                   * (`many`: several lines of it are several arguments) */
 } cli_flag_kind;
 
 /* Where a row's value lands: `off` is an offset in the cli_run, in the run's rc_pipeline, or in
@@ -59,8 +60,9 @@ extern const cli_flag cli_run_flags[];
 
 /* Stores each row's `def` (the command's table, then the shared one) where it lands. */
 void cli_flags_defaults(cli_run *r);
-/* Parses argv[1..]: each flag of the command's table (r->table) or the shared one applied, each
- * other argument given to `positional`. EXIT_OK, CLI_DONE (--help printed), or the usage
+/* Parses argv[1..]: each flag of the command's table (r->table) or the shared one applied (and
+ * kept in r->given: cli_flag_given), each other argument given to `positional` (counted in
+ * r->npositional). A --config file is the command's to read after (config_file.h). EXIT_OK, CLI_DONE (--help printed), or the usage
  * status after the message. */
 int cli_flags_parse(cli_run *r, int argc, char **argv, int (*positional)(cli_run *r, const char *arg));
 /* The row of flag `name` (--name or its alias) in the shared table or the command's, else NULL. */

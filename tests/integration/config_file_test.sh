@@ -8,7 +8,8 @@
 #   golden_stderr compares) says exactly the run's messages, with exit status 2;
 # - `config check` of good convert and capture files says "FILE: ok" without reading input or
 #   connecting (the capture's URL and Kafka cluster are closed ports); @FILE and env:NAME
-#   secrets are read (a missing one is an error) and their values appear in no output;
+#   secrets are read (a missing one is an error), and neither their values nor a URL's
+#   password appear in any output;
 # - no flag's name has a dot and every -o key has one (the rule that tells them apart).
 # usage: config_file_test.sh ROWCAST   (from the repository root)
 set -u
@@ -117,7 +118,13 @@ run secret-missing config check "$T/capture.conf"
 printf 'rowcast capture: %s:11: -o kafka.sasl.password=@%s: cannot read %s: No such file or directory\n(see rowcast help capture; the file'"'"'s format: docs/config.md)\n' \
     "$T/capture.conf" "$T/kafka.pw" "$T/kafka.pw" >"$T/want"
 expect_eq secret-missing "$T/want" "$T/secret-missing.err"
-if grep -l -e kafka-secret-in-a-file -e token-in-the-environment "$T"/*.out "$T"/*.err; then bad "a secret's value was printed"; else ok; fi
+# a second URL (its password with it) is not shown: url takes one value
+printf 'url = postgres://u:pw-in-url@127.0.0.1:9/a\nurl = postgres://u:pw-in-url@127.0.0.1:9/b\n' >"$T/two-urls.conf"
+run two-urls config check "$T/two-urls.conf"
+printf 'rowcast capture: %s:2: '"'"'url'"'"' is given twice (line 1 first); it takes one value\n(see rowcast help capture; the file'"'"'s format: docs/config.md)\n' \
+    "$T/two-urls.conf" >"$T/want"
+expect_eq two-urls "$T/want" "$T/two-urls.err"
+if grep -l -e kafka-secret-in-a-file -e token-in-the-environment -e pw-in-url "$T"/*.out "$T"/*.err; then bad "a secret's value was printed"; else ok; fi
 # convert: --check reads no input (the file names one that does not exist)
 printf 'to = maxwell\ninput = %s/no-such-input\n' "$T" >"$T/convert.conf"
 run convert-ok config check "$T/convert.conf"
