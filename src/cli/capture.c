@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/config_file.h"
 #include "cli/run_opts.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/state_store.h"
@@ -168,6 +169,8 @@ static const cli_flag capture_table[] = {
      .help = "the chunks' watermarks committed with synchronous_commit =\n"
              "local on rowcast's own session (default true; false: the\n"
              "server's setting, ~wal_writer_delay a chunk when it is off)"},
+    {CLI_REF, "--config", .metavar = "FILE"},
+    {CLI_REF, .name = "--check"},
     {CLI_REF, "--help",
      .help = "this text"},
     {CLI_TEXT, .help = "\n"
@@ -228,6 +231,7 @@ static const cli_flag capture_table[] = {
                   "(--on-loss=stop or cut: the position stays before it); 3 I/O or delivery\n"
                   "failure; 128+N stopped by signal N after flushing.\n"},
 
+    {CLI_ARGS, .name = "url"},
     {0}, /* CLI_END */
 };
 
@@ -267,8 +271,8 @@ int cli_capture(int argc, char **argv)
     rc_pipeline c;
     rc_pipeline_init(&c);
     cli_run r;
-    capture_args ca = {.given = calloc((size_t)argc + 1, sizeof *ca.given)};
-    const char **patterns = calloc((size_t)argc + 1, sizeof *patterns);
+    capture_args ca = {.given = calloc(cli_args_max(argc), sizeof *ca.given)};
+    const char **patterns = calloc(cli_args_max(argc), sizeof *patterns);
     int rc = cli_run_init(&r, &c, "capture", capture_table, &ca, argc);
     if (rc == EXIT_OK && (!patterns || !ca.given)) {
         fprintf(stderr, "rowcast capture: out of memory\n");
@@ -276,6 +280,7 @@ int cli_capture(int argc, char **argv)
     }
     r.spec.topic = "debezium";
     if (rc == EXIT_OK) rc = cli_flags_parse(&r, argc, argv, set_url);
+    if (rc == EXIT_OK && r.config_path) rc = cli_config_load(&r, set_url); /* after the command line, which wins */
     if (rc == CLI_DONE) { /* --help */
         rc = EXIT_OK;
         goto done;
@@ -296,6 +301,10 @@ int cli_capture(int argc, char **argv)
         r.spec.source_prefix = src->option_prefix;
         c.threaded = r.threads ? !strcmp(r.threads, "2") : src->threaded;
         rc = cli_run_setup(&r);
+    }
+    if (r.check) {
+        rc = cli_config_checked(&r, rc);
+        goto done;
     }
     if (rc != EXIT_OK) goto done;
     for (size_t k = 0; k < c.ninclude; k++) patterns[k] = c.include[k].pattern;

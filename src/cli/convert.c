@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "cli/config_file.h"
 #include "cli/run_opts.h"
 #include "pipeline/pipeline.h"
 
@@ -180,6 +181,8 @@ static const cli_flag convert_table[] = {
     {CLI_REF, "--quiet",
      .help = "no summary and no terminal progress line on stderr (errors\n"
              "are still printed; --progress still writes progress)"},
+    {CLI_REF, "--config", .metavar = "FILE"},
+    {CLI_REF, .name = "--check"},
     {CLI_REF, "--help",
      .help = "this text"},
     {CLI_TEXT, .help = "\n"
@@ -203,6 +206,7 @@ static const cli_flag convert_table[] = {
                   "failure (messages undelivered; the checkpoint stops before the first of them);\n"
                   "128+N stopped by signal N after flushing.\n"},
 
+    {CLI_ARGS, .name = "input", .many = true},
     {0}, /* CLI_END */
 };
 
@@ -216,13 +220,14 @@ int cli_convert(int argc, char **argv)
     rc_pipeline c;
     rc_pipeline_init(&c);
     cli_run r;
-    convert_args ca = {.ck_ms = 200, .files = calloc((size_t)argc + 1, sizeof *ca.files)};
+    convert_args ca = {.ck_ms = 200, .files = calloc(cli_args_max(argc), sizeof *ca.files)};
     int rc = cli_run_init(&r, &c, "convert", convert_table, &ca, argc);
     if (rc == EXIT_OK && !ca.files) {
         fprintf(stderr, "rowcast convert: out of memory\n");
         rc = EXIT_IO;
     }
     if (rc == EXIT_OK) rc = cli_flags_parse(&r, argc, argv, add_file);
+    if (rc == EXIT_OK && r.config_path) rc = cli_config_load(&r, add_file); /* after the command line, which wins */
     if (rc == CLI_DONE) { /* --help */
         rc = EXIT_OK;
         goto done;
@@ -240,6 +245,10 @@ int cli_convert(int argc, char **argv)
     if (rc == EXIT_OK && c.ck_path && nfiles != 1) rc = cli_run_usage_error(&r, "--checkpoint needs exactly one input FILE (a file it can seek in)%s", "");
     if (rc == EXIT_OK && c.ck_path && !strcmp(files[0], "-")) rc = cli_run_usage_error(&r, "--checkpoint needs a FILE, not stdin%s", "");
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
+    if (r.check) {
+        rc = cli_config_checked(&r, rc);
+        goto done;
+    }
     if (rc == EXIT_OK && c.ck_path) {
         c.ck_interval = (double)ca.ck_ms / 1000.0;
         rc = rc_pipeline_checkpoint_start(&c, files[0], r.run.kafka ? NULL : r.spec.sink_url);

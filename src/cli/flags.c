@@ -8,7 +8,7 @@
 
 static bool is_flag(const cli_flag *f)
 {
-    return f->kind != CLI_TEXT && f->kind != CLI_REF;
+    return f->kind != CLI_TEXT && f->kind != CLI_REF && f->kind != CLI_ARGS;
 }
 
 static void *target(cli_run *r, const cli_flag *f)
@@ -17,7 +17,7 @@ static void *target(cli_run *r, const cli_flag *f)
     return base + f->off;
 }
 
-static int apply(cli_run *r, const cli_flag *f, const char *value)
+int cli_flag_apply(cli_run *r, const cli_flag *f, const char *value)
 {
     if (f->set) return f->set(r, f, value);
     *(const char **)target(r, f) = value;
@@ -71,20 +71,36 @@ int cli_flags_parse(cli_run *r, int argc, char **argv, int (*positional)(cli_run
         /* the shared flags first, as the commands did: no name of one is another's prefix */
         const cli_flag *f = find(cli_run_flags, argc, argv, &i, &v);
         if (!f) f = find(r->table, argc, argv, &i, &v);
-        if (f) rc = apply(r, f, v);
+        if (f) rc = cli_flag_apply(r, f, v), r->given[r->ngiven++] = f;
         else if (a[0] == '-' && a[1]) rc = cli_flags_unknown(r, a);
-        else rc = positional(r, a);
+        else rc = positional(r, a), r->npositional++;
     }
     return rc;
 }
 
-int cli_flag_set(cli_run *r, const char *name, const char *value)
+const cli_flag *cli_flag_find(const cli_run *r, const char *name)
 {
     const cli_flag *const tables[] = {cli_run_flags, r->table};
     for (size_t t = 0; t < 2; t++)
         for (const cli_flag *f = tables[t]; f && f->kind; f++)
-            if (is_flag(f) && (!strcmp(f->name, name) || (f->alias && !strcmp(f->alias, name)))) return apply(r, f, value);
-    return cli_flags_unknown(r, name);
+            if (is_flag(f) && (!strcmp(f->name, name) || (f->alias && !strcmp(f->alias, name)))) return f;
+    return NULL;
+}
+
+const cli_flag *cli_flag_args(const cli_run *r)
+{
+    for (const cli_flag *f = r->table; f && f->kind; f++)
+        if (f->kind == CLI_ARGS) return f;
+    return NULL;
+}
+
+bool cli_flag_given(const cli_run *r, const cli_flag *f)
+{
+    for (size_t i = 0; i < r->ngiven; i++) {
+        const cli_flag *g = r->given[i];
+        if (g == f || (g->set && g->set == f->set && g->base == f->base && g->off == f->off)) return true;
+    }
+    return false;
 }
 
 /* The long names "did you mean" offers: the command's own, then the shared ones. */
@@ -136,10 +152,10 @@ void cli_flags_help(const cli_flag *table)
             continue;
         }
         const cli_flag *def = f->kind == CLI_REF && shared(f->name) ? shared(f->name) : f;
-        if (!f->help) continue;
+        const char *h = f->help ? f->help : f->kind == CLI_REF ? def->help : NULL; /* the shared row's own, when it has one */
+        if (!h) continue;
         char left[128];
         usage_of(f, def, left, sizeof left);
-        const char *h = f->help;
         size_t n = strcspn(h, "\n");
         if (strlen(left) + 4 <= COLUMN) printf("  %-*s%.*s\n", COLUMN - 2, left, (int)n, h); /* two spaces at least */
         else printf("  %s\n%*s%.*s\n", left, COLUMN, "", (int)n, h);

@@ -3,7 +3,7 @@
  * metavar, where its value lands (an offset, or a setter), its default and its help. The table
  * drives parsing (--name VALUE, --name=VALUE, switches), "did you mean" (rc_suggest), the
  * --help text (which the man page and the bash completion read: packaging/gen-*.sh), and
- * cli_flag_set (a flag set by name: a config file's keys).
+ * cli_flag_find (a flag by name: a config file's keys, config_file.c).
  *
  * The flags `convert` and `capture` share (--to, -o, --sink, ...: run_flags.c) are one table
  * both parse; each command's own table holds its own flags and, as CLI_REF rows, the help its
@@ -12,6 +12,7 @@
 #ifndef RC_CLI_FLAGS_H
 #define RC_CLI_FLAGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct cli_run cli_run;
@@ -24,7 +25,10 @@ typedef enum cli_flag_kind {
     CLI_VALUE,    /* --name VALUE, --name=VALUE */
     CLI_OPTIONAL, /* --name, --name=VALUE */
     CLI_GLUED,    /* -o KEY=VALUE, -oKEY=VALUE */
-    CLI_REF,      /* help for a flag of the shared table (`name`), not parsed from this row */
+    CLI_REF,      /* help for a flag of the shared table (`name`), not parsed from this row;
+                   * without help of its own, the shared row's */
+    CLI_ARGS,     /* the command's positional arguments: `name` is their key in a config file
+                   * (`many`: several lines of it are several arguments) */
 } cli_flag_kind;
 
 /* Where a row's value lands: `off` is an offset in the cli_run, in the run's rc_pipeline, or in
@@ -48,6 +52,7 @@ struct cli_flag {
     const char *def;   /* the value stored at `off` before parsing (cli_flags_defaults) */
     int arg;           /* the setter's own argument (--tombstones 1, --no-tombstones 0) */
     const char *usage; /* the help's left column when it is not name and metavar */
+    bool many;         /* repeatable: each occurrence adds (--include); else the last one wins */
 };
 
 /* The shared flags of convert and capture (run_flags.c), NULL-ended by CLI_END. */
@@ -55,13 +60,21 @@ extern const cli_flag cli_run_flags[];
 
 /* Stores each row's `def` (the command's table, then the shared one) where it lands. */
 void cli_flags_defaults(cli_run *r);
-/* Parses argv[1..]: each flag of the command's table (r->table) or the shared one applied, each
- * other argument given to `positional`. EXIT_OK, CLI_DONE (--help printed), or the usage
+/* Parses argv[1..]: each flag of the command's table (r->table) or the shared one applied (and
+ * kept in r->given: cli_flag_given), each other argument given to `positional` (counted in
+ * r->npositional). A --config file is the command's to read after (config_file.h). EXIT_OK, CLI_DONE (--help printed), or the usage
  * status after the message. */
 int cli_flags_parse(cli_run *r, int argc, char **argv, int (*positional)(cli_run *r, const char *arg));
-/* Sets flag `name` (as --name or its alias) to `value` (NULL: a switch): a config file's key.
- * EXIT_OK, or the usage status after the message; an unknown name is said with the closest. */
-int cli_flag_set(cli_run *r, const char *name, const char *value);
+/* The row of flag `name` (--name or its alias) in the shared table or the command's, else NULL. */
+const cli_flag *cli_flag_find(const cli_run *r, const char *name);
+/* The command's CLI_ARGS row (its positional arguments' key), else NULL. */
+const cli_flag *cli_flag_args(const cli_run *r);
+/* Applies row `f` with `value` (NULL: a switch): EXIT_OK, CLI_DONE, or the usage status after
+ * the message. */
+int cli_flag_apply(cli_run *r, const cli_flag *f, const char *value);
+/* Whether the command line gave flag `f`, or one that lands in the same place (--no-tombstones
+ * for --tombstones): a config file's value of it is then not used. */
+bool cli_flag_given(const cli_run *r, const cli_flag *f);
 /* An unknown flag, with the closest known one (the command's and the shared ones). */
 int cli_flags_unknown(cli_run *r, const char *a);
 /* The --help text of a table, on stdout. */

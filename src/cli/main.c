@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/config_file.h"
 #include "rowcast/format.h"
 #include "core/names.h"
 
@@ -25,6 +26,8 @@ static void usage(FILE *f)
           "  rowcast snapshot URL TABLE... [--stop|--pause|--resume] [OPTIONS]\n"
           "                                   ask a running capture for an incremental snapshot of\n"
           "                                   tables (or stop, pause, resume it): a signal row\n"
+          "  rowcast config check FILE        check a config file (--config FILE of capture, when\n"
+          "                                   it has a url key, else of convert) without running it\n"
           "  rowcast types [--markdown] [mysql|oracle|postgresql]\n"
           "                                   the type catalog: value class, java.sql.Types, MySQL\n"
           "                                   type code and per-format type names of every type\n"
@@ -100,7 +103,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "convert")) return cli_convert(argc - 1, argv + 1);
     if (!strcmp(cmd, "capture")) return cli_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "snapshot")) return cli_snapshot(argc - 1, argv + 1);
-    static const char *const commands[] = {"formats", "types", "convert", "capture", "snapshot", "help", "version", NULL};
+    if (!strcmp(cmd, "config")) return cli_config_cmd(argc - 1, argv + 1);
+    static const char *const commands[] = {"formats", "types", "convert", "capture", "snapshot", "config", "help", "version", NULL};
     rc_suggest sg;
     rc_suggest_init(&sg, cmd);
     for (const char *const *k = commands; *k; k++) rc_suggest_offer(&sg, *k);

@@ -1,6 +1,6 @@
 /* The flags convert and capture share (flags.h): --to, -o, --sink, --topic, --server, --keys,
  * --records, --tombstones, --include, --drop, --on-error, --on-loss, --flush-timeout,
- * --progress, --quiet, --metrics, --threads, --help. Their help is each command's (its table's
+ * --progress, --quiet, --metrics, --threads, --help, --config, --check. Their help is each command's (its table's
  * CLI_REF rows); the values land in the cli_run (its rc_run_spec) and the rc_pipeline. */
 #include <stdlib.h>
 #include <string.h>
@@ -135,13 +135,24 @@ const cli_flag cli_run_flags[] = {
     {CLI_VALUE, "--flush-timeout", .set = set_flush_timeout},
     {CLI_VALUE, "--on-error", .base = SPEC(on_error), .def = "stop"},
     {CLI_VALUE, "--on-loss", .base = SPEC(on_loss), .def = "stop"},
-    {CLI_VALUE, "--include", .set = set_include},
-    {CLI_VALUE, "--drop", .set = set_drop},
+    {CLI_VALUE, "--include", .set = set_include, .many = true},
+    {CLI_VALUE, "--drop", .set = set_drop, .many = true},
     {CLI_OPTIONAL, "--progress", .set = set_progress},
     {CLI_VALUE, "--metrics", .set = set_metrics},
     {CLI_SWITCH, "--quiet", "-q", .set = set_quiet},
     {CLI_SWITCH, "--help", "-h", .set = cli_flag_help},
-    {CLI_GLUED, "-o", .set = take_option},
+    {CLI_GLUED, "-o", .set = take_option, .many = true},
+    {CLI_VALUE, "--config", .base = CLI_IN_RUN, .off = offsetof(cli_run, config_path),
+     .help = "flags and -o options from FILE, one KEY = VALUE a line\n"
+             "(docs/config.md): a key without a dot is a flag's name\n"
+             "without --, one with a dot an -o option; input (convert's\n"
+             "FILEs) and url (capture's URL) are the arguments; ${NAME}\n"
+             "is an environment variable. The command line's flags and\n"
+             "-o keys win over the file's"},
+    {CLI_SWITCH, "--check", .set = cli_flag_store_true, .base = CLI_IN_RUN, .off = offsetof(cli_run, check),
+     .help = "check the flags and options (--config's too), then say\n"
+             "\"FILE: ok\" (exit 0) or what is wrong (exit 2), reading,\n"
+             "connecting to and writing nothing"},
     {0}, /* CLI_END */
 };
 #undef SPEC

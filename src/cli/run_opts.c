@@ -1,6 +1,8 @@
 /* The run convert and capture share (run_opts.h): its defaults, its signal handlers, and the
  * hand-over of what the flags asked to rc_run_open. */
 #include "cli/run_opts.h"
+#include "cli/config_file.h"
+#include "cli/config_parse.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,16 @@ static void on_signal(int sig)
 
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg)
 {
-    return rc_run_usage(r->cmd, fmt, arg);
+    if (!r->where[0]) return rc_run_usage(r->cmd, fmt, arg);
+    fprintf(stderr, "rowcast %s: %s: ", r->cmd, r->where);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+size_t cli_args_max(int argc)
+{
+    return (size_t)argc + CLI_CONFIG_MAX_KEYS + 1;
 }
 
 int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const cli_flag *table, void *cmd_args, int argc)
@@ -39,8 +50,9 @@ int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const cli_flag *ta
     c->opts = &r->opts;
     c->command = cmd;
     c->stop = &cli_stop_signal;
-    c->include = calloc((size_t)argc + 1, sizeof *c->include);
-    if (c->include) return EXIT_OK;
+    c->include = calloc(cli_args_max(argc), sizeof *c->include);
+    r->given = calloc((size_t)argc + 1, sizeof *r->given);
+    if (c->include && r->given) return EXIT_OK;
     fprintf(stderr, "rowcast %s: out of memory\n", cmd);
     return EXIT_IO;
 }
@@ -50,11 +62,14 @@ void cli_run_fini(cli_run *r)
     for (size_t k = 0; k < r->opts.count; k++) rc_option_secret_free(r->secrets[k]), r->secrets[k] = NULL;
     free(r->c->include);
     r->c->include = NULL;
+    free(r->given);
+    r->given = NULL;
+    cli_config_free(r);
 }
 
 int cli_run_setup(cli_run *r)
 {
-    r->spec.cmd = r->cmd, r->spec.opts = &r->opts;
+    r->spec.cmd = r->cmd, r->spec.opts = &r->opts, r->spec.check = r->check;
     return rc_run_open(&r->run, &r->spec, r->c);
 }
 

@@ -25,7 +25,19 @@ typedef struct cli_run {
     char *secrets[CLI_MAX_OPTS]; /* values read from @FILE / env:NAME */
     rc_options opts;
     rc_run run;
+    /* the command line's flags in order, and how many positional arguments it gave: a config
+     * file's keys do not replace them (cli_flag_given) */
+    const cli_flag **given;
+    size_t ngiven, npositional;
+    const char *config_path; /* --config */
+    bool check;              /* --check: validate, say "FILE: ok", run nothing */
+    char where[320];         /* "FILE:LINE" while a config file's key is applied: said in errors */
+    struct cli_config_state *config; /* the file's entries, which the run's values point into */
 } cli_run;
+
+/* Room for the positional arguments and repeatable flags of argc arguments and a config file's
+ * keys: the size of the lists a command keeps them in. */
+size_t cli_args_max(int argc);
 
 /* The signal a run was stopped by (0: none); the handler's second signal exits at once. */
 extern volatile sig_atomic_t cli_stop_signal;
@@ -34,7 +46,8 @@ extern volatile sig_atomic_t cli_stop_signal;
  * EXIT_OK or EXIT_IO (out of memory). */
 int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const cli_flag *table, void *cmd_args, int argc);
 void cli_run_fini(cli_run *r);
-/* "rowcast CMD: <message>\n(see rowcast help CMD)": EXIT_USAGE. */
+/* "rowcast CMD: <message>\n(see rowcast help CMD)": EXIT_USAGE; while a config file's key is
+ * applied, "rowcast CMD: FILE:LINE: <message>" (the file's loader says the "see" line once). */
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg);
 /* After parsing: the pipeline assembled from r->spec (rc_run_open: formats, encoder, decoder,
  * dead-letter file, sink). EXIT_OK or the status after a message. */

@@ -235,6 +235,7 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
         fprintf(stderr, "rowcast %s: %s\n", r->spec.cmd, err.message);
         return RC_EXIT_USAGE;
     }
+    if (r->spec.check) return RC_EXIT_OK; /* nothing opened, nothing connected to */
     if (c->dead_path && !(c->dead = fopen(c->dead_path, "a"))) {
         fprintf(stderr, "rowcast %s: cannot open dead-letter file %s: %s\n", r->spec.cmd, c->dead_path, strerror(errno));
         return RC_EXIT_IO;

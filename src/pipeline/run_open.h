@@ -20,6 +20,7 @@ typedef struct rc_run_spec {
     long flush_secs;
     const char *source_prefix; /* the -o KEY prefix the source reads ("postgres"), NULL: none */
     const rc_options *opts;    /* the -o options (copied: the run adds to them) */
+    bool check; /* only check (`--check`): everything but the dead-letter file and the sink opened */
 } rc_run_spec;
 
 /* A run's assembly state; rc_run_close frees what it opened. */

@@ -64,6 +64,8 @@ for f in tests/golden/stderr/*.json; do
         printf '%s' "$line" >"$seeds/seed-$i"
     done <"$f"
 done
+# config files for fuzz_config: the good and the bad ones of the tests
+for f in tests/integration/config/*.conf tests/golden/stderr/config-*.conf; do cp "$f" "$seeds/$(basename "$f")"; done
 # time zone files for fuzz_tzif (tzdata's, read where the system keeps them)
 for z in America/New_York Europe/Dublin Australia/Lord_Howe Asia/Shanghai UTC; do
     [ -f "/usr/share/zoneinfo/$z" ] && cp "/usr/share/zoneinfo/$z" "$seeds/tzif-${z//\//-}"

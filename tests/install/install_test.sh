@@ -162,7 +162,7 @@ complete_words rowcast capture postgres://h/db -o postgres.str
 complete_words rowcast capture postgres://h/db --to canal -o canal.g
 EOF
 cat >"$tmp/complete.expected" <<'EOF'
-rowcast | formats convert capture snapshot types help --version
+rowcast | formats convert capture snapshot config types help --version
 rowcast convert --to | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten oms-debeziumsmt oms-avro oms-avro-json drs-json drs-json-c dataworks-aliyun native
 rowcast convert --from | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten drs-json drs-json-c dataworks-aliyun native mysql-binlog
 rowcast convert --to deb| debezium
@@ -175,7 +175,7 @@ rowcast convert --to canal -o canal.flavor = | oms canal ticdc
 rowcast convert --to oms-canal -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
 rowcast formats | --options
 rowcast capture | postgres:// mysql:// mariadb://
-rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --to --sink --topic --server --keys --records --tombstones --no-tombstones --drop --on-error= --on-loss= --flush-timeout --progress --quiet --help --checkpoint --start --server-id
+rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --to --sink --topic --server --keys --records --tombstones --no-tombstones --drop --on-error= --on-loss= --flush-timeout --progress --quiet --config --check --help --checkpoint --start --server-id
 rowcast capture postgres://h/db --sl| --slot
 rowcast capture postgres://h/db --threads | 1 2
 rowcast capture postgres://h/db -o postgres.str| postgres.streaming= postgres.stream.spill_bytes= postgres.stream.spill_dir= postgres.stream.max_bytes=

@@ -4,7 +4,8 @@
 # the run's stderr must equal <case>.err byte for byte and its exit status <case>.rc (0 when
 # absent). For runs that are not a golden case of tests/golden/<format>/ (whose <case>.err
 # holds the stderr of the case's convert): inputs kept here for their messages, such as
-# messages skipped with --on-error skip.
+# messages skipped with --on-error skip. The config-*.conf files are the --config files of the
+# config-*.args cases (docs/config.md: each bad line said with its line).
 # usage: run.sh ROWCAST   (from the repository root)
 set -u
 RC=${1:?rowcast}
