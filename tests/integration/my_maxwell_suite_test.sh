@@ -95,7 +95,7 @@ run_case() {
             nrows=$((nrows + 1)) ndiffer=$((ndiffer + 1))
             if grep -qxF -- "$c" "$W/got"; then bad "$NAME: a row marked differs is now Maxwell's: $json"; else ok; fi ;;
         instead)
-            grep -qxF -- "$c" "$W/got" && ok || bad "$NAME: rowcast's own rendering not written: $json" ;;
+            if grep -qxF -- "$c" "$W/got"; then ok; else bad "$NAME: rowcast's own rendering not written: $json"; fi ;;
         esac
     done <"$W/expect"
     if [ "$fail" != "$fail0" ]; then
@@ -118,7 +118,7 @@ flush_case() {
     fi
 }
 new_case() {
-    NAME=$1 OPTS=() SNAPS=() GLOBALS= SKIPCASE= pending=
+    NAME=$1 OPTS=() SNAPS=() GLOBALS='' SKIPCASE='' pending=''
     : >"$W/case.sql"
     : >"$W/expect"
 }
