@@ -224,11 +224,11 @@ static bool zero_part(const char *p, size_t n)
     return n >= 10 && (!memcmp(p, "0000", 4) || !memcmp(p + 5, "00", 2) || !memcmp(p + 8, "00", 2));
 }
 
-static const rc_value *binlog_value(const rc_event *ev, const rc_column *c, const rc_value *v, rc_value *tmp)
+static const rc_value *binlog_value_slow(const rc_column *c, const rc_value *v, rc_value *tmp)
 {
-    if (ev->op == RC_OP_READ || c->type.info->family != RC_FAM_MYSQL) return v;
     uint8_t k = c->type.info->vkind;
-    if (v->kind == RC_V_BYTES && !strcmp(c->type.info->name, "binary")) {
+    if (v->kind == RC_V_BYTES) {
+        if (strcmp(c->type.info->name, "binary")) return v;
         *tmp = *v;
         while (tmp->s.n && tmp->s.p[tmp->s.n - 1] == '\0') tmp->s.n--;
         return tmp;
@@ -239,6 +239,19 @@ static const rc_value *binlog_value(const rc_event *ev, const rc_column *c, cons
     *tmp = (rc_value){.kind = RC_V_INVALID};
     tmp->s = k == RC_V_DATE ? (rc_str){"0000-00-00", 10} : (rc_str){"0000-00-00 00:00:00", 19};
     return tmp;
+}
+
+/* the kinds first: this runs for every value, the rest for few */
+static inline const rc_value *binlog_value(const rc_event *ev, const rc_column *c, const rc_value *v, rc_value *tmp)
+{
+    switch (v->kind) {
+    case RC_V_BYTES:
+    case RC_V_INVALID: break;
+    case RC_V_DATE: if (v->date.year) return v; break;
+    case RC_V_DATETIME: if (v->dt.year) return v; break;
+    default: return v;
+    }
+    return ev->op == RC_OP_READ || c->type.info->family != RC_FAM_MYSQL ? v : binlog_value_slow(c, v, tmp);
 }
 
 static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, const rc_value *img, const uint8_t *only)
