@@ -294,12 +294,14 @@ static const rc_header *header_of(const rc_record *r, const char *name)
 }
 
 /* --exactly-once: whether record r, routed to t[part], is in Kafka already (the skip rule,
- * kafka_tail.h), the partition read back the first time the run routes to it. Refused: a record
+ * kafka_tail.h), the partition read back the first time the run routes to it; *key is r's
+ * rowcast.eos header, *tp the partition's last[p]. Refused: a record
  * without an order key, and a snapshot's read (a restarted snapshot reads other rows in another
  * order, so its keys say nothing about what is in Kafka: design §2.3, §2.7). */
-static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc_record *r, bool *seen, rc_error *err)
+static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc_record *r, const rc_header **key,
+                          kafka_tail_part **tp, bool *seen, rc_error *err)
 {
-    const rc_header *h = header_of(r, "rowcast.eos");
+    const rc_header *h = *key = header_of(r, "rowcast.eos");
     size_t sl = ks->tail.server_len;
     if (!h || h->len <= sl + 1)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--exactly-once: a record for topic %s has no order key (rowcast.eos)", t->name);
@@ -312,7 +314,7 @@ static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc
     if (part >= t->partitions) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: topic %s has no partition %d", t->name, (int)part);
     if (!t->tails && !(t->tails = calloc((size_t)t->partitions, sizeof *t->tails)))
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    kafka_tail_part *p = &t->tails[part];
+    kafka_tail_part *p = *tp = &t->tails[part];
     rc_status st = RC_OK;
     if (!p->read) st = rc_kafka_tail_last(&ks->tail, t->name, part, RC_TAIL_BACKWARDS, ks->s->cfg.wait_ms, ks->s->cfg.stop, p, err);
     *seen = st == RC_OK && rc_kafka_tail_seen(p, h->value, h->len);
@@ -365,9 +367,11 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
     int32_t part = r->partition >= 0 ? r->partition
                  : r->key ? rc_murmur2_partition(r->key, r->key_len, t->partitions)
                           : rc_murmur2_partition(r->route, r->route_len, t->partitions);
+    const rc_header *key = NULL;
+    kafka_tail_part *tp = NULL;
     if (ks->txn.eos) {
         bool seen = false;
-        if ((st = eos_seen(ks, t, part, r, &seen, err)) != RC_OK) return st;
+        if ((st = eos_seen(ks, t, part, r, &key, &tp, &seen, err)) != RC_OK) return st;
         if (seen) { /* in Kafka already: acknowledged as if delivered, so that positions move on */
             ks->tail.skipped++;
             s->stats.delivered++;
@@ -421,6 +425,8 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
         if (s->cfg.stop && *s->cfg.stop)
             return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: stopped by a signal while the producer queue was full");
     }
+    /* written: last[p] is its key, so that a source's replay within the run (a reconnect) is skipped too */
+    if (tp) rc_kafka_tail_wrote(tp, key->value, key->len);
     if ((seq & 1023) == 0) rd_kafka_poll(ks->rk, 0); /* serve delivery reports now and then */
     if (ks->txn.on && rc_kafka_txn_produced(&ks->txn)) return rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, s->cfg.wait_ms, err);
     return RC_OK;

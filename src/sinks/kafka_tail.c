@@ -42,7 +42,8 @@ static rc_status consumer(kafka_tail *t, rc_error *err)
     if (t->rk) return RC_OK;
     static const char *const kv[][2] = {{"isolation.level", "read_uncommitted"}, /* aborted records count (§2.3) */
                                         {"enable.partition.eof", "true"},
-                                        {"enable.auto.offset.store", "false"}};
+                                        {"enable.auto.offset.store", "false"},
+                                        {"fetch.wait.max.ms", "10"}};
     char errstr[512];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     bool ok = rd_kafka_conf_set(conf, "bootstrap.servers", t->brokers, errstr, sizeof errstr) == RD_KAFKA_CONF_OK;
@@ -64,9 +65,7 @@ static void consider(const kafka_tail *t, const rd_kafka_message_t *m, kafka_tai
     if (n <= t->server_len || n >= RC_TAIL_KEY_MAX || memcmp(v, t->server, t->server_len) || ((const char *)v)[t->server_len] != ' ')
         return;
     *found = true;
-    if (out->len && rc_kafka_tail_seen(out, v, n)) return;
-    memcpy(out->last, v, n);
-    out->len = (uint16_t)n;
+    if (!rc_kafka_tail_seen(out, v, n)) rc_kafka_tail_wrote(out, v, n);
 }
 
 /* Reads topic[part] from `start` on until an offset at or past `end` (or the partition's end). */
@@ -140,6 +139,13 @@ bool rc_kafka_tail_seen(const kafka_tail_part *p, const char *value, size_t len)
     size_t n = len < p->len ? len : p->len;
     int c = memcmp(value, p->last, n);
     return c < 0 || (c == 0 && len <= p->len);
+}
+
+void rc_kafka_tail_wrote(kafka_tail_part *p, const char *value, size_t len)
+{
+    if (len >= RC_TAIL_KEY_MAX) return;
+    memcpy(p->last, value, len);
+    p->len = (uint16_t)len;
 }
 
 void rc_kafka_tail_summary(const kafka_tail *t, char *out, size_t n)

@@ -59,6 +59,9 @@ rc_status rc_kafka_tail_last(kafka_tail *t, const char *topic, int32_t partition
  * byte order is their order; a partition without the server's records skips nothing. */
 bool rc_kafka_tail_seen(const kafka_tail_part *p, const char *value, size_t len);
 
+/* A record of key `value` was written to the partition (its key is above last[p]): last[p]. */
+void rc_kafka_tail_wrote(kafka_tail_part *p, const char *value, size_t len);
+
 /* The run's line about the replay: "exactly once: N records of the replay were in Kafka already
  * (P partitions read back, 0.21 s)". */
 void rc_kafka_tail_summary(const kafka_tail *t, char *out, size_t n);
