@@ -294,7 +294,7 @@ static const rc_header *header_of(const rc_record *r, const char *name)
 }
 
 /* --exactly-once: whether record r, routed to t[part], is in Kafka already (the skip rule,
- * kafka_tail.h), the partition read back the first time the run routes to it; *key is r's
+ * kafka_tail.h), the topic's partitions read back the first time the run routes to it; *key is r's
  * rowcast.eos header, *tp the partition's last[p]. Refused: a record
  * without an order key, and a snapshot's read (a restarted snapshot reads other rows in another
  * order, so its keys say nothing about what is in Kafka: design §2.3, §2.7). */
@@ -312,11 +312,14 @@ static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc
                             "rows in another order); capture with --snapshot never, or from a checkpoint or --start",
                             kind == 's' ? "an initial" : "an incremental");
     if (part >= t->partitions) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: topic %s has no partition %d", t->name, (int)part);
-    if (!t->tails && !(t->tails = calloc((size_t)t->partitions, sizeof *t->tails)))
-        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-    kafka_tail_part *p = *tp = &t->tails[part];
     rc_status st = RC_OK;
-    if (!p->read) st = rc_kafka_tail_last(&ks->tail, t->name, part, RC_TAIL_BACKWARDS, ks->s->cfg.wait_ms, ks->s->cfg.stop, p, err);
+    if (!t->tails) { /* the topic's first record: all its partitions read back at once (cheaper than one by one) */
+        if (!(t->tails = calloc((size_t)t->partitions, sizeof *t->tails))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        st = rc_kafka_tail_topic(&ks->tail, t->name, t->partitions, ks->s->cfg.wait_ms, ks->s->cfg.stop, t->tails, err);
+    }
+    kafka_tail_part *p = *tp = &t->tails[part];
+    if (st == RC_OK && !p->read) /* a read that failed before (and was not the run's end) */
+        st = rc_kafka_tail_last(&ks->tail, t->name, part, RC_TAIL_BACKWARDS, ks->s->cfg.wait_ms, ks->s->cfg.stop, p, err);
     *seen = st == RC_OK && rc_kafka_tail_seen(p, h->value, h->len);
     return st;
 }

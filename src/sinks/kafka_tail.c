@@ -50,6 +50,8 @@ static rc_status consumer(kafka_tail *t, rc_error *err)
     for (size_t i = 0; ok && i < sizeof kv / sizeof *kv; i++)
         ok = rd_kafka_conf_set(conf, kv[i][0], kv[i][1], errstr, sizeof errstr) == RD_KAFKA_CONF_OK;
     rd_kafka_conf_set_log_cb(conf, quiet);
+    /* a window below the partition's start (retention cut it) reads from its start */
+    ok = ok && rd_kafka_conf_set(conf, "auto.offset.reset", "smallest", errstr, sizeof errstr) == RD_KAFKA_CONF_OK;
     if (ok && (t->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr))) return RC_OK; /* it took conf */
     rd_kafka_conf_destroy(conf);
     return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: the consumer that reads back for --exactly-once: %s", errstr);
@@ -100,35 +102,116 @@ static rc_status window(const kafka_tail *t, rd_kafka_topic_t *rkt, int32_t part
     return st;
 }
 
+/* topic[partition] from `from` (>= 0) to the high watermark, or (from < 0) backwards from
+ * offset `end` (INT64_MAX: the high watermark) in windows until one holds a record of the server */
+static rc_status read_part(kafka_tail *t, rd_kafka_topic_t *rkt, int32_t partition, int64_t from, int64_t end, int wait_ms,
+                           volatile sig_atomic_t *stop, kafka_tail_part *out, rc_error *err)
+{
+    int64_t deadline = tail_now_us() + (int64_t)wait_ms * 1000, lo = 0, hi = 0;
+    rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(t->rk, rd_kafka_topic_name(rkt), partition, &lo, &hi, wait_ms);
+    if (e)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: reading back %s[%d] for --exactly-once: its offsets: %s",
+                            rd_kafka_topic_name(rkt), (int)partition, rd_kafka_err2str(e));
+    bool found = false;
+    if (from >= 0) return window(t, rkt, partition, from > lo ? from : lo, hi, deadline, stop, out, &found, err);
+    rc_status st = RC_OK;
+    for (end = end < hi ? end : hi; st == RC_OK && !found && end > lo;) { /* to the server's last record */
+        int64_t start = end - lo > RC_TAIL_WINDOW ? end - RC_TAIL_WINDOW : lo;
+        st = window(t, rkt, partition, start, end, deadline, stop, out, &found, err);
+        end = start;
+    }
+    return st;
+}
+
+/* The consumer and the topic's handle (NULL after an error). */
+static rd_kafka_topic_t *topic_of(kafka_tail *t, const char *topic, rc_error *err)
+{
+    if (consumer(t, err) != RC_OK) return NULL;
+    rd_kafka_topic_t *rkt = rd_kafka_topic_new(t->rk, topic, NULL);
+    if (!rkt)
+        rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: reading back %s for --exactly-once: %s", topic,
+                     rd_kafka_err2str(rd_kafka_last_error()));
+    return rkt;
+}
+
 rc_status rc_kafka_tail_last(kafka_tail *t, const char *topic, int32_t partition, int64_t from, int wait_ms,
                              volatile sig_atomic_t *stop, kafka_tail_part *out, rc_error *err)
 {
-    int64_t t0 = tail_now_us(), deadline = t0 + (int64_t)wait_ms * 1000;
+    int64_t t0 = tail_now_us();
     memset(out, 0, sizeof *out);
-    rc_status st = consumer(t, err);
-    if (st != RC_OK) return st;
-    int64_t lo = 0, hi = 0;
-    rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(t->rk, topic, partition, &lo, &hi, wait_ms);
-    if (e)
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: reading back %s[%d] for --exactly-once: its offsets: %s", topic,
-                            (int)partition, rd_kafka_err2str(e));
-    rd_kafka_topic_t *rkt = rd_kafka_topic_new(t->rk, topic, NULL);
-    if (!rkt)
-        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: reading back %s for --exactly-once: %s", topic,
-                            rd_kafka_err2str(rd_kafka_last_error()));
-    bool found = false;
-    if (from >= 0) {
-        st = window(t, rkt, partition, from > lo ? from : lo, hi, deadline, stop, out, &found, err);
-    } else { /* back from the end, a window at a time, to the server's last record */
-        for (int64_t end = hi; st == RC_OK && !found && end > lo;) {
-            int64_t start = end - lo > RC_TAIL_WINDOW ? end - RC_TAIL_WINDOW : lo;
-            st = window(t, rkt, partition, start, end, deadline, stop, out, &found, err);
-            end = start;
-        }
-    }
+    rd_kafka_topic_t *rkt = topic_of(t, topic, err);
+    if (!rkt) return err->code;
+    rc_status st = read_part(t, rkt, partition, from, INT64_MAX, wait_ms, stop, out, err);
     rd_kafka_topic_destroy(rkt);
     out->read = st == RC_OK;
     t->parts_read += st == RC_OK;
+    t->read_us += tail_now_us() - t0;
+    return st;
+}
+
+/* The last window of every partition at once, through one queue: their first offsets read
+ * (first[p]; -1: none, the partition is empty) and whether they held a record of the server. */
+static rc_status last_windows(kafka_tail *t, rd_kafka_topic_t *rkt, int32_t n, int wait_ms, volatile sig_atomic_t *stop,
+                              kafka_tail_part *out, int64_t *first, bool *found, rc_error *err)
+{
+    const char *topic = rd_kafka_topic_name(rkt);
+    int64_t deadline = tail_now_us() + (int64_t)wait_ms * 1000;
+    rd_kafka_queue_t *q = rd_kafka_queue_new(t->rk);
+    int32_t started = 0, left = n;
+    rc_status st = RC_OK;
+    for (; started < n && st == RC_OK; started++) {
+        first[started] = -1;
+        if (rd_kafka_consume_start_queue(rkt, started, RD_KAFKA_OFFSET_TAIL(RC_TAIL_WINDOW), q) == -1)
+            st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: reading back %s[%d] for --exactly-once: %s", topic, (int)started,
+                              rd_kafka_err2str(rd_kafka_last_error()));
+    }
+    bool *eof = calloc((size_t)n, sizeof *eof);
+    if (!eof && st == RC_OK) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    while (left > 0 && st == RC_OK) {
+        rd_kafka_message_t *m = rd_kafka_consume_queue(q, SLICE_MS);
+        if (!m) {
+            if ((stop && *stop) || tail_now_us() > deadline)
+                st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: reading back %s for --exactly-once: %s (%d of %d partitions read)",
+                                  topic, stop && *stop ? "stopped by a signal" : "no answer within --flush-timeout", (int)(n - left), (int)n);
+            continue;
+        }
+        int32_t p = m->partition;
+        if (p < 0 || p >= n || eof[p]) {
+        } else if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            eof[p] = true, left--;
+        } else if (m->err) {
+            st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: reading back %s[%d] for --exactly-once: %s", topic, (int)p,
+                              rd_kafka_message_errstr(m));
+        } else {
+            if (first[p] < 0 || m->offset < first[p]) first[p] = m->offset;
+            consider(t, m, &out[p], &found[p]);
+        }
+        rd_kafka_message_destroy(m);
+    }
+    free(eof);
+    for (int32_t p = 0; p < started; p++) rd_kafka_consume_stop(rkt, p);
+    rd_kafka_queue_destroy(q);
+    return st;
+}
+
+rc_status rc_kafka_tail_topic(kafka_tail *t, const char *topic, int32_t n, int wait_ms, volatile sig_atomic_t *stop,
+                              kafka_tail_part *out, rc_error *err)
+{
+    int64_t t0 = tail_now_us();
+    memset(out, 0, (size_t)n * sizeof *out);
+    rd_kafka_topic_t *rkt = topic_of(t, topic, err);
+    if (!rkt) return err->code;
+    int64_t *first = calloc((size_t)n, sizeof *first);
+    bool *found = calloc((size_t)n, sizeof *found);
+    rc_status st = first && found ? last_windows(t, rkt, n, wait_ms, stop, out, first, found, err)
+                                  : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    /* a last window without the server's records, above the partition's start: on backwards */
+    for (int32_t p = 0; p < n && st == RC_OK; p++)
+        if (!found[p] && first[p] > 0) st = read_part(t, rkt, p, -1, first[p], wait_ms, stop, &out[p], err);
+    for (int32_t p = 0; p < n; p++) out[p].read = st == RC_OK;
+    t->parts_read += st == RC_OK ? (uint64_t)n : 0;
+    free(first), free(found);
+    rd_kafka_topic_destroy(rkt);
     t->read_us += tail_now_us() - t0;
     return st;
 }

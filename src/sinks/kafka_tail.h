@@ -54,6 +54,12 @@ void rc_kafka_tail_close(kafka_tail *t);
 rc_status rc_kafka_tail_last(kafka_tail *t, const char *topic, int32_t partition, int64_t from, int wait_ms,
                              volatile sig_atomic_t *stop, kafka_tail_part *out, rc_error *err);
 
+/* rc_kafka_tail_last for every partition of a topic of n (out[n]), at once: the last window of
+ * each through one queue (one round of requests for all), then backwards, one partition at a
+ * time, for those whose last window holds no record of the server. */
+rc_status rc_kafka_tail_topic(kafka_tail *t, const char *topic, int32_t n, int wait_ms, volatile sig_atomic_t *stop,
+                              kafka_tail_part *out, rc_error *err);
+
 /* The skip rule: true when `value` ("SERVER ORDER", a record's rowcast.eos header) is at or below
  * the partition's last (in Kafka already). Keys of one server and source have one width, so
  * byte order is their order; a partition without the server's records skips nothing. */

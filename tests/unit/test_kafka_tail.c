@@ -2,7 +2,8 @@
  * below last[p] is in Kafka; above is not; an empty partition skips nothing), the order key's
  * kind, the replay line, and the backward scan against librdkafka's in-process mock cluster:
  * the server's last record found behind windows of another server's records, in an empty
- * partition nothing, from a start offset (E4's partition map) the greatest key after it. */
+ * partition nothing, from a start offset (E4's partition map) the greatest key after it; and
+ * all partitions of a topic at once (rc_kafka_tail_topic) with the same results. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,6 +109,14 @@ static void test_scan(void **state)
     assert_int_equal(rc_kafka_tail_last(&t, "t", 0, 1500, 10000, NULL, &p, &err), RC_OK); /* none after it */
     assert_int_equal(p.len, 0);
     assert_int_equal(t.parts_read, 5);
+    kafka_tail_part all[3]; /* every partition at once: p0 backwards past the other's windows */
+    assert_int_equal(rc_kafka_tail_topic(&t, "t", 3, 10000, NULL, all, &err), RC_OK);
+    snprintf(want, sizeof want, "shop m00000001%016xe0000000000000", 1500u);
+    assert_true(all[0].read && all[0].len == strlen(want) && !memcmp(all[0].last, want, all[0].len));
+    snprintf(want, sizeof want, "shop m00000001%016xe0000000000000", 15u);
+    assert_true(all[1].read && all[1].len == strlen(want) && !memcmp(all[1].last, want, all[1].len));
+    assert_true(all[2].read && all[2].len == 0);
+    assert_int_equal(t.parts_read, 8);
     rc_kafka_tail_close(&t);
     rd_kafka_destroy(rk);
 }
