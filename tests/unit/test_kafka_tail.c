@@ -1,9 +1,9 @@
 /* --exactly-once's tail reads and skip rule (src/sinks/kafka_tail.c): the skip decision (at or
  * below last[p] is in Kafka; above is not; an empty partition skips nothing), the order key's
- * kind, the replay line, and the backward scan against librdkafka's in-process mock cluster:
- * the server's last record found behind windows of another server's records, in an empty
- * partition nothing, from a start offset (E4's partition map) the greatest key after it; and
- * all partitions of a topic at once (rc_kafka_tail_topic) with the same results. */
+ * kind, the replay line, its metric, and the backward scan against librdkafka's in-process mock
+ * cluster: the server's last record found behind windows of another server's records, in an
+ * empty partition nothing, from a start offset (E4's partition map) the greatest key after it;
+ * and all partitions of a topic at once (rc_kafka_tail_topic) with the same results. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
+#include "pipeline/metrics.h"
 #include "pipeline/order_key.h"
 #include "sinks/kafka_tail.h"
 
@@ -57,6 +58,24 @@ static void test_summary(void **state)
     char line[256];
     rc_kafka_tail_summary(&t, line, sizeof line);
     assert_string_equal(line, "exactly once: 18204 records of the replay were in Kafka already (12 partitions read back, 0.21 s)");
+}
+
+/* rowcast_eos_skipped_total: with --exactly-once only */
+static void test_metric(void **state)
+{
+    (void)state;
+    rc_metrics_values v = {.has_txn = true, .txn = {.committed = 2, .eos = true, .eos_skipped = 18204}};
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_metrics_format(&v, 0, &b);
+    rc_buf_putc(&b, '\0');
+    assert_non_null(strstr(b.data, "# TYPE rowcast_eos_skipped_total counter\nrowcast_eos_skipped_total 18204\n"));
+    v.txn.eos = false;
+    b.len = 0;
+    rc_metrics_format(&v, 0, &b);
+    rc_buf_putc(&b, '\0');
+    assert_null(strstr(b.data, "rowcast_eos_skipped_total"));
+    rc_buf_fini(&b);
 }
 
 /* Produces n records to topic[part] with rowcast.eos = "SERVER m...NUMBER" from `first` on. */
@@ -127,6 +146,7 @@ int main(void)
         cmocka_unit_test(test_skip_rule),
         cmocka_unit_test(test_kind),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_metric),
         cmocka_unit_test(test_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
