@@ -11,7 +11,8 @@
 # every change exactly once (id and value; every rowcast.eos key once), each row's values rising
 # in its partition (per-key order), each row's last value as SELECT has it, every run's replay
 # line, and the skip rule at work (restarts found records of their replay in Kafka).
-# Cases: 1. MariaDB with --exactly-once (--checkpoint FILE); 2. the same kills without it: at
+# Refused first: --exactly-once without --server, to stdout, convert of stdin, a capture taking
+# an initial snapshot. Cases: 1. MariaDB with --exactly-once (--checkpoint FILE); 2. the same kills without it: at
 # least once, nothing lost (duplicates counted); 3. PostgreSQL with --exactly-once (the slot).
 # EOS_SMALL, EOS_BIG scale the writer down; EOS_NO_ALO=1, EOS_NO_PG=1 leave cases 2, 3 out.
 # usage: eos_kill_test.sh ROWCAST MOCK
@@ -176,6 +177,20 @@ eos_case() {
     [ "$said" = "$RUNS" ] || bad "$case: $said of $RUNS runs said their replay line"
     [ "$skipped" -gt 0 ] || bad "$case: no restart found records of its replay in Kafka (the skip rule was not exercised)"
 }
+
+# ---- 0. refusals: no --server, not Kafka, convert of stdin, an initial snapshot ----
+refused() { # NAME WANT CMD...: CMD fails saying WANT
+    local name=$1 want=$2 out
+    shift 2
+    out=$("$@" </dev/null 2>&1) && bad "$name: accepted"
+    grep -qF -- "$want" <<<"$out" || bad "$name: not '$want': $(echo "$out" | head -2)"
+}
+refused "no --server" "--exactly-once needs --server NAME" "$RC" convert --exactly-once --sink "kafka://$BOOTSTRAP/r0" examples/shop.ndjson
+refused "stdout" "--exactly-once is into Kafka: give --sink kafka://" "$RC" convert --exactly-once --server r0 examples/shop.ndjson
+refused "stdin" "--exactly-once needs exactly one input FILE" "$RC" convert --exactly-once --server r0 --sink "kafka://$BOOTSTRAP/r0"
+my_sql -e "CREATE TABLE d.r0 (id int PRIMARY KEY); INSERT INTO d.r0 VALUES (1)" || exit 1
+refused "initial snapshot" "--exactly-once: an initial snapshot's rows are not exactly once yet" \
+    "$RC" capture "$MY_URL/d" --include d.r0 --server r0 --exactly-once --sink "kafka://$BOOTSTRAP/r0"
 
 P1="10000 $((SMALL + BIG / 5)) $((SMALL + BIG / 2)) $((SMALL + BIG * 4 / 5)) $((SMALL + BIG + SMALL / 2))"
 # ---- 1. MariaDB, --exactly-once: kills before, inside (3) and after the big transaction ----
