@@ -93,8 +93,8 @@ static const cli_flag convert_table[] = {
              "               transactional one, rowcast.NAME, committing every\n"
              "               -o kafka.transaction.ms=1000 or\n"
              "               kafka.transaction.records=500000; positions move\n"
-             "               only after a commit. Part of --exactly-once, being\n"
-             "               built: gives fencing, not yet exactly once"},
+             "               only after a commit: fencing, not exactly once\n"
+             "               (--exactly-once is)"},
     {CLI_REF, "--topic", .metavar = "TEMPLATE",
      .help = "topic of each message: {server}, {db}, {schema}, {table},\n"
              "{collection} (schema.table, else db.table), or the preset\n"
@@ -105,6 +105,17 @@ static const cli_flag convert_table[] = {
      .help = "{server} of every message, and the format's server name\n"
              "(debezium.server); without it, the event's server, else\n"
              "rowcast"},
+    {CLI_REF, "--exactly-once",
+     .help = "Kafka sink (needs --server NAME): after any kill and restart\n"
+             "each change is in its topic once, in order per key, nothing\n"
+             "lost, as a read_uncommitted consumer (kcat, the default of\n"
+             "Kafka clients) sees it: transactions, rowcast.eos headers,\n"
+             "and a restart reads back each partition's last record of\n"
+             "NAME and skips what is there. Not for read_committed\n"
+             "consumers (they miss the records of transactions a crash\n"
+             "aborted), not with snapshots (capture: --snapshot never, or\n"
+             "from a checkpoint or --start), convert: one input FILE\n"
+             "(docs/sinks.md, Exactly once)"},
     {CLI_REF, "--keys",
      .help = "stdout/file: write each message's key instead of its value;\n"
              "\"null\" where the format or the table has none"},
@@ -244,6 +255,11 @@ int cli_convert(int argc, char **argv)
     }
     if (rc == EXIT_OK && c.ck_path && nfiles != 1) rc = cli_run_usage_error(&r, "--checkpoint needs exactly one input FILE (a file it can seek in)%s", "");
     if (rc == EXIT_OK && c.ck_path && !strcmp(files[0], "-")) rc = cli_run_usage_error(&r, "--checkpoint needs a FILE, not stdin%s", "");
+    /* --exactly-once: order keys are byte offsets of the input, which a pipe or a second input
+     * starts again at 0 (the skip rule would drop their records) */
+    if (rc == EXIT_OK && rc_options_get(&r.opts, "kafka.exactly_once") && (nfiles != 1 || !strcmp(files[0], "-")))
+        rc = cli_run_usage_error(&r, "--exactly-once needs exactly one input FILE, not stdin (its order keys are byte offsets in "
+                                     "it, which another input or a pipe read again start at 0)%s", "");
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
     if (r.check) {
         rc = cli_config_checked(&r, rc);
