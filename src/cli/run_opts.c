@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/log.h"
 
 volatile sig_atomic_t cli_stop_signal;
 
@@ -41,7 +42,7 @@ int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const cli_flag *ta
     c->stop = &cli_stop_signal;
     c->include = calloc((size_t)argc + 1, sizeof *c->include);
     if (c->include) return EXIT_OK;
-    fprintf(stderr, "rowcast %s: out of memory\n", cmd);
+    rc_logf("rowcast %s: out of memory\n", cmd);
     return EXIT_IO;
 }
 
