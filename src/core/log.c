@@ -64,7 +64,7 @@ static void field_str(rc_buf *b, const char *name, const char *p, size_t n)
 static void emit_json(const char *p, size_t n, const rc_log_fields *f)
 {
     rc_buf b;
-    rc_buf_init(&b, 256 + n);
+    rc_buf_init(&b, 0);
     RC_BUF_LIT(&b, "{\"time\":\"");
     put_time(&b);
     rc_buf_putc(&b, '"');
@@ -113,7 +113,7 @@ void rc_vlogf(const rc_log_fields *fields, const char *fmt, va_list ap)
     va_end(copy);
     if (n < 0) return;
     pthread_mutex_lock(&mu);
-    if (!pending.data && !pending.cap) rc_buf_init(&pending, 1024);
+    if (!pending.data && !pending.cap) rc_buf_init(&pending, 0);
     if ((size_t)n < sizeof small) {
         rc_buf_put(&pending, small, (size_t)n);
     } else { /* longer than the stack's buffer: formatted again into the line's */

@@ -115,6 +115,10 @@ int rc_pipeline_run(rc_pipeline *c)
             rc = err.code == RC_ERR_USAGE && c->database ? RC_EXIT_USAGE : RC_EXIT_IO;
             break;
         }
+        if (b && c->idle) { /* busy again: /ready no longer takes the source for caught up */
+            c->idle = false;
+            rc_pipeline_publish(c);
+        }
         c->idle = !b;
         if (!b) { /* idle: nothing read for a while */
             if (*c->stop) break; /* stopped by a signal while waiting for input */
