@@ -128,11 +128,10 @@ static const cli_flag capture_table[] = {
      .help = "Prometheus metrics at http://HOST:PORT/metrics, and the\n"
              "probes /health and /ready (as for convert; docs/metrics.md)"},
     {CLI_REF, "--ready-lag", .metavar = "SECONDS",
-     .help = "/ready answers 503 when the last delivered change is older\n"
-             "than this while more wait (default 60)"},
+     .help = "/ready's bound on the lag (as for convert; default 60)"},
     {CLI_REF, "--log-format", .metavar = "text|json",
-     .help = "messages on stderr as text (default) or one JSON object a\n"
-             "line: time, level, message, table, position, code"},
+     .help = "json: each message on stderr one JSON object with its\n"
+             "table, position and error code where it names them"},
     {CLI_TEXT, .help = "\n"
                   "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
                   "--server, --keys, --records, --tombstones, --no-tombstones, --drop, --on-error,\n"
