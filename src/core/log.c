@@ -15,9 +15,12 @@ static bool has_fields;
 
 bool rc_log_format_parse(const char *name, rc_log_format *out)
 {
-    if (!strcmp(name, "text")) *out = RC_LOG_TEXT;
-    else if (!strcmp(name, "json")) *out = RC_LOG_JSON;
-    else return false;
+    if (!strcmp(name, "text"))
+        *out = RC_LOG_TEXT;
+    else if (!strcmp(name, "json"))
+        *out = RC_LOG_JSON;
+    else
+        return false;
     return true;
 }
 
@@ -39,8 +42,9 @@ static void put_time(rc_buf *b)
     struct tm tm;
     gmtime_r(&ts.tv_sec, &tm);
     char t[40];
-    int n = snprintf(t, sizeof t, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
+    int n =
+        snprintf(t, sizeof t, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
     rc_buf_put(b, t, (size_t)n);
 }
 
@@ -76,12 +80,13 @@ static void emit_json(const char *p, size_t n, const rc_log_fields *f)
     } else if (n > 8 && !memcmp(p, "rowcast ", 8)) {
         size_t k = 8;
         while (k < n && p[k] >= 'a' && p[k] <= 'z') k++;
-        if (k > 8 && k + 1 < n && p[k] == ':' && p[k + 1] == ' ') cmd = p + 8, cmdn = k - 8, p += k + 2, n -= k + 2;
+        if (k > 8 && k + 1 < n && p[k] == ':' && p[k + 1] == ' ')
+            cmd = p + 8, cmdn = k - 8, p += k + 2, n -= k + 2;
     }
-    const char *level = f && f->level ? f->level
-                        : contains(p, n, "warning:") ? "warning"
+    const char *level = f && f->level                                                    ? f->level
+                        : contains(p, n, "warning:")                                     ? "warning"
                         : cmd || contains(p, n, " error:") || contains(p, n, " error (") ? "error"
-                                                                                          : "info";
+                                                                                         : "info";
     field_str(&b, "level", level, strlen(level));
     field_str(&b, "message", p, n);
     if (cmd) field_str(&b, "command", cmd, cmdn);

@@ -7,14 +7,14 @@ static _Atomic int state = RC_RUN_STARTING;
 static _Atomic int role = RC_ROLE_ACTIVE;
 
 static const char *const state_names[RC_RUN_STATES] = {
-    [RC_RUN_STARTING] = "starting",         [RC_RUN_SNAPSHOT] = "snapshot",
-    [RC_RUN_STREAMING] = "streaming",       [RC_RUN_RECONNECTING] = "reconnecting",
-    [RC_RUN_READING] = "reading",           [RC_RUN_STOPPING] = "stopping",
-    [RC_RUN_FAILING] = "failing",           [RC_RUN_DONE] = "done",
+    [RC_RUN_STARTING] = "starting",   [RC_RUN_SNAPSHOT] = "snapshot",
+    [RC_RUN_STREAMING] = "streaming", [RC_RUN_RECONNECTING] = "reconnecting",
+    [RC_RUN_READING] = "reading",     [RC_RUN_STOPPING] = "stopping",
+    [RC_RUN_FAILING] = "failing",     [RC_RUN_DONE] = "done",
 };
 
-static const char *const role_names[RC_RUN_ROLES] = {[RC_ROLE_ACTIVE] = "active",
-                                                     [RC_ROLE_STANDBY] = "standby"};
+static const char *const role_names[RC_RUN_ROLES] = {
+    [RC_ROLE_ACTIVE] = "active", [RC_ROLE_STANDBY] = "standby"};
 
 void rc_run_state_set(rc_run_state s)
 {

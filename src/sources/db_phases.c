@@ -119,8 +119,10 @@ rc_status rc_db_source_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
     }
     /* the run's state for /ready and rowcast_state (core/run_state.h); a lost connection is
      * each source's `lost`, and starting the stream again leaves it reconnecting */
-    static const rc_run_state by_phase[] = {[PH_SNAPSHOT] = RC_RUN_SNAPSHOT, [PH_SNAPSHOT_ACK] = RC_RUN_SNAPSHOT,
-                                            [PH_STREAM] = RC_RUN_STREAMING, [PH_DONE] = RC_RUN_DONE};
+    static const rc_run_state by_phase[] = {[PH_SNAPSHOT] = RC_RUN_SNAPSHOT,
+                                            [PH_SNAPSHOT_ACK] = RC_RUN_SNAPSHOT,
+                                            [PH_STREAM] = RC_RUN_STREAMING,
+                                            [PH_DONE] = RC_RUN_DONE};
     if (d->ph != PH_STREAM_START) rc_run_state_set(by_phase[d->ph]);
     if (st != RC_OK) return st;
     if (d->ph == PH_DONE) b->last = true;
