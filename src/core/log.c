@@ -1,6 +1,7 @@
 /* rowcast's messages on stderr (core/log.h): as they are (text), or one JSON object a line. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "core/fmt.h"
@@ -24,8 +25,21 @@ bool rc_log_format_parse(const char *name, rc_log_format *out)
     return true;
 }
 
+static void emit_json(const char *p, size_t n, const rc_log_fields *f);
+
+/* At exit, json: a message whose last line had no '\n' yet is still said. */
+static void flush_pending(void)
+{
+    pthread_mutex_lock(&mu);
+    if (pending.len) emit_json(pending.data, pending.len, has_fields ? &pending_fields : NULL);
+    pending.len = 0;
+    pthread_mutex_unlock(&mu);
+}
+
 void rc_log_set_format(rc_log_format f)
 {
+    static bool registered;
+    if (f == RC_LOG_JSON && !registered) registered = atexit(flush_pending) == 0;
     format = f;
 }
 
