@@ -13,6 +13,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/state_store.h"
 #include "rowcast/source.h"
+#include "core/log.h"
 
 /* What capture's own flags set (flags.h: CLI_IN_CMD): the source's configuration, the flags
  * given that the source checks (rc_source_check), the URL. */
@@ -126,8 +127,13 @@ static const cli_flag capture_table[] = {
      .help = "the tables to capture (shell patterns: public.*, *.orders;\n"
              "without a dot: a schema); repeatable"},
     {CLI_REF, "--metrics", .metavar = "HOST:PORT",
-     .help = "Prometheus metrics at http://HOST:PORT/metrics (as for\n"
-             "convert; docs/metrics.md)"},
+     .help = "Prometheus metrics at http://HOST:PORT/metrics, and the\n"
+             "probes /health and /ready (as for convert; docs/metrics.md)"},
+    {CLI_REF, "--ready-lag", .metavar = "SECONDS",
+     .help = "/ready's bound on the lag (as for convert; default 60)"},
+    {CLI_REF, "--log-format", .metavar = "text|json",
+     .help = "json: each message on stderr one JSON object with its\n"
+             "table, position and error code where it names them"},
     {CLI_TEXT, .help = "\n"
                   "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
                   "--server, --exactly-once, --keys, --records, --tombstones, --no-tombstones, --drop,\n"
@@ -275,7 +281,7 @@ int cli_capture(int argc, char **argv)
     const char **patterns = calloc(cli_args_max(argc), sizeof *patterns);
     int rc = cli_run_init(&r, &c, "capture", capture_table, &ca, argc);
     if (rc == EXIT_OK && (!patterns || !ca.given)) {
-        fprintf(stderr, "rowcast capture: out of memory\n");
+        rc_logf("rowcast capture: out of memory\n");
         rc = EXIT_IO;
     }
     r.spec.topic = "debezium";

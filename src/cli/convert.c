@@ -13,6 +13,7 @@
 #include "cli/config_file.h"
 #include "cli/run_opts.h"
 #include "pipeline/pipeline.h"
+#include "core/log.h"
 
 /* What convert's own flags set beside the run (flags.h: CLI_IN_CMD). */
 typedef struct convert_args {
@@ -188,7 +189,14 @@ static const cli_flag convert_table[] = {
      .help = "serve Prometheus metrics at http://HOST:PORT/metrics while\n"
              "the run lasts (docs/metrics.md): HOST is a name, an IPv4\n"
              "address or an IPv6 address in brackets; :PORT or PORT alone\n"
-             "is 127.0.0.1; port 0 takes a free one, said on stderr"},
+             "is 127.0.0.1; port 0 takes a free one, said on stderr; /health\n"
+             "and /ready answer probes there (docs/operations.md)"},
+    {CLI_REF, "--ready-lag", .metavar = "SECONDS",
+     .help = "/ready answers 503 when the last delivered change is older\n"
+             "than this while more wait (default 60)"},
+    {CLI_REF, "--log-format", .metavar = "text|json",
+     .help = "messages on stderr as text (default) or one JSON object a\n"
+             "line: time, level, message and the fields it names"},
     {CLI_REF, "--quiet",
      .help = "no summary and no terminal progress line on stderr (errors\n"
              "are still printed; --progress still writes progress)"},
@@ -234,7 +242,7 @@ int cli_convert(int argc, char **argv)
     convert_args ca = {.ck_ms = 200, .files = calloc(cli_args_max(argc), sizeof *ca.files)};
     int rc = cli_run_init(&r, &c, "convert", convert_table, &ca, argc);
     if (rc == EXIT_OK && !ca.files) {
-        fprintf(stderr, "rowcast convert: out of memory\n");
+        rc_logf("rowcast convert: out of memory\n");
         rc = EXIT_IO;
     }
     if (rc == EXIT_OK) rc = cli_flags_parse(&r, argc, argv, add_file);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli/run_opts.h"
 #include "core/names.h"
+#include "core/log.h"
 
 static bool is_flag(const cli_flag *f)
 {
@@ -121,7 +122,7 @@ int cli_flags_unknown(cli_run *r, const char *a)
     if (!sg.best) return cli_run_usage_error(r, "unknown or incomplete option '%s'", a);
     if (!strcmp(sg.best, name)) /* known: a value missing at the end of the line, or one given to a switch */
         return cli_run_usage_error(r, a[strlen(name)] == '=' ? "option '%s' takes no value" : "option '%s' needs a value", name);
-    fprintf(stderr, "rowcast %s: unknown option '%s': did you mean '%s'?\n(see rowcast help %s)\n", r->cmd, a, sg.best, r->cmd);
+    rc_logf("rowcast %s: unknown option '%s': did you mean '%s'?\n(see rowcast help %s)\n", r->cmd, a, sg.best, r->cmd);
     return EXIT_USAGE;
 }
 

@@ -7,6 +7,7 @@
 #include "cli/flags.h"
 #include "cli/run_opts.h"
 #include "pipeline/metrics.h"
+#include "core/log.h"
 
 /* The --drop list as a set of operations; false for an unknown kind. */
 static bool parse_drop(const char *list, unsigned *out)
@@ -109,6 +110,25 @@ static int set_metrics(cli_run *r, const cli_flag *f, const char *v)
     return EXIT_OK;
 }
 
+static int set_ready_lag(cli_run *r, const cli_flag *f, const char *v)
+{
+    (void)f;
+    char *end;
+    long s = strtol(v, &end, 10);
+    if (!*v || *end || s < 0 || s > 86400) return cli_run_usage_error(r, "--ready-lag needs seconds (0..86400), got '%s'", v);
+    r->c->ready_lag_s = s;
+    return EXIT_OK;
+}
+
+static int set_log_format(cli_run *r, const cli_flag *f, const char *v)
+{
+    (void)f;
+    rc_log_format lf;
+    if (!rc_log_format_parse(v, &lf)) return cli_run_usage_error(r, "--log-format %s: the formats are text and json", v);
+    rc_log_set_format(lf);
+    return EXIT_OK;
+}
+
 static int set_flush_timeout(cli_run *r, const cli_flag *f, const char *v)
 {
     (void)f;
@@ -151,6 +171,8 @@ const cli_flag cli_run_flags[] = {
     {CLI_VALUE, "--drop", .set = set_drop, .many = true},
     {CLI_OPTIONAL, "--progress", .set = set_progress},
     {CLI_VALUE, "--metrics", .set = set_metrics},
+    {CLI_VALUE, "--ready-lag", .set = set_ready_lag},
+    {CLI_VALUE, "--log-format", .set = set_log_format},
     {CLI_SWITCH, "--quiet", "-q", .set = set_quiet},
     {CLI_SWITCH, "--help", "-h", .set = cli_flag_help},
     {CLI_GLUED, "-o", .set = take_option, .many = true},

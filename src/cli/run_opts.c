@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/log.h"
 
 volatile sig_atomic_t cli_stop_signal;
 
@@ -53,7 +54,7 @@ int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const cli_flag *ta
     c->include = calloc(cli_args_max(argc), sizeof *c->include);
     r->given = calloc((size_t)argc + 1, sizeof *r->given);
     if (c->include && r->given) return EXIT_OK;
-    fprintf(stderr, "rowcast %s: out of memory\n", cmd);
+    rc_logf("rowcast %s: out of memory\n", cmd);
     return EXIT_IO;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "cli/run_opts.h"
 #include "rowcast/source.h"
+#include "core/log.h"
 
 /* What snapshot's own flags set (flags.h: CLI_IN_CMD), and its arguments. */
 typedef struct snapshot_args {
@@ -136,11 +137,11 @@ static int write_signal(const rc_source_ops *src, const snapshot_args *sa, const
     rc_error_clear(&err);
     rc_status st = src->write_signal(sa->url, opts, type, sa->patterns, sa->npatterns, id, said, sizeof said, &err);
     if (st != RC_OK) {
-        fprintf(stderr, "rowcast snapshot: %s\n", err.message);
+        rc_logf("rowcast snapshot: %s\n", err.message);
         return st == RC_ERR_USAGE ? EXIT_USAGE : st == RC_ERR_SCHEMA ? EXIT_DATA : EXIT_IO;
     }
     printf("%s\n", id);
-    fprintf(stderr, "rowcast snapshot: signal %s written to %s\n", id, said);
+    rc_logf("rowcast snapshot: signal %s written to %s\n", id, said);
     return fflush(stdout) ? EXIT_IO : EXIT_OK;
 }
 
@@ -152,7 +153,7 @@ int cli_snapshot(int argc, char **argv)
     snapshot_args sa = {.patterns = calloc((size_t)argc + 1, sizeof *sa.patterns)};
     int rc = cli_run_init(&r, &c, "snapshot", snapshot_table, &sa, argc);
     if (rc == EXIT_OK && !sa.patterns) {
-        fprintf(stderr, "rowcast snapshot: out of memory\n");
+        rc_logf("rowcast snapshot: out of memory\n");
         rc = EXIT_IO;
     }
     if (rc == EXIT_OK) rc = foreign_flag(&r, argc, argv);

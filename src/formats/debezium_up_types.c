@@ -4,6 +4,7 @@
 #include <string.h>
 #include "formats/debezium_up_enc.h"
 #include "core/jsonw.h"
+#include "core/log.h"
 
 /* The element column of a PostgreSQL array column ("numeric(10,2)[]": numeric(10,2)); false
  * when its declaration does not parse. */
@@ -46,7 +47,7 @@ bool rc_dbz_left_out(up_enc *e, const rc_event *ev, uint32_t i)
             w->len = mark;
             return true;
         }
-    fprintf(stderr,
+    rc_logf(
             "rowcast: warning: debezium: table %.*s.%.*s, column \"%.*s\" of type %.*s: upstream Debezium's PostgreSQL connector "
             "has no converter for it and leaves the column out of its events (-o debezium.include.unknown.datatypes=true writes "
             "the bytes of its text)\n",

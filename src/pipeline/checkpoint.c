@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "pipeline_impl.h"
+#include "core/log.h"
 
 /* The clock of the interval between checkpoints, read for every item: the coarse one (a few ms
  * of resolution, ten times cheaper; the precise one was 1.6% of a snapshot's CPU). */
@@ -48,7 +49,7 @@ int rc_pipeline_capture_start(rc_pipeline *c)
             rc_error err;
             rc_error_clear(&err);
             if (rc_sink_state_parse(stored, strlen(stored), &want, &err) != RC_OK) {
-                fprintf(stderr, "rowcast %s: checkpoint %s: %s\n", c->command, c->capture->checkpoint, err.message);
+                rc_logf("rowcast %s: checkpoint %s: %s\n", c->command, c->capture->checkpoint, err.message);
                 return RC_EXIT_USAGE;
             }
             int rc = rc_pipeline_cut_back(c, "checkpoint", c->capture->checkpoint, &want);
@@ -77,17 +78,17 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
     rc_error_clear(&err);
     char real[PATH_MAX], ckreal[PATH_MAX];
     if (!realpath(input, real)) {
-        fprintf(stderr, "rowcast %s: cannot open %s: %s\n", c->command, input, strerror(errno));
+        rc_logf("rowcast %s: cannot open %s: %s\n", c->command, input, strerror(errno));
         return RC_EXIT_IO;
     }
     if (strlen(real) >= sizeof c->ck.input || strchr(real, '\n')) {
-        fprintf(stderr, "rowcast %s: input path a checkpoint cannot hold: %s\n(see rowcast help %s)\n", c->command, input, c->command);
+        rc_logf("rowcast %s: input path a checkpoint cannot hold: %s\n(see rowcast help %s)\n", c->command, input, c->command);
         return RC_EXIT_USAGE;
     }
     rc_checkpoint *ck = &c->ck;
     rc_status got = rc_checkpoint_read(c->ck_path, ck, &err);
     if (got != RC_OK && got != RC_SKIP) {
-        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        rc_logf("rowcast %s: %s\n", c->command, err.message);
         return RC_EXIT_IO;
     }
     rc_sink_state was;
@@ -97,36 +98,36 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
     if (got == RC_SKIP) {
         for (int i = 0; i < 2; i++)
             if (files[i]->set && files[i]->size)
-                fprintf(stderr, "rowcast %s: no checkpoint %s yet: %s is read from its start and appended to %s, "
+                rc_logf("rowcast %s: no checkpoint %s yet: %s is read from its start and appended to %s, "
                         "which already holds %llu bytes\n", c->command, c->ck_path, input, state_name(c, sink_url, i == 0),
                         (unsigned long long)files[i]->size);
     } else {
         const char *made = realpath(ck->input, ckreal) ? ckreal : ck->input;
         if (strcmp(made, real) != 0) {
-            fprintf(stderr, "rowcast %s: checkpoint %s is for input %s, not %s\n", c->command, c->ck_path, made, real);
+            rc_logf("rowcast %s: checkpoint %s is for input %s, not %s\n", c->command, c->ck_path, made, real);
             return RC_EXIT_USAGE;
         }
         if (ck->version == 1) {
             for (int i = 0; i < 2; i++)
                 if (files[i]->set)
-                    fprintf(stderr, "rowcast %s: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
+                    rc_logf("rowcast %s: checkpoint %s (version 1) has no file sizes: %s is appended to as it "
                             "is; what the stopped run wrote there after line %llu may be there twice\n", c->command, c->ck_path,
                             state_name(c, sink_url, i == 0), (unsigned long long)rc_pos_lines_line(&ck->pos));
         } else if (!rc_pipeline_file_resumable(c, "checkpoint", c->ck_path, files[0], &ck->sink.output, true) ||
                    !rc_pipeline_file_resumable(c, "checkpoint", c->ck_path, files[1], &ck->sink.dead_letter, false)) {
             return RC_EXIT_USAGE;
         } else if (rc_sink_restore(c->sink, &ck->sink, &was, &err) != RC_OK) {
-            fprintf(stderr, "rowcast %s: checkpoint %s: %s\n", c->command, c->ck_path, err.message);
+            rc_logf("rowcast %s: checkpoint %s: %s\n", c->command, c->ck_path, err.message);
             return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
         }
-        fprintf(stderr, "rowcast: resuming %s at line %llu, byte %llu (checkpoint %s)%s\n", input,
+        rc_logf("rowcast: resuming %s at line %llu, byte %llu (checkpoint %s)%s\n", input,
                 (unsigned long long)rc_pos_lines_line(&ck->pos) + 1,
                 (unsigned long long)rc_pos_lines_offset(&ck->pos), c->ck_path,
                 !is_stdout ? "" : "; stdout is not cut back: what the stopped run wrote after that is written again");
         rc_sink_file *want[2] = {&ck->sink.output, &ck->sink.dead_letter};
         for (int i = 0; i < 2 && ck->version > 1; i++)
             if (files[i]->set && files[i]->size != want[i]->size)
-                fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where checkpoint %s left it\n",
+                rc_logf("rowcast: cut %s back from %llu to %llu bytes, where checkpoint %s left it\n",
                         state_name(c, sink_url, i == 0), (unsigned long long)files[i]->size,
                         (unsigned long long)want[i]->size, c->ck_path);
         c->start = ck->pos;
@@ -136,7 +137,7 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
     ck->pos = c->start.kind ? c->start : rc_pos_lines(0, 0);
     rc_sink_state_now(c->sink, &ck->sink);
     if (rc_checkpoint_write(c->ck_path, ck, true, &err) != RC_OK) {
-        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        rc_logf("rowcast %s: %s\n", c->command, err.message);
         return RC_EXIT_IO;
     }
     c->ck_written = true;
@@ -173,7 +174,7 @@ int rc_pipeline_checkpoint(rc_pipeline *c, bool now)
         return 0;
     }
     rc_pipeline_progress_clear(c);
-    fprintf(stderr, "rowcast: %s\n", err.message);
+    rc_logf("rowcast: %s\n", err.message);
     return -1;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pipeline_impl.h"
+#include "core/log.h"
 
 /* A file of a resumed run against the one a store (`what` PATH: the checkpoint, a capture's
  * state file) recorded: the same file (or none on both sides), at least as long as recorded;
@@ -13,13 +14,13 @@ bool rc_pipeline_file_resumable(const rc_pipeline *c, const char *what, const ch
 {
     const char *opt = output ? "--sink file:" : "--on-error=dead-letter:", *none = output ? "no file sink" : "no dead-letter file";
     if (now->set != want->set || (now->set && strcmp(now->path, want->path) != 0)) {
-        fprintf(stderr, "rowcast %s: %s %s: made with %s%s, this run has %s%s: resume with the same %s, or "
+        rc_logf("rowcast %s: %s %s: made with %s%s, this run has %s%s: resume with the same %s, or "
                 "delete the %s to start over\n", c->command, what, path, want->set ? opt : none, want->set ? want->path : "",
                 now->set ? opt : none, now->set ? now->path : "", output ? "--sink" : "dead-letter file", what);
         return false;
     }
     if (now->set && now->size < want->size) {
-        fprintf(stderr, "rowcast %s: %s %s: %s holds %llu bytes, fewer than the %llu bytes the %s "
+        rc_logf("rowcast %s: %s %s: %s holds %llu bytes, fewer than the %llu bytes the %s "
                 "recorded: it was changed after the %s was written; restore it, or delete the %s%s\n", c->command, what, path,
                 now->path, (unsigned long long)now->size, (unsigned long long)want->size, what, what, what,
                 c->database ? " (the capture then appends to the file as it is)" : " (and the file) to start over");
@@ -40,7 +41,7 @@ int rc_pipeline_cut_back(rc_pipeline *c, const char *what, const char *path, con
     for (int i = 0; i < 2; i++) {
         if (!now[i]->set || !rec[i]->set) continue;
         if (strcmp(now[i]->path, rec[i]->path) != 0) {
-            fprintf(stderr, "rowcast: %s %s recorded %s, not %s: %s is appended to as it is\n", what, path, rec[i]->path,
+            rc_logf("rowcast: %s %s recorded %s, not %s: %s is appended to as it is\n", what, path, rec[i]->path,
                     now[i]->path, now[i]->path);
             continue;
         }
@@ -50,13 +51,13 @@ int rc_pipeline_cut_back(rc_pipeline *c, const char *what, const char *path, con
     rc_error err;
     rc_error_clear(&err);
     if (rc_sink_restore(c->sink, &to, &was, &err) != RC_OK) {
-        fprintf(stderr, "rowcast %s: %s %s: %s\n", c->command, what, path, err.message);
+        rc_logf("rowcast %s: %s %s: %s\n", c->command, what, path, err.message);
         return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
     const rc_sink_file *before[2] = {&was.output, &was.dead_letter};
     for (int i = 0; i < 2; i++)
         if (before[i]->set && before[i]->size != now[i]->size)
-            fprintf(stderr, "rowcast: cut %s back from %llu to %llu bytes, where %s %s left it\n", now[i]->path,
+            rc_logf("rowcast: cut %s back from %llu to %llu bytes, where %s %s left it\n", now[i]->path,
                     (unsigned long long)before[i]->size, (unsigned long long)now[i]->size, what, path);
     return RC_EXIT_OK;
 }

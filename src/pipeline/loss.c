@@ -4,16 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline_impl.h"
+#include "core/log.h"
 
-void rc_pipeline_where(const rc_source_item *ln, const rc_event *ev, char *at, size_t n)
+/* A database change's place in the log: "LSN 0/16B3748", "FILE:OFFSET"; "" when none. */
+static void event_position(const rc_event *ev, char *at, size_t n)
 {
     const rc_position *p = &ev->pos;
     at[0] = '\0';
-    if (ln->lineno) snprintf(at, n, ":%llu", (unsigned long long)ln->lineno);
-    else if (p->lsn.n) /* a database's change: where it is in the log */
-        snprintf(at, n, " at LSN %.*s", (int)(p->lsn.n < 40 ? p->lsn.n : 40), p->lsn.p);
+    if (p->lsn.n)
+        snprintf(at, n, "LSN %.*s", (int)(p->lsn.n < 40 ? p->lsn.n : 40), p->lsn.p);
     else if (p->file.n && p->has_offset)
-        snprintf(at, n, " at %.*s:%llu", (int)(p->file.n < 60 ? p->file.n : 60), p->file.p, (unsigned long long)p->offset);
+        snprintf(at, n, "%.*s:%llu", (int)(p->file.n < 60 ? p->file.n : 60), p->file.p, (unsigned long long)p->offset);
+}
+
+void rc_pipeline_where(const rc_source_item *ln, const rc_event *ev, char *at, size_t n)
+{
+    at[0] = '\0';
+    if (ln->lineno) {
+        snprintf(at, n, ":%llu", (unsigned long long)ln->lineno);
+        return;
+    }
+    char pos[128];
+    event_position(ev, pos, sizeof pos);
+    if (pos[0]) snprintf(at, n, " at %s", pos);
+}
+
+void rc_pipeline_log_fields(const rc_source_item *ln, const rc_event *ev, const rc_error *err, rc_event_log_fields *w)
+{
+    rc_str db = ev->src.schema.n ? ev->src.schema : ev->src.db;
+    snprintf(w->table, sizeof w->table, "%.*s%s%.*s", (int)(db.n < 60 ? db.n : 60), db.p, db.n ? "." : "",
+             (int)(ev->src.table.n < 90 ? ev->src.table.n : 90), ev->src.table.p);
+    event_position(ev, w->position, sizeof w->position);
+    w->f = (rc_log_fields){.level = "error",
+                           .file = ln->file,
+                           .line = ln->lineno,
+                           .table = w->table[0] ? w->table : NULL,
+                           .position = w->position[0] ? w->position : NULL,
+                           .code = rc_status_name(err->code)};
 }
 
 /* The refused row as a native line (which holds every value) into the dead-letter file,
@@ -43,7 +70,9 @@ int rc_pipeline_loss(rc_pipeline *c, const rc_source_item *ln, const rc_event *e
         c->n.interrupted++, c->n.events++, c->n.refused++;
     if (rc_pipeline_error_shown(c) || stop) { /* the one that stops the run is said past the first 50 too */
         rc_pipeline_progress_clear(c);
-        fprintf(stderr, "rowcast: %s%s: %s error: table %.*s%s%.*s: %s; %s\n", ln->file, at, rc_status_name(err->code), (int)db.n, db.p,
+        rc_event_log_fields lf;
+        rc_pipeline_log_fields(ln, ev, err, &lf);
+        rc_logf_with(&lf.f, "rowcast: %s%s: %s error: table %.*s%s%.*s: %s; %s\n", ln->file, at, rc_status_name(err->code), (int)db.n, db.p,
                 db.n ? "." : "", (int)ev->src.table.n, ev->src.table.p, err->message, fate[c->on_loss]);
     }
     if (stop) return RC_EXIT_DATA;
@@ -52,7 +81,7 @@ int rc_pipeline_loss(rc_pipeline *c, const rc_source_item *ln, const rc_event *e
     rc_error_clear(&derr);
     if (dead_letter(c, ev, &derr) == RC_OK) return RC_EXIT_OK;
     rc_pipeline_progress_clear(c);
-    fprintf(stderr, "rowcast: %s\n", derr.message);
+    rc_logf("rowcast: %s\n", derr.message);
     return RC_EXIT_IO;
 }
 
@@ -60,9 +89,9 @@ void rc_pipeline_loss_summary(const rc_pipeline *c)
 {
     const rc_cut_log *l = &c->cuts;
     for (size_t i = 0; i < l->ncols; i++)
-        fprintf(stderr, "%s%s.%s %llu row%s (to %s)", i ? ", " : "rowcast: cut (--on-loss=cut): ", l->cols[i].table,
+        rc_logf("%s%s.%s %llu row%s (to %s)", i ? ", " : "rowcast: cut (--on-loss=cut): ", l->cols[i].table,
                 l->cols[i].column, (unsigned long long)l->cols[i].rows, l->cols[i].rows == 1 ? "" : "s", l->cols[i].unit);
-    if (l->ncols) fputc('\n', stderr);
+    if (l->ncols) rc_logf("\n");
 }
 
 int rc_pipeline_loss_start(rc_pipeline *c)
@@ -74,7 +103,7 @@ int rc_pipeline_loss_start(rc_pipeline *c)
     rc_error_clear(&err);
     c->loss_fmt = rc_format_find("native");
     if (c->loss_fmt->enc_new(&none, &c->loss_enc, &err) == RC_OK) return RC_EXIT_OK;
-    fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+    rc_logf("rowcast %s: %s\n", c->command, err.message);
     return RC_EXIT_IO;
 }
 

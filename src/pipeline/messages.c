@@ -4,6 +4,7 @@
  * draws the progress line, do not reference each other through it. */
 #include <stdio.h>
 #include "pipeline_impl.h"
+#include "core/log.h"
 
 void rc_pipeline_progress_clear(rc_pipeline *c)
 {
@@ -17,6 +18,6 @@ bool rc_pipeline_error_shown(rc_pipeline *c)
     if (++c->errors_shown > RC_MAX_SHOWN_ERRORS + 1) return false;
     rc_pipeline_progress_clear(c);
     if (c->errors_shown <= RC_MAX_SHOWN_ERRORS) return true;
-    fprintf(stderr, "rowcast: further errors are not shown\n");
+    rc_logf("rowcast: further errors are not shown\n");
     return false;
 }

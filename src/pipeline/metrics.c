@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "pipeline/metrics.h"
 #include "core/thread.h"
+#include "core/run_state.h"
 
 /* ---- the address ---- */
 
@@ -103,6 +104,7 @@ struct rc_metrics {
     rc_metrics_values v; /* under mu: the pipeline's last copy */
     bool fixed_now;      /* RC_METRICS_NOW_US (tests) */
     int64_t now_us;
+    int64_t ready_lag_us; /* --ready-lag */
     unsigned port;
     int64_t accept_after_ms; /* accept() failed (EMFILE...): the listener rests until then */
     char url[128];
@@ -143,6 +145,8 @@ static const char *reason(int status)
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 503:
+        return "Service Unavailable";
     default:
         return "HTTP Version Not Supported"; /* 505 */
     }
@@ -202,14 +206,26 @@ static void answer(rc_metrics *m, client *c, const rc_http_request *req)
     if (!get && !head) {
         body_text(m, "method ", req->method, req->method_len, " is not served here: GET /metrics");
         respond(m, c, 405, TEXT_PLAIN, false);
-    } else if (req->path_len == 8 && !memcmp(req->path, "/metrics", 8)) {
+        return;
+    }
+    bool metrics = req->path_len == 8 && !memcmp(req->path, "/metrics", 8);
+    bool health = req->path_len == 7 && !memcmp(req->path, "/health", 7);
+    bool ready = req->path_len == 6 && !memcmp(req->path, "/ready", 6);
+    if (metrics || health || ready) {
         rc_metrics_values v;
         pthread_mutex_lock(&m->mu);
         v = m->v;
+        v.ready_lag_us = m->ready_lag_us;
         pthread_mutex_unlock(&m->mu);
+        v.has_state = true, v.state = (int)rc_run_state_get(), v.role = (int)rc_run_role_get();
+        int64_t now = m->fixed_now ? m->now_us : wall_us();
         rc_buf_reset(&m->body);
-        rc_metrics_format(&v, m->fixed_now ? m->now_us : wall_us(), &m->body);
-        respond(m, c, 200, "text/plain; version=0.0.4; charset=utf-8", head);
+        if (metrics) {
+            rc_metrics_format(&v, now, &m->body);
+            respond(m, c, 200, "text/plain; version=0.0.4; charset=utf-8", head);
+        } else {
+            respond(m, c, rc_metrics_probe(&v, ready, now, &m->body), "application/json", head);
+        }
     } else {
         body_text(m, "no page ", req->path, req->path_len, " here: the metrics are at /metrics");
         respond(m, c, 404, TEXT_PLAIN, head);
@@ -428,6 +444,7 @@ rc_status rc_metrics_start(const char *spec, rc_metrics **out, rc_error *err)
     rc_metrics *m = calloc(1, sizeof *m);
     if (!m) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     m->lfd = m->wake[0] = m->wake[1] = -1;
+    m->ready_lag_us = (int64_t)RC_METRICS_READY_LAG_S * 1000000;
     pthread_mutex_init(&m->mu, NULL);
     rc_buf_init(&m->body, 0);
     for (size_t i = 0; i < RC_METRICS_CLIENTS; i++)
@@ -459,6 +476,13 @@ const char *rc_metrics_url(const rc_metrics *m)
 unsigned rc_metrics_port(const rc_metrics *m)
 {
     return m->port;
+}
+
+void rc_metrics_set_ready_lag(rc_metrics *m, int64_t us)
+{
+    pthread_mutex_lock(&m->mu);
+    m->ready_lag_us = us;
+    pthread_mutex_unlock(&m->mu);
 }
 
 void rc_metrics_publish(rc_metrics *m, const rc_metrics_values *v)

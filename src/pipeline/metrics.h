@@ -47,7 +47,23 @@ typedef struct rc_metrics_values {
     rc_source_stats source;
     bool has_delivered_ts;   /* an event with a source time was delivered: */
     int64_t delivered_ts_us; /*   the time of the last one (see the lag above) */
+    bool idle;               /* published on an idle tick: the source had nothing to read */
+    /* the run's state and role (core/run_state.h), read by the server at each request;
+     * without has_state (a scrape formatted alone) rowcast_state and rowcast_role are left out */
+    bool has_state;
+    int state, role;
+    int64_t ready_lag_us; /* --ready-lag */
 } rc_metrics_values;
+
+/* /ready and /health (RC_METRICS_READY_LAG_S: --ready-lag's default, seconds):
+ * /health is 200 while the process serves; /ready is 200 for a healthy standby, for a convert
+ * reading its input, and for a capture streaming that is caught up: its lag is at most the
+ * bound, or there is no lag sample yet, or the source is idle with every message acknowledged
+ * (an idle database's lag grows with the clock); 503 otherwise (starting, snapshot,
+ * reconnecting, lagging, stopping, failing, done). The body is one line of JSON with the state,
+ * the role, the lag and, when not ready, the reason. Returns the status; the body in `out`. */
+enum { RC_METRICS_READY_LAG_S = 60 };
+int rc_metrics_probe(const rc_metrics_values *v, bool ready, int64_t now_us, rc_buf *out);
 
 /* Appends the text of a scrape (the response body) for `v`, the lag taken at now_us. */
 void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *out);
@@ -72,6 +88,8 @@ typedef struct rc_metrics rc_metrics;
  * not this machine's, a privileged port): the message names the address and the fix. *out is
  * the caller's, for rc_metrics_free. */
 rc_status rc_metrics_start(const char *spec, rc_metrics **out, rc_error *err);
+/* /ready's bound on the lag (--ready-lag), in µs; RC_METRICS_READY_LAG_S s until set. */
+void rc_metrics_set_ready_lag(rc_metrics *m, int64_t us);
 /* Where it listens: "http://127.0.0.1:9470/metrics" (the port bound, when 0 was asked for). */
 const char *rc_metrics_url(const rc_metrics *m);
 unsigned rc_metrics_port(const rc_metrics *m);

@@ -2,8 +2,10 @@
  * family with its # HELP and # TYPE lines, in a fixed order, integers exact (never through a
  * double). docs/metrics.md lists the same metrics; the two change together. */
 #include <stddef.h>
+#include <stdio.h>
 #include "core/fmt.h"
 #include "pipeline/metrics.h"
+#include "core/run_state.h"
 
 static void family(rc_buf *b, const char *name, const char *type, const char *help)
 {
@@ -161,6 +163,71 @@ static void transactions(rc_buf *b, const rc_sink_txn_stats *t)
     sample(b, "rowcast_eos_skipped_total", t->eos_skipped);
 }
 
+/* Whether /ready answers 200, and why not in `why` ("" when ready). */
+static bool is_ready(const rc_metrics_values *v, int64_t now_us, char *why, size_t cap)
+{
+    why[0] = '\0';
+    bool bad = v->state == RC_RUN_FAILING || v->state == RC_RUN_STOPPING || v->state == RC_RUN_DONE;
+    if (v->role == RC_ROLE_STANDBY) {
+        if (bad) snprintf(why, cap, "standby %s", rc_run_state_name((rc_run_state)v->state));
+        return !bad;
+    }
+    if (v->state == RC_RUN_READING) return true;
+    if (v->state != RC_RUN_STREAMING) {
+        snprintf(why, cap, "%s", rc_run_state_name((rc_run_state)v->state));
+        return false;
+    }
+    uint64_t answered = v->sink.delivered + v->sink.dead_lettered + v->sink.failed;
+    bool idle = v->idle && v->sink.sent <= answered;
+    if (!v->has_delivered_ts || idle || now_us - v->delivered_ts_us <= v->ready_lag_us) return true;
+    snprintf(why, cap, "lagging: more than --ready-lag %lld s behind", (long long)(v->ready_lag_us / 1000000));
+    return false;
+}
+
+static void run_state(rc_buf *b, const rc_metrics_values *v, int64_t now_us)
+{
+    family(b, "rowcast_state", "gauge", "1 for the run's current state, 0 for the others.");
+    for (int k = 0; k < RC_RUN_STATES; k++)
+        labelled(b, "rowcast_state", "state", rc_run_state_name((rc_run_state)k), NULL, NULL, k == v->state);
+    family(b, "rowcast_role", "gauge", "1 for the run's role (active; standby once there is one), 0 for the others.");
+    for (int k = 0; k < RC_RUN_ROLES; k++)
+        labelled(b, "rowcast_role", "role", rc_run_role_name((rc_run_role)k), NULL, NULL, k == v->role);
+    char why[128];
+    single(b, "rowcast_ready", "gauge", "1 while /ready answers 200, else 0.", is_ready(v, now_us, why, sizeof why));
+}
+
+static void json_field(rc_buf *b, const char *name, const char *value)
+{
+    RC_BUF_LIT(b, ",\"");
+    rc_buf_puts(b, name);
+    RC_BUF_LIT(b, "\":\"");
+    rc_buf_puts(b, value); /* names of ours and messages without quotes or backslashes */
+    rc_buf_putc(b, '"');
+}
+
+int rc_metrics_probe(const rc_metrics_values *v, bool ready_probe, int64_t now_us, rc_buf *b)
+{
+    char why[128];
+    bool ready = is_ready(v, now_us, why, sizeof why);
+    bool ok = ready_probe ? ready : true;
+    RC_BUF_LIT(b, "{\"status\":\"");
+    rc_buf_puts(b, ready_probe ? (ready ? "ready" : "not ready") : "alive");
+    rc_buf_putc(b, '"');
+    json_field(b, "state", rc_run_state_name((rc_run_state)v->state));
+    json_field(b, "role", rc_run_role_name((rc_run_role)v->role));
+    if (v->has_delivered_ts) {
+        RC_BUF_LIT(b, ",\"lag_seconds\":");
+        seconds(b, now_us - v->delivered_ts_us);
+    }
+    if (ready_probe) {
+        RC_BUF_LIT(b, ",\"ready_lag_seconds\":");
+        rc_fmt_i64(b, v->ready_lag_us / 1000000);
+    }
+    if (ready_probe && !ready) json_field(b, "reason", why);
+    RC_BUF_LIT(b, "}\n");
+    return ok ? 200 : 503;
+}
+
 void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
 {
     const rc_counts *n = &v->n;
@@ -235,4 +302,5 @@ void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
     };
     singles(b, snapshot, sizeof snapshot / sizeof *snapshot);
     if (has && src->has_incsnap) incsnap(b, src);
+    if (v->has_state) run_state(b, v, now_us);
 }

@@ -8,6 +8,7 @@
 #include "pipeline_impl.h"
 #include "core/fmt.h"
 #include "pipeline/order_key.h"
+#include "core/log.h"
 
 /* A bad item's error, at its line and byte: in a message over several lines (pretty-printed
  * JSON), the line of the input the offset falls in and the byte within that line. */
@@ -19,13 +20,14 @@ static void report(rc_pipeline *c, const rc_source_item *ln, const char *text, c
         for (size_t i = 0; i < err->offset && i < ln->n; i++)
             if (text[i] == '\n') lineno++, col = err->offset - i - 1;
     if (!rc_pipeline_error_shown(c)) return;
+    rc_log_fields lf = {.level = "error", .file = file, .line = lineno, .code = rc_status_name(err->code)};
     if (!lineno) /* a database's message: the error names its place (table, LSN) */
-        fprintf(stderr, "rowcast: %s: %s error: %s\n", file, rc_status_name(err->code), err->message);
+        rc_logf_with(&lf, "rowcast: %s: %s error: %s\n", file, rc_status_name(err->code), err->message);
     else if (err->offset == RC_NO_OFFSET)
-        fprintf(stderr, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
+        rc_logf_with(&lf, "rowcast: %s:%llu: %s error: %s\n", file, (unsigned long long)lineno, rc_status_name(err->code),
                 err->message);
     else
-        fprintf(stderr, "rowcast: %s:%llu:%llu (file offset %llu): %s error: %s\n", file, (unsigned long long)lineno,
+        rc_logf_with(&lf, "rowcast: %s:%llu:%llu (file offset %llu): %s error: %s\n", file, (unsigned long long)lineno,
                 (unsigned long long)col + 1, (unsigned long long)(line_off + err->offset), rc_status_name(err->code),
                 err->message);
 }
@@ -38,7 +40,9 @@ static void report_unexpressible(rc_pipeline *c, const rc_source_item *ln, const
     if (!rc_pipeline_error_shown(c)) return;
     char at[128];
     rc_pipeline_where(ln, ev, at, sizeof at);
-    fprintf(stderr, "rowcast: %s%s: %s error: %s; the event is not written (not expressible in %s)\n", ln->file, at,
+    rc_event_log_fields lf;
+    rc_pipeline_log_fields(ln, ev, err, &lf);
+    rc_logf_with(&lf.f, "rowcast: %s%s: %s error: %s; the event is not written (not expressible in %s)\n", ln->file, at,
             rc_status_name(err->code), err->message, c->to->name);
 }
 
@@ -368,7 +372,7 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
         rc_counts n = {0};
         if (st == RC_OK && err.message[0]) { /* the reader's notice (rc_error_notice), not an error */
             rc_pipeline_progress_clear(c);
-            fprintf(stderr, "rowcast: %s:%llu: warning: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
+            rc_logf("rowcast: %s:%llu: warning: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
         }
         if (st == RC_OK && ln->filtered && !ln->ev_count) {
             c->n.lines_filtered++;
@@ -377,7 +381,7 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
                 c->n.interrupted++;
                 if (*c->stop) return RC_EXIT_OK; /* a signal ended the wait for room: main says so */
                 rc_pipeline_progress_clear(c);
-                fprintf(stderr, "rowcast: %s:%llu: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
+                rc_logf("rowcast: %s:%llu: %s\n", ln->file, (unsigned long long)ln->lineno, err.message);
                 c->sink_failed = true;
                 return RC_EXIT_IO;
             }
@@ -396,7 +400,7 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
             /* through the sink, which counts the dead-letter file's size for the checkpoint */
             if (c->on_error == RC_ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {
                 rc_pipeline_progress_clear(c);
-                fprintf(stderr, "rowcast: %s\n", err.message);
+                rc_logf("rowcast: %s\n", err.message);
                 return RC_EXIT_IO;
             }
         }
@@ -424,12 +428,12 @@ int rc_pipeline_flush_group(rc_pipeline *c)
     rc_status st = c->to->flush(c->enc, &c->msg, &err);
     if (st == RC_SKIP) return RC_EXIT_OK;
     if (st != RC_OK) {
-        fprintf(stderr, "rowcast: %s error: %s\n", rc_status_name(err.code), err.message);
+        rc_logf("rowcast: %s error: %s\n", rc_status_name(err.code), err.message);
         return RC_EXIT_DATA;
     }
     rc_out_rec *r = push_rec(c);
     if (!r) {
-        fprintf(stderr, "rowcast: out of memory sending the last %s group\n", c->to->name);
+        rc_logf("rowcast: out of memory sending the last %s group\n", c->to->name);
         return RC_EXIT_IO;
     }
     r->voff = 0, r->vlen = c->msg.len;
@@ -437,7 +441,7 @@ int rc_pipeline_flush_group(rc_pipeline *c)
     held_origin(c, &c->arena, r);
     c->held_pending = false;
     if (send_records(c, "-", c->end_off, &err) != RC_OK) {
-        fprintf(stderr, "rowcast: %s\n", err.message);
+        rc_logf("rowcast: %s\n", err.message);
         return RC_EXIT_IO;
     }
     rc_sink_mark(c->sink, &c->end_pos);
@@ -452,7 +456,7 @@ void rc_pipeline_sink_notice(void *ctx, rc_sink_notice kind, const char *text)
     rc_pipeline *c = ctx;
     if (kind == RC_SINK_NOTICE_DEAD_LETTER && ++c->dead_notices > RC_MAX_SHOWN_ERRORS) return;
     rc_pipeline_progress_clear(c);
-    fprintf(stderr, "rowcast: %s\n", text);
+    rc_logf("rowcast: %s\n", text);
 }
 
 /* Waits for outstanding deliveries, stores the final checkpoint and says what was not
@@ -463,22 +467,22 @@ int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
     rc_error_clear(&err);
     rc_status st = rc_sink_flush(c->sink, (int)flush_ms, &err);
     if (c->dead_notices > RC_MAX_SHOWN_ERRORS)
-        fprintf(stderr, "rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
+        rc_logf("rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
                 (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - RC_MAX_SHOWN_ERRORS),
                 RC_MAX_SHOWN_ERRORS);
     if ((c->ck_path || c->database) && rc_pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);
-        if (!c->sink_failed) fprintf(stderr, "rowcast: %s\n", err.message);
+        if (!c->sink_failed) rc_logf("rowcast: %s\n", err.message);
         uint64_t undelivered = rc_pipeline_undelivered(&ss);
-        fprintf(stderr, "rowcast: %llu of %llu messages written were not delivered (%llu undelivered, %llu refused)",
+        rc_logf("rowcast: %llu of %llu messages written were not delivered (%llu undelivered, %llu refused)",
                 (unsigned long long)(undelivered + ss.failed), (unsigned long long)ss.sent, (unsigned long long)undelivered,
                 (unsigned long long)ss.failed);
         if (c->ck_path && c->ck_written)
-            fprintf(stderr, "; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)rc_pos_lines_offset(&c->ck.pos),
+            rc_logf("; checkpoint %s at input offset %llu (line %llu)", c->ck_path, (unsigned long long)rc_pos_lines_offset(&c->ck.pos),
                     (unsigned long long)rc_pos_lines_line(&c->ck.pos));
-        fputc('\n', stderr);
+        rc_logf("\n");
         if (rc == RC_EXIT_OK || rc >= 128) rc = RC_EXIT_IO;
     }
     return rc;

@@ -8,6 +8,9 @@
 #include <string.h>
 #include "pipeline_impl.h"
 #include "sinks/sink_txn.h"
+#include "core/run_state.h"
+#include "pipeline/metrics.h"
+#include "core/log.h"
 
 enum { IDLE_MS = 100 }; /* the longest wait for a batch before the sink is served again */
 
@@ -19,6 +22,7 @@ void rc_pipeline_init(rc_pipeline *c)
     c->server = "rowcast";
     c->ck_interval = 0.2;
     c->flush_ms = 30000;
+    c->ready_lag_s = RC_METRICS_READY_LAG_S;
     rc_arena_init(&c->arena);
     rc_buf_init(&c->msg, 0);
     rc_buf_init(&c->topic, 1 << 16);
@@ -60,7 +64,8 @@ static int serve_sink(rc_pipeline *c, bool now)
         return rc_pipeline_checkpoint(c, now) == 0 ? RC_EXIT_OK : RC_EXIT_IO;
     }
     rc_pipeline_progress_clear(c);
-    fprintf(stderr, "rowcast: %s\n", perr.message);
+    rc_logf("rowcast: %s\n", perr.message);
+    rc_run_state_set(RC_RUN_FAILING);
     c->sink_failed = true;
     return RC_EXIT_IO;
 }
@@ -89,13 +94,16 @@ int rc_pipeline_run(rc_pipeline *c)
                              .capture = c->capture,
                              .source = c->source};
     c->t0 = c->last_progress = rc_pipeline_now();
+    rc_run_state_set(RC_RUN_STARTING); /* a database source says when it snapshots or streams */
     if (c->metrics_addr && (rc = rc_pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
     if ((rc = rc_pipeline_loss_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
-        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        rc_run_state_set(RC_RUN_FAILING);
+        rc_logf("rowcast %s: %s\n", c->command, err.message);
         return err.code == RC_ERR_USAGE && c->database ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
     if (c->capture && (rc = rc_pipeline_capture_start(c)) != RC_EXIT_OK) return rc;
+    if (!c->database) rc_run_state_set(RC_RUN_READING);
     /* values alone, one after the other: an item's lines go to a file sink as one block */
     c->block_max = c->need_keys || c->routed ? 0 : rc_sink_block_max(c->sink);
     rc_pipeline_report_start(c);
@@ -103,10 +111,15 @@ int rc_pipeline_run(rc_pipeline *c)
         rc_batch *b = NULL;
         if (c->src->ops->next(c->src, IDLE_MS, &b, &err) != RC_OK) {
             rc_pipeline_progress_clear(c);
-            fprintf(stderr, "rowcast: %s\n", err.message);
+            rc_logf("rowcast: %s\n", err.message);
             rc = err.code == RC_ERR_USAGE && c->database ? RC_EXIT_USAGE : RC_EXIT_IO;
             break;
         }
+        if (b && c->idle) { /* busy again: /ready no longer takes the source for caught up */
+            c->idle = false;
+            rc_pipeline_publish(c);
+        }
+        c->idle = !b;
         if (!b) { /* idle: nothing read for a while */
             if (*c->stop) break; /* stopped by a signal while waiting for input */
             rc = serve_sink(c, c->src->ops->waiting && c->src->ops->waiting(c->src));
@@ -120,13 +133,14 @@ int rc_pipeline_run(rc_pipeline *c)
         if (last || *c->stop) break;
     }
     rc_pipeline_progress_clear(c); /* what follows is said on lines of its own */
+    rc_run_state_set(*c->stop ? RC_RUN_STOPPING : rc != RC_EXIT_OK ? RC_RUN_FAILING : RC_RUN_DONE);
     if (rc == RC_EXIT_OK && !*c->stop && c->to->flush) rc = rc_pipeline_flush_group(c);
     if (*c->stop) {
         if (c->database)
-            fprintf(stderr, "rowcast: %s: stopping; waiting up to %ld s for deliveries\n", *c->stop == SIGINT ? "SIGINT" : "SIGTERM",
+            rc_logf("rowcast: %s: stopping; waiting up to %ld s for deliveries\n", *c->stop == SIGINT ? "SIGINT" : "SIGTERM",
                     c->flush_ms / 1000);
         else
-            fprintf(stderr, "rowcast: %s: stopping after line %llu; waiting up to %ld s for deliveries\n",
+            rc_logf("rowcast: %s: stopping after line %llu; waiting up to %ld s for deliveries\n",
                     *c->stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)c->end_line, c->flush_ms / 1000);
         if (rc == RC_EXIT_OK) rc = 128 + *c->stop;
     }
@@ -138,7 +152,7 @@ int rc_pipeline_run(rc_pipeline *c)
     c->src->ops->close(c->src);
     c->src = NULL;
     if (c->dead && fclose(c->dead) != 0 && rc == RC_EXIT_OK) {
-        fprintf(stderr, "rowcast: closing dead-letter file %s: %s\n", c->dead_path, strerror(errno));
+        rc_logf("rowcast: closing dead-letter file %s: %s\n", c->dead_path, strerror(errno));
         rc = RC_EXIT_IO;
     }
     c->dead = NULL;
@@ -146,7 +160,7 @@ int rc_pipeline_run(rc_pipeline *c)
     /* skip or dead-letter dropped every line: most likely the wrong --from, not a few bad lines
      * (each line's error is printed already; this says why the status is 2) */
     if (rc == RC_EXIT_OK && c->n.lines && c->n.bad == c->n.lines) {
-        if (!c->quiet) fprintf(stderr, "rowcast: none of the %llu lines could be converted (--on-error=%s): exit status 2\n",
+        if (!c->quiet) rc_logf("rowcast: none of the %llu lines could be converted (--on-error=%s): exit status 2\n",
                 (unsigned long long)c->n.lines, c->on_error == RC_ON_SKIP ? "skip" : "dead-letter");
         rc = RC_EXIT_DATA;
     }

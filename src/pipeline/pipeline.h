@@ -183,6 +183,8 @@ struct rc_pipeline {
     long flush_ms;
     bool sink_stdout; /* the messages go to stdout */
     const char *metrics_addr; /* --metrics HOST:PORT (pipeline/metrics.h); NULL: no endpoint */
+    long ready_lag_s;         /* --ready-lag: /ready's bound on the lag, seconds */
+    bool idle;                /* the source's last read gave nothing (/ready: caught up) */
     /* the run */
     rc_source *src;
     rc_pos start; /* where this run began (the checkpoint's position) */

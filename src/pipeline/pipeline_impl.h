@@ -3,6 +3,7 @@
 #define ROWCAST_PIPELINE_IMPL_H
 
 #include "pipeline/pipeline.h"
+#include "core/log.h"
 
 /* include.c: --include, on the source's thread (writes nothing) and on the pipeline's (marks
  * the patterns that matched, for the summary) */
@@ -25,6 +26,13 @@ int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms);
  * in the summary; the encoder's cut log and the dead-letter encoder set up (EXIT status) and
  * freed. */
 void rc_pipeline_where(const rc_source_item *ln, const rc_event *ev, char *at, size_t n);
+/* The log fields of an event's message (core/log.h, --log-format=json): level error, the item's
+ * file and line, SCHEMA.TABLE and the position (an LSN, FILE:OFFSET) in `w`, the error's code. */
+typedef struct rc_event_log_fields {
+    rc_log_fields f;
+    char table[160], position[80];
+} rc_event_log_fields;
+void rc_pipeline_log_fields(const rc_source_item *ln, const rc_event *ev, const rc_error *err, rc_event_log_fields *w);
 int rc_pipeline_loss(rc_pipeline *c, const rc_source_item *ln, const rc_event *ev, const rc_error *err);
 void rc_pipeline_loss_summary(const rc_pipeline *c);
 int rc_pipeline_loss_start(rc_pipeline *c);

@@ -12,6 +12,7 @@
 #include "pipeline_impl.h"
 #include "core/hash.h"
 #include "pipeline/metrics.h"
+#include "core/log.h"
 
 /* Seconds between progress lines unless --progress=INTERVAL says otherwise. */
 #define PROGRESS_TTY_SECS 1.0
@@ -107,16 +108,17 @@ static void put(text *t, const char *fmt, ...)
     if (t->n >= sizeof t->s) t->n = sizeof t->s - 1;
 }
 
-/* A line on its own (logs), or redrawn in place on the terminal. */
+/* A line on its own (logs, and always in --log-format=json), or redrawn in place on the
+ * terminal. */
 static void progress_out(rc_pipeline *c, text *l)
 {
-    if (c->progress == RC_PROGRESS_LINES) {
-        fprintf(stderr, "%s\n", l->s);
+    if (c->progress == RC_PROGRESS_LINES || rc_log_get_format() == RC_LOG_JSON) {
+        rc_logf("%s\n", l->s);
         return;
     }
     /* a line wider than the terminal would wrap, and \r would then redraw only its last row */
     if (c->tty_cols > 1 && l->n > (size_t)c->tty_cols - 1) l->n = (size_t)c->tty_cols - 1;
-    fprintf(stderr, "\r\033[K%.*s", (int)l->n, l->s);
+    rc_logf("\r\033[K%.*s", (int)l->n, l->s);
     c->progress_drawn = true;
 }
 
@@ -179,7 +181,7 @@ void rc_pipeline_incsnap_unfinished(rc_pipeline *c)
                     st.incsnap_tables[RC_INCSNAP_STATE_PAUSED];
     if (!shown) return;
     if (more > shown) put(&l, " and %llu more", (unsigned long long)(more - shown));
-    fprintf(stderr, "rowcast: stopped before the incremental snapshot%s finished: %.*s%s; the next run from the same state "
+    rc_logf("rowcast: stopped before the incremental snapshot%s finished: %.*s%s; the next run from the same state "
             "resumes %s (at most one chunk read again)\n", shown == 1 ? "" : "s", (int)l.n, l.s,
             st.incsnap_paused ? " (paused)" : "", shown == 1 ? "it" : "them");
 }
@@ -263,12 +265,13 @@ int rc_pipeline_metrics_start(rc_pipeline *c)
     rc_error_clear(&err);
     rc_status st = rc_metrics_start(c->metrics_addr, &c->metrics, &err);
     if (st != RC_OK) {
-        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
-        if (st == RC_ERR_USAGE) fprintf(stderr, "(see rowcast help %s)\n", c->command);
+        rc_logf("rowcast %s: %s\n", c->command, err.message);
+        if (st == RC_ERR_USAGE) rc_logf("(see rowcast help %s)\n", c->command);
         return st == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
+    rc_metrics_set_ready_lag(c->metrics, (int64_t)c->ready_lag_s * 1000000);
     /* also with --quiet: with port 0 nothing else says where it is */
-    fprintf(stderr, "rowcast: metrics on %s\n", rc_metrics_url(c->metrics));
+    rc_logf("rowcast: metrics on %s\n", rc_metrics_url(c->metrics));
     return RC_EXIT_OK;
 }
 
@@ -278,7 +281,7 @@ void rc_pipeline_publish(rc_pipeline *c)
 {
     if (!c->metrics) return;
     rc_pipeline_lag_settle(c);
-    rc_metrics_values v = {.n = c->n, .has_delivered_ts = c->lag.known, .delivered_ts_us = c->lag.ts_us};
+    rc_metrics_values v = {.n = c->n, .has_delivered_ts = c->lag.known, .delivered_ts_us = c->lag.ts_us, .idle = c->idle};
     rc_sink_get_stats(c->sink, &v.sink);
     v.has_txn = rc_sink_txn_stats_get(c->sink, &v.txn);
     if (c->src && c->src->ops->stats) {
@@ -301,10 +304,10 @@ static void report_unmatched(const rc_pipeline *c)
         const rc_include_pat *p = &c->include[i];
         if (p->hit) continue;
         if (p->db_only)
-            fprintf(stderr, "rowcast: --include '%s' matched no event (as %s.*: a pattern without a dot names databases)\n",
+            rc_logf("rowcast: --include '%s' matched no event (as %s.*: a pattern without a dot names databases)\n",
                     p->pattern, p->pattern);
         else
-            fprintf(stderr, "rowcast: --include '%s' matched no event\n", p->pattern);
+            rc_logf("rowcast: --include '%s' matched no event\n", p->pattern);
     }
 }
 
@@ -319,28 +322,28 @@ void rc_pipeline_summary(rc_pipeline *c)
     const rc_counts *n = &c->n;
     if (!c->database) report_unmatched(c); /* an idle capture matches nothing, and says nothing wrong */
     const char *fate = !n->bad ? "" : c->on_error == RC_ON_SKIP ? " (skipped)" : c->on_error == RC_ON_DEAD ? " (dead-lettered)" : " (stopped there)";
-    fprintf(stderr, "rowcast: %llu %s%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
+    rc_logf("rowcast: %llu %s%s read: %llu converted, %llu filtered out, %llu bad%s", (unsigned long long)n->lines,
             c->item_word, plural(n->lines), (unsigned long long)n->converted, (unsigned long long)n->lines_filtered, (unsigned long long)n->bad,
             fate);
-    if (n->interrupted) fprintf(stderr, ", %llu interrupted", (unsigned long long)n->interrupted);
-    if (n->multiline) fprintf(stderr, "; %llu of them pretty-printed over several lines", (unsigned long long)n->multiline);
-    if (n->comments) fprintf(stderr, "; %llu comment block%s skipped", (unsigned long long)n->comments, plural(n->comments));
+    if (n->interrupted) rc_logf(", %llu interrupted", (unsigned long long)n->interrupted);
+    if (n->multiline) rc_logf("; %llu of them pretty-printed over several lines", (unsigned long long)n->multiline);
+    if (n->comments) rc_logf("; %llu comment block%s skipped", (unsigned long long)n->comments, plural(n->comments));
     /* a format without transaction markers writes no message for BEGIN/COMMIT: said apart,
      * since nothing of the data is missing */
-    fprintf(stderr, "\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s",
+    rc_logf("\nrowcast: %llu event%s decoded: %llu encoded, %llu filtered out, %llu not expressible in %s",
             (unsigned long long)n->events, plural(n->events), (unsigned long long)n->encoded, (unsigned long long)n->filtered,
             (unsigned long long)(n->not_expressible - n->markers), c->to->name);
-    if (n->markers) fprintf(stderr, ", %llu transaction marker%s (BEGIN/COMMIT) it has no message for", (unsigned long long)n->markers, plural(n->markers));
+    if (n->markers) rc_logf(", %llu transaction marker%s (BEGIN/COMMIT) it has no message for", (unsigned long long)n->markers, plural(n->markers));
     if (n->refused) {
         static const char *const loss_fate[] = {"stopped there", "skipped", "dead-lettered", "stopped there"};
-        fprintf(stderr, ", %llu row%s with a value it cannot hold (%s: --on-loss)", (unsigned long long)n->refused, plural(n->refused),
+        rc_logf(", %llu row%s with a value it cannot hold (%s: --on-loss)", (unsigned long long)n->refused, plural(n->refused),
                 loss_fate[c->on_loss]);
     }
-    fputc('\n', stderr);
+    rc_logf("\n");
     rc_pipeline_loss_summary(c);
-    fprintf(stderr, "rowcast: %llu message%s written (%llu byte%s): %llu delivered, %llu dead-lettered, %llu refused, %llu undelivered\n",
+    rc_logf("rowcast: %llu message%s written (%llu byte%s): %llu delivered, %llu dead-lettered, %llu refused, %llu undelivered\n",
             (unsigned long long)ss.sent, plural(ss.sent), (unsigned long long)ss.bytes, plural(ss.bytes),
             (unsigned long long)ss.delivered, (unsigned long long)ss.dead_lettered, (unsigned long long)ss.failed,
             (unsigned long long)rc_pipeline_undelivered(&ss));
-    fprintf(stderr, "rowcast: %.3f s, %.0f events/s\n", el, (double)n->events / el);
+    rc_logf("rowcast: %.3f s, %.0f events/s\n", el, (double)n->events / el);
 }

@@ -6,12 +6,13 @@
 #include <string.h>
 #include "core/names.h"
 #include "sinks/sink_txn.h"
+#include "core/log.h"
 
 int rc_run_usage(const char *cmd, const char *fmt, const char *arg)
 {
-    fprintf(stderr, "rowcast %s: ", cmd);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see rowcast help %s)\n", cmd);
+    rc_logf("rowcast %s: ", cmd);
+    rc_logf(fmt, arg);
+    rc_logf("\n(see rowcast help %s)\n", cmd);
     return RC_EXIT_USAGE;
 }
 
@@ -36,10 +37,10 @@ static void run_init(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
 static int format_error(const rc_run *r, const rc_format_name *f, const char *name, const char *cannot)
 {
     const char *near = f ? NULL : rc_format_suggest(name);
-    if (f) fprintf(stderr, "rowcast %s: format '%s' cannot be %s (rowcast formats)\n", r->spec.cmd, f->name, cannot);
-    else if (near) fprintf(stderr, "rowcast %s: unknown format '%s': did you mean '%s'? (rowcast formats)\n", r->spec.cmd, name, near);
-    else fprintf(stderr, "rowcast %s: unknown format '%s' (rowcast formats)\n", r->spec.cmd, name);
-    fprintf(stderr, "(see rowcast help %s)\n", r->spec.cmd);
+    if (f) rc_logf("rowcast %s: format '%s' cannot be %s (rowcast formats)\n", r->spec.cmd, f->name, cannot);
+    else if (near) rc_logf("rowcast %s: unknown format '%s': did you mean '%s'? (rowcast formats)\n", r->spec.cmd, name, near);
+    else rc_logf("rowcast %s: unknown format '%s' (rowcast formats)\n", r->spec.cmd, name);
+    rc_logf("(see rowcast help %s)\n", r->spec.cmd);
     return RC_EXIT_USAGE;
 }
 
@@ -115,7 +116,7 @@ static const rc_format_name *format_name(const rc_run *r, const char *flag, cons
 {
     const rc_format_name *old;
     const rc_format_name *n = rc_format_lookup(given, &old);
-    if (old) fprintf(stderr, "rowcast: %s %s is now %s (%s)\n", flag, old->name, n->name, old->summary);
+    if (old) rc_logf("rowcast: %s %s is now %s (%s)\n", flag, old->name, n->name, old->summary);
     return n;
 }
 
@@ -158,7 +159,7 @@ static int open_sink(rc_run *r)
                           .notice = rc_pipeline_sink_notice,
                           .notice_ctx = c};
     if (rc_sink_open_named(r->spec.sink_url, &r->opts, &cfg, c->server_forced ? c->server : NULL, &c->sink, &err) != RC_OK) {
-        fprintf(stderr, "rowcast %s: %s\n", r->spec.cmd, err.message);
+        rc_logf("rowcast %s: %s\n", r->spec.cmd, err.message);
         return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
     if (rc_sink_topic_template(c->sink)) {
@@ -238,12 +239,12 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
         return rc;
     if (c->from) c->opts = &r->from_opts; /* the source's decoder and its hints read them */
     if (rc_run_formats_new(c, &r->from_opts, &r->to_opts, &err) != RC_OK) {
-        fprintf(stderr, "rowcast %s: %s\n", r->spec.cmd, err.message);
+        rc_logf("rowcast %s: %s\n", r->spec.cmd, err.message);
         return RC_EXIT_USAGE;
     }
     if (r->spec.check) return RC_EXIT_OK; /* nothing opened, nothing connected to */
     if (c->dead_path && !(c->dead = fopen(c->dead_path, "a"))) {
-        fprintf(stderr, "rowcast %s: cannot open dead-letter file %s: %s\n", r->spec.cmd, c->dead_path, strerror(errno));
+        rc_logf("rowcast %s: cannot open dead-letter file %s: %s\n", r->spec.cmd, c->dead_path, strerror(errno));
         return RC_EXIT_IO;
     }
     if ((rc = open_sink(r)) != RC_EXIT_OK) return rc;

@@ -25,6 +25,7 @@
 #include <string.h>
 #include "pipeline_impl.h"
 #include "pipeline/state_store.h"
+#include "core/log.h"
 
 /* The server writes a slot's confirmed_flush_lsn to disk at its own checkpoints (and when the
  * slot's restart_lsn moves): after a crash or a restart of the server (15 does not write it at
@@ -142,7 +143,7 @@ int rc_pipeline_slot_start(rc_pipeline *c)
 {
     rc_slot_state *ss = calloc(1, sizeof *ss);
     if (!ss) {
-        fprintf(stderr, "rowcast %s: out of memory\n", c->command);
+        rc_logf("rowcast %s: out of memory\n", c->command);
         return RC_EXIT_IO;
     }
     rc_sink_state now;
@@ -152,7 +153,7 @@ int rc_pipeline_slot_start(rc_pipeline *c)
     rc_error_clear(&err);
     rc_status got = slot_read(ss, &err);
     if (got != RC_OK && got != RC_SKIP) {
-        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        rc_logf("rowcast %s: %s\n", c->command, err.message);
         free(ss);
         return got == RC_ERR_IO ? RC_EXIT_IO : RC_EXIT_USAGE;
     }
@@ -162,7 +163,7 @@ int rc_pipeline_slot_start(rc_pipeline *c)
     uint64_t lsn = resumes ? rc_pos_pg_lsn(&at) : 0;
     int rc = RC_EXIT_OK;
     if (got == RC_OK && strcmp(ss->slot, slot) != 0) {
-        fprintf(stderr, "rowcast %s: state file %s is slot %s's, and this run's slot is %s: give --slot %s, or delete the "
+        rc_logf("rowcast %s: state file %s is slot %s's, and this run's slot is %s: give --slot %s, or delete the "
                 "state file to start over (%s is then appended to as it is)\n", c->command, ss->path, ss->slot, slot,
                 ss->slot, out);
         rc = RC_EXIT_USAGE;
@@ -178,13 +179,13 @@ int rc_pipeline_slot_start(rc_pipeline *c)
                 if (ss->at[i].lsn) k = 0;
         }
         if (!k && resumes)
-            fprintf(stderr, "rowcast %s: state file %s: slot %s is at LSN %X/%X, before every position the file records (the "
+            rc_logf("rowcast %s: state file %s: slot %s is at LSN %X/%X, before every position the file records (the "
                     "oldest is %X/%X): the server lost acknowledged positions, and where %s stood there is not known; delete "
                     "the state file to append to %s as it is (what came after LSN %X/%X may then be there twice)\n", c->command,
                     ss->path, slot, (unsigned)(lsn >> 32), (unsigned)lsn, (unsigned)(ss->at[0].lsn >> 32),
                     (unsigned)ss->at[0].lsn, out, out, (unsigned)(lsn >> 32), (unsigned)lsn);
         else if (!k)
-            fprintf(stderr, "rowcast %s: state file %s records positions of slot %s, which does not exist any more: %s holds "
+            rc_logf("rowcast %s: state file %s records positions of slot %s, which does not exist any more: %s holds "
                     "what was captured from it; delete the state file to capture again into %s as it is (appended to), or "
                     "give another --sink\n", c->command, ss->path, slot, out, out);
         if (!k) {
@@ -204,7 +205,7 @@ int rc_pipeline_slot_start(rc_pipeline *c)
     rc_sink_state_now(c->sink, &ss->files);
     slot_add(ss, lsn, 0, &ss->files);
     if (slot_write(ss, &err) != RC_OK) {
-        fprintf(stderr, "rowcast %s: %s\n", c->command, err.message);
+        rc_logf("rowcast %s: %s\n", c->command, err.message);
         free(ss);
         return RC_EXIT_IO;
     }
@@ -222,7 +223,7 @@ int rc_pipeline_slot_store(rc_pipeline *c, const rc_pos *pos, const rc_sink_stat
     if (slot_write(ss, &err) == RC_OK) return 0;
     ss->n--; /* not stored: the slot is not told either */
     rc_pipeline_progress_clear(c);
-    fprintf(stderr, "rowcast: %s\n", err.message);
+    rc_logf("rowcast: %s\n", err.message);
     return -1;
 }
 

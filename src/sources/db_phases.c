@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "sources/db_phases.h"
+#include "core/run_state.h"
 
 bool rc_db_batches_init(rc_db_batches *bs, bool (*accept)(void *ctx, rc_str db, rc_str table), void *accept_ctx)
 {
@@ -116,6 +117,13 @@ rc_status rc_db_source_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
     case PH_DONE:
         break;
     }
+    /* the run's state for /ready and rowcast_state (core/run_state.h); a lost connection is
+     * each source's `lost`, and starting the stream again leaves it reconnecting */
+    static const rc_run_state by_phase[] = {[PH_SNAPSHOT] = RC_RUN_SNAPSHOT,
+                                            [PH_SNAPSHOT_ACK] = RC_RUN_SNAPSHOT,
+                                            [PH_STREAM] = RC_RUN_STREAMING,
+                                            [PH_DONE] = RC_RUN_DONE};
+    if (d->ph != PH_STREAM_START) rc_run_state_set(by_phase[d->ph]);
     if (st != RC_OK) return st;
     if (d->ph == PH_DONE) b->last = true;
     if (b->n || b->last) *out = rc_db_batches_hand(&d->batches);
@@ -123,6 +131,12 @@ rc_status rc_db_source_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
         rc_db_phase_nap(timeout_ms < 20 ? timeout_ms : 20); /* waiting (for acknowledgements, or to reconnect) */
     }
     return RC_OK;
+}
+
+void rc_db_source_lost(rc_db_source *d)
+{
+    d->ph = PH_STREAM_START;
+    rc_run_state_set(RC_RUN_RECONNECTING);
 }
 
 bool rc_db_source_ack(rc_db_source *d, const rc_pos *pos, bool snapshot, uint64_t rows)

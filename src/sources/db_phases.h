@@ -87,6 +87,9 @@ rc_status rc_db_source_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
  * whether it covers the last item handed out (acked_all); a snapshot row's (`snapshot`: pos is
  * one, the row numbered `rows`) counts the rows acknowledged. true: a stream position, for the
  * source to act on. */
+/* The connection was lost while streaming: the stream starts again (PH_STREAM_START), and the
+ * run is reconnecting until it streams (core/run_state.h). */
+void rc_db_source_lost(rc_db_source *d);
 bool rc_db_source_ack(rc_db_source *d, const rc_pos *pos, bool snapshot, uint64_t rows);
 
 /* Sleeps ms milliseconds: a source that waits rather than reads (not a busy loop). */

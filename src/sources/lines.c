@@ -27,6 +27,7 @@
 #include "formats/sniff.h"
 #include "rowcast/source.h"
 #include "core/thread.h"
+#include "core/log.h"
 
 enum { BATCH_BYTES = 1 << 20, BATCHES = 3, IN_BUF = 1 << 20 };
 
@@ -72,7 +73,7 @@ static int open_next(lines_source *c)
     c->in_name = is_stdin ? "<stdin>" : f;
     c->in_off = c->in_line = 0;
     if (!c->in) {
-        fprintf(stderr, "rowcast convert: cannot open %s: %s\n", f, strerror(errno));
+        rc_logf("rowcast convert: cannot open %s: %s\n", f, strerror(errno));
         return RC_EXIT_IO;
     }
     struct stat st;
@@ -83,7 +84,7 @@ static int open_next(lines_source *c)
     if (!c->in_may_wait) setvbuf(c->in, in_buf, _IOFBF, sizeof in_buf);
     if (c->start_off) { /* resuming from a checkpoint (one input file) */
         if (!at_line_start(c->in, c->start_off)) {
-            fprintf(stderr, "rowcast convert: checkpoint %s: offset %llu is not the start of a line of %s (a changed or "
+            rc_logf("rowcast convert: checkpoint %s: offset %llu is not the start of a line of %s (a changed or "
                     "shorter input?)\n", c->cfg.resume_name, (unsigned long long)c->start_off, f);
             return RC_EXIT_USAGE;
         }
@@ -371,7 +372,7 @@ static void fill(lines_source *c, rc_batch *b)
         ssize_t got = read_line(c);
         if (got <= 0) {
             if (ferror(c->in) && errno != EINTR) {
-                fprintf(stderr, "rowcast: reading %s: %s\n", c->in_name, strerror(errno));
+                rc_logf("rowcast: reading %s: %s\n", c->in_name, strerror(errno));
                 b->rc = RC_EXIT_IO, b->last = true;
             }
             close_input(c);
@@ -381,7 +382,7 @@ static void fill(lines_source *c, rc_batch *b)
         uint64_t extra = 0;
         if (c->cfg.records) got = record_lines(c, got, &extra);
         if (got < 0 || !add_line(c, b, c->linebuf, (size_t)got, false) || (!c->cfg.records && !add_rest(c, b))) {
-            fprintf(stderr, "rowcast: out of memory reading %s\n", c->in_name);
+            rc_logf("rowcast: out of memory reading %s\n", c->in_name);
             b->rc = RC_EXIT_IO, b->last = true;
             break;
         }

@@ -28,9 +28,20 @@ ARGS=(--to oms-canal --on-error=skip --drop ddl)
 # the clock of the lag: one minute after the last change of examples/shop.ndjson
 export RC_METRICS_NOW_US=1732960860017000
 
+# The run's state families (rowcast_state, rowcast_role, rowcast_ready; run_state_test.sh checks
+# them) are left out of a scrape before it is compared with the files reviewed before they came,
+# and their bytes out of a 200's Content-Length (always as many: their values are 0 or 1)
+STATE_RE='^(# (HELP|TYPE) )?rowcast_(state|role|ready)[ {]'
+STATE_BYTES=0
+# expect_scrape NAME WANT-FILE GOT-FILE: equal byte for byte without the state families
+expect_scrape() {
+    grep -Ev "$STATE_RE" "$3" >"$3.nostate"
+    expect_eq "$1" "$2" "$3.nostate"
+}
 # expect NAME WANT-FILE GOT-FILE: equal byte for byte, the Date header's value masked
 expect_http() {
-    sed 's/^Date: [A-Z][a-z][a-z], [0-9][0-9] [A-Z][a-z][a-z] [0-9]\{4\} [0-9:]\{8\} GMT\r$/Date: D\r/' "$3" >"$3.masked"
+    sed 's/^Date: [A-Z][a-z][a-z], [0-9][0-9] [A-Z][a-z][a-z] [0-9]\{4\} [0-9:]\{8\} GMT\r$/Date: D\r/' "$3" |
+        awk -v extra="$STATE_BYTES" 'NR == 1 { ok = / 200 / } ok && /^Content-Length: / { sub(/[0-9]+/, $2 - extra) } { print }' >"$3.masked"
     expect_eq "$1" "$2" "$3.masked"
 }
 # raw NAME TEXT: sends TEXT on a connection of its own, the answer in $T/NAME
@@ -62,14 +73,15 @@ case $PORT in '' | *[!0-9]*) bad "the metrics line does not name http://127.0.0.
 
 # --- the whole scrape before any input, after 10 lines, after a bad line and the other 10
 scrape "$T/s0"
-expect_eq scrape-start "$D/start.prom" "$T/s0"
+STATE_BYTES=$(grep -E "$STATE_RE" "$T/s0" | wc -c)
+expect_scrape scrape-start "$D/start.prom" "$T/s0"
 head -10 "$SHOP" >&3
 wait_for 10 settled 10 || bad "10 lines never showed as read and acknowledged"
 cp "$T/s" "$T/s10"
-expect_eq scrape-10-lines "$D/lines10.prom" "$T/s10"
+expect_scrape scrape-10-lines "$D/lines10.prom" "$T/s10"
 { echo '{"op":"insert",'; tail -n +11 "$SHOP"; } >&3
 wait_for 10 settled 21 || bad "21 lines never showed as read and acknowledged"
-expect_eq scrape-21-lines "$D/lines21.prom" "$T/s"
+expect_scrape scrape-21-lines "$D/lines21.prom" "$T/s"
 
 # --- HTTP: the response's head, other pages and methods, bad requests
 curl -sS -i --max-time 5 "$URL" >"$T/full"
@@ -91,7 +103,7 @@ raw http10 'GET http://127.0.0.1/metrics?a=b HTTP/1.0\n\n'
 { sed -n '1,/^\r$/p' "$T/http10"; } >"$T/http10.head"
 expect_http http-1.0-absolute-form "$D/get.http" "$T/http10.head"
 sed '1,/^\r$/d' "$T/http10" >"$T/http10.body"
-expect_eq http-1.0-body "$D/lines21.prom" "$T/http10.body"
+expect_scrape http-1.0-body "$D/lines21.prom" "$T/http10.body"
 
 # --- two scrapes at once
 curl -sS --max-time 5 -o "$T/c1" "$URL" &
@@ -99,8 +111,8 @@ c1=$!
 curl -sS --max-time 5 -o "$T/c2" "$URL" &
 c2=$!
 wait "$c1" && wait "$c2" && ok || bad "a concurrent scrape failed"
-expect_eq concurrent-1 "$D/lines21.prom" "$T/c1"
-expect_eq concurrent-2 "$D/lines21.prom" "$T/c2"
+expect_scrape concurrent-1 "$D/lines21.prom" "$T/c1"
+expect_scrape concurrent-2 "$D/lines21.prom" "$T/c2"
 
 # --- a client that sends nothing, and one that sends half a request, stall no scrape; both are
 # cut off after the connection's 3 s
@@ -109,7 +121,7 @@ exec 5<>"/dev/tcp/127.0.0.1/$PORT"
 printf 'GET /metr' >&5
 t0=$SECONDS
 curl -sS --max-time 2 -o "$T/c3" "$URL" && ok || bad "a scrape beside a silent client failed"
-expect_eq beside-silent "$D/lines21.prom" "$T/c3"
+expect_scrape beside-silent "$D/lines21.prom" "$T/c3"
 timeout 10 cat <&4 >"$T/silent"
 expect_rc silent-closed $? 0
 timeout 10 cat <&5 >"$T/half"
@@ -192,18 +204,18 @@ URL=$(sed -n 's/^rowcast: metrics on //p' "$T/kerr")
 head -10 "$SHOP" >&3
 wait_for 20 settled 10 || bad "kafka: 10 lines never showed as read and acknowledged"
 cp "$T/s" "$T/k10"
-expect_eq kafka-10-lines "$D/kafka10.prom" "$T/k10"
+expect_scrape kafka-10-lines "$D/kafka10.prom" "$T/k10"
 mock_cmd down 1
 sed -n 11,15p "$SHOP" >&3
 # shellcheck disable=SC2016 # expanded by eval, in the loop
 wait_for 20 eval 'scrape "$T/s" && grep -qx "rowcast_sink_queue_depth 3" "$T/s"' || bad "kafka: the 3 messages of lines 11-15 never waited"
 cp "$T/s" "$T/k15"
-expect_eq kafka-leader-down "$D/kafka15-down.prom" "$T/k15"
+expect_scrape kafka-leader-down "$D/kafka15-down.prom" "$T/k15"
 mock_cmd up 1
 tail -n +16 "$SHOP" >&3
 wait_for 30 settled 20 || bad "kafka: 20 lines never showed as read and acknowledged after the leader came back"
 cp "$T/s" "$T/k20"
-expect_eq kafka-20-lines "$D/kafka20.prom" "$T/k20"
+expect_scrape kafka-20-lines "$D/kafka20.prom" "$T/k20"
 exec 3>&-
 if wait_for 30 grep -q ' events/s$' "$T/kerr"; then
     wait "$PID"

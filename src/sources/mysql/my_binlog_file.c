@@ -19,6 +19,7 @@
 #include "my_event.h"
 #include "my_schema.h"
 #include "rowcast/source.h"
+#include "core/log.h"
 
 enum { IN_BUF = 1 << 20, MAX_EVENT = 1 << 30 };
 
@@ -76,14 +77,14 @@ static int open_next(binlog_source *s)
     s->in = is_stdin ? stdin : fopen(f, "rb");
     s->path = is_stdin ? "<stdin>" : f;
     if (!s->in) {
-        fprintf(stderr, "rowcast convert: cannot open %s: %s\n", f, strerror(errno));
+        rc_logf("rowcast convert: cannot open %s: %s\n", f, strerror(errno));
         return RC_EXIT_IO;
     }
     if (!is_stdin) setvbuf(s->in, s->inbuf, _IOFBF, IN_BUF);
     uint8_t magic[4];
     size_t got = fread(magic, 1, 4, s->in);
     if (got != 4 || memcmp(magic, "\xfe" "bin", 4)) {
-        fprintf(stderr, "rowcast convert: %s is not a binlog file: it does not start with the binlog magic bytes fe 62 69 6e "
+        rc_logf("rowcast convert: %s is not a binlog file: it does not start with the binlog magic bytes fe 62 69 6e "
                 "(\\xfebin)%s\n", s->path, got == 0 ? " (it is empty)" : "");
         close_input(s);
         return RC_EXIT_DATA;
@@ -93,7 +94,7 @@ static int open_next(binlog_source *s)
     rc_error err;
     rc_error_clear(&err);
     if (rc_my_decoder_set_file(s->dec, base ? base + 1 : f, &err) != RC_OK) {
-        fprintf(stderr, "rowcast convert: %s\n", err.message);
+        rc_logf("rowcast convert: %s\n", err.message);
         close_input(s);
         return RC_EXIT_IO;
     }
@@ -178,7 +179,7 @@ static void fill(binlog_source *s, rc_batch *b)
         size_t size = read_event(s, &err);
         if (size == 0) {
             if (ferror(s->in)) {
-                fprintf(stderr, "rowcast: reading %s: %s\n", s->path, strerror(errno));
+                rc_logf("rowcast: reading %s: %s\n", s->path, strerror(errno));
                 b->rc = RC_EXIT_IO, b->last = true;
             }
             close_input(s);

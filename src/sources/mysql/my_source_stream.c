@@ -41,7 +41,7 @@ static void lost(my_source *s, const rc_error *why)
     rc_my_source_notice(s, "%s; reconnecting in %d ms (resuming at %s:%" PRIu64 "%s%s)", why->message, s->backoff_ms, s->file, s->offset,
            s->by_gtid && s->gtids[0] ? ", GTID " : "", s->by_gtid ? s->gtids : "");
     s->retry_at = rc_db_now_s() + s->backoff_ms / 1000.0;
-    s->db.ph = PH_STREAM_START;
+    rc_db_source_lost(&s->db);
 }
 
 /* The server's oldest binlog (SHOW BINARY LOGS), for the purged-binlog message. */

@@ -292,7 +292,7 @@ static void lost(pg_source *s, const rc_error *why)
     rc_pg_lsn_format(s->handed_lsn, lsn);
     notice(s, "%s; reconnecting in %d ms (resuming after LSN %s)", why->message, s->backoff_ms, lsn);
     s->retry_at = rc_db_now_s() + s->backoff_ms / 1000.0;
-    s->db.ph = PH_STREAM_START;
+    rc_db_source_lost(&s->db);
 }
 
 static rc_status stream_start(void *p, rc_error *err)

@@ -1,0 +1,33 @@
+/* The run's state and role, as the health endpoints (/health, /ready) and the metrics report
+ * them (pipeline/metrics.h, docs/metrics.md). One per process: the sources set the state where
+ * it changes (db_phases.c for snapshot, streaming and done; each database's `lost` for
+ * reconnecting), the pipeline sets the rest (starting, reading, stopping, failing), and the
+ * metrics server reads it from its own thread. A standby (issue 25) will set its role; every
+ * run is active until then. */
+#ifndef ROWCAST_RUN_STATE_H
+#define ROWCAST_RUN_STATE_H
+
+typedef enum rc_run_state {
+    RC_RUN_STARTING,     /* opening the source, connecting */
+    RC_RUN_SNAPSHOT,     /* a database source reads its snapshot (or waits for its delivery) */
+    RC_RUN_STREAMING,    /* a database source streams changes */
+    RC_RUN_RECONNECTING, /* the connection was lost: retrying */
+    RC_RUN_READING,      /* convert reads its input */
+    RC_RUN_STOPPING,     /* SIGINT/SIGTERM: waiting for the deliveries */
+    RC_RUN_FAILING,      /* ending on an error */
+    RC_RUN_DONE,         /* the input ended (convert, --until, --max-events) */
+    RC_RUN_STATES
+} rc_run_state;
+
+typedef enum rc_run_role { RC_ROLE_ACTIVE, RC_ROLE_STANDBY, RC_RUN_ROLES } rc_run_role;
+
+void rc_run_state_set(rc_run_state s);
+rc_run_state rc_run_state_get(void);
+/* "snapshot", "streaming", ... (the label of rowcast_state) */
+const char *rc_run_state_name(rc_run_state s);
+
+void rc_run_role_set(rc_run_role r);
+rc_run_role rc_run_role_get(void);
+const char *rc_run_role_name(rc_run_role r);
+
+#endif
