@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/config_parse.h"
+#include "core/log.h"
 #include "core/names.h"
 #include "rowcast/format.h"
 #include "rowcast/source.h"
@@ -66,7 +67,7 @@ static void line_error(void *ctx, unsigned line, unsigned col, const char *msg)
 static void parse_errors_before(parse_errors *pe, unsigned line)
 {
     for (; pe->said < pe->count && pe->items[pe->said].line < line; pe->said++)
-        fprintf(stderr, "rowcast %s: %s\n", pe->r->cmd, pe->items[pe->said].text);
+        rc_logf("rowcast %s: %s\n", pe->r->cmd, pe->items[pe->said].text);
 }
 
 /* A second line of a key that takes one value. */
@@ -214,7 +215,7 @@ int cli_config_load(cli_run *r, int (*positional)(cli_run *r, const char *arg))
     free(pe);
     r->where[0] = '\0';
     if (!bad) return rc;
-    fprintf(stderr, "(see rowcast help %s; the file's format: docs/config.md)\n", r->cmd);
+    rc_logf("(see rowcast help %s; the file's format: docs/config.md)\n", r->cmd);
     return EXIT_USAGE;
 }
 
@@ -242,11 +243,11 @@ static void quiet(void *ctx, unsigned line, unsigned col, const char *msg)
 int cli_config_cmd(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "check")) {
-        fprintf(stderr, "rowcast config: usage: rowcast config check FILE\n");
+        rc_logf("rowcast config: usage: rowcast config check FILE\n");
         return EXIT_USAGE;
     }
     if (argc != 3) {
-        fprintf(stderr, "rowcast config check: one FILE, the config file to check\n");
+        rc_logf("rowcast config check: one FILE, the config file to check\n");
         return EXIT_USAGE;
     }
     /* capture's when the file names a database (`url`), else convert's */

@@ -29,9 +29,9 @@ static void on_signal(int sig)
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg)
 {
     if (!r->where[0]) return rc_run_usage(r->cmd, fmt, arg);
-    fprintf(stderr, "rowcast %s: %s: ", r->cmd, r->where);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
+    rc_logf("rowcast %s: %s: ", r->cmd, r->where);
+    rc_logf(fmt, arg);
+    rc_logf("\n");
     return EXIT_USAGE;
 }
 
