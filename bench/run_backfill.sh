@@ -34,6 +34,7 @@
 #   ROUNDS=5: every run (the initial and each chunk size) that many times, in rounds (each
 #   round: the initial, then each chunk size); each ratio is against its round's initial; the
 #   table gives the medians, the lines before it each run
+#   OPTS="-o ...": more options for each backfill's capture (e.g. -o mysql.snapshot.unacked.chunks=4)
 #   PERF=DIR: perf record -g of rowcast in each run (the backfill: from the signal to its
 #   completion), the top of perf report --no-children in DIR/SRC_RUN.txt (not for timing)
 #   QUICK=1: the smoke test's size (PostgreSQL, 20,000 rows, chunk 1024, 100 changes/s): the
@@ -187,7 +188,7 @@ backfill_run() {
     PIDS+=("$wpid")
     # shellcheck disable=SC2046
     "$RC" capture "$URL" $(cap_args "$tag") --snapshot never --to native --sink "file:$f" \
-        -o "$OPT.signal.table=$SIG" "${chunk[@]}" 2>"$W/cap.err" &
+        -o "$OPT.signal.table=$SIG" "${chunk[@]}" ${OPTS:-} 2>"$W/cap.err" &
     CAP=$!
     PIDS+=("$CAP")
     wait_line 60 "$f" '"op":"update"' || { cat "$W/cap.err" >&2; die "$src chunk $c: nothing streamed in 60 s"; }

@@ -130,11 +130,11 @@ static const cli_flag capture_table[] = {
              "convert; docs/metrics.md)"},
     {CLI_TEXT, .help = "\n"
                   "The output options are convert's (rowcast help convert): --to, -o, --sink, --topic,\n"
-                  "--server, --keys, --records, --tombstones, --no-tombstones, --drop, --on-error,\n"
-                  "--on-loss, --flush-timeout, --progress, --quiet. The default topic is Debezium's\n"
-                  "(the preset 'debezium'), the default server name rowcast. --quiet also keeps the\n"
-                  "source's notices (snapshot done, resuming, the derived replica id, reconnecting)\n"
-                  "off stderr: warnings and errors only.\n"
+                  "--server, --exactly-once, --keys, --records, --tombstones, --no-tombstones, --drop,\n"
+                  "--on-error, --on-loss, --flush-timeout, --progress, --quiet. The default topic is\n"
+                  "Debezium's (the preset 'debezium'), the default server name rowcast. --quiet also\n"
+                  "keeps the source's notices (snapshot done, resuming, the derived replica id,\n"
+                  "reconnecting) off stderr: warnings and errors only.\n"
                   "\n"},
     {CLI_REF, "-o", .usage = "-o postgres.streaming=true",
      .help = "protocol 2: large transactions arrive while in progress\n"

@@ -1,5 +1,5 @@
 /* The flags convert and capture share (flags.h): --to, -o, --sink, --topic, --server, --keys,
- * --records, --tombstones, --include, --drop, --on-error, --on-loss, --flush-timeout,
+ * --exactly-once, --records, --tombstones, --include, --drop, --on-error, --on-loss, --flush-timeout,
  * --progress, --quiet, --metrics, --threads, --help, --config, --check. Their help is each command's (its table's
  * CLI_REF rows); the values land in the cli_run (its rc_run_spec) and the rc_pipeline. */
 #include <stdlib.h>
@@ -119,6 +119,17 @@ static int set_flush_timeout(cli_run *r, const cli_flag *f, const char *v)
     return EXIT_OK;
 }
 
+/* --exactly-once: the Kafka sink's -o kafka.exactly_once=true (transactions, tail reads, the skip
+ * rule: kafka_tail.h), which rc_run_open checks (kafka:// and --server) and turns the order
+ * header on for. */
+static int set_exactly_once(cli_run *r, const cli_flag *f, const char *v)
+{
+    (void)f, (void)v;
+    if (r->opts.count == CLI_MAX_OPTS) return cli_run_usage_error(r, "too many -o options%s", "");
+    r->opt_items[r->opts.count++] = (rc_option){"kafka.exactly_once", "true"};
+    return EXIT_OK;
+}
+
 #define SPEC(field) CLI_IN_RUN, offsetof(cli_run, spec.field)
 /* In the order "did you mean" offers them (after the command's own): --threads first, then as
  * the commands listed them before this table. -o is offered by none. */
@@ -128,6 +139,7 @@ const cli_flag cli_run_flags[] = {
     {CLI_VALUE, "--sink", .base = SPEC(sink_url), .def = "stdout"},
     {CLI_VALUE, "--topic", .base = SPEC(topic), .def = "debezium"},
     {CLI_VALUE, "--server", .set = set_server},
+    {CLI_SWITCH, "--exactly-once", .set = set_exactly_once},
     {CLI_SWITCH, "--keys", .set = cli_flag_store_true, .base = SPEC(keys)},
     {CLI_SWITCH, "--records", .set = cli_flag_store_true, .base = SPEC(records)},
     {CLI_SWITCH, "--tombstones", .set = set_tombstones, .arg = 1},

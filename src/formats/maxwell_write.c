@@ -210,17 +210,48 @@ static bool in_old(const rc_event *ev, const uint8_t *changed, uint32_t i)
     return changed[i] && ev->after[i].kind != RC_V_UNAVAILABLE && ev->before[i].kind != RC_V_UNAVAILABLE;
 }
 
-/* A MySQL BINARY(n) value of a row read from the binlog, as Maxwell writes it: the binlog leaves
- * BINARY's trailing zero bytes out and Maxwell writes the bytes it carries ("AAECAw==" for a
- * BINARY(10) holding 00 01 02 03), where rowcast's value is padded to n as SELECT gives it; a
- * bootstrap (snapshot) row keeps them, as Maxwell's SELECT does. */
-static const rc_value *binlog_bytes(const rc_event *ev, const rc_column *c, const rc_value *v, rc_value *tmp)
+/* A value of a row read from the binlog, as Maxwell writes it where that differs from the value
+ * SELECT gives (a bootstrap (snapshot) row keeps SELECT's, as Maxwell's SELECT does):
+ *  - BINARY(n): the binlog leaves BINARY's trailing zero bytes out and Maxwell writes the bytes
+ *    it carries ("AAECAw==" for a BINARY(10) holding 00 01 02 03), where rowcast's value is
+ *    padded to n;
+ *  - a DATE or DATETIME with a zero year, month or day: mysql-binlog-connector-java reads any
+ *    such date as invalid (its asUnixTime), which Maxwell writes as the zero date
+ *    ("0000-00-00 00:00:00" for 0003-00-00 00:00:01: Maxwell's test_zero_created_at), padded
+ *    to the column's fraction digits as put_invalid pads it. */
+static bool zero_part(const char *p, size_t n)
 {
-    if (v->kind != RC_V_BYTES || ev->op == RC_OP_READ || c->type.info->family != RC_FAM_MYSQL || strcmp(c->type.info->name, "binary"))
-        return v;
-    *tmp = *v;
-    while (tmp->s.n && tmp->s.p[tmp->s.n - 1] == '\0') tmp->s.n--;
+    return n >= 10 && (!memcmp(p, "0000", 4) || !memcmp(p + 5, "00", 2) || !memcmp(p + 8, "00", 2));
+}
+
+static const rc_value *binlog_value_slow(const rc_column *c, const rc_value *v, rc_value *tmp)
+{
+    uint8_t k = c->type.info->vkind;
+    if (v->kind == RC_V_BYTES) {
+        if (strcmp(c->type.info->name, "binary")) return v;
+        *tmp = *v;
+        while (tmp->s.n && tmp->s.p[tmp->s.n - 1] == '\0') tmp->s.n--;
+        return tmp;
+    }
+    bool zero = (v->kind == RC_V_INVALID && zero_part(v->s.p, v->s.n)) || (v->kind == RC_V_DATE && v->date.year == 0) ||
+                (v->kind == RC_V_DATETIME && v->dt.year == 0);
+    if (!zero || (k != RC_V_DATE && k != RC_V_DATETIME)) return v;
+    *tmp = (rc_value){.kind = RC_V_INVALID};
+    tmp->s = k == RC_V_DATE ? (rc_str){"0000-00-00", 10} : (rc_str){"0000-00-00 00:00:00", 19};
     return tmp;
+}
+
+/* the kinds first: this runs for every value, the rest for few */
+static inline const rc_value *binlog_value(const rc_event *ev, const rc_column *c, const rc_value *v, rc_value *tmp)
+{
+    switch (v->kind) {
+    case RC_V_BYTES:
+    case RC_V_INVALID: break;
+    case RC_V_DATE: if (v->date.year) return v; break;
+    case RC_V_DATETIME: if (v->dt.year) return v; break;
+    default: return v;
+    }
+    return ev->op == RC_OP_READ || c->type.info->family != RC_FAM_MYSQL ? v : binlog_value_slow(c, v, tmp);
 }
 
 static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, const rc_value *img, const uint8_t *only)
@@ -236,7 +267,7 @@ static void put_map(mx_enc *e, rc_buf *b, const char *name, const rc_event *ev, 
         first = false;
         rc_enc_put_colkey(b, &e->keys, ev, i, cached);
         rc_value tmp;
-        put_value(b, &ev->cols[i], binlog_bytes(ev, &ev->cols[i], v, &tmp));
+        put_value(b, &ev->cols[i], binlog_value(ev, &ev->cols[i], v, &tmp));
     }
     rc_buf_putc(b, '}');
 }
@@ -319,7 +350,7 @@ static void put_keys(const mx_enc *e, rc_buf *b, const rc_event *ev, const rc_va
             if (k) rc_buf_putc(b, ',');
             const rc_value *v = img ? value_at(ev, img, pk[k]) : NULL;
             rc_value tmp;
-            if (v) put_value(b, &ev->cols[pk[k]], binlog_bytes(ev, &ev->cols[pk[k]], v, &tmp));
+            if (v) put_value(b, &ev->cols[pk[k]], binlog_value(ev, &ev->cols[pk[k]], v, &tmp));
             else RC_BUF_LIT(b, "null");
         }
         rc_buf_putc(b, ']');

@@ -155,6 +155,10 @@ static void transactions(rc_buf *b, const rc_sink_txn_stats *t)
     seconds(b, t->commit_us);
     rc_buf_putc(b, '\n');
     sample(b, "rowcast_kafka_transaction_seconds_count", t->committed);
+    if (!t->eos) return;
+    family(b, "rowcast_eos_skipped_total", "counter",
+           "--exactly-once: records of the replay after a restart found in Kafka already, not written again.");
+    sample(b, "rowcast_eos_skipped_total", t->eos_skipped);
 }
 
 void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)

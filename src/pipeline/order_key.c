@@ -33,3 +33,9 @@ size_t rc_order_key(const rc_item_order *o, uint64_t event, unsigned record,
     p += 2;
     return ok ? (size_t)(p - out) : 0;
 }
+
+char rc_order_key_kind(const char *key, size_t n)
+{
+    size_t at = n == 31 && key[0] == 'p' ? 17 : n == 39 && key[0] == 'm' ? 25 : 0;
+    return at ? key[at] : 0;
+}

@@ -29,4 +29,7 @@ enum { RC_ORDER_KEY_MAX = 40, RC_ORDER_RECORDS = 256 };
 size_t rc_order_key(const rc_item_order *o, uint64_t event, unsigned record,
                     char out[RC_ORDER_KEY_MAX]);
 
+/* The KIND of an order key of n bytes ('e', 'a', 's'), 0 for one without (lines) or not a key. */
+char rc_order_key_kind(const char *key, size_t n);
+
 #endif

@@ -211,17 +211,23 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     r->to_name = format_name(r, "--to", r->spec.to);
     c->to = r->to_name ? r->to_name->format : NULL;
     if (!c->to || !c->to->encode_value) return format_error(r, r->to_name, r->spec.to, "written");
+    const char *eos_opt = rc_options_get(&r->opts, "kafka.exactly_once"); /* --exactly-once (kafka_tail.h) */
+    bool eos = eos_opt && !strcmp(eos_opt, "true");
+    if (eos && !r->kafka) return run_usage(r, "--exactly-once is into Kafka: give --sink kafka://HOST:PORT/TOPIC (not %s)", r->spec.sink_url);
     /* every -o key must belong to one of the formats, to the Kafka sink, or to the source */
     rc = check_options(r);
     if (rc != RC_EXIT_OK) return rc;
     const char *order = rc_options_get(&r->opts, "kafka.order.header"); /* the rowcast.eos header */
     if (order && strcmp(order, "true") && strcmp(order, "false"))
         return run_usage(r, "-o kafka.order.header=%s: true or false", order);
-    c->order_header = order && !strcmp(order, "true");
+    c->order_header = (order && !strcmp(order, "true")) || eos;
     /* one Avro record per Kafka message: an object container per message makes no sense there */
     if (r->kafka && !strcmp(c->to->name, "avro") && !rc_options_get(&r->opts, "avro.framing") && r->opts.count < RC_RUN_MAX_OPTS)
         r->opt_items[r->opts.count++] = (rc_option){"avro.framing", "raw"};
     server_name(r);
+    if (eos && !c->server_forced)
+        return run_usage(r, "--exactly-once needs --server NAME: the name is the capture's identity in Kafka (its records' "
+                            "order keys and its transactional.id rowcast.NAME)%s", "");
     rc_error err;
     rc_error_clear(&err);
     const char *tmpl;

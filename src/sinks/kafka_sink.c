@@ -8,7 +8,9 @@
 #include <time.h>
 #include <librdkafka/rdkafka.h>
 #include "kafka_log.h"
+#include "kafka_tail.h"
 #include "kafka_txn.h"
+#include "pipeline/order_key.h"
 #include "sink_impl.h"
 
 enum { METADATA_SLICE_MS = 500, MAX_TOPICS = 4096 };
@@ -18,6 +20,7 @@ typedef struct topic_entry {
     size_t len;
     rd_kafka_topic_t *rkt;
     int32_t partitions;
+    kafka_tail_part *tails; /* --exactly-once: per partition, made at the topic's first record */
 } topic_entry;
 
 typedef struct kafka_sink {
@@ -31,6 +34,7 @@ typedef struct kafka_sink {
     rc_error dead_err;
     kafka_log log;
     kafka_txn txn;
+    kafka_tail tail; /* --exactly-once: last[p] per topic's partition (topic_entry.tails) */
 } kafka_sink;
 
 /* "input FILE, file offset N" of a record's rowcast.position header (FILE:OFFSET), or "" when
@@ -142,21 +146,17 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     if (slash && slash[1]) s->topic_template = slash + 1;
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     rc_status st = conf_set(conf, "bootstrap.servers", hosts, err);
-    free(hosts);
     /* order per key and no duplicates from retries; the user may add but not weaken these */
     if (st == RC_OK) st = conf_set(conf, "enable.idempotence", "true", err);
     if (st == RC_OK) st = conf_set(conf, "acks", "all", err);
     if (st == RC_OK) st = conf_set(conf, "linger.ms", "5", err);
     if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs on our thread, see on_log */
     bool own; /* rowcast's own options (kafka_txn.c), not librdkafka's */
-    for (size_t i = 0; st == RC_OK && i < opts->count; i++)
-        st = rc_kafka_txn_option(&ks->txn, opts->items[i].key, opts->items[i].value, &own, err);
-    if (st == RC_OK) st = rc_kafka_txn_conf(&ks->txn, conf, s->name, err);
     for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
         const char *k = opts->items[i].key;
-        /* rowcast's own: kafka.order.header (run_open.c), the transactions' (kafka_txn.c) */
-        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header") ||
-            (rc_kafka_txn_option(&ks->txn, k, opts->items[i].value, &own, err), own))
+        /* kafka.order.header is the pipeline's (run_open.c), kafka.source.* the Kafka source's */
+        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header") || !strncmp(k + 6, "source.", 7) ||
+            (st = rc_kafka_txn_option(&ks->txn, k, opts->items[i].value, &own, err)) != RC_OK || own)
             continue;
         if (!strcmp(k + 6, "enable.idempotence") || !strcmp(k + 6, "acks") || !strcmp(k + 6, "partitioner"))
             st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
@@ -164,8 +164,12 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
                               "(order per row and the Java client's partitions depend on them)", k);
         else st = conf_set(conf, k + 6, opts->items[i].value, err);
     }
+    if (st == RC_OK) st = rc_kafka_txn_conf(&ks->txn, conf, s->name, opts, err);
+    if (st == RC_OK && ks->txn.eos) st = rc_kafka_tail_open(&ks->tail, hosts, s->name, err);
+    free(hosts);
     if (st != RC_OK) {
         rd_kafka_conf_destroy(conf);
+        rc_kafka_tail_close(&ks->tail);
         free(ks);
         s->impl = NULL;
         return st;
@@ -178,6 +182,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     ks->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
     if (!ks->rk) {
         rd_kafka_conf_destroy(conf); /* rd_kafka_new takes it only when it succeeds */
+        rc_kafka_tail_close(&ks->tail);
         free(ks);
         s->impl = NULL;
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: %s", errstr);
@@ -185,6 +190,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     rd_kafka_set_log_queue(ks->rk, NULL); /* the main queue, which rd_kafka_poll serves */
     if (ks->txn.on && (st = rc_kafka_txn_init(&ks->txn, ks->rk, s->cfg.wait_ms, s->cfg.stop, err)) != RC_OK) {
         rd_kafka_destroy(ks->rk);
+        rc_kafka_tail_close(&ks->tail);
         free(ks);
         s->impl = NULL;
         return st;
@@ -221,6 +227,7 @@ static rc_status topic_get(kafka_sink *ks, const rc_record *r, topic_entry **out
     topic_entry *t = &nt[ks->ntopics];
     t->name = strndup(r->topic, r->topic_len);
     t->len = r->topic_len;
+    t->tails = NULL;
     t->rkt = t->name ? rd_kafka_topic_new(ks->rk, t->name, NULL) : NULL;
     if (!t->rkt) {
         free(t->name);
@@ -277,6 +284,57 @@ static rc_status failure(kafka_sink *ks, rc_error *err)
     return RC_OK;
 }
 
+/* The record's last header `name`, or NULL. */
+static const rc_header *header_of(const rc_record *r, const char *name)
+{
+    const rc_header *h = NULL;
+    for (size_t i = 0; i < r->nheaders; i++)
+        if (!strcmp(r->headers[i].name, name)) h = &r->headers[i];
+    return h;
+}
+
+/* --exactly-once: whether record r, routed to t[part], is in Kafka already (the skip rule,
+ * kafka_tail.h), the topic's partitions read back the first time the run routes to it; *key is r's
+ * rowcast.eos header, *tp the partition's last[p]. Refused: a record
+ * without an order key, and a snapshot's read (a restarted snapshot reads other rows in another
+ * order, so its keys say nothing about what is in Kafka: design §2.3, §2.7). */
+static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc_record *r, const rc_header **key,
+                          kafka_tail_part **tp, bool *seen, rc_error *err)
+{
+    const rc_header *h = *key = header_of(r, "rowcast.eos");
+    size_t sl = ks->tail.server_len;
+    if (!h || h->len <= sl + 1)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--exactly-once: a record for topic %s has no order key (rowcast.eos)", t->name);
+    char kind = rc_order_key_kind(h->value + sl + 1, h->len - sl - 1);
+    if (kind == 's' || kind == 'a')
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "--exactly-once: %s snapshot's rows are not exactly once yet (a restarted snapshot reads other "
+                            "rows in another order); capture with --snapshot never, or from a checkpoint or --start",
+                            kind == 's' ? "an initial" : "an incremental");
+    if (part >= t->partitions) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: topic %s has no partition %d", t->name, (int)part);
+    rc_status st = RC_OK;
+    if (!t->tails) { /* the topic's first record: all its partitions read back at once (cheaper than one by one) */
+        if (!(t->tails = calloc((size_t)t->partitions, sizeof *t->tails))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        st = rc_kafka_tail_topic(&ks->tail, t->name, t->partitions, ks->s->cfg.wait_ms, ks->s->cfg.stop, t->tails, err);
+    }
+    kafka_tail_part *p = *tp = &t->tails[part];
+    if (st == RC_OK && !p->read) /* a read that failed before (and was not the run's end) */
+        st = rc_kafka_tail_last(&ks->tail, t->name, part, RC_TAIL_BACKWARDS, ks->s->cfg.wait_ms, ks->s->cfg.stop, p, err);
+    *seen = st == RC_OK && rc_kafka_tail_seen(p, h->value, h->len);
+    return st;
+}
+
+/* --exactly-once: the run's line about its replay, once (at its first record written, or at
+ * the end when it wrote none) */
+static void eos_say(kafka_sink *ks)
+{
+    if (!ks->txn.eos || ks->tail.said) return;
+    ks->tail.said = true;
+    char text[256];
+    rc_kafka_tail_summary(&ks->tail, text, sizeof text);
+    if (ks->s->cfg.notice) ks->s->cfg.notice(ks->s->cfg.notice_ctx, RC_SINK_NOTICE_BROKER, text);
+}
+
 /* A record librdkafka refuses before sending (larger than message.max.bytes): refused for good
  * like a broker's refusal. Without a dead-letter file the run stops at this record: counted as
  * sent and refused here, since rc_sink_send gives its number back. */
@@ -287,9 +345,7 @@ static rc_status refuse_local(kafka_sink *ks, const rc_record *r, uint64_t seq, 
     rd_kafka_conf_get(rd_kafka_conf(ks->rk), "message.max.bytes", limit, &n);
     snprintf(reason, sizeof reason, "%zu bytes of key and value, over message.max.bytes=%s (%s; raise -o kafka.message.max.bytes)",
              r->key_len + (r->value ? r->value_len : 0), limit, rd_kafka_err2name(RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE));
-    const rc_header *pos = NULL;
-    for (size_t i = 0; i < r->nheaders; i++)
-        if (!strcmp(r->headers[i].name, "rowcast.position")) pos = &r->headers[i];
+    const rc_header *pos = header_of(r, "rowcast.position");
     refuse(ks, seq, t->name, r->value, r->value_len, pos ? pos->value : NULL, pos ? pos->len : 0, reason);
     rc_status st = failure(ks, err);
     if (st != RC_OK) ks->s->stats.sent++, ks->s->stats.bytes += r->key_len + r->value_len;
@@ -311,10 +367,23 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
     rc_status st = failure(ks, err);
     topic_entry *t = NULL;
     if (st != RC_OK || (st = topic_get(ks, r, &t, err)) != RC_OK) return st;
-    if (ks->txn.on && (st = rc_kafka_txn_begin(&ks->txn, ks->rk, err)) != RC_OK) return st;
     int32_t part = r->partition >= 0 ? r->partition
                  : r->key ? rc_murmur2_partition(r->key, r->key_len, t->partitions)
                           : rc_murmur2_partition(r->route, r->route_len, t->partitions);
+    const rc_header *key = NULL;
+    kafka_tail_part *tp = NULL;
+    if (ks->txn.eos) {
+        bool seen = false;
+        if ((st = eos_seen(ks, t, part, r, &key, &tp, &seen, err)) != RC_OK) return st;
+        if (seen) { /* in Kafka already: acknowledged as if delivered, so that positions move on */
+            ks->tail.skipped++;
+            s->stats.delivered++;
+            rc_tracker_ack(&s->tr, seq);
+            return RC_OK;
+        }
+        eos_say(ks);
+    }
+    if (ks->txn.on && (st = rc_kafka_txn_begin(&ks->txn, ks->rk, err)) != RC_OK) return st;
     rd_kafka_vu_t vu[5 + RC_MAX_HEADERS];
     size_t n = 0;
     vu[n].vtype = RD_KAFKA_VTYPE_RKT, vu[n++].u.rkt = t->rkt;
@@ -359,6 +428,8 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
         if (s->cfg.stop && *s->cfg.stop)
             return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "kafka: stopped by a signal while the producer queue was full");
     }
+    /* written: last[p] is its key, so that a source's replay within the run (a reconnect) is skipped too */
+    if (tp) rc_kafka_tail_wrote(tp, key->value, key->len);
     if ((seq & 1023) == 0) rd_kafka_poll(ks->rk, 0); /* serve delivery reports now and then */
     if (ks->txn.on && rc_kafka_txn_produced(&ks->txn)) return rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, s->cfg.wait_ms, err);
     return RC_OK;
@@ -367,6 +438,7 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
 static rc_status kafka_flush(rc_sink *s, int timeout_ms, rc_error *err)
 {
     kafka_sink *ks = s->impl;
+    eos_say(ks);
     rc_status st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, timeout_ms, err); /* it flushes */
     if (st != RC_OK) return st;
     rd_kafka_resp_err_t e = rd_kafka_flush(ks->rk, timeout_ms);
@@ -387,9 +459,11 @@ static void kafka_close(rc_sink *s)
     for (size_t i = 0; i < ks->ntopics; i++) {
         rd_kafka_topic_destroy(ks->topics[i].rkt);
         free(ks->topics[i].name);
+        free(ks->topics[i].tails);
     }
     free(ks->topics);
     rd_kafka_destroy(ks->rk);
+    rc_kafka_tail_close(&ks->tail);
     free(ks);
 }
 
@@ -400,6 +474,8 @@ bool rc_sink_txn_stats_get(const rc_sink *s, rc_sink_txn_stats *out)
     const kafka_sink *ks = s->ops == &rc_sink_kafka_ops ? s->impl : NULL;
     if (!ks || !ks->txn.on) return false;
     *out = ks->txn.st;
+    out->eos = ks->txn.eos;
+    out->eos_skipped = ks->tail.skipped;
     return true;
 }
 

@@ -43,6 +43,10 @@ rc_status rc_kafka_txn_option(kafka_txn *t, const char *key, const char *value, 
         if (strcmp(value, "true") && strcmp(value, "false"))
             return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.transactions=%s: true or false", value);
         t->on = value[0] == 't';
+    } else if (!strcmp(key, "kafka.exactly_once")) { /* what --exactly-once sets (run_flags.c) */
+        if (strcmp(value, "true") && strcmp(value, "false"))
+            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.exactly_once=%s: true or false", value);
+        t->eos = value[0] == 't';
     } else if (!strcmp(key, "kafka.transaction.ms")) {
         if (!whole(value, 1, TXN_TIMEOUT_MS - 10000, &n))
             return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
@@ -72,8 +76,19 @@ static rc_status set(rd_kafka_conf_t *conf, const char *k, const char *v, rc_err
     return RC_OK;
 }
 
-rc_status rc_kafka_txn_conf(kafka_txn *t, rd_kafka_conf_t *conf, const char *server, rc_error *err)
+/* rowcast's value of a librdkafka property, unless the user gave one (-o kafka.KEY) */
+static rc_status set_default(rd_kafka_conf_t *conf, const rc_options *user, const char *k, int v, rc_error *err)
 {
+    char key[64], n[24];
+    snprintf(key, sizeof key, "kafka.%s", k);
+    if (user && rc_options_get(user, key)) return RC_OK;
+    snprintf(n, sizeof n, "%d", v);
+    return set(conf, k, n, err);
+}
+
+rc_status rc_kafka_txn_conf(kafka_txn *t, rd_kafka_conf_t *conf, const char *server, const rc_options *user, rc_error *err)
+{
+    t->on = t->on || t->eos;
     if (!t->on) return RC_OK;
     if (!server || !*server)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
@@ -83,13 +98,11 @@ rc_status rc_kafka_txn_conf(kafka_txn *t, rd_kafka_conf_t *conf, const char *ser
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--server: a name of %zu bytes at most with -o kafka.transactions=true",
                             sizeof t->server - 1);
     snprintf(t->server, sizeof t->server, "%s", server);
-    char id[sizeof t->server + 16], n[24];
+    char id[sizeof t->server + 16];
     snprintf(id, sizeof id, "rowcast.%s", server);
     rc_status st = set(conf, "transactional.id", id, err);
-    snprintf(n, sizeof n, "%d", TXN_TIMEOUT_MS);
-    if (st == RC_OK) st = set(conf, "transaction.timeout.ms", n, err);
-    snprintf(n, sizeof n, "%d", MESSAGE_TIMEOUT_MS);
-    if (st == RC_OK) st = set(conf, "message.timeout.ms", n, err);
+    if (st == RC_OK) st = set_default(conf, user, "transaction.timeout.ms", TXN_TIMEOUT_MS, err);
+    if (st == RC_OK) st = set_default(conf, user, "message.timeout.ms", MESSAGE_TIMEOUT_MS, err);
     return st;
 }
 

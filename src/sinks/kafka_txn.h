@@ -15,11 +15,13 @@
 #include <stdint.h>
 #include <librdkafka/rdkafka.h>
 #include "rowcast/error.h"
+#include "rowcast/format.h"
 #include "sink_txn.h"
 #include "tracker.h"
 
 typedef struct kafka_txn {
-    bool on;               /* -o kafka.transactions=true */
+    bool on;               /* -o kafka.transactions=true, or --exactly-once */
+    bool eos;              /* --exactly-once (-o kafka.exactly_once=true): transactions, tail reads, skip rule */
     long ms;               /* commit a transaction this old (kafka.transaction.ms) */
     uint64_t records;      /* or holding this many records (kafka.transaction.records) */
     bool open;             /* a transaction is begun and not committed */
@@ -33,11 +35,13 @@ typedef struct kafka_txn {
 } kafka_txn;
 
 /* Takes the sink options that are rowcast's own (kafka.transactions, kafka.transaction.ms,
- * kafka.transaction.records): *taken is set for them, and for a value out of range the error. */
+ * kafka.transaction.records, kafka.exactly_once): *taken is set for them, and for a value out of
+ * range the error. */
 rc_status rc_kafka_txn_option(kafka_txn *t, const char *key, const char *value, bool *taken, rc_error *err);
-/* With transactions: the producer's transactional.id (rowcast.SERVER; refused without a name),
- * transaction.timeout.ms and message.timeout.ms below it. Nothing without. */
-rc_status rc_kafka_txn_conf(kafka_txn *t, rd_kafka_conf_t *conf, const char *server, rc_error *err);
+/* With transactions (or exactly once, which turns them on): the producer's transactional.id
+ * (rowcast.SERVER; refused without a name), transaction.timeout.ms and message.timeout.ms below
+ * it, each unless the user's -o kafka.* options in `user` (NULL: none) give it. Nothing without. */
+rc_status rc_kafka_txn_conf(kafka_txn *t, rd_kafka_conf_t *conf, const char *server, const rc_options *user, rc_error *err);
 /* init_transactions, retried while retriable for up to wait_ms, or until *stop is set. */
 rc_status rc_kafka_txn_init(kafka_txn *t, rd_kafka_t *rk, int wait_ms, volatile sig_atomic_t *stop, rc_error *err);
 /* Before a record is produced: begins a transaction when none is open. */

@@ -12,6 +12,8 @@
 typedef struct rc_sink_txn_stats {
     uint64_t committed, aborted;
     int64_t commit_us; /* time spent committing (the flush and EndTxn), summed */
+    bool eos;             /* --exactly-once */
+    uint64_t eos_skipped; /* records of the replay found in Kafka already (kafka_tail.h) */
 } rc_sink_txn_stats;
 
 /* rc_sink_open with `name`: the --server the user gave, NULL when none. */

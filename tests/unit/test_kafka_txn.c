@@ -52,11 +52,11 @@ static void test_conf(void **state)
     rc_error err;
     rc_error_clear(&err);
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    assert_int_equal(rc_kafka_txn_conf(&t, conf, NULL, &err), RC_OK); /* off: nothing */
+    assert_int_equal(rc_kafka_txn_conf(&t, conf, NULL, NULL, &err), RC_OK); /* off: nothing */
     t.on = true;
-    assert_int_equal(rc_kafka_txn_conf(&t, conf, NULL, &err), RC_ERR_USAGE);
+    assert_int_equal(rc_kafka_txn_conf(&t, conf, NULL, NULL, &err), RC_ERR_USAGE);
     assert_non_null(strstr(err.message, "needs --server NAME"));
-    assert_int_equal(rc_kafka_txn_conf(&t, conf, "shop", &err), RC_OK);
+    assert_int_equal(rc_kafka_txn_conf(&t, conf, "shop", NULL, &err), RC_OK);
     char v[64];
     size_t n = sizeof v;
     assert_int_equal(rd_kafka_conf_get(conf, "transactional.id", v, &n), RD_KAFKA_CONF_OK);

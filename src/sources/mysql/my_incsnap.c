@@ -440,6 +440,13 @@ bool rc_my_incsnap_working(const my_source *s)
     return (s->inc && rc_incsnap_working(s->inc->core)) || rc_my_incsnap_pending(s);
 }
 
+bool rc_my_incsnap_ready(const my_source *s)
+{
+    const rc_my_incsnap *x = s->inc;
+    return x && !x->step_failed && !rc_incsnap_paused(x->core) && rc_incsnap_phase_of(x->core) == RC_INCSNAP_IDLE &&
+           x->pend_at == x->pending.len && x->nemitted < x->unacked && rc_my_incsnap_working(s);
+}
+
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
@@ -455,6 +462,7 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
         rc_error e;
         rc_error_clear(&e);
         rc_status st = rc_incsnap_step(x->core, true, &e);
+        x->step_failed = st != RC_OK && st != RC_SKIP;
         /* that table is stopped; the others and the capture go on */
         if (st != RC_OK && st != RC_SKIP && (inc_notice(s, &e), close_edges(s, err)) != RC_OK) return err->code;
         if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");

@@ -76,6 +76,7 @@ typedef struct rc_my_incsnap {
     uint64_t k;      /* items handed at this emit point */
     rc_pos k_at;     /* ... which is this boundary (k 0) */
     bool hold;       /* the next chunk waits for the sink and the batch is empty: it ends there */
+    bool step_failed; /* the last chunk's read failed: the next waits for the stream's poll */
     uint64_t mark_k; /* the item that ends the chunk emitted here (a boundary: not inside); 0 none */
     inc_emitted *emitted;
     size_t nemitted, capemitted;

@@ -139,6 +139,10 @@ rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error 
 bool rc_my_incsnap_pending(const my_source *s); /* emitted rows not in a batch yet: the stream waits */
 /* A snapshot is queued or running (not paused), or rows wait: --until caught-up waits for it. */
 bool rc_my_incsnap_working(const my_source *s);
+/* The next chunk may be read now (a table to read, nothing pending, the sink has room for it):
+ * the stream is polled without waiting, so that an idle stream does not delay each chunk by
+ * its poll's timeout. */
+bool rc_my_incsnap_ready(const my_source *s);
 void rc_my_incsnap_stats(const my_source *s, rc_source_stats *out); /* the incremental snapshot fields (NULL inc: none) */
 /* For a boundary kept at `pos`: the state's text as of it (malloc'd, *n bytes) when it changed
  * since the boundary before, else NULL. */

@@ -250,6 +250,10 @@ rc_status rc_my_source_stream_batch(void *arg, int timeout_ms, rc_error *err)
         unsigned server_errno;
         rc_error rerr;
         rc_error_clear(&rerr);
+        /* the stream is waited for only by an empty batch with no chunk to read: a chunk's last
+         * rows in the batch go out now, and an idle stream does not hold the next chunk back by
+         * the poll's timeout */
+        if (b->n || rc_my_incsnap_ready(s)) wait = 0;
         rc_status st = rc_my_stream_next(s->stream, wait, &raw, &got, &server_errno, &rerr);
         wait = 0;
         if (st != RC_OK) {

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# --exactly-once into Kafka (issue 25 §1, design docs/design/exactly-once.md §2.3 and §2.4a, "E3
+# without a partition map"), over TCP against the Kafka mock cluster (kafka_lib.sh, one process),
+# a throwaway MariaDB 10.11 (mariadb_lib.sh) and a throwaway PostgreSQL 15 (pg_lib.sh). A case:
+# a capture of one table while a writer inserts 200,000 rows (50,000 in transactions of 100, one
+# transaction of 100,000, 50,000 in transactions of 100) and updates rows 1-1000 five times
+# (each update of a row a transaction of its own) between the last inserts. rowcast is killed
+# with SIGKILL at observed points (the topic's records, summed over its partitions' end offsets,
+# passed a number: three of the five inside the big transaction) and restarted each time; a last
+# run catches up (--until caught-up). Then a plain consumer (kcat: read_uncommitted) must see
+# every change exactly once (id and value; every rowcast.eos key once), each row's values rising
+# in its partition (per-key order), each row's last value as SELECT has it, every run's replay
+# line, and the skip rule at work (restarts found records of their replay in Kafka).
+# Refused first: --exactly-once without --server, to stdout, convert of stdin, a capture taking
+# an initial snapshot. Cases: 1. MariaDB with --exactly-once (--checkpoint FILE); 2. the same kills without it: at
+# least once, nothing lost (duplicates counted); 3. PostgreSQL with --exactly-once (the slot).
+# EOS_SMALL, EOS_BIG scale the writer down; EOS_NO_ALO=1, EOS_NO_PG=1 leave cases 2, 3 out.
+# usage: eos_kill_test.sh ROWCAST MOCK
+set -u
+RC=$1 MOCK=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/pg_lib.sh"
+. "$HERE/mariadb_lib.sh"
+. "$HERE/kafka_lib.sh"
+pg_test_start || exit 1
+PW=$W
+my_test_start || { W=$PW; pg_test_stop; exit 1; }
+trap 'stop_writer; mock_stop; [ -n "${EOS_KEEP:-}" ] && mkdir -p "$EOS_KEEP" && cp "$W"/*.err "$EOS_KEEP"; my_test_stop; W=$PW; pg_test_stop' EXIT
+mock_start "$MOCK" "$W" 3 || exit 1
+my_sql -e "CREATE DATABASE d" || exit 1
+export LC_ALL=C
+SMALL=${EOS_SMALL:-50000} BIG=${EOS_BIG:-100000} UPD=1000 ROUNDS=5 PARTS=64
+TOTAL=$((SMALL + BIG + SMALL))
+EXPECT=$((TOTAL + UPD * ROUNDS))
+
+# kafka_offsets TOPIC WHEN: the partitions' end (-1) or start (-2) offsets, summed
+kafka_offsets() {
+    local p args=()
+    for p in $(seq 0 $((PARTS - 1))); do args+=(-t "$1:$p:$2"); done
+    kcat -Q -b "$BOOTSTRAP" "${args[@]}" 2>/dev/null | awk '{ s += $NF } END { print s + 0 }'
+}
+past() { [ "$(kafka_offsets "$1" -1)" -ge "$2" ]; }
+
+# The source of a case: my (MariaDB: table d.CASE, from the binlog position at its start, with
+# a checkpoint file) or pg (PostgreSQL: table public.CASE, slot CASE made before the writer).
+# sql SRC: the client reading statements from stdin; rows SRC A B: the table's rows A to B
+sql() { if [ "$1" = my ]; then my_sql; else pg_test_sql; fi; }
+rows() { if [ "$1" = my ]; then echo "d.seq_${2}_to_$3"; else echo "generate_series($2, $3)"; fi; }
+table() { if [ "$1" = my ]; then echo "d.$2"; else echo "$2"; fi; }
+
+# the writer: inserts of 100 rows (a transaction each), the big one, more inserts; an update
+# round of rows 1-UPD after every tenth of the last inserts (each row's update its own transaction)
+writer_sql() { # SRC TABLE
+    local i r t
+    t=$(table "$1" "$2")
+    for ((i = 1; i <= SMALL; i += 100)); do echo "INSERT INTO $t SELECT seq, 0 FROM $(rows "$1" $i $((i + 99))) seq;"; done
+    echo "INSERT INTO $t SELECT seq, 0 FROM $(rows "$1" $((SMALL + 1)) $((SMALL + BIG))) seq;"
+    for ((i = SMALL + BIG + 1, r = 0; i <= TOTAL; i += 100)); do
+        echo "INSERT INTO $t SELECT seq, 0 FROM $(rows "$1" $i $((i + 99))) seq;"
+        if [ $(((i - SMALL - BIG - 1) % (SMALL / 10))) = 0 ] && [ $r -lt $ROUNDS ]; then
+            seq 1 $UPD | sed "s/.*/UPDATE $t SET v = v + 1 WHERE id = &;/"
+            r=$((r + 1))
+        fi
+    done
+}
+WRITER=
+stop_writer() { [ -n "${WRITER:-}" ] || return 0; kill "$WRITER" 2>/dev/null; wait "$WRITER" 2>/dev/null; WRITER=; }
+
+# cap SRC CASE RUN [ARGS...]: the capture of table CASE into topic CASE (exec: $! is rowcast)
+cap() {
+    local src=$1 case=$2 run=$3 from
+    shift 3
+    if [ "$src" = my ]; then from=("$MY_URL/d" --include "d.$case" --checkpoint "$W/ck.$case" --start "$START")
+    else from=("$PG_URL" --include "public.$case" --slot "$case"); fi
+    exec "$RC" capture "${from[@]}" --snapshot never --server "$case" \
+        --to debezium -o debezium.schemas=false --sink "kafka://$BOOTSTRAP/$case" "$@" 2>>"$W/$case.$run.err"
+}
+
+# run_case SRC CASE KILL_POINTS [ARGS...]: the writer and the capture, killed at each point
+run_case() {
+    local src=$1 case=$2 points=$3 run=0 at pid st now
+    shift 3
+    mock_cmd topic "$case" $PARTS || return 1
+    [ "$src" = my ] && START=$(my_sql -e 'SHOW MASTER STATUS' | awk '{ print $1 ":" $2 }')
+    echo "CREATE TABLE $(table "$src" "$case") (id int PRIMARY KEY, v int);" | sql "$src" || return 1
+    if [ "$src" = pg ]; then # the slot, before anything is written
+        (cap "$src" "$case" 0 --until caught-up "$@") || { bad "$case: creating slot $case: $(tail -3 "$W/$case.0.err")"; return 1; }
+    fi
+    writer_sql "$src" "$case" | sql "$src" 2>"$W/writer.err" &
+    WRITER=$!
+    for at in $points; do
+        run=$((run + 1))
+        now=$(kafka_offsets "$case" -1)
+        [ "$now" -lt "$at" ] || at=$((now + 2000)) # the last run went past this point: one after its end
+        [ "$at" -lt "$EXPECT" ] || { run=$((run - 1)); break; }
+        cap "$src" "$case" $run "$@" &
+        pid=$!
+        if ! wait_until 120 past "$case" "$at"; then
+            bad "$case run $run: the topic did not pass $at records in 120 s ($(kafka_offsets "$case" -1)): $(tail -3 "$W/$case.$run.err")"
+            kill -9 $pid 2>/dev/null
+            wait $pid 2>/dev/null
+            return 1
+        fi
+        kill -9 $pid
+        wait $pid 2>/dev/null
+        echo "$case run $run: killed at $(kafka_offsets "$case" -1) records in Kafka (point $at)"
+    done
+    wait "$WRITER" || bad "$case: the writer failed: $(tail -3 "$W/writer.err")"
+    WRITER=
+    run=$((run + 1))
+    (cap "$src" "$case" $run --until caught-up "$@")
+    st=$?
+    [ $st = 0 ] || bad "$case run $run (--until caught-up): exit $st: $(tail -3 "$W/$case.$run.err")"
+    echo "$case run $run: caught up, $(kafka_offsets "$case" -1) records in Kafka"
+    RUNS=$run
+}
+
+# changes CASE: "id v" of every row change in the topic, in partition and offset order, with
+# the partition first; and "rowcast.eos" keys in $W/CASE.keys
+changes() {
+    kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f '%p\t%h\t%s\n' | sort -t "$(printf '\t')" -k1,1n -s |
+        awk -F '\t' -v keys="$W/$1.keys" '
+            $2 !~ /rowcast.op=(insert|update)/ { next }
+            { n = split($2, h, ","); for (i = 1; i <= n; i++) if (h[i] ~ /^rowcast.eos=/) print h[i] > keys
+              if (!match($3, /"after":\{"id":-?[0-9]+,"v":-?[0-9]+/)) { print "FAIL: no row in " $3 > "/dev/stderr"; next }
+              s = substr($3, RSTART, RLENGTH); gsub(/[^0-9,-]/, "", s); split(s, f, ","); print $1, f[1], f[2] }'
+}
+# expected: every insert (v 0) and every update (v 1..ROUNDS of rows 1..UPD)
+expected() {
+    seq 1 $TOTAL | sed 's/$/ 0/'
+    for ((r = 1; r <= ROUNDS; r++)); do seq 1 $UPD | sed "s/\$/ $r/"; done
+}
+
+check_case() { # SRC CASE EXACT(1|0)
+    local src=$1 case=$2 exact=$3 lo
+    changes "$case" >"$W/$case.ch"
+    cut -d' ' -f2- "$W/$case.ch" | sort >"$W/$case.got"
+    expected | sort >"$W/expected"
+    if [ "$exact" = 1 ]; then
+        cmp -s "$W/$case.got" "$W/expected" || {
+            bad "$case: the topic's changes are not each change once ($(wc -l <"$W/$case.got") records, $EXPECT expected; $(uniq -d "$W/$case.got" | wc -l) duplicated, $(comm -13 "$W/$case.got" "$W/expected" | wc -l) missing)"
+            comm -3 "$W/$case.got" "$W/expected" | head -5 >&2
+        }
+        [ -z "$(sort "$W/$case.keys" | uniq -d | head -1)" ] || bad "$case: a rowcast.eos key twice: $(sort "$W/$case.keys" | uniq -d | head -1)"
+    else
+        [ -z "$(sort -u "$W/$case.got" | comm -13 - "$W/expected" | head -1)" ] ||
+            bad "$case: changes lost: $(sort -u "$W/$case.got" | comm -13 - "$W/expected" | head -3 | tr '\n' ';')"
+    fi
+    # per-key order: each row's values rise in its partition (at least once repeats a replay's)
+    [ "$exact" = 0 ] || awk '($2 in last) && $3 <= last[$2] { print "row " $2 ": value " $3 " after " last[$2]; exit 1 }
+                             { last[$2] = $3 }' "$W/$case.ch" >"$W/$case.order" || bad "$case: per-key order: $(cat "$W/$case.order")"
+    echo "SELECT id, v FROM $(table "$src" "$case") ORDER BY id" | sql "$src" | tr '\t|' '  ' >"$W/selected"
+    awk '{ if (!($2 in v) || $3 > v[$2]) v[$2] = $3 } END { for (k in v) print k, v[k] }' "$W/$case.ch" | sort -n >"$W/$case.last"
+    cmp -s "$W/$case.last" "$W/selected" || bad "$case: the rows' last values differ from SELECT"
+    lo=$(kafka_offsets "$case" -2)
+    [ "$lo" = 0 ] || bad "$case: the mock cut partitions (start offsets sum to $lo): the check cannot see everything"
+    echo "$case: $(wc -l <"$W/$case.got") changes in Kafka, $EXPECT made; $(sort -u "$W/$case.got" | wc -l) distinct"
+}
+
+# round trips of a few ms and a short producer queue: the capture runs at some thousands of records
+# a second, so that a kill lands near its point
+for b in 1 2 3; do mock_cmd rtt $b "${EOS_RTT:-5}" || exit 1; done
+SLOW=(-o kafka.queue.buffering.max.messages=${EOS_QUEUE:-2000})
+T0=$SECONDS
+# eos_case SRC CASE: a case with --exactly-once, checked, and its runs' replay lines
+eos_case() {
+    local src=$1 case=$2 skipped=0 said=0 r line n
+    run_case "$src" "$case" "$P1" --exactly-once "${SLOW[@]}" || return 1
+    check_case "$src" "$case" 1
+    for r in $(seq 1 "$RUNS"); do
+        line=$(grep 'exactly once:' "$W/$case.$r.err" | head -1)
+        [ -n "$line" ] && said=$((said + 1))
+        n=$(echo "$line" | sed -n 's/.*exactly once: \([0-9]*\) records.*/\1/p')
+        skipped=$((skipped + ${n:-0}))
+        echo "$case run $r: ${line#rowcast: }"
+    done
+    [ "$said" = "$RUNS" ] || bad "$case: $said of $RUNS runs said their replay line"
+    [ "$skipped" -gt 0 ] || bad "$case: no restart found records of its replay in Kafka (the skip rule was not exercised)"
+}
+
+# ---- 0. refusals: no --server, not Kafka, convert of stdin, an initial snapshot ----
+refused() { # NAME WANT CMD...: CMD fails saying WANT
+    local name=$1 want=$2 out
+    shift 2
+    out=$("$@" </dev/null 2>&1) && bad "$name: accepted"
+    grep -qF -- "$want" <<<"$out" || bad "$name: not '$want': $(echo "$out" | head -2)"
+}
+refused "no --server" "--exactly-once needs --server NAME" "$RC" convert --exactly-once --sink "kafka://$BOOTSTRAP/r0" examples/shop.ndjson
+refused "stdout" "--exactly-once is into Kafka: give --sink kafka://" "$RC" convert --exactly-once --server r0 examples/shop.ndjson
+refused "stdin" "--exactly-once needs exactly one input FILE" "$RC" convert --exactly-once --server r0 --sink "kafka://$BOOTSTRAP/r0"
+my_sql -e "CREATE TABLE d.r0 (id int PRIMARY KEY); INSERT INTO d.r0 VALUES (1)" || exit 1
+refused "initial snapshot" "--exactly-once: an initial snapshot's rows are not exactly once yet" \
+    "$RC" capture "$MY_URL/d" --include d.r0 --server r0 --exactly-once --sink "kafka://$BOOTSTRAP/r0"
+
+P1="10000 $((SMALL + BIG / 5)) $((SMALL + BIG / 2)) $((SMALL + BIG * 4 / 5)) $((SMALL + BIG + SMALL / 2))"
+# ---- 1. MariaDB, --exactly-once: kills before, inside (3) and after the big transaction ----
+eos_case my eos_my
+# ---- 2. the same without --exactly-once: at least once, nothing lost ----
+if [ "${EOS_NO_ALO:-0}" != 1 ]; then
+    run_case my alo_my "$P1" "${SLOW[@]}" && check_case my alo_my 0
+    echo "alo_my: $(($(wc -l <"$W/alo_my.got") - EXPECT)) duplicates (at least once)"
+fi
+# ---- 3. PostgreSQL, --exactly-once ----
+[ "${EOS_NO_PG:-0}" = 1 ] || eos_case pg eos_pg
+echo "eos_kill: $((SECONDS - T0)) s"
+[ $fail = 0 ] && echo "eos_kill: OK"
+exit $fail
