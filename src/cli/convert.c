@@ -13,7 +13,6 @@
 #include "cli/config_file.h"
 #include "cli/run_opts.h"
 #include "pipeline/pipeline.h"
-#include "sources/kafka/kafka_source.h"
 
 /* What convert's own flags set beside the run (flags.h: CLI_IN_CMD). */
 typedef struct convert_args {
@@ -273,13 +272,14 @@ int cli_convert(int argc, char **argv)
     if (rc == EXIT_OK && c.ck_path && !strcmp(files[0], "-")) rc = cli_run_usage_error(&r, "--checkpoint needs a FILE, not stdin%s", "");
     const rc_source_ops *so = nfiles ? rc_source_lookup(c.source, files[0]) : NULL;
     if (so && so->option_prefix) r.spec.source_prefix = so->option_prefix; /* its -o keys (kafka.*) */
-    if (rc == EXIT_OK && c.ck_path && so == &rc_source_kafka)
-        rc = cli_run_usage_error(&r, "--checkpoint and a Kafka source: its position is its group's committed offsets%s", "");
+    bool own_position = so && so->keeps_position; /* a Kafka source: its group's committed offsets */
+    if (rc == EXIT_OK && c.ck_path && own_position)
+        rc = cli_run_usage_error(&r, "--checkpoint and a %s source: its position is its own (a Kafka group's committed offsets)", so->name);
     /* --exactly-once: order keys are byte offsets of the input, which a pipe or a second input
      * starts again at 0 (the skip rule would drop their records) */
-    if (rc == EXIT_OK && rc_options_get(&r.opts, "kafka.exactly_once") && so == &rc_source_kafka)
+    if (rc == EXIT_OK && rc_options_get(&r.opts, "kafka.exactly_once") && own_position)
         rc = cli_run_usage_error(&r, "--exactly-once with a Kafka source is not built yet (docs/design/kafka-source.md, step K5)%s", "");
-    if (rc == EXIT_OK && so != &rc_source_kafka && rc_options_get(&r.opts, "kafka.exactly_once") && (nfiles != 1 || !strcmp(files[0], "-")))
+    if (rc == EXIT_OK && !own_position && rc_options_get(&r.opts, "kafka.exactly_once") && (nfiles != 1 || !strcmp(files[0], "-")))
         rc = cli_run_usage_error(&r, "--exactly-once needs exactly one input FILE, not stdin (its order keys are byte offsets in "
                                      "it, which another input or a pipe read again start at 0)%s", "");
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
