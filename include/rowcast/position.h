@@ -29,6 +29,7 @@ typedef enum rc_pos_kind {
     RC_POS_LINES,    /* lines source: offset (u64), line (u64) */
     RC_POS_PG_LSN,   /* PostgreSQL: LSN (u64), snapshot rows (u64) */
     RC_POS_MYSQL,    /* MySQL/MariaDB: binlog file number (u64), offset (u64), snapshot rows (u64) */
+    RC_POS_SEQ,      /* a Kafka source: messages handed out before (u64), 0 (u64) */
     RC_POS_KIND_COUNT
 } rc_pos_kind;
 

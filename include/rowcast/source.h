@@ -215,6 +215,9 @@ typedef struct rc_source_ops {
     bool include_schema;
     bool threaded;
     bool database;
+    /* The source keeps its position itself (a Kafka group's committed offsets): `ack` is told
+     * every acknowledged position as a database source's is, with no checkpoint file. */
+    bool keeps_position;
     /* `resume` (NULL: from the start) is a position of this source's kind. */
     rc_status (*open)(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
     rc_status (*next)(rc_source *s, int timeout_ms, rc_batch **out, rc_error *err);

@@ -11,11 +11,13 @@ typedef struct pos_kind {
 static const char *const lines_fields[] = {"offset", "line"};
 static const char *const lsn_fields[] = {"lsn", "snapshot-rows"};
 static const char *const mysql_fields[] = {"binlog-file-number", "binlog-offset", "snapshot-rows"};
+static const char *const seq_fields[] = {"messages", "unused"};
 
 static const pos_kind kinds[RC_POS_KIND_COUNT] = {
     [RC_POS_LINES] = {lines_fields, 2},
     [RC_POS_PG_LSN] = {lsn_fields, 2},
     [RC_POS_MYSQL] = {mysql_fields, 3},
+    [RC_POS_SEQ] = {seq_fields, 2},
 };
 
 static uint64_t field(const rc_pos *p, unsigned i)

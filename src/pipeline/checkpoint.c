@@ -146,10 +146,11 @@ int rc_pipeline_checkpoint_start(rc_pipeline *c, const char *input, const char *
 }
 
 /* Stores the sink's safe position when it moved (pipeline_impl.h); without a checkpoint file
- * (a database source: its slot is the checkpoint) only the source is told. */
+ * (a database source: its slot is the checkpoint; a Kafka source: its group's offsets) only the
+ * source is told. */
 int rc_pipeline_checkpoint(rc_pipeline *c, bool now)
 {
-    if (!c->ck_path && !c->database) return 0;
+    if (!c->ck_path && !c->acks) return 0;
     double t = interval_clock();
     if (!now && t - c->ck_last < c->ck_interval) return 0;
     c->ck_last = t;

@@ -470,7 +470,7 @@ int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms)
         rc_logf("rowcast: %llu messages refused by Kafka went to the dead-letter file %s; the reasons of the %llu after the first %d are not shown\n",
                 (unsigned long long)c->dead_notices, c->dead_path, (unsigned long long)(c->dead_notices - RC_MAX_SHOWN_ERRORS),
                 RC_MAX_SHOWN_ERRORS);
-    if ((c->ck_path || c->database) && rc_pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
+    if ((c->ck_path || c->acks) && rc_pipeline_checkpoint(c, true) != 0 && rc == RC_EXIT_OK) rc = RC_EXIT_IO;
     if (st != RC_OK) {
         rc_sink_stats ss;
         rc_sink_get_stats(c->sink, &ss);

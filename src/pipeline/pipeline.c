@@ -79,6 +79,7 @@ int rc_pipeline_run(rc_pipeline *c)
     if (so) { /* what the pipeline says and does by the source's kind */
         c->item_word = so->item_word ? so->item_word : c->item_word;
         c->include_schema = so->include_schema, c->database = so->database;
+        c->acks = so->database || so->keeps_position;
     }
     rc_source_config scfg = {.urls = c->files,
                              .nurls = c->nfiles,

@@ -171,6 +171,7 @@ struct rc_pipeline {
     const char *item_word; /* what an item is in the summary ("line", "message") */
     bool include_schema;   /* --include matches SCHEMA.TABLE (PostgreSQL capture), not DB.TABLE */
     bool database;         /* a database's capture: no input bytes, a position of its own */
+    bool acks;             /* the source is told every acknowledged position (a database, a Kafka group) */
     const char *source; /* a source by name (rc_source_config.source), NULL: by the URLs */
     const char **files; /* the source's URLs: file paths, "-" */
     size_t nfiles;

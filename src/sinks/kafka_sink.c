@@ -154,8 +154,8 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     bool own; /* rowcast's own options (kafka_txn.c), not librdkafka's */
     for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
         const char *k = opts->items[i].key;
-        /* kafka.order.header is the pipeline's (run_open.c) */
-        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header") ||
+        /* kafka.order.header is the pipeline's (run_open.c), kafka.source.* the Kafka source's */
+        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header") || !strncmp(k + 6, "source.", 7) ||
             (st = rc_kafka_txn_option(&ks->txn, k, opts->items[i].value, &own, err)) != RC_OK || own)
             continue;
         if (!strcmp(k + 6, "enable.idempotence") || !strcmp(k + 6, "acks") || !strcmp(k + 6, "partitioner"))

@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "rowcast/source.h"
+#include "sources/kafka/kafka_source.h"
 #include "sources/mysql/my_binlog_file.h"
 #include "sources/mysql/my_source.h"
 #include "sources/pg/pg_conn.h"
 #include "sources/pg/pg_source.h"
 #include "sources/prefetch.h"
 
-static const rc_source_ops *const all_sources[] = {&rc_source_lines, &rc_source_postgres, &rc_source_mysql};
+static const rc_source_ops *const all_sources[] = {&rc_source_lines, &rc_source_postgres, &rc_source_mysql, &rc_source_kafka};
 /* sources chosen by name (rc_source_config.source), not by URL */
 static const rc_source_ops *const named_sources[] = {&rc_source_mysql_binlog};
 enum { NSOURCES = sizeof all_sources / sizeof *all_sources };
