@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <librdkafka/rdkafka.h>
+#include "core/log.h"
 #include "sources/records_in.h"
 
 enum { BATCH_BYTES = 1 << 20 };
@@ -85,7 +86,7 @@ static void commit(kafka_source *k, bool sync)
         k->commits++;
         if (e && e != RD_KAFKA_RESP_ERR__NO_OFFSET) {
             k->commit_errors++;
-            fprintf(stderr, "rowcast: %s: committing offsets: %s (the next commit covers them)\n", k->shown, rd_kafka_err2str(e));
+            rc_logf("rowcast: %s: committing offsets: %s (the next commit covers them)\n", k->shown, rd_kafka_err2str(e));
         }
     }
     rd_kafka_topic_partition_list_destroy(l);
@@ -101,7 +102,7 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_p
         }
         rd_kafka_assign(rk, parts);
         k->owned = (size_t)parts->cnt;
-        fprintf(stderr, "rowcast: %s: %d partition%s assigned\n", k->shown, parts->cnt, parts->cnt == 1 ? "" : "s");
+        rc_logf("rowcast: %s: %d partition%s assigned\n", k->shown, parts->cnt, parts->cnt == 1 ? "" : "s");
         return;
     }
     /* revoked (or an error): what is acknowledged is committed before the partitions go; what
@@ -110,7 +111,7 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_p
     for (size_t i = 0; i < k->nparts; i++) k->parts[i].owned = false;
     rd_kafka_assign(rk, NULL);
     k->owned = 0;
-    fprintf(stderr, "rowcast: %s: partitions revoked (%d)\n", k->shown, parts ? parts->cnt : 0);
+    rc_logf("rowcast: %s: partitions revoked (%d)\n", k->shown, parts ? parts->cnt : 0);
 }
 
 /* kafka://HOSTS/TOPICS?group=NAME: the parts, malloc'd. */
@@ -303,7 +304,7 @@ static rc_status kafka_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
         } else if (m->err) {
             bool fatal = m->err == RD_KAFKA_RESP_ERR__FATAL || m->err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
                          m->err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || m->err == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED;
-            fprintf(stderr, "rowcast: %s: %s%s\n", k->shown, rd_kafka_message_errstr(m), fatal ? "" : " (retried)");
+            rc_logf("rowcast: %s: %s%s\n", k->shown, rd_kafka_message_errstr(m), fatal ? "" : " (retried)");
             if (fatal) {
                 rd_kafka_message_destroy(m);
                 rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s: the consumer stopped", k->shown);
