@@ -215,6 +215,10 @@ typedef struct rc_source_ops {
     bool include_schema;
     bool threaded;
     bool database;
+    /* -o keys of this prefix the source reads too, which are not its own (kafka.*: the Kafka
+     * source's consumer takes the sink's properties): accepted for `convert` without a sink of
+     * that kind, never refused for other sources (unlike option_prefix). NULL: none. */
+    const char *reads_prefix;
     /* The source keeps its position itself (a Kafka group's committed offsets): `ack` is told
      * every acknowledged position as a database source's is, with no checkpoint file. */
     bool keeps_position;

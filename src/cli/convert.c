@@ -279,7 +279,8 @@ int cli_convert(int argc, char **argv)
     if (rc == EXIT_OK && c.ck_path && nfiles != 1) rc = cli_run_usage_error(&r, "--checkpoint needs exactly one input FILE (a file it can seek in)%s", "");
     if (rc == EXIT_OK && c.ck_path && !strcmp(files[0], "-")) rc = cli_run_usage_error(&r, "--checkpoint needs a FILE, not stdin%s", "");
     const rc_source_ops *so = nfiles ? rc_source_lookup(c.source, files[0]) : NULL;
-    if (so && so->option_prefix) r.spec.source_prefix = so->option_prefix; /* its -o keys (kafka.*) */
+    if (so && (so->option_prefix || so->reads_prefix)) /* its -o keys (the Kafka source: kafka.*) */
+        r.spec.source_prefix = so->option_prefix ? so->option_prefix : so->reads_prefix;
     bool own_position = so && so->keeps_position; /* a Kafka source: its group's committed offsets */
     if (rc == EXIT_OK && c.ck_path && own_position)
         rc = cli_run_usage_error(&r, "--checkpoint and a %s source: its position is its own (a Kafka group's committed offsets)", so->name);
