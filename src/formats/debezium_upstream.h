@@ -126,6 +126,11 @@ typedef struct dbz_pg_elem {
 struct rc_arena;
 rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, struct rc_arena *a, dbz_pg_elem **out, size_t *count,
                                 rc_error *err);
+/* box, circle, line, lseg, path, polygon; their text with each number as Java's Double.toString
+ * writes it, as the JDBC driver's objects give it to the connector ("(1,1),(0,0)" ->
+ * "(1.0,1.0),(0.0,0.0)") */
+bool rc_dbz_pg_geometric(const rc_type_info *t);
+void rc_dbz_pg_geometric_text(rc_buf *b, rc_str s);
 /* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
  * days) and as a timestamp (epoch microseconds) */
 int rc_dbz_pg_infinity(rc_str s);

@@ -39,7 +39,7 @@ dbz() {
 rows
 dbz --slot s1 --publication p1 >"$W/snapshot" 2>"$W/snapshot.err" || bad "snapshot failed: $(head -c 500 "$W/snapshot.err")"
 pg_test_sql -c "SELECT 'TRUNCATE ' || string_agg(format('%I.%I', schemaname, tablename), ', ') || ' RESTART IDENTITY'
-  FROM pg_tables WHERE schemaname IN ('public', 'nan', 'unk', 'Quoted_\" . Schema')" | pg_test_sql >/dev/null || exit 1
+  FROM pg_tables WHERE schemaname IN ('public', 'nan', 'unk', 'alias', 'Quoted_\" . Schema')" | pg_test_sql >/dev/null || exit 1
 rows
 dbz --slot s1 --publication p1 >"$W/stream" 2>"$W/stream.err" || bad "stream failed: $(head -c 500 "$W/stream.err")"
 $CHECK --mode default --op r "$W/snapshot" || fail=1
@@ -65,6 +65,7 @@ unknown_bytes --include unk.* -o debezium.include.unknown.datatypes=true
 unknown_base64 --include unk.* -o debezium.include.unknown.datatypes=true -o debezium.binary.handling.mode=base64
 unknown_base64_url --include unk.* -o debezium.include.unknown.datatypes=true -o debezium.binary.handling.mode=base64-url-safe
 unknown_hex --include unk.* -o debezium.include.unknown.datatypes=true -o debezium.binary.handling.mode=hex
+alias --include alias.* -o debezium.decimal.handling.mode=double -o debezium.include.unknown.datatypes=true
 MODES
 [ -n "${2:-}" ] && cp -r "$W"/. "$2"/
 [ "$fail" = 0 ] && echo "pg_dbz_suite: all passed"

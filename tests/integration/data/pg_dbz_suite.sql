@@ -60,3 +60,33 @@ CREATE SEQUENCE nan.pk OWNED BY nan.numeric_decimal_table.pk; ALTER TABLE nan.nu
 CREATE SCHEMA unk; CREATE TABLE unk.unknown_type_table (pk serial, tsq tsquery, PRIMARY KEY(pk));
 CREATE SCHEMA "Quoted_"" . Schema";
 CREATE TABLE "Quoted_"" . Schema"."Quoted_"" . Table" (pk SERIAL, "Quoted_"" . Text_Column" TEXT, PRIMARY KEY(pk));
+-- RecordsStreamProducerIT.shouldStreamValuesForAliasLikeBaseTypes: a domain over each base type
+CREATE SCHEMA alias; SET search_path = alias, public;
+CREATE DOMAIN bit2 AS BIT(3); CREATE DOMAIN smallint2 AS smallint; CREATE DOMAIN integer2 as integer;
+CREATE DOMAIN bigint2 as bigint; CREATE DOMAIN real2 as real; CREATE DOMAIN bool2 AS BOOL DEFAULT false;
+CREATE DOMAIN float82 as float8; CREATE DOMAIN numeric2 as numeric(6,2); CREATE DOMAIN string2 AS varchar(25) DEFAULT NULL;
+CREATE DOMAIN date2 AS date; CREATE DOMAIN time2 as time; CREATE DOMAIN timetz2 as timetz; CREATE DOMAIN timestamp2 as timestamp;
+CREATE DOMAIN timestamptz2 AS timestamptz; CREATE DOMAIN timewotz2 as time without time zone; CREATE DOMAIN box2 as box;
+CREATE DOMAIN circle2 as circle; CREATE DOMAIN interval2 as interval; CREATE DOMAIN line2 as line; CREATE DOMAIN lseg2 as lseg;
+CREATE DOMAIN path2 as path; CREATE DOMAIN point2 as point; CREATE DOMAIN polygon2 as polygon; CREATE DOMAIN char2 as char;
+CREATE DOMAIN text2 as text; CREATE DOMAIN json2 as json; CREATE DOMAIN xml2 as xml; CREATE DOMAIN uuid2 as uuid;
+CREATE DOMAIN varbit2 as varbit(3); CREATE DOMAIN inet2 as inet; CREATE DOMAIN cidr2 as cidr; CREATE DOMAIN macaddr2 as macaddr;
+CREATE TABLE alias_table (pk SERIAL, PRIMARY KEY (pk),
+  bit_base bit(3) NOT NULL, bit_alias bit2 NOT NULL, smallint_base smallint NOT NULL, smallint_alias smallint2 NOT NULL,
+  integer_base integer NOT NULL, integer_alias integer2 NOT NULL, bigint_base bigint NOT NULL, bigint_alias bigint2 NOT NULL,
+  real_base real NOT NULL, real_alias real2 NOT NULL, float8_base float8 NOT NULL, float8_alias float82 NOT NULL,
+  numeric_base numeric(6,2) NOT NULL, numeric_alias numeric2 NOT NULL, bool_base bool NOT NULL, bool_alias bool2 NOT NULL,
+  string_base varchar(25) NOT NULL, string_alias string2 NOT NULL, date_base date NOT NULL, date_alias date2 NOT NULL,
+  time_base time NOT NULL, time_alias time2 NOT NULL, timetz_base timetz NOT NULL, timetz_alias timetz2 NOT NULL,
+  timestamp_base timestamp NOT NULL, timestamp_alias timestamp2 NOT NULL, timestamptz_base timestamptz NOT NULL,
+  timestamptz_alias timestamptz2 NOT NULL, timewottz_base time without time zone NOT NULL, timewottz_alias timewotz2 NOT NULL,
+  box_base box NOT NULL, box_alias box2 NOT NULL, circle_base circle NOT NULL, circle_alias circle2 NOT NULL,
+  interval_base interval NOT NULL, interval_alias interval2 NOT NULL, line_base line NOT NULL, line_alias line2 NOT NULL,
+  lseg_base lseg NOT NULL, lseg_alias lseg2 NOT NULL, path_base path NOT NULL, path_alias path2 NOT NULL,
+  point_base point NOT NULL, point_alias point2 NOT NULL, polygon_base polygon NOT NULL, polygon_alias polygon2 NOT NULL,
+  char_base char NOT NULL, char_alias char2 NOT NULL, text_base text NOT NULL, text_alias text2 NOT NULL,
+  json_base json NOT NULL, json_alias json2 NOT NULL, xml_base xml NOT NULL, xml_alias xml2 NOT NULL,
+  uuid_base UUID NOT NULL, uuid_alias uuid2 NOT NULL, varbit_base varbit(3) NOT NULL, varbit_alias varbit2 NOT NULL,
+  inet_base inet NOT NULL, inet_alias inet2 NOT NULL, cidr_base cidr NOT NULL, cidr_alias cidr2 NOT NULL,
+  macaddr_base macaddr NOT NULL, macaddr_alias macaddr2 NOT NULL);
+RESET search_path;

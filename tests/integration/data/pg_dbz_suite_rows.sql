@@ -86,3 +86,21 @@ INSERT INTO hstore_table_with_special (hs) VALUES ('"key_#1" => "val 1","key 2" 
 -- INSERT_UNKNOWN_TYPE_STMT, INSERT_QUOTED_TYPES_STMT
 INSERT INTO unk.unknown_type_table (tsq) VALUES ('fat <-> cat'::tsquery);
 INSERT INTO "Quoted_"" . Schema"."Quoted_"" . Table" ("Quoted_"" . Text_Column") VALUES ('some text');
+-- RecordsStreamProducerIT.shouldStreamValuesForAliasLikeBaseTypes's INSERT
+INSERT INTO alias.alias_table (bit_base, bit_alias, smallint_base, smallint_alias, integer_base, integer_alias, bigint_base,
+  bigint_alias, real_base, real_alias, float8_base, float8_alias, numeric_base, numeric_alias, bool_base, bool_alias,
+  string_base, string_alias, date_base, date_alias, time_base, time_alias, timetz_base, timetz_alias, timestamp_base,
+  timestamp_alias, timestamptz_base, timestamptz_alias, timewottz_base, timewottz_alias, box_base, box_alias, circle_base,
+  circle_alias, interval_base, interval_alias, line_base, line_alias, lseg_base, lseg_alias, path_base, path_alias,
+  point_base, point_alias, polygon_base, polygon_alias, char_base, char_alias, text_base, text_alias, json_base, json_alias,
+  xml_base, xml_alias, uuid_base, uuid_alias, varbit_base, varbit_alias, inet_base, inet_alias, cidr_base, cidr_alias,
+  macaddr_base, macaddr_alias) VALUES (B'101', B'101', 1, 1, 1, 1, 1000, 1000, 3.14, 3.14, 3.14, 3.14, 1234.12, 1234.12,
+  true, true, 'hello', 'hello', '2019-10-02', '2019-10-02', '01:02:03', '01:02:03', '01:02:03.123789Z', '01:02:03.123789Z',
+  '2019-10-02T01:02:03.123456', '2019-10-02T01:02:03.123456', '2019-10-02T13:51:30.123456+02:00'::TIMESTAMPTZ,
+  '2019-10-02T13:51:30.123456+02:00'::TIMESTAMPTZ, '01:02:03', '01:02:03', '(0,0),(1,1)', '(0,0),(1,1)', '10,4,10', '10,4,10',
+  '1 year 2 months 3 days 4 hours 5 minutes 6 seconds', '1 year 2 months 3 days 4 hours 5 minutes 6 seconds',
+  '(0,0),(0,1)', '(0,0),(0,1)', '((0,0),(0,1))', '((0,0),(0,1))', '((0,0),(0,1),(0,2))', '((0,0),(0,1),(0,2))',
+  '(1,1)', '(1,1)', '((0,0),(0,1),(1,0),(0,0))', '((0,0),(0,1),(1,0),(0,0))', 'a', 'a', 'Hello World', 'Hello World',
+  '{"key": "value"}', '{"key": "value"}', XML('<foo>Hello</foo>'), XML('<foo>Hello</foo>'),
+  '40e6215d-b5c6-4896-987c-f30f3678f608', '40e6215d-b5c6-4896-987c-f30f3678f608', B'101', B'101', '192.168.0.1',
+  '192.168.0.1', '192.168/24', '192.168/24', '08:00:2b:01:02:03', '08:00:2b:01:02:03');
