@@ -251,6 +251,12 @@ static rc_status pg_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_
         else cv->kind = CV_BYTES, cv->s = (rc_str){e->pgbuf.data, e->pgbuf.len};
         return RC_OK;
     case DBZ_PG_INTERVAL:
+        if (e->interval_string) { /* ASCII: written as a JSON string as it is */
+            rc_buf_reset(&e->cvtext);
+            if ((st = rc_dbz_pg_interval_iso(&e->cvtext, c, v->s, err)) != RC_OK) return st;
+            cv->kind = CV_ASCII, cv->s = (rc_str){e->cvtext.data, e->cvtext.len};
+            return RC_OK;
+        }
         cv->kind = CV_INT;
         return rc_dbz_pg_interval(c, v->s, &cv->i, err);
     case DBZ_PG_MONEY: {

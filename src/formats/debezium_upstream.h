@@ -32,6 +32,7 @@ typedef struct rc_dbz_opts {
     bool tx_meta, schema_changes, tombstones;
     rc_dbz_skip skip;
     int hstore_mode;       /* hstore.handling.mode: 0 json, 1 map */
+    int interval_mode;     /* interval.handling.mode: 0 numeric, 1 string */
     bool include_unknown;  /* include.unknown.datatypes */
     bool include_query;    /* include.query */
 } rc_dbz_opts;
@@ -110,6 +111,7 @@ rc_status rc_dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str 
 /* money text -> decimal (digits in dg), interval text -> MicroDuration, point -> WKT */
 rc_status rc_dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err);
 rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err);
+rc_status rc_dbz_pg_interval_iso(rc_buf *b, const rc_column *c, rc_str s, rc_error *err); /* interval.handling.mode=string */
 rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err);
 /* hstore text (`"a"=>"1", "b"=>NULL`) -> the JSON object the connector makes of it ({"a":"1",
  * "b":null}), its keys in the order of the Java HashMap the connector reads it into; pairs

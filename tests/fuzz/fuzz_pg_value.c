@@ -96,12 +96,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static const rc_option up[] = {{"debezium.schemas", "true"}};
         rc_options o = {up, 1};
         if (rc_format_find("debezium")->enc_new(&o, &upstream, &err) != RC_OK) abort();
-        static const rc_option unk[] = {{"debezium.schemas", "true"}, {"debezium.include.unknown.datatypes", "true"}};
-        rc_options uo = {unk, 2};
+        static const rc_option unk[] = {{"debezium.schemas", "true"}, {"debezium.include.unknown.datatypes", "true"},
+                                        {"debezium.interval.handling.mode", "string"}};
+        rc_options uo = {unk, 3};
         if (rc_format_find("debezium")->enc_new(&uo, &unknown, &err) != RC_OK) abort();
         ready = true;
     }
-    for (int i = 0; i <= nf + 1; i++) { /* the last two: upstream Debezium with schemas, and with unknown types */
+    for (int i = 0; i <= nf + 1; i++) { /* the last two: upstream Debezium with schemas, and with unknown types and intervals as text */
         const rc_format *f = i < nf ? rc_format_names[i].format : rc_format_find("debezium");
         void *enc = i < nf ? encs[i] : i == nf ? upstream : unknown;
         if (!f) continue; /* an old spelling, mysql-binlog */

@@ -67,6 +67,7 @@ unknown_base64 --include unk.* -o debezium.include.unknown.datatypes=true -o deb
 unknown_base64_url --include unk.* -o debezium.include.unknown.datatypes=true -o debezium.binary.handling.mode=base64-url-safe
 unknown_hex --include unk.* -o debezium.include.unknown.datatypes=true -o debezium.binary.handling.mode=hex
 alias --include alias.* -o debezium.decimal.handling.mode=double -o debezium.include.unknown.datatypes=true
+interval_string -o debezium.interval.handling.mode=string
 MODES
 # the counts of docs/sources/postgres.md "Debezium's suite"
 awk -F'[:,] *' '/ fields compared/ { for (i = 2; i <= NF; i++) { split($i, w, " "); t[i] += w[1] } }
