@@ -3,6 +3,7 @@
  * PostgreSQL connector writes for them in its default configuration (PostgresValueConverter;
  * docs/sources/postgres.md, "What upstream Debezium gets"). A text these readers do not
  * accept is reported (RC_SKIP with the reason): the event is not expressible, never cut. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,7 +175,12 @@ rc_status rc_dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *
                             : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
-rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err)
+/* An interval's parts as pgjdbc's PGInterval holds them (each with its own sign). */
+typedef struct pg_interval {
+    int64_t years, months, days, hours, minutes, whole, us;
+} pg_interval;
+
+static rc_status interval_parts(const rc_column *c, rc_str s, pg_interval *out, rc_error *err)
 {
     static const char expect[] = "an interval as PostgreSQL writes it (IntervalStyle postgres: 1 "
                                  "year 2 mons 3 days 04:05:06.789)";
@@ -220,6 +226,16 @@ rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_erro
         days > INT32_MAX || days < INT32_MIN || hours > INT32_MAX || hours < INT32_MIN)
         return refuse(c, err,
                       "the interval does not fit the int fields upstream Debezium reads it into");
+    *out = (pg_interval){years, months, days, hours, minutes, whole, us};
+    return RC_OK;
+}
+
+rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err)
+{
+    pg_interval p;
+    rc_status st = interval_parts(c, s, &p, err);
+    if (st != RC_OK) return st;
+    int64_t years = p.years, months = p.months, days = p.days, hours = p.hours, minutes = p.minutes, whole = p.whole, us = p.us;
     /* MicroDuration.durationMicros in Java's double arithmetic, with pgjdbc's PGInterval seconds
      * (whole seconds + microseconds / 1e6) and 30.4375 days a month; truncated as Java's (long) */
     double seconds = (double)whole + (double)us / 1e6;
@@ -234,6 +250,30 @@ rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_erro
             "the interval is beyond the int64 microseconds of io.debezium.time.MicroDuration");
     *out = (int64_t)total;
     return RC_OK;
+}
+
+/* interval.handling.mode=string: Interval.toIsoString of PGInterval's parts, "P1Y2M3DT4H5M6.78S",
+ * every part written; the seconds as BigDecimal.valueOf(double).stripTrailingZeros()
+ * .toPlainString() writes them, which for whole seconds and microseconds is their decimal text
+ * without trailing zeros ("0" for none), made here from the digits. */
+rc_status rc_dbz_pg_interval_iso(rc_buf *b, const rc_column *c, rc_str s, rc_error *err)
+{
+    pg_interval p;
+    rc_status st = interval_parts(c, s, &p, err);
+    if (st != RC_OK) return st;
+    char text[160];
+    int64_t whole = p.whole < 0 ? -p.whole : p.whole, us = p.us < 0 ? -p.us : p.us;
+    int n = snprintf(text, sizeof text, "P%" PRId64 "Y%" PRId64 "M%" PRId64 "DT%" PRId64 "H%" PRId64 "M%s%" PRId64, p.years,
+                     p.months, p.days, p.hours, p.minutes, (p.whole < 0 || p.us < 0) && (whole || us) ? "-" : "", whole);
+    if (us) {
+        char frac[8];
+        snprintf(frac, sizeof frac, "%06" PRId64, us % 1000000);
+        for (int k = 5; k > 0 && frac[k] == '0'; k--) frac[k] = 0;
+        n += snprintf(text + n, sizeof text - (size_t)n, ".%s", frac);
+    }
+    rc_buf_put(b, text, (size_t)n);
+    rc_buf_putc(b, 'S');
+    return b->err == RC_OK ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
 }
 
 rc_status rc_dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str s, rc_error *err)

@@ -109,6 +109,7 @@ typedef struct up_enc {
     uint8_t skip_ops; /* ops not written (skipped.operations), by rc_op bit */
     bool skip_set;    /* skipped.operations given: else truncates of PostgreSQL at compat >= 2 */
     bool hstore_map;      /* hstore.handling.mode=map (else json) */
+    bool interval_string; /* interval.handling.mode=string (else numeric) */
     bool include_unknown; /* include.unknown.datatypes */
     bool include_query;   /* include.query: source.query (else null) */
     bool zoned_width;     /* ZonedTimestamp's fraction as wide as the column's precision (2.2 and later) */

@@ -27,6 +27,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.include.schema.changes", RC_OPT_BOOL, NULL, "true", "write DDL events of MySQL sources as the <server> schema-change topic's messages", .off = OFF(schema_changes)},
     {"debezium.tombstones.on.delete", RC_OPT_BOOL, NULL, "true", "a tombstone (same key, null value) follows every delete", .off = OFF(tombstones)},
     {"debezium.hstore.handling.mode", RC_OPT_CHOICE, "json|map", "json", "PostgreSQL hstore columns as the JSON text of an object (io.debezium.data.Json) or as a map of strings", .off = OFF(hstore_mode)},
+    {"debezium.interval.handling.mode", RC_OPT_CHOICE, "numeric|string", "numeric", "PostgreSQL intervals as microseconds (io.debezium.time.MicroDuration, a month 30.4375 days) or as the ISO 8601 text of their parts (io.debezium.time.Interval, P1Y2M3DT4H5M6.78S)", .off = OFF(interval_mode)},
     {"debezium.include.unknown.datatypes", RC_OPT_BOOL, NULL, "false", "PostgreSQL columns of a type the connector has no converter for (an extension's, pg_lsn, tsquery...): false: left out of the events, said once per column; true: the bytes of their text (binary.handling.mode)", .off = OFF(include_unknown)},
     {"debezium.include.query", RC_OPT_BOOL, NULL, "false", "MySQL: the row's statement in source.query (a MySQL/MariaDB capture then asks the server for it: MariaDB's binlog_annotate_row_events, MySQL's binlog_rows_query_log_events must be on); false: null, Debezium's default", .off = OFF(include_query)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
@@ -126,6 +127,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->schema_adjust = opt->schema_adjust >= 0 ? opt->schema_adjust : e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
     e->skip_ops = opt->skip.ops;
     e->hstore_map = opt->hstore_mode == 1, e->include_unknown = opt->include_unknown;
+    e->interval_string = opt->interval_mode == 1;
     e->skip_set = opt->skip.given;
     while (rc_type_catalog[e->ncatalog].name) e->ncatalog++;
     if (!(e->names = rc_name_registry_new()) || !(e->types = rc_type_cache_new()) || !(e->pg_kind = malloc(e->ncatalog + 1)) ||

@@ -92,7 +92,11 @@ static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
     case DBZ_PG_XML: s->type = "string", s->name = "io.debezium.data.Xml", s->version = 1; return true;
     case DBZ_PG_TSVECTOR: s->type = "string", s->name = "io.debezium.data.TsVector", s->version = 1; return true;
     case DBZ_PG_TIMETZ: s->type = "string", s->name = "io.debezium.time.ZonedTime", s->version = 1; return true;
-    case DBZ_PG_INTERVAL: s->type = "int64", s->name = "io.debezium.time.MicroDuration", s->version = 1; return true;
+    case DBZ_PG_INTERVAL:
+        if (e->interval_string) s->type = "string", s->name = "io.debezium.time.Interval";
+        else s->type = "int64", s->name = "io.debezium.time.MicroDuration";
+        s->version = 1;
+        return true;
     case DBZ_PG_FLOAT4: s->type = "float"; return true;
     case DBZ_PG_POINT: s->type = "struct", s->name = "io.debezium.data.geometry.Point", s->version = 1; return true;
     case DBZ_PG_MONEY:

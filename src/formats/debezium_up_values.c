@@ -199,8 +199,16 @@ static void bytes_cv(const up_enc *e, rc_str s, dbz_cv *cv)
 static rc_status unknown_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_unknown u, dbz_cv *cv, rc_error *err)
 {
     if (u == UNK_BYTES) {
-        if (v->kind == RC_V_NULL) cv->kind = CV_NULL;
-        else bytes_cv(e, v->s, cv);
+        if (v->kind == RC_V_NULL) {
+            cv->kind = CV_NULL;
+        } else if (rc_dbz_pg_geometric(c->type.info)) { /* the JDBC driver's text */
+            rc_buf_reset(&e->cvtext);
+            rc_dbz_pg_geometric_text(&e->cvtext, v->s);
+            if (e->cvtext.err != RC_OK) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+            bytes_cv(e, (rc_str){e->cvtext.data, e->cvtext.len}, cv);
+        } else {
+            bytes_cv(e, v->s, cv);
+        }
         return RC_OK;
     }
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
@@ -243,6 +251,12 @@ static rc_status pg_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_
         else cv->kind = CV_BYTES, cv->s = (rc_str){e->pgbuf.data, e->pgbuf.len};
         return RC_OK;
     case DBZ_PG_INTERVAL:
+        if (e->interval_string) { /* ASCII: written as a JSON string as it is */
+            rc_buf_reset(&e->cvtext);
+            if ((st = rc_dbz_pg_interval_iso(&e->cvtext, c, v->s, err)) != RC_OK) return st;
+            cv->kind = CV_ASCII, cv->s = (rc_str){e->cvtext.data, e->cvtext.len};
+            return RC_OK;
+        }
         cv->kind = CV_INT;
         return rc_dbz_pg_interval(c, v->s, &cv->i, err);
     case DBZ_PG_MONEY: {

@@ -32,6 +32,7 @@ typedef struct rc_dbz_opts {
     bool tx_meta, schema_changes, tombstones;
     rc_dbz_skip skip;
     int hstore_mode;       /* hstore.handling.mode: 0 json, 1 map */
+    int interval_mode;     /* interval.handling.mode: 0 numeric, 1 string */
     bool include_unknown;  /* include.unknown.datatypes */
     bool include_query;    /* include.query */
 } rc_dbz_opts;
@@ -110,6 +111,7 @@ rc_status rc_dbz_pg_bits(rc_buf *b, rc_buf *scratch, const rc_column *c, rc_str 
 /* money text -> decimal (digits in dg), interval text -> MicroDuration, point -> WKT */
 rc_status rc_dbz_pg_money(const rc_column *c, rc_str s, rc_buf *dg, rc_decimal *out, rc_error *err);
 rc_status rc_dbz_pg_interval(const rc_column *c, rc_str s, int64_t *out, rc_error *err);
+rc_status rc_dbz_pg_interval_iso(rc_buf *b, const rc_column *c, rc_str s, rc_error *err); /* interval.handling.mode=string */
 rc_status rc_dbz_pg_point_wkt(const rc_column *c, rc_str s, rc_buf *wkt, rc_error *err);
 /* hstore text (`"a"=>"1", "b"=>NULL`) -> the JSON object the connector makes of it ({"a":"1",
  * "b":null}), its keys in the order of the Java HashMap the connector reads it into; pairs
@@ -126,6 +128,11 @@ typedef struct dbz_pg_elem {
 struct rc_arena;
 rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, struct rc_arena *a, dbz_pg_elem **out, size_t *count,
                                 rc_error *err);
+/* box, circle, line, lseg, path, polygon; their text with each number as Java's Double.toString
+ * writes it, as the JDBC driver's objects give it to the connector ("(1,1),(0,0)" ->
+ * "(1.0,1.0),(0.0,0.0)") */
+bool rc_dbz_pg_geometric(const rc_type_info *t);
+void rc_dbz_pg_geometric_text(rc_buf *b, rc_str s);
 /* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
  * days) and as a timestamp (epoch microseconds) */
 int rc_dbz_pg_infinity(rc_str s);

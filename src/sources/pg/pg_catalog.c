@@ -114,7 +114,8 @@ static bool included(const char *const *include, size_t n, const char *schema, c
 }
 
 /* The columns of relation `oid` as a Relation message lists them: the key flag is the
- * replica identity's (primary key, the identity index, every column with FULL, none). */
+ * replica identity's (primary key, the identity index, every column with FULL, none); and
+ * RC_PG_COLUMN_NOT_NULL, which a Relation message does not send. */
 static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, const char *table,
                             char replident, const rc_pg_relation **out, uint64_t version, rc_error *err)
 {
@@ -124,7 +125,7 @@ static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, 
         "SELECT a.attname, a.atttypid, a.atttypmod, CASE c.relreplident WHEN 'f' THEN true "
         "WHEN 'n' THEN false ELSE coalesce(a.attnum = ANY((SELECT i.indkey FROM pg_catalog.pg_index i "
         "WHERE i.indrelid = c.oid AND CASE c.relreplident WHEN 'd' THEN i.indisprimary ELSE "
-        "i.indisreplident END LIMIT 1)::int2[]), false) END FROM pg_catalog.pg_class c JOIN "
+        "i.indisreplident END LIMIT 1)::int2[]), false) END, a.attnotnull FROM pg_catalog.pg_class c JOIN "
         "pg_catalog.pg_attribute a ON a.attrelid = c.oid WHERE c.oid = $1::oid AND a.attnum > 0 "
         "AND NOT a.attisdropped AND a.attgenerated = '' ORDER BY a.attnum",
         1, args);
@@ -140,7 +141,8 @@ static rc_pg_rc relation_of(rc_pg_conn *c, const char *oid, const char *schema, 
         cols[i].name = PQgetvalue(r, i, 0);
         cols[i].type_oid = oid_at(r, i, 1);
         cols[i].typmod = atoi(PQgetvalue(r, i, 2));
-        cols[i].flags = PQgetvalue(r, i, 3)[0] == 't' ? RC_PG_COLUMN_KEY : 0;
+        cols[i].flags = (PQgetvalue(r, i, 3)[0] == 't' ? RC_PG_COLUMN_KEY : 0) |
+                        (PQgetvalue(r, i, 4)[0] == 't' ? RC_PG_COLUMN_NOT_NULL : 0);
     }
     rc_pg_relation tmp = {.oid = (uint32_t)strtoul(oid, NULL, 10),
                           .nspname = schema,
@@ -189,7 +191,7 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
         if (rc != RC_PG_OK) break;
         bool found = false;
         uint16_t *rank = malloc((t[k].rel->ncols + 1) * sizeof *rank);
-        if (!rank || (rc = rc_pg_catalog_primary_key(c, t[k].rel, rank, &found, err)) != RC_PG_OK || !found) {
+        if (!rank || (rc = rc_pg_catalog_primary_key(c, t[k].rel, rank, NULL, &found, err)) != RC_PG_OK || !found) {
             free(rank);
             rank = NULL;
         }
@@ -220,24 +222,30 @@ void rc_pg_tables_free(rc_pg_table *t, size_t n)
     free(t);
 }
 
-rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *found,
-                                   rc_error *err)
+rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *not_null,
+                                   bool *found, rc_error *err)
 {
     char oid[16];
     snprintf(oid, sizeof oid, "%u", rel->oid);
     const char *args[] = {oid};
     PGresult *r = rc_pg_query(c,
                               /* indkey is an int2vector, subscripts from 0: its order by ORDINALITY */
-                              "SELECT a.attname, k.n FROM pg_catalog.pg_index i, unnest(i.indkey) WITH ORDINALITY "
-                              "AS k(attnum, n) JOIN pg_catalog.pg_attribute a ON a.attnum = k.attnum "
-                              "WHERE a.attrelid = i.indrelid AND i.indrelid = $1::oid AND i.indisprimary",
+                              "SELECT a.attname, coalesce(k.n, 0), a.attnotnull FROM pg_catalog.pg_attribute a "
+                              "LEFT JOIN (SELECT k.attnum, k.n FROM pg_catalog.pg_index i, unnest(i.indkey) WITH "
+                              "ORDINALITY AS k(attnum, n) WHERE i.indrelid = $1::oid AND i.indisprimary) k ON "
+                              "k.attnum = a.attnum WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped",
                               1, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading the primary key", err);
     memset(rank, 0, rel->ncols * sizeof *rank);
-    *found = PQntuples(r) > 0;
+    if (not_null) memset(not_null, 0, rel->ncols * sizeof *not_null);
+    *found = false;
     for (int k = 0; k < PQntuples(r); k++)
         for (uint16_t i = 0; i < rel->ncols; i++)
-            if (!strcmp(rel->cols[i].name, PQgetvalue(r, k, 0))) rank[i] = (uint16_t)atoi(PQgetvalue(r, k, 1));
+            if (!strcmp(rel->cols[i].name, PQgetvalue(r, k, 0))) {
+                rank[i] = (uint16_t)atoi(PQgetvalue(r, k, 1));
+                *found |= rank[i] > 0;
+                if (not_null) not_null[i] = PQgetvalue(r, k, 2)[0] == 't';
+            }
     PQclear(r);
     return RC_PG_OK;
 }

@@ -37,8 +37,9 @@ void rc_pg_tables_free(rc_pg_table *t, size_t n);
 void rc_pg_table_fini(rc_pg_table *t);
 
 /* The primary key of relation `rel` (by its OID) as rank[i] for its column i: the 1-based
- * position in the key, 0 when not in it. *found false when the table has none. */
-rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *found,
-                                   rc_error *err);
+ * position in the key, 0 when not in it. *found false when the table has none. not_null (may
+ * be NULL): not_null[i], whether column i is NOT NULL. */
+rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *not_null,
+                                   bool *found, rc_error *err);
 
 #endif

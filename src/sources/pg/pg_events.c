@@ -175,9 +175,15 @@ static rc_status set_of(rc_pg_events *e, const rc_pg_relation *rel, const colset
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     bool full = rel->replident == RC_PG_REPLIDENT_FULL;
     uint16_t rank = 0, *ranks = NULL;
-    /* FULL flags every column and NOTHING none: the primary key comes from the catalog */
-    if ((full || rel->replident == RC_PG_REPLIDENT_NOTHING) && e->primary_key && rel->ncols &&
-        (ranks = rc_arena_alloc(&e->keep, rel->ncols * sizeof *ranks)) && !e->primary_key(e->key_ud, rel, ranks))
+    bool *not_null = NULL;
+    /* FULL flags every column and NOTHING none: the primary key comes from the catalog, as
+     * NOT NULL does for every relation */
+    if (e->primary_key && rel->ncols && (ranks = rc_arena_alloc(&e->keep, rel->ncols * sizeof *ranks)) &&
+        (not_null = rc_arena_alloc(&e->keep, rel->ncols * sizeof *not_null))) {
+        memset(not_null, 0, rel->ncols * sizeof *not_null);
+        if (!e->primary_key(e->key_ud, rel, ranks, not_null) || (!full && rel->replident != RC_PG_REPLIDENT_NOTHING))
+            ranks = NULL;
+    } else
         ranks = NULL;
     for (uint32_t i = 0; i < rel->ncols; i++) {
         const rc_pg_column *pc = &rel->cols[i];
@@ -194,7 +200,7 @@ static rc_status set_of(rc_pg_events *e, const rc_pg_relation *rel, const colset
         cols[i].name = (rc_str){pc->name, strlen(pc->name)};
         cols[i].type = types[i].type;
         cols[i].pk = ranks ? ranks[i] : !full && (pc->flags & RC_PG_COLUMN_KEY) ? ++rank : 0;
-        cols[i].nullable = !cols[i].pk;
+        cols[i].nullable = !cols[i].pk && !(pc->flags & RC_PG_COLUMN_NOT_NULL) && !(not_null && not_null[i]);
     }
     *s = (colset){rel,
                   cols,

@@ -23,7 +23,8 @@
  * table. Columns: the relation's names, the declared types of pg_value.h, pk = the rank of
  * the column among those flagged as key; with REPLICA IDENTITY FULL pgoutput flags every
  * column, which says nothing about the primary key, so no column is marked. pgoutput does not
- * send NOT NULL: key columns are not nullable, every other column is. For FULL and NOTHING the
+ * send NOT NULL: key columns are not nullable, and the columns opts.primary_key (or the
+ * catalog's relation flags) says are NOT NULL; every other column is. For FULL and NOTHING the
  * key is what opts.primary_key answers (the source reads the primary key from the catalog). The list is built once
  * per relation version and kept (with a reference on the version) for the decoder's life, so
  * that events may be held until the sink acknowledges them.
@@ -58,8 +59,10 @@
 
 /* The primary key of a relation whose Relation message does not say it (REPLICA IDENTITY FULL
  * flags every column, NOTHING none): rank[i] = the 1-based position of column i in the key, 0
- * when not in it. False: unknown (no column is marked). */
-typedef bool rc_pg_key_fn(void *ud, const rc_pg_relation *rel, uint16_t *rank);
+ * when not in it. False: unknown (no column is marked). not_null[i] (all false on entry): column
+ * i is NOT NULL, which no Relation message says (a relation read from the catalog has it in its
+ * flags, RC_PG_COLUMN_NOT_NULL). */
+typedef bool rc_pg_key_fn(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null);
 
 typedef struct rc_pg_events_opts {
     const char *server;      /* logical server name (rc_origin.server); NULL or "": none */
@@ -70,7 +73,7 @@ typedef struct rc_pg_events_opts {
                               * never spill) */
     const char *spill_dir;   /* where spill files are (NULL or "": $TMPDIR, else /tmp) */
     size_t release_events;   /* events a Stream Commit releases at most (0: 1024) */
-    rc_pg_key_fn *primary_key; /* asked once per relation version with FULL or NOTHING; may be NULL */
+    rc_pg_key_fn *primary_key; /* asked once per relation version; may be NULL */
     void *key_ud;
 } rc_pg_events_opts;
 

@@ -570,7 +570,7 @@ static void pg_close(rc_source *src)
 
 /* rc_pg_key_fn: a snapshot table's key was read before its COPY; a streamed relation's is
  * read when its first change comes (the SQL session is free then). */
-static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank)
+static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null)
 {
     pg_source *s = ud;
     for (size_t i = 0; i < s->ntables; i++)
@@ -582,7 +582,7 @@ static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank)
     bool found = false;
     rc_error err;
     rc_error_clear(&err);
-    if (rc_pg_catalog_primary_key(s->conn, rel, rank, &found, &err) != RC_PG_OK) {
+    if (rc_pg_catalog_primary_key(s->conn, rel, rank, not_null, &found, &err) != RC_PG_OK) {
         notice(s, "warning: %s: the events of %s.%s have no key columns", err.message, rel->nspname, rel->relname);
         return false;
     }

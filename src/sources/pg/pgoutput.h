@@ -71,13 +71,14 @@ enum {
     RC_PG_REPLIDENT_FULL = 'f',
     RC_PG_REPLIDENT_INDEX = 'i',
     RC_PG_COLUMN_KEY = 1, /* column flag: part of the replica identity (all columns if FULL) */
+    RC_PG_COLUMN_NOT_NULL = 0x80, /* NOT NULL (pg_attribute.attnotnull): set by the catalog, never sent */
 };
 
 typedef struct rc_pg_column {
     const char *name;
     uint32_t type_oid; /* pg_type OID: built-in ones are fixed, others come in Type messages */
     int32_t typmod;    /* atttypmod as sent: -1 when none, varchar(n) is n + 4, ... */
-    uint8_t flags;     /* RC_PG_COLUMN_KEY, other bits as sent */
+    uint8_t flags;     /* RC_PG_COLUMN_KEY, other bits as sent; RC_PG_COLUMN_NOT_NULL from the catalog */
 } rc_pg_column;
 
 /* One version of a relation, immutable once built. */
