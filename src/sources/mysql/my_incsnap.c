@@ -241,13 +241,12 @@ static rc_status queue_filtered(my_source *s, const char *name, rc_incsnap_by by
 {
     rc_my_incsnap *x = s->inc;
     if (rc_incsnap_queue(x->core, name, by, signal, filter, e) != RC_OK) return e->code;
-    inc_table *it = rc_my_incsnap_table(x, name);
-    uint64_t est = 0;
+    const inc_table *it = rc_my_incsnap_table(x, name);
+    char own[300];
+    snprintf(own, sizeof own, "%.*s.%.*s", (int)it->own->db.n, it->own->db.p, (int)it->own->name.n, it->own->name.p);
+    uint64_t est = 0; /* by name: a table of the start may have been dropped since (its `t` freed) */
     for (size_t k = 0; k < s->ntables; k++)
-        if (s->tables[k].t->db.n == it->own->db.n && s->tables[k].t->name.n == it->own->name.n &&
-            !memcmp(s->tables[k].t->db.p, it->own->db.p, it->own->db.n) &&
-            !memcmp(s->tables[k].t->name.p, it->own->name.p, it->own->name.n))
-            est = s->tables[k].rows_estimate;
+        if (s->tables[k].qname && !strcmp(s->tables[k].qname, own)) est = s->tables[k].rows_estimate;
     rc_incsnap_estimate(x->core, name, est, 0);
     rc_my_source_notice(s, "incremental snapshot of %s started (%s, ~%" PRIu64 " rows, by %s%s%s)", name, why, est,
                         by == RC_INCSNAP_BY_PK ? "primary key" : "unique index", filter ? ", the rows where " : "",

@@ -227,6 +227,9 @@ rc_status rc_my_tables_load(MYSQL *m, const rc_my_url *u, rc_my_history *h, bool
         if (!t) st = rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s.%s: not in the schema history after reading it", row[0], row[1]);
         else st = rc_my_snap_table_of(t, &ts[k], err);
         ts[k].rows_estimate = strtoull(row[COL_ROWS], NULL, 10);
+        size_t qn = db.n + name.n + 2;
+        if (st == RC_OK && (ts[k].qname = malloc(qn))) snprintf(ts[k].qname, qn, "%.*s.%.*s", (int)db.n, db.p, (int)name.n, name.p);
+        else if (st == RC_OK) st = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
         ts[k].included = !accept || accept(ctx, db, name);
     }
     free(rows), free(lens), free(all_lens), free(first);
@@ -242,7 +245,7 @@ rc_status rc_my_tables_load(MYSQL *m, const rc_my_url *u, rc_my_history *h, bool
 void rc_my_tables_free(rc_my_snap_table *t, size_t n)
 {
     if (!t) return;
-    for (size_t i = 0; i < n; i++) free(t[i].cols), free(t[i].pk);
+    for (size_t i = 0; i < n; i++) free(t[i].cols), free(t[i].pk), free(t[i].qname);
     free(t);
 }
 

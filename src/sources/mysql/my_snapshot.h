@@ -35,6 +35,7 @@ typedef struct rc_my_snap_table {
     uint32_t *pk;           /* the key columns' indexes, in key order */
     uint32_t npk;
     uint64_t rows_estimate; /* information_schema.TABLES.TABLE_ROWS */
+    char *qname;            /* "db.table" (malloc'd): a name that outlives a DDL that frees `t` */
     bool included;          /* --include keeps it: its rows are read */
 } rc_my_snap_table;
 
