@@ -169,7 +169,7 @@ pg_test_start || exit 1
 trap 'kill ${CAP:-} 2>/dev/null; pg_test_stop' EXIT
 NAME=postgres URL=$PG_URL S=public SIGOPT=postgres.signal.table=public.rowcast_signal KIND=schemas TRUE=t
 DOWN=postgres://u@127.0.0.1:1/db
-CAPOPTS=(-o postgres.snapshot.chunk.rows=20)
+CAPOPTS=(-o postgres.snapshot.chunk.rows=5) # big (50,000 rows) in ~10,000 chunks: seconds enough for a signal to land under load
 CREATE="CREATE TABLE public.rowcast_signal (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data text)"
 sql() { pg_test_sql -F $'\t' -c "$1"; }
 sql "CREATE TABLE o1 (id int PRIMARY KEY, v text); INSERT INTO o1 SELECT g, 'a' || g FROM generate_series(1, 300) g;
