@@ -36,7 +36,7 @@ typedef struct kafka_source {
     rc_batch batch;
     uint64_t seq;
     part *parts;
-    size_t nparts, capparts;
+    size_t nparts, capparts, last_part;
     /* each item's key (in the batch text after its value) and whether its key and value are
      * null (a tombstone) */
     struct {
@@ -54,8 +54,11 @@ static rc_status nomem(rc_error *err) { return rc_error_set(err, RC_ERR_NOMEM, R
 
 static part *part_of(kafka_source *k, const char *topic, int32_t partition)
 {
+    /* messages come in runs of one partition: the last one found is asked first */
+    if (k->last_part < k->nparts && k->parts[k->last_part].partition == partition && !strcmp(k->parts[k->last_part].topic, topic))
+        return &k->parts[k->last_part];
     for (size_t i = 0; i < k->nparts; i++)
-        if (k->parts[i].partition == partition && !strcmp(k->parts[i].topic, topic)) return &k->parts[i];
+        if (k->parts[i].partition == partition && !strcmp(k->parts[i].topic, topic)) return &k->parts[k->last_part = i];
     if (k->nparts == k->capparts) {
         size_t cap = k->capparts ? 2 * k->capparts : 16;
         part *np = realloc(k->parts, cap * sizeof *np);
