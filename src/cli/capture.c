@@ -12,6 +12,7 @@
 #include "cli/run_opts.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/state_store.h"
+#include "sinks/kafka_lead.h"
 #include "rowcast/source.h"
 #include "core/log.h"
 
@@ -22,6 +23,8 @@ typedef struct capture_args {
     const char **given;
     size_t ngiven;
     const char *url;
+    bool standby;      /* --standby */
+    int takeover_s;    /* --takeover-after, 0: not given */
 } capture_args;
 
 /* A flag some source reads and others refuse (--slot, --checkpoint, ...): the source says. */
@@ -61,6 +64,40 @@ static int set_max_events(cli_run *r, const cli_flag *f, const char *v)
     unsigned long long n = strtoull(v, &end, 10);
     if (*end || !n || v[0] == '-') return cli_run_usage_error(r, "--max-events needs a positive number, got '%s'", v);
     ((capture_args *)r->cmd_args)->cc.max_events = n;
+    return EXIT_OK;
+}
+
+static int set_standby(cli_run *r, const cli_flag *f, const char *v)
+{
+    (void)f, (void)v;
+    ((capture_args *)r->cmd_args)->standby = true;
+    return EXIT_OK;
+}
+
+static int set_takeover(cli_run *r, const cli_flag *f, const char *v)
+{
+    (void)f;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 1 || n > RC_TAKEOVER_MAX_S || v[0] == '-' || v[0] == '+')
+        return cli_run_usage_error(r, "--takeover-after needs whole seconds from 1 to 600, got '%s'", v);
+    ((capture_args *)r->cmd_args)->takeover_s = (int)n;
+    return EXIT_OK;
+}
+
+/* --standby and --takeover-after: the lead is decided in the group of the state topic, so the
+ * state must be a Kafka one (the instances share it). */
+static int standby_args(cli_run *r, const capture_args *ca, const rc_capture_config *cc, rc_pipeline *c)
+{
+    if (!ca->standby) {
+        if (ca->takeover_s) return cli_run_usage_error(r, "--takeover-after is the time a --standby waits; give --standby too%s", "");
+        return EXIT_OK;
+    }
+    if (!rc_state_store_is_kafka(cc->checkpoint))
+        return cli_run_usage_error(r, "--standby needs --checkpoint kafka://HOST:PORT/TOPIC: the instances share the state there, and "
+                                      "the topic's consumer group decides which one leads%s", "");
+    c->standby = cc->checkpoint + 8;
+    c->takeover_s = ca->takeover_s ? ca->takeover_s : RC_TAKEOVER_DEFAULT_S;
     return EXIT_OK;
 }
 
@@ -209,6 +246,18 @@ static const cli_flag capture_table[] = {
      .help = "without checkpoint and snapshot: current (default),\n"
              "earliest, FILE:POS (mysql-bin.000003:4), or a MariaDB GTID\n"
              "position (0-1-14)"},
+    {CLI_SWITCH, "--standby", .set = set_standby,
+     .help = "one of several instances of this capture (same --server,\n"
+             "--checkpoint kafka://, --exactly-once) on other machines:\n"
+             "it waits until it leads, then captures; the lead moves when\n"
+             "the active one ends (docs/operations.md, A standby that\n"
+             "takes over). A leader that lost the lead exits 4 without\n"
+             "writing"},
+    {CLI_VALUE, "--takeover-after", .metavar = "SECONDS", .set = set_takeover,
+     .help = "--standby: how long an active instance may be silent\n"
+             "before another takes over (default 30; the group session\n"
+             "is 0.3 of it: a real broker's least session, 6 s, makes the\n"
+             "least value 20)"},
     {CLI_VALUE, "--server-id", .metavar = "N", .set = set_server_id,
      .help = "the replica id announced to the server (default: derived\n"
              "from the host, port and checkpoint path, and printed)"},
@@ -303,6 +352,7 @@ int cli_capture(int argc, char **argv)
     if (rc == EXIT_OK && rc_state_store_is_kafka(cc.checkpoint) && !c.server_forced) /* the state's key: rowcast/NAME/state */
         rc = cli_run_usage_error(&r, "--checkpoint %s needs --server NAME: the state is the record rowcast/NAME/state, and two "
                                      "captures must not share one", cc.checkpoint);
+    if (rc == EXIT_OK) rc = standby_args(&r, &ca, &cc, &c);
     if (rc == EXIT_OK) {
         r.spec.source_prefix = src->option_prefix;
         c.threaded = r.threads ? !strcmp(r.threads, "2") : src->threaded;

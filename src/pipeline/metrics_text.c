@@ -189,7 +189,7 @@ static void run_state(rc_buf *b, const rc_metrics_values *v, int64_t now_us)
     family(b, "rowcast_state", "gauge", "1 for the run's current state, 0 for the others.");
     for (int k = 0; k < RC_RUN_STATES; k++)
         labelled(b, "rowcast_state", "state", rc_run_state_name((rc_run_state)k), NULL, NULL, k == v->state);
-    family(b, "rowcast_role", "gauge", "1 for the run's role (active; standby once there is one), 0 for the others.");
+    family(b, "rowcast_role", "gauge", "1 for the run's role (active; standby: a --standby waiting for the lead), 0 for the others.");
     for (int k = 0; k < RC_RUN_ROLES; k++)
         labelled(b, "rowcast_role", "role", rc_run_role_name((rc_run_role)k), NULL, NULL, k == v->role);
     char why[128];

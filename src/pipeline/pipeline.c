@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline_impl.h"
+#include "sinks/kafka_lead.h"
 #include "sinks/sink_txn.h"
 #include "core/run_state.h"
 #include "pipeline/metrics.h"
@@ -37,6 +38,8 @@ void rc_pipeline_fini(rc_pipeline *c)
     if (c->src) c->src->ops->close(c->src);
     c->src = NULL;
     rc_pipeline_metrics_stop(c);
+    rc_kafka_lead_close(c->lead); /* after the sink's last commit: a standby takes over at once */
+    c->lead = NULL;
     rc_pipeline_loss_fini(c);
     rc_pipeline_slot_free(c);
     free(c->recs);
@@ -96,7 +99,7 @@ int rc_pipeline_run(rc_pipeline *c)
                              .source = c->source};
     c->t0 = c->last_progress = rc_pipeline_now();
     rc_run_state_set(RC_RUN_STARTING); /* a database source says when it snapshots or streams */
-    if (c->metrics_addr && (rc = rc_pipeline_metrics_start(c)) != RC_EXIT_OK) return rc;
+    if (c->metrics_addr && !c->metrics && (rc = rc_pipeline_metrics_start(c)) != RC_EXIT_OK) return rc; /* a standby's runs */
     if ((rc = rc_pipeline_loss_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         rc_run_state_set(RC_RUN_FAILING);

@@ -186,6 +186,11 @@ struct rc_pipeline {
     const char *metrics_addr; /* --metrics HOST:PORT (pipeline/metrics.h); NULL: no endpoint */
     long ready_lag_s;         /* --ready-lag: /ready's bound on the lag, seconds */
     bool idle;                /* the source's last read gave nothing (/ready: caught up) */
+    /* --standby: the state topic (HOST:PORT/TOPIC) whose group decides the lead, NULL: none;
+     * --takeover-after; the membership while the run leads (standby.c) */
+    const char *standby;
+    int takeover_s;
+    struct rc_kafka_lead *lead;
     /* the run */
     rc_source *src;
     rc_pos start; /* where this run began (the checkpoint's position) */

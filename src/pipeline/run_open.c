@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/names.h"
+#include "pipeline_impl.h"
 #include "sinks/sink_txn.h"
 #include "core/log.h"
 
@@ -215,6 +216,9 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     const char *eos_opt = rc_options_get(&r->opts, "kafka.exactly_once"); /* --exactly-once (kafka_tail.h) */
     bool eos = eos_opt && !strcmp(eos_opt, "true");
     if (eos && !r->kafka) return run_usage(r, "--exactly-once is into Kafka: give --sink kafka://HOST:PORT/TOPIC (not %s)", r->spec.sink_url);
+    if (c->standby && !eos)
+        return run_usage(r, "--standby needs --exactly-once: the fence against an old leader is the exactly-once sink's "
+                            "transactional producer%s", "");
     /* every -o key must belong to one of the formats, to the Kafka sink, or to the source */
     rc = check_options(r);
     if (rc != RC_EXIT_OK) return rc;
@@ -247,6 +251,7 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
         rc_logf("rowcast %s: cannot open dead-letter file %s: %s\n", r->spec.cmd, c->dead_path, strerror(errno));
         return RC_EXIT_IO;
     }
+    if (c->standby && (rc = rc_pipeline_standby(c, &r->opts)) != RC_EXIT_OK) return rc; /* before the sink fences the leader */
     if ((rc = open_sink(r)) != RC_EXIT_OK) return rc;
     rc_run_routing(c, r->kafka, sink_layout(&r->spec), r->spec.tomb);
     c->sink_stdout = !strcmp(r->spec.sink_url, "stdout");

@@ -1,5 +1,6 @@
 /* A run's state text in a file or a Kafka record (state_store.h). */
 #include "pipeline/state_store.h"
+#include "core/run_state.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -57,13 +58,26 @@ rc_status rc_state_store_load(rc_state_store *s, rc_buf *text, rc_error *err)
     return s->kafka ? rc_kafka_state_load(s->kafka, text, err) : file_load(s, text, err);
 }
 
+/* --standby: a state written by an instance that lost the lead could move the new leader's
+ * position; nothing is written then (core/run_state.h). */
+static rc_status lead_held(const rc_state_store *s, rc_error *err)
+{
+    char why[256];
+    if (rc_run_lead_held(why, sizeof why)) return RC_OK;
+    return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s %s: not written: lost the lead (%s)", s->label, s->where, why);
+}
+
 rc_status rc_state_store_save(rc_state_store *s, const char *text, size_t n, rc_error *err)
 {
+    rc_status st = lead_held(s, err);
+    if (st != RC_OK) return st;
     return s->kafka ? rc_kafka_state_save(s->kafka, text, n, err) : rc_file_replace(s->label, s->where, text, n, err);
 }
 
 rc_status rc_state_store_clear(rc_state_store *s, rc_error *err)
 {
+    rc_status st = lead_held(s, err);
+    if (st != RC_OK) return st;
     if (s->kafka) return rc_kafka_state_save(s->kafka, NULL, 0, err);
     if (remove(s->where) && errno != ENOENT) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s %s: remove: %s", s->label, s->where, strerror(errno));
     return RC_OK;

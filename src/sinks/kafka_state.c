@@ -32,33 +32,37 @@ static double now_ms(void)
 
 static bool stopped(const rc_kafka_state *k) { return k->stop && *k->stop; }
 
-/* A configuration: the brokers, the run's kafka.* properties librdkafka knows (the sink checked
- * them all; rowcast's own are not librdkafka's), then `fixed` pairs, which win. */
-static rc_status conf_new(const rc_kafka_state *k, const char *const *fixed, rd_kafka_conf_t **out, rc_error *err)
+rc_status rc_kafka_conf_new(const char *hosts, const rc_options *opts, const char *const *fixed, const char *label, const char *where,
+                            rd_kafka_conf_t **out, rc_error *err)
 {
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     char errstr[512];
-    if (rd_kafka_conf_set(conf, "bootstrap.servers", k->hosts, errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+    if (rd_kafka_conf_set(conf, "bootstrap.servers", hosts, errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
         rd_kafka_conf_destroy(conf);
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s %s: %s", k->label, k->where, errstr);
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s %s: %s", label, where, errstr);
     }
-    for (size_t i = 0; k->opts && i < k->opts->count; i++) {
-        const char *key = k->opts->items[i].key;
+    for (size_t i = 0; opts && i < opts->count; i++) {
+        const char *key = opts->items[i].key;
         if (strncmp(key, "kafka.", 6)) continue;
-        rd_kafka_conf_res_t r = rd_kafka_conf_set(conf, key + 6, k->opts->items[i].value, errstr, sizeof errstr);
+        rd_kafka_conf_res_t r = rd_kafka_conf_set(conf, key + 6, opts->items[i].value, errstr, sizeof errstr);
         if (r == RD_KAFKA_CONF_INVALID) {
             rd_kafka_conf_destroy(conf);
-            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=%s: %s", key, rc_option_is_secret(key) ? "(secret)" : k->opts->items[i].value,
+            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s=%s: %s", key, rc_option_is_secret(key) ? "(secret)" : opts->items[i].value,
                                 errstr);
         }
     }
     for (size_t i = 0; fixed[i]; i += 2)
         if (rd_kafka_conf_set(conf, fixed[i], fixed[i + 1], errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
             rd_kafka_conf_destroy(conf);
-            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s %s: %s=%s: %s", k->label, k->where, fixed[i], fixed[i + 1], errstr);
+            return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s %s: %s=%s: %s", label, where, fixed[i], fixed[i + 1], errstr);
         }
     *out = conf;
     return RC_OK;
+}
+
+static rc_status conf_new(const rc_kafka_state *k, const char *const *fixed, rd_kafka_conf_t **out, rc_error *err)
+{
+    return rc_kafka_conf_new(k->hosts, k->opts, fixed, k->label, k->where, out, err);
 }
 
 static rc_status handle_new(const rc_kafka_state *k, rd_kafka_type_t type, rd_kafka_conf_t *conf, rd_kafka_t **out, rc_error *err)

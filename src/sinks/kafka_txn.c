@@ -1,5 +1,6 @@
 /* See kafka_txn.h. */
 #include "kafka_txn.h"
+#include "core/run_state.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,9 +197,20 @@ rc_status rc_kafka_txn_init(kafka_txn *t, rd_kafka_t *rk, int wait_ms, volatile 
     }
 }
 
+/* --standby: the lead is still this instance's (core/run_state.h), else the session ends as
+ * fenced (exit 4) before anything more is written. */
+static rc_status lead_held(kafka_txn *t, rc_error *err)
+{
+    char why[256];
+    if (t->failed[0] || rc_run_lead_held(why, sizeof why)) return rc_kafka_txn_failure(t, err);
+    t->fenced = true;
+    snprintf(t->failed, sizeof t->failed, "lost the lead of --server %s (%s); this one stops without writing", t->server, why);
+    return rc_kafka_txn_failure(t, err);
+}
+
 rc_status rc_kafka_txn_begin(kafka_txn *t, rd_kafka_t *rk, rc_error *err)
 {
-    rc_status st = rc_kafka_txn_failure(t, err);
+    rc_status st = lead_held(t, err);
     if (st != RC_OK || t->open) return st;
     rd_kafka_error_t *e = rd_kafka_begin_transaction(rk);
     if (e) return end_session(t, rk, "beginning a transaction", e, err);
@@ -217,7 +229,7 @@ bool rc_kafka_txn_due(const kafka_txn *t)
 
 rc_status rc_kafka_txn_commit(kafka_txn *t, rd_kafka_t *rk, tracker *tr, uint64_t end, int timeout_ms, rc_error *err)
 {
-    rc_status st = rc_kafka_txn_failure(t, err);
+    rc_status st = t->open ? lead_held(t, err) : rc_kafka_txn_failure(t, err);
     if (st != RC_OK || !t->open) return st;
     int64_t t0 = now_us(), deadline = t0 + (int64_t)TXN_TIMEOUT_MS * 1000;
     for (;;) {

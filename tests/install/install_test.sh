@@ -176,7 +176,7 @@ rowcast convert --to canal -o canal.flavor = | oms canal ticdc
 rowcast convert --to oms-canal -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
 rowcast formats | --options
 rowcast capture | postgres:// mysql:// mariadb://
-rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --ready-lag --log-format --to --sink --topic --server --exactly-once --keys --records --tombstones --no-tombstones --drop --on-error= --on-loss= --flush-timeout --progress --quiet --config --check --help --checkpoint --start --server-id
+rowcast capture postgres://h/db --| --slot --publication --snapshot --until --max-events --threads --include --metrics --ready-lag --log-format --to --sink --topic --server --exactly-once --keys --records --tombstones --no-tombstones --drop --on-error= --on-loss= --flush-timeout --progress --quiet --config --check --help --checkpoint --start --standby --takeover-after --server-id
 rowcast capture postgres://h/db --sl| --slot
 rowcast capture postgres://h/db --threads | 1 2
 rowcast capture postgres://h/db -o postgres.str| postgres.streaming= postgres.stream.spill_bytes= postgres.stream.spill_dir= postgres.stream.max_bytes=

@@ -22,6 +22,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/pg_lib.sh"
 . "$HERE/mariadb_lib.sh"
 . "$HERE/kafka_lib.sh"
+. "$HERE/eos_lib.sh" # kafka_offsets, past, changes (PARTS partitions)
 pg_test_start || exit 1
 PW=$W
 my_test_start || { W=$PW; pg_test_stop; exit 1; }
@@ -32,14 +33,6 @@ export LC_ALL=C
 SMALL=${EOS_SMALL:-50000} BIG=${EOS_BIG:-100000} UPD=1000 ROUNDS=5 PARTS=64
 TOTAL=$((SMALL + BIG + SMALL))
 EXPECT=$((TOTAL + UPD * ROUNDS))
-
-# kafka_offsets TOPIC WHEN: the partitions' end (-1) or start (-2) offsets, summed
-kafka_offsets() {
-    local p args=()
-    for p in $(seq 0 $((PARTS - 1))); do args+=(-t "$1:$p:$2"); done
-    kcat -Q -b "$BOOTSTRAP" "${args[@]}" 2>/dev/null | awk '{ s += $NF } END { print s + 0 }'
-}
-past() { [ "$(kafka_offsets "$1" -1)" -ge "$2" ]; }
 
 # The source of a case: my (MariaDB: table d.CASE, from the binlog position at its start, with
 # a checkpoint file) or pg (PostgreSQL: table public.CASE, slot CASE made before the writer).
@@ -115,16 +108,6 @@ run_case() {
     RUNS=$run
 }
 
-# changes CASE: "id v" of every row change in the topic, in partition and offset order, with
-# the partition first; and "rowcast.eos" keys in $W/CASE.keys
-changes() {
-    kcat -C -b "$BOOTSTRAP" -t "$1" -o beginning -e -q -f '%p\t%h\t%s\n' | sort -t "$(printf '\t')" -k1,1n -s |
-        awk -F '\t' -v keys="$W/$1.keys" '
-            $2 !~ /rowcast.op=(insert|update)/ { next }
-            { n = split($2, h, ","); for (i = 1; i <= n; i++) if (h[i] ~ /^rowcast.eos=/) print h[i] > keys
-              if (!match($3, /"after":\{"id":-?[0-9]+,"v":-?[0-9]+/)) { print "FAIL: no row in " $3 > "/dev/stderr"; next }
-              s = substr($3, RSTART, RLENGTH); gsub(/[^0-9,-]/, "", s); split(s, f, ","); print $1, f[1], f[2] }'
-}
 # expected: every insert (v 0) and every update (v 1..ROUNDS of rows 1..UPD)
 expected() {
     seq 1 $TOTAL | sed 's/$/ 0/'

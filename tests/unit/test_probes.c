@@ -117,7 +117,7 @@ static void test_scrape_families(void **state)
                         "rowcast_state{state=\"stopping\"} 0\n"
                         "rowcast_state{state=\"failing\"} 0\n"
                         "rowcast_state{state=\"done\"} 0\n"
-                        "# HELP rowcast_role 1 for the run's role (active; standby once there is one), 0 for the others.\n"
+                        "# HELP rowcast_role 1 for the run's role (active; standby: a --standby waiting for the lead), 0 for the others.\n"
                         "# TYPE rowcast_role gauge\n"
                         "rowcast_role{role=\"active\"} 1\n"
                         "rowcast_role{role=\"standby\"} 0\n"
