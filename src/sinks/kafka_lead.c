@@ -18,6 +18,7 @@ struct rc_kafka_lead {
     _Atomic int assigned; /* partition 0 of the topic is this member's */
     _Atomic int leading;  /* acquired: a revoke of partition 0 now loses the lead */
     _Atomic int quit;
+    bool debug;           /* -o kafka.debug=...: librdkafka's debug lines are said too */
     _Atomic int steady;   /* librdkafka's last statistics: the group's join state is steady (no rebalance) */
     bool thread_on;
     pthread_t thread;
@@ -107,12 +108,12 @@ static void serve(rc_kafka_lead *l, int ms)
     rd_kafka_message_destroy(m);
 }
 
-/* librdkafka's warnings and errors (the session that timed out, a broker gone) in rowcast's log */
+/* librdkafka's warnings and errors (the session that timed out, a broker gone) in rowcast's log;
+ * everything with -o kafka.debug */
 static void on_log(const rd_kafka_t *rk, int level, const char *fac, const char *text)
 {
-    (void)rk;
     if (!strcmp(fac, "CONFWARN")) return; /* the run's producer properties, which this consumer ignores */
-    if (level <= 4 || getenv("RC_LEAD_DEBUG")) rc_logf("rowcast: --standby: kafka: %s: %s\n", fac, text);
+    if (level <= 4 || rd_kafka_opaque(rk) == NULL || ((rc_kafka_lead *)rd_kafka_opaque(rk))->debug) rc_logf("rowcast: --standby: kafka: %s: %s\n", fac, text);
 }
 
 static void *keep(void *arg)
@@ -143,6 +144,7 @@ rc_status rc_kafka_lead_open(const char *rest, const char *server, int takeover_
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     }
     l->session_us = 300000LL * takeover_s;
+    l->debug = opts && rc_options_get(opts, "kafka.debug");
     l->renew_us = l->session_us / 10;
     char group[600], session[24], heartbeat[24], stats[24], where[600];
     snprintf(group, sizeof group, "rowcast.standby.%s", server);
@@ -161,7 +163,6 @@ rc_status rc_kafka_lead_open(const char *rest, const char *server, int takeover_
         rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
         rd_kafka_conf_set_log_cb(conf, on_log);
         rd_kafka_conf_set_stats_cb(conf, on_stats);
-        if (getenv("RC_LEAD_DEBUG")) rd_kafka_conf_set(conf, "debug", "cgrp", NULL, 0);
         rd_kafka_conf_set_opaque(conf, l);
         char errstr[512];
         if (!(l->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr))) {
