@@ -107,9 +107,10 @@ expect_rc capture-ok "$(cat "$T/capture-ok.rc")" 0
 [ -s "$T/capture-ok.err" ] && bad "capture-ok: stderr: $(head -3 "$T/capture-ok.err")" || ok
 run capture-check capture --config "$T/capture.conf" --check
 expect_eq capture-check "$T/want" "$T/capture-check.out"
-# the source's own checks run: a MySQL URL refuses --slot, exit 2
+# the source's own checks run: a MySQL URL refuses the file's slot (line 2), exit 2
 run capture-mysql capture --config "$T/capture.conf" mysql://rowcast@127.0.0.1:9 --check
-printf 'rowcast capture: --slot is PostgreSQL'"'"'s: MySQL and MariaDB have no slots or publications (the position is kept in --checkpoint PATH)\n(see rowcast help capture)\n' >"$T/want"
+printf 'rowcast capture: %s:2: --slot is PostgreSQL'"'"'s: MySQL and MariaDB have no slots or publications (the position is kept in --checkpoint PATH)\n(see rowcast help capture)\n' \
+    "$T/capture.conf" >"$T/want"
 expect_eq capture-mysql "$T/want" "$T/capture-mysql.err"
 expect_rc capture-mysql "$(cat "$T/capture-mysql.rc")" 2
 # a missing secret file is the -o message with the line
