@@ -1,10 +1,13 @@
 /* A config file's keys applied to a command's run through its flag tables (config_file.h). */
 #include "cli/config_file.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli/config_parse.h"
 #include "core/log.h"
 #include "core/names.h"
@@ -280,8 +283,29 @@ void cli_config_origin(const void *ctx, const char *key, const char *msg, char *
     else if (best) snprintf(out, cap, "%s:%u: %s: ", r->config_path, best->line, best->key);
 }
 
+/* --check: each input FILE the file names (not "-", stdin, nor a URL: capture's, a Kafka source's)
+ * is there and readable, each one that is not said with its line; nothing opened. */
+static int inputs_readable(const cli_run *r)
+{
+    const struct cli_config_state *st = r->config;
+    const cli_flag *args = cli_flag_args(r);
+    int rc = EXIT_OK;
+    for (size_t i = 0; st && args && i < st->cfg.count; i++) {
+        const char *v = st->cfg.items[i].value;
+        if (!st->used[i] || strcmp(st->cfg.items[i].key, args->name) || !strcmp(v, "-") || strstr(v, "://")) continue;
+        struct stat sb;
+        int e = access(v, R_OK) ? errno : stat(v, &sb) ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
+        if (!e) continue;
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "cannot open %s: %s", v, strerror(e));
+        rc = rc_run_say(&r->spec, EXIT_USAGE, false, args->name, msg);
+    }
+    return rc;
+}
+
 int cli_config_checked(const cli_run *r, int rc)
 {
+    if (rc == EXIT_OK) rc = inputs_readable(r);
     if (rc != EXIT_OK) return EXIT_DATA;
     printf("%s: ok\n", r->config_path ? r->config_path : "the command line");
     return EXIT_OK;

@@ -249,7 +249,9 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     if (c->from) c->opts = &r->from_opts; /* the source's decoder and its hints read them */
     if (rc_run_formats_new(c, &r->from_opts, &r->to_opts, &err) != RC_OK) /* an option's value, which the message names */
         return rc_run_say(&r->spec, RC_EXIT_USAGE, false, NULL, err.message);
-    if (r->spec.check) return RC_EXIT_OK; /* nothing opened, nothing connected to */
+    if (r->spec.check && rc_sink_check(r->spec.sink_url, &r->opts, &err) != RC_OK) /* nothing opened, nothing connected to */
+        return rc_run_say(&r->spec, RC_EXIT_USAGE, false, "sink", err.message);
+    if (r->spec.check) return RC_EXIT_OK;
     if (c->dead_path && !(c->dead = fopen(c->dead_path, "a"))) {
         rc_logf("rowcast %s: cannot open dead-letter file %s: %s\n", r->spec.cmd, c->dead_path, strerror(errno));
         return RC_EXIT_IO;
