@@ -258,7 +258,7 @@ static const char *named_at(const char *msg, const char *name)
  * key: the line whose value the message shows (an --include pattern), else the later one. */
 static bool better_line(const cli_config_entry *e, const cli_config_entry *best, const char *msg)
 {
-    return !best || !*best->value || !strstr(msg, best->value) || (*e->value && strstr(msg, e->value));
+    return !best || !*best->value || !named_at(msg, best->value) || (*e->value && named_at(msg, e->value));
 }
 
 void cli_config_origin(const void *ctx, const char *key, const char *msg, char *out, size_t cap)
