@@ -37,7 +37,7 @@ expect() {
     esac
     expect_eq "$name: stderr" "$T/$name.want" "$T/$name.err"
     expect_rc "$name" "$(cat "$T/$name.rc")" $want_rc
-    [ -s "$T/$name.out" ] && bad "$name: stdout: $(head -2 "$T/$name.out")" || ok
+    if [ -s "$T/$name.out" ]; then bad "$name: stdout: $(head -2 "$T/$name.out")"; else ok; fi
 }
 # line NAME WANT ARGS...: `rowcast ARGS` (a command line, no file) says exactly WANT on stderr
 line() {
@@ -100,13 +100,13 @@ kafka kafka-value 'kafka.compression.codec = zip' '-o kafka.compression.codec=zi
 kafka kafka-own 'kafka.transaction.ms = 0' '-o kafka.transaction.ms=0: milliseconds from 1 to 50000 (below transaction.timeout.ms=60000)'
 kafka kafka-kept 'kafka.acks = 1' "-o kafka.acks: rowcast keeps enable.idempotence=true, acks=all and its own murmur2 partitioning (order per row and the Java client's partitions depend on them)"
 mkdir "$T/a-directory"
-expect inputs check $'input = '$IN$'\ninput = '$T$'/no-such-input\ninput = -\ninput = '$T$'/a-directory\n' \
+expect inputs check $'input = '"$IN"$'\ninput = '"$T"$'/no-such-input\ninput = -\ninput = '"$T"$'/a-directory\n' \
     "rowcast convert: @F@:2: input: cannot open $T/no-such-input: No such file or directory"$'\n'"rowcast convert: @F@:4: input: cannot open $T/a-directory: Is a directory"$'\n'
 # a secret's value is not shown by librdkafka's refusal of it
 printf 'pw-in-a-file\n' >"$T/pw"
-expect kafka-secret check $'sink = kafka://127.0.0.1:9/t\nkafka.sasl.password = @'$T$'/pw\nkafka.security.protocol = sasl_nothing\n' \
+expect kafka-secret check $'sink = kafka://127.0.0.1:9/t\nkafka.sasl.password = @'"$T"$'/pw\nkafka.security.protocol = sasl_nothing\n' \
     "rowcast convert: @F@:3: -o kafka.security.protocol=sasl_nothing: Invalid value \"sasl_nothing\" for configuration property \"security.protocol\""$'\n'
-grep -l pw-in-a-file "$T"/*.err && bad "a secret's value was printed" || ok
+if grep -l pw-in-a-file "$T"/*.err; then bad "a secret's value was printed"; else ok; fi
 
 # --- the command line: the messages without a line, as before the file had them
 line to-line "rowcast convert: unknown format 'debezum': did you mean 'debezium'? (rowcast formats)"$'\n'"$SEE" convert --to debezum "$IN"
