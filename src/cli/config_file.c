@@ -1,10 +1,13 @@
 /* A config file's keys applied to a command's run through its flag tables (config_file.h). */
 #include "cli/config_file.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli/config_parse.h"
 #include "core/log.h"
 #include "core/names.h"
@@ -17,6 +20,7 @@ struct cli_config_state {
     cli_config cfg;
     char *kv[CLI_CONFIG_MAX_KEYS]; /* "KEY=VALUE" of each -o key, which -o's setter splits in place */
     size_t nkv;
+    bool used[CLI_CONFIG_MAX_KEYS]; /* each entry's value is the run's (the command line gave none) */
 };
 
 /* The bytes of `path` (malloc'd, their count in *n), else NULL and the reason in *why. */
@@ -120,11 +124,13 @@ static bool option_known(const char *key, rc_suggest *sg, const char **where)
     return false;
 }
 
-/* A key with a dot: -o KEY=VALUE, unless the command line gave KEY (`cmd_opts`: its -o count). */
-static int option_entry(cli_run *r, const cli_config_entry *e, size_t cmd_opts)
+/* A key with a dot: -o KEY=VALUE, unless the command line gave KEY (`cmd_opts`: its -o count);
+ * *used when the file's value is the run's. */
+static int option_entry(cli_run *r, const cli_config_entry *e, size_t cmd_opts, bool *used)
 {
     for (size_t k = 0; k < cmd_opts; k++)
         if (!strcmp(r->opt_items[k].key, e->key)) return EXIT_OK;
+    *used = true;
     rc_suggest sg;
     rc_suggest_init(&sg, e->key);
     const char *where;
@@ -161,8 +167,9 @@ static int flag_value(cli_run *r, const cli_flag *f, const cli_config_entry *e)
 }
 
 /* A key without a dot: the positional arguments' key, else a flag, unless the command line gave
- * it; `dup` is an earlier line of the same key. */
-static int flag_entry(cli_run *r, const cli_config_entry *e, const cli_config_entry *dup, int (*positional)(cli_run *r, const char *arg))
+ * it (*used when the file's value is the run's); `dup` is an earlier line of the same key. */
+static int flag_entry(cli_run *r, const cli_config_entry *e, const cli_config_entry *dup, int (*positional)(cli_run *r, const char *arg),
+                      bool *used)
 {
     const cli_flag *args = cli_flag_args(r);
     char name[80];
@@ -171,8 +178,9 @@ static int flag_entry(cli_run *r, const cli_config_entry *e, const cli_config_en
     if (!f || (f != args && !parsed(f))) return unknown_flag(r, e->key);
     if (!strcmp(f->name, "--config")) return say(r, "a config file names no other one ('config')");
     if (dup && !f->many) return twice(r, e, dup);
-    if (f == args) return r->npositional ? EXIT_OK : positional(r, e->value);
-    return cli_flag_given(r, f) ? EXIT_OK : flag_value(r, f, e);
+    *used = f == args ? !r->npositional : !cli_flag_given(r, f);
+    if (!*used) return EXIT_OK;
+    return f == args ? positional(r, e->value) : flag_value(r, f, e);
 }
 
 int cli_config_load(cli_run *r, int (*positional)(cli_run *r, const char *arg))
@@ -206,9 +214,10 @@ int cli_config_load(cli_run *r, int (*positional)(cli_run *r, const char *arg))
             if (!strcmp(cfg->items[j].key, e->key)) dup = &cfg->items[j];
         parse_errors_before(pe, e->line);
         snprintf(r->where, sizeof r->where, "%s:%u", r->config_path, e->line);
+        bool *used = &r->config->used[i];
         if (strchr(e->key, '.'))
-            rc = dup ? twice(r, e, dup) : option_entry(r, e, cmd_opts);
-        else rc = flag_entry(r, e, dup, positional);
+            rc = dup ? twice(r, e, dup) : option_entry(r, e, cmd_opts, used);
+        else rc = flag_entry(r, e, dup, positional, used);
         bad += rc != EXIT_OK && rc != CLI_DONE;
     }
     parse_errors_before(pe, ~0u);
@@ -228,8 +237,75 @@ void cli_config_free(cli_run *r)
     r->config = NULL;
 }
 
+static bool word_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+}
+
+/* Where `name` ("--sink", "kafka.acks") is in `msg` as a word of its own (a sentence's '.' may
+ * end it), else NULL. */
+static const char *named_at(const char *msg, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(msg, name); p; p = strstr(p + 1, name)) {
+        const char *end = p + n;
+        if ((p == msg || !word_char(p[-1])) && (!word_char(*end) || (*end == '.' && !word_char(end[1])))) return p;
+    }
+    return NULL;
+}
+
+/* Whether `e` says where the message is from better than `best` (NULL: none yet), of the same
+ * key: the line whose value the message shows (an --include pattern), else the later one. */
+static bool better_line(const cli_config_entry *e, const cli_config_entry *best, const char *msg)
+{
+    return !best || !*best->value || !named_at(msg, best->value) || (*e->value && named_at(msg, e->value));
+}
+
+void cli_config_origin(const void *ctx, const char *key, const char *msg, char *out, size_t cap)
+{
+    const cli_run *r = ctx;
+    const struct cli_config_state *st = r->config;
+    const cli_flag *args = cli_flag_args(r);
+    const cli_config_entry *best = NULL;
+    const char *best_at = NULL;
+    *out = '\0';
+    if (key && !strncmp(key, "--", 2)) key += 2;
+    for (size_t i = 0; st && i < st->cfg.count; i++) { /* the earliest key the message names */
+        const cli_config_entry *e = &st->cfg.items[i];
+        char name[80];
+        snprintf(name, sizeof name, "%s%s", strchr(e->key, '.') ? "" : "--", e->key);
+        const char *at = st->used[i] && !(args && !strcmp(e->key, args->name)) ? named_at(msg, name) : NULL;
+        if (at && (!best_at || at < best_at || (at == best_at && better_line(e, best, msg)))) best = e, best_at = at;
+    }
+    for (size_t i = 0; st && !best_at && key && i < st->cfg.count; i++) /* else the line of `key` */
+        if (st->used[i] && !strcmp(st->cfg.items[i].key, key) && better_line(&st->cfg.items[i], best, msg)) best = &st->cfg.items[i];
+    if (best && best_at) snprintf(out, cap, "%s:%u: ", r->config_path, best->line);
+    else if (best) snprintf(out, cap, "%s:%u: %s: ", r->config_path, best->line, best->key);
+}
+
+/* --check: each input FILE the file names (not "-", stdin, nor a URL: capture's, a Kafka source's)
+ * is there and readable, each one that is not said with its line; nothing opened. */
+static int inputs_readable(const cli_run *r)
+{
+    const struct cli_config_state *st = r->config;
+    const cli_flag *args = cli_flag_args(r);
+    int rc = EXIT_OK;
+    for (size_t i = 0; st && args && i < st->cfg.count; i++) {
+        const char *v = st->cfg.items[i].value;
+        if (!st->used[i] || strcmp(st->cfg.items[i].key, args->name) || !strcmp(v, "-") || strstr(v, "://")) continue;
+        struct stat sb;
+        int e = access(v, R_OK) ? errno : stat(v, &sb) ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
+        if (!e) continue;
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "cannot open %s: %s", v, strerror(e));
+        rc = rc_run_say(&r->spec, EXIT_USAGE, false, args->name, msg);
+    }
+    return rc;
+}
+
 int cli_config_checked(const cli_run *r, int rc)
 {
+    if (rc == EXIT_OK) rc = inputs_readable(r);
     if (rc != EXIT_OK) return EXIT_DATA;
     printf("%s: ok\n", r->config_path ? r->config_path : "the command line");
     return EXIT_OK;

@@ -13,6 +13,12 @@
  * bad line or value said; EXIT_OK, CLI_DONE (help = true), or EXIT_USAGE after the messages.
  * The run's values point into what it read: cli_config_free after the run. */
 int cli_config_load(cli_run *r, int (*positional)(cli_run *r, const char *arg));
+/* Where the value a message refuses came from (rc_run_spec.origin; ctx: the cli_run): "FILE:LINE: "
+ * in `out` when the file's value of the earliest flag ("--sink") or -o key the message names is
+ * the run's, else "FILE:LINE: KEY: " when the file's value of `key` (a flag's name, an -o key,
+ * url, input; NULL: none) is; else "" (the command line's). Of a repeatable key, the line whose
+ * value the message shows. */
+void cli_config_origin(const void *ctx, const char *key, const char *msg, char *out, size_t cap);
 /* Frees what cli_config_load read (none: a no-op). */
 void cli_config_free(cli_run *r);
 /* The end of a --check: "FILE: ok" on stdout and 0 when `rc` is EXIT_OK, else 2 (the errors

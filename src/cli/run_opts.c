@@ -28,10 +28,10 @@ static void on_signal(int sig)
 
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg)
 {
-    if (!r->where[0]) return rc_run_usage(r->cmd, fmt, arg);
-    rc_logf("rowcast %s: %s: ", r->cmd, r->where);
-    rc_logf(fmt, arg);
-    rc_logf("\n");
+    char msg[1024];
+    snprintf(msg, sizeof msg, fmt, arg);
+    if (!r->where[0]) return rc_run_say(&r->spec, EXIT_USAGE, true, NULL, msg); /* a config file's value: its line */
+    rc_logf("rowcast %s: %s: %s\n", r->cmd, r->where, msg);
     return EXIT_USAGE;
 }
 
@@ -47,6 +47,7 @@ int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const cli_flag *ta
     cli_flags_defaults(r);
     r->spec.tomb = -1;
     r->spec.flush_secs = 30;
+    r->spec.cmd = cmd, r->spec.origin = cli_config_origin, r->spec.origin_ctx = r;
     r->opts = (rc_options){r->opt_items, 0};
     c->opts = &r->opts;
     c->command = cmd;

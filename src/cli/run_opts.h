@@ -47,7 +47,9 @@ extern volatile sig_atomic_t cli_stop_signal;
 int cli_run_init(cli_run *r, rc_pipeline *c, const char *cmd, const cli_flag *table, void *cmd_args, int argc);
 void cli_run_fini(cli_run *r);
 /* "rowcast CMD: <message>\n(see rowcast help CMD)": EXIT_USAGE; while a config file's key is
- * applied, "rowcast CMD: FILE:LINE: <message>" (the file's loader says the "see" line once). */
+ * applied, "rowcast CMD: FILE:LINE: <message>" (the file's loader says the "see" line once);
+ * after, "FILE:LINE: " before the message too when it names a flag or -o key whose value is the
+ * file's (cli_config_origin). */
 int cli_run_usage_error(const cli_run *r, const char *fmt, const char *arg);
 /* After parsing: the pipeline assembled from r->spec (rc_run_open: formats, encoder, decoder,
  * dead-letter file, sink). EXIT_OK or the status after a message. */

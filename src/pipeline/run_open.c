@@ -9,17 +9,27 @@
 #include "sinks/sink_txn.h"
 #include "core/log.h"
 
-int rc_run_usage(const char *cmd, const char *fmt, const char *arg)
+int rc_run_say(const rc_run_spec *spec, int status, bool see, const char *key, const char *msg)
 {
-    rc_logf("rowcast %s: ", cmd);
-    rc_logf(fmt, arg);
-    rc_logf("\n(see rowcast help %s)\n", cmd);
-    return RC_EXIT_USAGE;
+    char at[400] = "";
+    if (spec->origin) spec->origin(spec->origin_ctx, key, msg, at, sizeof at);
+    rc_logf("rowcast %s: %s%s\n", spec->cmd, at, msg);
+    if (see) rc_logf("(see rowcast help %s)\n", spec->cmd);
+    return status;
 }
 
+/* A usage error about the value of `key` (NULL: the flag or option the message names). */
+static int run_usage_at(const rc_run *r, const char *key, const char *fmt, const char *arg)
+{
+    char msg[768];
+    snprintf(msg, sizeof msg, fmt, arg);
+    return rc_run_say(&r->spec, RC_EXIT_USAGE, true, key, msg);
+}
+
+/* A usage error about the flag or option the message names. */
 static int run_usage(const rc_run *r, const char *fmt, const char *arg)
 {
-    return rc_run_usage(r->spec.cmd, fmt, arg);
+    return run_usage_at(r, NULL, fmt, arg);
 }
 
 /* The spec, and a copy of its options that the run may add to (avro.framing, the format's
@@ -34,15 +44,15 @@ static void run_init(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     c->opts = &r->opts;
 }
 
-/* An unknown or unreadable format, with the closest registered name. */
-static int format_error(const rc_run *r, const rc_format_name *f, const char *name, const char *cannot)
+/* An unknown or unreadable format of `key` (from, to), with the closest registered name. */
+static int format_error(const rc_run *r, const char *key, const rc_format_name *f, const char *name, const char *cannot)
 {
     const char *near = f ? NULL : rc_format_suggest(name);
-    if (f) rc_logf("rowcast %s: format '%s' cannot be %s (rowcast formats)\n", r->spec.cmd, f->name, cannot);
-    else if (near) rc_logf("rowcast %s: unknown format '%s': did you mean '%s'? (rowcast formats)\n", r->spec.cmd, name, near);
-    else rc_logf("rowcast %s: unknown format '%s' (rowcast formats)\n", r->spec.cmd, name);
-    rc_logf("(see rowcast help %s)\n", r->spec.cmd);
-    return RC_EXIT_USAGE;
+    char msg[512];
+    if (f) snprintf(msg, sizeof msg, "format '%s' cannot be %s (rowcast formats)", f->name, cannot);
+    else if (near) snprintf(msg, sizeof msg, "unknown format '%s': did you mean '%s'? (rowcast formats)", name, near);
+    else snprintf(msg, sizeof msg, "unknown format '%s' (rowcast formats)", name);
+    return rc_run_say(&r->spec, RC_EXIT_USAGE, true, key, msg);
 }
 
 /* Says why -o `key` belongs to neither format of this run (nor to the Kafka sink or the
@@ -74,7 +84,7 @@ static int foreign_option(const rc_run *r, const char *key)
     else
         snprintf(msg, sizeof msg, r->kafka ? "option '%s' belongs to neither the input nor the output format nor kafka"
                                            : "option '%s' belongs to neither the input nor the output format", key);
-    return run_usage(r, "%s", msg);
+    return run_usage_at(r, key, "%s", msg);
 }
 
 static bool has_prefix(const char *key, const char *name)
@@ -135,7 +145,7 @@ static int side_options(rc_run *r, const rc_format_name *n, const rc_format *oth
         char msg[256];
         snprintf(msg, sizeof msg, "%s is %s with -o %s=%s: -o %s=%s contradicts it", n->name, n->format->name, n->fixed_key, n->fixed_value,
                  n->fixed_key, given);
-        return run_usage(r, "%s", msg);
+        return run_usage_at(r, n->fixed_key, "%s", msg);
     }
     items[out->count++] = (rc_option){n->fixed_key, n->fixed_value};
     return RC_EXIT_OK;
@@ -160,12 +170,11 @@ static int open_sink(rc_run *r)
                           .notice = rc_pipeline_sink_notice,
                           .notice_ctx = c};
     if (rc_sink_open_named(r->spec.sink_url, &r->opts, &cfg, c->server_forced ? c->server : NULL, &c->sink, &err) != RC_OK) {
-        rc_logf("rowcast %s: %s\n", r->spec.cmd, err.message);
-        return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
+        return rc_run_say(&r->spec, err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO, false, "sink", err.message);
     }
     if (rc_sink_topic_template(c->sink)) {
         const char *tmpl;
-        if (rc_topic_template(rc_sink_topic_template(c->sink), &tmpl, &err) != RC_OK) return run_usage(r, "%s", err.message);
+        if (rc_topic_template(rc_sink_topic_template(c->sink), &tmpl, &err) != RC_OK) return run_usage_at(r, "sink", "%s", err.message);
         c->topic_tmpl = tmpl;
     }
     return RC_EXIT_OK;
@@ -180,17 +189,17 @@ static int failure_policies(rc_run *r)
     if (!strcmp(oe, "stop")) c->on_error = RC_ON_STOP;
     else if (!strcmp(oe, "skip")) c->on_error = RC_ON_SKIP;
     else if (!strncmp(oe, "dead-letter:", 12) && oe[12]) c->on_error = RC_ON_DEAD, c->dead_path = oe + 12;
-    else return run_usage(r, "--on-error must be stop, skip or dead-letter:PATH, not '%s'", oe);
+    else return run_usage_at(r, "on-error", "--on-error must be stop, skip or dead-letter:PATH, not '%s'", oe);
     if (!strcmp(ol, "stop")) c->on_loss = RC_LOSS_STOP;
     else if (!strcmp(ol, "skip")) c->on_loss = RC_LOSS_SKIP;
     else if (!strcmp(ol, "cut")) c->on_loss = RC_LOSS_CUT;
     else if (strncmp(ol, "dead-letter", 11) || (ol[11] && (ol[11] != ':' || !ol[12])))
-        return run_usage(r, "--on-loss must be stop, skip, dead-letter, dead-letter:PATH or cut, not '%s'", ol);
+        return run_usage_at(r, "on-loss", "--on-loss must be stop, skip, dead-letter, dead-letter:PATH or cut, not '%s'", ol);
     else if (!ol[11] && !c->dead_path)
-        return run_usage(r, "--on-loss=dead-letter needs a dead-letter file: --on-loss=dead-letter:PATH, or "
+        return run_usage_at(r, "on-loss", "--on-loss=dead-letter needs a dead-letter file: --on-loss=dead-letter:PATH, or "
                                       "--on-error=dead-letter:PATH%s", "");
     else if (ol[11] && c->dead_path && strcmp(c->dead_path, ol + 12))
-        return run_usage(r, "--on-error and --on-loss name two dead-letter files; a run writes one: give one "
+        return run_usage_at(r, "on-loss", "--on-error and --on-loss name two dead-letter files; a run writes one: give one "
                                       "PATH, or --on-loss=dead-letter to use --on-error's%s", "");
     else c->on_loss = RC_LOSS_DEAD, c->dead_path = ol[11] ? ol + 12 : c->dead_path;
     return RC_EXIT_OK;
@@ -202,17 +211,17 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     int rc = failure_policies(r);
     if (rc != RC_EXIT_OK) return rc;
     r->kafka = !strncmp(r->spec.sink_url, "kafka://", 8);
-    if (r->spec.keys && r->spec.records) return run_usage(r, "--keys and --records exclude each other%s", "");
+    if (r->spec.keys && r->spec.records) return run_usage_at(r, "records", "--keys and --records exclude each other%s", "");
     if (r->kafka && (r->spec.keys || r->spec.records))
-        return run_usage(r, "--keys and --records are layouts of stdout and file sinks, not of %s", r->spec.sink_url);
+        return run_usage_at(r, "sink", "--keys and --records are layouts of stdout and file sinks, not of %s", r->spec.sink_url);
     if (r->spec.from) {
         r->from_name = format_name(r, "--from", r->spec.from);
         c->from = r->from_name ? r->from_name->format : NULL;
-        if (!c->from || !c->from->decode) return format_error(r, r->from_name, r->spec.from, "read");
+        if (!c->from || !c->from->decode) return format_error(r, "from", r->from_name, r->spec.from, "read");
     }
     r->to_name = format_name(r, "--to", r->spec.to);
     c->to = r->to_name ? r->to_name->format : NULL;
-    if (!c->to || !c->to->encode_value) return format_error(r, r->to_name, r->spec.to, "written");
+    if (!c->to || !c->to->encode_value) return format_error(r, "to", r->to_name, r->spec.to, "written");
     const char *eos_opt = rc_options_get(&r->opts, "kafka.exactly_once"); /* --exactly-once (kafka_tail.h) */
     bool eos = eos_opt && !strcmp(eos_opt, "true");
     if (eos && !r->kafka) return run_usage(r, "--exactly-once is into Kafka: give --sink kafka://HOST:PORT/TOPIC (not %s)", r->spec.sink_url);
@@ -224,29 +233,29 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     if (rc != RC_EXIT_OK) return rc;
     const char *order = rc_options_get(&r->opts, "kafka.order.header"); /* the rowcast.eos header */
     if (order && strcmp(order, "true") && strcmp(order, "false"))
-        return run_usage(r, "-o kafka.order.header=%s: true or false", order);
+        return run_usage_at(r, "kafka.order.header", "-o kafka.order.header=%s: true or false", order);
     c->order_header = (order && !strcmp(order, "true")) || eos;
     /* one Avro record per Kafka message: an object container per message makes no sense there */
     if (r->kafka && !strcmp(c->to->name, "avro") && !rc_options_get(&r->opts, "avro.framing") && r->opts.count < RC_RUN_MAX_OPTS)
         r->opt_items[r->opts.count++] = (rc_option){"avro.framing", "raw"};
     server_name(r);
     if (eos && !c->server_forced)
-        return run_usage(r, "--exactly-once needs --server NAME: the name is the capture's identity in Kafka (its records' "
+        return run_usage_at(r, "exactly-once", "--exactly-once needs --server NAME: the name is the capture's identity in Kafka (its records' "
                             "order keys and its transactional.id rowcast.NAME)%s", "");
     rc_error err;
     rc_error_clear(&err);
     const char *tmpl;
-    if (rc_topic_template(r->spec.topic, &tmpl, &err) != RC_OK) return run_usage(r, "%s", err.message);
+    if (rc_topic_template(r->spec.topic, &tmpl, &err) != RC_OK) return run_usage_at(r, "topic", "%s", err.message);
     c->topic_tmpl = tmpl;
     if ((c->from && (rc = side_options(r, r->from_name, c->to, r->side_items[0], &r->from_opts)) != RC_EXIT_OK) ||
         (rc = side_options(r, r->to_name, c->from, r->side_items[1], &r->to_opts)) != RC_EXIT_OK)
         return rc;
     if (c->from) c->opts = &r->from_opts; /* the source's decoder and its hints read them */
-    if (rc_run_formats_new(c, &r->from_opts, &r->to_opts, &err) != RC_OK) {
-        rc_logf("rowcast %s: %s\n", r->spec.cmd, err.message);
-        return RC_EXIT_USAGE;
-    }
-    if (r->spec.check) return RC_EXIT_OK; /* nothing opened, nothing connected to */
+    if (rc_run_formats_new(c, &r->from_opts, &r->to_opts, &err) != RC_OK) /* an option's value, which the message names */
+        return rc_run_say(&r->spec, RC_EXIT_USAGE, false, NULL, err.message);
+    if (r->spec.check && rc_sink_check(r->spec.sink_url, &r->opts, &err) != RC_OK) /* nothing opened, nothing connected to */
+        return rc_run_say(&r->spec, RC_EXIT_USAGE, false, "sink", err.message);
+    if (r->spec.check) return RC_EXIT_OK;
     if (c->dead_path && !(c->dead = fopen(c->dead_path, "a"))) {
         rc_logf("rowcast %s: cannot open dead-letter file %s: %s\n", r->spec.cmd, c->dead_path, strerror(errno));
         return RC_EXIT_IO;

@@ -21,6 +21,11 @@ typedef struct rc_run_spec {
     const char *source_prefix; /* the -o KEY prefix the source reads ("postgres"), NULL: none */
     const rc_options *opts;    /* the -o options (copied: the run adds to them) */
     bool check; /* only check (`--check`): everything but the dead-letter file and the sink opened */
+    /* Where a value the run refuses came from, said before the message (NULL: the command line,
+     * nothing said): "FILE:LINE: " of a config file's key in `out` (src/cli/config_file.h);
+     * `key` is the flag (without --) or -o key the message is about, NULL: the one it names. */
+    void (*origin)(const void *ctx, const char *key, const char *msg, char *out, size_t cap);
+    const void *origin_ctx;
 } rc_run_spec;
 
 /* A run's assembly state; rc_run_close frees what it opened. */
@@ -52,7 +57,9 @@ void rc_run_close(rc_run *r);
 rc_status rc_run_formats_new(rc_pipeline *c, const rc_options *from_opts, const rc_options *to_opts, rc_error *err);
 void rc_run_formats_free(rc_pipeline *c);
 void rc_run_routing(rc_pipeline *c, bool kafka, rc_sink_layout layout, int tomb);
-/* "rowcast CMD: <fmt with arg>\n(see rowcast help CMD)" on stderr: RC_EXIT_USAGE. */
-int rc_run_usage(const char *cmd, const char *fmt, const char *arg);
+/* "rowcast CMD: <msg>" on stderr, after where the value of `key` (NULL: of the flag or option
+ * `msg` names) came from when spec->origin knows it; then "(see rowcast help CMD)" when `see`.
+ * Returns `status`. */
+int rc_run_say(const rc_run_spec *spec, int status, bool see, const char *key, const char *msg);
 
 #endif

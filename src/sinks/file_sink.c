@@ -39,9 +39,15 @@ static rc_status stdout_open(rc_sink *s, const char *rest, const rc_options *opt
     return open_stream(s, stdout, NULL, err);
 }
 
+static rc_status file_check(const char *path, const rc_options *opts, rc_error *err)
+{
+    (void)opts;
+    return *path ? RC_OK : rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink file: needs a path (file:PATH)");
+}
+
 static rc_status file_open(rc_sink *s, const char *path, const rc_options *opts, rc_error *err)
 {
-    if (!*path) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink file: needs a path (file:PATH)");
+    if (file_check(path, opts, err) != RC_OK) return err->code;
     FILE *f = fopen(path, "ab");
     if (!f) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "cannot open %s: %s", path, strerror(errno));
     rc_status st = rc_sink_file_track(&s->state.output, path, fileno(f), err);
@@ -189,6 +195,6 @@ static void file_close(rc_sink *s)
 }
 
 const sink_ops rc_sink_stdout_ops = {"stdout",   stdout_open,  file_send,       file_poll,  file_flush, file_sync,
-                                     file_close, file_sync_start, file_send_block, file_blocks};
+                                     file_close, file_sync_start, file_send_block, file_blocks, NULL};
 const sink_ops rc_sink_file_ops = {"file:",    file_open,       file_send,       file_poll,  file_flush, file_sync,
-                                   file_close, file_sync_start, file_send_block, file_blocks};
+                                   file_close, file_sync_start, file_send_block, file_blocks, file_check};

@@ -129,11 +129,55 @@ static rc_status conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, r
     return RC_OK;
 }
 
-static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts, rc_error *err)
+/* The run's -o kafka.* options on `conf`: rowcast's own taken by `txn` (kafka_txn.h), the ones
+ * rowcast keeps refused, the others librdkafka's properties. */
+static rc_status user_options(rd_kafka_conf_t *conf, kafka_txn *txn, const rc_options *opts, rc_error *err)
+{
+    rc_status st = RC_OK;
+    bool own; /* rowcast's own options (kafka_txn.c), not librdkafka's */
+    for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
+        const char *k = opts->items[i].key;
+        /* kafka.order.header is the pipeline's (run_open.c), kafka.source.* the Kafka source's */
+        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header") || !strncmp(k + 6, "source.", 7) ||
+            (st = rc_kafka_txn_option(txn, k, opts->items[i].value, &own, err)) != RC_OK || own)
+            continue;
+        if (!strcmp(k + 6, "enable.idempotence") || !strcmp(k + 6, "acks") || !strcmp(k + 6, "partitioner"))
+            st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                              "-o %s: rowcast keeps enable.idempotence=true, acks=all and its own murmur2 partitioning "
+                              "(order per row and the Java client's partitions depend on them)", k);
+        else st = conf_set(conf, k + 6, opts->items[i].value, err);
+    }
+    return st;
+}
+
+/* The length of the URL's HOST:PORT list (kafka://HOSTS/TOPIC), 0 after the error. */
+static size_t hosts_len(const char *rest, rc_error *err)
 {
     const char *slash = strchr(rest, '/');
     size_t hl = slash ? (size_t)(slash - rest) : strlen(rest);
-    if (!hl) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink kafka://: no HOST:PORT before the topic");
+    if (!hl) rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink kafka://: no HOST:PORT before the topic");
+    return hl;
+}
+
+/* What kafka_open refuses of the URL and the options, on a scratch configuration: no client made,
+ * no broker asked. */
+static rc_status kafka_check(const char *rest, const rc_options *opts, rc_error *err)
+{
+    if (!hosts_len(rest, err)) return err->code;
+    const char *slash = strchr(rest, '/'), *tmpl;
+    if (slash && slash[1] && rc_topic_template(slash + 1, &tmpl, err) != RC_OK) return err->code; /* as rc_run_open's */
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    kafka_txn txn = {0};
+    rc_status st = user_options(conf, &txn, opts, err);
+    rd_kafka_conf_destroy(conf);
+    return st;
+}
+
+static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts, rc_error *err)
+{
+    const char *slash = strchr(rest, '/');
+    size_t hl = hosts_len(rest, err);
+    if (!hl) return err->code;
     char *hosts = strndup(rest, hl);
     kafka_sink *ks = calloc(1, sizeof *ks);
     if (!hosts || !ks) {
@@ -151,19 +195,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     if (st == RC_OK) st = conf_set(conf, "acks", "all", err);
     if (st == RC_OK) st = conf_set(conf, "linger.ms", "5", err);
     if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs on our thread, see on_log */
-    bool own; /* rowcast's own options (kafka_txn.c), not librdkafka's */
-    for (size_t i = 0; st == RC_OK && i < opts->count; i++) {
-        const char *k = opts->items[i].key;
-        /* kafka.order.header is the pipeline's (run_open.c), kafka.source.* the Kafka source's */
-        if (strncmp(k, "kafka.", 6) != 0 || !strcmp(k + 6, "order.header") || !strncmp(k + 6, "source.", 7) ||
-            (st = rc_kafka_txn_option(&ks->txn, k, opts->items[i].value, &own, err)) != RC_OK || own)
-            continue;
-        if (!strcmp(k + 6, "enable.idempotence") || !strcmp(k + 6, "acks") || !strcmp(k + 6, "partitioner"))
-            st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                              "-o %s: rowcast keeps enable.idempotence=true, acks=all and its own murmur2 partitioning "
-                              "(order per row and the Java client's partitions depend on them)", k);
-        else st = conf_set(conf, k + 6, opts->items[i].value, err);
-    }
+    if (st == RC_OK) st = user_options(conf, &ks->txn, opts, err);
     if (st == RC_OK) st = rc_kafka_txn_conf(&ks->txn, conf, s->name, opts, err);
     if (st == RC_OK && ks->txn.eos) st = rc_kafka_tail_open(&ks->tail, hosts, s->name, err);
     free(hosts);
@@ -467,7 +499,7 @@ static void kafka_close(rc_sink *s)
     free(ks);
 }
 
-const sink_ops rc_sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close, NULL, NULL, NULL};
+const sink_ops rc_sink_kafka_ops = {"kafka://", kafka_open, kafka_send, kafka_poll, kafka_flush, NULL, kafka_close, NULL, NULL, NULL, kafka_check};
 
 bool rc_sink_txn_stats_get(const rc_sink *s, rc_sink_txn_stats *out)
 {

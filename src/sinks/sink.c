@@ -17,17 +17,31 @@ rc_status rc_sink_open(const char *url, const rc_options *opts, const rc_sink_co
     return rc_sink_open_named(url, opts, cfg, NULL, out, err);
 }
 
-rc_status rc_sink_open_named(const char *url, const rc_options *opts, const rc_sink_config *cfg, const char *name,
-                             rc_sink **out, rc_error *err)
+/* The sink `url` names, else NULL after the error. */
+static const sink_ops *sink_of(const char *url, rc_error *err)
 {
     const sink_ops *ops = NULL;
     for (size_t i = 0; i < sizeof all_sinks / sizeof *all_sinks && !ops; i++) {
         size_t l = strlen(all_sinks[i]->scheme);
         if (!strncmp(url, all_sinks[i]->scheme, l)) ops = all_sinks[i];
     }
-    if (!ops || (ops == &rc_sink_stdout_ops && strcmp(url, "stdout") != 0))
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "--sink %s: expected stdout, file:PATH or kafka://HOST:PORT[,HOST:PORT...]/TOPIC", url);
+    if (ops && (ops != &rc_sink_stdout_ops || !strcmp(url, "stdout"))) return ops;
+    rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--sink %s: expected stdout, file:PATH or kafka://HOST:PORT[,HOST:PORT...]/TOPIC", url);
+    return NULL;
+}
+
+rc_status rc_sink_check(const char *url, const rc_options *opts, rc_error *err)
+{
+    const sink_ops *ops = sink_of(url, err);
+    if (!ops) return err->code;
+    return ops->check ? ops->check(url + strlen(ops->scheme), opts, err) : RC_OK;
+}
+
+rc_status rc_sink_open_named(const char *url, const rc_options *opts, const rc_sink_config *cfg, const char *name,
+                             rc_sink **out, rc_error *err)
+{
+    const sink_ops *ops = sink_of(url, err);
+    if (!ops) return err->code;
     rc_sink *s = calloc(1, sizeof *s);
     if (!s || rc_tracker_init(&s->tr, IN_FLIGHT) != RC_OK) {
         free(s);

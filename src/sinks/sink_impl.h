@@ -24,6 +24,9 @@ typedef struct sink_ops {
      * (rc_sink_send_block). NULL: records one at a time only; also when blocks() says no. */
     rc_status (*send_block)(rc_sink *s, rc_buf *block, uint64_t seq, size_t n, rc_error *err);
     bool (*blocks)(const rc_sink *s);
+    /* What open would refuse of the URL's rest and the options, with nothing opened or
+     * connected to (rc_sink_check); NULL: nothing to check. */
+    rc_status (*check)(const char *rest, const rc_options *opts, rc_error *err);
 } sink_ops;
 
 struct rc_sink {

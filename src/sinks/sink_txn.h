@@ -19,6 +19,10 @@ typedef struct rc_sink_txn_stats {
 /* rc_sink_open with `name`: the --server the user gave, NULL when none. */
 rc_status rc_sink_open_named(const char *url, const rc_options *opts, const rc_sink_config *cfg, const char *name,
                              rc_sink **out, rc_error *err);
+/* What rc_sink_open_named would refuse of `url` and `opts` (the URL's form, a file sink's path, a
+ * Kafka sink's -o kafka.* options on a scratch librdkafka configuration), with nothing opened and
+ * no broker asked: `--check`. */
+rc_status rc_sink_check(const char *url, const rc_options *opts, rc_error *err);
 /* False when the sink has no transactions. */
 bool rc_sink_txn_stats_get(const rc_sink *s, rc_sink_txn_stats *out);
 /* A newer producer of the same transactional.id took over: the run exits 4. */

@@ -98,7 +98,7 @@ postgres.snapshot.chunk.rows = 1000
 sink = kafka://127.0.0.1:9/{server}.{collection}
 kafka.transaction.ms = 500
 kafka.sasl.password = @$T/kafka.pw
-kafka.sasl.oauthbearer.client.secret = env:ROWCAST_TEST_TOKEN
+kafka.ssl.key.password = env:ROWCAST_TEST_TOKEN
 EOF
 run capture-ok config check "$T/capture.conf"
 printf '%s: ok\n' "$T/capture.conf" >"$T/want"
@@ -107,9 +107,10 @@ expect_rc capture-ok "$(cat "$T/capture-ok.rc")" 0
 [ -s "$T/capture-ok.err" ] && bad "capture-ok: stderr: $(head -3 "$T/capture-ok.err")" || ok
 run capture-check capture --config "$T/capture.conf" --check
 expect_eq capture-check "$T/want" "$T/capture-check.out"
-# the source's own checks run: a MySQL URL refuses --slot, exit 2
+# the source's own checks run: a MySQL URL refuses the file's slot (line 2), exit 2
 run capture-mysql capture --config "$T/capture.conf" mysql://rowcast@127.0.0.1:9 --check
-printf 'rowcast capture: --slot is PostgreSQL'"'"'s: MySQL and MariaDB have no slots or publications (the position is kept in --checkpoint PATH)\n(see rowcast help capture)\n' >"$T/want"
+printf 'rowcast capture: %s:2: --slot is PostgreSQL'"'"'s: MySQL and MariaDB have no slots or publications (the position is kept in --checkpoint PATH)\n(see rowcast help capture)\n' \
+    "$T/capture.conf" >"$T/want"
 expect_eq capture-mysql "$T/want" "$T/capture-mysql.err"
 expect_rc capture-mysql "$(cat "$T/capture-mysql.rc")" 2
 # a missing secret file is the -o message with the line
@@ -125,8 +126,10 @@ printf 'rowcast capture: %s:2: '"'"'url'"'"' is given twice (line 1 first); it t
     "$T/two-urls.conf" >"$T/want"
 expect_eq two-urls "$T/want" "$T/two-urls.err"
 if grep -l -e kafka-secret-in-a-file -e token-in-the-environment -e pw-in-url "$T"/*.out "$T"/*.err; then bad "a secret's value was printed"; else ok; fi
-# convert: --check reads no input (the file names one that does not exist)
-printf 'to = maxwell\ninput = %s/no-such-input\n' "$T" >"$T/convert.conf"
+# convert: --check reads no input (a FIFO, which opening for reading would block on; a missing
+# input is refused: config_values_test.sh)
+mkfifo "$T/fifo-input"
+printf 'to = maxwell\ninput = %s/fifo-input\n' "$T" >"$T/convert.conf"
 run convert-ok config check "$T/convert.conf"
 printf '%s: ok\n' "$T/convert.conf" >"$T/want"
 expect_eq convert-ok "$T/want" "$T/convert-ok.out"
