@@ -103,7 +103,7 @@ int rc_pipeline_run(rc_pipeline *c)
     if ((rc = rc_pipeline_loss_start(c)) != RC_EXIT_OK) return rc;
     if (rc_source_open(&scfg, c->start.kind ? &c->start : NULL, &c->src, &err) != RC_OK) {
         rc_run_state_set(RC_RUN_FAILING);
-        rc_logf("rowcast %s: %s\n", c->command, err.message);
+        rc_pipeline_say(c, NULL, err.message); /* a source's -o value from a config file: its line */
         return err.code == RC_ERR_USAGE && c->database ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
     if (c->capture && (rc = rc_pipeline_capture_start(c)) != RC_EXIT_OK) return rc;

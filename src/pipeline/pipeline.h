@@ -188,6 +188,10 @@ struct rc_pipeline {
     bool idle;                /* the source's last read gave nothing (/ready: caught up) */
     /* --standby: the state topic (HOST:PORT/TOPIC) whose group decides the lead, NULL: none;
      * --takeover-after; the membership while the run leads (standby.c) */
+    /* where a flag's or -o option's value came from ("FILE:LINE: ", config_file.c), for errors
+     * said after setup (the source's); NULL: the command line only */
+    void (*origin)(const void *ctx, const char *key, const char *msg, char *out, size_t cap);
+    const void *origin_ctx;
     const char *standby;
     int takeover_s;
     struct rc_kafka_lead *lead;

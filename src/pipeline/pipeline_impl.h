@@ -75,6 +75,9 @@ uint64_t rc_pipeline_undelivered(const rc_sink_stats *ss); /* written, but no an
 /* --metrics: starts the server (EXIT status after a message), publishes the numbers (after a
  * batch, on an idle tick), stops it (fini) */
 int rc_pipeline_metrics_start(rc_pipeline *c);
+/* report.c: "rowcast CMD: MSG", with the FILE:LINE of the config-file value it names (key: the
+ * flag or option it is about, NULL: the first one the message names) */
+void rc_pipeline_say(const rc_pipeline *c, const char *key, const char *msg);
 /* standby.c: --standby: waits as a standby until this instance leads its --server (c->lead
  * keeps the lead from then on; rc_pipeline_fini leaves the group); opts: the run's -o options
  * (kafka.*). RC_EXIT_OK once leading, the stop's status on a signal, or the error's after its

@@ -259,6 +259,13 @@ void rc_pipeline_progress(rc_pipeline *c)
     progress_out(c, &l);
 }
 
+void rc_pipeline_say(const rc_pipeline *c, const char *key, const char *msg)
+{
+    char at[400] = "";
+    if (c->origin) c->origin(c->origin_ctx, key, msg, at, sizeof at);
+    rc_logf("rowcast %s: %s%s\n", c->command, at, msg);
+}
+
 int rc_pipeline_metrics_start(rc_pipeline *c)
 {
     rc_error err;

@@ -38,6 +38,7 @@ static void run_init(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
 {
     memset(r, 0, sizeof *r);
     r->spec = *spec, r->c = c;
+    c->origin = spec->origin, c->origin_ctx = spec->origin_ctx; /* for the source's errors */
     size_t n = spec->opts && spec->opts->count < RC_RUN_MAX_OPTS ? spec->opts->count : RC_RUN_MAX_OPTS;
     if (n) memcpy(r->opt_items, spec->opts->items, n * sizeof *r->opt_items);
     r->opts = (rc_options){r->opt_items, n};
@@ -257,8 +258,9 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
         return rc_run_say(&r->spec, RC_EXIT_USAGE, false, "sink", err.message);
     if (r->spec.check) return RC_EXIT_OK;
     if (c->dead_path && !(c->dead = fopen(c->dead_path, "a"))) {
-        rc_logf("rowcast %s: cannot open dead-letter file %s: %s\n", r->spec.cmd, c->dead_path, strerror(errno));
-        return RC_EXIT_IO;
+        char msg[4400];
+        snprintf(msg, sizeof msg, "cannot open dead-letter file %s: %s", c->dead_path, strerror(errno));
+        return rc_run_say(&r->spec, RC_EXIT_IO, false, r->spec.on_error && strstr(r->spec.on_error, c->dead_path) ? "on-error" : "on-loss", msg);
     }
     if (c->standby && (rc = rc_pipeline_standby(c, &r->opts)) != RC_EXIT_OK) return rc; /* before the sink fences the leader */
     if ((rc = open_sink(r)) != RC_EXIT_OK) return rc;

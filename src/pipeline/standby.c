@@ -23,7 +23,7 @@ int rc_pipeline_standby(rc_pipeline *c, const rc_options *opts)
     if (st == RC_SKIP) return 128 + *c->stop; /* stopped while waiting: nothing was read or written */
     if (st != RC_OK) {
         rc_run_state_set(RC_RUN_FAILING);
-        rc_logf("rowcast %s: %s\n", c->command, err.message);
+        rc_pipeline_say(c, "checkpoint", err.message);
         return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
     }
     rc_logf("rowcast %s: active for --server %s (after %.1f s as a standby)\n", c->command, c->server, rc_kafka_lead_waited(c->lead));

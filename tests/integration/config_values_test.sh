@@ -5,6 +5,7 @@
 #   use, a format's option values, kafka.order.header, the source's checks (capture: until, slot
 #   with a MySQL URL, a source's option values): "FILE:LINE: " before the run's message, and
 #   "KEY: " too when the message names no flag or option (to, from, topic, sink, input);
+# - a source's option value and the dead-letter file, refused when the run opens them;
 # - what --check / `config check` checks without connecting: the --sink URL (its form, a file's
 #   path, a Kafka sink's hosts and topic template), the -o kafka.* properties on a scratch
 #   librdkafka configuration (unknown ones, bad values, rowcast's own), and that each input the
@@ -22,7 +23,8 @@ SEE=$'(see rowcast help convert)\n'
 SEE_CAPTURE=$'(see rowcast help capture)\n'
 
 # expect NAME MODE CONF WANT [ARGS...]: the config file CONF (its text) run as MODE (run:
-# `convert --config FILE ARGS`, exit 1; check: `config check FILE`, exit 2; capture: `capture
+# `convert --config FILE ARGS`, exit 1; open: the same, refused when the run opens its source or
+# dead-letter file, exit 3; check: `config check FILE`, exit 2; capture: `capture
 # --config FILE ARGS --check`, exit 2) says exactly WANT on stderr, @F@ in it standing for the
 # file's path, and nothing on stdout.
 expect() {
@@ -32,6 +34,7 @@ expect() {
     shift 4
     case $mode in
     run) "$RC" convert --config "$conf" "$@" >"$T/$name.out" 2>"$T/$name.err"; echo $? >"$T/$name.rc"; want_rc=1 ;;
+    open) "$RC" convert --config "$conf" "$@" >"$T/$name.out" 2>"$T/$name.err"; echo $? >"$T/$name.rc"; want_rc=3 ;;
     check) "$RC" config check "$conf" >"$T/$name.out" 2>"$T/$name.err"; echo $? >"$T/$name.rc"; want_rc=2 ;;
     capture) "$RC" capture --config "$conf" "$@" --check >"$T/$name.out" 2>"$T/$name.err"; echo $? >"$T/$name.rc"; want_rc=2 ;;
     esac
@@ -107,6 +110,12 @@ printf 'pw-in-a-file\n' >"$T/pw"
 expect kafka-secret check $'sink = kafka://127.0.0.1:9/t\nkafka.sasl.password = @'"$T"$'/pw\nkafka.security.protocol = sasl_nothing\n' \
     "rowcast convert: @F@:3: -o kafka.security.protocol=sasl_nothing: Invalid value \"sasl_nothing\" for configuration property \"security.protocol\""$'\n'
 if grep -l pw-in-a-file "$T"/*.err; then bad "a secret's value was printed"; else ok; fi
+
+# --- refused when the run opens what it reads and writes: a source's option value, the dead-letter file
+expect source-option open $'source = kafka://127.0.0.1:9/t?group=g\nkafka.source.stop = maybe\n' \
+    "rowcast convert: @F@:2: -o kafka.source.stop is end or never, not 'maybe'"$'\n'
+expect dead-letter-file open $'to = debezium\non-error = dead-letter:'"$T"$'/no/such/dir/dl\n' \
+    "rowcast convert: @F@:2: on-error: cannot open dead-letter file $T/no/such/dir/dl: No such file or directory"$'\n' "$IN"
 
 # --- the command line: the messages without a line, as before the file had them
 line to-line "rowcast convert: unknown format 'debezum': did you mean 'debezium'? (rowcast formats)"$'\n'"$SEE" convert --to debezum "$IN"
