@@ -6,15 +6,17 @@
 # transaction of 100,000, 50,000 in transactions of 100) and updates rows 1-1000 five times
 # (each update of a row a transaction of its own) between the last inserts. rowcast is killed
 # with SIGKILL at observed points (the topic's records, summed over its partitions' end offsets,
-# passed a number: three of the five inside the big transaction) and restarted each time; a last
+# passed a number, transactions committed, state records stored) and restarted each time; a last
 # run catches up (--until caught-up). Then a plain consumer (kcat: read_uncommitted) must see
 # every change exactly once (id and value; every rowcast.eos key once), each row's values rising
 # in its partition (per-key order), each row's last value as SELECT has it, every run's replay
 # line, and the skip rule at work (restarts found records of their replay in Kafka).
 # Refused first: --exactly-once without --server, to stdout, convert of stdin, a capture taking
-# an initial snapshot. Cases: 1. MariaDB with --exactly-once (--checkpoint FILE); 2. the same kills without it: at
-# least once, nothing lost (duplicates counted); 3. PostgreSQL with --exactly-once (the slot).
-# EOS_SMALL, EOS_BIG scale the writer down; EOS_NO_ALO=1, EOS_NO_PG=1 leave cases 2, 3 out.
+# an initial snapshot. Cases: 1. MariaDB with --exactly-once (--checkpoint kafka://…/rc-state), ten
+# kills; 2. the same kills without it, checkpoint in a file: at least once, nothing lost
+# (duplicates counted); 3. PostgreSQL with --exactly-once (the slot), ten kills; 4. MariaDB with
+# --exactly-once under broker faults (run_case says which). EOS_SMALL, EOS_BIG scale the writer
+# down; EOS_NO_ALO=1, EOS_NO_PG=1, EOS_NO_FAULTS=1 leave cases 2, 3, 4 out.
 # usage: eos_kill_test.sh ROWCAST MOCK
 set -u
 RC=$1 MOCK=$2
@@ -60,19 +62,41 @@ WRITER=
 stop_writer() { [ -n "${WRITER:-}" ] || return 0; kill "$WRITER" 2>/dev/null; wait "$WRITER" 2>/dev/null; WRITER=; }
 
 # cap SRC CASE RUN [ARGS...]: the capture of table CASE into topic CASE (exec: $! is rowcast)
-cap() {
-    local src=$1 case=$2 run=$3 from
+cap() { # --state-kafka among ARGS: MariaDB's checkpoint in the topic rc-state, not a file
+    local src=$1 case=$2 run=$3 from ck=$W/ck.$case a args=()
     shift 3
-    if [ "$src" = my ]; then from=("$MY_URL/d" --include "d.$case" --checkpoint "$W/ck.$case" --start "$START")
+    for a in "$@"; do if [ "$a" = --state-kafka ]; then ck=kafka://$BOOTSTRAP/rc-state; else args+=("$a"); fi; done
+    set -- "${args[@]}"
+    if [ "$src" = my ]; then from=("$MY_URL/d" --include "d.$case" --checkpoint "$ck" --start "$START")
     else from=("$PG_URL" --include "public.$case" --slot "$case"); fi
     exec "$RC" capture "${from[@]}" --snapshot never --server "$case" \
         --to debezium -o debezium.schemas=false --sink "kafka://$BOOTSTRAP/$case" "$@" 2>>"$W/$case.$run.err"
 }
 
-# run_case SRC CASE KILL_POINTS [ARGS...]: the writer and the capture, killed at each point
+# A point of a run, observed (kinds: docs in the header): reached KIND N CASE RUN
+reached() {
+    if [ "$1" = t ] || [ "$1" = s ]; then past "$3" "$EXPECT" && return 0; fi # everything is in Kafka: no more commits or states come
+    case $1 in
+    r) past "$3" "$2" ;;
+    t) [ "$(curl -s "$(sed -n 's|.*metrics on \(http://[^ ]*\)/metrics.*|\1|p' "$W/$3.$4.err" | head -1)/metrics" 2>/dev/null |
+            sed -n 's/^rowcast_kafka_transactions_total{result="committed"} //p')" -ge "$2" ] 2>/dev/null ;;
+    s) [ "$(state_records)" -ge $((STATE0 + $2)) ] ;;
+    *) echo "unknown kind of point: $1" >&2; return 1 ;;
+    esac
+}
+state_records() { kcat -b "$BOOTSTRAP" -C -t rc-state -e -q -f '%o\n' 2>/dev/null | wc -l; }
+
+# run_case SRC CASE POINTS [ARGS...]: the writer and the capture, which at each point is killed
+# with SIGKILL and restarted. A point is KIND:N — r:N the topic holds N records (r:+N: N more than
+# when the run started; a point already passed is taken 2000 records after the end), t:N the run
+# committed N transactions (its metrics), s:N the state topic (--checkpoint kafka://) got N records
+# from this run — or f:N:CMD;CMD...: at N records the mock's CMDs (words joined by commas) run
+# instead of a kill (a CMD "wait,S" pauses S seconds: the length of a fault; "!" before the CMDs:
+# a fault the run must end on, exit 3, before it is restarted). KILLS: the kills made.
 run_case() {
-    local src=$1 case=$2 points=$3 run=0 at pid st now
+    local src=$1 case=$2 points=$3 run=0 pt kind at pid= st now cmds c base=0
     shift 3
+    KILLS=0
     mock_cmd topic "$case" $PARTS || return 1
     [ "$src" = my ] && START=$(my_sql -e 'SHOW MASTER STATUS' | awk '{ print $1 ":" $2 }')
     echo "CREATE TABLE $(table "$src" "$case") (id int PRIMARY KEY, v int);" | sql "$src" || return 1
@@ -81,23 +105,49 @@ run_case() {
     fi
     writer_sql "$src" "$case" | sql "$src" 2>"$W/writer.err" &
     WRITER=$!
-    for at in $points; do
-        run=$((run + 1))
-        now=$(kafka_offsets "$case" -1)
-        [ "$now" -lt "$at" ] || at=$((now + 2000)) # the last run went past this point: one after its end
-        [ "$at" -lt "$EXPECT" ] || { run=$((run - 1)); break; }
-        cap "$src" "$case" $run "$@" &
-        pid=$!
-        if ! wait_until 120 past "$case" "$at"; then
-            bad "$case run $run: the topic did not pass $at records in 120 s ($(kafka_offsets "$case" -1)): $(tail -3 "$W/$case.$run.err")"
+    for pt in $points; do
+        kind=${pt%%:*} at=${pt#*:} cmds=
+        [ "$kind" = f ] && cmds=${at#*:} at=${at%%:*} kind=r
+        if [ -z "$pid" ]; then base=$(kafka_offsets "$case" -1); fi
+        [ "${at:0:1}" = + ] && at=$((base + ${at#+}))
+        if [ "$kind" = r ]; then
+            now=$(kafka_offsets "$case" -1)
+            [ "$now" -lt "$at" ] || at=$((now + 2000))
+            [ "$at" -lt "$EXPECT" ] || break
+        fi
+        if [ -z "$pid" ]; then
+            run=$((run + 1))
+            STATE0=$(state_records)
+            cap "$src" "$case" $run --metrics 127.0.0.1:0 "$@" &
+            pid=$!
+        fi
+        if ! wait_until 120 reached "$kind" "$at" "$case" $run; then
+            bad "$case run $run: point $pt not reached in 120 s ($(kafka_offsets "$case" -1) records): $(tail -3 "$W/$case.$run.err")"
             kill -9 $pid 2>/dev/null
             wait $pid 2>/dev/null
             return 1
         fi
-        kill -9 $pid
-        wait $pid 2>/dev/null
-        echo "$case run $run: killed at $(kafka_offsets "$case" -1) records in Kafka (point $at)"
+        if [ -n "$cmds" ]; then
+            IFS=';' read -ra cl <<<"${cmds#!}"
+            for c in "${cl[@]}"; do
+                c=${c//,/ }
+                if [ "${c%% *}" = wait ]; then sleep "${c#wait }"; else mock_cmd "$c" || bad "$case: mock: $c"; fi
+            done
+            echo "$case run $run: at $(kafka_offsets "$case" -1) records in Kafka: ${cmds//,/ }"
+            [ "${cmds:0:1}" = '!' ] || continue
+            wait $pid
+            st=$?
+            [ $st = 3 ] || bad "$case run $run: exit $st after the fatal fault, not 3: $(tail -3 "$W/$case.$run.err")"
+            echo "$case run $run: ended on the fault: $(grep -m1 -o 'kafka: .*' "$W/$case.$run.err" | cut -c1-160)"
+        else
+            kill -9 $pid
+            wait $pid 2>/dev/null
+            KILLS=$((KILLS + 1))
+            echo "$case run $run: killed at $(kafka_offsets "$case" -1) records in Kafka (point $pt)"
+        fi
+        pid=
     done
+    if [ -n "$pid" ]; then kill -TERM $pid; wait $pid 2>/dev/null; pid=; fi
     wait "$WRITER" || bad "$case: the writer failed: $(tail -3 "$W/writer.err")"
     WRITER=
     run=$((run + 1))
@@ -145,19 +195,22 @@ check_case() { # SRC CASE EXACT(1|0)
 for b in 1 2 3; do mock_cmd rtt $b "${EOS_RTT:-5}" || exit 1; done
 SLOW=(-o kafka.queue.buffering.max.messages=${EOS_QUEUE:-2000})
 T0=$SECONDS
-# eos_case SRC CASE: a case with --exactly-once, checked, and its runs' replay lines
+# eos_case SRC CASE POINTS [ARGS...]: a case with --exactly-once, checked, and its runs' replay lines
 eos_case() {
     local src=$1 case=$2 skipped=0 said=0 r line n
-    run_case "$src" "$case" "$P1" --exactly-once "${SLOW[@]}" || return 1
+    run_case "$src" "$case" "$3" --exactly-once "${SLOW[@]}" "${@:4}" || return 1
+    [ "${EOS_MIN_KILLS:-0}" -le "$KILLS" ] || [ "$case" = eos_ft ] || bad "$case: $KILLS kills, fewer than ${EOS_MIN_KILLS:-0}"
     check_case "$src" "$case" 1
     for r in $(seq 1 "$RUNS"); do
         line=$(grep 'exactly once:' "$W/$case.$r.err" | head -1)
         [ -n "$line" ] && said=$((said + 1))
         n=$(echo "$line" | sed -n 's/.*exactly once: \([0-9]*\) records.*/\1/p')
         skipped=$((skipped + ${n:-0}))
-        echo "$case run $r: ${line#rowcast: }"
+        echo "$case run $r: ${line:-(killed before its tail reads)}" | sed 's/: rowcast: /: /' 
     done
-    [ "$said" = "$RUNS" ] || bad "$case: $said of $RUNS runs said their replay line"
+    # a run killed at its first state record or commit can die before its tail reads: no line
+    grep -q 'exactly once:' "$W/$case.$RUNS.err" || bad "$case: the last run did not say its replay line"
+    [ "$said" -ge $((RUNS / 2)) ] || bad "$case: $said of $RUNS runs said their replay line"
     [ "$skipped" -gt 0 ] || bad "$case: no restart found records of its replay in Kafka (the skip rule was not exercised)"
 }
 
@@ -175,16 +228,29 @@ my_sql -e "CREATE TABLE d.r0 (id int PRIMARY KEY); INSERT INTO d.r0 VALUES (1)" 
 refused "initial snapshot" "--exactly-once: an initial snapshot's rows are not exactly once yet" \
     "$RC" capture "$MY_URL/d" --include d.r0 --server r0 --exactly-once --sink "kafka://$BOOTSTRAP/r0"
 
-P1="10000 $((SMALL + BIG / 5)) $((SMALL + BIG / 2)) $((SMALL + BIG * 4 / 5)) $((SMALL + BIG + SMALL / 2))"
-# ---- 1. MariaDB, --exactly-once: kills before, inside (3) and after the big transaction ----
-eos_case my eos_my
+# ten kill points: records in Kafka before, inside (4) and after the big transaction, transactions
+# committed by a run, and (MariaDB, its state in the topic rc-state) state records stored by a run
+P1="r:10000 t:1 r:+6000 t:2 r:$((SMALL + BIG / 2)) t:1 r:$((SMALL + BIG * 4 / 5)) r:+6000 t:1 r:$((SMALL + BIG + SMALL / 2))"
+P1MY="r:10000 s:1 r:+6000 t:1 r:$((SMALL + BIG / 2)) s:1 r:$((SMALL + BIG * 4 / 5)) t:1 r:+6000 r:$((SMALL + BIG + SMALL / 2))"
+: "${EOS_MIN_KILLS:=$([ "$BIG" = 100000 ] && echo 10 || echo 0)}" # the full-size writer: each of the ten points is reached
+mock_cmd topic rc-state 1 || exit 1
+# ---- 1. MariaDB, --exactly-once, the checkpoint in Kafka: ten kills ----
+eos_case my eos_my "$P1MY" --state-kafka
 # ---- 2. the same without --exactly-once: at least once, nothing lost ----
 if [ "${EOS_NO_ALO:-0}" != 1 ]; then
-    run_case my alo_my "$P1" "${SLOW[@]}" && check_case my alo_my 0
+    run_case my alo_my "$(printf '%s\n' $P1 | grep '^r:')" "${SLOW[@]}" && check_case my alo_my 0 # no transactions: no t: points
     echo "alo_my: $(($(wc -l <"$W/alo_my.got") - EXPECT)) duplicates (at least once)"
 fi
-# ---- 3. PostgreSQL, --exactly-once ----
-[ "${EOS_NO_PG:-0}" = 1 ] || eos_case pg eos_pg
+# ---- 3. PostgreSQL, --exactly-once: ten kills ----
+[ "${EOS_NO_PG:-0}" = 1 ] || eos_case pg eos_pg "$P1" -o kafka.transaction.ms=200 # PostgreSQL's capture is faster: commits every 200 ms keep the t: points apart
+# ---- 4. MariaDB, --exactly-once under broker faults: retried request errors of Produce,
+# AddPartitionsToTxn and EndTxn, leader changes, a broker down for 2 s, one kill, and a fatal
+# OUT_OF_ORDER_SEQUENCE the run ends on (exit 3) and is restarted after ----
+if [ "${EOS_NO_FAULTS:-0}" != 1 ]; then
+    eos_case my eos_ft "f:8000:err,0,6,6,7,6,7,6,7;err,24,3,51;err,26,3,15,16,51 r:$((SMALL / 2))
+        f:$((SMALL + BIG / 4)):leader,eos_ft,0,2;leader,eos_ft,1,3;leader,eos_ft,2,1;down,2;wait,2;up,2
+        r:$((SMALL + BIG / 2)) f:$((SMALL + BIG + SMALL / 4)):!err,0,1,45"
+fi
 echo "eos_kill: $((SECONDS - T0)) s"
 [ $fail = 0 ] && echo "eos_kill: OK"
 exit $fail
