@@ -114,6 +114,9 @@ typedef struct rc_capture_config {
      * (0: derived from the host, port and checkpoint path) */
     const char *checkpoint, *start;
     uint32_t server_id;
+    /* --standby, once this instance leads: a source whose reader is exclusive takes it from the
+     * old leader (PostgreSQL: the walsender holding the slot is ended, pg_terminate_backend) */
+    bool take_over;
     void (*notice)(void *ctx, const char *msg); /* what the source says as it happens */
     void *notice_ctx;
 } rc_capture_config;

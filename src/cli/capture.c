@@ -24,6 +24,7 @@ typedef struct capture_args {
     size_t ngiven;
     const char *url;
     bool standby;      /* --standby */
+    const char *lead_topic; /* --standby=kafka://...: the lead's topic, NULL: --checkpoint's */
     int takeover_s;    /* --takeover-after, 0: not given */
 } capture_args;
 
@@ -69,8 +70,11 @@ static int set_max_events(cli_run *r, const cli_flag *f, const char *v)
 
 static int set_standby(cli_run *r, const cli_flag *f, const char *v)
 {
-    (void)f, (void)v;
-    ((capture_args *)r->cmd_args)->standby = true;
+    (void)f;
+    capture_args *ca = r->cmd_args;
+    if (v && strncmp(v, "kafka://", 8))
+        return cli_run_usage_error(r, "--standby=%s: the topic whose consumer group decides the lead, kafka://HOST:PORT/TOPIC", v);
+    ca->standby = true, ca->lead_topic = v;
     return EXIT_OK;
 }
 
@@ -87,16 +91,21 @@ static int set_takeover(cli_run *r, const cli_flag *f, const char *v)
 
 /* --standby and --takeover-after: the lead is decided in the group of the state topic, so the
  * state must be a Kafka one (the instances share it). */
-static int standby_args(cli_run *r, const capture_args *ca, const rc_capture_config *cc, rc_pipeline *c)
+static int standby_args(cli_run *r, const capture_args *ca, rc_capture_config *cc, bool mysql, rc_pipeline *c)
 {
     if (!ca->standby) {
         if (ca->takeover_s) return cli_run_usage_error(r, "--takeover-after is the time a --standby waits; give --standby too%s", "");
         return EXIT_OK;
     }
-    if (!rc_state_store_is_kafka(cc->checkpoint))
+    bool kafka_state = rc_state_store_is_kafka(cc->checkpoint);
+    if (!mysql && !ca->lead_topic)
+        return cli_run_usage_error(r, "--standby of a PostgreSQL capture needs --standby=kafka://HOST:PORT/TOPIC: the slot is the "
+                                      "state the instances share, and that topic's consumer group decides which one leads%s", "");
+    if (mysql && !kafka_state)
         return cli_run_usage_error(r, "--standby needs --checkpoint kafka://HOST:PORT/TOPIC: the instances share the state there, and "
                                       "the topic's consumer group decides which one leads%s", "");
-    c->standby = cc->checkpoint + 8;
+    c->standby = ca->lead_topic ? ca->lead_topic + 8 : cc->checkpoint + 8;
+    cc->take_over = true; /* the slot's old reader is ended once this one leads */
     c->takeover_s = ca->takeover_s ? ca->takeover_s : RC_TAKEOVER_DEFAULT_S;
     return EXIT_OK;
 }
@@ -246,13 +255,15 @@ static const cli_flag capture_table[] = {
      .help = "without checkpoint and snapshot: current (default),\n"
              "earliest, FILE:POS (mysql-bin.000003:4), or a MariaDB GTID\n"
              "position (0-1-14)"},
-    {CLI_SWITCH, "--standby", .set = set_standby,
+    {CLI_OPTIONAL, "--standby", .metavar = "kafka://HOST:PORT/TOPIC", .set = set_standby,
      .help = "one of several instances of this capture (same --server,\n"
-             "--checkpoint kafka://, --exactly-once) on other machines:\n"
-             "it waits until it leads, then captures; the lead moves when\n"
-             "the active one ends (docs/operations.md, A standby that\n"
-             "takes over). A leader that lost the lead exits 4 without\n"
-             "writing"},
+             "--exactly-once) on other machines: it waits until it leads,\n"
+             "then captures; the lead moves when the active one ends\n"
+             "(docs/operations.md, A standby that takes over). The lead\n"
+             "is decided in the consumer group of --checkpoint's topic\n"
+             "(MySQL/MariaDB: kafka:// there is needed), or of the TOPIC\n"
+             "given (PostgreSQL: needed; the slot's old walsender is\n"
+             "ended). A leader that lost the lead exits 4 unwritten"},
     {CLI_VALUE, "--takeover-after", .metavar = "SECONDS", .set = set_takeover,
      .help = "--standby: how long an active instance may be silent\n"
              "before another takes over (default 30; the group session\n"
@@ -352,7 +363,7 @@ int cli_capture(int argc, char **argv)
     if (rc == EXIT_OK && rc_state_store_is_kafka(cc.checkpoint) && !c.server_forced) /* the state's key: rowcast/NAME/state */
         rc = cli_run_usage_error(&r, "--checkpoint %s needs --server NAME: the state is the record rowcast/NAME/state, and two "
                                      "captures must not share one", cc.checkpoint);
-    if (rc == EXIT_OK) rc = standby_args(&r, &ca, &cc, &c);
+    if (rc == EXIT_OK) rc = standby_args(&r, &ca, &cc, src->option_prefix && !strcmp(src->option_prefix, "mysql"), &c);
     if (rc == EXIT_OK) {
         r.spec.source_prefix = src->option_prefix;
         c.threaded = r.threads ? !strcmp(r.threads, "2") : src->threaded;

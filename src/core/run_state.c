@@ -55,6 +55,7 @@ static _Atomic int lost;
 static _Atomic long long grace;
 static char lost_why[256];
 static atomic_flag losing = ATOMIC_FLAG_INIT;
+static volatile sig_atomic_t *stop_flag;
 
 long long rc_run_now_us(void)
 {
@@ -63,8 +64,9 @@ long long rc_run_now_us(void)
     return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-void rc_run_lead_begin(long long grace_us)
+void rc_run_lead_begin(long long grace_us, volatile sig_atomic_t *stop)
 {
+    stop_flag = stop;
     atomic_store(&grace, grace_us);
     atomic_store(&lease_until, 0);
 }
@@ -81,6 +83,14 @@ void rc_run_lead_lose(const char *why)
     if (atomic_flag_test_and_set(&losing)) return;
     snprintf(lost_why, sizeof lost_why, "%s", why);
     atomic_store(&lost, 1);
+    if (stop_flag && !*stop_flag) *stop_flag = SIGTERM; /* the run ends as on SIGTERM, writing nothing more */
+}
+
+bool rc_run_lead_lost(char *why, size_t cap)
+{
+    if (!atomic_load(&lost)) return false;
+    if (why) snprintf(why, cap, "%s", lost_why);
+    return true;
 }
 
 bool rc_run_lead_held(char *why, size_t cap)

@@ -7,6 +7,7 @@
 #ifndef ROWCAST_RUN_STATE_H
 #define ROWCAST_RUN_STATE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,12 +40,16 @@ const char *rc_run_role_name(rc_run_role r);
  * a monotonic time in microseconds, before the coordinator can have expired the member), and
  * loses it for good when the group revoked the lead or no longer knows the member. The sink
  * asks before each record and each commit. */
-void rc_run_lead_begin(long long grace_us); /* leases on; nothing held until the first renewal */
+/* leases on; nothing held until the first renewal; a loss sets *stop (SIGTERM) so that the run
+ * ends at once, its sources too (NULL: not) */
+void rc_run_lead_begin(long long grace_us, volatile sig_atomic_t *stop);
 void rc_run_lead_renew(long long until_us);
 void rc_run_lead_lose(const char *why);   /* the first reason is kept */
 /* True while the lease holds. An expired lease is waited for (renewed: true; lost, or not renewed
  * within the grace begin gave: false); false comes with the reason in `why`. */
 bool rc_run_lead_held(char *why, size_t cap);
+/* True once the lead is lost for good, its reason in `why` (NULL: not wanted). */
+bool rc_run_lead_lost(char *why, size_t cap);
 /* The monotonic clock the lease is in, microseconds. */
 long long rc_run_now_us(void);
 

@@ -139,7 +139,11 @@ int rc_pipeline_run(rc_pipeline *c)
     rc_pipeline_progress_clear(c); /* what follows is said on lines of its own */
     rc_run_state_set(*c->stop ? RC_RUN_STOPPING : rc != RC_EXIT_OK ? RC_RUN_FAILING : RC_RUN_DONE);
     if (rc == RC_EXIT_OK && !*c->stop && c->to->flush) rc = rc_pipeline_flush_group(c);
-    if (*c->stop) {
+    char lost[256];
+    if (rc_run_lead_lost(lost, sizeof lost)) { /* --standby: the stop is the lost lead's, not a signal's */
+        rc_logf("rowcast: lost the lead of --server %s (%s); stopping without writing\n", c->server, lost);
+        if (rc == RC_EXIT_OK) rc = RC_EXIT_FENCED;
+    } else if (*c->stop) {
         if (c->database)
             rc_logf("rowcast: %s: stopping; waiting up to %ld s for deliveries\n", *c->stop == SIGINT ? "SIGINT" : "SIGTERM",
                     c->flush_ms / 1000);
@@ -149,7 +153,7 @@ int rc_pipeline_run(rc_pipeline *c)
         if (rc == RC_EXIT_OK) rc = 128 + *c->stop;
     }
     rc = rc_pipeline_finish(c, rc, c->flush_ms);
-    if (rc != RC_EXIT_OK && rc_sink_fenced(c->sink)) rc = RC_EXIT_FENCED; /* another instance took over */
+    if (rc != RC_EXIT_OK && (rc_sink_fenced(c->sink) || rc_run_lead_lost(NULL, 0))) rc = RC_EXIT_FENCED; /* another instance took over */
     rc_pipeline_slot_end(c, rc);
     rc_pipeline_incsnap_unfinished(c);
     /* closed after the last acknowledgement reached it (a database source tells the server) */

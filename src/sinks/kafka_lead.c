@@ -47,10 +47,14 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_p
         if (has0) atomic_store(&l->assigned, 1);
         return;
     }
-    /* not a loss by itself: the mock cluster (and a slow rebalance) drops a member's assignment,
-     * which the group gives back; the lease is not renewed meanwhile, and lapses for good when
-     * the lead went to another member (rc_run_lead_held) */
-    if (has0) atomic_store(&l->assigned, 0);
+    /* a leader that loses partition 0 never leads again in this run: what it read and wrote is
+     * in memory, and a new lead must start from the state and the tail reads (a restart) */
+    if (has0) {
+        atomic_store(&l->assigned, 0);
+        if (atomic_load(&l->leading))
+            rc_run_lead_lose(rd_kafka_assignment_lost(rk) ? "the group coordinator expired this member: no heartbeat within its session"
+                                                          : "the group gave the lead to another member");
+    }
     if (cooperative(rk)) {
         rd_kafka_error_t *x = rd_kafka_incremental_unassign(rk, parts);
         if (x) rd_kafka_error_destroy(x);
@@ -187,7 +191,7 @@ rc_status rc_kafka_lead_acquire(rc_kafka_lead *l, volatile sig_atomic_t *stop, r
     rd_kafka_resp_err_t e = rd_kafka_subscribe(l->rk, sub);
     rd_kafka_topic_partition_list_destroy(sub);
     if (e) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "--standby: joining the group: %s", rd_kafka_err2str(e));
-    rc_run_lead_begin(2 * l->session_us);
+    rc_run_lead_begin(2 * l->session_us, stop);
     /* assigned and renewed once, then again half a session later: by then a previous leader's
      * lease (half a session from its last renewal, which came before this assignment) lapsed */
     long long wait_until = 0;

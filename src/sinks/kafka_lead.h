@@ -9,9 +9,9 @@
  * While it leads, a thread of its own keeps the membership (polls, serves the rebalances) and
  * renews the run's lease (core/run_state.h) each time the coordinator accepted an offset commit
  * of this member: until half a session after the request was sent, before the coordinator can
- * have expired it. A member the coordinator no longer knows, or a lease not renewed within two
- * sessions (a revoke stops the renewals; the group may give the partition back) loses the lead
- * for good: the sink writes nothing more (kafka_txn.c) and the run
+ * have expired it. A revoke of the partition, a member the coordinator no longer knows, or a lease
+ * not renewed within two sessions loses the lead for good (a leader never leads again in the same
+ * run: a new lead starts from the state and the tail reads): the sink writes nothing more (kafka_txn.c) and the run
  * exits 4. Safety on a real cluster is the transactional producer's epoch fence (the new leader's
  * init_transactions); the lease makes a paused old leader stop before it writes. */
 #ifndef ROWCAST_SINKS_KAFKA_LEAD_H

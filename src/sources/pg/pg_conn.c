@@ -2,6 +2,7 @@
  * (CopyBoth framing of XLogData / keepalive / standby status). */
 #include "sources/pg/pg_conn.h"
 #include "sources/db_phases.h"
+#include "core/run_state.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -564,6 +565,22 @@ static rc_pg_rc start_once(rc_pg_conn *c, const char *cmd, bool *active, char *m
     return RC_PG_RETRY;
 }
 
+/* --standby, leading: the slot's walsender is the old leader's (a paused one keeps it until
+ * wal_sender_timeout): end it (allowed for the same role or pg_signal_backend), and say so. */
+static void take_slot(rc_pg_conn *c, const char *slot)
+{
+    char why[256];
+    if (!rc_run_lead_held(why, sizeof why)) return; /* an old leader woken up: the slot is the new one's */
+    const char *params[1] = {slot};
+    PGresult *res = PQexecParams(c->sql, "SELECT active_pid, pg_terminate_backend(active_pid) FROM pg_catalog.pg_replication_slots "
+                                         "WHERE slot_name = $1 AND active_pid IS NOT NULL", 1, NULL, params, NULL, NULL, 0);
+    bool ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+    if (!ok || PQntuples(res) == 1)
+        rc_db_notice(c->opts.notice, c->opts.notice_ud, 300, "--standby: slot %s was held by PID %s (the old leader's walsender): %s", slot,
+                     ok ? PQgetvalue(res, 0, 0) : "?", !ok ? PQerrorMessage(c->sql) : strcmp(PQgetvalue(res, 0, 1), "t") ? "ending it was refused" : "ended it");
+    PQclear(res);
+}
+
 rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error *err)
 {
     bool exists = false; /* set on RC_PG_OK; GCC -O3 does not see that */
@@ -608,6 +625,7 @@ rc_pg_rc rc_pg_stream_start(rc_pg_conn *c, const rc_pg_stream_opts *o, rc_error 
                         "slot",
                         msg, c->shown, c->opts.active_retry_ms);
         if (wait > left) wait = (int)left;
+        if (c->opts.take_slot) take_slot(c, o->slot);
         rc_db_notice(c->opts.notice, c->opts.notice_ud, 300, "%s: retrying in %d ms", msg, wait);
         sleep_ms(wait);
         wait = wait * 2 > 2000 ? 2000 : wait * 2;

@@ -53,6 +53,8 @@ typedef struct rc_pg_opts {
     int active_retry_ms;    /* how long "replication slot ... is active for PID" is retried
                              * before it is fatal (0: 90 s, above wal_sender_timeout's default) */
     int status_interval_ms; /* standby status at least this often while streaming (0: 10 s) */
+    bool take_slot;         /* "active for PID": end that walsender (pg_terminate_backend), then
+                             * retry: a --standby that leads takes the slot from the old leader */
     /* told about each retry ("... is active for PID 123: retrying in 200 ms"); may be NULL */
     void (*notice)(void *ud, const char *msg);
     void *notice_ud;

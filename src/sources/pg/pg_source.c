@@ -664,7 +664,7 @@ static rc_status incremental_start(pg_source *s, rc_error *err)
 static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc_error *err)
 {
     rc_pg_opts po = {.notice = s->cfg.notice ? (void (*)(void *, const char *))s->cfg.notice : NULL,
-                     .notice_ud = s->cfg.notice_ctx};
+                     .notice_ud = s->cfg.notice_ctx, .take_slot = s->cfg.take_over};
     rc_pg_rc rc = rc_pg_open(url, &po, &s->conn, err);
     if (rc != RC_PG_OK) return pg_fail(err, rc);
     snprintf(s->shown, sizeof s->shown, "%s", rc_pg_url(s->conn));
