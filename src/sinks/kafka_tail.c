@@ -201,6 +201,10 @@ rc_status rc_kafka_tail_topic(kafka_tail *t, const char *topic, int32_t n, int w
     memset(out, 0, (size_t)n * sizeof *out);
     rd_kafka_topic_t *rkt = topic_of(t, topic, err);
     if (!rkt) return err->code;
+    /* the partitions' leaders known first: a read started before them waits for librdkafka's
+     * offset-query retry (500 ms), which was most of a start's tail reads */
+    const struct rd_kafka_metadata *md = NULL;
+    if (rd_kafka_metadata(t->rk, 0, rkt, &md, wait_ms) == RD_KAFKA_RESP_ERR_NO_ERROR) rd_kafka_metadata_destroy(md);
     int64_t *first = calloc((size_t)n, sizeof *first);
     bool *found = calloc((size_t)n, sizeof *found);
     rc_status st = first && found ? last_windows(t, rkt, n, wait_ms, stop, out, first, found, err)
