@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "pipeline_impl.h"
+#include "sinks/sink_txn.h"
 #include "core/log.h"
 
 /* The clock of the interval between checkpoints, read for every item: the coarse one (a few ms
@@ -42,6 +43,19 @@ static void ack_state(rc_pipeline *c, const rc_pos *pos, const rc_sink_state *st
 int rc_pipeline_capture_start(rc_pipeline *c)
 {
     const rc_source_ops *ops = c->src->ops;
+    /* --exactly-once: a capture from no position of its own at the server's current one finds a
+     * lost state in the topic (rc_sink_eos_fresh) */
+    rc_pos at;
+    bool resumed = (ops->stored_state && ops->stored_state(c->src)) || (ops->resumes_at && ops->resumes_at(c->src, &at));
+    if (!resumed && (!c->capture->start || !strcmp(c->capture->start, "current"))) {
+        rc_error err;
+        rc_error_clear(&err);
+        if (rc_sink_eos_fresh(c->sink, ops->resumes_at ? "a new slot" : c->capture->checkpoint ? "no state in --checkpoint" : "no --checkpoint",
+                              &err) != RC_OK) {
+            rc_logf("rowcast %s: %s\n", c->command, err.message);
+            return err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO;
+        }
+    }
     if (ops->ack_state) {
         const char *stored = ops->stored_state ? ops->stored_state(c->src) : NULL;
         if (stored) {

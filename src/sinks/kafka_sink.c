@@ -35,6 +35,7 @@ typedef struct kafka_sink {
     kafka_log log;
     kafka_txn txn;
     kafka_tail tail; /* --exactly-once: last[p] per topic's partition (topic_entry.tails) */
+    char fresh[200];  /* --exactly-once: why this capture starts from no position of its own, or "" */
 } kafka_sink;
 
 /* "input FILE, file offset N" of a record's rowcast.position header (FILE:OFFSET), or "" when
@@ -325,6 +326,24 @@ static const rc_header *header_of(const rc_record *r, const char *name)
     return h;
 }
 
+/* --exactly-once: the topic's partitions read back at once, the first time the run routes to it
+ * (cheaper than one by one); a capture from no position of its own refused if they hold its
+ * --server's records (rc_sink_eos_fresh). */
+static rc_status eos_tails(kafka_sink *ks, topic_entry *t, rc_error *err)
+{
+    if (!(t->tails = calloc((size_t)t->partitions, sizeof *t->tails))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    rc_status st = rc_kafka_tail_topic(&ks->tail, t->name, t->partitions, ks->s->cfg.wait_ms, ks->s->cfg.stop, t->tails, err);
+    for (int32_t i = 0; st == RC_OK && ks->fresh[0] && i < t->partitions; i++)
+        if (t->tails[i].len)
+            st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                              "--exactly-once: topic %s holds records of --server %s up to %.*s, but this capture starts at the "
+                              "server's current position (%s): the state that said how far they went is lost, and starting here "
+                              "would skip the changes between. Restore the state, give --start at or before that position, or "
+                              "capture under another --server",
+                              t->name, ks->tail.server, (int)t->tails[i].len, t->tails[i].last, ks->fresh);
+    return st;
+}
+
 /* --exactly-once: whether record r, routed to t[part], is in Kafka already (the skip rule,
  * kafka_tail.h), the topic's partitions read back the first time the run routes to it; *key is r's
  * rowcast.eos header, *tp the partition's last[p]. Refused: a record
@@ -345,10 +364,7 @@ static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc
                             kind == 's' ? "an initial" : "an incremental");
     if (part >= t->partitions) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: topic %s has no partition %d", t->name, (int)part);
     rc_status st = RC_OK;
-    if (!t->tails) { /* the topic's first record: all its partitions read back at once (cheaper than one by one) */
-        if (!(t->tails = calloc((size_t)t->partitions, sizeof *t->tails))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-        st = rc_kafka_tail_topic(&ks->tail, t->name, t->partitions, ks->s->cfg.wait_ms, ks->s->cfg.stop, t->tails, err);
-    }
+    if (!t->tails && (st = eos_tails(ks, t, err)) != RC_OK) return st;
     kafka_tail_part *p = *tp = &t->tails[part];
     if (st == RC_OK && !p->read) /* a read that failed before (and was not the run's end) */
         st = rc_kafka_tail_last(&ks->tail, t->name, part, RC_TAIL_BACKWARDS, ks->s->cfg.wait_ms, ks->s->cfg.stop, p, err);
@@ -509,6 +525,19 @@ bool rc_sink_txn_stats_get(const rc_sink *s, rc_sink_txn_stats *out)
     out->eos = ks->txn.eos;
     out->eos_skipped = ks->tail.skipped;
     return true;
+}
+
+rc_status rc_sink_eos_fresh(rc_sink *s, const char *why, rc_error *err)
+{
+    kafka_sink *ks = s->ops == &rc_sink_kafka_ops ? s->impl : NULL;
+    if (!ks || !ks->txn.eos) return RC_OK;
+    snprintf(ks->fresh, sizeof ks->fresh, "%s", why);
+    const char *name = s->topic_template;
+    if (!name || strchr(name, '{')) return RC_OK; /* topics named by the events: checked at each one's first record */
+    rc_record r = {.topic = name, .topic_len = strlen(name)};
+    topic_entry *t;
+    rc_status st = topic_get(ks, &r, &t, err);
+    return st != RC_OK || t->tails ? st : eos_tails(ks, t, err); /* before anything is written or stored */
 }
 
 bool rc_sink_fenced(const rc_sink *s)

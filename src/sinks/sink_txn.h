@@ -27,6 +27,12 @@ rc_status rc_sink_check(const char *url, const rc_options *opts, rc_error *err);
 bool rc_sink_txn_stats_get(const rc_sink *s, rc_sink_txn_stats *out);
 /* A newer producer of the same transactional.id took over: the run exits 4. */
 bool rc_sink_fenced(const rc_sink *s);
+/* --exactly-once: this capture starts from no position of its own, at the server's current one
+ * (`why`: which, for the message); a topic that already holds records of its --server is then
+ * refused (RC_ERR_USAGE): the state that named how far they went is lost, and starting here would
+ * skip the changes between. The sink's one topic is read back now, before anything is written or
+ * stored; topics named by the events at their first record. RC_OK for other sinks. */
+rc_status rc_sink_eos_fresh(rc_sink *s, const char *why, rc_error *err);
 
 enum { RC_EXIT_FENCED = 4 };
 

@@ -15,7 +15,8 @@
 # an initial snapshot. Cases: 1. MariaDB with --exactly-once (--checkpoint kafka://…/rc-state), ten
 # kills; 2. the same kills without it, checkpoint in a file: at least once, nothing lost
 # (duplicates counted); 3. PostgreSQL with --exactly-once (the slot), ten kills; 4. MariaDB with
-# --exactly-once under broker faults (run_case says which). EOS_SMALL, EOS_BIG scale the writer
+# --exactly-once under broker faults (run_case says which). After case 1: a capture of eos_my from
+# no position of its own (a lost state) is refused before it writes. EOS_SMALL, EOS_BIG scale the writer
 # down; EOS_NO_ALO=1, EOS_NO_PG=1, EOS_NO_FAULTS=1 leave cases 2, 3, 4 out.
 # usage: eos_kill_test.sh ROWCAST MOCK
 set -u
@@ -236,6 +237,17 @@ P1MY="r:10000 s:1 r:+6000 t:1 r:$((SMALL + BIG / 2)) s:1 r:$((SMALL + BIG * 4 / 
 mock_cmd topic rc-state 1 || exit 1
 # ---- 1. MariaDB, --exactly-once, the checkpoint in Kafka: ten kills ----
 eos_case my eos_my "$P1MY" --state-kafka
+# ---- 1b. a lost state: the topic holds eos_my's records, and a capture of --server eos_my starts
+# from the server's current position (no --checkpoint; a new, empty state topic): refused before
+# it writes anything ----
+mock_cmd topic rc-state-new 1 || exit 1
+before=$(kafka_offsets eos_my -1)
+lost() { "$RC" capture "$MY_URL/d" --include d.eos_my --snapshot never --server eos_my --exactly-once --to debezium \
+    -o debezium.schemas=false --sink "kafka://$BOOTSTRAP/eos_my" --until caught-up "$@"; }
+refused "lost state (no --checkpoint)" "--exactly-once: topic eos_my holds records of --server eos_my up to " lost
+refused "lost state (an empty state topic)" "but this capture starts at the server's current position (no state in --checkpoint): the state" \
+    lost --checkpoint "kafka://$BOOTSTRAP/rc-state-new"
+[ "$(kafka_offsets eos_my -1)" = "$before" ] || bad "a capture refused for a lost state wrote to eos_my"
 # ---- 2. the same without --exactly-once: at least once, nothing lost ----
 if [ "${EOS_NO_ALO:-0}" != 1 ]; then
     run_case my alo_my "$(printf '%s\n' $P1 | grep '^r:')" "${SLOW[@]}" && check_case my alo_my 0 # no transactions: no t: points
