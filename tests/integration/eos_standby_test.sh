@@ -89,6 +89,8 @@ code=$(curl -s -o "$W/$Y.ready" -w '%{http_code}' "$u/ready")
 curl -s "$u/metrics" | grep -qx 'rowcast_role{role="standby"} 1' || bad "$Y's rowcast_role is not standby"
 said $Y "active for" && bad "$Y leads while $X does"
 echo "$X leads, $Y waits"
+# PostgreSQL: the leader's new slot is where the capture starts; the writer writes after it
+[ "$SRC" = my ] || wait_until 60 said $X "replication slot sb_pg created" || bad "$X made no slot: $(tail -3 "$W/$X.err")"
 
 # ---- 2. the leader killed mid-stream: the standby takes over ----
 writer 1 2>"$W/writer1$SRC.err" &
