@@ -48,6 +48,11 @@ typedef struct rc_column {
      * instead of the catalog's, so that Canal -> native -> Canal gives the input's codes back */
     int16_t jdbc;
     bool has_jdbc;
+    /* The column's DEFAULT as the text of a value (what a SELECT of it gives: "station",
+     * "1976-08-23", "5.6"; a BIT's as its number), valid when has_dflt. DEFAULT NULL, no DEFAULT
+     * and an expression (CURRENT_TIMESTAMP) have none. Debezium writes it in its schemas. */
+    rc_str dflt;
+    bool has_dflt;
 } rc_column;
 
 /* One table's share of a transaction (Debezium's END message: data_collections). */

@@ -69,7 +69,7 @@ const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, cons
     if (c->used >= RC_COLCACHE_MAX || ((c->used + 1) * 4 > c->cap * 3 && !grow(c))) return NULL;
     size_t text = n;
     for (uint32_t i = 0; i < ncols; i++)
-        text += cols[i].name.n + cols[i].type.charset.n + cols[i].type.labels.n + cols[i].type.decl.n;
+        text += cols[i].name.n + cols[i].type.charset.n + cols[i].type.labels.n + cols[i].type.decl.n + cols[i].dflt.n;
     /* layout: rc_colset, the columns, then the key and the strings */
     rc_colset *set = malloc(sizeof *set + sizeof(rc_column) * ncols + text + 1);
     if (!set) return NULL;
@@ -84,6 +84,7 @@ const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, cons
         cc[i].type.charset = copy_str(cols[i].type.charset, &w);
         cc[i].type.labels = copy_str(cols[i].type.labels, &w);
         cc[i].type.decl = copy_str(cols[i].type.decl, &w);
+        cc[i].dflt = copy_str(cols[i].dflt, &w);
     }
     uint64_t h = rc_hash64(key, n, 0);
     c->slots[probe(c, h, key, n)] = (slot){h, set};

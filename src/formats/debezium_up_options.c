@@ -89,6 +89,13 @@ static int layout_of_release(const char *v)
     return major >= 3 ? 30 : -1;
 }
 
+/* A release of 3.7 or later (signed TINYINT as INT8, debezium/dbz#2235); false when v names none. */
+static bool release_from_3_7(const char *v)
+{
+    long major, minor;
+    return release_of(v, &major, &minor) && (major > 3 || (major == 3 && minor >= 7));
+}
+
 /* A release before 2.2; false when v names none. */
 static bool release_before_2_2(const char *v)
 {
@@ -124,6 +131,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     int release = layout_of_release(e->version);
     e->compat = opt->compat >= 0 ? layouts[opt->compat] : release >= 0 ? release : 30;
     e->zoned_width = e->compat >= 26 || (e->compat == 20 && !release_before_2_2(e->version));
+    e->tinyint8 = release_from_3_7(e->version);
     e->schema_adjust = opt->schema_adjust >= 0 ? opt->schema_adjust : e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
     e->skip_ops = opt->skip.ops;
     e->hstore_map = opt->hstore_mode == 1, e->include_unknown = opt->include_unknown;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/pg_value_text.h"
 #include "formats/debezium_up_enc.h"
+#include "core/vparse.h"
 #include "core/jsonw.h"
 
 /* The unscaled value of a decimal rescaled to `scale` (padding zeros); false when the value
@@ -57,7 +58,7 @@ static rc_status unavailable(up_enc *e, const rc_column *c, dbz_cv *cv, rc_error
     static const char ph[] = "__debezium_unavailable_value";
     rc_buf params;
     rc_buf_init(&params, 0);
-    col_schema s, es = {"", NULL, 0, NULL};
+    col_schema s, es = {"", NULL, 0, NULL, NULL};
     rc_dbz_col_schema(e, c, &s, &params);
     rc_column ec;
     if (!strcmp(s.type, "array") && rc_dbz_array_elem(e, c, &ec)) rc_dbz_col_schema(e, &ec, &es, &params);
@@ -527,6 +528,25 @@ static inline __attribute__((always_inline)) rc_status json_value(up_enc *e, rc_
 rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_value *v, rc_error *err)
 {
     return json_value(e, b, c, v, err);
+}
+
+/* The column's default as its schema's "default" (Debezium's DefaultValueConverter): the text
+ * read as a value of the column and written as a row's value would be. None when it reads as no
+ * value of the type (a zero date) or writes null. Made once per cached schema. */
+bool rc_dbz_default_json(up_enc *e, const rc_column *c, rc_buf *out)
+{
+    rc_buf_reset(out);
+    if (!c->has_dflt) return false;
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_vparse_opts o = {.bytes = RC_BYTES_LATIN1}; /* a TIMESTAMP's wall clock in UTC */
+    rc_value v;
+    rc_error err;
+    rc_error_clear(&err);
+    bool ok = rc_value_from_text(c, c->dflt.p, c->dflt.n, &o, &a, &v, &err) == RC_OK && v.kind != RC_V_INVALID && v.kind != RC_V_NULL &&
+              rc_dbz_put_value(e, out, c, &v, &err) == RC_OK && out->err == RC_OK && !(out->len == 4 && !memcmp(out->data, "null", 4));
+    rc_arena_fini(&a);
+    return ok;
 }
 
 /* ---- row images ---- */

@@ -34,7 +34,7 @@ pos=$(my_sql -e 'SHOW MASTER STATUS' | awk '{ print $1 ":" $2 }')
 my_sql --comments <"$W/suite.sql" >"$W/sql.out" 2>&1 || { bad "the suite's SQL failed: $(cat "$W/sql.out")"; exit 1; }
 dbz() {
     "$RC" capture "$MY_URL" "${inc[@]}" --server-id 61 -q --to debezium -o debezium.flavor=upstream \
-        -o debezium.schemas=true "$@"
+        -o debezium.schemas=true -o debezium.version=3.7.0.Final "$@"
 }
 dbz --snapshot initial_only >"$W/snapshot" 2>"$W/snapshot.err" || bad "snapshot failed: $(head -c 500 "$W/snapshot.err")"
 dbz --start "$pos" --until caught-up >"$W/stream" 2>"$W/stream.err" || bad "stream failed: $(head -c 500 "$W/stream.err")"
@@ -53,6 +53,7 @@ while read -r mode opts; do
 done <<'MODES'
 dec_string -o debezium.decimal.handling.mode=string
 dec_double -o debezium.decimal.handling.mode=double
+bigint_precise -o debezium.bigint.unsigned.handling.mode=precise
 MODES
 # the counts of docs/sources/mysql.md "Debezium's suite"
 awk -F'[:,] *' '/ fields compared/ { for (i = 2; i <= NF; i++) { split($i, w, " "); t[i] += w[1] } }

@@ -151,6 +151,7 @@ rc_status rc_my_decoder_build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a
         memset(col, 0, sizeof *col);
         col->name = (rc_str){d->decl.data + de, ne - de};
         col->nullable = m->cols[c].nullable;
+        col->dflt = m->cols[c].dflt, col->has_dflt = m->cols[c].has_dflt;
         rc_error e2;
         rc_error_clear(&e2);
         if (rc_coltype_parse(RC_FAM_MYSQL, d->decl.data + ds, de - ds, &col->type, &e2) != RC_OK)
@@ -170,6 +171,12 @@ rc_status rc_my_decoder_build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a
         rc_buf_putc(&d->key, (char)('0' + cols[c].nullable));
         rc_fmt_u64(&d->key, cols[c].pk);
         rc_buf_putc(&d->key, 0);
+        if (cols[c].has_dflt) { /* the default, with its length (it may hold any byte) */
+            rc_buf_putc(&d->key, '=');
+            rc_fmt_u64(&d->key, cols[c].dflt.n);
+            rc_buf_putc(&d->key, ':');
+            rc_buf_put(&d->key, cols[c].dflt.p, cols[c].dflt.n);
+        }
     }
     if (d->key.err != RC_OK) return rc_my_decoder_nomem(err);
     const rc_colset *set = rc_colcache_find(d->cols, d->key.data, d->key.len);
@@ -182,7 +189,8 @@ rc_status rc_my_decoder_build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a
     for (uint32_t c = 0; c < nc; c++) {
         cols[c].name = rc_my_decoder_arena_str(a, cols[c].name);
         rc_str decl = rc_my_decoder_arena_str(a, cols[c].type.decl);
-        if (!cols[c].name.p || !decl.p) return rc_my_decoder_nomem(err);
+        cols[c].dflt = rc_my_decoder_arena_str(a, cols[c].dflt);
+        if (!cols[c].name.p || !decl.p || !cols[c].dflt.p) return rc_my_decoder_nomem(err);
         rc_coltype_parse(RC_FAM_MYSQL, decl.p, decl.n, &cols[c].type, NULL);
     }
     *cols_out = cols, *id_out = NULL;
