@@ -112,6 +112,7 @@ typedef struct up_enc {
     bool interval_string; /* interval.handling.mode=string (else numeric) */
     bool include_unknown; /* include.unknown.datatypes */
     bool include_query;   /* include.query: source.query (else null) */
+    bool time_adjust;     /* enable.time.adjuster: a MySQL year 0-99 moved to 1970-2069 */
     bool zoned_width;     /* ZonedTimestamp's fraction as wide as the column's precision (2.2 and later) */
     bool tinyint8;        /* a MySQL signed TINYINT as int8 (debezium.version 3.7 and later), else int16 */
     rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
@@ -241,9 +242,9 @@ bool rc_dbz_array_elem(up_enc *e, const rc_column *c, rc_column *out);
 void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, const char *field, size_t fn);
 /* dflt: the column's default as JSON (rc_dbz_default_json), NULL when none. */
 void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params, rc_buf *dflt);
-/* The column's default (rc_column.dflt) as its schema's "default" JSON, into out (emptied
- * first); false when it has none Debezium writes. */
-bool rc_dbz_default_json(up_enc *e, const rc_column *c, rc_buf *out);
+/* Column c's default (rc_event.dflts: the text of a value) as its schema's "default" JSON, into
+ * out (emptied first); false when it is none Debezium writes. */
+bool rc_dbz_default_json(up_enc *e, const rc_column *c, rc_str text, rc_buf *out);
 void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const char *field);
 /* A field of a schema written from a list: its name, its Connect type, whether optional. */
 typedef struct rc_dbz_field {

@@ -69,10 +69,10 @@ static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_error *e
     return st;
 }
 
-/* c's default as JSON in buf (Connect's "default"), NULL when it has none. */
-static rc_buf *column_default(up_enc *e, const rc_column *c, rc_buf *buf)
+/* Column i's default as JSON in buf (Connect's "default"), NULL when it has none. */
+static rc_buf *column_default(up_enc *e, const rc_event *ev, uint32_t i, rc_buf *buf)
 {
-    return c->has_dflt && rc_dbz_default_json(e, c, buf) ? buf : NULL;
+    return ev->dflts && ev->dflts[i].p && rc_dbz_default_json(e, &ev->cols[i], ev->dflts[i], buf) ? buf : NULL;
 }
 
 static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *prefix, size_t pn, const char *field,
@@ -82,7 +82,7 @@ static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *p
     for (uint32_t i = 0, n = 0; i < ev->ncols; i++) {
         if (rc_dbz_left_out(e, ev, i)) continue; /* include.unknown.datatypes=false */
         if (n++) rc_buf_putc(b, ',');
-        rc_dbz_put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params, column_default(e, &ev->cols[i], dflt));
+        rc_dbz_put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params, column_default(e, ev, i, dflt));
     }
     RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -145,7 +145,7 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        rc_dbz_put_column_schema(e, b, &ev->cols[idx[k]], false, &params, column_default(e, &ev->cols[idx[k]], &dflt));
+        rc_dbz_put_column_schema(e, b, &ev->cols[idx[k]], false, &params, column_default(e, ev, idx[k], &dflt));
     }
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -178,11 +178,11 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
         rc_buf_put(s, ev->cols[i].type.decl.p, ev->cols[i].type.decl.n);
         rc_buf_putc(s, ev->cols[i].nullable ? '?' : '!');
         rc_fmt_u64(s, ev->cols[i].pk);
-        if (ev->cols[i].has_dflt) { /* the default: its length and text */
+        if (ev->dflts && ev->dflts[i].p) { /* the default: its length and text */
             rc_buf_putc(s, '=');
-            rc_fmt_u64(s, ev->cols[i].dflt.n);
+            rc_fmt_u64(s, ev->dflts[i].n);
             rc_buf_putc(s, ':');
-            rc_buf_put(s, ev->cols[i].dflt.p, ev->cols[i].dflt.n);
+            rc_buf_put(s, ev->dflts[i].p, ev->dflts[i].n);
         }
     }
     if (s->err != RC_OK) return rc_error_set(err, s->err, RC_NO_OFFSET, "out of memory");

@@ -54,6 +54,7 @@ done <<'MODES'
 dec_string -o debezium.decimal.handling.mode=string
 dec_double -o debezium.decimal.handling.mode=double
 bigint_precise -o debezium.bigint.unsigned.handling.mode=precise
+no_adjuster -o debezium.enable.time.adjuster=false
 MODES
 # the counts of docs/sources/mysql.md "Debezium's suite"
 awk -F'[:,] *' '/ fields compared/ { for (i = 2; i <= NF; i++) { split($i, w, " "); t[i] += w[1] } }

@@ -2,9 +2,11 @@
  * information_schema.COLUMNS.COLUMN_DEFAULT (a snapshot's tables) and from a DDL statement's
  * DEFAULT clause (the stream's), so that a table learned either way has the same default:
  * a string literal unquoted, a number as written, TRUE/FALSE as 1/0, a bit literal b'101' as
- * its number (5). DEFAULT NULL and an expression (CURRENT_TIMESTAMP, now(), (1 + 2)) are no
- * default: Debezium's MySQL connector writes none for them either (it cannot evaluate them
- * where it reads the DDL). */
+ * its number (5). CURRENT_TIMESTAMP and NOW() are "1970-01-01 00:00:00", as Debezium's DDL
+ * parser makes them (its DefaultValueParserListener; the encoder then writes the epoch for a
+ * NOT NULL TIMESTAMP and any DATETIME, none for a nullable TIMESTAMP). DEFAULT NULL and another
+ * expression (now() + 1, (1 + 2), uuid()) are no default: Debezium cannot evaluate them where it
+ * reads the DDL either. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -29,6 +31,8 @@ static bool bits_number(const char *s, size_t n, char *out, size_t *outn)
     *outn = k;
     return true;
 }
+
+static const char epoch_text[] = "1970-01-01 00:00:00";
 
 static bool is_number(const char *s, size_t n)
 {
@@ -55,6 +59,11 @@ bool rc_my_default_from_is(rc_str in, char *out, rc_str *res)
     }
     if (n >= 3 && (s[0] == 'b' || s[0] == 'B') && s[1] == '\'' && s[n - 1] == '\'' && bits_number(s + 2, n - 3, out, &k)) {
         *res = (rc_str){out, k};
+        return true;
+    }
+    if (n >= sizeof epoch_text - 1 && !strncasecmp(s, "current_timestamp(", 18)) { /* current_timestamp(), (6) */
+        memcpy(out, epoch_text, sizeof epoch_text - 1);
+        *res = (rc_str){out, sizeof epoch_text - 1};
         return true;
     }
     if (!is_number(s, n)) return false; /* NULL, an expression */
@@ -101,6 +110,21 @@ rc_status rc_my_ddl_default(ps *p, rc_str *dflt, bool *has)
         *dflt = arena_text(p, rc_my_ddl_is(p, "TRUE") ? "1" : "0", 1);
         *has = dflt->p != NULL;
         rc_my_ddl_adv(p);
+        return p->st;
+    }
+    if (rc_my_ddl_is(p, "CURRENT_TIMESTAMP") || rc_my_ddl_is(p, "NOW")) {
+        bool now = rc_my_ddl_is(p, "NOW");
+        rc_my_ddl_adv(p);
+        if (rc_my_ddl_punct(p, '(')) {
+            if (rc_my_ddl_skip_parens(p)) return p->st;
+        } else if (now) {
+            return rc_my_ddl_unexpected(p, "'(' after NOW");
+        }
+        if (!rc_my_ddl_punct(p, ',') && !rc_my_ddl_punct(p, ')') && p->t.kind != RC_MY_TK_END && p->t.kind != RC_MY_TK_WORD &&
+            !rc_my_ddl_punct(p, ';'))
+            return rc_my_ddl_skip_value(p); /* an expression: now() + 1 */
+        *dflt = arena_text(p, epoch_text, sizeof epoch_text - 1);
+        *has = dflt->p != NULL;
         return p->st;
     }
     rc_my_tok w = p->t;

@@ -124,7 +124,8 @@ enum { COL_SCHEMA, COL_TABLE, COL_NAME, COL_TYPE, COL_NULLABLE, COL_KEY, COL_EXT
  * without a collation for a JSON column (MariaDB's JSON is LONGTEXT with the column check
  * json_valid(`c`), which information_schema shows as longtext in utf8mb4_bin; the binlog's CREATE
  * TABLE says json, and the stream's history has it so); %s: COLUMN_DEFAULT in MariaDB's form
- * (MySQL's quoted, an expression's NULL); %s: MariaDB's join of that check */
+ * (MySQL's quoted, its CURRENT_TIMESTAMP MariaDB's current_timestamp(), another expression's
+ * NULL); %s: MariaDB's join of that check */
 static const char columns_sql[] =
     "SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, %s, c.IS_NULLABLE, c.COLUMN_KEY, c.EXTRA, "
     "%s, COALESCE(k.ORDINAL_POSITION, 0), COALESCE(t.TABLE_ROWS, 0), t.TABLE_COLLATION, %s "
@@ -165,13 +166,16 @@ static rc_status put_table(rc_my_history *h, MYSQL_ROW *rows, unsigned long **le
 rc_status rc_my_snap_table_of(const rc_my_table *t, rc_my_snap_table *st, rc_error *err)
 {
     st->t = t;
-    st->cols = calloc(t->ncols ? t->ncols : 1, sizeof *st->cols);
+    st->cols = calloc(t->ncols ? t->ncols : 1, sizeof *st->cols + sizeof *st->dflts); /* the defaults after the columns */
     st->pk = calloc(t->ncols ? t->ncols : 1, sizeof *st->pk);
     if (!st->cols || !st->pk) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     for (uint32_t i = 0; i < t->ncols; i++) {
         const rc_my_table_col *c = &t->cols[i];
-        st->cols[i] = (rc_column){.name = c->name, .type = c->type, .pk = c->pk, .nullable = c->nullable, .dflt = c->dflt, .has_dflt = c->has_dflt};
+        st->cols[i] = (rc_column){.name = c->name, .type = c->type, .pk = c->pk, .nullable = c->nullable};
+        if (c->has_dflt) st->dflts = (rc_str *)(st->cols + t->ncols);
     }
+    for (uint32_t i = 0; st->dflts && i < t->ncols; i++)
+        if (t->cols[i].has_dflt) st->dflts[i] = (rc_str){t->cols[i].dflt.p ? t->cols[i].dflt.p : "", t->cols[i].dflt.n};
     for (uint32_t k = 1; k <= t->ncols; k++)
         for (uint32_t i = 0; i < t->ncols; i++)
             if (t->cols[i].pk == k) st->pk[st->npk++] = i;
@@ -189,7 +193,9 @@ rc_status rc_my_tables_load(MYSQL *m, const rc_my_url *u, rc_my_history *h, bool
         sql, sizeof sql, columns_sql,
         maria ? "IF(j.CHECK_CLAUSE IS NOT NULL AND c.DATA_TYPE = 'longtext', 'json', c.COLUMN_TYPE)" : "c.COLUMN_TYPE",
         maria ? "IF(j.CHECK_CLAUSE IS NOT NULL AND c.DATA_TYPE = 'longtext', NULL, c.COLLATION_NAME)" : "c.COLLATION_NAME",
-        maria ? "c.COLUMN_DEFAULT" : "IF(c.EXTRA LIKE '%%DEFAULT_GENERATED%%', NULL, QUOTE(c.COLUMN_DEFAULT))",
+        maria ? "c.COLUMN_DEFAULT"
+              : "IF(c.COLUMN_DEFAULT LIKE 'CURRENT_TIMESTAMP%%' AND c.DATA_TYPE IN ('timestamp', 'datetime'), 'current_timestamp()', "
+                "IF(c.EXTRA LIKE '%%DEFAULT_GENERATED%%', NULL, QUOTE(c.COLUMN_DEFAULT)))",
         maria ? "LEFT JOIN information_schema.CHECK_CONSTRAINTS j ON j.CONSTRAINT_SCHEMA = c.TABLE_SCHEMA AND j.TABLE_NAME = "
                 "c.TABLE_NAME AND j.LEVEL = 'Column' AND j.CONSTRAINT_NAME = c.COLUMN_NAME AND j.CHECK_CLAUSE = "
                 "CONCAT('json_valid(`', REPLACE(c.COLUMN_NAME, '`', '``'), '`)') "
