@@ -82,7 +82,7 @@ static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *p
     for (uint32_t i = 0, n = 0; i < ev->ncols; i++) {
         if (rc_dbz_left_out(e, ev, i)) continue; /* include.unknown.datatypes=false */
         if (n++) rc_buf_putc(b, ',');
-        rc_dbz_put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params, column_default(e, ev, i, dflt));
+        rc_dbz_put_column_schema(e, b, ev, i, ev->cols[i].nullable, params, column_default(e, ev, i, dflt));
     }
     RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -145,7 +145,7 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        rc_dbz_put_column_schema(e, b, &ev->cols[idx[k]], false, &params, column_default(e, ev, idx[k], &dflt));
+        rc_dbz_put_column_schema(e, b, ev, idx[k], false, &params, column_default(e, ev, idx[k], &dflt));
     }
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);

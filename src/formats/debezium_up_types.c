@@ -280,10 +280,12 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
 
 /* A column's field schema; a PostgreSQL array is {"type":"array","items":<the element's
  * optional schema>,...} as JsonConverter writes it. */
-void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params, rc_buf *dflt)
+void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool optional, rc_buf *params, rc_buf *dflt)
 {
+    const rc_column *c = &ev->cols[i];
     col_schema s;
     rc_dbz_col_schema(e, c, &s, params);
+    rc_dbz_srctype_params(e, ev, i, &s, params);
     s.dflt = dflt;
     rc_column elem;
     if (!strcmp(s.type, "array") && rc_dbz_array_elem(e, c, &elem)) {

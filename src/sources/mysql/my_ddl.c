@@ -325,8 +325,8 @@ static rc_status alter_alter(ps *p, wtab *w)
     if (i < 0 && !ie && rc_my_ddl_missing(p, at, n)) return p->st;
     if (rc_my_ddl_accept(p, "SET")) {
         if (rc_my_ddl_accept(p, "DEFAULT")) {
-            rc_str d;
-            bool has;
+            rc_str d = {"", 0};
+            bool has = false;
             if (rc_my_ddl_default(p, &d, &has)) return p->st;
             if (i >= 0) w->cols[i].dflt = d, w->cols[i].has_dflt = has;
             return RC_OK;

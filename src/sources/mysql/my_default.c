@@ -101,6 +101,7 @@ rc_status rc_my_ddl_default_typed(ps *p, const char *base, rc_str *d)
 rc_status rc_my_ddl_default(ps *p, rc_str *dflt, bool *has)
 {
     *has = false;
+    *dflt = (rc_str){"", 0};
     const char *sql = p->lx.s;
     if (rc_my_ddl_is(p, "NULL")) {
         rc_my_ddl_adv(p);
