@@ -108,6 +108,9 @@ typedef struct rc_event {
     int64_t ts_us;   /* change time at the source, µs since epoch; has_ts */
     int64_t proc_us; /* processing time, µs since epoch; has_proc */
     bool has_ts, has_proc;
+    bool before_key_only;   /* the before image holds the key columns' values only, the others
+                             * NULL as the source sent them (PostgreSQL replica identity
+                             * DEFAULT or INDEX) */
     uint32_t ncols;
     const rc_column *cols;
     /* Non-NULL when cols is a decoder's cached list (rc_colcache): it neither changes nor goes
@@ -117,9 +120,12 @@ typedef struct rc_event {
     const rc_value *before; /* ncols values or NULL when the event has no before image */
     const rc_value *after;  /* ncols values or NULL */
     const uint8_t *changed; /* UPDATE: ncols flags (1 = changed), or NULL when unknown */
-    bool before_key_only;   /* the before image holds the key columns' values only, the others
-                             * NULL as the source sent them (PostgreSQL replica identity
-                             * DEFAULT or INDEX) */
+    /* The columns' DEFAULTs (ncols entries, as cols; the same lifetime), NULL when the source
+     * says none: each the text of a value (what a SELECT of it gives: "station", "1976-08-23",
+     * "5.6"; a BIT's as its number), p NULL for a column without one (no DEFAULT, DEFAULT NULL,
+     * an expression). Debezium writes them in its schemas. Beside cols rather than in them: a
+     * column stays small for the encoders' loops over it. */
+    const rc_str *dflts;
     rc_str snapshot;        /* snapshot marker as the source states it ("true", "last", "false",
                              * "incremental" and its table edges: rc_event_incremental);
                              * empty: "true" for snapshot reads, "false" otherwise */

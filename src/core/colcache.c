@@ -66,17 +66,25 @@ static rc_str copy_str(rc_str s, char **w)
 
 const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, const rc_column *cols, uint32_t ncols)
 {
+    return rc_colcache_put_dflts(c, key, n, cols, ncols, NULL);
+}
+
+const rc_colset *rc_colcache_put_dflts(rc_colcache *c, const char *key, size_t n, const rc_column *cols, uint32_t ncols,
+                                      const rc_str *dflts)
+{
     if (c->used >= RC_COLCACHE_MAX || ((c->used + 1) * 4 > c->cap * 3 && !grow(c))) return NULL;
     size_t text = n;
     for (uint32_t i = 0; i < ncols; i++)
-        text += cols[i].name.n + cols[i].type.charset.n + cols[i].type.labels.n + cols[i].type.decl.n;
-    /* layout: rc_colset, the columns, then the key and the strings */
-    rc_colset *set = malloc(sizeof *set + sizeof(rc_column) * ncols + text + 1);
+        text += cols[i].name.n + cols[i].type.charset.n + cols[i].type.labels.n + cols[i].type.decl.n + (dflts ? dflts[i].n : 0);
+    /* layout: rc_colset, the columns, the defaults, then the key and the strings */
+    size_t nd = dflts ? ncols : 0;
+    rc_colset *set = malloc(sizeof *set + sizeof(rc_column) * ncols + sizeof(rc_str) * nd + text + 1);
     if (!set) return NULL;
     rc_column *cc = (rc_column *)(set + 1);
-    char *w = (char *)(cc + ncols);
+    rc_str *cd = (rc_str *)(cc + ncols);
+    char *w = (char *)(cd + nd);
     memcpy(w, key, n);
-    set->key = w, set->keyn = n, set->cols = cc, set->n = ncols;
+    set->key = w, set->keyn = n, set->cols = cc, set->n = ncols, set->dflts = dflts ? cd : NULL;
     w += n;
     for (uint32_t i = 0; i < ncols; i++) {
         cc[i] = cols[i];
@@ -84,6 +92,7 @@ const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, cons
         cc[i].type.charset = copy_str(cols[i].type.charset, &w);
         cc[i].type.labels = copy_str(cols[i].type.labels, &w);
         cc[i].type.decl = copy_str(cols[i].type.decl, &w);
+        if (dflts) cd[i] = copy_str(dflts[i], &w);
     }
     uint64_t h = rc_hash64(key, n, 0);
     c->slots[probe(c, h, key, n)] = (slot){h, set};

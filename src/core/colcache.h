@@ -19,6 +19,7 @@ typedef struct rc_colset {
     size_t keyn;
     const rc_column *cols; /* names and type strings copied into the entry */
     uint32_t n;
+    const rc_str *dflts; /* n defaults (rc_event.dflts) copied into the entry, NULL when none */
 } rc_colset;
 
 typedef struct rc_colcache rc_colcache;
@@ -30,6 +31,9 @@ const rc_colset *rc_colcache_find(const rc_colcache *c, const char *key, size_t 
 /* Stores a copy of cols[0..ncols) (and of every string they point to) under a copy of the key
  * and returns it; NULL when the cache is full or out of memory (the caller keeps its own). */
 const rc_colset *rc_colcache_put(rc_colcache *c, const char *key, size_t n, const rc_column *cols, uint32_t ncols);
+/* rc_colcache_put with the columns' defaults (rc_event.dflts, NULL: none) copied too. */
+const rc_colset *rc_colcache_put_dflts(rc_colcache *c, const char *key, size_t n, const rc_column *cols, uint32_t ncols,
+                                      const rc_str *dflts);
 
 /* A decoder's tables by the text of one member of its messages (Canal's mysqlType, native's
  * columns): the column list is built once per distinct text and `extra` bytes (what else

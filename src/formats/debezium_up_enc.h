@@ -4,6 +4,7 @@
 #define RC_FORMATS_DEBEZIUM_UP_ENC_H
 
 #include <string.h>
+#include <regex.h>
 #include "formats/debezium_upstream.h"
 #include "formats/enc_event.h"
 #include "core/fmt.h"
@@ -112,7 +113,11 @@ typedef struct up_enc {
     bool interval_string; /* interval.handling.mode=string (else numeric) */
     bool include_unknown; /* include.unknown.datatypes */
     bool include_query;   /* include.query: source.query (else null) */
+    bool time_adjust;     /* enable.time.adjuster: a MySQL year 0-99 moved to 1970-2069 */
+    regex_t *srctype;     /* column.propagate.source.type's expressions (debezium_up_srctype.c) */
+    size_t nsrctype;
     bool zoned_width;     /* ZonedTimestamp's fraction as wide as the column's precision (2.2 and later) */
+    bool tinyint8;        /* a MySQL signed TINYINT as int8 (debezium.version 3.7 and later), else int16 */
     rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
     /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
@@ -149,6 +154,7 @@ typedef struct col_schema {
     const char *name;
     int version;
     rc_buf *params; /* NULL when none */
+    rc_buf *dflt;   /* the column's default as JSON (Connect's "default"), NULL when none */
 } col_schema;
 
 /* What the PostgreSQL connector does with column c beyond its value kind (DBZ_PG_NONE for
@@ -237,7 +243,17 @@ bool rc_dbz_left_out(up_enc *e, const rc_event *ev, uint32_t i);
 void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params);
 bool rc_dbz_array_elem(up_enc *e, const rc_column *c, rc_column *out);
 void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, const char *field, size_t fn);
-void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params);
+/* Column i of ev; dflt: its default as JSON (rc_dbz_default_json), NULL when none. */
+void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool optional, rc_buf *params, rc_buf *dflt);
+/* ---- debezium_up_srctype.c: column.propagate.source.type ---- */
+/* Compiles the option's comma-separated expressions (NULL: none) into e. */
+rc_status rc_dbz_srctype_open(up_enc *e, const char *list, rc_error *err);
+void rc_dbz_srctype_close(up_enc *e);
+/* Column i's source type into s's parameters (params), when its name matches. */
+void rc_dbz_srctype_params(up_enc *e, const rc_event *ev, uint32_t i, col_schema *s, rc_buf *params);
+/* Column c's default (rc_event.dflts: the text of a value) as its schema's "default" JSON, into
+ * out (emptied first); false when it is none Debezium writes. */
+bool rc_dbz_default_json(up_enc *e, const rc_column *c, rc_str text, rc_buf *out);
 void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const char *field);
 /* A field of a schema written from a list: its name, its Connect type, whether optional. */
 typedef struct rc_dbz_field {

@@ -29,6 +29,8 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.hstore.handling.mode", RC_OPT_CHOICE, "json|map", "json", "PostgreSQL hstore columns as the JSON text of an object (io.debezium.data.Json) or as a map of strings", .off = OFF(hstore_mode)},
     {"debezium.interval.handling.mode", RC_OPT_CHOICE, "numeric|string", "numeric", "PostgreSQL intervals as microseconds (io.debezium.time.MicroDuration, a month 30.4375 days) or as the ISO 8601 text of their parts (io.debezium.time.Interval, P1Y2M3DT4H5M6.78S)", .off = OFF(interval_mode)},
     {"debezium.include.unknown.datatypes", RC_OPT_BOOL, NULL, "false", "PostgreSQL columns of a type the connector has no converter for (an extension's, pg_lsn, tsquery...): false: left out of the events, said once per column; true: the bytes of their text (binary.handling.mode)", .off = OFF(include_unknown)},
+    {"debezium.enable.time.adjuster", RC_OPT_BOOL, NULL, "true", "MySQL: a DATE or DATETIME of year 0-69 written as 2000-2069 and of 70-99 as 1970-1999, as Debezium does by default (MySQL's reading of two-digit years); false: the year stored", .off = OFF(time_adjust)},
+    {"debezium.column.propagate.source.type", RC_OPT_STRING, "REGEX,...", "(none)", "the columns whose db.table.column (PostgreSQL: schema.table.column) matches one of the expressions carry __debezium.source.column.type, .length and .scale in their schema's parameters", .off = OFF(propagate)},
     {"debezium.include.query", RC_OPT_BOOL, NULL, "false", "MySQL: the row's statement in source.query (a MySQL/MariaDB capture then asks the server for it: MariaDB's binlog_annotate_row_events, MySQL's binlog_rows_query_log_events must be on); false: null, Debezium's default", .off = OFF(include_query)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
@@ -89,6 +91,13 @@ static int layout_of_release(const char *v)
     return major >= 3 ? 30 : -1;
 }
 
+/* A release of 3.7 or later (signed TINYINT as INT8, debezium/dbz#2235); false when v names none. */
+static bool release_from_3_7(const char *v)
+{
+    long major, minor;
+    return release_of(v, &major, &minor) && (major > 3 || (major == 3 && minor >= 7));
+}
+
 /* A release before 2.2; false when v names none. */
 static bool release_before_2_2(const char *v)
 {
@@ -117,6 +126,11 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->dec_mode = opt->dec_mode, e->bin_mode = opt->bin_mode, e->time_mode = opt->time_mode, e->field_adjust = opt->field_adjust;
     e->unsigned_precise = opt->unsig == 1;
     e->include_query = opt->include_query;
+    e->time_adjust = opt->time_adjust;
+    if (rc_dbz_srctype_open(e, opt->propagate, err) != RC_OK) {
+        rc_dbz_up_free(e);
+        return err->code;
+    }
     e->dec_numeric = opt->dec_format == 1;
     e->server = opt->server;
     e->version = opt->version;
@@ -124,6 +138,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     int release = layout_of_release(e->version);
     e->compat = opt->compat >= 0 ? layouts[opt->compat] : release >= 0 ? release : 30;
     e->zoned_width = e->compat >= 26 || (e->compat == 20 && !release_before_2_2(e->version));
+    e->tinyint8 = release_from_3_7(e->version);
     e->schema_adjust = opt->schema_adjust >= 0 ? opt->schema_adjust : e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
     e->skip_ops = opt->skip.ops;
     e->hstore_map = opt->hstore_mode == 1, e->include_unknown = opt->include_unknown;
@@ -164,6 +179,7 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->digits), rc_buf_fini(&e->cvtext), rc_buf_fini(&e->fieldname);
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->warned);
     rc_enc_colkeys_fini(&e->keys);
+    rc_dbz_srctype_close(e);
     free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);

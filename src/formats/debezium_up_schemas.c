@@ -69,14 +69,20 @@ static rc_status table_name(up_enc *e, const rc_event *ev, int conn, rc_error *e
     return st;
 }
 
+/* Column i's default as JSON in buf (Connect's "default"), NULL when it has none. */
+static rc_buf *column_default(up_enc *e, const rc_event *ev, uint32_t i, rc_buf *buf)
+{
+    return ev->dflts && ev->dflts[i].p && rc_dbz_default_json(e, &ev->cols[i], ev->dflts[i], buf) ? buf : NULL;
+}
+
 static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *prefix, size_t pn, const char *field,
-                         rc_buf *params)
+                         rc_buf *params, rc_buf *dflt)
 {
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t i = 0, n = 0; i < ev->ncols; i++) {
         if (rc_dbz_left_out(e, ev, i)) continue; /* include.unknown.datatypes=false */
         if (n++) rc_buf_putc(b, ',');
-        rc_dbz_put_column_schema(e, b, &ev->cols[i], ev->cols[i].nullable, params);
+        rc_dbz_put_column_schema(e, b, ev, i, ev->cols[i].nullable, params, column_default(e, ev, i, dflt));
     }
     RC_BUF_LIT(b, "],\"optional\":true,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
@@ -96,12 +102,13 @@ static void transaction_schema(up_enc *e, rc_buf *b)
 
 static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, const char *prefix, size_t pn)
 {
-    rc_buf params;
+    rc_buf params, dflt;
     rc_buf_init(&params, 0);
+    rc_buf_init(&dflt, 0);
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
-    image_schema(e, b, ev, prefix, pn, "before", &params);
+    image_schema(e, b, ev, prefix, pn, "before", &params, &dflt);
     rc_buf_putc(b, ',');
-    image_schema(e, b, ev, prefix, pn, "after", &params);
+    image_schema(e, b, ev, prefix, pn, "after", &params, &dflt);
     rc_buf_putc(b, ',');
     rc_dbz_source_schema(e, b, conn);
     rc_buf_putc(b, ',');
@@ -126,22 +133,25 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     else if (e->compat >= 20) RC_BUF_LIT(b, ",\"version\":1");
     rc_buf_putc(b, '}');
     rc_buf_fini(&params);
+    rc_buf_fini(&dflt);
 }
 
 static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *prefix, size_t pn)
 {
-    rc_buf params;
+    rc_buf params, dflt;
     rc_buf_init(&params, 0);
+    rc_buf_init(&dflt, 0);
     uint32_t idx[RC_ENC_PK_MAX], n = rc_enc_pk_order(ev, idx);
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
     for (uint32_t k = 0; k < n; k++) {
         if (k) rc_buf_putc(b, ',');
-        rc_dbz_put_column_schema(e, b, &ev->cols[idx[k]], false, &params);
+        rc_dbz_put_column_schema(e, b, ev, idx[k], false, &params, column_default(e, ev, idx[k], &dflt));
     }
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
     RC_BUF_LIT(b, ".Key\"}");
     rc_buf_fini(&params);
+    rc_buf_fini(&dflt);
 }
 
 /* Cached schema text: the signature is the prefix, connector and every column's name, type
@@ -168,6 +178,12 @@ static rc_status cached_schema(up_enc *e, up_slot *slots, bool key, const rc_eve
         rc_buf_put(s, ev->cols[i].type.decl.p, ev->cols[i].type.decl.n);
         rc_buf_putc(s, ev->cols[i].nullable ? '?' : '!');
         rc_fmt_u64(s, ev->cols[i].pk);
+        if (ev->dflts && ev->dflts[i].p) { /* the default: its length and text */
+            rc_buf_putc(s, '=');
+            rc_fmt_u64(s, ev->dflts[i].n);
+            rc_buf_putc(s, ':');
+            rc_buf_put(s, ev->dflts[i].p, ev->dflts[i].n);
+        }
     }
     if (s->err != RC_OK) return rc_error_set(err, s->err, RC_NO_OFFSET, "out of memory");
     uint64_t h = rc_hash64(s->data, s->len, 0);

@@ -125,6 +125,21 @@ static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *
 }
 
 
+/* An ENUM/SET label as Debezium's "allowed" lists it (BinlogEnumColumnIT): the value ('' in
+ * the declaration is one quote), a comma in it escaped as "\,", as JSON string text. */
+static void put_label(rc_buf *b, rc_str l)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        if (l.p[i] != ',' && !(l.p[i] == '\'' && i + 1 < l.n && l.p[i + 1] == '\'')) continue;
+        rc_jw_str_body(b, l.p + from, i - from + (l.p[i] == '\''));
+        if (l.p[i] == ',') RC_BUF_LIT(b, "\\\\,");
+        from = i + 1 + (l.p[i] == '\'');
+        i = from - 1;
+    }
+    rc_jw_str_body(b, l.p + from, l.n - from);
+}
+
 void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
 {
     const rc_type_info *t = c->type.info;
@@ -135,6 +150,7 @@ void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *par
     case RC_V_BOOL: s->type = "boolean"; return;
     case RC_V_INT:
         s->type = t->connect; /* int16 / int32 / int64 by the column's width */
+        if (e->tinyint8 && t->family == RC_FAM_MYSQL && !strcmp(t->name, "tinyint")) s->type = "int8";
         if (t->avro == RC_AVRO_DATETIME) s->name = "io.debezium.time.Year", s->version = 1;
         return;
     case RC_V_UINT:
@@ -199,7 +215,7 @@ void rc_dbz_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *par
         rc_str l;
         for (unsigned i = 0; rc_coltype_label(&c->type, i, &l); i++) {
             if (i) rc_buf_putc(params, ',');
-            rc_jw_str_body(params, l.p, l.n);
+            put_label(params, l);
         }
         RC_BUF_LIT(params, "\"}");
         s->params = params;
@@ -251,6 +267,10 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
         RC_BUF_LIT(b, ",\"parameters\":");
         rc_buf_put(b, s->params->data, s->params->len);
     }
+    if (s->dflt) {
+        RC_BUF_LIT(b, ",\"default\":");
+        rc_buf_put(b, s->dflt->data, s->dflt->len);
+    }
     if (field) {
         RC_BUF_LIT(b, ",\"field\":");
         rc_jw_str(b, field, fn);
@@ -260,10 +280,13 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
 
 /* A column's field schema; a PostgreSQL array is {"type":"array","items":<the element's
  * optional schema>,...} as JsonConverter writes it. */
-void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool optional, rc_buf *params)
+void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool optional, rc_buf *params, rc_buf *dflt)
 {
+    const rc_column *c = &ev->cols[i];
     col_schema s;
     rc_dbz_col_schema(e, c, &s, params);
+    rc_dbz_srctype_params(e, ev, i, &s, params);
+    s.dflt = dflt;
     rc_column elem;
     if (!strcmp(s.type, "array") && rc_dbz_array_elem(e, c, &elem)) {
         RC_BUF_LIT(b, "{\"type\":\"array\",\"items\":");
@@ -284,7 +307,7 @@ void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_column *c, bool opt
 
 void rc_dbz_put_simple_field(rc_buf *b, const char *type, bool optional, const char *field)
 {
-    col_schema s = {type, NULL, 0, NULL};
+    col_schema s = {type, NULL, 0, NULL, NULL};
     rc_dbz_put_field_schema(b, &s, optional, field, strlen(field));
 }
 

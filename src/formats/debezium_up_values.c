@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/pg_value_text.h"
 #include "formats/debezium_up_enc.h"
+#include "core/vparse.h"
 #include "core/jsonw.h"
 
 /* The unscaled value of a decimal rescaled to `scale` (padding zeros); false when the value
@@ -57,7 +58,7 @@ static rc_status unavailable(up_enc *e, const rc_column *c, dbz_cv *cv, rc_error
     static const char ph[] = "__debezium_unavailable_value";
     rc_buf params;
     rc_buf_init(&params, 0);
-    col_schema s, es = {"", NULL, 0, NULL};
+    col_schema s, es = {"", NULL, 0, NULL, NULL};
     rc_dbz_col_schema(e, c, &s, &params);
     rc_column ec;
     if (!strcmp(s.type, "array") && rc_dbz_array_elem(e, c, &ec)) rc_dbz_col_schema(e, &ec, &es, &params);
@@ -281,6 +282,10 @@ static rc_status pg_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_
     }
 }
 
+/* Debezium's enable.time.adjuster (BinlogValueConverters.adjustTemporal): a year 0-69 is
+ * 2000-2069, 70-99 is 1970-1999, as MySQL reads two-digit years. */
+static int32_t adjusted_year(int32_t y) { return y < 70 ? y + 2000 : y + 1900; }
+
 /* Inlined into the JSON writer, whose switch on the kind then folds away for the common types. */
 static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_cv *cv,
                                                                       rc_error *err)
@@ -340,7 +345,14 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
         }
         return RC_OK;
     case RC_V_BYTES: bytes_cv(e, v->s, cv); return RC_OK;
-    case RC_V_DATE: cv->kind = CV_INT, cv->i = rc_date_epoch_days(&v->date); return RC_OK;
+    case RC_V_DATE:
+        cv->kind = CV_INT, cv->i = rc_date_epoch_days(&v->date);
+        if (v->date.year < 100 && e->time_adjust && t->family == RC_FAM_MYSQL) {
+            rc_date d = v->date;
+            d.year = adjusted_year(d.year);
+            cv->i = rc_date_epoch_days(&d);
+        }
+        return RC_OK;
     case RC_V_TIME: {
         bool ms = time_millis(e, c);
         rc_status st = rc_dbz_fits_unit(c, v->time.nanos, (rc_str){0}, ms, ms ? "time.precision.mode=adaptive_time_microseconds writes microseconds" : NULL,
@@ -357,9 +369,16 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
         const char *hint = as == DT_MILLIS ? "a column declared with the precision its values have (datetime(6)) is written in microseconds" : NULL;
         rc_status st = rc_dbz_fits_unit(c, v->dt.nanos, v->dt.zone, as != DT_MICROS, hint, e->cuts, err);
         if (st != RC_OK) return st;
+        const rc_datetime *dt = &v->dt;
+        rc_datetime adj;
+        if (dt->year < 100 && e->time_adjust && t->family == RC_FAM_MYSQL) {
+            adj = *dt;
+            adj.year = adjusted_year(adj.year);
+            dt = &adj;
+        }
         cv->kind = CV_INT;
-        if (as != DT_MICROS) cv->i = rc_datetime_epoch_ms(&v->dt);
-        else if (!rc_datetime_epoch_us(&v->dt, &cv->i)) {
+        if (as != DT_MICROS) cv->i = rc_datetime_epoch_ms(dt);
+        else if (!rc_datetime_epoch_us(dt, &cv->i)) {
             rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET, "column \"%.*s\" (%.*s): year %d is beyond the microseconds since 1970 that Debezium's 64 bits hold",
                          (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p, (int)v->dt.year);
             return RC_SKIP;
@@ -529,6 +548,32 @@ rc_status rc_dbz_put_value(up_enc *e, rc_buf *b, const rc_column *c, const rc_va
     return json_value(e, b, c, v, err);
 }
 
+/* The column's default as its schema's "default" (Debezium's DefaultValueConverter): the text
+ * read as a value of the column and written as a row's value would be. A temporal column's text
+ * that is no date (a zero date) is the epoch when NOT NULL, none when nullable, as a row's zero
+ * date; none either when it writes null. Made once per cached schema. */
+bool rc_dbz_default_json(up_enc *e, const rc_column *c, rc_str text, rc_buf *out)
+{
+    rc_buf_reset(out);
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_vparse_opts o = {.bytes = RC_BYTES_LATIN1}; /* a TIMESTAMP's wall clock in UTC */
+    rc_value v;
+    rc_error err;
+    rc_error_clear(&err);
+    rc_vkind k = (rc_vkind)c->type.info->vkind;
+    bool temporal = k == RC_V_DATE || k == RC_V_DATETIME || k == RC_V_TIMESTAMP;
+    bool ok = rc_value_from_text(c, text.p, text.n, &o, &a, &v, &err) == RC_OK;
+    if (!ok && temporal) /* not a date (Debezium's parse fails): the epoch when NOT NULL, else none */
+        ok = true, v = (rc_value){.kind = RC_V_INVALID, .s = text};
+    /* a nullable TIMESTAMP's epoch default (CURRENT_TIMESTAMP's, DDL parser's) is none: convertToTimestamp */
+    if (ok && k == RC_V_TIMESTAMP && v.kind == RC_V_TIMESTAMP && c->nullable && !v.ts.sec && !v.ts.nanos) ok = false;
+    ok = ok && v.kind != RC_V_NULL && rc_dbz_put_value(e, out, c, &v, &err) == RC_OK && out->err == RC_OK &&
+         !(out->len == 4 && !memcmp(out->data, "null", 4));
+    rc_arena_fini(&a);
+    return ok;
+}
+
 /* ---- row images ---- */
 
 /* How a row image writes a column's value when the value has the kind its type gives
@@ -577,6 +622,7 @@ static uint8_t fast_kind(up_enc *e, const rc_column *c)
 }
 
 enum { KEY_PAD = 16 }; /* zero bytes after the keys: a short key is copied as 16 bytes */
+
 
 static rc_str field_name(void *e, rc_str name) { return rc_dbz_field_name(e, name); }
 
@@ -645,18 +691,21 @@ static inline bool put_fast(up_enc *e, rc_buf *b, char *o, uint8_t fast, const r
         if (v->kind != RC_V_BOOL) break;
         end = v->b ? RAW_LIT(o, "true") : RAW_LIT(o, "false");
         goto fixed;
+    /* a year before 100 goes to connect_value (enable.time.adjuster) */
     case FAST_DATE:
-        if (v->kind != RC_V_DATE) break;
+        if (v->kind != RC_V_DATE || __builtin_expect(v->date.year < 100, 0)) break;
         end = rc_fmt_i64_at(o, rc_date_epoch_days(&v->date));
         goto fixed;
     case FAST_MICROS: {
         int64_t us;
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000 || v->dt.zone.n || !rc_datetime_epoch_us(&v->dt, &us)) break;
+        if (v->kind != RC_V_DATETIME || __builtin_expect(v->dt.year < 100, 0) || v->dt.nanos % 1000 || v->dt.zone.n ||
+            !rc_datetime_epoch_us(&v->dt, &us))
+            break;
         end = rc_fmt_i64_at(o, us);
         goto fixed;
     }
     case FAST_MILLIS:
-        if (v->kind != RC_V_DATETIME || v->dt.nanos % 1000000 || v->dt.zone.n) break;
+        if (v->kind != RC_V_DATETIME || __builtin_expect(v->dt.year < 100, 0) || v->dt.nanos % 1000000 || v->dt.zone.n) break;
         end = rc_fmt_i64_at(o, rc_datetime_epoch_ms(&v->dt));
         goto fixed;
     case FAST_DOUBLE:

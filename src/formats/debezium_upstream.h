@@ -35,6 +35,8 @@ typedef struct rc_dbz_opts {
     int interval_mode;     /* interval.handling.mode: 0 numeric, 1 string */
     bool include_unknown;  /* include.unknown.datatypes */
     bool include_query;    /* include.query */
+    bool time_adjust;      /* enable.time.adjuster */
+    const char *propagate; /* column.propagate.source.type: comma-separated regular expressions, NULL none */
 } rc_dbz_opts;
 /* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare upstream Debezium JSON events (schemas on) with the fields a Debezium test suite asserts.
 
-usage: dbz_fields_check.py EXPECTED --mode MODE --op r|c [--skip-table T]... EVENTS
+usage: dbz_fields_check.py EXPECTED --mode MODE --op r|c [--skip-table T]... [--nth] EVENTS
 
 EXPECTED (tests/integration/data/pg_dbz_suite.expected) holds, per settings mode:
   [MODE MODE...]                 the modes the lines below apply to
@@ -9,12 +9,14 @@ EXPECTED (tests/integration/data/pg_dbz_suite.expected) holds, per settings mode
   ! TABLE#PK.FIELD REASON        a field where rowcast differs on purpose or has not built it: a
                                  difference there is counted, not failed
   # ...                          a comment (the Debezium method the values come from)
-TABLE is the table's name (SCHEMA.TABLE outside public), FIELD the column's; either may be a JSON
-string. SCHEMA is TYPE[?][:NAME[/VERSION]][<ITEM>|<KEY,VALUE>][{EXTRA}]: ? is optional, the name
+TABLE is the table's name (SCHEMA.TABLE outside public; DB.TABLE for MySQL, whose source has no
+schema), FIELD the column's; either may be a JSON string. PK is the row's column pk, or with --nth
+the row's place among the table's events of that op (1: the first written). SCHEMA is TYPE[?][:NAME[/VERSION]][<ITEM>|<KEY,VALUE>][{EXTRA}]: ? is optional, the name
 and version of a logical type, an array's items or a map's keys and values, and EXTRA a JSON object
 of other schema keys ("parameters", "default"). A key the expected schema does not name must be
 absent from rowcast's. VALUE is JSON as Kafka's JsonConverter writes it, or {"$in": [...]} (one of),
-{"$range": [LO, HI]}, {"$json": X} (a string holding JSON equal to X), or a list of these.
+{"$range": [LO, HI]}, {"$json": X} (a string holding JSON equal to X), {"$any": null} (any value:
+the field's schema alone is compared), or a list of these.
 Prints one line per difference and the counts; exits 1 on a difference not listed with "!".
 """
 import argparse
@@ -124,6 +126,8 @@ def value_ok(want, got):
         (k, v), = want.items()
         if k == "$in":
             return any(same(x, got) for x in v)
+        if k == "$any":
+            return True
         if k == "$range":
             return isinstance(got, (int, float)) and not isinstance(got, bool) and v[0] <= got <= v[1]
         if k == "$json":
@@ -157,18 +161,24 @@ def main():
     ap.add_argument("--mode", required=True)
     ap.add_argument("--op", required=True)
     ap.add_argument("--skip-table", action="append", default=[])
+    ap.add_argument("--nth", action="store_true")
     a = ap.parse_args()
     fields, known = load(a.expected, a.mode)
-    rows = {}
+    rows, seen = {}, {}
     for line in open(a.events, encoding="utf-8"):
         ev = json.loads(line)
         p = ev.get("payload") or {}
         if p.get("op") != a.op or not p.get("after"):
             continue
         src = p["source"]
-        table = src["table"] if src["schema"] == "public" else src["schema"] + "." + src["table"]
+        if "schema" not in src:
+            table = src["db"] + "." + src["table"]
+        else:
+            table = src["table"] if src["schema"] == "public" else src["schema"] + "." + src["table"]
         after = next(f for f in ev["schema"]["fields"] if f["field"] == "after")
-        rows[(table, p["after"].get("pk"))] = (p["after"], {f["field"]: f for f in after["fields"]})
+        seen[table] = seen.get(table, 0) + 1
+        pk = seen[table] if a.nth else p["after"].get("pk")
+        rows[(table, pk)] = (p["after"], {f["field"]: f for f in after["fields"]})
     equal = diff_known = diff = skipped = 0
     tables = set()
     for table, pk, field, sch, value, n in fields:

@@ -212,16 +212,16 @@ static void test_information_schema(void **state)
     rc_error err;
     rc_error_clear(&err);
     rc_my_is_column rows[] = {
-        {S("id"), S("bigint(20) unsigned"), S("NO"), S("PRI"), S("auto_increment"), S(""), 1},
-        {S("price"), S("decimal(10,2) unsigned"), S("YES"), S(""), S(""), S(""), 0},
-        {S("kind"), S("enum('a','b')"), S("NO"), S(""), S(""), S("utf8mb4_0900_ai_ci"), 0},
-        {S("full"), S("varchar(40)"), S("YES"), S(""), S("VIRTUAL GENERATED"), S("latin1_swedish_ci"), 0},
-        {S("ts"), S("timestamp(6)"), S("NO"), S(""), S("DEFAULT_GENERATED on update CURRENT_TIMESTAMP(6)"), S(""), 0},
-        {S("secret"), S("int"), S("YES"), S(""), S("INVISIBLE"), S(""), 0},
-        {S("raw"), S("varbinary(16)"), S("YES"), S(""), S(""), S(""), 0},
-        {S("addr"), S("inet6"), S("YES"), S(""), S(""), S(""), 0},
-        {S("region"), S("int"), S("NO"), S("PRI"), S("STORED GENERATED"), S(""), 2},
-        {S("odd"), S("char(2)"), S("YES"), S(""), S(""), S("utf8mb4_uca1400_ai_ci"), 0},
+        {S("id"), S("bigint(20) unsigned"), S("NO"), S("PRI"), S("auto_increment"), S(""), 1, S(""), false},
+        {S("price"), S("decimal(10,2) unsigned"), S("YES"), S(""), S(""), S(""), 0, S(""), false},
+        {S("kind"), S("enum('a','b')"), S("NO"), S(""), S(""), S("utf8mb4_0900_ai_ci"), 0, S(""), false},
+        {S("full"), S("varchar(40)"), S("YES"), S(""), S("VIRTUAL GENERATED"), S("latin1_swedish_ci"), 0, S(""), false},
+        {S("ts"), S("timestamp(6)"), S("NO"), S(""), S("DEFAULT_GENERATED on update CURRENT_TIMESTAMP(6)"), S(""), 0, S(""), false},
+        {S("secret"), S("int"), S("YES"), S(""), S("INVISIBLE"), S(""), 0, S(""), false},
+        {S("raw"), S("varbinary(16)"), S("YES"), S(""), S(""), S(""), 0, S(""), false},
+        {S("addr"), S("inet6"), S("YES"), S(""), S(""), S(""), 0, S(""), false},
+        {S("region"), S("int"), S("NO"), S("PRI"), S("STORED GENERATED"), S(""), 2, S(""), false},
+        {S("odd"), S("char(2)"), S("YES"), S(""), S(""), S("utf8mb4_uca1400_ai_ci"), 0, S(""), false},
     };
     assert_int_equal(rc_my_history_put_is(h, S("shop"), S("orders"), S("utf8mb4_unicode_ci"), rows, 10, &err), RC_OK);
     char *txt = text_of(h);
@@ -239,7 +239,7 @@ static void test_information_schema(void **state)
                              "column\todd\tchar(2)\tnull\t0\t0\t-\t-\n"
                              "end\t0\t1\n");
     free(txt);
-    rc_my_is_column bad = {S("x"), S("number(3)"), S("YES"), S(""), S(""), S(""), 0};
+    rc_my_is_column bad = {S("x"), S("number(3)"), S("YES"), S(""), S(""), S(""), 0, S(""), false};
     assert_int_equal(rc_my_history_put_is(h, S("shop"), S("bad"), S(""), &bad, 1, &err), RC_ERR_TYPE);
     assert_string_equal(err.message, "information_schema.COLUMNS of shop.bad, column x: COLUMN_TYPE 'number(3)' is not a MySQL "
                                      "type rowcast knows (unknown mysql column type 'number(3)')");

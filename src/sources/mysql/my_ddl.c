@@ -324,13 +324,22 @@ static rc_status alter_alter(ps *p, wtab *w)
     int64_t i = rc_my_ddl_wtab_find(w, n);
     if (i < 0 && !ie && rc_my_ddl_missing(p, at, n)) return p->st;
     if (rc_my_ddl_accept(p, "SET")) {
-        if (rc_my_ddl_accept(p, "DEFAULT")) return rc_my_ddl_skip_value(p);
+        if (rc_my_ddl_accept(p, "DEFAULT")) {
+            rc_str d = {"", 0};
+            bool has = false;
+            if (rc_my_ddl_default(p, &d, &has)) return p->st;
+            if (i >= 0) w->cols[i].dflt = d, w->cols[i].has_dflt = has;
+            return RC_OK;
+        }
         bool vis = rc_my_ddl_accept(p, "VISIBLE");
         if (!vis && rc_my_ddl_expect(p, "INVISIBLE")) return p->st;
         if (i >= 0) w->cols[i].invisible = !vis;
         return RC_OK;
     }
-    if (rc_my_ddl_accept(p, "DROP")) return rc_my_ddl_expect(p, "DEFAULT");
+    if (rc_my_ddl_accept(p, "DROP")) {
+        if (i >= 0) w->cols[i].has_dflt = false, w->cols[i].dflt = (rc_str){"", 0};
+        return rc_my_ddl_expect(p, "DEFAULT");
+    }
     return rc_my_ddl_unexpected(p, "SET or DROP");
 }
 

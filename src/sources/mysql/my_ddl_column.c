@@ -312,7 +312,7 @@ static rc_status col_attrs(ps *p, coldef *cd, rc_str colname)
             if (rc_my_ddl_is(p, "SERIAL") && rc_my_ddl_next_is(p, "VALUE")) { /* NOT NULL AUTO_INCREMENT UNIQUE */
                 rc_my_ddl_adv(p), rc_my_ddl_adv(p);
                 cd->nullable_set = true, cd->nullable = false;
-            } else if (rc_my_ddl_skip_value(p)) {
+            } else if (rc_my_ddl_default(p, &cd->dflt, &cd->has_dflt)) {
                 return p->st;
             }
         } else if (rc_my_ddl_accept(p, "ON")) {
@@ -384,6 +384,9 @@ rc_status rc_my_ddl_column_def(ps *p, wcol *c, bool *pk)
     if (cd.serial) c->nullable = false;
     c->generated = cd.generated;
     c->invisible = cd.invisible;
+    c->dflt = cd.dflt;
+    c->has_dflt = cd.has_dflt;
+    if (c->has_dflt && rc_my_ddl_default_typed(p, cd.base, &c->dflt)) return p->st;
     if (in_list(cd.base, char_types)) {
         c->coll = cd.coll;
         c->inherit = !cd.coll_given;

@@ -19,6 +19,8 @@ typedef struct wcol {
     uint16_t pk, coll;
     bool inherit; /* a character column without its own charset: the table's default */
     bool bin;     /* the BINARY attribute: the _bin collation of its charset */
+    rc_str dflt;  /* the DEFAULT's value text (my_default.c), when has_dflt */
+    bool has_dflt;
 } wcol;
 
 typedef struct wtab {
@@ -53,7 +55,17 @@ typedef struct coldef {
     bool nullable_set, nullable, pk, generated, invisible, bin, unique, serial;
     uint16_t coll;   /* explicit, or 0 */
     bool coll_given; /* COLLATE or CHARACTER SET was given */
+    rc_str dflt;     /* DEFAULT, when has_dflt (the last one given counts) */
+    bool has_dflt;
 } coldef;
+
+/* ---- my_default.c ---- */
+/* After DEFAULT: reads the value; *has says whether it is a default Debezium writes (a literal,
+ * not NULL or an expression), its text in the arena. */
+rc_status rc_my_ddl_default(ps *p, rc_str *dflt, bool *has);
+/* A default read for a column of type `base` ("year", "time", …) in the server's value: YEAR's
+ * two digits as MySQL reads them (1 → 2001), TIME's 'HH:MM' with its seconds. */
+rc_status rc_my_ddl_default_typed(ps *p, const char *base, rc_str *d);
 
 /* ---- my_ddl_tokens.c ---- */
 void rc_my_ddl_adv(ps *p);

@@ -54,7 +54,7 @@ rc_status rc_my_ddl_wtab_from(ps *p, wtab *w, const rc_my_table *t)
     w->coll = t->collation;
     for (uint32_t i = 0; i < t->ncols; i++) {
         const rc_my_table_col *s = &t->cols[i];
-        wcol c = {s->name, s->type.decl, s->nullable, s->generated, s->invisible, s->pk, s->collation, false, false};
+        wcol c = {s->name, s->type.decl, s->nullable, s->generated, s->invisible, s->pk, s->collation, false, false, s->dflt, s->has_dflt};
         if (rc_my_ddl_wtab_insert(p, w, w->n, &c)) return p->st;
     }
     return RC_OK;
@@ -183,7 +183,8 @@ static bool same_table(const rc_my_table *a, const rc_my_table *b)
         const rc_my_table_col *x = &a->cols[i], *y = &b->cols[i];
         if (x->name.n != y->name.n || memcmp(x->name.p, y->name.p, x->name.n) || x->type.decl.n != y->type.decl.n ||
             memcmp(x->type.decl.p, y->type.decl.p, x->type.decl.n) || x->nullable != y->nullable || x->pk != y->pk ||
-            x->generated != y->generated || x->invisible != y->invisible || x->collation != y->collation)
+            x->generated != y->generated || x->invisible != y->invisible || x->collation != y->collation ||
+            x->has_dflt != y->has_dflt || x->dflt.n != y->dflt.n || (x->dflt.n && memcmp(x->dflt.p, y->dflt.p, x->dflt.n)))
             return false;
     }
     return true;
@@ -209,6 +210,8 @@ rc_status rc_my_ddl_commit(ps *p, wtab *w, rc_str db, rc_str tname, bool convert
         cols[i].generated = c->generated;
         cols[i].invisible = c->invisible;
         cols[i].collation = coll;
+        cols[i].dflt = c->dflt;
+        cols[i].has_dflt = c->has_dflt;
     }
     rc_my_table t = {db, tname, w->n, cols, w->coll};
     const rc_my_table *old = rc_my_history_get(p->h, db, tname);

@@ -116,7 +116,8 @@ static rc_status on_rows(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
     rc_my_tablemap *m = e->map;
     const rc_column *cols = e->cols;
     const void *cols_id = e->cols_id;
-    if (!cols && (st = rc_my_decoder_build_columns(d, e, a, &cols, &cols_id, err)) != RC_OK) return st;
+    const rc_str *dflts = e->dflts;
+    if (!cols && (st = rc_my_decoder_build_columns(d, e, a, &cols, &cols_id, &dflts, err)) != RC_OK) return st;
     rc_str db = rc_my_decoder_arena_str(a, m->db), table = rc_my_decoder_arena_str(a, m->table), query = {NULL, 0};
     if (d->cfg.with_query && d->query.len) query = rc_my_decoder_arena_str(a, (rc_str){d->query.data, d->query.len});
     if (!db.p || !table.p || (d->cfg.with_query && d->query.len && !query.p)) return rc_my_decoder_nomem(err);
@@ -133,7 +134,7 @@ static rc_status on_rows(rc_my_decoder *d, uint8_t type, const uint8_t *b, size_
         rc_event *ev = rc_my_decoder_new_event(d, r.op, out, a);
         if (!ev) return rc_my_decoder_nomem(err);
         ev->src.db = db, ev->src.table = table;
-        ev->ncols = m->ncols, ev->cols = cols, ev->cols_id = cols_id;
+        ev->ncols = m->ncols, ev->cols = cols, ev->cols_id = cols_id, ev->dflts = dflts;
         ev->before = before, ev->after = after;
         ev->pos.row = row++, ev->pos.has_row = true;
         if (query.p) ev->pos.query = query;

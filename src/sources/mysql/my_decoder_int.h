@@ -23,6 +23,7 @@ typedef struct tm_entry {
     uint64_t gen;    /* the history's generation it was completed with */
     const rc_column *cols; /* from the column cache (NULL: build per event, the cache is full) */
     const void *cols_id;
+    const rc_str *dflts; /* the columns' defaults (rc_event.dflts), with cols */
 } tm_entry;
 
 struct rc_my_decoder {
@@ -84,7 +85,8 @@ rc_status rc_my_decoder_emit_tx(rc_my_decoder *d, rc_op op, rc_event_list *out, 
 rc_status rc_my_decoder_on_query(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event_list *out, rc_arena *a, rc_error *err);
 
 /* ---- my_decoder_tablemap.c ---- */
-rc_status rc_my_decoder_build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a, const rc_column **cols_out, const void **id_out, rc_error *err);
+rc_status rc_my_decoder_build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a, const rc_column **cols_out, const void **id_out,
+                                     const rc_str **dflts_out, rc_error *err);
 tm_entry *rc_my_decoder_map_find(rc_my_decoder *d, uint64_t id);
 rc_status rc_my_decoder_on_table_map(rc_my_decoder *d, const uint8_t *b, size_t n, rc_event_list *out, rc_arena *a, rc_error *err);
 

@@ -118,15 +118,21 @@ static void decl_from_binlog(rc_buf *b, const rc_my_tablemap *m, uint32_t ci)
     if (c->is_unsigned) rc_buf_puts(b, " unsigned");
 }
 
-/* The event column list of a table map: names ("@1"... when unknown), declared types, keys.
- * Kept in the column cache by the text of all that, so that it outlives the map. */
+/* The event column list of a table map: names ("@1"... when unknown), declared types, keys,
+ * and the defaults (NULL when no column has one). Kept in the column cache by the text of all
+ * that, so that it outlives the map. */
 rc_status rc_my_decoder_build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a, const rc_column **cols_out, const void **id_out,
-                               rc_error *err)
+                                     const rc_str **dflts_out, rc_error *err)
 {
     rc_my_tablemap *m = e->map;
     uint32_t nc = m->ncols;
     rc_column *cols = rc_arena_alloc(a, (nc ? nc : 1) * sizeof *cols);
+    rc_str *dflts = NULL;
     if (!cols) return rc_my_decoder_nomem(err);
+    for (uint32_t c = 0; c < nc && !dflts; c++)
+        if (m->cols[c].has_dflt && !(dflts = rc_arena_alloc(a, nc * sizeof *dflts))) return rc_my_decoder_nomem(err);
+    for (uint32_t c = 0; dflts && c < nc; c++)
+        dflts[c] = m->cols[c].has_dflt ? (rc_str){m->cols[c].dflt.p ? m->cols[c].dflt.p : "", m->cols[c].dflt.n} : (rc_str){NULL, 0};
     rc_buf_reset(&d->decl);
     rc_buf_reset(&d->key);
     size_t *doff = rc_arena_alloc(a, (nc ? nc : 1) * 2 * sizeof *doff);
@@ -170,22 +176,29 @@ rc_status rc_my_decoder_build_columns(rc_my_decoder *d, tm_entry *e, rc_arena *a
         rc_buf_putc(&d->key, (char)('0' + cols[c].nullable));
         rc_fmt_u64(&d->key, cols[c].pk);
         rc_buf_putc(&d->key, 0);
+        if (dflts && dflts[c].p) { /* the default, with its length (it may hold any byte) */
+            rc_buf_putc(&d->key, '=');
+            rc_fmt_u64(&d->key, dflts[c].n);
+            rc_buf_putc(&d->key, ':');
+            rc_buf_put(&d->key, dflts[c].p, dflts[c].n);
+        }
     }
     if (d->key.err != RC_OK) return rc_my_decoder_nomem(err);
     const rc_colset *set = rc_colcache_find(d->cols, d->key.data, d->key.len);
-    if (!set) set = rc_colcache_put(d->cols, d->key.data, d->key.len, cols, nc);
+    if (!set) set = rc_colcache_put_dflts(d->cols, d->key.data, d->key.len, cols, nc, dflts);
     if (set) {
-        *cols_out = set->cols, *id_out = set;
+        *cols_out = set->cols, *id_out = set, *dflts_out = set->dflts;
         return RC_OK;
     }
     /* the cache is full: this event's own copy, in its arena */
     for (uint32_t c = 0; c < nc; c++) {
         cols[c].name = rc_my_decoder_arena_str(a, cols[c].name);
         rc_str decl = rc_my_decoder_arena_str(a, cols[c].type.decl);
+        if (dflts && dflts[c].p && !(dflts[c] = rc_my_decoder_arena_str(a, dflts[c])).p) return rc_my_decoder_nomem(err);
         if (!cols[c].name.p || !decl.p) return rc_my_decoder_nomem(err);
         rc_coltype_parse(RC_FAM_MYSQL, decl.p, decl.n, &cols[c].type, NULL);
     }
-    *cols_out = cols, *id_out = NULL;
+    *cols_out = cols, *id_out = NULL, *dflts_out = dflts;
     return RC_OK;
 }
 
@@ -261,6 +274,6 @@ rc_status rc_my_decoder_on_table_map(rc_my_decoder *d, const uint8_t *b, size_t 
         return st;
     }
     for (uint32_t c = 0; c < m->ncols; c++) rc_my_col_prepare(&m->cols[c]);
-    return rc_my_decoder_build_columns(d, e, a, &e->cols, &e->cols_id, err);
+    return rc_my_decoder_build_columns(d, e, a, &e->cols, &e->cols_id, &e->dflts, err);
 }
 

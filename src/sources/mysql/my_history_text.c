@@ -5,7 +5,9 @@
  *   database TAB <name> TAB <collation id>
  *   table TAB <db> TAB <name> TAB <default collation id> TAB <number of columns>
  *   column TAB <name> TAB <declared type> TAB null|not null TAB <pk ordinal> TAB <collation id>
- *          TAB generated|- TAB invisible|-          (one line, the table's columns in order)
+ *          TAB generated|- TAB invisible|- [TAB =<default>]
+ *                                           (one line, the table's columns in order; the
+ *                                           default's text after '=' when the column has one)
  *   end TAB <number of databases> TAB <number of tables>
  *
  * Every line ends with LF. Databases come in name order, then tables in (db, name) byte
@@ -20,10 +22,9 @@
 
 #define MAGIC "rowcast-mysql-history 1"
 
-static void put_field(rc_buf *b, rc_str s)
+static void put_text(rc_buf *b, rc_str s)
 {
     static const char hex[] = "0123456789abcdef";
-    rc_buf_putc(b, '\t');
     for (size_t i = 0; i < s.n; i++) {
         unsigned char c = (unsigned char)s.p[i];
         if (c == '\\') {
@@ -35,6 +36,12 @@ static void put_field(rc_buf *b, rc_str s)
             rc_buf_putc(b, (char)c);
         }
     }
+}
+
+static void put_field(rc_buf *b, rc_str s)
+{
+    rc_buf_putc(b, '\t');
+    put_text(b, s);
 }
 
 static void put_num(rc_buf *b, unsigned long v)
@@ -73,7 +80,12 @@ void rc_my_history_write(const rc_my_history *h, rc_buf *b)
             put_num(b, c->pk);
             put_num(b, c->collation);
             rc_buf_puts(b, c->generated ? "\tgenerated" : "\t-");
-            rc_buf_puts(b, c->invisible ? "\tinvisible\n" : "\t-\n");
+            rc_buf_puts(b, c->invisible ? "\tinvisible" : "\t-");
+            if (c->has_dflt) {
+                rc_buf_put(b, "\t=", 2);
+                put_text(b, c->dflt);
+            }
+            rc_buf_putc(b, '\n');
         }
     }
     RC_BUF_LIT(b, "end");
@@ -84,7 +96,7 @@ void rc_my_history_write(const rc_my_history *h, rc_buf *b)
 
 /* ---- reading ---- */
 
-enum { MAX_FIELDS = 9 };
+enum { MAX_FIELDS = 10 };
 
 typedef struct line {
     rc_str f[MAX_FIELDS];
@@ -212,7 +224,7 @@ static rc_status read_table(reader *r, const line *tl, rc_my_history *h)
             st = bad(r, tl, "the text ends before the table's columns do");
             goto out;
         }
-        if (!l.nf || !field_is(l.f[0], "column") || l.nf != 8) {
+        if (!l.nf || !field_is(l.f[0], "column") || (l.nf != 8 && !(l.nf == 9 && l.f[8].n && l.f[8].p[0] == '='))) {
             st = bad(r, &l, "expected a column line (column, name, type, null|not null, pk, collation, generated|-, invisible|-)");
             goto out;
         }
@@ -240,15 +252,19 @@ static rc_status read_table(reader *r, const line *tl, rc_my_history *h)
             st = bad(r, &l, "an empty column name or type");
             goto out;
         }
-        texts[k] = malloc(l.f[1].n + l.f[2].n + 1);
+        rc_str dflt = l.nf == 9 ? (rc_str){l.f[8].p + 1, l.f[8].n - 1} : (rc_str){"", 0};
+        texts[k] = malloc(l.f[1].n + l.f[2].n + dflt.n + 1);
         if (!texts[k]) {
             st = rc_error_set(r->err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
             goto out;
         }
         memcpy(texts[k], l.f[1].p, l.f[1].n);
         memcpy(texts[k] + l.f[1].n, l.f[2].p, l.f[2].n);
+        if (dflt.n) memcpy(texts[k] + l.f[1].n + l.f[2].n, dflt.p, dflt.n);
         c->name = (rc_str){texts[k], l.f[1].n};
         c->type.decl = (rc_str){texts[k] + l.f[1].n, l.f[2].n};
+        c->dflt = (rc_str){texts[k] + l.f[1].n + l.f[2].n, dflt.n};
+        c->has_dflt = l.nf == 9;
         c->pk = (uint16_t)pk;
         c->collation = (uint16_t)cc;
     }

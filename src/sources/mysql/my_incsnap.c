@@ -174,7 +174,7 @@ static rc_status pending_event(my_source *s, rc_event *ev, rc_error *err)
     ev->pos.file = (rc_str){strcpy(file, s->file), strlen(s->file)};
     ev->pos.offset = s->offset, ev->pos.has_offset = true;
     ev->ts_us = x->read_us, ev->has_ts = true;
-    ev->ncols = t->t->ncols, ev->cols = t->cols, ev->cols_id = t->cols; /* (one per structure: a DDL makes new ones) */
+    ev->ncols = t->t->ncols, ev->cols = t->cols, ev->cols_id = t->cols, ev->dflts = t->dflts; /* (one per structure: a DDL makes new ones) */
     if (kind) return RC_OK;
     char **fields = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *fields);
     unsigned long *lens = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *lens);

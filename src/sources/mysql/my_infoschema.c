@@ -25,7 +25,10 @@ rc_status rc_my_history_put_is(rc_my_history *h, rc_str db, rc_str table, rc_str
                                const rc_my_is_column *rows, uint32_t nrows, rc_error *err)
 {
     rc_my_table_col *cols = calloc(nrows ? nrows : 1, sizeof *cols);
-    if (!cols) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    size_t dn = 1;
+    for (uint32_t i = 0; i < nrows; i++) dn += rows[i].column_default.n;
+    char *dtext = malloc(dn), *dw = dtext; /* the defaults' texts: none longer than COLUMN_DEFAULT */
+    if (!cols || !dtext) return free(cols), free(dtext), rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     rc_status st = RC_OK;
     for (uint32_t i = 0; i < nrows && st == RC_OK; i++) {
         const rc_my_is_column *r = &rows[i];
@@ -56,11 +59,13 @@ rc_status rc_my_history_put_is(rc_my_history *h, rc_str db, rc_str table, rc_str
         c->invisible = has_word(r->extra, "INVISIBLE");
         c->collation = r->collation_name.n ? rc_my_collation_id(r->collation_name) : 0;
         if (!r->collation_name.n && c->type.info && c->type.info->vkind == RC_V_BYTES) c->collation = 63;
+        if (r->has_column_default && rc_my_default_from_is(r->column_default, dw, &c->dflt)) c->has_dflt = true, dw += c->dflt.n;
     }
     if (st == RC_OK) {
         rc_my_table t = {db, table, nrows, cols, table_collation.n ? rc_my_collation_id(table_collation) : 0};
         st = rc_my_history_put(h, &t, err);
     }
     free(cols);
+    free(dtext);
     return st;
 }

@@ -85,7 +85,7 @@ static char *put_str(char *w, rc_str s, rc_str *out)
 static rc_my_table *copy_table(const rc_my_table *t, rc_str db, rc_str name, rc_error *err)
 {
     size_t size = sizeof(rc_my_table) + (size_t)t->ncols * sizeof(rc_my_table_col) + db.n + name.n + 2;
-    for (uint32_t i = 0; i < t->ncols; i++) size += t->cols[i].name.n + t->cols[i].type.decl.n + 2;
+    for (uint32_t i = 0; i < t->ncols; i++) size += t->cols[i].name.n + t->cols[i].type.decl.n + t->cols[i].dflt.n + 3;
     rc_my_table *c = malloc(size);
     if (!c) return NULL;
     rc_my_table_col *cols = (rc_my_table_col *)(c + 1);
@@ -100,6 +100,7 @@ static rc_my_table *copy_table(const rc_my_table *t, rc_str db, rc_str name, rc_
         cols[i] = *s;
         w = put_str(w, s->name, &cols[i].name);
         w = put_str(w, s->type.decl, &decl);
+        w = put_str(w, s->dflt, &cols[i].dflt);
         rc_error e;
         rc_error_clear(&e);
         if (rc_coltype_parse(RC_FAM_MYSQL, decl.p, decl.n, &cols[i].type, &e) != RC_OK) {

@@ -24,6 +24,8 @@ typedef struct rc_my_table_col {
     bool generated;    /* GENERATED ALWAYS AS (…) VIRTUAL/STORED */
     bool invisible;    /* INVISIBLE (MySQL 8.0.23+, MariaDB 10.3+) */
     uint16_t collation; /* character columns: collation id when known, 0 otherwise */
+    rc_str dflt;        /* the DEFAULT as a value's text (rc_column.dflt), when has_dflt */
+    bool has_dflt;
 } rc_my_table_col;
 
 typedef struct rc_my_table {
@@ -126,7 +128,14 @@ uint16_t rc_my_collation_bin(uint16_t c);
 typedef struct rc_my_is_column {
     rc_str name, column_type, is_nullable, column_key, extra, collation_name;
     uint16_t pk;
+    rc_str column_default;   /* COLUMN_DEFAULT as MariaDB 10.2.7+ shows it ('text', 5.6, NULL, now()) */
+    bool has_column_default; /* COLUMN_DEFAULT is not SQL NULL */
 } rc_my_is_column;
+
+/* COLUMN_DEFAULT (MariaDB's form: 'text', 5.6, b'101', NULL, current_timestamp()) as a value's
+ * text, as the DDL parser reads a DEFAULT clause (my_default.c): false when it is no default
+ * (NULL, an expression). The text goes to out (room for in.n bytes). */
+bool rc_my_default_from_is(rc_str in, char *out, rc_str *res);
 
 /* Builds db.table from its information_schema rows and puts it into the history (copied; the
  * rows may go once it returns). `table_collation` is information_schema.TABLES.TABLE_COLLATION

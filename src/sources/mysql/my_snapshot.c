@@ -118,15 +118,17 @@ void rc_my_snap_pos_fini(rc_my_snap_pos *p)
 /* ---- the structures ---- */
 
 enum { COL_SCHEMA, COL_TABLE, COL_NAME, COL_TYPE, COL_NULLABLE, COL_KEY, COL_EXTRA, COL_COLLATION, COL_PK, COL_ROWS,
-       COL_TCOLLATION };
+       COL_TCOLLATION, COL_DEFAULT };
 
 /* %s: the column's type and collation: COLUMN_TYPE and COLLATION_NAME, or on MariaDB "json"
  * without a collation for a JSON column (MariaDB's JSON is LONGTEXT with the column check
  * json_valid(`c`), which information_schema shows as longtext in utf8mb4_bin; the binlog's CREATE
- * TABLE says json, and the stream's history has it so); %s: MariaDB's join of that check */
+ * TABLE says json, and the stream's history has it so); %s: COLUMN_DEFAULT in MariaDB's form
+ * (MySQL's quoted, its CURRENT_TIMESTAMP MariaDB's current_timestamp(), another expression's
+ * NULL); %s: MariaDB's join of that check */
 static const char columns_sql[] =
     "SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, %s, c.IS_NULLABLE, c.COLUMN_KEY, c.EXTRA, "
-    "%s, COALESCE(k.ORDINAL_POSITION, 0), COALESCE(t.TABLE_ROWS, 0), t.TABLE_COLLATION "
+    "%s, COALESCE(k.ORDINAL_POSITION, 0), COALESCE(t.TABLE_ROWS, 0), t.TABLE_COLLATION, %s "
     "FROM information_schema.COLUMNS c %s"
     "JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME "
     "AND t.TABLE_TYPE = 'BASE TABLE' "
@@ -151,6 +153,8 @@ static rc_status put_table(rc_my_history *h, MYSQL_ROW *rows, unsigned long **le
                                   .column_key = col_str(rows[i], lens[i], COL_KEY),
                                   .extra = col_str(rows[i], lens[i], COL_EXTRA),
                                   .collation_name = col_str(rows[i], lens[i], COL_COLLATION),
+                                  .column_default = col_str(rows[i], lens[i], COL_DEFAULT),
+                                  .has_column_default = rows[i][COL_DEFAULT] != NULL,
                                   .pk = (uint16_t)strtoul(rows[i][COL_PK], NULL, 10)};
     rc_status st = rc_my_history_put_is(h, col_str(rows[0], lens[0], COL_SCHEMA), col_str(rows[0], lens[0], COL_TABLE),
                                         col_str(rows[0], lens[0], COL_TCOLLATION), is, n, err);
@@ -162,13 +166,16 @@ static rc_status put_table(rc_my_history *h, MYSQL_ROW *rows, unsigned long **le
 rc_status rc_my_snap_table_of(const rc_my_table *t, rc_my_snap_table *st, rc_error *err)
 {
     st->t = t;
-    st->cols = calloc(t->ncols ? t->ncols : 1, sizeof *st->cols);
+    st->cols = calloc(t->ncols ? t->ncols : 1, sizeof *st->cols + sizeof *st->dflts); /* the defaults after the columns */
     st->pk = calloc(t->ncols ? t->ncols : 1, sizeof *st->pk);
     if (!st->cols || !st->pk) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     for (uint32_t i = 0; i < t->ncols; i++) {
         const rc_my_table_col *c = &t->cols[i];
         st->cols[i] = (rc_column){.name = c->name, .type = c->type, .pk = c->pk, .nullable = c->nullable};
+        if (c->has_dflt) st->dflts = (rc_str *)(st->cols + t->ncols);
     }
+    for (uint32_t i = 0; st->dflts && i < t->ncols; i++)
+        if (t->cols[i].has_dflt) st->dflts[i] = (rc_str){t->cols[i].dflt.p ? t->cols[i].dflt.p : "", t->cols[i].dflt.n};
     for (uint32_t k = 1; k <= t->ncols; k++)
         for (uint32_t i = 0; i < t->ncols; i++)
             if (t->cols[i].pk == k) st->pk[st->npk++] = i;
@@ -186,6 +193,9 @@ rc_status rc_my_tables_load(MYSQL *m, const rc_my_url *u, rc_my_history *h, bool
         sql, sizeof sql, columns_sql,
         maria ? "IF(j.CHECK_CLAUSE IS NOT NULL AND c.DATA_TYPE = 'longtext', 'json', c.COLUMN_TYPE)" : "c.COLUMN_TYPE",
         maria ? "IF(j.CHECK_CLAUSE IS NOT NULL AND c.DATA_TYPE = 'longtext', NULL, c.COLLATION_NAME)" : "c.COLLATION_NAME",
+        maria ? "c.COLUMN_DEFAULT"
+              : "IF(c.COLUMN_DEFAULT LIKE 'CURRENT_TIMESTAMP%%' AND c.DATA_TYPE IN ('timestamp', 'datetime'), 'current_timestamp()', "
+                "IF(c.EXTRA LIKE '%%DEFAULT_GENERATED%%', NULL, QUOTE(c.COLUMN_DEFAULT)))",
         maria ? "LEFT JOIN information_schema.CHECK_CONSTRAINTS j ON j.CONSTRAINT_SCHEMA = c.TABLE_SCHEMA AND j.TABLE_NAME = "
                 "c.TABLE_NAME AND j.LEVEL = 'Column' AND j.CONSTRAINT_NAME = c.COLUMN_NAME AND j.CHECK_CLAUSE = "
                 "CONCAT('json_valid(`', REPLACE(c.COLUMN_NAME, '`', '``'), '`)') "
@@ -201,13 +211,13 @@ rc_status rc_my_tables_load(MYSQL *m, const rc_my_url *u, rc_my_history *h, bool
     size_t nrows = (size_t)mysql_num_rows(r), ntables = 0;
     MYSQL_ROW *rows = calloc(nrows ? nrows : 1, sizeof *rows);
     unsigned long **lens = calloc(nrows ? nrows : 1, sizeof *lens);
-    unsigned long *all_lens = calloc(nrows ? nrows * COL_TCOLLATION + nrows : 1, sizeof *all_lens);
+    unsigned long *all_lens = calloc(nrows ? nrows * (COL_DEFAULT + 1) : 1, sizeof *all_lens);
     size_t *first = calloc(nrows + 1, sizeof *first);
     rc_status st = rows && lens && all_lens && first ? RC_OK : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     for (size_t i = 0; st == RC_OK && i < nrows; i++) {
         rows[i] = mysql_fetch_row(r);
-        lens[i] = all_lens + i * (COL_TCOLLATION + 1);
-        memcpy(lens[i], mysql_fetch_lengths(r), (COL_TCOLLATION + 1) * sizeof *lens[i]);
+        lens[i] = all_lens + i * (COL_DEFAULT + 1);
+        memcpy(lens[i], mysql_fetch_lengths(r), (COL_DEFAULT + 1) * sizeof *lens[i]);
     }
     for (size_t i = 0; st == RC_OK && i < nrows;) {
         size_t j = i + 1;

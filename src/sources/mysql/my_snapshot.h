@@ -32,6 +32,8 @@ typedef struct rc_my_snap_pos {
 typedef struct rc_my_snap_table {
     const rc_my_table *t;   /* the history's: valid while the history does not change (the snapshot) */
     rc_column *cols;        /* the events' columns */
+    rc_str *dflts;          /* their defaults (rc_event.dflts; the history's texts), NULL when none;
+                             * in cols' block (freed with it) */
     uint32_t *pk;           /* the key columns' indexes, in key order */
     uint32_t npk;
     uint64_t rows_estimate; /* information_schema.TABLES.TABLE_ROWS */

@@ -84,7 +84,7 @@ static rc_status read_event(my_source *s, rc_error *err)
     ev.pos.file = (rc_str){s->snap.file, strlen(s->snap.file)};
     ev.pos.offset = s->snap.offset, ev.pos.has_offset = true;
     ev.ts_us = s->snap_us, ev.has_ts = true;
-    ev.ncols = t->t->ncols, ev.cols = t->cols, ev.cols_id = t;
+    ev.ncols = t->t->ncols, ev.cols = t->cols, ev.cols_id = t, ev.dflts = t->dflts;
     ev.after = vals;
     return push(&b->events, &ev, err);
 }

@@ -360,6 +360,7 @@ rc_status rc_my_tablemap_complete(rc_my_tablemap *m, const rc_my_table *t, rc_er
         rc_my_col *col = &m->cols[c];
         const rc_my_table_col *h = &t->cols[c];
         col->decl = &h->type;
+        col->dflt = h->dflt, col->has_dflt = h->has_dflt;
         if (!m->has_names) col->name = h->name;
         if (!m->has_signedness) col->is_unsigned = h->type.is_unsigned;
         if (!col->collation) col->collation = h->collation;

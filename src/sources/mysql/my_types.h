@@ -134,6 +134,8 @@ struct rc_my_col {
      * NULL when there is none: then the binlog type alone decides the value's kind. */
     const rc_coltype *decl;
     rc_str name;         /* COLUMN_NAME metadata or the history's; n == 0: unknown ("@1") */
+    rc_str dflt;         /* the history's default (rc_column.dflt), when has_dflt */
+    bool has_dflt;
     /* What rc_my_col_prepare (my_value.h) worked out once per TABLE_MAP instead of per value;
      * a column it did not see (prepared false) has it worked out at each value. */
     bool prepared;
