@@ -187,16 +187,34 @@ static void pf_release(rc_source *src, rc_batch *b)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* The work an acknowledgement on this thread asked for (rc_source_after_ack): `open` while the
+ * source's ack runs. */
+static _Thread_local struct {
+    bool open;
+    void (*fn)(void *ctx);
+    void *ctx;
+} after_ack;
+
+bool rc_source_after_ack(void (*fn)(void *ctx), void *ctx)
+{
+    if (!after_ack.open || (after_ack.fn && (after_ack.fn != fn || after_ack.ctx != ctx))) return false;
+    after_ack.fn = fn, after_ack.ctx = ctx;
+    return true;
+}
+
 /* ack, or ack_state when `state` is set (with `pos` NULL: no acknowledgement, no stats) */
 static void acknowledge(prefetch *p, const rc_pos *pos, const char *state)
 {
     rc_source_stats stats;
     enter(p);
+    after_ack.open = true, after_ack.fn = NULL;
     if (state) p->in->ops->ack_state(p->in, pos, state);
     else p->in->ops->ack(p->in, pos);
+    after_ack.open = false;
     if (pos && p->in->ops->stats) p->in->ops->stats(p->in, &stats); /* the position acknowledged, also once the thread ended */
     uint64_t acks = pos ? ++p->acks : p->acks;
     leave(p);
+    if (after_ack.fn) after_ack.fn(after_ack.ctx), after_ack.fn = NULL; /* the next batch is read meanwhile */
     if (!pos || !p->in->ops->stats) return;
     pthread_mutex_lock(&p->mu);
     if (acks > p->stats_acks) p->stats = stats, p->stats_acks = acks; /* two acks' copies in their order */

@@ -134,8 +134,7 @@ rc_status rc_my_checkpoint_read(const char *path, rc_my_checkpoint *ck, rc_error
     return st;
 }
 
-/* The checkpoint's text (my_checkpoint.h) in b; false when it did not fit. */
-static bool format(const char *server, const rc_my_checkpoint *ck, rc_buf *b)
+bool rc_my_checkpoint_format(const char *server, const rc_my_checkpoint *ck, rc_buf *b)
 {
     char head[1400];
     bool sink = ck->sink && ck->sink[0]; /* no file tracked (Kafka): version 1, as older rowcast wrote */
@@ -164,7 +163,7 @@ rc_status rc_my_checkpoint_save(rc_state_store *store, const char *server, const
 {
     rc_buf b;
     rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
-    rc_status st = format(server, ck, &b) ? rc_state_store_save(store, b.data, b.len, err)
+    rc_status st = rc_my_checkpoint_format(server, ck, &b) ? rc_state_store_save(store, b.data, b.len, err)
                                           : rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", rc_state_store_where(store));
     rc_buf_fini(&b);
     return st;

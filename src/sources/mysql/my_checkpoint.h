@@ -52,6 +52,8 @@ rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_
 /* The same through a store (pipeline/state_store.h: a file or a Kafka record); `where` names it
  * in errors. */
 rc_status rc_my_checkpoint_load(rc_state_store *store, rc_my_checkpoint *ck, rc_error *err);
+/* The checkpoint's text (above) appended to b; false when it did not fit. */
+bool rc_my_checkpoint_format(const char *server, const rc_my_checkpoint *ck, rc_buf *b);
 rc_status rc_my_checkpoint_save(rc_state_store *store, const char *server, const rc_my_checkpoint *ck, rc_error *err);
 void rc_my_checkpoint_fini(rc_my_checkpoint *ck);
 

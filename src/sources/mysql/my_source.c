@@ -112,10 +112,7 @@ static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
     if (!s->cfg.checkpoint) return;
     if ((s->db.ph == PH_SNAPSHOT || s->db.ph == PH_SNAPSHOT_ACK) && t[0]) { /* (no file: nothing to cut back) */
         rc_my_checkpoint begun = {.file = "", .gtids = "", .sink = t};
-        rc_error err;
-        rc_error_clear(&err);
-        if (rc_my_checkpoint_save(s->store, s->url.shown, &begun, &err) != RC_OK)
-            rc_my_source_notice(s, "warning: %s (the previous checkpoint stays)", err.message);
+        rc_my_source_save_checkpoint(s, &begun);
     } else if (s->acked_pos.kind) {
         rc_my_source_write_checkpoint(s);
     }
@@ -138,6 +135,7 @@ static void my_close(rc_source *src)
     for (size_t i = 0; i < s->qn; i++) rc_my_source_boundary_free(&s->q[i]);
     free(s->q);
     rc_my_checkpoint_fini(&s->acked);
+    rc_my_source_checkpoint_fini(s);
     rc_state_store_close(s->store);
     free(s->stored_sink);
     free(s->file), free(s->gtids);

@@ -1,8 +1,10 @@
 /* The MySQL/MariaDB source's checkpoints: the transaction boundaries handed out and kept until
  * acknowledged, and the checkpoint file written from the last one acknowledged. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sources/mysql/my_source_int.h"
+#include "sources/prefetch.h"
 
 /* ---- checkpoints ---- */
 
@@ -56,13 +58,86 @@ rc_status rc_my_source_keep_boundary_at(my_source *s, const rc_pos *pos, rc_erro
     return RC_OK;
 }
 
-void rc_my_source_write_checkpoint(my_source *s)
+/* ---- the checkpoint's I/O ---- */
+
+/* The newest text not written yet; `io` is held for a write (one at a time). A write takes the
+ * newest text there is, so an older one never lands after a newer one. */
+struct rc_my_ckw {
+    pthread_mutex_t mu, io;
+    rc_buf text, writing;
+    bool has;
+};
+
+static void checkpoint_failed(my_source *s, const rc_error *err)
 {
-    if (!s->store) return;
+    rc_my_source_notice(s, "warning: %s (the previous checkpoint stays)", err->message);
+}
+
+/* The newest text into the store (the pipeline's thread after an acknowledgement, or the
+ * source's own). */
+static void checkpoint_flush(void *ctx)
+{
+    my_source *s = ctx;
+    struct rc_my_ckw *w = s->ckw;
+    pthread_mutex_lock(&w->io);
+    pthread_mutex_lock(&w->mu);
+    bool has = w->has;
+    if (has) {
+        rc_buf t = w->writing;
+        w->writing = w->text, w->text = t, w->has = false;
+    }
+    pthread_mutex_unlock(&w->mu);
     rc_error err;
     rc_error_clear(&err);
-    if (rc_my_checkpoint_save(s->store, s->url.shown, &s->acked, &err) != RC_OK)
-        rc_my_source_notice(s, "warning: %s (the previous checkpoint stays)", err.message);
+    if (has && rc_state_store_save(s->store, w->writing.data, w->writing.len, &err) != RC_OK) checkpoint_failed(s, &err);
+    pthread_mutex_unlock(&w->io);
+}
+
+static struct rc_my_ckw *checkpoint_writer(my_source *s)
+{
+    struct rc_my_ckw *w = s->ckw;
+    if (w || !(w = calloc(1, sizeof *w))) return w;
+    pthread_mutex_init(&w->mu, NULL), pthread_mutex_init(&w->io, NULL);
+    rc_buf_init(&w->text, RC_BUF_DEFAULT_MAX), rc_buf_init(&w->writing, RC_BUF_DEFAULT_MAX);
+    return s->ckw = w;
+}
+
+void rc_my_source_save_checkpoint(my_source *s, const rc_my_checkpoint *ck)
+{
+    rc_error err;
+    rc_error_clear(&err);
+    struct rc_my_ckw *w = checkpoint_writer(s);
+    if (!w) {
+        if (rc_my_checkpoint_save(s->store, s->url.shown, ck, &err) != RC_OK) checkpoint_failed(s, &err);
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    rc_buf_reset(&w->text);
+    bool fits = rc_my_checkpoint_format(s->url.shown, ck, &w->text);
+    w->has = fits;
+    pthread_mutex_unlock(&w->mu);
+    if (!fits) {
+        rc_error_set(&err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: too large", rc_state_store_where(s->store));
+        checkpoint_failed(s, &err);
+    } else if (!rc_source_after_ack(checkpoint_flush, s)) {
+        checkpoint_flush(s);
+    }
+}
+
+void rc_my_source_write_checkpoint(my_source *s)
+{
+    if (s->store) rc_my_source_save_checkpoint(s, &s->acked);
+}
+
+void rc_my_source_checkpoint_fini(my_source *s)
+{
+    struct rc_my_ckw *w = s->ckw;
+    if (!w) return;
+    checkpoint_flush(s);
+    pthread_mutex_destroy(&w->mu), pthread_mutex_destroy(&w->io);
+    rc_buf_fini(&w->text), rc_buf_fini(&w->writing);
+    free(w);
+    s->ckw = NULL;
 }
 
 /* Everything up to `pos` is acknowledged: the checkpoint moves to the last boundary kept at or

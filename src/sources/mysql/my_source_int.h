@@ -72,6 +72,7 @@ typedef struct my_source {
     rc_my_checkpoint acked; /* what the checkpoint file holds (its sink state: the last ack_state's) */
     char *stored_sink;      /* the sink state the checkpoint held at open (NULL: none) */
     rc_pos acked_pos;
+    struct rc_my_ckw *ckw;  /* the checkpoint's text on its way to the store (my_source_checkpoint.c) */
     bool hist_dirty;       /* a DDL since the last boundary kept */
     bool until;            /* --until caught-up: stop at until_file:until_off */
     char until_file[256];
@@ -111,7 +112,14 @@ rc_status rc_my_source_keep_boundary(my_source *s, rc_error *err);
 /* The same at `pos` (not before the handed boundary: a chunk's last item, my_incsnap.c), with
  * the handed boundary's file, offset and GTIDs. */
 rc_status rc_my_source_keep_boundary_at(my_source *s, const rc_pos *pos, rc_error *err);
+/* The checkpoint (s->acked; `ck`) stored: its text made now, written now or, inside a prefetch
+ * acknowledgement, once the source's lock is released (sources/prefetch.h), so that the next
+ * chunk or batch is read meanwhile; writes never overtake each other (the newest text wins).
+ * A failure is said (the previous checkpoint stays). */
 void rc_my_source_write_checkpoint(my_source *s);
+void rc_my_source_save_checkpoint(my_source *s, const rc_my_checkpoint *ck);
+/* At close: what is left written, the writer freed. */
+void rc_my_source_checkpoint_fini(my_source *s);
 void rc_my_source_acknowledge(my_source *s, const rc_pos *pos);
 rc_status rc_my_source_checkpoint_here(my_source *s, rc_error *err);
 
