@@ -154,8 +154,9 @@ static rc_status emit_edge(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge
 
 static const char *const edge_marks[] = {"incremental", "incremental:start", "incremental:end", "incremental:stopped"};
 
-/* The pending item at x->pend_at as an event of the batch. */
-static rc_status pending_event(my_source *s, rc_event *ev, rc_error *err)
+/* The pending item at x->pend_at as an event of the batch; *file: the binlog file's name in the
+ * batch's arena (made at the batch's first item, NULL before). */
+static rc_status pending_event(my_source *s, rc_event *ev, rc_str *file, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
     rc_batch *b = rc_db_batch(&s->db.batches);
@@ -169,9 +170,12 @@ static rc_status pending_event(my_source *s, rc_event *ev, rc_error *err)
     ev->op = RC_OP_READ;
     ev->snapshot = (rc_str){edge_marks[kind], strlen(edge_marks[kind])};
     ev->src = (rc_origin){.kind = s->srv.mariadb ? RC_DB_MARIADB : RC_DB_MYSQL, .server = s->server, .version = s->version, .db = t->t->db, .table = t->t->name};
-    char *file = rc_arena_alloc(&b->arena, strlen(s->file) + 1);
-    if (!file) return rc_my_source_nomem(err);
-    ev->pos.file = (rc_str){strcpy(file, s->file), strlen(s->file)};
+    if (!file->p) {
+        char *f = rc_arena_alloc(&b->arena, strlen(s->file) + 1);
+        if (!f) return rc_my_source_nomem(err);
+        *file = (rc_str){strcpy(f, s->file), strlen(s->file)};
+    }
+    ev->pos.file = *file;
     ev->pos.offset = s->offset, ev->pos.has_offset = true;
     ev->ts_us = x->read_us, ev->has_ts = true;
     ev->ncols = t->t->ncols, ev->cols = t->cols, ev->cols_id = t->cols, ev->dflts = t->dflts; /* (one per structure: a DDL makes new ones) */
@@ -195,6 +199,7 @@ static rc_status drain(my_source *s, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
     rc_batch *b = rc_db_batch(&s->db.batches);
+    rc_str file = {NULL, 0}; /* one copy for the items of this batch (its arena) */
     while (x->pend_at < x->pending.len && b->n < RC_DB_BATCH_ITEMS) {
         if (*s->stop) return RC_OK;
         /* a chunk's last item opens a batch of its own rather than end a full one: after a batch
@@ -206,7 +211,7 @@ static rc_status drain(my_source *s, rc_error *err)
         rc_error ierr;
         rc_error_clear(&ierr);
         rc_event *slot = NULL;
-        if (pending_event(s, &ev, &ierr) == RC_OK && !(slot = rc_event_list_push(&b->events))) rc_my_source_nomem(&ierr);
+        if (pending_event(s, &ev, &file, &ierr) == RC_OK && !(slot = rc_event_list_push(&b->events))) rc_my_source_nomem(&ierr);
         if (slot) *slot = ev, it->raw = 1;
         else rc_my_source_item_bad(s, it, &ierr, (const uint8_t *)"", 0);
         rc_db_item_end(&s->db, it, rc_pos_mysql(rc_pos_mysql_file(&s->handed), s->offset, ++x->k));
