@@ -11,6 +11,8 @@
 #      drained (its log says so), A and C split them.
 # Then every id is written at least once; the only duplicates are ids B wrote (its
 # unacknowledged tail at the kill), counted; A and C together write no id twice (the drain).
+# Each member's metrics (K4) show its partitions' committed offsets, high watermarks and lags:
+# at the end A's and C's hold every message, committed; a new group at latest reads nothing.
 # usage: kafka_source_group_test.sh path/to/rowcast path/to/rowcast-kafka-mock
 RC=${1:?path to rowcast}
 . "$(dirname "$0")/kafka_lib.sh"
@@ -38,7 +40,7 @@ feed() { # FIRST LAST: 200 messages every 20 ms
 }
 member() { # NAME: a member writing file:$W/out.NAME, its log in $W/err.NAME
     "$RC" convert --source "kafka://$BOOTSTRAP/in?group=g" --to debezium --sink "file:$W/out.$1" "${GROUP[@]}" \
-        >/dev/null 2>"$W/err.$1" {FEED}>&- & # not holding the feed's pipe open
+        --metrics 127.0.0.1:0 --progress=200ms >/dev/null 2>"$W/err.$1" {FEED}>&- & # not holding the feed's pipe open
 }
 ids() { cat "$@" 2>/dev/null | grep -o '"after":{"id":[0-9]*' | grep -o '[0-9]*$'; }
 written_over() { [ "$(ids "$W/out.$1" | awk -v f="$2" '$1 > f' | wc -l)" -ge "$3" ]; } # NAME ID N: N ids past ID
@@ -83,6 +85,31 @@ exec {FEED}>&-
 wait "$feeder"
 all_written() { [ "$(ids "$W"/out.* | sort -u | wc -l)" -ge "$P3" ]; }
 wait_for 60 all_written || bad "not every id was written in 60 s"
+# K4: each member's metrics (curl): per partition the committed offset, high watermark and lag;
+# once everything is committed, A's and C's partitions together hold every message, all committed
+scrape() { curl -sf "$(sed -n "s/^rowcast: metrics on //p" "$W/err.$1")"; }
+fam_sum() { awk -v f="$1" '$1 ~ "^"f"[{ ]" { s += $2 } END { print s + 0 }'; } # FAMILY: the sum of its samples
+caught_up() {
+    local m h=0 c=0 n
+    for n in A C; do
+        m=$(scrape "$n") || return 1
+        [ "$(fam_sum rowcast_kafka_source_lag_total <<<"$m")" = 0 ] || return 1
+        h=$((h + $(fam_sum rowcast_kafka_source_high_watermark <<<"$m")))
+        c=$((c + $(fam_sum rowcast_kafka_source_committed_offset <<<"$m")))
+    done
+    [ "$h" = "$P3" ] && [ "$c" = "$P3" ]
+}
+wait_for 60 caught_up && ok || bad "metrics: A's and C's partitions are not all committed at their high watermarks: $(scrape A | grep '^rowcast_kafka_source' | head -30)"
+scrape A >"$W/metrics.A"
+scrape C >"$W/metrics.C"
+for n in A C; do
+    parts=$(grep -c '^rowcast_kafka_source_lag{topic="in",partition="[0-9]*"} 0$' "$W/metrics.$n")
+    want=$(grep -o '[0-9]* partitions\? assigned' "$W/err.$n" | tail -1 | cut -d' ' -f1)
+    [ "$parts" = "$want" ] && ok || bad "$n: $parts partitions in rowcast_kafka_source_lag, $want assigned"
+    grep -q '^rowcast_kafka_source_rebalances_total{kind="assign"} [1-9]' "$W/metrics.$n" && ok || bad "$n: no assign in rebalances_total"
+    grep -q '^rowcast: progress at .*, lag [0-9]* messages\? ([0-9.]* s)' "$W/err.$n" && ok || bad "$n: the progress line does not show the lag"
+done
+grep '^rowcast_kafka_source_\(lag_total\|rebalances_total\|drain_seconds_total\)' "$W/metrics.A"
 kill -TERM "$a" "$c"
 wait "$a"; ra=$?
 wait "$c"; rc=$?
@@ -105,5 +132,10 @@ allow=$(grep -o "reads again [0-9]*" "$W/err.A" | awk '{ s += $3 } END { print s
 [ "$dups_ac" -le "$allow" ] && ok || bad "A and C wrote $dups_ac ids twice (the drains allow $allow)"
 [ "$not_b" -le "$allow" ] && ok || bad "$not_b duplicated ids were not written by B, the killed member (the drains allow $allow)"
 echo "[$((SECONDS - T0)) s] $P3 ids: A $(ids "$W/out.A" | wc -l), B $(ids "$W/out.B" | wc -l), C $(ids "$W/out.C" | wc -l) records; $dups duplicates ($dups_ac of them A's and C's, $allow allowed by refused drain commits)"
+# a new group with -o kafka.auto.offset.reset=latest starts at the end: nothing to read
+"$RC" convert --source "kafka://$BOOTSTRAP/in?group=late" --to debezium -o kafka.auto.offset.reset=latest -o kafka.source.stop=end \
+    >"$W/late" 2>"$W/err.late"
+expect_rc "a new group at latest" $? 0
+[ ! -s "$W/late" ] && ok || bad "a new group with auto.offset.reset=latest read $(wc -l <"$W/late") messages"
 echo "kafka_source_group: $pass passed, $fail failed ($((SECONDS - T0)) s)"
 [ "$fail" = 0 ]

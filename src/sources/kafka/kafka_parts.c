@@ -86,3 +86,40 @@ bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto)
     return moved;
 }
 
+/* Where a partition's lag is counted from: the last commit the cluster confirmed, else the first
+ * message handed out since the assignment, else the consumer's fetch position (-1: unknown). */
+static int64_t lag_base(const kafka_source *k, const kafka_part *p)
+{
+    if (p->confirmed >= 0) return p->confirmed;
+    if (p->first >= 0) return p->first;
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(l, p->topic, p->partition);
+    int64_t at = rd_kafka_position(k->rk, l) == RD_KAFKA_RESP_ERR_NO_ERROR ? l->elems[0].offset : -1;
+    rd_kafka_topic_partition_list_destroy(l);
+    return at;
+}
+
+void rc_ksrc_stats(const rc_source *src, rc_source_stats *out)
+{
+    const kafka_source *k = (const kafka_source *)src;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    out->has_parts = true;
+    for (size_t i = 0; i < k->nparts; i++) {
+        const kafka_part *p = &k->parts[i];
+        int64_t low = -1, high = -1;
+        if (!p->owned) continue;
+        if (rd_kafka_get_watermark_offsets(k->rk, p->topic, p->partition, &low, &high) || high < 0) high = -1;
+        int64_t base = lag_base(k, p);
+        uint64_t lag = high >= 0 && base >= 0 && high > base ? (uint64_t)(high - base) : 0;
+        out->lag_total += lag;
+        if (out->nparts == RC_SOURCE_PARTS) continue;
+        rc_source_part *o = &out->parts[out->nparts++];
+        snprintf(o->topic, sizeof o->topic, "%s", p->topic);
+        o->partition = p->partition, o->committed = p->confirmed, o->high = high, o->lag = lag;
+        o->lag_ms = p->last_ts >= 0 && high > p->handed && now_ms > p->last_ts ? now_ms - p->last_ts : 0;
+    }
+    for (int r = 0; r < KAFKA_REB_KINDS; r++) out->rebalances[r] = k->rebalances[r];
+    out->drain_us = (int64_t)(k->drain_seconds * 1e6);
+}

@@ -309,4 +309,5 @@ const rc_source_ops rc_source_kafka = {
     .progress = kafka_progress,
     .close = kafka_close,
     .waiting = kafka_waiting,
+    .stats = rc_ksrc_stats,
 };

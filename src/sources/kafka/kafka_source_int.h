@@ -77,6 +77,9 @@ void rc_ksrc_on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_par
 /* Takes the ring's messages handed up to and with `upto` as acknowledged; true when an offset moved. */
 bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto);
 
+/* The source's stats op: its partitions' lag, rebalances, drains. */
+void rc_ksrc_stats(const rc_source *src, rc_source_stats *out);
+
 /* The rebalance callback (the consumer's opaque is the source). */
 void rc_ksrc_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_partition_list_t *parts, void *opaque);
 /* While a revoke drains: gives the partitions up once everything handed out is acknowledged or
