@@ -132,6 +132,12 @@ allow=$(grep -o "reads again [0-9]*" "$W/err.A" | awk '{ s += $3 } END { print s
 [ "$dups_ac" -le "$allow" ] && ok || bad "A and C wrote $dups_ac ids twice (the drains allow $allow)"
 [ "$not_b" -le "$allow" ] && ok || bad "$not_b duplicated ids were not written by B, the killed member (the drains allow $allow)"
 echo "[$((SECONDS - T0)) s] $P3 ids: A $(ids "$W/out.A" | wc -l), B $(ids "$W/out.B" | wc -l), C $(ids "$W/out.C" | wc -l) records; $dups duplicates ($dups_ac of them A's and C's, $allow allowed by refused drain commits)"
+# librdkafka's own log lines (a refused commit, a broker's disconnect) come through rowcast's log,
+# each once, never raw ("%4|1796599686.303|COMMITFAIL|rdkafka#consumer-1| ...")
+raw=$(grep -h '^%[0-7]|' "$W"/err.* | head -3)
+[ -z "$raw" ] && ok || bad "librdkafka's log printed raw: $raw"
+grep -h 'librdkafka [A-Z]*:' "$W"/err.* | sort | uniq -d | head -3 >"$W/logged_twice"
+[ ! -s "$W/logged_twice" ] && ok || bad "librdkafka lines said twice: $(cat "$W/logged_twice")"
 # a new group with -o kafka.auto.offset.reset=latest starts at the end: nothing to read
 "$RC" convert --source "kafka://$BOOTSTRAP/in?group=late" --to debezium -o kafka.auto.offset.reset=latest -o kafka.source.stop=end \
     >"$W/late" 2>"$W/err.late"

@@ -84,6 +84,7 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
         if (st == RC_OK) st = conf_set(conf, key + 6, v, err);
     }
     for (size_t i = 0; st == RC_OK && kept[i]; i += 2) st = conf_set(conf, kept[i], kept[i + 1], err);
+    if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs served on the pipeline's thread */
     if (st != RC_OK) {
         rd_kafka_conf_destroy(conf);
         return st;
@@ -91,11 +92,13 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
     rd_kafka_conf_set_opaque(conf, k);
     rd_kafka_conf_set_rebalance_cb(conf, rc_ksrc_on_rebalance);
     rd_kafka_conf_set_offset_commit_cb(conf, rc_ksrc_on_commit);
+    rd_kafka_conf_set_log_cb(conf, rc_ksrc_on_log);
     char errstr[512];
     if (!(k->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr))) {
         rd_kafka_conf_destroy(conf);
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s: %s", k->shown, errstr);
     }
+    rd_kafka_set_log_queue(k->rk, NULL); /* the main queue, which the consumer's poll serves */
     rd_kafka_poll_set_consumer(k->rk);
     return RC_OK;
 }

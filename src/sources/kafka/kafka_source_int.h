@@ -31,6 +31,7 @@ typedef struct kafka_handed {
 } kafka_handed;
 
 /* Rebalances by kind (rowcast_kafka_source_rebalances_total{kind}) */
+enum { KAFKA_LOGGED = 128 }; /* distinct librdkafka log lines said */
 enum { KAFKA_REB_ASSIGN, KAFKA_REB_REVOKE, KAFKA_REB_LOST, KAFKA_REB_KINDS };
 
 typedef struct kafka_source {
@@ -63,6 +64,8 @@ typedef struct kafka_source {
     uint64_t rebalances[KAFKA_REB_KINDS];
     uint64_t drain_left; /* messages handed out and not acknowledged when a drain gave up or a partition was lost */
     double drain_seconds; /* the time spent draining, in all */
+    uint64_t logged[KAFKA_LOGGED]; /* hashes of the librdkafka log lines said */
+    size_t nlogged;
     int64_t refused; /* the messages after the last confirmed commit when the last give-up's commit was refused */
 } kafka_source;
 
@@ -77,6 +80,8 @@ void rc_ksrc_on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_par
 /* Takes the ring's messages handed up to and with `upto` as acknowledged; true when an offset moved. */
 bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto);
 
+/* The consumer's log callback (kafka_source_log.c). */
+void rc_ksrc_on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf);
 /* The source's stats op: its partitions' lag, rebalances, drains. */
 void rc_ksrc_stats(const rc_source *src, rc_source_stats *out);
 
