@@ -11,7 +11,8 @@
 #      drained (its log says so), A and C split them.
 # Then every id is written at least once; the only duplicates are ids B wrote (its
 # unacknowledged tail at the kill), counted; A and C together write no id twice (the drain).
-# Each member's metrics (K4) show its partitions' committed offsets, high watermarks and lags:
+# A member stopped past its session (SIGSTOP, SIGCONT) finds its partitions lost, commits nothing,
+# and the group still writes every message. Each member's metrics (K4) show its partitions' committed offsets, high watermarks and lags:
 # at the end A's and C's hold every message, committed; a new group at latest reads nothing.
 # usage: kafka_source_group_test.sh path/to/rowcast path/to/rowcast-kafka-mock
 RC=${1:?path to rowcast}
@@ -138,6 +139,44 @@ raw=$(grep -h '^%[0-7]|' "$W"/err.* | head -3)
 [ -z "$raw" ] && ok || bad "librdkafka's log printed raw: $raw"
 grep -h 'librdkafka [A-Z]*:' "$W"/err.* | sort | uniq -d | head -3 >"$W/logged_twice"
 [ ! -s "$W/logged_twice" ] && ok || bad "librdkafka lines said twice: $(cat "$W/logged_twice")"
+# 4. a lost assignment: topic in4 fed as before; member D of group g4 stopped (SIGSTOP) once it
+# wrote 500 records, E takes its partitions after D's session timed out, D continued (SIGCONT)
+# finds them lost: it commits nothing (says so) and rejoins; together they write every id
+mock_cmd "topic in4 12" || exit 1
+mkfifo "$W/feed4"
+kcat -b "$BOOTSTRAP" -P -t in4 -K '|' <"$W/feed4" 2>"$W/kcat4.err" &
+feeder=$!
+exec {FEED}>"$W/feed4"
+g4_member() { # NAME
+    "$RC" convert --source "kafka://$BOOTSTRAP/in4?group=g4" --to debezium --sink "file:$W/out.$1" "${GROUP[@]}" \
+        >/dev/null 2>"$W/err.$1" {FEED}>&- &
+}
+g4_member D
+d=$!
+feed 1 10000 &
+fed=$!
+wait_for 30 written_over D 0 500 || bad "D did not write 500 records"
+kill -STOP "$d"
+g4_member E
+e=$!
+wait_for 60 assigned E 12 12 && ok || bad "E did not take D's partitions: $(grep -h assigned "$W/err.E")"
+kill -CONT "$d"
+wait "$fed"
+exec {FEED}>&-
+wait "$feeder"
+said_lost() { grep -q 'lost (the session timed out): nothing committed' "$W/err.D"; }
+wait_for 60 said_lost && ok || bad "D did not say its partitions were lost: $(grep -h 'group=g4' "$W/err.D" | tail -3)"
+all4() { [ "$(ids "$W/out.D" "$W/out.E" | sort -u | wc -l)" -ge 10000 ]; }
+wait_for 60 all4 || bad "D and E did not write every id of in4 in 60 s"
+kill -TERM "$d" "$e"
+wait "$d"; rd=$?
+wait "$e"; re=$?
+expect_rc "D after its lost assignment" "$rd" 143
+expect_rc "E" "$re" 143
+seq 10000 >"$W/want4"
+ids "$W/out.D" "$W/out.E" | sort -n -u >"$W/got4"
+expect_eq "a lost assignment: every id of in4 written" "$W/want4" "$W/got4"
+grep -h 'group=g4' "$W/err.D" | grep -v librdkafka | sed 's/^rowcast: [^ ]*: /D: /'
 # a new group with -o kafka.auto.offset.reset=latest starts at the end: nothing to read
 "$RC" convert --source "kafka://$BOOTSTRAP/in?group=late" --to debezium -o kafka.auto.offset.reset=latest -o kafka.source.stop=end \
     >"$W/late" 2>"$W/err.late"

@@ -55,7 +55,8 @@ rd_kafka_resp_err_t rc_ksrc_commit(kafka_source *k, bool sync)
             k->commit_errors++;
             for (int i = 0; i < l->cnt; i++) /* moved again by the next commit */
                 rc_ksrc_part_of(k, l->elems[i].topic, l->elems[i].partition)->committed = -1;
-            rc_logf("rowcast: %s: committing offsets: %s (the next commit covers them)\n", k->shown, rd_kafka_err2str(e));
+            if (!sync) /* a synchronous one's caller says what it means */
+                rc_logf("rowcast: %s: committing offsets: %s (the next commit covers them)\n", k->shown, rd_kafka_err2str(e));
         }
     }
     rd_kafka_topic_partition_list_destroy(l);

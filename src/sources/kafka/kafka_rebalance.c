@@ -1,7 +1,9 @@
 /* Rebalances of the Kafka source (docs/design/kafka-source.md §3, eager protocol): an
  * assignment starts each partition at the group's committed offset (auto.offset.reset without
- * one); a revoke pauses the partitions and drains them: nothing more is handed out, the
- * pipeline goes on delivering, and once everything handed out is acknowledged (or
+ * one); a revoke drains the partitions: nothing more is handed out (what the consumer fetched
+ * meanwhile is dropped and read again from the committed offset; the partitions are not
+ * paused: with librdkafka 2.0.2 a run whose drains paused them stalled for a minute once they
+ * were assigned again, seen once under load), the pipeline goes on delivering, and once everything handed out is acknowledged (or
  * -o kafka.source.drain.ms passed) the acknowledged offsets are committed synchronously and the
  * partitions given up, so that the next owner starts after what this member wrote. Lost
  * partitions (the session timed out) commit nothing: another member may own them already. */
@@ -51,7 +53,6 @@ static void assign(kafka_source *k, rd_kafka_topic_partition_list_t *parts)
     }
     for (size_t i = 0; i < k->nparts; i++) k->parts[i].resume = -1;
     rd_kafka_assign(k->rk, parts);
-    rd_kafka_resume_partitions(k->rk, parts); /* paused by an earlier drain */
     k->owned = (size_t)parts->cnt;
     k->rebalances[KAFKA_REB_ASSIGN]++;
     rc_logf("rowcast: %s: %d partition%s assigned\n", k->shown, parts->cnt, plural((size_t)parts->cnt));
@@ -84,7 +85,6 @@ void rc_ksrc_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_
         return;
     }
     /* drained by rc_ksrc_drain_step, called by next and ack */
-    if (parts) rd_kafka_pause_partitions(rk, parts);
     k->draining = true;
     k->drain_start = rc_ksrc_now();
     k->drain_until = k->drain_start + (double)k->drain_ms / 1000;

@@ -219,7 +219,7 @@ static rc_status kafka_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
     b->len = b->n = 0, b->last = false, b->rc = RC_EXIT_OK;
     if (rc_ksrc_drain_step(k)) {
         /* nothing is handed out while a revoke drains: the consumer is served (its callbacks;
-         * the paused partitions fetch nothing) and the pipeline delivers and acknowledges */
+         * what it fetched is dropped) and the pipeline delivers and acknowledges */
         rd_kafka_message_t *m = rd_kafka_consumer_poll(k->rk, timeout_ms < DRAIN_POLL_MS ? timeout_ms : DRAIN_POLL_MS);
         if (m) rd_kafka_message_destroy(m); /* not handed out: read again from the committed offset */
         return RC_OK;
@@ -285,7 +285,9 @@ static void kafka_close(rc_source *src)
     if (k->rk) {
         k->closing = true; /* the revoke of consumer_close gives the partitions up at once */
         rc_ksrc_drain_step(k);
-        rc_ksrc_commit(k, true);
+        rd_kafka_resp_err_t e = rc_ksrc_commit(k, true);
+        if (e) rc_logf("rowcast: %s: committing offsets at the end: %s (the next run reads again what came after the last commit)\n",
+                       k->shown, rd_kafka_err2str(e));
         rd_kafka_consumer_close(k->rk);
         rd_kafka_destroy(k->rk);
     }
