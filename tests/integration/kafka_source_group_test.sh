@@ -87,18 +87,22 @@ wait "$feeder"
 all_written() { [ "$(ids "$W"/out.* | sort -u | wc -l)" -ge "$P3" ]; }
 wait_for 60 all_written || bad "not every id was written in 60 s"
 # K4: each member's metrics (curl): per partition the committed offset, high watermark and lag;
-# once everything is committed, A's and C's partitions together hold every message, all committed
+# once everything is committed, A's and C's partitions together hold every message, lag 0, and
+# every committed offset is at its high watermark
 scrape() { curl -sf "$(sed -n "s/^rowcast: metrics on //p" "$W/err.$1")"; }
 fam_sum() { awk -v f="$1" '$1 ~ "^"f"[{ ]" { s += $2 } END { print s + 0 }'; } # FAMILY: the sum of its samples
+# committed offsets that are not their partition's high watermark (a partition assigned with
+# nothing left to read has no commit since its assignment, so no sample: docs/metrics.md)
+behind() { awk -F'[{}" ]+' '/^rowcast_kafka_source_committed_offset\{/ { c[$5] = $6 } /^rowcast_kafka_source_high_watermark\{/ { h[$5] = $6 }
+    END { n = 0; for (p in c) if (c[p] != h[p]) n++; print n }'; }
 caught_up() {
-    local m h=0 c=0 n
+    local m h=0 n
     for n in A C; do
         m=$(scrape "$n") || return 1
-        [ "$(fam_sum rowcast_kafka_source_lag_total <<<"$m")" = 0 ] || return 1
+        [ "$(fam_sum rowcast_kafka_source_lag_total <<<"$m")" = 0 ] && [ "$(behind <<<"$m")" = 0 ] || return 1
         h=$((h + $(fam_sum rowcast_kafka_source_high_watermark <<<"$m")))
-        c=$((c + $(fam_sum rowcast_kafka_source_committed_offset <<<"$m")))
     done
-    [ "$h" = "$P3" ] && [ "$c" = "$P3" ]
+    [ "$h" = "$P3" ]
 }
 wait_for 60 caught_up && ok || bad "metrics: A's and C's partitions are not all committed at their high watermarks: $(scrape A | grep '^rowcast_kafka_source' | head -30)"
 scrape A >"$W/metrics.A"
