@@ -2,8 +2,8 @@
  * assignment starts each partition at the group's committed offset (auto.offset.reset without
  * one); a revoke drains the partitions: nothing more is handed out (what the consumer fetched
  * meanwhile is dropped and read again from the committed offset; the partitions are not
- * paused: with librdkafka 2.0.2 a run whose drains paused them stalled for a minute once they
- * were assigned again, seen once under load), the pipeline goes on delivering, and once everything handed out is acknowledged (or
+ * paused, so that no pause has to be undone on a later assignment), the pipeline goes on
+ * delivering, and once everything handed out is acknowledged (or
  * -o kafka.source.drain.ms passed) the acknowledged offsets are committed synchronously and the
  * partitions given up, so that the next owner starts after what this member wrote. Lost
  * partitions (the session timed out) commit nothing: another member may own them already. */
