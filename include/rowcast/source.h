@@ -169,6 +169,18 @@ typedef struct rc_source_incsnap {
     uint64_t rows_read, rows_emitted, rows_dropped, estimate, chunks, rereads;
 } rc_source_incsnap;
 
+/* One partition a Kafka source is assigned (the lag metrics, docs/metrics.md): the offset the
+ * group committed last (-1: none yet), the partition's high watermark (-1: not known yet), the
+ * messages between them, and now minus the timestamp of the last message handed out (-1: none). */
+enum { RC_SOURCE_PARTS = 64, RC_SOURCE_PART_TOPIC = 128 };
+typedef struct rc_source_part {
+    char topic[RC_SOURCE_PART_TOPIC];
+    int32_t partition;
+    int64_t committed, high;
+    uint64_t lag;
+    int64_t lag_ms;
+} rc_source_part;
+
 typedef struct rc_source_stats {
     uint64_t ack_position;
     bool has_ack_position; /* false: nothing acknowledged yet, or positions are not numbers */
@@ -184,6 +196,14 @@ typedef struct rc_source_stats {
     uint64_t signals[RC_SIGNAL_TYPES][RC_SIGNAL_RESULTS];
     size_t nincsnap;
     rc_source_incsnap incsnap[RC_SOURCE_INCSNAP_TABLES];
+    /* a Kafka source: its assigned partitions (up to RC_SOURCE_PARTS; lag_total counts them
+     * all), its rebalances by kind (assign, revoke, lost) and the time spent draining revokes */
+    bool has_parts;
+    size_t nparts;
+    rc_source_part parts[RC_SOURCE_PARTS];
+    uint64_t lag_total;
+    uint64_t rebalances[3];
+    int64_t drain_us;
 } rc_source_stats;
 
 typedef struct rc_source_ops {

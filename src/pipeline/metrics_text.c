@@ -56,9 +56,9 @@ static void label_value(rc_buf *b, const char *v)
     }
 }
 
-/* name{key="value"} v, and name{key="value",key2="value2"} v when key2 is given. */
-static void labelled(rc_buf *b, const char *name, const char *key, const char *value,
-                     const char *key2, const char *value2, uint64_t v)
+/* name{key="value"} and name{key="value",key2="value2"} when key2 is given, and a space. */
+static void labels(rc_buf *b, const char *name, const char *key, const char *value, const char *key2,
+                   const char *value2)
 {
     rc_buf_puts(b, name);
     rc_buf_putc(b, '{');
@@ -72,6 +72,13 @@ static void labelled(rc_buf *b, const char *name, const char *key, const char *v
         label_value(b, value2);
     }
     RC_BUF_LIT(b, "\"} ");
+}
+
+/* name{key="value"} v, and name{key="value",key2="value2"} v when key2 is given. */
+static void labelled(rc_buf *b, const char *name, const char *key, const char *value,
+                     const char *key2, const char *value2, uint64_t v)
+{
+    labels(b, name, key, value, key2, value2);
     rc_fmt_u64(b, v);
     rc_buf_putc(b, '\n');
 }
@@ -140,6 +147,54 @@ static void seconds(rc_buf *b, int64_t us)
     for (int i = 5; i >= 0; i--) frac[i] = (char)('0' + f % 10), f /= 10;
     rc_buf_putc(b, '.');
     rc_buf_put(b, frac, 6);
+}
+
+/* A Kafka source's families: per assigned partition its committed offset, high watermark and
+ * lag (messages, seconds); its rebalances by kind and the time its drains took. */
+static void kafka_source(rc_buf *b, const rc_source_stats *src)
+{
+    static const char *const fam[][3] = {
+        {"rowcast_kafka_source_committed_offset", "gauge",
+         "The offset this member committed last for an assigned partition, as the cluster "
+         "confirmed it; absent before the first."},
+        {"rowcast_kafka_source_high_watermark", "gauge",
+         "An assigned partition's high watermark (the offset after its last message); absent "
+         "before it is known."},
+        {"rowcast_kafka_source_lag", "gauge",
+         "Messages of an assigned partition after its committed offset."},
+        {"rowcast_kafka_source_lag_seconds", "gauge",
+         "Now minus the timestamp of the last message handed out of an assigned partition, "
+         "while it has more; else 0."},
+    };
+    for (size_t f = 0; f < sizeof fam / sizeof *fam; f++) {
+        family(b, fam[f][0], fam[f][1], fam[f][2]);
+        for (size_t i = 0; i < src->nparts && i < RC_SOURCE_PARTS; i++) {
+            const rc_source_part *p = &src->parts[i];
+            int64_t v = f == 0 ? p->committed : f == 1 ? p->high : f == 2 ? (int64_t)p->lag : p->lag_ms;
+            char part[16];
+            snprintf(part, sizeof part, "%d", (int)p->partition);
+            if (v < 0) continue;
+            labels(b, fam[f][0], "topic", p->topic, "partition", part);
+            if (f == 3) seconds(b, v * 1000);
+            else rc_fmt_u64(b, (uint64_t)v);
+            rc_buf_putc(b, '\n');
+        }
+    }
+    single(b, "rowcast_kafka_source_lag_total", "gauge",
+           "Messages after the committed offsets of every assigned partition.", src->lag_total);
+    static const char *const kinds[3] = {"assign", "revoke", "lost"};
+    family(b, "rowcast_kafka_source_rebalances_total", "counter",
+           "Rebalances this member took part in, by kind: assign, revoke (drained first), lost "
+           "(the session timed out).");
+    for (int k = 0; k < 3; k++)
+        labelled(b, "rowcast_kafka_source_rebalances_total", "kind", kinds[k], NULL, NULL,
+                 src->rebalances[k]);
+    family(b, "rowcast_kafka_source_drain_seconds_total", "counter",
+           "Time spent draining revoked partitions (waiting for the acknowledgements of what was "
+           "handed out).");
+    RC_BUF_LIT(b, "rowcast_kafka_source_drain_seconds_total ");
+    seconds(b, src->drain_us);
+    rc_buf_putc(b, '\n');
 }
 
 /* The Kafka sink's transactions (-o kafka.transactions=true): counted by result, and the time
@@ -302,5 +357,6 @@ void rc_metrics_format(const rc_metrics_values *v, int64_t now_us, rc_buf *b)
     };
     singles(b, snapshot, sizeof snapshot / sizeof *snapshot);
     if (has && src->has_incsnap) incsnap(b, src);
+    if (has && src->has_parts) kafka_source(b, src);
     if (v->has_state) run_state(b, v, now_us);
 }

@@ -215,6 +215,21 @@ static void capture_line(rc_pipeline *c, text *l, double el, double dt, const rc
     if (st.has_incsnap) backfill_part(c, l, &st, dt);
 }
 
+/* A source with partitions (Kafka): the messages after their committed offsets, and the
+ * longest time behind of one. */
+static void lag_part(rc_pipeline *c, text *l)
+{
+    rc_source_stats st = {0};
+    if (!c->src || !c->src->ops->stats) return;
+    c->src->ops->stats(c->src, &st);
+    if (!st.has_parts) return;
+    int64_t ms = 0;
+    for (size_t i = 0; i < st.nparts && i < RC_SOURCE_PARTS; i++)
+        if (st.parts[i].lag_ms > ms) ms = st.parts[i].lag_ms;
+    put(l, ", lag %llu message%s (%lld.%lld s)", (unsigned long long)st.lag_total, plural(st.lag_total), (long long)(ms / 1000),
+        (long long)(ms % 1000 / 100));
+}
+
 void rc_pipeline_progress(rc_pipeline *c)
 {
     rc_pipeline_publish(c);
@@ -252,6 +267,7 @@ void rc_pipeline_progress(rc_pipeline *c)
     }
     put(&l, ", %llu event%s, %.0f events/s", (unsigned long long)c->n.events, plural(c->n.events), (double)c->n.events / el);
     if (lines) put(&l, ", %llu message%s written", (unsigned long long)ss.sent, plural(ss.sent));
+    lag_part(c, &l);
     if (sized) {
         human_secs(eta, sizeof eta, (double)(c->input_size - done) * el / (double)c->n.bytes);
         put(&l, ", ETA %s", eta);

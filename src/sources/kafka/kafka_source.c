@@ -3,119 +3,16 @@
  * every message handed out until the pipeline acknowledges it; `ack` turns acknowledgements
  * into commits per partition. */
 #include "sources/kafka/kafka_source.h"
+#include "sources/kafka/kafka_source_int.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <librdkafka/rdkafka.h>
 #include "core/log.h"
 #include "sources/records_in.h"
 
-enum { BATCH_BYTES = 1 << 20 };
-
-typedef struct part {
-    char *topic;
-    int32_t partition;
-    int64_t acked;     /* the offset after the last message acknowledged (-1: none) */
-    int64_t committed; /* what was committed last (-1: nothing by this run) */
-    bool owned;        /* assigned to this member now */
-    bool eof;          /* at the end of the partition (nothing handed since) */
-    char name[160];    /* "topic[partition]": the items' file name */
-} part;
-
-typedef struct handed {
-    uint64_t seq; /* the item's position: messages handed out up to and with it */
-    size_t part;
-    int64_t offset;
-} handed;
-
-typedef struct kafka_source {
-    rc_source base;
-    rc_source_config cfg;
-    rd_kafka_t *rk;
-    char *shown; /* the URL as messages show it */
-    rc_batch batch;
-    uint64_t seq;
-    part *parts;
-    size_t nparts, capparts, last_part;
-    /* each item's key (in the batch text after its value) and whether its key and value are
-     * null (a tombstone) */
-    struct {
-        size_t key_n;
-        bool key, value;
-    } rec[RC_BATCH_ITEMS];
-    handed *q; /* a ring of the messages handed out and not acknowledged */
-    size_t qhead, qn, qcap;
-    bool stop_at_end; /* -o kafka.source.stop=end: the run ends when every assigned partition is at its end */
-    size_t owned;
-    uint64_t commits, commit_errors;
-} kafka_source;
+enum { BATCH_BYTES = 1 << 20, DRAIN_POLL_MS = 10 };
 
 static rc_status nomem(rc_error *err) { return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory"); }
-
-static part *part_of(kafka_source *k, const char *topic, int32_t partition)
-{
-    /* messages come in runs of one partition: the last one found is asked first */
-    if (k->last_part < k->nparts && k->parts[k->last_part].partition == partition && !strcmp(k->parts[k->last_part].topic, topic))
-        return &k->parts[k->last_part];
-    for (size_t i = 0; i < k->nparts; i++)
-        if (k->parts[i].partition == partition && !strcmp(k->parts[i].topic, topic)) return &k->parts[k->last_part = i];
-    if (k->nparts == k->capparts) {
-        size_t cap = k->capparts ? 2 * k->capparts : 16;
-        part *np = realloc(k->parts, cap * sizeof *np);
-        if (!np) return NULL;
-        k->parts = np, k->capparts = cap;
-    }
-    part *p = &k->parts[k->nparts];
-    *p = (part){.topic = strdup(topic), .partition = partition, .acked = -1, .committed = -1};
-    if (!p->topic) return NULL;
-    snprintf(p->name, sizeof p->name, "%s[%d]", topic, (int)partition);
-    k->nparts++;
-    return p;
-}
-
-/* Commits each owned partition's acknowledged offset that moved (async: a later commit covers
- * a failed one; sync at a revoke, before the partitions are given up). */
-static void commit(kafka_source *k, bool sync)
-{
-    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(4);
-    for (size_t i = 0; i < k->nparts; i++) {
-        part *p = &k->parts[i];
-        if (!p->owned || p->acked < 0 || p->acked == p->committed) continue;
-        rd_kafka_topic_partition_list_add(l, p->topic, p->partition)->offset = p->acked;
-        p->committed = p->acked;
-    }
-    if (l->cnt) {
-        rd_kafka_resp_err_t e = rd_kafka_commit(k->rk, l, !sync);
-        k->commits++;
-        if (e && e != RD_KAFKA_RESP_ERR__NO_OFFSET) {
-            k->commit_errors++;
-            rc_logf("rowcast: %s: committing offsets: %s (the next commit covers them)\n", k->shown, rd_kafka_err2str(e));
-        }
-    }
-    rd_kafka_topic_partition_list_destroy(l);
-}
-
-static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_partition_list_t *parts, void *opaque)
-{
-    kafka_source *k = opaque;
-    if (e == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-        for (int i = 0; i < parts->cnt; i++) {
-            part *p = part_of(k, parts->elems[i].topic, parts->elems[i].partition);
-            if (p) p->owned = true, p->eof = false;
-        }
-        rd_kafka_assign(rk, parts);
-        k->owned = (size_t)parts->cnt;
-        rc_logf("rowcast: %s: %d partition%s assigned\n", k->shown, parts->cnt, parts->cnt == 1 ? "" : "s");
-        return;
-    }
-    /* revoked (or an error): what is acknowledged is committed before the partitions go; what
-     * was handed out and not acknowledged yet is the next owner's to read again */
-    if (!rd_kafka_assignment_lost(rk)) commit(k, true);
-    for (size_t i = 0; i < k->nparts; i++) k->parts[i].owned = false;
-    rd_kafka_assign(rk, NULL);
-    k->owned = 0;
-    rc_logf("rowcast: %s: partitions revoked (%d)\n", k->shown, parts ? parts->cnt : 0);
-}
 
 /* kafka://HOSTS/TOPICS?group=NAME: the parts, malloc'd. */
 static rc_status parse_url(const char *url, char **hosts, char **topics, char **group, rc_error *err)
@@ -144,6 +41,26 @@ static rc_status conf_set(rd_kafka_conf_t *conf, const char *key, const char *v,
     return RC_OK;
 }
 
+/* rowcast's own kafka.source.* options. */
+static rc_status source_option(kafka_source *k, const char *key, const char *v, rc_error *err)
+{
+    if (!strcmp(key, "kafka.source.stop")) {
+        k->stop_at_end = !strcmp(v, "end");
+        return k->stop_at_end || !strcmp(v, "never")
+                   ? RC_OK
+                   : rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.source.stop is end or never, not '%s'", v);
+    }
+    if (!strcmp(key, "kafka.source.drain.ms")) {
+        char *end;
+        long long ms = strtoll(v, &end, 10);
+        k->drain_ms = ms;
+        return *v && !*end && ms >= 0 && ms <= 3600000
+                   ? RC_OK
+                   : rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.source.drain.ms is milliseconds (0 to 3600000), not '%s'", v);
+    }
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s: unknown (the Kafka source's are kafka.source.stop and kafka.source.drain.ms)", key);
+}
+
 /* The consumer: fixed settings, then the run's kafka.* properties (librdkafka's; rowcast's own
  * are not set), then the settings rowcast keeps. */
 static rc_status consumer_new(kafka_source *k, const char *hosts, const char *group, rc_error *err)
@@ -156,10 +73,8 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
     for (size_t i = 0; st == RC_OK && defaults[i]; i += 2) st = conf_set(conf, defaults[i], defaults[i + 1], err);
     for (size_t i = 0; st == RC_OK && k->cfg.opts && i < k->cfg.opts->count; i++) {
         const char *key = k->cfg.opts->items[i].key, *v = k->cfg.opts->items[i].value;
-        if (!strcmp(key, "kafka.source.stop")) {
-            if (strcmp(v, "end") && strcmp(v, "never"))
-                st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o kafka.source.stop is end or never, not '%s'", v);
-            k->stop_at_end = !strcmp(v, "end");
+        if (!strncmp(key, "kafka.source.", 13)) {
+            st = source_option(k, key, v, err);
             continue;
         }
         if (strncmp(key, "kafka.", 6)) continue;
@@ -169,17 +84,21 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
         if (st == RC_OK) st = conf_set(conf, key + 6, v, err);
     }
     for (size_t i = 0; st == RC_OK && kept[i]; i += 2) st = conf_set(conf, kept[i], kept[i + 1], err);
+    if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs served on the pipeline's thread */
     if (st != RC_OK) {
         rd_kafka_conf_destroy(conf);
         return st;
     }
     rd_kafka_conf_set_opaque(conf, k);
-    rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
+    rd_kafka_conf_set_rebalance_cb(conf, rc_ksrc_on_rebalance);
+    rd_kafka_conf_set_offset_commit_cb(conf, rc_ksrc_on_commit);
+    rd_kafka_conf_set_log_cb(conf, rc_ksrc_on_log);
     char errstr[512];
     if (!(k->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr))) {
         rd_kafka_conf_destroy(conf);
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s: %s", k->shown, errstr);
     }
+    rd_kafka_set_log_queue(k->rk, NULL); /* the main queue, which the consumer's poll serves */
     rd_kafka_poll_set_consumer(k->rk);
     return RC_OK;
 }
@@ -202,6 +121,7 @@ static rc_status kafka_open(const rc_source_config *cfg, const rc_pos *resume, r
     if (!k) return nomem(err);
     k->base.ops = &rc_source_kafka;
     k->cfg = *cfg;
+    k->drain_ms = 10000;
     rc_arena_init(&k->batch.arena);
     char *hosts = NULL, *topics = NULL, *group = NULL;
     rc_status st = cfg->nurls == 1 ? RC_OK
@@ -222,7 +142,7 @@ static rc_status kafka_open(const rc_source_config *cfg, const rc_pos *resume, r
 }
 
 /* The message's key and value into the batch text, an item for it. False: out of memory. */
-static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *m, part *p)
+static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *m, kafka_part *p)
 {
     size_t need = b->len + m->len + m->key_len;
     if (need > b->cap) {
@@ -234,7 +154,7 @@ static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *
     }
     if (k->qn == k->qcap) {
         size_t cap = k->qcap ? 2 * k->qcap : 1024;
-        handed *nq = malloc(cap * sizeof *nq);
+        kafka_handed *nq = malloc(cap * sizeof *nq);
         if (!nq) return false;
         for (size_t i = 0; i < k->qn; i++) nq[i] = k->q[(k->qhead + i) % k->qcap];
         free(k->q);
@@ -253,15 +173,18 @@ static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *
     it->blank = !m->payload && !m->key; /* a tombstone without a key tells nothing */
     it->lines = 1;
     it->end = rc_pos_u64x2(RC_POS_SEQ, ++k->seq, 0);
-    k->q[(k->qhead + k->qn++) % k->qcap] = (handed){k->seq, (size_t)(p - k->parts), m->offset};
+    k->q[(k->qhead + k->qn++) % k->qcap] = (kafka_handed){k->seq, (size_t)(p - k->parts), m->offset};
     p->eof = false;
+    if (p->first < 0) p->first = m->offset;
+    p->handed = m->offset + 1;
+    p->last_ts = rd_kafka_message_timestamp(m, NULL);
     k->rec[b->n - 1].key_n = m->key_len, k->rec[b->n - 1].key = m->key != NULL, k->rec[b->n - 1].value = m->payload != NULL;
     return true;
 }
 
 static bool all_at_end(const kafka_source *k)
 {
-    if (!k->owned) return false;
+    if (!k->owned || k->draining) return false;
     for (size_t i = 0; i < k->nparts; i++)
         if (k->parts[i].owned && !k->parts[i].eof) return false;
     return true;
@@ -294,15 +217,23 @@ static rc_status kafka_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
     rc_batch *b = &k->batch;
     *out = NULL;
     b->len = b->n = 0, b->last = false, b->rc = RC_EXIT_OK;
-    while (b->n < RC_BATCH_ITEMS && b->len < BATCH_BYTES) {
+    if (rc_ksrc_drain_step(k)) {
+        /* nothing is handed out while a revoke drains: the consumer is served (its callbacks;
+         * what it fetched is dropped) and the pipeline delivers and acknowledges */
+        rd_kafka_message_t *m = rd_kafka_consumer_poll(k->rk, timeout_ms < DRAIN_POLL_MS ? timeout_ms : DRAIN_POLL_MS);
+        if (m) rd_kafka_message_destroy(m); /* not handed out: read again from the committed offset */
+        return RC_OK;
+    }
+    while (b->n < RC_BATCH_ITEMS && b->len < BATCH_BYTES && !k->draining) {
         if (*k->cfg.stop || (k->stop_at_end && all_at_end(k))) {
             b->last = true;
             break;
         }
         rd_kafka_message_t *m = rd_kafka_consumer_poll(k->rk, b->n ? 0 : timeout_ms);
         if (!m) break;
-        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-            part *p = part_of(k, rd_kafka_topic_name(m->rkt), m->partition);
+        if (k->draining) { /* revoked by this poll: the message is the next owner's */
+        } else if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            kafka_part *p = rc_ksrc_part_of(k, rd_kafka_topic_name(m->rkt), m->partition);
             if (p) p->eof = true;
         } else if (m->err) {
             bool fatal = m->err == RD_KAFKA_RESP_ERR__FATAL || m->err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
@@ -314,7 +245,7 @@ static rc_status kafka_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
                 return RC_ERR_IO;
             }
         } else {
-            part *p = part_of(k, rd_kafka_topic_name(m->rkt), m->partition);
+            kafka_part *p = rc_ksrc_part_of(k, rd_kafka_topic_name(m->rkt), m->partition);
             if (!p || !add_message(k, b, m, p)) {
                 rd_kafka_message_destroy(m);
                 return nomem(err);
@@ -333,16 +264,12 @@ static void kafka_release(rc_source *src, rc_batch *b) { (void)src, (void)b; }
 static void kafka_ack(rc_source *src, const rc_pos *pos)
 {
     kafka_source *k = (kafka_source *)src;
-    uint64_t upto = rc_pos_u64(pos, RC_POS_SEQ, 0);
-    bool moved = false;
-    while (k->qn && k->q[k->qhead].seq <= upto) {
-        const handed *h = &k->q[k->qhead];
-        part *p = &k->parts[h->part];
-        if (h->offset + 1 > p->acked) p->acked = h->offset + 1, moved = true;
-        k->qhead = (k->qhead + 1) % k->qcap, k->qn--;
-    }
-    if (moved) commit(k, false);
+    if (rc_ksrc_ring_ack(k, rc_pos_u64(pos, RC_POS_SEQ, 0)) && !k->draining) rc_ksrc_commit(k, false);
+    rc_ksrc_drain_step(k); /* a drain done commits synchronously and gives the partitions up */
 }
+
+/* While a revoke drains, the pipeline stores its checkpoint (acknowledges) at once. */
+static bool kafka_waiting(const rc_source *src) { return ((const kafka_source *)src)->draining; }
 
 /* A stream: no size to show a percentage of. */
 static void kafka_progress(const rc_source *src, uint64_t *size, uint64_t *start)
@@ -356,7 +283,11 @@ static void kafka_close(rc_source *src)
     kafka_source *k = (kafka_source *)src;
     if (!k) return;
     if (k->rk) {
-        commit(k, true);
+        k->closing = true; /* the revoke of consumer_close gives the partitions up at once */
+        rc_ksrc_drain_step(k);
+        rd_kafka_resp_err_t e = rc_ksrc_commit(k, true);
+        if (e) rc_logf("rowcast: %s: committing offsets at the end: %s (the next run reads again what came after the last commit)\n",
+                       k->shown, rd_kafka_err2str(e));
         rd_kafka_consumer_close(k->rk);
         rd_kafka_destroy(k->rk);
     }
@@ -382,4 +313,6 @@ const rc_source_ops rc_source_kafka = {
     .ack = kafka_ack,
     .progress = kafka_progress,
     .close = kafka_close,
+    .waiting = kafka_waiting,
+    .stats = rc_ksrc_stats,
 };

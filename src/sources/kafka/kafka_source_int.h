@@ -1,0 +1,94 @@
+/* The Kafka source's state, shared by its files (docs/design/kafka-source.md): kafka_source.c
+ * (the consumer, batches, acknowledgements), kafka_parts.c (the partitions, the ring of
+ * messages handed out, commits), kafka_rebalance.c (assignments and the drain of a revoke). */
+#ifndef ROWCAST_SOURCES_KAFKA_SOURCE_INT_H
+#define ROWCAST_SOURCES_KAFKA_SOURCE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <librdkafka/rdkafka.h>
+#include "rowcast/source.h"
+
+typedef struct kafka_part {
+    char *topic;
+    int32_t partition;
+    int64_t acked;     /* the offset after the last message acknowledged (-1: none) */
+    int64_t committed; /* what was committed last (-1: nothing by this run) */
+    int64_t handed;    /* the offset after the last message handed out (-1: none) */
+    int64_t first;     /* the offset of the first message handed out since the assignment (-1: none) */
+    int64_t confirmed; /* the last commit the cluster confirmed (-1: none since the assignment) */
+    int64_t resume;    /* where this member stopped when its drain's commit was refused (-1: none) */
+    int64_t last_ts;   /* the timestamp (ms) of the last message handed out (-1: none) */
+    bool owned;        /* assigned to this member now */
+    bool eof;          /* at the end of the partition (nothing handed since) */
+    char name[160];    /* "topic[partition]": the items' file name */
+} kafka_part;
+
+typedef struct kafka_handed {
+    uint64_t seq; /* the item's position: messages handed out up to and with it */
+    size_t part;
+    int64_t offset;
+} kafka_handed;
+
+/* Rebalances by kind (rowcast_kafka_source_rebalances_total{kind}) */
+enum { KAFKA_LOGGED = 128 }; /* distinct librdkafka log lines said */
+enum { KAFKA_REB_ASSIGN, KAFKA_REB_REVOKE, KAFKA_REB_LOST, KAFKA_REB_KINDS };
+
+typedef struct kafka_source {
+    rc_source base;
+    rc_source_config cfg;
+    rd_kafka_t *rk;
+    char *shown; /* the URL as messages show it */
+    rc_batch batch;
+    uint64_t seq;
+    kafka_part *parts;
+    size_t nparts, capparts, last_part;
+    /* each item's key (in the batch text after its value) and whether its key and value are
+     * null (a tombstone) */
+    struct {
+        size_t key_n;
+        bool key, value;
+    } rec[RC_BATCH_ITEMS];
+    kafka_handed *q; /* a ring of the messages handed out and not acknowledged */
+    size_t qhead, qn, qcap;
+    bool stop_at_end; /* -o kafka.source.stop=end: the run ends when every assigned partition is at its end */
+    bool closing;     /* in close: a revoke gives the partitions up at once */
+    size_t owned;
+    uint64_t commits, commit_errors;
+    /* a revoke being drained: the partitions are paused and nothing more is handed out until
+     * the ring is acknowledged (or drain_ms passed) */
+    bool draining;
+    int64_t drain_ms;   /* -o kafka.source.drain.ms (default 10 s) */
+    double drain_until; /* the monotonic time a drain gives up at */
+    double drain_start;
+    uint64_t rebalances[KAFKA_REB_KINDS];
+    uint64_t drain_left; /* messages handed out and not acknowledged when a drain gave up or a partition was lost */
+    double drain_seconds; /* the time spent draining, in all */
+    uint64_t logged[KAFKA_LOGGED]; /* hashes of the librdkafka log lines said */
+    size_t nlogged;
+    int64_t refused; /* the messages after the last confirmed commit when the last give-up's commit was refused */
+} kafka_source;
+
+double rc_ksrc_now(void); /* monotonic seconds */
+/* The partition's entry (made on first sight); NULL: out of memory. */
+kafka_part *rc_ksrc_part_of(kafka_source *k, const char *topic, int32_t partition);
+/* Commits each owned partition's acknowledged offset that moved (async: a later commit covers a
+ * failed one; sync at a revoke and at the end). The error of a synchronous one. */
+rd_kafka_resp_err_t rc_ksrc_commit(kafka_source *k, bool sync);
+/* The consumer's offset commit callback: what the cluster confirmed. */
+void rc_ksrc_on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_partition_list_t *offsets, void *opaque);
+/* Takes the ring's messages handed up to and with `upto` as acknowledged; true when an offset moved. */
+bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto);
+
+/* The consumer's log callback (kafka_source_log.c). */
+void rc_ksrc_on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf);
+/* The source's stats op: its partitions' lag, rebalances, drains. */
+void rc_ksrc_stats(const rc_source *src, rc_source_stats *out);
+
+/* The rebalance callback (the consumer's opaque is the source). */
+void rc_ksrc_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_partition_list_t *parts, void *opaque);
+/* While a revoke drains: gives the partitions up once everything handed out is acknowledged or
+ * the drain's time is over. True while it still drains. */
+bool rc_ksrc_drain_step(kafka_source *k);
+
+#endif
