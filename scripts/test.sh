@@ -4,7 +4,7 @@
 # README's first command as written (tests/integration/demo_test.sh), then a bounded libFuzzer
 # run of every fuzz target; last, how many cases were skipped for want of ../shared (the peer
 # data). Exit status 0 only when everything passed.
-# Environment: FUZZ_SECONDS (per target, default 20; 0 skips fuzzing), FUZZ_JOBS (targets run at
+# Environment: FUZZ_SECONDS (per target, default 12; 0 skips fuzzing), FUZZ_JOBS (targets run at
 # once, default one per core, at most 2).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -35,7 +35,7 @@ mkdir -p build-asan
 rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_WERROR=ON -DRC_SANITIZE=ON -DRC_TESTS=ON -DRC_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest sanitizers build-asan
 
-secs=${FUZZ_SECONDS:-20}
+secs=${FUZZ_SECONDS:-12}
 if [ "$secs" != 0 ]; then
     echo "==> fuzz (libFuzzer, ${secs}s per target)"
     mkdir -p build-fuzz
