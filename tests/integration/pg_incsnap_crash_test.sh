@@ -19,7 +19,11 @@
 # restarted run reads that an earlier run's output holds are at most one chunk's; the signal
 # was executed once. Also: --checkpoint without
 # postgres.signal.table is refused as before; a state file of another slot is refused.
-# usage: pg_incsnap_crash_test.sh path/to/rowcast path/to/bf_writer
+# With a third argument (issue 25 §2, "what the incremental snapshot needs beyond [the slot]
+# goes to the same state topic"): the same runs with --checkpoint kafka://…/rc-state --server
+# shop, the state a record of the mock cluster (its own process) instead of a file; the checks
+# read the topic's last record where they read the file.
+# usage: pg_incsnap_crash_test.sh path/to/rowcast path/to/bf_writer [path/to/rowcast-kafka-mock]
 set -u
 RC=${1:?path to rowcast}
 WRITER=${2:?path to bf_writer}
@@ -33,14 +37,25 @@ pg_test_start || exit 1
 URL=$PG_URL
 export XDG_STATE_HOME=$W/xdg # never the user's
 export RC_SNAPSHOT_VERBOSE=1 # the chunk notices
-trap 'for p in ${WPID:-} ${CAP:-} ${BIAS:-}; do kill -9 "$p" 2>/dev/null; done; pg_test_stop' EXIT
+trap 'for p in ${WPID:-} ${CAP:-} ${BIAS:-}; do kill -9 "$p" 2>/dev/null; done; [ -z "${MOCK:-}" ] || mock_stop; pg_test_stop' EXIT
 SIG=public.rowcast_signal
+MOCK=${3:-}
+STATE_OPTS=()
 CK=$W/t.state
+state_text() { cat "$CK" 2>/dev/null; }
+if [ -n "$MOCK" ]; then
+    . "$HERE/kafka_lib.sh"
+    mock_start "$MOCK" "$W" 1 && mock_cmd "topic rc-state 1" || exit 1
+    CK=kafka://$BOOTSTRAP/rc-state
+    STATE_OPTS=(--server shop)
+    # the newest record of the state's key (the topic holds no other)
+    state_text() { kcat -b "$BOOTSTRAP" -C -t rc-state -o -1 -e -q -f '%s\n' 2>/dev/null; }
+fi
 OUT=$W/out
 # flush=false: each chunk paced by the test server's wal_writer_delay (it runs with
 # synchronous_commit = off), so that the kill points fall while chunks run
 capture() {
-    exec "$RC" capture "$URL" --include public.t --snapshot never --to native --sink "file:$OUT" --checkpoint "$CK" \
+    exec "$RC" capture "$URL" --include public.t --snapshot never --to native --sink "file:$OUT" --checkpoint "$CK" "${STATE_OPTS[@]}" \
         -o postgres.signal.table=$SIG -o postgres.snapshot.chunk.rows=$CHUNK -o postgres.snapshot.flush=false "$@"
 }
 . "$HERE/pg_incsnap_lib.sh"
@@ -51,7 +66,7 @@ step "load"
 pg_test_sql -c "CREATE TABLE $SIG (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data text)" >/dev/null
 
 step "--checkpoint without postgres.signal.table: refused as before"
-"$RC" capture "$URL" --include public.t --snapshot never --to native --checkpoint "$CK" --until caught-up >/dev/null 2>"$W/refused.err"
+"$RC" capture "$URL" --include public.t --snapshot never --to native --checkpoint "$CK" "${STATE_OPTS[@]}" --until caught-up >/dev/null 2>"$W/refused.err"
 st=$?
 [ $st != 0 ] && grep -q -- "--checkpoint is MySQL's and MariaDB's: PostgreSQL's position is its replication slot (--slot)" "$W/refused.err" &&
     ok || bad "--checkpoint alone: status $st, $(cat "$W/refused.err")"
@@ -81,7 +96,7 @@ killed "chunk $(chunk_of acknowledged) acknowledged, state written"
 step "run 4: resumes; paused, killed once the pause is in the state file"
 resumed
 signal p-1 pause-snapshot NULL
-wait_for 30 grep -q '^paused 1$' "$CK" || bad "run 4: the state file never said paused"
+wait_for 30 eval 'state_text | grep -q "^paused 1$"' || bad "run 4: the state file never said paused"
 killed "paused"
 
 step "run 5: still paused; resume-snapshot completes it"
@@ -109,10 +124,11 @@ reads=$(grep -c '"op":"read"' "$W/rows")
 started=$(cat "$W"/err.* | grep -c 'incremental snapshot of public.t started (signal s-1')
 [ "$started" = 1 ] && ok || bad "the signal was executed $started times"
 [ "$(grep -c '"table":"t".*"snapshot":"incremental:end"' "$OUT")" = 1 ] && ok || bad "not one end edge"
-grep -q '^paused 0$' "$CK" && ! grep -q '^table ' "$CK" && ok || bad "the final state file: $(cat "$CK")"
+state_text >"$W/final.state"
+grep -q '^paused 0$' "$W/final.state" && ! grep -q '^table ' "$W/final.state" && ok || bad "the final state: $(cat "$W/final.state")"
 
 step "a state file of another slot is refused"
-"$RC" capture "$URL" --include public.t --snapshot never --to native --checkpoint "$CK" --slot other \
+"$RC" capture "$URL" --include public.t --snapshot never --to native --checkpoint "$CK" "${STATE_OPTS[@]}" --slot other \
     -o postgres.signal.table=$SIG --until caught-up >/dev/null 2>"$W/other.err"
 st=$?
 [ $st != 0 ] && grep -q "state file $CK is slot rowcast's, not other's" "$W/other.err" && ok || bad "another slot's state: status $st, $(cat "$W/other.err")"

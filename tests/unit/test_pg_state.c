@@ -37,19 +37,21 @@ static void test_round_trip(void **state)
     assert_string_equal(slot, "rowcast");
     assert_true(at.lsn == 0x5A3C2F8 && at.k == 4097);
     assert_true(st.paused && st.nt == 2 && st.t[0].nlast == 2 && st.t[1].queued);
-    assert_int_equal(rc_pg_state_read(path, "rowcast", &at, &back, &err), RC_SKIP); /* none yet */
+    assert_int_equal(rc_pg_state_read(path, NULL, "rowcast", &at, &back, &err), RC_SKIP); /* none yet */
     assert_int_equal(rc_pg_state_writable(path, &err), RC_OK);
-    assert_int_equal(rc_pg_state_write(path, "rowcast", at, &st, &err), RC_OK);
+    rc_state_store *store = NULL;
+    assert_int_equal(rc_pg_state_write(&store, path, NULL, "rowcast", at, &st, &err), RC_OK);
+    rc_state_store_close(store);
     FILE *f = fopen(path, "rb");
     char got[sizeof text + 16] = {0};
     assert_non_null(f);
     assert_int_equal(fread(got, 1, sizeof got, f), strlen(text));
     fclose(f);
     assert_string_equal(got, text); /* written as read */
-    assert_int_equal(rc_pg_state_read(path, "rowcast", &at, &back, &err), RC_OK);
+    assert_int_equal(rc_pg_state_read(path, NULL, "rowcast", &at, &back, &err), RC_OK);
     assert_true(back.nt == 2 && back.t[0].rows == 69632);
     /* another slot's */
-    assert_int_equal(rc_pg_state_read(path, "other", &at, &back, &err), RC_ERR_USAGE);
+    assert_int_equal(rc_pg_state_read(path, NULL, "other", &at, &back, &err), RC_ERR_USAGE);
     assert_non_null(strstr(err.message, "is slot rowcast's, not other's"));
     rc_isstate_fini(&st), rc_isstate_fini(&back);
     unlink(path);

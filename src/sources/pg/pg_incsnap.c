@@ -135,7 +135,7 @@ static rc_status state_open(rc_pg_incsnap *is, rc_error *err)
     rc_pg_state_locate(is->state_path, sizeof is->state_path, is->state_why, sizeof is->state_why, is->o.state_path,
                        PQhost(sql), PQport(sql), PQdb(sql), is->o.slot);
     if (is->state_why[0]) return RC_OK; /* said when a snapshot is asked for */
-    rc_status st = rc_pg_state_read(is->state_path, is->o.slot, &is->loaded_at, &is->loaded, err);
+    rc_status st = rc_pg_state_read(is->state_path, &is->o.home, is->o.slot, &is->loaded_at, &is->loaded, err);
     return st == RC_SKIP ? RC_OK : st;
 }
 
@@ -196,6 +196,7 @@ void rc_pg_incsnap_free(rc_pg_incsnap *is)
     rc_pg_xidsnap_fini(&is->snap);
     free(is->emitted);
     rc_isstate_fini(&is->loaded);
+    rc_state_store_close(is->store);
     for (size_t i = 0; i < is->ncaptured; i++) free(is->captured[i]);
     free(is->captured);
     free(is);
@@ -623,7 +624,7 @@ rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_er
     rc = rc_incsnap_export(is->core, pos, sizeof pos, pos_cmp, &st, NULL, err);
     if (rc == RC_OK) {
         st.captured = (const char **)is->captured, st.ncaptured = is->ncaptured; /* not the arena's */
-        rc = rc_pg_state_write(is->state_path, is->o.slot, (rc_pg_state_pos){lsn, k}, &st, err);
+        rc = rc_pg_state_write(&is->store, is->state_path, &is->o.home, is->o.slot, (rc_pg_state_pos){lsn, k}, &st, err);
         st.captured = NULL, st.ncaptured = 0;
         is->captured_dirty = is->captured_dirty && rc != RC_OK;
         if (rc != RC_OK && !is->state_failed) rc_pgis_say(is, "%s; the replication slot waits until it can be written", err->message);

@@ -46,6 +46,7 @@ typedef struct rc_pg_incsnap_opts {
     void *notice_ud;
     const char *slot;       /* the slot the state belongs to */
     const char *state_path; /* --checkpoint (NULL: the default path, pg_state.h) */
+    rc_pg_state_home home;  /* what a kafka:// state_path needs (pg_state.h) */
     bool verbose; /* a notice per chunk state (window open, emitted, acknowledged); also with
                    * RC_SNAPSHOT_VERBOSE=1 in the environment (rowcast has no -v) */
 } rc_pg_incsnap_opts;

@@ -55,6 +55,7 @@ struct rc_pg_incsnap {
     char state_path[RC_PG_STATE_PATH_MAX], state_why[RC_PG_STATE_PATH_MAX + 200];
     bool state_checked, state_failed, signal_seen;
     rc_isstate loaded;
+    rc_state_store *store; /* where the state is written, opened at its first write */
     rc_pg_state_pos loaded_at; /* the position the state read at open is as of ({0}: none) */
     size_t chunk_table, cursor_table;
     /* the tables this run captures: the state's `captured` line (written with the next state

@@ -110,7 +110,7 @@ static rc_pg_rc widened(rc_pg_newtables *nt, bool exists, rc_error *err)
     rc_pg_state_pos at;
     rc_error rerr; /* a state file that cannot be read is said when the snapshots open it */
     rc_error_clear(&rerr);
-    nt->has_captured = !why[0] && rc_pg_state_read(path, nt->o.slot, &at, &nt->loaded, &rerr) == RC_OK && nt->loaded.ncaptured;
+    nt->has_captured = !why[0] && rc_pg_state_read(path, &nt->o.home, nt->o.slot, &at, &nt->loaded, &rerr) == RC_OK && nt->loaded.ncaptured;
     if (!nt->has_captured || !nt->owned) return RC_PG_OK;
     return rc_pg_publication_sync(nt->conn, nt->o.publication, nt->o.include, nt->o.ninclude, widened_table, nt, err);
 }

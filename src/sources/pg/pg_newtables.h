@@ -29,6 +29,7 @@ typedef struct rc_pg_newtables_opts {
     size_t ninclude;
     bool incremental; /* incremental snapshots run (the rc_pg_incsnap is given later) */
     const char *state_path, *slot; /* --checkpoint (NULL: the default path) and the slot */
+    rc_pg_state_home home;         /* what a kafka:// state_path needs (pg_state.h) */
     void (*notice)(void *ud, const char *msg);
     void *notice_ud;
 } rc_pg_newtables_opts;

@@ -621,7 +621,8 @@ static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *er
                              .notice = s->cfg.notice,
                              .notice_ud = s->cfg.notice_ctx,
                              .slot = s->cfg.slot,
-                             .state_path = s->cfg.checkpoint};
+                             .state_path = s->cfg.checkpoint,
+                             .home = {s->cfg.server, opts, s->stop}};
     rc_pg_rc rc = rc_pg_incsnap_new(s->conn, &io, s->pub_created, &s->inc, err);
     return rc == RC_PG_OK ? RC_OK : pg_fail(err, rc);
 }
@@ -673,7 +674,7 @@ static rc_status setup(pg_source *s, const char *url, const rc_options *opts, rc
     if (io.signal_table && (rc = rc_pg_incsnap_table_exists(s->conn, io.signal_table, err)) != RC_PG_OK) return pg_fail(err, rc);
     rc_pg_newtables_opts no = {s->cfg.publication, s->cfg.include, s->cfg.ninclude,
                                io.signal_table || s->cfg.snapshot == RC_SNAPSHOT_INCREMENTAL, s->cfg.checkpoint, s->cfg.slot,
-                               po.notice, po.notice_ud};
+                               {s->cfg.server, opts, s->stop}, po.notice, po.notice_ud};
     if (s->cfg.snapshot != RC_SNAPSHOT_INITIAL_ONLY && (rc = rc_pg_newtables_new(s->conn, &no, &s->nt, err)) != RC_PG_OK)
         return pg_fail(err, rc);
     rc = rc_pg_publication_ensure(s->conn, s->cfg.publication, s->cfg.include, s->cfg.ninclude,

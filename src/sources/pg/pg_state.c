@@ -81,18 +81,9 @@ void rc_pg_state_last_json(rc_buf *b, const rc_isstate_table *t)
     rc_buf_putc(b, '\0');
 }
 
-/* --checkpoint kafka:// is MySQL's (pipeline/state_store.h): said, not taken for a file name. */
-static rc_status not_kafka(const char *path, rc_error *err)
-{
-    if (!rc_state_store_is_kafka(path)) return RC_OK;
-    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                        "--checkpoint %s: a state in Kafka is built for MySQL/MariaDB captures; a PostgreSQL capture keeps its "
-                        "position in its slot and an incremental snapshot's progress in a file (--checkpoint PATH)", path);
-}
-
 rc_status rc_pg_state_writable(const char *path, rc_error *err)
 {
-    if (not_kafka(path, err) != RC_OK) return err->code;
+    if (rc_state_store_is_kafka(path)) return RC_OK;
     char tmp[RC_PG_STATE_PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -132,38 +123,43 @@ rc_status rc_pg_state_parse(const char *text, size_t n, char *slot, size_t slotn
     return rc;
 }
 
-rc_status rc_pg_state_read(const char *path, const char *slot, rc_pg_state_pos *at, rc_isstate *st, rc_error *err)
+static rc_status open_at(const char *where, const rc_pg_state_home *home, rc_state_store **out, rc_error *err)
 {
-    if (not_kafka(path, err) != RC_OK) return err->code;
-    FILE *f = fopen(path, "rb");
-    if (!f) return errno == ENOENT ? RC_SKIP : io_error(path, "read", err);
+    const rc_pg_state_home none = {0};
+    if (!home) home = &none;
+    return rc_state_store_open(where, "state file", home->server, "state", home->opts, home->stop, out, err);
+}
+
+rc_status rc_pg_state_read(const char *where, const rc_pg_state_home *home, const char *slot, rc_pg_state_pos *at,
+                           rc_isstate *st, rc_error *err)
+{
+    rc_state_store *store = NULL;
     rc_buf b;
     rc_buf_init(&b, 1 << 26);
-    char chunk[16384];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) rc_buf_put(&b, chunk, k);
-    bool failed = ferror(f);
-    fclose(f);
+    rc_status rc = open_at(where, home, &store, err);
+    if (rc == RC_OK) rc = rc_state_store_load(store, &b, err);
+    rc_state_store_close(store);
+    if (rc == RC_OK && b.err) rc = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "state file %s: too large", where);
     char owner[128];
-    rc_status rc = failed ? io_error(path, "read", err)
-                   : b.err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "state file %s: too large", path)
-                           : rc_pg_state_parse(b.data ? b.data : "", b.len, owner, sizeof owner, at, st, err);
+    bool io = rc != RC_OK; /* the store's own errors name it already */
+    if (rc == RC_OK) rc = rc_pg_state_parse(b.data ? b.data : "", b.len, owner, sizeof owner, at, st, err);
     rc_buf_fini(&b);
     if (rc == RC_OK && strcmp(owner, slot))
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "state file %s is slot %s's, not %s's: give --slot %s, another --checkpoint, or delete the file", path,
+                            "state file %s is slot %s's, not %s's: give --slot %s, another --checkpoint, or delete the file", where,
                             owner, slot, owner);
-    if (rc != RC_OK && rc != RC_ERR_USAGE && err) {
+    if (rc != RC_OK && rc != RC_SKIP && !io && err) {
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);
         size_t off = err->offset;
         rc_error_clear(err);
-        rc_error_set(err, rc, off, "state file %s: %s (delete it to forget the snapshot's progress)", path, why);
+        rc_error_set(err, rc, off, "state file %s: %s (delete it to forget the snapshot's progress)", where, why);
     }
     return rc;
 }
 
-rc_status rc_pg_state_write(const char *path, const char *slot, rc_pg_state_pos at, const rc_isstate *st, rc_error *err)
+rc_status rc_pg_state_write(rc_state_store **store, const char *where, const rc_pg_state_home *home, const char *slot,
+                            rc_pg_state_pos at, const rc_isstate *st, rc_error *err)
 {
     rc_buf b;
     rc_buf_init(&b, 0);
@@ -173,8 +169,9 @@ rc_status rc_pg_state_write(const char *path, const char *slot, rc_pg_state_pos 
     snprintf(line, sizeof line, "\nat %X/%X %llu\n", (unsigned)(at.lsn >> 32), (unsigned)at.lsn, (unsigned long long)at.k);
     rc_buf_puts(&b, line);
     rc_status rc = rc_isstate_write(st, &b, err);
-    if (rc == RC_OK && b.err != RC_OK) rc = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "state file %s: out of memory", path);
-    if (rc == RC_OK) rc = rc_file_replace("state file", path, b.data, b.len, err);
+    if (rc == RC_OK && b.err != RC_OK) rc = rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "state file %s: out of memory", where);
+    if (rc == RC_OK && !*store) rc = open_at(where, home, store, err);
+    if (rc == RC_OK) rc = rc_state_store_save(*store, b.data, b.len, err);
     rc_buf_fini(&b);
     return rc;
 }

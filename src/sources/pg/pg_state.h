@@ -12,12 +12,18 @@
  * before the slot is told the position the state belongs to. A kill can come between the two:
  * the slot is then behind the state's position, and a file sink is cut back to the state's
  * (pg_source.c, resumes_at), not the slot's, so that the chunks the state counts as delivered
- * stay in the file. */
+ * stay in the file.
+ *
+ * --checkpoint kafka://HOST:PORT/TOPIC keeps the same text in a Kafka topic instead, keyed
+ * rowcast/SERVER/state (pipeline/state_store.h; --server NAME needed), as MySQL's checkpoint:
+ * the state then outlives the machine, and a standby (--standby) goes on with it. */
 #ifndef ROWCAST_SOURCES_PG_STATE_H
 #define ROWCAST_SOURCES_PG_STATE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "pipeline/state_store.h"
 #include "rowcast/error.h"
 #include "sources/incsnap_state.h"
 
@@ -34,7 +40,8 @@ void rc_pg_state_locate(char *path, size_t n, char *why, size_t whyn, const char
 /* A table's `last` as a JSON array of its key texts ("[\"17\",\"b\"]"; a bytes value as
  * {"hex":"…"}), NUL-terminated, for the resuming line. */
 void rc_pg_state_last_json(rc_buf *b, const rc_isstate_table *t);
-/* Whether PATH can be written: its directory takes a new file (PATH.tmp, removed again). */
+/* Whether PATH can be written: its directory takes a new file (PATH.tmp, removed again); a
+ * kafka:// place is checked when it is opened. */
 rc_status rc_pg_state_writable(const char *path, rc_error *err);
 
 /* The position a state is as of: (LSN, k), k the item's number after that Commit. */
@@ -46,9 +53,21 @@ typedef struct rc_pg_state_pos {
  * state. */
 rc_status rc_pg_state_parse(const char *text, size_t n, char *slot, size_t slotn, rc_pg_state_pos *at, rc_isstate *st,
                             rc_error *err);
-/* Reads PATH into st: RC_SKIP when there is none; RC_ERR_USAGE when it is another slot's. */
-rc_status rc_pg_state_read(const char *path, const char *slot, rc_pg_state_pos *at, rc_isstate *st, rc_error *err);
-/* Writes PATH durably. */
-rc_status rc_pg_state_write(const char *path, const char *slot, rc_pg_state_pos at, const rc_isstate *st, rc_error *err);
+/* What a kafka:// place needs (unused for a file): the capture's --server (the record's key),
+ * the run's -o options (kafka.* properties) and its stop flag. */
+typedef struct rc_pg_state_home {
+    const char *server;
+    const rc_options *opts;
+    volatile sig_atomic_t *stop;
+} rc_pg_state_home;
+
+/* Reads the state at `where` (a PATH or kafka://…) into st: RC_SKIP when there is none;
+ * RC_ERR_USAGE when it is another slot's. */
+rc_status rc_pg_state_read(const char *where, const rc_pg_state_home *home, const char *slot, rc_pg_state_pos *at,
+                           rc_isstate *st, rc_error *err);
+/* Writes the state at `where` durably; *store: the place opened at the first write, kept for
+ * the next ones (closed with rc_state_store_close). */
+rc_status rc_pg_state_write(rc_state_store **store, const char *where, const rc_pg_state_home *home, const char *slot,
+                            rc_pg_state_pos at, const rc_isstate *st, rc_error *err);
 
 #endif
