@@ -346,9 +346,11 @@ static rc_status eos_tails(kafka_sink *ks, topic_entry *t, rc_error *err)
 
 /* --exactly-once: whether record r, routed to t[part], is in Kafka already (the skip rule,
  * kafka_tail.h), the topic's partitions read back the first time the run routes to it; *key is r's
- * rowcast.eos header, *tp the partition's last[p]. Refused: a record
- * without an order key, and a snapshot's read (a restarted snapshot reads other rows in another
- * order, so its keys say nothing about what is in Kafka: design §2.3, §2.7). */
+ * rowcast.eos header, *tp the partition's last[p]. Refused: a record without an order key, and
+ * an initial snapshot's row (a killed snapshot reads every row again, at position 0: design
+ * §2.3). An incremental snapshot's read ('a') is written like a change: a chunk read again after
+ * a kill is read at a new high watermark, so its keys are above every key written before and
+ * the skip rule's order holds; what was in flight is read again (design §2.7, the bound). */
 static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc_record *r, const rc_header **key,
                           kafka_tail_part **tp, bool *seen, rc_error *err)
 {
@@ -356,12 +358,11 @@ static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc
     size_t sl = ks->tail.server_len;
     if (!h || h->len <= sl + 1)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "--exactly-once: a record for topic %s has no order key (rowcast.eos)", t->name);
-    char kind = rc_order_key_kind(h->value + sl + 1, h->len - sl - 1);
-    if (kind == 's' || kind == 'a')
+    if (rc_order_key_kind(h->value + sl + 1, h->len - sl - 1) == 's')
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "--exactly-once: %s snapshot's rows are not exactly once yet (a restarted snapshot reads other "
-                            "rows in another order); capture with --snapshot never, or from a checkpoint or --start",
-                            kind == 's' ? "an initial" : "an incremental");
+                            "--exactly-once: an initial snapshot's rows are not exactly once yet (a killed one reads every row "
+                            "again): take it with --snapshot incremental (chunks; a kill repeats at most the reads of the chunk in "
+                            "flight), or capture with --snapshot never, from a checkpoint or --start");
     if (part >= t->partitions) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: topic %s has no partition %d", t->name, (int)part);
     rc_status st = RC_OK;
     if (!t->tails && (st = eos_tails(ks, t, err)) != RC_OK) return st;
