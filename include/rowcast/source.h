@@ -280,6 +280,9 @@ typedef struct rc_source_ops {
      * position a run streaming from it resumes after, false for a fresh start (a snapshot, a
      * new slot). The pipeline keeps the sink state of such a source in a file of its own. */
     bool (*resumes_at)(const rc_source *s, rc_pos *pos);
+    /* Optional: true when the run goes on from a position the source stored itself (MySQL's
+     * --checkpoint, a file or a Kafka record), whatever sink state it holds. */
+    bool (*resumed)(const rc_source *s);
     /* Optional: `rowcast snapshot` (src/cli/snapshot.c). Connects to `url` as `capture` does and
      * INSERTs one signal row (id `id`, `type`: execute-snapshot, stop-snapshot, pause-snapshot or
      * resume-snapshot) into the signal table the source's -o option names (the capture's), for

@@ -46,7 +46,8 @@ int rc_pipeline_capture_start(rc_pipeline *c)
     /* --exactly-once: a capture from no position of its own at the server's current one finds a
      * lost state in the topic (rc_sink_eos_fresh) */
     rc_pos at;
-    bool resumed = (ops->stored_state && ops->stored_state(c->src)) || (ops->resumes_at && ops->resumes_at(c->src, &at));
+    bool resumed = (ops->resumed && ops->resumed(c->src)) || (ops->stored_state && ops->stored_state(c->src)) ||
+                   (ops->resumes_at && ops->resumes_at(c->src, &at));
     if (!resumed && (!c->capture->start || !strcmp(c->capture->start, "current"))) {
         rc_error err;
         rc_error_clear(&err);

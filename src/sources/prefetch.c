@@ -238,6 +238,12 @@ static bool pf_resumes_at(const rc_source *src, rc_pos *pos)
     return p->in->ops->resumes_at(p->in, pos);
 }
 
+static bool pf_resumed(const rc_source *src)
+{
+    const prefetch *p = (const prefetch *)src;
+    return p->in->ops->resumed(p->in);
+}
+
 static void pf_progress(const rc_source *src, uint64_t *size, uint64_t *start)
 {
     prefetch *p = (prefetch *)src;
@@ -291,7 +297,8 @@ static const rc_source_ops prefetch_ops = {.name = "prefetch",
                                            .two_batches = true,
                                            .ack_state = pf_ack_state,
                                            .stored_state = pf_stored_state,
-                                           .resumes_at = pf_resumes_at};
+                                           .resumes_at = pf_resumes_at,
+                                           .resumed = pf_resumed};
 
 rc_status rc_source_prefetch_open(const rc_source_ops *ops, const rc_source_config *cfg, const rc_pos *resume, rc_source **out,
                                   rc_error *err)
@@ -321,6 +328,7 @@ rc_status rc_source_prefetch_open(const rc_source_ops *ops, const rc_source_conf
     if (!p->in->ops->ack_state) p->ops.ack_state = NULL;
     if (!p->in->ops->stored_state) p->ops.stored_state = NULL;
     if (!p->in->ops->resumes_at) p->ops.resumes_at = NULL;
+    if (!p->in->ops->resumed) p->ops.resumed = NULL;
     /* signals go to the pipeline's thread */
     if ((st = rc_thread_start(&p->thread, run, p, 0, err, "cannot start the thread that reads the source")) != RC_OK) {
         pf_close(&p->base);

@@ -119,6 +119,7 @@ static void my_ack_state(rc_source *src, const rc_pos *pos, const char *state)
 }
 
 static const char *my_stored_state(const rc_source *src) { return ((const my_source *)src)->stored_sink; }
+static bool my_resumed(const rc_source *src) { return ((const my_source *)src)->from_checkpoint; }
 
 static void my_close(rc_source *src)
 {
@@ -437,6 +438,7 @@ const rc_source_ops rc_source_mysql = {.name = "mysql",
                                        .ack = my_ack,
                                        .ack_state = my_ack_state,
                                        .stored_state = my_stored_state,
+                                       .resumed = my_resumed,
                                        .progress = rc_db_source_progress,
                                        .close = my_close,
                                        .stats = my_stats,

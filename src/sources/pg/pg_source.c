@@ -620,8 +620,7 @@ static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *er
                              .companion = s->companion,
                              .notice = s->cfg.notice,
                              .notice_ud = s->cfg.notice_ctx,
-                             .slot = s->cfg.slot,
-                             .state_path = s->cfg.checkpoint,
+                             .slot = s->cfg.slot, .state_path = s->cfg.checkpoint,
                              .home = {s->cfg.server, opts, s->stop}};
     rc_pg_rc rc = rc_pg_incsnap_new(s->conn, &io, s->pub_created, &s->inc, err);
     return rc == RC_PG_OK ? RC_OK : pg_fail(err, rc);
