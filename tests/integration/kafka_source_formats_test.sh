@@ -34,7 +34,8 @@
 # Sizes: canal (the benchmark's format, bench/run_kafka_source.sh) carries 300,000 messages; the
 # other cases 40,000, so that the test stays near a minute in a Release build on a loaded CI
 # machine (the canal case alone takes ~20 s of the ~65; 300,000 of each of the seven would take
-# over two minutes, where the whole ctest has to stay near 10 of CI's 30). librdkafka's mock keeps
+# over two minutes, where the whole ctest has to stay near 10 of CI's 30; a clone without
+# ../shared runs the native case only, 7 s). librdkafka's mock keeps
 # about 5 MiB per partition and drops a partition's oldest batches past that, so both kcat and
 # rowcast's sink compress with zstd (the repeated messages shrink enough that every topic fits:
 # a dropped batch would fail the comparison).
