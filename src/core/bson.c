@@ -1,6 +1,7 @@
 /* The document value tree: names of its kinds, deep equality, member lookup, and the equality
  * of a document change (rc_event_equal's share of it). */
 #include <string.h>
+#include "rowcast/error.h"
 #include "core/bson.h"
 
 static const char *const kind_names[RC_B_KIND_COUNT] = {
@@ -47,6 +48,23 @@ const rc_bson *rc_bson_get(const rc_bson *d, const char *key)
     for (uint32_t i = 0; i < d->doc.n; i++)
         if (d->doc.items[i].key.n == n && !memcmp(d->doc.items[i].key.p, key, n)) return &d->doc.items[i].val;
     return NULL;
+}
+
+bool rc_bson_u32(const rc_bson *x, uint32_t *out)
+{
+    int64_t i = x->kind == RC_B_INT32 ? x->i32 : x->kind == RC_B_INT64 ? x->i64 : -1;
+    if (i < 0 || i > UINT32_MAX) return false;
+    *out = (uint32_t)i;
+    return true;
+}
+
+rc_status rc_doc_refuse(const char *format, rc_error *err)
+{
+    /* a document has no columns: no row layout holds it (docs/design/documents.md) */
+    rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
+                 "a document change (MongoDB) is not expressible in %s, whose messages carry rows of columns; write it as drs-dds or native",
+                 format);
+    return RC_SKIP;
 }
 
 static bool opt_equal(const rc_bson *a, const rc_bson *b) { return !a == !b && (!a || rc_bson_equal(a, b)); }

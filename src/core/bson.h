@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "rowcast/error.h"
 #include "rowcast/value.h"
 
 typedef enum rc_bson_kind {
@@ -72,6 +73,9 @@ bool rc_bson_equal(const rc_bson *a, const rc_bson *b);
 /* The member of document d named key (the first such), NULL when none. */
 const rc_bson *rc_bson_get(const rc_bson *d, const char *key);
 
+/* An int32 or int64 from 0 to 2^32-1 (a timestamp's half, a size) into *out; false otherwise. */
+bool rc_bson_u32(const rc_bson *x, uint32_t *out);
+
 /* An array cut to a new size by an update (a change stream's truncatedArrays). */
 typedef struct rc_doc_truncated {
     rc_str field;
@@ -93,5 +97,8 @@ typedef struct rc_doc_change {
 } rc_doc_change;
 
 bool rc_doc_change_equal(const rc_doc_change *a, const rc_doc_change *b);
+/* For the encoders of rows, given a document change: RC_SKIP with the error that `format`
+ * cannot express it (rc_event_refuse_unavailable says it for the encoders that call that). */
+rc_status rc_doc_refuse(const char *format, rc_error *err);
 
 #endif

@@ -117,14 +117,6 @@ static rc_status date_iso(ej_ctx *c, rc_str s, size_t at, rc_bson *v)
     return RC_OK;
 }
 
-static bool u32_of(const rc_bson *x, uint32_t *out)
-{
-    int64_t i = x->kind == RC_B_INT32 ? x->i32 : x->kind == RC_B_INT64 ? x->i64 : -1;
-    if (i < 0 || i > UINT32_MAX) return false;
-    *out = (uint32_t)i;
-    return true;
-}
-
 static rc_status binary(ej_ctx *c, rc_str b64, rc_str sub, size_t at, bool hex, rc_bson *v)
 {
     unsigned st = 0;
@@ -180,8 +172,8 @@ rc_status rc_ej_unwrap(ej_ctx *c, rc_bson *v, size_t at)
     if (str_is(k, "$timestamp")) {
         bool two = x->kind == RC_B_DOCUMENT && x->doc.n == 2;
         uint32_t tv, iv;
-        if (n != 1 || !two || !str_is(x->doc.items[0].key, "t") || !str_is(x->doc.items[1].key, "i") || !u32_of(&x->doc.items[0].val, &tv) ||
-            !u32_of(&x->doc.items[1].val, &iv))
+        if (n != 1 || !two || !str_is(x->doc.items[0].key, "t") || !str_is(x->doc.items[1].key, "i") || !rc_bson_u32(&x->doc.items[0].val, &tv) ||
+            !rc_bson_u32(&x->doc.items[1].val, &iv))
             return bad(c, at, "bad $timestamp");
         return v->kind = RC_B_TIMESTAMP, v->ts.t = tv, v->ts.i = iv, RC_OK;
     }

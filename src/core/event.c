@@ -174,13 +174,7 @@ rc_status rc_lsn_text_check(rc_str s, const char *what, size_t off, rc_error *er
 
 rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err)
 {
-    if (ev->doc) { /* a document has no columns: no row layout holds it (docs/design/documents.md) */
-        rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                     "%.*s.%.*s: a document change (MongoDB) is not expressible in %s, whose messages carry rows of "
-                     "columns; write it as drs-dds or native", (int)ev->src.db.n, ev->src.db.p, (int)ev->src.table.n,
-                     ev->src.table.p, format);
-        return RC_SKIP;
-    }
+    if (ev->doc) return rc_doc_refuse(format, err);
     const rc_value *imgs[2] = {ev->after, ev->before};
     for (int k = 0; k < 2; k++)
         for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {
