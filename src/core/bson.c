@@ -6,7 +6,7 @@
 
 static const char *const kind_names[RC_B_KIND_COUNT] = {
     "double", "string", "object", "array",  "binData", "undefined",  "objectId", "bool",   "date",   "null",
-    "regex",  "javascript", "symbol", "int", "timestamp", "long", "decimal", "minKey", "maxKey",
+    "regex",  "javascript", "symbol", "int", "timestamp", "long", "decimal", "minKey", "maxKey", "javascriptWithScope",
 };
 
 const char *rc_bson_kind_name(rc_bson_kind k) { return (unsigned)k < RC_B_KIND_COUNT ? kind_names[k] : "?"; }
@@ -37,6 +37,7 @@ bool rc_bson_equal(const rc_bson *a, const rc_bson *b)
     case RC_B_INT32: return a->i32 == b->i32;
     case RC_B_REGEX: return str_eq(a->re.pattern, b->re.pattern) && str_eq(a->re.options, b->re.options);
     case RC_B_TIMESTAMP: return a->ts.t == b->ts.t && a->ts.i == b->ts.i;
+    case RC_B_CODE_SCOPE: return str_eq(a->cws.code, b->cws.code) && rc_bson_equal(a->cws.scope, b->cws.scope);
     default: return true; /* null, undefined, minKey, maxKey */
     }
 }
@@ -71,7 +72,8 @@ static bool opt_equal(const rc_bson *a, const rc_bson *b) { return !a == !b && (
 
 bool rc_doc_change_equal(const rc_doc_change *a, const rc_doc_change *b)
 {
-    if (!opt_equal(a->full, b->full) || !opt_equal(a->key, b->key) || !opt_equal(a->set, b->set) || !opt_equal(a->unset, b->unset))
+    if (!opt_equal(a->full, b->full) || !opt_equal(a->key, b->key) || !opt_equal(a->set, b->set) || !opt_equal(a->unset, b->unset) ||
+        !opt_equal(a->before, b->before))
         return false;
     if (a->replace != b->replace || a->unset_first != b->unset_first || a->has_cluster_time != b->has_cluster_time) return false;
     if (a->has_cluster_time && (a->cluster_t != b->cluster_t || a->cluster_i != b->cluster_i)) return false;

@@ -30,6 +30,7 @@ typedef enum rc_bson_kind {
     RC_B_DECIMAL128,
     RC_B_MINKEY,
     RC_B_MAXKEY,
+    RC_B_CODE_SCOPE, /* JavaScript code with a scope (deprecated in BSON, still read and written) */
     RC_B_KIND_COUNT
 } rc_bson_kind;
 
@@ -58,6 +59,10 @@ typedef struct rc_bson {
             const struct rc_bson_member *items; /* an array's keys are empty */
             uint32_t n;
         } doc;
+        struct {
+            rc_str code;
+            const struct rc_bson *scope; /* a document */
+        } cws;
     };
 } rc_bson;
 
@@ -88,6 +93,7 @@ typedef struct rc_doc_change {
     const rc_bson *key;   /* the filter or document key; delete: the deleted document's key */
     const rc_bson *set;   /* update: fields set (a document of dotted paths), NULL: none */
     const rc_bson *unset; /* update: fields removed, their names and the values written (true) */
+    const rc_bson *before; /* the document before the change (a pre-image), when the source sent it */
     const rc_doc_truncated *truncated;
     uint32_t ntruncated;
     bool replace;     /* an update that replaced the whole document */

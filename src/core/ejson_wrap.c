@@ -188,8 +188,13 @@ rc_status rc_ej_unwrap(ej_ctx *c, rc_bson *v, size_t at)
         return v->kind = k.p[2] == 'i' ? RC_B_MINKEY : RC_B_MAXKEY, RC_OK;
     }
     if (str_is(k, "$undefined")) return n == 1 && x->kind == RC_B_BOOL && x->b ? (v->kind = RC_B_UNDEFINED, RC_OK) : bad(c, at, "bad $undefined");
+    if (str_is(k, "$code") && n == 2 && x->kind == RC_B_STRING && member(v, 1, "$scope", RC_B_DOCUMENT)) {
+        rc_str code = x->s;
+        const rc_bson *scope = &v->doc.items[1].val; /* in the arena with the members */
+        return v->kind = RC_B_CODE_SCOPE, v->cws.code = code, v->cws.scope = scope, RC_OK;
+    }
     if (str_is(k, "$symbol") || str_is(k, "$code")) {
-        if (!str1) return bad(c, at, n == 2 && k.n == 5 ? "code with scope is not supported" : "bad $symbol or $code");
+        if (!str1) return bad(c, at, "bad $symbol or $code");
         rc_str s = x->s;
         return v->kind = k.n == 5 ? RC_B_CODE : RC_B_SYMBOL, v->s = s, RC_OK;
     }

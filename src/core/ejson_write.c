@@ -199,6 +199,12 @@ static void write_value(rc_buf *b, const rc_bson *v, rc_ejson_mode m)
         rc_jw_str(b, v->re.options.p, v->re.options.n);
         rc_buf_puts(b, "}}");
         return;
+    case RC_B_CODE_SCOPE: {
+        rc_bson_member cm[2] = {{RC_STR("$code"), {.kind = RC_B_STRING, .s = v->cws.code}}, {RC_STR("$scope"), *v->cws.scope}};
+        rc_bson d = {.kind = RC_B_DOCUMENT, .doc = {cm, 2}};
+        container(b, &d, m);
+        return;
+    }
     case RC_B_MINKEY: rc_buf_puts(b, "{\"$minKey\":1}"); return;
     case RC_B_MAXKEY: rc_buf_puts(b, "{\"$maxKey\":1}"); return;
     case RC_B_UNDEFINED: rc_buf_puts(b, "{\"$undefined\":true}"); return;

@@ -24,6 +24,7 @@ void rc_native_put_doc(rc_buf *b, const rc_doc_change *d, bool *first)
     put_tree(b, "key", d->key, &f);
     put_tree(b, "set", d->set, &f);
     put_tree(b, "unset", d->unset, &f);
+    put_tree(b, "before", d->before, &f);
     if (d->ntruncated) {
         rc_enc_key(b, RC_ENC_K("truncated"), &f);
         for (uint32_t i = 0; i < d->ntruncated; i++) {
@@ -65,7 +66,8 @@ static rc_status truncated(const rc_bson *v, rc_arena *a, rc_doc_change *d)
 
 rc_status rc_native_read_doc(const char *text, size_t n, size_t off, rc_arena *a, const rc_doc_change **out, rc_error *err)
 {
-    static const char *const names[] = {"full", "key", "set", "unset", "truncated", "replace", "unset_first", "cluster_time"};
+    static const char *const names[] = {"full", "key", "set", "unset", "before", "truncated", "replace", "unset_first", "cluster_time"};
+    enum { N_TREES = 5, N_NAMES = sizeof names / sizeof *names };
     rc_bson v;
     rc_status st = rc_ejson_read(text, n, a, &v, err);
     if (st != RC_OK) {
@@ -80,22 +82,22 @@ rc_status rc_native_read_doc(const char *text, size_t n, size_t off, rc_arena *a
     for (uint32_t i = 0; i < v.doc.n; i++) {
         const rc_bson_member *m = &v.doc.items[i];
         unsigned k = 0;
-        while (k < 8 && !(m->key.n == strlen(names[k]) && !memcmp(m->key.p, names[k], m->key.n))) k++;
-        if (k == 8 || (seen >> k & 1))
-            return rc_error_set(err, RC_ERR_SCHEMA, off, "%s member \"%.*s\" in \"document\"", k == 8 ? "unknown" : "repeated",
+        while (k < N_NAMES && !(m->key.n == strlen(names[k]) && !memcmp(m->key.p, names[k], m->key.n))) k++;
+        if (k == N_NAMES || (seen >> k & 1))
+            return rc_error_set(err, RC_ERR_SCHEMA, off, "%s member \"%.*s\" in \"document\"", k == N_NAMES ? "unknown" : "repeated",
                                 (int)(m->key.n > 40 ? 40 : m->key.n), m->key.p);
         seen |= 1u << k;
         const rc_bson *x = &m->val;
         bool ok = true;
-        if (k < 4) {
-            const rc_bson **slot[4] = {&d->full, &d->key, &d->set, &d->unset};
+        if (k < N_TREES) {
+            const rc_bson **slot[N_TREES] = {&d->full, &d->key, &d->set, &d->unset, &d->before};
             ok = x->kind == RC_B_DOCUMENT, *slot[k] = x;
-        } else if (k == 4) {
+        } else if (k == N_TREES) {
             if ((st = truncated(x, a, d)) == RC_ERR_NOMEM) return rc_error_set(err, st, off, "out of memory");
             ok = st == RC_OK;
-        } else if (k < 7) {
+        } else if (k < N_TREES + 3) {
             ok = x->kind == RC_B_BOOL && x->b;
-            if (k == 5) d->replace = true;
+            if (k == N_TREES + 1) d->replace = true;
             else d->unset_first = true;
         } else {
             ok = x->kind == RC_B_ARRAY && x->doc.n == 2 && rc_bson_u32(&x->doc.items[0].val, &d->cluster_t) && rc_bson_u32(&x->doc.items[1].val, &d->cluster_i);
@@ -103,7 +105,7 @@ rc_status rc_native_read_doc(const char *text, size_t n, size_t off, rc_arena *a
         }
         if (!ok)
             return rc_error_set(err, RC_ERR_SCHEMA, off, "document \"%s\" must be %s", names[k],
-                                k < 4 ? "an object" : k == 4 ? "[[\"field\", size], ...]" : k < 7 ? "true" : "[seconds, increment]");
+                                k < N_TREES ? "an object" : k == N_TREES ? "[[\"field\", size], ...]" : k < N_TREES + 3 ? "true" : "[seconds, increment]");
     }
     *out = d;
     return RC_OK;
@@ -132,6 +134,7 @@ rc_status rc_native_doc_check(const rc_event *ev, size_t at, rc_error *err)
     }
     if ((d->set || d->unset || d->ntruncated || d->unset_first) && ev->op != RC_OP_UPDATE)
         return rc_error_set(err, RC_ERR_SCHEMA, at, "only an update has document \"set\", \"unset\", \"truncated\" or \"unset_first\"");
+    if (d->before && ev->op == RC_OP_INSERT) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"insert\" has no document \"before\"");
     if (d->replace && ev->op != RC_OP_UPDATE) return rc_error_set(err, RC_ERR_SCHEMA, at, "only an update is a replacement");
     return RC_OK;
 }

@@ -61,7 +61,7 @@ static void test_canonical_round_trip(void **state)
          "\"t\":{\"$date\":{\"$numberLong\":\"-62135596800000\"}},\"ts\":{\"$timestamp\":{\"t\":4294967295,\"i\":1}},"
          "\"bin\":{\"$binary\":{\"base64\":\"AQID/w==\",\"subType\":\"80\"}},\"uuid\":{\"$binary\":{\"base64\":\"\",\"subType\":\"04\"}},"
          "\"re\":{\"$regularExpression\":{\"pattern\":\"^a/b\\\\d\",\"options\":\"im\"}},\"min\":{\"$minKey\":1},"
-         "\"max\":{\"$maxKey\":1},\"u\":{\"$undefined\":true},\"code\":{\"$code\":\"f()\"},\"sym\":{\"$symbol\":\"s\"},"
+         "\"max\":{\"$maxKey\":1},\"u\":{\"$undefined\":true},\"code\":{\"$code\":\"f()\"},\"cws\":{\"$code\":\"x\",\"$scope\":{\"y\":{\"$numberInt\":\"1\"}}},\"sym\":{\"$symbol\":\"s\"},"
          "\"n\":null,\"b\":false,\"s\":\"é\\n\",\"a\":[{\"x\":[]},{}],\"$set\":{\"a.b\":{\"$numberInt\":\"1\"}}}",
          RC_EJSON_CANONICAL);
 }
@@ -130,7 +130,7 @@ static void test_refused(void **state)
     refused("{\"$date\":\"2023-05-17T09:18:31.4391Z\"}", RC_ERR_VALUE); /* below the millisecond */
     refused("{\"$timestamp\":{\"t\":-1,\"i\":0}}", RC_ERR_VALUE);
     refused("{\"$binary\":{\"base64\":\"A\",\"subType\":\"00\"}}", RC_ERR_VALUE);
-    refused("{\"$code\":\"f\",\"$scope\":{}}", RC_ERR_VALUE);
+    refused("{\"$code\":\"f\",\"$scope\":1}", RC_ERR_VALUE);
     refused("{\"a\":1,}", RC_ERR_SYNTAX);
     refused("ObjectId(\"64650cf67dc36a464e76e583\"", RC_ERR_SYNTAX);
     refused("Foo(1)", RC_ERR_SYNTAX);
