@@ -221,22 +221,11 @@ static void test_mongo_kafka_every_type(void **state)
     f->dec_free(dec);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    rc_arena_init(&arena);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    rc_arena_fini(&arena);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_generated_documents_survive), cmocka_unit_test(test_mongo_kafka_every_type)};
-    return cmocka_run_group_tests(tests, setup, teardown);
+    rc_arena_init(&arena);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    rc_arena_fini(&arena);
+    return failed;
 }

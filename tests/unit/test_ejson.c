@@ -10,20 +10,6 @@
 
 static rc_arena arena;
 
-static int setup(void **state)
-{
-    (void)state;
-    rc_arena_init(&arena);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    rc_arena_fini(&arena);
-    return 0;
-}
-
 static rc_bson read_ok(const char *text)
 {
     rc_bson v;
@@ -158,5 +144,8 @@ int main(void)
         cmocka_unit_test(test_canonical_round_trip), cmocka_unit_test(test_kinds_kept_apart), cmocka_unit_test(test_shell_round_trip),
         cmocka_unit_test(test_relaxed),              cmocka_unit_test(test_refused),          cmocka_unit_test(test_decimal128_text),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    rc_arena_init(&arena);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    rc_arena_fini(&arena);
+    return failed;
 }
