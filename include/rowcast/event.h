@@ -133,6 +133,11 @@ typedef struct rc_event {
     rc_str ddl_kind;        /* e.g. "CREATE_TABLE", "ALTER_TABLE" */
     rc_str table_charset;   /* DDL with cols (the table's structure after the statement): the
                              * table's default character set, n 0 when unknown */
+    /* A change of a document (MongoDB: a collection's insert, update, replace or delete), NULL
+     * for every row event: the document, update description or filter as a BSON-faithful
+     * value tree (docs/design/documents.md). Such an event has no columns; its origin's db
+     * and table are the database and the collection. Internal for now (src/core/bson.h). */
+    const struct rc_doc_change *doc;
 } rc_event;
 
 RC_API const char *rc_op_name(rc_op op);       /* "insert", "update", ... */
@@ -170,10 +175,12 @@ RC_API bool rc_column_name_taken(const rc_column *cols, uint32_t n, rc_str name)
  * so that no writer meets a position it would have to drop or wrap. */
 RC_API rc_status rc_lsn_text_check(rc_str s, const char *what, size_t off, rc_error *err);
 
-/* For encoders that have no way to write RC_V_UNAVAILABLE (a value the source did not send,
+/* For encoders of rows, which have no way to write a document change (rc_event.doc) nor
+ * RC_V_UNAVAILABLE (a value the source did not send,
  * such as PostgreSQL's unchanged TOAST values): RC_SKIP with a message naming the first such
  * column and `format` when the event holds one, so that the event is reported as not
- * expressible instead of written with an invented value; RC_OK otherwise. */
+ * expressible instead of written with an invented value (a document change likewise, naming
+ * the collection and `format`); RC_OK otherwise. */
 RC_API rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err);
 
 /* Whether BIT value u fits the column's declared width (always true without a width). */

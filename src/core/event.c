@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "rowcast/event.h"
+#include "core/bson.h"
 #include "core/fmt.h"
 
 static const char *const op_names[RC_OP_COUNT] = {"insert", "update", "delete", "read", "ddl",
@@ -127,6 +128,7 @@ bool rc_event_equal(const rc_event *a, const rc_event *b, char *why, size_t whyl
             return DIFF("collection %u differs", i), false;
     if (!str_eq(a->snapshot, b->snapshot)) return DIFF("snapshot marker differs"), false;
     if (a->before_key_only != b->before_key_only) return DIFF("before_key_only differs"), false;
+    if (!a->doc != !b->doc || (a->doc && !rc_doc_change_equal(a->doc, b->doc))) return DIFF("document change differs"), false;
     return true;
 }
 
@@ -172,6 +174,7 @@ rc_status rc_lsn_text_check(rc_str s, const char *what, size_t off, rc_error *er
 
 rc_status rc_event_refuse_unavailable(const rc_event *ev, const char *format, rc_error *err)
 {
+    if (ev->doc) return rc_doc_refuse(format, err);
     const rc_value *imgs[2] = {ev->after, ev->before};
     for (int k = 0; k < 2; k++)
         for (uint32_t i = 0; imgs[k] && i < ev->ncols; i++) {

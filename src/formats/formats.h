@@ -17,6 +17,8 @@ extern const rc_format rc_format_avro;
 extern const rc_format rc_format_avro_json;
 extern const rc_format rc_format_drs_json;
 extern const rc_format rc_format_drs_json_c;
+extern const rc_format rc_format_drs_dds;
+extern const rc_format rc_format_mongo_change_stream;
 extern const rc_format rc_format_cloudevents;
 extern const rc_format rc_format_maxwell;
 extern const rc_format rc_format_dataworks_aliyun;

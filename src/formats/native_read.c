@@ -11,7 +11,7 @@
 
 /* The objects of a native line and their member names (in the order their nodes are used). */
 enum { KS_EVENT, KS_SOURCE, KS_POS, KS_COLUMN, KS_DDL, KS_INVALID, KS_N };
-static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_us", "columns", "before", "after", "changed", "ddl", "snapshot", "before_key_only"};
+static const char *const event_keys[] = {"op", "source", "pos", "ts_us", "proc_us", "columns", "before", "after", "changed", "ddl", "snapshot", "before_key_only", "document"};
 static const char *const source_keys[] = {"kind", "server", "version", "tenant", "db", "schema", "table"};
 static const char *const pos_keys[] = {"file", "offset", "gtid", "lsn", "scn", "txid", "seq", "index",
                                        "checkpoint", "count", "server_id", "row", "thread", "query", "xmin", "last_commit_lsn",
@@ -519,7 +519,7 @@ static rc_status decode_changed(const ctx *c, uint32_t i, rc_event *ev)
     return RC_OK;
 }
 
-enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_SNAPSHOT, F_BEFORE_KEY, F_COUNT };
+enum { F_OP, F_SOURCE, F_POS, F_TS, F_PROC, F_COLUMNS, F_BEFORE, F_AFTER, F_CHANGED, F_DDL, F_SNAPSHOT, F_BEFORE_KEY, F_DOCUMENT, F_COUNT };
 
 rc_status rc_native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_event_list *out, rc_error *err)
 {
@@ -571,6 +571,14 @@ rc_status rc_native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
         if (g[1] && (st = take_str(&c, g[1], "ddl \"text\"", &ev.ddl)) != RC_OK) return st;
     }
 
+    if (f[F_DOCUMENT]) { /* a document change: no columns, its own rules */
+        const rc_jnode *dn = rc_jread_node(&c.r, f[F_DOCUMENT]);
+        if ((st = want(&c, f[F_DOCUMENT], RC_J_OBJECT, "\"document\"")) != RC_OK ||
+            (st = rc_native_read_doc(dn->s, dn->n, dn->off, a, &ev.doc, err)) != RC_OK || (st = rc_native_doc_check(&ev, opn->off, err)) != RC_OK)
+            return st;
+        goto push;
+    }
+
     /* What each operation must and must not carry. An incremental snapshot's table edge is a
      * read without a row (its columns optional). */
     bool edge = rc_event_snapshot_edge(&ev);
@@ -591,6 +599,7 @@ rc_status rc_native_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_e
                     : rc_error_set(err, RC_ERR_SCHEMA, at, "op \"%s\" carries no row images", rc_op_name(ev.op));
     if (ev.op == RC_OP_DDL && !ev.ddl.n) return rc_error_set(err, RC_ERR_SCHEMA, at, "op \"ddl\" needs \"ddl\": {\"text\": ...}");
 
+push:;
     rc_event *slot = rc_event_list_push(out);
     if (!slot) return rc_error_set(err, RC_ERR_NOMEM, 0, "out of memory");
     *slot = ev;

@@ -298,6 +298,7 @@ rc_status rc_native_encode(void *enc, const rc_event *ev, rc_buf *b, rc_error *e
         str_field(b, "charset", ev->table_charset, &f2);
         rc_buf_putc(b, '}');
     }
+    if (ev->doc) rc_native_put_doc(b, ev->doc, &first);
     rc_buf_putc(b, '}');
     return rc_enc_finish(b, err);
 }

@@ -6,6 +6,7 @@
  * rest as strings. The reader is ogg_json_read.c. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/bson.h"
 #include "formats/enc_event.h"
 #include "formats/ogg_json.h"
 #include "core/fmt.h"
@@ -169,6 +170,7 @@ static void put_table(rc_buf *b, const rc_event *ev)
 static rc_status ogg_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     ogg_enc *e = p;
+    if (ev->doc) return rc_doc_refuse("ogg-json", err);
     char op;
     switch (ev->op) {
     case RC_OP_INSERT:

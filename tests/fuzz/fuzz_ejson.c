@@ -1,0 +1,36 @@
+/* libFuzzer target: the Extended JSON reader (canonical, relaxed, shell) must accept or reject
+ * any input without crashing; what it accepts, written as canonical Extended JSON, must read
+ * back to an equal tree, and its relaxed and shell texts must read back without crashing. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "core/ejson.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static rc_arena arena;
+    static rc_buf out;
+    static int ready;
+    if (!ready) {
+        rc_arena_init(&arena);
+        rc_buf_init(&out, 0);
+        ready = 1;
+    }
+    rc_arena_reset(&arena);
+    rc_error err;
+    rc_error_clear(&err);
+    rc_bson v, w;
+    rc_status st = rc_ejson_read((const char *)data, size, &arena, &v, &err);
+    if (st != RC_OK) {
+        if (err.code != st || (err.offset > size && err.offset != RC_NO_OFFSET)) abort();
+        return 0;
+    }
+    rc_buf_reset(&out);
+    rc_ejson_write(&out, &v, RC_EJSON_CANONICAL);
+    if (out.err != RC_OK || rc_ejson_read(out.data, out.len, &arena, &w, &err) != RC_OK || !rc_bson_equal(&v, &w)) abort();
+    for (int m = RC_EJSON_RELAXED; m <= RC_EJSON_SHELL; m++) {
+        rc_buf_reset(&out);
+        rc_ejson_write(&out, &v, (rc_ejson_mode)m);
+        (void)rc_ejson_read(out.data, out.len, &arena, &w, &err);
+    }
+    return 0;
+}

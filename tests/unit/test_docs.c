@@ -1,0 +1,231 @@
+/* Document events (docs/design/documents.md): generated documents with every BSON type and
+ * deep nesting survive drs-dds and native (encode, decode, rc_event_equal) as inserts, updates,
+ * replacements and deletes; the MongoDB Kafka connector's hand-written change event with every
+ * type (../shared, skipped when absent) decodes through mongo-change-stream with each type kept. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rowcast/format.h"
+#include "core/bson.h"
+
+static rc_arena arena;
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+static uint32_t below(uint32_t n) { return (uint32_t)(next() % n); }
+
+/* Up to max characters of `alphabet`, each of its characters one byte but "~", which stands for
+ * a character of more bytes (valid UTF-8 throughout). */
+static rc_str text(const char *alphabet, uint32_t max)
+{
+    static const char *const wide[] = {"\xc3\xa9", "\xe6\x97\xa5", "\xf0\x9f\x9b\x92"};
+    uint32_t n = below(max + 1), an = (uint32_t)strlen(alphabet), len = 0;
+    char *p = rc_arena_alloc(&arena, 4 * n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        char ch = alphabet[below(an)];
+        const char *w = ch == '~' ? wide[below(3)] : NULL;
+        if (w) memcpy(p + len, w, strlen(w)), len += (uint32_t)strlen(w);
+        else p[len++] = ch;
+    }
+    return (rc_str){p, len};
+}
+
+static rc_str bytes(uint32_t max)
+{
+    uint32_t n = below(max + 1);
+    char *p = rc_arena_alloc(&arena, n + 1);
+    for (uint32_t i = 0; i < n; i++) p[i] = (char)next();
+    return (rc_str){p, n};
+}
+
+static void gen(rc_bson *v, int depth);
+
+static void gen_doc(rc_bson *v, int depth, bool array)
+{
+    uint32_t n = depth > 0 ? below(5) : 0;
+    rc_bson_member *m = rc_arena_alloc(&arena, (n + 1) * sizeof *m);
+    for (uint32_t i = 0; i < n; i++) {
+        /* names: never a $-wrapper's, which a reader would take for a value */
+        m[i].key = array ? (rc_str){"", 0} : text("abc.XY_z 09~\"\\\n", 6);
+        gen(&m[i].val, depth - 1);
+    }
+    *v = (rc_bson){.kind = array ? RC_B_ARRAY : RC_B_DOCUMENT, .doc = {m, n}};
+}
+
+static void gen(rc_bson *v, int depth)
+{
+    static const char *const decimals[] = {"0", "-0", "1.10", "-1234567890123456789012345678901234", "1E+6111", "1.0E-6174", "NaN", "-Infinity", "0.000"};
+    static const double doubles[] = {0.0, -0.0, 1.0, 0.1, -2.5e-300, 1e21, 123456789.125, 5e-324};
+    memset(v, 0, sizeof *v);
+    switch (below(RC_B_KIND_COUNT + 3)) {
+    case RC_B_DOUBLE:
+        v->kind = RC_B_DOUBLE;
+        v->f64 = below(4) ? doubles[below(8)] : below(2) ? __builtin_nan("") : -__builtin_inf();
+        break;
+    case RC_B_STRING: v->kind = RC_B_STRING, v->s = text("ab \"\\/\t\x01~{}[]:,", 8); break;
+    case RC_B_BINARY: v->kind = RC_B_BINARY, v->bin.subtype = (uint8_t)below(256), v->bin.data = bytes(9); break;
+    case RC_B_UNDEFINED: v->kind = RC_B_UNDEFINED; break;
+    case RC_B_OBJECTID:
+        v->kind = RC_B_OBJECTID;
+        for (int k = 0; k < 12; k++) v->oid[k] = (uint8_t)next();
+        break;
+    case RC_B_BOOL: v->kind = RC_B_BOOL, v->b = below(2); break;
+    case RC_B_DATE: v->kind = RC_B_DATE, v->i64 = below(3) ? (int64_t)(next() % 500000000000000ULL) - 250000000000000LL : (int64_t)next(); break;
+    case RC_B_NULL: v->kind = RC_B_NULL; break;
+    case RC_B_REGEX: v->kind = RC_B_REGEX, v->re.pattern = text("a/b.*^$(?:)", 6), v->re.options = text("imsx", 3); break;
+    case RC_B_CODE: v->kind = RC_B_CODE, v->s = text("f(x){};", 6); break;
+    case RC_B_SYMBOL: v->kind = RC_B_SYMBOL, v->s = text("sym", 4); break;
+    case RC_B_INT32: v->kind = RC_B_INT32, v->i32 = below(2) ? (int32_t)below(100) : (int32_t)next(); break;
+    case RC_B_TIMESTAMP: v->kind = RC_B_TIMESTAMP, v->ts.t = (uint32_t)next(), v->ts.i = (uint32_t)next(); break;
+    case RC_B_INT64: v->kind = RC_B_INT64, v->i64 = below(2) ? (int64_t)below(100) - 50 : (int64_t)next(); break;
+    case RC_B_DECIMAL128: v->kind = RC_B_DECIMAL128, v->s = (rc_str){decimals[below(9)], strlen(decimals[0])}, v->s.n = strlen(v->s.p); break;
+    case RC_B_MINKEY: v->kind = RC_B_MINKEY; break;
+    case RC_B_MAXKEY: v->kind = RC_B_MAXKEY; break;
+    case RC_B_CODE_SCOPE: {
+        rc_bson *scope = rc_arena_alloc(&arena, sizeof *scope);
+        gen_doc(scope, depth > 0 ? depth - 1 : 0, false);
+        v->kind = RC_B_CODE_SCOPE, v->cws.code = text("x+y", 4), v->cws.scope = scope;
+        break;
+    }
+    case RC_B_ARRAY: gen_doc(v, depth, true); break;
+    default: gen_doc(v, depth, false); break; /* documents, more often */
+    }
+}
+
+static const rc_bson *gen_top(int depth)
+{
+    rc_bson *v = rc_arena_alloc(&arena, sizeof *v);
+    gen_doc(v, depth, false);
+    return v;
+}
+
+/* ev encoded by format `name`, decoded back: equal. */
+static void through(const char *name, const rc_event *ev)
+{
+    const rc_format *f = rc_format_find(name);
+    assert_non_null(f);
+    void *enc, *dec;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(f->enc_new(NULL, &enc, &err), RC_OK);
+    assert_int_equal(f->dec_new(NULL, &dec, &err), RC_OK);
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    rc_status st = f->encode_value(enc, ev, &b, &err);
+    if (st != RC_OK) fail_msg("%s: encode: %s", name, err.message);
+    rc_event_list l = {0};
+    st = f->decode(dec, b.data, b.len, &arena, &l, &err);
+    if (st != RC_OK) fail_msg("%s: decode: %s: %.*s", name, err.message, (int)(b.len > 600 ? 600 : b.len), b.data);
+    assert_int_equal(l.count, 1);
+    char why[200];
+    if (!rc_event_equal(ev, &l.items[0], why, sizeof why)) fail_msg("%s: %s: %.*s", name, why, (int)(b.len > 600 ? 600 : b.len), b.data);
+    rc_event_list_fini(&l);
+    rc_buf_fini(&b);
+    f->enc_free(enc);
+    f->dec_free(dec);
+}
+
+static void test_generated_documents_survive(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 400; round++) {
+        rc_arena_reset(&arena);
+        rc_doc_change *d = rc_arena_alloc(&arena, sizeof *d);
+        memset(d, 0, sizeof *d);
+        rc_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.src.db = RC_STR("shop"), ev.src.table = RC_STR("orders");
+        ev.pos.seq = (uint64_t)round + 1, ev.pos.has_seq = true;
+        ev.ts_us = 1684315111439000, ev.proc_us = 1684315111576000, ev.has_ts = ev.has_proc = true;
+        d->has_cluster_time = true, d->cluster_t = (uint32_t)next(), d->cluster_i = (uint32_t)next();
+        int depth = 1 + round % 8;
+        switch (round % 4) {
+        case 0: ev.op = RC_OP_INSERT, d->full = gen_top(depth); break;
+        case 1: ev.op = RC_OP_UPDATE, d->replace = true, d->full = gen_top(depth), d->key = gen_top(2); break;
+        case 2:
+            ev.op = RC_OP_UPDATE, d->key = gen_top(2), d->set = gen_top(depth);
+            if (below(2)) d->unset = gen_top(1), d->unset_first = below(2);
+            if (!d->set->doc.n) d->set = NULL;
+            if (!d->set && !d->unset) d->set = gen_top(depth), ((rc_bson *)d->set)->doc.n = 0;
+            if (!d->set || !d->unset) d->unset_first = false;
+            break;
+        default: ev.op = RC_OP_DELETE, d->key = gen_top(depth); break;
+        }
+        ev.doc = d;
+        through("drs-dds", &ev);
+        through("native", &ev);
+    }
+}
+
+static void test_mongo_kafka_every_type(void **state)
+{
+    (void)state;
+    const char *path = RC_SOURCE_DIR "/../shared/testdata/peers/mongodb__mongo-kafka/extracted/src/test/java/com/mongodb/kafka/connect/"
+                                     "source/producer/SchemaAndValueProducerTest.java__testRawJsonStringSchemaAndValueProducer.jsonl";
+    FILE *fp = fopen(path, "r");
+    if (!fp) skip();
+    static char line[8192];
+    assert_non_null(fgets(line, sizeof line, fp));
+    fclose(fp);
+    /* the hand-written event's placeholders: an update, no rename target */
+    static const char rename[] = "\"to\": {\"db\": \"<to_database>\", \"coll\": \"<to_collection>\"}, ";
+    char *op = strstr(line, "\"<operation>\""), *to = strstr(line, rename);
+    assert_non_null(op), assert_non_null(to);
+    memcpy(op, "\"update\"     ", 13);
+    memmove(to, to + sizeof rename - 1, strlen(to + sizeof rename - 1) + 1);
+    const rc_format *f = rc_format_find("mongo-change-stream");
+    void *dec;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(f->dec_new(NULL, &dec, &err), RC_OK);
+    rc_event_list l = {0};
+    rc_arena_reset(&arena);
+    if (f->decode(dec, line, strlen(line), &arena, &l, &err) != RC_OK) fail_msg("%s", err.message);
+    assert_int_equal(l.count, 1);
+    const rc_doc_change *d = l.items[0].doc;
+    assert_non_null(d), assert_non_null(d->full), assert_non_null(d->before);
+    static const struct {
+        const char *name;
+        rc_bson_kind kind;
+    } want[] = {{"binary", RC_B_BINARY}, {"code", RC_B_CODE}, {"codeWithScope", RC_B_CODE_SCOPE}, {"dateTime", RC_B_DATE},
+                {"decimal128", RC_B_DECIMAL128}, {"double", RC_B_DOUBLE}, {"int32", RC_B_INT32}, {"int64", RC_B_INT64},
+                {"maxKey", RC_B_MAXKEY}, {"minKey", RC_B_MINKEY}, {"null", RC_B_NULL}, {"objectId", RC_B_OBJECTID},
+                {"regex", RC_B_REGEX}, {"symbol", RC_B_SYMBOL}, {"timestamp", RC_B_TIMESTAMP}, {"undefined", RC_B_UNDEFINED}};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        const rc_bson *v = rc_bson_get(d->full, want[k].name);
+        if (!v || v->kind != want[k].kind) fail_msg("%s: %s", want[k].name, v ? rc_bson_kind_name(v->kind) : "absent");
+    }
+    assert_int_equal(rc_bson_get(d->full, "int64")->i64, 52);
+    assert_int_equal(rc_bson_get(d->full, "int32")->i32, 42);
+    assert_true(rc_bson_get(d->full, "double")->f64 == 62.0);
+    assert_int_equal(rc_bson_get(d->full, "dateTime")->i64, 1577836801000LL);
+    assert_int_equal(rc_bson_get(d->full, "timestamp")->ts.t, 305419896);
+    assert_memory_equal(rc_bson_get(d->full, "decimal128")->s.p, "1.0", 3);
+    assert_int_equal(rc_bson_get(d->set, "myInt")->kind, RC_B_INT32);
+    assert_non_null(rc_bson_get(d->unset, "legacyUUID"));
+    assert_int_equal(d->ntruncated, 1);
+    assert_int_equal(d->truncated[0].new_size, 1);
+    assert_true(d->has_cluster_time && d->cluster_t == 123456789 && d->cluster_i == 42);
+    assert_true(rc_bson_equal(d->full, d->before));
+    through("native", &l.items[0]);
+    rc_event_list_fini(&l);
+    f->dec_free(dec);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_generated_documents_survive), cmocka_unit_test(test_mongo_kafka_every_type)};
+    rc_arena_init(&arena);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    rc_arena_fini(&arena);
+    return failed;
+}
