@@ -147,7 +147,9 @@ rc_status rc_drs_dds_decode(void *p, const char *msg, size_t n, rc_arena *a, rc_
     }
     for (int k = 0; k < M_N; k++)
         if (!c.m[k]) return rc_error_set(err, RC_ERR_SCHEMA, 0, "the message has no \"%s\"", names[k]);
-    if (!is(node(&c, M_DBTYPE), "MongoDB")) return rc_error_set(err, RC_ERR_SCHEMA, node(&c, M_DBTYPE)->off, "\"dbType\" must be \"MongoDB\"");
+    /* the document's examples write "MongoDB", its table "Mongo": both are DRS's */
+    if (!is(node(&c, M_DBTYPE), "MongoDB") && !is(node(&c, M_DBTYPE), "Mongo"))
+        return rc_error_set(err, RC_ERR_SCHEMA, node(&c, M_DBTYPE)->off, "\"dbType\" must be \"MongoDB\" (or \"Mongo\")");
     rc_event ev;
     memset(&ev, 0, sizeof ev);
     if ((st = text(&c, M_DB, &ev.src.db)) != RC_OK || (st = text(&c, M_COLL, &ev.src.table)) != RC_OK) return st;

@@ -221,9 +221,36 @@ static void test_mongo_kafka_every_type(void **state)
     f->dec_free(dec);
 }
 
+/* dbType: the vendor document's examples write "MongoDB", its table "Mongo": both read; else refused */
+static void test_drs_dds_db_type(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"MongoDB", "Mongo", "MySQL"};
+    const rc_format *f = rc_format_find("drs-dds");
+    for (size_t i = 0; i < 3; i++) {
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "{\"id\":256,\"op\":\"INSERT\",\"dbType\":\"%s\",\"db\":\"ljx\",\"coll\":\"ljx\",\"value\":\"{\\\"_id\\\": "
+                 "ObjectId(\\\"64650cf67dc36a464e76e583\\\")}\",\"where\":null,\"recordType\":\"insert\",\"extra\":\"insert\","
+                 "\"es\":1684315111439,\"ts\":1684315111576,\"clusterTime\":\"1684344064:1\"}",
+                 types[i]);
+        void *dec;
+        rc_error err;
+        rc_error_clear(&err);
+        assert_int_equal(f->dec_new(NULL, &dec, &err), RC_OK);
+        rc_event_list l = {0};
+        rc_status st = f->decode(dec, msg, strlen(msg), &arena, &l, &err);
+        if (i < 2 && (st != RC_OK || l.count != 1)) fail_msg("dbType %s: %s", types[i], err.message);
+        if (i == 2) assert_non_null(strstr(err.message, "\"dbType\" must be \"MongoDB\" (or \"Mongo\")"));
+        rc_event_list_fini(&l);
+        f->dec_free(dec);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_generated_documents_survive), cmocka_unit_test(test_mongo_kafka_every_type)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_generated_documents_survive), cmocka_unit_test(test_mongo_kafka_every_type),
+                                       cmocka_unit_test(test_drs_dds_db_type)};
     rc_arena_init(&arena);
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rc_arena_fini(&arena);
