@@ -92,8 +92,10 @@ static rc_status commit_offsets(kafka_txn *t, rd_kafka_t *rk, tracker *tr, uint6
     }
     if (!t->open) st = rc_kafka_txn_begin(t, rk, err); /* messages that gave no record: their offsets alone */
     if (st == RC_OK && l) st = send_offsets(t, rk, l, timeout_ms, err);
+    if (st == RC_OK) st = rc_kafka_txn_end(t, rk, tr, end, timeout_ms, err);
+    if (st == RC_OK && l) t->src.committed(t->src.ctx);
     if (l) rd_kafka_topic_partition_list_destroy(l);
-    return st == RC_OK ? rc_kafka_txn_end(t, rk, tr, end, timeout_ms, err) : st;
+    return st;
 }
 
 /* rc_kafka_txn_commit and rc_kafka_txn_commit_last (kafka_txn.h): from a Kafka source with the

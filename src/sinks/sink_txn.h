@@ -49,6 +49,8 @@ typedef struct rc_txn_source {
     bool (*offsets)(void *ctx, const rc_pos *upto, rd_kafka_topic_partition_list_t **out, char *why, size_t n);
     /* True while a revoke waits for the open transaction: commit it now. */
     bool (*urgent)(void *ctx);
+    /* The transaction that carried the offsets last given committed. */
+    void (*committed)(void *ctx);
 } rc_txn_source;
 
 /* True when the sink's transactions want a Kafka source's offsets (-o kafka.exactly_once.source,

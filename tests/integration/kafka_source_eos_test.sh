@@ -43,11 +43,12 @@ src() { echo "kafka://$BOOTSTRAP/${2:-in}?group=$1"; }
 feed() { sed -n "$2,$3p" "$W/in.keyed" | kcat -b "$BOOTSTRAP" -P -t "$1" -K '|'; }
 # metric URL NAME: one sample of a scrape ('' when absent); metrics_url ERRFILE: the run's URL
 metric() { curl -sS --max-time 5 "$1" 2>/dev/null | awk -v n="$2" '$1 == n { print $2 }'; }
-metrics_url() { wait_until 20 grep -q '^rowcast: metrics on ' "$1" && sed -n 's/^rowcast: metrics on //p' "$1"; }
-# committed URL: "PARTITION OFFSET" per partition the member committed for
+metrics_url() { wait_until 20 grep -qs '^rowcast: metrics on ' "$1" && sed -n 's/^rowcast: metrics on //p' "$1"; }
+# committed URL: "PARTITION OFFSET" per partition the member committed for (set when the
+# transaction that carried the offsets committed)
 committed() {
     curl -sS --max-time 5 "$1" 2>/dev/null |
-        sed -n 's/^rowcast_kafka_source_committed_offset{topic="in",partition="\([0-9]*\)"} \([0-9]*\)$/\1 \2/p'
+        sed -n 's/^rowcast_kafka_source_committed_offset{topic="[^"]*",partition="\([0-9]*\)"} \([0-9]*\)$/\1 \2/p'
 }
 # positions TOPIC: the input message of each record ("PARTITION OFFSET", from rowcast.position=in[P]:O)
 positions() { kcat_all "$1" | sed -n 's/.*rowcast\.position=in\[\([0-9]*\)\]:\([0-9]*\).*/\1 \2/p'; }
@@ -114,7 +115,8 @@ echo "[$((SECONDS - T0)) s] 2. committed offsets at the ends ($(tr '\n' ' ' <"$W
 # messages, their transactions committed, then the error injected and 1,000 more
 IN=in3 run abort g3 out3
 feed in3 1 1000
-wait_until 60 eval '[ -n "$(committed "$URL")" ]' || bad "3: no offsets committed"
+wait_until 60 eval '[ -n "$(committed "$URL")" ]' ||
+    bad "3: no offsets committed: $(curl -sS "$URL" | grep -E '^rowcast_(kafka|sink_messages|input)'; cat "$W/abort.err")"
 committed "$URL" | sort >"$W/abort.before"
 mock_cmd err 28 1 30 || exit 1 # the next TxnOffsetCommit: GROUP_AUTHORIZATION_FAILED
 feed in3 1001 2000

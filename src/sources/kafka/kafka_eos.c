@@ -38,11 +38,19 @@ static bool offsets(void *ctx, const rc_pos *upto, rd_kafka_topic_partition_list
     return true;
 }
 
+/* the offsets given are committed: the lag counts from there */
+static void committed(void *ctx)
+{
+    kafka_source *k = ctx;
+    for (size_t i = 0; i < k->nparts; i++)
+        if (k->parts[i].owned && k->parts[i].offered > k->parts[i].confirmed) k->parts[i].confirmed = k->parts[i].offered;
+}
+
 bool rc_kafka_source_txn(rc_source *src, rc_txn_source *out)
 {
     if (!src || src->ops != &rc_source_kafka) return false;
     kafka_source *k = (kafka_source *)src;
     k->eos = true;
-    *out = (rc_txn_source){.ctx = k, .metadata = metadata, .offsets = offsets, .urgent = urgent};
+    *out = (rc_txn_source){.ctx = k, .metadata = metadata, .offsets = offsets, .urgent = urgent, .committed = committed};
     return true;
 }

@@ -94,12 +94,6 @@ void rc_ksrc_eos_lost(kafka_source *k, size_t left, const char *how)
              "transaction", k->shown, how, left, left == 1 ? "" : "s");
 }
 
-void rc_ksrc_eos_acked(kafka_source *k)
-{
-    for (size_t i = 0; i < k->nparts; i++)
-        if (k->parts[i].owned && k->parts[i].acked > k->parts[i].confirmed) k->parts[i].confirmed = k->parts[i].acked;
-}
-
 /* Where a partition's lag is counted from: the last commit the cluster confirmed, else the first
  * message handed out since the assignment, else the consumer's fetch position (-1: unknown). */
 static int64_t lag_base(const kafka_source *k, const kafka_part *p)

@@ -274,9 +274,8 @@ static void kafka_release(rc_source *src, rc_batch *b) { (void)src, (void)b; }
 static void kafka_ack(rc_source *src, const rc_pos *pos)
 {
     kafka_source *k = (kafka_source *)src;
-    bool moved = rc_ksrc_ring_ack(k, rc_pos_u64(pos, RC_POS_SEQ, 0));
-    if (moved && k->eos) rc_ksrc_eos_acked(k);
-    else if (moved && !k->draining) rc_ksrc_commit(k, false);
+    /* --exactly-once: the offsets are committed in the sink's transactions */
+    if (rc_ksrc_ring_ack(k, rc_pos_u64(pos, RC_POS_SEQ, 0)) && !k->draining && !k->eos) rc_ksrc_commit(k, false);
     rc_ksrc_drain_step(k); /* a drain done commits synchronously and gives the partitions up */
 }
 

@@ -95,8 +95,6 @@ void rc_ksrc_stats(const rc_source *src, rc_source_stats *out);
 /* --exactly-once: partitions given up with `left` messages handed out and not acknowledged
  * (`how`): their records may be in the sink's open transaction, which must not commit now. */
 void rc_ksrc_eos_lost(kafka_source *k, size_t left, const char *how);
-/* --exactly-once: acknowledged means committed in the sink's transaction: the lag counts from there. */
-void rc_ksrc_eos_acked(kafka_source *k);
 
 /* The rebalance callback (the consumer's opaque is the source). */
 void rc_ksrc_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_partition_list_t *parts, void *opaque);
