@@ -73,7 +73,8 @@ static const cli_flag convert_table[] = {
              "topics' messages, as a member of consumer group NAME; each\n"
              "message's key is read with its value, offsets are committed once\n"
              "the sink acknowledged everything made from the messages before\n"
-             "(at least once); -o kafka.* properties apply to the consumer too,\n"
+             "(at least once; with --exactly-once in the sink's transactions);\n"
+             "-o kafka.* properties apply to the consumer too,\n"
              "-o kafka.source.stop=end ends the run when every assigned\n"
              "partition is read to its end (docs/sources/kafka.md)"},
     {CLI_VALUE, "--input-layout", .metavar = "values|records", .set = set_input_layout,
@@ -131,7 +132,10 @@ static const cli_flag convert_table[] = {
              "consumers (they miss the records of transactions a crash\n"
              "aborted), not with snapshots (capture: --snapshot never, or\n"
              "from a checkpoint or --start), convert: one input FILE\n"
-             "(docs/sinks.md, Exactly once)"},
+             "(docs/sinks.md, Exactly once). With a Kafka --source instead:\n"
+             "its offsets are committed in the transactions, for\n"
+             "read_committed consumers, transactional.id\n"
+             "rowcast.NAME.MEMBER (docs/sources/kafka.md, Exactly once)"},
     {CLI_REF, "--keys",
      .help = "stdout/file: write each message's key instead of its value;\n"
              "\"null\" where the format or the table has none"},
@@ -286,12 +290,17 @@ int cli_convert(int argc, char **argv)
         rc = cli_run_usage_error(&r, "--checkpoint and a %s source: its position is its own (a Kafka group's committed offsets)", so->name);
     /* --exactly-once: order keys are byte offsets of the input, which a pipe or a second input
      * starts again at 0 (the skip rule would drop their records) */
-    if (rc == EXIT_OK && rc_options_get(&r.opts, "kafka.exactly_once") && own_position)
-        rc = cli_run_usage_error(&r, "--exactly-once with a Kafka source is not built yet (docs/design/kafka-source.md, step K5)%s", "");
+    /* --exactly-once from a Kafka source: the consumer's offsets go in the sink's transactions
+     * (docs/sources/kafka.md, Exactly once): no order keys, no skip rule */
+    bool eos_source = own_position && rc_options_get(&r.opts, "kafka.exactly_once");
+    if (rc == EXIT_OK && eos_source && r.opts.count == CLI_MAX_OPTS) rc = cli_run_usage_error(&r, "too many -o options%s", "");
+    else if (rc == EXIT_OK && eos_source) r.opt_items[r.opts.count++] = (rc_option){"kafka.exactly_once.source", "true"};
     if (rc == EXIT_OK && !own_position && rc_options_get(&r.opts, "kafka.exactly_once") && (nfiles != 1 || !strcmp(files[0], "-")))
         rc = cli_run_usage_error(&r, "--exactly-once needs exactly one input FILE, not stdin (its order keys are byte offsets in "
                                      "it, which another input or a pipe read again start at 0)%s", "");
     if (rc == EXIT_OK) rc = cli_run_setup(&r);
+    const char *order = rc_options_get(&r.opts, "kafka.order.header");
+    if (eos_source) c.order_header = order && !strcmp(order, "true"); /* --exactly-once's order keys are a capture's */
     if (r.check) {
         rc = cli_config_checked(&r, rc);
         goto done;

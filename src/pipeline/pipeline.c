@@ -9,6 +9,7 @@
 #include "pipeline_impl.h"
 #include "sinks/kafka_lead.h"
 #include "sinks/sink_txn.h"
+#include "sources/kafka/kafka_eos.h"
 #include "core/run_state.h"
 #include "pipeline/metrics.h"
 #include "core/log.h"
@@ -105,6 +106,14 @@ int rc_pipeline_run(rc_pipeline *c)
         rc_run_state_set(RC_RUN_FAILING);
         rc_pipeline_say(c, NULL, err.message); /* a source's -o value from a config file: its line */
         return err.code == RC_ERR_USAGE && c->database ? RC_EXIT_USAGE : RC_EXIT_IO;
+    }
+    if (rc_sink_txn_wants_source(c->sink)) { /* --exactly-once from a Kafka source: its offsets go in the transactions */
+        rc_txn_source ts;
+        if (!rc_kafka_source_txn(c->src, &ts)) {
+            rc_logf("rowcast: -o kafka.exactly_once.source=true needs a Kafka source (--source kafka://...)\n");
+            return RC_EXIT_USAGE;
+        }
+        rc_sink_txn_source(c->sink, &ts);
     }
     if (c->capture && (rc = rc_pipeline_capture_start(c)) != RC_EXIT_OK) return rc;
     if (!c->database) rc_run_state_set(RC_RUN_READING);

@@ -432,6 +432,10 @@ static rc_status kafka_send(rc_sink *s, const rc_record *r, uint64_t seq, rc_err
         }
         eos_say(ks);
     }
+    /* from a Kafka source: a due transaction is committed before the first record of a message */
+    if (ks->txn.from_kafka && ks->txn.open && rc_kafka_txn_due(&ks->txn) &&
+        (st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, seq, s->cfg.wait_ms, err)) != RC_OK)
+        return st;
     if (ks->txn.on && (st = rc_kafka_txn_begin(&ks->txn, ks->rk, err)) != RC_OK) return st;
     rd_kafka_vu_t vu[5 + RC_MAX_HEADERS];
     size_t n = 0;
@@ -488,7 +492,7 @@ static rc_status kafka_flush(rc_sink *s, int timeout_ms, rc_error *err)
 {
     kafka_sink *ks = s->impl;
     eos_say(ks);
-    rc_status st = rc_kafka_txn_commit(&ks->txn, ks->rk, &s->tr, s->tr.next, timeout_ms, err); /* it flushes */
+    rc_status st = rc_kafka_txn_commit_last(&ks->txn, ks->rk, &s->tr, timeout_ms, err); /* it flushes */
     if (st != RC_OK) return st;
     rd_kafka_resp_err_t e = rd_kafka_flush(ks->rk, timeout_ms);
     st = failure(ks, err);
@@ -539,6 +543,18 @@ rc_status rc_sink_eos_fresh(rc_sink *s, const char *why, rc_error *err)
     topic_entry *t;
     rc_status st = topic_get(ks, &r, &t, err);
     return st != RC_OK || t->tails ? st : eos_tails(ks, t, err); /* before anything is written or stored */
+}
+
+bool rc_sink_txn_wants_source(const rc_sink *s)
+{
+    const kafka_sink *ks = s->ops == &rc_sink_kafka_ops ? s->impl : NULL;
+    return ks && ks->txn.from_kafka;
+}
+
+void rc_sink_txn_source(rc_sink *s, const rc_txn_source *src)
+{
+    kafka_sink *ks = s->ops == &rc_sink_kafka_ops ? s->impl : NULL;
+    if (ks) ks->txn.src = *src;
 }
 
 bool rc_sink_fenced(const rc_sink *s)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <librdkafka/rdkafka.h>
 #include "rowcast/sink.h"
 
 /* Transactions of a Kafka sink with -o kafka.transactions=true. */
@@ -33,6 +34,30 @@ bool rc_sink_fenced(const rc_sink *s);
  * skip the changes between. The sink's one topic is read back now, before anything is written or
  * stored; topics named by the events at their first record. RC_OK for other sinks. */
 rc_status rc_sink_eos_fresh(rc_sink *s, const char *why, rc_error *err);
+
+/* --exactly-once from a Kafka source (docs/sources/kafka.md, Exactly once): what the sink's
+ * transactions ask of the source, which fills it in (sources/kafka/kafka_eos.h); the pipeline
+ * passes it from one to the other. */
+typedef struct rc_txn_source {
+    void *ctx;
+    /* The consumer's group metadata now (the caller destroys it); NULL: none. */
+    rd_kafka_consumer_group_metadata_t *(*metadata)(void *ctx);
+    /* The offsets the transaction commits with the records of the input up to `upto`: per
+     * partition the offset after the last message handed out there, each given once (*out NULL:
+     * none new). False when the transaction must not commit (`why`): partitions whose messages'
+     * records it holds were lost (the session timed out) or given up unacknowledged. */
+    bool (*offsets)(void *ctx, const rc_pos *upto, rd_kafka_topic_partition_list_t **out, char *why, size_t n);
+    /* True while a revoke waits for the open transaction: commit it now. */
+    bool (*urgent)(void *ctx);
+    /* The transaction that carried the offsets last given committed. */
+    void (*committed)(void *ctx);
+} rc_txn_source;
+
+/* True when the sink's transactions want a Kafka source's offsets (-o kafka.exactly_once.source,
+ * which convert sets for --exactly-once with a Kafka source). */
+bool rc_sink_txn_wants_source(const rc_sink *s);
+/* Hands the sink the source's side (copied); before anything is sent. */
+void rc_sink_txn_source(rc_sink *s, const rc_txn_source *src);
 
 enum { RC_EXIT_FENCED = 4 };
 

@@ -29,7 +29,7 @@ kafka_part *rc_ksrc_part_of(kafka_source *k, const char *topic, int32_t partitio
     }
     kafka_part *p = &k->parts[k->nparts];
     *p = (kafka_part){.topic = strdup(topic), .partition = partition, .acked = -1, .committed = -1, .handed = -1, .last_ts = -1,
-                        .first = -1, .confirmed = -1, .resume = -1};
+                        .first = -1, .confirmed = -1, .resume = -1, .offered = -1};
     if (!p->topic) return NULL;
     snprintf(p->name, sizeof p->name, "%s[%d]", topic, (int)partition);
     k->nparts++;
@@ -85,6 +85,13 @@ bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto)
         k->qhead = (k->qhead + 1) % k->qcap, k->qn--;
     }
     return moved;
+}
+
+void rc_ksrc_eos_lost(kafka_source *k, size_t left, const char *how)
+{
+    if (!k->eos || !left || k->eos_lost[0] || k->closing) return;
+    snprintf(k->eos_lost, sizeof k->eos_lost, "%s: partitions %s with %zu message%s handed out whose records are not in a committed "
+             "transaction", k->shown, how, left, left == 1 ? "" : "s");
 }
 
 /* Where a partition's lag is counted from: the last commit the cluster confirmed, else the first

@@ -28,7 +28,7 @@ static int64_t uncommitted(const kafka_source *k)
  * late acknowledgement must not move an offset this member no longer owns), unassign. */
 static rd_kafka_resp_err_t give_up(kafka_source *k, bool commit)
 {
-    rd_kafka_resp_err_t e = commit ? rc_ksrc_commit(k, true) : RD_KAFKA_RESP_ERR_NO_ERROR;
+    rd_kafka_resp_err_t e = commit && !k->eos ? rc_ksrc_commit(k, true) : RD_KAFKA_RESP_ERR_NO_ERROR; /* eos: the sink's */
     k->refused = e ? uncommitted(k) : 0;
     for (size_t i = 0; i < k->nparts; i++)
         if (e && k->parts[i].owned && k->parts[i].acked >= 0) k->parts[i].resume = k->parts[i].acked;
@@ -49,7 +49,7 @@ static void assign(kafka_source *k, rd_kafka_topic_partition_list_t *parts)
         kafka_part *p = rc_ksrc_part_of(k, parts->elems[i].topic, parts->elems[i].partition);
         if (!p) continue;
         if (p->resume >= 0) parts->elems[i].offset = p->resume;
-        p->owned = true, p->eof = false, p->acked = p->committed = p->handed = p->first = p->confirmed = p->last_ts = -1;
+        p->owned = true, p->eof = false, p->acked = p->committed = p->handed = p->first = p->confirmed = p->last_ts = p->offered = -1;
     }
     for (size_t i = 0; i < k->nparts; i++) k->parts[i].resume = -1;
     rd_kafka_assign(k->rk, parts);
@@ -71,6 +71,7 @@ void rc_ksrc_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_
         rc_logf("rowcast: %s: %d partition%s lost (the session timed out): nothing committed; %zu message%s handed out "
                 "and not acknowledged are the next owner's to read again\n", k->shown, n, plural((size_t)n), k->qn, plural(k->qn));
         k->drain_left += k->qn;
+        rc_ksrc_eos_lost(k, k->qn, "lost (the session timed out)");
         give_up(k, false);
         return;
     }
@@ -100,6 +101,7 @@ bool rc_ksrc_drain_step(kafka_source *k)
     size_t left = k->qn;
     k->drain_seconds += t - k->drain_start;
     k->drain_left += left;
+    rc_ksrc_eos_lost(k, left, "given up when the drain stopped (-o kafka.source.drain.ms)");
     rd_kafka_resp_err_t ce = give_up(k, true);
     double ms = (t - k->drain_start) * 1000;
     if (ce)

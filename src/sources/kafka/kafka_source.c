@@ -61,6 +61,16 @@ static rc_status source_option(kafka_source *k, const char *key, const char *v, 
     return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s: unknown (the Kafka source's are kafka.source.stop and kafka.source.drain.ms)", key);
 }
 
+/* rowcast's own options of the Kafka sink (kafka_txn.h, --exactly-once), not the consumer's */
+static bool sink_own(const char *key)
+{
+    static const char *const own[] = {"kafka.transactions", "kafka.transaction.ms", "kafka.transaction.records", "kafka.exactly_once",
+                                      "kafka.exactly_once.source", "kafka.order.header", NULL};
+    for (size_t i = 0; own[i]; i++)
+        if (!strcmp(key, own[i])) return true;
+    return false;
+}
+
 /* The consumer: fixed settings, then the run's kafka.* properties (librdkafka's; rowcast's own
  * are not set), then the settings rowcast keeps. */
 static rc_status consumer_new(kafka_source *k, const char *hosts, const char *group, rc_error *err)
@@ -77,7 +87,7 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
             st = source_option(k, key, v, err);
             continue;
         }
-        if (strncmp(key, "kafka.", 6)) continue;
+        if (strncmp(key, "kafka.", 6) || sink_own(key)) continue;
         for (size_t j = 0; kept[j]; j += 2)
             if (!strcmp(key + 6, kept[j]))
                 st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s: rowcast commits offsets itself, after the sink acknowledged", key);
@@ -264,7 +274,8 @@ static void kafka_release(rc_source *src, rc_batch *b) { (void)src, (void)b; }
 static void kafka_ack(rc_source *src, const rc_pos *pos)
 {
     kafka_source *k = (kafka_source *)src;
-    if (rc_ksrc_ring_ack(k, rc_pos_u64(pos, RC_POS_SEQ, 0)) && !k->draining) rc_ksrc_commit(k, false);
+    /* --exactly-once: the offsets are committed in the sink's transactions */
+    if (rc_ksrc_ring_ack(k, rc_pos_u64(pos, RC_POS_SEQ, 0)) && !k->draining && !k->eos) rc_ksrc_commit(k, false);
     rc_ksrc_drain_step(k); /* a drain done commits synchronously and gives the partitions up */
 }
 
@@ -285,7 +296,7 @@ static void kafka_close(rc_source *src)
     if (k->rk) {
         k->closing = true; /* the revoke of consumer_close gives the partitions up at once */
         rc_ksrc_drain_step(k);
-        rd_kafka_resp_err_t e = rc_ksrc_commit(k, true);
+        rd_kafka_resp_err_t e = k->eos ? RD_KAFKA_RESP_ERR_NO_ERROR : rc_ksrc_commit(k, true); /* eos: the sink's */
         if (e) rc_logf("rowcast: %s: committing offsets at the end: %s (the next run reads again what came after the last commit)\n",
                        k->shown, rd_kafka_err2str(e));
         rd_kafka_consumer_close(k->rk);

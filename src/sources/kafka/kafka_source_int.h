@@ -19,6 +19,8 @@ typedef struct kafka_part {
     int64_t confirmed; /* the last commit the cluster confirmed (-1: none since the assignment) */
     int64_t resume;    /* where this member stopped when its drain's commit was refused (-1: none) */
     int64_t last_ts;   /* the timestamp (ms) of the last message handed out (-1: none) */
+    int64_t offered;   /* --exactly-once: the offset last given to the sink's transaction (-1: none) */
+    int64_t txn_next;  /* --exactly-once: scratch of rc_ksrc_txn_offsets */
     bool owned;        /* assigned to this member now */
     bool eof;          /* at the end of the partition (nothing handed since) */
     char name[160];    /* "topic[partition]": the items' file name */
@@ -67,6 +69,11 @@ typedef struct kafka_source {
     uint64_t logged[KAFKA_LOGGED]; /* hashes of the librdkafka log lines said */
     size_t nlogged;
     int64_t refused; /* the messages after the last confirmed commit when the last give-up's commit was refused */
+    /* --exactly-once (kafka_eos.h): the offsets go in the sink's transactions, the consumer
+     * commits none; why the open transaction must not commit (partitions given up with messages
+     * handed out and not acknowledged), or "" */
+    bool eos;
+    char eos_lost[256];
 } kafka_source;
 
 double rc_ksrc_now(void); /* monotonic seconds */
@@ -84,6 +91,10 @@ bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto);
 void rc_ksrc_on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf);
 /* The source's stats op: its partitions' lag, rebalances, drains. */
 void rc_ksrc_stats(const rc_source *src, rc_source_stats *out);
+
+/* --exactly-once: partitions given up with `left` messages handed out and not acknowledged
+ * (`how`): their records may be in the sink's open transaction, which must not commit now. */
+void rc_ksrc_eos_lost(kafka_source *k, size_t left, const char *how);
 
 /* The rebalance callback (the consumer's opaque is the source). */
 void rc_ksrc_on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_partition_list_t *parts, void *opaque);
