@@ -96,13 +96,17 @@ static rd_kafka_headers_t *headers_of(const rc_dead_letter *m)
 {
     rd_kafka_headers_t *h = rd_kafka_headers_new(4 + m->nextra);
     uint32_t nl, vl;
-    for (size_t at = 0; h && at + 2 * sizeof nl <= m->headers_len;) {
-        memcpy(&nl, m->headers + at, sizeof nl);
-        const char *name = m->headers + at + sizeof nl;
+    size_t left = m->headers_len;
+    for (const char *at = m->headers; h && left >= sizeof nl;) {
+        memcpy(&nl, at, sizeof nl);
+        if (left - sizeof nl < (size_t)nl + sizeof vl) break; /* the source's own layout: never cut short */
+        const char *name = at + sizeof nl;
         memcpy(&vl, name + nl, sizeof vl);
         const char *value = vl == UINT32_MAX ? NULL : name + nl + sizeof vl;
+        size_t n = 2 * sizeof nl + nl + (value ? vl : 0);
+        if (n > left) break;
         rd_kafka_header_add(h, name, (ssize_t)nl, value, value ? (ssize_t)vl : 0);
-        at += 2 * sizeof nl + nl + (value ? vl : 0);
+        at += n, left -= n;
     }
     for (size_t i = 0; h && i < m->nextra; i++) rd_kafka_header_add(h, m->extra[i].name, -1, m->extra[i].value, (ssize_t)m->extra[i].len);
     return h;
