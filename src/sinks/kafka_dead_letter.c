@@ -67,7 +67,8 @@ rc_status rc_dead_kafka_open(const char *url, const rc_options *opts, volatile s
     }
     d->stop = stop;
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    static const char *const fixed[] = {"enable.idempotence", "true", "acks", "all", "log.queue", "true", NULL};
+    /* each write is awaited: nothing to linger for */
+    static const char *const fixed[] = {"enable.idempotence", "true", "acks", "all", "linger.ms", "0", "log.queue", "true", NULL};
     kafka_txn txn = {0}; /* rowcast's own sink options: taken, not the dead letter's */
     rc_status st = conf_set(conf, "bootstrap.servers", hosts, err);
     for (size_t i = 0; st == RC_OK && fixed[i]; i += 2) st = conf_set(conf, fixed[i], fixed[i + 1], err);
