@@ -30,7 +30,8 @@ int rc_pipeline_dead_letter(rc_pipeline *c, const rc_batch *b, size_t i, const r
         extra[1] = (rc_header){"rowcast.source.partition", a, strlen(a)};
         extra[2] = (rc_header){"rowcast.source.offset", bb, strlen(bb)};
     } else {
-        m.value = b->text + ln->off, m.value_len = ln->n;
+        /* without its line end (a binlog event's bytes have none: its raw size) */
+        m.value = b->text + ln->off, m.value_len = ln->n ? ln->n : ln->raw;
         snprintf(a, sizeof a, "%" PRIu64, ln->lineno);
         snprintf(bb, sizeof bb, "%" PRIu64, ln->file_off);
         snprintf(where, sizeof where, "%s line %s", ln->file, a);
