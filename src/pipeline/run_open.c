@@ -192,7 +192,7 @@ static int failure_policies(rc_run *r)
     else if (!strcmp(oe, "skip")) c->on_error = RC_ON_SKIP;
     else if (!strncmp(oe, "dead-letter:", 12) && rc_dead_kafka_is(oe + 12)) c->on_error = RC_ON_DEAD, c->dead_url = oe + 12;
     else if (!strncmp(oe, "dead-letter:", 12) && oe[12]) c->on_error = RC_ON_DEAD, c->dead_path = oe + 12;
-    else return run_usage_at(r, "on-error", "--on-error must be stop, skip, dead-letter:PATH or dead-letter:kafka://HOST:PORT/TOPIC, not '%s'", oe);
+    else return run_usage_at(r, "on-error", "--on-error must be stop, skip or dead-letter:PATH, not '%s'", oe);
     if (!strcmp(ol, "stop")) c->on_loss = RC_LOSS_STOP;
     else if (!strcmp(ol, "skip")) c->on_loss = RC_LOSS_SKIP;
     else if (!strcmp(ol, "cut")) c->on_loss = RC_LOSS_CUT;
