@@ -84,6 +84,20 @@ typedef struct rc_batch {
 enum { RC_BATCH_ITEMS = 64, RC_BATCH_EVENTS = 512 };
 static inline bool rc_batch_full(const rc_batch *b) { return b->n >= RC_BATCH_ITEMS || b->events.count >= RC_BATCH_EVENTS; }
 
+/* The message a bad item came as (rc_source_ops.message), for a dead letter to Kafka: its
+ * topic, partition and offset, its key and value (NULL: null) and its headers as they came, one
+ * after the other, each a name length, the name, a value length (UINT32_MAX: a null value) and
+ * the value, the lengths 4-byte unsigned in the host's order. */
+typedef struct rc_source_message {
+    const char *topic;
+    int32_t partition;
+    int64_t offset;
+    const char *key, *value;
+    size_t key_len, value_len;
+    const char *headers;
+    size_t headers_len;
+} rc_source_message;
+
 /* What `capture` asks of a database source (--snapshot, --until, ...). */
 enum rc_snapshot_mode {
     RC_SNAPSHOT_AUTO = 0,     /* initial when the slot is created, else none */
@@ -292,6 +306,9 @@ typedef struct rc_source_ops {
      * matches no table, with what is near it; RC_ERR_IO or RC_ERR_RETRY the server. */
     rc_status (*write_signal)(const char *url, const rc_options *opts, const char *type, const char *const *patterns,
                               size_t npatterns, const char *id, char *said, size_t said_cap, rc_error *err);
+    /* Optional: the message item `i` of `b` (the batch `next` gave last) came as, for a dead
+     * letter to Kafka (the Kafka source). NULL: the item's text is what came (a line). */
+    void (*message)(const rc_source *s, const rc_batch *b, size_t i, rc_source_message *out);
 } rc_source_ops;
 
 struct rc_source {

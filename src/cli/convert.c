@@ -171,7 +171,13 @@ static const cli_flag convert_table[] = {
              "  dead-letter:PATH\n"
              "               append the line unchanged to PATH and go on;\n"
              "               a message Kafka refuses for good is appended\n"
-             "               there too (its value, one per line)"},
+             "               there too (its value, one per line)\n"
+             "  dead-letter:kafka://HOST:PORT[,HOST:PORT...]/TOPIC\n"
+             "               write it to TOPIC as a Kafka message (a Kafka\n"
+             "               source's as it came: key, value, headers),\n"
+             "               with headers naming where it was and the error;\n"
+             "               the input's position moves past it only once\n"
+             "               Kafka acknowledged it, a failed write stops the run"},
     {CLI_REF, "--on-loss", .metavar = "=MODE",
      .help = "what to do with a row that has a value the output format\n"
              "cannot hold (BIGINT UNSIGNED past int64 in upstream\n"

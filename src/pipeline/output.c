@@ -397,10 +397,11 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
             c->n.bad++;
             report(c, ln, b->text + ln->off, &err);
             if (c->on_error == RC_ON_STOP) return RC_EXIT_DATA;
-            /* through the sink, which counts the dead-letter file's size for the checkpoint */
-            if (c->on_error == RC_ON_DEAD && rc_sink_reject(c->sink, b->text + ln->off, ln->raw, &err) != RC_OK) {
+            rc_error derr;
+            rc_error_clear(&derr);
+            if (c->on_error == RC_ON_DEAD && rc_pipeline_dead_letter(c, b, i, &err, &derr) != RC_EXIT_OK) {
                 rc_pipeline_progress_clear(c);
-                rc_logf("rowcast: %s\n", err.message);
+                rc_logf("rowcast: %s\n", derr.message);
                 return RC_EXIT_IO;
             }
         }

@@ -156,6 +156,8 @@ struct rc_pipeline {
     enum rc_on_loss on_loss;
     const char *dead_path;
     FILE *dead;
+    const char *dead_url;             /* --on-error=dead-letter:kafka://HOSTS/TOPIC, else NULL */
+    struct rc_dead_kafka *dead_kafka; /* its producer (sinks/kafka_dead_letter.h), from open to close */
     bool quiet;
     enum rc_progress_mode progress;
     double progress_every; /* seconds between progress lines (0: after every batch) */

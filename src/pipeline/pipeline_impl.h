@@ -19,6 +19,9 @@ bool rc_pipeline_error_shown(rc_pipeline *c);
 int rc_pipeline_output(rc_pipeline *c, rc_batch *b); /* EXIT_OK or the status to stop with */
 int rc_pipeline_flush_group(rc_pipeline *c);
 int rc_pipeline_finish(rc_pipeline *c, int rc, long flush_ms);
+/* dead_letter.c: bad item i of b (why: its error) to the dead-letter file or Kafka topic;
+ * EXIT_OK, else EXIT_IO with the error in err. */
+int rc_pipeline_dead_letter(rc_pipeline *c, const rc_batch *b, size_t i, const rc_error *why, rc_error *err);
 
 /* loss.c: --on-loss. Where item ln's event ev is, for a message ("FILE:LINE", "FILE at LSN
  * X"), into at[n]; a row the format refused (err: why): the message, then RC_EXIT_OK when the

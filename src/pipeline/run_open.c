@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/names.h"
 #include "pipeline_impl.h"
+#include "sinks/kafka_dead_letter.h"
 #include "sinks/sink_txn.h"
 #include "core/log.h"
 
@@ -116,7 +117,7 @@ static int check_options(rc_run *r)
     rc_pipeline *c = r->c;
     for (size_t k = 0; k < r->opts.count; k++) {
         const char *key = r->opts.items[k].key;
-        bool ok = (r->kafka && !strncmp(key, "kafka.", 6)) || (c->from && has_prefix(key, c->from->name)) || has_prefix(key, c->to->name);
+        bool ok = ((r->kafka || c->dead_url) && !strncmp(key, "kafka.", 6)) || (c->from && has_prefix(key, c->from->name)) || has_prefix(key, c->to->name);
         ok = ok || (r->spec.source_prefix && has_prefix(key, r->spec.source_prefix));
         if (!ok) return foreign_option(r, key);
     }
@@ -189,6 +190,7 @@ static int failure_policies(rc_run *r)
     const char *oe = r->spec.on_error, *ol = r->spec.on_loss;
     if (!strcmp(oe, "stop")) c->on_error = RC_ON_STOP;
     else if (!strcmp(oe, "skip")) c->on_error = RC_ON_SKIP;
+    else if (!strncmp(oe, "dead-letter:", 12) && rc_dead_kafka_is(oe + 12)) c->on_error = RC_ON_DEAD, c->dead_url = oe + 12;
     else if (!strncmp(oe, "dead-letter:", 12) && oe[12]) c->on_error = RC_ON_DEAD, c->dead_path = oe + 12;
     else return run_usage_at(r, "on-error", "--on-error must be stop, skip or dead-letter:PATH, not '%s'", oe);
     if (!strcmp(ol, "stop")) c->on_loss = RC_LOSS_STOP;
@@ -262,6 +264,8 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
         snprintf(msg, sizeof msg, "cannot open dead-letter file %s: %s", c->dead_path, strerror(errno));
         return rc_run_say(&r->spec, RC_EXIT_IO, false, r->spec.on_error && strstr(r->spec.on_error, c->dead_path) ? "on-error" : "on-loss", msg);
     }
+    if (c->dead_url && rc_dead_kafka_open(c->dead_url, &r->opts, c->stop, &c->dead_kafka, &err) != RC_OK)
+        return rc_run_say(&r->spec, err.code == RC_ERR_USAGE ? RC_EXIT_USAGE : RC_EXIT_IO, false, "on-error", err.message);
     if (c->standby && (rc = rc_pipeline_standby(c, &r->opts)) != RC_EXIT_OK) return rc; /* before the sink fences the leader */
     if ((rc = open_sink(r)) != RC_EXIT_OK) return rc;
     rc_run_routing(c, r->kafka, sink_layout(&r->spec), r->spec.tomb);
@@ -278,6 +282,8 @@ void rc_run_close(rc_run *r)
     c->sink = NULL;
     if (c->dead) fclose(c->dead);
     c->dead = NULL;
+    rc_dead_kafka_close(c->dead_kafka);
+    c->dead_kafka = NULL;
     rc_run_formats_free(c);
 }
 

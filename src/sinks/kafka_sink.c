@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <librdkafka/rdkafka.h>
+#include "kafka_dead_letter.h"
 #include "kafka_log.h"
 #include "kafka_tail.h"
 #include "kafka_txn.h"
@@ -132,7 +133,7 @@ static rc_status conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, r
 
 /* The run's -o kafka.* options on `conf`: rowcast's own taken by `txn` (kafka_txn.h), the ones
  * rowcast keeps refused, the others librdkafka's properties. */
-static rc_status user_options(rd_kafka_conf_t *conf, kafka_txn *txn, const rc_options *opts, rc_error *err)
+rc_status rc_kafka_user_options(rd_kafka_conf_t *conf, kafka_txn *txn, const rc_options *opts, rc_error *err)
 {
     rc_status st = RC_OK;
     bool own; /* rowcast's own options (kafka_txn.c), not librdkafka's */
@@ -169,7 +170,7 @@ static rc_status kafka_check(const char *rest, const rc_options *opts, rc_error 
     if (slash && slash[1] && rc_topic_template(slash + 1, &tmpl, err) != RC_OK) return err->code; /* as rc_run_open's */
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     kafka_txn txn = {0};
-    rc_status st = user_options(conf, &txn, opts, err);
+    rc_status st = rc_kafka_user_options(conf, &txn, opts, err);
     rd_kafka_conf_destroy(conf);
     return st;
 }
@@ -196,7 +197,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     if (st == RC_OK) st = conf_set(conf, "acks", "all", err);
     if (st == RC_OK) st = conf_set(conf, "linger.ms", "5", err);
     if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs on our thread, see on_log */
-    if (st == RC_OK) st = user_options(conf, &ks->txn, opts, err);
+    if (st == RC_OK) st = rc_kafka_user_options(conf, &ks->txn, opts, err);
     if (st == RC_OK) st = rc_kafka_txn_conf(&ks->txn, conf, s->name, opts, err);
     if (st == RC_OK && ks->txn.eos) st = rc_kafka_tail_open(&ks->tail, hosts, s->name, err);
     free(hosts);

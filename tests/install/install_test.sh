@@ -169,7 +169,7 @@ rowcast convert --from | debezium canal maxwell ogg-json cloudevents oms-default
 rowcast convert --to deb| debezium
 rowcast convert --to oms-deb| oms-debezium oms-debeziumflatten oms-debeziumsmt
 rowcast convert --qu| --quiet
-rowcast convert --on-error = | stop skip dead-letter:
+rowcast convert --on-error = | stop skip dead-letter: dead-letter:kafka://
 rowcast convert --sink | stdout file: kafka://
 rowcast convert --to CANAL -o | canal.flavor= canal.values= canal.timezone= canal.group= canal.init=
 rowcast convert --to canal -o canal.flavor = | oms canal ticdc

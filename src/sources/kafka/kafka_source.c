@@ -154,7 +154,7 @@ static rc_status kafka_open(const rc_source_config *cfg, const rc_pos *resume, r
 /* The message's key and value into the batch text, an item for it. False: out of memory. */
 static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *m, kafka_part *p)
 {
-    size_t need = b->len + m->len + m->key_len;
+    size_t hdr_n = rc_ksrc_headers_put(m, NULL), need = b->len + m->len + m->key_len + hdr_n;
     if (need > b->cap) {
         size_t cap = b->cap ? b->cap : 65536;
         while (cap < need) cap *= 2;
@@ -179,6 +179,7 @@ static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *
     b->len += m->len;
     if (m->key) memcpy(b->text + b->len, m->key, m->key_len);
     b->len += m->key_len;
+    b->len += rc_ksrc_headers_put(m, b->text + b->len);
     it->lineno = (uint64_t)m->offset, it->file_off = (uint64_t)m->offset, it->end_off = (uint64_t)m->offset + 1;
     it->blank = !m->payload && !m->key; /* a tombstone without a key tells nothing */
     it->lines = 1;
@@ -189,6 +190,7 @@ static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *
     p->handed = m->offset + 1;
     p->last_ts = rd_kafka_message_timestamp(m, NULL);
     k->rec[b->n - 1].key_n = m->key_len, k->rec[b->n - 1].key = m->key != NULL, k->rec[b->n - 1].value = m->payload != NULL;
+    k->rec[b->n - 1].hdr_n = hdr_n, k->rec[b->n - 1].part = (size_t)(p - k->parts);
     return true;
 }
 
@@ -326,4 +328,5 @@ const rc_source_ops rc_source_kafka = {
     .close = kafka_close,
     .waiting = kafka_waiting,
     .stats = rc_ksrc_stats,
+    .message = rc_ksrc_message,
 };

@@ -45,10 +45,11 @@ typedef struct kafka_source {
     uint64_t seq;
     kafka_part *parts;
     size_t nparts, capparts, last_part;
-    /* each item's key (in the batch text after its value) and whether its key and value are
+    /* each item's key (in the batch text after its value), its headers' bytes (after its key:
+     * kafka_message.c), its partition (an index of parts) and whether its key and value are
      * null (a tombstone) */
     struct {
-        size_t key_n;
+        size_t key_n, hdr_n, part;
         bool key, value;
     } rec[RC_BATCH_ITEMS];
     kafka_handed *q; /* a ring of the messages handed out and not acknowledged */
@@ -86,6 +87,11 @@ rd_kafka_resp_err_t rc_ksrc_commit(kafka_source *k, bool sync);
 void rc_ksrc_on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e, rd_kafka_topic_partition_list_t *offsets, void *opaque);
 /* Takes the ring's messages handed up to and with `upto` as acknowledged; true when an offset moved. */
 bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto);
+
+/* The message's headers in rc_source_message.headers' layout at `out` (NULL: only counted);
+ * the bytes they take. rc_source_ops.message (kafka_message.c). */
+size_t rc_ksrc_headers_put(const rd_kafka_message_t *m, char *out);
+void rc_ksrc_message(const rc_source *src, const rc_batch *b, size_t i, rc_source_message *out);
 
 /* The consumer's log callback (kafka_source_log.c). */
 void rc_ksrc_on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf);
