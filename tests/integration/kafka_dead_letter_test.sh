@@ -118,6 +118,8 @@ pid=$!
 # the report of the second bad message is said once the first one's dead letter was
 # acknowledged (each is awaited): the kill lands there, with the rest of the input not fed yet
 reported() { [ "$(grep -c '^rowcast: in5\[0\]:' "$W/err5" 2>/dev/null)" -ge 2 ] 2>/dev/null; }
+# fed once the member has its partitions (a group join under load can outlast the whole feed)
+wait_for 60 grep -Eq 'partitions? assigned' "$W/err5" || bad "run 5: no partitions assigned in 60 s"
 from=1
 while [ "$from" -le "$N5" ] && ! reported; do
     sed -n "${from},$((from + 19))p" "$W/in5" | put in5 -K '|'
