@@ -64,49 +64,28 @@ bool rc_decimal128_text_ok(const char *s, size_t n)
 }
 
 /* yyyy-mm-ddThh:mm:ss[.fff](Z|±hh:mm|±hhmm) as milliseconds since the epoch; a fraction past
- * the millisecond must be zeros (a date holds milliseconds). */
+ * the millisecond must be zeros (a date holds milliseconds). The date and clock are
+ * rc_parse_datetime's; the zone is taken off first. */
 static bool iso_ms(rc_str s, int64_t *out)
 {
     const char *p = s.p;
-    size_t n = s.n, k = 19;
-    if (n < 20 || p[4] != '-' || p[7] != '-' || p[10] != 'T' || p[13] != ':' || p[16] != ':') return false;
-    int f[6], at[6] = {0, 5, 8, 11, 14, 17}, w[6] = {4, 2, 2, 2, 2, 2};
-    for (int j = 0; j < 6; j++) {
-        f[j] = 0;
-        for (int d = 0; d < w[j]; d++) {
-            char ch = p[at[j] + d];
-            if (ch < '0' || ch > '9') return false;
-            f[j] = f[j] * 10 + (ch - '0');
-        }
-    }
-    if (!rc_date_valid(f[0], (unsigned)f[1], (unsigned)f[2]) || f[3] > 23 || f[4] > 59 || f[5] > 59) return false;
-    int64_t ms = 0;
-    if (p[k] == '.') {
-        int d = 0;
-        for (k++; k < n && p[k] >= '0' && p[k] <= '9'; k++, d++) {
-            if (d < 3) ms = ms * 10 + (p[k] - '0');
-            else if (p[k] != '0') return false;
-        }
-        if (!d) return false;
-        for (; d < 3; d++) ms *= 10;
-    }
+    size_t n = s.n, k = n;
     int64_t off = 0;
-    if (k + 1 == n && p[k] == 'Z') {
-        k++;
-    } else if (k < n && (p[k] == '+' || p[k] == '-')) {
-        size_t m = n - k - 1;
-        const char *z = p + k + 1;
-        if (!(m == 5 && z[2] == ':') && m != 4) return false;
-        const char *mm = z + (m == 5 ? 3 : 2);
+    if (n && p[n - 1] == 'Z') {
+        k = n - 1;
+    } else {
+        size_t m = n > 6 && p[n - 3] == ':' ? 6 : 5; /* ±hh:mm or ±hhmm */
+        if (n < m + 19 || (p[n - m] != '+' && p[n - m] != '-')) return false;
+        const char *z = p + n - m + 1, *mm = z + (m == 6 ? 3 : 2);
         for (int d = 0; d < 2; d++)
             if (z[d] < '0' || z[d] > '9' || mm[d] < '0' || mm[d] > '9') return false;
         off = ((z[0] - '0') * 10 + (z[1] - '0')) * 3600 + ((mm[0] - '0') * 10 + (mm[1] - '0')) * 60;
-        if (p[k] == '-') off = -off;
-        k = n;
+        if (p[n - m] == '-') off = -off;
+        k = n - m;
     }
-    if (k != n) return false;
-    int64_t sec = rc_days_from_civil(f[0], (unsigned)f[1], (unsigned)f[2]) * 86400 + f[3] * 3600 + f[4] * 60 + f[5] - off;
-    *out = sec * 1000 + ms;
+    rc_datetime dt;
+    if (k < 19 || p[10] != 'T' || !rc_parse_datetime(p, k, &dt) || dt.zone.n || dt.nanos % 1000000) return false;
+    *out = rc_datetime_epoch_ms(&dt) - off * 1000;
     return true;
 }
 

@@ -89,6 +89,8 @@ static void test_relaxed(void **state)
     assert_int_equal(v.doc.items[0].val.i64, 1684315111439LL);
     assert_int_equal(v.doc.items[1].val.i64, 0);
     assert_int_equal(v.doc.items[2].val.kind, RC_B_BINARY);
+    rc_bson w = read_ok("{\"m\":{\"$date\":\"1969-12-31T23:59:59.500-0100\"}}"); /* ±hhmm, before 1970 */
+    assert_int_equal(w.doc.items[0].val.i64, 3599500);
     written(&v, RC_EJSON_RELAXED, "{\"d\":{\"$date\":\"2023-05-17T09:18:31.439Z\"},\"z\":{\"$date\":\"1970-01-01T00:00:00Z\"},"
                                   "\"b\":{\"$binary\":{\"base64\":\"AQ==\",\"subType\":\"00\"}}}");
     written(&v, RC_EJSON_CANONICAL, "{\"d\":{\"$date\":{\"$numberLong\":\"1684315111439\"}},\"z\":{\"$date\":{\"$numberLong\":\"0\"}},"
@@ -114,6 +116,8 @@ static void test_refused(void **state)
     refused("{\"$numberDecimal\":\"12345678901234567890123456789012345\"}", RC_ERR_VALUE); /* 35 digits */
     refused("{\"$numberDecimal\":\"1E6112\"}", RC_ERR_VALUE);
     refused("{\"$date\":\"2023-05-17T09:18:31.4391Z\"}", RC_ERR_VALUE); /* below the millisecond */
+    refused("{\"$date\":\"2023-05-17T09:18:31\"}", RC_ERR_VALUE);        /* no zone */
+    refused("{\"$date\":\"2023-05-17 09:18:31Z\"}", RC_ERR_VALUE);       /* not ISO's T */
     refused("{\"$timestamp\":{\"t\":-1,\"i\":0}}", RC_ERR_VALUE);
     refused("{\"$binary\":{\"base64\":\"A\",\"subType\":\"00\"}}", RC_ERR_VALUE);
     refused("{\"$code\":\"f\",\"$scope\":1}", RC_ERR_VALUE);
