@@ -362,7 +362,7 @@ static rc_status eos_seen(kafka_sink *ks, topic_entry *t, int32_t part, const rc
     if (rc_order_key_kind(h->value + sl + 1, h->len - sl - 1) == 's')
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                             "--exactly-once: an initial snapshot's rows are not exactly once yet (a killed one reads every row "
-                            "again): take it with --snapshot incremental (chunks; a kill repeats at most the reads of the chunk in "
+                            "again): take it with --snapshot incremental (chunks; a kill repeats only the reads of the chunks in "
                             "flight), or capture with --snapshot never, from a checkpoint or --start");
     if (part >= t->partitions) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "kafka: topic %s has no partition %d", t->name, (int)part);
     rc_status st = RC_OK;
