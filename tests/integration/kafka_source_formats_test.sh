@@ -131,7 +131,7 @@ run_case() {
     [ -n "${KEEP:-}" ] || rm -rf "$d"
 }
 
-run_case canal canal debezium 300000 "$FLINK/canal-data.txt"
+run_case canal canal debezium "${K6_CANAL_MESSAGES:-300000}" "$FLINK/canal-data.txt" # the sanitizers' run: fewer (tests/CMakeLists.txt)
 run_case native native debezium 40000 examples/shop.ndjson -o debezium.bigint.unsigned.handling.mode=precise
 run_case maxwell maxwell debezium 40000 "$FLINK/maxwell-data.txt"
 run_case debezium debezium ogg-json 40000 "$FLINK/debezium-data-schema-include.txt"
