@@ -527,12 +527,7 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
 {
     if (rc_pg_incsnap_pending(is) || rc_incsnap_phase_of(is->core) != RC_INCSNAP_IDLE) return RC_OK;
     if (is->nemit > 4096 && rc_pgis_take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
-    rc_error gerr;
-    rc_error_clear(&gerr);
-    if (rc_pgis_gate_waits(is, &gerr)) { /* transactions open when its table was queued */
-        if (gerr.code) rc_pgis_say(is, "warning: %s", gerr.message);
-        return RC_OK;
-    }
+    if (rc_pgis_gate_waits(is)) return RC_OK; /* transactions open when its table was queued */
     rc_status st = rc_incsnap_step(is->core, true, err);
     if (st != RC_OK && st != RC_SKIP) {
         rc_pgis_say(is, "warning: %s", err->message); /* that table stopped; the capture goes on */

@@ -65,22 +65,30 @@ static void say_waiting(rc_pg_incsnap *is, const started *tb, uint64_t xmin)
                          "SELECT format('pid %s, %s, open %s s', pid, state, "
                          "round(extract(epoch FROM pg_catalog.now() - xact_start))) FROM pg_catalog.pg_stat_activity "
                          "WHERE backend_xid IS NOT NULL ORDER BY pg_catalog.age(backend_xid) DESC LIMIT 1");
-    const char *who = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "a prepared transaction?";
+    const char *who = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r)
+                          ? PQgetvalue(r, 0, 0)
+                          : "not in pg_stat_activity: a prepared transaction, or another role's session (pg_read_all_stats shows it)";
     rc_pgis_say(is, "incremental snapshot of %s waits for the transactions open when it was queued to end (xid < %" PRIu64
             "; the oldest open: xid %" PRIu64 ", %s): their changes to it from before it was published are not in "
             "the stream, and a chunk read before they commit would miss them", tb->name, tb->gate, xmin, who);
     PQclear(r);
 }
 
-bool rc_pgis_gate_waits(rc_pg_incsnap *is, rc_error *err)
+bool rc_pgis_gate_waits(rc_pg_incsnap *is)
 {
     started *tb = next_table(is);
     if (!tb || !tb->gate || rc_incsnap_paused(is->core)) return false;
     double t = now_s();
     if (t < is->gate_polled + GATE_POLL_MS / 1000.0) return true;
     is->gate_polled = t;
-    uint64_t xmin = snapshot_xid(is, "xmin", err);
-    if (!xmin) return true; /* err set: the caller says it */
+    rc_error err;
+    rc_error_clear(&err);
+    uint64_t xmin = snapshot_xid(is, "xmin", &err);
+    if (!xmin) { /* the chunk waits; said once */
+        if (!tb->gate_said) rc_pgis_say(is, "warning: incremental snapshot of %s waits: %s", tb->name, err.message);
+        tb->gate_said = true;
+        return true;
+    }
     if (xmin >= tb->gate) {
         if (tb->gate_said) rc_pgis_say(is, "incremental snapshot of %s: the transactions open when it was queued ended; its chunks start", tb->name);
         tb->gate = 0;

@@ -95,9 +95,8 @@ bool rc_pgis_same_columns(const rc_pg_relation *a, const rc_pg_relation *b);
  * (pg_incsnap_gate.c: those that changed it before it was published are not in the stream). */
 rc_status rc_pgis_gate_set(rc_pg_incsnap *is, started *tb, rc_error *err);
 /* Whether the next chunk must wait for such transactions still (polled at most every 20 ms;
- * said once: at once with RC_SNAPSHOT_VERBOSE, else after 5 s). err set when the server could
- * not be read (then true). */
-bool rc_pgis_gate_waits(rc_pg_incsnap *is, rc_error *err);
+ * said once: at once with RC_SNAPSHOT_VERBOSE, else after 5 s; a failed poll waits, said once). */
+bool rc_pgis_gate_waits(rc_pg_incsnap *is);
 /* The core's read_chunk op. */
 rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err);
 
