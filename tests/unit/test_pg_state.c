@@ -110,6 +110,23 @@ static void test_default_path(void **state)
     free(saved);
 }
 
+/* the file is cut back to the state's position only when it is ahead of the slot; else to
+ * everything at the slot's LSN, a chunk's rows acknowledged there included */
+static void test_cut_at(void **state)
+{
+    (void)state;
+    rc_pg_state_pos p = rc_pg_state_cut_at(0x100, (rc_pg_state_pos){0x200, 7});
+    assert_true(p.lsn == 0x200 && p.k == 7);
+    p = rc_pg_state_cut_at(0x200, (rc_pg_state_pos){0x200, 7});
+    assert_true(p.lsn == 0x200 && p.k == UINT64_MAX);
+    p = rc_pg_state_cut_at(0x200, (rc_pg_state_pos){0x200, 0}); /* a keepalive's state at the slot's LSN */
+    assert_true(p.lsn == 0x200 && p.k == UINT64_MAX);
+    p = rc_pg_state_cut_at(0x300, (rc_pg_state_pos){0x200, 4096}); /* a chunk's rows in part: state not rewritten */
+    assert_true(p.lsn == 0x300 && p.k == UINT64_MAX);
+    p = rc_pg_state_cut_at(0x300, (rc_pg_state_pos){0, 0}); /* no state */
+    assert_true(p.lsn == 0x300 && p.k == UINT64_MAX);
+}
+
 static void test_last_json(void **state)
 {
     (void)state;
@@ -129,6 +146,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_last_json),
+        cmocka_unit_test(test_cut_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

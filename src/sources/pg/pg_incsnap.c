@@ -263,6 +263,7 @@ static const char *add_table(rc_pg_incsnap *is, const char *name, bool *refused,
         }
     }
     rc_pg_tables_free(found, n);
+    if (!r && rc_pgis_gate_set(is, rc_pgis_table_of(is, name), &err) != RC_OK) r = (snprintf(why, whyn, "%s", err.message), why);
     return r;
 }
 
@@ -526,6 +527,7 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
 {
     if (rc_pg_incsnap_pending(is) || rc_incsnap_phase_of(is->core) != RC_INCSNAP_IDLE) return RC_OK;
     if (is->nemit > 4096 && rc_pgis_take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
+    if (rc_pgis_gate_waits(is)) return RC_OK; /* transactions open when its table was queued */
     rc_status st = rc_incsnap_step(is->core, true, err);
     if (st != RC_OK && st != RC_SKIP) {
         rc_pgis_say(is, "warning: %s", err->message); /* that table stopped; the capture goes on */

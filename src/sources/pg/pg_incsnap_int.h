@@ -24,6 +24,11 @@ typedef struct started {
     char *name;
     size_t table; /* into is->tables */
     struct timespec t0;
+    /* pg_incsnap_gate.c: its next chunk waits until every xid below `gate` ended (0: none),
+     * since gate_since (monotonic s); whether the wait was said */
+    uint64_t gate;
+    double gate_since;
+    bool gate_said;
 } started;
 
 struct rc_pg_incsnap {
@@ -63,6 +68,7 @@ struct rc_pg_incsnap {
     char **captured;
     size_t ncaptured;
     bool captured_dirty;
+    double gate_polled; /* when pg_incsnap_gate.c last read pg_current_snapshot() */
 };
 
 /* A line on the notice callback. */
@@ -85,6 +91,12 @@ bool rc_pgis_chunk_missed_one(const rc_pg_incsnap *is);
 void rc_pgis_emitted_add(rc_pg_incsnap *is, uint32_t xid);
 /* Whether two versions of a relation have the same columns. */
 bool rc_pgis_same_columns(const rc_pg_relation *a, const rc_pg_relation *b);
+/* The table was queued (or resumed): its next chunk waits until the transactions open now ended
+ * (pg_incsnap_gate.c: those that changed it before it was published are not in the stream). */
+rc_status rc_pgis_gate_set(rc_pg_incsnap *is, started *tb, rc_error *err);
+/* Whether the next chunk must wait for such transactions still (polled at most every 20 ms;
+ * said once: at once with RC_SNAPSHOT_VERBOSE, else after 5 s; a failed poll waits, said once). */
+bool rc_pgis_gate_waits(rc_pg_incsnap *is);
 /* The core's read_chunk op. */
 rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err);
 

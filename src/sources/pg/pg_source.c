@@ -541,14 +541,19 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
     if (rc_pg_stream_ack(s->conn, lsn, &err) == RC_PG_OK) s->acked_lsn = lsn;
 }
 
-/* The slot's position, or the snapshot state's when the slot is behind it (killed between the
- * state's write and the slot's status update): a file sink keeps what the state counts. */
+/* Where a file sink is cut back to: the snapshot state's position when the slot is behind it
+ * (killed between the state's write and the slot's status update: the file keeps what the
+ * state counts), else everything at the slot's LSN L, whatever its k. The slot is told L when
+ * the sink acknowledged (L, k) with k >= 1 (part of a chunk emitted after the Commit at L),
+ * and the state is written only when it changed (or, idle, at (L, 0) after a keepalive): so
+ * (L, 0) as the position dropped the sink's acknowledged (L, k) and cut back to an older one,
+ * while the stream resumed after L — what came between was lost (issue 24, session 19). A
+ * chunk's reads kept that the state does not count are read again (at most one chunk). */
 static bool pg_resumes_at(const rc_source *src, rc_pos *pos)
 {
     const pg_source *s = (const pg_source *)src;
-    rc_pg_state_pos at = s->inc ? rc_pg_incsnap_state_at(s->inc) : (rc_pg_state_pos){0, 0};
-    bool ahead = s->resume_lsn && at.lsn >= s->resume_lsn;
-    *pos = ahead ? rc_pos_pg(at.lsn, at.k) : rc_pos_pg(s->resume_lsn, 0);
+    rc_pg_state_pos at = rc_pg_state_cut_at(s->resume_lsn, s->inc ? rc_pg_incsnap_state_at(s->inc) : (rc_pg_state_pos){0, 0});
+    *pos = rc_pos_pg(at.lsn, at.k);
     return s->resume_lsn != 0;
 }
 

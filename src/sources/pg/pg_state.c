@@ -158,6 +158,11 @@ rc_status rc_pg_state_read(const char *where, const rc_pg_state_home *home, cons
     return rc;
 }
 
+rc_pg_state_pos rc_pg_state_cut_at(uint64_t slot_lsn, rc_pg_state_pos at)
+{
+    return at.lsn > slot_lsn ? at : (rc_pg_state_pos){slot_lsn, UINT64_MAX};
+}
+
 rc_status rc_pg_state_write(rc_state_store **store, const char *where, const rc_pg_state_home *home, const char *slot,
                             rc_pg_state_pos at, const rc_isstate *st, rc_error *err)
 {

@@ -49,6 +49,13 @@ typedef struct rc_pg_state_pos {
     uint64_t lsn, k;
 } rc_pg_state_pos;
 
+/* Where a file sink is cut back to after a restart, given the slot's confirmed LSN and the
+ * state's position: the state's when it is strictly ahead of the slot (killed between the
+ * state's write and the slot's status update), else (slot LSN, UINT64_MAX) — everything the
+ * sink acknowledged at that LSN, a chunk's rows emitted there included: the slot is told L as
+ * soon as some of them are acknowledged, the state only once all are. */
+rc_pg_state_pos rc_pg_state_cut_at(uint64_t slot_lsn, rc_pg_state_pos at);
+
 /* Parses a state file's text: the header, the slot (into slot[0..slotn)), the position, the
  * state. */
 rc_status rc_pg_state_parse(const char *text, size_t n, char *slot, size_t slotn, rc_pg_state_pos *at, rc_isstate *st,
