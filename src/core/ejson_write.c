@@ -1,7 +1,8 @@
-/* Extended JSON writer (core/ejson.h): canonical, relaxed, and the Java driver's shell mode
+/* Extended JSON writer (core/ejson.h): canonical, relaxed, the Java driver's shell mode
  * (its JsonMode.SHELL converters: NumberLong(n) within int32's range and NumberLong("n")
  * beyond, ISODate("yyyy-MM-ddTHH:mm:ss.SSSZ") within years 100 to 9999 and new Date(ms)
- * outside, new BinData(sub, "…"), Timestamp(t, i), doubles as Double.toString). */
+ * outside, new BinData(sub, "…"), Timestamp(t, i), doubles as Double.toString), and its
+ * legacy strict mode as Debezium's MongoDB connector writes it. */
 #include <string.h>
 #include "core/ejson.h"
 #include "core/fmt.h"
@@ -62,7 +63,7 @@ static void container(rc_buf *b, const rc_bson *v, rc_ejson_mode m)
         if (i) rc_buf_puts(b, shell ? ", " : ",");
         if (obj) {
             rc_jw_str(b, v->doc.items[i].key.p, v->doc.items[i].key.n);
-            rc_buf_puts(b, shell ? ": " : ":");
+            rc_buf_puts(b, shell || m == RC_EJSON_STRICT ? ": " : ":");
         }
         write_value(b, &v->doc.items[i].val, m);
     }
@@ -130,10 +131,60 @@ static bool shell_value(rc_buf *b, const rc_bson *v)
     }
 }
 
+/* A legacy wrapper {"$a": <x>, "$b": <y>} of two members, in strict mode's spacing. */
+static void strict_pair(rc_buf *b, const char *k1, const rc_bson *x, const char *k2, const rc_bson *y)
+{
+    rc_bson_member m[2] = {{{k1, strlen(k1)}, *x}, {{k2, strlen(k2)}, *y}};
+    rc_bson d = {.kind = RC_B_DOCUMENT, .doc = {m, 2}};
+    container(b, &d, RC_EJSON_STRICT);
+}
+
+/* The types strict mode writes otherwise than relaxed mode; false for the others. */
+static bool strict_value(rc_buf *b, const rc_bson *v)
+{
+    switch (v->kind) {
+    case RC_B_DOUBLE: double_text(b, v->f64); return true;
+    case RC_B_INT64: wrap_i64(b, "$numberLong", v->i64, true); return true;
+    case RC_B_DATE:
+        wrap_open(b, "$date", true);
+        rc_fmt_i64(b, v->i64);
+        rc_buf_putc(b, '}');
+        return true;
+    case RC_B_BINARY: {
+        rc_buf_puts(b, "{\"$binary\": ");
+        rc_fmt_base64_quoted(b, (const unsigned char *)v->bin.data.p, v->bin.data.n);
+        rc_buf_puts(b, ",\"$type\": \"");
+        rc_fmt_hex(b, &v->bin.subtype, 1, true);
+        rc_buf_puts(b, "\"}");
+        return true;
+    }
+    case RC_B_TIMESTAMP:
+        rc_buf_puts(b, "{\"$timestamp\": {\"t\": ");
+        rc_fmt_u64(b, v->ts.t);
+        rc_buf_puts(b, ",\"i\": ");
+        rc_fmt_u64(b, v->ts.i);
+        rc_buf_puts(b, "}}");
+        return true;
+    case RC_B_REGEX: {
+        rc_bson p = {.kind = RC_B_STRING, .s = v->re.pattern}, o = {.kind = RC_B_STRING, .s = v->re.options};
+        strict_pair(b, "$regex", &p, "$options", &o);
+        return true;
+    }
+    case RC_B_MINKEY: rc_buf_puts(b, "{\"$minKey\": 1}"); return true;
+    case RC_B_MAXKEY: rc_buf_puts(b, "{\"$maxKey\": 1}"); return true;
+    case RC_B_UNDEFINED: rc_buf_puts(b, "{\"$undefined\": true}"); return true;
+    default: return false; /* int32 a bare number, the others as relaxed mode */
+    }
+}
+
 static void write_value(rc_buf *b, const rc_bson *v, rc_ejson_mode m)
 {
     bool shell = m == RC_EJSON_SHELL, plain = m != RC_EJSON_CANONICAL;
     if (shell && shell_value(b, v)) return;
+    if (m == RC_EJSON_STRICT) {
+        if (strict_value(b, v)) return;
+        shell = true; /* the wrappers left ({"$oid": "…"}) with ": " */
+    }
     switch (v->kind) {
     case RC_B_DOCUMENT:
     case RC_B_ARRAY: container(b, v, m); return;

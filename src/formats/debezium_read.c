@@ -40,6 +40,7 @@ rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     /* binary text: OMS writes upper-case hex; Debezium base64 unless its binary mode says hex */
     d->heartbeats = opt->heartbeats;
     d->bytes = !opt->flavor || opt->bin_mode == 2 ? RC_BYTES_HEX : opt->bin_mode == 3 ? RC_BYTES_BASE64URL : RC_BYTES_BASE64;
+    rc_dbz_mongo_keys_init(d);
     rc_buf_init(&d->text, 0);
     rc_buf_init(&d->b64_said, 0);
     rc_buf_init(&d->b64_now, 0);
@@ -247,6 +248,7 @@ static rc_status decode_msg(dz_dec *d, const char *msg, size_t n, rc_arena *a, r
     uint32_t src = rc_json_get(c.r.j, payload, "source");
     if (!src || rc_jread_node(&c.r, src)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, src ? rc_jread_node(&c.r, src)->off : rc_jread_node(&c.r, payload)->off, "a Debezium payload without a \"source\" object");
+    if (rc_jread_is(&c.r, rc_json_get(c.r.j, src, "connector"), "mongodb")) return rc_dbz_mongo_read(&c, payload, &ev, out);
     if ((st = source(&c, src, &ev)) != RC_OK) return st;
     if (!ev.src.table.n && ev.op != RC_OP_HEARTBEAT)
         return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, src)->off, "\"source\" names no \"table\"");
@@ -402,7 +404,7 @@ rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_are
         /* a key names a row: the schema-change topic's {"databaseName"} and the transaction
          * topic's {"id"} name none */
         if (ev->op == RC_OP_TRUNCATE || ev->op == RC_OP_DDL || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) continue;
-        if ((st = apply_key(&kc, kfields, krow, ev)) != RC_OK) goto key_error;
+        if ((st = ev->doc ? rc_dbz_mongo_key(&kc, krow, ev) : apply_key(&kc, kfields, krow, ev)) != RC_OK) goto key_error;
     }
     return RC_OK;
 key_error:
