@@ -29,6 +29,8 @@ typedef enum rc_ejson_mode {
                          * writes it (indented with empty strings): {"$numberLong": "5"},
                          * {"$date": ms}, {"$binary": "…", "$type": "00"}, {"$regex": …, "$options":
                          * …}; ": " after a name, "," alone between members and elements */
+    RC_EJSON_JAVA_CANONICAL, /* canonical as the Java driver's toJson() writes it: ": " and ", " */
+    RC_EJSON_JAVA_RELAXED,   /* relaxed, the same */
 } rc_ejson_mode;
 
 void rc_ejson_write(rc_buf *b, const rc_bson *v, rc_ejson_mode mode);
