@@ -103,7 +103,7 @@ static void put_source(up_enc *e, const mg_layout *l, rc_buf *b, const rc_event 
     }
     if (l->stxnid) RC_BUF_LIT(b, ",\"stxnid\":"), rc_enc_put_str_or_null(b, d->stxnid);
     if (l->lsid) {
-        int64_t txn;
+        int64_t txn = 0;
         bool has = ev->pos.txid.n && rc_parse_i64(ev->pos.txid.p, ev->pos.txid.n, &txn) == RC_OK;
         RC_BUF_LIT(b, ",\"lsid\":");
         rc_enc_put_str_or_null(b, d->lsid);

@@ -314,6 +314,9 @@ static void test_paimon_every_type(void **state)
     through("native", &back);
     back.src.server = (rc_str){0}, back.pos.seq = 1, back.pos.has_seq = true;
     through("drs-dds", &back);
+    /* a change stream event has no processing time nor DRS's id */
+    back.has_proc = false, back.proc_us = 0, back.pos.has_seq = false, back.pos.seq = 0;
+    through("mongo-change-stream", &back);
 }
 
 static void test_mongo_kafka_every_type(void **state)
@@ -367,6 +370,7 @@ static void test_mongo_kafka_every_type(void **state)
     assert_true(d->has_cluster_time && d->cluster_t == 123456789 && d->cluster_i == 42);
     assert_true(rc_bson_equal(d->full, d->before));
     through("native", &l.items[0]);
+    through("mongo-change-stream", &l.items[0]); /* its writer, and back: every type kept */
     rc_event_list_fini(&l);
     f->dec_free(dec);
 }
