@@ -195,6 +195,5 @@ int cli_types(int argc, char **argv)
     printf("Columns:\n");
     for (size_t k = 0; k < C_COUNT; k++) printf("  %-11s %s\n", cols[k].head, cols[k].legend);
     printf("  %-11s the format writes the TYPE's own name\n", "=");
-    if (fam < 0) printf("\n"), bson_kinds();
     return EXIT_OK;
 }

@@ -63,7 +63,8 @@ rc_status rc_doc_refuse(const char *format, rc_error *err)
 {
     /* a document has no columns: no row layout holds it (docs/design/documents.md) */
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                 "a document change (MongoDB) is not expressible in %s, whose messages carry rows of columns; write it as drs-dds or native",
+                 "a document change (MongoDB) is not expressible in %s, whose messages carry rows of columns; write it as debezium, drs-dds, "
+                 "mongo-change-stream or native",
                  format);
     return RC_SKIP;
 }

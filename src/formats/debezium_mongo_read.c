@@ -262,6 +262,9 @@ rc_status rc_dbz_mongo_read(const ctx *c, uint32_t payload, rc_event *ev, rc_eve
         break;
     default: /* delete: the key from the filter (1.x) or the record key */
         if ((st = none_of(c, m, 1u << E_AFTER | 1u << E_PATCH | 1u << E_UD, op)) != RC_OK) return st;
+        if (!d->key && !c->d->keyed)
+            return rc_error_set(c->r.err, RC_ERR_SCHEMA, node(c, payload)->off,
+                                "a delete without \"filter\": its document key is in the record key (read the records: --input-layout records)");
         break;
     }
     ev->doc = d;

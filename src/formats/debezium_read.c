@@ -10,6 +10,7 @@
 #include <string.h>
 #include "formats/debezium_read_int.h"
 #include "formats/debezium_upstream.h"
+#include "core/bson.h"
 #include "core/fmt.h"
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -367,7 +368,10 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
 rc_status rc_dbz_decode_record(void *p, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     size_t first = out->count;
+    dz_dec *d = p;
+    d->keyed = true; /* a MongoDB delete may leave its document key to the record key */
     rc_status st = rc_record_value(rc_dbz_decode, p, r, a, out, err);
+    d->keyed = false;
     return st != RC_OK ? st : rc_dbz_record_key(p, r, first, a, out, err);
 }
 
@@ -375,6 +379,10 @@ rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_are
 {
     dz_dec *d = p;
     rc_status st;
+    bool key_struct = r->key && r->key_n && memchr(r->key, '{', r->key_n);
+    for (size_t i = first; i < out->count && !key_struct; i++)
+        if (out->items[i].doc && !out->items[i].doc->key && out->items[i].op == RC_OP_DELETE)
+            return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "a MongoDB delete without \"filter\" takes its document key from the record key, and the record has none");
     if (!r->key || out->count == first) return RC_OK;
     size_t koff = (size_t)(r->key - r->rec), k = 0;
     while (k < r->key_n && (r->key[k] == ' ' || r->key[k] == '\t')) k++;

@@ -24,6 +24,7 @@ typedef struct dz_dec {
     rc_buf b64_said, b64_now;
     char b64_table[256]; /* the table of b64_now's columns ("db.table") */
     rc_jkeys mg_env, mg_src; /* the MongoDB connector's envelope and source members */
+    bool keyed; /* the value being decoded is a record's, whose key is read next (decode_record) */
 } dz_dec;
 
 typedef struct ctx {
