@@ -257,6 +257,9 @@ rc_status rc_dbz_mongo_read(const ctx *c, uint32_t payload, rc_event *ev, rc_eve
         if (!null_or_absent(c, m[E_UD]) && (st = description(c, m[E_UD], d)) != RC_OK) return st;
         if (after && d->full) return rc_error_set(c->r.err, RC_ERR_SCHEMA, node(c, m[E_AFTER])->off, "an update with both a replacement \"patch\" and \"after\"");
         if (after) d->full = after;
+        /* the document after and no description: a replacement (the connector writes a change
+         * stream's replace so) */
+        if (after && !p && !d->set && !d->unset && !d->ntruncated) d->replace = true;
         if (!d->full && !d->set && !d->unset && !d->ntruncated)
             return rc_error_set(c->r.err, RC_ERR_SCHEMA, node(c, payload)->off, "an update without \"after\", \"patch\" or \"updateDescription\"");
         break;
