@@ -28,7 +28,7 @@ static void usage(FILE *f)
           "                                   tables (or stop, pause, resume it): a signal row\n"
           "  rowcast config check FILE        check a config file (--config FILE of capture, when\n"
           "                                   it has a url key, else of convert) without running it\n"
-          "  rowcast types [--markdown] [mysql|oracle|postgresql]\n"
+          "  rowcast types [--markdown] [mysql|oracle|postgresql|bson]\n"
           "                                   the type catalog: value class, java.sql.Types, MySQL\n"
           "                                   type code and per-format type names of every type\n"
           "  rowcast help convert|capture|snapshot\n"

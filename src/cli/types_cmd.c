@@ -1,10 +1,13 @@
 /* `rowcast types`: prints the type catalog, as tables that fit 100 columns (per family: how
  * values are carried, then the type names the formats write; a legend at the end) or as the
- * Markdown of docs/types.md. */
+ * Markdown of docs/types.md; and the BSON kinds of a document, each with a value as every
+ * document format writes it (`rowcast types bson`). */
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "rowcast/types.h"
+#include "core/bson.h"
+#include "core/ejson.h"
 
 static const char *const vclass_names[RC_VC_COUNT] = {"Long", "BigDecimal", "Double", "String", "Bytes",
                                                      "Date", "Time", "DateTime", "Timestamp"};
@@ -102,9 +105,61 @@ static void markdown(int fam)
     }
 }
 
+/* The BSON kinds (docs/design/documents.md): $type name and number, and one value of the kind
+ * as native (canonical), drs-dds (shell), debezium (strict) and mongo-change-stream (canonical,
+ * the Java driver's spacing) write it, by the writers themselves. */
+static void bson_kinds(void)
+{
+    static const rc_bson_member scope_m = {{"y", 1}, {.kind = RC_B_INT32, .i32 = 1}};
+    static const rc_bson scope = {.kind = RC_B_DOCUMENT, .doc = {&scope_m, 1}};
+    static const rc_bson_member elems[] = {{{"", 0}, {.kind = RC_B_INT32, .i32 = 1}}, {{"", 0}, {.kind = RC_B_STRING, .s = {"a", 1}}}};
+    static const struct {
+        int number;
+        rc_bson v;
+    } kinds[] = {
+        {1, {.kind = RC_B_DOUBLE, .f64 = 1.5}},
+        {2, {.kind = RC_B_STRING, .s = {"text", 4}}},
+        {3, {.kind = RC_B_DOCUMENT, .doc = {&scope_m, 1}}},
+        {4, {.kind = RC_B_ARRAY, .doc = {elems, 2}}},
+        {5, {.kind = RC_B_BINARY, .bin = {{"\x01\x02", 2}, 4}}},
+        {6, {.kind = RC_B_UNDEFINED}},
+        {7, {.kind = RC_B_OBJECTID, .oid = {0x64, 0x65, 0x0c, 0xf6, 0x7d, 0xc3, 0x6a, 0x46, 0x4e, 0x76, 0xe5, 0x83}}},
+        {8, {.kind = RC_B_BOOL, .b = true}},
+        {9, {.kind = RC_B_DATE, .i64 = 1684315111439}},
+        {10, {.kind = RC_B_NULL}},
+        {11, {.kind = RC_B_REGEX, .re = {{"^a.*", 4}, {"i", 1}}}},
+        {13, {.kind = RC_B_CODE, .s = {"f()", 3}}},
+        {14, {.kind = RC_B_SYMBOL, .s = {"s", 1}}},
+        {15, {.kind = RC_B_CODE_SCOPE, .cws = {{"y+1", 3}, &scope}}},
+        {16, {.kind = RC_B_INT32, .i32 = 5}},
+        {17, {.kind = RC_B_TIMESTAMP, .ts = {1684344064, 1}}},
+        {18, {.kind = RC_B_INT64, .i64 = 5}},
+        {19, {.kind = RC_B_DECIMAL128, .s = {"1.10", 4}}},
+        {-1, {.kind = RC_B_MINKEY}},
+        {127, {.kind = RC_B_MAXKEY}},
+    };
+    static const struct {
+        const char *format;
+        rc_ejson_mode mode;
+    } writers[] = {{"native", RC_EJSON_CANONICAL}, {"drs-dds", RC_EJSON_SHELL}, {"debezium", RC_EJSON_STRICT}, {"change-stream", RC_EJSON_JAVA_CANONICAL}};
+    printf("bson: the value kinds of a document (docs/design/documents.md), each kept apart, and a value\n"
+           "of each as the document formats write it\n");
+    printf("%-20s %4s  %-13s %s\n", "KIND", "NO", "FORMAT", "VALUE");
+    rc_buf b;
+    rc_buf_init(&b, 0);
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        for (size_t w = 0; w < sizeof writers / sizeof *writers; w++) {
+            rc_buf_reset(&b);
+            rc_ejson_write(&b, &kinds[k].v, writers[w].mode);
+            if (w) printf("%-20s %4s  %-13s %.*s\n", "", "", writers[w].format, (int)b.len, b.data ? b.data : "");
+            else printf("%-20s %4d  %-13s %.*s\n", rc_bson_kind_name(kinds[k].v.kind), kinds[k].number, writers[w].format, (int)b.len, b.data ? b.data : "");
+        }
+    rc_buf_fini(&b);
+}
+
 int cli_types(int argc, char **argv)
 {
-    bool md = false;
+    bool md = false, bson = false;
     int fam = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--markdown")) {
@@ -114,14 +169,22 @@ int cli_types(int argc, char **argv)
         int f = 0;
         for (; f < RC_FAM_COUNT; f++)
             if (!strcmp(argv[i], rc_family_name((rc_family)f))) break;
+        if (f == RC_FAM_COUNT && !strcmp(argv[i], "bson")) {
+            bson = true;
+            continue;
+        }
         if (f == RC_FAM_COUNT) {
-            fprintf(stderr, "usage: rowcast types [--markdown] [mysql|oracle|postgresql]\n");
+            fprintf(stderr, "usage: rowcast types [--markdown] [mysql|oracle|postgresql|bson]\n");
             return EXIT_USAGE;
         }
         fam = f;
     }
     if (md) {
         markdown(fam);
+        return EXIT_OK;
+    }
+    if (bson) {
+        bson_kinds();
         return EXIT_OK;
     }
     for (int f = 0; f < RC_FAM_COUNT; f++) {

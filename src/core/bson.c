@@ -63,7 +63,8 @@ rc_status rc_doc_refuse(const char *format, rc_error *err)
 {
     /* a document has no columns: no row layout holds it (docs/design/documents.md) */
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                 "a document change (MongoDB) is not expressible in %s, whose messages carry rows of columns; write it as drs-dds or native",
+                 "a document change (MongoDB) is not expressible in %s, whose messages carry rows of columns; write it as debezium, drs-dds, "
+                 "mongo-change-stream or native",
                  format);
     return RC_SKIP;
 }
@@ -77,6 +78,11 @@ bool rc_doc_change_equal(const rc_doc_change *a, const rc_doc_change *b)
         return false;
     if (a->replace != b->replace || a->unset_first != b->unset_first || a->has_cluster_time != b->has_cluster_time) return false;
     if (a->has_cluster_time && (a->cluster_t != b->cluster_t || a->cluster_i != b->cluster_i)) return false;
+    if (!str_eq(a->rs, b->rs) || !str_eq(a->lsid, b->lsid) || !str_eq(a->stxnid, b->stxnid)) return false;
+    if (a->has_h != b->has_h || a->has_tord != b->has_tord || a->has_wall != b->has_wall || a->has_patch_v != b->has_patch_v) return false;
+    if ((a->has_h && a->h != b->h) || (a->has_tord && a->tord != b->tord) || (a->has_wall && a->wall_ms != b->wall_ms) ||
+        (a->has_patch_v && a->patch_v != b->patch_v))
+        return false;
     if (a->ntruncated != b->ntruncated) return false;
     for (uint32_t i = 0; i < a->ntruncated; i++)
         if (!str_eq(a->truncated[i].field, b->truncated[i].field) || a->truncated[i].new_size != b->truncated[i].new_size) return false;

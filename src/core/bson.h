@@ -100,6 +100,15 @@ typedef struct rc_doc_change {
     bool unset_first; /* the source wrote $unset before $set */
     bool has_cluster_time;
     uint32_t cluster_t, cluster_i; /* the oplog entry's timestamp: seconds, increment */
+    /* What Debezium's MongoDB connector says of the change and no other member holds
+     * (docs/formats/debezium-mongodb.md): its source block's rs (the replica set), lsid (the
+     * session of a transaction), stxnid (1.x: a sharded transaction's id), h (1.x: the oplog
+     * entry's hash), tord (1.x: its order in a transaction), wallTime (ms); and the "$v" of a
+     * 1.x patch (the oplog's update format). Empty or has_* false: not said. */
+    rc_str rs, lsid, stxnid;
+    int64_t h, tord, wall_ms;
+    int32_t patch_v;
+    bool has_h, has_tord, has_wall, has_patch_v;
 } rc_doc_change;
 
 bool rc_doc_change_equal(const rc_doc_change *a, const rc_doc_change *b);

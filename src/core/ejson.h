@@ -25,6 +25,12 @@ typedef enum rc_ejson_mode {
     RC_EJSON_CANONICAL, /* every type kept: {"$numberInt":"1"}; no spaces */
     RC_EJSON_RELAXED,   /* numbers as JSON numbers where JSON has them; no spaces */
     RC_EJSON_SHELL,     /* the Java driver's JsonMode.SHELL: ObjectId("…"); ": " and ", " */
+    RC_EJSON_STRICT,    /* the Java driver's legacy JsonMode.STRICT as Debezium's MongoDB connector
+                         * writes it (indented with empty strings): {"$numberLong": "5"},
+                         * {"$date": ms}, {"$binary": "…", "$type": "00"}, {"$regex": …, "$options":
+                         * …}; ": " after a name, "," alone between members and elements */
+    RC_EJSON_JAVA_CANONICAL, /* canonical as the Java driver's toJson() writes it: ": " and ", " */
+    RC_EJSON_JAVA_RELAXED,   /* relaxed, the same */
 } rc_ejson_mode;
 
 void rc_ejson_write(rc_buf *b, const rc_bson *v, rc_ejson_mode mode);

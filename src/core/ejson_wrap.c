@@ -162,6 +162,10 @@ rc_status rc_ej_unwrap(ej_ctx *c, rc_bson *v, size_t at)
         rc_str ps = p->s, os = o->s;
         return v->kind = RC_B_REGEX, v->re.pattern = ps, v->re.options = os, RC_OK;
     }
+    if (str_is(k, "$regex") && n == 2 && x->kind == RC_B_STRING && member(v, 1, "$options", RC_B_STRING)) { /* legacy (strict mode) */
+        rc_str ps = x->s, os = v->doc.items[1].val.s;
+        return v->kind = RC_B_REGEX, v->re.pattern = ps, v->re.options = os, RC_OK;
+    }
     if (str_is(k, "$minKey") || str_is(k, "$maxKey")) {
         if (n != 1 || x->kind != RC_B_INT32 || x->i32 != 1) return bad(c, at, "bad $minKey or $maxKey");
         return v->kind = k.p[2] == 'i' ? RC_B_MINKEY : RC_B_MAXKEY, RC_OK;

@@ -1,7 +1,9 @@
-/* Extended JSON writer (core/ejson.h): canonical, relaxed, and the Java driver's shell mode
+/* Extended JSON writer (core/ejson.h): canonical, relaxed, the Java driver's shell mode
  * (its JsonMode.SHELL converters: NumberLong(n) within int32's range and NumberLong("n")
  * beyond, ISODate("yyyy-MM-ddTHH:mm:ss.SSSZ") within years 100 to 9999 and new Date(ms)
- * outside, new BinData(sub, "…"), Timestamp(t, i), doubles as Double.toString). */
+ * outside, new BinData(sub, "…"), Timestamp(t, i), doubles as Double.toString), and its
+ * legacy strict mode as Debezium's MongoDB connector writes it; canonical and relaxed also with
+ * the Java driver's spacing (": " after a name, ", " between members and elements). */
 #include <string.h>
 #include "core/ejson.h"
 #include "core/fmt.h"
@@ -54,15 +56,17 @@ static void iso(rc_buf *b, int64_t ms, bool ms3)
 
 static void write_value(rc_buf *b, const rc_bson *v, rc_ejson_mode m);
 
+static bool java_spaced(rc_ejson_mode m) { return m == RC_EJSON_SHELL || m == RC_EJSON_JAVA_CANONICAL || m == RC_EJSON_JAVA_RELAXED; }
+
 static void container(rc_buf *b, const rc_bson *v, rc_ejson_mode m)
 {
-    bool obj = v->kind == RC_B_DOCUMENT, shell = m == RC_EJSON_SHELL;
+    bool obj = v->kind == RC_B_DOCUMENT, spaced = java_spaced(m);
     rc_buf_putc(b, obj ? '{' : '[');
     for (uint32_t i = 0; i < v->doc.n; i++) {
-        if (i) rc_buf_puts(b, shell ? ", " : ",");
+        if (i) rc_buf_puts(b, spaced ? ", " : ",");
         if (obj) {
             rc_jw_str(b, v->doc.items[i].key.p, v->doc.items[i].key.n);
-            rc_buf_puts(b, shell ? ": " : ":");
+            rc_buf_puts(b, spaced || m == RC_EJSON_STRICT ? ": " : ":");
         }
         write_value(b, &v->doc.items[i].val, m);
     }
@@ -130,10 +134,61 @@ static bool shell_value(rc_buf *b, const rc_bson *v)
     }
 }
 
+/* A legacy wrapper {"$a": <x>, "$b": <y>} of two members, in strict mode's spacing. */
+static void strict_pair(rc_buf *b, const char *k1, const rc_bson *x, const char *k2, const rc_bson *y)
+{
+    rc_bson_member m[2] = {{{k1, strlen(k1)}, *x}, {{k2, strlen(k2)}, *y}};
+    rc_bson d = {.kind = RC_B_DOCUMENT, .doc = {m, 2}};
+    container(b, &d, RC_EJSON_STRICT);
+}
+
+/* The types strict mode writes otherwise than relaxed mode; false for the others. */
+static bool strict_value(rc_buf *b, const rc_bson *v)
+{
+    switch (v->kind) {
+    case RC_B_DOUBLE: double_text(b, v->f64); return true;
+    case RC_B_INT64: wrap_i64(b, "$numberLong", v->i64, true); return true;
+    case RC_B_DATE:
+        wrap_open(b, "$date", true);
+        rc_fmt_i64(b, v->i64);
+        rc_buf_putc(b, '}');
+        return true;
+    case RC_B_BINARY: {
+        rc_buf_puts(b, "{\"$binary\": ");
+        rc_fmt_base64_quoted(b, (const unsigned char *)v->bin.data.p, v->bin.data.n);
+        rc_buf_puts(b, ",\"$type\": \"");
+        rc_fmt_hex(b, &v->bin.subtype, 1, true);
+        rc_buf_puts(b, "\"}");
+        return true;
+    }
+    case RC_B_TIMESTAMP:
+        rc_buf_puts(b, "{\"$timestamp\": {\"t\": ");
+        rc_fmt_u64(b, v->ts.t);
+        rc_buf_puts(b, ",\"i\": ");
+        rc_fmt_u64(b, v->ts.i);
+        rc_buf_puts(b, "}}");
+        return true;
+    case RC_B_REGEX: {
+        rc_bson p = {.kind = RC_B_STRING, .s = v->re.pattern}, o = {.kind = RC_B_STRING, .s = v->re.options};
+        strict_pair(b, "$regex", &p, "$options", &o);
+        return true;
+    }
+    case RC_B_MINKEY: rc_buf_puts(b, "{\"$minKey\": 1}"); return true;
+    case RC_B_MAXKEY: rc_buf_puts(b, "{\"$maxKey\": 1}"); return true;
+    case RC_B_UNDEFINED: rc_buf_puts(b, "{\"$undefined\": true}"); return true;
+    default: return false; /* int32 a bare number, the others as relaxed mode */
+    }
+}
+
 static void write_value(rc_buf *b, const rc_bson *v, rc_ejson_mode m)
 {
-    bool shell = m == RC_EJSON_SHELL, plain = m != RC_EJSON_CANONICAL;
-    if (shell && shell_value(b, v)) return;
+    bool shell = java_spaced(m), plain = m != RC_EJSON_CANONICAL && m != RC_EJSON_JAVA_CANONICAL;
+    if (m == RC_EJSON_SHELL && shell_value(b, v)) return;
+    if (m == RC_EJSON_STRICT) {
+        if (strict_value(b, v)) return;
+        shell = true; /* the wrappers left ({"$oid": "…"}) with ": " */
+    }
+    const char *cl = shell ? ": " : ":", *sep = shell ? ", " : ","; /* the spacing of the wrappers below */
     switch (v->kind) {
     case RC_B_DOCUMENT:
     case RC_B_ARRAY: container(b, v, m); return;
@@ -179,23 +234,23 @@ static void write_value(rc_buf *b, const rc_bson *v, rc_ejson_mode m)
         }
         return;
     case RC_B_BINARY:
-        rc_buf_puts(b, "{\"$binary\":{\"base64\":");
+        rc_buf_puts(b, "{\"$binary\""), rc_buf_puts(b, cl), rc_buf_puts(b, "{\"base64\""), rc_buf_puts(b, cl);
         rc_fmt_base64_quoted(b, (const unsigned char *)v->bin.data.p, v->bin.data.n);
-        rc_buf_puts(b, ",\"subType\":\"");
+        rc_buf_puts(b, sep), rc_buf_puts(b, "\"subType\""), rc_buf_puts(b, cl), rc_buf_putc(b, '"');
         hex(b, &v->bin.subtype, 1);
         rc_buf_puts(b, "\"}}");
         return;
     case RC_B_TIMESTAMP:
-        rc_buf_puts(b, "{\"$timestamp\":{\"t\":");
+        rc_buf_puts(b, "{\"$timestamp\""), rc_buf_puts(b, cl), rc_buf_puts(b, "{\"t\""), rc_buf_puts(b, cl);
         rc_fmt_u64(b, v->ts.t);
-        rc_buf_puts(b, ",\"i\":");
+        rc_buf_puts(b, sep), rc_buf_puts(b, "\"i\""), rc_buf_puts(b, cl);
         rc_fmt_u64(b, v->ts.i);
         rc_buf_puts(b, "}}");
         return;
     case RC_B_REGEX:
-        rc_buf_puts(b, "{\"$regularExpression\":{\"pattern\":");
+        rc_buf_puts(b, "{\"$regularExpression\""), rc_buf_puts(b, cl), rc_buf_puts(b, "{\"pattern\""), rc_buf_puts(b, cl);
         rc_jw_str(b, v->re.pattern.p, v->re.pattern.n);
-        rc_buf_puts(b, ",\"options\":");
+        rc_buf_puts(b, sep), rc_buf_puts(b, "\"options\""), rc_buf_puts(b, cl);
         rc_jw_str(b, v->re.options.p, v->re.options.n);
         rc_buf_puts(b, "}}");
         return;
@@ -205,9 +260,9 @@ static void write_value(rc_buf *b, const rc_bson *v, rc_ejson_mode m)
         container(b, &d, m);
         return;
     }
-    case RC_B_MINKEY: rc_buf_puts(b, "{\"$minKey\":1}"); return;
-    case RC_B_MAXKEY: rc_buf_puts(b, "{\"$maxKey\":1}"); return;
-    case RC_B_UNDEFINED: rc_buf_puts(b, "{\"$undefined\":true}"); return;
+    case RC_B_MINKEY: rc_buf_puts(b, shell ? "{\"$minKey\": 1}" : "{\"$minKey\":1}"); return;
+    case RC_B_MAXKEY: rc_buf_puts(b, shell ? "{\"$maxKey\": 1}" : "{\"$maxKey\":1}"); return;
+    case RC_B_UNDEFINED: rc_buf_puts(b, shell ? "{\"$undefined\": true}" : "{\"$undefined\":true}"); return;
     default: return;
     }
 }

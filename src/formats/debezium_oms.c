@@ -13,6 +13,7 @@
 #include "formats/debezium_read.h"
 #include "formats/debezium_upstream.h"
 #include "formats/oms_common.h"
+#include "core/bson.h"
 #include "core/fmt.h"
 #include "core/hash.h"
 #include "core/jsonw.h"
@@ -321,6 +322,8 @@ static rc_status dbz_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *er
 {
     dbz_enc *e = p;
     static const char *const names[] = {"debezium", "debeziumflatten", "debeziumsmt"};
+    static const char *const oms_names[] = {"oms-debezium", "oms-debeziumflatten", "oms-debeziumsmt"};
+    if (ev->doc) return rc_doc_refuse(oms_names[e->kind], err); /* OMS's flavours: rows only (upstream's writes documents) */
     if (rc_event_refuse_unavailable(ev, names[e->kind], err) != RC_OK) return RC_SKIP;
     const char *op;
     switch (ev->op) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "formats/debezium_read_int.h"
 #include "formats/debezium_upstream.h"
+#include "core/bson.h"
 #include "core/fmt.h"
 
 rc_status rc_dbz_dec_new(const rc_options *o, void **out, rc_error *err)
@@ -40,6 +41,7 @@ rc_status rc_dbz_dec_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     /* binary text: OMS writes upper-case hex; Debezium base64 unless its binary mode says hex */
     d->heartbeats = opt->heartbeats;
     d->bytes = !opt->flavor || opt->bin_mode == 2 ? RC_BYTES_HEX : opt->bin_mode == 3 ? RC_BYTES_BASE64URL : RC_BYTES_BASE64;
+    rc_dbz_mongo_keys_init(d);
     rc_buf_init(&d->text, 0);
     rc_buf_init(&d->b64_said, 0);
     rc_buf_init(&d->b64_now, 0);
@@ -247,6 +249,7 @@ static rc_status decode_msg(dz_dec *d, const char *msg, size_t n, rc_arena *a, r
     uint32_t src = rc_json_get(c.r.j, payload, "source");
     if (!src || rc_jread_node(&c.r, src)->type != RC_J_OBJECT)
         return rc_error_set(err, RC_ERR_SCHEMA, src ? rc_jread_node(&c.r, src)->off : rc_jread_node(&c.r, payload)->off, "a Debezium payload without a \"source\" object");
+    if (rc_jread_is(&c.r, rc_json_get(c.r.j, src, "connector"), "mongodb")) return rc_dbz_mongo_read(&c, payload, &ev, out);
     if ((st = source(&c, src, &ev)) != RC_OK) return st;
     if (!ev.src.table.n && ev.op != RC_OP_HEARTBEAT)
         return rc_error_set(err, RC_ERR_SCHEMA, rc_jread_node(&c.r, src)->off, "\"source\" names no \"table\"");
@@ -365,7 +368,10 @@ static rc_status apply_key(const ctx *kc, uint32_t kfields, uint32_t krow, rc_ev
 rc_status rc_dbz_decode_record(void *p, const rc_record_in *r, rc_arena *a, rc_event_list *out, rc_error *err)
 {
     size_t first = out->count;
+    dz_dec *d = p;
+    d->keyed = true; /* a MongoDB delete may leave its document key to the record key */
     rc_status st = rc_record_value(rc_dbz_decode, p, r, a, out, err);
+    d->keyed = false;
     return st != RC_OK ? st : rc_dbz_record_key(p, r, first, a, out, err);
 }
 
@@ -373,6 +379,10 @@ rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_are
 {
     dz_dec *d = p;
     rc_status st;
+    bool key_struct = r->key && r->key_n && memchr(r->key, '{', r->key_n);
+    for (size_t i = first; i < out->count && !key_struct; i++)
+        if (out->items[i].doc && !out->items[i].doc->key && out->items[i].op == RC_OP_DELETE)
+            return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "a MongoDB delete without \"filter\" takes its document key from the record key, and the record has none");
     if (!r->key || out->count == first) return RC_OK;
     size_t koff = (size_t)(r->key - r->rec), k = 0;
     while (k < r->key_n && (r->key[k] == ' ' || r->key[k] == '\t')) k++;
@@ -402,7 +412,7 @@ rc_status rc_dbz_record_key(void *p, const rc_record_in *r, size_t first, rc_are
         /* a key names a row: the schema-change topic's {"databaseName"} and the transaction
          * topic's {"id"} name none */
         if (ev->op == RC_OP_TRUNCATE || ev->op == RC_OP_DDL || ev->op == RC_OP_BEGIN || ev->op == RC_OP_COMMIT) continue;
-        if ((st = apply_key(&kc, kfields, krow, ev)) != RC_OK) goto key_error;
+        if ((st = ev->doc ? rc_dbz_mongo_key(&kc, krow, ev) : apply_key(&kc, kfields, krow, ev)) != RC_OK) goto key_error;
     }
     return RC_OK;
 key_error:

@@ -23,6 +23,8 @@ typedef struct dz_dec {
      * already ("db.table.column\n" each), and those of the message being decoded */
     rc_buf b64_said, b64_now;
     char b64_table[256]; /* the table of b64_now's columns ("db.table") */
+    rc_jkeys mg_env, mg_src; /* the MongoDB connector's envelope and source members */
+    bool keyed; /* the value being decoded is a record's, whose key is read next (decode_record) */
 } dz_dec;
 
 typedef struct ctx {
@@ -39,5 +41,12 @@ bool rc_dbz_read_num(const ctx *c, uint32_t i, int64_t *out);
 rc_status rc_dbz_read_columns(const ctx *c, uint32_t value_fields, uint32_t row, rc_family fam, rc_event *ev, uint32_t **field_of);
 rc_status rc_dbz_read_row_values(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out);
 rc_status rc_dbz_read_image(const ctx *c, uint32_t row, const rc_event *ev, const uint32_t *field_of, const rc_value **out);
+
+/* ---- debezium_mongo_read.c: the MongoDB connector's messages (document changes) ---- */
+void rc_dbz_mongo_keys_init(dz_dec *d);
+/* The payload of a message whose source says connector "mongodb"; ev has its op. */
+rc_status rc_dbz_mongo_read(const ctx *c, uint32_t payload, rc_event *ev, rc_event_list *out);
+/* The record key ({"id": "<Extended JSON>"}, the payload krow) of a document event. */
+rc_status rc_dbz_mongo_key(const ctx *kc, uint32_t krow, rc_event *ev);
 
 #endif

@@ -118,6 +118,7 @@ typedef struct up_enc {
     size_t nsrctype;
     bool zoned_width;     /* ZonedTimestamp's fraction as wide as the column's precision (2.2 and later) */
     bool tinyint8;        /* a MySQL signed TINYINT as int8 (debezium.version 3.7 and later), else int16 */
+    bool mongo_22;        /* MongoDB: 2.2's layout and later (no patch nor filter; source.wallTime) */
     rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
     /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
@@ -363,6 +364,12 @@ static inline char *raw_ns(char *w, const us_text *t)
 bool rc_dbz_lsn_value(rc_str s, uint64_t *out);
 void rc_dbz_put_source(up_enc *e, rc_buf *b, const rc_event *ev, int conn);
 void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn); /* its Kafka Connect schema */
+void rc_dbz_snapshot_schema(const up_enc *e, rc_buf *b);    /* the source's snapshot field (an Enum) */
+void rc_dbz_transaction_schema(const up_enc *e, rc_buf *b); /* the envelope's transaction field */
+
+/* ---- the MongoDB connector's messages, for document events (debezium_mongo_write.c) ---- */
+rc_status rc_dbz_mongo_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
+rc_status rc_dbz_mongo_key_put(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
 
 /* ---- name adjustment (debezium_up_names.c) ---- */
 

@@ -91,7 +91,7 @@ static void image_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *p
     RC_BUF_LIT(b, "\"}");
 }
 
-static void transaction_schema(up_enc *e, rc_buf *b)
+void rc_dbz_transaction_schema(const up_enc *e, rc_buf *b)
 {
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[{\"type\":\"string\",\"optional\":false,\"field\":\"id\"},"
                   "{\"type\":\"int64\",\"optional\":false,\"field\":\"total_order\"},"
@@ -113,7 +113,7 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
     rc_dbz_source_schema(e, b, conn);
     rc_buf_putc(b, ',');
     if (e->compat >= 26) { /* 2.6 (DBZ-7107) adds ts_us and ts_ns, after a transaction moved up */
-        transaction_schema(e, b);
+        rc_dbz_transaction_schema(e, b);
         rc_buf_putc(b, ',');
     }
     rc_dbz_put_simple_field(b, "string", false, "op");
@@ -123,7 +123,7 @@ static void envelope_schema(up_enc *e, rc_buf *b, const rc_event *ev, int conn, 
         rc_dbz_put_simple_fields(b, rc_dbz_ts_us_ns, true);
     } else if (e->compat >= 10) { /* 0.x has no transaction block */
         rc_buf_putc(b, ',');
-        transaction_schema(e, b);
+        rc_dbz_transaction_schema(e, b);
     }
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);

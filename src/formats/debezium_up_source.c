@@ -22,6 +22,17 @@ static const rc_dbz_field *const tails[] = {mysql_tail, pg_tail, ss_tail};
 /* The head before snapshot. */
 static const rc_dbz_field head[] = {{"version", "string", false}, {"connector", "string", false}, {"name", "string", false}, {"ts_ms", "int64", false}, {0}};
 
+void rc_dbz_snapshot_schema(const up_enc *e, rc_buf *b)
+{
+    RC_BUF_LIT(b, "{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
+    /* SnapshotRecord's values: 2.0 writes first, first_in_data_collection and
+     * last_in_data_collection (DBZ-5136), but the schema lists them from 2.6 on (2.4.0's does not) */
+    rc_buf_puts(b, e->compat < 16   ? "true,last,false"
+                   : e->compat < 26 ? "true,last,false,incremental" /* still in 2.4.0's schema */
+                                    : "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
+    RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"}");
+}
+
 void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn)
 {
     RC_BUF_LIT(b, "{\"type\":\"struct\",\"fields\":[");
@@ -30,13 +41,8 @@ void rc_dbz_source_schema(up_enc *e, rc_buf *b, int conn)
         RC_BUF_LIT(b, ",{\"type\":\"boolean\",\"optional\":true,\"default\":false,\"field\":\"snapshot\"}");
         goto db;
     }
-    RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":true,\"name\":\"io.debezium.data.Enum\",\"version\":1,\"parameters\":{\"allowed\":\"");
-    /* SnapshotRecord's values: 2.0 writes first, first_in_data_collection and
-     * last_in_data_collection (DBZ-5136), but the schema lists them from 2.6 on (2.4.0's does not) */
-    rc_buf_puts(b, e->compat < 16   ? "true,last,false"
-                   : e->compat < 26 ? "true,last,false,incremental" /* still in 2.4.0's schema */
-                                    : "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental");
-    RC_BUF_LIT(b, "\"},\"default\":\"false\",\"field\":\"snapshot\"}");
+    rc_buf_putc(b, ',');
+    rc_dbz_snapshot_schema(e, b);
 db:
     rc_buf_putc(b, ',');
     rc_dbz_put_simple_field(b, "string", false, "db");

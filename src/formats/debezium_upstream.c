@@ -111,7 +111,7 @@ static rc_status written(rc_status st, rc_buf *b, rc_error *err)
 rc_status rc_dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
-    if (ev->doc) return rc_doc_refuse("debezium", err); /* its MongoDB envelope: not built yet (docs/design/documents.md) */
+    if (ev->doc) return written(rc_dbz_mongo_value(e, ev, b, err), b, err); /* the MongoDB connector's envelope */
     const char *op = rc_dbz_up_op(ev);
     if (op) return written(change_value(e, ev, op, b, err), b, err);
     switch (ev->op) {
@@ -131,7 +131,7 @@ rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     case RC_OP_DDL:
     case RC_OP_BEGIN:
     case RC_OP_COMMIT: return rc_dbz_topics_has(e, ev) ? written(rc_dbz_topics_key(e, ev, b, err), b, err) : RC_SKIP;
-    default: return written(change_key(e, ev, b, err), b, err);
+    default: return written(ev->doc ? rc_dbz_mongo_key_put(e, ev, b, err) : change_key(e, ev, b, err), b, err);
     }
 }
 
@@ -155,5 +155,5 @@ rc_str rc_dbz_up_server(void *p, const rc_event *ev) { return server_of(p, ev); 
 bool rc_dbz_up_tombstone(void *p, const rc_event *ev)
 {
     up_enc *e = p;
-    return e->tombstones && ev->op == RC_OP_DELETE && connector_of(ev->src.kind) >= 0;
+    return e->tombstones && ev->op == RC_OP_DELETE && (ev->doc || connector_of(ev->src.kind) >= 0);
 }

@@ -2,20 +2,22 @@
  * document in Extended JSON (canonical or relaxed), as the MongoDB Kafka connector publishes
  * it, or in the layout of Flink CDC's MongoDB source (the same fields, with _id, fullDocument,
  * documentKey, updateDescription and clusterTime as Extended JSON text in strings, and its
- * `source` and `ts_ms`). A reader only: one message, one document change. */
+ * `source` and `ts_ms`). One message, one document change; mongo_change_stream_write.c writes
+ * them (canonical). */
 #include <stdio.h>
 #include <string.h>
 #include "formats/formats.h"
+#include "formats/mongo_change_stream.h"
 #include "core/bson.h"
 #include "core/ejson.h"
 #include "core/fmt.h"
 
-static const rc_option_desc cs_options[] = {{0}};
+const rc_option_desc rc_mongo_cs_options[] = {{0}};
 
 static rc_status dec_new(const rc_options *o, void **out, rc_error *err)
 {
     static char stateless; /* the reader keeps nothing between messages */
-    rc_status st = rc_options_check(o, "mongo-change-stream", cs_options, err);
+    rc_status st = rc_options_check(o, "mongo-change-stream", rc_mongo_cs_options, err);
     if (st == RC_OK) *out = &stateless;
     return st;
 }
@@ -254,7 +256,10 @@ const rc_format rc_format_mongo_change_stream = {
     .name = "mongo-change-stream",
     .summary = "MongoDB change stream events as Extended JSON (the MongoDB Kafka connector's, Flink CDC's): document changes",
     .content_type = "application/json",
-    .options = cs_options,
+    .options = rc_mongo_cs_options,
+    .enc_new = rc_mongo_cs_enc_new,
+    .enc_free = rc_mongo_cs_enc_free,
+    .encode_value = rc_mongo_cs_encode,
     .dec_new = dec_new,
     .dec_free = dec_free,
     .decode = cs_decode,

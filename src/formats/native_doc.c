@@ -15,6 +15,28 @@ static void put_tree(rc_buf *b, const char *k, const rc_bson *v, bool *first)
     rc_ejson_write(b, v, RC_EJSON_CANONICAL);
 }
 
+/* Debezium's MongoDB source details (rc_doc_change's rs ... patch_v): strings, and integers as
+ * canonical Extended JSON ({"$numberLong":"…"}, patch_v {"$numberInt":"…"}) */
+static void put_dbz(rc_buf *b, const rc_doc_change *d, bool *first)
+{
+    const rc_str strs[] = {d->rs, d->lsid, d->stxnid};
+    static const char *const snames[] = {"rs", "lsid", "stxnid"};
+    for (int k = 0; k < 3; k++)
+        if (strs[k].n) rc_enc_key(b, snames[k], strlen(snames[k]), first), rc_jw_str(b, strs[k].p, strs[k].n);
+    const bool has[] = {d->has_h, d->has_tord, d->has_wall};
+    const int64_t nums[] = {d->h, d->tord, d->wall_ms};
+    static const char *const nnames[] = {"h", "tord", "wall_ms"};
+    for (int k = 0; k < 3; k++)
+        if (has[k]) {
+            rc_bson v = {.kind = RC_B_INT64, .i64 = nums[k]};
+            put_tree(b, nnames[k], &v, first);
+        }
+    if (d->has_patch_v) {
+        rc_bson v = {.kind = RC_B_INT32, .i32 = d->patch_v};
+        put_tree(b, "patch_v", &v, first);
+    }
+}
+
 void rc_native_put_doc(rc_buf *b, const rc_doc_change *d, bool *first)
 {
     rc_enc_key(b, RC_ENC_K("document"), first);
@@ -46,6 +68,7 @@ void rc_native_put_doc(rc_buf *b, const rc_doc_change *d, bool *first)
         rc_fmt_u64(b, d->cluster_i);
         rc_buf_putc(b, ']');
     }
+    put_dbz(b, d, &f);
     rc_buf_putc(b, '}');
 }
 
@@ -66,7 +89,8 @@ static rc_status truncated(const rc_bson *v, rc_arena *a, rc_doc_change *d)
 
 rc_status rc_native_read_doc(const char *text, size_t n, size_t off, rc_arena *a, const rc_doc_change **out, rc_error *err)
 {
-    static const char *const names[] = {"full", "key", "set", "unset", "before", "truncated", "replace", "unset_first", "cluster_time"};
+    static const char *const names[] = {"full", "key", "set", "unset", "before", "truncated", "replace", "unset_first", "cluster_time",
+                                        "rs", "lsid", "stxnid", "h", "tord", "wall_ms", "patch_v"};
     enum { N_TREES = 5, N_NAMES = sizeof names / sizeof *names };
     rc_bson v;
     rc_status st = rc_ejson_read(text, n, a, &v, err);
@@ -99,13 +123,24 @@ rc_status rc_native_read_doc(const char *text, size_t n, size_t off, rc_arena *a
             ok = x->kind == RC_B_BOOL && x->b;
             if (k == N_TREES + 1) d->replace = true;
             else d->unset_first = true;
-        } else {
+        } else if (k == N_TREES + 3) {
             ok = x->kind == RC_B_ARRAY && x->doc.n == 2 && rc_bson_u32(&x->doc.items[0].val, &d->cluster_t) && rc_bson_u32(&x->doc.items[1].val, &d->cluster_i);
             d->has_cluster_time = true;
+        } else if (k < N_TREES + 7) { /* rs, lsid, stxnid */
+            rc_str *slot[3] = {&d->rs, &d->lsid, &d->stxnid};
+            ok = x->kind == RC_B_STRING && x->s.n, *slot[k - N_TREES - 4] = x->s;
+        } else if (k < N_TREES + 10) { /* h, tord, wall_ms */
+            int64_t *slot[3] = {&d->h, &d->tord, &d->wall_ms};
+            bool *has[3] = {&d->has_h, &d->has_tord, &d->has_wall};
+            ok = x->kind == RC_B_INT64, *slot[k - N_TREES - 7] = x->i64, *has[k - N_TREES - 7] = true;
+        } else {
+            ok = x->kind == RC_B_INT32, d->patch_v = x->i32, d->has_patch_v = true;
         }
         if (!ok)
             return rc_error_set(err, RC_ERR_SCHEMA, off, "document \"%s\" must be %s", names[k],
-                                k < N_TREES ? "an object" : k == N_TREES ? "[[\"field\", size], ...]" : k < N_TREES + 3 ? "true" : "[seconds, increment]");
+                                k < N_TREES ? "an object" : k == N_TREES ? "[[\"field\", size], ...]" : k < N_TREES + 3 ? "true"
+                                : k == N_TREES + 3 ? "[seconds, increment]" : k < N_TREES + 7 ? "a string, not empty"
+                                : k < N_TREES + 10 ? "{\"$numberLong\": …}" : "{\"$numberInt\": …}");
     }
     *out = d;
     return RC_OK;

@@ -28,7 +28,14 @@ for f in ../shared/testdata/peers/apache__flink/flink-formats/flink-json/src/tes
     ../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/canal/table/*/*.txt \
     ../shared/testdata/peers/apache__seatunnel/seatunnel-e2e/seatunnel-connector-v2-e2e/connector-kafka-e2e/src/test/resources/canal/canal_data.txt \
     ../shared/testdata/peers/pingcap__tiflow/extracted/pkg/sink/codec/canal/*.jsonl \
-    ../shared/testdata/peers/risingwavelabs__risingwave/extracted/src/connector/src/parser/*.jsonl; do
+    ../shared/testdata/peers/risingwavelabs__risingwave/extracted/src/connector/src/parser/*.jsonl \
+    ../shared/testdata/peers/risingwavelabs__risingwave/extracted/src/connector/src/parser/debezium/*.jsonl \
+    ../shared/testdata/peers/risingwavelabs__risingwave/e2e_test/source_legacy/basic/scripts/test_data/debezium_mongo_json_* \
+    ../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/debezium-bson/table/event/*.txt \
+    ../shared/testdata/peers/zeromicro__cds/extracted/cmd/rtu/*/*.jsonl \
+    ../shared/testdata/peers/gh-mlfowler__mongo-cdc-demo/extracted/kstreams/src/test/java/com/github/gh_mlfowler/mongocdcdemo/*.jsonl \
+    ../shared/testdata/peers/vanus-labs__vanus-connect/extracted/connectors/mongodb/src/test/java/com/linkall/connector/mongodb/*.jsonl \
+    ../shared/testdata/peers/mongodb__mongo-kafka/extracted/src/test/java/com/mongodb/kafka/connect/source/producer/*.jsonl; do
     [ -f "$f" ] || continue
     while IFS= read -r line; do
         i=$((i + 1))

@@ -164,7 +164,7 @@ complete_words rowcast capture postgres://h/db --to canal -o canal.g
 EOF
 cat >"$tmp/complete.expected" <<'EOF'
 rowcast | formats convert capture snapshot config types help --version
-rowcast convert --to | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten oms-debeziumsmt oms-avro oms-avro-json drs-json drs-json-c drs-dds dataworks-aliyun native
+rowcast convert --to | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten oms-debeziumsmt oms-avro oms-avro-json drs-json drs-json-c drs-dds dataworks-aliyun mongo-change-stream native
 rowcast convert --from | debezium canal maxwell ogg-json cloudevents oms-default oms-defaultextendcolumntype oms-canal oms-dataworks oms-shareplex oms-debezium oms-debeziumflatten drs-json drs-json-c drs-dds dataworks-aliyun mongo-change-stream native mysql-binlog
 rowcast convert --to deb| debezium
 rowcast convert --to oms-deb| oms-debezium oms-debeziumflatten oms-debeziumsmt

@@ -210,6 +210,8 @@ grep -q 'cannot open /nonexistent/file' "$T/err" && ok || bad "missing file mess
 tail -n "$(wc -l <"$T/types")" docs/types.md >"$T/doc"
 expect_eq docs-types-current "$T/types" "$T/doc"
 "$RC" types postgresql | grep -Eq '^timestamptz +Timestamp ' && ok || bad "types postgresql"
+# the BSON kinds (issue 29): each with a value as each document format writes it
+"$RC" types bson | grep -Eq '^decimal +19  native +\{"\$numberDecimal":"1\.10"\}$' && ok || bad "types bson"
 "$RC" nosuch >/dev/null 2>&1
 expect_rc unknown-command $? 1
 

@@ -1,6 +1,7 @@
 /* Document events (docs/design/documents.md): generated documents with every BSON type and
  * deep nesting survive drs-dds and native (encode, decode, rc_event_equal) as inserts, updates,
- * replacements and deletes; the MongoDB Kafka connector's hand-written change event with every
+ * replacements and deletes, and through Debezium's MongoDB envelope and on through drs-dds;
+ * the MongoDB Kafka connector's hand-written change event with every
  * type (../shared, skipped when absent) decodes through mongo-change-stream with each type kept. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include "rowcast/format.h"
 #include "core/bson.h"
+#include "core/ejson.h"
 
 static rc_arena arena;
 static uint64_t rng = 0x9E3779B97F4A7C15u;
@@ -166,6 +168,157 @@ static void test_generated_documents_survive(void **state)
     }
 }
 
+/* ev through Debezium's MongoDB envelope (the layout of `version`): its value, and its key when
+ * the event has a document key, encoded and decoded as a record; the event read back into *out
+ * (in the arena), which must equal ev. */
+static void through_debezium(const char *version, const rc_event *ev, rc_event *out)
+{
+    const rc_format *f = rc_format_find("debezium");
+    assert_non_null(f);
+    const rc_option item = {"debezium.version", version};
+    const rc_options opts = {&item, 1}, *o = &opts;
+    void *enc, *dec;
+    rc_error err;
+    rc_error_clear(&err);
+    assert_int_equal(f->enc_new(o, &enc, &err), RC_OK);
+    assert_int_equal(f->dec_new(o, &dec, &err), RC_OK);
+    rc_buf k, v;
+    rc_buf_init(&k, 0), rc_buf_init(&v, 0);
+    if (f->encode_value(enc, ev, &v, &err) != RC_OK) fail_msg("debezium %s: encode: %s", version, err.message);
+    bool keyed = ev->doc->key != NULL;
+    if (keyed && f->encode_key(enc, ev, &k, &err) != RC_OK) fail_msg("debezium %s: key: %s", version, err.message);
+    rc_record_in r = {v.data, keyed ? k.data : NULL, v.data, keyed ? k.len : 0, v.len};
+    rc_event_list l = {0};
+    if (f->decode_record(dec, &r, &arena, &l, &err) != RC_OK)
+        fail_msg("debezium %s: decode: %s: %.*s", version, err.message, (int)(v.len > 600 ? 600 : v.len), v.data);
+    assert_int_equal(l.count, 1);
+    char why[200];
+    if (!rc_event_equal(ev, &l.items[0], why, sizeof why)) fail_msg("debezium %s: %s: %.*s", version, why, (int)(v.len > 600 ? 600 : v.len), v.data);
+    *out = l.items[0]; /* its trees are in the arena */
+    rc_event_list_fini(&l);
+    rc_buf_fini(&k), rc_buf_fini(&v);
+    f->enc_free(enc), f->dec_free(dec);
+}
+
+/* {"_id": <a generated value>} */
+static const rc_bson *gen_key(void)
+{
+    rc_bson_member *m = rc_arena_alloc(&arena, sizeof *m);
+    m->key = RC_STR("_id");
+    do gen(&m->val, 2);
+    while (m->val.kind == RC_B_NULL || m->val.kind == RC_B_UNDEFINED);
+    rc_bson *k = rc_arena_alloc(&arena, sizeof *k);
+    *k = (rc_bson){.kind = RC_B_DOCUMENT, .doc = {m, 1}};
+    return k;
+}
+
+/* {"<name>": true, ...}: what an update removed (Debezium lists the names only) */
+static const rc_bson *gen_removed(void)
+{
+    static const rc_bson yes = {.kind = RC_B_BOOL, .b = true};
+    uint32_t n = 1 + below(3);
+    rc_bson_member *m = rc_arena_alloc(&arena, n * sizeof *m);
+    for (uint32_t i = 0; i < n; i++) m[i] = (rc_bson_member){text("abc.d~", 5), yes};
+    rc_bson *u = rc_arena_alloc(&arena, sizeof *u);
+    *u = (rc_bson){.kind = RC_B_DOCUMENT, .doc = {m, n}};
+    return u;
+}
+
+/* Generated document events of every BSON type, nested up to eight deep, through Debezium's
+ * MongoDB envelope (2.7 and 1.1 layouts) and back equal, then on through DRS DDS and back, and
+ * native: equal but for what DRS's layout has no place for (the server name; the id it numbers). */
+static void test_generated_documents_debezium(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 400; round++) {
+        rc_arena_reset(&arena);
+        rc_doc_change *d = rc_arena_alloc(&arena, sizeof *d);
+        memset(d, 0, sizeof *d);
+        rc_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.src.server = RC_STR("rowcast"), ev.src.db = RC_STR("shop"), ev.src.table = RC_STR("orders");
+        d->has_cluster_time = true, d->cluster_t = (uint32_t)next(), d->cluster_i = (uint32_t)next();
+        ev.ts_us = (int64_t)d->cluster_t * 1000000, ev.proc_us = ev.ts_us + (int64_t)below(100000) * 1000, ev.has_ts = ev.has_proc = true;
+        int depth = 1 + round % 8;
+        bool v1 = round % 2; /* the 1.1 layout: a patch, $unset before $set kept */
+        switch (round % 6) {
+        case 0:
+        case 1: ev.op = RC_OP_INSERT, d->full = gen_top(depth); break;
+        case 2:
+        case 3:
+            ev.op = RC_OP_UPDATE, d->key = gen_key(), d->set = gen_top(depth);
+            if (!d->set->doc.n) d->set = NULL;
+            if (!d->set || below(2)) d->unset = gen_removed(), d->unset_first = v1 && d->set && below(2);
+            break;
+        default: ev.op = RC_OP_DELETE, d->key = gen_key(); break;
+        }
+        ev.doc = d;
+        rc_event back;
+        through_debezium(v1 ? "1.1.1.Final" : "2.7.0.Final", &ev, &back);
+        through("native", &back);
+        /* on through DRS DDS: it has no server name, and numbers its messages */
+        back.src.server = (rc_str){0};
+        back.pos.seq = 1, back.pos.has_seq = true;
+        through("drs-dds", &back);
+    }
+}
+
+/* Paimon's event-bson.txt (../shared): a hand-written document with one field per BSON type in
+ * relaxed and legacy Extended JSON ({"$binary": …, "$type": "4"}, a bare long): each read as its
+ * type, then as an insert through Debezium's envelope, DRS DDS and native and back equal. */
+static void test_paimon_every_type(void **state)
+{
+    (void)state;
+    const char *path = RC_SOURCE_DIR "/../shared/testdata/peers/apache__paimon/paimon-flink/paimon-flink-cdc/src/test/resources/kafka/"
+                                     "debezium-bson/table/event/event-bson.txt";
+    FILE *fp = fopen(path, "r");
+    if (!fp) skip();
+    static char line[8192], doc[8192];
+    doc[0] = 0;
+    while (fgets(line, sizeof line, fp))
+        if (line[0] == '{') memcpy(doc, line, strlen(line) + 1); /* the last: the document (the first is its key) */
+    fclose(fp);
+    rc_arena_reset(&arena);
+    rc_bson *v = rc_arena_alloc(&arena, sizeof *v);
+    rc_error err;
+    rc_error_clear(&err);
+    if (rc_ejson_read(doc, strlen(doc), &arena, v, &err) != RC_OK) fail_msg("%s", err.message);
+    static const struct {
+        const char *name;
+        rc_bson_kind kind;
+    } want[] = {{"id", RC_B_OBJECTID},      {"age", RC_B_INT32},        {"created_time", RC_B_INT64}, {"updated_time", RC_B_INT64},
+                {"deleted_time", RC_B_DATE}, {"register_time", RC_B_TIMESTAMP}, {"double_nan", RC_B_DOUBLE}, {"double_zero", RC_B_DOUBLE},
+                {"decimal", RC_B_DECIMAL128}, {"decimal_nan", RC_B_DECIMAL128}, {"regex", RC_B_REGEX}, {"symbol", RC_B_SYMBOL},
+                {"minKey", RC_B_MINKEY},     {"maxKey", RC_B_MAXKEY},     {"code", RC_B_CODE},          {"null", RC_B_NULL},
+                {"undefined", RC_B_UNDEFINED}, {"binary", RC_B_BINARY},   {"uuid", RC_B_BINARY},        {"context", RC_B_DOCUMENT},
+                {"array_mix", RC_B_ARRAY}};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        const rc_bson *x = rc_bson_get(v, want[k].name);
+        if (!x || x->kind != want[k].kind) fail_msg("%s: %s", want[k].name, x ? rc_bson_kind_name(x->kind) : "absent");
+    }
+    assert_int_equal(rc_bson_get(v, "updated_time")->i64, 1735934393769LL);
+    assert_int_equal(rc_bson_get(v, "deleted_time")->i64, 1735934393769LL);
+    assert_int_equal(rc_bson_get(v, "register_time")->ts.t, 1736997330);
+    assert_int_equal(rc_bson_get(v, "uuid")->bin.subtype, 4);
+    assert_int_equal(rc_bson_get(v, "array_mix")->doc.items[2].val.kind, RC_B_INT64);
+    assert_int_equal(rc_bson_get(rc_bson_get(rc_bson_get(v, "context"), "location"), "lon")->kind, RC_B_DOUBLE);
+    rc_doc_change *d = rc_arena_alloc(&arena, sizeof *d);
+    memset(d, 0, sizeof *d);
+    d->full = v, d->has_cluster_time = true, d->cluster_t = 1736997330, d->cluster_i = 2;
+    rc_event ev, back;
+    memset(&ev, 0, sizeof ev);
+    ev.op = RC_OP_INSERT, ev.src.server = RC_STR("rowcast"), ev.src.db = RC_STR("db"), ev.src.table = RC_STR("coll");
+    ev.ts_us = 1736997330000000, ev.proc_us = 1736997330123000, ev.has_ts = ev.has_proc = true, ev.doc = d;
+    through_debezium("2.7.0.Final", &ev, &back);
+    through_debezium("1.9.4.Final", &ev, &back);
+    through("native", &back);
+    back.src.server = (rc_str){0}, back.pos.seq = 1, back.pos.has_seq = true;
+    through("drs-dds", &back);
+    /* a change stream event has no processing time nor DRS's id */
+    back.has_proc = false, back.proc_us = 0, back.pos.has_seq = false, back.pos.seq = 0;
+    through("mongo-change-stream", &back);
+}
+
 static void test_mongo_kafka_every_type(void **state)
 {
     (void)state;
@@ -217,6 +370,7 @@ static void test_mongo_kafka_every_type(void **state)
     assert_true(d->has_cluster_time && d->cluster_t == 123456789 && d->cluster_i == 42);
     assert_true(rc_bson_equal(d->full, d->before));
     through("native", &l.items[0]);
+    through("mongo-change-stream", &l.items[0]); /* its writer, and back: every type kept */
     rc_event_list_fini(&l);
     f->dec_free(dec);
 }
@@ -249,7 +403,8 @@ static void test_drs_dds_db_type(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_generated_documents_survive), cmocka_unit_test(test_mongo_kafka_every_type),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_generated_documents_survive), cmocka_unit_test(test_generated_documents_debezium),
+                                       cmocka_unit_test(test_paimon_every_type), cmocka_unit_test(test_mongo_kafka_every_type),
                                        cmocka_unit_test(test_drs_dds_db_type)};
     rc_arena_init(&arena);
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,6 +52,30 @@ static void test_canonical_round_trip(void **state)
          RC_EJSON_CANONICAL);
 }
 
+/* Debezium's MongoDB connector's text (the Java driver's legacy strict mode, indented with empty
+ * strings), and canonical text as the Java driver's toJson() spaces it (the MongoDB Kafka
+ * connector's test event): read and written again, the same bytes. */
+static void test_strict_and_java_round_trip(void **state)
+{
+    (void)state;
+    same("{\"_id\": {\"$oid\": \"5eb626b3452cd570b405bf7d\"},\"a\": 1.0,\"n\": 20,\"l\": {\"$numberLong\": \"1001\"},"
+         "\"d\": {\"$date\": 1533868558652},\"neg\": {\"$date\": -1},\"t\": {\"$timestamp\": {\"t\": 1736997330,\"i\": 2}},"
+         "\"b\": {\"$binary\": \"uE2/4v5MSVOiJZkOo3APKQ==\",\"$type\": \"04\"},\"r\": {\"$regex\": \"^pass$\",\"$options\": \"i\"},"
+         "\"dec\": {\"$numberDecimal\": \"3.14\"},\"x\": NaN,\"y\": -Infinity,\"tags\": [\"a\",1,{\"$minKey\": 1}],"
+         "\"u\": {\"$undefined\": true},\"s\": {\"$symbol\": \"s\"},\"c\": {\"$code\": \"f()\",\"$scope\": {\"y\": 1}}}",
+         RC_EJSON_STRICT);
+    same("{\"arraySimple\": [{\"$numberInt\": \"1\"}, {\"$numberInt\": \"2\"}], \"binary\": {\"$binary\": {\"base64\": "
+         "\"S2Fma2Egcm9ja3Mh\", \"subType\": \"00\"}}, \"codeWithScope\": {\"$code\": \"int x = y\", \"$scope\": {\"y\": "
+         "{\"$numberInt\": \"1\"}}}, \"dateTime\": {\"$date\": {\"$numberLong\": \"1577836801000\"}}, \"double\": "
+         "{\"$numberDouble\": \"62.0\"}, \"maxKey\": {\"$maxKey\": 1}, \"regex\": {\"$regularExpression\": {\"pattern\": "
+         "\"^test.*regex.*xyz$\", \"options\": \"i\"}}, \"timestamp\": {\"$timestamp\": {\"t\": 305419896, \"i\": 5}}, "
+         "\"undefined\": {\"$undefined\": true}}",
+         RC_EJSON_JAVA_CANONICAL);
+    same("{\"_id\": {\"$oid\": \"67d2d13807fe0c4336070cfd\"}, \"name\": \"John Doe\", \"age\": 30, \"d\": {\"$date\": "
+         "\"2020-01-01T00:00:01.123Z\"}}",
+         RC_EJSON_JAVA_RELAXED);
+}
+
 static void test_kinds_kept_apart(void **state)
 {
     (void)state;
@@ -145,7 +169,7 @@ static void test_decimal128_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_canonical_round_trip), cmocka_unit_test(test_kinds_kept_apart), cmocka_unit_test(test_shell_round_trip),
+        cmocka_unit_test(test_canonical_round_trip), cmocka_unit_test(test_strict_and_java_round_trip), cmocka_unit_test(test_kinds_kept_apart), cmocka_unit_test(test_shell_round_trip),
         cmocka_unit_test(test_relaxed),              cmocka_unit_test(test_refused),          cmocka_unit_test(test_decimal128_text),
     };
     rc_arena_init(&arena);
