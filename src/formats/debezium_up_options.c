@@ -21,7 +21,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.decimal.format", RC_OPT_CHOICE, "base64|numeric", "base64", "Kafka Connect JsonConverter's decimal.format: Decimal fields as base64 of their bytes or as JSON numbers (BigDecimal.toString(), 1.50, 1E-7)", .off = OFF(dec_format)},
     {"debezium.binary.handling.mode", RC_OPT_CHOICE, DBZ_BINARY_CHOICES, "bytes", "binary columns as bytes (base64 in JSON), a base64 string, a hex string or a URL-safe base64 string ('-' and '_', padded)", .off = OFF(bin_mode)},
     {"debezium.time.precision.mode", RC_OPT_CHOICE, DBZ_TIME_CHOICES, "(the connector's: adaptive for PostgreSQL, adaptive_time_microseconds for MySQL)", "time types as Debezium's Time/MicroTime/Timestamp types (adaptive: TIME(0-3) in ms, adaptive_time_microseconds: every TIME in µs; timestamps by precision in both) or Kafka Connect's", .off = OFF(time_mode)},
-    {"debezium.bigint.unsigned.handling.mode", RC_OPT_CHOICE, DBZ_UNSIGNED_CHOICES, "long", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal", .off = OFF(unsig)},
+    {"debezium.bigint.unsigned.handling.mode", RC_OPT_CHOICE, DBZ_UNSIGNED_CHOICES, "long", "BIGINT UNSIGNED as int64 (a value beyond it is refused; --on-loss=cut wraps it as Debezium does) or as Decimal", .off = OFF(unsig)},
     {"debezium.provide.transaction.metadata", RC_OPT_BOOL, NULL, "false", "write the transaction block {id, total_order, data_collection_order} and the BEGIN/END messages of the <server>.transaction topic", .off = OFF(tx_meta)},
     {"debezium.transactions", RC_OPT_BOOL, NULL, "false", "the same as debezium.provide.transaction.metadata", .off = OFF(tx_meta)},
     {"debezium.include.schema.changes", RC_OPT_BOOL, NULL, "true", "write DDL events of MySQL sources as the <server> schema-change topic's messages", .off = OFF(schema_changes)},
@@ -31,6 +31,11 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.include.unknown.datatypes", RC_OPT_BOOL, NULL, "false", "PostgreSQL columns of a type the connector has no converter for (an extension's, pg_lsn, tsquery...): false: left out of the events, said once per column; true: the bytes of their text (binary.handling.mode)", .off = OFF(include_unknown)},
     {"debezium.enable.time.adjuster", RC_OPT_BOOL, NULL, "true", "MySQL: a DATE or DATETIME of year 0-69 written as 2000-2069 and of 70-99 as 1970-1999, as Debezium does by default (MySQL's reading of two-digit years); false: the year stored", .off = OFF(time_adjust)},
     {"debezium.column.propagate.source.type", RC_OPT_STRING, "REGEX,...", "(none)", "the columns whose db.table.column (PostgreSQL: schema.table.column) matches one of the expressions carry __debezium.source.column.type, .length and .scale in their schema's parameters", .off = OFF(propagate)},
+    {"debezium.datatype.propagate.source.type", RC_OPT_STRING, "REGEX,...", "(none)", "the same for the columns whose db.table.TYPE (PostgreSQL: schema.table.TYPE; TYPE as __debezium.source.column.type writes it: VARCHAR, INT UNSIGNED) matches one of the expressions (e.g. .+\\.FLOAT,.+\\.VARCHAR)", .off = OFF(propagate_dt)},
+    {"debezium.converters", RC_OPT_STRING, "boolean", "(none)", "Debezium's custom converters: boolean, with debezium.boolean.type TinyIntOneToBooleanConverter, is the one rowcast has", .off = OFF(converters)},
+    {"debezium.boolean.type", RC_OPT_STRING, "CLASS", "(none)", "io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter (or io.debezium.connector.mysql.converters.TinyIntOneToBooleanConverter): MySQL TINYINT(1) columns as BOOLEAN (schema boolean, nonzero true)", .off = OFF(bool_type)},
+    {"debezium.boolean.selector", RC_OPT_STRING, "REGEX,...", "(every column)", "the converter's columns: those whose db.table.column matches one of the expressions", .off = OFF(bool_selector)},
+    {"debezium.boolean.length.checker", RC_OPT_BOOL, NULL, "true", "the converter takes a TINYINT declared with length 1 only; false: any TINYINT the selector names", .off = OFF(bool_length_checker)},
     {"debezium.include.query", RC_OPT_BOOL, NULL, "false", "MySQL: the row's statement in source.query (a MySQL/MariaDB capture then asks the server for it: MariaDB's binlog_annotate_row_events, MySQL's binlog_rows_query_log_events must be on); false: null, Debezium's default", .off = OFF(include_query)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
@@ -127,7 +132,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->unsigned_precise = opt->unsig == 1;
     e->include_query = opt->include_query;
     e->time_adjust = opt->time_adjust;
-    if (rc_dbz_srctype_open(e, opt->propagate, err) != RC_OK) {
+    if (rc_dbz_srctype_open(e, opt->propagate, opt->propagate_dt, err) != RC_OK || rc_dbz_boolconv_open(e, opt, err) != RC_OK) {
         rc_dbz_up_free(e);
         return err->code;
     }
@@ -180,6 +185,7 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->warned);
     rc_enc_colkeys_fini(&e->keys);
     rc_dbz_srctype_close(e);
+    rc_dbz_boolconv_close(e);
     free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);

@@ -1,6 +1,7 @@
-/* Upstream Debezium's column.propagate.source.type: the columns whose fully-qualified name
- * ("db.table.column", "schema.table.column") matches one of the option's regular expressions
- * carry their source type in their schema's parameters, as Debezium's
+/* Upstream Debezium's column.propagate.source.type and datatype.propagate.source.type: the
+ * columns whose fully-qualified name ("db.table.column", "schema.table.column") matches one of the
+ * first option's regular expressions, or whose "db.table.TYPE" (TYPE: the name written in
+ * __debezium.source.column.type) one of the second's, carry their source type in their schema's parameters, as Debezium's
  * PropagateSourceMetadataToSchemaParameter writes them: __debezium.source.column.type (the
  * declared type's name in capitals, "DECIMAL", "INT UNSIGNED"), __debezium.source.column.length
  * and __debezium.source.column.scale when the declaration gives them, and
@@ -14,69 +15,83 @@
 #include "formats/debezium_up_enc.h"
 #include "core/jsonw.h"
 
-rc_status rc_dbz_srctype_open(up_enc *e, const char *list, rc_error *err)
+rc_status rc_dbz_selectors_compile(const char *opt, const char *list, regex_t **rs, size_t *n, rc_error *err)
 {
     for (const char *p = list; p && *p;) {
         const char *end = strchr(p, ',');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n) {
-            regex_t *r = realloc(e->srctype, (e->nsrctype + 1) * sizeof *r);
-            char *pat = malloc(n + 5);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len) {
+            regex_t *r = realloc(*rs, (*n + 1) * sizeof *r);
+            char *pat = malloc(len + 5);
             if (!r || !pat) return free(pat), rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
-            e->srctype = r;
-            snprintf(pat, n + 5, "^(%.*s)$", (int)n, p);
-            int rc = regcomp(&r[e->nsrctype], pat, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+            *rs = r;
+            snprintf(pat, len + 5, "^(%.*s)$", (int)len, p);
+            int rc = regcomp(&r[*n], pat, REG_EXTENDED | REG_ICASE | REG_NOSUB);
             free(pat);
-            if (rc) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o debezium.column.propagate.source.type: '%.*s' is not a regular expression", (int)n, p);
-            e->nsrctype++;
+            if (rc) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o debezium.%s: '%.*s' is not a regular expression", opt, (int)len, p);
+            (*n)++;
         }
-        p = end ? end + 1 : p + n;
+        p = end ? end + 1 : p + len;
     }
     return RC_OK;
+}
+
+rc_status rc_dbz_srctype_open(up_enc *e, const char *columns, const char *datatypes, rc_error *err)
+{
+    rc_status st = rc_dbz_selectors_compile("column.propagate.source.type", columns, &e->srctype, &e->nsrctype, err);
+    return st != RC_OK ? st : rc_dbz_selectors_compile("datatype.propagate.source.type", datatypes, &e->srctype_dt, &e->nsrctype_dt, err);
 }
 
 void rc_dbz_srctype_close(up_enc *e)
 {
     for (size_t i = 0; i < e->nsrctype; i++) regfree(&e->srctype[i]);
-    free(e->srctype);
-    e->srctype = NULL, e->nsrctype = 0;
+    for (size_t i = 0; i < e->nsrctype_dt; i++) regfree(&e->srctype_dt[i]);
+    free(e->srctype), free(e->srctype_dt);
+    e->srctype = e->srctype_dt = NULL, e->nsrctype = e->nsrctype_dt = 0;
 }
 
-/* The event's column i by its "db.table.column" (PostgreSQL: "schema.table.column"). */
-static bool matches(const up_enc *e, const rc_event *ev, uint32_t i)
+/* Debezium's name of a declared type: the declaration without its "(…)", in capitals, one space
+ * between words ("decimal(5,2) unsigned" is DECIMAL UNSIGNED). */
+static void put_type_name(rc_buf *b, rc_str d)
 {
+    size_t depth = 0, start = b->len;
+    for (size_t k = 0; k < d.n; k++) {
+        char ch = d.p[k];
+        if (ch == '(') depth++;
+        else if (ch == ')') depth -= depth > 0;
+        else if (depth) continue;
+        else if (ch != ' ') rc_buf_putc(b, (char)toupper((unsigned char)ch));
+        else if (b->len > start && b->data[b->len - 1] != ' ') rc_buf_putc(b, ' ');
+    }
+    if (b->len > start && b->data[b->len - 1] == ' ') b->len--;
+}
+
+bool rc_dbz_selectors_match(const rc_event *ev, uint32_t i, bool by_type, const regex_t *rs, size_t n)
+{
+    if (!n) return false;
     rc_str ns = ev->src.schema.n ? ev->src.schema : ev->src.db, t = ev->src.table, c = ev->cols[i].name;
     rc_buf b;
     rc_buf_init(&b, 0);
-    rc_buf_put(&b, ns.p, ns.n), rc_buf_putc(&b, '.'), rc_buf_put(&b, t.p, t.n), rc_buf_putc(&b, '.'), rc_buf_put(&b, c.p, c.n);
+    rc_buf_put(&b, ns.p, ns.n), rc_buf_putc(&b, '.'), rc_buf_put(&b, t.p, t.n), rc_buf_putc(&b, '.');
+    if (by_type) put_type_name(&b, ev->cols[i].type.decl);
+    else rc_buf_put(&b, c.p, c.n);
     rc_buf_putc(&b, '\0');
     bool found = false;
-    for (size_t k = 0; b.err == RC_OK && !found && k < e->nsrctype; k++) found = !regexec(&e->srctype[k], b.data, 0, NULL, 0);
+    for (size_t k = 0; b.err == RC_OK && !found && k < n; k++) found = !regexec(&rs[k], b.data, 0, NULL, 0);
     rc_buf_fini(&b);
     return found;
 }
 
 void rc_dbz_srctype_params(up_enc *e, const rc_event *ev, uint32_t i, col_schema *s, rc_buf *params)
 {
-    if (!e->nsrctype || !matches(e, ev, i)) return;
+    if (!rc_dbz_selectors_match(ev, i, false, e->srctype, e->nsrctype) && !rc_dbz_selectors_match(ev, i, true, e->srctype_dt, e->nsrctype_dt)) return;
     const rc_column *c = &ev->cols[i];
     rc_str d = c->type.decl;
     if (s->params) params->len--; /* the object's '}': its keys first, as Debezium adds these after them */
     else rc_buf_reset(params), rc_buf_putc(params, '{');
     if (params->len > 1) rc_buf_putc(params, ',');
     RC_BUF_LIT(params, "\"__debezium.source.column.type\":\"");
-    /* the declaration without its "(…)", in capitals, one space between words: "decimal(5,2)
-     * unsigned" is DECIMAL UNSIGNED */
-    size_t depth = 0, start = params->len;
-    for (size_t k = 0; k < d.n; k++) {
-        char ch = d.p[k];
-        if (ch == '(') depth++;
-        else if (ch == ')') depth -= depth > 0;
-        else if (depth) continue;
-        else if (ch != ' ') rc_buf_putc(params, (char)toupper((unsigned char)ch));
-        else if (params->len > start && params->data[params->len - 1] != ' ') rc_buf_putc(params, ' ');
-    }
-    if (params->len > start && params->data[params->len - 1] == ' ') params->len--;
+    put_type_name(params, d);
     rc_buf_putc(params, '"');
     if (c->type.p1 > 0) {
         RC_BUF_LIT(params, ",\"__debezium.source.column.length\":\"");

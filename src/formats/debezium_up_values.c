@@ -315,10 +315,15 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
             cv->kind = CV_DECIMAL, cv->dec = (rc_decimal){cv->own, (uint32_t)tmp.len, 0, false};
             return RC_OK;
         }
-        if (v->u > INT64_MAX) { /* Debezium wraps it to a negative number; rowcast says so and writes nothing */
+        if (v->u > INT64_MAX) { /* Debezium wraps it to a negative number: rowcast with --on-loss=cut, else it refuses */
+            if (e->cuts) {
+                rc_cut_note(e->cuts, c, "an int64 wrapped as Debezium does");
+                cv->kind = CV_INT, cv->i = (int64_t)(v->u - (uint64_t)INT64_MAX - 1) + INT64_MIN; /* 2^64-1 is -1 */
+                return RC_OK;
+            }
             rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
                          "column \"%.*s\": %llu does not fit an int64 (bigint.unsigned.handling.mode=long; "
-                         "-o debezium.bigint.unsigned.handling.mode=precise keeps it)",
+                         "-o debezium.bigint.unsigned.handling.mode=precise keeps it, --on-loss=cut wraps it as Debezium does)",
                          (int)c->name.n, c->name.p, (unsigned long long)v->u);
             return RC_SKIP;
         }

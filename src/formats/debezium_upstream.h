@@ -37,6 +37,10 @@ typedef struct rc_dbz_opts {
     bool include_query;    /* include.query */
     bool time_adjust;      /* enable.time.adjuster */
     const char *propagate; /* column.propagate.source.type: comma-separated regular expressions, NULL none */
+    const char *propagate_dt; /* datatype.propagate.source.type: the same, of "db.table.TYPE" */
+    const char *converters;   /* converters: "boolean" or none (NULL) */
+    const char *bool_type, *bool_selector; /* boolean.type, boolean.selector */
+    bool bool_length_checker; /* boolean.length.checker */
 } rc_dbz_opts;
 /* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);
