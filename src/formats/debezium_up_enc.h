@@ -118,6 +118,7 @@ typedef struct up_enc {
     size_t nsrctype;
     regex_t *srctype_dt;  /* datatype.propagate.source.type's */
     size_t nsrctype_dt;
+    const char *topic_delim, *topic_tx, *topic_hb_prefix, *topic_hb_name; /* rc_dbz_opts' */
     /* converters=boolean, TinyIntOneToBooleanConverter (debezium_up_boolconv.c) */
     bool bc_on, bc_length_checker;
     regex_t *bc_sel; /* boolean.selector's expressions (none: every column) */

@@ -36,6 +36,10 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.boolean.type", RC_OPT_STRING, "CLASS", "(none)", "io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter (or io.debezium.connector.mysql.converters.TinyIntOneToBooleanConverter): MySQL TINYINT(1) columns as BOOLEAN (schema boolean, nonzero true)", .off = OFF(bool_type)},
     {"debezium.boolean.selector", RC_OPT_STRING, "REGEX,...", "(every column)", "the converter's columns: those whose db.table.column matches one of the expressions", .off = OFF(bool_selector)},
     {"debezium.boolean.length.checker", RC_OPT_BOOL, NULL, "true", "the converter takes a TINYINT declared with length 1 only; false: any TINYINT the selector names", .off = OFF(bool_length_checker)},
+    {"debezium.topic.delimiter", RC_OPT_STRING, "TEXT", ".", "topic.delimiter: between the parts of the transaction and heartbeat topics' names (the data topics' is --topic's: '{server}_{db}_{table}')", .off = OFF(topic_delim)},
+    {"debezium.topic.transaction", RC_OPT_STRING, "NAME", "transaction", "topic.transaction: the transaction topic is <server><delimiter><NAME>", .off = OFF(topic_tx)},
+    {"debezium.topic.heartbeat.prefix", RC_OPT_STRING, "NAME", "__debezium-heartbeat", "topic.heartbeat.prefix: the heartbeat topic is <NAME><delimiter><server>", .off = OFF(topic_hb_prefix)},
+    {"debezium.topic.heartbeat.name", RC_OPT_STRING, "NAME", "(none)", "topic.heartbeat.name: the heartbeat topic's whole name instead", .off = OFF(topic_hb_name)},
     {"debezium.include.query", RC_OPT_BOOL, NULL, "false", "MySQL: the row's statement in source.query (a MySQL/MariaDB capture then asks the server for it: MariaDB's binlog_annotate_row_events, MySQL's binlog_rows_query_log_events must be on); false: null, Debezium's default", .off = OFF(include_query)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
@@ -132,6 +136,10 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->unsigned_precise = opt->unsig == 1;
     e->include_query = opt->include_query;
     e->time_adjust = opt->time_adjust;
+    e->topic_delim = opt->topic_delim ? opt->topic_delim : ".";
+    e->topic_tx = opt->topic_tx ? opt->topic_tx : "transaction";
+    e->topic_hb_prefix = opt->topic_hb_prefix ? opt->topic_hb_prefix : "__debezium-heartbeat";
+    e->topic_hb_name = opt->topic_hb_name;
     if (rc_dbz_srctype_open(e, opt->propagate, opt->propagate_dt, err) != RC_OK || rc_dbz_boolconv_open(e, opt, err) != RC_OK) {
         rc_dbz_up_free(e);
         return err->code;

@@ -143,7 +143,12 @@ rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 rc_status rc_dbz_hb_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
     switch (ev->op) {
-    case RC_OP_HEARTBEAT: rc_dbz_hb_topic(topic, server_of(p, ev)); *partition = 0; return RC_OK;
+    case RC_OP_HEARTBEAT: {
+        const up_enc *e = p;
+        rc_dbz_hb_topic(topic, server_of(p, ev), e->topic_hb_prefix, e->topic_delim, e->topic_hb_name);
+        *partition = 0;
+        return RC_OK;
+    }
     case RC_OP_DDL:
     case RC_OP_BEGIN:
     case RC_OP_COMMIT:
