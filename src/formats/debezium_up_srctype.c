@@ -84,6 +84,7 @@ bool rc_dbz_selectors_match(const rc_event *ev, uint32_t i, bool by_type, const 
 
 void rc_dbz_srctype_params(up_enc *e, const rc_event *ev, uint32_t i, col_schema *s, rc_buf *params)
 {
+    if (!e->nsrctype && !e->nsrctype_dt) return;
     if (!rc_dbz_selectors_match(ev, i, false, e->srctype, e->nsrctype) && !rc_dbz_selectors_match(ev, i, true, e->srctype_dt, e->nsrctype_dt)) return;
     const rc_column *c = &ev->cols[i];
     rc_str d = c->type.decl;

@@ -113,7 +113,7 @@ rc_status rc_dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
     up_enc *e = p;
     if (ev->doc) return rc_doc_refuse("debezium", err); /* its MongoDB envelope: not built yet (docs/design/documents.md) */
     rc_event conv;
-    ev = rc_dbz_boolconv(e, ev, &conv);
+    if (e->bc_on) ev = rc_dbz_boolconv(e, ev, &conv); /* converters=boolean */
     const char *op = rc_dbz_up_op(ev);
     if (op) return written(change_value(e, ev, op, b, err), b, err);
     switch (ev->op) {
@@ -129,7 +129,7 @@ rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
     rc_event conv;
-    ev = rc_dbz_boolconv(e, ev, &conv);
+    if (e->bc_on) ev = rc_dbz_boolconv(e, ev, &conv); /* converters=boolean */
     switch (ev->op) {
     case RC_OP_HEARTBEAT: return written(rc_dbz_hb_key(b, server_of(e, ev), e->schemas, e->compat >= 30), b, err);
     case RC_OP_DDL:
