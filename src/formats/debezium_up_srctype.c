@@ -50,10 +50,28 @@ void rc_dbz_srctype_close(up_enc *e)
     e->srctype = e->srctype_dt = NULL, e->nsrctype = e->nsrctype_dt = 0;
 }
 
+/* PostgreSQL: Debezium's type name is pg_type's typname in capitals (the JDBC driver's TYPE_NAME),
+ * which format_type() spells otherwise for these built-ins; with the driver's COLUMN_SIZE and
+ * DECIMAL_DIGITS (__debezium.source.column.length and .scale) where they do not come from the
+ * declaration (-1: from it). */
+static const struct {
+    const char *decl, *typname;
+    int len, scale;
+} pg_names[] = {
+    {"CHARACTER VARYING", "VARCHAR", -1, 0}, {"CHARACTER", "BPCHAR", -1, 0}, {"NUMERIC", "NUMERIC", -1, -1},
+    {"SMALLINT", "INT2", 5, 0}, {"INTEGER", "INT4", 10, 0}, {"BIGINT", "INT8", 19, 0},
+    {"REAL", "FLOAT4", 8, 8}, {"DOUBLE PRECISION", "FLOAT8", 17, 17}, {"BOOLEAN", "BOOL", 1, 0},
+    {"BIT VARYING", "VARBIT", -1, -1}, {"TIMESTAMP WITHOUT TIME ZONE", "TIMESTAMP", -1, -1},
+    {"TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ", -1, -1}, {"TIME WITHOUT TIME ZONE", "TIME", -1, -1},
+    {"TIME WITH TIME ZONE", "TIMETZ", -1, -1},
+};
+
 /* Debezium's name of a declared type: the declaration without its "(…)", in capitals, one space
- * between words ("decimal(5,2) unsigned" is DECIMAL UNSIGNED). */
-static void put_type_name(rc_buf *b, rc_str d)
+ * between words ("decimal(5,2) unsigned" is DECIMAL UNSIGNED); PostgreSQL's typname (pg_names).
+ * The pg_names entry, or -1. */
+static int put_type_name(rc_buf *b, const rc_column *c)
 {
+    rc_str d = c->type.decl;
     size_t depth = 0, start = b->len;
     for (size_t k = 0; k < d.n; k++) {
         char ch = d.p[k];
@@ -64,6 +82,15 @@ static void put_type_name(rc_buf *b, rc_str d)
         else if (b->len > start && b->data[b->len - 1] != ' ') rc_buf_putc(b, ' ');
     }
     if (b->len > start && b->data[b->len - 1] == ' ') b->len--;
+    if (c->type.info->family != RC_FAM_PG || b->err != RC_OK) return -1;
+    for (size_t k = 0; k < sizeof pg_names / sizeof *pg_names; k++) {
+        size_t n = strlen(pg_names[k].decl);
+        if (b->len - start != n || memcmp(b->data + start, pg_names[k].decl, n)) continue;
+        b->len = start;
+        rc_buf_put(b, pg_names[k].typname, strlen(pg_names[k].typname));
+        return (int)k;
+    }
+    return -1;
 }
 
 bool rc_dbz_selectors_match(const rc_event *ev, uint32_t i, bool by_type, const regex_t *rs, size_t n)
@@ -73,7 +100,7 @@ bool rc_dbz_selectors_match(const rc_event *ev, uint32_t i, bool by_type, const 
     rc_buf b;
     rc_buf_init(&b, 0);
     rc_buf_put(&b, ns.p, ns.n), rc_buf_putc(&b, '.'), rc_buf_put(&b, t.p, t.n), rc_buf_putc(&b, '.');
-    if (by_type) put_type_name(&b, ev->cols[i].type.decl);
+    if (by_type) put_type_name(&b, &ev->cols[i]);
     else rc_buf_put(&b, c.p, c.n);
     rc_buf_putc(&b, '\0');
     bool found = false;
@@ -92,16 +119,19 @@ void rc_dbz_srctype_params(up_enc *e, const rc_event *ev, uint32_t i, col_schema
     else rc_buf_reset(params), rc_buf_putc(params, '{');
     if (params->len > 1) rc_buf_putc(params, ',');
     RC_BUF_LIT(params, "\"__debezium.source.column.type\":\"");
-    put_type_name(params, d);
+    int pg = put_type_name(params, c);
     rc_buf_putc(params, '"');
-    if (c->type.p1 > 0) {
+    int64_t len = c->type.p1 > 0 ? c->type.p1 : -1, scale = len > 0 && c->type.p2 >= 0 && memchr(d.p, ',', d.n) ? c->type.p2 : -1;
+    if (pg >= 0 && pg_names[pg].len >= 0) len = pg_names[pg].len;
+    if (pg >= 0 && pg_names[pg].scale >= 0 && len > 0) scale = pg_names[pg].scale;
+    if (len > 0) {
         RC_BUF_LIT(params, ",\"__debezium.source.column.length\":\"");
-        rc_fmt_i64(params, c->type.p1);
+        rc_fmt_i64(params, len);
         rc_buf_putc(params, '"');
     }
-    if (c->type.p2 >= 0 && c->type.p1 > 0 && memchr(d.p, ',', d.n)) {
+    if (scale >= 0) {
         RC_BUF_LIT(params, ",\"__debezium.source.column.scale\":\"");
-        rc_fmt_i64(params, c->type.p2);
+        rc_fmt_i64(params, scale);
         rc_buf_putc(params, '"');
     }
     RC_BUF_LIT(params, ",\"__debezium.source.column.name\":");
