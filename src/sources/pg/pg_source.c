@@ -570,19 +570,21 @@ static void pg_close(rc_source *src)
 
 /* rc_pg_key_fn: a snapshot table's key was read before its COPY; a streamed relation's is
  * read when its first change comes (the SQL session is free then). */
-static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null)
+static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null, char **dflts)
 {
     pg_source *s = ud;
     for (size_t i = 0; i < s->ntables; i++)
         if (s->tables[i].rel == rel) {
-            if (s->tables[i].pk_rank) memcpy(rank, s->tables[i].pk_rank, rel->ncols * sizeof *rank);
-            return s->tables[i].pk_rank != NULL;
+            const rc_pg_table *t = &s->tables[i];
+            for (uint16_t k = 0; t->dflts && k < rel->ncols; k++) dflts[k] = t->dflts[k] ? strdup(t->dflts[k]) : NULL;
+            if (t->pk_rank) memcpy(rank, t->pk_rank, rel->ncols * sizeof *rank);
+            return t->pk_rank != NULL;
         }
     if (s->copying) return false;
     bool found = false;
     rc_error err;
     rc_error_clear(&err);
-    if (rc_pg_catalog_primary_key(s->conn, rel, rank, not_null, &found, &err) != RC_PG_OK) {
+    if (rc_pg_catalog_primary_key(s->conn, rel, rank, not_null, dflts, &found, &err) != RC_PG_OK) {
         notice(s, "warning: %s: the events of %s.%s have no key columns", err.message, rel->nspname, rel->relname);
         return false;
     }
