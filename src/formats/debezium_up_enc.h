@@ -244,9 +244,9 @@ static inline bool time_millis(const up_enc *e, const rc_column *c)
  * (include.unknown.datatypes): */
 typedef enum {
     UNK_NO = 0, /* it has one */
-    UNK_OUT,    /* false: the column is left out of the events (a type rowcast does not know, an array of one) */
+    UNK_OUT,    /* false: the column is left out of the events, said once per column (a type rowcast does not
+                 * know, an array of one, a built-in the connector has no converter for: tsquery, box, line...) */
     UNK_BYTES,  /* true: the bytes of its text */
-    UNK_REFUSE, /* false, a built-in type rowcast knows (line, tsquery...): the row is not written (rowcast drops no column it reads) */
 } dbz_unknown;
 dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c);
 /* Column i of ev is left out (UNK_OUT): said once per table and column on stderr. */

@@ -213,11 +213,9 @@ static rc_status unknown_value(up_enc *e, const rc_column *c, const rc_value *v,
         return RC_OK;
     }
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                 u == UNK_OUT ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
-                                "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
-                                "writes the bytes of its text)"
-                              : "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
-                                "this type and leaves the column out of its events; rowcast drops no column",
+                 "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
+                 "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
+                 "writes the bytes of its text)",
                  (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
     return RC_SKIP;
 }

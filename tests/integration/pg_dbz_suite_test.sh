@@ -70,6 +70,7 @@ unknown_base64_url --include unk.* -o debezium.include.unknown.datatypes=true -o
 unknown_hex --include unk.* -o debezium.include.unknown.datatypes=true -o debezium.binary.handling.mode=hex
 alias --include alias.* -o debezium.decimal.handling.mode=double -o debezium.include.unknown.datatypes=true
 interval_string -o debezium.interval.handling.mode=string
+unknown_out --include unk.* --include alias.*
 srctype -o debezium.column.propagate.source.type=.*vc.*
 srctype_dec --include nan.* -o debezium.column.propagate.source.type=.*(d|dzs) -o debezium.decimal.handling.mode=double
 dtsrctype_nth -o debezium.datatype.propagate.source.type=.+\.NUMERIC,.+\.VARCHAR,.+\.FLOAT4
