@@ -131,6 +131,7 @@ typedef struct up_enc {
     uint32_t bc_cap;       /* of bc_vals (twice) and bc_dflts */
     bool zoned_width;     /* ZonedTimestamp's fraction as wide as the column's precision (2.2 and later) */
     bool tinyint8;        /* a MySQL signed TINYINT as int8 (debezium.version 3.7 and later), else int16 */
+    bool geometric37;     /* debezium.version 3.7 and later: PostgreSQL's box, circle... have converters (dbz#2135) */
     rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
     /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
@@ -247,6 +248,8 @@ typedef enum {
     UNK_OUT,    /* false: the column is left out of the events, said once per column (a type rowcast does not
                  * know, an array of one, a built-in the connector has no converter for: tsquery, box, line...) */
     UNK_BYTES,  /* true: the bytes of its text */
+    UNK_REFUSE, /* false, a geometric built-in with debezium.version 3.7 or later, whose Geometry/Circle/Line
+                 * layouts (dbz#2135) rowcast has not: the row is not written (the connector writes the column) */
 } dbz_unknown;
 dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c);
 /* Column i of ev is left out (UNK_OUT): said once per table and column on stderr. */

@@ -213,9 +213,11 @@ static rc_status unknown_value(up_enc *e, const rc_column *c, const rc_value *v,
         return RC_OK;
     }
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                 "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
-                 "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
-                 "writes the bytes of its text)",
+                 u == UNK_OUT ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
+                                "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
+                                "writes the bytes of its text)"
+                              : "column \"%.*s\" (%.*s): Debezium 3.7's PostgreSQL connector writes this type as a Geometry, Circle or Line "
+                                "struct (dbz#2135), a layout rowcast has not; a debezium.version before 3.7 leaves the column out",
                  (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
     return RC_SKIP;
 }
