@@ -2,6 +2,7 @@
  * partition 0, key {"serverName": <server>}, value {"ts_ms": <time>}, each with its Kafka
  * Connect schema (io.debezium.connector.common.ServerNameKey / .Heartbeat) when schemas are on.
  * The schemas carry "version":1 in the layouts where Debezium's envelope schemas do (3.x). */
+#include <string.h>
 #include "debezium_upstream.h"
 #include "core/fmt.h"
 #include "core/jsonw.h"
@@ -42,8 +43,13 @@ rc_status rc_dbz_hb_key(rc_buf *b, rc_str server, bool schemas, bool versioned)
     return RC_OK;
 }
 
-void rc_dbz_hb_topic(rc_buf *topic, rc_str server)
+void rc_dbz_hb_topic(rc_buf *topic, rc_str server, const char *prefix, const char *delim, const char *hb_name)
 {
-    RC_BUF_LIT(topic, "__debezium-heartbeat.");
+    if (hb_name && *hb_name) {
+        rc_buf_put(topic, hb_name, strlen(hb_name));
+        return;
+    }
+    rc_buf_put(topic, prefix, strlen(prefix));
+    rc_buf_put(topic, delim, strlen(delim));
     rc_buf_put(topic, server.p, server.n);
 }

@@ -464,7 +464,8 @@ void rc_dbz_topics_topic(up_enc *e, const rc_event *ev, rc_buf *topic, int32_t *
     if (ev->op == RC_OP_DDL) {
         *partition = 0; /* the schema-change topic has one partition: its order is the history's */
     } else {
-        RC_BUF_LIT(topic, ".transaction");
+        rc_buf_put(topic, e->topic_delim, strlen(e->topic_delim)); /* topic.delimiter, topic.transaction */
+        rc_buf_put(topic, e->topic_tx, strlen(e->topic_tx));
         *partition = -1;
     }
 }

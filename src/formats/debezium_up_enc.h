@@ -116,9 +116,23 @@ typedef struct up_enc {
     bool time_adjust;     /* enable.time.adjuster: a MySQL year 0-99 moved to 1970-2069 */
     regex_t *srctype;     /* column.propagate.source.type's expressions (debezium_up_srctype.c) */
     size_t nsrctype;
+    regex_t *srctype_dt;  /* datatype.propagate.source.type's */
+    size_t nsrctype_dt;
+    const char *topic_delim, *topic_tx, *topic_hb_prefix, *topic_hb_name; /* rc_dbz_opts' */
+    /* converters=boolean, TinyIntOneToBooleanConverter (debezium_up_boolconv.c) */
+    bool bc_on, bc_length_checker;
+    regex_t *bc_sel; /* boolean.selector's expressions (none: every column) */
+    size_t bc_nsel;
+    struct rc_dbz_bc_list { const void *of; rc_column *cols; } *bc_lists; /* per cached column list: its converted columns, NULL: none taken */
+    size_t bc_n, bc_last;
+    rc_column *bc_scratch; /* the converted columns of an uncached list */
+    rc_value *bc_vals;     /* the converted before and after images */
+    rc_str *bc_dflts;
+    uint32_t bc_cap;       /* of bc_vals (twice) and bc_dflts */
     bool zoned_width;     /* ZonedTimestamp's fraction as wide as the column's precision (2.2 and later) */
     bool tinyint8;        /* a MySQL signed TINYINT as int8 (debezium.version 3.7 and later), else int16 */
     bool mongo_22;        /* MongoDB: 2.2's layout and later (no patch nor filter; source.wallTime) */
+    bool geometric37;     /* debezium.version 3.7 and later: PostgreSQL's box, circle... have converters (dbz#2135) */
     rc_buf warned;        /* "schema.table.column\n" of each column left out and said so */
     /* the transaction of the last event written; its events per table so far (debezium_topics.c) */
     rc_buf tx_of;
@@ -232,9 +246,11 @@ static inline bool time_millis(const up_enc *e, const rc_column *c)
  * (include.unknown.datatypes): */
 typedef enum {
     UNK_NO = 0, /* it has one */
-    UNK_OUT,    /* false: the column is left out of the events (a type rowcast does not know, an array of one) */
+    UNK_OUT,    /* false: the column is left out of the events, said once per column (a type rowcast does not
+                 * know, an array of one, a built-in the connector has no converter for: tsquery, box, line...) */
     UNK_BYTES,  /* true: the bytes of its text */
-    UNK_REFUSE, /* false, a built-in type rowcast knows (line, tsquery...): the row is not written (rowcast drops no column it reads) */
+    UNK_REFUSE, /* false, a geometric built-in with debezium.version 3.7 or later, whose Geometry/Circle/Line
+                 * layouts (dbz#2135) rowcast has not: the row is not written (the connector writes the column) */
 } dbz_unknown;
 dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c);
 /* Column i of ev is left out (UNK_OUT): said once per table and column on stderr. */
@@ -246,11 +262,25 @@ bool rc_dbz_array_elem(up_enc *e, const rc_column *c, rc_column *out);
 void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, const char *field, size_t fn);
 /* Column i of ev; dflt: its default as JSON (rc_dbz_default_json), NULL when none. */
 void rc_dbz_put_column_schema(up_enc *e, rc_buf *b, const rc_event *ev, uint32_t i, bool optional, rc_buf *params, rc_buf *dflt);
-/* ---- debezium_up_srctype.c: column.propagate.source.type ---- */
-/* Compiles the option's comma-separated expressions (NULL: none) into e. */
-rc_status rc_dbz_srctype_open(up_enc *e, const char *list, rc_error *err);
+/* ---- debezium_up_srctype.c: column/datatype.propagate.source.type ---- */
+/* Compiles the options' comma-separated expressions (NULL: none) into e. */
+rc_status rc_dbz_srctype_open(up_enc *e, const char *columns, const char *datatypes, rc_error *err);
 void rc_dbz_srctype_close(up_enc *e);
-/* Column i's source type into s's parameters (params), when its name matches. */
+/* Column i's source type into s's parameters (params), when its name or its type's matches. */
+/* Column selectors (Debezium's Predicates.includes): an option's comma-separated expressions,
+ * each compiled to match a whole name case-insensitively, appended to *rs (opt names the
+ * option in an error). */
+rc_status rc_dbz_selectors_compile(const char *opt, const char *list, regex_t **rs, size_t *n, rc_error *err);
+/* Whether "db.table.<last>" (PostgreSQL: "schema.table.<last>") matches one of rs: <last> is
+ * column i's name, or with by_type its type's as __debezium.source.column.type writes it
+ * (Debezium's fullyQualifiedColumnDatatype). */
+bool rc_dbz_selectors_match(const rc_event *ev, uint32_t i, bool by_type, const regex_t *rs, size_t n);
+/* ---- debezium_up_boolconv.c: converters=boolean (TinyIntOneToBooleanConverter) ---- */
+rc_status rc_dbz_boolconv_open(up_enc *e, const rc_dbz_opts *o, rc_error *err);
+void rc_dbz_boolconv_close(up_enc *e);
+/* ev, or when the converter takes some of its columns a copy of it in *copy with those columns
+ * BOOLEAN and their values and defaults booleans (valid until the next call). */
+const rc_event *rc_dbz_boolconv(up_enc *e, const rc_event *ev, rc_event *copy);
 void rc_dbz_srctype_params(up_enc *e, const rc_event *ev, uint32_t i, col_schema *s, rc_buf *params);
 /* Column c's default (rc_event.dflts: the text of a value) as its schema's "default" JSON, into
  * out (emptied first); false when it is none Debezium writes. */

@@ -21,7 +21,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.decimal.format", RC_OPT_CHOICE, "base64|numeric", "base64", "Kafka Connect JsonConverter's decimal.format: Decimal fields as base64 of their bytes or as JSON numbers (BigDecimal.toString(), 1.50, 1E-7)", .off = OFF(dec_format)},
     {"debezium.binary.handling.mode", RC_OPT_CHOICE, DBZ_BINARY_CHOICES, "bytes", "binary columns as bytes (base64 in JSON), a base64 string, a hex string or a URL-safe base64 string ('-' and '_', padded)", .off = OFF(bin_mode)},
     {"debezium.time.precision.mode", RC_OPT_CHOICE, DBZ_TIME_CHOICES, "(the connector's: adaptive for PostgreSQL, adaptive_time_microseconds for MySQL)", "time types as Debezium's Time/MicroTime/Timestamp types (adaptive: TIME(0-3) in ms, adaptive_time_microseconds: every TIME in µs; timestamps by precision in both) or Kafka Connect's", .off = OFF(time_mode)},
-    {"debezium.bigint.unsigned.handling.mode", RC_OPT_CHOICE, DBZ_UNSIGNED_CHOICES, "long", "BIGINT UNSIGNED as int64 (values beyond it are an error) or as Decimal", .off = OFF(unsig)},
+    {"debezium.bigint.unsigned.handling.mode", RC_OPT_CHOICE, DBZ_UNSIGNED_CHOICES, "long", "BIGINT UNSIGNED as int64 (a value beyond it is refused; --on-loss=cut wraps it as Debezium does) or as Decimal", .off = OFF(unsig)},
     {"debezium.provide.transaction.metadata", RC_OPT_BOOL, NULL, "false", "write the transaction block {id, total_order, data_collection_order} and the BEGIN/END messages of the <server>.transaction topic", .off = OFF(tx_meta)},
     {"debezium.transactions", RC_OPT_BOOL, NULL, "false", "the same as debezium.provide.transaction.metadata", .off = OFF(tx_meta)},
     {"debezium.include.schema.changes", RC_OPT_BOOL, NULL, "true", "write DDL events of MySQL sources as the <server> schema-change topic's messages", .off = OFF(schema_changes)},
@@ -31,6 +31,15 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.include.unknown.datatypes", RC_OPT_BOOL, NULL, "false", "PostgreSQL columns of a type the connector has no converter for (an extension's, pg_lsn, tsquery...): false: left out of the events, said once per column; true: the bytes of their text (binary.handling.mode)", .off = OFF(include_unknown)},
     {"debezium.enable.time.adjuster", RC_OPT_BOOL, NULL, "true", "MySQL: a DATE or DATETIME of year 0-69 written as 2000-2069 and of 70-99 as 1970-1999, as Debezium does by default (MySQL's reading of two-digit years); false: the year stored", .off = OFF(time_adjust)},
     {"debezium.column.propagate.source.type", RC_OPT_STRING, "REGEX,...", "(none)", "the columns whose db.table.column (PostgreSQL: schema.table.column) matches one of the expressions carry __debezium.source.column.type, .length and .scale in their schema's parameters", .off = OFF(propagate)},
+    {"debezium.datatype.propagate.source.type", RC_OPT_STRING, "REGEX,...", "(none)", "the same for the columns whose db.table.TYPE (PostgreSQL: schema.table.TYPE; TYPE as __debezium.source.column.type writes it: VARCHAR, INT UNSIGNED) matches one of the expressions (e.g. .+\\.FLOAT,.+\\.VARCHAR)", .off = OFF(propagate_dt)},
+    {"debezium.converters", RC_OPT_STRING, "boolean", "(none)", "Debezium's custom converters: boolean, with debezium.boolean.type TinyIntOneToBooleanConverter, is the one rowcast has", .off = OFF(converters)},
+    {"debezium.boolean.type", RC_OPT_STRING, "CLASS", "(none)", "io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter (or io.debezium.connector.mysql.converters.TinyIntOneToBooleanConverter): MySQL TINYINT(1) columns as BOOLEAN (schema boolean, nonzero true)", .off = OFF(bool_type)},
+    {"debezium.boolean.selector", RC_OPT_STRING, "REGEX,...", "(every column)", "the converter's columns: those whose db.table.column matches one of the expressions", .off = OFF(bool_selector)},
+    {"debezium.boolean.length.checker", RC_OPT_BOOL, NULL, "true", "the converter takes a TINYINT declared with length 1 only; false: any TINYINT the selector names", .off = OFF(bool_length_checker)},
+    {"debezium.topic.delimiter", RC_OPT_STRING, "TEXT", ".", "topic.delimiter: between the parts of the transaction and heartbeat topics' names (the data topics' is --topic's: '{server}_{db}_{table}')", .off = OFF(topic_delim)},
+    {"debezium.topic.transaction", RC_OPT_STRING, "NAME", "transaction", "topic.transaction: the transaction topic is <server><delimiter><NAME>", .off = OFF(topic_tx)},
+    {"debezium.topic.heartbeat.prefix", RC_OPT_STRING, "NAME", "__debezium-heartbeat", "topic.heartbeat.prefix: the heartbeat topic is <NAME><delimiter><server>", .off = OFF(topic_hb_prefix)},
+    {"debezium.topic.heartbeat.name", RC_OPT_STRING, "NAME", "(none)", "topic.heartbeat.name: the heartbeat topic's whole name instead", .off = OFF(topic_hb_name)},
     {"debezium.include.query", RC_OPT_BOOL, NULL, "false", "MySQL: the row's statement in source.query (a MySQL/MariaDB capture then asks the server for it: MariaDB's binlog_annotate_row_events, MySQL's binlog_rows_query_log_events must be on); false: null, Debezium's default", .off = OFF(include_query)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
@@ -127,7 +136,11 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->unsigned_precise = opt->unsig == 1;
     e->include_query = opt->include_query;
     e->time_adjust = opt->time_adjust;
-    if (rc_dbz_srctype_open(e, opt->propagate, err) != RC_OK) {
+    e->topic_delim = opt->topic_delim ? opt->topic_delim : ".";
+    e->topic_tx = opt->topic_tx ? opt->topic_tx : "transaction";
+    e->topic_hb_prefix = opt->topic_hb_prefix ? opt->topic_hb_prefix : "__debezium-heartbeat";
+    e->topic_hb_name = opt->topic_hb_name;
+    if (rc_dbz_srctype_open(e, opt->propagate, opt->propagate_dt, err) != RC_OK || rc_dbz_boolconv_open(e, opt, err) != RC_OK) {
         rc_dbz_up_free(e);
         return err->code;
     }
@@ -138,7 +151,7 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     int release = layout_of_release(e->version);
     e->compat = opt->compat >= 0 ? layouts[opt->compat] : release >= 0 ? release : 30;
     e->zoned_width = e->compat >= 26 || (e->compat == 20 && !release_before_2_2(e->version));
-    e->tinyint8 = release_from_3_7(e->version);
+    e->tinyint8 = e->geometric37 = release_from_3_7(e->version);
     e->mongo_22 = e->compat >= 26 || (e->compat == 20 && !release_before_2_2(e->version));
     e->schema_adjust = opt->schema_adjust >= 0 ? opt->schema_adjust : e->compat >= 20 ? DBZ_ADJUST_NONE : DBZ_ADJUST_AVRO;
     e->skip_ops = opt->skip.ops;
@@ -181,6 +194,7 @@ void rc_dbz_up_free(void *p)
     rc_buf_fini(&e->src_head), rc_buf_fini(&e->src_head_of), rc_buf_fini(&e->warned);
     rc_enc_colkeys_fini(&e->keys);
     rc_dbz_srctype_close(e);
+    rc_dbz_boolconv_close(e);
     free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);

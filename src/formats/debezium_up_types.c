@@ -27,7 +27,8 @@ dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c)
     rc_column ec;
     if (k == DBZ_PG_ARRAY && rc_dbz_array_elem(e, c, &ec)) k = pg_kind(e, &ec) == DBZ_PG_OTHER ? DBZ_PG_OTHER : DBZ_PG_NONE;
     if (k != DBZ_PG_OTHER && k != DBZ_PG_UNKNOWN) return UNK_NO;
-    return e->include_unknown ? UNK_BYTES : k == DBZ_PG_OTHER ? UNK_OUT : UNK_REFUSE;
+    if (e->include_unknown) return UNK_BYTES;
+    return e->geometric37 && rc_dbz_pg_geometric(c->type.info) ? UNK_REFUSE : UNK_OUT; /* a built-in it has none for (tsquery, box) too */
 }
 
 bool rc_dbz_left_out(up_enc *e, const rc_event *ev, uint32_t i)

@@ -216,8 +216,8 @@ static rc_status unknown_value(up_enc *e, const rc_column *c, const rc_value *v,
                  u == UNK_OUT ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
                                 "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
                                 "writes the bytes of its text)"
-                              : "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no schema for "
-                                "this type and leaves the column out of its events; rowcast drops no column",
+                              : "column \"%.*s\" (%.*s): Debezium 3.7's PostgreSQL connector writes this type as a Geometry, Circle or Line "
+                                "struct (dbz#2135), a layout rowcast has not; a debezium.version before 3.7 leaves the column out",
                  (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
     return RC_SKIP;
 }
@@ -315,10 +315,15 @@ static inline __attribute__((always_inline)) rc_status connect_value(up_enc *e, 
             cv->kind = CV_DECIMAL, cv->dec = (rc_decimal){cv->own, (uint32_t)tmp.len, 0, false};
             return RC_OK;
         }
-        if (v->u > INT64_MAX) { /* Debezium wraps it to a negative number; rowcast says so and writes nothing */
+        if (v->u > INT64_MAX) { /* Debezium wraps it to a negative number: rowcast with --on-loss=cut, else it refuses */
+            if (e->cuts) {
+                rc_cut_note(e->cuts, c, "an int64 wrapped as Debezium does");
+                cv->kind = CV_INT, cv->i = (int64_t)(v->u - (uint64_t)INT64_MAX - 1) + INT64_MIN; /* 2^64-1 is -1 */
+                return RC_OK;
+            }
             rc_error_set(err, RC_ERR_RANGE, RC_NO_OFFSET,
                          "column \"%.*s\": %llu does not fit an int64 (bigint.unsigned.handling.mode=long; "
-                         "-o debezium.bigint.unsigned.handling.mode=precise keeps it)",
+                         "-o debezium.bigint.unsigned.handling.mode=precise keeps it, --on-loss=cut wraps it as Debezium does)",
                          (int)c->name.n, c->name.p, (unsigned long long)v->u);
             return RC_SKIP;
         }

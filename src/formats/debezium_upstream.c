@@ -20,18 +20,6 @@ static bool skipped(const up_enc *e, const rc_event *ev, int conn)
     return ev->op == RC_OP_TRUNCATE && conn == CONN_POSTGRES && e->compat >= 20;
 }
 
-const char *rc_dbz_up_op(const rc_event *ev)
-{
-    switch (ev->op) {
-    case RC_OP_INSERT: return "c";
-    case RC_OP_READ: return "r";
-    case RC_OP_UPDATE: return "u";
-    case RC_OP_DELETE: return "d";
-    case RC_OP_TRUNCATE: return "t";
-    default: return NULL; /* DDL, heartbeats and transaction markers go to other topics */
-    }
-}
-
 /* The transaction block; null without metadata, tested here as that is the common case. */
 static void put_tx(up_enc *e, rc_buf *b, const rc_event *ev)
 {
@@ -112,6 +100,8 @@ rc_status rc_dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 {
     up_enc *e = p;
     if (ev->doc) return written(rc_dbz_mongo_value(e, ev, b, err), b, err); /* the MongoDB connector's envelope */
+    rc_event conv;
+    if (e->bc_on) ev = rc_dbz_boolconv(e, ev, &conv); /* converters=boolean */
     const char *op = rc_dbz_up_op(ev);
     if (op) return written(change_value(e, ev, op, b, err), b, err);
     switch (ev->op) {
@@ -126,6 +116,8 @@ rc_status rc_dbz_up_encode(void *p, const rc_event *ev, rc_buf *b, rc_error *err
 rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 {
     up_enc *e = p;
+    rc_event conv;
+    if (e->bc_on) ev = rc_dbz_boolconv(e, ev, &conv); /* converters=boolean */
     switch (ev->op) {
     case RC_OP_HEARTBEAT: return written(rc_dbz_hb_key(b, server_of(e, ev), e->schemas, e->compat >= 30), b, err);
     case RC_OP_DDL:
@@ -139,7 +131,12 @@ rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
 rc_status rc_dbz_hb_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
     switch (ev->op) {
-    case RC_OP_HEARTBEAT: rc_dbz_hb_topic(topic, server_of(p, ev)); *partition = 0; return RC_OK;
+    case RC_OP_HEARTBEAT: {
+        const up_enc *e = p;
+        rc_dbz_hb_topic(topic, server_of(p, ev), e->topic_hb_prefix, e->topic_delim, e->topic_hb_name);
+        *partition = 0;
+        return RC_OK;
+    }
     case RC_OP_DDL:
     case RC_OP_BEGIN:
     case RC_OP_COMMIT:

@@ -37,6 +37,13 @@ typedef struct rc_dbz_opts {
     bool include_query;    /* include.query */
     bool time_adjust;      /* enable.time.adjuster */
     const char *propagate; /* column.propagate.source.type: comma-separated regular expressions, NULL none */
+    const char *propagate_dt; /* datatype.propagate.source.type: the same, of "db.table.TYPE" */
+    const char *converters;   /* converters: "boolean" or none (NULL) */
+    const char *bool_type, *bool_selector; /* boolean.type, boolean.selector */
+    bool bool_length_checker; /* boolean.length.checker */
+    /* the topics the encoder names (rc_dbz_hb_route): topic.delimiter, topic.transaction,
+     * topic.heartbeat.prefix, topic.heartbeat.name (NULL: none) */
+    const char *topic_delim, *topic_tx, *topic_hb_prefix, *topic_hb_name;
 } rc_dbz_opts;
 /* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);
@@ -58,14 +65,26 @@ rc_status rc_dbz_hb_route(void *enc, const rc_event *ev, rc_buf *topic, int32_t 
  * versioned: the schemas carry "version":1), and the topic. */
 rc_status rc_dbz_hb_value(rc_buf *out, const rc_event *ev, bool schemas, bool versioned);
 rc_status rc_dbz_hb_key(rc_buf *out, rc_str server, bool schemas, bool versioned);
-void rc_dbz_hb_topic(rc_buf *topic, rc_str server);
+/* __debezium-heartbeat.<server>, or with hb_name that name; prefix and delim: topic.heartbeat.prefix
+ * and topic.delimiter. */
+void rc_dbz_hb_topic(rc_buf *topic, rc_str server, const char *prefix, const char *delim, const char *hb_name);
 
 /* Pieces the CloudEvents format reuses. The connector name ("mysql", "postgresql",
  * "sqlserver") or NULL when the event's source has no upstream layout. */
 const char *rc_dbz_up_connector(const rc_event *ev);
 /* Debezium's op letter for the event (c, r, u, d, t), or NULL where Debezium writes no change
  * event (DDL, heartbeats, transaction markers: docs/formats/debezium.md). */
-const char *rc_dbz_up_op(const rc_event *ev);
+static inline const char *rc_dbz_up_op(const rc_event *ev)
+{
+    switch (ev->op) {
+    case RC_OP_INSERT: return "c";
+    case RC_OP_READ: return "r";
+    case RC_OP_UPDATE: return "u";
+    case RC_OP_DELETE: return "d";
+    case RC_OP_TRUNCATE: return "t";
+    default: return NULL; /* DDL, heartbeats and transaction markers go to other topics */
+    }
+}
 /* The logical server name used for the event. */
 rc_str rc_dbz_up_server(void *enc, const rc_event *ev);
 /* The source block / one row image as JSON, exactly as in the envelope. */

@@ -12,8 +12,6 @@
 #include "core/ejson.h"
 #include "core/fmt.h"
 
-const rc_option_desc rc_mongo_cs_options[] = {{0}};
-
 static rc_status dec_new(const rc_options *o, void **out, rc_error *err)
 {
     static char stateless; /* the reader keeps nothing between messages */

@@ -12,6 +12,8 @@
 #include "core/ejson.h"
 #include "core/fmt.h"
 
+const rc_option_desc rc_mongo_cs_options[] = {{0}}; /* none yet, for the reader too */
+
 typedef struct cs_enc {
     rc_arena a; /* the event's tree, made again for each */
 } cs_enc;

@@ -252,6 +252,19 @@ rowcast: 5 messages written ($(($(wc -c <"$T/out") - 5)) bytes): 5 delivered, 0 
 rowcast: T s, R events/s
 EOF
 adds_up loss-cut "$T/err"
+# upstream Debezium's bigint.unsigned.handling.mode=long: cut wraps a BIGINT UNSIGNED past int64
+# as the connector does (18446744073709551615 is -1, BinlogUnsignedIntegerIT's assertBigintUnsignedLong)
+"$RC" convert --to debezium -o debezium.flavor=upstream --on-loss=cut "$LOSS" >"$T/out" 2>"$T/err"
+expect_rc loss-cut-wrap $? 0
+grep -q '"after":{"id":-1,' "$T/out" && ok || bad "loss-cut-wrap: 18446744073709551615 is not -1"
+expect loss-cut-wrap-summary "$T/err" <<EOF
+rowcast: 6 lines read: 6 converted, 0 filtered out, 0 bad
+rowcast: 6 events decoded: 6 encoded, 0 filtered out, 0 not expressible in debezium
+rowcast: cut (--on-loss=cut): shop.counters.id 1 row (to an int64 wrapped as Debezium does)
+rowcast: 6 messages written ($(($(wc -c <"$T/out") - 6)) bytes): 6 delivered, 0 dead-lettered, 0 refused, 0 undelivered
+rowcast: T s, R events/s
+EOF
+adds_up loss-cut-wrap "$T/err"
 "$RC" convert --to oms-debezium --on-loss=skip "$LOSS" >"$T/out" 2>"$T/err"
 expect_rc loss-skip $? 0
 grep -v '^rowcast: tests' "$T/err" >"$T/err2"
@@ -269,7 +282,7 @@ expect_rc loss-dead-letter $? 0
 sed -n 3p "$LOSS" >"$T/want"
 expect_eq loss-dead-letter-file "$T/want" "$T/loss.dead"
 expect loss-dead-letter-summary "$T/err" <<EOF
-rowcast: $LOSS:3: range error: table shop.counters: column "id": 18446744073709551615 does not fit an int64 (bigint.unsigned.handling.mode=long; -o debezium.bigint.unsigned.handling.mode=precise keeps it); the row is not written: it goes to the dead-letter file as a native line (--on-loss=dead-letter)
+rowcast: $LOSS:3: range error: table shop.counters: column "id": 18446744073709551615 does not fit an int64 (bigint.unsigned.handling.mode=long; -o debezium.bigint.unsigned.handling.mode=precise keeps it, --on-loss=cut wraps it as Debezium does); the row is not written: it goes to the dead-letter file as a native line (--on-loss=dead-letter)
 rowcast: 6 lines read: 6 converted, 0 filtered out, 0 bad
 rowcast: 6 events decoded: 5 encoded, 0 filtered out, 0 not expressible in debezium, 1 row with a value it cannot hold (dead-lettered: --on-loss)
 rowcast: 5 messages written ($(($(wc -c <"$T/out") - 5)) bytes): 5 delivered, 0 dead-lettered, 0 refused, 0 undelivered

@@ -292,7 +292,7 @@ cap loss.1 "$U" --include shop.loss --checkpoint "$W/loss.ck" --until caught-up 
 sed -i -E 's/(at |\/)bin\.[0-9]+:[0-9]+/\1bin.N:P/g; s/GTID [0-9-]+/GTID G/' "$W/loss.1.err"
 expect_err loss.1 2 <<EOF
 rowcast: resuming from checkpoint $W/loss.ck at bin.N:P (GTID G)
-rowcast: $U at bin.N:P: range error: table shop.loss: column "n": 18446744073709551615 does not fit an int64 (bigint.unsigned.handling.mode=long; -o debezium.bigint.unsigned.handling.mode=precise keeps it); the row is not written, and the run stops here (--on-loss=stop)
+rowcast: $U at bin.N:P: range error: table shop.loss: column "n": 18446744073709551615 does not fit an int64 (bigint.unsigned.handling.mode=long; -o debezium.bigint.unsigned.handling.mode=precise keeps it, --on-loss=cut wraps it as Debezium does); the row is not written, and the run stops here (--on-loss=stop)
 rowcast: 5 messages read: 4 converted, 0 filtered out, 0 bad, 1 interrupted
 rowcast: 5 events decoded: 1 encoded, 0 filtered out, 0 not expressible in debezium, 3 transaction markers (BEGIN/COMMIT) it has no message for, 1 row with a value it cannot hold (stopped there: --on-loss)
 rowcast: 1 message written ($(msg_bytes loss.1) bytes): 1 delivered, 0 dead-lettered, 0 refused, 0 undelivered

@@ -20,9 +20,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 my_test_start --default-time-zone=+00:00 --character-set-server=utf8mb4 || exit 1
 . "$HERE/../common/check.sh"
 
-# the .cases file split: the SQL, the expected fields, the databases
+# the .cases file split: the SQL, the expected fields, the databases (`database NAME own`: only
+# the modes that name it with --include capture it)
 awk -v sql="$W/suite.sql" -v fields="$W/suite.expected" -v dbs="$W/dbs" '
-    /^database / { printf "CREATE DATABASE `%s`;\nUSE `%s`;\n", $2, $2 >sql; print $2 >dbs; next }
+    /^database / { printf "CREATE DATABASE `%s`;\nUSE `%s`;\n", $2, $2 >sql; if ($3 != "own") print $2 >dbs; next }
     /^sql / { print substr($0, 5) ";" >sql; next }
     { print >fields }' "$HERE/my_dbz_suite.cases"
 CHECK="python3 $HERE/../tools/dbz_fields_check.py $W/suite.expected --nth"
@@ -32,8 +33,11 @@ while read -r d; do inc+=(--include "$d.*"); done <"$W/dbs"
 
 pos=$(my_sql -e 'SHOW MASTER STATUS' | awk '{ print $1 ":" $2 }')
 my_sql --comments <"$W/suite.sql" >"$W/sql.out" 2>&1 || { bad "the suite's SQL failed: $(cat "$W/sql.out")"; exit 1; }
+# the databases of the suite, or those the arguments name (--include: a mode of a database marked own)
 dbz() {
-    "$RC" capture "$MY_URL" "${inc[@]}" --server-id 61 -q --to debezium -o debezium.flavor=upstream \
+    local dbs=("${inc[@]}")
+    [[ " $* " == *" --include "* ]] && dbs=()
+    "$RC" capture "$MY_URL" "${dbs[@]}" --server-id 61 -q --to debezium -o debezium.flavor=upstream \
         -o debezium.schemas=true -o debezium.version=3.7.0.Final "$@"
 }
 dbz --snapshot initial_only >"$W/snapshot" 2>"$W/snapshot.err" || bad "snapshot failed: $(head -c 500 "$W/snapshot.err")"
@@ -58,6 +62,15 @@ dec_double -o debezium.decimal.handling.mode=double
 bigint_precise -o debezium.bigint.unsigned.handling.mode=precise
 no_adjuster -o debezium.enable.time.adjuster=false
 stream_srctype -o debezium.column.propagate.source.type=.*\.c1,.*\.c2,.*\.c3.*,.*\.f.
+stream_dtsrctype -o debezium.datatype.propagate.source.type=.+\.FLOAT,.+\.VARCHAR
+cut_long --include unsigned_integer_test.* --on-loss=cut
+stream_cut_long --include unsigned_integer_test.* --on-loss=cut
+cut_connect --include default_value.DATE_TIME_TABLE --on-loss=cut -o debezium.time.precision.mode=connect
+bool_selector --include tinyint_test.DBZ1773 -o debezium.converters=boolean -o debezium.boolean.type=io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter -o debezium.boolean.selector=.*DBZ1773.b
+stream_bool_selector --include tinyint_test.DBZ1773 -o debezium.converters=boolean -o debezium.boolean.type=io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter -o debezium.boolean.selector=.*DBZ1773.b
+bool_default --include tinyint_test.DBZ2085 -o debezium.converters=boolean -o debezium.boolean.type=io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter -o debezium.boolean.selector=.*DBZ2085.b
+bool_unsigned --include tinyint_test.DBZ5236 -o debezium.converters=boolean -o debezium.boolean.type=io.debezium.connector.mysql.converters.TinyIntOneToBooleanConverter
+bool_nolength --include tinyint_test.DBZ5236 -o debezium.converters=boolean -o debezium.boolean.type=io.debezium.connector.binlog.converters.TinyIntOneToBooleanConverter -o debezium.boolean.length.checker=false -o debezium.boolean.selector=.*DBZ5236.ti2,.*DBZ5236.ti3
 MODES
 # the counts of docs/sources/mysql.md "Debezium's suite"
 awk -F'[:,] *' '/ fields compared/ { for (i = 2; i <= NF; i++) { split($i, w, " "); t[i] += w[1] } }

@@ -15,6 +15,7 @@
 #include "formats/native.h"
 #include "core/fmt.h"
 #include "sources/pg/pg_value.h"
+#include "sources/pg/pg_default.h"
 
 static rc_arena arena;
 static rc_buf out;
@@ -491,11 +492,50 @@ static void test_errors(void **state)
     expect_err(3802, -1, "\"\xc3\"", RC_ERR_VALUE, 1, "column \"c\" (jsonb): unexpected byte 0xC3 at byte 1: expected valid UTF-8 (is the database encoding UTF8?)");
 }
 
+/* Column defaults as Debezium's PostgresDefaultValueConverter reports them (the sample values of
+ * its mappers' comments; a call's and CURRENT_TIMESTAMP's placeholder; none for NULL::type and a
+ * type it has no mapper for). */
+static void test_default_text(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *expr, *typname, *want;
+    } cases[] = {
+        {"nextval('numeric_table_ss_seq'::regclass)", "int2", "0"},
+        {"nextval('t_id_seq'::regclass)", "int8", "0"},
+        {"'abcde'::character varying", "varchar", "abcde"},
+        {"'it''s'::text", "text", "it's"},
+        {"''::text", "text", ""},
+        {"123", "int4", "123"},
+        {"'9223372036854775807'::bigint", "int8", "9223372036854775807"},
+        {"'-1'::integer", "int4", "-1"},
+        {"true", "bool", "true"},
+        {"12345.67891", "numeric", "12345.67891"},
+        {"'2020-01-01'::date", "date", "2020-01-01"},
+        {"now()", "timestamptz", "1970-01-01"},
+        {"CURRENT_TIMESTAMP", "timestamp", "1970-01-01"},
+        {"gen_random_uuid()", "uuid", "00000000-0000-0000-0000-000000000000"},
+        {"'{}'::jsonb", "jsonb", "{}"},
+        {"B'110'::\"bit\"", "bit", "110"},
+        {"NULL::character varying", "varchar", NULL},
+        {"'\\x01'::bytea", "bytea", NULL},
+        {"'(1,1),(0,0)'::box", "box", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *got = rc_pg_default_text(cases[i].expr, cases[i].typname);
+        if (!cases[i].want) assert_null(got);
+        else if (!got || strcmp(got, cases[i].want)) fail_msg("%s (%s): \"%s\", expected \"%s\"", cases[i].expr, cases[i].typname, got ? got : "(none)", cases[i].want);
+        free(got);
+    }
+    assert_null(rc_pg_default_text(NULL, "int4"));
+}
+
 int main(void)
 {
     rc_arena_init(&arena);
     rc_buf_init(&out, 0);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_text),
         cmocka_unit_test(test_integers),        cmocka_unit_test(test_numeric),      cmocka_unit_test(test_floats),
         cmocka_unit_test(test_bool_bytes),      cmocka_unit_test(test_dates),        cmocka_unit_test(test_times),
         cmocka_unit_test(test_text_types),      cmocka_unit_test(test_arrays),       cmocka_unit_test(test_registered_types),

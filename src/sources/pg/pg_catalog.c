@@ -1,5 +1,6 @@
 /* Catalog reads of the PostgreSQL source (pg_catalog.h). */
 #include "sources/pg/pg_catalog.h"
+#include "sources/pg/pg_default.h"
 #include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -191,11 +192,13 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
         if (rc != RC_PG_OK) break;
         bool found = false;
         uint16_t *rank = malloc((t[k].rel->ncols + 1) * sizeof *rank);
-        if (!rank || (rc = rc_pg_catalog_primary_key(c, t[k].rel, rank, NULL, &found, err)) != RC_PG_OK || !found) {
+        char **dflts = calloc((size_t)t[k].rel->ncols + 1, sizeof *dflts);
+        if (!rank || !dflts || (rc = rc_pg_catalog_primary_key(c, t[k].rel, rank, NULL, dflts, &found, err)) != RC_PG_OK || !found) {
             free(rank);
             rank = NULL;
         }
         t[k].pk_rank = rank;
+        t[k].dflts = dflts;
         t[k].relkind = PQgetvalue(r, i, 4)[0];
         t[k].reltuples = atof(PQgetvalue(r, i, 5));
         k++;
@@ -211,6 +214,8 @@ rc_pg_rc rc_pg_catalog_tables(rc_pg_conn *c, const char *publication, const char
 
 void rc_pg_table_fini(rc_pg_table *t)
 {
+    for (uint16_t i = 0; t->dflts && t->rel && i < t->rel->ncols; i++) free(t->dflts[i]);
+    free(t->dflts);
     rc_pg_relation_release(t->rel);
     free(t->pk_rank);
     *t = (rc_pg_table){0};
@@ -223,21 +228,25 @@ void rc_pg_tables_free(rc_pg_table *t, size_t n)
 }
 
 rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *not_null,
-                                   bool *found, rc_error *err)
+                                   char **dflts, bool *found, rc_error *err)
 {
     char oid[16];
     snprintf(oid, sizeof oid, "%u", rel->oid);
     const char *args[] = {oid};
     PGresult *r = rc_pg_query(c,
                               /* indkey is an int2vector, subscripts from 0: its order by ORDINALITY */
-                              "SELECT a.attname, coalesce(k.n, 0), a.attnotnull FROM pg_catalog.pg_attribute a "
+                              "SELECT a.attname, coalesce(k.n, 0), a.attnotnull, pg_catalog.pg_get_expr(d.adbin, d.adrelid), "
+                              "t.typname FROM pg_catalog.pg_attribute a "
                               "LEFT JOIN (SELECT k.attnum, k.n FROM pg_catalog.pg_index i, unnest(i.indkey) WITH "
                               "ORDINALITY AS k(attnum, n) WHERE i.indrelid = $1::oid AND i.indisprimary) k ON "
-                              "k.attnum = a.attnum WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped",
+                              "k.attnum = a.attnum LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND "
+                              "d.adnum = a.attnum AND a.attgenerated = '' JOIN pg_catalog.pg_type t ON t.oid = a.atttypid "
+                              "WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped",
                               1, args);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(c, r, "reading the primary key", err);
     memset(rank, 0, rel->ncols * sizeof *rank);
     if (not_null) memset(not_null, 0, rel->ncols * sizeof *not_null);
+    if (dflts) memset(dflts, 0, rel->ncols * sizeof *dflts);
     *found = false;
     for (int k = 0; k < PQntuples(r); k++)
         for (uint16_t i = 0; i < rel->ncols; i++)
@@ -245,6 +254,7 @@ rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uin
                 rank[i] = (uint16_t)atoi(PQgetvalue(r, k, 1));
                 *found |= rank[i] > 0;
                 if (not_null) not_null[i] = PQgetvalue(r, k, 2)[0] == 't';
+                if (dflts && !PQgetisnull(r, k, 3)) dflts[i] = rc_pg_default_text(PQgetvalue(r, k, 3), PQgetvalue(r, k, 4));
             }
     PQclear(r);
     return RC_PG_OK;

@@ -22,6 +22,7 @@ rc_pg_rc rc_pg_catalog_types(rc_pg_conn *c, rc_pg_types *reg, uint32_t oid, rc_e
 typedef struct rc_pg_table {
     const rc_pg_relation *rel; /* catalog version: one reference, dropped by rc_pg_tables_free */
     uint16_t *pk_rank;         /* the primary key (rc_pg_catalog_primary_key), NULL: none */
+    char **dflts;              /* per column its default as a value's text (rc_pg_default_text), NULL: none */
     char relkind;              /* 'r' table, 'p' partitioned table */
     double reltuples;          /* the planner's estimate (-1: never analyzed) */
 } rc_pg_table;
@@ -38,8 +39,9 @@ void rc_pg_table_fini(rc_pg_table *t);
 
 /* The primary key of relation `rel` (by its OID) as rank[i] for its column i: the 1-based
  * position in the key, 0 when not in it. *found false when the table has none. not_null (may
- * be NULL): not_null[i], whether column i is NOT NULL. */
+ * be NULL): not_null[i], whether column i is NOT NULL. dflts (may be NULL): dflts[i], column i's
+ * default as rc_pg_default_text gives it (malloc'd, NULL: none). */
 rc_pg_rc rc_pg_catalog_primary_key(rc_pg_conn *c, const rc_pg_relation *rel, uint16_t *rank, bool *not_null,
-                                   bool *found, rc_error *err);
+                                   char **dflts, bool *found, rc_error *err);
 
 #endif

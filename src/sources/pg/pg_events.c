@@ -12,6 +12,7 @@ typedef struct colset {
     const rc_pg_relation *rel; /* one reference held for the decoder's life */
     rc_column *cols;
     rc_pg_type *types; /* how each column's text is read */
+    rc_str *dflts;     /* the columns' defaults (rc_event.dflts), NULL: none */
     uint32_t n;
     rc_str schema, table;
 } colset;
@@ -176,13 +177,25 @@ static rc_status set_of(rc_pg_events *e, const rc_pg_relation *rel, const colset
     bool full = rel->replident == RC_PG_REPLIDENT_FULL;
     uint16_t rank = 0, *ranks = NULL;
     bool *not_null = NULL;
+    char **dtext = NULL;
+    rc_str *dflts = NULL;
     /* FULL flags every column and NOTHING none: the primary key comes from the catalog, as
-     * NOT NULL does for every relation */
+     * NOT NULL and the defaults do for every relation */
     if (e->primary_key && rel->ncols && (ranks = rc_arena_alloc(&e->keep, rel->ncols * sizeof *ranks)) &&
-        (not_null = rc_arena_alloc(&e->keep, rel->ncols * sizeof *not_null))) {
+        (not_null = rc_arena_alloc(&e->keep, rel->ncols * sizeof *not_null)) &&
+        (dtext = calloc(rel->ncols, sizeof *dtext))) {
         memset(not_null, 0, rel->ncols * sizeof *not_null);
-        if (!e->primary_key(e->key_ud, rel, ranks, not_null) || (!full && rel->replident != RC_PG_REPLIDENT_NOTHING))
+        if (!e->primary_key(e->key_ud, rel, ranks, not_null, dtext) || (!full && rel->replident != RC_PG_REPLIDENT_NOTHING))
             ranks = NULL;
+        for (uint32_t i = 0; i < rel->ncols; i++) {
+            if (!dtext[i]) continue;
+            if (!dflts && (dflts = rc_arena_alloc(&e->keep, rel->ncols * sizeof *dflts))) memset(dflts, 0, rel->ncols * sizeof *dflts);
+            size_t dn = strlen(dtext[i]);
+            char *dp = dn ? rc_arena_memdup(&e->keep, dtext[i], dn) : "";
+            if (dflts && dp) dflts[i] = (rc_str){dp, dn};
+            free(dtext[i]);
+        }
+        free(dtext);
     } else
         ranks = NULL;
     for (uint32_t i = 0; i < rel->ncols; i++) {
@@ -205,6 +218,7 @@ static rc_status set_of(rc_pg_events *e, const rc_pg_relation *rel, const colset
     *s = (colset){rel,
                   cols,
                   types,
+                  dflts,
                   rel->ncols,
                   {rel->nspname, strlen(rel->nspname)},
                   {rel->relname, strlen(rel->relname)}};
@@ -301,6 +315,7 @@ static void origin_of(const rc_pg_events *e, const colset *s, rc_event *ev)
     ev->ncols = s->n;
     ev->cols = s->cols;
     ev->cols_id = s;
+    ev->dflts = s->dflts;
 }
 
 /* The row event(s) of an Insert, Update or Delete, or of a Truncate, into ev[0..*n) (at most

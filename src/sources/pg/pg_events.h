@@ -62,7 +62,9 @@
  * when not in it. False: unknown (no column is marked). not_null[i] (all false on entry): column
  * i is NOT NULL, which no Relation message says (a relation read from the catalog has it in its
  * flags, RC_PG_COLUMN_NOT_NULL). */
-typedef bool rc_pg_key_fn(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null);
+/* dflts[i] (all NULL on entry): column i's default as the text of a value (rc_pg_default_text),
+ * malloc'd, the caller frees it. */
+typedef bool rc_pg_key_fn(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null, char **dflts);
 
 typedef struct rc_pg_events_opts {
     const char *server;      /* logical server name (rc_origin.server); NULL or "": none */

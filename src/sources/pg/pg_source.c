@@ -541,14 +541,7 @@ static void pg_ack(rc_source *src, const rc_pos *pos)
     if (rc_pg_stream_ack(s->conn, lsn, &err) == RC_PG_OK) s->acked_lsn = lsn;
 }
 
-/* Where a file sink is cut back to: the snapshot state's position when the slot is behind it
- * (killed between the state's write and the slot's status update: the file keeps what the
- * state counts), else everything at the slot's LSN L, whatever its k. The slot is told L when
- * the sink acknowledged (L, k) with k >= 1 (part of a chunk emitted after the Commit at L),
- * and the state is written only when it changed (or, idle, at (L, 0) after a keepalive): so
- * (L, 0) as the position dropped the sink's acknowledged (L, k) and cut back to an older one,
- * while the stream resumed after L — what came between was lost (issue 24, session 19). A
- * chunk's reads kept that the state does not count are read again (at most one chunk). */
+/* Where a file sink is cut back to: rc_pg_state_cut_at (pg_state.h says why). */
 static bool pg_resumes_at(const rc_source *src, rc_pos *pos)
 {
     const pg_source *s = (const pg_source *)src;
@@ -575,19 +568,21 @@ static void pg_close(rc_source *src)
 
 /* rc_pg_key_fn: a snapshot table's key was read before its COPY; a streamed relation's is
  * read when its first change comes (the SQL session is free then). */
-static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null)
+static bool primary_key(void *ud, const rc_pg_relation *rel, uint16_t *rank, bool *not_null, char **dflts)
 {
     pg_source *s = ud;
     for (size_t i = 0; i < s->ntables; i++)
         if (s->tables[i].rel == rel) {
-            if (s->tables[i].pk_rank) memcpy(rank, s->tables[i].pk_rank, rel->ncols * sizeof *rank);
-            return s->tables[i].pk_rank != NULL;
+            const rc_pg_table *t = &s->tables[i];
+            for (uint16_t k = 0; t->dflts && k < rel->ncols; k++) dflts[k] = t->dflts[k] ? strdup(t->dflts[k]) : NULL;
+            if (t->pk_rank) memcpy(rank, t->pk_rank, rel->ncols * sizeof *rank);
+            return t->pk_rank != NULL;
         }
     if (s->copying) return false;
     bool found = false;
     rc_error err;
     rc_error_clear(&err);
-    if (rc_pg_catalog_primary_key(s->conn, rel, rank, not_null, &found, &err) != RC_PG_OK) {
+    if (rc_pg_catalog_primary_key(s->conn, rel, rank, not_null, dflts, &found, &err) != RC_PG_OK) {
         notice(s, "warning: %s: the events of %s.%s have no key columns", err.message, rel->nspname, rel->relname);
         return false;
     }

@@ -53,7 +53,9 @@ typedef struct rc_pg_state_pos {
  * state's position: the state's when it is strictly ahead of the slot (killed between the
  * state's write and the slot's status update), else (slot LSN, UINT64_MAX) — everything the
  * sink acknowledged at that LSN, a chunk's rows emitted there included: the slot is told L as
- * soon as some of them are acknowledged, the state only once all are. */
+ * soon as some of them are acknowledged, the state only once all are. (L, 0) would cut back to
+ * before them, to an older record, while the stream resumes after L: what came between was lost
+ * (session 19). */
 rc_pg_state_pos rc_pg_state_cut_at(uint64_t slot_lsn, rc_pg_state_pos at);
 
 /* Parses a state file's text: the header, the slot (into slot[0..slotn)), the position, the

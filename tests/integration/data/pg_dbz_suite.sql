@@ -90,3 +90,5 @@ CREATE TABLE alias_table (pk SERIAL, PRIMARY KEY (pk),
   inet_base inet NOT NULL, inet_alias inet2 NOT NULL, cidr_base cidr NOT NULL, cidr_alias cidr2 NOT NULL,
   macaddr_base macaddr NOT NULL, macaddr_alias macaddr2 NOT NULL);
 RESET search_path;
+-- RecordsStreamProducerIT.shouldPropagateSourceTypeByDatatype's table (the IT creates it)
+CREATE TABLE public.test_table (id SERIAL, c1 INT, c2 INT, c3a NUMERIC(5,2), c3b VARCHAR(128), f1 float(10), f2 decimal(8,4), primary key (id));

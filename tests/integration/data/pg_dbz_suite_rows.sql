@@ -104,3 +104,5 @@ INSERT INTO alias.alias_table (bit_base, bit_alias, smallint_base, smallint_alia
   '{"key": "value"}', '{"key": "value"}', XML('<foo>Hello</foo>'), XML('<foo>Hello</foo>'),
   '40e6215d-b5c6-4896-987c-f30f3678f608', '40e6215d-b5c6-4896-987c-f30f3678f608', B'101', B'101', '192.168.0.1',
   '192.168.0.1', '192.168/24', '192.168/24', '08:00:2b:01:02:03', '08:00:2b:01:02:03');
+-- RecordsStreamProducerIT.shouldPropagateSourceTypeByDatatype's row
+INSERT INTO public.test_table (id,c1,c2,c3a,c3b,f1,f2) values (1, 123, 456, 789.01, 'test', 1.228, 234.56);
