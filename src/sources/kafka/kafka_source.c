@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/log.h"
+#include "sinks/kafka_prop_client.h"
 #include "sources/records_in.h"
 
 enum { BATCH_BYTES = 1 << 20, DRAIN_POLL_MS = 10 };
@@ -87,7 +88,8 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
             st = source_option(k, key, v, err);
             continue;
         }
-        if (strncmp(key, "kafka.", 6) || sink_own(key)) continue;
+        /* the sink's own, and the producer's properties (kafka_prop_client.h) */
+        if (strncmp(key, "kafka.", 6) || sink_own(key) || !rc_kafka_prop_for(key + 6, RD_KAFKA_CONSUMER)) continue;
         for (size_t j = 0; kept[j]; j += 2)
             if (!strcmp(key + 6, kept[j]))
                 st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s: rowcast commits offsets itself, after the sink acknowledged", key);
