@@ -82,6 +82,7 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
     rc_status st = conf_set(conf, "bootstrap.servers", hosts, err);
     if (st == RC_OK) st = conf_set(conf, "group.id", group, err);
     for (size_t i = 0; st == RC_OK && defaults[i]; i += 2) st = conf_set(conf, defaults[i], defaults[i + 1], err);
+    rc_ksrc_memory_defaults(conf);
     for (size_t i = 0; st == RC_OK && k->cfg.opts && i < k->cfg.opts->count; i++) {
         const char *key = k->cfg.opts->items[i].key, *v = k->cfg.opts->items[i].value;
         if (!strncmp(key, "kafka.source.", 13)) {
@@ -144,6 +145,7 @@ static rc_status kafka_open(const rc_source_config *cfg, const rc_pos *resume, r
     if (st == RC_OK && cfg->accept) k->batch.events.accept = cfg->accept, k->batch.events.accept_ctx = cfg->accept_ctx;
     if (st == RC_OK) st = consumer_new(k, hosts, group, err);
     if (st == RC_OK) st = subscribe(k, topics, err);
+    if (st == RC_OK) rc_ksrc_allocator_decay();
     free(hosts), free(topics), free(group);
     if (st != RC_OK) {
         kafka_close(&k->base);
