@@ -96,11 +96,12 @@ for r in $(seq "$R"); do
     done
 done
 echo "$N Canal messages ($(($(wc -c <"$W/in.canal") / N)) bytes each) from a topic of $PARTS partitions -> $want upstream Debezium records (tombstones included) in another, mock cluster of 3 brokers; every output topic counted"
-printf '%-10s %8s %12s %14s %9s   %-22s %s\n' tool seconds messages/s "peak RSS MB" "CPU s" "rounds (s)" "rounds (CPU s)"
+printf '%-10s %8s %12s %14s %9s   %-22s %-22s %s\n' tool seconds messages/s "peak RSS MB" "CPU s" "rounds (s)" "rounds (CPU s)" "rounds (RSS MB)"
 for t in "${TOOLS[@]}"; do
     # shellcheck disable=SC2086 # the rounds' values, split on purpose
     s=$(median ${secs[$t]}) m=$(median ${rss[$t]}) c=$(median ${cpu[$t]})
-    printf '%-10s %8s %12.0f %14.1f %9s   %-22s %s\n' "$t" "$s" "$(echo "$N / ($s + 0.0001)" | bc -l)" "$(echo "$m / 1024" | bc -l)" "$c" "${secs[$t]# }" "${cpu[$t]# }"
+    printf '%-10s %8s %12.0f %14.1f %9s   %-22s %-22s %s\n' "$t" "$s" "$(echo "$N / ($s + 0.0001)" | bc -l)" "$(echo "$m / 1024" | bc -l)" "$c" \
+        "${secs[$t]# }" "${cpu[$t]# }" "$(for k in ${rss[$t]}; do printf '%.1f ' "$(echo "$k / 1024" | bc -l)"; done)"
     eval "med_${t//-/_}=$s cpu_${t//-/_}=$c"
 done
 ratio() { printf '%.2f' "$(echo "($1 + 0.0001) / ($2 + 0.0001)" | bc -l)"; }
