@@ -16,6 +16,10 @@
 #             committing after the send. Its conversion covers what these messages hold and is
 #             checked first: on the first 20,000 messages it writes what rowcast writes, key and
 #             value byte for byte (kafkajs_convert.js says what it does not cover).
+# CPU seconds (user + system from /usr/bin/time -v) are reported per tool as well: for the pipe the
+# sum over its processes (kcat -C, rowcast, cut, kcat -P; sh waits for them all), for kafkajs
+# node's. The mock cluster's own CPU is in none of them; the wall-time ratios are bounded by the
+# mock's rate, the CPU ratios are not.
 # Each output topic must then hold exactly the records rowcast's file conversion gives (the sum of
 # its partitions' high watermarks: the mock keeps ~5 MiB a partition, so the records are counted
 # by offset, not read). Wall time and peak RSS come from /usr/bin/time -v (for the pipe: the
@@ -38,6 +42,7 @@ export NODE_PATH=$ROOT/bench/kafka/node_modules
 W=$(mktemp -d)
 trap 'mock_stop; rm -rf "$W"' EXIT
 PARTS=24
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 awk -v N="$N" -f "$ROOT/bench/kafka_source/gen_canal.awk" >"$W/in.canal"
 # what every tool must write: rowcast's conversion of the file (records, tombstones included)
 want=$("$RC" convert -q "$W/in.canal" --from canal --to debezium --records --tombstones | wc -l)
@@ -54,19 +59,22 @@ hw_sum() {
     for p in $(seq 0 $((PARTS - 1))); do args+=(-t "$1:$p:-1"); done
     kcat -b "$BOOTSTRAP" -Q "${args[@]}" | awk '{ s += $NF } END { print s + 0 }'
 }
-# timed NAME CMD...: CMD under /usr/bin/time -v; NAME.s the wall seconds, NAME.kb the peak RSS
+# timed NAME CMD...: CMD under /usr/bin/time -v; NAME.s the wall seconds, NAME.kb the peak RSS,
+# NAME.cpu the CPU seconds (user + system) of CMD and every process it waited for (the pipe's sh:
+# both kcats, rowcast and cut)
 timed() {
     local name=$1
     shift
     /usr/bin/time -v -o "$W/$name.tv" "$@"
     awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$W/$name.tv" >"$W/$name.s"
     awk -F': ' '/Maximum resident set size/ { print $2 }' "$W/$name.tv" >"$W/$name.kb"
+    awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f\n", s }' "$W/$name.tv" >"$W/$name.cpu"
 }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 PIPE_P=(-X enable.idempotence=true -X acks=all -X topic.partitioner=murmur2_random)
 R=${ROUNDS:-3}
 TOOLS=(rowcast kcat-pipe kafkajs)
-declare -A secs rss
+declare -A secs rss cpu
 for r in $(seq "$R"); do
     for t in "${TOOLS[@]}"; do mock_cmd topic "out-$t-$r" "$PARTS"; done
     # shellcheck disable=SC2086 # RC_OPTS: several options
@@ -84,16 +92,19 @@ for r in $(seq "$R"); do
         [ "$got" = "$want" ] || { echo "$t wrote $got records, $want expected (round $r)" >&2; exit 1; }
         secs[$t]="${secs[$t]:-} $(cat "$W/$t-$r.s")"
         rss[$t]="${rss[$t]:-} $(cat "$W/$t-$r.kb")"
+        cpu[$t]="${cpu[$t]:-} $(cat "$W/$t-$r.cpu")"
     done
 done
 echo "$N Canal messages ($(($(wc -c <"$W/in.canal") / N)) bytes each) from a topic of $PARTS partitions -> $want upstream Debezium records (tombstones included) in another, mock cluster of 3 brokers; every output topic counted"
-printf '%-10s %8s %12s %14s   %s\n' tool seconds messages/s "peak RSS MB" "rounds (s)"
+printf '%-10s %8s %12s %14s %9s   %-22s %-22s %s\n' tool seconds messages/s "peak RSS MB" "CPU s" "rounds (s)" "rounds (CPU s)" "rounds (RSS MB)"
 for t in "${TOOLS[@]}"; do
     # shellcheck disable=SC2086 # the rounds' values, split on purpose
-    s=$(median ${secs[$t]}) m=$(median ${rss[$t]})
-    printf '%-10s %8s %12.0f %14.1f   %s\n' "$t" "$s" "$(echo "$N / ($s + 0.0001)" | bc -l)" "$(echo "$m / 1024" | bc -l)" "${secs[$t]# }"
-    eval "med_${t//-/_}=$s"
+    s=$(median ${secs[$t]}) m=$(median ${rss[$t]}) c=$(median ${cpu[$t]})
+    printf '%-10s %8s %12.0f %14.1f %9s   %-22s %-22s %s\n' "$t" "$s" "$(echo "$N / ($s + 0.0001)" | bc -l)" "$(echo "$m / 1024" | bc -l)" "$c" \
+        "${secs[$t]# }" "${cpu[$t]# }" "$(for k in ${rss[$t]}; do printf '%.1f ' "$(echo "$k / 1024" | bc -l)"; done)"
+    eval "med_${t//-/_}=$s cpu_${t//-/_}=$c"
 done
-ratio() { printf '%.2f' "$(echo "($1 + 0.0001) / ($med_rowcast + 0.0001)" | bc -l)"; }
-echo "ratio rowcast/kcat-pipe: $(ratio "$med_kcat_pipe")x (target >= 1.0x)   rowcast/kafkajs: $(ratio "$med_kafkajs")x (target >= 10x)   rowcast peak RSS target < 64 MB"
-echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+ratio() { printf '%.2f' "$(echo "($1 + 0.0001) / ($2 + 0.0001)" | bc -l)"; }
+echo "ratio rowcast/kcat-pipe: $(ratio "$med_kcat_pipe" "$med_rowcast")x (target >= 1.0x)   rowcast/kafkajs: $(ratio "$med_kafkajs" "$med_rowcast")x (target >= 10x)   rowcast peak RSS target < 64 MB"
+echo "CPU (user + system, all of a tool's processes; the mock cluster not counted): rowcast/kcat-pipe $(ratio "$cpu_kcat_pipe" "$cpu_rowcast")x   rowcast/kafkajs $(ratio "$cpu_kafkajs" "$cpu_rowcast")x"
+echo "load average at the start: $LOAD0; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

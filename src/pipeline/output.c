@@ -3,6 +3,7 @@
  * stream order, reports bad items per --on-error, marks the sink with each item's position,
  * counts (rc_counts) what the summary and the progress line say. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline_impl.h"
@@ -350,6 +351,8 @@ static rc_status send_records(rc_pipeline *c, const char *file, uint64_t line_of
     return RC_OK;
 }
 
+static int flush_held(rc_pipeline *c, const char *file, uint64_t off);
+
 /* Handles one decoded batch in stream order: bad items per --on-error, the others encoded and
  * sent; marks every item's end position in the sink, for the checkpoint. */
 int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
@@ -357,6 +360,15 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
     for (size_t i = 0; i < b->n; i++) {
         const rc_source_item *ln = &b->lines[i];
         if (*c->stop) return RC_EXIT_OK;
+        /* a Kafka source: what the encoder holds (Maxwell's row waiting for its transaction's
+         * end) is of one partition's message, and an item of another partition does not end
+         * it: it goes now, named by its own message, and the items before are marked (else
+         * the held row would carry the next partition's position, and nothing would be marked
+         * while every message leaves a row held) */
+        if (c->hold_per_file && c->held_pending && strcmp(c->held_file, ln->file)) {
+            int frc = flush_held(c, c->held_file, c->held_off);
+            if (frc != RC_EXIT_OK) return frc;
+        }
         c->end_off = ln->end_off, c->end_line = ln->lineno, c->end_pos = ln->end;
         c->n.bytes += ln->raw;
         if (ln->blank) {
@@ -391,6 +403,8 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
             c->n.refused += n.refused, c->n.cut += n.cut;
             for (int k = 0; k < RC_OP_COUNT; k++) c->n.by_op[k] += n.by_op[k];
             rc_pipeline_lag_events(c, b->events.items + ln->ev_first, ln->ev_count);
+            if (c->held_pending && n.encoded) /* the encoder holds this item's (hold_per_file) */
+                snprintf(c->held_file, sizeof c->held_file, "%s", ln->file), c->held_off = ln->file_off;
         }
         if (c->loss_rc) return c->loss_rc; /* --on-loss: said, nothing of the item written nor marked */
         if (st != RC_OK) {
@@ -418,8 +432,10 @@ int rc_pipeline_output(rc_pipeline *c, rc_batch *b)
     return b->rc;
 }
 
-/* Sends the group a grouping encoder still holds (end of input). */
-int rc_pipeline_flush_group(rc_pipeline *c)
+/* Sends what a grouping encoder holds, as from `file` at `off` (the rowcast.position header),
+ * and marks the end of the last item handed: the end of the input, or an item of another file
+ * (a Kafka partition) coming next. */
+static int flush_held(rc_pipeline *c, const char *file, uint64_t off)
 {
     rc_error err;
     rc_error_clear(&err);
@@ -441,13 +457,20 @@ int rc_pipeline_flush_group(rc_pipeline *c)
     r->ord = c->held_ord, r->ord_ev = c->held_ord_ev;
     held_origin(c, &c->arena, r);
     c->held_pending = false;
-    if (send_records(c, "-", c->end_off, &err) != RC_OK) {
+    if (send_records(c, file, off, &err) != RC_OK) {
         rc_logf("rowcast: %s\n", err.message);
         return RC_EXIT_IO;
     }
     rc_sink_mark(c->sink, &c->end_pos);
     rc_pipeline_lag_mark(c);
     return RC_EXIT_OK;
+}
+
+/* Sends the group a grouping encoder still holds (end of input): named by the item it is of
+ * (hold_per_file), or as "-" at the end of the input. */
+int rc_pipeline_flush_group(rc_pipeline *c)
+{
+    return c->hold_per_file ? flush_held(c, c->held_file, c->held_off) : flush_held(c, "-", c->end_off);
 }
 
 /* What the sink says as it happens (a broker out of reach, a message dead-lettered and why);

@@ -84,6 +84,7 @@ int rc_pipeline_run(rc_pipeline *c)
         c->item_word = so->item_word ? so->item_word : c->item_word;
         c->include_schema = so->include_schema, c->database = so->database;
         c->acks = so->database || so->keeps_position;
+        c->hold_per_file = so->keeps_position;
     }
     rc_source_config scfg = {.urls = c->files,
                              .nurls = c->nfiles,
@@ -135,6 +136,9 @@ int rc_pipeline_run(rc_pipeline *c)
         c->idle = !b;
         if (!b) { /* idle: nothing read for a while */
             if (*c->stop) break; /* stopped by a signal while waiting for input */
+            /* a Kafka source with nothing to hand out (idle, or draining a revoke): what the
+             * encoder holds goes, so that its message can be acknowledged (hold_per_file) */
+            if (c->hold_per_file && c->held_pending && c->to->flush && (rc = rc_pipeline_flush_group(c)) != RC_EXIT_OK) break;
             rc = serve_sink(c, c->src->ops->waiting && c->src->ops->waiting(c->src));
             continue;
         }

@@ -209,6 +209,11 @@ struct rc_pipeline {
     size_t block_max; /* the sink takes an item's records as one block of up to this many (0: no) */
     rc_held held;   /* the Canal statement grouping (canal.group): the group held, */
     bool held_pending; /* and whether the encoder holds one now */
+    /* a source keeping its own position (a Kafka group): what the encoder holds is sent before
+     * an item of another file (partition); the item it holds is held_file's at held_off */
+    bool hold_per_file;
+    char held_file[192];
+    uint64_t held_off;
     bool order_header; /* -o kafka.order.header=true: the rowcast.eos header on every record */
     rc_item_order held_ord; /* the order key of what the encoder holds (its first event's), */
     uint64_t held_ord_ev;

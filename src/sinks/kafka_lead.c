@@ -161,7 +161,7 @@ rc_status rc_kafka_lead_open(const char *rest, const char *server, int takeover_
                                  "enable.auto.offset.store", "false", "auto.offset.reset", "latest", "statistics.interval.ms", stats,
                                  NULL};
     rd_kafka_conf_t *conf;
-    rc_status st = rc_kafka_conf_new(hosts, opts, fixed, "--standby", where, &conf, err);
+    rc_status st = rc_kafka_conf_new(hosts, opts, RD_KAFKA_CONSUMER, fixed, "--standby", where, &conf, err);
     free(hosts);
     if (st == RC_OK) {
         rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);

@@ -9,6 +9,7 @@
 #include <librdkafka/rdkafka.h>
 #include "kafka_dead_letter.h"
 #include "kafka_log.h"
+#include "kafka_prop_client.h"
 #include "kafka_tail.h"
 #include "kafka_txn.h"
 #include "pipeline/order_key.h"
@@ -147,7 +148,8 @@ rc_status rc_kafka_user_options(rd_kafka_conf_t *conf, kafka_txn *txn, const rc_
             st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                               "-o %s: rowcast keeps enable.idempotence=true, acks=all and its own murmur2 partitioning "
                               "(order per row and the Java client's partitions depend on them)", k);
-        else st = conf_set(conf, k + 6, opts->items[i].value, err);
+        else if (rc_kafka_prop_for(k + 6, RD_KAFKA_PRODUCER)) /* a consumer's: the Kafka source's */
+            st = conf_set(conf, k + 6, opts->items[i].value, err);
     }
     return st;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <librdkafka/rdkafka.h>
+#include "kafka_prop_client.h"
 
 #define WAIT_MS 30000 /* for the cluster's answers: metadata, offsets, a delivery */
 
@@ -32,8 +33,8 @@ static double now_ms(void)
 
 static bool stopped(const rc_kafka_state *k) { return k->stop && *k->stop; }
 
-rc_status rc_kafka_conf_new(const char *hosts, const rc_options *opts, const char *const *fixed, const char *label, const char *where,
-                            rd_kafka_conf_t **out, rc_error *err)
+rc_status rc_kafka_conf_new(const char *hosts, const rc_options *opts, rd_kafka_type_t type, const char *const *fixed, const char *label,
+                            const char *where, rd_kafka_conf_t **out, rc_error *err)
 {
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     char errstr[512];
@@ -43,7 +44,7 @@ rc_status rc_kafka_conf_new(const char *hosts, const rc_options *opts, const cha
     }
     for (size_t i = 0; opts && i < opts->count; i++) {
         const char *key = opts->items[i].key;
-        if (strncmp(key, "kafka.", 6)) continue;
+        if (strncmp(key, "kafka.", 6) || !rc_kafka_prop_for(key + 6, type)) continue;
         rd_kafka_conf_res_t r = rd_kafka_conf_set(conf, key + 6, opts->items[i].value, errstr, sizeof errstr);
         if (r == RD_KAFKA_CONF_INVALID) {
             rd_kafka_conf_destroy(conf);
@@ -60,9 +61,9 @@ rc_status rc_kafka_conf_new(const char *hosts, const rc_options *opts, const cha
     return RC_OK;
 }
 
-static rc_status conf_new(const rc_kafka_state *k, const char *const *fixed, rd_kafka_conf_t **out, rc_error *err)
+static rc_status conf_new(const rc_kafka_state *k, rd_kafka_type_t type, const char *const *fixed, rd_kafka_conf_t **out, rc_error *err)
 {
-    return rc_kafka_conf_new(k->hosts, k->opts, fixed, k->label, k->where, out, err);
+    return rc_kafka_conf_new(k->hosts, k->opts, type, fixed, k->label, k->where, out, err);
 }
 
 static rc_status handle_new(const rc_kafka_state *k, rd_kafka_type_t type, rd_kafka_conf_t *conf, rd_kafka_t **out, rc_error *err)
@@ -105,7 +106,7 @@ rc_status rc_kafka_state_open(const char *rest, const char *label, const char *s
     k->opts = opts, k->stop = stop;
     static const char *const fixed[] = {"enable.idempotence", "true", "acks", "all", "linger.ms", "0", NULL};
     rd_kafka_conf_t *conf;
-    rc_status st = conf_new(k, fixed, &conf, err);
+    rc_status st = conf_new(k, RD_KAFKA_PRODUCER, fixed, &conf, err);
     if (st == RC_OK) {
         rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
         st = handle_new(k, RD_KAFKA_PRODUCER, conf, &k->producer, err);
@@ -190,7 +191,7 @@ rc_status rc_kafka_state_load(rc_kafka_state *k, rc_buf *text, rc_error *err)
                                  "isolation.level", "read_uncommitted", "auto.offset.reset", "error", NULL};
     rd_kafka_conf_t *conf;
     rd_kafka_t *rk;
-    rc_status st = conf_new(k, fixed, &conf, err);
+    rc_status st = conf_new(k, RD_KAFKA_CONSUMER, fixed, &conf, err);
     if (st != RC_OK || (st = handle_new(k, RD_KAFKA_CONSUMER, conf, &rk, err)) != RC_OK) return st;
     int64_t lo = 0, hi = 0;
     rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR__TIMED_OUT;

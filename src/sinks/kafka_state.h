@@ -21,11 +21,12 @@ rc_status rc_kafka_state_load(rc_kafka_state *k, rc_buf *text, rc_error *err);
 rc_status rc_kafka_state_save(rc_kafka_state *k, const char *text, size_t n, rc_error *err);
 void rc_kafka_state_close(rc_kafka_state *k);
 
-/* A librdkafka configuration for a client of rowcast's own (the state's, the standby's): the
- * brokers, the run's -o kafka.* properties librdkafka knows (the sink checked them all; rowcast's
- * own are not librdkafka's), then the `fixed` pairs (NULL-terminated), which win. Errors name
- * "LABEL WHERE"; a secret's value is never said. */
-rc_status rc_kafka_conf_new(const char *hosts, const rc_options *opts, const char *const *fixed, const char *label, const char *where,
-                            rd_kafka_conf_t **out, rc_error *err);
+/* A librdkafka configuration for a client of rowcast's own (the state's, the standby's) of
+ * `type`: the brokers, the run's -o kafka.* properties librdkafka knows and a client of `type`
+ * reads (the sink checked them all; rowcast's own are not librdkafka's; kafka_prop_client.h),
+ * then the `fixed` pairs (NULL-terminated), which win. Errors name "LABEL WHERE"; a secret's
+ * value is never said. */
+rc_status rc_kafka_conf_new(const char *hosts, const rc_options *opts, rd_kafka_type_t type, const char *const *fixed, const char *label,
+                            const char *where, rd_kafka_conf_t **out, rc_error *err);
 
 #endif

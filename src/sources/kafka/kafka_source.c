@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/log.h"
+#include "sinks/kafka_prop_client.h"
 #include "sources/records_in.h"
 
 enum { BATCH_BYTES = 1 << 20, DRAIN_POLL_MS = 10 };
@@ -81,13 +82,15 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
     rc_status st = conf_set(conf, "bootstrap.servers", hosts, err);
     if (st == RC_OK) st = conf_set(conf, "group.id", group, err);
     for (size_t i = 0; st == RC_OK && defaults[i]; i += 2) st = conf_set(conf, defaults[i], defaults[i + 1], err);
+    rc_ksrc_memory_defaults(conf);
     for (size_t i = 0; st == RC_OK && k->cfg.opts && i < k->cfg.opts->count; i++) {
         const char *key = k->cfg.opts->items[i].key, *v = k->cfg.opts->items[i].value;
         if (!strncmp(key, "kafka.source.", 13)) {
             st = source_option(k, key, v, err);
             continue;
         }
-        if (strncmp(key, "kafka.", 6) || sink_own(key)) continue;
+        /* the sink's own, and the producer's properties (kafka_prop_client.h) */
+        if (strncmp(key, "kafka.", 6) || sink_own(key) || !rc_kafka_prop_for(key + 6, RD_KAFKA_CONSUMER)) continue;
         for (size_t j = 0; kept[j]; j += 2)
             if (!strcmp(key + 6, kept[j]))
                 st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s: rowcast commits offsets itself, after the sink acknowledged", key);
@@ -142,6 +145,7 @@ static rc_status kafka_open(const rc_source_config *cfg, const rc_pos *resume, r
     if (st == RC_OK && cfg->accept) k->batch.events.accept = cfg->accept, k->batch.events.accept_ctx = cfg->accept_ctx;
     if (st == RC_OK) st = consumer_new(k, hosts, group, err);
     if (st == RC_OK) st = subscribe(k, topics, err);
+    if (st == RC_OK) rc_ksrc_allocator_decay();
     free(hosts), free(topics), free(group);
     if (st != RC_OK) {
         kafka_close(&k->base);

@@ -93,6 +93,11 @@ bool rc_ksrc_ring_ack(kafka_source *k, uint64_t upto);
 size_t rc_ksrc_headers_put(const rd_kafka_message_t *m, char *out);
 void rc_ksrc_message(const rc_source *src, const rc_batch *b, size_t i, rc_source_message *out);
 
+/* The consumer's prefetch bounds (before the run's -o kafka.*, which win), and the allocator's
+ * decay of freed pages (kafka_source_memory.c). */
+void rc_ksrc_memory_defaults(rd_kafka_conf_t *conf);
+void rc_ksrc_allocator_decay(void);
+
 /* The consumer's log callback (kafka_source_log.c). */
 void rc_ksrc_on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf);
 /* The source's stats op: its partitions' lag, rebalances, drains. */
