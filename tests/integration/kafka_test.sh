@@ -28,9 +28,9 @@ for f in $formats; do
     [ "$f" = debezium ] && opts+=(-o debezium.bigint.unsigned.handling.mode=precise)
     [ "$f" = oms-avro ] && opts+=(-o avro.framing=raw) # what the Kafka sink uses by default
     tmpl="t-$f.{db}.{table}"
-    # drs-dds holds document changes (MongoDB) only: the vendor document's examples
+    # drs-dds and mongo-change-stream hold document changes (MongoDB) only: the vendor document's examples
     in=examples/shop.ndjson
-    [ "$f" = drs-dds ] && in=tests/golden/native/drs-dds-seeds.out
+    case $f in drs-dds | mongo-change-stream) in=tests/golden/native/drs-dds-seeds.out ;; esac
     "$RC" convert -q --on-error=skip --on-loss=skip "${opts[@]}" --records --tombstones --topic "$tmpl" "$in" >"$W/$f.file" 2>"$W/$f.file.err"
     "$RC" convert -q --on-error=skip --on-loss=skip "${opts[@]}" --sink "kafka://$BOOTSTRAP/$tmpl" "$in" 2>"$W/$f.kafka.err" ||
         { bad "$f: convert to kafka failed"; cat "$W/$f.kafka.err" >&2; continue; }
