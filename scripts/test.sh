@@ -4,8 +4,10 @@
 # README's first command as written (tests/integration/demo_test.sh), then a bounded libFuzzer
 # run of every fuzz target; last, how many cases were skipped for want of ../shared (the peer
 # data). Exit status 0 only when everything passed.
-# Environment: FUZZ_SECONDS (per target, default 12; 0 skips fuzzing), FUZZ_JOBS (targets run at
-# once, default one per core, at most 2).
+# Environment: TEST_JOBS (ctest cases run at once, default 4: most integration cases wait on
+# servers, timeouts and restarts rather than use a core: they take about as long under ASan as
+# in Release), FUZZ_SECONDS (per target, default 12; 0 skips fuzzing), FUZZ_JOBS
+# (targets run at once, default one per core, at most 2).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -17,7 +19,7 @@ status=0
 peer_skipped=()
 run_ctest() {
     echo "==> ctest ($1)"
-    (cd "$2" && ctest --output-on-failure -j2) || status=1
+    (cd "$2" && ctest --output-on-failure -j"${TEST_JOBS:-4}") || status=1
     # cases skipped for want of ../shared (the peer data), counted at the end
     peer_skipped+=("$(peer_total "$2/Testing/Temporary/LastTest.log") in $1")
 }
