@@ -27,22 +27,22 @@ my_sql shop -e 'CREATE TABLE rowcast_signal (id VARCHAR(64) PRIMARY KEY, type VA
 load_table pk
 signal() { my_sql shop -e "INSERT INTO rowcast_signal VALUES ('$1', '$2', '{\"data-collections\": [\"shop.t\"], \"type\": \"incremental\"}')"; }
 
-start_run --snapshot never
+STOP="window open:3" start_run --snapshot never
 start_writer pk
 wait_for 30 grep -q '"op":"update"' "$W/out1" || bad "run 1 streamed nothing in 30 s"
 signal s-1 execute-snapshot
 step "signal written"
 
-# run 1: killed at the third chunk's window open
-wait_for 40 seen 1 'window open' 3 || bad "run 1: no third chunk in 40 s"
+# run 1: killed at the third chunk's window open (where it stopped itself: STOP)
+stopped_at 40
 kill9 "chunk window open"
 stop_if_failed
 # run 2: killed once a chunk was handed out after one was acknowledged
 run_killed_unacked
-# run 3: killed right after a checkpoint write
-start_run
+# run 3: killed right after a checkpoint write (its first chunk's "acknowledged": STOP)
+STOP=acknowledged:1 start_run
 resumed 3
-wait_for 40 seen 3 acknowledged 1 || bad "run 3: no chunk acknowledged in 40 s"
+stopped_at 40
 kill9 "right after a checkpoint write"
 after 3
 stop_if_failed
@@ -62,7 +62,7 @@ wait_for 10 grep -qs "incremental snapshots paused (a pause-snapshot signal)" "$
 sleep 3
 ! seen 5 'window open' 1 && ok || bad "run 5: a chunk was read while paused"
 signal s-3 resume-snapshot
-wait_for 60 grep -q "incremental snapshot of shop.t completed" "$W/err5" || bad "run 5: no completed line in 60 s"
+wait_for 150 grep -q "incremental snapshot of shop.t completed" "$W/err5" || bad "run 5: no completed line in 150 s"
 read_keys "$W/out5" | LC_ALL=C sort >"$W/reads5"
 step "completed"
 stop_if_failed

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sources/incsnap_state.h"
+#include "sources/snapshot_stop.h"
 #include "sources/mysql/my_incsnap_int.h"
 
 /* ---- keys ---- */
@@ -122,9 +123,9 @@ static uint64_t chunk_no(rc_my_incsnap *x, size_t tab)
 void rc_my_incsnap_say(my_source *s, size_t tab, uint64_t chunk, const char *what)
 {
     rc_my_incsnap *x = s->inc;
-    if (x->verbose && tab < x->ntabs)
-        rc_my_source_notice(s, "incremental snapshot %s chunk %" PRIu64 ": %s", x->tabs[tab]->name, chunk ? chunk : chunk_no(x, tab),
-                            what);
+    if (!x->verbose || tab >= x->ntabs) return;
+    rc_my_source_notice(s, "incremental snapshot %s chunk %" PRIu64 ": %s", x->tabs[tab]->name, chunk ? chunk : chunk_no(x, tab), what);
+    rc_snapshot_stop_point(what);
 }
 
 rc_status rc_my_incsnap_chunk_done(my_source *s, rc_pos *end, bool *keep, rc_error *err)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sources/pg/pg_copy.h"
+#include "sources/snapshot_stop.h"
 #include "sources/pg/pg_incsnap_int.h"
 
 void rc_pgis_say(rc_pg_incsnap *is, const char *fmt, ...)
@@ -26,6 +27,7 @@ void rc_pgis_chunk_said(rc_pg_incsnap *is, const char *what)
     const char *name = is->tables[is->chunk_table].name;
     const rc_incsnap_table *t = rc_incsnap_table_named(is->core, name);
     rc_pgis_say(is, "incremental snapshot %s chunk %" PRIu64 ": %s", name, t ? t->chunks : 0, what);
+    rc_snapshot_stop_point(what);
 }
 
 started *rc_pgis_table_of(rc_pg_incsnap *is, const char *name)
