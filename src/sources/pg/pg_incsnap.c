@@ -524,7 +524,7 @@ rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
         st = chunk_end(is, lsn, err);
     }
     /* the next chunk read while this one's rows are handed out (design §1.2 "Reading ahead") */
-    if (st == RC_OK && rc_pg_incsnap_rows(is)) st = step(is, true, err);
+    if (st == RC_OK && is->o.read_ahead && rc_pg_incsnap_rows(is)) st = step(is, true, err);
     return st == RC_SKIP ? RC_OK : st;
 }
 

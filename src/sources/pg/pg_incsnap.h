@@ -41,6 +41,7 @@ typedef struct rc_pg_incsnap_opts {
                  * flushed at once, the walsender sends only flushed WAL (on a server with
                  * synchronous_commit = off a chunk would wait for wal_writer_delay, 200 ms);
                  * `local`: no wait for a synchronous standby, which the stream does not need */
+    bool read_ahead; /* the next chunk's read sent at the last one's emit (§1.2 "Reading ahead") */
     const char *publication, *companion;
     void (*notice)(void *ud, const char *msg); /* stderr lines */
     void *notice_ud;

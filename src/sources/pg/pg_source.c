@@ -615,7 +615,7 @@ static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *er
     if (!po.signal_table && s->cfg.snapshot != RC_SNAPSHOT_INCREMENTAL) return RC_OK;
     rc_pg_incsnap_opts io = {.signal_table = po.signal_table,
                              .chunk_rows = po.chunk_rows ? (size_t)po.chunk_rows : RC_PG_INCSNAP_CHUNK_ROWS,
-                             .flush = po.flush,
+                             .flush = po.flush, .read_ahead = po.read_ahead,
                              .publication = s->cfg.publication,
                              .companion = s->companion,
                              .notice = s->cfg.notice,
