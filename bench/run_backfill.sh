@@ -35,6 +35,9 @@
 #   round: the initial, then each chunk size); each ratio is against its round's initial; the
 #   table gives the medians, the lines before it each run
 #   OPTS="-o ...": more options for each backfill's capture (e.g. -o mysql.snapshot.unacked.chunks=4)
+#   BASE=DIR: another build's rowcast, run as "base" when CHUNKS names it (its default chunk, the
+#   writer's seed of "default", without OPTS): two builds, or one build with and without OPTS
+#   (BASE=BUILD_DIR), side by side in the same rounds, against the same initial snapshot
 #   PERF=DIR: perf record -g of rowcast in each run (the backfill: from the signal to its
 #   completion), the top of perf report --no-children in DIR/SRC_RUN.txt (not for timing)
 #   QUICK=1: the smoke test's size (PostgreSQL, 20,000 rows, chunk 1024, 100 changes/s): the
@@ -52,6 +55,7 @@ for f in rowcast tests/bf_writer bench/backfill_follow; do
     [ -x "$B/$f" ] || { echo "build first: cmake --build $B with -DRC_TESTS=ON -DRC_BENCH=ON ($B/$f is missing)" >&2; exit 1; }
 done
 B=$(cd "$B" && pwd)
+case " $CHUNKS " in *" base "*) [ -x "${BASE:-}/rowcast" ] || { echo "CHUNKS has base: BASE=DIR with DIR/rowcast" >&2; exit 1; } ;; esac
 RC=$B/rowcast WRITER=$B/tests/bf_writer FOLLOW=$B/bench/backfill_follow
 . "$ROOT/scripts/lib.sh"
 rc_install "${BENCH_PKGS[@]}" mariadb-server mariadb-client
@@ -180,15 +184,16 @@ initial_run() {
 }
 
 backfill_run() {
-    local src=$1 c=$2 tag=c$2_$3 f=$W/$1_$2.json chunk=() line hwm done_line wpid t0 t1
-    [ "$c" = default ] || chunk=(-o "$OPT.snapshot.chunk.rows=$c")
+    local src=$1 c=$2 tag=c$2_$3 f=$W/$1_$2.json chunk=() line hwm done_line wpid t0 t1 rc=$RC seed=${2/base/default} opts=${OPTS:-}
+    [ "$c" = base ] && rc=$BASE/rowcast opts=''
+    [ "$c" = default ] || [ "$c" = base ] || chunk=(-o "$OPT.snapshot.chunk.rows=$c")
     follow_start "$f"
-    "$WRITER" "$URL" --table "$T" --key pk --rate "$RATE" --seed "$((${c/default/7} + $3))" 2>"$W/writer.err" &
+    "$WRITER" "$URL" --table "$T" --key pk --rate "$RATE" --seed "$((${seed/default/7} + $3))" 2>"$W/writer.err" &
     wpid=$!
     PIDS+=("$wpid")
     # shellcheck disable=SC2046
-    "$RC" capture "$URL" $(cap_args "$tag") --snapshot never --to native --sink "file:$f" \
-        -o "$OPT.signal.table=$SIG" "${chunk[@]}" ${OPTS:-} 2>"$W/cap.err" &
+    "$rc" capture "$URL" $(cap_args "$tag") --snapshot never --to native --sink "file:$f" \
+        -o "$OPT.signal.table=$SIG" "${chunk[@]}" $opts 2>"$W/cap.err" &
     CAP=$!
     PIDS+=("$CAP")
     wait_line 60 "$f" '"op":"update"' || { cat "$W/cap.err" >&2; die "$src chunk $c: nothing streamed in 60 s"; }

@@ -222,6 +222,9 @@ static const cli_flag capture_table[] = {
      .help = "the chunks' watermarks committed with synchronous_commit =\n"
              "local on rowcast's own session (default true; false: the\n"
              "server's setting, ~wal_writer_delay a chunk when it is off)"},
+    {CLI_REF, "-o", .usage = "-o postgres.snapshot.read_ahead=true|false",
+     .help = "send the next chunk's query while the last chunk's rows\n"
+             "are written (default false: no gain measured yet)"},
     {CLI_REF, "--config", .metavar = "FILE"},
     {CLI_REF, .name = "--check"},
     {CLI_REF, "--help",

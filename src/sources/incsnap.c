@@ -103,6 +103,7 @@ struct rc_incsnap {
     uint64_t chunk_no, cur_chunk; /* cur_chunk: the chunk in flight, 0 none */
     imgtab buf;                   /* the chunk's rows */
     bool truncated, cursor_set, last_chunk;
+    bool reading;       /* READ: the source reads the chunk on, rc_incsnap_read_end ends it */
     rc_buf next_cursor; /* applied at emit */
     imgtab delivered;   /* keyless: images the stream delivered (counts) */
     bool counting;      /* delivered counts since the table's first window */
@@ -241,6 +242,7 @@ static void discard_chunk(rc_incsnap *s)
     imgtab_reset(&s->buf);
     s->phase = RC_INCSNAP_IDLE;
     s->cur_chunk = 0;
+    s->reading = false;
 }
 
 /* A table leaves the running state (done or stopped): the keyless multiset ends with it. */
@@ -329,6 +331,8 @@ static rc_status failed_read(rc_incsnap *s, rc_incsnap_table *t, rc_status rc, r
     return rc;
 }
 
+static rc_status read_done(rc_incsnap *s, rc_incsnap_table *t, rc_status rc, rc_error *err);
+
 rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err)
 {
     rc_incsnap_table *t = current(s);
@@ -340,8 +344,35 @@ rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err)
     s->truncated = s->cursor_set = s->last_chunk = false;
     s->cur_chunk = ++s->chunk_no;
     s->phase = RC_INCSNAP_READ;
+    s->reading = false;
     rc_status rc = s->ops.write_watermark(s->ctx, t, s->cur_chunk, RC_INCSNAP_LOW, err);
     if (rc == RC_OK) rc = s->ops.read_chunk(s->ctx, s, t, t->limit, err);
+    if (rc == RC_OK && s->reading) return RC_OK; /* the source ends it: rc_incsnap_read_end */
+    return read_done(s, t, rc, err);
+}
+
+void rc_incsnap_read_later(rc_incsnap *s)
+{
+    if (s->phase == RC_INCSNAP_READ) s->reading = true;
+}
+
+bool rc_incsnap_reading(const rc_incsnap *s)
+{
+    return s->reading;
+}
+
+rc_status rc_incsnap_read_end(rc_incsnap *s, rc_status rc, rc_error *err)
+{
+    rc_incsnap_table *t = current(s);
+    if (!s->reading || s->phase != RC_INCSNAP_READ || !t) return RC_SKIP;
+    s->reading = false;
+    return read_done(s, t, rc, err);
+}
+
+/* The chunk's rows are in the buffer (rc: the read's status): HW written, the counts and the
+ * next cursor. */
+static rc_status read_done(rc_incsnap *s, rc_incsnap_table *t, rc_status rc, rc_error *err)
+{
     if (rc == RC_OK) rc = s->ops.write_watermark(s->ctx, t, s->cur_chunk, RC_INCSNAP_HIGH, err);
     if (rc != RC_OK) return failed_read(s, t, rc, err);
     size_t rows = s->buf.n;

@@ -168,6 +168,18 @@ bool rc_incsnap_working(const rc_incsnap *s);
  * read fails is stopped (its edge handed) and the error returned; the others go on. */
 rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err);
 
+/* Reading a chunk while the stream waits, in two halves (a source that reads the next chunk
+ * while it hands out the rows of the last one, docs/design/incremental-snapshots.md §1.2
+ * "Reading ahead"). Called from ops->read_chunk (which then returns RC_OK): the read goes on
+ * after it returns; rc_incsnap_step returns RC_OK with the phase READ, HW not written. The
+ * source then adds the chunk's rows (rc_incsnap_add_row) and calls rc_incsnap_read_end with
+ * the read's status, which writes HW and does what step does after a read (a failed read as
+ * there). Until then the stream must hand the core nothing: the window opens at LW. */
+void rc_incsnap_read_later(rc_incsnap *s);
+bool rc_incsnap_reading(const rc_incsnap *s);
+/* RC_SKIP when no read was left for later. */
+rc_status rc_incsnap_read_end(rc_incsnap *s, rc_status rc, rc_error *err);
+
 /* For ops->read_chunk: one row of the chunk in key order, with its key values (for a keyless
  * table: every column) and the source's raw bytes, both copied. RC_ERR_LIMIT when the buffer
  * holds more than twice chunk_bytes (this row kept): the read stops there, the chunk is the

@@ -60,7 +60,7 @@ static rc_status unknown_option(const rc_source_ops *ops, const rc_options *opts
         const rc_option_desc *d = ops->options;
         while (d && d->key && strcmp(d->key, key)) d++;
         if (strncmp(key, ops->option_prefix, pl) || key[pl] != '.' || (d && d->key)) continue;
-        char list[256] = "";
+        char list[400] = ""; /* every key of the table (PostgreSQL: about 290 bytes), within err->message */
         for (d = ops->options; d && d->key; d++) {
             size_t n = strlen(list);
             snprintf(list + n, sizeof list - n, "%s%s", d == ops->options ? "" : ", ", d->key);

@@ -391,7 +391,7 @@ expect_eq lsn-debezium-good "$T/want_out" "$T/out"
 # of them, a value of the wrong type; all refused before any connection is tried
 PG=postgres://u@127.0.0.1:1/db
 expect pg-option-unknown 1 capture "$PG" -o postgres.streamin=1 <<'EOF'
-rowcast capture: unknown source option 'postgres.streamin': postgres.streaming, postgres.heartbeat.interval, postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir, postgres.signal.table, postgres.snapshot.chunk.rows, postgres.snapshot.flush, postgres.publish.no_identity
+rowcast capture: unknown source option 'postgres.streamin': postgres.streaming, postgres.heartbeat.interval, postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir, postgres.signal.table, postgres.snapshot.chunk.rows, postgres.snapshot.flush, postgres.snapshot.read_ahead, postgres.publish.no_identity
 (see rowcast help capture)
 EOF
 expect pg-option-bool 1 capture "$PG" -o postgres.streaming=maybe <<'EOF'

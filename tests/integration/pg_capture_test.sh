@@ -675,7 +675,7 @@ expect_err u_max 1 < <(usage_err "--max-events needs a positive number, got '0'"
 cap u_max2 "$U" --max-events 5x
 expect_err u_max2 1 < <(usage_err "--max-events needs a positive number, got '5x'")
 cap u_opt "$U" -o postgres.x=1
-expect_err u_opt 1 < <(usage_err "unknown source option 'postgres.x': postgres.streaming, postgres.heartbeat.interval, postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir, postgres.signal.table, postgres.snapshot.chunk.rows, postgres.snapshot.flush, postgres.publish.no_identity")
+expect_err u_opt 1 < <(usage_err "unknown source option 'postgres.x': postgres.streaming, postgres.heartbeat.interval, postgres.stream.spill_bytes, postgres.stream.max_bytes, postgres.stream.spill_dir, postgres.signal.table, postgres.snapshot.chunk.rows, postgres.snapshot.flush, postgres.snapshot.read_ahead, postgres.publish.no_identity")
 cap u_slot "$U" --slot Bad-Name --publication p_new --include 'public.*'
 expect_err u_slot 1 < <(usage_err "--slot 'Bad-Name' is not a slot name: use lower-case letters, digits and _ (at most 63)")
 same "a bad slot name creates no publication" 0 "$(pg_test_sql -c "SELECT count(*) FROM pg_publication WHERE pubname = 'p_new'")"

@@ -81,10 +81,9 @@ static rc_status op_watermark(void *ctx, const rc_incsnap_table *t, uint64_t chu
     return RC_OK;
 }
 
-static rc_status op_read(void *ctx, rc_incsnap *is, const rc_incsnap_table *t, size_t limit,
-                         rc_error *err)
+static rc_status read_rows(sim *s, rc_incsnap *is, const rc_incsnap_table *t, size_t limit,
+                           rc_error *err)
 {
-    sim *s = ctx;
     size_t from = cursor_slot(s, t), end = s->nslot, rows = 0;
     if (s->keyless) { /* whole pages, about `limit` rows' worth */
         size_t pages = limit / s->page_rows ? limit / s->page_rows : 1;
@@ -105,6 +104,22 @@ static rc_status op_read(void *ctx, rc_incsnap *is, const rc_incsnap_table *t, s
         rc_incsnap_set_cursor(is, &page, 8, end >= s->nslot);
     }
     return RC_OK;
+}
+
+static rc_status op_read(void *ctx, rc_incsnap *is, const rc_incsnap_table *t, size_t limit,
+                         rc_error *err)
+{
+    sim *s = ctx;
+    if (!s->later) return read_rows(s, is, t, limit, err);
+    s->later_t = t, s->later_limit = limit; /* the rows at sim_read_end, the table as it is then */
+    rc_incsnap_read_later(is);
+    return RC_OK;
+}
+
+void sim_read_end(sim *s)
+{
+    rc_status rc = read_rows(s, s->is, s->later_t, s->later_limit, &s->err);
+    rc_incsnap_read_end(s->is, rc, &s->err);
 }
 
 static rc_incsnap_mark op_recognise(void *ctx, const void *msg, size_t n, uint64_t *chunk)

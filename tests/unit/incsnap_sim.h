@@ -46,6 +46,10 @@ typedef struct sim {
     unsigned near;   /* percent of injected changes aimed at the chunk being read */
     rc_incsnap *is;
     rc_error err;
+    /* reading later (rc_incsnap_read_later): the chunk's rows are read by sim_read_end */
+    bool later;
+    const rc_incsnap_table *later_t;
+    size_t later_limit;
 } sim;
 
 /* A table of nslot keys (keyed: nslot / k2n values of k1) or physical slots (keyless), about
@@ -61,6 +65,10 @@ void sim_delete(sim *s, size_t i);
 void sim_truncate(sim *s);
 /* A random insert, update or delete, aimed near the chunk cursor `near` percent of the time. */
 void sim_random_change(sim *s);
+
+/* With s->later, the read the core's step left for later: the chunk's rows (the table as it is
+ * now), then rc_incsnap_read_end. */
+void sim_read_end(sim *s);
 
 /* The stream reads one log entry (false when at the end): the change goes to the consumer
  * and to the core, then the core's emit at the transaction's end. */

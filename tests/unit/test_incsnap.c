@@ -382,6 +382,67 @@ static void test_keyless_cap(void **state)
     sim_fini(&s);
 }
 
+static void read_later_run(sim *s);
+
+/* A read left for later (a source reading the next chunk while it hands out the last one's
+ * rows): step writes LW only, the rows and HW come with rc_incsnap_read_end; changes between
+ * LW and the read are seen by it. Then chunks started as soon as the last one was emitted,
+ * the stream behind, changes everywhere: the table rebuilt, DBLog kept. */
+static void test_read_later(void **state)
+{
+    (void)state;
+    sim s;
+    rc_incsnap_limits lim = {.chunk_rows = 4};
+    sim_init(&s, false, false, 10, 100, 3, &lim);
+    s.later = true;
+    rc_incsnap_queue(s.is, SIM_TABLE, RC_INCSNAP_BY_PK, NULL, NULL, NULL);
+    assert_int_equal(rc_incsnap_step(s.is, true, NULL), RC_OK);
+    assert_int_equal(rc_incsnap_phase_of(s.is), RC_INCSNAP_READ);
+    assert_true(rc_incsnap_reading(s.is));
+    assert_int_equal(s.nlog, 1); /* LW */
+    assert_int_equal(rc_incsnap_buffered(s.is, NULL), 0);
+    assert_int_equal(rc_incsnap_step(s.is, true, NULL), RC_SKIP);
+    sim_update(&s, 2, 2); /* after LW, before the read: the read has it */
+    sim_read_end(&s);
+    assert_false(rc_incsnap_reading(s.is));
+    assert_int_equal(s.nlog, 3); /* LW, the update, HW */
+    assert_int_equal(rc_incsnap_buffered(s.is, NULL), 4);
+    assert_int_equal(rc_incsnap_read_end(s.is, RC_OK, NULL), RC_SKIP);
+    sim_drain(&s);
+    assert_int_equal(count_op(&s, 'r'), 3); /* key 2 changed in the window: dropped */
+    s.later = false;
+    finish(&s);
+    expect_exact(&s);
+    sim_fini(&s);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        lim.chunk_rows = 1 + seed % 9;
+        sim_init(&s, false, seed % 2, 300, 70, seed, &lim);
+        s.later = true;
+        s.inject = 30;
+        rc_incsnap_queue(s.is, SIM_TABLE, RC_INCSNAP_BY_PK, NULL, NULL, NULL);
+        read_later_run(&s);
+    }
+}
+
+/* test_read_later's random part on s: chunks started when the last one is emitted. */
+static void read_later_run(sim *s)
+{
+    for (int i = 0; i < 20000 && any_active(s); i++) {
+        if (rc_incsnap_step(s->is, true, &s->err) == RC_OK && rc_incsnap_reading(s->is)) {
+            for (int k = 0; k < 3; k++) sim_random_change(s); /* between LW and the read */
+            sim_read_end(s);
+        }
+        sim_random_change(s);
+        for (int k = 0; k < 3; k++) sim_pump(s); /* the stream behind the chunks */
+    }
+    s->later = false;
+    finish(s);
+    assert_int_equal(rc_incsnap_table_at(s->is, 0)->state, RC_INCSNAP_DONE);
+    assert_true(rc_incsnap_table_at(s->is, 0)->chunks > 10);
+    expect_exact(s);
+    sim_fini(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,7 +451,7 @@ int main(void)
         cmocka_unit_test(test_keyless),          cmocka_unit_test(test_keyless_duplicates),
         cmocka_unit_test(test_memory_cap),       cmocka_unit_test(test_estimate),
         cmocka_unit_test(test_queue_stop_pause), cmocka_unit_test(test_truncate_reread),
-        cmocka_unit_test(test_keyless_cap),
+        cmocka_unit_test(test_keyless_cap),      cmocka_unit_test(test_read_later),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -186,6 +186,7 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
 void rc_pg_incsnap_free(rc_pg_incsnap *is)
 {
     if (!is) return;
+    rc_pgis_ahead_free(is);
     rc_incsnap_free(is->core);
     for (size_t i = 0; i < is->ntables; i++) free(is->tables[i].name);
     free(is->tables);
@@ -503,6 +504,8 @@ static rc_status chunk_end(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
     return st;
 }
 
+static rc_status step(rc_pg_incsnap *is, bool ahead, rc_error *err);
+
 rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
 {
     if (is->signal_seen) { /* the queue or the pause as of this Commit */
@@ -520,15 +523,21 @@ rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
         rc_buf_reset(&is->cursor), rc_buf_put(&is->cursor, is->cursor_next.data, is->cursor_next.len);
         st = chunk_end(is, lsn, err);
     }
+    /* the next chunk read while this one's rows are handed out (design §1.2 "Reading ahead") */
+    if (st == RC_OK && is->o.read_ahead && rc_pg_incsnap_rows(is)) st = step(is, true, err);
     return st == RC_SKIP ? RC_OK : st;
 }
 
-rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
+/* The next chunk when none is in flight; ahead: its read may be left in flight. A failed read
+ * stopped its table (said): the capture goes on. */
+static rc_status step(rc_pg_incsnap *is, bool ahead, rc_error *err)
 {
-    if (rc_pg_incsnap_pending(is) || rc_incsnap_phase_of(is->core) != RC_INCSNAP_IDLE) return RC_OK;
-    if (is->nemit > 4096 && rc_pgis_take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
+    if (rc_incsnap_phase_of(is->core) != RC_INCSNAP_IDLE) return RC_OK;
+    if (!ahead && is->nemit > 4096 && rc_pgis_take_snapshot(is, err) != RC_OK) return err->code; /* idle: forget the old ones */
     if (rc_pgis_gate_waits(is)) return RC_OK; /* transactions open when its table was queued */
+    is->ahead_ok = ahead;
     rc_status st = rc_incsnap_step(is->core, true, err);
+    is->ahead_ok = false;
     if (st != RC_OK && st != RC_SKIP) {
         rc_pgis_say(is, "warning: %s", err->message); /* that table stopped; the capture goes on */
         rc_error_clear(err);
@@ -536,7 +545,24 @@ rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
     return RC_OK;
 }
 
-bool rc_pg_incsnap_pending(const rc_pg_incsnap *is) { return is->qi < is->nq; }
+rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err)
+{
+    return rc_pg_incsnap_pending(is) ? RC_OK : step(is, false, err);
+}
+
+rc_status rc_pg_incsnap_read_end(rc_pg_incsnap *is, rc_error *err)
+{
+    rc_status st = rc_pgis_read_end(is, err);
+    if (st != RC_OK && st != RC_SKIP) {
+        rc_pgis_say(is, "warning: %s", err->message); /* as step: that table stopped, the capture goes on */
+        rc_error_clear(err);
+    }
+    return RC_OK;
+}
+
+bool rc_pg_incsnap_rows(const rc_pg_incsnap *is) { return is->qi < is->nq; }
+
+bool rc_pg_incsnap_pending(const rc_pg_incsnap *is) { return is && (rc_pg_incsnap_rows(is) || is->ahead); }
 
 bool rc_pg_incsnap_working(const rc_pg_incsnap *is) { return is && (rc_incsnap_working(is->core) || rc_pg_incsnap_pending(is)); }
 
@@ -556,6 +582,7 @@ rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out,
         if (q->kind != QK_ROW) ev->after = NULL;
     }
     if (++is->qi == is->nq) is->qi = is->nq = 0, rc_buf_reset(&is->qtext);
+    if (!(is->qi & 63)) rc_pgis_read_poll(is); /* the next chunk's COPY off the socket */
     return st;
 }
 

@@ -41,6 +41,7 @@ typedef struct rc_pg_incsnap_opts {
                  * flushed at once, the walsender sends only flushed WAL (on a server with
                  * synchronous_commit = off a chunk would wait for wal_writer_delay, 200 ms);
                  * `local`: no wait for a synchronous standby, which the stream does not need */
+    bool read_ahead; /* the next chunk's read sent at the last one's emit (§1.2 "Reading ahead") */
     const char *publication, *companion;
     void (*notice)(void *ud, const char *msg); /* stderr lines */
     void *notice_ud;
@@ -88,9 +89,16 @@ rc_status rc_pg_incsnap_acked(rc_pg_incsnap *is, uint64_t lsn, uint64_t k, rc_er
 rc_pg_state_pos rc_pg_incsnap_state_at(const rc_pg_incsnap *is);
 /* When the stream is caught up and the queue empty: the next chunk (LW, read, HW). */
 rc_status rc_pg_incsnap_step(rc_pg_incsnap *is, rc_error *err);
+/* The next chunk's read left in flight while the rows of the last one are handed out (read
+ * ahead): when rc_pg_incsnap_rows says none is left, the source ends it with this before it
+ * reads the stream again (a failed read stopped its table, said; the capture goes on). */
+rc_status rc_pg_incsnap_read_end(rc_pg_incsnap *is, rc_error *err);
 
-/* The queue: true while rows or edges wait; rc_pg_incsnap_next appends the next one's event
- * (op read, snapshot "incremental" or an edge) to out, in a. */
+/* The queue: rows true while rows or edges wait; rc_pg_incsnap_next appends the next one's
+ * event (op read, snapshot "incremental" or an edge) to out, in a. pending (NULL: false): rows
+ * wait or a chunk read ahead is in flight: the source hands them out (and ends the read)
+ * before it reads the next stream message or uses the SQL session. */
+bool rc_pg_incsnap_rows(const rc_pg_incsnap *is);
 bool rc_pg_incsnap_pending(const rc_pg_incsnap *is);
 /* A table queued or running, or rows left to hand out: --until caught-up waits (NULL: false). */
 bool rc_pg_incsnap_working(const rc_pg_incsnap *is);

@@ -215,6 +215,11 @@ typedef struct chunk_rows {
     rc_event_list l;
 } chunk_rows;
 
+struct rc_pgis_ahead {
+    const rc_incsnap_table *t;
+    chunk_rows c;
+};
+
 static void chunk_rows_fini(chunk_rows *c)
 {
     free(c->keep);
@@ -539,18 +544,13 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
 
 /* A table with a primary key in one round trip where the general way (read_general) takes
  * three: put_begin's statements, the COPY built from the catalog entry as it is and COMMIT in
- * one query string. *done false: put_begin's check saw the catalog differ from the entry (a
- * DDL since it was read): the COPY's rows, of the old structure, were dropped, and the chunk
- * is to be read the general way (a new transaction: its snapshot is after the low watermark
- * as well). */
-static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incsnap_table *t, const rc_pg_table *ct,
-                              size_t limit, bool *done, rc_error *err)
+ * one query string, sent by at_once_send and its answers read by at_once_receive (at once, or
+ * later: reading ahead, below). */
+static rc_status at_once_send(rc_pg_incsnap *is, const rc_incsnap_table *t, const rc_pg_table *ct, size_t limit,
+                              chunk_rows *c, rc_error *err)
 {
     PGconn *sql = rc_pg_sql(is->conn);
-    chunk_rows c = {0};
-    bool same = false;
-    char w[300];
-    rc_status st = chunk_prepare(is, ct, &c, err); /* before: the connection is busy from the send on */
+    rc_status st = chunk_prepare(is, ct, c, err); /* before: the connection is busy from the send on */
     char *copy = st == RC_OK ? chunk_query(is, ct, ct->pk_rank, t->filter, limit, NULL, 0) : NULL;
     rc_buf q;
     rc_buf_init(&q, 0);
@@ -561,13 +561,26 @@ static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     if (st == RC_OK && !PQsendQuery(sql, q.data))
         st = (rc_pg_query_fail(is->conn, NULL, "incremental snapshot chunk", err), RC_ERR_IO);
     rc_buf_fini(&q);
+    return st;
+}
+
+/* at_once_send's answers (st: its status). *done false: put_begin's check saw the catalog
+ * differ from the entry (a DDL since it was read): the COPY's rows, of the old structure, were
+ * dropped, and the chunk is to be read the general way (a new transaction: its snapshot is
+ * after the low watermark as well). */
+static rc_status at_once_receive(rc_pg_incsnap *is, rc_incsnap *core, const rc_incsnap_table *t, const rc_pg_table *ct,
+                                 chunk_rows *c, rc_status st, bool *done, rc_error *err)
+{
+    PGconn *sql = rc_pg_sql(is->conn);
+    bool same = false;
+    char w[300];
     PGresult *r = NULL;
     if (st == RC_OK) /* BEGIN's and LOCK's results, then the SELECT's */
         while ((r = PQgetResult(sql)) && PQresultStatus(r) == PGRES_COMMAND_OK) PQclear(r);
     bool checked = st == RC_OK && (st = begin_checked(is, ct, r, &same, err)) == RC_OK;
     if (checked && PQresultStatus(r = PQgetResult(sql)) == PGRES_COPY_OUT) {
         PQclear(r);
-        st = copy_rows(is, core, same ? &c : NULL, t, err);
+        st = copy_rows(is, core, same ? c : NULL, t, err);
     } else if (checked)
         st = (rc_pg_query_fail(is->conn, r, chunk_what(w, sizeof w, t), err), RC_ERR_IO);
     if (checked && !same && st != RC_OK) { /* the COPY of the old structure failed (a dropped column): no matter */
@@ -576,7 +589,7 @@ static rc_status read_at_once(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
     }
     while ((r = PQgetResult(sql))) PQclear(r); /* after an error: the statements it skipped */
     if (PQtransactionStatus(sql) != PQTRANS_IDLE) PQclear(PQexec(sql, "ROLLBACK"));
-    chunk_rows_fini(&c);
+    chunk_rows_fini(c);
     if (!checked && st != RC_OK && t->filter && PQstatus(sql) == CONNECTION_OK) /* a filter's syntax error fails the */
         rc_error_clear(err), st = RC_OK;                                       /* whole string: the general way names it */
     *done = same || st != RC_OK;
@@ -630,7 +643,48 @@ rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table
     if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
     is->cursor_table = is->chunk_table = tb->table;
     bool done = false;
-    rc_status st = is->cat[tb->table].pk_rank ? read_at_once(is, core, t, &is->cat[tb->table], limit, &done, err) : RC_OK;
+    rc_status st = RC_OK;
+    const rc_pg_table *ct = &is->cat[tb->table];
+    if (ct->pk_rank) {
+        chunk_rows c = {0};
+        st = at_once_send(is, t, ct, limit, &c, err);
+        if (st == RC_OK && is->ahead_ok && (is->ahead = malloc(sizeof *is->ahead))) {
+            *is->ahead = (rc_pgis_ahead){.t = t, .c = c}; /* the stream waits for its end: rc_pgis_read_end */
+            rc_incsnap_read_later(core);
+            return RC_OK;
+        }
+        st = at_once_receive(is, core, t, ct, &c, st, &done, err);
+    }
     if (!done) st = read_general(is, core, t, tb, limit, err);
     return st == RC_ERR_LIMIT ? RC_OK : st;
+}
+
+/* Reading ahead (pg_incsnap_int.h): the server's answer so far taken off the socket, so that
+ * it goes on with the COPY while the previous chunk's rows are handed out. */
+void rc_pgis_read_poll(rc_pg_incsnap *is)
+{
+    if (is->ahead) (void)PQconsumeInput(rc_pg_sql(is->conn));
+}
+
+rc_status rc_pgis_read_end(rc_pg_incsnap *is, rc_error *err)
+{
+    rc_pgis_ahead *a = is->ahead;
+    if (!a) return RC_OK;
+    is->ahead = NULL;
+    started *tb = rc_pgis_table_of(is, a->t->name);
+    bool done = false;
+    size_t limit = a->t->limit;
+    rc_status st = at_once_receive(is, is->core, a->t, &is->cat[tb->table], &a->c, RC_OK, &done, err);
+    if (!done) st = read_general(is, is->core, a->t, tb, limit, err);
+    free(a);
+    if (st == RC_ERR_LIMIT) st = RC_OK;
+    return rc_incsnap_read_end(is->core, st, err);
+}
+
+void rc_pgis_ahead_free(rc_pg_incsnap *is)
+{
+    if (!is->ahead) return;
+    chunk_rows_fini(&is->ahead->c);
+    free(is->ahead);
+    is->ahead = NULL;
 }

@@ -31,6 +31,9 @@ typedef struct started {
     bool gate_said;
 } started;
 
+/* A chunk's query sent, its answer not read yet (pg_incsnap_chunk.c). */
+typedef struct rc_pgis_ahead rc_pgis_ahead;
+
 struct rc_pg_incsnap {
     rc_pg_conn *conn;
     rc_pg_events *ev;
@@ -69,6 +72,10 @@ struct rc_pg_incsnap {
     size_t ncaptured;
     bool captured_dirty;
     double gate_polled; /* when pg_incsnap_gate.c last read pg_current_snapshot() */
+    /* reading ahead: the next chunk's read may be left in flight (ahead_ok, asked around the
+     * core's step), and the one in flight (NULL: none) */
+    bool ahead_ok;
+    rc_pgis_ahead *ahead;
 };
 
 /* A line on the notice callback. */
@@ -97,6 +104,14 @@ rc_status rc_pgis_gate_set(rc_pg_incsnap *is, started *tb, rc_error *err);
 /* Whether the next chunk must wait for such transactions still (polled at most every 20 ms;
  * said once: at once with RC_SNAPSHOT_VERBOSE, else after 5 s; a failed poll waits, said once). */
 bool rc_pgis_gate_waits(rc_pg_incsnap *is);
+/* Reading ahead (docs/design/incremental-snapshots.md §1.2): with is->ahead_ok, the read of a
+ * table with a primary key sends its query and leaves the answer to rc_pgis_read_end (the
+ * core's rc_incsnap_read_later), which the source calls before it reads the stream again or
+ * uses the SQL session; rc_pgis_read_poll meanwhile takes what the server sent off the socket,
+ * so that the server goes on with the COPY. */
+void rc_pgis_read_poll(rc_pg_incsnap *is);
+rc_status rc_pgis_read_end(rc_pg_incsnap *is, rc_error *err);
+void rc_pgis_ahead_free(rc_pg_incsnap *is);
 /* The core's read_chunk op. */
 rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err);
 

@@ -455,7 +455,7 @@ static rc_status drain(pg_source *s, rc_error *err)
 static rc_status heartbeat(pg_source *s, rc_error *err)
 {
     double t = rc_db_now_s();
-    if (!s->cfg.heartbeat_s || t < s->heartbeat_at) return RC_OK;
+    if (!s->cfg.heartbeat_s || t < s->heartbeat_at || rc_pg_incsnap_pending(s->inc)) return RC_OK; /* (a chunk's read ahead) */
     s->heartbeat_at = t + s->cfg.heartbeat_s;
     /* a non-transactional logical message: WAL the slot can move past when nothing else comes */
     PGresult *r = PQexec(rc_pg_sql(s->conn), "SELECT pg_catalog.pg_logical_emit_message(false, 'rowcast.heartbeat', '')");
@@ -473,8 +473,8 @@ static rc_status stream_batch(void *p, int timeout_ms, rc_error *err)
     int wait = timeout_ms;
     if (heartbeat(s, err) != RC_OK) return err->code;
     while (b->n < RC_DB_BATCH_ITEMS && b->events.count < RC_BATCH_EVENTS && s->db.ph == PH_STREAM) {
-        if (s->inc && rc_pg_incsnap_pending(s->inc)) { /* a chunk's rows, before the next message */
-            if (incsnap_item(s, err) != RC_OK) return err->code;
+        if (rc_pg_incsnap_pending(s->inc)) { /* a chunk's rows, then the next chunk read ahead: before the next message */
+            if ((rc_pg_incsnap_rows(s->inc) ? incsnap_item(s, err) : rc_pg_incsnap_read_end(s->inc, err)) != RC_OK) return err->code;
             continue;
         }
         if (caught_up(s)) {
@@ -615,7 +615,7 @@ static rc_status incsnap_open(pg_source *s, const rc_options *opts, rc_error *er
     if (!po.signal_table && s->cfg.snapshot != RC_SNAPSHOT_INCREMENTAL) return RC_OK;
     rc_pg_incsnap_opts io = {.signal_table = po.signal_table,
                              .chunk_rows = po.chunk_rows ? (size_t)po.chunk_rows : RC_PG_INCSNAP_CHUNK_ROWS,
-                             .flush = po.flush,
+                             .flush = po.flush, .read_ahead = po.read_ahead,
                              .publication = s->cfg.publication,
                              .companion = s->companion,
                              .notice = s->cfg.notice,

@@ -27,6 +27,10 @@ const rc_option_desc rc_pg_options[] = {
      "incremental snapshots: rowcast's SQL session commits its watermarks with synchronous_commit = local, so that a "
      "chunk does not wait for the WAL writer (wal_writer_delay) on a server with synchronous_commit = off; false: the "
      "server's setting", .off = offsetof(rc_pg_capture_options, flush)},
+    {"postgres.snapshot.read_ahead", RC_OPT_BOOL, NULL, "false",
+     "incremental snapshots: the next chunk's query is sent as soon as the last chunk's rows are queued, and the "
+     "server runs it while they are encoded (docs/BENCHMARKS.md, session 20: no gain measured on a loaded machine)",
+     .off = offsetof(rc_pg_capture_options, read_ahead)},
     {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL, offsetof(rc_pg_capture_options, no_identity), 0, 0, NULL},
     {0},
 };

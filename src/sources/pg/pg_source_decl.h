@@ -16,6 +16,7 @@ typedef struct rc_pg_capture_options {
     const char *signal_table; /* incremental snapshots' signals (NULL: none; pg_incsnap.h) */
     long chunk_rows;          /* their chunk size (0: the core's default) */
     bool flush;               /* their watermark commits flushed at commit (SET synchronous_commit = local) */
+    bool read_ahead;          /* the next chunk read while the last one's rows are handed out */
 } rc_pg_capture_options;
 
 extern const char *const rc_pg_schemes[], *const rc_pg_flags[];
