@@ -147,6 +147,7 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
         if (k) rc_buf_putc(b, ',');
         rc_dbz_put_column_schema(e, b, ev, idx[k], false, &params, column_default(e, ev, idx[k], &dflt));
     }
+    rc_dbz_naming_key_schema(e, b); /* the regex strategy's topic.key.field.name */
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
     RC_BUF_LIT(b, ".Key\"}");

@@ -44,6 +44,11 @@ typedef struct rc_dbz_opts {
     /* the topics the encoder names (rc_dbz_hb_route): topic.delimiter, topic.transaction,
      * topic.heartbeat.prefix, topic.heartbeat.name (NULL: none) */
     const char *topic_delim, *topic_tx, *topic_hb_prefix, *topic_hb_name;
+    /* topic.naming.strategy (DBZ_TOPIC_*) and the regex strategy's topic.regex, .replacement,
+     * .key.enforce.uniqueness, .key.field.name, .key.field.regex, .key.field.replacement */
+    int topic_strategy;
+    const char *topic_regex, *topic_repl, *topic_key_field, *topic_key_regex, *topic_key_repl;
+    bool topic_key_unique;
 } rc_dbz_opts;
 /* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);
@@ -53,6 +58,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err);
 rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err);
 void rc_dbz_up_free(void *enc);
 void rc_dbz_up_set_cut(void *enc, rc_cut_log *cuts); /* rc_format.set_cut */
+void rc_dbz_up_set_topics(void *enc, const char *tmpl); /* rc_format.set_topics */
 rc_status rc_dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status rc_dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 bool rc_dbz_up_tombstone(void *enc, const rc_event *ev);
