@@ -251,8 +251,6 @@ typedef enum {
     UNK_OUT,    /* false: the column is left out of the events, said once per column (a type rowcast does not
                  * know, an array of one, a built-in the connector has no converter for: tsquery, box, line...) */
     UNK_BYTES,  /* true: the bytes of its text */
-    UNK_REFUSE, /* false, a geometric built-in with debezium.version 3.7 or later, whose Geometry/Circle/Line
-                 * layouts (dbz#2135) rowcast has not: the row is not written (the connector writes the column) */
 } dbz_unknown;
 dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c);
 /* Column i of ev is left out (UNK_OUT): said once per table and column on stderr. */

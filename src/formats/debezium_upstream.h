@@ -160,6 +160,12 @@ rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, struct
  * "(1.0,1.0),(0.0,0.0)") */
 bool rc_dbz_pg_geometric(const rc_type_info *t);
 void rc_dbz_pg_geometric_text(rc_buf *b, rc_str s);
+/* Debezium 3.7's schema of such a type (dbz#2135): Circle, Line (version 1) or Geometry (2); and
+ * its value's JSON appended to out (wkb: scratch for the WKB): box, lseg, path, polygon as
+ * Geometry {wkb, srid: null, extensions {type[, closed]}}, circle {center: Point, radius}, line
+ * {a, b, c}, numbers as Java's Double.toString writes them. */
+const char *rc_dbz_pg_geometric_schema(const rc_type_info *t, int *version);
+rc_status rc_dbz_pg_geometric_json(rc_buf *out, rc_buf *wkb, const rc_column *c, rc_str s, rc_error *err);
 /* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
  * days) and as a timestamp (epoch microseconds) */
 int rc_dbz_pg_infinity(rc_str s);
