@@ -49,11 +49,11 @@ static void put_name(rc_buf *b, const char *s, size_t n, bool raw)
 
 static void expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out, bool raw)
 {
-    size_t start = out->len;
+    size_t start = out->len, kept = start; /* kept: the end of the last value written, whose own dots stay */
     for (const char *p = tmpl; *p; p++) {
         if (*p != '{') {
             /* a separator right after an empty part, or at the start, is dropped */
-            if (*p == '.' && (out->len == start || out->data[out->len - 1] == '.')) continue;
+            if (*p == '.' && (out->len == start || (out->len > kept && out->data[out->len - 1] == '.'))) continue;
             rc_buf_putc(out, *p);
             continue;
         }
@@ -65,16 +65,17 @@ static void expand(const char *tmpl, const rc_origin *src, const char *server, r
         case 'c': /* {collection}: schema.table, else db.table */
             v = src->schema.n ? src->schema : src->db;
             put_name(out, v.p, v.n, raw);
-            if (v.n) rc_buf_putc(out, '.');
+            if (v.n) kept = out->len, rc_buf_putc(out, '.');
             v = src->table;
             break;
         default: v = src->table; break;
         }
         if (p[1] == 's' && p[2] == 'e' && !v.n) v = (rc_str){server, strlen(server)};
         put_name(out, v.p, v.n, raw);
+        if (v.n) kept = out->len;
         p = e;
     }
-    while (out->len > start && out->data[out->len - 1] == '.') out->len--;
+    while (out->len > kept && out->data[out->len - 1] == '.') out->len--;
 }
 
 void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out)
