@@ -19,7 +19,7 @@ enum { TIME_DEFAULT = -1, TIME_MICROS, TIME_CONNECT, TIME_ADAPTIVE };
 enum { CONN_MYSQL, CONN_POSTGRES, CONN_SQLSERVER };
 enum { SCHEMA_SLOTS = 256 };
 enum { DBZ_ADJUST_NONE, DBZ_ADJUST_AVRO, DBZ_ADJUST_AVRO_UNICODE }; /* *.name.adjustment.mode */
-enum { DBZ_TOPIC_DEFAULT, DBZ_TOPIC_UNICODE, DBZ_TOPIC_REGEX };      /* topic.naming.strategy */
+enum { DBZ_TOPIC_DEFAULT, DBZ_TOPIC_UNICODE, DBZ_TOPIC_REGEX, DBZ_TOPIC_ROUTER }; /* topic.naming.strategy */
 
 typedef struct up_slot {
     uint64_t hash;
@@ -413,6 +413,9 @@ bool rc_dbz_naming_topic(up_enc *e, const rc_event *ev, rc_buf *topic);
  * its value added to the key struct b ends with. Nothing without one. */
 void rc_dbz_naming_key_schema(const up_enc *e, rc_buf *b);
 void rc_dbz_naming_key(up_enc *e, const rc_event *ev, rc_buf *b);
+/* The router's schema name prefix of ev's table (its new topic) in *p, *n when it rerouted it;
+ * false otherwise (the table's own name then). */
+bool rc_dbz_naming_prefix(up_enc *e, const rc_event *ev, const char **p, size_t *n);
 
 /* ---- name adjustment (debezium_up_names.c) ---- */
 

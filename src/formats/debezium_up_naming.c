@@ -8,6 +8,10 @@
  *    topic.key.enforce.uniqueness (the default) the key gets one more field, topic.key.field.name
  *    (__dbz__physicalTableIdentifier), a string: the table's own topic before the rewrite, itself
  *    rewritten by topic.key.field.regex and .replacement when they are given and match.
+ *  - router (the ByLogicalTableRouter SMT, ToLogicalTopicRouter, on the tables' records): the
+ *    same rewrite of the topic the connector wrote, but a table the expression does not match is
+ *    left as it is (no key field), and a rerouted one has its schemas named after the new topic
+ *    (<topic>.Key, .Value, .Envelope); the key field's value starts from that topic.
  * The name is made once per table and kept while the table's events follow one another; with
  * the default strategy nothing here runs: the pipeline names the topic from the template. */
 #include <stdlib.h>
@@ -23,7 +27,8 @@ typedef struct dbz_rewrite {
 } dbz_rewrite;
 
 struct rc_dbz_naming {
-    bool unicode;
+    bool unicode, router;
+    bool matched; /* router: the table named last was rerouted */
     const char *tmpl; /* --topic's template (rc_dbz_up_set_topics) */
     dbz_rewrite topic, key;
     const char *key_field; /* NULL: the key as it is (topic.key.enforce.uniqueness=false) */
@@ -84,18 +89,19 @@ static bool rewrite(const dbz_rewrite *w, const char *s, rc_buf *out)
 
 rc_status rc_dbz_naming_open(up_enc *e, const rc_dbz_opts *o, rc_error *err)
 {
-    bool regex = o->topic_strategy == DBZ_TOPIC_REGEX;
+    bool regex = o->topic_strategy == DBZ_TOPIC_REGEX || o->topic_strategy == DBZ_TOPIC_ROUTER;
     if (!regex && (o->topic_regex || o->topic_key_regex))
-        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o debezium.topic.%sregex applies to -o debezium.topic.naming.strategy=regex only",
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o debezium.topic.%sregex applies to -o debezium.topic.naming.strategy=regex or router only",
                             o->topic_regex ? "" : "key.field.");
     if (regex && (!o->topic_regex || !*o->topic_regex))
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                            "-o debezium.topic.naming.strategy=regex needs -o debezium.topic.regex and -o debezium.topic.replacement");
+                            "-o debezium.topic.naming.strategy=regex (or router) needs -o debezium.topic.regex and -o debezium.topic.replacement");
     if (o->topic_strategy == DBZ_TOPIC_DEFAULT) return RC_OK;
     struct rc_dbz_naming *n = calloc(1, sizeof *n);
     if (!n) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     e->naming = n;
     n->unicode = o->topic_strategy == DBZ_TOPIC_UNICODE;
+    n->router = o->topic_strategy == DBZ_TOPIC_ROUTER;
     n->tmpl = "{server}.{collection}";
     rc_buf_init(&n->id, 0), rc_buf_init(&n->origin, 0), rc_buf_init(&n->name, 0), rc_buf_init(&n->key_value, 0), rc_buf_init(&n->scratch, 0);
     if (!regex) return RC_OK;
@@ -147,9 +153,11 @@ static bool name_table(up_enc *e, const rc_event *ev)
     rc_buf_reset(s);
     rc_dbz_topic_sanitize(s, n->origin.data, on, n->unicode);
     rc_buf_putc(s, '\0');
-    if (!n->topic.on || s->err != RC_OK || !rewrite(&n->topic, s->data, &n->name) || !n->name.len) /* empty: the old name, as Debezium */
+    n->matched = n->topic.on && s->err == RC_OK && rewrite(&n->topic, s->data, &n->name) && n->name.len;
+    if (!n->matched) /* not matched, or empty: the old name, as Debezium */
         rc_buf_reset(&n->name), rc_buf_put(&n->name, s->data, s->len - 1);
-    if (n->key_field) { /* keyValueAugment: the origin topic, rewritten by the key field's expression */
+    if (n->key_field) { /* keyValueAugment: the origin topic (the router: the record's), rewritten by the key field's expression */
+        if (n->router) rc_buf_reset(&n->origin), rc_buf_put(&n->origin, s->data, s->len), on = s->len - 1;
         rc_buf_reset(s);
         if (!n->key.on || !rewrite(&n->key, n->origin.data, s)) rc_buf_reset(s), rc_buf_put(s, n->origin.data, on);
         rc_jw_str_body(&n->key_value, s->data, s->len);
@@ -166,9 +174,18 @@ bool rc_dbz_naming_topic(up_enc *e, const rc_event *ev, rc_buf *topic)
     return true;
 }
 
+bool rc_dbz_naming_prefix(up_enc *e, const rc_event *ev, const char **p, size_t *n)
+{
+    struct rc_dbz_naming *g = e->naming;
+    if (!g || !g->router || !ev->src.table.n || !name_table(e, ev) || !g->matched) return false;
+    *p = g->name.data, *n = g->name.len;
+    return true;
+}
+
 void rc_dbz_naming_key_schema(const up_enc *e, rc_buf *b)
 {
-    if (!e->naming || !e->naming->key_field) return;
+    /* the router: only a rerouted table's (rc_dbz_naming_prefix named it just before) */
+    if (!e->naming || !e->naming->key_field || (e->naming->router && !e->naming->matched)) return;
     RC_BUF_LIT(b, ",{\"type\":\"string\",\"optional\":false,\"field\":\"");
     rc_jw_str_body(b, e->naming->key_field, strlen(e->naming->key_field));
     RC_BUF_LIT(b, "\"}");
@@ -177,7 +194,7 @@ void rc_dbz_naming_key_schema(const up_enc *e, rc_buf *b)
 void rc_dbz_naming_key(up_enc *e, const rc_event *ev, rc_buf *b)
 {
     struct rc_dbz_naming *n = e->naming;
-    if (!n || !n->key_field || !b->len || b->data[b->len - 1] != '}' || !name_table(e, ev)) return;
+    if (!n || !n->key_field || !b->len || b->data[b->len - 1] != '}' || !name_table(e, ev) || (n->router && !n->matched)) return;
     b->len--; /* the key struct's '}' */
     if (b->data[b->len - 1] != '{') rc_buf_putc(b, ',');
     rc_buf_putc(b, '"');

@@ -41,7 +41,7 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.topic.transaction", RC_OPT_STRING, "NAME", "transaction", "topic.transaction: the transaction topic is <server><delimiter><NAME>", .off = OFF(topic_tx)},
     {"debezium.topic.heartbeat.prefix", RC_OPT_STRING, "NAME", "__debezium-heartbeat", "topic.heartbeat.prefix: the heartbeat topic is <NAME><delimiter><server>", .off = OFF(topic_hb_prefix)},
     {"debezium.topic.heartbeat.name", RC_OPT_STRING, "NAME", "(none)", "topic.heartbeat.name: the heartbeat topic's whole name instead", .off = OFF(topic_hb_name)},
-    {"debezium.topic.naming.strategy", RC_OPT_FUNC, "default|unicode|regex", "default", "topic.naming.strategy (or its class, io.debezium.schema.DefaultUnicodeTopicNamingStrategy...): the data topics as --topic's template names them, with _uXXXX for each character a topic may not hold ('_' too), or rewritten by debezium.topic.regex", .off = OFF(topic_strategy), .parse = parse_strategy},
+    {"debezium.topic.naming.strategy", RC_OPT_FUNC, "default|unicode|regex|router", "default", "topic.naming.strategy (or its class, io.debezium.schema.DefaultUnicodeTopicNamingStrategy...): the data topics as --topic's template names them, with _uXXXX for each character a topic may not hold ('_' too), or rewritten by debezium.topic.regex; router: as the ByLogicalTableRouter SMT (the schemas renamed after the new topic too)", .off = OFF(topic_strategy), .parse = parse_strategy},
     {"debezium.topic.regex", RC_OPT_STRING, "REGEX", "(none)", "topic.regex (strategy regex): an expression (POSIX extended) the whole topic name must match to be rewritten", .off = OFF(topic_regex)},
     {"debezium.topic.replacement", RC_OPT_STRING, "TEXT", "(none)", "topic.replacement: the new topic name, $1..$9 the expression's groups", .off = OFF(topic_repl)},
     {"debezium.topic.key.enforce.uniqueness", RC_OPT_BOOL, NULL, "true", "topic.key.enforce.uniqueness (strategy regex): the key gets a string field, the table's topic before the rewrite", .off = OFF(topic_key_unique)},
@@ -83,11 +83,12 @@ bad:
 /* topic.naming.strategy: default, unicode or regex, or the class of Debezium's strategy. */
 static rc_status parse_strategy(const char *key, const char *v, void *field, rc_error *err)
 {
-    static const char *const names[] = {"default", "unicode", "regex"};
+    static const char *const names[] = {"default", "unicode", "regex", "router"};
     static const char *const classes[] = {"TopicNamingStrategy", "UnicodeTopicNamingStrategy", "RegexTopicNamingStrategy"};
     int *strategy = field;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (!strcmp(v, names[i])) return *strategy = i, RC_OK;
+    if (!strcmp(v, "io.debezium.transforms.ByLogicalTableRouter")) return *strategy = DBZ_TOPIC_ROUTER, RC_OK;
     static const char pkg[] = "io.debezium.schema.";
     if (!strncmp(v, pkg, sizeof pkg - 1)) {
         const char *c = v + sizeof pkg - 1;
@@ -96,8 +97,9 @@ static rc_status parse_strategy(const char *key, const char *v, void *field, rc_
             if (!strcmp(c + skip, classes[i])) return *strategy = i, RC_OK;
     }
     return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
-                        "-o %s=%s: expected default, unicode, regex or one of Debezium's io.debezium.schema.{Default,Schema}"
-                        "{,Unicode,Regex}TopicNamingStrategy (the template --topic gives is the rest of the name)", key, v);
+                        "-o %s=%s: expected default, unicode, regex, router, one of Debezium's io.debezium.schema.{Default,Schema}"
+                        "{,Unicode,Regex}TopicNamingStrategy or io.debezium.transforms.ByLogicalTableRouter (the template --topic "
+                        "gives is the rest of the name)", key, v);
 }
 
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err)

@@ -220,9 +220,10 @@ rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_eve
 {
     rc_status st = table_name(e, ev, conn, err); /* into e->name, which nothing below rewrites */
     if (st != RC_OK || !e->schemas) return st;
-    const char *text = NULL;
-    size_t n = 0;
-    if ((st = cached_schema(e, slots, key, ev, conn, e->name.data, e->name.len, &text, &n, err)) != RC_OK) return st;
+    const char *text = NULL, *prefix = e->name.data;
+    size_t n = 0, pn = e->name.len;
+    rc_dbz_naming_prefix(e, ev, &prefix, &pn); /* the router: the new topic's */
+    if ((st = cached_schema(e, slots, key, ev, conn, prefix, pn, &text, &n, err)) != RC_OK) return st;
     RC_BUF_LIT(b, "{\"schema\":");
     rc_buf_put(b, text, n);
     RC_BUF_LIT(b, ",\"payload\":");
