@@ -222,7 +222,7 @@ rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_eve
     if (st != RC_OK || !e->schemas) return st;
     const char *text = NULL, *prefix = e->name.data;
     size_t n = 0, pn = e->name.len;
-    rc_dbz_naming_prefix(e, ev, &prefix, &pn); /* the router: the new topic's */
+    if (e->naming) rc_dbz_naming_prefix(e, ev, &prefix, &pn); /* the router: the new topic's */
     if ((st = cached_schema(e, slots, key, ev, conn, prefix, pn, &text, &n, err)) != RC_OK) return st;
     RC_BUF_LIT(b, "{\"schema\":");
     rc_buf_put(b, text, n);
