@@ -183,6 +183,11 @@ typedef struct rc_format {
      * name and sets *partition (-1: the partitioner decides); RC_SKIP: the table's topic. NULL
      * for formats that always use the table's topic. */
     rc_status (*route)(void *enc, const rc_event *ev, rc_buf *topic, int32_t *partition);
+    /* The topic template (--topic, rc_topic_template's) the tables' topics have, told once
+     * after enc_new, for formats whose own naming starts from it (upstream Debezium's unicode and
+     * regex topic.naming.strategy, which then name the tables' topics in `route`). NULL for the
+     * others; a program that calls encode itself may leave it uncalled (the "debezium" preset). */
+    void (*set_topics)(void *enc, const char *tmpl);
     /* --on-loss=cut: from now on write what the vendor's own tool writes where the value does
      * not fit the format and the tool is known to cut it, noting each cut in `cuts` (which
      * outlives the encoder); a value with no known cut is still refused. NULL: the format cuts

@@ -153,6 +153,9 @@ RC_API rc_status rc_topic_template(const char *spec, const char **out, rc_error 
  * allow in topic names become '_'), empty parts' separators dropped. {server} is the event's
  * server, else `server`. */
 RC_API void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out);
+/* The same with the placeholders' values as they are (a format's topic naming then makes the
+ * name valid its own way: upstream Debezium's unicode strategy). */
+RC_API void rc_topic_expand_raw(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out);
 
 /* The files this sink appends to and their sizes now (after rc_sink_restore: the sizes cut to). */
 RC_API void rc_sink_state_now(const rc_sink *s, rc_sink_state *out);

@@ -388,6 +388,12 @@ static rc_status dbz_any_route(void *p, const rc_event *ev, rc_buf *topic, int32
     return a->upstream ? rc_dbz_hb_route(a->impl, ev, topic, partition) : RC_SKIP;
 }
 
+static void dbz_any_set_topics(void *p, const char *tmpl)
+{
+    dbz_any *a = p;
+    if (a->upstream) rc_dbz_up_set_topics(a->impl, tmpl);
+}
+
 static void dbz_set_cut(void *p, rc_cut_log *cuts)
 {
     dbz_enc *e = p;
@@ -419,6 +425,7 @@ const rc_format rc_format_debezium = {
     .tombstone = dbz_any_tombstone,
     .split = dbz_any_split,
     .route = dbz_any_route,
+    .set_topics = dbz_any_set_topics,
     .set_cut = dbz_any_set_cut,
     .dec_new = rc_dbz_dec_new,
     .dec_free = rc_dbz_dec_free,

@@ -19,6 +19,7 @@ enum { TIME_DEFAULT = -1, TIME_MICROS, TIME_CONNECT, TIME_ADAPTIVE };
 enum { CONN_MYSQL, CONN_POSTGRES, CONN_SQLSERVER };
 enum { SCHEMA_SLOTS = 256 };
 enum { DBZ_ADJUST_NONE, DBZ_ADJUST_AVRO, DBZ_ADJUST_AVRO_UNICODE }; /* *.name.adjustment.mode */
+enum { DBZ_TOPIC_DEFAULT, DBZ_TOPIC_UNICODE, DBZ_TOPIC_REGEX, DBZ_TOPIC_ROUTER }; /* topic.naming.strategy */
 
 typedef struct up_slot {
     uint64_t hash;
@@ -119,6 +120,7 @@ typedef struct up_enc {
     regex_t *srctype_dt;  /* datatype.propagate.source.type's */
     size_t nsrctype_dt;
     const char *topic_delim, *topic_tx, *topic_hb_prefix, *topic_hb_name; /* rc_dbz_opts' */
+    struct rc_dbz_naming *naming; /* the unicode and regex strategies (debezium_up_naming.c); NULL: the default */
     /* converters=boolean, TinyIntOneToBooleanConverter (debezium_up_boolconv.c) */
     bool bc_on, bc_length_checker;
     regex_t *bc_sel; /* boolean.selector's expressions (none: every column) */
@@ -249,8 +251,6 @@ typedef enum {
     UNK_OUT,    /* false: the column is left out of the events, said once per column (a type rowcast does not
                  * know, an array of one, a built-in the connector has no converter for: tsquery, box, line...) */
     UNK_BYTES,  /* true: the bytes of its text */
-    UNK_REFUSE, /* false, a geometric built-in with debezium.version 3.7 or later, whose Geometry/Circle/Line
-                 * layouts (dbz#2135) rowcast has not: the row is not written (the connector writes the column) */
 } dbz_unknown;
 dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c);
 /* Column i of ev is left out (UNK_OUT): said once per table and column on stderr. */
@@ -401,11 +401,30 @@ void rc_dbz_transaction_schema(const up_enc *e, rc_buf *b); /* the envelope's tr
 rc_status rc_dbz_mongo_value(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
 rc_status rc_dbz_mongo_key_put(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *err);
 
+/* ---- topic.naming.strategy unicode and regex (debezium_up_naming.c) ---- */
+
+/* e->naming from the options (NULL with the default strategy); RC_ERR_USAGE for a bad regex. */
+rc_status rc_dbz_naming_open(up_enc *e, const rc_dbz_opts *o, rc_error *err);
+void rc_dbz_naming_close(up_enc *e);
+/* Appends the topic of ev's table as the strategy names it; false with the default strategy
+ * (the pipeline's template then) or for an event without a table. */
+bool rc_dbz_naming_topic(up_enc *e, const rc_event *ev, rc_buf *topic);
+/* The regex strategy's key field (topic.key.field.name): its schema after the key columns', and
+ * its value added to the key struct b ends with. Nothing without one. */
+void rc_dbz_naming_key_schema(const up_enc *e, rc_buf *b);
+void rc_dbz_naming_key(up_enc *e, const rc_event *ev, rc_buf *b);
+/* The router's schema name prefix of ev's table (its new topic) in *p, *n when it rerouted it;
+ * false otherwise (the table's own name then). */
+bool rc_dbz_naming_prefix(up_enc *e, const rc_event *ev, const char **p, size_t *n);
+
 /* ---- name adjustment (debezium_up_names.c) ---- */
 
 /* Name s adjusted as Debezium's SchemaNameAdjuster does in `mode` (field: a field name, where a
  * dot is replaced too) appended to out; true when it differs from s. */
 bool rc_dbz_adjust_name(rc_buf *out, const char *s, size_t n, int mode, bool field);
+/* Topic name s as AbstractTopicNamingStrategy.sanitizedTopicName makes it valid ('_' for each
+ * character Kafka does not allow; unicode: _uXXXX, '_' included), appended to out. */
+void rc_dbz_topic_sanitize(rc_buf *out, const char *s, size_t n, bool unicode);
 /* A column's field name under field.name.adjustment.mode (valid until the next call). */
 static inline rc_str rc_dbz_field_name(up_enc *e, rc_str name)
 {

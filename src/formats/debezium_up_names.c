@@ -76,3 +76,30 @@ bool rc_dbz_adjust_name(rc_buf *out, const char *s, size_t n, int mode, bool fie
     }
     return changed;
 }
+
+/* AbstractTopicNamingStrategy.sanitizedTopicName: each UTF-16 unit that is not an ASCII letter,
+ * digit, '.', '-' or (but in the Unicode strategies, where it is the escape) '_' becomes "_" or,
+ * in the Unicode strategies, "_uXXXX"; a name "." or ".." is escaped whole. The cut past 249
+ * characters is not made: Kafka refuses such a topic, which rowcast then says. */
+static void put_replaced(rc_buf *out, uint16_t c, bool unicode)
+{
+    if (unicode) put_unicode(out, c);
+    else rc_buf_putc(out, '_');
+}
+
+void rc_dbz_topic_sanitize(rc_buf *out, const char *s, size_t n, bool unicode)
+{
+    if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.')) {
+        for (size_t i = 0; i < n; i++) put_replaced(out, '.', unicode);
+        return;
+    }
+    for (size_t i = 0; i < n;) {
+        uint16_t u[2];
+        int k = next_units(s, n, &i, u);
+        for (int j = 0; j < k; j++) {
+            uint16_t c = u[j];
+            if (ascii_letter(c) || (c >= '0' && c <= '9') || c == '.' || c == '-' || (c == '_' && !unicode)) rc_buf_putc(out, (char)c);
+            else put_replaced(out, c, unicode);
+        }
+    }
+}

@@ -4,6 +4,7 @@
 #include "formats/debezium_up_enc.h"
 
 static rc_status parse_skipped(const char *key, const char *v, void *field, rc_error *err);
+static rc_status parse_strategy(const char *key, const char *v, void *field, rc_error *err);
 
 /* Every option of the `debezium` format: the first DBZ_COMMON_OPTIONS belong to both flavours,
  * the rest to the upstream flavour only. */
@@ -40,6 +41,13 @@ const rc_option_desc rc_dbz_all_options[] = {
     {"debezium.topic.transaction", RC_OPT_STRING, "NAME", "transaction", "topic.transaction: the transaction topic is <server><delimiter><NAME>", .off = OFF(topic_tx)},
     {"debezium.topic.heartbeat.prefix", RC_OPT_STRING, "NAME", "__debezium-heartbeat", "topic.heartbeat.prefix: the heartbeat topic is <NAME><delimiter><server>", .off = OFF(topic_hb_prefix)},
     {"debezium.topic.heartbeat.name", RC_OPT_STRING, "NAME", "(none)", "topic.heartbeat.name: the heartbeat topic's whole name instead", .off = OFF(topic_hb_name)},
+    {"debezium.topic.naming.strategy", RC_OPT_FUNC, "default|unicode|regex|router", "default", "topic.naming.strategy (or its class, io.debezium.schema.DefaultUnicodeTopicNamingStrategy...): the data topics as --topic's template names them, with _uXXXX for each character a topic may not hold ('_' too), or rewritten by debezium.topic.regex; router: as the ByLogicalTableRouter SMT (the schemas renamed after the new topic too)", .off = OFF(topic_strategy), .parse = parse_strategy},
+    {"debezium.topic.regex", RC_OPT_STRING, "REGEX", "(none)", "topic.regex (strategy regex): an expression (POSIX extended) the whole topic name must match to be rewritten", .off = OFF(topic_regex)},
+    {"debezium.topic.replacement", RC_OPT_STRING, "TEXT", "(none)", "topic.replacement: the new topic name, $1..$9 the expression's groups", .off = OFF(topic_repl)},
+    {"debezium.topic.key.enforce.uniqueness", RC_OPT_BOOL, NULL, "true", "topic.key.enforce.uniqueness (strategy regex): the key gets a string field, the table's topic before the rewrite", .off = OFF(topic_key_unique)},
+    {"debezium.topic.key.field.name", RC_OPT_STRING, "NAME", "__dbz__physicalTableIdentifier", "topic.key.field.name: that field's name", .off = OFF(topic_key_field)},
+    {"debezium.topic.key.field.regex", RC_OPT_STRING, "REGEX", "(none)", "topic.key.field.regex: an expression the old topic name must match for its value to be rewritten", .off = OFF(topic_key_regex)},
+    {"debezium.topic.key.field.replacement", RC_OPT_STRING, "TEXT", "(none)", "topic.key.field.replacement: that value, $1..$9 the expression's groups", .off = OFF(topic_key_repl)},
     {"debezium.include.query", RC_OPT_BOOL, NULL, "false", "MySQL: the row's statement in source.query (a MySQL/MariaDB capture then asks the server for it: MariaDB's binlog_annotate_row_events, MySQL's binlog_rows_query_log_events must be on); false: null, Debezium's default", .off = OFF(include_query)},
     {"debezium.skipped.operations", RC_OPT_FUNC, "none|c,u,d,t", "(t for PostgreSQL sources with compat 2.0 and later, as Debezium 2.x skips truncates; none otherwise)", "ops not written", .off = OFF(skip), .parse = parse_skipped},
     {0},
@@ -70,6 +78,28 @@ static rc_status parse_skipped(const char *key, const char *v, void *field, rc_e
 bad:
     return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
                         "-o %s=%s: expected none or a comma-separated list of c, u, d, t (e.g. t)", key, v);
+}
+
+/* topic.naming.strategy: default, unicode or regex, or the class of Debezium's strategy. */
+static rc_status parse_strategy(const char *key, const char *v, void *field, rc_error *err)
+{
+    static const char *const names[] = {"default", "unicode", "regex", "router"};
+    static const char *const classes[] = {"TopicNamingStrategy", "UnicodeTopicNamingStrategy", "RegexTopicNamingStrategy"};
+    int *strategy = field;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(v, names[i])) return *strategy = i, RC_OK;
+    if (!strcmp(v, "io.debezium.transforms.ByLogicalTableRouter")) return *strategy = DBZ_TOPIC_ROUTER, RC_OK;
+    static const char pkg[] = "io.debezium.schema.";
+    if (!strncmp(v, pkg, sizeof pkg - 1)) {
+        const char *c = v + sizeof pkg - 1;
+        size_t skip = !strncmp(c, "Default", 7) ? 7 : !strncmp(c, "Schema", 6) ? 6 : 0;
+        for (int i = 0; skip && i < 3; i++)
+            if (!strcmp(c + skip, classes[i])) return *strategy = i, RC_OK;
+    }
+    return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                        "-o %s=%s: expected default, unicode, regex, router, one of Debezium's io.debezium.schema.{Default,Schema}"
+                        "{,Unicode,Regex}TopicNamingStrategy or io.debezium.transforms.ByLogicalTableRouter (the template --topic "
+                        "gives is the rest of the name)", key, v);
 }
 
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err)
@@ -140,7 +170,8 @@ rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err)
     e->topic_tx = opt->topic_tx ? opt->topic_tx : "transaction";
     e->topic_hb_prefix = opt->topic_hb_prefix ? opt->topic_hb_prefix : "__debezium-heartbeat";
     e->topic_hb_name = opt->topic_hb_name;
-    if (rc_dbz_srctype_open(e, opt->propagate, opt->propagate_dt, err) != RC_OK || rc_dbz_boolconv_open(e, opt, err) != RC_OK) {
+    if (rc_dbz_srctype_open(e, opt->propagate, opt->propagate_dt, err) != RC_OK || rc_dbz_boolconv_open(e, opt, err) != RC_OK ||
+        rc_dbz_naming_open(e, opt, err) != RC_OK) {
         rc_dbz_up_free(e);
         return err->code;
     }
@@ -195,6 +226,7 @@ void rc_dbz_up_free(void *p)
     rc_enc_colkeys_fini(&e->keys);
     rc_dbz_srctype_close(e);
     rc_dbz_boolconv_close(e);
+    rc_dbz_naming_close(e);
     free(e->col_fast);
     free(e->pg_kind);
     rc_type_cache_free(e->types);

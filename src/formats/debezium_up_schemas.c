@@ -147,6 +147,7 @@ static void key_schema(up_enc *e, rc_buf *b, const rc_event *ev, const char *pre
         if (k) rc_buf_putc(b, ',');
         rc_dbz_put_column_schema(e, b, ev, idx[k], false, &params, column_default(e, ev, idx[k], &dflt));
     }
+    rc_dbz_naming_key_schema(e, b); /* the regex strategy's topic.key.field.name */
     RC_BUF_LIT(b, "],\"optional\":false,\"name\":\"");
     rc_jw_str_body(b, prefix, pn);
     RC_BUF_LIT(b, ".Key\"}");
@@ -219,9 +220,10 @@ rc_status rc_dbz_open_envelope(up_enc *e, up_slot *slots, bool key, const rc_eve
 {
     rc_status st = table_name(e, ev, conn, err); /* into e->name, which nothing below rewrites */
     if (st != RC_OK || !e->schemas) return st;
-    const char *text = NULL;
-    size_t n = 0;
-    if ((st = cached_schema(e, slots, key, ev, conn, e->name.data, e->name.len, &text, &n, err)) != RC_OK) return st;
+    const char *text = NULL, *prefix = e->name.data;
+    size_t n = 0, pn = e->name.len;
+    if (e->naming) rc_dbz_naming_prefix(e, ev, &prefix, &pn); /* the router: the new topic's */
+    if ((st = cached_schema(e, slots, key, ev, conn, prefix, pn, &text, &n, err)) != RC_OK) return st;
     RC_BUF_LIT(b, "{\"schema\":");
     rc_buf_put(b, text, n);
     RC_BUF_LIT(b, ",\"payload\":");

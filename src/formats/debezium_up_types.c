@@ -27,8 +27,8 @@ dbz_unknown rc_dbz_unknown(up_enc *e, const rc_column *c)
     rc_column ec;
     if (k == DBZ_PG_ARRAY && rc_dbz_array_elem(e, c, &ec)) k = pg_kind(e, &ec) == DBZ_PG_OTHER ? DBZ_PG_OTHER : DBZ_PG_NONE;
     if (k != DBZ_PG_OTHER && k != DBZ_PG_UNKNOWN) return UNK_NO;
-    if (e->include_unknown) return UNK_BYTES;
-    return e->geometric37 && rc_dbz_pg_geometric(c->type.info) ? UNK_REFUSE : UNK_OUT; /* a built-in it has none for (tsquery, box) too */
+    if (e->geometric37 && rc_dbz_pg_geometric(c->type.info)) return UNK_NO; /* 3.7's Geometry, Circle, Line (dbz#2135) */
+    return e->include_unknown ? UNK_BYTES : UNK_OUT; /* a built-in it has none for (tsquery, box before 3.7) too */
 }
 
 bool rc_dbz_left_out(up_enc *e, const rc_event *ev, uint32_t i)
@@ -75,6 +75,10 @@ static void decimal_params(rc_buf *params, int32_t scale, int32_t prec)
  * for the others (their value kind decides). */
 static bool pg_col_schema(up_enc *e, const rc_column *c, col_schema *s, rc_buf *params)
 {
+    if (e->geometric37 && rc_dbz_pg_geometric(c->type.info)) {
+        s->type = "struct", s->name = rc_dbz_pg_geometric_schema(c->type.info, &s->version);
+        return true;
+    }
     if (rc_dbz_unknown(e, c) == UNK_BYTES) { /* include.unknown.datatypes: the text's bytes */
         s->type = e->bin_mode == BIN_BYTES ? "bytes" : "string";
         return true;
@@ -241,11 +245,28 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
     bool point = s->name && !strcmp(s->name, "io.debezium.data.geometry.Point");
     bool geography = s->name && !strcmp(s->name, "io.debezium.data.geometry.Geography");
     bool geometry = geography || (s->name && !strcmp(s->name, "io.debezium.data.geometry.Geometry"));
+    bool circle = s->name && !strcmp(s->name, "io.debezium.data.geometry.Circle");
+    bool line = s->name && !strcmp(s->name, "io.debezium.data.geometry.Line");
+    /* Debezium 3.7's Geometry (version 2), Circle and Line builders are optional() themselves */
+    optional = optional || circle || line || (geometry && s->version == 2);
+#define POINT_FIELDS                                                                                                              \
+    "[{\"type\":\"double\",\"optional\":false,\"field\":\"x\"},{\"type\":\"double\",\"optional\":false,\"field\":\"y\"},"                 \
+    "{\"type\":\"bytes\",\"optional\":true,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]"
     if (point)
-        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"double\",\"optional\":false,\"field\":\"x\"},{\"type\":\"double\",\"optional\":false,\"field\":\"y\"},"
-                      "{\"type\":\"bytes\",\"optional\":true,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
+        RC_BUF_LIT(b, ",\"fields\":" POINT_FIELDS);
+    else if (geometry && s->version == 2) /* with the extensions map (dbz#2135) */
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"bytes\",\"optional\":false,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"},"
+                      "{\"type\":\"map\",\"keys\":{\"type\":\"string\",\"optional\":false},\"values\":{\"type\":\"string\",\"optional\":false},"
+                      "\"optional\":true,\"field\":\"extensions\"}]");
     else if (geometry)
         RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"bytes\",\"optional\":false,\"field\":\"wkb\"},{\"type\":\"int32\",\"optional\":true,\"field\":\"srid\"}]");
+    else if (circle)
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"struct\",\"fields\":" POINT_FIELDS ",\"optional\":false,\"name\":\"io.debezium.data.geometry.Point\","
+                      "\"version\":1,\"doc\":\"Geometry (POINT)\",\"field\":\"center\"},{\"type\":\"double\",\"optional\":false,\"field\":\"radius\"}]");
+    else if (line)
+        RC_BUF_LIT(b, ",\"fields\":[{\"type\":\"double\",\"optional\":false,\"field\":\"a\"},{\"type\":\"double\",\"optional\":false,\"field\":\"b\"},"
+                      "{\"type\":\"double\",\"optional\":false,\"field\":\"c\"}]");
+#undef POINT_FIELDS
     else if (!strcmp(s->type, "map")) /* hstore.handling.mode=map */
         RC_BUF_LIT(b, ",\"keys\":{\"type\":\"string\",\"optional\":false},\"values\":{\"type\":\"string\",\"optional\":true}");
     else if (!strcmp(s->type, "struct")) /* VariableScaleDecimal */
@@ -264,6 +285,8 @@ void rc_dbz_put_field_schema(rc_buf *b, const col_schema *s, bool optional, cons
     if (s->name && !strcmp(s->name, "io.debezium.data.VariableScaleDecimal")) RC_BUF_LIT(b, ",\"doc\":\"Variable scaled decimal\"");
     if (point) RC_BUF_LIT(b, ",\"doc\":\"Geometry (POINT)\"");
     if (geometry) rc_buf_puts(b, geography ? ",\"doc\":\"Geography\"" : ",\"doc\":\"Geometry\"");
+    if (circle) RC_BUF_LIT(b, ",\"doc\":\"Geometry (CIRCLE)\"");
+    if (line) RC_BUF_LIT(b, ",\"doc\":\"Geometry (LINE)\"");
     if (s->params) {
         RC_BUF_LIT(b, ",\"parameters\":");
         rc_buf_put(b, s->params->data, s->params->len);

@@ -213,11 +213,9 @@ static rc_status unknown_value(up_enc *e, const rc_column *c, const rc_value *v,
         return RC_OK;
     }
     rc_error_set(err, RC_ERR_UNSUPPORTED, RC_NO_OFFSET,
-                 u == UNK_OUT ? "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
-                                "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
-                                "writes the bytes of its text)"
-                              : "column \"%.*s\" (%.*s): Debezium 3.7's PostgreSQL connector writes this type as a Geometry, Circle or Line "
-                                "struct (dbz#2135), a layout rowcast has not; a debezium.version before 3.7 leaves the column out",
+                 "column \"%.*s\" (%.*s): upstream Debezium's PostgreSQL connector has no converter for this type and leaves "
+                 "the column out of its events, which this part of the message cannot (-o debezium.include.unknown.datatypes=true "
+                 "writes the bytes of its text)",
                  (int)c->name.n, c->name.p, (int)c->type.decl.n, c->type.decl.p);
     return RC_SKIP;
 }
@@ -237,6 +235,12 @@ static rc_status pg_value(up_enc *e, const rc_column *c, const rc_value *v, dbz_
         return RC_OK;
     }
     rc_status st;
+    if (e->geometric37 && rc_dbz_pg_geometric(c->type.info)) { /* 3.7's struct, as its JSON (Avro: not built) */
+        rc_buf_reset(&e->cvtext);
+        if ((st = rc_dbz_pg_geometric_json(&e->cvtext, &e->pgbuf, c, v->s, err)) != RC_OK) return st;
+        cv->kind = CV_JSON, cv->s = (rc_str){e->cvtext.data, e->cvtext.len};
+        return RC_OK;
+    }
     switch (k) {
     case DBZ_PG_TIMETZ: { /* written as a JSON string of ASCII: kept without its quotes */
         rc_buf_reset(&e->cvtext);

@@ -85,6 +85,7 @@ static rc_status change_key(up_enc *e, const rc_event *ev, rc_buf *b, rc_error *
     rc_status st = rc_dbz_open_envelope(e, e->key_slots, true, ev, conn, b, err);
     if (st != RC_OK) return st;
     if ((st = rc_dbz_put_key_fields(e, b, ev, img, err)) != RC_OK) return st;
+    rc_dbz_naming_key(e, ev, b); /* the regex strategy's topic.key.field.name */
     if (e->schemas) rc_buf_putc(b, '}');
     return RC_OK;
 }
@@ -127,7 +128,9 @@ rc_status rc_dbz_up_key(void *p, const rc_event *ev, rc_buf *b, rc_error *err)
     }
 }
 
-/* The topic of the messages that do not go to the table's topic. */
+/* The topic of the messages that do not go to the table's topic as --topic's template names it:
+ * the heartbeats, transaction and schema-change messages, and with the unicode and regex
+ * topic.naming.strategy the tables' own. */
 rc_status rc_dbz_hb_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *partition)
 {
     switch (ev->op) {
@@ -143,7 +146,7 @@ rc_status rc_dbz_hb_route(void *p, const rc_event *ev, rc_buf *topic, int32_t *p
         if (!rc_dbz_topics_has(p, ev)) return RC_SKIP;
         rc_dbz_topics_topic(p, ev, topic, partition);
         return RC_OK;
-    default: return RC_SKIP;
+    default: return rc_dbz_naming_topic(p, ev, topic) ? RC_OK : RC_SKIP;
     }
 }
 

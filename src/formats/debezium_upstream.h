@@ -44,6 +44,11 @@ typedef struct rc_dbz_opts {
     /* the topics the encoder names (rc_dbz_hb_route): topic.delimiter, topic.transaction,
      * topic.heartbeat.prefix, topic.heartbeat.name (NULL: none) */
     const char *topic_delim, *topic_tx, *topic_hb_prefix, *topic_hb_name;
+    /* topic.naming.strategy (DBZ_TOPIC_*) and the regex strategy's topic.regex, .replacement,
+     * .key.enforce.uniqueness, .key.field.name, .key.field.regex, .key.field.replacement */
+    int topic_strategy;
+    const char *topic_regex, *topic_repl, *topic_key_field, *topic_key_regex, *topic_key_repl;
+    bool topic_key_unique;
 } rc_dbz_opts;
 /* Reads every debezium.* option of `o` (rc_dbz_all_options) into *out. */
 rc_status rc_dbz_opts_parse(const rc_options *o, rc_dbz_opts *out, rc_error *err);
@@ -53,6 +58,7 @@ rc_status rc_dbz_up_new(const rc_options *o, void **out, rc_error *err);
 rc_status rc_dbz_up_open(const rc_dbz_opts *opt, void **out, rc_error *err);
 void rc_dbz_up_free(void *enc);
 void rc_dbz_up_set_cut(void *enc, rc_cut_log *cuts); /* rc_format.set_cut */
+void rc_dbz_up_set_topics(void *enc, const char *tmpl); /* rc_format.set_topics */
 rc_status rc_dbz_up_encode(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 rc_status rc_dbz_up_key(void *enc, const rc_event *ev, rc_buf *out, rc_error *err);
 bool rc_dbz_up_tombstone(void *enc, const rc_event *ev);
@@ -154,6 +160,12 @@ rc_status rc_dbz_pg_array_split(const rc_column *c, rc_str s, char delim, struct
  * "(1.0,1.0),(0.0,0.0)") */
 bool rc_dbz_pg_geometric(const rc_type_info *t);
 void rc_dbz_pg_geometric_text(rc_buf *b, rc_str s);
+/* Debezium 3.7's schema of such a type (dbz#2135): Circle, Line (version 1) or Geometry (2); and
+ * its value's JSON appended to out (wkb: scratch for the WKB): box, lseg, path, polygon as
+ * Geometry {wkb, srid: null, extensions {type[, closed]}}, circle {center: Point, radius}, line
+ * {a, b, c}, numbers as Java's Double.toString writes them. */
+const char *rc_dbz_pg_geometric_schema(const rc_type_info *t, int *version);
+rc_status rc_dbz_pg_geometric_json(rc_buf *out, rc_buf *wkb, const rc_column *c, rc_str s, rc_error *err);
 /* "infinity": 1, "-infinity": -1, else 0; what the connector writes for them as a date (epoch
  * days) and as a timestamp (epoch microseconds) */
 int rc_dbz_pg_infinity(rc_str s);

@@ -40,7 +40,9 @@ static rc_status configure(rc_pipeline *p, const rc_pipeline_config *cfg, rc_err
     p->stop = cfg->stop ? cfg->stop : &never_stopped;
     const char *tmpl = rc_sink_topic_template(cfg->sink);
     if (rc_topic_template(tmpl ? tmpl : "debezium", &p->topic_tmpl, err) != RC_OK) return err->code;
-    return rc_run_formats_new(p, p->opts, cfg->to_opts ? cfg->to_opts : &no_options, err);
+    if (rc_run_formats_new(p, p->opts, cfg->to_opts ? cfg->to_opts : &no_options, err) != RC_OK) return err->code;
+    rc_run_topics(p);
+    return RC_OK;
 }
 
 rc_status rc_pipeline_new(const rc_pipeline_config *cfg, rc_pipeline **out, rc_error *err)

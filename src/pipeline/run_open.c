@@ -269,6 +269,7 @@ int rc_run_open(rc_run *r, const rc_run_spec *spec, rc_pipeline *c)
     if (c->standby && (rc = rc_pipeline_standby(c, &r->opts)) != RC_EXIT_OK) return rc; /* before the sink fences the leader */
     if ((rc = open_sink(r)) != RC_EXIT_OK) return rc;
     rc_run_routing(c, r->kafka, sink_layout(&r->spec), r->spec.tomb);
+    rc_run_topics(c);
     c->sink_stdout = !strcmp(r->spec.sink_url, "stdout");
     c->flush_ms = r->spec.flush_secs * 1000;
     return RC_EXIT_OK;
@@ -298,6 +299,11 @@ void rc_run_formats_free(rc_pipeline *c)
     if (c->dec) c->from->dec_free(c->dec);
     if (c->enc) c->to->enc_free(c->enc);
     c->dec = c->enc = NULL;
+}
+
+void rc_run_topics(rc_pipeline *c)
+{
+    if (c->enc && c->to->set_topics) c->to->set_topics(c->enc, c->topic_tmpl);
 }
 
 void rc_run_routing(rc_pipeline *c, bool kafka, rc_sink_layout layout, int tomb)

@@ -57,6 +57,8 @@ void rc_run_close(rc_run *r);
 rc_status rc_run_formats_new(rc_pipeline *c, const rc_options *from_opts, const rc_options *to_opts, rc_error *err);
 void rc_run_formats_free(rc_pipeline *c);
 void rc_run_routing(rc_pipeline *c, bool kafka, rc_sink_layout layout, int tomb);
+/* Tells the encoder the topic template (rc_format.set_topics), once the sink has said its own. */
+void rc_run_topics(rc_pipeline *c);
 /* "rowcast CMD: <msg>" on stderr, after where the value of `key` (NULL: of the flag or option
  * `msg` names) came from when spec->origin knows it; then "(see rowcast help CMD)" when `see`.
  * Returns `status`. */

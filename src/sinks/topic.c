@@ -39,21 +39,21 @@ rc_status rc_topic_template(const char *spec, const char **out, rc_error *err)
     return RC_OK;
 }
 
-static void put_name(rc_buf *b, const char *s, size_t n)
+static void put_name(rc_buf *b, const char *s, size_t n, bool raw)
 {
     char *w = rc_buf_reserve(b, n);
     if (!w) return;
-    for (size_t i = 0; i < n; i++) w[i] = topic_char(s[i]) ? s[i] : '_';
+    for (size_t i = 0; i < n; i++) w[i] = raw || topic_char(s[i]) ? s[i] : '_';
     rc_buf_commit(b, n);
 }
 
-void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out)
+static void expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out, bool raw)
 {
-    size_t start = out->len;
+    size_t start = out->len, kept = start; /* kept: the end of the last value written, whose own dots stay */
     for (const char *p = tmpl; *p; p++) {
         if (*p != '{') {
             /* a separator right after an empty part, or at the start, is dropped */
-            if (*p == '.' && (out->len == start || out->data[out->len - 1] == '.')) continue;
+            if (*p == '.' && (out->len == start || (out->len > kept && out->data[out->len - 1] == '.'))) continue;
             rc_buf_putc(out, *p);
             continue;
         }
@@ -64,15 +64,26 @@ void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server,
         case 'd': v = src->db; break;
         case 'c': /* {collection}: schema.table, else db.table */
             v = src->schema.n ? src->schema : src->db;
-            put_name(out, v.p, v.n);
-            if (v.n) rc_buf_putc(out, '.');
+            put_name(out, v.p, v.n, raw);
+            if (v.n) kept = out->len, rc_buf_putc(out, '.');
             v = src->table;
             break;
         default: v = src->table; break;
         }
         if (p[1] == 's' && p[2] == 'e' && !v.n) v = (rc_str){server, strlen(server)};
-        put_name(out, v.p, v.n);
+        put_name(out, v.p, v.n, raw);
+        if (v.n) kept = out->len;
         p = e;
     }
-    while (out->len > start && out->data[out->len - 1] == '.') out->len--;
+    while (out->len > kept && out->data[out->len - 1] == '.') out->len--;
+}
+
+void rc_topic_expand(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out)
+{
+    expand(tmpl, src, server, out, false);
+}
+
+void rc_topic_expand_raw(const char *tmpl, const rc_origin *src, const char *server, rc_buf *out)
+{
+    expand(tmpl, src, server, out, true);
 }
