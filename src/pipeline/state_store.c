@@ -158,9 +158,25 @@ static void keys_free(char **keys, size_t n)
     free(keys);
 }
 
+/* ref's chunks all read back at the load, whole (a run killed between its chunks and the state
+ * naming them, restarted with the same history): not written again. */
+static bool found_whole(rc_state_store *s, const rc_state_ref *ref)
+{
+    bool known = false;
+    for (size_t i = 0; i < s->nknown && !known; i++) known = !strcmp(s->known[i].hash, ref->hash);
+    if (!known) return false;
+    rc_buf b;
+    rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
+    rc_error err;
+    rc_error_clear(&err);
+    bool whole = rc_state_store_get_part(s, ref, &b, &err) == RC_OK; /* sets cur */
+    rc_buf_fini(&b);
+    return whole;
+}
+
 rc_status rc_state_store_put_part(rc_state_store *s, const rc_state_ref *ref, const char *data, rc_error *err)
 {
-    if (!s->kafka || !strcmp(ref->hash, s->cur.hash)) return RC_OK;
+    if (!s->kafka || !strcmp(ref->hash, s->cur.hash) || found_whole(s, ref)) return RC_OK;
     rc_status st = lead_held(s, err);
     if (st != RC_OK) return st;
     char **keys = chunk_keys(ref);
