@@ -233,6 +233,8 @@ static void drop_parts(rc_state_store *s, const rc_state_ref *keep)
     if (!keep) s->cur.hash[0] = '\0'; /* deleted too */
     if (!total) return;
     hold(s, "tombstones", ++s->drops, keep ? keep->hash : "(none)");
+    char why[256];
+    if (!rc_run_lead_held(why, sizeof why)) return; /* --standby: the new leader's state may name them */
     char **keys = calloc(total, sizeof *keys);
     const char **values = calloc(total, sizeof *values);
     size_t *lens = calloc(total, sizeof *lens);
