@@ -3,7 +3,8 @@
  * hash and chunk count, the version 4 text byte for byte and its refusals, and against
  * librdkafka's in-process mock cluster a 1.2 MB history written in 3 chunks and read back, the
  * old chunks deleted only after a state naming the new ones, a state never saved naming chunks
- * not written, and a missing chunk refused by name. */
+ * not written, a missing chunk refused by name, and the whole chunks a killed run left unnamed
+ * reused by the next run instead of written again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -192,12 +193,58 @@ static void test_kafka(void **state)
     rd_kafka_destroy(rk);
 }
 
+static int64_t high(rd_kafka_t *rk, const char *topic)
+{
+    int64_t lo, hi;
+    assert_int_equal(rd_kafka_query_watermark_offsets(rk, topic, 0, &lo, &hi, 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+    return hi;
+}
+
+/* A run killed between its chunks and the state naming them: the next one, arriving at the same
+ * history, names the chunks it read back whole instead of writing them again. */
+static void test_orphans(void **state)
+{
+    (void)state;
+    char errstr[256], where[300];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    assert_int_equal(rd_kafka_conf_set(conf, "test.mock.num.brokers", "1", errstr, sizeof errstr), RD_KAFKA_CONF_OK);
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
+    assert_non_null(rk);
+    rd_kafka_mock_cluster_t *mc = rd_kafka_handle_mock_cluster(rk);
+    assert_int_equal(rd_kafka_mock_topic_create(mc, "st2", 1, 1), RD_KAFKA_RESP_ERR_NO_ERROR);
+    snprintf(where, sizeof where, "kafka://%s/st2", rd_kafka_mock_cluster_bootstraps(mc));
+    rc_error err;
+    rc_error_clear(&err);
+    size_t n = 700 * KIB;
+    char *h = history(n, 3);
+    rc_state_ref r;
+    rc_state_ref_of(h, n, &r);
+    rc_state_store *s = store_open(where);
+    rc_buf b;
+    rc_buf_init(&b, RC_BUF_DEFAULT_MAX);
+    assert_int_equal(rc_state_store_load(s, &b, &err), RC_SKIP);
+    assert_int_equal(rc_state_store_put_part(s, &r, h, &err), RC_OK); /* then killed */
+    rc_state_store_close(s);
+    assert_int_equal(high(rk, "st2"), 2);
+    s = store_open(where);
+    assert_int_equal(rc_state_store_load(s, &b, &err), RC_SKIP);
+    assert_int_equal(rc_state_store_put_part(s, &r, h, &err), RC_OK);
+    assert_int_equal(high(rk, "st2"), 2); /* not written again */
+    assert_int_equal(rc_state_store_save_naming(s, "state", 5, &r, &err), RC_OK);
+    assert_int_equal(high(rk, "st2"), 3); /* the state only: no tombstone for the chunks it names */
+    rc_state_store_close(s);
+    rc_buf_fini(&b);
+    free(h);
+    rd_kafka_destroy(rk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ref),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_kafka),
+        cmocka_unit_test(test_orphans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,7 +124,10 @@ void rc_my_source_save_checkpoint(my_source *s, const rc_my_checkpoint *ck)
         return;
     }
     rc_my_checkpoint c = *ck;
-    rc_my_checkpoint_chunk(s->store, &c); /* the history's hash: outside the lock */
+    if (ck != &s->acked || !c.history_at.hash[0]) { /* the history's hash: outside the lock, once per history */
+        rc_my_checkpoint_chunk(s->store, &c);
+        if (ck == &s->acked) s->acked.history_at = c.history_at;
+    }
     pthread_mutex_lock(&w->mu);
     rc_buf_reset(&w->text);
     bool fits = rc_my_checkpoint_format(s->url.shown, &c, &w->text);
@@ -176,6 +179,7 @@ void rc_my_source_acknowledge(my_source *s, const rc_pos *pos)
         if (e->history) {
             free(s->acked.history);
             s->acked.history = e->history, s->acked.history_len = e->history_len;
+            memset(&s->acked.history_at, 0, sizeof s->acked.history_at); /* hashed again at the next save */
         }
         if (e->snapshot) {
             free(s->acked.snapshot);
