@@ -271,7 +271,10 @@ rc_status rc_state_store_save_naming(rc_state_store *s, const char *text, size_t
     if (ref && strcmp(ref->hash, s->cur.hash)) /* its chunks first, acknowledged (docs/design/exactly-once.md §3.2) */
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "%s %s: a state naming schema history %s whose chunks were not written",
                             s->label, s->where, ref->hash);
-    if ((st = rc_kafka_state_save(s->kafka, text, n, err)) == RC_OK) drop_parts(s, ref);
+    if ((st = rc_kafka_state_save(s->kafka, text, n, err)) == RC_OK) {
+        drop_parts(s, ref);
+        rc_kafka_state_forget(s->kafka); /* what the load read: no longer needed once a state is stored */
+    }
     return st;
 }
 

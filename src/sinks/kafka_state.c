@@ -221,6 +221,13 @@ bool rc_kafka_state_found(const rc_kafka_state *k, const char *suffix, const cha
     return false;
 }
 
+void rc_kafka_state_forget(rc_kafka_state *k)
+{
+    for (size_t i = 0; i < k->nfound; i++) free(k->found[i].suffix), free(k->found[i].value);
+    free(k->found);
+    k->found = NULL, k->nfound = 0;
+}
+
 size_t rc_kafka_state_found_count(const rc_kafka_state *k) { return k->nfound; }
 
 const char *rc_kafka_state_found_key(const rc_kafka_state *k, size_t i) { return k->found[i].value ? k->found[i].suffix : NULL; }
@@ -310,7 +317,6 @@ void rc_kafka_state_close(rc_kafka_state *k)
         rd_kafka_flush(k->producer, 1000);
         rd_kafka_destroy(k->producer);
     }
-    for (size_t i = 0; i < k->nfound; i++) free(k->found[i].suffix), free(k->found[i].value);
-    free(k->found);
+    rc_kafka_state_forget(k);
     free(k->hosts), free(k->topic), free(k->key), free(k->prefix), free(k->label), free(k->where), free(k);
 }

@@ -28,6 +28,8 @@ rc_status rc_kafka_state_put(rc_kafka_state *k, size_t count, const char *const 
 bool rc_kafka_state_found(const rc_kafka_state *k, const char *suffix, const char **value, size_t *len);
 /* The suffixes the load met: found_key(k, i) for i < found_count(k), NULL for a deleted one. */
 size_t rc_kafka_state_found_count(const rc_kafka_state *k);
+/* Frees what the load found (nothing is found any more). */
+void rc_kafka_state_forget(rc_kafka_state *k);
 const char *rc_kafka_state_found_key(const rc_kafka_state *k, size_t i);
 void rc_kafka_state_close(rc_kafka_state *k);
 
