@@ -101,7 +101,7 @@ static rc_status know_found(rc_state_store *s, rc_error *err)
             continue; /* another kind of key: not rowcast's (yet) */
         memcpy(ref.hash, key + 8, (size_t)(slash - key - 8));
         unsigned long long k = strtoull(slash + 1, &end, 10);
-        if (*end || !slash[1]) continue;
+        if (*end || !slash[1] || k >= 1u << 20) continue; /* not a chunk rowcast writes (512 GiB) */
         ref.chunks = (size_t)k + 1;
         if (!know(s, &ref)) return nomem(err);
     }
