@@ -10,11 +10,19 @@
 
 #define WAIT_MS 30000 /* for the cluster's answers: metadata, offsets, a delivery */
 
+/* A record of the server's other keys the load found (rowcast/SERVER/SUFFIX): its last value. */
+typedef struct found_rec {
+    char *suffix, *value;
+    size_t len;
+} found_rec;
+
 struct rc_kafka_state {
-    char *hosts, *topic, *key, *label, *where;
+    char *hosts, *topic, *key, *prefix, *label, *where; /* prefix: rowcast/SERVER/ */
     const rc_options *opts;
     volatile sig_atomic_t *stop;
     rd_kafka_t *producer;
+    found_rec *found;
+    size_t nfound;
 };
 
 typedef struct delivery {
@@ -97,11 +105,12 @@ rc_status rc_kafka_state_open(const char *rest, const char *label, const char *s
     rc_kafka_state *k = calloc(1, sizeof *k);
     size_t kn = strlen(server) + strlen(kind) + 10;
     if (!k || !(k->hosts = strndup(rest, (size_t)(slash - rest))) || !(k->topic = strdup(slash + 1)) || !(k->label = strdup(label)) ||
-        !(k->key = malloc(kn)) || !(k->where = malloc(strlen(rest) + 9))) {
+        !(k->key = malloc(kn)) || !(k->prefix = malloc(kn)) || !(k->where = malloc(strlen(rest) + 9))) {
         rc_kafka_state_close(k);
         return nomem(err);
     }
     snprintf(k->key, kn, "rowcast/%s/%s", server, kind);
+    snprintf(k->prefix, kn, "rowcast/%s/", server);
     sprintf(k->where, "kafka://%s", rest);
     k->opts = opts, k->stop = stop;
     static const char *const fixed[] = {"enable.idempotence", "true", "acks", "all", "linger.ms", "0", NULL};
@@ -119,29 +128,109 @@ rc_status rc_kafka_state_open(const char *rest, const char *label, const char *s
     return RC_OK;
 }
 
-rc_status rc_kafka_state_save(rc_kafka_state *k, const char *text, size_t n, rc_error *err)
+/* Records keys[i] = values[i] (lens[i] bytes; NULL: a tombstone) produced together and awaited:
+ * RC_OK once the broker acknowledged every one. */
+static rc_status produce_all(rc_kafka_state *k, size_t count, char *const *keys, const char *const *values, const size_t *lens,
+                             rc_error *err)
 {
-    delivery d = {0};
-    rd_kafka_resp_err_t e = rd_kafka_producev(k->producer, RD_KAFKA_V_TOPIC(k->topic), RD_KAFKA_V_PARTITION(0),
-                                              RD_KAFKA_V_KEY(k->key, strlen(k->key)), RD_KAFKA_V_VALUE((void *)text, n),
-                                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(&d), RD_KAFKA_V_END);
-    if (e == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE)
-        return rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET,
-                            "%s %s: the state (%zu bytes) is larger than a record may be (-o kafka.message.max.bytes, and the "
-                            "topic's max.message.bytes): raise both, or keep the state in a file", k->label, k->where, n);
-    if (e) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s %s: %s", k->label, k->where, rd_kafka_err2str(e));
+    delivery *d = calloc(count ? count : 1, sizeof *d);
+    if (!d) return nomem(err);
+    rc_status st = RC_OK;
+    size_t sent = 0;
+    for (; sent < count; sent++) {
+        rd_kafka_resp_err_t e = rd_kafka_producev(
+            k->producer, RD_KAFKA_V_TOPIC(k->topic), RD_KAFKA_V_PARTITION(0), RD_KAFKA_V_KEY(keys[sent], strlen(keys[sent])),
+            RD_KAFKA_V_VALUE((void *)values[sent], values[sent] ? lens[sent] : 0), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+            RD_KAFKA_V_OPAQUE(&d[sent]), RD_KAFKA_V_END);
+        if (e == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE)
+            st = rc_error_set(err, RC_ERR_LIMIT, RC_NO_OFFSET,
+                              "%s %s: the record %s (%zu bytes) is larger than a record may be (-o kafka.message.max.bytes, and "
+                              "the topic's max.message.bytes): raise both, or keep the state in a file", k->label, k->where, keys[sent],
+                              lens[sent]);
+        else if (e)
+            st = rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s %s: %s", k->label, k->where, rd_kafka_err2str(e));
+        if (st != RC_OK) break;
+    }
+    size_t done = 0;
     double deadline = now_ms() + WAIT_MS;
-    while (!d.done && now_ms() < deadline) rd_kafka_poll(k->producer, 50); /* a stop too: its last checkpoint is stored */
-    if (!d.done) { /* not known to be stored: it must not be waited for by a later call */
+    while (done < sent && now_ms() < deadline) { /* a stop too: its last checkpoint is stored */
+        rd_kafka_poll(k->producer, 50);
+        while (done < sent && d[done].done) done++;
+    }
+    if (done < sent) { /* not known to be stored: it must not be waited for by a later call */
         rd_kafka_purge(k->producer, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
         rd_kafka_poll(k->producer, 0);
-        if (!d.done) d.done = true, d.err = RD_KAFKA_RESP_ERR__TIMED_OUT;
     }
-    if (d.err)
-        return rc_error_set(err, RC_ERR_RETRY, RC_NO_OFFSET, "%s %s: the state record was not stored: %s", k->label, k->where,
-                            rd_kafka_err2str(d.err));
-    return RC_OK;
+    for (size_t i = 0; st == RC_OK && i < sent; i++)
+        if (!d[i].done || d[i].err)
+            st = rc_error_set(err, RC_ERR_RETRY, RC_NO_OFFSET, "%s %s: the record %s was not stored: %s", k->label, k->where, keys[i],
+                              rd_kafka_err2str(d[i].done ? d[i].err : RD_KAFKA_RESP_ERR__TIMED_OUT));
+    free(d);
+    return st;
 }
+
+rc_status rc_kafka_state_save(rc_kafka_state *k, const char *text, size_t n, rc_error *err)
+{
+    return produce_all(k, 1, &k->key, &text, &n, err);
+}
+
+rc_status rc_kafka_state_put(rc_kafka_state *k, size_t count, const char *const *suffixes, const char *const *values, const size_t *lens,
+                             rc_error *err)
+{
+    char **keys = calloc(count ? count : 1, sizeof *keys);
+    rc_status st = keys ? RC_OK : nomem(err);
+    size_t pn = strlen(k->prefix);
+    for (size_t i = 0; st == RC_OK && i < count; i++) {
+        if (!(keys[i] = malloc(pn + strlen(suffixes[i]) + 1))) st = nomem(err);
+        else strcat(strcpy(keys[i], k->prefix), suffixes[i]);
+    }
+    if (st == RC_OK) st = produce_all(k, count, keys, values, lens, err);
+    for (size_t i = 0; keys && i < count; i++) free(keys[i]);
+    free(keys);
+    return st;
+}
+
+/* The load met rowcast/SERVER/SUFFIX = value (NULL: deleted): the last one is kept. */
+static bool found_set(rc_kafka_state *k, const char *suffix, size_t sn, const void *value, size_t len)
+{
+    size_t i = 0;
+    while (i < k->nfound && (strlen(k->found[i].suffix) != sn || memcmp(k->found[i].suffix, suffix, sn))) i++;
+    if (i == k->nfound) {
+        if (!value) return true;
+        found_rec *f = realloc(k->found, (k->nfound + 1) * sizeof *f);
+        if (!f) return false;
+        k->found = f;
+        if (!(f[i].suffix = strndup(suffix, sn))) return false;
+        f[i].value = NULL, k->nfound++;
+    }
+    free(k->found[i].value);
+    k->found[i].value = NULL;
+    if (value && !(k->found[i].value = malloc(len ? len : 1))) return false;
+    if (value) memcpy(k->found[i].value, value, len);
+    k->found[i].len = len;
+    return true;
+}
+
+bool rc_kafka_state_found(const rc_kafka_state *k, const char *suffix, const char **value, size_t *len)
+{
+    for (size_t i = 0; i < k->nfound; i++)
+        if (!strcmp(k->found[i].suffix, suffix) && k->found[i].value) {
+            *value = k->found[i].value, *len = k->found[i].len;
+            return true;
+        }
+    return false;
+}
+
+void rc_kafka_state_forget(rc_kafka_state *k)
+{
+    for (size_t i = 0; i < k->nfound; i++) free(k->found[i].suffix), free(k->found[i].value);
+    free(k->found);
+    k->found = NULL, k->nfound = 0;
+}
+
+size_t rc_kafka_state_found_count(const rc_kafka_state *k) { return k->nfound; }
+
+const char *rc_kafka_state_found_key(const rc_kafka_state *k, size_t i) { return k->found[i].value ? k->found[i].suffix : NULL; }
 
 /* The last value of the key in partition 0 from offset lo to hi (exclusive). */
 static rc_status read_range(rc_kafka_state *k, rd_kafka_t *rk, int64_t lo, int64_t hi, rc_buf *text, bool *found, rc_error *err)
@@ -151,7 +240,7 @@ static rc_status read_range(rc_kafka_state *k, rd_kafka_t *rk, int64_t lo, int64
     rd_kafka_resp_err_t e = rd_kafka_assign(rk, parts);
     rd_kafka_topic_partition_list_destroy(parts);
     if (e) return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET, "%s %s: %s", k->label, k->where, rd_kafka_err2str(e));
-    size_t keyn = strlen(k->key);
+    size_t keyn = strlen(k->key), pn = strlen(k->prefix);
     int64_t next = lo;
     double deadline = now_ms() + WAIT_MS;
     rc_status st = RC_OK;
@@ -175,6 +264,9 @@ static rc_status read_range(rc_kafka_state *k, rd_kafka_t *rk, int64_t lo, int64
                 rc_buf_reset(text);
                 *found = m->payload != NULL; /* a null value: deleted */
                 if (m->payload) rc_buf_put(text, m->payload, m->len);
+            } else if (m->key_len > pn && !memcmp(m->key, k->prefix, pn) && /* the server's other keys (history chunks) */
+                       !found_set(k, (const char *)m->key + pn, m->key_len - pn, m->payload, m->len)) {
+                st = nomem(err);
             }
         }
         rd_kafka_message_destroy(m);
@@ -225,5 +317,6 @@ void rc_kafka_state_close(rc_kafka_state *k)
         rd_kafka_flush(k->producer, 1000);
         rd_kafka_destroy(k->producer);
     }
-    free(k->hosts), free(k->topic), free(k->key), free(k->label), free(k->where), free(k);
+    rc_kafka_state_forget(k);
+    free(k->hosts), free(k->topic), free(k->key), free(k->prefix), free(k->label), free(k->where), free(k);
 }

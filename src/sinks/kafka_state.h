@@ -6,6 +6,7 @@
 #define ROWCAST_SINKS_KAFKA_STATE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include "rowcast/buf.h"
 #include "rowcast/error.h"
 #include "rowcast/format.h"
@@ -19,6 +20,17 @@ rc_status rc_kafka_state_open(const char *rest, const char *label, const char *s
 rc_status rc_kafka_state_load(rc_kafka_state *k, rc_buf *text, rc_error *err);
 /* text NULL: a tombstone (the key deleted). */
 rc_status rc_kafka_state_save(rc_kafka_state *k, const char *text, size_t n, rc_error *err);
+/* Records of the server's other keys, rowcast/SERVER/SUFFIX (the history's chunks), values[i]
+ * lens[i] bytes (NULL: a tombstone), produced together: RC_OK once all were acknowledged. */
+rc_status rc_kafka_state_put(rc_kafka_state *k, size_t count, const char *const *suffixes, const char *const *values, const size_t *lens,
+                             rc_error *err);
+/* What the load found under rowcast/SERVER/SUFFIX (the last value; false: none, or deleted). */
+bool rc_kafka_state_found(const rc_kafka_state *k, const char *suffix, const char **value, size_t *len);
+/* The suffixes the load met: found_key(k, i) for i < found_count(k), NULL for a deleted one. */
+size_t rc_kafka_state_found_count(const rc_kafka_state *k);
+/* Frees what the load found (nothing is found any more). */
+void rc_kafka_state_forget(rc_kafka_state *k);
+const char *rc_kafka_state_found_key(const rc_kafka_state *k, size_t i);
 void rc_kafka_state_close(rc_kafka_state *k);
 
 /* A librdkafka configuration for a client of rowcast's own (the state's, the standby's) of

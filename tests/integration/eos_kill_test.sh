@@ -85,13 +85,13 @@ reached() {
     *) echo "unknown kind of point: $1" >&2; return 1 ;;
     esac
 }
-state_records() { kcat -b "$BOOTSTRAP" -C -t rc-state -e -q -f '%o\n' 2>/dev/null | wc -l; }
+state_records() { kcat -b "$BOOTSTRAP" -C -t rc-state -e -q -f '%k\n' 2>/dev/null | grep -c '/state$'; } # not the history's chunks
 
 # run_case SRC CASE POINTS [ARGS...]: the writer and the capture, which at each point is killed
 # with SIGKILL and restarted. A point is KIND:N — r:N the topic holds N records (r:+N: N more than
 # when the run started; a point already passed is taken 2000 records later, or halfway to the last
 # record when that is nearer), t:N the run committed N transactions (its metrics), s:N the state
-# topic (--checkpoint kafka://) got N records from this run — or f:N:CMD;CMD...: at N records the mock's CMDs (words joined by commas) run
+# topic (--checkpoint kafka://) got N state records from this run (its history chunks not counted) — or f:N:CMD;CMD...: at N records the mock's CMDs (words joined by commas) run
 # instead of a kill (a CMD "wait,S" pauses S seconds: the length of a fault; "!" before the CMDs:
 # a fault the run must end on, exit 3, before it is restarted). KILLS: the kills made.
 run_case() {

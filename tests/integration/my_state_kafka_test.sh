@@ -9,8 +9,8 @@
 #   run 3: resumed from the state topic (says so), killed once it stored a state record;
 # then SIGTERM of run 4 and run 5 with --until caught-up after the writer stopped. The
 # concatenated outputs of runs 2-5 replay to exactly what SELECT gives (nothing lost; at least once:
-# duplicates allowed), the key rowcast/shop/state is the only one in the topic, and its last
-# value is a rowcast-mysql-checkpoint. Refusals: without --server; a PostgreSQL URL.
+# duplicates allowed), the keys in the topic are rowcast/shop/state and the schema history's chunks
+# (rowcast/shop/history/HASH/N), and the last state is a rowcast-mysql-checkpoint of version 4. Refusals: without --server; a PostgreSQL URL.
 # usage: my_state_kafka_test.sh path/to/rowcast path/to/bf_writer path/to/rowcast-kafka-mock
 N=200000
 CHUNK=5000
@@ -58,10 +58,13 @@ start_run
 wait_for 30 grep -qF "resuming from checkpoint $STATE at " "$W/err$run" && ok || bad "run 4: no resuming line"
 finish_runs
 
+# the state and its schema history's chunks (rowcast/shop/history/HASH/N), nothing else
 keys=$(kcat -b "$BOOTSTRAP" -C -t rc-state -e -q -f '%k\n' 2>/dev/null | sort -u)
-[ "$keys" = "rowcast/shop/state" ] && ok || bad "state topic keys: $keys"
-kcat -b "$BOOTSTRAP" -C -t rc-state -o -1 -e -q -f '%s' 2>/dev/null | head -1 | grep -q '^rowcast-mysql-checkpoint [123]$' && ok ||
-    bad "the last state record is no checkpoint"
+[ "$(grep -cvE '^rowcast/shop/(state|history/[0-9a-f]{16}/[0-9]+)$' <<<"$keys")" = 0 ] && grep -qx rowcast/shop/state <<<"$keys" && ok ||
+    bad "state topic keys: $keys"
+kcat -b "$BOOTSTRAP" -C -t rc-state -e -q -f '%k\t%s\036' 2>/dev/null |
+    awk 'BEGIN { RS = "\036" } index($0, "rowcast/shop/state\t") == 1 { v = substr($0, 20) } END { print v }' | head -1 |
+    grep -q '^rowcast-mysql-checkpoint 4$' && ok || bad "the last state record is no checkpoint naming history chunks (version 4)"
 cat "$W"/out[2-9] >"$W/all" # run 1's snapshot was taken again whole by run 2 (rows deleted between the two are in run 1's only)
 "$TOOLS/check_stream.sh" "$URL" "$TABLE" "$W/all" --out "$W" 2>"$W/check.err"
 expect_rc "replay of the concatenated outputs equal to SELECT" $? 0

@@ -244,7 +244,7 @@ static void checkpoint_errors(void **state)
          "checkpoint ck, line 7 (byte 72): the history is not as long as its line says (a torn file?) (remove the file to "
          "start afresh)"},
         {"rowcast-mysql-checkpoint 1\nserver x\nfile b.1", "checkpoint ck, line 3 (byte 36): cut short (remove the file to start afresh)"},
-        {"rowcast-mysql-checkpoint 4\nserver x\n", "checkpoint ck, line 1 (byte 0): not a rowcast MySQL checkpoint (remove the file to start afresh)"},
+        {"rowcast-mysql-checkpoint 5\nserver x\n", "checkpoint ck, line 1 (byte 0): not a rowcast MySQL checkpoint (remove the file to start afresh)"},
         {"rowcast-mysql-checkpoint 3\nserver x\nfile b.1\noffset 4\ngtids \nhistory 20\nh\n",
          "checkpoint ck, line 6 (byte 61): the history's size is not a number, or past the end (remove the file to start afresh)"},
         {"rowcast-mysql-checkpoint 3\nserver x\nfile b.1\noffset 4\ngtids \nhistory 2\nh\nsnapshot 30\nsnapshot-state 1\n",

@@ -15,6 +15,9 @@
  *   snapshot BYTES                         (version 3: an incremental snapshot ran)
  *   <BYTES bytes: its state, sources/incsnap_state.h's text, as of this position>
  *
+ * Version 4 (a Kafka store, pipeline/state_store.h) is version 3 whose history is not in the
+ * text but in chunk records the line names: "history HASH CHUNKS BYTES" (no bytes follow).
+ *
  * Version 1 (older rowcast) has no sink lines, version 2 no snapshot section; both are still
  * read, and still written when there is no sink state (1) or no snapshot state (2). An empty file name with
  * offset 0 (no binlog offset is below 4) is no position: the run that wrote it was taking its
@@ -33,8 +36,9 @@ typedef struct rc_my_checkpoint {
     char *file;    /* malloc'd, as are the others */
     uint64_t offset;
     char *gtids;
-    char *history; /* its text, history_len bytes */
+    char *history; /* its text, history_len bytes (version 4: NULL until read from its chunks) */
     size_t history_len;
+    rc_state_ref history_at; /* version 4: the chunks holding the history (hash "": in the text) */
     char *sink;    /* the sink state's text ('\0'-ended), NULL: none stored */
     char *snapshot; /* the incremental snapshot's state text ('\0'-ended, snapshot_len bytes), NULL: none */
     size_t snapshot_len;
@@ -52,8 +56,15 @@ rc_status rc_my_checkpoint_write(const char *path, const char *server, const rc_
 /* The same through a store (pipeline/state_store.h: a file or a Kafka record); `where` names it
  * in errors. */
 rc_status rc_my_checkpoint_load(rc_state_store *store, rc_my_checkpoint *ck, rc_error *err);
-/* The checkpoint's text (above) appended to b; false when it did not fit. */
+/* The checkpoint's text (above) appended to b (version 4 when ck->history_at names chunks);
+ * false when it did not fit. */
 bool rc_my_checkpoint_format(const char *server, const rc_my_checkpoint *ck, rc_buf *b);
+/* In a store that keeps the history in chunks: ck->history_at set to its ref (none when the
+ * history is empty or the store is a file). */
+void rc_my_checkpoint_chunk(const rc_state_store *store, rc_my_checkpoint *ck);
+/* A text formatted from ck into the store: ck's history chunks first when it names them
+ * (history_at), then the text, awaited. */
+rc_status rc_my_checkpoint_store(rc_state_store *store, const char *text, size_t n, const rc_my_checkpoint *ck, rc_error *err);
 rc_status rc_my_checkpoint_save(rc_state_store *store, const char *server, const rc_my_checkpoint *ck, rc_error *err);
 void rc_my_checkpoint_fini(rc_my_checkpoint *ck);
 

@@ -283,6 +283,9 @@ static rc_status resume(my_source *s, const rc_my_checkpoint *ck, rc_error *err)
     s->by_gtid = s->srv.mariadb && ck->gtids[0];
     rc_my_source_notice(s, "resuming from checkpoint %s at %s:%" PRIu64 "%s%s%s", s->cfg.checkpoint, ck->file, ck->offset,
            s->by_gtid ? " (GTID " : "", s->by_gtid ? ck->gtids : "", s->by_gtid ? ")" : "");
+    if (ck->history_at.hash[0])
+        rc_my_source_notice(s, "checkpoint %s: its schema history %s read from %zu chunks (%zu bytes)", s->cfg.checkpoint, ck->history_at.hash,
+                            ck->history_at.chunks, ck->history_len);
     if (s->cfg.start) rc_my_source_notice(s, "--start %s ignored: the checkpoint says where to resume", s->cfg.start);
     if (s->cfg.snapshot == RC_SNAPSHOT_INITIAL || s->cfg.snapshot == RC_SNAPSHOT_INITIAL_ONLY)
         rc_my_source_notice(s, "no snapshot: the checkpoint says where to resume (remove it to take a new one)");

@@ -61,10 +61,13 @@ rc_status rc_my_source_keep_boundary_at(my_source *s, const rc_pos *pos, rc_erro
 /* ---- the checkpoint's I/O ---- */
 
 /* The newest text not written yet; `io` is held for a write (one at a time). A write takes the
- * newest text there is, so an older one never lands after a newer one. */
+ * newest text there is, so an older one never lands after a newer one. In a store that keeps
+ * the history in chunks, the text names them (ref) and `hist` holds that history; `hist_writing`
+ * the one of `put`, copied when a write needs other chunks than the last (a DDL changed it). */
 struct rc_my_ckw {
     pthread_mutex_t mu, io;
-    rc_buf text, writing;
+    rc_buf text, writing, hist, hist_writing;
+    rc_state_ref ref, put;
     bool has;
 };
 
@@ -82,14 +85,22 @@ static void checkpoint_flush(void *ctx)
     pthread_mutex_lock(&w->io);
     pthread_mutex_lock(&w->mu);
     bool has = w->has;
+    rc_my_checkpoint named = {.history_at = w->ref};
     if (has) {
         rc_buf t = w->writing;
         w->writing = w->text, w->text = t, w->has = false;
+        if (w->ref.hash[0] && strcmp(w->ref.hash, w->put.hash)) {
+            rc_buf_reset(&w->hist_writing);
+            rc_buf_put(&w->hist_writing, w->hist.data ? w->hist.data : "", w->hist.len);
+            w->put = w->ref;
+        }
     }
     pthread_mutex_unlock(&w->mu);
     rc_error err;
     rc_error_clear(&err);
-    if (has && rc_state_store_save(s->store, w->writing.data, w->writing.len, &err) != RC_OK) checkpoint_failed(s, &err);
+    named.history = w->hist_writing.data, named.history_len = w->hist_writing.len;
+    if (has && w->hist_writing.err) rc_error_set(&err, RC_ERR_NOMEM, RC_NO_OFFSET, "checkpoint %s: out of memory", rc_state_store_where(s->store));
+    if (has && (err.code || rc_my_checkpoint_store(s->store, w->writing.data, w->writing.len, &named, &err) != RC_OK)) checkpoint_failed(s, &err);
     pthread_mutex_unlock(&w->io);
 }
 
@@ -99,6 +110,7 @@ static struct rc_my_ckw *checkpoint_writer(my_source *s)
     if (w || !(w = calloc(1, sizeof *w))) return w;
     pthread_mutex_init(&w->mu, NULL), pthread_mutex_init(&w->io, NULL);
     rc_buf_init(&w->text, RC_BUF_DEFAULT_MAX), rc_buf_init(&w->writing, RC_BUF_DEFAULT_MAX);
+    rc_buf_init(&w->hist, RC_BUF_DEFAULT_MAX), rc_buf_init(&w->hist_writing, RC_BUF_DEFAULT_MAX);
     return s->ckw = w;
 }
 
@@ -111,9 +123,21 @@ void rc_my_source_save_checkpoint(my_source *s, const rc_my_checkpoint *ck)
         if (rc_my_checkpoint_save(s->store, s->url.shown, ck, &err) != RC_OK) checkpoint_failed(s, &err);
         return;
     }
+    rc_my_checkpoint c = *ck;
+    if (ck != &s->acked || !c.history_at.hash[0]) { /* the history's hash: outside the lock, once per history */
+        rc_my_checkpoint_chunk(s->store, &c);
+        if (ck == &s->acked) s->acked.history_at = c.history_at;
+    }
     pthread_mutex_lock(&w->mu);
     rc_buf_reset(&w->text);
-    bool fits = rc_my_checkpoint_format(s->url.shown, ck, &w->text);
+    bool fits = rc_my_checkpoint_format(s->url.shown, &c, &w->text);
+    if (fits && c.history_at.hash[0] && strcmp(c.history_at.hash, w->ref.hash)) { /* another history: its text kept for the write */
+        rc_buf_reset(&w->hist);
+        rc_buf_put(&w->hist, c.history, c.history_len);
+        fits = !w->hist.err;
+    }
+    w->ref = c.history_at;
+    if (!fits) w->ref.hash[0] = '\0'; /* none: the next text copies its history again */
     w->has = fits;
     pthread_mutex_unlock(&w->mu);
     if (!fits) {
@@ -135,7 +159,7 @@ void rc_my_source_checkpoint_fini(my_source *s)
     if (!w) return;
     checkpoint_flush(s);
     pthread_mutex_destroy(&w->mu), pthread_mutex_destroy(&w->io);
-    rc_buf_fini(&w->text), rc_buf_fini(&w->writing);
+    rc_buf_fini(&w->text), rc_buf_fini(&w->writing), rc_buf_fini(&w->hist), rc_buf_fini(&w->hist_writing);
     free(w);
     s->ckw = NULL;
 }
@@ -155,6 +179,7 @@ void rc_my_source_acknowledge(my_source *s, const rc_pos *pos)
         if (e->history) {
             free(s->acked.history);
             s->acked.history = e->history, s->acked.history_len = e->history_len;
+            memset(&s->acked.history_at, 0, sizeof s->acked.history_at); /* hashed again at the next save */
         }
         if (e->snapshot) {
             free(s->acked.snapshot);
