@@ -259,6 +259,10 @@ typedef struct rc_source_ops {
     /* The source keeps its position itself (a Kafka group's committed offsets): `ack` is told
      * every acknowledged position as a database source's is, with no checkpoint file. */
     bool keeps_position;
+    /* -o KEY, VALUE pairs (NULL-ended) a run from this source takes unless it sets KEY itself:
+     * what the source needs of the sink (the Kafka source bounds the producer's queue,
+     * kafka_source_memory.c). NULL: none. */
+    const char *const *sink_defaults;
     /* `resume` (NULL: from the start) is a position of this source's kind. */
     rc_status (*open)(const rc_source_config *cfg, const rc_pos *resume, rc_source **out, rc_error *err);
     rc_status (*next)(rc_source *s, int timeout_ms, rc_batch **out, rc_error *err);

@@ -301,6 +301,11 @@ int cli_convert(int argc, char **argv)
     bool eos_source = own_position && rc_options_get(&r.opts, "kafka.exactly_once");
     if (rc == EXIT_OK && eos_source && r.opts.count == CLI_MAX_OPTS) rc = cli_run_usage_error(&r, "too many -o options%s", "");
     else if (rc == EXIT_OK && eos_source) r.opt_items[r.opts.count++] = (rc_option){"kafka.exactly_once.source", "true"};
+    for (size_t i = 0; rc == EXIT_OK && so && so->sink_defaults && so->sink_defaults[i]; i += 2) { /* a user's -o wins */
+        if (rc_options_get(&r.opts, so->sink_defaults[i])) continue;
+        if (r.opts.count == CLI_MAX_OPTS) rc = cli_run_usage_error(&r, "too many -o options%s", "");
+        else r.opt_items[r.opts.count++] = (rc_option){so->sink_defaults[i], so->sink_defaults[i + 1]};
+    }
     if (rc == EXIT_OK && !own_position && rc_options_get(&r.opts, "kafka.exactly_once") && (nfiles != 1 || !strcmp(files[0], "-")))
         rc = cli_run_usage_error(&r, "--exactly-once needs exactly one input FILE, not stdin (its order keys are byte offsets in "
                                      "it, which another input or a pipe read again start at 0)%s", "");

@@ -56,8 +56,10 @@ size_t rc_dec_unscaled_small(const rc_decimal *d, unsigned char out[8]);
 /* ---- floats ---- */
 void rc_fmt_f64_java(rc_buf *b, double v); /* Double.toString */
 void rc_fmt_f32_java(rc_buf *b, float v);  /* Float.toString */
-/* The general algorithm behind rc_fmt_f64_java without its fast path (for tests). */
+/* The general algorithms behind rc_fmt_f64_java and rc_fmt_f32_java without their fast paths
+ * (for tests). */
 void rc_fmt_f64_java_slow(rc_buf *b, double v);
+void rc_fmt_f32_java_slow(rc_buf *b, float v);
 /* The shortest digits rounded half-up to at most `sig` significant digits (7 for FLOAT, 16
  * for DOUBLE in the OMS formats), trailing zeros dropped, laid out like Double.toString:
  * 9.999999 stays 9.999999, 0.1+0.2 becomes 0.3, the float 3.14f is 3.14. */

@@ -78,6 +78,18 @@ static bool write_special(rc_buf *b, double v)
 static const double pow10_tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+/* The digits of the integer m (> 0) as the decimal m / 10^k: d.ddd x 10^e, trailing zeros dropped. */
+static size_t put_digits(uint64_t m, int k, char *dg, int *e)
+{
+    char rev[24];
+    int nd = 0;
+    for (; m; m /= 10) rev[nd++] = (char)('0' + m % 10);
+    for (int i = 0; i < nd; i++) dg[i] = rev[nd - 1 - i];
+    *e = nd - 1 - k;
+    while (nd > 1 && dg[nd - 1] == '0') nd--;
+    return (size_t)nd;
+}
+
 /* Fast exact path for 1e-3 <= |v| < 1e7: the fewest decimals k such that the decimal
  * m / 10^k reads back as v. Both m (< 2^53) and 10^k (k <= 22) are exact doubles and IEEE
  * division is correctly rounded, so `m / 10^k == v` is exactly the round-trip test strtod
@@ -92,14 +104,48 @@ static size_t shortest_fast(double a, char *dg, int *e)
         for (int d = 0; d < 3; d++) {
             double m = m0 + (d == 0 ? 0 : d == 1 ? -1 : 1);
             if (m <= 0 || m / pow10_tab[k] != a) continue;
-            char rev[24];
-            int nd = 0;
-            for (uint64_t u = (uint64_t)m; u; u /= 10) rev[nd++] = (char)('0' + u % 10);
-            for (int i = 0; i < nd; i++) dg[i] = rev[nd - 1 - i];
-            *e = nd - 1 - k;
-            while (nd > 1 && dg[nd - 1] == '0') nd--;
-            return (size_t)nd;
+            return put_digits((uint64_t)m, k, dg, e);
         }
+    }
+    return 0;
+}
+
+/* Whether the decimal m / 10^k reads back as the float a (strtof's test), or -1 when this cannot
+ * say: the decimal's double q is correctly rounded, and rounding q to float gives strtof's
+ * result unless q falls exactly halfway between two floats (double rounding). */
+static int reads_back_f32(double m, int k, double a)
+{
+    double q = m / pow10_tab[k];
+    float f = (float)q;
+    if ((double)f != a) {
+        float g = nextafterf((float)a, q > a ? INFINITY : -INFINITY);
+        return q == (a + (double)g) / 2 ? -1 : 0;
+    }
+    if (q == a) return 1;
+    float g = nextafterf(f, q > a ? INFINITY : -INFINITY);
+    return q == (a + (double)g) / 2 ? -1 : 1;
+}
+
+/* The same for a float (a = its exact value), giving the digits the general path's %.*e and
+ * strtof loop gives: for each k the nearest decimal m / 10^k (a * 10^k is exact for k <= 12: a
+ * has 24 significant bits and 5^12 28, and a float of 1e-3 <= a < 1e7 needs at most 11
+ * decimals) and whether it reads back. An exact tie in a * 10^k, which %e rounds to even, and
+ * a decimal halfway between two floats go to the general path when they would decide the
+ * digits. Returns 0 then. */
+static size_t shortest_fast_f32(double a, char *dg, int *e)
+{
+    if (!(a >= 1e-3 && a < 1e7)) return 0;
+    for (int k = 0; k <= 12; k++) {
+        double scaled = a * pow10_tab[k], m = __builtin_floor(scaled), frac = scaled - m;
+        if (frac == 0.5) { /* a tie: only when neither neighbour reads back can it be passed */
+            if ((m > 0 && reads_back_f32(m, k, a) != 0) || reads_back_f32(m + 1, k, a) != 0) return 0;
+            continue;
+        }
+        if (frac > 0.5) m += 1;
+        if (m <= 0) continue;
+        int back = reads_back_f32(m, k, a);
+        if (back < 0) return 0;
+        if (back) return put_digits((uint64_t)m, k, dg, e);
     }
     return 0;
 }
@@ -107,10 +153,8 @@ static size_t shortest_fast(double a, char *dg, int *e)
 /* Shortest round-trip digits of a finite non-zero |v| (as float when f32). */
 static size_t shortest(double a, bool f32, char *dg, int *e)
 {
-    if (!f32) {
-        size_t nd = shortest_fast(a, dg, e);
-        if (nd) return nd;
-    }
+    size_t nd = f32 ? shortest_fast_f32(a, dg, e) : shortest_fast(a, dg, e);
+    if (nd) return nd;
     char sci[MAXDIG];
     int maxp = f32 ? 9 : 17;
     for (int prec = 1; prec <= maxp; prec++) {
@@ -171,14 +215,15 @@ void rc_fmt_f32_java(rc_buf *b, float v) { fmt_float(b, v, true, 0); }
 void rc_fmt_f64_sig(rc_buf *b, double v, int sig) { fmt_float(b, v, false, sig < 1 ? 1 : sig); }
 void rc_fmt_f32_sig(rc_buf *b, float v, int sig) { fmt_float(b, v, true, sig < 1 ? 1 : sig); }
 
-void rc_fmt_f64_java_slow(rc_buf *b, double v)
+/* The general path alone (the tests' reference for the fast ones). */
+static void java_slow(rc_buf *b, double v, bool f32)
 {
     if (write_special(b, v)) return;
     char sci[MAXDIG], dg[MAXDIG];
     double a = fabs(v);
-    for (int prec = 1; prec <= 17; prec++) {
+    for (int prec = 1; prec <= (f32 ? 9 : 17); prec++) {
         snprintf(sci, sizeof sci, "%.*e", prec - 1, a);
-        if (strtod(sci, NULL) == a) {
+        if (f32 ? strtof(sci, NULL) == (float)a : strtod(sci, NULL) == a) {
             if (prec == 1) snprintf(sci, sizeof sci, "%.1e", a);
             break;
         }
@@ -187,3 +232,6 @@ void rc_fmt_f64_java_slow(rc_buf *b, double v)
     size_t nd = split_sci(sci, dg, &e);
     java_layout(b, v < 0, dg, nd, e);
 }
+
+void rc_fmt_f64_java_slow(rc_buf *b, double v) { java_slow(b, v, false); }
+void rc_fmt_f32_java_slow(rc_buf *b, float v) { java_slow(b, v, true); }

@@ -76,6 +76,27 @@ static bool java_list_bytes(const char *s, size_t n, rc_arena *a, rc_str *out)
 }
 
 /* Zero dates and partial dates MySQL can store: kept as their text. */
+/* Clinger's fast path of strtod for [-]DIGITS[.DIGITS] with at most 15 digits: m < 10^15 and
+ * 10^k (k <= 15) are exact doubles and IEEE division is correctly rounded, so m / 10^k is the
+ * double strtod gives, without its general (multi-precision) path. False: anything else (an
+ * exponent, more digits, a sign '+', spaces), for strtod. */
+static bool decimal_fast(const char *s, size_t n, double *out)
+{
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = n && s[0] == '-', nd = 0;
+    int k = -1; /* decimals after the point (-1: no point) */
+    uint64_t m = 0;
+    for (; i < n; i++) {
+        if (s[i] == '.' && k < 0) k = 0;
+        else if (s[i] >= '0' && s[i] <= '9' && ++nd <= 15) m = m * 10 + (uint64_t)(s[i] - '0'), k += k >= 0;
+        else return false;
+    }
+    if (!nd || nd > 15) return false;
+    double d = (double)m / p10[k < 0 ? 0 : k];
+    *out = n && s[0] == '-' ? -d : d;
+    return true;
+}
+
 static bool zero_like(const char *s, size_t n)
 {
     return n >= 10 && s[4] == '-' && s[7] == '-' && (!memcmp(s, "0000", 4) || !memcmp(s + 5, "00", 2) || !memcmp(s + 8, "00", 2));
@@ -106,6 +127,12 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         return RC_OK;
     case RC_V_FLOAT32:
     case RC_V_FLOAT64: {
+        double d;
+        if (decimal_fast(s, n, &d)) {
+            if (kind == RC_V_FLOAT32) v->f32 = (float)d;
+            else v->f64 = d;
+            return RC_OK;
+        }
         /* OMS writes some doubles as their exact decimal expansion (hundreds of digits) */
         char small[64], *tmp = n < sizeof small ? small : rc_arena_alloc(a, n + 1);
         if (!tmp) return RC_ERR_NOMEM;
@@ -113,7 +140,7 @@ rc_status rc_value_from_text(const rc_column *col, const char *s, size_t n, cons
         memcpy(tmp, s, n);
         tmp[n] = '\0';
         char *end;
-        double d = strtod(tmp, &end);
+        d = strtod(tmp, &end);
         if (*end) return bad(col, s, n, "a number", RC_ERR_VALUE, err);
         if (kind == RC_V_FLOAT32) v->f32 = (float)d;
         else v->f64 = d;

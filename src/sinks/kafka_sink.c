@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <librdkafka/rdkafka.h>
+#include "kafka_arena.h"
 #include "kafka_dead_letter.h"
 #include "kafka_log.h"
 #include "kafka_prop_client.h"
@@ -214,6 +215,7 @@ static rc_status kafka_open(rc_sink *s, const char *rest, const rc_options *opts
     rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
     rd_kafka_conf_set_error_cb(conf, on_error);
     rd_kafka_conf_set_log_cb(conf, on_log);
+    rc_kafka_share_arena(conf);
     char errstr[512];
     ks->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
     if (!ks->rk) {

@@ -320,6 +320,36 @@ static void test_float_fast_path_agrees(void **state)
     rc_buf_fini(&g);
 }
 
+/* The float fast path too: every 4099th float from 1e-3 to 1e7 (the fast path's range and
+ * past it), and ties of a * 10^k that %e rounds to even (2097152.25f: 2097152.2). */
+static void test_float32_fast_path_agrees(void **state)
+{
+    rc_buf f, g;
+    rc_buf_init(&f, 0);
+    rc_buf_init(&g, 0);
+    static const float ties[] = {2097152.25f, 2097152.75f, 4194304.5f, 1048576.125f, 0.5f, 0.125f, 8388607.0f, 9999999.0f, 1e-3f, 3.14f};
+    float lo = 5e-4f, hi = 2e7f;
+    uint32_t u, uhi;
+    memcpy(&u, &lo, sizeof u);
+    memcpy(&uhi, &hi, sizeof uhi);
+    for (size_t i = 0; u < uhi || i < sizeof ties / sizeof *ties; u += 4099, i++) {
+        float v;
+        if (i < sizeof ties / sizeof *ties) v = ties[i];
+        else memcpy(&v, &u, sizeof v);
+        for (int neg = 0; neg < 2; neg++, v = -v) {
+            rc_buf_reset(&f);
+            rc_buf_reset(&g);
+            rc_fmt_f32_java(&f, v);
+            rc_fmt_f32_java_slow(&g, v);
+            if (f.len != g.len || memcmp(f.data, g.data, f.len) != 0)
+                fail_msg("%.9g: fast %.*s slow %.*s", v, (int)f.len, f.data, (int)g.len, g.data);
+        }
+    }
+    EXPECT_TEXT("2097152.2", rc_fmt_f32_java(&b, 2097152.25f));
+    rc_buf_fini(&f);
+    rc_buf_fini(&g);
+}
+
 static void test_floats_significant(void **state)
 {
     /* FLOAT keeps 7 significant digits, DOUBLE 16 (seed 000 mapping table) */
@@ -390,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_decimal_errors),
         cmocka_unit_test(test_decimal_precise), cmocka_unit_test(test_decimal_precise_long),
         cmocka_unit_test(test_floats_java),   cmocka_unit_test(test_floats_significant), cmocka_unit_test(test_float_fast_path_agrees),
+        cmocka_unit_test(test_float32_fast_path_agrees),
         cmocka_unit_test(test_base64),        cmocka_unit_test(test_hex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

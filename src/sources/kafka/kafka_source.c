@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/log.h"
+#include "sinks/kafka_arena.h"
 #include "sinks/kafka_prop_client.h"
 #include "sources/records_in.h"
 
@@ -106,6 +107,7 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
     rd_kafka_conf_set_rebalance_cb(conf, rc_ksrc_on_rebalance);
     rd_kafka_conf_set_offset_commit_cb(conf, rc_ksrc_on_commit);
     rd_kafka_conf_set_log_cb(conf, rc_ksrc_on_log);
+    rc_kafka_share_arena(conf);
     char errstr[512];
     if (!(k->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr))) {
         rd_kafka_conf_destroy(conf);
@@ -183,7 +185,7 @@ static bool add_message(kafka_source *k, rc_batch *b, const rd_kafka_message_t *
     b->len += m->len;
     if (m->key) memcpy(b->text + b->len, m->key, m->key_len);
     b->len += m->key_len;
-    b->len += rc_ksrc_headers_put(m, b->text + b->len);
+    if (hdr_n) b->len += rc_ksrc_headers_put(m, b->text + b->len); /* headers are parsed each time asked: not again for none */
     it->lineno = (uint64_t)m->offset, it->file_off = (uint64_t)m->offset, it->end_off = (uint64_t)m->offset + 1;
     it->blank = !m->payload && !m->key; /* a tombstone without a key tells nothing */
     it->lines = 1;
@@ -324,6 +326,7 @@ const rc_source_ops rc_source_kafka = {
     .reads_prefix = "kafka", /* the consumer's properties, and kafka.source.stop */
     .item_word = "message",
     .keeps_position = true,
+    .sink_defaults = rc_ksrc_sink_defaults,
     .open = kafka_open,
     .next = kafka_next,
     .release = kafka_release,

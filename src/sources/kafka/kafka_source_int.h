@@ -97,6 +97,8 @@ void rc_ksrc_message(const rc_source *src, const rc_batch *b, size_t i, rc_sourc
  * decay of freed pages (kafka_source_memory.c). */
 void rc_ksrc_memory_defaults(rd_kafka_conf_t *conf);
 void rc_ksrc_allocator_decay(void);
+/* The sink's producer queue bounds (rc_source_ops.sink_defaults). */
+extern const char *const rc_ksrc_sink_defaults[];
 
 /* The consumer's log callback (kafka_source_log.c). */
 void rc_ksrc_on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf);

@@ -1,5 +1,15 @@
 /* The Kafka source's memory (kafka_source_int.h; docs/sources/kafka.md, "Memory"): the consumer's
- * prefetch bounds, and how soon the allocator gives freed pages back.
+ * prefetch bounds, the sink's producer queue bounds, and how soon the allocator gives freed
+ * pages back.
+ *
+ * Each bound is in bytes and in messages, so that it holds whatever the message size: a
+ * prefetched message costs librdkafka an op of a few hundred bytes beside its payload, a
+ * produced one its copy, its headers and their list. queued.min.messages (librdkafka's 100000)
+ * is the count bound of the prefetch. The producer's queue is librdkafka's 100000 messages and
+ * 1 GiB by default: when the cluster acknowledges more slowly than the source reads, it fills
+ * to that (a run of 1,000,000 Debezium records of ~1.3 KB peaked at 103 MB in a loaded round);
+ * with a Kafka source it is bounded to 8 MiB and 10000 messages unless -o sets either
+ * (docs/BENCHMARKS.md, "Kafka as a source", session 20). The pipeline's own queue is one batch.
  *
  * librdkafka's consumer prefetches up to queued.max.messages.kbytes (65536 by default) of
  * messages, each keeping its whole fetched (decompressed) batch alive, plus up to
@@ -24,7 +34,10 @@
 
 extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen) __attribute__((weak));
 
-static const char *const prefetch[] = {"queued.max.messages.kbytes", "8192", "fetch.message.max.bytes", "131072", NULL};
+static const char *const prefetch[] = {"queued.max.messages.kbytes", "8192", "queued.min.messages", "10000", "fetch.message.max.bytes", "131072",
+                                        NULL};
+
+const char *const rc_ksrc_sink_defaults[] = {"kafka.queue.buffering.max.kbytes", "8192", "kafka.queue.buffering.max.messages", "10000", NULL};
 
 void rc_ksrc_memory_defaults(rd_kafka_conf_t *conf)
 {
