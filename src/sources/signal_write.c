@@ -67,7 +67,7 @@ static void nearby(char *out, size_t cap, const char *pattern, const rc_signal_n
 static rc_status unmatched(const char *pattern, const rc_signal_name *names, size_t n, const char *where, const char *kind,
                            rc_error *err)
 {
-    char msg[600], near[300] = "";
+    char msg[600], near[400] = ""; /* the list (at most 299 bytes) and its words */
     rc_table_pattern_unmatched(msg, sizeof msg, pattern, where, kind);
     nearby(near, sizeof near, pattern, names, n, kind);
     return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s%s", msg, near);
