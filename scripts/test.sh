@@ -7,7 +7,7 @@
 # data). Exit status 0 only when everything passed.
 # Environment: TEST_JOBS (ctest cases run at once, default 4: most integration cases wait on
 # servers, timeouts and restarts rather than use a core: they take about as long under ASan as
-# in Release), FUZZ_SECONDS (per target, default 6; 0 skips fuzzing), FUZZ_JOBS
+# in Release), FUZZ_SECONDS (per target, default 3: the seeds and regressions, and a short search; 0 skips fuzzing), FUZZ_JOBS
 # (targets run at once, default one per core, at most 2).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +38,7 @@ mkdir -p build-asan
 rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_WERROR=ON -DRC_SANITIZE=ON -DRC_TESTS=ON -DRC_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest sanitizers build-asan
 
-secs=${FUZZ_SECONDS:-6}
+secs=${FUZZ_SECONDS:-3}
 if [ "$secs" != 0 ]; then
     echo "==> fuzz (libFuzzer, ${secs}s per target)"
     mkdir -p build-fuzz
