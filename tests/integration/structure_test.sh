@@ -35,9 +35,11 @@ done <<<"$found"
 
 # Each object's symbols as "D symbol file" (global, defined) and "U symbol file" (used); then
 # every file pair (a, b) where a uses what b defines, and the pairs that appear both ways.
-syms=$(cd "$objdir" && find src -name '*.o' | sort | while IFS= read -r o; do
-           nm "$o" | awk -v f="${o%.o}" '$1 == "U" { print "U", $2, f } NF == 3 && $2 ~ /^[BCDGRSTVW]$/ { print "D", $3, f }'
-       done) || { echo "structure_test: nm failed" >&2; exit 2; }
+# (one nm for every object: `nm -A` names the object on each line, "OBJECT:VALUE TYPE SYMBOL")
+syms=$(set -o pipefail; cd "$objdir" && find src -name '*.o' -print0 | sort -z | xargs -0 nm -A |
+       awk '{ i = index($0, ":"); f = substr($0, 1, i - 1); sub(/\.o$/, "", f); n = split(substr($0, i + 1), a, " ")
+              if (n == 2 && a[1] == "U") print "U", a[2], f; else if (n == 3 && a[2] ~ /^[BCDGRSTVW]$/) print "D", a[3], f }') ||
+    { echo "structure_test: nm failed" >&2; exit 2; }
 pairs=$(awk '$1 == "D" { def[$2] = $3 } $1 == "U" { use[n++] = $3 " " $2 }
              END { for (i = 0; i < n; i++) { split(use[i], u, " ")
                        if ((u[2] in def) && def[u[2]] != u[1]) { k = u[1] " " def[u[2]]; uses[k] = uses[k] " " u[2] } }
@@ -56,13 +58,20 @@ done <<<"$pairs"
 
 # No include circle: every project header's #include "..." of another project header (found
 # under src/, include/ or beside it), as edges for tsort, which names a loop when there is one.
-edges=$(find src include -name '*.h' | sort | while IFS= read -r h; do
-            sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/p' "$h" | while IFS= read -r inc; do
-                for cand in "src/$inc" "include/$inc" "$(dirname "$h")/$inc"; do
-                    [ -f "$cand" ] && { echo "$h $(realpath --relative-to=. "$cand")"; break; }
-                done
-            done
-        done)
+# (one awk for every header: the files under src/ and include/ first, then each header's lines;
+# a candidate's "." and ".." resolved as realpath would, symbolic links aside)
+mapfile -t headers < <(find src include -name '*.h' | sort)
+edges=$(awk '
+            function norm(p,   n, a, i, k, out) { n = split(p, a, "/"); k = 0
+                for (i = 1; i <= n; i++) { if (a[i] == "" || a[i] == ".") continue
+                    if (a[i] == ".." && k > 0) { k--; continue } out[++k] = a[i] }
+                p = out[1]; for (i = 2; i <= k; i++) p = p "/" out[i]; return p }
+            FILENAME == "-" { file[$0] = 1; next }
+            match($0, /^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]+"/) {
+                inc = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", inc); sub(/"$/, "", inc)
+                dir = FILENAME; sub(/\/[^\/]*$/, "", dir)
+                n = split("src/" inc "\034include/" inc "\034" dir "/" inc, cand, "\034")
+                for (i = 1; i <= n; i++) if (norm(cand[i]) in file) { print FILENAME, norm(cand[i]); break } }' - "${headers[@]}" < <(find src include -type f))
 if loop=$(tsort <<<"$edges" 2>&1 >/dev/null) && [ -z "$loop" ]; then
     echo "structure_test: no include circle among $(find src include -name '*.h' | wc -l) headers"
 else
