@@ -193,10 +193,11 @@ EOF
 # terminal, but none when the messages go to the same terminal, where they would run into it
 # the second half comes 1.2 s after the first half's messages were written (so after rowcast's
 # clock started: under the sanitizers its start-up alone can take longer than a fixed pause)
-SLOW="{ cat '$SHOP'; sleep 1.2; cat '$SHOP'; } | '$RC' convert --to oms-canal"
-script -qec "{ cat '$SHOP'; while [ ! -s '$T/slow.out' ]; do sleep 0.02; done; sleep 1.2; cat '$SHOP'; } | '$RC' convert --to oms-canal >'$T/slow.out'" /dev/null </dev/null >"$T/tty"
+# (slow WAIT_FOR: the second half after the first half's messages are in file WAIT_FOR)
+slow() { echo "{ cat '$SHOP'; while ! grep -qs '{' '$1'; do sleep 0.02; done; sleep 1.2; cat '$SHOP'; } | '$RC' convert --to oms-canal"; }
+script -qec "$(slow "$T/slow.out") >'$T/slow.out'" /dev/null </dev/null >"$T/tty"
 grep -q "^$(printf '\r\033')\[Krowcast: [0-9.]* kB read, [0-9]* events, [0-9]* events/s" "$T/tty" && ok || bad "no progress line on a terminal: $(cat -v "$T/tty")"
-script -qec "$SLOW" /dev/null </dev/null >"$T/tty"
+script -qec "$(slow "$T/tty")" /dev/null </dev/null >"$T/tty"
 grep -q "$(printf '\033')" "$T/tty" && bad "a progress line among the messages on a terminal: $(cat -v "$T/tty")" || ok
 [ "$(grep -c '^{' "$T/tty")" = 34 ] && ok || bad "messages on a terminal: $(grep -c '^{' "$T/tty") of 34"
 
