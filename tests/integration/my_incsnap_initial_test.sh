@@ -64,4 +64,7 @@ finish_runs
 grep -q 'incremental snapshot of shop.t started' "$W/err4" && bad "run 4 snapshotted again" || ok
 [ "$(cat "$W"/err[1-4] | grep -c 'incremental snapshot of shop.t started')" = 1 ] && ok || bad "not one started line"
 echo "rows read twice: run 1 -> 2: ${AGAIN[2]}, run 2 -> 3: ${AGAIN[3]} (a chunk is $CHUNK)"
+# the chunks whose read view came before a transaction the stream had handed out (MariaDB makes
+# a transaction visible a moment after the stream has it): read again, else DBLog breaks
+echo "chunks read again, their point before the stream: $(cat "$W"/err[1-4] | grep -c 'its point is before a transaction')"
 check_runs my_incsnap_initial

@@ -74,6 +74,40 @@ static rc_status reader_at_chunk(inc_table *it, const rc_incsnap_table *t)
     return it->at.err ? it->at.err : rc_my_snap_reader_mark(it->rd, &it->from);
 }
 
+/* Point watermarks: whether the stream handed out a transaction after P. The server sends a
+ * transaction to the stream once it is in the binlog, and makes it visible to read views a
+ * little later (MariaDB's group commit: binlog write, then the commit step, which moves
+ * binlog_snapshot_position; with semi-sync's AFTER_SYNC, after a replica's acknowledgement), so
+ * a view begun while the stream is caught up can have a P before a transaction the stream
+ * already handed: rows read in it could be older than that change. */
+static bool behind_stream(const rc_my_incsnap *x)
+{
+    int c = strcmp(x->change_file, x->point.file);
+    return x->change_file[0] && (c > 0 || (c == 0 && x->change_offset > x->point.offset));
+}
+
+/* Point watermarks: the chunk's read view, begun again until its P is not before the stream
+ * (behind_stream); RC_ERR_RETRY (the chunk is read later, after the stream's poll) when the
+ * server has not made the stream's last transaction visible in VIEW_WAIT_US. */
+enum { VIEW_WAIT_US = 1000000 };
+static rc_status point_view(my_source *s, const char *name, rc_error *err)
+{
+    rc_my_incsnap *x = s->inc;
+    int64_t t0 = rc_db_wall_us();
+    for (;;) {
+        if (rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return err->code;
+        if (!behind_stream(x)) return RC_OK;
+        if (rc_my_snapshot_end(x->sql, &s->url, err) != RC_OK) return err->code;
+        if (rc_db_wall_us() - t0 > VIEW_WAIT_US)
+            return rc_error_set(err, RC_ERR_RETRY, RC_NO_OFFSET,
+                                "incremental snapshot of %s: the read view's binlog_snapshot_position %s:%" PRIu64 " stayed before "
+                                "the stream's last transaction %s:%" PRIu64 " for 1 s (not visible yet: a semi-sync replica's "
+                                "acknowledgement?); the chunk is read again later", name, x->point.file, x->point.offset,
+                                x->change_file, x->change_offset);
+        rc_db_phase_nap(1);
+    }
+}
+
 static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
 {
     (void)core;
@@ -92,7 +126,7 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     x->cur = it->index;
     /* point: the chunk in a read view whose binlog position is P; table: a plain SELECT between
      * the two rows (autocommit) */
-    if (!x->table_wm && rc_my_snapshot_view(x->sql, &s->url, &x->point, err) != RC_OK) return rc_my_incsnap_again(x, err->code);
+    if (!x->table_wm && point_view(s, t->name, err) != RC_OK) return rc_my_incsnap_again(x, err->code);
     rc_buf_reset(&x->last_key);
     x->read_us = rc_db_wall_us();
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
@@ -368,6 +402,16 @@ static bool at_point(const my_source *s)
     return c > 0 || (c == 0 && s->offset >= s->inc->point.offset);
 }
 
+void rc_my_incsnap_streamed(my_source *s, size_t first, bool in_tx)
+{
+    rc_my_incsnap *x = s->inc;
+    if (rc_db_batch(&s->db.batches)->events.count > first) x->changed = true;
+    if (in_tx || !x->changed || !s->file) return;
+    snprintf(x->change_file, sizeof x->change_file, "%s", s->file);
+    x->change_offset = s->offset;
+    x->changed = false;
+}
+
 /* Whether the stream reached the chunk in flight's high watermark: point, its handed boundary
  * at P (LW = HW = P: no window); table, the end of the high mark row's transaction (the low
  * mark's, which opens the window, given to the core at the end of its own). */
@@ -398,6 +442,12 @@ static rc_status reach(my_source *s, rc_error *err)
         inc_table *it = x->tabs[x->cur];
         /* the history at HW has the table as the chunk read it, else (a DDL between the stream's
          * position at the read and HW) the chunk is read again with the structure at HW */
+        if (!x->table_wm && behind_stream(x)) {
+            rc_incsnap_reread(x->core);
+            it->behind_rereads++;
+            rc_my_incsnap_say(s, x->cur, 0, "read again (its point is before a transaction the stream handed out)");
+            return RC_OK;
+        }
         if (x->stale || !rc_my_incsnap_current(s, it)) {
             rc_incsnap_reread(x->core);
             it->ddl_rereads++;
@@ -416,7 +466,7 @@ static rc_status reach(my_source *s, rc_error *err)
     /* the boundary the rows follow, with the state before them */
     if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
     rc_status st = rc_incsnap_emit(x->core, err);
-    x->tabs[x->cur]->ddl_rereads = 0;
+    x->tabs[x->cur]->ddl_rereads = x->tabs[x->cur]->behind_rereads = 0;
     rc_pos end;
     bool keep = false;
     if (st == RC_OK) st = rc_my_incsnap_chunk_done(s, &end, &keep, err);

@@ -35,11 +35,15 @@ typedef struct inc_table {
                    * rc_my_incsnap_key_put packs it; NULL: from the first row */
     size_t resume_len;
     uint32_t ddl_rereads; /* the chunk in flight read again after a DDL, since one was handed out */
+    uint32_t behind_rereads; /* ... read again because its point was before the stream (my_incsnap.c) */
 } inc_table;
 
 /* A chunk read again after as many DDLs in a row stops the table's snapshot (a table altered at
  * every chunk never ends it). */
 enum { INC_DDL_REREADS = 8 };
+/* ... and as many reads of one chunk in a row whose point stays before a transaction the stream
+ * handed out (the server does not move binlog_snapshot_position past it). */
+enum { INC_BEHIND_REREADS = 64 };
 
 /* A chunk handed out whose items the sink has not acknowledged yet (for RC_SNAPSHOT_VERBOSE's
  * "acknowledged" and -o mysql.snapshot.unacked.chunks). */
@@ -61,6 +65,11 @@ typedef struct rc_my_incsnap {
     size_t ntabs;
     size_t cur;           /* the table of the chunk in flight (tabs) */
     rc_my_snap_pos point; /* the chunk in flight's P (point watermarks) */
+    /* the end of the last transaction the stream handed out with events in it (rc_my_incsnap_streamed);
+     * changed: an event of the transaction in progress was handed */
+    char change_file[256];
+    uint64_t change_offset;
+    bool changed;
     bool table_wm;        /* table watermarks (-o mysql.snapshot.watermark=table; auto on MySQL) */
     char run[40];         /* this run's part of its watermark rows' ids (my_incsnap_wm.c) */
     /* a watermark row of this run that the stream read (its chunk; 0 none), given to the core

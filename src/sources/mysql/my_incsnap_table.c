@@ -3,6 +3,7 @@
  * primary key, else a unique index on NOT NULL columns), on the SQL session the chunks use.
  * Used by my_incsnap.c (signals), my_incsnap_state.c (a resumed state) and my_incsnap_captured.c
  * (tables that start to match --include). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,12 @@ rc_status rc_my_incsnap_refresh(my_source *s, inc_table *it, rc_error *err)
         return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET,
                             "incremental snapshot of %s stopped: its structure changed while one chunk was read, %u times in a "
                             "row; write the signal again once its DDL is done", it->name, it->ddl_rereads);
+    if (it->behind_rereads > INC_BEHIND_REREADS)
+        return rc_error_set(err, RC_ERR_IO, RC_NO_OFFSET,
+                            "incremental snapshot of %s stopped: the server's binlog_snapshot_position stayed before the "
+                            "stream's last transaction (%s:%" PRIu64 ") for %u reads of one chunk in a row; write the signal "
+                            "again, or take the table watermark (-o mysql.snapshot.watermark=table)",
+                            it->name, x->change_file, x->change_offset, it->behind_rereads);
     if (rc_my_incsnap_current(s, it)) return RC_OK;
     const rc_my_table *now = rc_my_history_get(s->hist, it->own->db, it->own->name);
     if (!now)

@@ -141,6 +141,10 @@ bool rc_my_incsnap_accept(void *s, rc_str db, rc_str table);
 bool rc_my_incsnap_signal_only(const my_source *s, rc_str db, rc_str table);
 /* The batch's events from `first` on: signal rows read (and dropped unless --include names them). */
 rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err);
+/* After a binlog event's events (from `first` in the batch) are handed, in_tx: whether a
+ * transaction is still open: the end of the last transaction with events is kept, which a
+ * point watermark's chunk must not be older than (my_incsnap.c, reach). */
+void rc_my_incsnap_streamed(my_source *s, size_t first, bool in_tx);
 /* Between binlog events: the emitted rows into the batch; outside a transaction a chunk whose P
  * the stream reached is emitted, and when caught up the next chunk is read. */
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err);

@@ -207,6 +207,7 @@ static rc_status binlog_event(my_source *s, const rc_my_raw_event *raw, bool *in
         rc_buf_fini(&g);
         if (hs != RC_OK) return hs;
     }
+    if (s->inc) rc_my_incsnap_streamed(s, first, *in_tx);
     if (st == RC_OK && s->inc && rc_my_incsnap_signals(s, first, err) != RC_OK) return err->code;
     if (st != RC_OK) rc_my_source_item_bad(s, it, &ierr, raw->data, raw->n);
     else if (rc_db_item_none(b, it, raw->n)) return RC_OK; /* no event (FORMAT_DESCRIPTION, TABLE_MAP, GTID...) */
