@@ -36,13 +36,24 @@ rc_build() {
 
 # rc_demo_build [PKG...] : for the demo scripts. Sets ROWCAST (and ROWCAST_KAFKA_MOCK, beside it
 # unless given): when ROWCAST is given, uses it as built and installs nothing; otherwise installs
-# what is missing (BUILD_PKGS and PKG...) and builds build-demo.
+# what is missing (BUILD_PKGS and PKG...) and builds: in build, the Release build the test
+# command makes, when it is configured (only the two programs the demos run, brought up to
+# date), else in a Release build of its own, build-demo (without the tests: a first run
+# builds only what it runs).
 rc_demo_build() {
     if [ -z "${ROWCAST:-}" ]; then
         rc_install "${BUILD_PKGS[@]}" "$@"
-        mkdir -p "$ROOT/build-demo"
-        rc_build "$ROOT/build-demo" -DCMAKE_BUILD_TYPE=Release -DRC_TESTS=OFF -DRC_BENCH=OFF
-        ROWCAST=$ROOT/build-demo/rowcast
+        local dir=$ROOT/build-demo
+        if grep -qx 'CMAKE_BUILD_TYPE:STRING=Release' "$ROOT/build/CMakeCache.txt" 2>/dev/null &&
+            ! grep -qx 'RC_SANITIZE:BOOL=ON' "$ROOT/build/CMakeCache.txt"; then
+            dir=$ROOT/build
+            cmake --build "$dir" -j"$(nproc)" --target rowcast-cli rowcast-kafka-mock >"$dir.demo-build.log" 2>&1 ||
+                { grep -E 'error|Error' "$dir.demo-build.log" | head -40; return 1; }
+        else
+            mkdir -p "$dir"
+            rc_build "$dir" -DCMAKE_BUILD_TYPE=Release -DRC_TESTS=OFF -DRC_BENCH=OFF
+        fi
+        ROWCAST=$dir/rowcast
     fi
     ROWCAST_KAFKA_MOCK=${ROWCAST_KAFKA_MOCK:-$(dirname "$ROWCAST")/rowcast-kafka-mock}
 }

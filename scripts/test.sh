@@ -6,7 +6,7 @@
 # run of every fuzz target; last, how many cases were skipped for want of ../shared (the peer
 # data). Exit status 0 only when everything passed.
 # Environment: TEST_JOBS (ctest cases run at once, default 4: 20% faster than 2 in session 20's
-# CI, though with four integration cases at once both cores are busy, 1% idle by vmstat), FUZZ_SECONDS (per target, default 3: the seeds and regressions, and a short search; 0 skips fuzzing), FUZZ_JOBS
+# CI, though with four integration cases at once both cores are busy, 1% idle by vmstat), FUZZ_SECONDS (per target, default 2: the seeds and regressions, and a short search; 0 skips fuzzing), FUZZ_JOBS
 # (targets run at once, default one per core, at most 2).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +29,7 @@ mkdir -p build
 rc_build build -DCMAKE_BUILD_TYPE=Release -DRC_WERROR=ON -DRC_TESTS=ON -DRC_BENCH=ON -DRC_SANITIZE=OFF
 run_ctest normal build
 
-echo "==> the README's first command, as written (scripts/demo.sh native: its own build in build-demo)"
+echo "==> the README's first command, as written (scripts/demo.sh native: it brings build, just made, up to date)"
 bash tests/integration/demo_test.sh || status=1
 
 echo "==> build (sanitizers: ASan + UBSan)"
@@ -37,7 +37,7 @@ mkdir -p build-asan
 rc_build build-asan -DCMAKE_BUILD_TYPE=Debug -DRC_WERROR=ON -DRC_SANITIZE=ON -DRC_TESTS=ON -DRC_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest sanitizers build-asan
 
-secs=${FUZZ_SECONDS:-3}
+secs=${FUZZ_SECONDS:-2}
 if [ "$secs" != 0 ]; then
     echo "==> fuzz (libFuzzer, ${secs}s per target)"
     mkdir -p build-fuzz

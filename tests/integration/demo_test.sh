@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's first command (the first line of its Quick start), run as the README writes it:
-# from the repository root, with no ROWCAST, so the demo installs what is missing and makes its
-# own Release build in build-demo, as a new user's run does. Its stdout must equal the reviewed
-# golden tests/golden/demo/native.out (demo_same.sh). Run by scripts/test.sh, not by ctest: it
-# builds rowcast again and, on a fresh machine, installs PostgreSQL.
+# from the repository root, with no ROWCAST, so the demo installs what is missing and builds
+# (scripts/lib.sh, rc_demo_build: build brought up to date when scripts/test.sh made it, else a
+# Release build of its own in build-demo, as a new user's first run does). Its stdout must equal
+# the reviewed golden tests/golden/demo/native.out (demo_same.sh). Run by scripts/test.sh, not
+# by ctest: on a fresh machine it installs PostgreSQL.
 # usage: tests/integration/demo_test.sh   (from the repository root)
 set -u
 cmd=$(awk '/^## Quick start/ { q = 1 } q && /^```sh/ { getline; print; exit }' README.md)
