@@ -15,6 +15,7 @@ wait_for() {
     shift
     until "$@"; do
         [ $SECONDS -ge $end ] && return 1
-        sleep 0.05
+        nap 0.05
     done
 }
+. "$(dirname "${BASH_SOURCE[0]}")/nap.sh"

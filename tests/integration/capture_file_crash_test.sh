@@ -26,6 +26,7 @@ set -u
 KIND=$1 RC=$2
 RC=$(cd "$(dirname "$RC")" && pwd)/$(basename "$RC")
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../common/nap.sh"
 N=100000 TX=10 PER=20000 KILLS=${RC_CRASH_KILLS:-20}
 SNAPKILLS=$((KILLS * 2 / 5))
 SEED=${RC_CRASH_SEED:-$(($(date +%s) % 100000))}
@@ -92,8 +93,8 @@ kill_at() {
     capture chain "$OUT" --threads $((kills % 2 + 1)) & # both ways of reading: one thread, two
     local pid=$!
     [ -z "$before" ] || $before
-    until written $pid || ! kill -0 $pid 2>/dev/null; do sleep 0.002; done
-    while [ "$(size_of "$OUT")" -lt "$target" ] && ! $cond && kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.005; done
+    until written $pid || ! kill -0 $pid 2>/dev/null; do nap 0.002; done
+    while [ "$(size_of "$OUT")" -lt "$target" ] && ! $cond && kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do nap 0.005; done
     kill -KILL $pid 2>/dev/null
     wait $pid 2>/dev/null
     st=$?

@@ -2,6 +2,7 @@
 # Runs rowcast-kafka-mock (librdkafka's mock cluster, its own process on loopback) for a test.
 # mock_start MOCK_BIN DIR [BROKERS]: starts it; sets BOOTSTRAP. mock_cmd "CMD": sends one
 # command (tools/kafka_mock.c) and fails unless the mock answers "ok". mock_stop: stops it.
+. "$(dirname "${BASH_SOURCE[0]}")/../common/nap.sh"
 
 mock_start() {
     local bin=$1 dir=$2 brokers=${3:-3}
@@ -14,7 +15,7 @@ mock_start() {
     local i
     for i in $(seq 100); do
         [ -s "$dir/bootstrap" ] && break
-        sleep 0.05
+        nap 0.05
     done
     [ -s "$dir/bootstrap" ] || { echo "mock cluster did not start" >&2; cat "$dir/mock.out" >&2; return 1; }
     BOOTSTRAP=$(cat "$dir/bootstrap")
@@ -27,7 +28,7 @@ mock_cmd() {
     local i
     for i in $(seq 200); do
         [ "$(wc -l <"$MOCK_DIR/mock.out")" -ge "$MOCK_ANSWERS" ] && break
-        sleep 0.02
+        nap 0.02
     done
     local answer
     answer=$(sed -n "${MOCK_ANSWERS}p" "$MOCK_DIR/mock.out")
@@ -78,7 +79,7 @@ wait_until() {
     shift
     for i in $(seq $((secs * 50))); do
         "$@" && return 0
-        sleep 0.02
+        nap 0.02
     done
     return 1
 }
@@ -94,7 +95,7 @@ feed_until() {
     while [ "$from" -le "$n" ] && ! "$@"; do
         sed -n "${from},$((from + chunk - 1))p" "$file" >&"$fd"
         from=$((from + chunk))
-        sleep 0.02
+        nap 0.02
     done
     [ "$from" -le "$n" ] && tail -n +"$from" "$file" >&"$fd"
     wait_until 30 "$@"

@@ -36,7 +36,7 @@ feed() { # FIRST LAST: 200 messages every 20 ms
     local i
     for ((i = $1; i <= $2; i += 200)); do
         msgs "$i" $((i + 199 > $2 ? $2 : i + 199)) >&"$FEED"
-        sleep 0.02
+        nap 0.02
     done
 }
 member() { # NAME: a member writing file:$W/out.NAME, its log in $W/err.NAME

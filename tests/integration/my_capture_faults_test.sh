@@ -39,7 +39,7 @@ alive() { kill -0 "$1" 2>/dev/null; }
 wait_until() { # SECONDS COMMAND...: true once COMMAND is
     local end=$((SECONDS + $1))
     shift
-    until "$@"; do [ $SECONDS -lt $end ] || return 1; sleep 0.05; done
+    until "$@"; do [ $SECONDS -lt $end ] || return 1; nap 0.05; done
 }
 kafka_end() {
     local p args=()
