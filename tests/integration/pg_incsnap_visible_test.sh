@@ -15,6 +15,8 @@
 #   - the gate (pg_incsnap_gate.c): UPDATE id 6 to 998 waits the same way, then t is asked for
 #     again: its first chunk waits for that transaction (or, if it was read, is read again);
 #     none completed before the cancel;
+#   - the gate's bound (pg_current_xact_id, not pg_snapshot_xmax): a transaction that got its
+#     xid after the signal's and stays open after it committed holds the first chunk back;
 #   - the stream of t: each UPDATE, then six reads with the UPDATEs' values.
 # usage: pg_incsnap_visible_test.sh path/to/rowcast
 set -u
@@ -86,6 +88,34 @@ wait_for 10 eval '[ "$(held)" -ge 2 ] || tail -n +$((from + 1)) "$W/err" | grep 
 cancel_update
 wait_for 10 eval '[ "$(completed)" = 2 ]' && ok || bad "s-2 not completed 10 s after the cancel: $(cat "$W/err")"
 pg_test_sql -c "ALTER SYSTEM RESET synchronous_standby_names" -c "SELECT pg_catalog.pg_reload_conf()" >/dev/null
+
+# the gate's bound is an xid assigned when t is queued, not pg_snapshot_xmax (the newest finished
+# xid + 1): the signal's transaction S gets its xid, then an UPDATE's transaction A (xid above
+# S's), then S commits while A stays open: xmax was S + 1, at or below A's xid, so the gate let
+# the first chunk be read while A was open (a table just added to the publication: A's changes
+# from before the ADD lost). Now the first chunk waits for A.
+# session NAME: a psql reading statements from the fifo W/NAME (fd in the variable NAME)
+session() { mkfifo "$W/$1"; ( PGAPPNAME=$1 pg_test_sql <"$W/$1" >"$W/$1.out" 2>&1 ) & exec {fd}>"$W/$1"; eval "$1=\$fd"; }
+in_tx() { [ "$(pg_test_sql -c "SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE application_name = '$1'
+    AND state = 'idle in transaction' AND backend_xid IS NOT NULL")" = 1 ]; }
+session sig_s
+session upd_a
+echo "BEGIN; SET LOCAL synchronous_commit = local; INSERT INTO $SIG VALUES $(ask s-3);" >&"$sig_s"
+wait_for 10 in_tx sig_s || bad "the signal's transaction S did not start"
+echo "BEGIN; UPDATE t SET v = 997 WHERE id = 4;" >&"$upd_a"
+wait_for 10 in_tx upd_a || bad "the UPDATE's transaction A did not start"
+from=$(wc -l <"$W/err")
+echo "COMMIT;" >&"$sig_s"
+exec {sig_s}>&-
+wait_for 10 eval 'tail -n +$((from + 1)) "$W/err" | grep -q "incremental snapshot of public.t started (signal s-3"' ||
+    bad "s-3 not queued: $(tail -n +"$((from + 1))" "$W/err")"
+wait_for 10 eval 'tail -n +$((from + 1)) "$W/err" | grep -q "public.t waits for the transactions open when it was queued"' && ok ||
+    bad "s-3: the first chunk did not wait for A, open above the newest finished xid: $(tail -n +"$((from + 1))" "$W/err")"
+[ "$(completed)" = 2 ] && ok || bad "s-3 completed while A, open when t was queued, was open"
+echo "COMMIT;" >&"$upd_a"
+exec {upd_a}>&-
+wait_for 10 eval '[ "$(completed)" = 3 ]' && ok || bad "s-3 not completed 10 s after A committed: $(tail -n +"$((from + 1))" "$W/err")"
+grep -q ERROR "$W/sig_s.out" "$W/upd_a.out" && bad "a session failed: $(cat "$W/sig_s.out" "$W/upd_a.out")"
 kill -TERM $CAP
 wait $CAP
 expect_rc "the capture (SIGTERM)" $? 143
@@ -95,6 +125,7 @@ CAP=
 got=$(grep '"table":"t"' "$W/out" | sed -n 's/.*"op":"\([a-z]*\)".*"after":\(\[[0-9]*,[0-9]*\]\).*/\1 \2/p' | paste -sd' ')
 want='update [5,999] read [1,1] read [2,2] read [3,3] read [4,4] read [5,999] read [6,6]'
 want="$want update [6,998] read [1,1] read [2,2] read [3,3] read [4,4] read [5,999] read [6,998]"
+want="$want update [4,997] read [1,1] read [2,2] read [3,3] read [4,997] read [5,999] read [6,998]"
 [ "$got" = "$want" ] && ok || bad "t's stream: $got, expected $want"
 grep -v 'chunk [0-9]*: ' "$W/err"
 echo "chunks read: $(grep -c 'public.t chunk [0-9]*: window open' "$W/err")"

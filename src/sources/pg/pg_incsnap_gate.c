@@ -6,8 +6,11 @@
  * WAL: the changes a transaction made to a table before `ALTER PUBLICATION ... ADD TABLE`
  * committed are never streamed, even when the transaction commits later. A chunk read while
  * such a transaction is open does not see them either, so they would be lost. Every such
- * transaction had its xid before the ADD committed, so before the table was queued: below
- * pg_snapshot_xmax(pg_current_snapshot()) taken then. Once pg_snapshot_xmin of a new snapshot
+ * transaction had its xid before the ADD committed, so before the table was queued: below an
+ * xid assigned then (pg_current_xact_id() on rowcast's session, committed at once: xids are
+ * handed out in order). Not pg_snapshot_xmax(pg_current_snapshot()): that is the newest
+ * finished xid + 1, and a transaction given its xid after the newest one that finished is still
+ * open above it (seen: "724:724:" with xid 724 open). Once pg_snapshot_xmin of a new snapshot
  * has reached that bound, all of them ended, and every chunk read from then on sees what they
  * committed. Polled between stream reads (never a wait inside a query). */
 #include <inttypes.h>
@@ -26,13 +29,11 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One xid8 of the current snapshot ("xmin" or "xmax"), or 0 when it cannot be read. */
-static uint64_t snapshot_xid(rc_pg_incsnap *is, const char *which, rc_error *err)
+/* The xid8 the query `q` gives (what: the function, for the error), or 0 when it cannot be read. */
+static uint64_t query_xid(rc_pg_incsnap *is, const char *q, const char *what, rc_error *err)
 {
-    char q[120];
-    snprintf(q, sizeof q, "SELECT pg_catalog.pg_snapshot_%s(pg_catalog.pg_current_snapshot())::text", which);
     PGresult *r = PQexec(rc_pg_sql(is->conn), q);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, "pg_current_snapshot", err), 0;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return rc_pg_query_fail(is->conn, r, what, err), 0;
     uint64_t x = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
     PQclear(r);
     return x;
@@ -40,7 +41,9 @@ static uint64_t snapshot_xid(rc_pg_incsnap *is, const char *which, rc_error *err
 
 rc_status rc_pgis_gate_set(rc_pg_incsnap *is, started *tb, rc_error *err)
 {
-    uint64_t x = snapshot_xid(is, "xmax", err);
+    /* autocommit: the xid's transaction ends at once (its commit record flushed locally with
+     * -o postgres.snapshot.flush, as the watermarks') */
+    uint64_t x = query_xid(is, "SELECT pg_catalog.pg_current_xact_id()::text", "pg_current_xact_id", err);
     if (!x) return err->code ? err->code : RC_ERR_IO;
     tb->gate = x, tb->gate_since = now_s(), tb->gate_said = false;
     return RC_OK;
@@ -83,7 +86,8 @@ bool rc_pgis_gate_waits(rc_pg_incsnap *is)
     is->gate_polled = t;
     rc_error err;
     rc_error_clear(&err);
-    uint64_t xmin = snapshot_xid(is, "xmin", &err);
+    uint64_t xmin =
+        query_xid(is, "SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot())::text", "pg_current_snapshot", &err);
     if (!xmin) { /* the chunk waits; said once */
         if (!tb->gate_said) rc_pgis_say(is, "warning: incremental snapshot of %s waits: %s", tb->name, err.message);
         tb->gate_said = true;

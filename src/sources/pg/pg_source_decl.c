@@ -25,8 +25,9 @@ const rc_option_desc rc_pg_options[] = {
     PG_OPT("postgres.snapshot.chunk.rows", RC_OPT_INT, 1 << 20, chunk_rows),
     {"postgres.snapshot.flush", RC_OPT_BOOL, NULL, "true",
      "incremental snapshots: rowcast's SQL session commits its watermarks with synchronous_commit = local, so that a "
-     "chunk does not wait for the WAL writer (wal_writer_delay) on a server with synchronous_commit = off; false: the "
-     "server's setting", .off = offsetof(rc_pg_capture_options, flush)},
+     "chunk does not wait for the WAL writer (wal_writer_delay) on a server with synchronous_commit = off, nor for a "
+     "synchronous standby (synchronous_standby_names); false: the server's setting (with a synchronous standby down, "
+     "every watermark waits for it)", .off = offsetof(rc_pg_capture_options, flush)},
     {"postgres.snapshot.read_ahead", RC_OPT_BOOL, NULL, "false",
      "incremental snapshots: the next chunk's query is sent as soon as the last chunk's rows are queued, and the "
      "server runs it while they are encoded (docs/BENCHMARKS.md, session 20: no gain measured on a loaded machine)",
