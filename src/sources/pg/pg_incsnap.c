@@ -516,6 +516,7 @@ rc_status rc_pg_incsnap_commit(rc_pg_incsnap *is, uint64_t lsn, rc_error *err)
     }
     if (rc_incsnap_phase_of(is->core) == RC_INCSNAP_EMIT && rc_pgis_chunk_missed_one(is)) {
         rc_incsnap_reread(is->core); /* the next step reads it again, from the same key */
+        rc_pgis_gate_missed(is);
         return RC_OK;
     }
     rc_status st = rc_incsnap_emit(is->core, err);

@@ -77,8 +77,11 @@ static void say_waiting(rc_pg_incsnap *is, const started *tb, uint64_t xmin)
     PQclear(r);
 }
 
+void rc_pgis_gate_missed(rc_pg_incsnap *is) { is->missed_until = now_s() + GATE_POLL_MS / 1000.0; }
+
 bool rc_pgis_gate_waits(rc_pg_incsnap *is)
 {
+    if (now_s() < is->missed_until) return true;
     started *tb = next_table(is);
     if (!tb || !tb->gate || rc_incsnap_paused(is->core)) return false;
     double t = now_s();

@@ -72,6 +72,7 @@ struct rc_pg_incsnap {
     size_t ncaptured;
     bool captured_dirty;
     double gate_polled; /* when pg_incsnap_gate.c last read pg_current_snapshot() */
+    double missed_until; /* a chunk that missed a streamed transaction is read again after this */
     /* reading ahead: the next chunk's read may be left in flight (ahead_ok, asked around the
      * core's step), and the one in flight (NULL: none) */
     bool ahead_ok;
@@ -104,6 +105,11 @@ rc_status rc_pgis_gate_set(rc_pg_incsnap *is, started *tb, rc_error *err);
 /* Whether the next chunk must wait for such transactions still (polled at most every 20 ms;
  * said once: at once with RC_SNAPSHOT_VERBOSE, else after 5 s; a failed poll waits, said once). */
 bool rc_pgis_gate_waits(rc_pg_incsnap *is);
+/* A chunk missed a transaction the stream handed out (still in progress in its snapshot: with
+ * a synchronous standby, committed but not visible until the standby answers): the next read
+ * waits GATE_POLL_MS, so that a transaction invisible for long makes 50 reads a second, not
+ * hundreds (each two watermark commits in the WAL). */
+void rc_pgis_gate_missed(rc_pg_incsnap *is);
 /* Reading ahead (docs/design/incremental-snapshots.md §1.2): with is->ahead_ok, the read of a
  * table with a primary key sends its query and leaves the answer to rc_pgis_read_end (the
  * core's rc_incsnap_read_later), which the source calls before it reads the stream again or
