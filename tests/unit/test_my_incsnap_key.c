@@ -176,12 +176,26 @@ static void test_event_key_by_name(void **state)
     assert_false(rc_my_incsnap_event_key(&t, &ev, row, key));
 }
 
+/* The point watermark's and --until's order of binlog positions: files by number (strcmp puts
+ * mysql-bin.1000000 before mysql-bin.999999), then offsets. */
+static void test_binlog_positions_ordered_by_file_number(void **state)
+{
+    (void)state;
+    assert_true(rc_my_binlog_compare("bin.999999", 9000, "bin.1000000", 4) < 0);
+    assert_true(rc_my_binlog_compare("bin.1000000", 4, "bin.999999", 9000) > 0);
+    assert_true(rc_my_binlog_compare("bin.000002", 4, "bin.000001", 1 << 30) > 0);
+    assert_int_equal(rc_my_binlog_compare("bin.000007", 1234, "bin.000007", 1234), 0);
+    assert_true(rc_my_binlog_compare("bin.000007", 1233, "bin.000007", 1234) < 0);
+    assert_true(rc_my_binlog_compare("bin.000007", 1235, "bin.000007", 1234) > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_and_row_image_give_one_key_image),
         cmocka_unit_test(test_other_values_other_images),
         cmocka_unit_test(test_event_key_by_name),
+        cmocka_unit_test(test_binlog_positions_ordered_by_file_number),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

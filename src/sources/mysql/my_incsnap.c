@@ -82,8 +82,7 @@ static rc_status reader_at_chunk(inc_table *it, const rc_incsnap_table *t)
  * already handed: rows read in it could be older than that change. */
 static bool behind_stream(const rc_my_incsnap *x)
 {
-    int c = strcmp(x->change_file, x->point.file);
-    return x->change_file[0] && (c > 0 || (c == 0 && x->change_offset > x->point.offset));
+    return x->change_file[0] && rc_my_binlog_compare(x->change_file, x->change_offset, x->point.file, x->point.offset) > 0;
 }
 
 /* Point watermarks: the chunk's read view, begun again until its P is not before the stream
@@ -398,8 +397,7 @@ rc_status rc_my_incsnap_signals(my_source *s, size_t first, rc_error *err)
 
 static bool at_point(const my_source *s)
 {
-    int c = strcmp(s->file ? s->file : "", s->inc->point.file);
-    return c > 0 || (c == 0 && s->offset >= s->inc->point.offset);
+    return rc_my_binlog_compare(s->file ? s->file : "", s->offset, s->inc->point.file, s->inc->point.offset) >= 0;
 }
 
 void rc_my_incsnap_streamed(my_source *s, size_t first, bool in_tx)

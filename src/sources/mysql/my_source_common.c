@@ -20,6 +20,13 @@ static uint64_t file_no(const char *file)
     return dot ? strtoull(dot + 1, NULL, 10) : 0;
 }
 
+int rc_my_binlog_compare(const char *fa, uint64_t oa, const char *fb, uint64_t ob)
+{
+    uint64_t na = file_no(fa), nb = file_no(fb);
+    if (na != nb) return na < nb ? -1 : 1;
+    return oa < ob ? -1 : oa > ob;
+}
+
 rc_status rc_my_source_set_text(char **dst, const char *src, rc_error *err)
 {
     char *c = strdup(src ? src : "");

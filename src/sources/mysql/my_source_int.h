@@ -98,6 +98,9 @@ typedef struct my_source {
 rc_status rc_my_source_nomem(rc_error *err);
 rc_status rc_my_source_set_text(char **dst, const char *src, rc_error *err); /* a copy of src ("" for NULL) */
 rc_status rc_my_source_hand(my_source *s, const char *file, uint64_t offset, const char *gtids, rc_error *err);
+/* Binlog positions in order: the files by their number (mysql-bin.999999 before
+ * mysql-bin.1000000, which strcmp has the other way round), then the offsets; <0, 0, >0. */
+int rc_my_binlog_compare(const char *fa, uint64_t oa, const char *fb, uint64_t ob);
 rc_source_item *rc_my_source_item_new(my_source *s);
 void rc_my_source_item_end(my_source *s, rc_source_item *it);
 void rc_my_source_item_bad(my_source *s, rc_source_item *it, const rc_error *err, const uint8_t *msg, size_t len);

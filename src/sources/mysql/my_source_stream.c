@@ -146,8 +146,7 @@ rc_status rc_my_source_stream_start(void *arg, rc_error *err)
 bool rc_my_source_at_target(const my_source *s, bool in_tx)
 {
     if (!s->until || in_tx || rc_my_incsnap_working(s)) return false;
-    int c = strcmp(s->file ? s->file : "", s->until_file);
-    return c > 0 || (c == 0 && s->offset >= s->until_off);
+    return rc_my_binlog_compare(s->file ? s->file : "", s->offset, s->until_file, s->until_off) >= 0;
 }
 
 /* Caught up to --until: at the target and everything acknowledged. */
