@@ -6,8 +6,9 @@
 # run of every fuzz target; last, how many cases were skipped for want of ../shared (the peer
 # data). Exit status 0 only when everything passed.
 # Environment: TEST_JOBS (ctest cases run at once, default 4: 20% faster than 2 in session 20's
-# CI, though with four integration cases at once both cores are busy, 1% idle by vmstat), FUZZ_SECONDS (per target, default 2: the seeds and regressions, and a short search; 0 skips fuzzing), FUZZ_JOBS
-# (targets run at once, default one per core, at most 2).
+# CI, though with four integration cases at once both cores are busy, 1% idle by vmstat),
+# FUZZ_SECONDS (per target, default 2: the seeds and regressions, and a short search; 0 skips
+# fuzzing), FUZZ_JOBS (targets run at once, default one per core, at most 2).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"

@@ -405,7 +405,8 @@ void rc_my_incsnap_streamed(my_source *s, size_t first, bool in_tx)
     rc_my_incsnap *x = s->inc;
     if (rc_db_batch(&s->db.batches)->events.count > first) x->changed = true;
     if (in_tx || !x->changed || !s->file) return;
-    snprintf(x->change_file, sizeof x->change_file, "%s", s->file);
+    /* the name copied only when the file changed (once a binlog file, not once a transaction) */
+    if (strcmp(x->change_file, s->file)) snprintf(x->change_file, sizeof x->change_file, "%s", s->file);
     x->change_offset = s->offset;
     x->changed = false;
 }
