@@ -8,17 +8,20 @@
 
 /* Images with a payload (the raw row, for the buffer) and a number (buffer: 1 alive, 0
  * removed; multiset: the count), in insertion order (the buffer's key order), with an
- * open-addressing index from image to entry. Equal images may repeat (a keyless chunk). */
+ * open-addressing index from image to entry. Equal images may repeat (a keyless chunk). An
+ * entry added without its image (rc_incsnap_add_raw) is not in the index until it gets one
+ * (imgtab_set_img). */
 typedef struct imgent {
-    size_t off;
+    size_t off, raw_off; /* the image's bytes, the payload's */
     uint32_t imgn, rawn;
     uint64_t hash;
     int64_t val;
+    bool imaged;
 } imgent;
 
 typedef struct imgtab {
     imgent *e;
-    size_t n, cap;
+    size_t n, cap, nplaced;
     uint32_t *slot; /* entry index + 1, 0 empty */
     size_t nslot;
     rc_buf bytes;
@@ -26,7 +29,7 @@ typedef struct imgtab {
 
 static void imgtab_reset(imgtab *t)
 {
-    t->n = 0;
+    t->n = t->nplaced = 0;
     if (t->slot) memset(t->slot, 0, t->nslot * sizeof *t->slot);
     rc_buf_reset(&t->bytes);
 }
@@ -43,6 +46,21 @@ static void imgtab_place(imgtab *t, size_t i)
     size_t mask = t->nslot - 1, h = (size_t)t->e[i].hash & mask;
     while (t->slot[h]) h = (h + 1) & mask;
     t->slot[h] = (uint32_t)(i + 1);
+    t->nplaced++;
+}
+
+/* Room in the index for one more placed entry. */
+static rc_status imgtab_room(imgtab *t)
+{
+    if ((t->nplaced + 1) * 2 <= t->nslot) return RC_OK;
+    size_t nslot = t->nslot ? t->nslot * 2 : 128;
+    uint32_t *slot = calloc(nslot, sizeof *slot);
+    if (!slot) return RC_ERR_NOMEM;
+    free(t->slot);
+    t->slot = slot, t->nslot = nslot, t->nplaced = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->e[i].imaged) imgtab_place(t, i);
+    return RC_OK;
 }
 
 static const char *imgtab_img(const imgtab *t, size_t i)
@@ -65,6 +83,7 @@ static long imgtab_find(const imgtab *t, const char *img, size_t n, uint64_t has
     return -1;
 }
 
+/* Adds an entry; img NULL: without its image, not in the index (imgtab_set_img gives it). */
 static rc_status imgtab_add(imgtab *t, const char *img, size_t n, uint64_t hash, const void *raw,
                             size_t rawn, int64_t val)
 {
@@ -75,20 +94,27 @@ static rc_status imgtab_add(imgtab *t, const char *img, size_t n, uint64_t hash,
         if (!e) return RC_ERR_NOMEM;
         t->e = e, t->cap = cap;
     }
-    if ((t->n + 1) * 2 > t->nslot) {
-        size_t nslot = t->nslot ? t->nslot * 2 : 128;
-        uint32_t *slot = calloc(nslot, sizeof *slot);
-        if (!slot) return RC_ERR_NOMEM;
-        free(t->slot);
-        t->slot = slot, t->nslot = nslot;
-        for (size_t i = 0; i < t->n; i++) imgtab_place(t, i);
-    }
+    if (img && imgtab_room(t) != RC_OK) return RC_ERR_NOMEM;
     size_t off = t->bytes.len;
-    rc_buf_put(&t->bytes, img, n);
+    if (img) rc_buf_put(&t->bytes, img, n);
     rc_buf_put(&t->bytes, raw, rawn);
     if (t->bytes.err != RC_OK) return t->bytes.err;
-    t->e[t->n] = (imgent){off, (uint32_t)n, (uint32_t)rawn, hash, val};
-    imgtab_place(t, t->n++);
+    t->e[t->n] = (imgent){off, off + (img ? n : 0), img ? (uint32_t)n : 0, (uint32_t)rawn, hash, val, img != NULL};
+    if (img) imgtab_place(t, t->n);
+    t->n++;
+    return RC_OK;
+}
+
+/* Entry i, added without its image, gets img (copied) and goes into the index. */
+static rc_status imgtab_set_img(imgtab *t, size_t i, const char *img, size_t n, uint64_t hash)
+{
+    if (n > UINT32_MAX || imgtab_room(t) != RC_OK) return RC_ERR_NOMEM;
+    size_t off = t->bytes.len;
+    rc_buf_put(&t->bytes, img, n);
+    if (t->bytes.err != RC_OK) return t->bytes.err;
+    imgent *e = &t->e[i];
+    e->off = off, e->imgn = (uint32_t)n, e->hash = hash, e->imaged = true;
+    imgtab_place(t, i);
     return RC_OK;
 }
 
@@ -102,12 +128,14 @@ struct rc_incsnap {
     rc_incsnap_phase phase;
     uint64_t chunk_no, cur_chunk; /* cur_chunk: the chunk in flight, 0 none */
     imgtab buf;                   /* the chunk's rows */
+    size_t unimaged;              /* of them, added without their key image (rc_incsnap_add_raw) */
     bool truncated, cursor_set, last_chunk;
     bool reading;       /* READ: the source reads the chunk on, rc_incsnap_read_end ends it */
     rc_buf next_cursor; /* applied at emit */
     imgtab delivered;   /* keyless: images the stream delivered (counts) */
     bool counting;      /* delivered counts since the table's first window */
     rc_buf img;         /* scratch image */
+    rc_buf row_img;     /* scratch image of a buffered row (give_image) */
     rc_incsnap_ext ext; /* incsnap_resume.c's records */
 };
 
@@ -125,6 +153,7 @@ rc_incsnap *rc_incsnap_new(const rc_incsnap_ops *ops, void *ctx, const rc_incsna
     rc_buf_init(&s->delivered.bytes, 0);
     rc_buf_init(&s->next_cursor, 0);
     rc_buf_init(&s->img, 0);
+    rc_buf_init(&s->row_img, 0);
     return s;
 }
 
@@ -148,6 +177,7 @@ void rc_incsnap_free(rc_incsnap *s)
     imgtab_fini(&s->delivered);
     rc_buf_fini(&s->next_cursor);
     rc_buf_fini(&s->img);
+    rc_buf_fini(&s->row_img);
     if (s->ext.fini) s->ext.fini(s->ext.p);
     free(s);
 }
@@ -240,6 +270,7 @@ rc_status rc_incsnap_estimate(rc_incsnap *s, const char *name, uint64_t rows, si
 static void discard_chunk(rc_incsnap *s)
 {
     imgtab_reset(&s->buf);
+    s->unimaged = 0;
     s->phase = RC_INCSNAP_IDLE;
     s->cur_chunk = 0;
     s->reading = false;
@@ -333,6 +364,33 @@ static rc_status failed_read(rc_incsnap *s, rc_incsnap_table *t, rc_status rc, r
 
 static rc_status read_done(rc_incsnap *s, rc_incsnap_table *t, rc_status rc, rc_error *err);
 
+/* Buffered row i's key image, when it was added without one (ops->row_key makes it). */
+static rc_status give_image(rc_incsnap *s, const rc_incsnap_table *t, size_t i, rc_error *err)
+{
+    imgent *e = &s->buf.e[i];
+    if (e->imaged) return RC_OK;
+    rc_buf *img = &s->row_img;
+    rc_buf_reset(img);
+    rc_status rc = s->ops.row_key(s->ctx, t, s->buf.bytes.data + e->raw_off, e->rawn, img, err);
+    if (rc != RC_OK) return rc;
+    if (img->err == RC_OK)
+        rc = imgtab_set_img(&s->buf, i, img->data, img->len, rc_hash64(img->data, img->len, 0));
+    if (img->err != RC_OK || rc != RC_OK)
+        return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "key image: out of memory");
+    s->unimaged--;
+    return RC_OK;
+}
+
+/* Every buffered row's key image, before a streamed change looks its key up. */
+static rc_status give_images(rc_incsnap *s, const rc_incsnap_table *t, rc_error *err)
+{
+    for (size_t i = 0; i < s->buf.n && s->unimaged; i++) {
+        rc_status rc = give_image(s, t, i, err);
+        if (rc != RC_OK) return rc;
+    }
+    return RC_OK;
+}
+
 rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err)
 {
     rc_incsnap_table *t = current(s);
@@ -340,6 +398,7 @@ rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err)
     t->state = RC_INCSNAP_RUNNING;
     t->limit = next_limit(s, t);
     imgtab_reset(&s->buf);
+    s->unimaged = 0;
     rc_buf_reset(&s->next_cursor);
     s->truncated = s->cursor_set = s->last_chunk = false;
     s->cur_chunk = ++s->chunk_no;
@@ -381,6 +440,7 @@ static rc_status read_done(rc_incsnap *s, rc_incsnap_table *t, rc_status rc, rc_
     if (rows) t->avg_width = s->buf.bytes.len / rows + 1;
     if (!s->cursor_set) {
         s->last_chunk = !s->truncated && rows < t->limit;
+        if (rows && (rc = give_image(s, t, rows - 1, err)) != RC_OK) return failed_read(s, t, rc, err);
         if (rows)
             rc_buf_put(&s->next_cursor, imgtab_img(&s->buf, rows - 1), s->buf.e[rows - 1].imgn);
         else
@@ -405,6 +465,22 @@ rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, co
     rc = imgtab_add(&s->buf, s->img.data, s->img.len, h, raw, rawn, 1);
     if (rc != RC_OK)
         return rc_error_set(err, rc, RC_NO_OFFSET, "incremental snapshot buffer: out of memory");
+    if (s->buf.bytes.len > 2 * s->lim.chunk_bytes) {
+        s->truncated = true;
+        return RC_ERR_LIMIT;
+    }
+    return RC_OK;
+}
+
+rc_status rc_incsnap_add_raw(rc_incsnap *s, const void *raw, size_t rawn, rc_error *err)
+{
+    if (s->phase != RC_INCSNAP_READ || !s->ops.row_key)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET,
+                            "incremental snapshot: a row outside a chunk read, or no row_key op");
+    rc_status rc = imgtab_add(&s->buf, NULL, 0, 0, raw, rawn, 1);
+    if (rc != RC_OK)
+        return rc_error_set(err, rc, RC_NO_OFFSET, "incremental snapshot buffer: out of memory");
+    s->unimaged++;
     if (s->buf.bytes.len > 2 * s->lim.chunk_bytes) {
         s->truncated = true;
         return RC_ERR_LIMIT;
@@ -490,6 +566,7 @@ static rc_status change_side(rc_incsnap *s, rc_incsnap_table *t, const rc_value 
     if (s->img.err != RC_OK)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "key image: out of memory");
     uint64_t h = rc_hash64(s->img.data, s->img.len, 0);
+    if (s->phase == RC_INCSNAP_OPEN && (rc = give_images(s, t, err)) != RC_OK) return rc;
     if (s->phase == RC_INCSNAP_OPEN && (!keyless || old))
         t->rows_dropped += buffer_remove(s, s->img.data, s->img.len, h, keyless);
     if (!keyless || !s->counting) return RC_OK;
@@ -561,7 +638,7 @@ rc_status rc_incsnap_emit(rc_incsnap *s, rc_error *err)
             t->rows_dropped++;
             continue;
         }
-        rc = s->ops.emit_row(s->ctx, t, s->buf.bytes.data + e->off + e->imgn, e->rawn, err);
+        rc = s->ops.emit_row(s->ctx, t, s->buf.bytes.data + e->raw_off, e->rawn, err);
         t->rows_emitted += rc == RC_OK;
     }
     if (rc == RC_OK) { /* else the chunk is read again: its rows after the failure are not out */

@@ -112,6 +112,12 @@ typedef struct rc_incsnap_ops {
     /* Hands out a table edge. */
     rc_status (*emit_edge)(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge edge,
                            rc_error *err);
+    /* For rows added with rc_incsnap_add_raw: appends the key image (rc_incsnap_key_image) of
+     * the row whose raw bytes are given to img. Called only when the image is needed: for the
+     * chunk's last row (the next cursor), and for every row once a streamed change of the
+     * table comes inside the chunk's window. NULL: rows come with their keys (add_row). */
+    rc_status (*row_key)(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn,
+                         rc_buf *img, rc_error *err);
 } rc_incsnap_ops;
 
 typedef struct rc_incsnap_limits {
@@ -186,6 +192,11 @@ rc_status rc_incsnap_read_end(rc_incsnap *s, rc_status rc, rc_error *err);
  * prefix read so far and the next chunk's limit is halved. */
 rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, const void *raw,
                              size_t rawn, rc_error *err);
+
+/* As rc_incsnap_add_row for a keyed table, without the key: ops->row_key makes its image when
+ * one is needed. A source whose windows rarely see a change (MariaDB's point watermark: none)
+ * saves the key's parse, image and hash a row. */
+rc_status rc_incsnap_add_raw(rc_incsnap *s, const void *raw, size_t rawn, rc_error *err);
 
 /* For ops->read_chunk of chunks that are not key ranges (ctid pages): where the next chunk
  * starts, and whether this chunk was the table's last. */

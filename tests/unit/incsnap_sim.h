@@ -50,6 +50,7 @@ typedef struct sim {
     bool later;
     const rc_incsnap_table *later_t;
     size_t later_limit;
+    bool lazy; /* rows added without their keys (rc_incsnap_add_raw, ops->row_key): sim_lazy */
 } sim;
 
 /* A table of nslot keys (keyed: nslot / k2n values of k1) or physical slots (keyless), about
@@ -57,6 +58,9 @@ typedef struct sim {
 void sim_init(sim *s, bool keyless, bool composite, size_t nslot, unsigned fill, uint64_t seed,
               const rc_incsnap_limits *lim);
 void sim_fini(sim *s);
+/* Right after sim_init, before anything is queued: a keyed table's rows go to the core without
+ * their keys (rc_incsnap_add_raw), which asks for them (ops->row_key) only when it needs them. */
+void sim_lazy(sim *s, const rc_incsnap_limits *lim);
 
 /* Writer: changes committed to the table and appended to the log. */
 void sim_insert(sim *s, size_t i);

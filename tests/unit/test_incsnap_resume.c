@@ -93,7 +93,7 @@ static rc_status emit_edge(void *ctx, const rc_incsnap_table *t, rc_incsnap_edge
 static void mock_init(mock *m)
 {
     memset(m, 0, sizeof *m);
-    rc_incsnap_ops ops = {write_watermark, read_chunk, NULL, emit_row, emit_edge};
+    rc_incsnap_ops ops = {write_watermark, read_chunk, NULL, emit_row, emit_edge, NULL};
     rc_incsnap_limits lim = {.chunk_rows = CHUNK};
     m->is = rc_incsnap_new(&ops, m, &lim);
     assert_non_null(m->is);

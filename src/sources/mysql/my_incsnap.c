@@ -41,7 +41,8 @@ static rc_status write_watermark(void *ctx, const rc_incsnap_table *t, uint64_t 
     return s->inc->table_wm ? rc_my_incsnap_wm_write(s, t, chunk, mark, err) : RC_OK;
 }
 
-/* One row of the chunk into the core: its key values and its fields as `row` holds them. */
+/* One row of the chunk into the core, its fields as `row` holds them; its key is parsed only
+ * when the core asks (row_key): a point watermark's chunk has no window for a change to fall in. */
 static rc_status add_row(my_source *s, inc_table *it, char **fields, const unsigned long *lens, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
@@ -50,17 +51,49 @@ static rc_status add_row(my_source *s, inc_table *it, char **fields, const unsig
         put32(&x->row, fields[i] ? (uint32_t)lens[i] : NULL_LEN);
         if (fields[i]) rc_buf_put(&x->row, fields[i], lens[i]), rc_buf_putc(&x->row, '\0');
     }
-    rc_value key[MAX_KEY];
-    rc_arena_reset(&x->scratch);
-    rc_buf_reset(&x->last_key);
-    for (uint32_t k = 0; k < it->st.npk; k++) {
-        uint32_t c = it->st.pk[k];
-        if (rc_my_text_value(&it->st.cols[c], fields[c], lens[c], &x->scratch, &key[k], err) != RC_OK) return err->code;
-        rc_my_incsnap_key_put(&x->last_key, fields[c], (uint32_t)lens[c], key[k].kind == RC_V_BYTES || key[k].kind == RC_V_BITS ||
-                              key[k].kind == RC_V_GEOMETRY);
+    if (x->row.err) return rc_my_source_nomem(err);
+    return rc_incsnap_add_raw(x->core, x->row.data, x->row.len, err);
+}
+
+/* A row as `row` holds it: its fields (pointing into raw) and their lengths. */
+static void row_fields(const rc_my_snap_table *t, const char *p, char **fields, unsigned long *lens)
+{
+    for (uint32_t i = 0; i < t->t->ncols; i++) {
+        uint32_t l = get32(p);
+        p += 4;
+        fields[i] = l == NULL_LEN ? NULL : (char *)p, lens[i] = l == NULL_LEN ? 0 : l;
+        p += l == NULL_LEN ? 0 : l + 1;
     }
-    if (x->row.err || x->last_key.err) return rc_my_source_nomem(err);
-    return rc_incsnap_add_row(x->core, key, it->st.npk, x->row.data, x->row.len, err);
+}
+
+/* The key values of a row as `row` holds it (in x->scratch, reset here); last (non-NULL) gets
+ * their text as rc_my_incsnap_key_put packs it. */
+static rc_status row_key_values(rc_my_incsnap *x, const inc_table *it, const char *raw, rc_value *key, rc_buf *last, rc_error *err)
+{
+    const rc_my_snap_table *t = &it->st;
+    rc_arena_reset(&x->scratch);
+    char **fields = rc_arena_alloc(&x->scratch, (t->t->ncols + 1) * sizeof *fields);
+    unsigned long *lens = rc_arena_alloc(&x->scratch, (t->t->ncols + 1) * sizeof *lens);
+    if (!fields || !lens) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    row_fields(t, raw, fields, lens);
+    for (uint32_t k = 0; k < t->npk; k++) {
+        uint32_t c = t->pk[k];
+        if (rc_my_text_value(&t->cols[c], fields[c], lens[c], &x->scratch, &key[k], err) != RC_OK) return err->code;
+        if (last) rc_my_incsnap_key_put(last, fields[c], (uint32_t)lens[c], key[k].kind == RC_V_BYTES || key[k].kind == RC_V_BITS ||
+                                        key[k].kind == RC_V_GEOMETRY);
+    }
+    return last && last->err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory") : RC_OK;
+}
+
+static rc_status row_key(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn, rc_buf *img, rc_error *err)
+{
+    (void)rawn;
+    my_source *s = ctx;
+    const inc_table *it = rc_my_incsnap_table(s->inc, t->name);
+    if (!it) return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: not prepared", t->name);
+    rc_value key[MAX_KEY];
+    if (row_key_values(s->inc, it, raw, key, NULL, err) != RC_OK) return err->code;
+    return rc_incsnap_key_image(img, key, it->st.npk, err);
 }
 
 /* The reader at the chunk's start: back at `from` when the core's cursor did not move since the
@@ -130,7 +163,8 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     x->read_us = rc_db_wall_us();
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
     rc_status st = RC_OK;
-    for (size_t n = 0; n < limit && st == RC_OK; n++) {
+    size_t n = 0;
+    for (; n < limit && st == RC_OK; n++) {
         char **fields;
         unsigned long *lens;
         bool got;
@@ -138,6 +172,9 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
         st = add_row(s, it, fields, lens, err);
     }
     if (st == RC_ERR_LIMIT) st = RC_OK; /* the buffer is full: the chunk is what was read */
+    /* the chunk's last key (x->row holds its last row) for the state after it */
+    rc_value key[MAX_KEY];
+    if (st == RC_OK && n) st = row_key_values(x, it, x->row.data, key, &x->last_key, err);
     /* a DDL the stream has not reached; with a filter, past the rereads a DDL would take, the
      * filter's fault (a column it names that the table does not have): its message stands */
     if (st != RC_OK && rc_my_incsnap_ddl_errno(mysql_errno(x->sql)) && !(t->filter && it->ddl_rereads >= INC_DDL_REREADS))
@@ -217,12 +254,7 @@ static rc_status pending_event(my_source *s, rc_event *ev, rc_str *file, rc_erro
     unsigned long *lens = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *lens);
     rc_value *vals = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *vals);
     if (!fields || !lens || !vals) return rc_my_source_nomem(err);
-    for (uint32_t i = 0; i < t->t->ncols; i++) {
-        uint32_t l = get32(p);
-        p += 4;
-        fields[i] = l == NULL_LEN ? NULL : (char *)p, lens[i] = l == NULL_LEN ? 0 : l;
-        p += l == NULL_LEN ? 0 : l + 1;
-    }
+    row_fields(t, p, fields, lens);
     ev->after = vals;
     return rc_my_snap_row_parse(t, fields, lens, &b->arena, vals, err);
 }
@@ -563,7 +595,8 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     rc_buf_init(&x->live, RC_BUF_DEFAULT_MAX);
     x->captured_stale = true; /* the first checkpoint has it */
     rc_arena_init(&x->scratch);
-    rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge};
+    rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge,
+                         .row_key = row_key};
     rc_incsnap_limits lim = {.chunk_rows = (size_t)o.chunk_rows};
     if (!(x->core = rc_incsnap_new(&ops, s, &lim))) return rc_my_source_nomem(err);
     s->accept = cfg->accept, s->accept_ctx = cfg->accept_ctx;

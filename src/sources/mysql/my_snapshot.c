@@ -318,7 +318,9 @@ struct rc_my_snap_reader {
     uint32_t chunk, in_chunk;
     MYSQL_RES *res;  /* the chunk being read (mysql_use_result) */
     bool done;       /* the last chunk was short: no more rows */
-    rc_buf after;    /* the last key read, as the SQL tuple "(lit, lit)" */
+    rc_buf after;    /* the last key read, as the SQL tuple "(lit, lit)" (settle_after) */
+    rc_buf last;     /* ... as read: per key column its 4-byte length and bytes */
+    bool unsettled;  /* `last` is newer than `after` */
     rc_buf sql;
     const char *filter; /* ANDed to every chunk's WHERE (additional-conditions), or NULL */
 };
@@ -329,6 +331,7 @@ rc_my_snap_reader *rc_my_snap_reader_new(MYSQL *m, const rc_my_url *u, const rc_
     if (!r) return NULL;
     r->m = m, r->u = u, r->t = t, r->chunk = chunk;
     rc_buf_init(&r->after, RC_BUF_DEFAULT_MAX);
+    rc_buf_init(&r->last, RC_BUF_DEFAULT_MAX);
     rc_buf_init(&r->sql, RC_BUF_DEFAULT_MAX);
     return r;
 }
@@ -349,12 +352,19 @@ static rc_status buf_copy(rc_buf *to, const rc_buf *from)
     return to->err;
 }
 
-rc_status rc_my_snap_reader_mark(const rc_my_snap_reader *r, rc_buf *out) { return buf_copy(out, &r->after); }
+static void settle_after(rc_my_snap_reader *r);
+
+rc_status rc_my_snap_reader_mark(rc_my_snap_reader *r, rc_buf *out)
+{
+    settle_after(r);
+    return buf_copy(out, &r->after);
+}
 
 rc_status rc_my_snap_reader_rewind(rc_my_snap_reader *r, const rc_buf *mark)
 {
     rc_my_snap_reader_chunk(r, r->chunk);
     r->done = false;
+    r->unsettled = false;
     return buf_copy(&r->after, mark);
 }
 
@@ -363,6 +373,7 @@ void rc_my_snap_reader_free(rc_my_snap_reader *r)
     if (!r) return;
     if (r->res) mysql_free_result(r->res); /* reads what is left of the chunk */
     rc_buf_fini(&r->after);
+    rc_buf_fini(&r->last);
     rc_buf_fini(&r->sql);
     free(r);
 }
@@ -390,6 +401,8 @@ static rc_status chunk_start(rc_my_snap_reader *r, rc_error *err)
     const rc_my_snap_table *t = r->t;
     rc_buf *q = &r->sql;
     rc_buf_reset(q);
+    settle_after(r);
+    if (r->after.err) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     RC_BUF_LIT(q, "SELECT ");
     for (uint32_t i = 0; i < t->t->ncols; i++) {
         if (i) RC_BUF_LIT(q, ", ");
@@ -483,17 +496,37 @@ static void keep_values(rc_my_snap_reader *r, const char *const *v, const unsign
     rc_buf_putc(b, ')');
 }
 
-/* The key of this row. */
+/* The key of this row, copied as it is: the SQL tuple is made from the last one only when a
+ * chunk's query or a mark needs it (settle_after), not a row. */
 static void keep_key(rc_my_snap_reader *r, MYSQL_ROW row, const unsigned long *lens)
 {
+    rc_buf_reset(&r->last);
+    for (uint32_t k = 0; k < r->t->npk && k < RC_MY_SNAP_MAX_KEY; k++) {
+        uint32_t l = (uint32_t)lens[r->t->pk[k]];
+        rc_buf_put(&r->last, &l, 4);
+        rc_buf_put(&r->last, row[r->t->pk[k]], l);
+    }
+    r->unsettled = true;
+}
+
+static void settle_after(rc_my_snap_reader *r)
+{
+    if (!r->unsettled) return;
+    r->unsettled = false;
     const char *v[RC_MY_SNAP_MAX_KEY];
     unsigned long l[RC_MY_SNAP_MAX_KEY];
-    for (uint32_t k = 0; k < r->t->npk && k < RC_MY_SNAP_MAX_KEY; k++) v[k] = row[r->t->pk[k]], l[k] = lens[r->t->pk[k]];
+    const char *p = r->last.data;
+    for (uint32_t k = 0; k < r->t->npk && k < RC_MY_SNAP_MAX_KEY; k++) {
+        uint32_t n;
+        memcpy(&n, p, 4);
+        v[k] = p + 4, l[k] = n, p += 4 + n;
+    }
     keep_values(r, v, l);
 }
 
 rc_status rc_my_snap_reader_resume(rc_my_snap_reader *r, const char *const *keys, const unsigned long *lens, rc_error *err)
 {
+    r->unsettled = false;
     keep_values(r, keys, lens);
     return r->after.err ? rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory") : RC_OK;
 }
@@ -521,7 +554,7 @@ rc_status rc_my_snap_reader_next(rc_my_snap_reader *r, char ***fields, unsigned 
     *lens = mysql_fetch_lengths(r->res);
     r->in_chunk++;
     if (t->npk) keep_key(r, row, *lens);
-    if (r->after.err) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+    if (r->last.err) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
     *fields = row;
     *got = true;
     return RC_OK;

@@ -78,7 +78,7 @@ void rc_my_snap_reader_filter(rc_my_snap_reader *r, const char *filter);
 void rc_my_snap_reader_chunk(rc_my_snap_reader *r, uint32_t chunk);
 /* Where the reader is (the last key read, empty at the table's start) into out, and a reader
  * sent back there (the chunk being read dropped, the table not ended): a chunk read again. */
-rc_status rc_my_snap_reader_mark(const rc_my_snap_reader *r, rc_buf *out);
+rc_status rc_my_snap_reader_mark(rc_my_snap_reader *r, rc_buf *out);
 rc_status rc_my_snap_reader_rewind(rc_my_snap_reader *r, const rc_buf *mark);
 /* Before the first row: the reader starts after this key (the key columns' values in key
  * order, as the text protocol sends them: an incremental snapshot resumed from its state). */

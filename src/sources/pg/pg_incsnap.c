@@ -162,7 +162,7 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
     is->run &= (UINT64_C(1) << 53) - 1; /* exact in any JSON reader */
     rc_buf_init(&is->cursor, 0), rc_buf_init(&is->cursor_next, 0), rc_buf_init(&is->qtext, 0);
     rc_arena_init(&is->scratch);
-    rc_incsnap_ops ops = {write_watermark, rc_pgis_read_chunk, recognise, emit_row, emit_edge};
+    rc_incsnap_ops ops = {write_watermark, rc_pgis_read_chunk, recognise, emit_row, emit_edge, NULL};
     rc_incsnap_limits lim = {.chunk_rows = o->chunk_rows};
     is->core = rc_incsnap_new(&ops, is, &lim);
     rc_isstate_init(&is->loaded);
