@@ -428,6 +428,54 @@ static void test_query_status_vars(void **state)
     assert_string_equal(err.message, "QUERY_EVENT status variables truncated at byte 16 of its body");
 }
 
+/* A FORMAT_DESCRIPTION body (a v4 binlog of 8.0.32), its checksum algorithm `alg` (1 CRC32);
+ * fde has 128 bytes. */
+static size_t fde_body(uint8_t *fde, uint8_t alg)
+{
+    memset(fde, 0, 128);
+    size_t fn = 0;
+    fde[fn++] = 4, fde[fn++] = 0;
+    memcpy(fde + fn, "8.0.32", 6), fn += 50 + 4;
+    fde[fn++] = RC_MY_HEADER_LEN;
+    fde[fn++] = 0x38, fde[fn++] = 0x0d; /* START_V3, QUERY: 13 */
+    memset(fde + fn, 0, 38), fn += 38;
+    fde[fn++] = alg;
+    return fn;
+}
+
+/* A dump started inside a file: the server's artificial ROTATE names the start, then the file's
+ * FORMAT_DESCRIPTION comes with log_pos 0 (the stream feeds it at offset 0): the position stays
+ * at the start (it went back to the FORMAT_DESCRIPTION's size, and an incremental snapshot's
+ * chunk then waited for the next event or heartbeat to pass its point: about a second). */
+static void test_dump_start(void **state)
+{
+    (void)state;
+    rc_my_decoder_config cfg = {.file = "bin.000001"};
+    rc_my_decoder *d;
+    assert_int_equal(rc_my_decoder_new(&cfg, &d, NULL), RC_OK);
+    rc_arena a;
+    rc_arena_init(&a);
+    rc_event_list l = {0};
+    char msg[600];
+    uint8_t rot[32] = {0xe5, 0x4e, 0x5f, 0x01}; /* 23023333 */
+    memcpy(rot + 8, "bin.000001", 10);
+    assert_int_equal(feed_body(d, RC_MYEV_ROTATE, 0x20 /* LOG_EVENT_ARTIFICIAL_F */, rot, 18, 0, false, &l, &a, msg, sizeof msg), RC_OK);
+    uint8_t fde[128];
+    size_t fn = fde_body(fde, 0);
+    assert_int_equal(feed_body(d, RC_MYEV_FORMAT_DESCRIPTION, 0, fde, fn, 0, false, &l, &a, msg, sizeof msg), RC_OK);
+    rc_my_decoder_pos p;
+    rc_my_decoder_position(d, &p);
+    assert_string_equal(p.file, "bin.000001");
+    assert_int_equal(p.offset, 23023333);
+    static const uint8_t x[] = {1, 2, 3}; /* the next event, at the start: it moves the position */
+    assert_int_equal(feed_body(d, 200, RC_MY_LOG_EVENT_IGNORABLE_F, x, 3, 23023333, false, &l, &a, msg, sizeof msg), RC_OK);
+    rc_my_decoder_position(d, &p);
+    assert_int_equal(p.offset, 23023333 + RC_MY_HEADER_LEN + 3);
+    rc_event_list_fini(&l);
+    rc_arena_fini(&a);
+    rc_my_decoder_free(d);
+}
+
 static void test_refusals(void **state)
 {
     rc_my_decoder_config cfg = {.file = "bin.000007"};
@@ -463,14 +511,7 @@ static void test_refusals(void **state)
                              "statement: its rows are then missing from the output, the statement counted bad)");
     /* with CRC32 (a FORMAT_DESCRIPTION asking for it), a flipped byte */
     uint8_t fde[128];
-    memset(fde, 0, sizeof fde);
-    size_t fn = 0;
-    fde[fn++] = 4, fde[fn++] = 0;
-    memcpy(fde + fn, "8.0.32", 6), fn += 50 + 4;
-    fde[fn++] = RC_MY_HEADER_LEN;
-    fde[fn++] = 0x38, fde[fn++] = 0x0d; /* START_V3, QUERY: 13 */
-    memset(fde + fn, 0, 38), fn += 38;
-    fde[fn++] = 1; /* CRC32 */
+    size_t fn = fde_body(fde, 1);
     assert_int_equal(feed_body(d, RC_MYEV_FORMAT_DESCRIPTION, 0, fde, fn, 4, true, &l, &a, msg, sizeof msg), RC_OK);
     assert_int_equal(feed_body(d, 200, RC_MY_LOG_EVENT_IGNORABLE_F, x, 3, 300, true, &l, &a, msg, sizeof msg), RC_OK);
     rc_my_decoder_pos p;
@@ -517,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_reader_sums),
         cmocka_unit_test(test_query_status_vars),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_dump_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

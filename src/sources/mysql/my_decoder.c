@@ -351,7 +351,10 @@ static rc_status feed_at(rc_my_decoder *d, const uint8_t *ev, size_t n, uint64_t
         out->count = first; /* a failed event keeps no events */
         return rc_error_set(err, st, RC_NO_OFFSET, "%s at offset %llu: %s", d->file, (unsigned long long)offset, e2.message);
     }
-    if (!d->in_tx && !d->rotated) d->bfile = d->file, d->boffset = offset + n;
+    /* offset 0: an event without a position (log_pos 0: the FORMAT_DESCRIPTION a server sends
+     * when a dump starts inside a file, "do not move your position") leaves the boundary where
+     * it is (it was taken for the file's start + its size: the stream went back to offset 252) */
+    if (!d->in_tx && !d->rotated && offset) d->bfile = d->file, d->boffset = offset + n;
     d->rotated = false;
     return RC_OK;
 }
