@@ -84,6 +84,9 @@ signal "$(ask s-2)"
 held() { tail -n +"$((from + 1))" "$W/err" | grep -c 'public.t waits for the transactions open\|public.t chunk [0-9]*: window open'; }
 wait_for 10 eval '[ "$(held)" -ge 2 ] || tail -n +$((from + 1)) "$W/err" | grep -q "public.t waits for the transactions open"' && ok ||
     bad "s-2: its chunk neither waited nor was read again: $(tail -n +"$((from + 1))" "$W/err")"
+# said, the wait names what the oldest transaction waits for
+tail -n +"$((from + 1))" "$W/err" | grep 'public.t waits for the transactions open' | grep -qv 'waiting for a synchronous standby' &&
+    bad "s-2: the wait line does not say the UPDATE waits for its standby: $(tail -n +"$((from + 1))" "$W/err" | grep waits)"
 [ "$(completed)" = 1 ] && ok || bad "t completed again while the UPDATE it streamed was invisible"
 cancel_update
 wait_for 10 eval '[ "$(completed)" = 2 ]' && ok || bad "s-2 not completed 10 s after the cancel: $(cat "$W/err")"

@@ -65,15 +65,17 @@ static started *next_table(rc_pg_incsnap *is)
 static void say_waiting(rc_pg_incsnap *is, const started *tb, uint64_t xmin)
 {
     PGresult *r = PQexec(rc_pg_sql(is->conn),
-                         "SELECT format('pid %s, %s, open %s s', pid, state, "
-                         "round(extract(epoch FROM pg_catalog.now() - xact_start))) FROM pg_catalog.pg_stat_activity "
+                         "SELECT format('pid %s, %s, open %s s%s', pid, state, "
+                         "round(extract(epoch FROM pg_catalog.now() - xact_start)), CASE WHEN wait_event = 'SyncRep' THEN "
+                         "', committed and waiting for a synchronous standby (synchronous_standby_names): its changes are "
+                         "visible once one confirms it' ELSE '' END) FROM pg_catalog.pg_stat_activity "
                          "WHERE backend_xid IS NOT NULL ORDER BY pg_catalog.age(backend_xid) DESC LIMIT 1");
     const char *who = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r)
                           ? PQgetvalue(r, 0, 0)
                           : "not in pg_stat_activity: a prepared transaction, or another role's session (pg_read_all_stats shows it)";
     rc_pgis_say(is, "incremental snapshot of %s waits for the transactions open when it was queued to end (xid < %" PRIu64
-            "; the oldest open: xid %" PRIu64 ", %s): their changes to it from before it was published are not in "
-            "the stream, and a chunk read before they commit would miss them", tb->name, tb->gate, xmin, who);
+            "; the oldest open: xid %" PRIu64 ", %s): a chunk read before they end could miss their changes to it (a "
+            "change made before the table was added to the publication is never streamed)", tb->name, tb->gate, xmin, who);
     PQclear(r);
 }
 
