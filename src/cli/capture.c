@@ -280,7 +280,8 @@ static const cli_flag capture_table[] = {
      .help = "incremental snapshots on a signal row in that table (as\n"
              "postgres.signal.table)"},
     {CLI_REF, "-o", .usage = "-o mysql.snapshot.chunk.rows=N",
-     .help = "rows an incremental snapshot chunk reads (default 4096)"},
+     .help = "rows an incremental snapshot chunk reads (default 16384;\n"
+             "a chunk also ends past 16 MiB)"},
     {CLI_REF, "-o", .usage = "-o mysql.snapshot.unacked.chunks=N",
      .help = "chunks handed to the sink and not yet acknowledged, at\n"
              "most (default 1: a kill reads at most one chunk again;\n"

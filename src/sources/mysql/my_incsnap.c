@@ -597,7 +597,7 @@ rc_status rc_my_incsnap_new(my_source *s, const rc_source_config *cfg, rc_error 
     rc_arena_init(&x->scratch);
     rc_incsnap_ops ops = {.write_watermark = write_watermark, .read_chunk = read_chunk, .emit_row = emit_row, .emit_edge = emit_edge,
                          .row_key = row_key};
-    rc_incsnap_limits lim = {.chunk_rows = (size_t)o.chunk_rows};
+    rc_incsnap_limits lim = {.chunk_rows = o.chunk_rows ? (size_t)o.chunk_rows : RC_MY_INCSNAP_CHUNK_ROWS};
     if (!(x->core = rc_incsnap_new(&ops, s, &lim))) return rc_my_source_nomem(err);
     s->accept = cfg->accept, s->accept_ctx = cfg->accept_ctx;
     return RC_OK;

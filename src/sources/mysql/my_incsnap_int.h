@@ -103,6 +103,11 @@ typedef struct rc_my_incsnap {
     rc_buf live; /* the same as of the stream (the history now), for RENAMEs into --include */
 } rc_my_incsnap;
 
+/* -o mysql.snapshot.chunk.rows's default. docs/BENCHMARKS.md "MariaDB, session 23": 16384 was the
+ * fastest of 4096, 16384 and 65536 in every run since session 14 (a chunk's acknowledgement,
+ * fsyncs and round trips paid four times less often), at 22 MB RSS; PostgreSQL's is the same. */
+#define RC_MY_INCSNAP_CHUNK_ROWS 16384
+
 /* ---- my_incsnap_table.c ---- */
 inc_table *rc_my_incsnap_table(rc_my_incsnap *x, const char *name);
 /* The chunks' SQL session (x->sql), connected at first use. */
