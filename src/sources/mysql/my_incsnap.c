@@ -140,48 +140,9 @@ static rc_status point_view(my_source *s, const char *name, rc_error *err)
     }
 }
 
-/* Up to `max` more rows of the chunk being read into the core: true when its read ended (every
- * row read, the buffer full or an error, in *st). */
-static bool read_rows(my_source *s, size_t max, rc_status *st, rc_error *err)
-{
-    rc_my_incsnap *x = s->inc;
-    inc_table *it = x->tabs[x->cur];
-    for (size_t i = 0; i < max && x->read_n < x->read_limit; i++) {
-        char **fields;
-        unsigned long *lens;
-        bool got;
-        if ((*st = rc_my_snap_reader_next(it->rd, &fields, &lens, &got, err)) != RC_OK || !got) return true;
-        *st = add_row(s, it, fields, lens, err);
-        x->read_n++;
-        if (*st != RC_OK) return true;
-    }
-    return x->read_n == x->read_limit;
-}
-
-/* The end of the chunk's read (st: how it went): its last key, the result and the read view
- * ended; a DDL's error is a stale structure (read again at P). */
-static rc_status read_finish(my_source *s, rc_status st, rc_error *err)
-{
-    rc_my_incsnap *x = s->inc;
-    inc_table *it = x->tabs[x->cur];
-    x->reading = false;
-    if (st == RC_ERR_LIMIT) st = RC_OK; /* the buffer is full: the chunk is what was read */
-    /* the chunk's last key (x->row holds its last row) for the state after it */
-    rc_value key[MAX_KEY];
-    if (st == RC_OK && x->read_n) st = row_key_values(x, it, x->row.data, key, &x->last_key, err);
-    /* a DDL the stream has not reached; with a filter, past the rereads a DDL would take, the
-     * filter's fault (a column it names that the table does not have): its message stands */
-    if (st != RC_OK && rc_my_incsnap_ddl_errno(mysql_errno(x->sql)) && !(x->read_filter && it->ddl_rereads >= INC_DDL_REREADS))
-        x->stale = true, st = RC_OK, rc_error_clear(err);
-    rc_my_snap_reader_chunk(it->rd, (uint32_t)x->read_limit);
-    rc_error cerr;
-    rc_error_clear(&cerr);
-    if (!x->table_wm && rc_my_snapshot_end(x->sql, &s->url, &cerr) != RC_OK && st == RC_OK) *err = cerr, st = cerr.code;
-    return st == RC_OK ? st : rc_my_incsnap_again(x, st);
-}
-
 static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err)
 {
+    (void)core;
     my_source *s = ctx;
     rc_my_incsnap *x = s->inc;
     inc_table *it = rc_my_incsnap_table(x, t->name);
@@ -201,14 +162,28 @@ static rc_status read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table 
     rc_buf_reset(&x->last_key);
     x->read_us = rc_db_wall_us();
     rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
-    x->reading = true, x->read_filter = t->filter != NULL, x->read_limit = limit, x->read_n = 0;
-    if (!x->table_wm) { /* the rows a slice a tick (read_slice); the stream waits meanwhile */
-        rc_incsnap_read_later(core);
-        return RC_OK;
-    }
     rc_status st = RC_OK;
-    read_rows(s, limit, &st, err);
-    return read_finish(s, st, err);
+    size_t n = 0;
+    for (; n < limit && st == RC_OK; n++) {
+        char **fields;
+        unsigned long *lens;
+        bool got;
+        if ((st = rc_my_snap_reader_next(it->rd, &fields, &lens, &got, err)) != RC_OK || !got) break;
+        st = add_row(s, it, fields, lens, err);
+    }
+    if (st == RC_ERR_LIMIT) st = RC_OK; /* the buffer is full: the chunk is what was read */
+    /* the chunk's last key (x->row holds its last row) for the state after it */
+    rc_value key[MAX_KEY];
+    if (st == RC_OK && n) st = row_key_values(x, it, x->row.data, key, &x->last_key, err);
+    /* a DDL the stream has not reached; with a filter, past the rereads a DDL would take, the
+     * filter's fault (a column it names that the table does not have): its message stands */
+    if (st != RC_OK && rc_my_incsnap_ddl_errno(mysql_errno(x->sql)) && !(t->filter && it->ddl_rereads >= INC_DDL_REREADS))
+        x->stale = true, st = RC_OK, rc_error_clear(err);
+    rc_my_snap_reader_chunk(it->rd, (uint32_t)limit);
+    rc_error cerr;
+    rc_error_clear(&cerr);
+    if (!x->table_wm && rc_my_snapshot_end(x->sql, &s->url, &cerr) != RC_OK && st == RC_OK) *err = cerr, st = cerr.code;
+    return st == RC_OK ? st : rc_my_incsnap_again(x, st);
 }
 
 static rc_status pend(my_source *s, const rc_incsnap_table *t, uint32_t kind, const void *raw, size_t n, rc_error *err)
@@ -272,7 +247,7 @@ static rc_status pending_event(my_source *s, rc_event *ev, rc_str *file, rc_erro
     }
     ev->pos.file = *file;
     ev->pos.offset = s->offset, ev->pos.has_offset = true;
-    ev->ts_us = x->pend_us, ev->has_ts = true;
+    ev->ts_us = x->read_us, ev->has_ts = true;
     ev->ncols = t->t->ncols, ev->cols = t->cols, ev->cols_id = t->cols, ev->dflts = t->dflts; /* (one per structure: a DDL makes new ones) */
     if (kind) return RC_OK;
     char **fields = rc_arena_alloc(&b->arena, (t->t->ncols + 1) * sizeof *fields);
@@ -478,9 +453,7 @@ static rc_status at_high(my_source *s, bool *high, rc_error *err)
     x->seen_low = x->seen_high = 0;
     rc_incsnap_phase ph = rc_incsnap_phase_of(x->core);
     if (!x->table_wm) {
-        /* read to its end, and room for it (-o mysql.snapshot.unacked.chunks: it may have been
-         * read while the chunk before waited for the sink) */
-        *high = (ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && !x->reading && x->nemitted < x->unacked && at_point(s);
+        *high = (ph == RC_INCSNAP_READ || ph == RC_INCSNAP_OPEN) && at_point(s);
         return RC_OK;
     }
     if (low && rc_incsnap_on_mark(x->core, RC_INCSNAP_LOW, low, err) != RC_OK) return err->code;
@@ -523,7 +496,6 @@ static rc_status reach(my_source *s, rc_error *err)
     if (rc_incsnap_phase_of(x->core) != RC_INCSNAP_EMIT) return RC_OK;
     /* the boundary the rows follow, with the state before them */
     if (rc_my_source_keep_boundary(s, err) != RC_OK) return err->code;
-    x->pend_us = x->read_us;
     rc_status st = rc_incsnap_emit(x->core, err);
     x->tabs[x->cur]->ddl_rereads = x->tabs[x->cur]->behind_rereads = 0;
     rc_pos end;
@@ -546,10 +518,7 @@ static rc_status close_edges(my_source *s, rc_error *err)
     return rc_my_source_keep_boundary_at(s, &end, err);
 }
 
-bool rc_my_incsnap_pending(const my_source *s)
-{
-    return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->hold || s->inc->reading);
-}
+bool rc_my_incsnap_pending(const my_source *s) { return s->inc && (s->inc->pend_at < s->inc->pending.len || s->inc->hold); }
 
 bool rc_my_incsnap_working(const my_source *s)
 {
@@ -563,70 +532,33 @@ bool rc_my_incsnap_ready(const my_source *s)
            x->pend_at == x->pending.len && x->nemitted < x->unacked && rc_my_incsnap_working(s);
 }
 
-/* After a chunk's read started or ended as st (e: its message): a failed read stops that table
- * (its edges handed); the others and the capture go on. */
-static rc_status step_done(my_source *s, rc_status st, rc_error *e, rc_error *err)
-{
-    rc_my_incsnap *x = s->inc;
-    x->step_failed = st != RC_OK && st != RC_SKIP;
-    if (!x->step_failed) return RC_OK;
-    x->pend_us = x->read_us;
-    inc_notice(s, e);
-    return close_edges(s, err);
-}
-
-/* Point watermarks: the next slice of the chunk being read; at the read's end the core has the
- * chunk (rc_incsnap_read_end), handed out by reach once the stream is at its P. */
-enum { READ_SLICE = 1024 };
-static rc_status read_slice(my_source *s, rc_error *err)
-{
-    rc_my_incsnap *x = s->inc;
-    rc_error e;
-    rc_error_clear(&e);
-    rc_status st = RC_OK;
-    if (rc_incsnap_reading(x->core) && !read_rows(s, READ_SLICE, &st, &e)) return RC_OK;
-    st = read_finish(s, st, &e);
-    st = rc_incsnap_read_end(x->core, st, &e); /* RC_SKIP: the core dropped the chunk meanwhile */
-    return step_done(s, st, &e, err);
-}
-
-/* The next chunk's read, when the core is idle and has a table to read. */
-static rc_status start_chunk(my_source *s, rc_error *err)
-{
-    rc_my_incsnap *x = s->inc;
-    if (x->reading || rc_incsnap_phase_of(x->core) != RC_INCSNAP_IDLE) return RC_OK;
-    rc_error e;
-    rc_error_clear(&e);
-    rc_status st = rc_incsnap_step(x->core, true, &e);
-    if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
-    if (step_done(s, st, &e, err) != RC_OK) return err->code;
-    return st == RC_OK && !x->reading ? reach(s, err) : RC_OK;
-}
-
 rc_status rc_my_incsnap_tick(my_source *s, bool in_tx, bool caught_up, rc_error *err)
 {
     rc_my_incsnap *x = s->inc;
     bool held = x->hold; /* the batch before ended here, waiting for the sink with nothing else to do */
     x->hold = false;
-    if (x->reading && read_slice(s, err) != RC_OK) return err->code;
-    /* -o mysql.snapshot.unacked.chunks (default 1): a chunk is handed out once the sink
-     * acknowledged the ones handed before (rc_my_incsnap_waiting says the source waits for it),
-     * so a kill repeats at most that many chunks. With point watermarks the next one is read
-     * meanwhile, a slice a tick beside the drain of the last (one chunk ahead at most); with
-     * table watermarks, and when none is in flight, it is read once the stream is caught up */
-    bool room = x->nemitted < x->unacked, draining = x->pend_at < x->pending.len;
-    if (!x->table_wm && !in_tx && (draining || !room) && x->nemitted <= x->unacked && start_chunk(s, err) != RC_OK)
-        return err->code;
-    if (draining || in_tx) return drain(s, err);
+    if (x->pend_at < x->pending.len || in_tx) return drain(s, err);
     if (reach(s, err) != RC_OK) return err->code;
-    room = x->nemitted < x->unacked;
-    if ((caught_up || held) && x->pend_at == x->pending.len && room && start_chunk(s, err) != RC_OK) return err->code;
+    /* -o mysql.snapshot.unacked.chunks (default 1): the next chunk is read once the sink
+     * acknowledged the ones handed out (rc_my_incsnap_waiting says the source waits for it),
+     * so a kill repeats at most that many chunks */
+    bool room = x->nemitted < x->unacked;
+    if ((caught_up || held) && x->pend_at == x->pending.len && room) {
+        rc_error e;
+        rc_error_clear(&e);
+        rc_status st = rc_incsnap_step(x->core, true, &e);
+        x->step_failed = st != RC_OK && st != RC_SKIP;
+        /* that table is stopped; the others and the capture go on */
+        if (st != RC_OK && st != RC_SKIP && (inc_notice(s, &e), close_edges(s, err)) != RC_OK) return err->code;
+        if (st == RC_OK) rc_my_incsnap_say(s, x->cur, 0, "window open");
+        if (st == RC_OK && reach(s, err) != RC_OK) return err->code;
+    }
     /* waiting for the sink with nothing to hand: the batch ends here rather than wait for the
      * stream's poll, so that the acknowledgement (which takes the source's lock, prefetch.c)
      * comes at once; the next chunk then starts without that poll */
     rc_status st = drain(s, err);
     x->hold = st == RC_OK && !(x->nemitted < x->unacked) && x->pend_at == x->pending.len && !rc_db_batch(&s->db.batches)->n;
-    if (x->hold && !x->reading) rc_db_phase_nap(1);
+    if (x->hold) rc_db_phase_nap(1);
     return st;
 }
 

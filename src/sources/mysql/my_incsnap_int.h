@@ -76,12 +76,7 @@ typedef struct rc_my_incsnap {
      * at the end of its transaction (reach) */
     uint64_t seen_low, seen_high;
     uint64_t chunk;
-    int64_t read_us; /* when the chunk in flight was read */
-    int64_t pend_us; /* ... and the one whose items are pending: their change time */
-    /* point watermarks: the chunk's rows are read a slice a tick (read_slice), beside the
-     * draining of the chunk before: reading, its row limit, the rows read, whether it has a filter */
-    bool reading, read_filter;
-    size_t read_limit, read_n;
+    int64_t read_us;
     rc_buf row;      /* the row being added: per column a 4-byte length (NULL_LEN: NULL), bytes, NUL */
     rc_buf last_key; /* the last row added's key, as rc_my_incsnap_key_put packs it */
     rc_buf pending;  /* emitted items: table index, kind (0 row, 1 + edge), the row's bytes */
