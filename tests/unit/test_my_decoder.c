@@ -428,6 +428,15 @@ static void test_query_status_vars(void **state)
     assert_string_equal(err.message, "QUERY_EVENT status variables truncated at byte 16 of its body");
 }
 
+/* A new decoder of the binlog file `file`. */
+static rc_my_decoder *decoder_on(const char *file)
+{
+    rc_my_decoder_config cfg = {.file = file};
+    rc_my_decoder *d = NULL;
+    assert_int_equal(rc_my_decoder_new(&cfg, &d, NULL), RC_OK);
+    return d;
+}
+
 /* A FORMAT_DESCRIPTION body (a v4 binlog of 8.0.32), its checksum algorithm `alg` (1 CRC32);
  * fde has 128 bytes. */
 static size_t fde_body(uint8_t *fde, uint8_t alg)
@@ -450,9 +459,7 @@ static size_t fde_body(uint8_t *fde, uint8_t alg)
 static void test_dump_start(void **state)
 {
     (void)state;
-    rc_my_decoder_config cfg = {.file = "bin.000001"};
-    rc_my_decoder *d;
-    assert_int_equal(rc_my_decoder_new(&cfg, &d, NULL), RC_OK);
+    rc_my_decoder *d = decoder_on("bin.000001");
     rc_arena a;
     rc_arena_init(&a);
     rc_event_list l = {0};
@@ -478,9 +485,7 @@ static void test_dump_start(void **state)
 
 static void test_refusals(void **state)
 {
-    rc_my_decoder_config cfg = {.file = "bin.000007"};
-    rc_my_decoder *d;
-    assert_int_equal(rc_my_decoder_new(&cfg, &d, NULL), RC_OK);
+    rc_my_decoder *d = decoder_on("bin.000007");
     rc_arena a;
     rc_arena_init(&a);
     rc_event_list l = {0};
