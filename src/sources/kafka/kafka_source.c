@@ -84,8 +84,10 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
     if (st == RC_OK) st = conf_set(conf, "group.id", group, err);
     for (size_t i = 0; st == RC_OK && defaults[i]; i += 2) st = conf_set(conf, defaults[i], defaults[i + 1], err);
     rc_ksrc_memory_defaults(conf);
+    bool wait_set = false; /* -o kafka.fetch.wait.max.ms */
     for (size_t i = 0; st == RC_OK && k->cfg.opts && i < k->cfg.opts->count; i++) {
         const char *key = k->cfg.opts->items[i].key, *v = k->cfg.opts->items[i].value;
+        wait_set |= !strcmp(key, "kafka.fetch.wait.max.ms");
         if (!strncmp(key, "kafka.source.", 13)) {
             st = source_option(k, key, v, err);
             continue;
@@ -97,6 +99,9 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
                 st = rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "-o %s: rowcast commits offsets itself, after the sink acknowledged", key);
         if (st == RC_OK) st = conf_set(conf, key + 6, v, err);
     }
+    /* kafka.source.stop=end: a partition's end is known from a fetch that found nothing, which the
+     * broker holds fetch.wait.max.ms (500) first; the run's last one cost half a second */
+    if (st == RC_OK && k->stop_at_end && !wait_set) st = conf_set(conf, "fetch.wait.max.ms", "100", err);
     for (size_t i = 0; st == RC_OK && kept[i]; i += 2) st = conf_set(conf, kept[i], kept[i + 1], err);
     if (st == RC_OK) st = conf_set(conf, "log.queue", "true", err); /* logs served on the pipeline's thread */
     if (st != RC_OK) {
@@ -115,6 +120,7 @@ static rc_status consumer_new(kafka_source *k, const char *hosts, const char *gr
     }
     rd_kafka_set_log_queue(k->rk, NULL); /* the main queue, which the consumer's poll serves */
     rd_kafka_poll_set_consumer(k->rk);
+    rc_ksrc_wake_init(k);
     return RC_OK;
 }
 
@@ -271,6 +277,7 @@ static rc_status kafka_next(rc_source *src, int timeout_ms, rc_batch **out, rc_e
         }
         rd_kafka_message_destroy(m);
     }
+    rc_ksrc_wake(k, b->n, b->len);
     decode(k, b);
     if (b->n || b->last) *out = b;
     return RC_OK;
@@ -308,6 +315,8 @@ static void kafka_close(rc_source *src)
         if (e) rc_logf("rowcast: %s: committing offsets at the end: %s (the next run reads again what came after the last commit)\n",
                        k->shown, rd_kafka_err2str(e));
         rd_kafka_consumer_close(k->rk);
+        if (k->wake.rkt) rd_kafka_topic_destroy(k->wake.rkt);
+        if (k->wake.q) rd_kafka_queue_destroy(k->wake.q);
         rd_kafka_destroy(k->rk);
     }
     for (size_t i = 0; i < k->nparts; i++) free(k->parts[i].topic);

@@ -75,6 +75,14 @@ typedef struct kafka_source {
      * handed out and not acknowledged), or "" */
     bool eos;
     char eos_lost[256];
+    /* librdkafka < 2.2 (no fetch.queue.backoff.ms): the fetchers' wake-up (kafka_source_memory.c) */
+    struct {
+        rd_kafka_queue_t *q;          /* the consumer's queue, for its length; NULL: no wake-ups */
+        rd_kafka_topic_t *rkt;        /* the topic whose metadata is asked (a subscribed one) */
+        uint64_t max_msgs, max_bytes; /* the prefetch bounds in force */
+        uint64_t msgs, bytes;         /* handed out since the last wake-up */
+        uint64_t sent;                /* wake-ups sent (a request each) */
+    } wake;
 } kafka_source;
 
 double rc_ksrc_now(void); /* monotonic seconds */
@@ -96,6 +104,11 @@ void rc_ksrc_message(const rc_source *src, const rc_batch *b, size_t i, rc_sourc
 /* The consumer's prefetch bounds (before the run's -o kafka.*, which win), and the allocator's
  * decay of freed pages (kafka_source_memory.c). */
 void rc_ksrc_memory_defaults(rd_kafka_conf_t *conf);
+/* After the consumer is made: whether its fetchers need waking (librdkafka < 2.2), the bounds. */
+void rc_ksrc_wake_init(kafka_source *k);
+/* After `msgs` messages of `bytes` were handed out: a fetcher woken when the prefetch is under
+ * half its bounds again, at most once a quarter of the bound handed out. */
+void rc_ksrc_wake(kafka_source *k, uint64_t msgs, uint64_t bytes);
 void rc_ksrc_allocator_decay(void);
 /* The sink's producer queue bounds (rc_source_ops.sink_defaults). */
 extern const char *const rc_ksrc_sink_defaults[];

@@ -17,10 +17,22 @@
  * 130-180 MB of a 1,000,000-message run (docs/BENCHMARKS.md). A smaller bound alone made the run
  * 2-3 times slower with librdkafka 2.0.2 (Debian 12's): a partition over the bound is not
  * fetchable, and nothing wakes its broker's thread when the queue empties but that thread's own
- * wait of up to 1 s (rd_kafka_max_block_ms); librdkafka 2.1.0 added fetch.queue.backoff.ms for
- * this. So where that property exists it is set low, and where it does not, a metadata refresh
- * every 100 ms wakes one broker thread at a time (a request to a broker wakes its thread, which
- * then fetches again for its partitions under the bound).
+ * wait of up to 1 s (rd_kafka_max_block_ms); librdkafka 2.2.0 added fetch.queue.backoff.ms for
+ * this, which is set low where it exists. Where it does not, the source wakes the fetchers
+ * itself (rc_ksrc_wake): a request to a broker wakes that broker's thread, which then fetches
+ * again for its partitions under the bound. The request is an application metadata request for
+ * one subscribed topic, sent without waiting for its answer, to a broker librdkafka picks at
+ * random among those up: three of them reach each of three brokers with a chance of 70 % (one:
+ * 33 %, which left the consumer waiting for messages more often). They are sent only when a
+ * quarter of a bound was handed out since the last ones and the queue is under the bound again,
+ * so an idle consumer sends none. An application's metadata request for a topic does not make
+ * the group join again (librdkafka checks the subscription only on the answers of its own
+ * refreshes and of requests for all topics). Sessions 19-22 set
+ * topic.metadata.refresh.interval.ms=100 instead: a periodic refresh's answer that reaches the
+ * group leader between its JoinGroup answer and its own metadata answer makes librdkafka 2.0.2
+ * join again, which the mock cluster answers after session.timeout.ms - 1 s (a quarter of the
+ * bench's joins took 47 s instead of 3 s; docs/BENCHMARKS.md, session 23), and a real cluster
+ * with one more rebalance of the group.
  *
  * jemalloc (the rowcast command's allocator) keeps the pages freed in each of its arenas for 10 s
  * (dirty_decay_ms) before giving them back: librdkafka's threads allocate the fetched batches
@@ -29,8 +41,11 @@
  * without it, under a sanitizer's allocator, nothing is done). */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include "sources/kafka/kafka_source_int.h"
+
+enum { WAKE_REQUESTS = 3 };
 
 extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen) __attribute__((weak));
 
@@ -43,8 +58,41 @@ void rc_ksrc_memory_defaults(rd_kafka_conf_t *conf)
 {
     char errstr[256];
     for (size_t i = 0; prefetch[i]; i += 2) rd_kafka_conf_set(conf, prefetch[i], prefetch[i + 1], errstr, sizeof errstr);
-    if (rd_kafka_conf_set(conf, "fetch.queue.backoff.ms", "10", errstr, sizeof errstr) == RD_KAFKA_CONF_UNKNOWN)
-        rd_kafka_conf_set(conf, "topic.metadata.refresh.interval.ms", "100", errstr, sizeof errstr); /* librdkafka < 2.1 */
+    rd_kafka_conf_set(conf, "fetch.queue.backoff.ms", "10", errstr, sizeof errstr); /* librdkafka >= 2.2 */
+}
+
+static uint64_t conf_u64(rd_kafka_t *rk, const char *name)
+{
+    char v[32];
+    size_t n = sizeof v;
+    return rd_kafka_conf_get(rd_kafka_conf(rk), name, v, &n) == RD_KAFKA_CONF_OK ? strtoull(v, NULL, 10) : 0;
+}
+
+void rc_ksrc_wake_init(kafka_source *k)
+{
+    char v[32];
+    size_t n = sizeof v;
+    if (rd_kafka_conf_get(rd_kafka_conf(k->rk), "fetch.queue.backoff.ms", v, &n) != RD_KAFKA_CONF_UNKNOWN) return;
+    k->wake.max_msgs = conf_u64(k->rk, "queued.min.messages");
+    k->wake.max_bytes = conf_u64(k->rk, "queued.max.messages.kbytes") * 1024;
+    if (k->wake.max_msgs && k->wake.max_bytes) k->wake.q = rd_kafka_queue_get_consumer(k->rk);
+}
+
+void rc_ksrc_wake(kafka_source *k, uint64_t msgs, uint64_t bytes)
+{
+    if (!k->wake.q || !k->nparts) return;
+    k->wake.msgs += msgs, k->wake.bytes += bytes;
+    if (4 * k->wake.msgs < k->wake.max_msgs && 4 * k->wake.bytes < k->wake.max_bytes) return;
+    uint64_t queued = rd_kafka_queue_length(k->wake.q), avg = k->wake.bytes / (k->wake.msgs ? k->wake.msgs : 1);
+    if (queued >= k->wake.max_msgs || queued * avg >= k->wake.max_bytes) return; /* still full: its fetchers would not fetch */
+    if (!k->wake.rkt && !(k->wake.rkt = rd_kafka_topic_new(k->rk, k->parts[0].topic, NULL))) return;
+    /* timeout 0: the request is sent, its answer not waited for (dropped when it comes) */
+    for (int i = 0; i < WAKE_REQUESTS; i++) {
+        const struct rd_kafka_metadata *md = NULL;
+        if (rd_kafka_metadata(k->rk, 0, k->wake.rkt, &md, 0) == RD_KAFKA_RESP_ERR_NO_ERROR && md) rd_kafka_metadata_destroy(md);
+    }
+    k->wake.msgs = k->wake.bytes = 0;
+    k->wake.sent++;
 }
 
 void rc_ksrc_allocator_decay(void)
