@@ -20,6 +20,7 @@ CHECK=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
 GOLDEN=$HERE/data/pg_source.golden
 . "$HERE/pg_lib.sh"
+. "$HERE/../common/nap.sh"
 # small decoding memory: the 100-row transactions are streamed; keepalives every second
 pg_test_start "logical_decoding_work_mem = 64kB" "wal_sender_timeout = 2s" || exit 1
 
@@ -104,7 +105,13 @@ got=$(grep '"table":"types"' "$W/raw" | grep '"op":"update"' | head -1 | jq -r -
   | [$want[] as $c | $e.columns | map(.name) | index($c) | $e.after[.]] | join("\u001f")')
 [ "$sel" = "$got" ] || { bad "values differ from SELECT"; diff <(echo "$sel" | tr '\037' '\n') <(echo "$got" | tr '\037' '\n') >&2; }
 
-# one transaction of 100,000 rows: slots s2 and s3 see the same WAL
+# one transaction of 100,000 rows: slots s2 and s3 see the same WAL. The keepalives are checked
+# above: here a sanitized build holding 100 MB (spilling off) on a loaded machine can be busy
+# past the 2 s wal_sender_timeout, and the server then closes the connection (CI, session 23)
+pg_test_sql -c "ALTER SYSTEM SET wal_sender_timeout = '60s'" -c "SELECT pg_catalog.pg_reload_conf()" >/dev/null || exit 1
+reloaded() { [ "$(pg_test_sql -c "SHOW wal_sender_timeout")" = 1min ]; }
+for _ in $(seq 200); do reloaded && break; nap 0.05; done
+reloaded || bad "wal_sender_timeout not reloaded in 10 s"
 "$CHECK" setup "$PG_URL" s2 p1 && "$CHECK" setup "$PG_URL" s3 p1 || exit 1
 pg_test_sql -c "INSERT INTO huge SELECT i, i * 1.5, repeat(md5(i::text), 30) FROM generate_series(1, 100000) i" >/dev/null || exit 1
 END_LSN=$(pg_test_sql -c 'SELECT pg_current_wal_lsn()')
