@@ -12,6 +12,8 @@
 
 inc_table *rc_my_incsnap_table(rc_my_incsnap *x, const char *name)
 {
+    /* the chunk's table first: asked once a row (pend, row_key) */
+    if (x->cur < x->ntabs && !strcmp(x->tabs[x->cur]->name, name)) return x->tabs[x->cur];
     for (size_t i = 0; i < x->ntabs; i++)
         if (!strcmp(x->tabs[i]->name, name)) return x->tabs[i];
     return NULL;

@@ -513,6 +513,10 @@ static void settle_after(rc_my_snap_reader *r)
 {
     if (!r->unsettled) return;
     r->unsettled = false;
+    if (r->last.err) { /* the key was not kept whole: no tuple from it (chunk_start says out of memory) */
+        r->after.err = r->last.err;
+        return;
+    }
     const char *v[RC_MY_SNAP_MAX_KEY];
     unsigned long l[RC_MY_SNAP_MAX_KEY];
     const char *p = r->last.data;
