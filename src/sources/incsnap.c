@@ -129,6 +129,7 @@ struct rc_incsnap {
     uint64_t chunk_no, cur_chunk; /* cur_chunk: the chunk in flight, 0 none */
     imgtab buf;                   /* the chunk's rows */
     size_t unimaged;              /* of them, added without their key image (rc_incsnap_add_raw) */
+    bool ordered;                 /* rc_incsnap_set_ordered */
     bool truncated, cursor_set, last_chunk;
     bool reading;       /* READ: the source reads the chunk on, rc_incsnap_read_end ends it */
     rc_buf next_cursor; /* applied at emit */
@@ -399,6 +400,7 @@ rc_status rc_incsnap_step(rc_incsnap *s, bool caught_up, rc_error *err)
     t->limit = next_limit(s, t);
     imgtab_reset(&s->buf);
     s->unimaged = 0;
+    s->ordered = false;
     rc_buf_reset(&s->next_cursor);
     s->truncated = s->cursor_set = s->last_chunk = false;
     s->cur_chunk = ++s->chunk_no;
@@ -488,6 +490,11 @@ rc_status rc_incsnap_add_raw(rc_incsnap *s, const void *raw, size_t rawn, rc_err
     return RC_OK;
 }
 
+void rc_incsnap_set_ordered(rc_incsnap *s, bool ordered)
+{
+    s->ordered = ordered;
+}
+
 rc_status rc_incsnap_set_cursor(rc_incsnap *s, const void *cursor, size_t n, bool last_chunk)
 {
     rc_buf_reset(&s->next_cursor);
@@ -550,6 +557,17 @@ static rc_status delivered_add(rc_incsnap *s, const char *img, size_t n, uint64_
                : RC_OK;
 }
 
+/* A streamed key image that no row of the open chunk can have: the chunk's images order as its
+ * rows (rc_incsnap_set_ordered) and the key is at or before the table's cursor (the previous
+ * chunk's last key) or after this chunk's last key. */
+static bool outside_chunk(const rc_incsnap *s, const rc_incsnap_table *t, const char *img, size_t n)
+{
+    if (!s->ordered || s->cursor_set) return false;
+    int c = rc_incsnap_key_order(img, n, t->cursor.data, t->cursor.len);
+    if (c == -1 || c == 0) return true;
+    return rc_incsnap_key_order(img, n, s->next_cursor.data, s->next_cursor.len) == 1;
+}
+
 /* One side (before: old, after: new) of a streamed change of the running table. */
 static rc_status change_side(rc_incsnap *s, rc_incsnap_table *t, const rc_value *v, size_t n,
                              bool old, rc_error *err)
@@ -566,8 +584,9 @@ static rc_status change_side(rc_incsnap *s, rc_incsnap_table *t, const rc_value 
     if (s->img.err != RC_OK)
         return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "key image: out of memory");
     uint64_t h = rc_hash64(s->img.data, s->img.len, 0);
-    if (s->phase == RC_INCSNAP_OPEN && (rc = give_images(s, t, err)) != RC_OK) return rc;
-    if (s->phase == RC_INCSNAP_OPEN && (!keyless || old))
+    bool open = s->phase == RC_INCSNAP_OPEN && (keyless || !outside_chunk(s, t, s->img.data, s->img.len));
+    if (open && (rc = give_images(s, t, err)) != RC_OK) return rc;
+    if (open && (!keyless || old))
         t->rows_dropped += buffer_remove(s, s->img.data, s->img.len, h, keyless);
     if (!keyless || !s->counting) return RC_OK;
     rc = delivered_add(s, s->img.data, s->img.len, h, old ? -1 : 1);

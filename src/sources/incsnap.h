@@ -136,6 +136,13 @@ typedef struct rc_incsnap_limits {
  * An RC_V_UNAVAILABLE value has no image: RC_ERR_VALUE (the source fills it first). */
 rc_status rc_incsnap_key_image(rc_buf *out, const rc_value *v, size_t n, rc_error *err);
 
+/* How two key images order when every value of both is an integer of the same kind in the
+ * same place (RC_V_INT signed, RC_V_UINT unsigned), compared value by value: -1, 0 or 1 as a is
+ * before, equal to or after b; RC_INCSNAP_UNORDERED otherwise (another kind, an empty or
+ * malformed image, different lengths): the core then assumes nothing. */
+#define RC_INCSNAP_UNORDERED 2
+int rc_incsnap_key_order(const void *a, size_t an, const void *b, size_t bn);
+
 /* Reads back an image: v[0..max) gets its values (strings point into img), *n their count.
  * RC_ERR_SYNTAX when img is not an image or holds more than max values. */
 rc_status rc_incsnap_key_decode(const void *img, size_t imgn, rc_value *v, size_t max, size_t *n,
@@ -197,6 +204,14 @@ rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, co
  * one is needed. A source whose windows rarely see a change (MariaDB's point watermark: none)
  * saves the key's parse, image and hash a row. */
 rc_status rc_incsnap_add_raw(rc_incsnap *s, const void *raw, size_t rawn, rc_error *err);
+
+/* For ops->read_chunk of a keyed table: whether this chunk's key images order as its rows do
+ * (the images' values are the chunk's ORDER BY columns in their order, integers:
+ * rc_incsnap_key_order). Then a streamed change whose key is outside (the table's cursor, the
+ * chunk's last key] removes nothing and needs no buffered row's image: with rows added by
+ * rc_incsnap_add_raw, only a change that falls inside the chunk's key range makes them. Reset
+ * to false at each chunk. */
+void rc_incsnap_set_ordered(rc_incsnap *s, bool ordered);
 
 /* For ops->read_chunk of chunks that are not key ranges (ctid pages): where the next chunk
  * starts, and whether this chunk was the table's last. */

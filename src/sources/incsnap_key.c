@@ -270,3 +270,18 @@ rc_status rc_incsnap_key_decode(const void *img, size_t imgn, rc_value *v, size_
     *n = k;
     return RC_OK;
 }
+
+int rc_incsnap_key_order(const void *a, size_t an, const void *b, size_t bn)
+{
+    const unsigned char *p = a, *q = b, *pe = p + an, *qe = q + bn;
+    if (!an || !bn) return RC_INCSNAP_UNORDERED;
+    for (; p < pe && q < qe; p += IMG_HEAD + 8, q += IMG_HEAD + 8) {
+        if (pe - p < IMG_HEAD + 8 || qe - q < IMG_HEAD + 8 || p[0] != q[0] ||
+            (p[0] != RC_V_INT && p[0] != RC_V_UINT) || get_u32(p + 1) != 8 || get_u32(q + 1) != 8)
+            return RC_INCSNAP_UNORDERED;
+        uint64_t x = get_u64(p + IMG_HEAD), y = get_u64(q + IMG_HEAD);
+        int c = p[0] == RC_V_INT ? ((int64_t)x > (int64_t)y) - ((int64_t)x < (int64_t)y) : (x > y) - (x < y);
+        if (c) return c;
+    }
+    return p == pe && q == qe ? 0 : RC_INCSNAP_UNORDERED;
+}

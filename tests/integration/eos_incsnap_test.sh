@@ -14,9 +14,9 @@
 #   - every change of the stream exactly once (each `e` order key once);
 #   - the replay of changes and reads equal to SELECT, and no read older than a change of its
 #     key emitted before it (tools/check_stream.sh: the DBLog check);
-#   - reads of one key at two high watermarks only for the chunks in flight at the kills
-#     (emitted, their transaction not committed): PostgreSQL does not wait for a chunk's
-#     acknowledgement before the next, MariaDB does (one chunk a kill at most);
+#   - reads of one key at two high watermarks only for the chunks emitted past the resumed one
+#     by the runs before (their transactions not committed at the kills): PostgreSQL does not
+#     wait for a chunk's acknowledgement before the next, MariaDB does (one chunk a kill at most);
 #   - the skip rule at work (a restart found records of its replay in Kafka).
 # usage: eos_incsnap_test.sh path/to/rowcast path/to/bf_writer path/to/rowcast-kafka-mock
 set -u
@@ -140,20 +140,23 @@ check_case() {
             if (!match($2, /"after":\{"id":[0-9]+/)) next
             k = substr($2, RSTART + 14, RLENGTH - 14); if ((k in first) && first[k] != hw) n++; if (!(k in first)) first[k] = hw }
         END { print n + 0 }' "$W/$SRC.keyed")
-    # in flight at each kill: PostgreSQL, the chunks run R-1 emitted past the one run R resumed
-    # after (its resuming line names it); MariaDB, one chunk (unacked.chunks=1)
-    inflight=0
+    # read again at each restart: PostgreSQL, the chunks any earlier run emitted past the one run
+    # R resumed after (its resuming line names it): a run killed soon after it resumed (run 3)
+    # had not emitted again all that the run before it (run 2) had, and run 4 reads those again
+    # too; MariaDB, one chunk (unacked.chunks=1)
+    inflight=0 maxe=0
     for r in 2 3 4; do
         if [ "$SRC" = my ]; then
             grep -q "resuming incremental snapshot" "$W/$SRC.err.$r" && inflight=$((inflight + 1))
             continue
         fi
         e=$(grep -o 'chunk [0-9]*: emitted' "$W/$SRC.err.$((r - 1))" | tail -1 | tr -dc 0-9)
+        [ -n "$e" ] && [ "$e" -gt "$maxe" ] && maxe=$e
         res=$(sed -n 's/.*resuming incremental snapshot of .* after key .*, chunk \([0-9]*\);.*/\1/p' "$W/$SRC.err.$r" | head -1)
-        [ -n "$e" ] && [ -n "$res" ] && [ "$e" -gt "$res" ] && inflight=$((inflight + e - res))
+        [ -n "$res" ] && [ "$maxe" -gt "$res" ] && inflight=$((inflight + maxe - res))
     done
-    echo "$SRC: reads of a key at a second high watermark: $again; chunks in flight at the kills: $inflight (chunk $CHUNK rows)"
-    [ "$again" -le $((inflight * CHUNK)) ] && ok || bad "$SRC: $again reads again, more than the $inflight chunks in flight at the kills"
+    echo "$SRC: reads of a key at a second high watermark: $again; chunks read again after the kills: $inflight (chunk $CHUNK rows)"
+    [ "$again" -le $((inflight * CHUNK)) ] && ok || bad "$SRC: $again reads again, more than the $inflight chunks read again after the kills"
     reads=$(grep -c '"op":"read"' "$W/$SRC.rows")
     [ "$reads" -ge $((N / 2)) ] && ok || bad "$SRC: only $reads reads"
     skipped=$(cat "$W/$SRC".err.* | sed -n 's/.*exactly once: \([0-9]*\) records of the replay.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')

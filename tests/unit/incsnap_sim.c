@@ -85,6 +85,7 @@ static rc_status read_rows(sim *s, rc_incsnap *is, const rc_incsnap_table *t, si
                            rc_error *err)
 {
     size_t from = cursor_slot(s, t), end = s->nslot, rows = 0;
+    if (s->ordered) rc_incsnap_set_ordered(is, true);
     if (s->keyless) { /* whole pages, about `limit` rows' worth */
         size_t pages = limit / s->page_rows ? limit / s->page_rows : 1;
         end = from + pages * s->page_rows < s->nslot ? from + pages * s->page_rows : s->nslot;
@@ -160,6 +161,7 @@ static rc_status op_row_key(void *ctx, const rc_incsnap_table *t, const void *ra
 {
     (void)t;
     sim_row r;
+    ((sim *)ctx)->row_keys++;
     if (rawn != sizeof r) abort();
     memcpy(&r, raw, rawn);
     rc_value v[3];

@@ -51,6 +51,8 @@ typedef struct sim {
     const rc_incsnap_table *later_t;
     size_t later_limit;
     bool lazy; /* rows added without their keys (rc_incsnap_add_raw, ops->row_key): sim_lazy */
+    bool ordered;       /* each chunk says its images order as its rows (rc_incsnap_set_ordered) */
+    uint64_t row_keys;  /* ops->row_key calls */
 } sim;
 
 /* A table of nslot keys (keyed: nslot / k2n values of k1) or physical slots (keyless), about

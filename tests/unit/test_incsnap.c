@@ -101,6 +101,46 @@ static void test_key_image(void **state)
     rc_buf_fini(&a), rc_buf_fini(&b);
 }
 
+/* rc_incsnap_key_order of two images made of `a` and `b`. */
+static int order_of(const rc_value *a, size_t an, const rc_value *b, size_t bn)
+{
+    rc_buf x, y;
+    rc_buf_init(&x, 0), rc_buf_init(&y, 0);
+    assert_int_equal(rc_incsnap_key_image(&x, a, an, NULL), RC_OK);
+    assert_int_equal(rc_incsnap_key_image(&y, b, bn, NULL), RC_OK);
+    int c = rc_incsnap_key_order(x.data, x.len, y.data, y.len);
+    rc_buf_fini(&x), rc_buf_fini(&y);
+    return c;
+}
+
+/* Integers order as numbers (signed and unsigned), value by value; anything else is unordered. */
+static void test_key_order(void **state)
+{
+    (void)state;
+    rc_value m1 = {.kind = RC_V_INT, .i = -1}, p2 = {.kind = RC_V_INT, .i = 2},
+             p300 = {.kind = RC_V_INT, .i = 300}, umax = {.kind = RC_V_UINT, .u = UINT64_MAX},
+             u1 = {.kind = RC_V_UINT, .u = 1}, tb = {.kind = RC_V_TEXT, .s = RC_STR("b")},
+             tc = {.kind = RC_V_TEXT, .s = RC_STR("c")};
+    assert_int_equal(order_of(&m1, 1, &p2, 1), -1); /* not by the bytes: -1 is 0xff.. */
+    assert_int_equal(order_of(&p300, 1, &p2, 1), 1);  /* not by the first byte */
+    assert_int_equal(order_of(&p2, 1, &p2, 1), 0);
+    assert_int_equal(order_of(&umax, 1, &u1, 1), 1);
+    assert_int_equal(order_of(&u1, 1, &p2, 1), RC_INCSNAP_UNORDERED); /* kinds differ */
+    assert_int_equal(order_of(&tb, 1, &tc, 1), RC_INCSNAP_UNORDERED);
+    rc_value k2b[] = {p2, tb}, k2c[] = {p2, tc}, k300b[] = {p300, tb}, km1c[] = {m1, tc};
+    assert_int_equal(order_of(k2b, 2, k300b, 2), -1); /* the first value decides */
+    assert_int_equal(order_of(k300b, 2, km1c, 2), 1);
+    assert_int_equal(order_of(k2b, 2, k2c, 2), RC_INCSNAP_UNORDERED); /* a tie, then text */
+    rc_value k22[] = {p2, p2};
+    assert_int_equal(order_of(k22, 2, &p2, 1), RC_INCSNAP_UNORDERED); /* lengths differ */
+    rc_buf x;
+    rc_buf_init(&x, 0);
+    rc_incsnap_key_image(&x, &p2, 1, NULL);
+    assert_int_equal(rc_incsnap_key_order(x.data, x.len, "", 0), RC_INCSNAP_UNORDERED);
+    assert_int_equal(rc_incsnap_key_order(x.data, x.len - 1, x.data, x.len), RC_INCSNAP_UNORDERED);
+    rc_buf_fini(&x);
+}
+
 static void test_state_machine(void **state)
 {
     (void)state;
@@ -446,7 +486,8 @@ static void read_later_run(sim *s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_key_image),        cmocka_unit_test(test_state_machine),
+        cmocka_unit_test(test_key_image),        cmocka_unit_test(test_key_order),
+        cmocka_unit_test(test_state_machine),
         cmocka_unit_test(test_dedupe),           cmocka_unit_test(test_composite),
         cmocka_unit_test(test_keyless),          cmocka_unit_test(test_keyless_duplicates),
         cmocka_unit_test(test_memory_cap),       cmocka_unit_test(test_estimate),

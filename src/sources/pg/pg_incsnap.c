@@ -162,7 +162,7 @@ rc_pg_rc rc_pg_incsnap_new(rc_pg_conn *c, const rc_pg_incsnap_opts *o, bool owne
     is->run &= (UINT64_C(1) << 53) - 1; /* exact in any JSON reader */
     rc_buf_init(&is->cursor, 0), rc_buf_init(&is->cursor_next, 0), rc_buf_init(&is->qtext, 0);
     rc_arena_init(&is->scratch);
-    rc_incsnap_ops ops = {write_watermark, rc_pgis_read_chunk, recognise, emit_row, emit_edge, NULL};
+    rc_incsnap_ops ops = {write_watermark, rc_pgis_read_chunk, recognise, emit_row, emit_edge, rc_pgis_row_key};
     rc_incsnap_limits lim = {.chunk_rows = o->chunk_rows};
     is->core = rc_incsnap_new(&ops, is, &lim);
     rc_isstate_init(&is->loaded);
@@ -187,6 +187,7 @@ void rc_pg_incsnap_free(rc_pg_incsnap *is)
 {
     if (!is) return;
     rc_pgis_ahead_free(is);
+    rc_pgis_keyer_free(is);
     rc_incsnap_free(is->core);
     for (size_t i = 0; i < is->ntables; i++) free(is->tables[i].name);
     free(is->tables);

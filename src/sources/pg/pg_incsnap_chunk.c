@@ -212,12 +212,21 @@ typedef struct chunk_rows {
     uint32_t idx[KEY_MAX], nk;
     uint16_t pk[KEY_MAX];
     uint32_t npk;
+    bool ordered; /* the events' key is the primary key, column for column (rc_incsnap_set_ordered) */
     rc_event_list l;
 } chunk_rows;
 
 struct rc_pgis_ahead {
     const rc_incsnap_table *t;
     chunk_rows c;
+};
+
+/* The last chunk's column set and an arena of its own: the chunk's rows wait in the core
+ * without their keys (rc_incsnap_add_raw) until rc_pgis_row_key is asked for one, at the
+ * chunk's end or while its window is open. */
+struct rc_pgis_keyer {
+    chunk_rows c;
+    rc_arena a;
 };
 
 static void chunk_rows_fini(chunk_rows *c)
@@ -240,6 +249,8 @@ static rc_status chunk_rows_init(chunk_rows *c, const rc_pg_table *t, const rc_e
         if (c->idx[k] < ncols) c->keep[c->idx[k]] = 1;
     c->npk = t->pk_rank ? pk_cols(t->pk_rank, ncols, c->pk) : 0;
     for (uint32_t k = 0; k < c->npk; k++) c->keep[c->pk[k]] = 1;
+    c->ordered = c->npk && c->nk == c->npk;
+    for (uint32_t k = 0; c->ordered && k < c->nk; k++) c->ordered = c->idx[k] == c->pk[k];
     return RC_OK;
 }
 
@@ -251,32 +262,68 @@ static size_t ctid_at(const char *line, size_t n)
     return tab;
 }
 
-/* One COPY line of the chunk: its key values to the core. */
-static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const char *line, size_t n,
-                           rc_error *err)
+/* The events' key values of one COPY line (a keyless table's: every column, the line without
+ * its ctid), built in `a`: only the kept columns are parsed and converted. */
+static rc_status line_key(chunk_rows *c, rc_pg_events *ev, rc_arena *a, const char *line, size_t n, rc_value *key,
+                          rc_error *err)
 {
-    const rc_pg_table *t = c->t;
-    rc_arena_reset(&is->scratch);
-    if (!t->pk_rank) { /* keyless: the line without its ctid */
-        size_t tab = ctid_at(line, n);
-        if (!tab) return rc_error_set(err, RC_ERR_SYNTAX, RC_NO_OFFSET, "incremental snapshot chunk: a line without its ctid");
-        n = tab - 1;
-    }
     c->l.count = 0;
     rc_pgo_tuple row;
-    rc_status st = rc_pg_copy_row(&is->scratch, t->rel, line, n, &row, err);
-    if (st == RC_OK) { /* only the kept columns' values are built (parsed, converted) now */
+    rc_status st = rc_pg_copy_row(a, c->t->rel, line, n, &row, err);
+    if (st == RC_OK) {
         for (uint16_t k = 0; k < row.ncols; k++)
             c->d[k] = c->keep[k] ? row.cols[k] : (rc_pgo_datum){NULL, 0, RC_PGO_NULL};
         row.cols = c->d;
-        st = rc_pg_events_read(is->ev, t->rel, &row, &is->scratch, &c->l, err);
+        st = rc_pg_events_read(ev, c->t->rel, &row, a, &c->l, err);
     }
-    if (st == RC_OK && c->l.count == 1) {
-        rc_value key[KEY_MAX];
-        for (uint32_t k = 0; k < c->nk; k++) key[k] = c->l.items[0].after[c->idx[k]];
-        st = rc_incsnap_add_row(core, key, c->nk, line, n, err);
-    }
+    if (st == RC_OK && c->l.count != 1)
+        return rc_error_set(err, RC_ERR_SCHEMA, RC_NO_OFFSET, "%s.%s: no event for a row", c->t->rel->nspname, c->t->rel->relname);
+    for (uint32_t k = 0; st == RC_OK && k < c->nk; k++) key[k] = c->l.items[0].after[c->idx[k]];
     return st;
+}
+
+/* One COPY line of the chunk to the core: a table with a primary key's as it is (its key's
+ * image made when the core needs it: rc_pgis_row_key), a keyless one's with every value. */
+static rc_status chunk_row(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, const char *line, size_t n,
+                           rc_error *err)
+{
+    if (c->t->pk_rank) return rc_incsnap_add_raw(core, line, n, err);
+    size_t tab = ctid_at(line, n);
+    if (!tab) return rc_error_set(err, RC_ERR_SYNTAX, RC_NO_OFFSET, "incremental snapshot chunk: a line without its ctid");
+    rc_arena_reset(&is->scratch);
+    rc_value key[KEY_MAX];
+    rc_status st = line_key(c, is->ev, &is->scratch, line, tab - 1, key, err);
+    return st == RC_OK ? rc_incsnap_add_row(core, key, c->nk, line, tab - 1, err) : st;
+}
+
+rc_status rc_pgis_row_key(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn, rc_buf *img, rc_error *err)
+{
+    rc_pg_incsnap *is = ctx;
+    rc_pgis_keyer *k = is->keyer;
+    if (!k || !k->c.keep)
+        return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: a key asked for without its chunk", t->name);
+    k->c.t = &is->cat[rc_pgis_table_of(is, t->name)->table]; /* the entry read with the chunk (is->cat may have moved) */
+    rc_arena_reset(&k->a);
+    rc_value key[KEY_MAX];
+    rc_status st = line_key(&k->c, is->ev, &k->a, raw, rawn, key, err);
+    return st == RC_OK ? rc_incsnap_key_image(img, key, k->c.nk, err) : st;
+}
+
+/* After a chunk's read: its column set kept for rc_pgis_row_key (c emptied). */
+static void keep_rows(rc_pg_incsnap *is, chunk_rows *c)
+{
+    chunk_rows_fini(&is->keyer->c);
+    is->keyer->c = *c;
+    *c = (chunk_rows){0};
+}
+
+void rc_pgis_keyer_free(rc_pg_incsnap *is)
+{
+    if (!is->keyer) return;
+    chunk_rows_fini(&is->keyer->c);
+    rc_arena_fini(&is->keyer->a);
+    free(is->keyer);
+    is->keyer = NULL;
 }
 
 /* The cursor_next of the last line the chunk added: its ctid (keyless), else its primary key's
@@ -515,6 +562,7 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
     char *buf = NULL, *last = NULL; /* the last line added, for the cursor */
     size_t lastn = 0;
     int n;
+    if (c) rc_incsnap_set_ordered(core, c->ordered);
     while ((n = PQgetCopyData(sql, &buf, 0)) > 0) {
         if (st != RC_OK || !c) {
             PQfreemem(buf);
@@ -589,7 +637,7 @@ static rc_status at_once_receive(rc_pg_incsnap *is, rc_incsnap *core, const rc_i
     }
     while ((r = PQgetResult(sql))) PQclear(r); /* after an error: the statements it skipped */
     if (PQtransactionStatus(sql) != PQTRANS_IDLE) PQclear(PQexec(sql, "ROLLBACK"));
-    chunk_rows_fini(c);
+    keep_rows(is, c);
     if (!checked && st != RC_OK && t->filter && PQstatus(sql) == CONNECTION_OK) /* a filter's syntax error fails the */
         rc_error_clear(err), st = RC_OK;                                       /* whole string: the general way names it */
     *done = same || st != RC_OK;
@@ -623,7 +671,7 @@ static rc_status read_general(rc_pg_incsnap *is, rc_incsnap *core, const rc_incs
         st = (rc_pg_query_fail(is->conn, r, chunk_what(w, sizeof w, t), err), RC_ERR_IO);
     else PQclear(r);
     if (st == RC_OK) st = copy_rows(is, core, &c, t, err);
-    chunk_rows_fini(&c);
+    keep_rows(is, &c);
     PQclear(PQexec(sql, st == RC_OK || st == RC_ERR_LIMIT ? "COMMIT" : "ROLLBACK"));
     if (!ct->pk_rank && (st == RC_OK || st == RC_ERR_LIMIT)) {
         /* stopped early (the buffer's bound): after the last row read; else the next pages */
@@ -640,6 +688,10 @@ rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table
 {
     rc_pg_incsnap *is = ctx;
     started *tb = rc_pgis_table_of(is, t->name);
+    if (!is->keyer) {
+        if (!(is->keyer = calloc(1, sizeof *is->keyer))) return rc_error_set(err, RC_ERR_NOMEM, RC_NO_OFFSET, "out of memory");
+        rc_arena_init(&is->keyer->a);
+    }
     if (!t->cursor.len || is->cursor_table != tb->table) cursor_from_core(is, t); /* first chunk here */
     is->cursor_table = is->chunk_table = tb->table;
     bool done = false;

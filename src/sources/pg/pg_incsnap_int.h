@@ -33,6 +33,8 @@ typedef struct started {
 
 /* A chunk's query sent, its answer not read yet (pg_incsnap_chunk.c). */
 typedef struct rc_pgis_ahead rc_pgis_ahead;
+/* The last chunk's column set, for its rows' keys (pg_incsnap_chunk.c). */
+typedef struct rc_pgis_keyer rc_pgis_keyer;
 
 struct rc_pg_incsnap {
     rc_pg_conn *conn;
@@ -77,6 +79,7 @@ struct rc_pg_incsnap {
      * core's step), and the one in flight (NULL: none) */
     bool ahead_ok;
     rc_pgis_ahead *ahead;
+    rc_pgis_keyer *keyer; /* NULL until the first chunk read */
 };
 
 /* A line on the notice callback. */
@@ -118,6 +121,9 @@ void rc_pgis_gate_missed(rc_pg_incsnap *is);
 void rc_pgis_read_poll(rc_pg_incsnap *is);
 rc_status rc_pgis_read_end(rc_pg_incsnap *is, rc_error *err);
 void rc_pgis_ahead_free(rc_pg_incsnap *is);
+/* The core's row_key op: a buffered COPY line's key image, with the last chunk's column set. */
+rc_status rc_pgis_row_key(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn, rc_buf *img, rc_error *err);
+void rc_pgis_keyer_free(rc_pg_incsnap *is);
 /* The core's read_chunk op. */
 rc_status rc_pgis_read_chunk(void *ctx, rc_incsnap *core, const rc_incsnap_table *t, size_t limit, rc_error *err);
 
