@@ -216,7 +216,7 @@ static const cli_flag capture_table[] = {
              "(execute-snapshot, stop-, pause-, resume-snapshot; rowcast\n"
              "prints the CREATE TABLE to run when it is missing)"},
     {CLI_REF, "-o", .usage = "-o postgres.snapshot.chunk.rows=N",
-     .help = "rows an incremental snapshot chunk reads (default 16384;\n"
+     .help = "rows an incremental snapshot chunk reads (default 65536;\n"
              "a chunk also ends past 8 MiB)"},
     {CLI_REF, "-o", .usage = "-o postgres.snapshot.flush=true|false",
      .help = "the chunks' watermarks committed with synchronous_commit =\n"
@@ -224,7 +224,8 @@ static const cli_flag capture_table[] = {
              "server's setting, ~wal_writer_delay a chunk when it is off)"},
     {CLI_REF, "-o", .usage = "-o postgres.snapshot.read_ahead=true|false",
      .help = "send the next chunk's query while the last chunk's rows\n"
-             "are written (default false: no gain measured yet)"},
+             "are written (default true; false: one chunk after the\n"
+             "other, slower: docs/BENCHMARKS.md)"},
     {CLI_REF, "--config", .metavar = "FILE"},
     {CLI_REF, .name = "--check"},
     {CLI_REF, "--help",

@@ -584,7 +584,7 @@ rc_status rc_pg_incsnap_next(rc_pg_incsnap *is, rc_arena *a, rc_event_list *out,
         if (q->kind != QK_ROW) ev->after = NULL;
     }
     if (++is->qi == is->nq) is->qi = is->nq = 0, rc_buf_reset(&is->qtext);
-    if (!(is->qi & 63)) rc_pgis_read_poll(is); /* the next chunk's COPY off the socket */
+    if (!(is->qi & 511)) rc_pgis_read_poll(is); /* the next chunk's COPY off the socket (about 30 KB of it a poll) */
     return st;
 }
 

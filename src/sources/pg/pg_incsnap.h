@@ -29,10 +29,10 @@
 typedef struct rc_pg_incsnap rc_pg_incsnap;
 
 /* PostgreSQL's default chunk (-o postgres.snapshot.chunk.rows): measured in bench/run_backfill.sh
- * (docs/BENCHMARKS.md, session 14: 0.67-0.68x the initial snapshot's rows/s at 16384, 0.39-0.63x
- * at 4096, one round trip per chunk either way); the core's byte bound (8 MiB a chunk) still
- * cuts a chunk of wide rows */
-#define RC_PG_INCSNAP_CHUNK_ROWS 16384
+ * with the read-ahead (docs/BENCHMARKS.md, session 24: 0.71x the initial snapshot's rows/s at
+ * 65536, 0.47x at 16384); the core's byte bound (8 MiB a chunk) still cuts a chunk of wide
+ * rows */
+#define RC_PG_INCSNAP_CHUNK_ROWS 65536
 
 typedef struct rc_pg_incsnap_opts {
     const char *signal_table; /* SCHEMA.TABLE, or NULL: no signals are read */
