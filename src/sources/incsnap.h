@@ -201,8 +201,9 @@ rc_status rc_incsnap_add_row(rc_incsnap *s, const rc_value *key, size_t nkey, co
                              size_t rawn, rc_error *err);
 
 /* As rc_incsnap_add_row for a keyed table, without the key: ops->row_key makes its image when
- * one is needed. A source whose windows rarely see a change (MariaDB's point watermark: none)
- * saves the key's parse, image and hash a row. */
+ * one is needed. A source whose windows rarely see a change (MariaDB's point watermark: none),
+ * or whose chunks say they are ordered (rc_incsnap_set_ordered, PostgreSQL's: a change outside
+ * the chunk's key range needs no image) saves the key's parse, image and hash a row. */
 rc_status rc_incsnap_add_raw(rc_incsnap *s, const void *raw, size_t rawn, rc_error *err);
 
 /* For ops->read_chunk of a keyed table: whether this chunk's key images order as its rows do
