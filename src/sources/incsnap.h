@@ -115,7 +115,8 @@ typedef struct rc_incsnap_ops {
     /* For rows added with rc_incsnap_add_raw: appends the key image (rc_incsnap_key_image) of
      * the row whose raw bytes are given to img. Called only when the image is needed: for the
      * chunk's last row (the next cursor), and for every row once a streamed change of the
-     * table comes inside the chunk's window. NULL: rows come with their keys (add_row). */
+     * table comes inside the chunk's window (and, when the chunk is ordered, inside its key
+     * range: rc_incsnap_set_ordered). NULL: rows come with their keys (add_row). */
     rc_status (*row_key)(void *ctx, const rc_incsnap_table *t, const void *raw, size_t rawn,
                          rc_buf *img, rc_error *err);
 } rc_incsnap_ops;
@@ -136,10 +137,11 @@ typedef struct rc_incsnap_limits {
  * An RC_V_UNAVAILABLE value has no image: RC_ERR_VALUE (the source fills it first). */
 rc_status rc_incsnap_key_image(rc_buf *out, const rc_value *v, size_t n, rc_error *err);
 
-/* How two key images order when every value of both is an integer of the same kind in the
- * same place (RC_V_INT signed, RC_V_UINT unsigned), compared value by value: -1, 0 or 1 as a is
- * before, equal to or after b; RC_INCSNAP_UNORDERED otherwise (another kind, an empty or
- * malformed image, different lengths): the core then assumes nothing. */
+/* How two key images order, compared value by value while both values are integers of the same
+ * kind (RC_V_INT signed, RC_V_UINT unsigned): -1, 0 or 1 as a is before, equal to or after b,
+ * the first differing value deciding; RC_INCSNAP_UNORDERED when a tie reaches a value of
+ * another kind, when one image ends before the other, or for an empty or malformed image: the
+ * core then assumes nothing. */
 #define RC_INCSNAP_UNORDERED 2
 int rc_incsnap_key_order(const void *a, size_t an, const void *b, size_t bn);
 

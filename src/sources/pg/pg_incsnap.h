@@ -29,9 +29,9 @@
 typedef struct rc_pg_incsnap rc_pg_incsnap;
 
 /* PostgreSQL's default chunk (-o postgres.snapshot.chunk.rows): measured in bench/run_backfill.sh
- * with the read-ahead (docs/BENCHMARKS.md, session 24: 0.71x the initial snapshot's rows/s at
- * 65536, 0.47x at 16384); the core's byte bound (8 MiB a chunk) still cuts a chunk of wide
- * rows */
+ * with the read-ahead (docs/BENCHMARKS.md, session 24: medians 0.52-0.54x the initial
+ * snapshot's rows/s at 65536, 0.47x at 16384); the core's byte bound (8 MiB a chunk) still cuts
+ * a chunk of wide rows */
 #define RC_PG_INCSNAP_CHUNK_ROWS 65536
 
 typedef struct rc_pg_incsnap_opts {

@@ -200,11 +200,12 @@ static char *chunk_query(rc_pg_incsnap *is, const rc_pg_table *t, const uint16_t
     return out;
 }
 
-/* What every row of a chunk shares: the table, the columns whose values are built at read
+/* What every row of a chunk shares: the table, the columns whose values are built for a key
  * (keep: the events' key, and the primary key for the cursor; the others stay NULL until the
- * row is emitted, when it is built whole), a row of datums to fill, the events' key columns
- * (idx), the primary key's columns in key order, and the event list the rows are built into
- * (reused: no allocation a row). */
+ * row is emitted, when it is built whole; a keyless table's at read, a keyed table's when the
+ * core asks rc_pgis_row_key), a row of datums to fill, the events' key columns (idx), the
+ * primary key's columns in key order, and the event list the rows are built into (reused: no
+ * allocation a row). */
 typedef struct chunk_rows {
     const rc_pg_table *t;
     unsigned char *keep;
@@ -562,7 +563,10 @@ static rc_status copy_rows(rc_pg_incsnap *is, rc_incsnap *core, chunk_rows *c, c
     char *buf = NULL, *last = NULL; /* the last line added, for the cursor */
     size_t lastn = 0;
     int n;
-    if (c) rc_incsnap_set_ordered(core, c->ordered);
+    /* ordered only when the chunk starts where the core's cursor says (cursor_from_core reads
+     * a chunk from the start when it cannot use that cursor: then keys at or before it are in
+     * the buffer too) */
+    if (c) rc_incsnap_set_ordered(core, c->ordered && (is->cursor.len || !t->cursor.len));
     while ((n = PQgetCopyData(sql, &buf, 0)) > 0) {
         if (st != RC_OK || !c) {
             PQfreemem(buf);

@@ -30,8 +30,8 @@ const rc_option_desc rc_pg_options[] = {
      "every watermark waits for it)", .off = offsetof(rc_pg_capture_options, flush)},
     {"postgres.snapshot.read_ahead", RC_OPT_BOOL, NULL, "true",
      "incremental snapshots: the next chunk's query is sent as soon as the last chunk's rows are queued, and the "
-     "server runs it while they are encoded (docs/BENCHMARKS.md, session 24: 0.71x the initial snapshot's rate with "
-     "65536-row chunks, against 0.43x read chunk after chunk)",
+     "server runs it while they are encoded (docs/BENCHMARKS.md, session 24: 0.52-0.54x the initial snapshot's rate "
+     "with 65536-row chunks, against 0.36-0.43x for 16384-row chunks read one after the other)",
      .off = offsetof(rc_pg_capture_options, read_ahead)},
     {"postgres.publish.no_identity", RC_OPT_CHOICE, "skip|insert_only", "skip", NULL, offsetof(rc_pg_capture_options, no_identity), 0, 0, NULL},
     {0},
