@@ -227,6 +227,7 @@ struct rc_pgis_ahead {
  * chunk's end or while its window is open. */
 struct rc_pgis_keyer {
     chunk_rows c;
+    size_t table; /* the chunk's table, into is->cat: looked up once a chunk, not once a key */
     rc_arena a;
 };
 
@@ -301,9 +302,9 @@ rc_status rc_pgis_row_key(void *ctx, const rc_incsnap_table *t, const void *raw,
 {
     rc_pg_incsnap *is = ctx;
     rc_pgis_keyer *k = is->keyer;
-    if (!k || !k->c.keep)
+    if (!k || !k->c.keep || k->table >= is->ntables)
         return rc_error_set(err, RC_ERR_USAGE, RC_NO_OFFSET, "incremental snapshot of %s: a key asked for without its chunk", t->name);
-    k->c.t = &is->cat[rc_pgis_table_of(is, t->name)->table]; /* the entry read with the chunk (is->cat may have moved) */
+    k->c.t = &is->cat[k->table]; /* the entry read with the chunk (is->cat may have moved since) */
     rc_arena_reset(&k->a);
     rc_value key[KEY_MAX];
     rc_status st = line_key(&k->c, is->ev, &k->a, raw, rawn, key, err);
@@ -315,6 +316,7 @@ static void keep_rows(rc_pg_incsnap *is, chunk_rows *c)
 {
     chunk_rows_fini(&is->keyer->c);
     is->keyer->c = *c;
+    is->keyer->table = is->chunk_table;
     *c = (chunk_rows){0};
 }
 
